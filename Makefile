@@ -1,0 +1,27 @@
+# Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
+# `make play` (interactive game), `make bench` (speed figures). Dependencies install on demand.
+GAME ?= danger-at-the-walls
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps test play bench clean
+
+all: deps
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build -j $(JOBS)
+
+deps:
+	@bash scripts/install-deps.sh
+
+test: deps
+	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRP_SANITIZE=ON >/dev/null
+	cmake --build build-sanitize -j $(JOBS)
+	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+play: all
+	./build/ramparts play $(GAME)
+
+bench: all
+	./build/ramparts bench
+
+clean:
+	rm -rf build build-sanitize

@@ -1,0 +1,200 @@
+/* ramparts/game.h — the game interface: one const rp_game per game (traits plus a table of
+ * functions over a flat, fixed-size state), the registry of games, options, errors, and the
+ * checked entry points that tools use. Every game implements it; every tool and AI uses it.
+ *
+ * Invariants every game keeps:
+ *  - a state is a plain struct with no pointers: cloning is a copy of state_size bytes;
+ *  - all randomness after init comes from an rp_rng stored inside the state, so a seed and a
+ *    list of actions reproduce a game exactly (chance is sampled inside apply);
+ *  - legal_actions and apply allocate nothing and do no string work (the hot path);
+ *  - actions are integers below num_actions with a text notation both ways;
+ *  - hidden information is explicit: view_json(player) shows only what that player may know,
+ *    and determinize(player) resamples everything else consistently with that view. */
+#ifndef RAMPARTS_GAME_H
+#define RAMPARTS_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ramparts/rng.h"
+
+#define RP_MAX_PLAYERS 6
+#define RP_MAX_LEGAL 512        /* no state of any game has more legal actions than this */
+#define RP_STATE_MAX_SIZE 8192  /* every game's state_size fits in an rp_state */
+#define RP_MAX_OPTIONS 8        /* game-specific options per game */
+#define RP_OPTION_TEXT 256      /* longest text option value (e.g. a file name), with NUL */
+#define RP_ACTION_TEXT 64       /* longest action notation, with NUL */
+#define RP_STATE_TEXT 4096      /* longest full-state notation, with NUL */
+#define RP_ERROR_TEXT 256
+
+/* current_player() returns a seat >= 0, or this once the game is over. */
+#define RP_TERMINAL (-1)
+
+/* Game trait flags. */
+enum {
+    RP_CHANCE = 1u << 0,      /* shuffles or draws decide part of the game */
+    RP_HIDDEN_INFO = 1u << 1  /* some player cannot see part of the state */
+};
+
+/* Return codes of the public calls: 0 is success, errors are negative. */
+#define RP_ERRORS(X)                                   \
+    X(RP_OK, 0, "ok")                                  \
+    X(RP_EINVAL, -1, "invalid argument")               \
+    X(RP_EPARSE, -2, "cannot parse")                   \
+    X(RP_EILLEGAL, -3, "illegal move")                 \
+    X(RP_EOVER, -4, "game is over")                    \
+    X(RP_ENOSPACE, -5, "buffer too small")             \
+    X(RP_EIO, -6, "input/output error")                \
+    X(RP_EUNSUPPORTED, -7, "not supported by this game")
+#define RP_ERROR_ENUM_(name, value, text) name = value,
+enum { RP_ERRORS(RP_ERROR_ENUM_) };
+#undef RP_ERROR_ENUM_
+
+/* A human-readable reason, filled by whatever refused something. */
+typedef struct rp_error {
+    char msg[RP_ERROR_TEXT];
+} rp_error;
+
+/* Set err->msg printf-style (err may be NULL) and return code, for "return rp_fail(...)". */
+int rp_fail(rp_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+const char *rp_strerror(int code);
+
+typedef uint32_t rp_action;
+#define RP_NO_ACTION UINT32_MAX
+
+/* Storage big enough and aligned for any game's state; generic code keeps states in these. */
+typedef union rp_state {
+    long double align_;
+    uint64_t align64_;
+    unsigned char bytes[RP_STATE_MAX_SIZE];
+} rp_state;
+
+/* ---- options: key=value, declared by each game, checked in one place ---- */
+
+typedef enum rp_option_kind {
+    RP_OPT_INT,    /* an integer within [min, max] */
+    RP_OPT_CHOICE, /* one word of choices ("a|b|c"); value is its index */
+    RP_OPT_TEXT    /* free text such as a file name */
+} rp_option_kind;
+
+typedef struct rp_option_spec {
+    const char *name;
+    rp_option_kind kind;
+    int64_t min, max, def; /* INT: range and default; CHOICE: def is the default index */
+    const char *choices;   /* CHOICE only */
+    const char *help;
+} rp_option_spec;
+
+/* The resolved options of one game. players and seed exist for every game; the rest are
+ * indexed like the game's option table. */
+typedef struct rp_config {
+    int players;
+    uint64_t seed;
+    int64_t value[RP_MAX_OPTIONS];
+    char text[RP_MAX_OPTIONS][RP_OPTION_TEXT];
+    bool given[RP_MAX_OPTIONS];
+    bool seed_given;
+    bool players_given;
+} rp_config;
+
+struct cJSON;
+
+/* ---- the game: traits and operations ---- */
+
+typedef struct rp_game {
+    const char *id;      /* "danger-at-the-walls" */
+    const char *title;   /* "Danger at the Walls" */
+    const char *summary; /* one line for `ramparts list` */
+    int min_players, max_players, default_players;
+    unsigned flags;       /* RP_CHANCE | RP_HIDDEN_INFO */
+    uint32_t num_actions; /* every action id is < num_actions */
+    size_t state_size;    /* <= RP_STATE_MAX_SIZE */
+    const rp_option_spec *options;
+    int num_options;
+
+    /* Set up a new game from resolved options. On failure fill err and return < 0. */
+    int (*init)(void *st, const rp_config *cfg, rp_error *err);
+    int (*num_players)(const void *st);
+    /* The seat to act, or RP_TERMINAL. */
+    int (*current_player)(const void *st);
+    /* Write the legal actions (distinct, at most RP_MAX_LEGAL) and return their count; 0 only
+     * when the game is over. Allocation-free. */
+    int (*legal_actions)(const void *st, rp_action *out);
+    /* Apply a legal action (the caller guarantees legality: see rp_apply_checked).
+     * Allocation-free. */
+    void (*apply)(void *st, rp_action action);
+    /* When over: each seat's share of the win. A sole winner gets 1, losers 0, and k seats
+     * sharing a win (or a draw) get 1/k each; the shares sum to 1. */
+    void (*returns)(const void *st, double *out);
+
+    /* Notation of an action in the state before it is played; the two are exact inverses
+     * for legal actions. to_text returns the length written or < 0. */
+    int (*action_to_text)(const void *st, rp_action action, char *buf, size_t size);
+    int (*action_from_text)(const void *st, const char *text, rp_action *out, rp_error *err);
+
+    /* Full-state (referee's) notation, one line, hidden cards and deck orders included;
+     * state_from_text(state_to_text(s)) reproduces s exactly. A malformed text is refused
+     * and leaves st untouched. */
+    int (*state_to_text)(const void *st, char *buf, size_t size);
+    int (*state_from_text)(void *st, const char *text, rp_error *err);
+
+    /* What `player` may know, as a JSON object the caller frees with cJSON_Delete. */
+    struct cJSON *(*view_json)(const void *st, int player);
+    /* Replace everything `player` cannot see by a random assignment consistent with that
+     * player's view (including the rng that drives future chance). */
+    void (*determinize)(void *st, int player, rp_rng *rng);
+    /* Draw `player`'s view for a terminal; colour only when asked. */
+    void (*render)(const void *st, int player, FILE *out, bool color);
+
+    /* ---- optional hooks for the AI (NULL when absent) ---- */
+
+    /* A heuristic estimate in [0, 1] of `player`'s share of the win; only reads what
+     * `player` can see. */
+    double (*evaluate)(const void *st, int player);
+    /* How `observer` sees `action` taken by the player to act: the action itself when fully
+     * visible, else a canonical id standing for everything observer cannot tell apart.
+     * NULL means every action is visible to everyone. */
+    rp_action (*observe_action)(const void *st, rp_action action, int observer);
+} rp_game;
+
+/* ---- registry ---- */
+
+extern const rp_game *const rp_games[];
+extern const int rp_num_games;
+const rp_game *rp_game_find(const char *id);
+/* The rules as implemented (docs/rules/<id>.md, embedded at build time), or NULL. */
+const char *rp_game_rules(const rp_game *game);
+
+/* ---- options ---- */
+
+/* Defaults: players = default_players, seed = 1, every option at its default. */
+void rp_config_default(const rp_game *game, rp_config *cfg);
+/* Apply one "key=value" (players, seed, or a game option); refuses unknown keys and
+ * out-of-range values with a message, leaving cfg unchanged. */
+int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp_error *err);
+/* "players=2 seed=7 variant=vogel": every option, for records and the protocol. */
+int rp_config_to_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size);
+/* The value of a game option by name (INT value or CHOICE index); def if absent. */
+int64_t rp_config_int(const rp_game *game, const rp_config *cfg, const char *name);
+const char *rp_config_text(const rp_game *game, const rp_config *cfg, const char *name);
+
+/* ---- checked entry points for tools (not the hot path) ---- */
+
+void rp_state_copy(const rp_game *game, void *dst, const void *src);
+bool rp_is_legal(const rp_game *game, const void *st, rp_action action);
+/* Apply if legal, else RP_EILLEGAL (or RP_EOVER) with a message and st unchanged. */
+int rp_apply_checked(const rp_game *game, void *st, rp_action action, rp_error *err);
+/* Parse a move given by notation and check that it is legal here. */
+int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_action *out,
+                  rp_error *err);
+/* A JSON view as text (caller frees with free()), or NULL. */
+char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty);
+
+#endif

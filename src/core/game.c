@@ -1,0 +1,271 @@
+/* game.c — what every game shares: error codes and messages, key=value options checked
+ * against each game's declared table, and the checked entry points tools call (legality
+ * checks, move parsing, JSON views). Nothing here is on the search hot path. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ramparts/game.h"
+
+int rp_fail(rp_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+const char *rp_strerror(int code)
+{
+#define RP_ERROR_TEXT_(name, value, text) \
+    if (code == (value))                  \
+        return text;
+    RP_ERRORS(RP_ERROR_TEXT_)
+#undef RP_ERROR_TEXT_
+    return "unknown error";
+}
+
+/* ---- options ---- */
+
+void rp_config_default(const rp_game *game, rp_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->players = game->default_players;
+    cfg->seed = 1;
+    for (int i = 0; i < game->num_options; i++)
+        cfg->value[i] = game->options[i].def;
+}
+
+/* Parse a whole decimal integer (optionally signed); false on anything else. */
+static bool parse_int64(const char *text, int64_t *out)
+{
+    if (!*text)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    if (!*text || *text == '-' || *text == '+')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Index of `word` in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *word)
+{
+    size_t len = strlen(word);
+    int index = 0;
+    for (const char *p = choices; *p; index++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(p, word, n) == 0)
+            return index;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+/* The index-th word of "a|b|c" copied into buf. */
+static void choice_word(const char *choices, int64_t index, char *buf, size_t size)
+{
+    const char *p = choices;
+    for (int64_t i = 0; i < index && p; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p) {
+        snprintf(buf, size, "?");
+        return;
+    }
+    const char *bar = strchr(p, '|');
+    int n = bar ? (int)(bar - p) : (int)strlen(p);
+    snprintf(buf, size, "%.*s", n, p);
+}
+
+static int option_index(const rp_game *game, const char *key, size_t key_len)
+{
+    for (int i = 0; i < game->num_options; i++)
+        if (strlen(game->options[i].name) == key_len &&
+            strncmp(game->options[i].name, key, key_len) == 0)
+            return i;
+    return -1;
+}
+
+/* The option names of a game, "players, seed, dealer" for error messages. */
+static void option_names(const rp_game *game, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "players, seed");
+    for (int i = 0; i < game->num_options && n >= 0 && (size_t)n < size; i++)
+        n += snprintf(buf + n, size - (size_t)n, ", %s", game->options[i].name);
+}
+
+int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp_error *err)
+{
+    const char *eq = strchr(key_value, '=');
+    if (!eq || eq == key_value)
+        return rp_fail(err, RP_EINVAL, "option '%s' is not of the form key=value", key_value);
+    size_t key_len = (size_t)(eq - key_value);
+    const char *value = eq + 1;
+    if (key_len == 7 && strncmp(key_value, "players", 7) == 0) {
+        int64_t n;
+        if (!parse_int64(value, &n) || n < game->min_players || n > game->max_players) {
+            if (game->min_players == game->max_players)
+                return rp_fail(err, RP_EINVAL, "players=%s: %s is for exactly %d players", value,
+                               game->title, game->min_players);
+            return rp_fail(err, RP_EINVAL, "players=%s: %s is for %d to %d players", value,
+                           game->title, game->min_players, game->max_players);
+        }
+        cfg->players = (int)n;
+        cfg->players_given = true;
+        return RP_OK;
+    }
+    if (key_len == 4 && strncmp(key_value, "seed", 4) == 0) {
+        uint64_t seed;
+        if (!parse_u64(value, &seed))
+            return rp_fail(err, RP_EINVAL, "seed=%s: the seed is a whole number >= 0", value);
+        cfg->seed = seed;
+        cfg->seed_given = true;
+        return RP_OK;
+    }
+    int i = option_index(game, key_value, key_len);
+    if (i < 0) {
+        char names[RP_ERROR_TEXT / 2];
+        option_names(game, names, sizeof names);
+        return rp_fail(err, RP_EINVAL, "unknown option '%.*s' for %s (options: %s)",
+                       (int)key_len, key_value, game->id, names);
+    }
+    const rp_option_spec *spec = &game->options[i];
+    switch (spec->kind) {
+    case RP_OPT_INT: {
+        int64_t n;
+        if (!parse_int64(value, &n) || n < spec->min || n > spec->max)
+            return rp_fail(err, RP_EINVAL, "%s=%s: expected a whole number from %" PRId64
+                           " to %" PRId64, spec->name, value, spec->min, spec->max);
+        cfg->value[i] = n;
+        break;
+    }
+    case RP_OPT_CHOICE: {
+        int k = choice_index(spec->choices, value);
+        if (k < 0)
+            return rp_fail(err, RP_EINVAL, "%s=%s: expected one of %s", spec->name, value,
+                           spec->choices);
+        cfg->value[i] = k;
+        break;
+    }
+    case RP_OPT_TEXT:
+        if (!*value || strlen(value) >= RP_OPTION_TEXT || strpbrk(value, " \t\r\n"))
+            return rp_fail(err, RP_EINVAL, "%s=%s: expected a value without spaces, shorter "
+                           "than %d characters", spec->name, value, RP_OPTION_TEXT);
+        snprintf(cfg->text[i], sizeof cfg->text[i], "%s", value);
+        break;
+    }
+    cfg->given[i] = true;
+    return RP_OK;
+}
+
+int rp_config_to_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "players=%d seed=%" PRIu64, cfg->players, cfg->seed);
+    for (int i = 0; i < game->num_options && n >= 0 && (size_t)n < size; i++) {
+        const rp_option_spec *spec = &game->options[i];
+        if (spec->kind == RP_OPT_TEXT && !cfg->given[i])
+            continue;
+        char word[RP_OPTION_TEXT];
+        if (spec->kind == RP_OPT_INT)
+            snprintf(word, sizeof word, "%" PRId64, cfg->value[i]);
+        else if (spec->kind == RP_OPT_CHOICE)
+            choice_word(spec->choices, cfg->value[i], word, sizeof word);
+        else
+            snprintf(word, sizeof word, "%s", cfg->text[i]);
+        n += snprintf(buf + n, size - (size_t)n, " %s=%s", spec->name, word);
+    }
+    if (n < 0 || (size_t)n >= size)
+        return RP_ENOSPACE;
+    return n;
+}
+
+int64_t rp_config_int(const rp_game *game, const rp_config *cfg, const char *name)
+{
+    int i = option_index(game, name, strlen(name));
+    return i < 0 ? 0 : cfg->value[i];
+}
+
+const char *rp_config_text(const rp_game *game, const rp_config *cfg, const char *name)
+{
+    int i = option_index(game, name, strlen(name));
+    return i < 0 || !cfg->given[i] ? NULL : cfg->text[i];
+}
+
+/* ---- checked entry points ---- */
+
+void rp_state_copy(const rp_game *game, void *dst, const void *src)
+{
+    memcpy(dst, src, game->state_size);
+}
+
+bool rp_is_legal(const rp_game *game, const void *st, rp_action action)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(st, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] == action)
+            return true;
+    return false;
+}
+
+int rp_apply_checked(const rp_game *game, void *st, rp_action action, rp_error *err)
+{
+    if (game->current_player(st) == RP_TERMINAL)
+        return rp_fail(err, RP_EOVER, "the game is over");
+    if (!rp_is_legal(game, st, action))
+        return rp_fail(err, RP_EILLEGAL, "action %u is not legal here", (unsigned)action);
+    game->apply(st, action);
+    return RP_OK;
+}
+
+int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_action *out,
+                  rp_error *err)
+{
+    if (game->current_player(st) == RP_TERMINAL)
+        return rp_fail(err, RP_EOVER, "the game is over");
+    rp_action action;
+    int rc = game->action_from_text(st, text, &action, err);
+    if (rc < 0)
+        return rc;
+    if (!rp_is_legal(game, st, action))
+        return rp_fail(err, RP_EILLEGAL, "'%s' is not a legal move here", text);
+    *out = action;
+    return RP_OK;
+}
+
+char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty)
+{
+    cJSON *view = game->view_json(st, player);
+    if (!view)
+        return NULL;
+    char *text = pretty ? cJSON_Print(view) : cJSON_PrintUnformatted(view);
+    cJSON_Delete(view);
+    return text;
+}

@@ -1,0 +1,39 @@
+/* support.h — shared helpers for the CTest suite: cmocka includes, property-run sizes, and
+ * generic checks every game must pass (notation round trips, views that leak nothing). */
+#ifndef RP_TEST_SUPPORT_H
+#define RP_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "ramparts/game.h"
+
+/* How many random games a property run plays: RAMPARTS_PROPERTY_GAMES, else `fallback`. */
+int rp_test_games(int fallback);
+
+/* A state of `game` set up with `options` ("players=3 seed=4", may be NULL); fails the test
+ * on error. */
+void rp_test_init(const rp_game *game, void *st, const char *options);
+
+/* Load a full-state notation into st; fails the test on error. */
+void rp_test_load(const rp_game *game, void *st, const char *text);
+
+/* Play the action written `move` (must parse and be legal); fails the test otherwise. */
+void rp_test_play(const rp_game *game, void *st, const char *move);
+
+/* True when `move` parses and is legal in st. */
+bool rp_test_is_legal(const rp_game *game, const void *st, const char *move);
+
+/* The generic per-step checks of a property run, at state st (not over):
+ * legal actions distinct, in range, with round-tripping notation; full-state notation
+ * round-trips to identical bytes; for every player, determinizing leaves that player's view
+ * and (for the player to act) the legal actions unchanged. */
+void rp_test_check_step(const rp_game *game, const void *st, rp_rng *rng);
+
+/* Returns of a finished game are shares in [0,1] summing to 1. */
+void rp_test_check_returns(const rp_game *game, const void *st);
+
+#endif
