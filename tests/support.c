@@ -103,6 +103,27 @@ static void check_state_text(const rp_game *game, const void *st)
         fail_msg("%s: state notation round trip changed the state\n%s", game->id, text);
 }
 
+/* Determinizing two states that look the same to p, with the same random stream, must give
+ * the same state: otherwise an AI's choice would depend on what p cannot know. `sample` is st
+ * already determinized for p, so the two look the same to p. */
+static void check_determinize_reads_only_the_view(const rp_game *game, const void *st,
+                                                  const void *sample, int p, rp_rng *rng)
+{
+    rp_state a, b;
+    rp_state_copy(game, &a, st);
+    rp_state_copy(game, &b, sample);
+    rp_rng ra = *rng, rb = *rng;
+    game->determinize(&a, p, &ra);
+    game->determinize(&b, p, &rb);
+    if (memcmp(&a, &b, game->state_size) != 0) {
+        char ta[RP_STATE_TEXT], tb[RP_STATE_TEXT];
+        game->state_to_text(&a, ta, sizeof ta);
+        game->state_to_text(&b, tb, sizeof tb);
+        fail_msg("%s: determinize for player %d depends on hidden parts it replaces\n%s\n%s",
+                 game->id, p, ta, tb);
+    }
+}
+
 static void check_views(const rp_game *game, const void *st, rp_rng *rng)
 {
     int players = game->num_players(st);
@@ -120,6 +141,7 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
                      game->id, p, before, after);
         free(before);
         free(after);
+        check_determinize_reads_only_the_view(game, st, &sample, p, rng);
         if (p == to_act) {
             rp_action a[RP_MAX_LEGAL], b[RP_MAX_LEGAL];
             int na = game->legal_actions(st, a);
