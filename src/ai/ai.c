@@ -10,18 +10,37 @@
 static const rp_ai_kind *const kinds[] = {
     &rp_ai_random,
     &rp_ai_greedy,
+    &rp_ai_easy,
+    &rp_ai_medium,
+    &rp_ai_hard,
+    &rp_ai_mcts,
+    &rp_ai_ismcts,
 };
 #define NUM_KINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
 const char *rp_ai_help(void)
 {
-    static char text[1024];
+    static char text[2048];
     if (text[0])
         return text;
     size_t n = 0;
     for (int i = 0; i < NUM_KINDS && n < sizeof text; i++)
         n += (size_t)snprintf(text + n, sizeof text - n, "  %-8s %s\n", kinds[i]->name,
                               kinds[i]->help);
+    return text;
+}
+
+/* The kinds' names in one line, short enough for an error message. */
+static const char *names(void)
+{
+    static char text[RP_ERROR_TEXT / 2];
+    if (text[0])
+        return text;
+    size_t n = 0;
+    for (int i = 0; i < NUM_KINDS && n < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? ", " : "", kinds[i]->name);
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, " (e.g. ismcts:ms=500,threads=2)");
     return text;
 }
 
@@ -69,6 +88,24 @@ int rp__param_int(const rp_ai_params *params, const char *key, long def, long mi
     return RP_OK;
 }
 
+int rp__param_double(const rp_ai_params *params, const char *key, double def, double min,
+                     double max, double *out, rp_error *err)
+{
+    *out = def;
+    for (int i = 0; i < params->count; i++) {
+        if (strcmp(params->key[i], key) != 0)
+            continue;
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(params->value[i], &end);
+        if (errno || *end || end == params->value[i] || !(v >= min && v <= max))
+            return rp_fail(err, RP_EINVAL, "AI parameter %s=%s: expected a number from %g to %g",
+                           key, params->value[i], min, max);
+        *out = v;
+    }
+    return RP_OK;
+}
+
 int rp__params_only(const rp_ai_params *params, const char *const *keys, const char *kind,
                     rp_error *err)
 {
@@ -76,9 +113,14 @@ int rp__params_only(const rp_ai_params *params, const char *const *keys, const c
         bool known = false;
         for (const char *const *k = keys; *k; k++)
             known = known || strcmp(*k, params->key[i]) == 0;
-        if (!known)
-            return rp_fail(err, RP_EINVAL, "AI '%s' has no parameter '%s'", kind,
-                           params->key[i]);
+        if (!known) {
+            char valid[128] = "none";
+            size_t n = 0;
+            for (const char *const *k = keys; *k && n < sizeof valid; k++)
+                n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "", *k);
+            return rp_fail(err, RP_EINVAL, "AI '%s' has no parameter '%s' (valid: %s)", kind,
+                           params->key[i], valid);
+        }
     }
     return RP_OK;
 }
@@ -93,7 +135,7 @@ int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **o
         if (strlen(kinds[i]->name) == name_len && strncmp(kinds[i]->name, spec, name_len) == 0)
             kind = kinds[i];
     if (!kind)
-        return rp_fail(err, RP_EINVAL, "unknown AI '%s'; valid AIs:\n%s", spec, rp_ai_help());
+        return rp_fail(err, RP_EINVAL, "unknown AI '%s'; valid AIs: %s", spec, names());
     rp_ai_params params;
     int rc = parse_params(colon ? colon + 1 : "", &params, err);
     if (rc < 0)

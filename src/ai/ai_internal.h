@@ -32,6 +32,11 @@ struct rp_ai {
 
 extern const rp_ai_kind rp_ai_random;
 extern const rp_ai_kind rp_ai_greedy;
+extern const rp_ai_kind rp_ai_mcts;
+extern const rp_ai_kind rp_ai_ismcts;
+extern const rp_ai_kind rp_ai_easy;
+extern const rp_ai_kind rp_ai_medium;
+extern const rp_ai_kind rp_ai_hard;
 
 /* A uniformly random legal action of st (not over). */
 rp_action rp__random_action(const rp_game *game, const void *st, rp_rng *rng);
@@ -42,6 +47,9 @@ void rp__random_playout(const rp_game *game, void *st, rp_rng *rng);
 /* Value of an integer parameter, or def when absent; RP_EINVAL with a message when malformed. */
 int rp__param_int(const rp_ai_params *params, const char *key, long def, long min, long max,
                   long *out, rp_error *err);
+/* The same for a decimal number. */
+int rp__param_double(const rp_ai_params *params, const char *key, double def, double min,
+                     double max, double *out, rp_error *err);
 /* Refuse parameters other than the listed keys (NULL-terminated). */
 int rp__params_only(const rp_ai_params *params, const char *const *keys, const char *kind,
                     rp_error *err);

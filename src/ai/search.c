@@ -1,0 +1,440 @@
+/* search.c — the Monte Carlo tree search behind `mcts` and `ismcts`: one iteration samples a
+ * world consistent with what the searching player knows (determinize), walks the tree by UCB,
+ * grows one node, plays out (to the end, or to a depth where the game's evaluate hook takes
+ * over) and backs up each player's own return. Root-parallel threads merge their root edges. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+#define MAX_PATH 1024         /* deeper walks stop growing and play out instead */
+#define CLOCK_EVERY 16        /* iterations between looks at the clock under a time budget */
+#define DEFAULT_NODES (1u << 22)
+#define TIME_BUDGET_NODES (1u << 16) /* first arena size when the budget is in milliseconds */
+
+/* Per key of an action, during the visit of one node: which child has it, how many legal
+ * actions map to it and which of those to play. Valid only while token matches. */
+typedef struct key_slot {
+    uint32_t token, child, count, pick;
+} key_slot;
+
+/* Everything one search thread owns: its arena, rng, scratch and the world being walked. */
+typedef struct worker {
+    const rp_game *game;
+    const rp_search_cfg *cfg;
+    const void *root;
+    int root_player;
+    bool determinize;
+    rp_arena arena;
+    rp_rng rng;
+    key_slot *slots; /* one per action id */
+    uint32_t token;
+    long budget;             /* iterations for this thread (0: until the deadline) */
+    struct timespec deadline;
+    uint64_t iterations;
+    uint32_t path[MAX_PATH];
+    int movers[MAX_PATH];
+    rp_action legal[RP_MAX_LEGAL];
+    rp_action uniq[RP_MAX_LEGAL];
+    rp_state world;
+} worker;
+
+typedef struct search_data {
+    rp_search_cfg cfg;
+    int count;
+    worker *workers[];
+} search_data;
+
+/* ---- settings ---- */
+
+void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->by_observation = by_observation;
+    cfg->iters = 10000;
+    cfg->threads = 1;
+    cfg->explore = 0.7;
+    /* With an evaluation, short playouts then a judgment beat long random ones. */
+    cfg->rollout = game && game->evaluate ? 8 : -1;
+    cfg->nodes = DEFAULT_NODES;
+}
+
+int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg,
+                    rp_error *err)
+{
+    static const char *const keys[] = {"iters", "ms", "threads", "c", "rollout", "nodes", NULL};
+    int rc = rp__params_only(params, keys, kind, err);
+    long ms = 0, iters = 0;
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "ms", 0, 1, 3600000, &ms, err);
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "iters", 0, 1, 1000000000, &iters, err);
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "threads", cfg->threads, 1, 64, &cfg->threads, err);
+    if (rc == RP_OK)
+        rc = rp__param_double(params, "c", cfg->explore, 0, 100, &cfg->explore, err);
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "rollout", cfg->rollout, -1, 100000, &cfg->rollout, err);
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
+    if (rc < 0)
+        return rc;
+    /* The last of iters= and ms= given decides the budget. */
+    for (int i = 0; i < params->count; i++) {
+        if (strcmp(params->key[i], "iters") == 0)
+            cfg->iters = iters, cfg->ms = 0;
+        else if (strcmp(params->key[i], "ms") == 0)
+            cfg->ms = ms, cfg->iters = 0;
+    }
+    return RP_OK;
+}
+
+/* ---- workers ---- */
+
+static void worker_free(worker *w)
+{
+    if (!w)
+        return;
+    rp_arena_free(&w->arena);
+    free(w->slots);
+    free(w);
+}
+
+static worker *worker_new(const rp_game *game, const rp_search_cfg *cfg)
+{
+    worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->game = game;
+    w->cfg = cfg;
+    w->slots = calloc(game->num_actions ? game->num_actions : 1, sizeof *w->slots);
+    uint64_t first = cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) + 2 : TIME_BUDGET_NODES;
+    if (first > (uint64_t)cfg->nodes)
+        first = (uint64_t)cfg->nodes;
+    if (!w->slots || rp_arena_init(&w->arena, (uint32_t)first, (uint32_t)cfg->nodes) < 0) {
+        worker_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int rp_search_create(rp_ai *ai, const rp_search_cfg *cfg, rp_error *err)
+{
+    search_data *data = calloc(1, sizeof *data + (size_t)cfg->threads * sizeof(worker *));
+    if (!data)
+        return rp_fail(err, RP_EINVAL, "out of memory");
+    data->cfg = *cfg;
+    ai->data = data;
+    for (int t = 0; t < cfg->threads; t++) {
+        data->workers[t] = worker_new(ai->game, &data->cfg);
+        if (!data->workers[t]) {
+            rp_search_destroy(ai);
+            ai->data = NULL;
+            return rp_fail(err, RP_EINVAL, "out of memory for %ld search nodes", cfg->nodes);
+        }
+        data->count++;
+    }
+    return RP_OK;
+}
+
+void rp_search_destroy(rp_ai *ai)
+{
+    search_data *data = ai->data;
+    if (!data)
+        return;
+    for (int t = 0; t < data->count; t++)
+        worker_free(data->workers[t]);
+    free(data);
+}
+
+/* ---- one iteration ---- */
+
+static uint32_t next_token(worker *w)
+{
+    if (++w->token == 0) { /* wrapped: old marks could look current again */
+        memset(w->slots, 0, (size_t)w->game->num_actions * sizeof *w->slots);
+        w->token = 1;
+    }
+    return w->token;
+}
+
+/* The tree key of `action` taken by `mover`: ISMCTS merges the opponents' actions that the
+ * root player cannot tell apart. */
+static rp_action key_of(const worker *w, int mover, rp_action action)
+{
+    const rp_game *game = w->game;
+    if (!w->cfg->by_observation || mover == w->root_player || !game->observe_action)
+        return action;
+    rp_action key = game->observe_action(&w->world, action, w->root_player);
+    return key < game->num_actions ? key : action;
+}
+
+/* Each player's estimated share of the win in a world that is not over, from the game's
+ * evaluation, scaled to sum to 1 like real returns. */
+static void evaluate_all(const rp_game *game, const void *st, double *out)
+{
+    const int players = game->num_players(st);
+    double sum = 0;
+    for (int p = 0; p < players; p++) {
+        out[p] = game->evaluate(st, p);
+        out[p] = out[p] < 0 ? 0 : out[p] > 1 ? 1 : out[p];
+        sum += out[p];
+    }
+    for (int p = 0; p < players; p++)
+        out[p] = sum > 0 ? out[p] / sum : 1.0 / players;
+}
+
+/* Random moves to the end, or until the rollout depth when the game can evaluate. */
+static void playout(worker *w, double *returns)
+{
+    const rp_game *game = w->game;
+    const long limit = game->evaluate ? w->cfg->rollout : -1;
+    for (long depth = 0; game->current_player(&w->world) != RP_TERMINAL; depth++) {
+        if (limit >= 0 && depth >= limit) {
+            evaluate_all(game, &w->world, returns);
+            return;
+        }
+        int n = game->legal_actions(&w->world, w->legal);
+        game->apply(&w->world, w->legal[rp_rng_below(&w->rng, (uint32_t)n)]);
+    }
+    game->returns(&w->world, returns);
+}
+
+/* Mark the legal actions of the world under their keys; returns how many distinct keys. */
+static int gather_keys(worker *w, int mover, int n)
+{
+    const uint32_t token = next_token(w);
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        key_slot *s = &w->slots[key_of(w, mover, w->legal[i])];
+        if (s->token != token) {
+            *s = (key_slot){.token = token, .child = 0, .count = 1, .pick = (uint32_t)i};
+            w->uniq[distinct++] = w->legal[i];
+        } else if (rp_rng_below(&w->rng, ++s->count) == 0) {
+            s->pick = (uint32_t)i; /* a uniform choice among the actions behind one key */
+        }
+    }
+    /* uniq holds one action per key; turn it into the keys themselves. */
+    for (int i = 0; i < distinct; i++)
+        w->uniq[i] = key_of(w, mover, w->uniq[i]);
+    return distinct;
+}
+
+/* The available child with the best UCB value (ISMCTS counts availability, not parent
+ * visits), after noting each available child in its key's slot. 0 when none is available. */
+static uint32_t best_child(worker *w, uint32_t parent)
+{
+    rp_node *const nodes = w->arena.nodes;
+    const double c = w->cfg->explore;
+    uint32_t best = 0;
+    double best_value = -1;
+    for (uint32_t ch = nodes[parent].child; ch; ch = nodes[ch].sibling) {
+        key_slot *s = &w->slots[nodes[ch].key];
+        if (s->token != w->token)
+            continue;
+        s->child = ch;
+        rp_node *node = &nodes[ch];
+        node->avail++;
+        double value = node->reward / node->visits +
+                       c * sqrt(log((double)node->avail) / node->visits);
+        if (value > best_value) {
+            best_value = value;
+            best = ch;
+        }
+    }
+    return best;
+}
+
+/* A key among the legal ones that has no child yet, chosen uniformly; RP_NO_ACTION if none. */
+static rp_action untried_key(worker *w, int distinct)
+{
+    int untried = 0;
+    for (int i = 0; i < distinct; i++)
+        untried += w->slots[w->uniq[i]].child == 0;
+    if (!untried)
+        return RP_NO_ACTION;
+    int which = (int)rp_rng_below(&w->rng, (uint32_t)untried);
+    for (int i = 0; i < distinct; i++)
+        if (w->slots[w->uniq[i]].child == 0 && which-- == 0)
+            return w->uniq[i];
+    return RP_NO_ACTION;
+}
+
+static void backup(worker *w, int depth, const double *returns)
+{
+    rp_node *const nodes = w->arena.nodes;
+    nodes[0].visits++;
+    for (int i = 0; i < depth; i++) {
+        nodes[w->path[i]].visits++;
+        nodes[w->path[i]].reward += returns[w->movers[i]];
+    }
+}
+
+static void iterate(worker *w)
+{
+    const rp_game *game = w->game;
+    rp_state_copy(game, &w->world, w->root);
+    if (w->determinize)
+        game->determinize(&w->world, w->root_player, &w->rng);
+    uint32_t node = 0;
+    int depth = 0;
+    double returns[RP_MAX_PLAYERS];
+    for (;;) {
+        const int mover = game->current_player(&w->world);
+        if (mover == RP_TERMINAL) {
+            game->returns(&w->world, returns);
+            break;
+        }
+        if (depth == MAX_PATH) {
+            playout(w, returns);
+            break;
+        }
+        int n = game->legal_actions(&w->world, w->legal);
+        int distinct = gather_keys(w, mover, n);
+        uint32_t next = best_child(w, node);
+        rp_action key = untried_key(w, distinct);
+        bool grown = false;
+        if (key != RP_NO_ACTION) {
+            uint32_t fresh = rp_arena_node(&w->arena, key);
+            if (fresh) {
+                rp_node *nodes = w->arena.nodes; /* may have moved while growing */
+                nodes[fresh].sibling = nodes[node].child;
+                nodes[node].child = fresh;
+                nodes[fresh].avail = 1;
+                w->slots[key].child = fresh;
+                next = fresh;
+                grown = true;
+            }
+        }
+        if (!next) { /* arena full and nothing here yet: judge by a playout */
+            playout(w, returns);
+            break;
+        }
+        const rp_node *chosen = &w->arena.nodes[next];
+        game->apply(&w->world, w->legal[w->slots[chosen->key].pick]);
+        w->path[depth] = next;
+        w->movers[depth++] = mover;
+        node = next;
+        if (grown) {
+            playout(w, returns);
+            break;
+        }
+    }
+    backup(w, depth, returns);
+    w->iterations++;
+}
+
+/* ---- running the workers ---- */
+
+static bool past(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > deadline->tv_sec ||
+           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+static void *worker_run(void *arg)
+{
+    worker *w = arg;
+    w->iterations = 0;
+    if (w->budget > 0) {
+        for (long i = 0; i < w->budget; i++)
+            iterate(w);
+    } else {
+        do {
+            for (int i = 0; i < CLOCK_EVERY; i++)
+                iterate(w);
+        } while (!past(&w->deadline));
+    }
+    return NULL;
+}
+
+/* Sum the root edges of every worker by key and take the most visited (ties: the better
+ * mean, then the lower key, so one thread is fully deterministic). */
+static rp_action merge_roots(search_data *data, double *win_chance)
+{
+    rp_action best = RP_NO_ACTION;
+    double best_visits = -1, best_reward = 0;
+    const worker *first = data->workers[0];
+    for (uint32_t ch = first->arena.nodes[0].child; ch; ch = first->arena.nodes[ch].sibling) {
+        const rp_action key = first->arena.nodes[ch].key;
+        double visits = 0, reward = 0;
+        for (int t = 0; t < data->count; t++) {
+            const rp_arena *a = &data->workers[t]->arena;
+            for (uint32_t c = a->nodes[0].child; c; c = a->nodes[c].sibling)
+                if (a->nodes[c].key == key) {
+                    visits += a->nodes[c].visits;
+                    reward += a->nodes[c].reward;
+                }
+        }
+        bool better = visits > best_visits ||
+                      (visits == best_visits && (reward > best_reward ||
+                                                 (reward == best_reward && key < best)));
+        if (better) {
+            best = key;
+            best_visits = visits;
+            best_reward = reward;
+        }
+    }
+    *win_chance = best_visits > 0 ? best_reward / best_visits : -1;
+    return best;
+}
+
+int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info)
+{
+    search_data *data = ai->data;
+    const rp_game *game = ai->game;
+    const rp_search_cfg *cfg = &data->cfg;
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = game->legal_actions(st, legal);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += cfg->ms / 1000;
+    deadline.tv_nsec += (cfg->ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    /* A forced move needs no thought beyond an estimate of its value. */
+    long total = cfg->iters;
+    if (n == 1 && (total == 0 || total > 100))
+        total = 100;
+    for (int t = 0; t < data->count; t++) {
+        worker *w = data->workers[t];
+        w->root = st;
+        w->root_player = game->current_player(st);
+        w->determinize = (game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) != 0;
+        w->budget = total ? total / data->count + (t < total % data->count) : 0;
+        w->deadline = deadline;
+        w->iterations = 0;
+        uint64_t seed = (uint64_t)rp_rng_next(&ai->rng) << 32 | rp_rng_next(&ai->rng);
+        rp_rng_seed(&w->rng, seed, (uint64_t)t + 1);
+        uint64_t want = total ? (uint64_t)w->budget + 2 : TIME_BUDGET_NODES;
+        if (rp_arena_reset(&w->arena, want > (uint64_t)cfg->nodes ? (uint32_t)cfg->nodes
+                                                                  : (uint32_t)want) < 0)
+            return RP_EINVAL;
+    }
+    pthread_t threads[64];
+    int started = 0;
+    for (int t = 1; t < data->count; t++) {
+        if (data->workers[t]->budget == 0 && total)
+            continue;
+        if (pthread_create(&threads[started], NULL, worker_run, data->workers[t]) != 0)
+            break;
+        started++;
+    }
+    worker_run(data->workers[0]);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    info->iterations = 0;
+    for (int t = 0; t < data->count; t++)
+        info->iterations += data->workers[t]->iterations;
+    *out = merge_roots(data, &info->win_chance);
+    if (*out == RP_NO_ACTION) /* no iteration ran: still a legal move */
+        *out = legal[0];
+    return RP_OK;
+}

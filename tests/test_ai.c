@@ -1,0 +1,417 @@
+/* test_ai.c — the computer players: spec parsing, determinism of the search, forced wins found,
+ * per-player returns in a 3-player game, and that a hidden-information AI chooses the same move
+ * in any two states its player cannot tell apart. Two tiny games written here (Nim and a
+ * one-card showdown) make the checks exact; the registered games are searched too. */
+#include <string.h>
+
+#include "ramparts/ai.h"
+#include "support.h"
+
+/* ---- Nim: take 1-3 stones from one pile, whoever takes the last stone wins ---- */
+
+typedef struct nim {
+    int players, to_move, pile, winner;
+} nim;
+
+static int nim_players(const void *st)
+{
+    return ((const nim *)st)->players;
+}
+
+static int nim_current(const void *st)
+{
+    const nim *s = st;
+    return s->pile == 0 ? RP_TERMINAL : s->to_move;
+}
+
+static int nim_legal(const void *st, rp_action *out)
+{
+    const nim *s = st;
+    int n = 0;
+    for (int take = 1; take <= 3 && take <= s->pile; take++)
+        out[n++] = (rp_action)(take - 1);
+    return n;
+}
+
+static void nim_apply(void *st, rp_action action)
+{
+    nim *s = st;
+    s->pile -= (int)action + 1;
+    if (s->pile == 0)
+        s->winner = s->to_move;
+    s->to_move = (s->to_move + 1) % s->players;
+}
+
+static void nim_returns(const void *st, double *out)
+{
+    const nim *s = st;
+    for (int p = 0; p < s->players; p++)
+        out[p] = p == s->winner ? 1 : 0;
+}
+
+/* Nothing is hidden; greedy determinizes anyway. */
+static void nim_determinize(void *st, int player, rp_rng *rng)
+{
+    (void)st, (void)player, (void)rng;
+}
+
+static const rp_game nim_game = {
+    .id = "test-nim",
+    .min_players = 2,
+    .max_players = 3,
+    .default_players = 2,
+    .num_actions = 3,
+    .state_size = sizeof(nim),
+    .num_players = nim_players,
+    .current_player = nim_current,
+    .legal_actions = nim_legal,
+    .apply = nim_apply,
+    .returns = nim_returns,
+    .determinize = nim_determinize,
+};
+
+/* ---- Showdown: each of two players holds one hidden card of 1..6. Seat 1 first keeps its
+ * card or secretly swaps it for a random one from the deck (seat 0 only sees that it moved);
+ * then seat 0 folds (and scores 0.4) or calls (the higher card wins, a tie is shared). ---- */
+
+enum { SD_KEEP, SD_SWAP, SD_FOLD, SD_CALL, SD_ACTIONS };
+
+typedef struct showdown {
+    uint8_t card[2];
+    uint8_t phase; /* 0: seat 1 to move, 1: seat 0 to move, 2: over */
+    uint8_t folded;
+    rp_rng rng; /* the deck's future: which card a swap draws */
+} showdown;
+
+static int sd_players(const void *st)
+{
+    (void)st;
+    return 2;
+}
+
+static int sd_current(const void *st)
+{
+    const showdown *s = st;
+    return s->phase == 0 ? 1 : s->phase == 1 ? 0 : RP_TERMINAL;
+}
+
+static int sd_legal(const void *st, rp_action *out)
+{
+    const showdown *s = st;
+    if (s->phase == 2)
+        return 0;
+    out[0] = s->phase == 0 ? SD_KEEP : SD_FOLD;
+    out[1] = s->phase == 0 ? SD_SWAP : SD_CALL;
+    return 2;
+}
+
+static void sd_apply(void *st, rp_action action)
+{
+    showdown *s = st;
+    if (action == SD_SWAP) {
+        uint8_t rest[4];
+        int n = 0;
+        for (uint8_t c = 1; c <= 6; c++)
+            if (c != s->card[0] && c != s->card[1])
+                rest[n++] = c;
+        s->card[1] = rest[rp_rng_below(&s->rng, (uint32_t)n)];
+    }
+    s->folded = action == SD_FOLD;
+    s->phase++;
+}
+
+static void sd_returns(const void *st, double *out)
+{
+    const showdown *s = st;
+    if (s->folded) {
+        out[0] = 0.4;
+        out[1] = 0.6;
+        return;
+    }
+    out[0] = s->card[0] > s->card[1] ? 1 : s->card[0] < s->card[1] ? 0 : 0.5;
+    out[1] = 1 - out[0];
+}
+
+/* Resample what `player` cannot see, from its view only (its card and the phase). */
+static void sd_determinize(void *st, int player, rp_rng *rng)
+{
+    showdown *s = st;
+    uint8_t rest[5];
+    int n = 0;
+    for (uint8_t c = 1; c <= 6; c++)
+        if (c != s->card[player])
+            rest[n++] = c;
+    s->card[1 - player] = rest[rp_rng_below(rng, (uint32_t)n)];
+    rp_rng_seed(&s->rng, rp_rng_next(rng), 17);
+}
+
+/* Seat 0 sees that seat 1 moved, not whether it swapped. */
+static rp_action sd_observe(const void *st, rp_action action, int observer)
+{
+    const showdown *s = st;
+    return s->phase == 0 && observer == 0 ? SD_KEEP : action;
+}
+
+static const rp_game showdown_game = {
+    .id = "test-showdown",
+    .min_players = 2,
+    .max_players = 2,
+    .default_players = 2,
+    .flags = RP_CHANCE | RP_HIDDEN_INFO,
+    .num_actions = SD_ACTIONS,
+    .state_size = sizeof(showdown),
+    .num_players = sd_players,
+    .current_player = sd_current,
+    .legal_actions = sd_legal,
+    .apply = sd_apply,
+    .returns = sd_returns,
+    .determinize = sd_determinize,
+    .observe_action = sd_observe,
+};
+
+static showdown showdown_at(int mine, int theirs, int phase)
+{
+    showdown s;
+    memset(&s, 0, sizeof s);
+    s.card[0] = (uint8_t)mine;
+    s.card[1] = (uint8_t)theirs;
+    s.phase = (uint8_t)phase;
+    rp_rng_seed(&s.rng, (uint64_t)(mine * 10 + theirs), 3);
+    return s;
+}
+
+/* ---- helpers ---- */
+
+static rp_action choose(const rp_game *game, const char *spec, uint64_t seed, const void *st,
+                        rp_ai_info *info)
+{
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    if (rp_ai_create(game, spec, seed, &ai, &err) < 0)
+        fail_msg("create %s: %s", spec, err.msg);
+    rp_action move = RP_NO_ACTION;
+    rp_ai_info local;
+    if (rp_ai_choose(ai, st, &move, info ? info : &local, &err) < 0)
+        fail_msg("choose %s: %s", spec, err.msg);
+    assert_true(rp_is_legal(game, st, move));
+    rp_ai_free(ai);
+    return move;
+}
+
+/* ---- tests ---- */
+
+static void test_valid_specs_are_accepted(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {
+        "random", "greedy", "easy", "medium", "hard", "mcts:iters=100", "ismcts:ms=5,threads=2",
+        "hard:threads=2", "mcts:iters=50,c=1.4,rollout=-1,nodes=5000", "easy:iters=10"};
+    nim s = {.players = 2, .pile = 7};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        choose(&nim_game, specs[i], 1, &s, NULL);
+}
+
+static void test_bad_specs_are_refused_with_the_valid_ones(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"", "foo", "mcts:iters=0", "mcts:bogus=1",
+                                        "mcts:iters", "ismcts:c=abc", "hard:threads=0",
+                                        "mcts:iters=10,", "greedy:iters=5", "MCTS"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        rp_ai *ai = NULL;
+        rp_error err = {{0}};
+        if (rp_ai_create(&nim_game, specs[i], 1, &ai, &err) >= 0)
+            fail_msg("spec '%s' was accepted", specs[i]);
+        assert_null(ai);
+        assert_true(strlen(err.msg) > 0);
+    }
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    assert_int_equal(rp_ai_create(&nim_game, "foo", 1, &ai, &err), RP_EINVAL);
+    assert_non_null(strstr(err.msg, "ismcts"));
+    assert_non_null(strstr(err.msg, "hard"));
+    assert_non_null(strstr(rp_ai_help(), "mcts"));
+}
+
+/* With one thread, a seed and an iteration budget the move and its estimate repeat exactly. */
+static void test_search_is_deterministic(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"mcts:iters=3000", "ismcts:iters=3000", "hard"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        for (int pile = 5; pile <= 21; pile += 4) {
+            nim s = {.players = 2, .pile = pile};
+            rp_ai_info a, b;
+            rp_action first = choose(&nim_game, specs[i], 77, &s, &a);
+            rp_action second = choose(&nim_game, specs[i], 77, &s, &b);
+            assert_int_equal(first, second);
+            assert_true(a.win_chance == b.win_chance);
+            assert_int_equal(a.iterations, b.iterations);
+        }
+        showdown sd = showdown_at(3, 5, 1);
+        rp_ai_info a, b;
+        assert_int_equal(choose(&showdown_game, specs[i], 5, &sd, &a),
+                         choose(&showdown_game, specs[i], 5, &sd, &b));
+        assert_true(a.win_chance == b.win_chance);
+    }
+}
+
+/* The same AI object keeps giving legal, repeatable answers: its arena is reused each move. */
+static void test_one_ai_plays_a_whole_game_reusing_its_arena(void **unused)
+{
+    (void)unused;
+    for (int run = 0; run < 2; run++) {
+        rp_ai *ai[2];
+        rp_error err = {{0}};
+        assert_int_equal(rp_ai_create(&nim_game, "mcts:iters=2000,nodes=1000", 9, &ai[0], &err), 0);
+        assert_int_equal(rp_ai_create(&nim_game, "ismcts:iters=500", 9, &ai[1], &err), 0);
+        nim s = {.players = 2, .pile = 40};
+        while (nim_current(&s) != RP_TERMINAL) {
+            rp_action move;
+            assert_int_equal(rp_ai_choose(ai[s.to_move], &s, &move, NULL, &err), 0);
+            assert_true(rp_is_legal(&nim_game, &s, move));
+            nim_apply(&s, move);
+        }
+        rp_ai_free(ai[0]);
+        rp_ai_free(ai[1]);
+    }
+}
+
+/* Nim is won by leaving a multiple of four: the search must find that move. */
+static void test_search_finds_the_winning_nim_move(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"mcts:iters=4000", "ismcts:iters=4000"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (int pile = 5; pile <= 11; pile++) {
+            if (pile % 4 == 0)
+                continue;
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                nim s = {.players = 2, .pile = pile};
+                rp_ai_info info;
+                rp_action move = choose(&nim_game, specs[i], seed, &s, &info);
+                if ((pile - (int)move - 1) % 4 != 0)
+                    fail_msg("%s took %d from %d", specs[i], (int)move + 1, pile);
+                assert_true(info.win_chance > 0.6);
+            }
+        }
+}
+
+/* In 3-player Nim each seat backs up its own return. With 1-3 stones the mover takes them
+ * all. With 6, taking 2 or 3 lets the next seat win at once or be the one who cannot lose;
+ * taking 1 leaves 5 to a seat that cannot win, one of whose replies hands the win back to
+ * the first seat: the only move worth anything to it. */
+static void test_each_player_backs_up_its_own_return(void **unused)
+{
+    (void)unused;
+    for (int to_move = 0; to_move < 3; to_move++) {
+        for (int pile = 1; pile <= 3; pile++) {
+            nim s = {.players = 3, .to_move = to_move, .pile = pile};
+            rp_ai_info info;
+            assert_int_equal(choose(&nim_game, "mcts:iters=500", 3, &s, &info),
+                             (rp_action)(pile - 1));
+            assert_true(info.win_chance > 0.99);
+        }
+    }
+    nim s = {.players = 3, .pile = 6};
+    assert_int_equal(choose(&nim_game, "mcts:iters=3000", 3, &s, NULL), 0);
+}
+
+/* Seat 0 holding a 4 should call (it beats three of the five other cards) whatever seat 1
+ * really holds; and any two states seat 0 cannot tell apart give the very same search. */
+static void test_hidden_information_is_not_read(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"ismcts:iters=2000", "mcts:iters=2000", "hard",
+                                        "greedy"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        for (int theirs = 1; theirs <= 6; theirs++) {
+            if (theirs == 4)
+                continue;
+            showdown a = showdown_at(4, theirs, 1);
+            rp_rng rng;
+            rp_rng_seed(&rng, (uint64_t)theirs, 8);
+            for (int k = 0; k < 3; k++) {
+                showdown b = a;
+                sd_determinize(&b, 0, &rng);
+                rp_ai_info ia, ib;
+                rp_action ma = choose(&showdown_game, specs[i], 11, &a, &ia);
+                rp_action mb = choose(&showdown_game, specs[i], 11, &b, &ib);
+                assert_int_equal(ma, mb);
+                assert_true(ia.win_chance == ib.win_chance);
+                if (strcmp(specs[i], "greedy") != 0)
+                    assert_int_equal(ma, SD_CALL);
+            }
+        }
+        /* Holding a 2 (beats one card in five) folding is better. */
+        showdown low = showdown_at(2, 1, 1);
+        if (strcmp(specs[i], "greedy") != 0)
+            assert_int_equal(choose(&showdown_game, specs[i], 11, &low, NULL), SD_FOLD);
+    }
+}
+
+/* Seat 1 holding a 1 should swap (any new card is better), holding a 6 keep. */
+static void test_search_through_hidden_actions_and_chance(void **unused)
+{
+    (void)unused;
+    showdown s = showdown_at(4, 1, 0);
+    assert_int_equal(choose(&showdown_game, "ismcts:iters=3000", 2, &s, NULL), SD_SWAP);
+    s = showdown_at(4, 6, 0);
+    assert_int_equal(choose(&showdown_game, "ismcts:iters=3000", 2, &s, NULL), SD_KEEP);
+}
+
+/* Time budgets and threads give legal moves (no timing is asserted). */
+static void test_time_budget_and_threads(void **unused)
+{
+    (void)unused;
+    nim s = {.players = 2, .pile = 9};
+    rp_ai_info info;
+    choose(&nim_game, "mcts:ms=20,threads=2", 1, &s, &info);
+    assert_true(info.iterations > 0);
+    assert_int_equal(choose(&nim_game, "mcts:iters=8000,threads=2", 1, &s, &info), 0);
+    assert_int_equal(info.iterations, 8000);
+    showdown sd = showdown_at(4, 2, 1);
+    choose(&showdown_game, "ismcts:ms=10,threads=3", 1, &sd, NULL);
+}
+
+/* Every registered game: the levels and searches give legal moves through a whole game. */
+static void test_search_plays_every_registered_game(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        rp_state st;
+        rp_test_init(game, &st, "seed=3");
+        rp_ai *ai = NULL;
+        rp_error err = {{0}};
+        const char *spec = game->flags & RP_HIDDEN_INFO ? "ismcts:iters=60" : "mcts:iters=60";
+        if (rp_ai_create(game, spec, 4, &ai, &err) < 0)
+            fail_msg("%s: %s", game->id, err.msg);
+        for (int step = 0; step < 100000 && game->current_player(&st) != RP_TERMINAL; step++) {
+            rp_action move;
+            if (rp_ai_choose(ai, &st, &move, NULL, &err) < 0)
+                fail_msg("%s: %s", game->id, err.msg);
+            assert_true(rp_is_legal(game, &st, move));
+            game->apply(&st, move);
+        }
+        assert_int_equal(game->current_player(&st), RP_TERMINAL);
+        rp_ai_free(ai);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_specs_are_accepted),
+        cmocka_unit_test(test_bad_specs_are_refused_with_the_valid_ones),
+        cmocka_unit_test(test_search_is_deterministic),
+        cmocka_unit_test(test_one_ai_plays_a_whole_game_reusing_its_arena),
+        cmocka_unit_test(test_search_finds_the_winning_nim_move),
+        cmocka_unit_test(test_each_player_backs_up_its_own_return),
+        cmocka_unit_test(test_hidden_information_is_not_read),
+        cmocka_unit_test(test_search_through_hidden_actions_and_chance),
+        cmocka_unit_test(test_time_budget_and_threads),
+        cmocka_unit_test(test_search_plays_every_registered_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
