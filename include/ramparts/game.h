@@ -118,6 +118,8 @@ typedef struct rp_game {
     size_t state_size;    /* <= RP_STATE_MAX_SIZE */
     const rp_option_spec *options;
     int num_options;
+    const char *const *seat_names; /* optional: "Blue", "Red"...; NULL means "player N" */
+    const char *bench_options;     /* optional: options of `ramparts bench`'s workload */
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);
@@ -163,6 +165,9 @@ typedef struct rp_game {
      * NULL means every action is visible to everyone. */
     rp_action (*observe_action)(const void *st, rp_action action, int observer);
 } rp_game;
+
+/* The name of a seat for people ("Blue", or "player 2"), in a static buffer per seat. */
+const char *rp_seat_name(const rp_game *game, int seat);
 
 /* ---- registry ---- */
 

@@ -31,6 +31,17 @@ const char *rp_strerror(int code)
     return "unknown error";
 }
 
+const char *rp_seat_name(const rp_game *game, int seat)
+{
+    static char names[RP_MAX_PLAYERS][16];
+    if (seat < 0 || seat >= RP_MAX_PLAYERS)
+        return "nobody";
+    if (game->seat_names)
+        return game->seat_names[seat];
+    snprintf(names[seat], sizeof names[seat], "player %d", seat);
+    return names[seat];
+}
+
 /* ---- options ---- */
 
 void rp_config_default(const rp_game *game, rp_config *cfg)

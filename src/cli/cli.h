@@ -1,0 +1,70 @@
+/* cli.h — what the `ramparts` commands share: the command table entry, terminal conventions
+ * (colour only on a terminal and never with NO_COLOR, progress bars only on a terminal), and
+ * parsing of the arguments every command takes (a game id, key=value options). */
+#ifndef RP_CLI_H
+#define RP_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ramparts/ai.h"
+#include "ramparts/engine.h"
+#include "ramparts/game.h"
+
+/* Exit codes: 0 success, 1 the work failed (an invalid record, a failed game), 2 bad usage. */
+enum { RP_EXIT_OK = 0, RP_EXIT_FAIL = 1, RP_EXIT_USAGE = 2 };
+
+typedef struct rp_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} rp_command;
+
+int rp_cmd_list(int argc, char **argv);
+int rp_cmd_rules(int argc, char **argv);
+int rp_cmd_play(int argc, char **argv);
+int rp_cmd_sim(int argc, char **argv);
+int rp_cmd_replay(int argc, char **argv);
+int rp_cmd_bench(int argc, char **argv);
+int rp_cmd_engine(int argc, char **argv);
+
+/* True when `f` is a terminal and NO_COLOR is unset or empty. */
+bool rp_cli_color(FILE *f);
+/* True when `f` is a terminal. */
+bool rp_cli_tty(FILE *f);
+
+/* "-h" or "--help" among the arguments. */
+bool rp_cli_wants_help(int argc, char **argv);
+
+/* Report a usage error on stderr ("ramparts CMD: message") and return RP_EXIT_USAGE. */
+int rp_cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Find a game by id or report the known ids on stderr. */
+const rp_game *rp_cli_game(const char *command, const char *id);
+
+/* Value of an option that takes one argument ("--games N"), advancing *i; NULL (after a
+ * message) when it is missing. */
+const char *rp_cli_value(const char *command, int argc, char **argv, int *i);
+/* A whole number in [min, max] or a message; false on error. */
+bool rp_cli_number(const char *command, const char *option, const char *text, long long min,
+                   long long max, long long *out);
+
+/* A progress bar on stderr, drawn only on a terminal. */
+typedef struct rp_progress {
+    bool enabled;
+    long total, done;
+    int last_width;
+    const char *label;
+} rp_progress;
+void rp_progress_start(rp_progress *p, const char *label, long total);
+void rp_progress_update(rp_progress *p, long done);
+void rp_progress_finish(rp_progress *p);
+
+/* Nanoseconds from a monotonic clock. */
+unsigned long long rp_cli_now_ns(void);
+
+#endif

@@ -1,0 +1,112 @@
+/* cmd_bench.c — `ramparts bench [GAME]`: a fixed workload of seeded random playouts per game,
+ * timed. Like Stockfish's bench, the workload never changes, so the action count doubles as a
+ * signature: a different count means the rules or the generator changed. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define BENCH_GAMES 20000
+#define BENCH_SEED 20261121u
+
+typedef struct bench_result {
+    double games_per_s, ns_per_action;
+    uint64_t actions;
+} bench_result;
+
+/* Play `games` random games with the game's bench options; allocation-free inner loop. */
+static int bench_game(const rp_game *game, long games, bench_result *out)
+{
+    rp_config cfg;
+    rp_config_default(game, &cfg);
+    if (game->bench_options) {
+        char opts[256];
+        snprintf(opts, sizeof opts, "%s", game->bench_options);
+        for (char *tok = strtok(opts, " "); tok; tok = strtok(NULL, " ")) {
+            rp_error err;
+            if (rp_config_set(game, &cfg, tok, &err) < 0) {
+                fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
+                return RP_EXIT_FAIL;
+            }
+        }
+    }
+    rp_rng rng;
+    rp_rng_seed(&rng, BENCH_SEED, 1);
+    rp_state st;
+    rp_action legal[RP_MAX_LEGAL];
+    uint64_t actions = 0;
+    unsigned long long t0 = rp_cli_now_ns();
+    for (long g = 0; g < games; g++) {
+        rp_error err;
+        cfg.seed = BENCH_SEED + (uint64_t)g;
+        if (game->init(&st, &cfg, &err) < 0) {
+            fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
+            return RP_EXIT_FAIL;
+        }
+        while (game->current_player(&st) != RP_TERMINAL) {
+            int n = game->legal_actions(&st, legal);
+            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            actions++;
+        }
+    }
+    double seconds = (double)(rp_cli_now_ns() - t0) / 1e9;
+    out->games_per_s = (double)games / seconds;
+    out->ns_per_action = seconds * 1e9 / (double)actions;
+    out->actions = actions;
+    return RP_EXIT_OK;
+}
+
+int rp_cmd_bench(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv)) {
+        printf("usage: ramparts bench [GAME] [--games N] [--json]\n\n"
+               "Times a fixed workload of %d seeded random playouts per game (all games, or\n"
+               "GAME) on one core and prints one line per game:\n"
+               "  GAME games_per_s=X ns_per_action=Y actions=Z\n"
+               "actions is the workload's total number of actions: a fixed signature that changes\n"
+               "only when the rules or the generator change.\n", BENCH_GAMES);
+        return RP_EXIT_OK;
+    }
+    const rp_game *only = NULL;
+    long long games = BENCH_GAMES;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--games") == 0) {
+            const char *v = rp_cli_value("bench", argc, argv, &i);
+            if (!v || !rp_cli_number("bench", "--games", v, 1, 100000000, &games))
+                return RP_EXIT_USAGE;
+        } else if (argv[i][0] == '-') {
+            return rp_cli_usage_error("bench", "unknown option '%s'", argv[i]);
+        } else if (only) {
+            return rp_cli_usage_error("bench", "one game at a time");
+        } else if (!(only = rp_cli_game("bench", argv[i]))) {
+            return RP_EXIT_USAGE;
+        }
+    }
+    if (json)
+        printf("[");
+    int printed = 0;
+    for (int i = 0; i < rp_num_games; i++) {
+        const rp_game *game = rp_games[i];
+        if (only && game != only)
+            continue;
+        bench_result r;
+        if (bench_game(game, (long)games, &r) != RP_EXIT_OK)
+            return RP_EXIT_FAIL;
+        if (json)
+            printf("%s{\"game\":\"%s\",\"games\":%lld,\"games_per_s\":%.0f,"
+                   "\"ns_per_action\":%.1f,\"actions\":%" PRIu64 "}",
+                   printed ? "," : "", game->id, games, r.games_per_s, r.ns_per_action,
+                   r.actions);
+        else
+            printf("%s games_per_s=%.0f ns_per_action=%.1f actions=%" PRIu64 "\n", game->id,
+                   r.games_per_s, r.ns_per_action, r.actions);
+        fflush(stdout);
+        printed++;
+    }
+    if (json)
+        printf("]\n");
+    return RP_EXIT_OK;
+}

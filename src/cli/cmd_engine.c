@@ -1,0 +1,408 @@
+/* cmd_engine.c — `ramparts engine`: the text protocol on stdin/stdout (docs/protocol.md).
+ * One command a line; each answer is "= ..." or "? message" and an empty line, as in the Go
+ * Text Protocol. Commands live in a table with their arity, checked in one place; a refused
+ * command leaves the engine's state as it was. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_LINE (RP_STATE_TEXT + 256)
+#define MAX_ARGS 64
+#define DEFAULT_GENMOVE_AI "greedy"
+
+typedef struct engine {
+    rp_match match;
+    bool has_match;
+    bool quit;
+    uint64_t ai_seed; /* advances with each genmove so repeated calls differ, reproducibly */
+} engine;
+
+/* A growing answer text. */
+typedef struct reply {
+    char *text;
+    size_t len, cap;
+} reply;
+
+static void reply_add(reply *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void reply_add(reply *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0)
+        return;
+    if (r->len + (size_t)need + 1 > r->cap) {
+        size_t cap = (r->len + (size_t)need + 1) * 2;
+        char *text = realloc(r->text, cap);
+        if (!text)
+            return;
+        r->text = text;
+        r->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(r->text + r->len, r->cap - r->len, fmt, ap);
+    va_end(ap);
+    r->len += (size_t)need;
+}
+
+/* A command: argv[0] is its name; `rest` is the text after the name (for notations with
+ * spaces). Returns 0 with the answer in out, or < 0 with the message in err. */
+typedef int (*command_fn)(engine *e, int argc, char **argv, const char *rest, reply *out,
+                          rp_error *err);
+
+typedef struct command {
+    const char *name;
+    int min_args, max_args; /* arguments after the name; max -1 means any number */
+    bool needs_game;
+    command_fn run;
+    const char *help;
+} command;
+
+static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    for (int i = 0; i < rp_num_games; i++)
+        reply_add(out, "%s%s", i ? "\n" : "", rp_games[i]->id);
+    return RP_OK;
+}
+
+static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *out,
+                   rp_error *err)
+{
+    (void)rest;
+    const rp_game *game = rp_game_find(argv[1]);
+    if (!game)
+        return rp_fail(err, RP_EINVAL, "unknown game '%s' (try 'list')", argv[1]);
+    rp_config cfg;
+    rp_config_default(game, &cfg);
+    for (int i = 2; i < argc; i++)
+        if (rp_config_set(game, &cfg, argv[i], err) < 0)
+            return RP_EINVAL;
+    rp_match m;
+    if (rp_match_new(&m, game, &cfg, err) < 0)
+        return RP_EINVAL;
+    if (e->has_match)
+        rp_match_free(&e->match);
+    e->match = m;
+    e->has_match = true;
+    char text[1024];
+    rp_config_to_text(game, &cfg, text, sizeof text);
+    reply_add(out, "%s %s", game->id, text);
+    return RP_OK;
+}
+
+static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out,
+                     rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest, (void)err;
+    const rp_game *game = e->match.game;
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(&e->match.state, legal);
+    for (int i = 0; i < n; i++) {
+        char text[RP_ACTION_TEXT];
+        game->action_to_text(&e->match.state, legal[i], text, sizeof text);
+        reply_add(out, "%s%s", i ? "\n" : "", text);
+    }
+    return RP_OK;
+}
+
+static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)argv, (void)out;
+    return rp_match_play_text(&e->match, rest, err);
+}
+
+static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest, (void)out;
+    return rp_match_undo(&e->match, err);
+}
+
+static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out,
+                     rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest;
+    char text[RP_STATE_TEXT];
+    if (e->match.game->state_to_text(&e->match.state, text, sizeof text) < 0)
+        return rp_fail(err, RP_ENOSPACE, "state notation too long");
+    reply_add(out, "%s", text);
+    return RP_OK;
+}
+
+static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)argv, (void)out;
+    return rp_match_load(&e->match, rest, err);
+}
+
+/* A seat number given as text, checked against the game's seats. */
+static int parse_seat(const engine *e, const char *text, int *seat, rp_error *err)
+{
+    char *end;
+    long p = strtol(text, &end, 10);
+    int players = e->match.game->num_players(&e->match.state);
+    if (end == text || *end || p < 0 || p >= players)
+        return rp_fail(err, RP_EINVAL, "no player '%s': players are 0 to %d", text,
+                       players - 1);
+    *seat = (int)p;
+    return RP_OK;
+}
+
+static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)rest;
+    int seat;
+    if (parse_seat(e, argv[1], &seat, err) < 0)
+        return RP_EINVAL;
+    char *text = rp_view_text(e->match.game, &e->match.state, seat, false);
+    if (!text)
+        return rp_fail(err, RP_EINVAL, "no view");
+    reply_add(out, "%s", text);
+    free(text);
+    return RP_OK;
+}
+
+static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, reply *out,
+                         rp_error *err)
+{
+    (void)rest;
+    int seat = e->match.game->current_player(&e->match.state);
+    if (seat < 0)
+        seat = 0;
+    if (argc > 1 && parse_seat(e, argv[1], &seat, err) < 0)
+        return RP_EINVAL;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&buf, &size);
+    if (!mem)
+        return rp_fail(err, RP_EIO, "cannot render");
+    e->match.game->render(&e->match.state, seat, mem, false);
+    fclose(mem);
+    while (size && buf[size - 1] == '\n')
+        buf[--size] = '\0';
+    /* An empty line would end the answer early: keep blank lines non-empty. */
+    reply_add(out, "\n");
+    for (char *line = buf, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        reply_add(out, "%s%s", *line ? line : " ", next ? "\n" : "");
+    }
+    free(buf);
+    return RP_OK;
+}
+
+static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply *out,
+                      rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest, (void)err;
+    char status[256];
+    rp_match_status(&e->match, status, sizeof status);
+    reply_add(out, "%s", status);
+    return RP_OK;
+}
+
+static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest, (void)err;
+    int p = e->match.game->current_player(&e->match.state);
+    if (p == RP_TERMINAL)
+        reply_add(out, "over");
+    else
+        reply_add(out, "%d", p);
+    return RP_OK;
+}
+
+static int cmd_genmove(engine *e, int argc, char **argv, const char *rest, reply *out,
+                       rp_error *err)
+{
+    (void)rest;
+    if (rp_match_over(&e->match))
+        return rp_fail(err, RP_EOVER, "the game is over");
+    rp_ai *ai;
+    const char *spec = argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI;
+    if (rp_ai_create(e->match.game, spec, e->match.config.seed * 31u + e->ai_seed, &ai, err) < 0)
+        return RP_EINVAL;
+    rp_action a;
+    int rc = rp_ai_choose(ai, &e->match.state, &a, NULL, err);
+    rp_ai_free(ai);
+    if (rc < 0)
+        return rc;
+    char text[RP_ACTION_TEXT];
+    e->match.game->action_to_text(&e->match.state, a, text, sizeof text);
+    if ((rc = rp_match_play(&e->match, a, err)) < 0)
+        return rc;
+    e->ai_seed++;
+    reply_add(out, "%s", text);
+    return RP_OK;
+}
+
+static int cmd_quit(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest, (void)out, (void)err;
+    e->quit = true;
+    return RP_OK;
+}
+
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err);
+
+static const command commands[] = {
+    {"list", 0, 0, false, cmd_list, "list            the games"},
+    {"new", 1, -1, false, cmd_new, "new GAME [k=v]  start a game with options"},
+    {"legal", 0, 0, true, cmd_legal, "legal           the legal moves, one a line"},
+    {"play", 1, -1, true, cmd_play, "play MOVE       play a move in notation"},
+    {"undo", 0, 0, true, cmd_undo, "undo            take back the last move"},
+    {"state", 0, 0, true, cmd_state, "state           the full-state notation"},
+    {"load", 1, -1, true, cmd_load, "load NOTATION   set the position from a full-state notation"},
+    {"view", 1, 1, true, cmd_view, "view PLAYER     what PLAYER may know, as JSON"},
+    {"showboard", 0, 1, true, cmd_showboard, "showboard [P]   the board as a player sees it"},
+    {"status", 0, 0, true, cmd_status, "status          ongoing, or over and the result"},
+    {"turn", 0, 0, true, cmd_turn, "turn            the player to act, or over"},
+    {"genmove", 0, 1, true, cmd_genmove, "genmove [AI]    the AI plays the move and names it"},
+    {"help", 0, 0, false, cmd_help, "help            this list"},
+    {"quit", 0, 0, false, cmd_quit, "quit            leave"},
+};
+#define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
+                    rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        reply_add(out, "%s%s", i ? "\n" : "", commands[i].help);
+    return RP_OK;
+}
+
+/* GTP's preprocessing: control characters other than tab go, tabs become spaces. */
+static void clean_line(char *line)
+{
+    char *w = line;
+    for (const char *r = line; *r; r++) {
+        unsigned char c = (unsigned char)*r;
+        if (c == '\t')
+            *w++ = ' ';
+        else if (c >= 32 && c != 127)
+            *w++ = (char)c;
+    }
+    *w = '\0';
+}
+
+static int run_command(engine *e, char *line, reply *out, rp_error *err)
+{
+    char *args_text = line;
+    while (*args_text == ' ')
+        args_text++;
+    char *copy = strdup(args_text);
+    if (!copy)
+        return rp_fail(err, RP_ENOSPACE, "out of memory");
+    char *argv[MAX_ARGS];
+    int argc = 0;
+    for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+        if (argc == MAX_ARGS) {
+            free(copy);
+            return rp_fail(err, RP_EINVAL, "too many arguments");
+        }
+        argv[argc++] = tok;
+    }
+    const command *cmd = NULL;
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        if (strcmp(argv[0], commands[i].name) == 0)
+            cmd = &commands[i];
+    int rc;
+    const char *rest = args_text + strlen(argv[0]);
+    while (*rest == ' ')
+        rest++;
+    if (!cmd)
+        rc = rp_fail(err, RP_EINVAL, "unknown command '%.40s' (try 'help')", argv[0]);
+    else if (argc - 1 < cmd->min_args || (cmd->max_args >= 0 && argc - 1 > cmd->max_args))
+        rc = rp_fail(err, RP_EINVAL, "wrong number of arguments: %s", cmd->help);
+    else if (cmd->needs_game && !e->has_match)
+        rc = rp_fail(err, RP_EINVAL, "no game: start one with 'new GAME'");
+    else
+        rc = cmd->run(e, argc, argv, rest, out, err);
+    free(copy);
+    return rc;
+}
+
+/* Answer one line; returns false when the engine should stop. */
+static bool handle_line(engine *e, char *line)
+{
+    clean_line(line);
+    char *p = line;
+    while (*p == ' ')
+        p++;
+    if (!*p || *p == '#')
+        return true;
+    char id[24] = "";
+    if (isdigit((unsigned char)*p)) {
+        size_t n = 0;
+        while (isdigit((unsigned char)p[n]) && n < sizeof id - 1)
+            n++;
+        if (p[n] == ' ' || !p[n]) {
+            memcpy(id, p, n);
+            id[n] = '\0';
+            p += n;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    reply out = {0};
+    rp_error err = {{0}};
+    int rc = *p ? run_command(e, p, &out, &err)
+                : rp_fail(&err, RP_EINVAL, "an id without a command");
+    if (rc < 0)
+        printf("?%s %s\n\n", id, err.msg[0] ? err.msg : rp_strerror(rc));
+    else
+        printf("=%s%s%s\n\n", id, out.len ? " " : "", out.len ? out.text : "");
+    fflush(stdout);
+    free(out.text);
+    return !e->quit;
+}
+
+int rp_cmd_engine(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv)) {
+        printf("usage: ramparts engine\n\nSpeaks the Ramparts text protocol on stdin/stdout "
+               "(see docs/protocol.md).\nCommands:\n");
+        for (int i = 0; i < NUM_COMMANDS; i++)
+            printf("  %s\n", commands[i].help);
+        return RP_EXIT_OK;
+    }
+    if (argc > 1)
+        return rp_cli_usage_error("engine", "unknown argument '%s'", argv[1]);
+    engine e = {0};
+    char line[MAX_LINE];
+    bool running = true;
+    while (running && fgets(line, sizeof line, stdin)) {
+        if (!strchr(line, '\n') && !feof(stdin)) {
+            int c;
+            while ((c = getchar()) != EOF && c != '\n')
+                ;
+            printf("? line too long (at most %d characters)\n\n", MAX_LINE - 2);
+            fflush(stdout);
+            continue;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        running = handle_line(&e, line);
+    }
+    if (e.has_match)
+        rp_match_free(&e.match);
+    return RP_EXIT_OK;
+}

@@ -1,0 +1,62 @@
+/* cmd_list.c — `ramparts list` (the games, one a line) and `ramparts rules GAME` (the rules
+ * document as implemented, embedded from docs/rules/). */
+#include <string.h>
+
+#include "cli.h"
+
+int rp_cmd_list(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv)) {
+        printf("usage: ramparts list [--json]\n\nThe games, one a line: id, players, traits, title.\n");
+        return RP_EXIT_OK;
+    }
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else
+            return rp_cli_usage_error("list", "unknown argument '%s'", argv[i]);
+    }
+    if (json)
+        printf("[");
+    for (int i = 0; i < rp_num_games; i++) {
+        const rp_game *g = rp_games[i];
+        bool chance = (g->flags & RP_CHANCE) != 0, hidden = (g->flags & RP_HIDDEN_INFO) != 0;
+        if (json) {
+            printf("%s{\"id\":\"%s\",\"title\":\"%s\",\"min_players\":%d,\"max_players\":%d,"
+                   "\"chance\":%s,\"hidden_information\":%s}",
+                   i ? "," : "", g->id, g->title, g->min_players, g->max_players,
+                   chance ? "true" : "false", hidden ? "true" : "false");
+            continue;
+        }
+        char players[16];
+        if (g->min_players == g->max_players)
+            snprintf(players, sizeof players, "%d", g->min_players);
+        else
+            snprintf(players, sizeof players, "%d-%d", g->min_players, g->max_players);
+        printf("%-22s %-4s players  %-6s %-6s  %s\n", g->id, players, chance ? "chance" : "-",
+               hidden ? "hidden" : "open", g->title);
+    }
+    if (json)
+        printf("]\n");
+    return RP_EXIT_OK;
+}
+
+int rp_cmd_rules(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv) || argc != 2) {
+        printf("usage: ramparts rules GAME\n\nPrints the rules of GAME as implemented, with the "
+               "ruling ids they rest on.\n");
+        return argc == 2 ? RP_EXIT_OK : RP_EXIT_USAGE;
+    }
+    const rp_game *game = rp_cli_game("rules", argv[1]);
+    if (!game)
+        return RP_EXIT_USAGE;
+    const char *rules = rp_game_rules(game);
+    if (!rules) {
+        fprintf(stderr, "ramparts rules: no rules document for %s\n", game->id);
+        return RP_EXIT_FAIL;
+    }
+    fputs(rules, stdout);
+    return RP_EXIT_OK;
+}

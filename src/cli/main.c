@@ -1,0 +1,50 @@
+/* main.c — the `ramparts` tool: a table of commands, each a thin client of the library
+ * (the public headers under include/ramparts). */
+#include <string.h>
+
+#include "cli.h"
+
+static const rp_command commands[] = {
+    {"list", "list the games", rp_cmd_list},
+    {"rules", "print the rules of a game as implemented", rp_cmd_rules},
+    {"play", "play a game in the terminal against the AI or each other", rp_cmd_play},
+    {"sim", "play AI against AI many times and count the results", rp_cmd_sim},
+    {"replay", "replay and verify a game record", rp_cmd_replay},
+    {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
+    {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
+};
+#define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: ramparts COMMAND [ARGS...]\n\n"
+                 "Ramparts: exact rules, fast simulation and AI for five wall-and-castle games.\n\n"
+                 "Commands:\n");
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nRun 'ramparts COMMAND --help' for a command's options.\n"
+                 "Example: ramparts play danger-at-the-walls --seat 1=greedy\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return RP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return RP_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("ramparts 0.1.0\n");
+        return RP_EXIT_OK;
+    }
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ramparts: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return RP_EXIT_USAGE;
+}
