@@ -1,0 +1,329 @@
+/* cmd_arena.c — `ramparts arena GAME --ai A,B,... --games N`: every pairing of the listed AIs
+ * plays N games on shared deals with seats rotated evenly, then a table of scores with 95%
+ * confidence intervals and Elo differences (or JSON). This is how AI strength is measured. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cli_ai.h"
+
+#define MAX_AIS 8
+
+/* One pairing: AI a against AI b. With 2 players they swap seats on the same deal; with more,
+ * a sits alone against copies of b, its seat rotating over every seat of each deal. */
+typedef struct pairing {
+    int a, b;
+    double score;            /* a's total share of the wins */
+    long a_wins, b_wins, draws;
+} pairing;
+
+typedef struct arena_job {
+    const rp_game *game;
+    rp_config cfg;
+    int players;
+    const char *specs[MAX_AIS];
+    int num_specs;
+    pairing pairs[MAX_AIS * MAX_AIS];
+    int num_pairs;
+    long games; /* per pairing */
+    double *share; /* per (pairing, game): a's share */
+    atomic_long next, done;
+    atomic_int failed;
+    char error[RP_ERROR_TEXT + 64];
+} arena_job;
+
+/* Which seat the pairing's first AI takes in game g (its deal is seed + g / players). */
+static int lone_seat(const arena_job *job, long g)
+{
+    return (int)(g % job->players);
+}
+
+static int play_game(arena_job *job, long index)
+{
+    const long pair_index = index / job->games, g = index % job->games;
+    const pairing *pr = &job->pairs[pair_index];
+    rp_config cfg = job->cfg;
+    cfg.seed = job->cfg.seed + (uint64_t)(g / job->players);
+    const int mine = lone_seat(job, g);
+    rp_state st;
+    rp_error err = {{0}};
+    rp_ai *ais[RP_MAX_PLAYERS] = {0};
+    int rc = job->game->init(&st, &cfg, &err);
+    for (int p = 0; rc == 0 && p < job->players; p++) {
+        const char *spec = job->specs[p == mine ? pr->a : pr->b];
+        uint64_t seed = cfg.seed * 1000003u + (uint64_t)index * 7919u + (uint64_t)p;
+        rc = rp_ai_create(job->game, spec, seed, &ais[p], &err);
+    }
+    while (rc == 0 && job->game->current_player(&st) != RP_TERMINAL) {
+        rp_action move;
+        rc = rp_ai_choose(ais[job->game->current_player(&st)], &st, &move, NULL, &err);
+        if (rc == 0)
+            job->game->apply(&st, move);
+    }
+    for (int p = 0; p < job->players; p++)
+        rp_ai_free(ais[p]);
+    if (rc < 0) {
+        if (atomic_exchange(&job->failed, 1) == 0)
+            snprintf(job->error, sizeof job->error, "%s vs %s, game %ld: %s",
+                     job->specs[pr->a], job->specs[pr->b], g, err.msg);
+        return rc;
+    }
+    double r[RP_MAX_PLAYERS] = {0};
+    job->game->returns(&st, r);
+    job->share[index] = r[mine];
+    return 0;
+}
+
+static void *arena_worker(void *arg)
+{
+    arena_job *job = arg;
+    const long total = job->games * job->num_pairs;
+    for (;;) {
+        long index = atomic_fetch_add(&job->next, 1);
+        if (index >= total || atomic_load(&job->failed))
+            return NULL;
+        play_game(job, index);
+        atomic_fetch_add(&job->done, 1);
+    }
+}
+
+/* ---- statistics ---- */
+
+/* Wilson score interval at 95% for a mean share p over n games. */
+static void wilson(double p, long n, double *low, double *high)
+{
+    const double z = 1.959964, z2 = z * z, nn = (double)n;
+    double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+    double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+    *low = centre - half < 0 ? 0 : centre - half;
+    *high = centre + half > 1 ? 1 : centre + half;
+}
+
+/* Elo difference for a score, with 0 and 1 pulled in by half a game so it stays finite. */
+static double elo(double p, long n)
+{
+    const double edge = 0.5 / (double)n;
+    p = p < edge ? edge : p > 1 - edge ? 1 - edge : p;
+    return 400.0 * log10(p / (1 - p));
+}
+
+static void tally(arena_job *job)
+{
+    for (int i = 0; i < job->num_pairs; i++) {
+        pairing *pr = &job->pairs[i];
+        for (long g = 0; g < job->games; g++) {
+            double s = job->share[(long)i * job->games + g];
+            pr->score += s;
+            pr->a_wins += s > 0.999;
+            pr->b_wins += s < 0.001;
+            pr->draws += s >= 0.001 && s <= 0.999;
+        }
+    }
+}
+
+static void print_table(const arena_job *job)
+{
+    const bool two = job->players == 2;
+    printf("%s, %d players, %ld games per pairing, seed %llu%s\n", job->game->id, job->players,
+           job->games, (unsigned long long)job->cfg.seed,
+           two ? ", seats swapped on each deal" : ", A alone against copies of B, every seat");
+    printf("%-22s %-22s %6s %6s %6s %6s  %-7s %-15s %s\n", "A", "B", "games", "A won", "drawn",
+           "B won", "A score", "95% CI", two ? "Elo A-B (95% CI)" : "fair share");
+    for (int i = 0; i < job->num_pairs; i++) {
+        const pairing *pr = &job->pairs[i];
+        double p = pr->score / (double)job->games, lo, hi;
+        wilson(p, job->games, &lo, &hi);
+        printf("%-22s %-22s %6ld %6ld %6ld %6ld  %6.1f%% [%5.1f%%, %5.1f%%] ", job->specs[pr->a],
+               job->specs[pr->b], job->games, pr->a_wins, pr->draws, pr->b_wins, 100 * p,
+               100 * lo, 100 * hi);
+        if (two)
+            printf("%+.0f [%+.0f, %+.0f]\n", elo(p, job->games), elo(lo, job->games),
+                   elo(hi, job->games));
+        else
+            printf("%.1f%%\n", 100.0 / job->players);
+    }
+}
+
+static void print_json(const arena_job *job)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "game", job->game->id);
+    cJSON_AddNumberToObject(o, "players", job->players);
+    cJSON_AddNumberToObject(o, "games_per_pairing", (double)job->games);
+    cJSON_AddNumberToObject(o, "seed", (double)job->cfg.seed);
+    cJSON *list = cJSON_AddArrayToObject(o, "pairings");
+    for (int i = 0; i < job->num_pairs; i++) {
+        const pairing *pr = &job->pairs[i];
+        double p = pr->score / (double)job->games, lo, hi;
+        wilson(p, job->games, &lo, &hi);
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "a", job->specs[pr->a]);
+        cJSON_AddStringToObject(row, "b", job->specs[pr->b]);
+        cJSON_AddNumberToObject(row, "games", (double)job->games);
+        cJSON_AddNumberToObject(row, "a_wins", (double)pr->a_wins);
+        cJSON_AddNumberToObject(row, "draws", (double)pr->draws);
+        cJSON_AddNumberToObject(row, "b_wins", (double)pr->b_wins);
+        cJSON_AddNumberToObject(row, "a_score", p);
+        cJSON_AddNumberToObject(row, "ci_low", lo);
+        cJSON_AddNumberToObject(row, "ci_high", hi);
+        if (job->players == 2) {
+            cJSON_AddNumberToObject(row, "elo", elo(p, job->games));
+            cJSON_AddNumberToObject(row, "elo_low", elo(lo, job->games));
+            cJSON_AddNumberToObject(row, "elo_high", elo(hi, job->games));
+        }
+        cJSON_AddItemToArray(list, row);
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    printf("%s\n", text);
+    free(text);
+    cJSON_Delete(o);
+}
+
+/* ---- options ---- */
+
+static void arena_help(void)
+{
+    printf("usage: ramparts arena GAME --ai A,B,... [--games N] [--seed S] [--threads T]\n"
+           "                      [--json] [key=value ...]\n\n"
+           "Plays every pairing of the listed AIs, N games each (default 100), and prints a\n"
+           "table of A's score (its share of the wins, draws counting by share) with a 95%%\n"
+           "Wilson confidence interval and the Elo difference. In 2-player games each deal\n"
+           "(seed S+k, default S=1) is played twice with the seats swapped; with more players\n"
+           "(players=4) A sits alone against copies of B, on every seat of each deal in turn.\n"
+           "--threads plays games in parallel; results do not depend on it. A progress bar\n"
+           "shows on a terminal. Game options (players=4 ...) follow as key=value.\n\nAIs:\n%s",
+           rp_ai_help());
+}
+
+/* Split the AI list and check every spec; pairings are every (i, j) with i < j. */
+static bool parse_ais(arena_job *job, char *list)
+{
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        /* A spec's own parameters use commas too: "ismcts:iters=9,threads=2" -> glue them. */
+        if (job->num_specs > 0 && strchr(tok, '=') && !strchr(tok, ':')) {
+            char *prev = (char *)job->specs[job->num_specs - 1];
+            prev[strlen(prev)] = ',';
+            continue;
+        }
+        if (job->num_specs == MAX_AIS) {
+            rp_cli_usage_error("arena", "at most %d AIs", MAX_AIS);
+            return false;
+        }
+        job->specs[job->num_specs++] = tok;
+    }
+    if (job->num_specs < 2) {
+        rp_cli_usage_error("arena", "--ai needs at least two AIs, e.g. --ai hard,greedy");
+        return false;
+    }
+    for (int i = 0; i < job->num_specs; i++) {
+        rp_ai *ai;
+        rp_error err;
+        if (rp_ai_create(job->game, job->specs[i], 1, &ai, &err) < 0) {
+            fprintf(stderr, "ramparts arena: %s\n%s", err.msg, rp_ai_help());
+            return false;
+        }
+        rp_ai_free(ai);
+    }
+    for (int i = 0; i < job->num_specs; i++)
+        for (int j = i + 1; j < job->num_specs; j++)
+            job->pairs[job->num_pairs++] = (pairing){.a = i, .b = j};
+    return true;
+}
+
+static int parse_args(arena_job *job, int argc, char **argv, bool *json, long long *threads)
+{
+    long long games = 100, seed = 1;
+    char *ai_list = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--json") == 0) {
+            *json = true;
+        } else if (strcmp(a, "--games") == 0 || strcmp(a, "--threads") == 0 ||
+                   strcmp(a, "--seed") == 0) {
+            if (!(v = rp_cli_value("arena", argc, argv, &i)))
+                return RP_EXIT_USAGE;
+            bool ok = strcmp(a, "--games") == 0 ? rp_cli_number("arena", a, v, 1, 10000000, &games)
+                      : strcmp(a, "--threads") == 0
+                          ? rp_cli_number("arena", a, v, 1, 256, threads)
+                          : rp_cli_number("arena", a, v, 0, INT64_MAX, &seed);
+            if (!ok)
+                return RP_EXIT_USAGE;
+            if (strcmp(a, "--seed") == 0)
+                job->cfg.seed = (uint64_t)seed;
+        } else if (strcmp(a, "--ai") == 0) {
+            if (!(ai_list = (char *)rp_cli_value("arena", argc, argv, &i)))
+                return RP_EXIT_USAGE;
+        } else if (a[0] == '-') {
+            return rp_cli_usage_error("arena", "unknown option '%s'", a);
+        } else {
+            rp_error err;
+            if (rp_config_set(job->game, &job->cfg, a, &err) < 0)
+                return rp_cli_usage_error("arena", "%s", err.msg);
+        }
+    }
+    if (!ai_list)
+        return rp_cli_usage_error("arena", "--ai A,B,... is required");
+    job->games = (long)games;
+    job->players = job->cfg.players;
+    return parse_ais(job, ai_list) ? RP_EXIT_OK : RP_EXIT_USAGE;
+}
+
+int rp_cmd_arena(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv)) {
+        arena_help();
+        return RP_EXIT_OK;
+    }
+    if (argc < 2 || argv[1][0] == '-')
+        return rp_cli_usage_error("arena", "which game? (ramparts list)");
+    static arena_job job;
+    memset(&job, 0, sizeof job);
+    if (!(job.game = rp_cli_game("arena", argv[1])))
+        return RP_EXIT_USAGE;
+    rp_config_default(job.game, &job.cfg);
+    bool json = false;
+    long long threads = 1;
+    int rc = parse_args(&job, argc, argv, &json, &threads);
+    if (rc != RP_EXIT_OK)
+        return rc;
+    const long total = job.games * job.num_pairs;
+    job.share = calloc((size_t)total, sizeof *job.share);
+    if (!job.share) {
+        fprintf(stderr, "ramparts arena: out of memory\n");
+        return RP_EXIT_FAIL;
+    }
+    pthread_t tids[256];
+    int started = 0;
+    for (int t = 0; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, arena_worker, &job) == 0)
+            started++;
+    if (started == 0)
+        arena_worker(&job);
+    rp_progress bar;
+    rp_progress_start(&bar, "arena", total);
+    while (started && atomic_load(&job.done) < total && !atomic_load(&job.failed)) {
+        rp_progress_update(&bar, atomic_load(&job.done));
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    rp_progress_finish(&bar);
+    if (atomic_load(&job.failed)) {
+        fprintf(stderr, "ramparts arena: %s\n", job.error);
+        free(job.share);
+        return RP_EXIT_FAIL;
+    }
+    tally(&job);
+    if (json)
+        print_json(&job);
+    else
+        print_table(&job);
+    free(job.share);
+    return RP_EXIT_OK;
+}
