@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_ai.h"
 
 #define BENCH_GAMES 20000
 #define BENCH_SEED 20261121u
@@ -59,20 +60,30 @@ static int bench_game(const rp_game *game, long games, bench_result *out)
 int rp_cmd_bench(int argc, char **argv)
 {
     if (rp_cli_wants_help(argc, argv)) {
-        printf("usage: ramparts bench [GAME] [--games N] [--json]\n\n"
+        printf("usage: ramparts bench [GAME] [--games N] [--json]\n"
+               "       ramparts bench [GAME] --ai [--threads T]\n\n"
                "Times a fixed workload of %d seeded random playouts per game (all games, or\n"
                "GAME) on one core and prints one line per game:\n"
                "  GAME games_per_s=X ns_per_action=Y actions=Z\n"
                "actions is the workload's total number of actions: a fixed signature that changes\n"
-               "only when the rules or the generator change.\n", BENCH_GAMES);
+               "only when the rules or the generator change.\n"
+               "With --ai it prints instead the AI's search iterations per second from each\n"
+               "game's start, on one thread and on T threads (default 2).\n", BENCH_GAMES);
         return RP_EXIT_OK;
     }
     const rp_game *only = NULL;
     long long games = BENCH_GAMES;
-    bool json = false;
+    long long threads = 2;
+    bool json = false, ai = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "--ai") == 0) {
+            ai = true;
+        } else if (strcmp(argv[i], "--threads") == 0) {
+            const char *v = rp_cli_value("bench", argc, argv, &i);
+            if (!v || !rp_cli_number("bench", "--threads", v, 1, 64, &threads))
+                return RP_EXIT_USAGE;
         } else if (strcmp(argv[i], "--games") == 0) {
             const char *v = rp_cli_value("bench", argc, argv, &i);
             if (!v || !rp_cli_number("bench", "--games", v, 1, 100000000, &games))
@@ -85,6 +96,8 @@ int rp_cmd_bench(int argc, char **argv)
             return RP_EXIT_USAGE;
         }
     }
+    if (ai)
+        return rp_cli_bench_ai(only, (int)threads, stdout);
     if (json)
         printf("[");
     int printed = 0;

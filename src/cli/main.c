@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_ai.h"
 
 static const rp_command commands[] = {
     {"list", "list the games", rp_cmd_list},
@@ -11,6 +12,7 @@ static const rp_command commands[] = {
     {"sim", "play AI against AI many times and count the results", rp_cmd_sim},
     {"replay", "replay and verify a game record", rp_cmd_replay},
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
+    {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
 };
 #define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
