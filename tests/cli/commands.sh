@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# commands.sh — the ramparts commands through the real binary: help and exit codes, list,
+# rules, sim (text and --json), bench's line format, play writing a record that replay
+# verifies, and broken records refused with the line and the reason.
+RAMPARTS=$1
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export RAMPARTS_RECORDS=$tmp/records
+
+for cmd in list rules play sim replay bench engine; do
+  expect_status "$cmd --help exits 0" 0 "$RAMPARTS" $cmd --help
+  out=$("$RAMPARTS" $cmd --help)
+  expect_match "$cmd --help shows usage" "$out" "usage: ramparts $cmd"
+done
+expect_status "no command" 2 "$RAMPARTS"
+expect_status "unknown command" 2 "$RAMPARTS" frobnicate
+expect_status "unknown game" 2 "$RAMPARTS" play no-such-game
+expect_status "unknown option" 2 "$RAMPARTS" sim "$(games | head -1)" --frobnicate
+expect_status "bad --games" 2 "$RAMPARTS" sim "$(games | head -1)" --games -4
+expect_status "bad AI" 2 "$RAMPARTS" sim "$(games | head -1)" --ai random,bogus
+expect_status "bad option" 2 "$RAMPARTS" play "$(games | head -1)" colour=purple
+expect_match "bad AI lists the valid ones" "$("$RAMPARTS" sim "$(games | head -1)" --ai bogus 2>&1)" "greedy"
+
+for game in $(games); do
+  expect_match "$game: rules printed" "$("$RAMPARTS" rules "$game")" "."
+  # sim: the JSON has the keys the issue names, and the counts add up.
+  json=$("$RAMPARTS" sim "$game" --games 20 --seed 4 --json)
+  expect_match "$game: sim --json keys" "$json" '"games":20.*"wins":\[.*\].*"draws":.*"mean_actions":'
+  wins=$(echo "$json" | sed 's/.*"wins":\[\([^]]*\)\].*/\1/')
+  draws=$(echo "$json" | sed 's/.*"draws":\([0-9]*\).*/\1/')
+  total=$(( ${wins//,/+} + draws ))
+  expect_eq "$game: wins and draws add up to the games" "$total" "20"
+  json2=$("$RAMPARTS" sim "$game" --games 20 --seed 4 --json --threads 2)
+  expect_eq "$game: sim is the same with 2 threads" "$json2" "$json"
+  text=$(NO_COLOR=1 "$RAMPARTS" sim "$game" --games 5 --ai greedy,random)
+  expect_match "$game: sim text report" "$text" "mean actions per game"
+  [[ "$text" != *$'\033'* ]] && pass || fail "$game: colour in piped sim output"
+  # bench: one line in the documented format.
+  line=$("$RAMPARTS" bench "$game" --games 50)
+  expect_match "$game: bench line" "$line" "^$game games_per_s=[0-9]+ ns_per_action=[0-9.]+ actions=[0-9]+$"
+  # play with AIs on every seat writes a record that replays to the same result.
+  players=$(printf 'new %s seed=21\nstate\n' "$game" | "$RAMPARTS" engine | sed -n 's/^= [a-z-]* players=\([0-9]*\).*/\1/p')
+  seats=()
+  for s in $(seq 0 $((players - 1))); do seats+=(--seat "$s=random"); done
+  out=$(NO_COLOR=1 "$RAMPARTS" play "$game" --seed 21 "${seats[@]}" --record "$tmp/$game.rec")
+  expect_match "$game: an all-AI game ends" "$out" "Game over"
+  [[ "$out" != *$'\033'* ]] && pass || fail "$game: colour when not a terminal"
+  replay=$("$RAMPARTS" replay "$tmp/$game.rec")
+  expect_match "$game: the record replays" "$replay" "over"
+  expect_eq "$game: the record's result is the game's" \
+    "$(echo "$replay" | sed 's/.*moves, //')" "$(grep '^# result: ' "$tmp/$game.rec" | sed 's/# result: //')"
+  # A human answering by number, then quitting: the record is saved and replays.
+  out=$(printf '1\nbogus move\n999\n1\nquit\n' | "$RAMPARTS" play "$game" --seed 5 --record "$tmp/h.rec")
+  expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
+  expect_match "$game: a number out of range is refused" "$out" "There is no move 999"
+  expect_status "$game: the human's record replays" 0 "$RAMPARTS" replay "$tmp/h.rec"
+  # The default record folder.
+  printf 'quit\n' | "$RAMPARTS" play "$game" --seed 5 >/dev/null
+  ls "$RAMPARTS_RECORDS"/"$game"-*.rec >/dev/null 2>&1 && pass || fail "$game: no record saved by default"
+  # Broken records: refused with the line and the reason, exit 1.
+  movelines=$(grep -n -v -e '^#' -e '^\[' "$tmp/$game.rec" | head -3 | tail -1 | cut -d: -f1)
+  sed "${movelines}s/.*/not a move at all/" "$tmp/$game.rec" > "$tmp/bad.rec"
+  err=$("$RAMPARTS" replay "$tmp/bad.rec" 2>&1)
+  expect_status "$game: a bad move line fails replay" 1 "$RAMPARTS" replay "$tmp/bad.rec"
+  expect_match "$game: replay names the line" "$err" "bad.rec:$movelines: move 'not a move at all'"
+  sed 's/^\[game .*/[game no-such-game]/' "$tmp/$game.rec" > "$tmp/bad2.rec"
+  expect_match "$game: unknown game in a record" "$("$RAMPARTS" replay "$tmp/bad2.rec" 2>&1)" "bad2.rec:2: unknown game"
+  sed 's/^\[options \(.*\)\]/[options \1 bogus=1]/' "$tmp/$game.rec" > "$tmp/bad3.rec"
+  expect_match "$game: bad option in a record" "$("$RAMPARTS" replay "$tmp/bad3.rec" 2>&1)" "bad3.rec:3: unknown option 'bogus'"
+done
+printf '\x00\x01\xff' > "$tmp/binary.rec"
+expect_status "a binary file is refused" 1 "$RAMPARTS" replay "$tmp/binary.rec"
+expect_status "a missing file is refused" 1 "$RAMPARTS" replay "$tmp/none.rec"
+finish
