@@ -43,18 +43,18 @@ int rp_arena_reset(rp_arena *arena, uint32_t want)
     return RP_OK;
 }
 
-uint32_t rp_arena_node(rp_arena *arena, rp_action key)
+uint32_t rp_arena_block(rp_arena *arena, uint32_t count)
 {
-    if (arena->used == arena->capacity) {
+    while ((uint64_t)arena->used + count > arena->capacity) {
         /* Doubling keeps growth rare; a failed or capped growth just stops the tree here. */
         uint64_t twice = (uint64_t)arena->capacity * 2;
+        uint32_t before = arena->capacity;
         if (arena_grow(arena, twice > UINT32_MAX ? UINT32_MAX : (uint32_t)twice) < 0 ||
-            arena->used == arena->capacity)
+            arena->capacity == before)
             return 0;
     }
-    uint32_t index = arena->used++;
-    rp_node *node = &arena->nodes[index];
-    memset(node, 0, sizeof *node);
-    node->key = key;
-    return index;
+    uint32_t first = arena->used;
+    arena->used += count;
+    memset(&arena->nodes[first], 0, (size_t)count * sizeof arena->nodes[0]);
+    return first;
 }

@@ -38,7 +38,7 @@ typedef struct worker {
     uint32_t path[MAX_PATH];
     int movers[MAX_PATH];
     rp_action legal[RP_MAX_LEGAL];
-    rp_action uniq[RP_MAX_LEGAL];
+    rp_action uniq[RP_MAX_LEGAL]; /* the distinct keys at the node being visited */
     rp_state world;
 } worker;
 
@@ -92,6 +92,24 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
     return RP_OK;
 }
 
+/* log(n) for the small counts UCB meets most, filled once: libm's log was a tenth of the
+ * search time. */
+#define LOG_TABLE 65536
+static float log_table[LOG_TABLE];
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+
+static void fill_log_table(void)
+{
+    log_table[0] = 0;
+    for (int i = 1; i < LOG_TABLE; i++)
+        log_table[i] = (float)log((double)i);
+}
+
+static inline double log_count(uint32_t n)
+{
+    return n < LOG_TABLE ? (double)log_table[n] : log((double)n);
+}
+
 /* ---- workers ---- */
 
 static void worker_free(worker *w)
@@ -111,7 +129,7 @@ static worker *worker_new(const rp_game *game, const rp_search_cfg *cfg)
     w->game = game;
     w->cfg = cfg;
     w->slots = calloc(game->num_actions ? game->num_actions : 1, sizeof *w->slots);
-    uint64_t first = cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) + 2 : TIME_BUDGET_NODES;
+    uint64_t first = cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) * 4 + 1024 : TIME_BUDGET_NODES;
     if (first > (uint64_t)cfg->nodes)
         first = (uint64_t)cfg->nodes;
     if (!w->slots || rp_arena_init(&w->arena, (uint32_t)first, (uint32_t)cfg->nodes) < 0) {
@@ -123,6 +141,7 @@ static worker *worker_new(const rp_game *game, const rp_search_cfg *cfg)
 
 int rp_search_create(rp_ai *ai, const rp_search_cfg *cfg, rp_error *err)
 {
+    pthread_once(&log_once, fill_log_table);
     search_data *data = calloc(1, sizeof *data + (size_t)cfg->threads * sizeof(worker *));
     if (!data)
         return rp_fail(err, RP_EINVAL, "out of memory");
@@ -161,15 +180,12 @@ static uint32_t next_token(worker *w)
     return w->token;
 }
 
-/* The tree key of `action` taken by `mover`: ISMCTS merges the opponents' actions that the
- * root player cannot tell apart. */
-static rp_action key_of(const worker *w, int mover, rp_action action)
+/* The tree key of an opponent's action under ISMCTS: what the root player observes of it,
+ * so actions it cannot tell apart share one edge. */
+static rp_action observed_key(const worker *w, rp_action action)
 {
-    const rp_game *game = w->game;
-    if (!w->cfg->by_observation || mover == w->root_player || !game->observe_action)
-        return action;
-    rp_action key = game->observe_action(&w->world, action, w->root_player);
-    return key < game->num_actions ? key : action;
+    const rp_action key = w->game->observe_action(&w->world, action, w->root_player);
+    return key < w->game->num_actions ? key : action;
 }
 
 /* Each player's estimated share of the win in a world that is not over, from the game's
@@ -207,60 +223,92 @@ static void playout(worker *w, double *returns)
 static int gather_keys(worker *w, int mover, int n)
 {
     const uint32_t token = next_token(w);
+    const bool observed = w->cfg->by_observation && mover != w->root_player &&
+                          w->game->observe_action;
     int distinct = 0;
     for (int i = 0; i < n; i++) {
-        key_slot *s = &w->slots[key_of(w, mover, w->legal[i])];
+        const rp_action key = observed ? observed_key(w, w->legal[i]) : w->legal[i];
+        key_slot *s = &w->slots[key];
         if (s->token != token) {
             *s = (key_slot){.token = token, .child = 0, .count = 1, .pick = (uint32_t)i};
-            w->uniq[distinct++] = w->legal[i];
+            w->uniq[distinct++] = key;
         } else if (rp_rng_below(&w->rng, ++s->count) == 0) {
             s->pick = (uint32_t)i; /* a uniform choice among the actions behind one key */
         }
     }
-    /* uniq holds one action per key; turn it into the keys themselves. */
-    for (int i = 0; i < distinct; i++)
-        w->uniq[i] = key_of(w, mover, w->uniq[i]);
     return distinct;
 }
 
-/* The available child with the best UCB value (ISMCTS counts availability, not parent
- * visits), after noting each available child in its key's slot. 0 when none is available. */
-static uint32_t best_child(worker *w, uint32_t parent)
+/* Give every legal key at `node` a child: mark the keys that have one, then append the
+ * others to the block, moving the block to a bigger one when it is full (the old block is
+ * left unused until the next move). Keys that find no room stay without a child. */
+static void add_children(worker *w, uint32_t node, int distinct)
+{
+    rp_node *nodes = w->arena.nodes;
+    int missing = distinct;
+    for (uint32_t c = nodes[node].child, end = c + nodes[node].nchild; c < end; c++) {
+        key_slot *s = &w->slots[nodes[c].key];
+        if (s->token == w->token) {
+            s->child = c;
+            missing--;
+        }
+    }
+    if (!missing)
+        return;
+    const uint32_t have = nodes[node].nchild;
+    if (have + (uint32_t)missing > nodes[node].cap) {
+        uint32_t cap = have + (uint32_t)missing;
+        if (cap < 2u * nodes[node].cap)
+            cap = 2u * nodes[node].cap;
+        if (cap > UINT16_MAX)
+            cap = UINT16_MAX;
+        if (cap < have + (uint32_t)missing)
+            return;
+        const uint32_t block = rp_arena_block(&w->arena, cap);
+        if (!block)
+            return;
+        nodes = w->arena.nodes; /* may have moved while growing */
+        memcpy(&nodes[block], &nodes[nodes[node].child], have * sizeof *nodes);
+        nodes[node].child = block;
+        nodes[node].cap = (uint16_t)cap;
+    }
+    for (int i = 0; i < distinct; i++) {
+        key_slot *s = &w->slots[w->uniq[i]];
+        if (s->child)
+            continue;
+        const uint32_t c = nodes[node].child + nodes[node].nchild++;
+        nodes[c].key = w->uniq[i];
+        s->child = c;
+    }
+}
+
+/* The child to walk into: an untried legal one if any (chosen uniformly), else the best by
+ * UCB, where ISMCTS counts availability rather than the parent's visits. Also counts every
+ * legal child as available. 0 when no legal key has a child. */
+static uint32_t select_child(worker *w, uint32_t node)
 {
     rp_node *const nodes = w->arena.nodes;
     const double c = w->cfg->explore;
-    uint32_t best = 0;
+    uint32_t best = 0, fresh = 0, fresh_count = 0;
     double best_value = -1;
-    for (uint32_t ch = nodes[parent].child; ch; ch = nodes[ch].sibling) {
-        key_slot *s = &w->slots[nodes[ch].key];
-        if (s->token != w->token)
+    for (uint32_t ch = nodes[node].child, end = ch + nodes[node].nchild; ch < end; ch++) {
+        rp_node *child = &nodes[ch];
+        if (w->slots[child->key].token != w->token)
             continue;
-        s->child = ch;
-        rp_node *node = &nodes[ch];
-        node->avail++;
-        double value = node->reward / node->visits +
-                       c * sqrt(log((double)node->avail) / node->visits);
+        child->avail++;
+        if (child->visits == 0) {
+            if (rp_rng_below(&w->rng, ++fresh_count) == 0)
+                fresh = ch;
+            continue;
+        }
+        const double inv = 1.0 / child->visits;
+        const double value = child->reward * inv + c * sqrt(log_count(child->avail) * inv);
         if (value > best_value) {
             best_value = value;
             best = ch;
         }
     }
-    return best;
-}
-
-/* A key among the legal ones that has no child yet, chosen uniformly; RP_NO_ACTION if none. */
-static rp_action untried_key(worker *w, int distinct)
-{
-    int untried = 0;
-    for (int i = 0; i < distinct; i++)
-        untried += w->slots[w->uniq[i]].child == 0;
-    if (!untried)
-        return RP_NO_ACTION;
-    int which = (int)rp_rng_below(&w->rng, (uint32_t)untried);
-    for (int i = 0; i < distinct; i++)
-        if (w->slots[w->uniq[i]].child == 0 && which-- == 0)
-            return w->uniq[i];
-    return RP_NO_ACTION;
+    return fresh ? fresh : best;
 }
 
 static void backup(worker *w, int depth, const double *returns)
@@ -292,33 +340,20 @@ static void iterate(worker *w)
             playout(w, returns);
             break;
         }
-        int n = game->legal_actions(&w->world, w->legal);
-        int distinct = gather_keys(w, mover, n);
-        uint32_t next = best_child(w, node);
-        rp_action key = untried_key(w, distinct);
-        bool grown = false;
-        if (key != RP_NO_ACTION) {
-            uint32_t fresh = rp_arena_node(&w->arena, key);
-            if (fresh) {
-                rp_node *nodes = w->arena.nodes; /* may have moved while growing */
-                nodes[fresh].sibling = nodes[node].child;
-                nodes[node].child = fresh;
-                nodes[fresh].avail = 1;
-                w->slots[key].child = fresh;
-                next = fresh;
-                grown = true;
-            }
-        }
+        const int n = game->legal_actions(&w->world, w->legal);
+        add_children(w, node, gather_keys(w, mover, n));
+        const uint32_t next = select_child(w, node);
         if (!next) { /* arena full and nothing here yet: judge by a playout */
             playout(w, returns);
             break;
         }
         const rp_node *chosen = &w->arena.nodes[next];
+        const bool fresh = chosen->visits == 0;
         game->apply(&w->world, w->legal[w->slots[chosen->key].pick]);
         w->path[depth] = next;
         w->movers[depth++] = mover;
         node = next;
-        if (grown) {
+        if (fresh) {
             playout(w, returns);
             break;
         }
@@ -358,22 +393,22 @@ static void *worker_run(void *arg)
 static rp_action merge_roots(search_data *data, double *win_chance)
 {
     rp_action best = RP_NO_ACTION;
-    double best_visits = -1, best_reward = 0;
-    const worker *first = data->workers[0];
-    for (uint32_t ch = first->arena.nodes[0].child; ch; ch = first->arena.nodes[ch].sibling) {
-        const rp_action key = first->arena.nodes[ch].key;
+    double best_visits = 0, best_reward = 0;
+    const rp_node *first = data->workers[0]->arena.nodes;
+    for (uint32_t ch = first[0].child, end = ch + first[0].nchild; ch < end; ch++) {
+        const rp_action key = first[ch].key;
         double visits = 0, reward = 0;
         for (int t = 0; t < data->count; t++) {
-            const rp_arena *a = &data->workers[t]->arena;
-            for (uint32_t c = a->nodes[0].child; c; c = a->nodes[c].sibling)
-                if (a->nodes[c].key == key) {
-                    visits += a->nodes[c].visits;
-                    reward += a->nodes[c].reward;
+            const rp_node *nodes = data->workers[t]->arena.nodes;
+            for (uint32_t c = nodes[0].child, e = c + nodes[0].nchild; c < e; c++)
+                if (nodes[c].key == key) {
+                    visits += nodes[c].visits;
+                    reward += nodes[c].reward;
                 }
         }
         bool better = visits > best_visits ||
-                      (visits == best_visits && (reward > best_reward ||
-                                                 (reward == best_reward && key < best)));
+                      (visits == best_visits && visits > 0 &&
+                       (reward > best_reward || (reward == best_reward && key < best)));
         if (better) {
             best = key;
             best_visits = visits;
@@ -413,7 +448,7 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
         w->iterations = 0;
         uint64_t seed = (uint64_t)rp_rng_next(&ai->rng) << 32 | rp_rng_next(&ai->rng);
         rp_rng_seed(&w->rng, seed, (uint64_t)t + 1);
-        uint64_t want = total ? (uint64_t)w->budget + 2 : TIME_BUDGET_NODES;
+        uint64_t want = total ? (uint64_t)w->budget * 4 + 1024 : TIME_BUDGET_NODES;
         if (rp_arena_reset(&w->arena, want > (uint64_t)cfg->nodes ? (uint32_t)cfg->nodes
                                                                   : (uint32_t)want) < 0)
             return RP_EINVAL;

@@ -6,14 +6,15 @@
 
 #include "ai_internal.h"
 
-/* One node of the tree. Indices, not pointers, so the arena can be moved when it grows
- * between moves. Index 0 is always the root, so 0 also means "no node". */
+/* One node of the tree. A node's children sit side by side in the arena (a block), so
+ * visiting them is one linear scan rather than a chase through memory. Indices, not pointers,
+ * so the arena can move when it grows. Index 0 is always the root, so 0 also means "none". */
 typedef struct rp_node {
-    uint32_t child;   /* first child */
-    uint32_t sibling; /* next child of the same parent */
-    rp_action key;    /* the action (or observation of it) that leads here */
-    uint32_t visits;  /* times this edge was chosen */
-    uint32_t avail;   /* times this edge was legal when its parent was visited (ISMCTS) */
+    uint32_t child;        /* first node of the children block */
+    uint16_t nchild, cap;  /* children in the block, and room for them */
+    rp_action key;         /* the action (or observation of it) that leads here */
+    uint32_t visits;       /* times this edge was chosen */
+    uint32_t avail;        /* times this edge was legal when its parent was visited (ISMCTS) */
     uint32_t pad_;
     double reward; /* sum of the return of the player who chose this edge */
 } rp_node;
@@ -29,8 +30,9 @@ void rp_arena_free(rp_arena *arena);
 /* Forget every node and make an empty root; grow first to `want` nodes if that is more than
  * it has (up to its limit). Returns < 0 only when memory runs out. */
 int rp_arena_reset(rp_arena *arena, uint32_t want);
-/* A fresh zeroed node, or 0 when the arena is full (the search then stops growing the tree). */
-uint32_t rp_arena_node(rp_arena *arena, rp_action key);
+/* The first of `count` fresh zeroed nodes side by side, or 0 when the arena is full (the
+ * search then stops growing the tree there). May move arena->nodes. */
+uint32_t rp_arena_block(rp_arena *arena, uint32_t count);
 
 /* Settings of one search AI, from its spec. */
 typedef struct rp_search_cfg {
