@@ -215,8 +215,9 @@ static int cd_legal_actions(const void *st, rp_action *out)
         }
     }
     const uint64_t reach = adjacent(s->piece[side][CD_BUILDER]);
-    for (uint64_t t = reach & GRASS & ~occ; t; t &= t - 1) /* CD-5, CD-11 */
-        out[n++] = (rp_action)(A_BUILD + low_bit(t));
+    if (count_bits(s->walls) < MAX_WALLS) /* CD-2: the 20 Walls are shared */
+        for (uint64_t t = reach & GRASS & ~occ; t; t &= t - 1) /* CD-5, CD-11 */
+            out[n++] = (rp_action)(A_BUILD + low_bit(t));
     for (uint64_t t = reach & s->walls; t; t &= t - 1)
         out[n++] = (rp_action)(A_REMOVE + low_bit(t));
     const int step = side == CD_BLUE ? 7 : -7;
@@ -571,9 +572,11 @@ static int parse_board(cd_state *s, const char *text, rp_error *err)
                                            "K W B C k w b c # F f or 1-7)", ch, r);
         c++;
     }
-    if (r != 1 || c != CD_COLS)
-        return rp_fail(err, RP_EPARSE, "board: expected 9 ranks of 7 squares, 9 down to 1, "
-                                       "separated by '/'");
+    if (c != CD_COLS)
+        return rp_fail(err, RP_EPARSE, "board: rank %d has %d squares, not 7", r, c);
+    if (r != 1)
+        return rp_fail(err, RP_EPARSE, "board: %d ranks, expected 9 (9 down to 1, separated "
+                                       "by '/')", CD_ROWS + 1 - r);
     return RP_OK;
 }
 
