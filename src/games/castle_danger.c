@@ -346,36 +346,51 @@ static int parse_square(const char **p)
     return (t[1] - '1') * CD_COLS + (t[0] - 'a');
 }
 
+/* Append `word` to t at n; returns the new length (callers size t for the longest text). */
+static int put_word(char *t, int n, const char *word)
+{
+    while (*word)
+        t[n++] = *word++;
+    return n;
+}
+
+/* Written by hand rather than with snprintf: tools and tests call it for every legal action. */
 static int cd_action_to_text(const void *st, rp_action action, char *buf, size_t size)
 {
     (void)st;
-    char a[3], b[3];
+    char t[24];
     int n;
     if (action == A_END)
-        n = snprintf(buf, size, "end");
+        n = put_word(t, 0, "end");
     else if (action < A_MOVE)
-        n = snprintf(buf, size, "add %s", kind_name[action - A_ADD + 1]);
+        n = put_word(t, put_word(t, 0, "add "), kind_name[action - A_ADD + 1]);
     else if (action < A_BUILD) {
         const int from = (int)(action - A_MOVE) >> 2, d = (int)(action - A_MOVE) & 3;
-        const int to = from + dir_delta[d];
         if (shift_dir(1ULL << from, d) == 0)
             return RP_EINVAL;
-        square_text(from, a);
-        square_text(to, b);
-        n = snprintf(buf, size, "%s-%s", a, b);
+        square_text(from, t);
+        t[2] = '-';
+        square_text(from + dir_delta[d], t + 3);
+        n = 5;
     } else if (action < A_FIRE) {
         const bool build = action < A_REMOVE;
         const int sq = (int)action - (build ? A_BUILD : A_REMOVE);
         if (sq >= CD_SQUARES)
             return RP_EINVAL;
-        square_text(sq, a);
-        n = snprintf(buf, size, "%s %s", build ? "build" : "remove", a);
+        n = put_word(t, 0, build ? "build " : "remove ");
+        n += square_text(sq, t + n);
     } else if (action < A_COUNT) {
-        square_text((int)(action - A_FIRE) >> 3, a);
-        n = snprintf(buf, size, "fire %s:%d", a, (int)((action - A_FIRE) & 7) + 1);
+        n = put_word(t, 0, "fire ");
+        n += square_text((int)(action - A_FIRE) >> 3, t + n);
+        t[n++] = ':';
+        t[n++] = (char)('1' + ((action - A_FIRE) & 7));
     } else
         return RP_EINVAL;
-    return n < 0 || (size_t)n >= size ? RP_ENOSPACE : n;
+    if ((size_t)n >= size)
+        return RP_ENOSPACE;
+    memcpy(buf, t, (size_t)n);
+    buf[n] = '\0';
+    return n;
 }
 
 /* "c3" at p followed by the end of the text, or -1. */
@@ -463,21 +478,22 @@ static int cd_action_from_text(const void *st, const char *text, rp_action *out,
 
 /* ---- position notation (CD-9) ---- */
 
-/* The letter of what stands on sq ('\0' when empty); fired Cannons also get '*' after. */
-static char square_letter(const cd_state *s, int sq)
+/* The letter of what stands on every square ('\0' when empty), in one pass over the
+ * bitboards: K W B C Blue pieces, k w b c Red, # Wall, F Blue Fire, f Red Fire. */
+static void board_letters(const cd_state *s, char letters[CD_SQUARES])
 {
-    const uint64_t bit = 1ULL << sq;
-    for (int side = 0; side < 2; side++)
-        for (int k = 0; k < CD_KINDS; k++)
-            if (s->piece[side][k] & bit)
-                return side == CD_BLUE ? kind_letter[k] : (char)tolower(kind_letter[k]);
-    if (s->walls & bit)
-        return '#';
-    if (s->fire[CD_BLUE] & bit)
-        return 'F';
-    if (s->fire[CD_RED] & bit)
-        return 'f';
-    return '\0';
+    memset(letters, 0, CD_SQUARES);
+    for (int side = 0; side < 2; side++) {
+        for (int k = 0; k < CD_KINDS; k++) {
+            const char ch = side == CD_BLUE ? kind_letter[k] : (char)tolower(kind_letter[k]);
+            for (uint64_t b = s->piece[side][k]; b; b &= b - 1)
+                letters[low_bit(b)] = ch;
+        }
+        for (uint64_t b = s->fire[side]; b; b &= b - 1)
+            letters[low_bit(b)] = side == CD_BLUE ? 'F' : 'f';
+    }
+    for (uint64_t b = s->walls; b; b &= b - 1)
+        letters[low_bit(b)] = '#';
 }
 
 static const char *result_text(int result)
@@ -495,13 +511,14 @@ static int supply_left(const cd_state *s, int side, int kind)
 static int cd_state_to_text(const void *st, char *buf, size_t size)
 {
     const cd_state *s = st;
-    char board[128];
+    char board[128], letters[CD_SQUARES];
+    board_letters(s, letters);
     int n = 0;
     for (int r = CD_ROWS; r >= 1; r--) {
         int empty = 0;
         for (int c = 0; c < CD_COLS; c++) {
             const int sq = CD_SQ(c, r);
-            const char ch = square_letter(s, sq);
+            const char ch = letters[sq];
             if (!ch) {
                 empty++;
                 continue;
@@ -746,19 +763,19 @@ static int cd_state_from_text(void *st, const char *text, rp_error *err)
 
 /* ---- views ---- */
 
-static void square_name(int sq, char *buf)
-{
-    square_text(sq, buf);
-}
-
+/* Everything, since nothing is hidden: the position notation, the flow of the turn, the
+ * board as 9 rank strings (rank 9 first, a to g, the notation's letters, '.' empty, '~'
+ * river), fired Cannons and the supply (as in the notation: W7B2C4F5/w7b2c4f5/#16). Kept
+ * small: tools call it at every step. */
 static cJSON *cd_view_json(const void *st, int player)
 {
     const cd_state *s = st;
     cJSON *v = cJSON_CreateObject();
-    char text[RP_STATE_TEXT], name[3];
+    char text[RP_STATE_TEXT], letters[CD_SQUARES];
     cd_state_to_text(s, text, sizeof text);
+    board_letters(s, letters);
     cJSON_AddStringToObject(v, "game", "castle-danger");
-    cJSON_AddNumberToObject(v, "viewer", player);
+    (void)player; /* everyone sees everything */
     cJSON_AddStringToObject(v, "position", text);
     cJSON_AddStringToObject(v, "to_move", side_name[s->side]);
     cJSON_AddNumberToObject(v, "moves_left", s->moves);
@@ -767,40 +784,26 @@ static cJSON *cd_view_json(const void *st, int player)
     cJSON_AddNumberToObject(v, "turn", s->turn);
     cJSON_AddNumberToObject(v, "turn_limit", s->limit);
     cJSON_AddStringToObject(v, "result", result_text(s->result));
-    cJSON *pieces = cJSON_AddArrayToObject(v, "pieces");
-    cJSON *walls = cJSON_AddArrayToObject(v, "walls");
-    cJSON *fire = cJSON_AddArrayToObject(v, "fire");
-    for (int sq = 0; sq < CD_SQUARES; sq++) {
-        const char ch = square_letter(s, sq);
-        if (!ch)
-            continue;
-        square_name(sq, name);
-        if (ch == '#') {
-            cJSON_AddItemToArray(walls, cJSON_CreateString(name));
-            continue;
+    cJSON *board = cJSON_AddArrayToObject(v, "board");
+    for (int r = CD_ROWS; r >= 1; r--) {
+        char rank[CD_COLS + 1];
+        for (int c = 0; c < CD_COLS; c++) {
+            const char ch = letters[CD_SQ(c, r)];
+            rank[c] = ch ? ch : r == 5 ? '~' : '.';
         }
-        cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "square", name);
-        if (ch == 'F' || ch == 'f') {
-            cJSON_AddStringToObject(item, "side", side_name[ch == 'f']);
-            cJSON_AddItemToArray(fire, item);
-            continue;
-        }
-        cJSON_AddStringToObject(item, "side", side_name[islower((unsigned char)ch) != 0]);
-        cJSON_AddStringToObject(item, "kind",
-                                kind_name[strchr("KWBC", toupper((unsigned char)ch)) - "KWBC"]);
-        if ((s->fired >> sq) & 1)
-            cJSON_AddBoolToObject(item, "fired", true);
-        cJSON_AddItemToArray(pieces, item);
+        rank[CD_COLS] = '\0';
+        cJSON_AddItemToArray(board, cJSON_CreateString(rank));
     }
-    cJSON *supply = cJSON_AddObjectToObject(v, "supply");
-    for (int side = 0; side < 2; side++) {
-        cJSON *one = cJSON_AddObjectToObject(supply, side_name[side]);
-        for (int k = CD_WIZARD; k < CD_KINDS; k++)
-            cJSON_AddNumberToObject(one, kind_name[k], supply_left(s, side, k));
-        cJSON_AddNumberToObject(one, "fire", MAX_FIRE - count_bits(s->fire[side]));
+    cJSON *fired = cJSON_AddArrayToObject(v, "fired");
+    for (uint64_t b = s->fired; b; b &= b - 1) {
+        char name[3];
+        square_text(low_bit(b), name);
+        cJSON_AddItemToArray(fired, cJSON_CreateString(name));
     }
-    cJSON_AddNumberToObject(supply, "walls", MAX_WALLS - count_bits(s->walls));
+    /* the supply as the notation's field 7 (numbers are slow to print, and views are
+     * printed at every step of a search or a test) */
+    const char *supply = strrchr(text, ' ');
+    cJSON_AddStringToObject(v, "supply", supply ? supply + 1 : "");
     return v;
 }
 
@@ -817,9 +820,9 @@ static void cd_determinize(void *st, int player, rp_rng *rng)
 #define ANSI_RESET "\x1b[0m"
 
 /* One board cell, three characters wide, with colours when asked. */
-static void render_cell(const cd_state *s, int sq, FILE *out, bool color)
+static void render_cell(const cd_state *s, const char *letters, int sq, FILE *out, bool color)
 {
-    const char ch = square_letter(s, sq);
+    const char ch = letters[sq];
     const uint64_t bit = 1ULL << sq;
     const bool fired = (s->fired >> sq) & 1;
     const char *ground = (RIVER & bit)  ? "\x1b[44m"
@@ -866,6 +869,8 @@ static void cd_render(const void *st, int player, FILE *out, bool color)
 {
     const cd_state *s = st;
     const bool red_view = player == CD_RED;
+    char letters[CD_SQUARES];
+    board_letters(s, letters);
     fprintf(out, "Castle Danger, turn %d of %d", s->turn, s->limit);
     if (player == CD_BLUE || player == CD_RED)
         fprintf(out, "; you are %s", player == CD_BLUE ? "Blue (capitals)" : "Red (small letters)");
@@ -875,7 +880,7 @@ static void cd_render(const void *st, int player, FILE *out, bool color)
         const int r = red_view ? i + 1 : CD_ROWS - i;
         fprintf(out, "  %d ", r);
         for (int c = 0; c < CD_COLS; c++)
-            render_cell(s, CD_SQ(c, r), out, color);
+            render_cell(s, letters, CD_SQ(c, r), out, color);
         fprintf(out, " %d\n", r);
     }
     fputs("     a  b  c  d  e  f  g\n", out);
