@@ -159,7 +159,7 @@ static void test_cd3_cd13_add_cost_unequal_material(void **unused)
 }
 
 /* CD-3, CD-P4: the add is only the turn's first action, once, on an empty Portal. */
-static void test_cd3_add_only_before_other_actions(void **unused)
+static void test_cd3_cdp4_add_only_before_other_actions(void **unused)
 {
     (void)unused;
     cd_state s;
@@ -330,6 +330,24 @@ static void test_cdp1_ball_over_the_river(void **unused)
     assert_int_equal(s.moves, 4);
 }
 
+/* CD-P6: a shot's distance is bounded by the board edge (and by the moves left). */
+static void test_cdp6_distance_bounded_by_edge(void **unused)
+{
+    (void)unused;
+    cd_state s = load("4k2/7/7/c6/7/7/7/7/2K4 r 20 - 1/100 *");
+    assert_true(rp_test_is_legal(G, &s, "fire a6:5")); /* lands on a1 */
+    assert_false(rp_test_is_legal(G, &s, "fire a6:6")); /* would leave the board */
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = G->legal_actions(&s, legal);
+    int shots = 0;
+    for (int i = 0; i < n; i++) {
+        char text[RP_ACTION_TEXT];
+        G->action_to_text(&s, legal[i], text, sizeof text);
+        shots += strncmp(text, "fire", 4) == 0;
+    }
+    assert_int_equal(shots, 4); /* a4 a3 a2 a1: a5 is the river */
+}
+
 /* CD-6: "It may land on its own side", removing whatever stands there, own pieces too. */
 static void test_cd6_ball_lands_on_own_side(void **unused)
 {
@@ -357,7 +375,7 @@ static void test_cd6_no_fire_on_portal(void **unused)
 
 /* CD-6: each Cannon fires at most once per turn; CD-3: it is reset when its owner's next turn
  * begins (CD-P3: the fired mark stays until then). */
-static void test_cd6_each_cannon_once_per_turn(void **unused)
+static void test_cd6_cdp3_each_cannon_once_per_turn(void **unused)
 {
     (void)unused;
     cd_state s = load("4k2/7/7/7/7/7/7/7/CCK4 b 9 - 1/100 *");
@@ -433,8 +451,8 @@ static void test_own_fire_blocks_own_moves(void **unused)
 /* ---- the end (CD-7, CD-8, CD-15) ---- */
 
 /* CD-7: "The game ends when a player's King is hit by a cannonball. The player shooting the
- * Cannon is declared the winner." */
-static void test_cd7_king_hit_wins(void **unused)
+ * Cannon is declared the winner." CD-P2: at once, moves left forfeited, Fire on the square. */
+static void test_cd7_cdp2_king_hit_wins_at_once(void **unused)
 {
     (void)unused;
     cd_state s = load("4k2/7/7/7/7/7/7/7/2K1C2 b 9 - 1/100 *");
@@ -499,7 +517,7 @@ static void test_cd15_turn_limit_when_moves_run_out(void **unused)
 }
 
 /* CD-8, CD-P5: tournament=1 sets a 25-turn limit unless turn-limit is given; default 100. */
-static void test_cd8_tournament_option(void **unused)
+static void test_cd8_cdp5_tournament_option(void **unused)
 {
     (void)unused;
     cd_state s;
@@ -768,7 +786,7 @@ int main(void)
         cmocka_unit_test(test_cd3_new_wizard_counts_next_turn),
         cmocka_unit_test(test_cd3_add_cost_equal_material),
         cmocka_unit_test(test_cd3_cd13_add_cost_unequal_material),
-        cmocka_unit_test(test_cd3_add_only_before_other_actions),
+        cmocka_unit_test(test_cd3_cdp4_add_only_before_other_actions),
         cmocka_unit_test(test_cd3_turn_ends_at_zero_moves),
         cmocka_unit_test(test_cd14_end_at_first_decision),
         cmocka_unit_test(test_cd4_moves),
@@ -779,18 +797,19 @@ int main(void)
         cmocka_unit_test(test_cd6_ball_stopped_by_first_wall),
         cmocka_unit_test(test_cd6_distance_costs_moves),
         cmocka_unit_test(test_cdp1_ball_over_the_river),
+        cmocka_unit_test(test_cdp6_distance_bounded_by_edge),
         cmocka_unit_test(test_cd6_ball_lands_on_own_side),
         cmocka_unit_test(test_cd6_no_fire_on_portal),
-        cmocka_unit_test(test_cd6_each_cannon_once_per_turn),
+        cmocka_unit_test(test_cd6_cdp3_each_cannon_once_per_turn),
         cmocka_unit_test(test_cd12_fired_cannon_moves_added_cannon_fires),
         cmocka_unit_test(test_cd11_ball_on_fire_replaces_it),
         cmocka_unit_test(test_fire_blocks_then_goes_away),
         cmocka_unit_test(test_own_fire_blocks_own_moves),
-        cmocka_unit_test(test_cd7_king_hit_wins),
+        cmocka_unit_test(test_cd7_cdp2_king_hit_wins_at_once),
         cmocka_unit_test(test_cd7_king_hit_by_own_side),
         cmocka_unit_test(test_cd15_turn_limit_draw),
         cmocka_unit_test(test_cd15_turn_limit_when_moves_run_out),
-        cmocka_unit_test(test_cd8_tournament_option),
+        cmocka_unit_test(test_cd8_cdp5_tournament_option),
         cmocka_unit_test(test_cd9_action_notation),
         cmocka_unit_test(test_cd9_position_round_trip),
         cmocka_unit_test(test_cd9_position_refusals),

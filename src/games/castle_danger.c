@@ -180,12 +180,14 @@ static int cd_init(void *st, const rp_config *cfg, rp_error *err)
     return RP_OK;
 }
 
+/* Always two: Blue (seat 0) and Red (seat 1). */
 static int cd_num_players(const void *st)
 {
     (void)st;
     return 2;
 }
 
+/* The side to move, or RP_TERMINAL once a King is hit or the turn limit is reached. */
 static int cd_current_player(const void *st)
 {
     const cd_state *s = st;
@@ -286,6 +288,8 @@ static void move_piece(cd_state *s, int from, int d)
     s->moves--;
 }
 
+/* Play a legal action: pay its moves, close the add step (CD-P4), and end the turn when the
+ * moves run out (CD-3). */
 static void cd_apply(void *st, rp_action action)
 {
     cd_state *s = st;
@@ -313,6 +317,7 @@ static void cd_apply(void *st, rp_action action)
         end_turn(s);
 }
 
+/* The winner takes 1; a draw at the turn limit gives 1/2 each (CD-15). */
 static void cd_returns(const void *st, double *out)
 {
     const cd_state *s = st;
@@ -328,6 +333,7 @@ static void cd_returns(const void *st, double *out)
 
 /* ---- action notation ---- */
 
+/* Write the name of sq ("c3") with its NUL; returns 2, the length. */
 static int square_text(int sq, char *buf)
 {
     buf[0] = (char)('a' + sq % CD_COLS);
@@ -420,6 +426,7 @@ static int parse_move_text(const char *t, rp_action *out, rp_error *err)
                    "'%s': a piece moves one square up, down, left or right (CD-4)", t);
 }
 
+/* Parse the part after "fire ": the Cannon's square and the distance 1-8 (CD-6, CD-P6). */
 static int parse_fire_text(const char *t, const char *p, rp_action *out, rp_error *err)
 {
     const int from = parse_square(&p);
@@ -430,6 +437,7 @@ static int parse_fire_text(const char *t, const char *p, rp_action *out, rp_erro
     return RP_OK;
 }
 
+/* Read an action's notation (surrounding spaces allowed); legality is the caller's check. */
 static int cd_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     (void)st;
@@ -496,6 +504,7 @@ static void board_letters(const cd_state *s, char letters[CD_SQUARES])
         letters[low_bit(b)] = '#';
 }
 
+/* Notation field 6: the result as in chess records. */
 static const char *result_text(int result)
 {
     static const char *const text[] = {"*", "1-0", "0-1", "1/2"};
@@ -508,6 +517,7 @@ static int supply_left(const cd_state *s, int side, int kind)
     return kind_max[kind] - count_bits(s->piece[side][kind]);
 }
 
+/* The position notation (CD-9; format in docs/rules/castle-danger.md). */
 static int cd_state_to_text(const void *st, char *buf, size_t size)
 {
     const cd_state *s = st;
@@ -721,6 +731,7 @@ static int check_supply(const cd_state *s, const char *field, rp_error *err)
     return RP_OK;
 }
 
+/* Load a position (CD-9): parse into a local state, check it whole, copy only on success. */
 static int cd_state_from_text(void *st, const char *text, rp_error *err)
 {
     char copy[RP_STATE_TEXT];
@@ -855,6 +866,7 @@ static void render_cell(const cd_state *s, const char *letters, int sq, FILE *ou
         fputs(cell, out);
 }
 
+/* One line per side: supply left and pieces on the board (CD-2). */
 static void render_side_line(const cd_state *s, int side, FILE *out)
 {
     fprintf(out, "  %-4s supply: %d Wizards, %d Builders, %d Cannons, %d Fire; on board: %d "
@@ -865,6 +877,8 @@ static void render_side_line(const cd_state *s, int side, FILE *out)
             count_bits(s->piece[side][CD_BUILDER]), count_bits(s->piece[side][CD_CANNON]));
 }
 
+/* The board for a terminal, the viewer's side at the bottom, with the legend, supply and
+ * what the side to move may still do. */
 static void cd_render(const void *st, int player, FILE *out, bool color)
 {
     const cd_state *s = st;
@@ -909,12 +923,10 @@ static void cd_render(const void *st, int player, FILE *out, bool color)
 /* Rough number of moves `att` needs to hit the enemy King with some Cannon, whether that
  * Cannon has fired or not: sideways steps to the King's column, the shot's length, and 4 per
  * Wall in the way (a shot to clear it). 99 when `att` has no Cannon. */
-static int king_attack_cost(const cd_state *s, int att, bool only_unfired)
+static int king_attack_cost(const cd_state *s, int att)
 {
     const uint64_t king = s->piece[att ^ 1][CD_KING];
     uint64_t cannons = s->piece[att][CD_CANNON];
-    if (only_unfired)
-        cannons &= ~s->fired;
     if (!king || !cannons)
         return 99;
     const int ksq = low_bit(king), kc = ksq % CD_COLS, kr = ksq / CD_COLS;
@@ -972,12 +984,13 @@ static double side_score(const cd_state *s, int side)
         v += 0.15 * count_bits(adjacent(front) & ~file & s->walls);
         const int budget = s->side == enemy ? s->moves
                                             : 3 + 3 * count_bits(s->piece[enemy][CD_WIZARD]);
-        const int margin = budget - king_attack_cost(s, enemy, false);
+        const int margin = budget - king_attack_cost(s, enemy);
         v -= margin >= 0 ? 4.0 + 0.2 * margin : 4.0 * exp(margin / 2.5);
     }
     return v;
 }
 
+/* A heuristic share of the win in [0,1] for `player` (everything is visible to both). */
 static double cd_evaluate(const void *st, int player)
 {
     const cd_state *s = st;
