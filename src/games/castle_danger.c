@@ -1008,6 +1008,8 @@ static double cd_evaluate(const void *st, int player)
     return value < 0.02 ? 0.02 : value > 0.98 ? 0.98 : value;
 }
 
+static const char *const cd_seat_names[] = {"Blue", "Red"};
+
 const rp_game rp_castle_danger = {
     .id = "castle-danger",
     .title = "Castle Danger",
@@ -1020,6 +1022,8 @@ const rp_game rp_castle_danger = {
     .state_size = sizeof(cd_state),
     .options = cd_options,
     .num_options = (int)(sizeof cd_options / sizeof cd_options[0]),
+    .seat_names = cd_seat_names,
+    .bench_options = "tournament=1", /* the speed target uses the 25-turn limit */
     .init = cd_init,
     .num_players = cd_num_players,
     .current_player = cd_current_player,
