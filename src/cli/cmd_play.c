@@ -20,6 +20,14 @@ typedef struct play_session {
     bool color;
 } play_session;
 
+static void turn_help(void)
+{
+    printf("At your turn: a move's number or its notation, or\n"
+           "  help   this list        moves  the legal moves again   rules  the rules\n"
+           "  hint   the AI's suggestion with its estimated win chance\n"
+           "  undo   take back your last move (and the AI's replies)   quit   save and leave\n");
+}
+
 static void play_help(void)
 {
     printf("usage: ramparts play GAME [--seat N=WHO ...] [--seed N] [--position TEXT]\n"
@@ -27,13 +35,10 @@ static void play_help(void)
            "Plays GAME in the terminal. WHO is 'human' or an AI; by default seat 0 is human\n"
            "and every other seat is '%s'. --position starts from a full-state notation.\n"
            "Each game is saved as a record on exit: to --record FILE, else to the folder\n"
-           "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records).\n\n"
-           "At your turn: a move's number or its notation, or\n"
-           "  help   this list        moves  the legal moves again   rules  the rules\n"
-           "  hint   the AI's suggestion with its estimated win chance\n"
-           "  undo   take back your last move (and the AI's replies)   quit   save and leave\n\n"
-           "AIs:\n%s",
-           DEFAULT_OPPONENT, rp_ai_help());
+           "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records).\n\n",
+           DEFAULT_OPPONENT);
+    turn_help();
+    printf("\nAIs:\n%s", rp_ai_help());
 }
 
 static bool is_human(const play_session *s, int seat)
@@ -172,7 +177,7 @@ static bool human_input(play_session *s, char *line)
     if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
         return false;
     if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
-        play_help();
+        turn_help();
         return true;
     }
     if (strcmp(line, "moves") == 0 || strcmp(line, "board") == 0 || !*line) {

@@ -21,7 +21,7 @@ const rp_game *const rp_games[] = {
     /* &rp_rush_the_wall, */
 
     /* castle-danger */
-    /* &rp_castle_danger, */
+    &rp_castle_danger,
 
     /* walls-and-armies */
     /* &rp_walls_and_armies, */
