@@ -374,6 +374,50 @@ static void test_time_budget_and_threads(void **unused)
     choose(&showdown_game, "ismcts:ms=10,threads=3", 1, &sd, NULL);
 }
 
+/* Castle Danger (full information): Red's King on f7 stands in the open. Blue's Cannon can
+ * reach it this turn, directly from f4 (fire f4:3), or from e4 after stepping to f4 first. The
+ * search must play its turn through to the hit, whatever it does on the way. */
+static void play_turn_and_expect_a_win(const char *position, const char *spec, uint64_t seed)
+{
+    const rp_game *game = rp_game_find("castle-danger");
+    rp_state st;
+    rp_test_load(game, &st, position);
+    const int me = game->current_player(&st);
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    if (rp_ai_create(game, spec, seed, &ai, &err) < 0)
+        fail_msg("%s: %s", spec, err.msg);
+    for (int step = 0; step < 30 && game->current_player(&st) == me; step++) {
+        rp_action move;
+        assert_int_equal(rp_ai_choose(ai, &st, &move, NULL, &err), RP_OK);
+        game->apply(&st, move);
+    }
+    rp_ai_free(ai);
+    if (game->current_player(&st) != RP_TERMINAL)
+        fail_msg("%s (seed %llu) let the exposed King go in %s", spec,
+                 (unsigned long long)seed, position);
+    double r[RP_MAX_PLAYERS];
+    game->returns(&st, r);
+    assert_true(r[me] > 0.99);
+}
+
+static void test_castle_danger_exposed_king_is_hit(void **unused)
+{
+    (void)unused;
+    if (!rp_game_find("castle-danger"))
+        skip();
+    static const char *const positions[] = {
+        "2w4/2#1#2/5k1/7/7/5C1/7/2#1#2/2K1W2 b 6 add 1/100 *",  /* fire f4:3 at once */
+        "2w4/2#1#2/5k1/7/7/4C2/7/2#1#2/2K1W2 b 6 add 1/100 *",  /* e4-f4, then fire */
+        "2w1k2/2#1#2/7/1c5/7/7/1K5/2#1#2/4W2 r 6 add 1/100 *",  /* Red: fire b6:3 */
+    };
+    static const char *const specs[] = {"mcts:iters=3000", "hard"};
+    for (size_t p = 0; p < sizeof positions / sizeof *positions; p++)
+        for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+            for (uint64_t seed = 1; seed <= 2; seed++)
+                play_turn_and_expect_a_win(positions[p], specs[i], seed);
+}
+
 /* Every registered game: the levels and searches give legal moves through a whole game. */
 static void test_search_plays_every_registered_game(void **unused)
 {
@@ -411,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_hidden_information_is_not_read),
         cmocka_unit_test(test_search_through_hidden_actions_and_chance),
         cmocka_unit_test(test_time_budget_and_threads),
+        cmocka_unit_test(test_castle_danger_exposed_king_is_hit),
         cmocka_unit_test(test_search_plays_every_registered_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
