@@ -40,6 +40,7 @@ typedef struct worker {
     rp_action legal[RP_MAX_LEGAL];
     rp_action uniq[RP_MAX_LEGAL]; /* the distinct keys at the node being visited */
     rp_state world;
+    rp_state scratch; /* a world one move on, for greedy playout moves */
 } worker;
 
 typedef struct search_data {
@@ -56,7 +57,7 @@ void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg 
     cfg->by_observation = by_observation;
     cfg->iters = 10000;
     cfg->threads = 1;
-    cfg->explore = 0.7;
+    cfg->explore = 0.4;
     /* With an evaluation, short playouts then a judgment beat long random ones. */
     cfg->rollout = game && game->evaluate ? 8 : -1;
     cfg->nodes = DEFAULT_NODES;
@@ -65,7 +66,8 @@ void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg 
 int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg,
                     rp_error *err)
 {
-    static const char *const keys[] = {"iters", "ms", "threads", "c", "rollout", "nodes", NULL};
+    static const char *const keys[] = {"iters", "ms",    "threads", "c",
+                                       "rollout", "nodes", "greedy", NULL};
     int rc = rp__params_only(params, keys, kind, err);
     long ms = 0, iters = 0;
     if (rc == RP_OK)
@@ -78,6 +80,8 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
         rc = rp__param_double(params, "c", cfg->explore, 0, 100, &cfg->explore, err);
     if (rc == RP_OK)
         rc = rp__param_int(params, "rollout", cfg->rollout, -1, 100000, &cfg->rollout, err);
+    if (rc == RP_OK)
+        rc = rp__param_int(params, "greedy", cfg->greedy, 0, 100, &cfg->greedy, err);
     if (rc == RP_OK)
         rc = rp__param_int(params, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
     if (rc < 0)
@@ -203,7 +207,41 @@ static void evaluate_all(const rp_game *game, const void *st, double *out)
         out[p] = sum > 0 ? out[p] / sum : 1.0 / players;
 }
 
-/* Random moves to the end, or until the rollout depth when the game can evaluate. */
+/* The playout move: usually uniform; with greedy=P, P% of the time the move after which
+ * evaluate likes the mover's position best (random playouts rarely find a game's point). */
+static rp_action playout_move(worker *w, int n)
+{
+    const rp_game *game = w->game;
+    if (w->cfg->greedy == 0 || !game->evaluate || n == 1 ||
+        (long)rp_rng_below(&w->rng, 100) >= w->cfg->greedy)
+        return w->legal[rp_rng_below(&w->rng, (uint32_t)n)];
+    const int mover = game->current_player(&w->world);
+    rp_action best = w->legal[0];
+    double best_value = -1;
+    uint32_t ties = 0;
+    for (int i = 0; i < n; i++) {
+        rp_state_copy(game, &w->scratch, &w->world);
+        game->apply(&w->scratch, w->legal[i]);
+        double v;
+        if (game->current_player(&w->scratch) == RP_TERMINAL) {
+            double r[RP_MAX_PLAYERS];
+            game->returns(&w->scratch, r);
+            v = r[mover];
+        } else {
+            v = game->evaluate(&w->scratch, mover);
+        }
+        if (v > best_value + 1e-12) {
+            best_value = v;
+            best = w->legal[i];
+            ties = 1;
+        } else if (v > best_value - 1e-12 && rp_rng_below(&w->rng, ++ties) == 0) {
+            best = w->legal[i];
+        }
+    }
+    return best;
+}
+
+/* Playout moves to the end, or until the rollout depth when the game can evaluate. */
 static void playout(worker *w, double *returns)
 {
     const rp_game *game = w->game;
@@ -213,8 +251,8 @@ static void playout(worker *w, double *returns)
             evaluate_all(game, &w->world, returns);
             return;
         }
-        int n = game->legal_actions(&w->world, w->legal);
-        game->apply(&w->world, w->legal[rp_rng_below(&w->rng, (uint32_t)n)]);
+        const int n = game->legal_actions(&w->world, w->legal);
+        game->apply(&w->world, playout_move(w, n));
     }
     game->returns(&w->world, returns);
 }

@@ -42,6 +42,7 @@ typedef struct rp_search_cfg {
     long threads;        /* root-parallel workers */
     double explore;      /* UCB exploration constant c */
     long rollout;        /* playout depth before evaluate (-1: to the end) */
+    long greedy;         /* percent of playout moves chosen by a 1-ply look at evaluate */
     long nodes;          /* arena limit per thread */
 } rp_search_cfg;
 
