@@ -3,7 +3,6 @@
  * warrior and fort effects, resolved in the order of ruling RW-6. Rulings: docs/rules/rush-the-wall.md. */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -61,8 +60,8 @@ static int strength_of(const rtw_state *s, uint32_t mask)
     return total;
 }
 
-/* RW-16 / RW-11: the weakest warrior of a mask by printed strength; equal strengths go to the
- * earlier kind in the card table (RTW-P4). mask != 0. */
+/* RW-16 / RW-11: the weakest warrior of a mask by printed strength (all strengths differ,
+ * RTW-P4). mask != 0. */
 static int weakest(const rtw_state *s, uint32_t mask)
 {
     int best = lowest_bit(mask);
@@ -155,18 +154,33 @@ static bool parse_int_range(const char *text, long lo, long hi, long *out)
     return true;
 }
 
+/* Split text (modified) into words at spaces, tabs and carriage returns; returns the count,
+ * or max + 1 when there are more than max (thread-safe, unlike strtok). */
+static int split_words(char *text, char **words, int max)
+{
+    int n = 0;
+    for (char *p = text;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            *p++ = '\0';
+        if (!*p)
+            return n;
+        if (n == max)
+            return max + 1;
+        words[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+    }
+}
+
 /* One line of a card file: "warrior NAME STRENGTH" or "fort KIND VALUE". */
 static int parse_card_line(char *line, const char *source, int lineno, rtw_cards *c,
                            uint16_t *seen, int *nforts, rp_error *err)
 {
-    char *words[4];
-    int n = 0;
-    for (char *tok = strtok(line, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
-        if (n == 3)
-            return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source,
-                           lineno);
-        words[n++] = tok;
-    }
+    char *words[3];
+    int n = split_words(line, words, 3);
+    if (n > 3)
+        return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source,
+                       lineno);
     if (n == 0)
         return RP_OK;
     if (n != 3)
@@ -240,6 +254,13 @@ int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_err
     if (nforts != RTW_FORTS)
         return rp_fail(err, RP_EPARSE, "%s: %d forts, expected exactly %d", source, nforts,
                        RTW_FORTS);
+    for (int a = 0; a < RTW_KINDS; a++)
+        for (int b = a + 1; b < RTW_KINDS; b++)
+            if (c.strength[a] == c.strength[b])
+                return rp_fail(err, RP_EPARSE, "%s: warriors '%s' and '%s' have the same "
+                               "strength %d; they must differ so that the weakest warrior is "
+                               "one (RW-16, RTW-P4)", source, warrior_word[a], warrior_word[b],
+                               c.strength[a]);
     *out = c;
     return RP_OK;
 }
@@ -888,34 +909,63 @@ static void rtw_returns(const void *st, double *out)
 /* A fort's short label, kind then value: "legion-2", "dinary5", "tax8". */
 static int fort_label(const rtw_cards *c, int f, char *buf, size_t size)
 {
-    return snprintf(buf, size, "%s%d", fort_word[c->fort_kind[f]], c->fort_value[f]);
+    const char *word = fort_word[c->fort_kind[f]];
+    size_t n = strlen(word);
+    int v = c->fort_value[f];
+    unsigned u = (unsigned)(v < 0 ? -v : v);
+    char tail[8];
+    int t = 0;
+    if (v < 0)
+        tail[t++] = '-';
+    if (u >= 10)
+        tail[t++] = (char)('0' + u / 10);
+    tail[t++] = (char)('0' + u % 10);
+    if (n + (size_t)t >= size)
+        return RP_ENOSPACE;
+    memcpy(buf, word, n);
+    memcpy(buf + n, tail, (size_t)t);
+    buf[n + (size_t)t] = '\0';
+    return (int)n + t;
+}
+
+/* Two words joined by a space into buf; the length or RP_ENOSPACE. */
+static int two_words(char *buf, size_t size, const char *verb, const char *arg)
+{
+    size_t a = strlen(verb), b = strlen(arg);
+    if (a + 1 + b >= size)
+        return RP_ENOSPACE;
+    memcpy(buf, verb, a);
+    buf[a] = ' ';
+    memcpy(buf + a + 1, arg, b + 1);
+    return (int)(a + 1 + b);
 }
 
 static int rtw_action_to_text(const void *st, rp_action action, char *buf, size_t size)
 {
     const rtw_state *s = st;
-    char label[32];
-    int n;
+    char arg[32];
     if (action < RTW_A_HIDDEN)
-        n = snprintf(buf, size, "place %s", warrior_word[action]);
-    else if (action == RTW_A_HIDDEN)
-        n = snprintf(buf, size, "place hidden");
-    else if (action < RTW_A_TAKE)
-        n = snprintf(buf, size, "charm %s", clan_word[action - RTW_A_CHARM]);
-    else if (action < RTW_A_DISCARD)
-        n = snprintf(buf, size, "take %u", (unsigned)(action - RTW_A_TAKE + 1));
-    else if (action < RTW_A_PAY)
-        n = snprintf(buf, size, "discard %s", warrior_word[action - RTW_A_DISCARD]);
-    else if (action < RTW_A_KEEP_AXX) {
-        fort_label(&s->cards, (int)(action - RTW_A_PAY), label, sizeof label);
-        n = snprintf(buf, size, "pay %s", label);
-    } else if (action == RTW_A_KEEP_AXX)
-        n = snprintf(buf, size, "keep axx");
-    else if (action == RTW_A_DROP_AXX)
-        n = snprintf(buf, size, "drop axx");
-    else
-        return RP_EINVAL;
-    return n < 0 || (size_t)n >= size ? RP_ENOSPACE : n;
+        return two_words(buf, size, "place", warrior_word[action]);
+    if (action == RTW_A_HIDDEN)
+        return two_words(buf, size, "place", "hidden");
+    if (action < RTW_A_TAKE)
+        return two_words(buf, size, "charm", clan_word[action - RTW_A_CHARM]);
+    if (action < RTW_A_DISCARD) {
+        arg[0] = (char)('1' + (action - RTW_A_TAKE));
+        arg[1] = '\0';
+        return two_words(buf, size, "take", arg);
+    }
+    if (action < RTW_A_PAY)
+        return two_words(buf, size, "discard", warrior_word[action - RTW_A_DISCARD]);
+    if (action < RTW_A_KEEP_AXX) {
+        fort_label(&s->cards, (int)(action - RTW_A_PAY), arg, sizeof arg);
+        return two_words(buf, size, "pay", arg);
+    }
+    if (action == RTW_A_KEEP_AXX)
+        return two_words(buf, size, "keep", "axx");
+    if (action == RTW_A_DROP_AXX)
+        return two_words(buf, size, "drop", "axx");
+    return RP_EINVAL;
 }
 
 /* The fort id "pay LABEL" names here: the Tax choice with that label, else the first such
@@ -946,8 +996,13 @@ static int fort_from_label(const rtw_state *s, const char *label, rp_action *out
 static int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     const rtw_state *s = st;
-    char verb[16], arg[32], extra[2];
-    int n = sscanf(text, " %15s %31s %1s", verb, arg, extra);
+    char copy[64], *word[2];
+    int n = 0;
+    if (strlen(text) < sizeof copy) {
+        memcpy(copy, text, strlen(text) + 1);
+        n = split_words(copy, word, 2);
+    }
+    const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";
     if (n != 2)
         return rp_fail(err, RP_EPARSE, "'%s': expected two words such as 'place axx', "
                        "'charm red', 'take 4', 'discard horsie', 'pay legion-2', 'keep axx'",
@@ -1069,10 +1124,15 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
 
 static int check_cards(const rtw_cards *c, rp_error *err)
 {
-    for (int k = 0; k < RTW_KINDS; k++)
+    for (int k = 0; k < RTW_KINDS; k++) {
         if (c->strength[k] < 0 || c->strength[k] > 30)
             return rp_fail(err, RP_EINVAL, "warrior %s: strength %d out of 0..30",
                            warrior_word[k], c->strength[k]);
+        for (int j = 0; j < k; j++)
+            if (c->strength[j] == c->strength[k])
+                return rp_fail(err, RP_EINVAL, "warriors: %s and %s have the same strength "
+                               "(RTW-P4)", warrior_word[j], warrior_word[k]);
+    }
     for (int f = 0; f < RTW_FORTS; f++) {
         int v = c->fort_value[f];
         if (c->fort_kind[f] >= RTW_FORT_KINDS)
@@ -1206,7 +1266,10 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if ((before_capture || cap < 0) != (s->captured == RTW_NONE))
         return rp_fail(err, RP_EINVAL, "captured: %s", s->captured == RTW_NONE
                        ? "the capturer's fort is missing" : "no fort was captured yet");
-    if (needs_capture && !before_capture && !(s->forts[cap] & (1u << s->captured)))
+    /* a Tax-Collector's may already have been paid with itself (RW-17) */
+    bool paid = ph == RTW_AXX_PICK && s->cards.fort_kind[s->captured] == RTW_TAX &&
+                (s->gone & (1u << s->captured));
+    if (needs_capture && !before_capture && !paid && !(s->forts[cap] & (1u << s->captured)))
         return rp_fail(err, RP_EINVAL, "captured: the capturer does not hold that fort");
     switch (ph) {
     case RTW_QWEEN_PICK: {
@@ -1282,102 +1345,152 @@ int rtw_check(const rtw_state *s, rp_error *err)
  * Warriors are letters f q d z a h x c l (Filchy .. Laird); fort kinds u s t l d; round, turn
  * and next are 1-based; SLOTS is six letters or '-'. */
 
+/* Text is built by hand rather than with printf: states are printed at every step of the
+ * tests and of tools, and formatted printing is slow (very slow under sanitizers). */
 typedef struct text_out {
     char *buf;
     size_t size, len;
     bool full;
 } text_out;
 
-static void put(text_out *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void put(text_out *o, const char *fmt, ...)
+static void out_char(text_out *o, char ch)
 {
-    if (o->full)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= o->size - o->len)
+    if (o->len + 1 >= o->size) {
         o->full = true;
-    else
-        o->len += (size_t)n;
+        return;
+    }
+    o->buf[o->len++] = ch;
+    o->buf[o->len] = '\0';
+}
+
+static void out_str(text_out *o, const char *str)
+{
+    for (; *str; str++)
+        out_char(o, *str);
+}
+
+static void out_int(text_out *o, long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        out_char(o, '-');
+    while (n)
+        out_char(o, digits[--n]);
+}
+
+static void out_hex64(text_out *o, uint64_t v)
+{
+    for (int shift = 60; shift >= 0; shift -= 4)
+        out_char(o, "0123456789abcdef"[(v >> shift) & 15]);
 }
 
 static void put_letters(text_out *o, uint32_t mask)
 {
     if (!mask)
-        put(o, "-");
+        out_char(o, '-');
     for (int k = 0; k < RTW_KINDS; k++)
         if (mask & BIT(k))
-            put(o, "%c", warrior_letter[k]);
+            out_char(o, warrior_letter[k]);
 }
 
 static void put_ids(text_out *o, uint32_t mask)
 {
     if (!mask)
-        put(o, "-");
+        out_char(o, '-');
     for (int f = 0, first = 1; f < RTW_FORTS; f++)
         if (mask & (1u << f)) {
-            put(o, first ? "%d" : ",%d", f);
+            if (!first)
+                out_char(o, ',');
+            out_int(o, f);
             first = 0;
         }
 }
 
-static void put_opt(text_out *o, const char *key, int v)
+/* " key=value", value -1 written as "-". */
+static void put_field(text_out *o, const char *key, int v)
 {
+    out_char(o, ' ');
+    out_str(o, key);
+    out_char(o, '=');
     if (v < 0)
-        put(o, " %s=-", key);
+        out_char(o, '-');
     else
-        put(o, " %s=%d", key, v);
+        out_int(o, v);
+}
+
+static void put_list(text_out *o, const char *key, const uint8_t *items, int n)
+{
+    out_char(o, ' ');
+    out_str(o, key);
+    out_char(o, '=');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            out_char(o, ',');
+        if (items[i] == RTW_NONE)
+            out_char(o, '-');
+        else
+            out_int(o, items[i]);
+    }
 }
 
 static int rtw_state_to_text(const void *st, char *buf, size_t size)
 {
     const rtw_state *s = st;
     text_out o = {buf, size, 0, size == 0};
-    put(&o, "rtw1 players=%d neutrals=%d variant=%s warriors=", s->players, s->neutrals,
-        s->variant ? "vogel" : "standard");
-    for (int k = 0; k < RTW_KINDS; k++)
-        put(&o, k ? ",%d" : "%d", s->cards.strength[k]);
-    put(&o, " forts=");
-    for (int f = 0; f < RTW_FORTS; f++)
-        put(&o, f ? ",%c%d" : "%c%d", fort_letter[s->cards.fort_kind[f]], s->cards.fort_value[f]);
-    put(&o, " rng=%016" PRIx64 ",%016" PRIx64 " round=%d turn=%d phase=%s actor=%d next=%d",
-        s->rng.state, s->rng.inc, s->round + 1, s->turn + 1, phase_word[s->phase], s->actor,
-        s->next_slot + 1);
-    put_opt(&o, "capturer", s->capturer);
-    put_opt(&o, "captured", s->captured == RTW_NONE ? -1 : s->captured);
-    put(&o, " keep=");
-    put_letters(&o, s->keep);
-    put_opt(&o, "winner", s->winner);
-    put(&o, " deck=");
-    for (int i = 0; i < RTW_FORTS; i++)
-        put(&o, i ? ",%d" : "%d", s->deck[i]);
-    put(&o, " wall=");
-    for (int i = 0; i < RTW_SLOTS; i++) {
-        if (s->wall[i] == RTW_NONE)
-            put(&o, i ? ",-" : "-");
-        else
-            put(&o, i ? ",%d" : "%d", s->wall[i]);
+    out_str(&o, "rtw1");
+    put_field(&o, "players", s->players);
+    put_field(&o, "neutrals", s->neutrals);
+    out_str(&o, s->variant ? " variant=vogel warriors=" : " variant=standard warriors=");
+    for (int k = 0; k < RTW_KINDS; k++) {
+        if (k)
+            out_char(&o, ',');
+        out_int(&o, s->cards.strength[k]);
     }
-    put(&o, " gone=");
+    out_str(&o, " forts=");
+    for (int f = 0; f < RTW_FORTS; f++) {
+        if (f)
+            out_char(&o, ',');
+        out_char(&o, fort_letter[s->cards.fort_kind[f]]);
+        out_int(&o, s->cards.fort_value[f]);
+    }
+    out_str(&o, " rng=");
+    out_hex64(&o, s->rng.state);
+    out_char(&o, ',');
+    out_hex64(&o, s->rng.inc);
+    put_field(&o, "round", s->round + 1);
+    put_field(&o, "turn", s->turn + 1);
+    out_str(&o, " phase=");
+    out_str(&o, phase_word[s->phase]);
+    put_field(&o, "actor", s->actor);
+    put_field(&o, "next", s->next_slot + 1);
+    put_field(&o, "capturer", s->capturer);
+    put_field(&o, "captured", s->captured == RTW_NONE ? -1 : s->captured);
+    out_str(&o, " keep=");
+    put_letters(&o, s->keep);
+    put_field(&o, "winner", s->winner);
+    put_list(&o, "deck", s->deck, RTW_FORTS);
+    put_list(&o, "wall", s->wall, RTW_SLOTS);
+    out_str(&o, " gone=");
     put_ids(&o, s->gone);
     for (int c = 0; c < s->clans; c++) {
-        put(&o, " %s=", clan_word[c]);
+        out_char(&o, ' ');
+        out_str(&o, clan_word[c]);
+        out_char(&o, '=');
         for (int i = 0; i < RTW_SLOTS; i++)
-            put(&o, "%c", s->slot[c][i] == RTW_NONE ? '-' : warrior_letter[s->slot[c][i]]);
-        put(&o, "/");
+            out_char(&o, s->slot[c][i] == RTW_NONE ? '-' : warrior_letter[s->slot[c][i]]);
+        out_char(&o, '/');
         put_letters(&o, s->hand[c]);
-        put(&o, "/");
+        out_char(&o, '/');
         put_letters(&o, s->drawn[c]);
-        put(&o, "/");
+        out_char(&o, '/');
         put_letters(&o, s->up[c]);
-        put(&o, "/");
+        out_char(&o, '/');
         put_ids(&o, s->forts[c]);
     }
     return o.full ? RP_ENOSPACE : (int)o.len;
@@ -1628,67 +1741,85 @@ static int shown_slots(const rtw_state *s)
     return s->phase == RTW_PLAN ? 0 : s->turn + 1;
 }
 
-static cJSON *warrior_list(uint32_t mask)
+/* Lists in views are strings of space-separated words ("archr qween"): the same words as
+ * the notation, and few JSON nodes, so views stay cheap (search and tests print many). */
+typedef struct words {
+    char text[160];
+    size_t len;
+} words;
+
+static void add_word(words *w, const char *word)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (int k = 0; k < RTW_KINDS; k++)
-        if (mask & BIT(k))
-            cJSON_AddItemToArray(a, cJSON_CreateString(warrior_word[k]));
-    return a;
+    size_t n = strlen(word), sep = w->len ? 1 : 0;
+    if (w->len + sep + n >= sizeof w->text)
+        return;
+    if (sep)
+        w->text[w->len++] = ' ';
+    memcpy(w->text + w->len, word, n + 1);
+    w->len += n;
 }
 
-static cJSON *fort_list(uint32_t mask)
+static void add_warriors(cJSON *o, const char *key, uint32_t mask)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (int f = 0; f < RTW_FORTS; f++)
-        if (mask & (1u << f))
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(f));
-    return a;
+    words w = {{0}, 0};
+    for (; mask; mask &= mask - 1)
+        add_word(&w, warrior_word[lowest_bit(mask)]);
+    cJSON_AddStringToObject(o, key, w.text);
 }
 
-/* The card values in use, flagged as assumptions (RW-2, RW-3). */
+static void add_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t mask)
+{
+    words w = {{0}, 0};
+    char label[32];
+    for (; mask; mask &= mask - 1) {
+        fort_label(c, lowest_bit(mask), label, sizeof label);
+        add_word(&w, label);
+    }
+    cJSON_AddStringToObject(o, key, w.text);
+}
+
+/* The card values in use, flagged as assumptions (RW-2, RW-3), as two short strings
+ * ("filchy 1, qween 2, ..." and "unwary2, signal4, ...") to keep views cheap to print. */
 static cJSON *cards_json(const rtw_cards *c)
 {
     cJSON *cards = cJSON_CreateObject();
     cJSON_AddBoolToObject(cards, "assumed", true);
-    cJSON *w = cJSON_AddObjectToObject(cards, "warriors");
+    char buf[512];
+    size_t n = 0;
     for (int k = 0; k < RTW_KINDS; k++)
-        cJSON_AddNumberToObject(w, warrior_word[k], c->strength[k]);
-    cJSON *forts = cJSON_AddArrayToObject(cards, "forts");
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s %d", k ? ", " : "", warrior_word[k],
+                              c->strength[k]);
+    cJSON_AddStringToObject(cards, "warriors", buf);
+    n = 0;
     for (int f = 0; f < RTW_FORTS; f++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "id", f);
-        cJSON_AddStringToObject(o, "kind", fort_word[c->fort_kind[f]]);
-        cJSON_AddNumberToObject(o, "value", c->fort_value[f]);
-        cJSON_AddItemToArray(forts, o);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", f ? ", " : "");
+        n += (size_t)fort_label(c, f, buf + n, sizeof buf - n);
     }
+    cJSON_AddStringToObject(cards, "forts", buf);
     return cards;
 }
 
-/* One clan as `player` sees it: its own hidden cards only when it is that clan. */
+/* One clan as `player` sees it: its own hidden cards only when it is that clan. Slots read
+ * left to right: a warrior, "?" for a hidden one, "-" for an empty slot. */
 static cJSON *clan_json(const rtw_state *s, int c, int player)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "clan", clan_word[c]);
     cJSON_AddBoolToObject(o, "neutral", !is_player(s, c));
-    cJSON_AddItemToObject(o, "forts", fort_list(s->forts[c]));
+    add_forts(o, "forts", &s->cards, s->forts[c]);
     cJSON_AddNumberToObject(o, "points", fort_total(s, c));
-    cJSON_AddItemToObject(o, "face_up", warrior_list(s->up[c]));
+    add_warriors(o, "face_up", s->up[c]);
     bool own = c == player;
     int shown = shown_slots(s);
-    cJSON *slots = cJSON_AddArrayToObject(o, "slots");
+    words w = {{0}, 0};
     for (int i = 0; i < RTW_SLOTS; i++) {
         int k = s->slot[c][i];
-        if (k == RTW_NONE)
-            cJSON_AddItemToArray(slots, cJSON_CreateNull());
-        else if (own || i < shown)
-            cJSON_AddItemToArray(slots, cJSON_CreateString(warrior_word[k]));
-        else
-            cJSON_AddItemToArray(slots, cJSON_CreateString("hidden"));
+        add_word(&w, k == RTW_NONE ? "-" : own || i < shown ? warrior_word[k] : "?");
     }
+    cJSON_AddStringToObject(o, "slots", w.text);
     if (own) {
-        cJSON_AddItemToObject(o, "hand", warrior_list(s->hand[c]));
-        cJSON_AddItemToObject(o, "drawn", warrior_list(s->drawn[c]));
+        add_warriors(o, "hand", s->hand[c]);
+        add_warriors(o, "drawn", s->drawn[c]);
     } else {
         cJSON_AddNumberToObject(o, "hand_size", popcount(s->hand[c]));
     }
@@ -1702,8 +1833,6 @@ static cJSON *rtw_view_json(const void *st, int player)
     cJSON_AddStringToObject(v, "game", "rush-the-wall");
     cJSON_AddNumberToObject(v, "player", player);
     cJSON_AddStringToObject(v, "clan", player >= 0 && player < s->clans ? clan_word[player] : "");
-    cJSON_AddNumberToObject(v, "players", s->players);
-    cJSON_AddNumberToObject(v, "neutrals", s->neutrals);
     cJSON_AddStringToObject(v, "variant", s->variant ? "vogel" : "standard");
     cJSON_AddNumberToObject(v, "round", s->round + 1);
     cJSON_AddNumberToObject(v, "turn", s->turn + 1);
@@ -1713,31 +1842,35 @@ static cJSON *rtw_view_json(const void *st, int player)
     else
         cJSON_AddNumberToObject(v, "to_act", s->actor);
     cJSON_AddItemToObject(v, "cards", cards_json(&s->cards));
-    cJSON *wall = cJSON_AddArrayToObject(v, "wall");
-    for (int i = 0; i < RTW_SLOTS; i++)
-        cJSON_AddItemToArray(wall, s->wall[i] == RTW_NONE ? cJSON_CreateNull()
-                                                          : cJSON_CreateNumber(s->wall[i]));
-    cJSON_AddNumberToObject(v, "deck_left", RTW_FORTS - RTW_SLOTS * (s->round + 1));
-    cJSON_AddItemToObject(v, "discarded_forts", fort_list(s->gone));
+    words w = {{0}, 0};
+    char label[32];
+    for (int i = 0; i < RTW_SLOTS; i++) {
+        if (s->wall[i] != RTW_NONE)
+            fort_label(&s->cards, s->wall[i], label, sizeof label);
+        add_word(&w, s->wall[i] == RTW_NONE ? "-" : label);
+    }
+    cJSON_AddStringToObject(v, "wall", w.text);
+    add_forts(v, "discarded_forts", &s->cards, s->gone);
     if (s->capturer >= 0)
         cJSON_AddStringToObject(v, "capturer", clan_word[s->capturer]);
     else
         cJSON_AddNullToObject(v, "capturer");
     if (s->captured != RTW_NONE)
-        cJSON_AddNumberToObject(v, "captured", s->captured);
+        add_forts(v, "captured", &s->cards, 1u << s->captured);
     else
         cJSON_AddNullToObject(v, "captured");
-    cJSON_AddItemToObject(v, "kept", warrior_list(s->keep));
+    add_warriors(v, "kept", s->keep);
     cJSON *clans = cJSON_AddArrayToObject(v, "clans");
     for (int c = 0; c < s->clans; c++)
         cJSON_AddItemToArray(clans, clan_json(s, c, player));
     cJSON_AddBoolToObject(v, "over", s->phase == RTW_OVER);
     if (s->phase == RTW_OVER) {
-        cJSON *w = cJSON_AddArrayToObject(v, "winners");
+        words win = {{0}, 0};
         uint32_t mask = winners(s);
         for (int c = 0; c < s->players; c++)
             if (mask & (1u << c))
-                cJSON_AddItemToArray(w, cJSON_CreateString(clan_word[c]));
+                add_word(&win, clan_word[c]);
+        cJSON_AddStringToObject(v, "winners", win.text);
         cJSON_AddBoolToObject(v, "legion_win", s->winner >= 0);
     }
     return v;
