@@ -1741,6 +1741,33 @@ static int shown_slots(const rtw_state *s)
     return s->phase == RTW_PLAN ? 0 : s->turn + 1;
 }
 
+/* View fields: keys are literals and many values static words, so they are added by
+ * reference (no copies): views are built at every step of searches and tests. */
+static void put_static(cJSON *o, const char *key, const char *word)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateStringReference(word));
+}
+
+static void put_text(cJSON *o, const char *key, const char *text)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateString(text));
+}
+
+static void put_number(cJSON *o, const char *key, double value)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateNumber(value));
+}
+
+static void put_bool(cJSON *o, const char *key, bool value)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateBool(value));
+}
+
+static void put_null(cJSON *o, const char *key)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateNull());
+}
+
 /* Lists in views are strings of space-separated words ("archr qween"): the same words as
  * the notation, and few JSON nodes, so views stay cheap (search and tests print many). */
 typedef struct words {
@@ -1764,7 +1791,7 @@ static void add_warriors(cJSON *o, const char *key, uint32_t mask)
     words w = {{0}, 0};
     for (; mask; mask &= mask - 1)
         add_word(&w, warrior_word[lowest_bit(mask)]);
-    cJSON_AddStringToObject(o, key, w.text);
+    put_text(o, key, w.text);
 }
 
 static void add_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t mask)
@@ -1775,7 +1802,7 @@ static void add_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t ma
         fort_label(c, lowest_bit(mask), label, sizeof label);
         add_word(&w, label);
     }
-    cJSON_AddStringToObject(o, key, w.text);
+    put_text(o, key, w.text);
 }
 
 /* The card values in use, flagged as assumptions (RW-2, RW-3), as two short strings
@@ -1783,19 +1810,24 @@ static void add_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t ma
 static cJSON *cards_json(const rtw_cards *c)
 {
     cJSON *cards = cJSON_CreateObject();
-    cJSON_AddBoolToObject(cards, "assumed", true);
+    put_bool(cards, "assumed", true);
     char buf[512];
-    size_t n = 0;
-    for (int k = 0; k < RTW_KINDS; k++)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s %d", k ? ", " : "", warrior_word[k],
-                              c->strength[k]);
-    cJSON_AddStringToObject(cards, "warriors", buf);
-    n = 0;
-    for (int f = 0; f < RTW_FORTS; f++) {
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", f ? ", " : "");
-        n += (size_t)fort_label(c, f, buf + n, sizeof buf - n);
+    text_out o = {buf, sizeof buf, 0, false};
+    for (int k = 0; k < RTW_KINDS; k++) {
+        out_str(&o, k ? ", " : "");
+        out_str(&o, warrior_word[k]);
+        out_char(&o, ' ');
+        out_int(&o, c->strength[k]);
     }
-    cJSON_AddStringToObject(cards, "forts", buf);
+    put_text(cards, "warriors", buf);
+    o.len = 0;
+    for (int f = 0; f < RTW_FORTS; f++) {
+        char label[32];
+        fort_label(c, f, label, sizeof label);
+        out_str(&o, f ? ", " : "");
+        out_str(&o, label);
+    }
+    put_text(cards, "forts", buf);
     return cards;
 }
 
@@ -1804,10 +1836,10 @@ static cJSON *cards_json(const rtw_cards *c)
 static cJSON *clan_json(const rtw_state *s, int c, int player)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "clan", clan_word[c]);
-    cJSON_AddBoolToObject(o, "neutral", !is_player(s, c));
+    put_static(o, "clan", clan_word[c]);
+    put_bool(o, "neutral", !is_player(s, c));
     add_forts(o, "forts", &s->cards, s->forts[c]);
-    cJSON_AddNumberToObject(o, "points", fort_total(s, c));
+    put_number(o, "points", fort_total(s, c));
     add_warriors(o, "face_up", s->up[c]);
     bool own = c == player;
     int shown = shown_slots(s);
@@ -1816,12 +1848,12 @@ static cJSON *clan_json(const rtw_state *s, int c, int player)
         int k = s->slot[c][i];
         add_word(&w, k == RTW_NONE ? "-" : own || i < shown ? warrior_word[k] : "?");
     }
-    cJSON_AddStringToObject(o, "slots", w.text);
+    put_text(o, "slots", w.text);
     if (own) {
         add_warriors(o, "hand", s->hand[c]);
         add_warriors(o, "drawn", s->drawn[c]);
     } else {
-        cJSON_AddNumberToObject(o, "hand_size", popcount(s->hand[c]));
+        put_number(o, "hand_size", popcount(s->hand[c]));
     }
     return o;
 }
@@ -1830,18 +1862,18 @@ static cJSON *rtw_view_json(const void *st, int player)
 {
     const rtw_state *s = st;
     cJSON *v = cJSON_CreateObject();
-    cJSON_AddStringToObject(v, "game", "rush-the-wall");
-    cJSON_AddNumberToObject(v, "player", player);
-    cJSON_AddStringToObject(v, "clan", player >= 0 && player < s->clans ? clan_word[player] : "");
-    cJSON_AddStringToObject(v, "variant", s->variant ? "vogel" : "standard");
-    cJSON_AddNumberToObject(v, "round", s->round + 1);
-    cJSON_AddNumberToObject(v, "turn", s->turn + 1);
-    cJSON_AddStringToObject(v, "phase", phase_word[s->phase]);
+    put_static(v, "game", "rush-the-wall");
+    put_number(v, "player", player);
+    put_static(v, "clan", player >= 0 && player < s->clans ? clan_word[player] : "");
+    put_static(v, "variant", s->variant ? "vogel" : "standard");
+    put_number(v, "round", s->round + 1);
+    put_number(v, "turn", s->turn + 1);
+    put_static(v, "phase", phase_word[s->phase]);
     if (s->phase == RTW_OVER)
-        cJSON_AddNullToObject(v, "to_act");
+        put_null(v, "to_act");
     else
-        cJSON_AddNumberToObject(v, "to_act", s->actor);
-    cJSON_AddItemToObject(v, "cards", cards_json(&s->cards));
+        put_number(v, "to_act", s->actor);
+    cJSON_AddItemToObjectCS(v, "cards", cards_json(&s->cards));
     words w = {{0}, 0};
     char label[32];
     for (int i = 0; i < RTW_SLOTS; i++) {
@@ -1849,29 +1881,30 @@ static cJSON *rtw_view_json(const void *st, int player)
             fort_label(&s->cards, s->wall[i], label, sizeof label);
         add_word(&w, s->wall[i] == RTW_NONE ? "-" : label);
     }
-    cJSON_AddStringToObject(v, "wall", w.text);
+    put_text(v, "wall", w.text);
     add_forts(v, "discarded_forts", &s->cards, s->gone);
     if (s->capturer >= 0)
-        cJSON_AddStringToObject(v, "capturer", clan_word[s->capturer]);
+        put_static(v, "capturer", clan_word[s->capturer]);
     else
-        cJSON_AddNullToObject(v, "capturer");
+        put_null(v, "capturer");
     if (s->captured != RTW_NONE)
         add_forts(v, "captured", &s->cards, 1u << s->captured);
     else
-        cJSON_AddNullToObject(v, "captured");
+        put_null(v, "captured");
     add_warriors(v, "kept", s->keep);
-    cJSON *clans = cJSON_AddArrayToObject(v, "clans");
+    cJSON *clans = cJSON_CreateArray();
+    cJSON_AddItemToObjectCS(v, "clans", clans);
     for (int c = 0; c < s->clans; c++)
         cJSON_AddItemToArray(clans, clan_json(s, c, player));
-    cJSON_AddBoolToObject(v, "over", s->phase == RTW_OVER);
+    put_bool(v, "over", s->phase == RTW_OVER);
     if (s->phase == RTW_OVER) {
         words win = {{0}, 0};
         uint32_t mask = winners(s);
         for (int c = 0; c < s->players; c++)
             if (mask & (1u << c))
                 add_word(&win, clan_word[c]);
-        cJSON_AddStringToObject(v, "winners", win.text);
-        cJSON_AddBoolToObject(v, "legion_win", s->winner >= 0);
+        put_text(v, "winners", win.text);
+        put_bool(v, "legion_win", s->winner >= 0);
     }
     return v;
 }
