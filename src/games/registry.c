@@ -18,7 +18,7 @@ const rp_game *const rp_games[] = {
     /* &rp_king_of_danger, */
 
     /* rush-the-wall */
-    /* &rp_rush_the_wall, */
+    &rp_rush_the_wall,
 
     /* castle-danger */
     &rp_castle_danger,
