@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #define LB(face) (1u << ((face) - DW_GENERAL))
 
@@ -59,7 +60,7 @@ static int cannon_value(int f) { return f - DW_C5 + 5; }
 /* Board queries                                                                              */
 
 /* The Spy covers this wall's Blue top Cannon (DW-8): that Cannon counts for nothing. */
-static bool spy_on_top_cannon(const dw_state *s, int w)
+static inline bool spy_on_top_cannon(const dw_state *s, int w)
 {
     return s->spy_wall == w + 1 && s->spy_on == DW_SPY_ON_CANNON &&
            s->spy_depth + 1 == s->side[w][DW_BLUE].ncannon;
@@ -67,7 +68,7 @@ static bool spy_on_top_cannon(const dw_state *s, int w)
 
 /* Face of `seat`'s active top Cannon at w, or -1 (DW-5: only the top counts; DW-8: a spied
  * top Cannon is not active). */
-static int active_cannon(const dw_state *s, int w, int seat)
+static inline int active_cannon(const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
     if (sd->ncannon == 0 || (seat == DW_BLUE && spy_on_top_cannon(s, w)))
@@ -137,6 +138,28 @@ static int walls_of(const dw_state *s, int seat)
     return n;
 }
 
+/* For each hand of Archers (n1*49 + n2*7 + n3, at most 6 in all), its non-empty
+ * sub-multisets as action offsets: identical Archers are interchangeable, so an Archer play is
+ * a multiset of values. Filled once (call_once) before any state exists. */
+static uint16_t archer_offsets[343][27];
+static uint8_t archer_count[343];
+static once_flag archer_once = ONCE_FLAG_INIT;
+
+static void fill_archer_table(void)
+{
+    for (int m1 = 0; m1 <= DW_HAND; m1++)
+        for (int m2 = 0; m1 + m2 <= DW_HAND; m2++)
+            for (int m3 = 0; m1 + m2 + m3 <= DW_HAND; m3++) {
+                const int key = m1 * 49 + m2 * 7 + m3;
+                int k = 0;
+                for (int a = 0; a <= m1; a++)
+                    for (int b = 0; b <= m2; b++)
+                        for (int c = (a | b) ? 0 : 1; c <= m3; c++)
+                            archer_offsets[key][k++] = (uint16_t)(a * 49 + b * 7 + c);
+                archer_count[key] = (uint8_t)k;
+            }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Setup                                                                                      */
 
@@ -148,6 +171,7 @@ static int dw_init(void *st, const rp_config *cfg, rp_error *err)
 {
     (void)err;
     dw_state *s = st;
+    call_once(&archer_once, fill_archer_table);
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
     uint8_t deck[DW_MAIN + 12];
@@ -212,20 +236,24 @@ static int legal_plays(const dw_state *s, rp_action *out)
     int n = 0;
     const int m1 = h[DW_A1], m2 = h[DW_A2], m3 = h[DW_A3];
     if (m1 | m2 | m3) {
-        for (int w = 0; w < DW_WALLS; w++)
-            for (int a = 0; a <= m1; a++)
-                for (int b = 0; b <= m2; b++)
-                    for (int c = (a | b) ? 0 : 1; c <= m3; c++)
-                        out[n++] = (rp_action)(DW_ACT_ARCHERS + w * 343 + a * 49 + b * 7 + c);
+        /* The sub-multisets of the hand's Archers come from a table; one copy per wall. */
+        const int key = m1 * 49 + m2 * 7 + m3, k = archer_count[key];
+        const uint16_t *off = archer_offsets[key];
+        for (int w = 0; w < DW_WALLS; w++, n += k)
+            for (int i = 0; i < k; i++)
+                out[n + i] = (rp_action)(DW_ACT_ARCHERS + w * 343 + off[i]);
     }
-    for (int f = DW_C5; f <= DW_C9; f++)
-        if (h[f])
-            for (int w = 0; w < DW_WALLS; w++)
-                out[n++] = (rp_action)(DW_ACT_CANNON + w * 5 + f - DW_C5);
-    if (h[DW_FLAG])
+    /* Cannons, Flags and Leaders: write always, keep only when held (no branch to miss). */
+    for (int f = DW_C5; f <= DW_C9; f++) {
         for (int w = 0; w < DW_WALLS; w++)
-            if (!s->flag[w]) /* DW-2 */
-                out[n++] = (rp_action)(DW_ACT_FLAG + w);
+            out[n + w] = (rp_action)(DW_ACT_CANNON + w * 5 + f - DW_C5);
+        n += h[f] ? DW_WALLS : 0;
+    }
+    if (h[DW_FLAG])
+        for (int w = 0; w < DW_WALLS; w++) {
+            out[n] = (rp_action)(DW_ACT_FLAG + w);
+            n += !s->flag[w]; /* DW-2 */
+        }
     if (h[DW_ATTACK])
         for (int w = 0; w < DW_WALLS; w++) {
             if (active_cannon(s, w, p) < 0) /* DW-6 */
@@ -236,10 +264,11 @@ static int legal_plays(const dw_state *s, rp_action *out)
             if (ar[0] | ar[1] | ar[2])
                 out[n++] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
         }
-    for (int l = p * 3; l < p * 3 + 3; l++)
-        if (h[LEADER_FACE[l]])
-            for (int w = 0; w < DW_WALLS; w++)
-                out[n++] = (rp_action)(DW_ACT_LEADER + w * 6 + l);
+    for (int l = p * 3; l < p * 3 + 3; l++) {
+        for (int w = 0; w < DW_WALLS; w++)
+            out[n + w] = (rp_action)(DW_ACT_LEADER + w * 6 + l);
+        n += h[LEADER_FACE[l]] ? DW_WALLS : 0;
+    }
     if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *b = &s->side[w][DW_BLUE];
@@ -1168,6 +1197,7 @@ static int dw_state_from_text(void *st, const char *text, rp_error *err)
         bad = validate(&t, why, sizeof why);
     if (bad)
         return rp_fail(err, RP_EPARSE, "bad state: %s", bad);
+    call_once(&archer_once, fill_archer_table);
     memcpy(st, &t, sizeof t);
     return RP_OK;
 }
