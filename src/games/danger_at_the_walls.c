@@ -1205,87 +1205,127 @@ static int dw_state_from_text(void *st, const char *text, rp_error *err)
 /* ------------------------------------------------------------------------------------------ */
 /* Views and determinizing                                                                    */
 
-static cJSON *faces_json(const uint8_t *counts)
+/* Views are built often (the tests determinize and compare them at every step), so the
+ * nested parts are written as raw JSON text: one node per wall instead of dozens of mallocs.
+ * keys are constant strings (the CS calls) for the same reason. */
+
+/* Append a JSON array of face names to t. */
+static void json_faces(text_buf *t, const uint8_t *counts)
 {
-    cJSON *a = cJSON_CreateArray();
+    put(t, "[");
+    const char *sep = "";
     for (int f = 0; f < DW_FACES; f++)
-        for (int i = 0; i < counts[f]; i++)
-            cJSON_AddItemToArray(a, cJSON_CreateString(FACE_NAME[f]));
-    return a;
+        for (int i = 0; i < counts[f]; i++, sep = ",")
+            put(t, "%s\"%s\"", sep, FACE_NAME[f]);
+    put(t, "]");
 }
 
-static cJSON *side_json(const dw_state *s, int w, int seat)
+static cJSON *faces_json(const uint8_t *counts)
+{
+    char buf[49 * 12 + 4];
+    text_buf t = {buf, sizeof buf, 0, false};
+    json_faces(&t, counts);
+    return cJSON_CreateRaw(buf);
+}
+
+/* One side of a wall: Archers (the spied one included), Cannons bottom first, Leaders. */
+static void json_side(text_buf *t, const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
-    cJSON *o = cJSON_CreateObject();
-    cJSON *ar = cJSON_AddArrayToObject(o, "archers");
-    for (int v = 0; v < 3; v++) {
-        int c = sd->archers[v];
-        if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + v)
+    put(t, "{\"archers\":[");
+    const char *sep = "";
+    for (int a = 0; a < 3; a++) {
+        int c = sd->archers[a];
+        if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + a)
             c++;
-        for (int i = 0; i < c; i++)
-            cJSON_AddItemToArray(ar, cJSON_CreateNumber(v + 1));
+        for (int i = 0; i < c; i++, sep = ",")
+            put(t, "%s%d", sep, a + 1);
     }
-    cJSON *cn = cJSON_AddArrayToObject(o, "cannons");
+    put(t, "],\"cannons\":[");
     for (int i = 0; i < sd->ncannon; i++)
-        cJSON_AddItemToArray(cn, cJSON_CreateNumber(cannon_value(sd->cannon[i])));
-    cJSON *ld = cJSON_AddArrayToObject(o, "leaders");
+        put(t, "%s%d", i ? "," : "", cannon_value(sd->cannon[i]));
+    put(t, "],\"leaders\":");
+    uint8_t lead[DW_FACES] = {0};
     for (int f = DW_GENERAL; f < DW_FACES; f++)
-        if (sd->leaders & LB(f))
-            cJSON_AddItemToArray(ld, cJSON_CreateString(FACE_NAME[f]));
-    cJSON_AddNumberToObject(o, "strength", dw_strength(s, w, seat));
-    return o;
+        lead[f] = (sd->leaders & LB(f)) != 0;
+    json_faces(t, lead);
+    put(t, ",\"strength\":%d}", dw_strength(s, w, seat));
 }
+
+/* One wall: number, control, Flag, both sides and the Spy when it is there. */
+static cJSON *wall_json(const dw_state *s, int w)
+{
+    char buf[1024];
+    text_buf t = {buf, sizeof buf, 0, false};
+    put(&t, "{\"wall\":%d,\"control\":\"%s\"", w + 1, SEAT_NAME[s->control[w]]);
+    if (s->flag[w])
+        put(&t, ",\"flag\":\"%s\"", SEAT_NAME[s->flag[w] - 1]);
+    put(&t, ",\"blue\":");
+    json_side(&t, s, w, DW_BLUE);
+    put(&t, ",\"red\":");
+    json_side(&t, s, w, DW_RED);
+    if (s->spy_wall == w + 1) {
+        if (s->spy_on == DW_SPY_ON_CANNON)
+            put(&t, ",\"spy_on\":\"cannon %d%s\"",
+                cannon_value(s->side[w][DW_BLUE].cannon[s->spy_depth]),
+                spy_visible(s) ? "" : " (buried)");
+        else
+            put(&t, ",\"spy_on\":\"%s\"", FACE_NAME[s->spy_on]);
+    }
+    put(&t, "}");
+    return cJSON_CreateRaw(buf);
+}
+
+static cJSON *pair_json(int a, int b)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "[%d,%d]", a, b);
+    return cJSON_CreateRaw(buf);
+}
+
+static cJSON *int_json(int v)
+{
+    char buf[16];
+    snprintf(buf, sizeof buf, "%d", v);
+    return cJSON_CreateRaw(buf);
+}
+
+#define ADD(o, key, item) cJSON_AddItemToObjectCS((o), (key), (item))
+#define STR(text) cJSON_CreateStringReference(text)
 
 /* DW-13: the board, removed piles, deck sizes and hand sizes are public; a seat also sees
  * its own hand and its own personal deck's contents (not their order). */
 static cJSON *dw_view_json(const void *st, int player)
 {
     const dw_state *s = st;
+    const int p = player & 1;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "game", "danger-at-the-walls");
-    cJSON_AddStringToObject(o, "you", SEAT_NAME[player & 1]);
-    cJSON_AddBoolToObject(o, "over", s->over);
+    ADD(o, "game", STR("danger-at-the-walls"));
+    ADD(o, "you", STR(SEAT_NAME[p]));
+    ADD(o, "over", cJSON_CreateBool(s->over));
     if (s->over)
-        cJSON_AddStringToObject(o, "winner", SEAT_NAME[walls_of(s, DW_BLUE) < 3]);
+        ADD(o, "winner", STR(SEAT_NAME[walls_of(s, DW_BLUE) < 3]));
     else
-        cJSON_AddStringToObject(o, "to_move", SEAT_NAME[s->to_move]);
-    cJSON_AddStringToObject(o, "phase", s->phase ? "refill" : "play");
-    cJSON_AddBoolToObject(o, "last_turn", s->last_turn);
-    cJSON_AddNumberToObject(o, "flags_on_board", s->flags_on_board);
-    cJSON_AddItemToObject(o, "hand", faces_json(s->hand[player & 1]));
+        ADD(o, "to_move", STR(SEAT_NAME[s->to_move]));
+    ADD(o, "phase", STR(s->phase ? "refill" : "play"));
+    ADD(o, "last_turn", cJSON_CreateBool(s->last_turn));
+    ADD(o, "flags_on_board", int_json(s->flags_on_board));
+    ADD(o, "hand", faces_json(s->hand[p]));
     uint8_t own[DW_FACES] = {0};
-    for (int i = 0; i < s->personal_n[player & 1]; i++)
-        own[s->personal[player & 1][i]]++;
-    cJSON_AddItemToObject(o, "personal_deck", faces_json(own));
-    const int hs[2] = {s->hand_n[0], s->hand_n[1]}, ps[2] = {s->personal_n[0], s->personal_n[1]};
-    cJSON_AddItemToObject(o, "hand_sizes", cJSON_CreateIntArray(hs, 2));
-    cJSON_AddItemToObject(o, "personal_deck_sizes", cJSON_CreateIntArray(ps, 2));
-    cJSON_AddNumberToObject(o, "main_deck_size", s->main_n);
-    cJSON *walls = cJSON_AddArrayToObject(o, "walls");
-    for (int w = 0; w < DW_WALLS; w++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddNumberToObject(x, "wall", w + 1);
-        cJSON_AddStringToObject(x, "control", SEAT_NAME[s->control[w]]);
-        if (s->flag[w])
-            cJSON_AddStringToObject(x, "flag", SEAT_NAME[s->flag[w] - 1]);
-        cJSON_AddItemToObject(x, "blue", side_json(s, w, DW_BLUE));
-        cJSON_AddItemToObject(x, "red", side_json(s, w, DW_RED));
-        if (s->spy_wall == w + 1) {
-            char on[32];
-            if (s->spy_on == DW_SPY_ON_CANNON)
-                snprintf(on, sizeof on, "cannon %d%s",
-                         cannon_value(s->side[w][DW_BLUE].cannon[s->spy_depth]),
-                         spy_visible(s) ? "" : " (buried)");
-            else
-                snprintf(on, sizeof on, "%s", FACE_NAME[s->spy_on]);
-            cJSON_AddStringToObject(x, "spy_on", on);
-        }
-        cJSON_AddItemToArray(walls, x);
-    }
-    cJSON *rem = cJSON_AddObjectToObject(o, "removed");
-    cJSON_AddItemToObject(rem, "blue", faces_json(s->removed[DW_BLUE]));
-    cJSON_AddItemToObject(rem, "red", faces_json(s->removed[DW_RED]));
+    for (int i = 0; i < s->personal_n[p]; i++)
+        own[s->personal[p][i]]++;
+    ADD(o, "personal_deck", faces_json(own));
+    ADD(o, "hand_sizes", pair_json(s->hand_n[0], s->hand_n[1]));
+    ADD(o, "personal_deck_sizes", pair_json(s->personal_n[0], s->personal_n[1]));
+    ADD(o, "main_deck_size", int_json(s->main_n));
+    cJSON *walls = cJSON_CreateArray();
+    for (int w = 0; w < DW_WALLS; w++)
+        cJSON_AddItemToArray(walls, wall_json(s, w));
+    ADD(o, "walls", walls);
+    cJSON *rem = cJSON_CreateObject();
+    ADD(rem, "blue", faces_json(s->removed[DW_BLUE]));
+    ADD(rem, "red", faces_json(s->removed[DW_RED]));
+    ADD(o, "removed", rem);
     return o;
 }
 
