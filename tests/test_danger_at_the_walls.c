@@ -212,8 +212,9 @@ static void test_rulebook_personal_decks(void **unused)
 /* ---- plays ---- */
 
 /* Rulebook: "any number of Archers to a single wall"; the issue: identical cards are one
- * action, so two Archer-1s and an Archer-2 give five Archer plays per wall, not seven. */
-static void test_DW3_archers_are_multisets_to_one_wall(void **unused)
+ * action, so two Archer-1s and an Archer-2 give five Archer plays per wall, not seven.
+ * DW-P4: a Cannon-6 from the personal deck and one from the main deck are one card face. */
+static void test_DW3_DW_P4_archers_are_multisets_to_one_wall(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -223,6 +224,11 @@ static void test_DW3_archers_are_multisets_to_one_wall(void **unused)
         snprintf(suffix, sizeof suffix, "wall %d", w);
         assert_int_equal(count_legal(&s, "archers ", suffix), 5);
     }
+    dw_state c;
+    position(&c, "66", "222222"); /* the main deck's Cannon-6 and Blue's own */
+    assert_int_equal(c.personal_n[DW_BLUE], 7);
+    check_valid(&c);
+    assert_int_equal(count_legal(&c, "cannon 6 ", ""), 5);
     play(&s, "archers 1+1+2 wall 4");
     assert_int_equal(s.side[3][DW_BLUE].archers[0], 2);
     assert_int_equal(s.side[3][DW_BLUE].archers[1], 1);
@@ -421,8 +427,9 @@ static void test_DW8_spy_covers_one_blue_card(void **unused)
     assert_int_equal(s.control[0], DW_BLUE);
 }
 
-/* DW-8: with no Blue card in play the Spy has nothing to cover and cannot be played. */
-static void test_DW8_spy_needs_a_blue_card(void **unused)
+/* DW-8, DW-P3: with no Blue card in play the Spy has nothing to cover and cannot be played;
+ * a hand with nothing else to play then discards (DW-4). */
+static void test_DW8_DW_P3_spy_needs_a_blue_card(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -434,8 +441,9 @@ static void test_DW8_spy_needs_a_blue_card(void **unused)
 }
 
 /* DW-9: the Assassin removes any one visible Red card (Archer, top Cannon, Leader or the
- * Spy, which frees its card); both go to the removed pile. */
-static void test_DW9_assassin_targets_and_frees_the_spy(void **unused)
+ * Spy, which frees its card); both go to the removed pile. DW-P4: two identical Archers at a
+ * wall are one target. */
+static void test_DW9_DW_P4_assassin_targets_and_frees_the_spy(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -567,8 +575,9 @@ static void test_DW11_refill_one_card_at_a_time_from_either_deck(void **unused)
     assert_int_equal(s.phase, DW_PHASE_PLAY);
 }
 
-/* DW-11: with one deck empty only the other is offered; with both empty the refill stops. */
-static void test_DW11_refill_stops_when_decks_are_empty(void **unused)
+/* DW-11, DW-P5: with one deck empty only the other is offered (still an action); with both
+ * empty the refill stops. */
+static void test_DW11_DW_P5_refill_stops_when_decks_are_empty(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -622,8 +631,8 @@ static void test_DW12_third_flag_ends_after_the_opponents_turn(void **unused)
 }
 
 /* DW-12 / rulebook "or one of you has no cards left in your hand at the end of your turn":
- * the other player still takes one more turn. */
-static void test_DW12_empty_hand_ends_after_one_more_turn(void **unused)
+ * the other player still takes one more turn; DW-P5: that turn includes its refill. */
+static void test_DW12_DW_P5_empty_hand_ends_after_one_more_turn(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -727,10 +736,10 @@ static void test_DW13_view_shows_only_what_a_player_may_know(void **unused)
     free(red);
 }
 
-/* DW-13 with determinize: the opponent's personal deck keeps only its own cards, the main
+/* DW-13, DW-P6 with determinize: the opponent's personal deck keeps only its own cards, the main
  * deck only main cards, and before any main draw both main Flags stay in it where DW-1 can
  * put them; the determinizing player's hand, board and counts are untouched. */
-static void test_DW13_determinize_is_consistent(void **unused)
+static void test_DW13_DW_P6_determinize_is_consistent(void **unused)
 {
     (void)unused;
     rp_rng rng;
@@ -762,9 +771,9 @@ static void test_DW13_determinize_is_consistent(void **unused)
     }
 }
 
-/* observe_action: the opponent sees the refill's deck (the action) but never the card, which
- * is not part of the action. */
-static void test_observe_action_shows_the_refill_source(void **unused)
+/* DW-P6, observe_action: the opponent sees the refill's deck (the action) but never the card,
+ * which is not part of the action. */
+static void test_DW_P6_observe_action_shows_the_refill_source(void **unused)
 {
     (void)unused;
     dw_state s;
@@ -994,7 +1003,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_DW1_setup),
         cmocka_unit_test(test_rulebook_personal_decks),
-        cmocka_unit_test(test_DW3_archers_are_multisets_to_one_wall),
+        cmocka_unit_test(test_DW3_DW_P4_archers_are_multisets_to_one_wall),
         cmocka_unit_test(test_DW5_only_the_top_cannon_counts),
         cmocka_unit_test(test_DW6_attack_needs_own_cannon_and_DW4_discard),
         cmocka_unit_test(test_DW6_attack_removes_only_the_top_cannon),
@@ -1003,20 +1012,20 @@ int main(void)
         cmocka_unit_test(test_DW7_strength_with_blue_and_red_leaders),
         cmocka_unit_test(test_DW7_wizard_and_builder_affect_both_sides),
         cmocka_unit_test(test_DW8_spy_covers_one_blue_card),
-        cmocka_unit_test(test_DW8_spy_needs_a_blue_card),
-        cmocka_unit_test(test_DW9_assassin_targets_and_frees_the_spy),
+        cmocka_unit_test(test_DW8_DW_P3_spy_needs_a_blue_card),
+        cmocka_unit_test(test_DW9_DW_P4_assassin_targets_and_frees_the_spy),
         cmocka_unit_test(test_DW9_DW_P2_no_buried_targets),
         cmocka_unit_test(test_DW10_control_needs_strict_majority),
         cmocka_unit_test(test_DW2_flag_locks_control),
         cmocka_unit_test(test_DW11_refill_one_card_at_a_time_from_either_deck),
-        cmocka_unit_test(test_DW11_refill_stops_when_decks_are_empty),
+        cmocka_unit_test(test_DW11_DW_P5_refill_stops_when_decks_are_empty),
         cmocka_unit_test(test_DW12_third_flag_ends_after_the_opponents_turn),
-        cmocka_unit_test(test_DW12_empty_hand_ends_after_one_more_turn),
+        cmocka_unit_test(test_DW12_DW_P5_empty_hand_ends_after_one_more_turn),
         cmocka_unit_test(test_DW12_last_turn_skipped_with_empty_hand),
         cmocka_unit_test(test_DW12_winner_controls_three_walls),
         cmocka_unit_test(test_DW13_view_shows_only_what_a_player_may_know),
-        cmocka_unit_test(test_DW13_determinize_is_consistent),
-        cmocka_unit_test(test_observe_action_shows_the_refill_source),
+        cmocka_unit_test(test_DW13_DW_P6_determinize_is_consistent),
+        cmocka_unit_test(test_DW_P6_observe_action_shows_the_refill_source),
         cmocka_unit_test(test_action_notation),
         cmocka_unit_test(test_state_notation_refuses_inconsistent_states),
         cmocka_unit_test(test_state_notation_checks_control),

@@ -1510,34 +1510,40 @@ static const char *col(bool color, int seat)
     return seat == DW_BLUE ? "\x1b[1;34m" : seat == DW_RED ? "\x1b[1;31m" : "\x1b[0m";
 }
 
+/* One side of a wall on one line: strength, then Archers, Cannon and Leaders, with what the
+ * Spy covers marked. */
 static void render_side(const dw_state *s, int w, int seat, FILE *out, bool color)
 {
     const dw_side *sd = &s->side[w][seat];
-    fprintf(out, "    %s%-4s%s %2d:", col(color, seat), seat ? "Red" : "Blue", col(color, 2),
+    const bool spy_here = seat == DW_BLUE && s->spy_wall == w + 1;
+    fprintf(out, "    %s%-4s%s %3d ", col(color, seat), seat ? "Red" : "Blue", col(color, 2),
             dw_strength(s, w, seat));
+    const char *sep = "";
     for (int v = 0; v < 3; v++) {
-        int c = sd->archers[v];
-        const bool spied = seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + v;
-        for (int i = 0; i < c; i++)
-            fprintf(out, " A%d", v + 1);
-        if (spied)
-            fprintf(out, " A%d(spied)", v + 1);
+        for (int i = 0; i < sd->archers[v]; i++, sep = " ")
+            fprintf(out, "%sA%d", sep, v + 1);
+        if (spy_here && s->spy_on == DW_A1 + v)
+            fprintf(out, "%sA%d(spied)", sep, v + 1), sep = " ";
     }
     if (sd->ncannon) {
-        const int top = sd->cannon[sd->ncannon - 1];
-        fprintf(out, " | Cannon %d%s", cannon_value(top),
+        fprintf(out, "%s%sCannon %d%s", sep, *sep ? "| " : "",
+                cannon_value(sd->cannon[sd->ncannon - 1]),
                 seat == DW_BLUE && spy_on_top_cannon(s, w) ? "(spied)" : "");
         if (sd->ncannon > 1)
             fprintf(out, " (%d buried%s)", sd->ncannon - 1,
-                    seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_SPY_ON_CANNON &&
-                            !spy_on_top_cannon(s, w)
+                    spy_here && s->spy_on == DW_SPY_ON_CANNON && !spy_on_top_cannon(s, w)
                         ? ", one under the Spy"
                         : "");
+        sep = " ";
     }
     for (int f = DW_GENERAL; f < DW_FACES; f++)
-        if (sd->leaders & LB(f))
-            fprintf(out, " | %c%s%s", toupper((unsigned char)FACE_NAME[f][0]), FACE_NAME[f] + 1,
-                    seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == f ? "(spied)" : "");
+        if (sd->leaders & LB(f)) {
+            fprintf(out, "%s%s%c%s%s", sep, *sep ? "| " : "", toupper((unsigned char)FACE_NAME[f][0]),
+                    FACE_NAME[f] + 1, spy_here && s->spy_on == f ? "(spied)" : "");
+            sep = " ";
+        }
+    if (!*sep)
+        fprintf(out, "-");
     fputc('\n', out);
 }
 
