@@ -243,31 +243,48 @@ static int legal_plays(const dw_state *s, rp_action *out)
             for (int i = 0; i < k; i++)
                 out[n + i] = (rp_action)(DW_ACT_ARCHERS + w * 343 + off[i]);
     }
-    /* Cannons, Flags and Leaders: write always, keep only when held (no branch to miss). */
-    for (int f = DW_C5; f <= DW_C9; f++) {
+    /* Cannon faces held: one bit per non-zero count byte (counts are below 0x80, so adding
+     * 0x7f sets a byte's top bit exactly when it is non-zero, with no carry between bytes). */
+    uint64_t counts = 0; /* faces DW_A1..DW_C9 as bytes 0..7 (compiles to one load) */
+    for (int i = 7; i >= 0; i--)
+        counts = counts << 8 | h[i];
+    uint64_t held = (counts + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080000000ull; /* C5..C9 */
+    for (; held; held &= held - 1) {
+        const int f = __builtin_ctzll(held) >> 3;
         for (int w = 0; w < DW_WALLS; w++)
             out[n + w] = (rp_action)(DW_ACT_CANNON + w * 5 + f - DW_C5);
-        n += h[f] ? DW_WALLS : 0;
+        n += DW_WALLS;
     }
     if (h[DW_FLAG])
         for (int w = 0; w < DW_WALLS; w++) {
             out[n] = (rp_action)(DW_ACT_FLAG + w);
             n += !s->flag[w]; /* DW-2 */
         }
-    if (h[DW_ATTACK])
+    if (h[DW_ATTACK]) {
+        /* The wall whose Blue top Cannon the Spy covers, or -1; then no branch per wall. */
+        const int spied = (s->spy_wall && spy_on_top_cannon(s, s->spy_wall - 1))
+                              ? s->spy_wall - 1
+                              : -1;
         for (int w = 0; w < DW_WALLS; w++) {
-            if (active_cannon(s, w, p) < 0) /* DW-6 */
-                continue;
-            if (active_cannon(s, w, q) >= 0) /* a spied Cannon cannot be moved (DW-P1) */
-                out[n++] = (rp_action)(DW_ACT_ATTACK + w * 2);
-            const uint8_t *ar = s->side[w][q].archers;
-            if (ar[0] | ar[1] | ar[2])
-                out[n++] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
+            const dw_side *own = &s->side[w][p], *opp = &s->side[w][q];
+            /* DW-6: own active top Cannon; DW-P1: a spied Cannon cannot be moved */
+            const int mine = (own->ncannon != 0) & ((p == DW_RED) | (w != spied));
+            const int theirs = (opp->ncannon != 0) & ((q == DW_RED) | (w != spied));
+            const int archers = (opp->archers[0] | opp->archers[1] | opp->archers[2]) != 0;
+            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
+            n += mine & theirs;
+            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
+            n += mine & archers;
         }
-    for (int l = p * 3; l < p * 3 + 3; l++) {
+    }
+    /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
+    const int l0 = p * 3, f0 = LEADER_FACE[l0];
+    uint32_t lead = (uint32_t)h[f0] | (uint32_t)h[f0 + 1] << 8 | (uint32_t)h[f0 + 2] << 16;
+    for (lead = (lead + 0x7F7F7Fu) & 0x808080u; lead; lead &= lead - 1) {
+        const int l = l0 + (__builtin_ctz(lead) >> 3);
         for (int w = 0; w < DW_WALLS; w++)
             out[n + w] = (rp_action)(DW_ACT_LEADER + w * 6 + l);
-        n += h[LEADER_FACE[l]] ? DW_WALLS : 0;
+        n += DW_WALLS;
     }
     if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
         for (int w = 0; w < DW_WALLS; w++) {
@@ -467,11 +484,12 @@ static void dw_apply(void *st, rp_action a)
     dw_state *s = st;
     const int p = s->to_move;
     if (a >= DW_ACT_DRAW_PERSONAL) {
-        int f;
-        if (a == DW_ACT_DRAW_PERSONAL)
-            f = s->personal[p][--s->personal_n[p]], s->personal[p][s->personal_n[p]] = 0;
-        else
-            f = s->main[--s->main_n], s->main[s->main_n] = 0;
+        /* Select the deck without a branch: the choice is a coin flip in random playouts. */
+        const bool own = a == DW_ACT_DRAW_PERSONAL;
+        uint8_t *deck = own ? s->personal[p] : s->main;
+        uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
+        const int f = deck[--*size];
+        deck[*size] = 0;
         s->hand[p][f]++;
         s->hand_n[p]++;
     } else {
