@@ -798,22 +798,54 @@ static void put(text_buf *t, const char *fmt, ...)
         t->len += (size_t)n;
 }
 
+/* Append one character / a plain string / a small number without printf: notation and views
+ * are written at every step of the property runs, and printf dominated their cost. */
+static void put_ch(text_buf *t, char c)
+{
+    if (t->len + 1 < t->size) {
+        t->buf[t->len++] = c;
+        t->buf[t->len] = '\0';
+    } else {
+        t->overflow = true;
+    }
+}
+
+static void put_str(text_buf *t, const char *str)
+{
+    while (*str)
+        put_ch(t, *str++);
+}
+
+static void put_int(text_buf *t, int v)
+{
+    char d[12];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    if (v < 0)
+        put_ch(t, '-');
+    do
+        d[n++] = (char)('0' + u % 10);
+    while (u /= 10);
+    while (n)
+        put_ch(t, d[--n]);
+}
+
 static void put_counts(text_buf *t, const uint8_t *counts)
 {
     size_t start = t->len;
     for (int f = 0; f < DW_FACES; f++)
         for (int i = 0; i < counts[f]; i++)
-            put(t, "%c", FACE_CHAR[f]);
+            put_ch(t, FACE_CHAR[f]);
     if (t->len == start)
-        put(t, "-");
+        put_ch(t, '-');
 }
 
 static void put_list(text_buf *t, const uint8_t *faces, int n)
 {
     for (int i = 0; i < n; i++)
-        put(t, "%c", FACE_CHAR[faces[i]]);
+        put_ch(t, FACE_CHAR[faces[i]]);
     if (n == 0)
-        put(t, "-");
+        put_ch(t, '-');
 }
 
 static void put_side(text_buf *t, const dw_state *s, int w, int seat)
@@ -825,9 +857,9 @@ static void put_side(text_buf *t, const dw_state *s, int w, int seat)
     if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
         ar[s->spy_on]++;
     put_counts(t, ar);
-    put(t, "/");
+    put_ch(t, '/');
     put_list(t, sd->cannon, sd->ncannon);
-    put(t, "/");
+    put_ch(t, '/');
     uint8_t lead[DW_FACES] = {0};
     for (int f = DW_GENERAL; f < DW_FACES; f++)
         lead[f] = (sd->leaders & LB(f)) != 0;
@@ -843,25 +875,30 @@ static int dw_state_to_text(const void *st, char *buf, size_t size)
     put(&t, "dw1;to=%c;phase=%s;last=%d;over=%d;rng=%016" PRIx64 ".%016" PRIx64,
         s->to_move ? 'r' : 'b', s->phase ? "refill" : "play", s->last_turn, s->over,
         s->rng.state, s->rng.inc);
-    put(&t, ";hb=");
+    put_str(&t, ";hb=");
     put_counts(&t, s->hand[DW_BLUE]);
-    put(&t, ";hr=");
+    put_str(&t, ";hr=");
     put_counts(&t, s->hand[DW_RED]);
-    put(&t, ";pb=");
+    put_str(&t, ";pb=");
     put_list(&t, s->personal[DW_BLUE], s->personal_n[DW_BLUE]);
-    put(&t, ";pr=");
+    put_str(&t, ";pr=");
     put_list(&t, s->personal[DW_RED], s->personal_n[DW_RED]);
-    put(&t, ";m=");
+    put_str(&t, ";m=");
     put_list(&t, s->main, s->main_n);
     for (int w = 0; w < DW_WALLS; w++) {
-        put(&t, ";w%d=%c%c:", w + 1, s->control[w] ? 'r' : 'b', "-br"[s->flag[w]]);
+        put_str(&t, ";w");
+        put_int(&t, w + 1);
+        put_ch(&t, '=');
+        put_ch(&t, s->control[w] ? 'r' : 'b');
+        put_ch(&t, "-br"[s->flag[w]]);
+        put_ch(&t, ':');
         put_side(&t, s, w, DW_BLUE);
-        put(&t, ":");
+        put_ch(&t, ':');
         put_side(&t, s, w, DW_RED);
     }
-    put(&t, ";xb=");
+    put_str(&t, ";xb=");
     put_counts(&t, s->removed[DW_BLUE]);
-    put(&t, ";xr=");
+    put_str(&t, ";xr=");
     put_counts(&t, s->removed[DW_RED]);
     if (!s->spy_wall)
         put(&t, ";spy=-");
@@ -1230,12 +1267,16 @@ static int dw_state_from_text(void *st, const char *text, rp_error *err)
 /* Append a JSON array of face names to t. */
 static void json_faces(text_buf *t, const uint8_t *counts)
 {
-    put(t, "[");
+    put_ch(t, '[');
     const char *sep = "";
     for (int f = 0; f < DW_FACES; f++)
-        for (int i = 0; i < counts[f]; i++, sep = ",")
-            put(t, "%s\"%s\"", sep, FACE_NAME[f]);
-    put(t, "]");
+        for (int i = 0; i < counts[f]; i++, sep = ",") {
+            put_str(t, sep);
+            put_ch(t, '"');
+            put_str(t, FACE_NAME[f]);
+            put_ch(t, '"');
+        }
+    put_ch(t, ']');
 }
 
 static cJSON *faces_json(const uint8_t *counts)
@@ -1250,24 +1291,26 @@ static cJSON *faces_json(const uint8_t *counts)
 static void json_side(text_buf *t, const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
-    put(t, "{\"archers\":[");
+    put_str(t, "{\"archers\":[");
     const char *sep = "";
     for (int a = 0; a < 3; a++) {
         int c = sd->archers[a];
         if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + a)
             c++;
         for (int i = 0; i < c; i++, sep = ",")
-            put(t, "%s%d", sep, a + 1);
+            put_str(t, sep), put_int(t, a + 1);
     }
-    put(t, "],\"cannons\":[");
+    put_str(t, "],\"cannons\":[");
     for (int i = 0; i < sd->ncannon; i++)
-        put(t, "%s%d", i ? "," : "", cannon_value(sd->cannon[i]));
-    put(t, "],\"leaders\":");
+        put_str(t, i ? "," : ""), put_int(t, cannon_value(sd->cannon[i]));
+    put_str(t, "],\"leaders\":");
     uint8_t lead[DW_FACES] = {0};
     for (int f = DW_GENERAL; f < DW_FACES; f++)
         lead[f] = (sd->leaders & LB(f)) != 0;
     json_faces(t, lead);
-    put(t, ",\"strength\":%d}", dw_strength(s, w, seat));
+    put_str(t, ",\"strength\":");
+    put_int(t, dw_strength(s, w, seat));
+    put_ch(t, '}');
 }
 
 /* One wall: number, control, Flag, both sides and the Spy when it is there. */
@@ -1275,12 +1318,16 @@ static cJSON *wall_json(const dw_state *s, int w)
 {
     char buf[1024];
     text_buf t = {buf, sizeof buf, 0, false};
-    put(&t, "{\"wall\":%d,\"control\":\"%s\"", w + 1, SEAT_NAME[s->control[w]]);
+    put_str(&t, "{\"wall\":");
+    put_int(&t, w + 1);
+    put_str(&t, ",\"control\":\"");
+    put_str(&t, SEAT_NAME[s->control[w]]);
+    put_ch(&t, '"');
     if (s->flag[w])
         put(&t, ",\"flag\":\"%s\"", SEAT_NAME[s->flag[w] - 1]);
-    put(&t, ",\"blue\":");
+    put_str(&t, ",\"blue\":");
     json_side(&t, s, w, DW_BLUE);
-    put(&t, ",\"red\":");
+    put_str(&t, ",\"red\":");
     json_side(&t, s, w, DW_RED);
     if (s->spy_wall == w + 1) {
         if (s->spy_on == DW_SPY_ON_CANNON)
@@ -1290,7 +1337,7 @@ static cJSON *wall_json(const dw_state *s, int w)
         else
             put(&t, ",\"spy_on\":\"%s\"", FACE_NAME[s->spy_on]);
     }
-    put(&t, "}");
+    put_ch(&t, '}');
     return cJSON_CreateRaw(buf);
 }
 
