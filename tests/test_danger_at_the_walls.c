@@ -51,6 +51,7 @@ static void take(dw_state *s, int f, int seat)
  * cards and 12 Archer-1s wait in the removed piles for tests to take. */
 static void blank(dw_state *s)
 {
+    rp_test_init(G, s, "seed=1"); /* states begin with init (it also readies the game) */
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, 1, 1);
     const char *main_cards = "122222223333356789FFX"; /* bottom to top */

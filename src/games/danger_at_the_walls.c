@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <threads.h>
 
 #define LB(face) (1u << ((face) - DW_GENERAL))
@@ -140,10 +141,12 @@ static int walls_of(const dw_state *s, int seat)
 
 /* For each hand of Archers (n1*49 + n2*7 + n3, at most 6 in all), its non-empty
  * sub-multisets as action offsets: identical Archers are interchangeable, so an Archer play is
- * a multiset of values. Filled once (call_once) before any state exists. */
+ * a multiset of values. Filled once (call_once) by init and state_from_text, the only ways a
+ * state comes to exist, so legal_actions can read it without a check. */
 static uint16_t archer_offsets[343][27];
 static uint8_t archer_count[343];
 static once_flag archer_once = ONCE_FLAG_INIT;
+static atomic_bool archer_ready;
 
 static void fill_archer_table(void)
 {
@@ -158,6 +161,13 @@ static void fill_archer_table(void)
                             archer_offsets[key][k++] = (uint16_t)(a * 49 + b * 7 + c);
                 archer_count[key] = (uint8_t)k;
             }
+    atomic_store_explicit(&archer_ready, true, memory_order_release);
+}
+
+static inline void need_archer_table(void)
+{
+    if (!atomic_load_explicit(&archer_ready, memory_order_acquire))
+        call_once(&archer_once, fill_archer_table);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -171,7 +181,7 @@ static int dw_init(void *st, const rp_config *cfg, rp_error *err)
 {
     (void)err;
     dw_state *s = st;
-    call_once(&archer_once, fill_archer_table);
+    need_archer_table();
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
     uint8_t deck[DW_MAIN + 12];
@@ -1252,7 +1262,7 @@ static int dw_state_from_text(void *st, const char *text, rp_error *err)
         bad = validate(&t, why, sizeof why);
     if (bad)
         return rp_fail(err, RP_EPARSE, "bad state: %s", bad);
-    call_once(&archer_once, fill_archer_table);
+    need_archer_table();
     memcpy(st, &t, sizeof t);
     return RP_OK;
 }
