@@ -55,6 +55,7 @@ static const char *const SEAT_NAME[2] = {"blue", "red"};
 static const uint8_t LEADER_FACE[6] = {DW_GENERAL, DW_NOBLE,  DW_ENGINEER,
                                        DW_KING,    DW_WIZARD, DW_BUILDER};
 
+/* Strength printed on a Cannon face. */
 static int cannon_value(int f) { return f - DW_C5 + 5; }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -131,6 +132,7 @@ static bool spy_visible(const dw_state *s)
     return spy_on_top_cannon(s, s->spy_wall - 1);
 }
 
+/* How many walls `seat` controls (three or more win, DW-12). */
 static int walls_of(const dw_state *s, int seat)
 {
     int n = 0;
@@ -148,6 +150,7 @@ static uint8_t archer_count[343];
 static once_flag archer_once = ONCE_FLAG_INIT;
 static atomic_bool archer_ready;
 
+/* Build the Archer table (see above). */
 static void fill_archer_table(void)
 {
     for (int m1 = 0; m1 <= DW_HAND; m1++)
@@ -164,6 +167,7 @@ static void fill_archer_table(void)
     atomic_store_explicit(&archer_ready, true, memory_order_release);
 }
 
+/* Make sure the Archer table exists (cheap after the first time). */
 static inline void need_archer_table(void)
 {
     if (!atomic_load_explicit(&archer_ready, memory_order_acquire))
@@ -223,12 +227,14 @@ static int dw_init(void *st, const rp_config *cfg, rp_error *err)
     return RP_OK;
 }
 
+/* Always two: Blue (seat 0) and Red (seat 1). */
 static int dw_num_players(const void *st)
 {
     (void)st;
     return 2;
 }
 
+/* The seat to act, or RP_TERMINAL once DW-12 has ended the game. */
 static int dw_current_player(const void *st)
 {
     const dw_state *s = st;
@@ -371,6 +377,7 @@ static void advance(dw_state *s)
         s->over = 1;
 }
 
+/* Cards leave the hand by face: identical cards are interchangeable (DW-P4). */
 static void take_from_hand(dw_state *s, int p, int face, int count)
 {
     s->hand[p][face] = (uint8_t)(s->hand[p][face] - count);
@@ -782,12 +789,14 @@ bad_wall:
  * or <wall 1-5><target>, target an Archer value, G/N/E, or c<stack index> for a Cannon.
  */
 
+/* A bounded output buffer that remembers overflow instead of checking every write. */
 typedef struct text_buf {
     char *buf;
     size_t size, len;
     bool overflow;
 } text_buf;
 
+/* (Declared first for its printf format check.) */
 static void put(text_buf *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -840,6 +849,7 @@ static void put_int(text_buf *t, int v)
         put_ch(t, d[--n]);
 }
 
+/* A multiset of faces in face order, '-' when empty (hands, removed piles). */
 static void put_counts(text_buf *t, const uint8_t *counts)
 {
     size_t start = t->len;
@@ -850,6 +860,7 @@ static void put_counts(text_buf *t, const uint8_t *counts)
         put_ch(t, '-');
 }
 
+/* An ordered list of faces, '-' when empty (decks bottom to top, Cannon stacks). */
 static void put_list(text_buf *t, const uint8_t *faces, int n)
 {
     for (int i = 0; i < n; i++)
@@ -858,6 +869,7 @@ static void put_list(text_buf *t, const uint8_t *faces, int n)
         put_ch(t, '-');
 }
 
+/* One side of a wall; the spied Archer is listed with the others (the Spy field says which). */
 static void put_side(text_buf *t, const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
@@ -876,6 +888,7 @@ static void put_side(text_buf *t, const dw_state *s, int w, int seat)
     put_counts(t, lead);
 }
 
+/* The referee's one-line notation (format above); exact inverse of dw_state_from_text. */
 static int dw_state_to_text(const void *st, char *buf, size_t size)
 {
     const dw_state *s = st;
@@ -919,6 +932,7 @@ static int dw_state_to_text(const void *st, char *buf, size_t size)
     return t.overflow ? RP_ENOSPACE : (int)t.len;
 }
 
+/* Face of a notation character, or -1. */
 static int face_of_char(char c)
 {
     const char *p = c ? strchr(FACE_CHAR, c) : NULL;
@@ -1123,6 +1137,7 @@ static char *field(char *f, const char *key)
     return (strncmp(f, key, k) == 0 && f[k] == '=') ? f + k + 1 : NULL;
 }
 
+/* Exactly 16 lower-case hex digits (the rng words). */
 static bool read_hex64(const char *v, uint64_t *out)
 {
     if (strlen(v) != 16)
@@ -1289,6 +1304,7 @@ static void json_faces(text_buf *t, const uint8_t *counts)
     put_ch(t, ']');
 }
 
+/* A hand, deck contents or pile as a JSON array of names (one raw node). */
 static cJSON *faces_json(const uint8_t *counts)
 {
     char buf[49 * 12 + 4];
@@ -1351,6 +1367,7 @@ static cJSON *wall_json(const dw_state *s, int w)
     return cJSON_CreateRaw(buf);
 }
 
+/* A two-number JSON array as one raw node (sizes by seat). */
 static cJSON *pair_json(int a, int b)
 {
     char buf[32];
@@ -1358,6 +1375,7 @@ static cJSON *pair_json(int a, int b)
     return cJSON_CreateRaw(buf);
 }
 
+/* A whole number as raw JSON (cJSON's own numbers go through floating point). */
 static cJSON *int_json(int v)
 {
     char buf[16];
@@ -1504,7 +1522,9 @@ static void shuffle_main_keeping_flags(dw_state *s, rp_rng *rng)
 
 /* Resample what `player` cannot see (DW-13): the opponent's hand, the opponent's personal deck,
  * the main deck's order and contents, the order of player's own personal deck, and the rng.
- * If no consistent split is found quickly, the hidden contents stay and only orders change. */
+ * A split is almost always found in one or two tries (none missed in 400,000 random-game
+ * calls with 256 tries); should all tries fail (e.g. a hand-made position whose main-deck
+ * Flags sit where DW-1 cannot put them), the hidden contents stay and only orders change. */
 static void dw_determinize(void *st, int player, rp_rng *rng)
 {
     dw_state *s = st;
@@ -1518,7 +1538,7 @@ static void dw_determinize(void *st, int player, rp_rng *rng)
     played_by(s, q, played);
     dw_split sp;
     bool ok = false;
-    for (int attempt = 0; attempt < 64 && !ok; attempt++)
+    for (int attempt = 0; attempt < 256 && !ok; attempt++)
         ok = try_split(s, q, pool, played, rng, &sp);
     if (ok) {
         memcpy(s->hand[q], sp.hand, DW_FACES);
@@ -1578,6 +1598,7 @@ static double dw_evaluate(const void *st, int player)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* ANSI colour for a seat (2: reset), or nothing when colour is off. */
 static const char *col(bool color, int seat)
 {
     if (!color)
@@ -1649,9 +1670,15 @@ static void dw_render(const void *st, int player, FILE *out, bool color)
     for (int f = 0; f < DW_FACES; f++)
         for (int i = 0; i < s->hand[p][f]; i++)
             fprintf(out, " [%s]", FACE_NAME[f]);
-    fprintf(out, "\nYour personal deck: %d cards; opponent: %d cards in hand, %d in personal "
-                 "deck; main deck: %d\n",
-            s->personal_n[p], s->hand_n[p ^ 1], s->personal_n[p ^ 1], s->main_n);
+    uint8_t own[DW_FACES] = {0};
+    for (int i = 0; i < s->personal_n[p]; i++)
+        own[s->personal[p][i]]++;
+    fprintf(out, "\nYour personal deck (%d, order unknown):", s->personal_n[p]);
+    for (int f = 0; f < DW_FACES; f++)
+        for (int i = 0; i < own[f]; i++)
+            fprintf(out, " %s", FACE_NAME[f]);
+    fprintf(out, "\nOpponent: %d cards in hand, %d in personal deck. Main deck: %d cards.\n",
+            s->hand_n[p ^ 1], s->personal_n[p ^ 1], s->main_n);
     for (int seat = 0; seat < 2; seat++) {
         fprintf(out, "Removed (%s):", seat ? "Red" : "Blue");
         int any = 0;
