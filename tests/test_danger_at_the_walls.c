@@ -958,9 +958,12 @@ static void test_property_random_games(void **unused)
             check_invariants(&s);
             if (g % 16 == 0) { /* a determinized state is itself a valid state */
                 dw_state d = s;
-                G->determinize(&d, (int)rp_rng_below(&rng, 2), &rng);
+                const int who = (int)rp_rng_below(&rng, 2);
+                G->determinize(&d, who, &rng);
                 check_valid(&d);
                 check_invariants(&d);
+                /* evaluate reads only what `who` can see */
+                assert_true(G->evaluate(&d, who) == G->evaluate(&s, who));
             }
             const double e = G->evaluate(&s, DW_BLUE);
             assert_true(e >= 0.0 && e <= 1.0);
