@@ -306,29 +306,34 @@ static int legal_plays(const dw_state *s, rp_action *out)
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *b = &s->side[w][DW_BLUE];
             const int base = DW_ACT_SPY + w * 7;
-            for (int v = 0; v < 3; v++)
-                if (b->archers[v])
-                    out[n++] = (rp_action)(base + v);
-            if (b->ncannon)
-                out[n++] = (rp_action)(base + 3);
-            for (int l = 0; l < 3; l++)
-                if (b->leaders & LB(DW_GENERAL + l))
-                    out[n++] = (rp_action)(base + 4 + l);
+            /* write each target, keep it when present (no data-dependent branch) */
+            for (int v = 0; v < 3; v++) {
+                out[n] = (rp_action)(base + v);
+                n += b->archers[v] != 0;
+            }
+            out[n] = (rp_action)(base + 3);
+            n += b->ncannon != 0;
+            for (int l = 0; l < 3; l++) {
+                out[n] = (rp_action)(base + 4 + l);
+                n += (b->leaders >> l) & 1;
+            }
         }
     if (p == DW_BLUE && h[DW_ASSASSIN]) /* DW-9: any visible Red card in play */
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *r = &s->side[w][DW_RED];
             const int base = DW_ACT_ASSASSIN + w * 8;
-            for (int v = 0; v < 3; v++)
-                if (r->archers[v])
-                    out[n++] = (rp_action)(base + v);
-            if (r->ncannon)
-                out[n++] = (rp_action)(base + 3);
-            for (int l = 0; l < 3; l++)
-                if (r->leaders & LB(DW_KING + l))
-                    out[n++] = (rp_action)(base + 4 + l);
-            if (s->spy_wall == w + 1 && spy_visible(s))
-                out[n++] = (rp_action)(base + 7);
+            for (int v = 0; v < 3; v++) {
+                out[n] = (rp_action)(base + v);
+                n += r->archers[v] != 0;
+            }
+            out[n] = (rp_action)(base + 3);
+            n += r->ncannon != 0;
+            for (int l = 0; l < 3; l++) {
+                out[n] = (rp_action)(base + 4 + l);
+                n += (r->leaders >> (DW_KING - DW_GENERAL + l)) & 1;
+            }
+            out[n] = (rp_action)(base + 7);
+            n += s->spy_wall == w + 1 && spy_visible(s);
         }
     if (n == 0) /* DW-4 */
         for (int f = 0; f < DW_FACES; f++)
