@@ -27,6 +27,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@
 #include <threads.h>
 
 #define LB(face) (1u << ((face) - DW_GENERAL))
+
+/* Equal states are equal bytes (the notation round trip compares with memcmp): no hidden
+ * padding anywhere in the state. */
+_Static_assert(offsetof(dw_state, pad_) + sizeof(((dw_state *)0)->pad_) == sizeof(dw_state),
+               "dw_state has trailing padding");
+_Static_assert(offsetof(dw_state, hand) == sizeof(rp_rng), "dw_state has inner padding");
 
 /* Copies of each face among the 49 playing cards (rulebook "Card Distributions"). */
 static const uint8_t TOTAL[DW_FACES] = {13, 7, 5, 1, 3, 1, 3, 1, 4, 3, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -115,11 +122,9 @@ static void update_control(dw_state *s, int w)
 {
     if (s->flag[w])
         return;
-    int b = dw_strength(s, w, DW_BLUE), r = dw_strength(s, w, DW_RED);
-    if (b > r)
-        s->control[w] = DW_BLUE;
-    else if (r > b)
-        s->control[w] = DW_RED;
+    const int b = dw_strength(s, w, DW_BLUE), r = dw_strength(s, w, DW_RED);
+    const uint8_t c = s->control[w];
+    s->control[w] = b > r ? (uint8_t)DW_BLUE : r > b ? (uint8_t)DW_RED : c;
 }
 
 /* Whether the Spy is visible: not buried under a newer Blue Cannon (DW-9, DW-P2). */

@@ -55,7 +55,7 @@ typedef struct dw_state {
     uint8_t phase;                   /* DW_PHASE_PLAY or DW_PHASE_REFILL */
     uint8_t last_turn;               /* this turn is the opponent's last one (DW-12) */
     uint8_t over;
-    uint8_t pad_[3];
+    uint8_t pad_[10];                /* explicit, so the struct has no hidden padding */
 } dw_state;
 
 /* Action layout (see the table in danger_at_the_walls.c). */
