@@ -12,13 +12,13 @@ extern const rp_game rp_walls_and_armies;
 
 const rp_game *const rp_games[] = {
     /* danger-at-the-walls */
-    /* &rp_danger_at_the_walls, */
+    &rp_danger_at_the_walls,
 
     /* king-of-danger */
     /* &rp_king_of_danger, */
 
     /* rush-the-wall */
-    /* &rp_rush_the_wall, */
+    &rp_rush_the_wall,
 
     /* castle-danger */
     &rp_castle_danger,
