@@ -1565,7 +1565,12 @@ static void dw_determinize(void *st, int player, rp_rng *rng)
         rp_rng_shuffle_u8(rng, s->personal[q], s->personal_n[q]);
         shuffle_main_keeping_flags(s, rng);
     }
-    rp_rng_shuffle_u8(rng, s->personal[p], s->personal_n[p]);
+    /* The own personal deck's contents are known, its order is not: shuffle from a canonical
+     * (sorted) order so the result does not depend on the hidden one. */
+    uint8_t own[DW_FACES] = {0};
+    for (int i = 0; i < s->personal_n[p]; i++)
+        own[s->personal[p][i]]++;
+    counts_to_list(own, s->personal[p], rng);
     const uint64_t hi = rp_rng_next(rng), lo = rp_rng_next(rng);
     rp_rng_seed(&s->rng, hi << 32 | lo, 0xD4A11u);
 }
