@@ -1948,7 +1948,16 @@ static void rtw_determinize(void *st, int player, rp_rng *rng)
         if (c != player)
             determinize_clan(s, c, rng);
     int drawn = RTW_SLOTS * (s->round + 1);
-    rp_rng_shuffle_u8(rng, s->deck + drawn, RTW_FORTS - drawn);
+    /* Shuffle the unseen forts from a canonical (sorted) order, so the result depends only on
+     * what `player` sees, never on the hidden order it replaces. */
+    uint8_t *rest = s->deck + drawn;
+    for (int i = 1; i < RTW_FORTS - drawn; i++)
+        for (int j = i; j > 0 && rest[j - 1] > rest[j]; j--) {
+            uint8_t t = rest[j];
+            rest[j] = rest[j - 1];
+            rest[j - 1] = t;
+        }
+    rp_rng_shuffle_u8(rng, rest, RTW_FORTS - drawn);
     uint64_t seed = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
 }
