@@ -374,6 +374,42 @@ static void test_time_budget_and_threads(void **unused)
     choose(&showdown_game, "ismcts:ms=10,threads=3", 1, &sd, NULL);
 }
 
+/* The registered games with hidden information: at positions along a random game, the state
+ * and a determinized copy of it (the same to the player to act) get the same move and the same
+ * estimate from the same seed and budget. */
+static void test_registered_games_hidden_information_is_not_read(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"ismcts:iters=400", "easy", "greedy"};
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        if (!(game->flags & RP_HIDDEN_INFO))
+            continue;
+        rp_state st;
+        rp_test_init(game, &st, "seed=11");
+        rp_rng rng;
+        rp_rng_seed(&rng, 5, 5);
+        for (int step = 0; step < 60 && game->current_player(&st) != RP_TERMINAL; step++) {
+            if (step % 6 == 0) {
+                rp_state twin;
+                rp_state_copy(game, &twin, &st);
+                game->determinize(&twin, game->current_player(&st), &rng);
+                for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+                    rp_ai_info a, b;
+                    rp_action ma = choose(game, specs[i], 21, &st, &a);
+                    rp_action mb = choose(game, specs[i], 21, &twin, &b);
+                    if (ma != mb || a.win_chance != b.win_chance)
+                        fail_msg("%s, %s at step %d: different choices in twin states",
+                                 game->id, specs[i], step);
+                }
+            }
+            rp_action legal[RP_MAX_LEGAL];
+            int n = game->legal_actions(&st, legal);
+            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        }
+    }
+}
+
 /* Castle Danger (full information): Red's King on f7 stands in the open. Blue's Cannon can
  * reach it this turn, directly from f4 (fire f4:3), or from e4 after stepping to f4 first. The
  * search must play its turn through to the hit, whatever it does on the way. */
@@ -455,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_hidden_information_is_not_read),
         cmocka_unit_test(test_search_through_hidden_actions_and_chance),
         cmocka_unit_test(test_time_budget_and_threads),
+        cmocka_unit_test(test_registered_games_hidden_information_is_not_read),
         cmocka_unit_test(test_castle_danger_exposed_king_is_hit),
         cmocka_unit_test(test_search_plays_every_registered_game),
     };
