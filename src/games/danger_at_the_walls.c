@@ -1699,6 +1699,8 @@ static void dw_render(const void *st, int player, FILE *out, bool color)
     }
 }
 
+static const char *const dw_seat_names[] = {"Blue", "Red"};
+
 const rp_game rp_danger_at_the_walls = {
     .id = "danger-at-the-walls",
     .title = "Danger at the Walls",
@@ -1711,6 +1713,7 @@ const rp_game rp_danger_at_the_walls = {
     .state_size = sizeof(dw_state),
     .options = DW_OPTIONS,
     .num_options = 0,
+    .seat_names = dw_seat_names,
     .init = dw_init,
     .num_players = dw_num_players,
     .current_player = dw_current_player,

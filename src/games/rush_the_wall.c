@@ -2127,6 +2127,7 @@ const rp_game rp_rush_the_wall = {
     .state_size = sizeof(rtw_state),
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
+    .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,
