@@ -1947,8 +1947,17 @@ static void rtw_determinize(void *st, int player, rp_rng *rng)
     for (int c = 0; c < s->clans; c++)
         if (c != player)
             determinize_clan(s, c, rng);
+    /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
+     * result never depends on the hidden order it replaces. */
     int drawn = RTW_SLOTS * (s->round + 1);
-    rp_rng_shuffle_u8(rng, s->deck + drawn, RTW_FORTS - drawn);
+    uint8_t *undrawn = s->deck + drawn;
+    for (int i = 1; i < RTW_FORTS - drawn; i++)
+        for (int j = i; j > 0 && undrawn[j - 1] > undrawn[j]; j--) {
+            uint8_t t = undrawn[j];
+            undrawn[j] = undrawn[j - 1];
+            undrawn[j - 1] = t;
+        }
+    rp_rng_shuffle_u8(rng, undrawn, RTW_FORTS - drawn);
     uint64_t seed = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
 }
