@@ -43,11 +43,6 @@ static inline int is_face(int card)
     return card >= WA_FIRST_FACE;
 }
 
-static inline int count_bits(uint64_t m)
-{
-    return __builtin_popcountll(m);
-}
-
 /* ------------------------------------------------------------------------------------------
  * Cards as text */
 
@@ -1079,6 +1074,15 @@ static cJSON *player_json(const wa_state *s, int pl)
     return o;
 }
 
+/* Where a stack's target lies, as the 1-based number a player types: +N is wall N of the
+ * defender, -N is shield N. */
+static int target_position(const wa_state *s, int target)
+{
+    const wa_player *d = &s->p[s->attacker ^ 1];
+    int i = list_find(d->shields, d->nshields, target);
+    return i >= 0 ? -(i + 1) : list_find(d->walls, d->nwalls, target) + 1;
+}
+
 static cJSON *wa_view_json(const void *st, int player)
 {
     const wa_state *s = st;
@@ -1111,6 +1115,9 @@ static cJSON *wa_view_json(const void *st, int player)
     for (int k = 0; k < s->nstacks; k++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, "target", card_json(s->stack_target[k]));
+        int at = target_position(s, s->stack_target[k]);
+        cJSON_AddStringToObject(o, "target_kind", at < 0 ? "shield" : "wall");
+        cJSON_AddNumberToObject(o, "target_number", (at < 0 ? -at : at));
         cJSON_AddItemToObject(o, "cards", set_json(s->stack_cards[k]));
         cJSON_AddNumberToObject(o, "total", s->stack_total[k]);
         cJSON_AddItemToArray(stacks, o);
@@ -1230,7 +1237,9 @@ static void wa_render(const void *st, int player, FILE *out, bool color)
             render_card(out, __builtin_ctzll(m), color);
         fprintf(out, " = %d against ", s->stack_total[k]);
         render_card(out, s->stack_target[k], color);
-        fprintf(out, " (%d)%s\n", card_value(s->stack_target[k]),
+        int at = target_position(s, s->stack_target[k]);
+        fprintf(out, " (%s %d, value %d)%s\n", at < 0 ? "shield" : "wall", at < 0 ? -at : at,
+                card_value(s->stack_target[k]),
                 s->pending == k ? "  <- the defender decides" : "");
     }
     render_prompt(s, player, out, color);
