@@ -54,7 +54,12 @@ void wa_card_to_text(int card, char out[4])
         out[1] = '\0';
         return;
     }
-    snprintf(out, 4, "%s%c", RANKS[card / 4], SUITS[card % 4]);
+    const char *rank = RANKS[card / 4];
+    int n = 0;
+    while (*rank)
+        out[n++] = *rank++;
+    out[n++] = SUITS[card % 4];
+    out[n] = '\0';
 }
 
 /* Reads exactly len characters as one card (upper-case rank and suit); -1 if not a card. */
@@ -588,11 +593,18 @@ static void put(text_out *t, const char *fmt, ...)
         t->len += (size_t)n;
 }
 
+/* Cards are most of the text: appended directly, not through printf. */
 static void put_card(text_out *t, int card)
 {
     char c[4];
     wa_card_to_text(card, c);
-    put(t, "%s", c);
+    size_t n = strlen(c);
+    if (t->len + n >= t->size) {
+        t->overflow = 1;
+        return;
+    }
+    memcpy(t->buf + t->len, c, n + 1);
+    t->len += n;
 }
 
 /* A list from its top (the last entry) down, or '-'. */
