@@ -909,6 +909,13 @@ static void test_property_random_games(void **unused)
         }
         check_invariants(&s);
         rp_test_check_returns(G, &s);
+        /* a finished game's notation loads back to the same bytes too */
+        char text[RP_STATE_TEXT];
+        assert_true(G->state_to_text(&s, text, sizeof text) > 0);
+        wa_state back;
+        memset(&back, 0x5A, sizeof back);
+        rp_test_load(G, &back, text);
+        assert_memory_equal(&back, &s, sizeof s);
         assert_true(s.winner != WA_NONE);
         if (s.p[0].nwalls == 0 || s.p[1].nwalls == 0) {
             assert_true(s.winner < 2); /* WA-7: no walls loses */

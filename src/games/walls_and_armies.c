@@ -92,6 +92,7 @@ static void list_remove(uint8_t *list, uint8_t *n, int i)
     *n = (uint8_t)last;
 }
 
+/* Position of card in a list, or -1. */
 static int list_find(const uint8_t *list, int n, int card)
 {
     for (int i = 0; i < n; i++)
@@ -389,6 +390,7 @@ static int wa_init(void *st, const rp_config *cfg, rp_error *err)
     return RP_OK;
 }
 
+/* Always two (the rulebook's game is for two). */
 static int wa_num_players(const void *st)
 {
     (void)st;
@@ -432,6 +434,7 @@ static int wa_legal_actions(const void *st, rp_action *out)
     return n;
 }
 
+/* Play a legal action; all chance (flips, reshuffles) happens in here, from the state rng. */
 static void wa_apply(void *st, rp_action action)
 {
     wa_state *s = st;
@@ -463,6 +466,7 @@ static void wa_returns(const void *st, double *out)
 /* ------------------------------------------------------------------------------------------
  * Action notation */
 
+/* The move words of the table above; positions are 1-based as drawn. */
 static int wa_action_to_text(const void *st, rp_action a, char *buf, size_t size)
 {
     (void)st;
@@ -522,6 +526,8 @@ static int parse_position(const char *word, int max)
     return v >= 1 && v <= max ? v : -1;
 }
 
+/* Inverse of wa_action_to_text, forgiving about case and spacing; ranges are checked here,
+ * legality by the caller (rp_parse_move). */
 static int wa_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     (void)st;
@@ -574,6 +580,7 @@ typedef struct text_out {
     int overflow;
 } text_out;
 
+/* printf onto the text, remembering overflow instead of failing at every call. */
 static void put(text_out *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -619,6 +626,7 @@ static void put_top_first(text_out *t, const uint8_t *list, int n)
     }
 }
 
+/* A set of cards in card order, or '-'. */
 static void put_set(text_out *t, uint64_t set, char sep)
 {
     if (set == 0)
@@ -630,6 +638,7 @@ static void put_set(text_out *t, uint64_t set, char sep)
     }
 }
 
+/* walls, shields and army of one player; '*' marks the face-up walls. */
 static void put_player(text_out *t, const wa_state *s, int pl)
 {
     const wa_player *p = &s->p[pl];
@@ -654,6 +663,7 @@ static void put_player(text_out *t, const wa_state *s, int pl)
 
 static const char *const PHASES[3] = {"place", "defend", "over"};
 
+/* The referee's one-line notation (see the format above); RP_ENOSPACE if buf is too small. */
 static int wa_state_to_text(const void *st, char *buf, size_t size)
 {
     const wa_state *s = st;
@@ -801,6 +811,7 @@ static int parse_uint(const char *text, long max, long *out)
     return 0;
 }
 
+/* 1..16 lower-case hex digits, the whole of text[0..len). */
 static int parse_hex64(const char *text, size_t len, uint64_t *out)
 {
     if (len == 0 || len > 16)
@@ -880,6 +891,7 @@ static int parse_header(parser *ps, wa_state *s)
     return RP_OK;
 }
 
+/* walls, shields and army of one player, each card new to the state. */
 static int parse_player(parser *ps, wa_state *s, int pl)
 {
     char key[16], val[FIELD_MAX];
@@ -961,6 +973,7 @@ static int parse_stacks(parser *ps, wa_state *s)
     }
 }
 
+/* The state's generator, so that future reshuffles are reproduced exactly. */
 static int parse_rng(parser *ps, wa_state *s)
 {
     char val[FIELD_MAX];
@@ -1022,6 +1035,7 @@ static int check_state(const wa_state *s, uint64_t seen, rp_error *err)
     return RP_OK;
 }
 
+/* Parse into a local state and validate everything; st changes only on success. */
 static int wa_state_from_text(void *st, const char *text, rp_error *err)
 {
     wa_state s;
@@ -1056,6 +1070,7 @@ static int wa_state_from_text(void *st, const char *text, rp_error *err)
  * deck's order too; face-up walls, shields, stacks, the flipped card, counts and the discard
  * pile are public. The same for both seats, apart from who is asking. */
 
+/* A card as its notation string. */
 static cJSON *card_json(int card)
 {
     char c[4];
@@ -1063,6 +1078,7 @@ static cJSON *card_json(int card)
     return cJSON_CreateString(c);
 }
 
+/* A set of cards as an array in card order (the discard pile and stacks have no order). */
 static cJSON *set_json(uint64_t set)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -1071,6 +1087,7 @@ static cJSON *set_json(uint64_t set)
     return arr;
 }
 
+/* One player's table: walls (null when face down), shields, the size of the army deck. */
 static cJSON *player_json(const wa_state *s, int pl)
 {
     const wa_player *p = &s->p[pl];
@@ -1095,6 +1112,7 @@ static int target_position(const wa_state *s, int target)
     return i >= 0 ? -(i + 1) : list_find(d->walls, d->nwalls, target) + 1;
 }
 
+/* The public table (WA-8) for `player`; identical for any two states nobody can tell apart. */
 static cJSON *wa_view_json(const void *st, int player)
 {
     const wa_state *s = st;
@@ -1168,6 +1186,7 @@ static void wa_determinize(void *st, int player, rp_rng *rng)
 /* ------------------------------------------------------------------------------------------
  * Render: the public table as `player` sees it, for a terminal. */
 
+/* [7H], red for hearts and diamonds when colour is on. */
 static void render_card(FILE *out, int card, bool color)
 {
     char c[4];
@@ -1179,6 +1198,7 @@ static void render_card(FILE *out, int card, bool color)
         fprintf(out, "[%s]", c);
 }
 
+/* One player's line of counts, shields and walls (face-down walls as [##]). */
 static void render_player(const wa_state *s, int pl, int viewer, FILE *out, bool color)
 {
     const wa_player *p = &s->p[pl];
@@ -1204,6 +1224,7 @@ static void render_player(const wa_state *s, int pl, int viewer, FILE *out, bool
     fprintf(out, "\n");
 }
 
+/* What happens next and which words to type, addressed to the viewer. */
 static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
 {
     int d = s->attacker ^ 1;
@@ -1216,17 +1237,27 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
     } else if (s->phase == WA_PLACE) {
         fprintf(out, "Player %u flipped ", (unsigned)s->attacker);
         render_card(out, s->flipped, color);
-        fprintf(out, " (value %d). %s: %s, or 'stack N'.\n", card_value(s->flipped),
-                s->attacker == viewer ? "Your move" : "Waiting for them",
-                s->p[d].nshields ? "'attack shield N' (shields first)" : "'attack wall N'");
+        fprintf(out, " (value %d). ", card_value(s->flipped));
+        if (s->attacker != viewer) {
+            fprintf(out, "Waiting for player %u to place it.\n", (unsigned)s->attacker);
+            return;
+        }
+        fprintf(out, "Your move: %s%s.\n",
+                s->p[d].nshields ? "'attack shield N' (shields first)" : "'attack wall N'",
+                s->nstacks ? ", or 'stack N'" : "");
     } else {
-        fprintf(out, "Stack %u did not beat its target. %s: 'leave'%s.\n",
-                (unsigned)s->pending + 1, d == viewer ? "Your answer" : "Waiting for player",
-                s->p[d].narmy ? " or 'counter' (your top army card must beat the stack)"
-                              : " (no army cards to counter with)");
+        fprintf(out, "Stack %u did not beat its target. ", (unsigned)s->pending + 1);
+        if (d != viewer)
+            fprintf(out, "Waiting for player %d to leave it or counter-attack.\n", d);
+        else if (s->p[d].narmy)
+            fprintf(out, "Your answer: 'leave' or 'counter' (your top army card, unseen, must "
+                         "beat %d).\n", s->stack_total[s->pending]);
+        else
+            fprintf(out, "Your answer: 'leave' (no army cards to counter with).\n");
     }
 }
 
+/* The whole table as `player` sees it: defender on top, attacker below, stacks, prompt. */
 static void wa_render(const void *st, int player, FILE *out, bool color)
 {
     const wa_state *s = st;
