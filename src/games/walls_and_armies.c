@@ -65,6 +65,7 @@ void wa_card_to_text(int card, char out[4])
 /* Reads exactly len characters as one card (upper-case rank and suit); -1 if not a card. */
 int wa_card_from_text(const char *text, size_t len)
 {
+    static const char RANK_CHARS[] = "23456789?JQKA";
     if (len < 2 || len > 3)
         return -1;
     int suit = -1;
@@ -73,8 +74,10 @@ int wa_card_from_text(const char *text, size_t len)
             suit = s;
     if (suit < 0)
         return -1;
+    if (len == 3)
+        return text[0] == '1' && text[1] == '0' ? 8 * 4 + suit : -1;
     for (int r = 0; r < 13; r++)
-        if (strlen(RANKS[r]) == len - 1 && memcmp(RANKS[r], text, len - 1) == 0)
+        if (r != 8 && text[0] == RANK_CHARS[r])
             return r * 4 + suit;
     return -1;
 }
