@@ -96,6 +96,13 @@ static int cards_in_stacks(const wa_state *s)
     return n;
 }
 
+/* The top of a player's army deck: the card the next attack of theirs will flip. */
+static int top_army(const wa_state *s, int pl)
+{
+    assert_true(s->p[pl].narmy > 0);
+    return s->p[pl].army[s->p[pl].narmy - 1];
+}
+
 static char *view(const wa_state *s, int player)
 {
     char *v = rp_view_text(G, s, player, false);
@@ -103,8 +110,8 @@ static char *view(const wa_state *s, int player)
     return v;
 }
 
-/* A state ready for P0 to place a flipped card against P1 (who has a shield and walls). */
-#define BASE_HEAD "turn=1/200 attacker=0 phase=place"
+/* A state where P0 chooses an attack against P1; P0's army deck is written top first. */
+#define BASE_HEAD "turn=1/200 attacker=0 phase=attack"
 
 /* ---- WA-1, WA-2: setup and the first player ------------------------------------------- */
 
@@ -131,16 +138,17 @@ static void test_WA1_setup_flips_shields_walls_and_armies(void **unused)
     assert_int_equal(set_of(s.p[1].walls, 2), BIT(C("3S")) | BIT(C("4S")));
     /* The number cards that said how many to deal are discarded. */
     assert_int_equal(s.discard, BIT(C("3C")) | BIT(C("4C")) | BIT(C("2S")) | BIT(C("5S")));
-    /* Armies: 4 for P0; 5 for P1, who goes first (WA-2: fewer walls) and has flipped one. */
+    /* Armies: 4 for P0; 5 for P1, who goes first (WA-2: fewer walls) and has flipped
+     * nothing yet (WA-P1: the first attack is chosen before any flip). */
     assert_int_equal(s.p[0].narmy, 4);
     assert_int_equal(set_of(s.p[0].army, 4),
                      BIT(C("7D")) | BIT(C("8D")) | BIT(C("9D")) | BIT(C("10D")));
     assert_int_equal(s.attacker, 1);
-    assert_int_equal(s.p[1].narmy, 4);
-    assert_int_equal(s.flipped, C("10S")); /* WA-P5: the last card dealt is the top */
-    uint64_t army1 = set_of(s.p[1].army, 4) | BIT(s.flipped);
-    assert_int_equal(army1, BIT(C("6S")) | BIT(C("7S")) | BIT(C("8S")) | BIT(C("9S")) |
-                                BIT(C("10S")));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[1].narmy, 5);
+    assert_int_equal(top_army(&s, 1), C("10S")); /* WA-P5: the last card dealt is the top */
+    assert_int_equal(set_of(s.p[1].army, 5), BIT(C("6S")) | BIT(C("7S")) | BIT(C("8S")) |
+                                                 BIT(C("9S")) | BIT(C("10S")));
     assert_int_equal(s.ndeck, 52 - 21);
     assert_int_equal(s.faceup, 0); /* walls are dealt face down */
 }
@@ -179,28 +187,102 @@ static void test_WA2_full_tie_is_a_coin(void **unused)
         wa_deal(&s, order, 200, &rng);
         assert_int_equal(s.p[0].nwalls, 2);
         assert_int_equal(s.p[1].nwalls, 2);
-        assert_int_equal(s.p[0].narmy + s.p[1].narmy, 3); /* one is flipped */
+        assert_int_equal(s.p[0].narmy, 2);
+        assert_int_equal(s.p[1].narmy, 2);
         first[s.attacker]++;
     }
     assert_true(first[0] > 8 && first[1] > 8);
 }
 
-/* Task brief / WA-P1: the attacker's top army card is flipped (public) before they choose. */
-static void test_WAP1_flipped_card_is_shown_before_the_attacker_chooses(void **unused)
+/* Sorted legal actions of s into out; returns the count. */
+static int sorted_legal(const wa_state *s, rp_action out[RP_MAX_LEGAL])
+{
+    int n = G->legal_actions(s, out);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            rp_action t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* WA-P1, the rulebook's order: "Pick one of the opponent's wall or shield cards to attack,
+ * then flip the top card from your army deck", and "stack your next army card on top of any
+ * of your in-play army cards". Two tables that differ only in P0's hidden top army card (KH or
+ * 2H) look the same to both players and give P0 the same choices; only after P0 picks a target
+ * is the card flipped, and then the outcome differs: KH (13) beats JD (11), 2H does not. */
+static void test_WAP1_attacker_chooses_before_the_flip(void **unused)
 {
     (void)unused;
-    wa_state s;
-    rp_test_init(G, &s, "seed=3");
-    assert_int_equal(s.phase, WA_PLACE);
-    assert_true(s.flipped < WA_CARDS);
-    char name[4], quoted[8];
-    wa_card_to_text(s.flipped, name);
-    snprintf(quoted, sizeof quoted, "\"%s\"", name);
+    wa_state a, b;
+    load(&a, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
+                       "army0=KH,2H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+    load(&b, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
+                       "army0=2H,KH walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+    assert_int_equal(G->current_player(&a), 0);
+    assert_int_equal(a.p[0].narmy, 2); /* nothing is flipped before the choice */
+    rp_action la[RP_MAX_LEGAL], lb[RP_MAX_LEGAL];
+    int na = sorted_legal(&a, la), nb = sorted_legal(&b, lb);
+    assert_int_equal(na, 2); /* attack shield 2 (JD), stack 1 (on 5H against QS) */
+    assert_int_equal(na, nb);
+    assert_memory_equal(la, lb, (size_t)na * sizeof *la);
     for (int p = 0; p < 2; p++) {
-        char *v = view(&s, p);
-        assert_non_null(strstr(v, "\"flipped\":"));
-        assert_non_null(strstr(v, quoted));
-        free(v);
+        char *va = view(&a, p), *vb = view(&b, p);
+        assert_string_equal(va, vb);
+        assert_null(strstr(va, "\"KH\""));
+        assert_null(strstr(va, "\"2H\""));
+        free(va);
+        free(vb);
+    }
+    rp_test_play(G, &a, "attack shield 2");
+    rp_test_play(G, &b, "attack shield 2");
+    /* a: KH flipped, 13 > 11, JD and KH discarded; P0 chooses again. */
+    assert_int_equal(a.discard, BIT(C("KH")) | BIT(C("JD")));
+    assert_int_equal(a.p[1].nshields, 1);
+    assert_int_equal(a.phase, WA_ATTACK);
+    assert_int_equal(a.p[0].narmy, 1);
+    /* b: 2H flipped onto a new stack against JD; P1 now leaves or counters. */
+    assert_int_equal(b.nstacks, 2);
+    assert_int_equal(b.stack_target[1], C("JD"));
+    assert_int_equal(b.stack_cards[1], BIT(C("2H")));
+    assert_int_equal(b.phase, WA_DEFEND);
+    assert_int_equal(G->current_player(&b), 1);
+    /* Now the flipped card is public. */
+    char *va = view(&a, 1), *vb = view(&b, 1);
+    assert_non_null(strstr(va, "\"KH\""));
+    assert_non_null(strstr(vb, "\"2H\""));
+    assert_null(strstr(va, "\"2H\""));
+    assert_null(strstr(vb, "\"KH\""));
+    free(va);
+    free(vb);
+}
+
+/* WA-P1 from a real deal: whatever hidden cards a determinization puts on top of the
+ * attacker's army deck, the attacker's legal moves are the same. */
+static void test_WAP1_attacker_choices_ignore_the_hidden_deck(void **unused)
+{
+    (void)unused;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        wa_state s;
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%llu", (unsigned long long)seed);
+        rp_test_init(G, &s, opts);
+        assert_int_equal(s.phase, WA_ATTACK);
+        rp_action base[RP_MAX_LEGAL];
+        int n = sorted_legal(&s, base);
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 3);
+        int top_differs = 0;
+        for (int t = 0; t < 20; t++) {
+            wa_state d = s;
+            G->determinize(&d, s.attacker, &rng);
+            top_differs |= top_army(&d, s.attacker) != top_army(&s, s.attacker);
+            rp_action other[RP_MAX_LEGAL];
+            assert_int_equal(sorted_legal(&d, other), n);
+            assert_memory_equal(other, base, (size_t)n * sizeof *base);
+        }
+        assert_true(top_differs);
     }
 }
 
@@ -211,33 +293,34 @@ static void test_WA3_shields_before_walls(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
     assert_true(rp_test_is_legal(G, &s, "attack shield 1"));
     assert_false(rp_test_is_legal(G, &s, "attack wall 1"));
     assert_false(rp_test_is_legal(G, &s, "attack wall 2"));
     assert_false(rp_test_is_legal(G, &s, "stack 1"));
-    load(&s, BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
     assert_true(rp_test_is_legal(G, &s, "attack wall 1"));
     assert_true(rp_test_is_legal(G, &s, "attack wall 2"));
     assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
 }
 
 /* Rulebook: "If your card is higher, then discard both the target card and the army card."
- * WA-3: "wins at once". K (13) beats Q (12): both go, and the next army card is flipped. */
+ * WA-3: "wins at once". K (13) beats Q (12): both go, and the attacker chooses the next attack. */
 static void test_WA3_higher_card_discards_target_and_card(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=KH pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=KH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[1].nshields, 0);
     assert_int_equal(s.discard, BIT(C("KH")) | BIT(C("QS")));
     assert_int_equal(s.nstacks, 0);
-    assert_int_equal(s.phase, WA_PLACE);
-    assert_int_equal(s.flipped, C("6H"));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[0].narmy, 1);
+    assert_int_equal(top_army(&s, 0), C("6H"));
     assert_int_equal(G->current_player(&s), 0);
 }
 
@@ -247,8 +330,8 @@ static void test_WA3_equal_card_does_not_win(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=QH pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=QH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[1].nshields, 1);
     assert_int_equal(s.nstacks, 1);
@@ -263,16 +346,16 @@ static void test_WA3_stacked_cards_add_up(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=8C pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
                        RNG);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.p[1].nshields, 1);
     assert_int_equal(s.p[1].shields[0], C("JD"));
     assert_int_equal(s.discard, BIT(C("5H")) | BIT(C("8C")) | BIT(C("QS")));
     assert_int_equal(s.nstacks, 0);
-    load(&s, BASE_HEAD " flipped=4C pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=4C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
                        RNG);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.nstacks, 1);
@@ -286,8 +369,8 @@ static void test_WA3_attacked_wall_is_revealed(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
     char *before = view(&s, 0);
     assert_null(strstr(before, "\"9S\""));
     free(before);
@@ -303,7 +386,7 @@ static void test_WA3_attacked_wall_is_revealed(void **unused)
 
 /* ---- WA-4: the defender's choice ------------------------------------------------------- */
 
-#define DEFEND_HEAD "turn=1/200 attacker=0 phase=defend flipped=- pending=1 winner=- "
+#define DEFEND_HEAD "turn=1/200 attacker=0 phase=defend pending=1 winner=- "
 
 /* WA-4 / task brief: the defender decides; "leave" keeps the stack in play and the attacker
  * flips the next army card. */
@@ -317,8 +400,9 @@ static void test_WA4_leave_keeps_the_stack(void **unused)
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.nstacks, 1);
     assert_int_equal(s.stack_total[0], 7);
-    assert_int_equal(s.phase, WA_PLACE);
-    assert_int_equal(s.flipped, C("6H"));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[0].narmy, 2); /* nothing flipped until the attacker chooses */
+    assert_int_equal(top_army(&s, 0), C("6H"));
     assert_int_equal(G->current_player(&s), 0);
     assert_int_equal(s.p[1].narmy, 1);
 }
@@ -340,7 +424,8 @@ static void test_WA4_higher_counter_captures_the_stack_as_walls(void **unused)
     /* Captured cards are face down; the target stays, face up. */
     assert_int_equal(s.faceup, BIT(C("9S")));
     assert_int_equal(s.p[1].narmy, 1);
-    assert_int_equal(s.flipped, C("6H"));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(top_army(&s, 0), C("6H"));
 }
 
 /* WA-4: "Otherwise the counter and the stack are discarded and the target stays (face up)":
@@ -369,7 +454,8 @@ static void test_WA14_captured_card_can_be_attacked_this_turn(void **unused)
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=8H "
                          "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H+2C" RNG);
     rp_test_play(G, &s, "counter");
-    assert_int_equal(s.flipped, C("8H"));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(top_army(&s, 0), C("8H"));
     assert_true(rp_test_is_legal(G, &s, "attack wall 3")); /* 2C, captured just now */
     assert_true(rp_test_is_legal(G, &s, "attack wall 4")); /* 5H */
     rp_test_play(G, &s, "attack wall 3");
@@ -385,15 +471,15 @@ static void test_WA9_no_second_stack_on_one_target(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=3C pending=- winner=- deck=REST discard=- walls0=2C,4C "
-                       "shields0=- army0=2D walls1=4D,9S shields1=QS,JD army1=10D "
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
+                       "shields0=- army0=3C,2D walls1=4D,9S shields1=QS,JD army1=10D "
                        "stacks=QS:5H" RNG);
     assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
     assert_true(rp_test_is_legal(G, &s, "attack shield 2"));
     assert_true(rp_test_is_legal(G, &s, "stack 1"));
     rp_test_play(G, &s, "stack 1"); /* 5 + 3 = 8, not above Q */
     rp_test_play(G, &s, "counter"); /* 10 > 8: stack captured, QS free again */
-    assert_int_equal(s.flipped, C("2D"));
+    assert_int_equal(top_army(&s, 0), C("2D"));
     assert_true(rp_test_is_legal(G, &s, "attack shield 1"));
 }
 
@@ -403,8 +489,8 @@ static void test_WA13_defender_asked_after_last_card_with_leave_only(void **unus
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=2H pending=- winner=- deck=REST discard=- walls0=2C,4C "
-                       "shields0=- army0=- walls1=4D,9S shields1=QS army1=- stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=- stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.phase, WA_DEFEND);
     assert_int_equal(G->current_player(&s), 1);
@@ -423,7 +509,7 @@ static void test_WA5_end_of_turn_discards_stacks_and_replenishes(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=1/200 attacker=0 phase=defend flipped=- pending=2 winner=- "
+    load(&s, "turn=1/200 attacker=0 phase=defend pending=2 winner=- "
              "deck=4C,2D,3D,5D,6D,REST discard=- walls0=2S,3S shields0=KS army0=- "
              "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" RNG);
     rp_test_play(G, &s, "leave");
@@ -436,7 +522,9 @@ static void test_WA5_end_of_turn_discards_stacks_and_replenishes(void **unused)
                      BIT(C("2D")) | BIT(C("3D")) | BIT(C("5D")) | BIT(C("6D")));
     assert_int_equal(s.turn, 2);
     assert_int_equal(s.attacker, 1);
-    assert_int_equal(s.flipped, C("8D"));
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[1].narmy, 1);
+    assert_int_equal(top_army(&s, 1), C("8D"));
     char *v = view(&s, 1);
     assert_non_null(strstr(v, "\"walls\":[null,null,null]"));
     assert_non_null(strstr(v, "\"shields\":[\"KS\"]"));
@@ -448,8 +536,8 @@ static void test_WA11_replenish_face_card_is_a_shield_only(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=2H pending=- winner=- deck=KC,5C,REST discard=- walls0=2C,4C "
-                       "shields0=- army0=- walls1=4D,9S shields1=QS army1=9D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=KC,5C,REST discard=- walls0=2C,4C "
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=9D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.p[0].nshields, 1);
@@ -467,8 +555,8 @@ static void test_WA10_reshuffle_when_needed_includes_the_flipped_card(void **unu
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=AH pending=- winner=- deck=3C discard=- walls0=2C,4C "
-                       "shields0=- army0=- walls1=4D shields1=QS army1=REST stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=3C discard=- walls0=2C,4C "
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[0].narmy, 3);
     assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("3C")));
@@ -483,8 +571,8 @@ static void test_WA6_both_piles_empty_deal_fewer_cards(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=AH pending=- winner=- deck=4C discard=- walls0=2C,3C "
-                       "shields0=- army0=- walls1=4D shields1=QS army1=REST stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=4C discard=- walls0=2C,3C "
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[0].narmy, 3);
     assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("4C")));
@@ -497,17 +585,17 @@ static void test_WA12_empty_army_turn_is_only_a_replenish(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=AH pending=- winner=- deck=2C,5C,6C,3C,7C,8C,9C,REST "
-                       "discard=- walls0=2D,3D shields0=- army0=- walls1=4D shields1=QS "
+    load(&s, BASE_HEAD " pending=- winner=- deck=2C,5C,6C,3C,7C,8C,9C,REST "
+                       "discard=- walls0=2D,3D shields0=- army0=AH walls1=4D shields1=QS "
                        "army1=- stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.turn, 3);
     assert_int_equal(s.attacker, 0);
     assert_int_equal(s.p[1].narmy, 3);
     assert_int_equal(set_of(s.p[1].army, 3), BIT(C("7C")) | BIT(C("8C")) | BIT(C("9C")));
-    assert_int_equal(s.p[0].narmy, 1);
+    assert_int_equal(s.p[0].narmy, 2);
     /* WA-P5: 5C then 6C were dealt, so 6C is on top and flipped first. */
-    assert_int_equal(s.flipped, C("6C"));
+    assert_int_equal(top_army(&s, 0), C("6C"));
     assert_int_equal(s.p[0].army[0], C("5C"));
 }
 
@@ -519,8 +607,8 @@ static void test_WA7_no_walls_loses_at_once_mid_turn(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=9C pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=6H,7H walls1=5D shields1=- army1=8D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" RNG);
     rp_test_play(G, &s, "attack wall 1");
     assert_int_equal(G->current_player(&s), RP_TERMINAL);
     assert_int_equal(s.winner, 0);
@@ -538,8 +626,8 @@ static void test_WA15_turn_cap_more_walls_win_shields_do_not_count(void **unused
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=200/200 attacker=0 phase=place flipped=2H pending=- winner=- deck=KC,REST "
-             "discard=- walls0=2C,3C shields0=KS,AS,KD army0=- walls1=4D,5D,6D shields1=QS "
+    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C shields0=KS,AS,KD army0=2H walls1=4D,5D,6D shields1=QS "
              "army1=9D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
@@ -556,8 +644,8 @@ static void test_WA7_turn_cap_equal_walls_draw(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=200/200 attacker=0 phase=place flipped=2H pending=- winner=- deck=KC,REST "
-             "discard=- walls0=2C,3C,7C shields0=- army0=- walls1=4D,5D,6D shields1=QS "
+    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
              "army1=9D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
@@ -565,8 +653,8 @@ static void test_WA7_turn_cap_equal_walls_draw(void **unused)
     double r[2];
     G->returns(&s, r);
     assert_true(r[0] == 0.5 && r[1] == 0.5);
-    load(&s, "turn=199/200 attacker=0 phase=place flipped=2H pending=- winner=- deck=KC,REST "
-             "discard=- walls0=2C,3C,7C shields0=- army0=- walls1=4D,5D,6D shields1=QS "
+    load(&s, "turn=199/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
              "army1=9D stacks=-" RNG);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
@@ -609,18 +697,19 @@ static void test_WA8_views_hide_face_down_cards_from_everyone(void **unused)
 {
     (void)unused;
     wa_state s, swapped;
-    const char *a = BASE_HEAD " flipped=6C pending=- winner=- deck=REST discard=8S,7S "
-                              "walls0=2C,3C shields0=KS army0=9D,10D walls1=4D*,5D "
+    const char *a = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+                              "walls0=2C,3C shields0=KS army0=6C,9D,10D walls1=4D*,5D "
                               "shields1=- army1=JD,QH stacks=4D:3S" RNG;
-    const char *b = BASE_HEAD " flipped=6C pending=- winner=- deck=REST discard=8S,7S "
-                              "walls0=10D,QH shields0=KS army0=9D,2C walls1=4D*,JD "
-                              "shields1=- army1=5D,3C stacks=4D:3S" RNG;
+    const char *b = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+                              "walls0=10D,QH shields0=KS army0=3C,9D,6C walls1=4D*,JD "
+                              "shields1=- army1=5D,2C stacks=4D:3S" RNG;
     load(&s, a);
     load(&swapped, b);
+    /* 6C, the top of the attacker's army, is hidden too: it is flipped only after the
+     * attacker's choice (WA-P1). */
     static const char *const hidden[] = {"\"2C\"", "\"3C\"", "\"9D\"", "\"10D\"",
-                                         "\"5D\"", "\"JD\"", "\"QH\""};
-    static const char *const shown[] = {"\"KS\"", "\"4D\"", "\"3S\"", "\"6C\"", "\"8S\"",
-                                        "\"7S\""};
+                                         "\"5D\"", "\"JD\"", "\"QH\"", "\"6C\""};
+    static const char *const shown[] = {"\"KS\"", "\"4D\"", "\"3S\"", "\"8S\"", "\"7S\""};
     for (int p = 0; p < 2; p++) {
         char *v = view(&s, p), *w = view(&swapped, p);
         assert_string_equal(v, w); /* a player cannot tell the two apart */
@@ -629,6 +718,7 @@ static void test_WA8_views_hide_face_down_cards_from_everyone(void **unused)
         for (size_t i = 0; i < sizeof shown / sizeof *shown; i++)
             assert_non_null(strstr(v, shown[i]));
         assert_non_null(strstr(v, "\"army_cards\":2"));
+        assert_non_null(strstr(v, "\"army_cards\":3"));
         free(v);
         free(w);
     }
@@ -639,8 +729,8 @@ static void test_WA8_render_hides_cards_and_colours_on_request(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=6C pending=- winner=- deck=REST discard=8S walls0=2C,3C "
-                       "shields0=KS army0=9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=8S walls0=2C,3C "
+                       "shields0=KS army0=6C,9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
                        "stacks=4D:3S" RNG);
     for (int color = 0; color < 2; color++) {
         FILE *f = tmpfile();
@@ -655,7 +745,8 @@ static void test_WA8_render_hides_cards_and_colours_on_request(void **unused)
         assert_true((strchr(buf, '\x1b') != NULL) == (color == 1));
         assert_non_null(strstr(buf, "[##]"));
         assert_non_null(strstr(buf, "4D"));
-        assert_non_null(strstr(buf, "6C"));
+        assert_non_null(strstr(buf, "3S"));
+        assert_null(strstr(buf, "6C")); /* the attacker's next card, not yet flipped */
         assert_null(strstr(buf, "9D"));
         assert_null(strstr(buf, "QH"));
         assert_null(strstr(buf, "5D"));
@@ -670,8 +761,8 @@ static void test_WAP2_wall_numbering(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=KC pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=8H walls1=4D,9S,JD shields1=- army1=10D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=KC,8H walls1=4D,9S,JD shields1=- army1=10D stacks=-" RNG);
     rp_test_play(G, &s, "attack wall 1"); /* K beats 4 */
     assert_int_equal(s.p[1].nwalls, 2);
     assert_int_equal(s.p[1].walls[0], C("9S"));
@@ -685,8 +776,8 @@ static void test_WAP4_shields_stay_face_up(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=2H pending=- winner=- deck=3C,REST discard=- walls0=2C,4C "
-                       "shields0=AD army0=- walls1=4D,9S shields1=QS,JD army1=9D stacks=-"
+    load(&s, BASE_HEAD " pending=- winner=- deck=3C,REST discard=- walls0=2C,4C "
+                       "shields0=AD army0=2H walls1=4D,9S shields1=QS,JD army1=9D stacks=-"
                        RNG);
     rp_test_play(G, &s, "attack shield 2");
     rp_test_play(G, &s, "leave");
@@ -765,43 +856,58 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
         const char *text, *says;
     } bad[] = {
         /* a card twice (2C in walls0 and in the deck via REST is impossible, so name it twice) */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=2C walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "twice"},
+        {BASE_HEAD " pending=- winner=- deck=REST discard=2C walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "twice"},
         /* a number card as a shield */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=9C army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "face"},
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "face"},
         /* a stack above its target would have won */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" RNG,
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" RNG,
          "WA-3"},
         /* a wall target while the defender has shields */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=9D* shields1=QS army1=7D stacks=9D:4H" RNG,
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=9D* shields1=QS army1=7D stacks=9D:4H" RNG,
          "WA-3"},
         /* a face-up wall of the attacker */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C*,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-5"},
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C*,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-5"},
         /* defend without a stack */
-        {"turn=1/200 attacker=0 phase=defend flipped=- pending=1 winner=- deck=REST "
+        {"turn=1/200 attacker=0 phase=defend pending=1 winner=- deck=REST "
          "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
          "pending"},
         /* a winner while play goes on */
-        {BASE_HEAD " flipped=5H pending=- winner=1 deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "winner"},
+        {BASE_HEAD " pending=- winner=1 deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "winner"},
         /* over with walls on both sides before the cap */
-        {"turn=5/200 attacker=0 phase=over flipped=- pending=- winner=1 deck=REST discard=- "
+        {"turn=5/200 attacker=0 phase=over pending=- winner=1 deck=REST discard=- "
          "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-7"},
         /* turn past the cap */
-        {"turn=201/200 attacker=0 phase=place flipped=5H pending=- winner=- deck=REST "
-         "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+        {"turn=201/200 attacker=0 phase=attack pending=- winner=- deck=REST "
+         "discard=- walls0=2C shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
          "turn"},
         /* an even rng increment */
-        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-"
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-"
                    " rng=00000000000000aa/0000000000000002", "rng"},
-        /* trailing junk */
+        /* an attack to choose with no army card to flip (WA-P1, WA-5) */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=- walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "army card"},
+        /* a pending stack while the attacker is to choose */
+        {BASE_HEAD " pending=1 winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H walls1=4D shields1=QS army1=7D stacks=QS:6H" RNG,
+         "pending"},
+        /* the old notation with a flipped card awaiting placement no longer exists */
         {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG " x=1",
+                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "pending"},
+        {"turn=1/200 attacker=0 phase=place pending=- winner=- deck=REST discard=- "
+         "walls0=2C,3C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "phase"},
+        /* trailing junk */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG " x=1",
          "unexpected"},
     };
     wa_state s, before;
@@ -819,8 +925,8 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
     }
     /* and a missing card */
     rp_error err = {{0}};
-    assert_true(G->state_from_text(&s, BASE_HEAD " flipped=5H pending=- winner=- deck=- "
-                                            "discard=- walls0=2C shields0=- army0=6H "
+    assert_true(G->state_from_text(&s, BASE_HEAD " pending=- winner=- deck=- "
+                                            "discard=- walls0=2C shields0=- army0=5H,6H "
                                             "walls1=4D shields1=QS army1=7D stacks=-" RNG,
                                    &err) < 0);
     assert_non_null(strstr(err.msg, "missing"));
@@ -832,8 +938,8 @@ static void test_evaluate_prefers_more_walls(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C,4C,5C "
-                       "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C,4C,5C "
+                       "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG);
     double e0 = G->evaluate(&s, 0), e1 = G->evaluate(&s, 1);
     assert_true(e0 > 0.5 && e0 <= 1.0);
     assert_true(e1 < 0.5 && e1 >= 0.0);
@@ -868,10 +974,6 @@ static void check_invariants(const wa_state *s)
         targeted |= BIT(s->stack_target[k]);
     }
     count += cards_in_stacks(s);
-    if (s->flipped != WA_NONE) {
-        all |= BIT(s->flipped);
-        count++;
-    }
     assert_int_equal(count, WA_CARDS);
     assert_int_equal(all, WA_ALL_CARDS);
     assert_int_equal(targeted, s->targeted);
@@ -883,6 +985,25 @@ static void check_invariants(const wa_state *s)
     assert_int_equal(s->faceup & ~set_of(s->p[s->attacker ^ 1].walls, s->p[s->attacker ^ 1].nwalls),
                      0);
     assert_true(s->turn >= 1 && s->turn <= s->cap);
+    /* WA-P1: an attack is chosen only with a card to flip, and nothing is pending then. */
+    if (s->phase == WA_ATTACK) {
+        assert_true(s->p[s->attacker].narmy > 0);
+        assert_int_equal(s->pending, WA_NONE);
+    }
+}
+
+/* Determinizing depends only on what the player sees: determinizing the real state and an
+ * already determinized one (which looks the same) with the same stream gives equal bytes. */
+static void check_determinize_reads_only_the_view(const wa_state *s, rp_rng *rng)
+{
+    for (int p = 0; p < 2; p++) {
+        wa_state a = *s, b = *s;
+        G->determinize(&b, p, rng);
+        rp_rng ra = *rng, rb = *rng;
+        G->determinize(&a, p, &ra);
+        G->determinize(&b, p, &rb);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
 }
 
 static void test_property_random_games(void **unused)
@@ -901,6 +1022,7 @@ static void test_property_random_games(void **unused)
             assert_true(++steps < 200 * 40); /* a turn is at most 10 flips, each answered */
             check_invariants(&s);
             rp_test_check_step(G, &s, &rng);
+            check_determinize_reads_only_the_view(&s, &rng);
             double e = G->evaluate(&s, steps & 1);
             assert_true(e >= 0.0 && e <= 1.0);
             rp_action legal[RP_MAX_LEGAL];
@@ -932,7 +1054,8 @@ int main(void)
         cmocka_unit_test(test_WA1_setup_flips_shields_walls_and_armies),
         cmocka_unit_test(test_WA2_first_player_fewer_shields_then_fewer_army),
         cmocka_unit_test(test_WA2_full_tie_is_a_coin),
-        cmocka_unit_test(test_WAP1_flipped_card_is_shown_before_the_attacker_chooses),
+        cmocka_unit_test(test_WAP1_attacker_chooses_before_the_flip),
+        cmocka_unit_test(test_WAP1_attacker_choices_ignore_the_hidden_deck),
         cmocka_unit_test(test_WA3_shields_before_walls),
         cmocka_unit_test(test_WA3_higher_card_discards_target_and_card),
         cmocka_unit_test(test_WA3_equal_card_does_not_win),

@@ -12,13 +12,15 @@
 
 #include "games/walls_and_armies.h"
 
-/* Action integers (num_actions = 122). The attacker's flipped card is already face up when
- * the attacker chooses (WA-P1), so an attacker action says only where the card goes.
+/* Action integers (num_actions = 122). The rulebook's order (WA-P1): "Pick one of the
+ * opponent's wall or shield cards to attack, then flip the top card from your army deck", and
+ * "stack your next army card": the attacker says where their next army card goes while it is
+ * still face down (hidden from them too, WA-8); apply then flips it and resolves.
  *
  *   id        text               who       meaning
  *   0..51     attack wall N      attacker  open a stack on opponent wall N-1 (no shields left)
  *   52..67    attack shield N    attacker  open a stack on opponent shield N-1
- *   68..119   stack N            attacker  add the flipped card to own stack N-1
+ *   68..119   stack N            attacker  put the next army card on own stack N-1
  *   120       leave              defender  leave the stack that did not win (WA-4)
  *   121       counter            defender  counter-attack with the top army card (WA-4)
  *
@@ -139,18 +141,15 @@ static void deal_onto(wa_state *s, uint8_t *list, uint8_t *len, int n)
 
 static void end_turn(wa_state *s);
 
-/* WA-3, WA-P1: the attacker's next army card is flipped face up before they choose where it
- * goes; with none left the turn ends (WA-5). */
-static void next_flip(wa_state *s)
+/* WA-3, WA-5: the attacker chooses the next attack while army cards remain (the card itself
+ * is flipped only once the choice is made, WA-P1); with none left the turn ends. */
+static void next_attack(wa_state *s)
 {
-    wa_player *a = &s->p[s->attacker];
-    if (a->narmy == 0) {
+    if (s->p[s->attacker].narmy == 0) {
         end_turn(s);
         return;
     }
-    s->flipped = a->army[--a->narmy];
-    a->army[a->narmy] = 0;
-    s->phase = WA_PLACE;
+    s->phase = WA_ATTACK;
     s->pending = WA_NONE;
 }
 
@@ -176,7 +175,6 @@ static void end_by_cap(wa_state *s)
     int w0 = s->p[0].nwalls, w1 = s->p[1].nwalls;
     s->winner = w0 > w1 ? 0 : w1 > w0 ? 1 : WA_DRAW;
     s->phase = WA_OVER;
-    s->flipped = WA_NONE;
     s->pending = WA_NONE;
 }
 
@@ -203,7 +201,8 @@ static void end_turn(wa_state *s)
         s->turn++;
         s->attacker ^= 1;
         if (s->p[s->attacker].narmy > 0) {
-            next_flip(s);
+            s->phase = WA_ATTACK;
+            s->pending = WA_NONE;
             return;
         }
     }
@@ -246,15 +245,17 @@ static void stack_wins(wa_state *s, int k)
         s->pending = WA_NONE;
         return;
     }
-    next_flip(s);
+    next_attack(s);
 }
 
-/* Put the flipped card on stack k, then resolve: a win at once, or the defender's choice
- * (WA-4, WA-13: asked after every flip that does not win, the last one included). */
-static void place_flipped(wa_state *s, int k)
+/* WA-P1: now that the attacker has chosen stack k, flip the top of their army deck onto it
+ * and resolve: a win at once, or the defender's choice (WA-4, WA-13: asked after every flip
+ * that does not win, the last one included). */
+static void flip_onto(wa_state *s, int k)
 {
-    int card = s->flipped;
-    s->flipped = WA_NONE;
+    wa_player *a = &s->p[s->attacker];
+    int card = a->army[--a->narmy];
+    a->army[a->narmy] = 0;
     s->stack_cards[k] |= BIT(card);
     s->stack_total[k] = (uint8_t)(s->stack_total[k] + card_value(card));
     if (s->stack_total[k] > card_value(s->stack_target[k])) {
@@ -265,7 +266,7 @@ static void place_flipped(wa_state *s, int k)
     s->pending = (uint8_t)k;
 }
 
-/* WA-3: a new stack against an opponent card; a face-down wall is revealed. */
+/* WA-3: a new stack against an opponent card; a face-down wall is revealed; then the flip. */
 static void open_attack(wa_state *s, int target, int is_wall)
 {
     int k = s->nstacks++;
@@ -275,7 +276,7 @@ static void open_attack(wa_state *s, int target, int is_wall)
     s->targeted |= BIT(target);
     if (is_wall)
         s->faceup |= BIT(target);
-    place_flipped(s, k);
+    flip_onto(s, k);
 }
 
 /* WA-4: the counter is the defender's top army card. Greater than the stack: the counter is
@@ -296,7 +297,7 @@ static void counter_attack(wa_state *s)
         s->discard |= s->stack_cards[k];
     }
     remove_stack(s, k);
-    next_flip(s);
+    next_attack(s);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -347,7 +348,6 @@ void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_
     s->turn = 1;
     s->winner = WA_NONE;
     s->pending = WA_NONE;
-    s->flipped = WA_NONE;
     for (int pl = 0; pl < 2; pl++) {
         setup_flip(s, pl, 1);
         setup_flip(s, pl, 0);
@@ -360,10 +360,7 @@ void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_
         s->winner = s->p[0].nwalls == s->p[1].nwalls ? WA_DRAW : s->p[0].nwalls ? 0 : 1;
         return;
     }
-    if (s->p[s->attacker].narmy > 0)
-        next_flip(s);
-    else
-        end_turn(s);
+    next_attack(s);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -400,23 +397,24 @@ static int wa_num_players(const void *st)
     return 2;
 }
 
-/* The attacker places cards; the defender answers a stack that did not win (WA-4). */
+/* The attacker chooses attacks; the defender answers a stack that did not win (WA-4). */
 static int wa_current_player(const void *st)
 {
     const wa_state *s = st;
     if (s->phase == WA_OVER)
         return RP_TERMINAL;
-    return s->phase == WA_PLACE ? s->attacker : s->attacker ^ 1;
+    return s->phase == WA_ATTACK ? s->attacker : s->attacker ^ 1;
 }
 
 /* WA-3, WA-9: new attacks on shields while the opponent has any, else on walls, never on a
- * card already under one of the attacker's stacks; or onto any unresolved stack. WA-13: the
- * defender may always leave, and counter only with army cards left. */
+ * card already under one of the attacker's stacks; or onto any unresolved stack. Nothing here
+ * reads the attacker's army deck beyond its being non-empty (WA-P1: a blind choice). WA-13:
+ * the defender may always leave, and counter only with army cards left. */
 static int wa_legal_actions(const void *st, rp_action *out)
 {
     const wa_state *s = st;
     int n = 0;
-    if (s->phase == WA_PLACE) {
+    if (s->phase == WA_ATTACK) {
         const wa_player *d = &s->p[s->attacker ^ 1];
         if (d->nshields > 0) {
             for (int i = 0; i < d->nshields; i++)
@@ -447,9 +445,9 @@ static void wa_apply(void *st, rp_action action)
     else if (action < WA_ACT_STACK)
         open_attack(s, d->shields[action - WA_ACT_SHIELD], 0);
     else if (action < WA_ACT_LEAVE)
-        place_flipped(s, (int)(action - WA_ACT_STACK));
+        flip_onto(s, (int)(action - WA_ACT_STACK));
     else if (action == WA_ACT_LEAVE)
-        next_flip(s);
+        next_attack(s);
     else
         counter_attack(s);
 }
@@ -572,7 +570,7 @@ static int wa_action_from_text(const void *st, const char *text, rp_action *out,
 
 /* ------------------------------------------------------------------------------------------
  * Full-state notation, one line of key=value fields in a fixed order:
- *   turn=T/CAP attacker=A phase=place|defend|over flipped=CARD|- pending=N|-
+ *   turn=T/CAP attacker=A phase=attack|defend|over pending=N|-
  *   winner=0|1|draw|- deck=TOP,..,BOTTOM discard=CARDS walls0=CARD[*],.. shields0=..
  *   army0=TOP,.. walls1=.. shields1=.. army1=.. stacks=TARGET:CARD+CARD,..|- rng=HEX/HEX
  * '-' is an empty list, '*' marks a face-up wall. */
@@ -664,19 +662,15 @@ static void put_player(text_out *t, const wa_state *s, int pl)
     put_top_first(t, p->army, p->narmy);
 }
 
-static const char *const PHASES[3] = {"place", "defend", "over"};
+static const char *const PHASES[3] = {"attack", "defend", "over"};
 
 /* The referee's one-line notation (see the format above); RP_ENOSPACE if buf is too small. */
 static int wa_state_to_text(const void *st, char *buf, size_t size)
 {
     const wa_state *s = st;
     text_out t = {buf, size, 0, 0};
-    put(&t, "turn=%u/%u attacker=%u phase=%s flipped=", (unsigned)s->turn, (unsigned)s->cap,
+    put(&t, "turn=%u/%u attacker=%u phase=%s", (unsigned)s->turn, (unsigned)s->cap,
         (unsigned)s->attacker, PHASES[s->phase]);
-    if (s->flipped == WA_NONE)
-        put(&t, "-");
-    else
-        put_card(&t, s->flipped);
     if (s->pending == WA_NONE)
         put(&t, " pending=-");
     else
@@ -834,7 +828,7 @@ static int parse_hex64(const char *text, size_t len, uint64_t *out)
     return 0;
 }
 
-/* turn, attacker, phase, flipped, pending, winner: the small header fields. */
+/* turn, attacker, phase, pending, winner: the small header fields. */
 static int parse_header(parser *ps, wa_state *s)
 {
     char val[FIELD_MAX];
@@ -863,16 +857,8 @@ static int parse_header(parser *ps, wa_state *s)
         if (strcmp(val, PHASES[i]) == 0)
             s->phase = (uint8_t)i;
     if (s->phase == WA_NONE)
-        return rp_fail(ps->err, RP_EPARSE, "phase must be place, defend or over, not '%s'", val);
-    if (field(ps, "flipped", val) < 0)
-        return RP_EPARSE;
-    s->flipped = WA_NONE;
-    if (strcmp(val, "-") != 0) {
-        int card = take_card(ps, val, strlen(val), "flipped");
-        if (card < 0)
-            return card;
-        s->flipped = (uint8_t)card;
-    }
+        return rp_fail(ps->err, RP_EPARSE, "phase must be attack, defend or over, not '%s'",
+                       val);
     if (field(ps, "pending", val) < 0)
         return RP_EPARSE;
     s->pending = WA_NONE;
@@ -996,8 +982,8 @@ static int check_over(const wa_state *s, rp_error *err)
     int w0 = s->p[0].nwalls, w1 = s->p[1].nwalls;
     if (s->winner == WA_NONE)
         return rp_fail(err, RP_EPARSE, "winner: a finished game needs 0, 1 or draw");
-    if (s->flipped != WA_NONE || s->pending != WA_NONE || s->nstacks)
-        return rp_fail(err, RP_EPARSE, "phase over: no flipped card, pending stack or stacks");
+    if (s->pending != WA_NONE || s->nstacks)
+        return rp_fail(err, RP_EPARSE, "phase over: no pending stack and no stacks");
     if (w0 == 0 || w1 == 0) {
         int loser = s->attacker ^ 1;
         if (s->p[loser].nwalls != 0 || s->p[s->attacker].nwalls == 0 || s->winner != s->attacker)
@@ -1030,11 +1016,13 @@ static int check_state(const wa_state *s, uint64_t seen, rp_error *err)
         return rp_fail(err, RP_EPARSE, "winner: the game is not over");
     if (s->p[0].nwalls == 0 || s->p[1].nwalls == 0)
         return rp_fail(err, RP_EPARSE, "a player without walls has lost (WA-7): phase over");
-    if (s->phase == WA_PLACE && (s->flipped == WA_NONE || s->pending != WA_NONE))
-        return rp_fail(err, RP_EPARSE, "phase place: needs a flipped card and no pending stack");
-    if (s->phase == WA_DEFEND &&
-        (s->flipped != WA_NONE || s->pending == WA_NONE || s->pending >= s->nstacks))
-        return rp_fail(err, RP_EPARSE, "phase defend: needs a pending stack and no flipped card");
+    if (s->phase == WA_ATTACK && s->pending != WA_NONE)
+        return rp_fail(err, RP_EPARSE, "phase attack: no stack is pending (pending=-)");
+    if (s->phase == WA_ATTACK && s->p[s->attacker].narmy == 0)
+        return rp_fail(err, RP_EPARSE, "phase attack: the attacker needs an army card to flip "
+                       "(with none the turn has ended, WA-5)");
+    if (s->phase == WA_DEFEND && (s->pending == WA_NONE || s->pending >= s->nstacks))
+        return rp_fail(err, RP_EPARSE, "phase defend: pending must name one of the stacks");
     return RP_OK;
 }
 
@@ -1070,8 +1058,9 @@ static int wa_state_from_text(void *st, const char *text, rp_error *err)
 
 /* ------------------------------------------------------------------------------------------
  * Views (WA-8): face-down walls and every army deck are hidden from both players, the main
- * deck's order too; face-up walls, shields, stacks, the flipped card, counts and the discard
- * pile are public. The same for both seats, apart from who is asking. */
+ * deck's order too (so the attacker's next card is unknown to all until the attack is chosen,
+ * WA-P1); face-up walls, shields, stacks, counts and the discard pile are public. The same
+ * for both seats, apart from who is asking. */
 
 /* A card as its notation string. */
 static cJSON *card_json(int card)
@@ -1127,8 +1116,6 @@ static cJSON *wa_view_json(const void *st, int player)
     cJSON_AddNumberToObject(v, "attacker", s->attacker);
     cJSON_AddStringToObject(v, "phase", PHASES[s->phase]);
     cJSON_AddNumberToObject(v, "to_act", wa_current_player(s));
-    cJSON_AddItemToObject(v, "flipped",
-                          s->flipped == WA_NONE ? cJSON_CreateNull() : card_json(s->flipped));
     if (s->pending == WA_NONE)
         cJSON_AddNullToObject(v, "pending_stack");
     else
@@ -1158,17 +1145,24 @@ static cJSON *wa_view_json(const void *st, int player)
     return v;
 }
 
-/* Shuffle every hidden card (face-down walls, army decks, the main deck) among the hidden
- * places, and give the state a fresh rng: all consistent with the public view (WA-8). */
+/* Deal every hidden card (face-down walls, army decks, the main deck) at random over the
+ * hidden places, and give the state a fresh rng: all consistent with the public view (WA-8).
+ * The pool is built from the public cards' complement in card order, never from where the
+ * hidden cards lie, so the result depends only on the view and rng. */
 static void wa_determinize(void *st, int player, rp_rng *rng)
 {
     (void)player; /* nobody sees more than the public view, owners included (WA-8) */
     wa_state *s = st;
     uint8_t *slots[WA_CARDS];
     uint8_t pool[WA_CARDS];
+    uint64_t shown = s->discard | s->faceup;
     int n = 0;
+    for (int k = 0; k < s->nstacks; k++)
+        shown |= s->stack_cards[k];
     for (int pl = 0; pl < 2; pl++) {
         wa_player *p = &s->p[pl];
+        for (int i = 0; i < p->nshields; i++)
+            shown |= BIT(p->shields[i]);
         for (int i = 0; i < p->nwalls; i++)
             if (!(s->faceup & BIT(p->walls[i])))
                 slots[n++] = &p->walls[i];
@@ -1177,8 +1171,11 @@ static void wa_determinize(void *st, int player, rp_rng *rng)
     }
     for (int i = 0; i < s->ndeck; i++)
         slots[n++] = &s->deck[i];
-    for (int i = 0; i < n; i++)
-        pool[i] = *slots[i];
+    int m = 0;
+    for (uint64_t h = WA_ALL_CARDS & ~shown; h; h &= h - 1)
+        pool[m++] = (uint8_t)__builtin_ctzll(h);
+    if (m != n) /* not a consistent state; leave it rather than corrupt it */
+        return;
     rp_rng_shuffle_u8(rng, pool, n);
     for (int i = 0; i < n; i++)
         *slots[i] = pool[i];
@@ -1237,19 +1234,20 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
         else
             fprintf(out, "Game over: player %u wins%s.\n", (unsigned)s->winner,
                     s->winner == viewer ? " (you)" : "");
-    } else if (s->phase == WA_PLACE) {
-        fprintf(out, "Player %u flipped ", (unsigned)s->attacker);
-        render_card(out, s->flipped, color);
-        fprintf(out, " (value %d). ", card_value(s->flipped));
+    } else if (s->phase == WA_ATTACK) {
         if (s->attacker != viewer) {
-            fprintf(out, "Waiting for player %u to place it.\n", (unsigned)s->attacker);
+            fprintf(out, "Waiting for player %u to choose an attack.\n", (unsigned)s->attacker);
             return;
         }
-        fprintf(out, "Your move: %s%s.\n",
+        fprintf(out, "Your move: %s%s. Then the top card of your army deck (unseen) is "
+                     "flipped onto it.\n",
                 s->p[d].nshields ? "'attack shield N' (shields first)" : "'attack wall N'",
-                s->nstacks ? ", or 'stack N'" : "");
+                s->nstacks ? ", or 'stack N' to add to a stack" : "");
     } else {
-        fprintf(out, "Stack %u did not beat its target. ", (unsigned)s->pending + 1);
+        fprintf(out, "Stack %u (total %d) did not beat its target ", (unsigned)s->pending + 1,
+                s->stack_total[s->pending]);
+        render_card(out, s->stack_target[s->pending], color);
+        fprintf(out, ". ");
         if (d != viewer)
             fprintf(out, "Waiting for player %d to leave it or counter-attack.\n", d);
         else if (s->p[d].narmy)

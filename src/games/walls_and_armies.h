@@ -21,14 +21,16 @@
 #define WA_MAX_CAP 10000
 
 /* The action integers (see the table in walls_and_armies.c). */
-#define WA_ACT_WALL 0u      /* + wall index (0..51): open an attack on that wall */
-#define WA_ACT_SHIELD 52u   /* + shield index (0..15): open an attack on that shield */
-#define WA_ACT_STACK 68u    /* + stack index (0..51): stack the flipped card on that stack */
+#define WA_ACT_WALL 0u      /* + wall index (0..51): attack that wall with the next army card */
+#define WA_ACT_SHIELD 52u   /* + shield index (0..15): attack that shield with it */
+#define WA_ACT_STACK 68u    /* + stack index (0..51): stack the next army card on that stack */
 #define WA_ACT_LEAVE 120u   /* defender leaves the stack alone */
 #define WA_ACT_COUNTER 121u /* defender counter-attacks with the top of their army deck */
 #define WA_NUM_ACTIONS 122u
 
-enum { WA_PLACE = 0, WA_DEFEND = 1, WA_OVER = 2 };
+/* WA_ATTACK: the attacker chooses where their next (still hidden) army card goes; apply then
+ * flips it (rulebook order). WA_DEFEND: the defender answers a stack that did not win. */
+enum { WA_ATTACK = 0, WA_DEFEND = 1, WA_OVER = 2 };
 
 typedef struct wa_player {
     uint8_t walls[WA_CARDS];   /* laid out individually, in order; face up when in faceup */
@@ -38,7 +40,7 @@ typedef struct wa_player {
 } wa_player;
 
 /* Every card is in exactly one place: the main deck, the discard pile, a player's walls,
- * shields or army deck, one of the attacker's stacks, or the attacker's flipped card. */
+ * shields or army deck, or one of the attacker's stacks. */
 typedef struct wa_state {
     rp_rng rng;                      /* all chance after the deal: reshuffles (WA-6) */
     uint64_t discard;                /* the discard pile, as a set (public, WA-8) */
@@ -51,7 +53,6 @@ typedef struct wa_state {
     wa_player p[2];
     uint16_t turn, cap;              /* the turn in progress (1-based) and the turn cap */
     uint8_t ndeck, nstacks, attacker, phase;
-    uint8_t flipped;                 /* the attacker's flipped army card (WA_PLACE), else WA_NONE */
     uint8_t pending;                 /* stack the defender is asked about (WA_DEFEND), else WA_NONE */
     uint8_t winner;                  /* 0, 1, WA_DRAW once over, else WA_NONE */
 } wa_state;
@@ -59,7 +60,7 @@ typedef struct wa_state {
 extern const rp_game rp_walls_and_armies;
 
 /* Deal a new game from a main deck given top card first (order[0] is flipped first): the
- * setup of WA-1, the first player of WA-2 (coin from rng), then the first flip. */
+ * setup of WA-1, the first player of WA-2 (coin from rng); the first attacker then chooses. */
 void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_rng *rng);
 
 /* Card notation ("7H", "10D", "QS") both ways; parse returns the card or -1. */
