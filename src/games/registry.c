@@ -24,7 +24,7 @@ const rp_game *const rp_games[] = {
     &rp_castle_danger,
 
     /* walls-and-armies */
-    /* &rp_walls_and_armies, */
+    &rp_walls_and_armies,
 
     NULL,
 };
