@@ -1,7 +1,6 @@
-/* king_of_danger.c — King of Danger (Matt Worden), the trick-taking game for 2 to 5 players:
- * dealing, following, trick winners, castle values and scores, its notations, per-player views,
- * determinizing, a terminal rendering and a cheap evaluation, on the game interface of game.h.
- * Rules: the rulebook, shared rulings KD-1..KD-14 and project rulings KD-P1.. (docs/rules). */
+/* king_of_danger.c — King of Danger, the trick-taking game for 2 to 5 players, on the game
+ * interface: rules (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P5 in docs/rules),
+ * notations, per-player views, determinizing, terminal rendering and a cheap evaluation. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <inttypes.h>
@@ -67,11 +66,13 @@ static int win_key(int suit, int card)
     return 0;
 }
 
+/* Bit helpers for card masks (GCC/Clang builtins: one instruction each on the hot path). */
 static int popcount(uint32_t m)
 {
     return __builtin_popcount(m);
 }
 
+/* The lowest card id in a non-empty mask. */
 static int lowest(uint32_t m)
 {
     return __builtin_ctz(m);
@@ -92,6 +93,7 @@ static uint32_t playable_from(const kd_state *s, int seat)
     return s->players == 2 ? s->hand[seat] | s->up[seat] : s->hand[seat];
 }
 
+/* The seat `steps` places to the left (steps <= 2 * players). */
 static int seat_after(const kd_state *s, int seat, int steps)
 {
     int x = seat + steps;
@@ -168,11 +170,13 @@ static int kd_init(void *st, const rp_config *cfg, rp_error *err)
     return RP_OK;
 }
 
+/* Seats in this game (2..5). */
 static int kd_num_players(const void *st)
 {
     return ((const kd_state *)st)->players;
 }
 
+/* The seat after the last one to play in the current trick, or RP_TERMINAL. */
 static int kd_current_player(const void *st)
 {
     const kd_state *s = st;
@@ -188,6 +192,7 @@ static uint32_t legal_cards(const kd_state *s, int seat)
     return follow ? follow : avail;
 }
 
+/* Legal plays of the seat to act (see the action layout at the top); 0 once over. */
 static int kd_legal_actions(const void *st, rp_action *out)
 {
     const kd_state *s = st;
@@ -239,6 +244,7 @@ static int trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int 
     return best;
 }
 
+/* KD-1, KD-8: castle values never leave 1..8. */
 static uint8_t clamp_castle(int v)
 {
     return (uint8_t)(v < KD_CASTLE_MIN ? KD_CASTLE_MIN : v > KD_CASTLE_MAX ? KD_CASTLE_MAX : v);
@@ -348,6 +354,8 @@ static void take_card(kd_state *s, int seat, int card)
         }
 }
 
+/* Play one card for the seat to act: set the suit (KD-4), note a void (KD-P2), and finish
+ * the trick when everyone has played. */
 static void kd_apply(void *st, rp_action action)
 {
     kd_state *s = st;
@@ -383,6 +391,7 @@ static void kd_returns(const void *st, double *out)
 
 /* ---- small text helpers ---- */
 
+/* Append printf-style to buf at *len; false once it no longer fits. */
 /* Append printf-style to buf at *len; false once it no longer fits. */
 static bool appendf(char *buf, size_t size, size_t *len, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -425,6 +434,7 @@ static const char *const suit_names[3] = {"-", "walls", "cannons"};
 
 /* ---- action notation ---- */
 
+/* "walls-3", "king-of-danger", "wizard-5 cannons" (a call only when the action has one). */
 static int kd_action_to_text(const void *st, rp_action action, char *buf, size_t size)
 {
     (void)st;
@@ -436,25 +446,44 @@ static int kd_action_to_text(const void *st, rp_action action, char *buf, size_t
     return n < 0 || (size_t)n >= size ? RP_ENOSPACE : n;
 }
 
-/* "walls-3", "king-of-danger", "wizard-5 cannons" (short codes "w3", "kd", "z5 c" too). */
+/* The next blank-separated word at *p: its start and length; *p moves past it and blanks. */
+static const char *next_word(const char **p, size_t *len)
+{
+    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
+        (*p)++;
+    const char *word = *p;
+    while (**p && **p != ' ' && **p != '\t' && **p != '\n' && **p != '\r')
+        (*p)++;
+    *len = (size_t)(*p - word);
+    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
+        (*p)++;
+    return word;
+}
+
+/* "walls" / "cannons" (or "w" / "c"), any case: the suit a Wizard names (KD-4), or -1. */
+static int call_from_word(const char *word, size_t len)
+{
+    char low[8] = {0};
+    if (len == 0 || len >= sizeof low)
+        return -1;
+    for (size_t i = 0; i < len; i++)
+        low[i] = (char)tolower((unsigned char)word[i]);
+    if (strcmp(low, "walls") == 0 || strcmp(low, "w") == 0)
+        return KD_SUIT_WALLS;
+    if (strcmp(low, "cannons") == 0 || strcmp(low, "c") == 0)
+        return KD_SUIT_CANNONS;
+    return -1;
+}
+
+/* "walls-3", "king-of-danger", "wizard-5 cannons" (short codes "w3", "kd", "z5 c" too). A call
+ * is required exactly when a Wizard sets the trick suit here (KD-4, KD-P1). */
 static int kd_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     const kd_state *s = st;
     const char *p = text;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    const char *word = p;
-    while (*p && *p != ' ' && *p != '\t')
-        p++;
-    const size_t word_len = (size_t)(p - word);
-    while (*p == ' ' || *p == '\t')
-        p++;
-    const char *call_word = p;
-    while (*p && *p != ' ' && *p != '\t')
-        p++;
-    const size_t call_len = (size_t)(p - call_word);
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
+    size_t word_len, call_len;
+    const char *word = next_word(&p, &word_len);
+    const char *call_word = next_word(&p, &call_len);
     if (word_len == 0)
         return rp_fail(err, RP_EPARSE, "empty move: name a card, e.g. 'walls-3' or "
                                        "'wizard-5 cannons'");
@@ -465,19 +494,10 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
                        "cannons-1..7, wizard-1..8)", (int)(word_len > 40 ? 40 : word_len), word);
     if (*p)
         return rp_fail(err, RP_EPARSE, "unexpected '%.20s' after the move", p);
-    int call = KD_SUIT_NONE;
-    if (call_len) {
-        char low[8] = {0};
-        for (size_t i = 0; i < call_len && i < sizeof low - 1; i++)
-            low[i] = (char)tolower((unsigned char)call_word[i]);
-        if (call_len < sizeof low && (strcmp(low, "walls") == 0 || strcmp(low, "w") == 0))
-            call = KD_SUIT_WALLS;
-        else if (call_len < sizeof low && (strcmp(low, "cannons") == 0 || strcmp(low, "c") == 0))
-            call = KD_SUIT_CANNONS;
-        else
-            return rp_fail(err, RP_EPARSE, "'%.*s' is not a trick suit: call 'walls' or "
-                           "'cannons'", (int)(call_len > 20 ? 20 : call_len), call_word);
-    }
+    const int call = call_len ? call_from_word(call_word, call_len) : KD_SUIT_NONE;
+    if (call < 0)
+        return rp_fail(err, RP_EPARSE, "'%.*s' is not a trick suit: call 'walls' or 'cannons'",
+                       (int)(call_len > 20 ? 20 : call_len), call_word);
     const bool wizard = (1u << card) & KD_WIZARDS;
     const bool sets_suit = !s->over && s->suit == KD_SUIT_NONE;
     if (call && !wizard)
@@ -504,6 +524,7 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
  * face-down one), "top" (face-up only) or "-". voids per seat: "-", "w", "c" or "wc". last is
  * "-" or "leader:winner:suit:cards" (winner "x" for a trick set aside, suit "-" then). */
 
+/* A set of cards as short codes in id order (canonical, so equal states print equally). */
 static bool append_cards(char *buf, size_t size, size_t *len, uint32_t mask)
 {
     if (!mask)
@@ -517,6 +538,7 @@ static bool append_cards(char *buf, size_t size, size_t *len, uint32_t mask)
     return true;
 }
 
+/* Cards in a given order (a trick), as short codes. */
 static bool append_list(char *buf, size_t size, size_t *len, const uint8_t *cards, int n)
 {
     if (n == 0)
@@ -529,6 +551,7 @@ static bool append_list(char *buf, size_t size, size_t *len, const uint8_t *card
 
 static const char *const void_names[4] = {"-", "w", "c", "wc"};
 
+/* The referee's notation of the whole state, in the format above. */
 static int kd_state_to_text(const void *st, char *buf, size_t size)
 {
     const kd_state *s = st;
@@ -714,6 +737,7 @@ static int suit_from_cards(const uint8_t *cards, int len, int call)
     return call == KD_SUIT_NONE ? KD_SUIT_NONE : -1;
 }
 
+/* "-", "walls" or "cannons". */
 static int parse_suit(kd_cursor *c, const char *val, size_t len, uint8_t *out)
 {
     for (int k = 0; k < 3; k++)
@@ -757,6 +781,7 @@ static int parse_piles(kd_cursor *c, kd_state *s, int seat, const char *val, siz
     return rc;
 }
 
+/* Exactly 16 lower-case hex digits (one half of the rng), as printed by state_to_text. */
 static int parse_hex64(kd_cursor *c, const char *text, size_t len, uint64_t *out)
 {
     uint64_t v = 0;
@@ -1026,6 +1051,7 @@ static int check_progress(kd_state *t, int start_count, const uint8_t *implied, 
     return RP_OK;
 }
 
+/* Parse into a local state and check it whole; st changes only when everything holds. */
 static int kd_state_from_text(void *st, const char *text, rp_error *err)
 {
     kd_state t;
@@ -1050,6 +1076,7 @@ static int kd_state_from_text(void *st, const char *text, rp_error *err)
 
 /* ---- views ---- */
 
+/* A set of cards as an array of names in id order. */
 static cJSON *card_array(uint32_t mask)
 {
     cJSON *a = cJSON_CreateArray();
@@ -1071,6 +1098,7 @@ static cJSON *trick_array(const kd_state *s, const uint8_t *cards, int len, int 
     return a;
 }
 
+/* JSON helpers: null stands for "no seat" / "no suit yet". */
 static cJSON *seat_or_null(int seat)
 {
     return seat < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(seat);
@@ -1288,6 +1316,7 @@ static void put_card(FILE *out, int card, bool color)
     fprintf(out, "\033[%sm%s\033[0m", code, long_names[card]);
 }
 
+/* A set of cards on one line, "(none)" when empty. */
 static void put_cards(FILE *out, uint32_t mask, bool color)
 {
     if (!mask)
@@ -1299,6 +1328,7 @@ static void put_cards(FILE *out, uint32_t mask, bool color)
     }
 }
 
+/* A trick as "seat 1 walls-3, seat 2 wizard-5". */
 static void put_trick(const kd_state *s, FILE *out, const uint8_t *cards, int len, int leader,
                       bool color)
 {
@@ -1310,6 +1340,7 @@ static void put_trick(const kd_state *s, FILE *out, const uint8_t *cards, int le
 
 static const char *const suit_titles[3] = {"not set yet", "Walls", "Cannons"};
 
+/* Two players: both tables, face-down cards shown only as such (KD-10, KD-P3). */
 static void render_table(const kd_state *s, int player, FILE *out, bool color)
 {
     for (int p = 0; p < 2; p++) {
