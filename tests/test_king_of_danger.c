@@ -1072,9 +1072,21 @@ static void check_invariants(const kd_state *s)
                              held[s->leader] + (s->trick_len > 0));
 }
 
-/* rp_test_games(10000) random games: the game's invariants at every step of every game, and
- * the generic interface checks (rp_test_check_step: notations, views against determinizing)
- * at every step of the first 1/25 of them — a view costs about 0.1 ms under ASan and a
+/* The full-state notation reads back as the very same bytes. */
+static void check_round_trip(const rp_state *st)
+{
+    char text[RP_STATE_TEXT];
+    assert_true(G->state_to_text(st, text, sizeof text) > 0);
+    rp_state back;
+    memset(&back, 0x6B, sizeof back);
+    rp_test_load(G, &back, text);
+    assert_memory_equal(&back, st, G->state_size);
+}
+
+/* rp_test_games(10000) random games: the game's invariants at every step of every game, the
+ * state notation round trip at one random step and at the end of every game, and the generic
+ * interface checks (rp_test_check_step: notations, views against determinizing) at every step
+ * of the first 1/25 of them — a view costs about 0.1 ms under ASan and a
  * 4-player step builds eight, so checking all 10,000 games would take over half an hour. */
 static void property_run(int players)
 {
@@ -1088,12 +1100,15 @@ static void property_run(int players)
         snprintf(opts, sizeof opts, "players=%d seed=%d", players, g);
         rp_test_init(G, &st, opts);
         uint32_t last_scores[KD_MAX_PLAYERS] = {0};
+        const int probe = (int)rp_rng_below(&rng, 150);
         int steps = 0;
         while (G->current_player(&st) != RP_TERMINAL) {
             assert_true(++steps < 100000);
             check_invariants(K(&st));
             if (g < checked)
                 rp_test_check_step(G, &st, &rng);
+            else if (steps == probe)
+                check_round_trip(&st);
             for (int p = 0; p < players; p++) {
                 assert_true(K(&st)->score[p] >= last_scores[p]);
                 last_scores[p] = K(&st)->score[p];
@@ -1103,6 +1118,7 @@ static void property_run(int players)
             G->apply(&st, a[rp_rng_below(&rng, (uint32_t)n)]);
         }
         check_invariants(K(&st));
+        check_round_trip(&st);
         rp_test_check_returns(G, &st);
         /* KD-9: the game ends with a sole highest score of at least 31 */
         const kd_state *s = K(&st);
