@@ -15,7 +15,7 @@ const rp_game *const rp_games[] = {
     &rp_danger_at_the_walls,
 
     /* king-of-danger */
-    /* &rp_king_of_danger, */
+    &rp_king_of_danger,
 
     /* rush-the-wall */
     &rp_rush_the_wall,
