@@ -39,7 +39,8 @@ void rp_match_status(const rp_match *m, char *buf, size_t size);
 /* ---- records: a plain-text file of header lines, then one move a line ----
  *   # comments anywhere
  *   [game danger-at-the-walls]
- *   [options players=2 seed=7]
+ *   [seed 7]
+ *   [options players=2]
  *   [seat 0 human]
  *   [seat 1 greedy]
  *   [position ...]           (only for a game started from a position)

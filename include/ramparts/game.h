@@ -118,7 +118,7 @@ typedef struct rp_game {
     size_t state_size;    /* <= RP_STATE_MAX_SIZE */
     const rp_option_spec *options;
     int num_options;
-    const char *const *seat_names; /* optional: "Blue", "Red"...; NULL means "player N" */
+    const char *const *seat_names; /* optional, max_players names: "Blue", "Red"... */
     const char *bench_options;     /* optional: options of `ramparts bench`'s workload */
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */

@@ -36,7 +36,7 @@ const char *rp_seat_name(const rp_game *game, int seat)
     static char names[RP_MAX_PLAYERS][16];
     if (seat < 0 || seat >= RP_MAX_PLAYERS)
         return "nobody";
-    if (game->seat_names)
+    if (game->seat_names && seat < game->max_players)
         return game->seat_names[seat];
     snprintf(names[seat], sizeof names[seat], "player %d", seat);
     return names[seat];

@@ -6,12 +6,29 @@
 
 #include "ramparts/engine.h"
 
+/* Remove the "seed=N" word from an options text: records give the seed its own line. */
+static void drop_seed(char *options)
+{
+    char *seed = options;
+    while ((seed = strstr(seed, "seed=")) && seed > options && seed[-1] != ' ')
+        seed++;
+    if (!seed)
+        return;
+    char *end = strchr(seed, ' ');
+    if (end)
+        memmove(seed, end + 1, strlen(end + 1) + 1);
+    else
+        *(seed > options ? seed - 1 : seed) = '\0';
+}
+
 int rp_record_write(const rp_match *m, FILE *out)
 {
     const rp_game *game = m->game;
     char options[1024];
     rp_config_to_text(game, &m->config, options, sizeof options);
-    fprintf(out, "# Ramparts game record\n[game %s]\n[options %s]\n", game->id, options);
+    drop_seed(options);
+    fprintf(out, "# Ramparts game record\n[game %s]\n[seed %llu]\n[options %s]\n", game->id,
+            (unsigned long long)m->config.seed, options);
     for (int p = 0; p < game->num_players(&m->state); p++)
         if (m->seats[p][0])
             fprintf(out, "[seat %d %s]\n", p, m->seats[p]);
@@ -70,7 +87,7 @@ static int start_match(record_reader *r, rp_error *err)
 static int read_options(record_reader *r, char *value, rp_error *err)
 {
     if (!r->game)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: [options] before [game]", r->name, r->line);
+        return rp_fail(err, RP_EPARSE, "%s:%ld: options before [game]", r->name, r->line);
     for (char *tok = strtok(value, " \t"); tok; tok = strtok(NULL, " \t")) {
         rp_error inner;
         if (rp_config_set(r->game, &r->cfg, tok, &inner) < 0)
@@ -116,11 +133,16 @@ static int read_header(record_reader *r, char *line, rp_error *err)
         rp_config_default(r->game, &r->cfg);
         return RP_OK;
     }
-    if (r->started && strcmp(key, "options") == 0)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: [options] after [seat] or [position]", r->name,
-                       r->line);
+    if (r->started && (strcmp(key, "options") == 0 || strcmp(key, "seed") == 0))
+        return rp_fail(err, RP_EPARSE, "%s:%ld: [%s] after [seat] or [position]", r->name,
+                       r->line, key);
     if (strcmp(key, "options") == 0)
         return read_options(r, value, err);
+    if (strcmp(key, "seed") == 0) {
+        char kv[64];
+        snprintf(kv, sizeof kv, "seed=%.40s", value);
+        return read_options(r, kv, err);
+    }
     if (strcmp(key, "seat") == 0)
         return read_seat(r, value, err);
     if (strcmp(key, "position") == 0) {

@@ -1515,6 +1515,19 @@ static int counts_to_list(const uint8_t *counts, uint8_t *list, rp_rng *rng)
     return n;
 }
 
+/* Sort then shuffle: the result depends on the cards and the rng only, never on the hidden
+ * order they were in (an AI determinizing two states that look the same must get the same). */
+static void canonical_shuffle(uint8_t *list, int n, rp_rng *rng)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
+            const uint8_t t = list[j];
+            list[j] = list[j - 1];
+            list[j - 1] = t;
+        }
+    rp_rng_shuffle_u8(rng, list, n);
+}
+
 /* Shuffle the main deck's cards other than Flags, which keep their places (the fallback). */
 static void shuffle_main_keeping_flags(dw_state *s, rp_rng *rng)
 {
@@ -1525,7 +1538,7 @@ static void shuffle_main_keeping_flags(dw_state *s, rp_rng *rng)
             idx[n] = (uint8_t)i;
             cards[n++] = s->main[i];
         }
-    rp_rng_shuffle_u8(rng, cards, n);
+    canonical_shuffle(cards, n, rng);
     for (int i = 0; i < n; i++)
         s->main[idx[i]] = cards[i];
 }
@@ -1562,15 +1575,10 @@ static void dw_determinize(void *st, int player, rp_rng *rng)
                              : other[--n];
         }
     } else {
-        rp_rng_shuffle_u8(rng, s->personal[q], s->personal_n[q]);
+        canonical_shuffle(s->personal[q], s->personal_n[q], rng);
         shuffle_main_keeping_flags(s, rng);
     }
-    /* The own personal deck's contents are known, its order is not: shuffle from a canonical
-     * (sorted) order so the result does not depend on the hidden one. */
-    uint8_t own[DW_FACES] = {0};
-    for (int i = 0; i < s->personal_n[p]; i++)
-        own[s->personal[p][i]]++;
-    counts_to_list(own, s->personal[p], rng);
+    canonical_shuffle(s->personal[p], s->personal_n[p], rng);
     const uint64_t hi = rp_rng_next(rng), lo = rp_rng_next(rng);
     rp_rng_seed(&s->rng, hi << 32 | lo, 0xD4A11u);
 }
@@ -1704,6 +1712,8 @@ static void dw_render(const void *st, int player, FILE *out, bool color)
     }
 }
 
+static const char *const dw_seat_names[] = {"Blue", "Red"};
+
 const rp_game rp_danger_at_the_walls = {
     .id = "danger-at-the-walls",
     .title = "Danger at the Walls",
@@ -1716,6 +1726,7 @@ const rp_game rp_danger_at_the_walls = {
     .state_size = sizeof(dw_state),
     .options = DW_OPTIONS,
     .num_options = 0,
+    .seat_names = dw_seat_names,
     .init = dw_init,
     .num_players = dw_num_players,
     .current_player = dw_current_player,

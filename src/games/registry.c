@@ -15,7 +15,7 @@ const rp_game *const rp_games[] = {
     &rp_danger_at_the_walls,
 
     /* king-of-danger */
-    /* &rp_king_of_danger, */
+    &rp_king_of_danger,
 
     /* rush-the-wall */
     &rp_rush_the_wall,
@@ -24,7 +24,7 @@ const rp_game *const rp_games[] = {
     &rp_castle_danger,
 
     /* walls-and-armies */
-    /* &rp_walls_and_armies, */
+    &rp_walls_and_armies,
 
     NULL,
 };

@@ -1947,17 +1947,17 @@ static void rtw_determinize(void *st, int player, rp_rng *rng)
     for (int c = 0; c < s->clans; c++)
         if (c != player)
             determinize_clan(s, c, rng);
+    /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
+     * result never depends on the hidden order it replaces. */
     int drawn = RTW_SLOTS * (s->round + 1);
-    /* Shuffle the unseen forts from a canonical (sorted) order, so the result depends only on
-     * what `player` sees, never on the hidden order it replaces. */
-    uint8_t *rest = s->deck + drawn;
+    uint8_t *undrawn = s->deck + drawn;
     for (int i = 1; i < RTW_FORTS - drawn; i++)
-        for (int j = i; j > 0 && rest[j - 1] > rest[j]; j--) {
-            uint8_t t = rest[j];
-            rest[j] = rest[j - 1];
-            rest[j - 1] = t;
+        for (int j = i; j > 0 && undrawn[j - 1] > undrawn[j]; j--) {
+            uint8_t t = undrawn[j];
+            undrawn[j] = undrawn[j - 1];
+            undrawn[j - 1] = t;
         }
-    rp_rng_shuffle_u8(rng, rest, RTW_FORTS - drawn);
+    rp_rng_shuffle_u8(rng, undrawn, RTW_FORTS - drawn);
     uint64_t seed = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
 }
@@ -2136,6 +2136,7 @@ const rp_game rp_rush_the_wall = {
     .state_size = sizeof(rtw_state),
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
+    .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,

@@ -3,7 +3,7 @@
 # rules, sim (text and --json), bench's line format, play writing a record that replay
 # verifies, and broken records refused with the line and the reason.
 RAMPARTS=$1
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export RAMPARTS_RECORDS=$tmp/records
@@ -67,7 +67,7 @@ for game in $(games); do
   sed 's/^\[game .*/[game no-such-game]/' "$tmp/$game.rec" > "$tmp/bad2.rec"
   expect_match "$game: unknown game in a record" "$("$RAMPARTS" replay "$tmp/bad2.rec" 2>&1)" "bad2.rec:2: unknown game"
   sed 's/^\[options \(.*\)\]/[options \1 bogus=1]/' "$tmp/$game.rec" > "$tmp/bad3.rec"
-  expect_match "$game: bad option in a record" "$("$RAMPARTS" replay "$tmp/bad3.rec" 2>&1)" "bad3.rec:3: unknown option 'bogus'"
+  expect_match "$game: bad option in a record" "$("$RAMPARTS" replay "$tmp/bad3.rec" 2>&1)" "bad3.rec:4: unknown option 'bogus'"
 done
 printf '\x00\x01\xff' > "$tmp/binary.rec"
 expect_status "a binary file is refused" 1 "$RAMPARTS" replay "$tmp/binary.rec"

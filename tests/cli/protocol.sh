@@ -2,7 +2,7 @@
 # protocol.sh — the text protocol through the real binary, for every game: the GTP envelope,
 # every command, and malformed input refused with "?" and no change to the state.
 RAMPARTS=$1
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 
 out=$(engine "list")
 expect_match "list answers with =" "$out" "^= "

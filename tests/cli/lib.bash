@@ -1,4 +1,4 @@
-# lib.sh — helpers for the command-line tests: run the real binary, compare, report.
+# lib.bash — helpers for the command-line tests: run the real binary, compare, report.
 # Sourced by tests/cli/*.sh with RAMPARTS set to the binary under test.
 set -u
 failures=0

@@ -1,0 +1,1090 @@
+/* test_walls_and_armies.c — Walls and Armies: one test per rule of the rulebook
+ * (shared/seeds/walls-and-armies.txt), per ruling WA-1..WA-15 and per project ruling WA-P*
+ * (docs/rules/walls-and-armies.md), on hand-built positions; then a property run over random
+ * games with the generic checks and the game's own invariants. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/walls_and_armies.h"
+#include "support.h"
+
+static const rp_game *const G = &rp_walls_and_armies;
+
+#define RNG " rng=00000000000000aa/0000000000000001"
+#define BIT(c) (UINT64_C(1) << (c))
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+/* The card written `text` ("7H", "10D"), failing the test if it is not one. */
+static int C(const char *text)
+{
+    int card = wa_card_from_text(text, strlen(text));
+    if (card < 0)
+        fail_msg("not a card: %s", text);
+    return card;
+}
+
+/* Expand a state text where the word REST stands for every card the text does not name (in
+ * card order), so tests only write the cards that matter. */
+static void expand(const char *spec, char text[RP_STATE_TEXT])
+{
+    char copy[RP_STATE_TEXT], rest[RP_STATE_TEXT] = "";
+    snprintf(copy, sizeof copy, "%s", spec);
+    uint64_t named = 0;
+    for (char *t = strtok(copy, " ,=:+*/"); t; t = strtok(NULL, " ,=:+*/")) {
+        int card = wa_card_from_text(t, strlen(t));
+        if (card >= 0)
+            named |= BIT(card);
+    }
+    for (int c = 0; c < WA_CARDS; c++) {
+        if (named & BIT(c))
+            continue;
+        char name[4];
+        wa_card_to_text(c, name);
+        if (*rest)
+            strcat(rest, ",");
+        strcat(rest, name);
+    }
+    const char *at = strstr(spec, "REST");
+    int len = at ? snprintf(text, RP_STATE_TEXT, "%.*s%s%s", (int)(at - spec), spec, rest, at + 4)
+                 : snprintf(text, RP_STATE_TEXT, "%s", spec);
+    if (len < 0 || len >= RP_STATE_TEXT)
+        fail_msg("state text too long: %s", spec);
+}
+
+/* Load a state written in full notation with REST (see expand); fails the test if refused. */
+static void load(wa_state *s, const char *spec)
+{
+    char text[RP_STATE_TEXT];
+    expand(spec, text);
+    rp_test_load(G, s, text);
+}
+
+/* A main deck, top first: the cards named in `top_first`, then the rest in card order. */
+static void order_from(uint8_t order[WA_CARDS], const char *top_first)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", top_first);
+    uint64_t used = 0;
+    int n = 0;
+    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+        order[n++] = (uint8_t)C(t);
+        used |= BIT(C(t));
+    }
+    for (int c = 0; c < WA_CARDS; c++)
+        if (!(used & BIT(c)))
+            order[n++] = (uint8_t)c;
+    assert_int_equal(n, WA_CARDS);
+}
+
+/* The cards of a pile as a set. */
+static uint64_t set_of(const uint8_t *list, int n)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < n; i++)
+        m |= BIT(list[i]);
+    return m;
+}
+
+static int cards_in_stacks(const wa_state *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->nstacks; k++)
+        n += __builtin_popcountll(s->stack_cards[k]);
+    return n;
+}
+
+/* The top of a player's army deck: the card the next attack of theirs will flip. */
+static int top_army(const wa_state *s, int pl)
+{
+    assert_true(s->p[pl].narmy > 0);
+    return s->p[pl].army[s->p[pl].narmy - 1];
+}
+
+static char *view(const wa_state *s, int player)
+{
+    char *v = rp_view_text(G, s, player, false);
+    assert_non_null(v);
+    return v;
+}
+
+/* A state where P0 chooses an attack against P1; P0's army deck is written top first. */
+#define BASE_HEAD "turn=1/200 attacker=0 phase=attack"
+
+/* ---- WA-1, WA-2: setup and the first player ------------------------------------------- */
+
+/* WA-1: "flip the top card of the main deck; a face card becomes a shield of that player (face
+ * up) and the flip is repeated for the same type; a number card is discarded and that many
+ * cards are dealt face down as walls ... or as the army deck". Player 0 then 1, walls then army. */
+static void test_WA1_setup_flips_shields_walls_and_armies(void **unused)
+{
+    (void)unused;
+    uint8_t order[WA_CARDS];
+    order_from(order, "KH,3C,2D,4D,6D,4C,7D,8D,9D,10D,AS,QS,2S,3S,4S,5S,6S,7S,8S,9S,10S");
+    rp_rng rng;
+    rp_rng_seed(&rng, 1, 1);
+    wa_state s;
+    wa_deal(&s, order, 200, &rng);
+    assert_int_equal(s.p[0].nshields, 1);
+    assert_int_equal(s.p[0].shields[0], C("KH"));
+    assert_int_equal(s.p[0].nwalls, 3);
+    assert_int_equal(set_of(s.p[0].walls, 3), BIT(C("2D")) | BIT(C("4D")) | BIT(C("6D")));
+    assert_int_equal(s.p[1].nshields, 2);
+    assert_int_equal(s.p[1].shields[0], C("AS"));
+    assert_int_equal(s.p[1].shields[1], C("QS"));
+    assert_int_equal(s.p[1].nwalls, 2);
+    assert_int_equal(set_of(s.p[1].walls, 2), BIT(C("3S")) | BIT(C("4S")));
+    /* The number cards that said how many to deal are discarded. */
+    assert_int_equal(s.discard, BIT(C("3C")) | BIT(C("4C")) | BIT(C("2S")) | BIT(C("5S")));
+    /* Armies: 4 for P0; 5 for P1, who goes first (WA-2: fewer walls) and has flipped
+     * nothing yet (WA-P1: the first attack is chosen before any flip). */
+    assert_int_equal(s.p[0].narmy, 4);
+    assert_int_equal(set_of(s.p[0].army, 4),
+                     BIT(C("7D")) | BIT(C("8D")) | BIT(C("9D")) | BIT(C("10D")));
+    assert_int_equal(s.attacker, 1);
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[1].narmy, 5);
+    assert_int_equal(top_army(&s, 1), C("10S")); /* WA-P5: the last card dealt is the top */
+    assert_int_equal(set_of(s.p[1].army, 5), BIT(C("6S")) | BIT(C("7S")) | BIT(C("8S")) |
+                                                 BIT(C("9S")) | BIT(C("10S")));
+    assert_int_equal(s.ndeck, 52 - 21);
+    assert_int_equal(s.faceup, 0); /* walls are dealt face down */
+}
+
+/* WA-2: "First player: fewer walls, then fewer shields, then fewer army cards". */
+static void test_WA2_first_player_fewer_shields_then_fewer_army(void **unused)
+{
+    (void)unused;
+    uint8_t order[WA_CARDS];
+    rp_rng rng;
+    rp_rng_seed(&rng, 1, 1);
+    wa_state s;
+    /* Walls 2 v 2; P1 has a shield (JC), P0 none: P0 starts. */
+    order_from(order, "2C,3C,4C,2D,5C,6C,JC,2H,7C,8C,2S,9C,10C");
+    wa_deal(&s, order, 200, &rng);
+    assert_int_equal(s.p[0].nwalls, s.p[1].nwalls);
+    assert_int_equal(s.attacker, 0);
+    /* Walls 2 v 2, no shields, army 3 v 2: P1 starts. */
+    order_from(order, "2C,3C,4C,3D,5C,6C,7C,2H,8C,9C,2S,10C,3H");
+    wa_deal(&s, order, 200, &rng);
+    assert_int_equal(s.p[0].nshields + s.p[1].nshields, 0);
+    assert_int_equal(s.attacker, 1);
+}
+
+/* WA-2: "... then a fair coin": a full tie goes either way depending on the seed. */
+static void test_WA2_full_tie_is_a_coin(void **unused)
+{
+    (void)unused;
+    uint8_t order[WA_CARDS];
+    order_from(order, "2C,3C,4C,2D,5C,6C,2H,7C,8C,2S,9C,10C");
+    int first[2] = {0, 0};
+    for (uint64_t seed = 0; seed < 64; seed++) {
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 1);
+        wa_state s;
+        wa_deal(&s, order, 200, &rng);
+        assert_int_equal(s.p[0].nwalls, 2);
+        assert_int_equal(s.p[1].nwalls, 2);
+        assert_int_equal(s.p[0].narmy, 2);
+        assert_int_equal(s.p[1].narmy, 2);
+        first[s.attacker]++;
+    }
+    assert_true(first[0] > 8 && first[1] > 8);
+}
+
+/* Sorted legal actions of s into out; returns the count. */
+static int sorted_legal(const wa_state *s, rp_action out[RP_MAX_LEGAL])
+{
+    int n = G->legal_actions(s, out);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            rp_action t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* WA-P1, the rulebook's order: "Pick one of the opponent's wall or shield cards to attack,
+ * then flip the top card from your army deck", and "stack your next army card on top of any
+ * of your in-play army cards". Two tables that differ only in P0's hidden top army card (KH or
+ * 2H) look the same to both players and give P0 the same choices; only after P0 picks a target
+ * is the card flipped, and then the outcome differs: KH (13) beats JD (11), 2H does not. */
+static void test_WAP1_attacker_chooses_before_the_flip(void **unused)
+{
+    (void)unused;
+    wa_state a, b;
+    load(&a, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
+                       "army0=KH,2H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+    load(&b, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
+                       "army0=2H,KH walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+    assert_int_equal(G->current_player(&a), 0);
+    assert_int_equal(a.p[0].narmy, 2); /* nothing is flipped before the choice */
+    rp_action la[RP_MAX_LEGAL], lb[RP_MAX_LEGAL];
+    int na = sorted_legal(&a, la), nb = sorted_legal(&b, lb);
+    assert_int_equal(na, 2); /* attack shield 2 (JD), stack 1 (on 5H against QS) */
+    assert_int_equal(na, nb);
+    assert_memory_equal(la, lb, (size_t)na * sizeof *la);
+    for (int p = 0; p < 2; p++) {
+        char *va = view(&a, p), *vb = view(&b, p);
+        assert_string_equal(va, vb);
+        assert_null(strstr(va, "\"KH\""));
+        assert_null(strstr(va, "\"2H\""));
+        free(va);
+        free(vb);
+    }
+    rp_test_play(G, &a, "attack shield 2");
+    rp_test_play(G, &b, "attack shield 2");
+    /* a: KH flipped, 13 > 11, JD and KH discarded; P0 chooses again. */
+    assert_int_equal(a.discard, BIT(C("KH")) | BIT(C("JD")));
+    assert_int_equal(a.p[1].nshields, 1);
+    assert_int_equal(a.phase, WA_ATTACK);
+    assert_int_equal(a.p[0].narmy, 1);
+    /* b: 2H flipped onto a new stack against JD; P1 now leaves or counters. */
+    assert_int_equal(b.nstacks, 2);
+    assert_int_equal(b.stack_target[1], C("JD"));
+    assert_int_equal(b.stack_cards[1], BIT(C("2H")));
+    assert_int_equal(b.phase, WA_DEFEND);
+    assert_int_equal(G->current_player(&b), 1);
+    /* Now the flipped card is public. */
+    char *va = view(&a, 1), *vb = view(&b, 1);
+    assert_non_null(strstr(va, "\"KH\""));
+    assert_non_null(strstr(vb, "\"2H\""));
+    assert_null(strstr(va, "\"2H\""));
+    assert_null(strstr(vb, "\"KH\""));
+    free(va);
+    free(vb);
+}
+
+/* WA-P1 from a real deal: whatever hidden cards a determinization puts on top of the
+ * attacker's army deck, the attacker's legal moves are the same. */
+static void test_WAP1_attacker_choices_ignore_the_hidden_deck(void **unused)
+{
+    (void)unused;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        wa_state s;
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%llu", (unsigned long long)seed);
+        rp_test_init(G, &s, opts);
+        assert_int_equal(s.phase, WA_ATTACK);
+        rp_action base[RP_MAX_LEGAL];
+        int n = sorted_legal(&s, base);
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 3);
+        int top_differs = 0;
+        for (int t = 0; t < 20; t++) {
+            wa_state d = s;
+            G->determinize(&d, s.attacker, &rng);
+            top_differs |= top_army(&d, s.attacker) != top_army(&s, s.attacker);
+            rp_action other[RP_MAX_LEGAL];
+            assert_int_equal(sorted_legal(&d, other), n);
+            assert_memory_equal(other, base, (size_t)n * sizeof *base);
+        }
+        assert_true(top_differs);
+    }
+}
+
+/* ---- WA-3: attacks and stacks ----------------------------------------------------------- */
+
+/* Rulebook: "You cannot attack wall cards until your opponent's shield cards are eliminated." */
+static void test_WA3_shields_before_walls(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    assert_true(rp_test_is_legal(G, &s, "attack shield 1"));
+    assert_false(rp_test_is_legal(G, &s, "attack wall 1"));
+    assert_false(rp_test_is_legal(G, &s, "attack wall 2"));
+    assert_false(rp_test_is_legal(G, &s, "stack 1"));
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+    assert_true(rp_test_is_legal(G, &s, "attack wall 1"));
+    assert_true(rp_test_is_legal(G, &s, "attack wall 2"));
+    assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
+}
+
+/* Rulebook: "If your card is higher, then discard both the target card and the army card."
+ * WA-3: "wins at once". K (13) beats Q (12): both go, and the attacker chooses the next attack. */
+static void test_WA3_higher_card_discards_target_and_card(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=KH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.p[1].nshields, 0);
+    assert_int_equal(s.discard, BIT(C("KH")) | BIT(C("QS")));
+    assert_int_equal(s.nstacks, 0);
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[0].narmy, 1);
+    assert_int_equal(top_army(&s, 0), C("6H"));
+    assert_int_equal(G->current_player(&s), 0);
+}
+
+/* Rulebook: "If your card is higher ... Otherwise, your opponent can choose": an equal card
+ * (Q against Q) does not win; the defender is asked (WA-4). */
+static void test_WA3_equal_card_does_not_win(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=QH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.p[1].nshields, 1);
+    assert_int_equal(s.nstacks, 1);
+    assert_int_equal(s.stack_total[0], 12);
+    assert_int_equal(s.phase, WA_DEFEND);
+    assert_int_equal(G->current_player(&s), 1);
+}
+
+/* Rulebook: "stack your next army card on top of any of your in-play army cards, adding the
+ * number of the armies together". 5 + 8 = 13 > Q: the stack wins; 5 + 4 = 9 does not. */
+static void test_WA3_stacked_cards_add_up(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
+                       RNG);
+    rp_test_play(G, &s, "stack 1");
+    assert_int_equal(s.p[1].nshields, 1);
+    assert_int_equal(s.p[1].shields[0], C("JD"));
+    assert_int_equal(s.discard, BIT(C("5H")) | BIT(C("8C")) | BIT(C("QS")));
+    assert_int_equal(s.nstacks, 0);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=4C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
+                       RNG);
+    rp_test_play(G, &s, "stack 1");
+    assert_int_equal(s.nstacks, 1);
+    assert_int_equal(s.stack_total[0], 9);
+    assert_int_equal(s.stack_cards[0], BIT(C("5H")) | BIT(C("4C")));
+    assert_int_equal(s.phase, WA_DEFEND);
+}
+
+/* Rulebook: "If the target card is face-down, flip it over to reveal it." */
+static void test_WA3_attacked_wall_is_revealed(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+    char *before = view(&s, 0);
+    assert_null(strstr(before, "\"9S\""));
+    free(before);
+    rp_test_play(G, &s, "attack wall 2");
+    assert_true(s.faceup & BIT(C("9S")));
+    assert_false(s.faceup & BIT(C("4D")));
+    for (int p = 0; p < 2; p++) {
+        char *v = view(&s, p);
+        assert_non_null(strstr(v, "\"walls\":[null,\"9S\"]"));
+        free(v);
+    }
+}
+
+/* ---- WA-4: the defender's choice ------------------------------------------------------- */
+
+#define DEFEND_HEAD "turn=1/200 attacker=0 phase=defend pending=1 winner=- "
+
+/* WA-4 / task brief: the defender decides; "leave" keeps the stack in play and the attacker
+ * flips the next army card. */
+static void test_WA4_leave_keeps_the_stack(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
+                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H+2C" RNG);
+    assert_int_equal(G->current_player(&s), 1);
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.nstacks, 1);
+    assert_int_equal(s.stack_total[0], 7);
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[0].narmy, 2); /* nothing flipped until the attacker chooses */
+    assert_int_equal(top_army(&s, 0), C("6H"));
+    assert_int_equal(G->current_player(&s), 0);
+    assert_int_equal(s.p[1].narmy, 1);
+}
+
+/* WA-4: "A counter greater than the stack total: the counter is discarded and the stack's
+ * cards join the defender's walls face down." 10 > 5 + 2. */
+static void test_WA4_higher_counter_captures_the_stack_as_walls(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
+                         "walls1=4D,9S* shields1=- army1=10D,8D stacks=9S:5H+2C" RNG);
+    rp_test_play(G, &s, "counter");
+    assert_int_equal(s.discard, BIT(C("10D")));
+    assert_int_equal(s.nstacks, 0);
+    assert_int_equal(s.p[1].nwalls, 4);
+    assert_int_equal(s.p[1].walls[2], C("2C"));
+    assert_int_equal(s.p[1].walls[3], C("5H"));
+    /* Captured cards are face down; the target stays, face up. */
+    assert_int_equal(s.faceup, BIT(C("9S")));
+    assert_int_equal(s.p[1].narmy, 1);
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(top_army(&s, 0), C("6H"));
+}
+
+/* WA-4: "Otherwise the counter and the stack are discarded and the target stays (face up)":
+ * a counter equal to the stack (7 against 5 + 2) does not capture. */
+static void test_WA4_counter_not_higher_discards_both(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
+                         "walls1=4D,9S* shields1=- army1=7D stacks=9S:5H+2C" RNG);
+    rp_test_play(G, &s, "counter");
+    assert_int_equal(s.discard, BIT(C("7D")) | BIT(C("5H")) | BIT(C("2C")));
+    assert_int_equal(s.nstacks, 0);
+    assert_int_equal(s.p[1].nwalls, 2);
+    assert_int_equal(s.p[1].walls[1], C("9S"));
+    assert_int_equal(s.faceup, BIT(C("9S")));
+    assert_int_equal(s.p[1].narmy, 0);
+}
+
+/* WA-14: "A captured army card becomes its own face-down wall at once and may be attacked
+ * later in the same turn." */
+static void test_WA14_captured_card_can_be_attacked_this_turn(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=8H "
+                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H+2C" RNG);
+    rp_test_play(G, &s, "counter");
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(top_army(&s, 0), C("8H"));
+    assert_true(rp_test_is_legal(G, &s, "attack wall 3")); /* 2C, captured just now */
+    assert_true(rp_test_is_legal(G, &s, "attack wall 4")); /* 5H */
+    rp_test_play(G, &s, "attack wall 3");
+    assert_int_equal(s.p[1].nwalls, 3);
+    assert_int_equal(s.p[1].walls[2], C("5H"));
+    assert_true(s.discard & BIT(C("2C")));
+    assert_true(s.discard & BIT(C("8H")));
+}
+
+/* WA-9: "A new attack may not open on an opponent card that already has one of the attacker's
+ * stacks against it ...; once that stack is gone, the card may be attacked again." */
+static void test_WA9_no_second_stack_on_one_target(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
+                       "shields0=- army0=3C,2D walls1=4D,9S shields1=QS,JD army1=10D "
+                       "stacks=QS:5H" RNG);
+    assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
+    assert_true(rp_test_is_legal(G, &s, "attack shield 2"));
+    assert_true(rp_test_is_legal(G, &s, "stack 1"));
+    rp_test_play(G, &s, "stack 1"); /* 5 + 3 = 8, not above Q */
+    rp_test_play(G, &s, "counter"); /* 10 > 8: stack captured, QS free again */
+    assert_int_equal(top_army(&s, 0), C("2D"));
+    assert_true(rp_test_is_legal(G, &s, "attack shield 1"));
+}
+
+/* WA-13: "The defender is asked after every flip that does not beat its target, the
+ * attacker's last card included; with an empty army deck leave is the only choice". */
+static void test_WA13_defender_asked_after_last_card_with_leave_only(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=- stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.phase, WA_DEFEND);
+    assert_int_equal(G->current_player(&s), 1);
+    rp_action legal[RP_MAX_LEGAL];
+    assert_int_equal(G->legal_actions(&s, legal), 1);
+    assert_int_equal(legal[0], WA_ACT_LEAVE);
+    assert_false(rp_test_is_legal(G, &s, "counter"));
+}
+
+/* ---- WA-5, WA-6, WA-10, WA-11, WA-12: end of turn and replenishing --------------------- */
+
+/* WA-5: "Unresolved stacks are then discarded, and face-up walls are turned face down. The
+ * attacker then replenishes: ... a number card is discarded and that many cards are dealt
+ * into the army deck." Shields stay face up (WA-P4). */
+static void test_WA5_end_of_turn_discards_stacks_and_replenishes(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, "turn=1/200 attacker=0 phase=defend pending=2 winner=- "
+             "deck=4C,2D,3D,5D,6D,REST discard=- walls0=2S,3S shields0=KS army0=- "
+             "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" RNG);
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.nstacks, 0);
+    assert_int_equal(s.discard, BIT(C("3C")) | BIT(C("5H")) | BIT(C("4C")));
+    assert_int_equal(s.faceup, 0);
+    assert_int_equal(s.p[1].nwalls, 3);
+    assert_int_equal(s.p[0].narmy, 4);
+    assert_int_equal(set_of(s.p[0].army, 4),
+                     BIT(C("2D")) | BIT(C("3D")) | BIT(C("5D")) | BIT(C("6D")));
+    assert_int_equal(s.turn, 2);
+    assert_int_equal(s.attacker, 1);
+    assert_int_equal(s.phase, WA_ATTACK);
+    assert_int_equal(s.p[1].narmy, 1);
+    assert_int_equal(top_army(&s, 1), C("8D"));
+    char *v = view(&s, 1);
+    assert_non_null(strstr(v, "\"walls\":[null,null,null]"));
+    assert_non_null(strstr(v, "\"shields\":[\"KS\"]"));
+    free(v);
+}
+
+/* WA-11: "Replenishing is a single flip: a face card gives a shield and no army cards". */
+static void test_WA11_replenish_face_card_is_a_shield_only(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=KC,5C,REST discard=- walls0=2C,4C "
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=9D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.p[0].nshields, 1);
+    assert_int_equal(s.p[0].shields[0], C("KC"));
+    assert_int_equal(s.p[0].narmy, 0);
+    assert_int_equal(s.deck[s.ndeck - 1], C("5C")); /* no second flip */
+    assert_int_equal(s.attacker, 1);
+}
+
+/* WA-6 + WA-10: "the discard pile is shuffled to form a new one", "when a card is needed from
+ * an empty main deck ...; a flipped number card is discarded first, so it can come back in
+ * that deal." The deck holds only 3C: it is flipped, discarded, and the 3 cards dealt come
+ * from the reshuffled pile {AH, QS, 3C}. */
+static void test_WA10_reshuffle_when_needed_includes_the_flipped_card(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=3C discard=- walls0=2C,4C "
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.p[0].narmy, 3);
+    assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("3C")));
+    assert_int_equal(s.ndeck, 0);
+    assert_int_equal(s.discard, 0);
+    assert_int_equal(s.attacker, 1);
+}
+
+/* WA-6: "If both are empty a draw or deal simply gives fewer cards": a 4 deals only the 3 cards
+ * that exist. */
+static void test_WA6_both_piles_empty_deal_fewer_cards(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=4C discard=- walls0=2C,3C "
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.p[0].narmy, 3);
+    assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("4C")));
+    assert_int_equal(s.ndeck + __builtin_popcountll(s.discard), 0);
+}
+
+/* WA-12: "A turn that starts with an empty army deck has no attacks, only the replenish, and it
+ * counts toward the turn cap." P1's turn 2 is only a replenish; P0 attacks in turn 3. */
+static void test_WA12_empty_army_turn_is_only_a_replenish(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=2C,5C,6C,3C,7C,8C,9C,REST "
+                       "discard=- walls0=2D,3D shields0=- army0=AH walls1=4D shields1=QS "
+                       "army1=- stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    assert_int_equal(s.turn, 3);
+    assert_int_equal(s.attacker, 0);
+    assert_int_equal(s.p[1].narmy, 3);
+    assert_int_equal(set_of(s.p[1].army, 3), BIT(C("7C")) | BIT(C("8C")) | BIT(C("9C")));
+    assert_int_equal(s.p[0].narmy, 2);
+    /* WA-P5: 5C then 6C were dealt, so 6C is on top and flipped first. */
+    assert_int_equal(top_army(&s, 0), C("6C"));
+    assert_int_equal(s.p[0].army[0], C("5C"));
+}
+
+/* ---- WA-7, WA-15: the end -------------------------------------------------------------- */
+
+/* WA-7 + WA-15: "A player with no walls loses at once", "mid-turn": the attacker still holds
+ * army cards when the last wall falls. */
+static void test_WA7_no_walls_loses_at_once_mid_turn(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" RNG);
+    rp_test_play(G, &s, "attack wall 1");
+    assert_int_equal(G->current_player(&s), RP_TERMINAL);
+    assert_int_equal(s.winner, 0);
+    assert_int_equal(s.p[0].narmy, 2);
+    rp_action legal[RP_MAX_LEGAL];
+    assert_int_equal(G->legal_actions(&s, legal), 0);
+    double r[2];
+    G->returns(&s, r);
+    assert_true(r[0] == 1.0 && r[1] == 0.0);
+}
+
+/* WA-7 + WA-15: "the player with more walls wins", "checked after the replenish of turn 200;
+ * shields do not count as walls". P0 has 2 walls and 4 shields, P1 3 walls: P1 wins. */
+static void test_WA15_turn_cap_more_walls_win_shields_do_not_count(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C shields0=KS,AS,KD army0=2H walls1=4D,5D,6D shields1=QS "
+             "army1=9D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.p[0].nshields, 4); /* the replenish happened first */
+    assert_int_equal(G->current_player(&s), RP_TERMINAL);
+    assert_int_equal(s.winner, 1);
+    double r[2];
+    G->returns(&s, r);
+    assert_true(r[0] == 0.0 && r[1] == 1.0);
+}
+
+/* WA-7: "equal walls a draw"; and before the cap the game goes on (turn 199 of 200). */
+static void test_WA7_turn_cap_equal_walls_draw(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
+             "army1=9D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.winner, WA_DRAW);
+    double r[2];
+    G->returns(&s, r);
+    assert_true(r[0] == 0.5 && r[1] == 0.5);
+    load(&s, "turn=199/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+             "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
+             "army1=9D stacks=-" RNG);
+    rp_test_play(G, &s, "attack shield 1");
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(G->current_player(&s), 1);
+    assert_int_equal(s.turn, 200);
+}
+
+/* WA-P3: the turn cap is the option turn-cap, 1..10000, default 200; a cap of 1 ends the game
+ * after the first turn's replenish. */
+static void test_WAP3_turn_cap_option(void **unused)
+{
+    (void)unused;
+    rp_config cfg;
+    rp_error err = {{0}};
+    rp_config_default(G, &cfg);
+    assert_int_equal(rp_config_int(G, &cfg, "turn-cap"), 200);
+    assert_true(rp_config_set(G, &cfg, "turn-cap=0", &err) < 0);
+    assert_true(rp_config_set(G, &cfg, "turn-cap=10001", &err) < 0);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        wa_state s;
+        char opts[64];
+        snprintf(opts, sizeof opts, "turn-cap=1 seed=%llu", (unsigned long long)seed);
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 5);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            rp_action legal[RP_MAX_LEGAL];
+            int n = G->legal_actions(&s, legal);
+            G->apply(&s, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        }
+        assert_int_equal(s.turn, 1);
+    }
+}
+
+/* ---- WA-8: information ----------------------------------------------------------------- */
+
+/* WA-8: "Face-down cards are hidden from both players (the army decks from their owners too);
+ * face-up cards, shields, counts and the discard pile are public." */
+static void test_WA8_views_hide_face_down_cards_from_everyone(void **unused)
+{
+    (void)unused;
+    wa_state s, swapped;
+    const char *a = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+                              "walls0=2C,3C shields0=KS army0=6C,9D,10D walls1=4D*,5D "
+                              "shields1=- army1=JD,QH stacks=4D:3S" RNG;
+    const char *b = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+                              "walls0=10D,QH shields0=KS army0=3C,9D,6C walls1=4D*,JD "
+                              "shields1=- army1=5D,2C stacks=4D:3S" RNG;
+    load(&s, a);
+    load(&swapped, b);
+    /* 6C, the top of the attacker's army, is hidden too: it is flipped only after the
+     * attacker's choice (WA-P1). */
+    static const char *const hidden[] = {"\"2C\"", "\"3C\"", "\"9D\"", "\"10D\"",
+                                         "\"5D\"", "\"JD\"", "\"QH\"", "\"6C\""};
+    static const char *const shown[] = {"\"KS\"", "\"4D\"", "\"3S\"", "\"8S\"", "\"7S\""};
+    for (int p = 0; p < 2; p++) {
+        char *v = view(&s, p), *w = view(&swapped, p);
+        assert_string_equal(v, w); /* a player cannot tell the two apart */
+        for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++)
+            assert_null(strstr(v, hidden[i]));
+        for (size_t i = 0; i < sizeof shown / sizeof *shown; i++)
+            assert_non_null(strstr(v, shown[i]));
+        assert_non_null(strstr(v, "\"army_cards\":2"));
+        assert_non_null(strstr(v, "\"army_cards\":3"));
+        free(v);
+        free(w);
+    }
+}
+
+/* WA-8: the terminal drawing shows the same as the view, and colour only when asked. */
+static void test_WA8_render_hides_cards_and_colours_on_request(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=8S walls0=2C,3C "
+                       "shields0=KS army0=6C,9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
+                       "stacks=4D:3S" RNG);
+    for (int color = 0; color < 2; color++) {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        G->render(&s, 0, f, color);
+        long len = ftell(f);
+        rewind(f);
+        char buf[4096] = "";
+        size_t got = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        assert_true(len > 0 && got == (size_t)len);
+        assert_true((strchr(buf, '\x1b') != NULL) == (color == 1));
+        assert_non_null(strstr(buf, "[##]"));
+        assert_non_null(strstr(buf, "4D"));
+        assert_non_null(strstr(buf, "3S"));
+        assert_null(strstr(buf, "6C")); /* the attacker's next card, not yet flipped */
+        assert_null(strstr(buf, "9D"));
+        assert_null(strstr(buf, "QH"));
+        assert_null(strstr(buf, "5D"));
+    }
+}
+
+/* ---- project rulings -------------------------------------------------------------------- */
+
+/* WA-P2: walls keep their order and close up when one goes; captured cards join the end in
+ * card order (2C before 5H); "attack wall N" counts from the left as drawn. */
+static void test_WAP2_wall_numbering(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                       "shields0=- army0=KC,8H walls1=4D,9S,JD shields1=- army1=10D stacks=-" RNG);
+    rp_test_play(G, &s, "attack wall 1"); /* K beats 4 */
+    assert_int_equal(s.p[1].nwalls, 2);
+    assert_int_equal(s.p[1].walls[0], C("9S"));
+    assert_int_equal(s.p[1].walls[1], C("JD"));
+    rp_test_play(G, &s, "attack wall 1"); /* 8H against 9S */
+    assert_true(s.stack_target[0] == C("9S"));
+}
+
+/* WA-P4: shields are never turned face down (WA-5 turns walls; WA-8 keeps shields public). */
+static void test_WAP4_shields_stay_face_up(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=3C,REST discard=- walls0=2C,4C "
+                       "shields0=AD army0=2H walls1=4D,9S shields1=QS,JD army1=9D stacks=-"
+                       RNG);
+    rp_test_play(G, &s, "attack shield 2");
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.turn, 2);
+    char *v = view(&s, 0);
+    assert_non_null(strstr(v, "\"shields\":[\"AD\"]"));
+    assert_non_null(strstr(v, "\"shields\":[\"QS\",\"JD\"]"));
+    free(v);
+}
+
+/* ---- notation ------------------------------------------------------------------------- */
+
+/* Cards are written the usual way: 7H, QS, 10D; every card round-trips. */
+static void test_card_notation(void **unused)
+{
+    (void)unused;
+    assert_int_equal(C("2C"), 0);
+    assert_int_equal(C("10D"), 8 * 4 + 1);
+    assert_int_equal(C("QS"), 10 * 4 + 3);
+    assert_int_equal(C("AH"), 12 * 4 + 2);
+    for (int c = 0; c < WA_CARDS; c++) {
+        char name[4];
+        wa_card_to_text(c, name);
+        assert_int_equal(wa_card_from_text(name, strlen(name)), c);
+    }
+    static const char *const bad[] = {"1C", "11D", "QX", "q", "", "10", "ZS", "qs", "AHH"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(wa_card_from_text(bad[i], strlen(bad[i])), -1);
+}
+
+/* Actions read "attack wall 3", "attack shield 1", "stack 2", "leave", "counter". */
+static void test_action_notation(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    rp_test_init(G, &s, "seed=1");
+    static const struct {
+        const char *text;
+        rp_action action;
+    } ok[] = {{"attack wall 3", WA_ACT_WALL + 2},     {"attack shield 1", WA_ACT_SHIELD},
+              {"stack 2", WA_ACT_STACK + 1},          {"leave", WA_ACT_LEAVE},
+              {"counter", WA_ACT_COUNTER},            {"  Attack   WALL 52 ", WA_ACT_WALL + 51},
+              {"attack shield 16", WA_ACT_SHIELD + 15}};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        rp_action a = RP_NO_ACTION;
+        rp_error err = {{0}};
+        assert_int_equal(G->action_from_text(&s, ok[i].text, &a, &err), RP_OK);
+        assert_int_equal(a, ok[i].action);
+    }
+    for (rp_action a = 0; a < WA_NUM_ACTIONS; a++) {
+        char text[RP_ACTION_TEXT];
+        assert_true(G->action_to_text(&s, a, text, sizeof text) > 0);
+        rp_action back = RP_NO_ACTION;
+        rp_error err = {{0}};
+        assert_int_equal(G->action_from_text(&s, text, &back, &err), RP_OK);
+        assert_int_equal(back, a);
+    }
+    static const char *const bad[] = {"attack wall 0",   "attack wall 53", "attack shield 17",
+                                      "attack tower 1",  "stack",          "stack x",
+                                      "attack wall 1 2", "counter now",    "attack wall -1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rp_action a;
+        rp_error err = {{0}};
+        if (G->action_from_text(&s, bad[i], &a, &err) >= 0)
+            fail_msg("accepted '%s'", bad[i]);
+        assert_true(strlen(err.msg) > 0);
+    }
+}
+
+/* Full-state notation validates everything: each refusal names the problem and leaves the
+ * state untouched. */
+static void test_state_notation_refuses_inconsistent_states(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        /* a card twice (2C in walls0 and in the deck via REST is impossible, so name it twice) */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=2C walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "twice"},
+        /* a number card as a shield */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "face"},
+        /* a stack above its target would have won */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" RNG,
+         "WA-3"},
+        /* a wall target while the defender has shields */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=9D* shields1=QS army1=7D stacks=9D:4H" RNG,
+         "WA-3"},
+        /* a face-up wall of the attacker */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C*,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-5"},
+        /* defend without a stack */
+        {"turn=1/200 attacker=0 phase=defend pending=1 winner=- deck=REST "
+         "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "pending"},
+        /* a winner while play goes on */
+        {BASE_HEAD " pending=- winner=1 deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "winner"},
+        /* over with walls on both sides before the cap */
+        {"turn=5/200 attacker=0 phase=over pending=- winner=1 deck=REST discard=- "
+         "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-7"},
+        /* turn past the cap */
+        {"turn=201/200 attacker=0 phase=attack pending=- winner=- deck=REST "
+         "discard=- walls0=2C shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "turn"},
+        /* an even rng increment */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-"
+                   " rng=00000000000000aa/0000000000000002", "rng"},
+        /* an attack to choose with no army card to flip (WA-P1, WA-5) */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=- walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "army card"},
+        /* a pending stack while the attacker is to choose */
+        {BASE_HEAD " pending=1 winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H walls1=4D shields1=QS army1=7D stacks=QS:6H" RNG,
+         "pending"},
+        /* the old notation with a flipped card awaiting placement no longer exists */
+        {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "pending"},
+        {"turn=1/200 attacker=0 phase=place pending=- winner=- deck=REST discard=- "
+         "walls0=2C,3C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+         "phase"},
+        /* trailing junk */
+        {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG " x=1",
+         "unexpected"},
+    };
+    wa_state s, before;
+    rp_test_init(G, &s, "seed=4");
+    memcpy(&before, &s, sizeof s);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[RP_STATE_TEXT];
+        expand(bad[i].text, text);
+        rp_error err = {{0}};
+        if (G->state_from_text(&s, text, &err) >= 0)
+            fail_msg("accepted: %s", text);
+        if (!strstr(err.msg, bad[i].says))
+            fail_msg("message '%s' does not mention '%s'", err.msg, bad[i].says);
+        assert_memory_equal(&s, &before, sizeof s);
+    }
+    /* and a missing card */
+    rp_error err = {{0}};
+    assert_true(G->state_from_text(&s, BASE_HEAD " pending=- winner=- deck=- "
+                                            "discard=- walls0=2C shields0=- army0=5H,6H "
+                                            "walls1=4D shields1=QS army1=7D stacks=-" RNG,
+                                   &err) < 0);
+    assert_non_null(strstr(err.msg, "missing"));
+    assert_memory_equal(&s, &before, sizeof s);
+}
+
+/* evaluate: a share in [0,1] from public counts; more walls is better. */
+static void test_evaluate_prefers_more_walls(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C,4C,5C "
+                       "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG);
+    double e0 = G->evaluate(&s, 0), e1 = G->evaluate(&s, 1);
+    assert_true(e0 > 0.5 && e0 <= 1.0);
+    assert_true(e1 < 0.5 && e1 >= 0.0);
+}
+
+/* ---- property run ---------------------------------------------------------------------- */
+
+/* The game's own invariants: all 52 cards in exactly one place, values in range. */
+static void check_invariants(const wa_state *s)
+{
+    uint64_t all = s->discard;
+    int count = __builtin_popcountll(s->discard);
+    const uint8_t *lists[7] = {s->deck, s->p[0].walls, s->p[0].shields, s->p[0].army,
+                               s->p[1].walls, s->p[1].shields, s->p[1].army};
+    const int sizes[7] = {s->ndeck, s->p[0].nwalls, s->p[0].nshields, s->p[0].narmy,
+                          s->p[1].nwalls, s->p[1].nshields, s->p[1].narmy};
+    for (int l = 0; l < 7; l++) {
+        for (int i = 0; i < sizes[l]; i++) {
+            assert_true(lists[l][i] < WA_CARDS);
+            all |= BIT(lists[l][i]);
+        }
+        count += sizes[l];
+    }
+    uint64_t targeted = 0;
+    for (int k = 0; k < s->nstacks; k++) {
+        all |= s->stack_cards[k];
+        int total = 0;
+        for (uint64_t m = s->stack_cards[k]; m; m &= m - 1)
+            total += __builtin_ctzll(m) / 4 + 2;
+        assert_int_equal(total, s->stack_total[k]);
+        assert_true(total <= s->stack_target[k] / 4 + 2);
+        targeted |= BIT(s->stack_target[k]);
+    }
+    count += cards_in_stacks(s);
+    assert_int_equal(count, WA_CARDS);
+    assert_int_equal(all, WA_ALL_CARDS);
+    assert_int_equal(targeted, s->targeted);
+    for (int p = 0; p < 2; p++) {
+        assert_true(s->p[p].narmy <= 10); /* a deal is at most 10 and the attacker uses all */
+        for (int i = 0; i < s->p[p].nshields; i++)
+            assert_true(s->p[p].shields[i] >= WA_FIRST_FACE);
+    }
+    assert_int_equal(s->faceup & ~set_of(s->p[s->attacker ^ 1].walls, s->p[s->attacker ^ 1].nwalls),
+                     0);
+    assert_true(s->turn >= 1 && s->turn <= s->cap);
+    /* WA-P1: an attack is chosen only with a card to flip, and nothing is pending then. */
+    if (s->phase == WA_ATTACK) {
+        assert_true(s->p[s->attacker].narmy > 0);
+        assert_int_equal(s->pending, WA_NONE);
+    }
+}
+
+/* Determinizing depends only on what the player sees: determinizing the real state and an
+ * already determinized one (which looks the same) with the same stream gives equal bytes. */
+static void check_determinize_reads_only_the_view(const wa_state *s, rp_rng *rng)
+{
+    for (int p = 0; p < 2; p++) {
+        wa_state a = *s, b = *s;
+        G->determinize(&b, p, rng);
+        rp_rng ra = *rng, rb = *rng;
+        G->determinize(&a, p, &ra);
+        G->determinize(&b, p, &rb);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
+static void test_property_random_games(void **unused)
+{
+    (void)unused;
+    int games = rp_test_games(10000);
+    for (int g = 0; g < games; g++) {
+        wa_state s;
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d", g + 1);
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 11);
+        int steps = 0;
+        while (G->current_player(&s) != RP_TERMINAL) {
+            assert_true(++steps < 200 * 40); /* a turn is at most 10 flips, each answered */
+            check_invariants(&s);
+            rp_test_check_step(G, &s, &rng);
+            check_determinize_reads_only_the_view(&s, &rng);
+            double e = G->evaluate(&s, steps & 1);
+            assert_true(e >= 0.0 && e <= 1.0);
+            rp_action legal[RP_MAX_LEGAL];
+            int n = G->legal_actions(&s, legal);
+            G->apply(&s, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        }
+        check_invariants(&s);
+        rp_test_check_returns(G, &s);
+        /* a finished game's notation loads back to the same bytes too */
+        char text[RP_STATE_TEXT];
+        assert_true(G->state_to_text(&s, text, sizeof text) > 0);
+        wa_state back;
+        memset(&back, 0x5A, sizeof back);
+        rp_test_load(G, &back, text);
+        assert_memory_equal(&back, &s, sizeof s);
+        assert_true(s.winner != WA_NONE);
+        if (s.p[0].nwalls == 0 || s.p[1].nwalls == 0) {
+            assert_true(s.winner < 2); /* WA-7: no walls loses */
+            assert_int_equal(s.p[s.winner ^ 1].nwalls, 0);
+        } else {
+            assert_int_equal(s.turn, s.cap); /* WA-7: else only the cap ends it */
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_WA1_setup_flips_shields_walls_and_armies),
+        cmocka_unit_test(test_WA2_first_player_fewer_shields_then_fewer_army),
+        cmocka_unit_test(test_WA2_full_tie_is_a_coin),
+        cmocka_unit_test(test_WAP1_attacker_chooses_before_the_flip),
+        cmocka_unit_test(test_WAP1_attacker_choices_ignore_the_hidden_deck),
+        cmocka_unit_test(test_WA3_shields_before_walls),
+        cmocka_unit_test(test_WA3_higher_card_discards_target_and_card),
+        cmocka_unit_test(test_WA3_equal_card_does_not_win),
+        cmocka_unit_test(test_WA3_stacked_cards_add_up),
+        cmocka_unit_test(test_WA3_attacked_wall_is_revealed),
+        cmocka_unit_test(test_WA4_leave_keeps_the_stack),
+        cmocka_unit_test(test_WA4_higher_counter_captures_the_stack_as_walls),
+        cmocka_unit_test(test_WA4_counter_not_higher_discards_both),
+        cmocka_unit_test(test_WA14_captured_card_can_be_attacked_this_turn),
+        cmocka_unit_test(test_WA9_no_second_stack_on_one_target),
+        cmocka_unit_test(test_WA13_defender_asked_after_last_card_with_leave_only),
+        cmocka_unit_test(test_WA5_end_of_turn_discards_stacks_and_replenishes),
+        cmocka_unit_test(test_WA11_replenish_face_card_is_a_shield_only),
+        cmocka_unit_test(test_WA10_reshuffle_when_needed_includes_the_flipped_card),
+        cmocka_unit_test(test_WA6_both_piles_empty_deal_fewer_cards),
+        cmocka_unit_test(test_WA12_empty_army_turn_is_only_a_replenish),
+        cmocka_unit_test(test_WA7_no_walls_loses_at_once_mid_turn),
+        cmocka_unit_test(test_WA15_turn_cap_more_walls_win_shields_do_not_count),
+        cmocka_unit_test(test_WA7_turn_cap_equal_walls_draw),
+        cmocka_unit_test(test_WAP3_turn_cap_option),
+        cmocka_unit_test(test_WA8_views_hide_face_down_cards_from_everyone),
+        cmocka_unit_test(test_WA8_render_hides_cards_and_colours_on_request),
+        cmocka_unit_test(test_WAP2_wall_numbering),
+        cmocka_unit_test(test_WAP4_shields_stay_face_up),
+        cmocka_unit_test(test_card_notation),
+        cmocka_unit_test(test_action_notation),
+        cmocka_unit_test(test_state_notation_refuses_inconsistent_states),
+        cmocka_unit_test(test_evaluate_prefers_more_walls),
+        cmocka_unit_test(test_property_random_games),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
