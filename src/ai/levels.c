@@ -17,8 +17,8 @@ typedef struct level_row {
 static const level_row rows[] = {
     {NULL, true, {"iters=200", "iters=2000", "iters=10000"}},
     {"danger-at-the-walls", true, {"iters=300", "iters=2000", "iters=10000"}},
-    {"king-of-danger", true, {"iters=300", "iters=1500", "iters=5000"}},
-    {"rush-the-wall", true, {"iters=300", "iters=1500", "iters=5000"}},
+    {"king-of-danger", true, {"iters=200", "iters=1000", "iters=3000"}},
+    {"rush-the-wall", true, {"iters=300", "iters=2000", "iters=8000"}},
     {"castle-danger", false, {"iters=300", "iters=1500", "iters=5000"}},
     {"walls-and-armies", true, {"iters=300", "iters=1500", "iters=5000"}},
 };
