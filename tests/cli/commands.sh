@@ -55,6 +55,11 @@ for game in $(games); do
   expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
   expect_match "$game: a number out of range is refused" "$out" "There is no move 999"
   expect_status "$game: the human's record replays" 0 "$RAMPARTS" replay "$tmp/h.rec"
+  # undo takes back the human's move and the AI's replies: the record is as if never played.
+  printf 'quit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u0.rec" >/dev/null
+  printf '1\nundo\nquit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u1.rec" >/dev/null
+  expect_eq "$game: undo restores the position before the human's move" \
+    "$("$RAMPARTS" replay "$tmp/u1.rec" | sed 's/^[^:]*: //')" "$("$RAMPARTS" replay "$tmp/u0.rec" | sed 's/^[^:]*: //')"
   # The default record folder.
   printf 'quit\n' | "$RAMPARTS" play "$game" --seed 5 >/dev/null
   ls "$RAMPARTS_RECORDS"/"$game"-*.rec >/dev/null 2>&1 && pass || fail "$game: no record saved by default"
