@@ -157,12 +157,22 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
     }
 }
 
-void rp_test_check_step(const rp_game *game, const void *st, rp_rng *rng)
+void rp_test_check_notation(const rp_game *game, const void *st)
 {
     rp_action legal[RP_MAX_LEGAL];
     int n = game->legal_actions(st, legal);
     check_actions(game, st, legal, n);
     check_state_text(game, st);
+}
+
+void rp_test_check_views(const rp_game *game, const void *st, rp_rng *rng)
+{
+    check_views(game, st, rng);
+}
+
+void rp_test_check_step(const rp_game *game, const void *st, rp_rng *rng)
+{
+    rp_test_check_notation(game, st);
     check_views(game, st, rng);
 }
 

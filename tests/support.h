@@ -27,6 +27,14 @@ void rp_test_play(const rp_game *game, void *st, const char *move);
 /* True when `move` parses and is legal in st. */
 bool rp_test_is_legal(const rp_game *game, const void *st, const char *move);
 
+/* The cheap half of rp_test_check_step: legal actions distinct, in range, with round-tripping
+ * notation, and full-state notation round-tripping to identical bytes. */
+void rp_test_check_notation(const rp_game *game, const void *st);
+
+/* The costly half: for every player, determinizing leaves that player's view (as JSON) and,
+ * for the player to act, the legal actions unchanged, and depends only on that view. */
+void rp_test_check_views(const rp_game *game, const void *st, rp_rng *rng);
+
 /* The generic per-step checks of a property run, at state st (not over):
  * legal actions distinct, in range, with round-tripping notation; full-state notation
  * round-trips to identical bytes; for every player, determinizing leaves that player's view

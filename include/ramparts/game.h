@@ -155,6 +155,10 @@ typedef struct rp_game {
     /* Draw `player`'s view for a terminal; colour only when asked. */
     void (*render)(const void *st, int player, FILE *out, bool color);
 
+    /* Optional: print the numbers the rules take from options or data files (e.g. Rush the
+     * Wall's card values), for `ramparts rules GAME key=value`. */
+    void (*describe)(const void *st, FILE *out);
+
     /* ---- optional hooks for the AI (NULL when absent) ---- */
 
     /* A heuristic estimate in [0, 1] of `player`'s share of the win; only reads what

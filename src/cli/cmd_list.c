@@ -44,19 +44,48 @@ int rp_cmd_list(int argc, char **argv)
 
 int rp_cmd_rules(int argc, char **argv)
 {
-    if (rp_cli_wants_help(argc, argv) || argc != 2) {
-        printf("usage: ramparts rules GAME\n\nPrints the rules of GAME as implemented, with the "
-               "ruling ids they rest on.\n");
-        return argc == 2 ? RP_EXIT_OK : RP_EXIT_USAGE;
+    if (rp_cli_wants_help(argc, argv) || argc < 2) {
+        printf("usage: ramparts rules GAME [key=value ...]\n\nPrints the rules of GAME as "
+               "implemented, with the ruling ids they rest on,\nthen its options and any values "
+               "taken from them (e.g. cards=FILE for rush-the-wall).\n");
+        return argc < 2 && !rp_cli_wants_help(argc, argv) ? RP_EXIT_USAGE : RP_EXIT_OK;
     }
     const rp_game *game = rp_cli_game("rules", argv[1]);
     if (!game)
         return RP_EXIT_USAGE;
+    rp_config cfg;
+    rp_config_default(game, &cfg);
+    for (int i = 2; i < argc; i++) {
+        rp_error err;
+        if (rp_config_set(game, &cfg, argv[i], &err) < 0)
+            return rp_cli_usage_error("rules", "%s", err.msg);
+    }
+    rp_state st;
+    rp_error err;
+    if (game->init(&st, &cfg, &err) < 0) {
+        fprintf(stderr, "ramparts rules: %s\n", err.msg);
+        return RP_EXIT_FAIL;
+    }
     const char *rules = rp_game_rules(game);
     if (!rules) {
         fprintf(stderr, "ramparts rules: no rules document for %s\n", game->id);
         return RP_EXIT_FAIL;
     }
     fputs(rules, stdout);
+    printf("\n---\nOptions (key=value): players=%d..%d (default %d), seed=N", game->min_players,
+           game->max_players, game->default_players);
+    for (int i = 0; i < game->num_options; i++) {
+        const rp_option_spec *o = &game->options[i];
+        if (o->kind == RP_OPT_INT)
+            printf(", %s=%lld..%lld (default %lld)", o->name, (long long)o->min,
+                   (long long)o->max, (long long)o->def);
+        else if (o->kind == RP_OPT_CHOICE)
+            printf(", %s=%s", o->name, o->choices);
+        else
+            printf(", %s=TEXT", o->name);
+    }
+    printf("\n");
+    if (game->describe)
+        game->describe(&st, stdout);
     return RP_EXIT_OK;
 }

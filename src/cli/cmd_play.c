@@ -194,8 +194,7 @@ static bool human_input(play_session *s, char *line)
         return true;
     }
     if (strcmp(line, "undo") == 0) {
-        undo_to_human(s);
-        show_turn(s);
+        undo_to_human(s); /* the game loop redraws the position it returns to */
         return true;
     }
     rp_error err = {{0}};

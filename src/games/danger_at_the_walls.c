@@ -23,6 +23,7 @@
  *                main deck (DW-11)
  */
 #include "games/danger_at_the_walls.h"
+#include "core/text.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -799,88 +800,43 @@ bad_wall:
  * or <wall 1-5><target>, target an Archer value, G/N/E, or c<stack index> for a Cannon.
  */
 
-/* A bounded output buffer that remembers overflow instead of checking every write. */
-typedef struct text_buf {
-    char *buf;
-    size_t size, len;
-    bool overflow;
-} text_buf;
 
-/* (Declared first for its printf format check.) */
-static void put(text_buf *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Append printf-style, remembering overflow instead of failing at each call. */
-static void put(text_buf *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const size_t room = t->len < t->size ? t->size - t->len : 0;
-    const int n = vsnprintf(t->buf + (room ? t->len : 0), room, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= room)
-        t->overflow = true;
-    else
-        t->len += (size_t)n;
-}
-
-/* Append one character / a plain string / a small number without printf: notation and views
- * are written at every step of the property runs, and printf dominated their cost. */
-static void put_ch(text_buf *t, char c)
-{
-    if (t->len + 1 < t->size) {
-        t->buf[t->len++] = c;
-        t->buf[t->len] = '\0';
-    } else {
-        t->overflow = true;
-    }
-}
-
-static void put_str(text_buf *t, const char *str)
-{
-    while (*str)
-        put_ch(t, *str++);
-}
-
-static void put_int(text_buf *t, int v)
+static void put_int(rp_text *t, int v)
 {
     char d[12];
     int n = 0;
     unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
     if (v < 0)
-        put_ch(t, '-');
+        rp__text_ch(t, '-');
     do
         d[n++] = (char)('0' + u % 10);
     while (u /= 10);
     while (n)
-        put_ch(t, d[--n]);
+        rp__text_ch(t, d[--n]);
 }
 
 /* A multiset of faces in face order, '-' when empty (hands, removed piles). */
-static void put_counts(text_buf *t, const uint8_t *counts)
+static void put_counts(rp_text *t, const uint8_t *counts)
 {
     size_t start = t->len;
     for (int f = 0; f < DW_FACES; f++)
         for (int i = 0; i < counts[f]; i++)
-            put_ch(t, FACE_CHAR[f]);
+            rp__text_ch(t, FACE_CHAR[f]);
     if (t->len == start)
-        put_ch(t, '-');
+        rp__text_ch(t, '-');
 }
 
 /* An ordered list of faces, '-' when empty (decks bottom to top, Cannon stacks). */
-static void put_list(text_buf *t, const uint8_t *faces, int n)
+static void put_list(rp_text *t, const uint8_t *faces, int n)
 {
     for (int i = 0; i < n; i++)
-        put_ch(t, FACE_CHAR[faces[i]]);
+        rp__text_ch(t, FACE_CHAR[faces[i]]);
     if (n == 0)
-        put_ch(t, '-');
+        rp__text_ch(t, '-');
 }
 
 /* One side of a wall; the spied Archer is listed with the others (the Spy field says which). */
-static void put_side(text_buf *t, const dw_state *s, int w, int seat)
+static void put_side(rp_text *t, const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
     uint8_t ar[DW_FACES] = {0};
@@ -889,9 +845,9 @@ static void put_side(text_buf *t, const dw_state *s, int w, int seat)
     if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
         ar[s->spy_on]++;
     put_counts(t, ar);
-    put_ch(t, '/');
+    rp__text_ch(t, '/');
     put_list(t, sd->cannon, sd->ncannon);
-    put_ch(t, '/');
+    rp__text_ch(t, '/');
     uint8_t lead[DW_FACES] = {0};
     for (int f = DW_GENERAL; f < DW_FACES; f++)
         lead[f] = (sd->leaders & LB(f)) != 0;
@@ -902,43 +858,44 @@ static void put_side(text_buf *t, const dw_state *s, int w, int seat)
 static int dw_state_to_text(const void *st, char *buf, size_t size)
 {
     const dw_state *s = st;
-    text_buf t = {buf, size, 0, false};
+    rp_text t;
+    rp__text_init(&t, buf, size);
     if (size)
         buf[0] = '\0';
-    put(&t, "dw1;to=%c;phase=%s;last=%d;over=%d;rng=%016" PRIx64 ".%016" PRIx64,
+    rp__text_put(&t, "dw1;to=%c;phase=%s;last=%d;over=%d;rng=%016" PRIx64 ".%016" PRIx64,
         s->to_move ? 'r' : 'b', s->phase ? "refill" : "play", s->last_turn, s->over,
         s->rng.state, s->rng.inc);
-    put_str(&t, ";hb=");
+    rp__text_str(&t, ";hb=");
     put_counts(&t, s->hand[DW_BLUE]);
-    put_str(&t, ";hr=");
+    rp__text_str(&t, ";hr=");
     put_counts(&t, s->hand[DW_RED]);
-    put_str(&t, ";pb=");
+    rp__text_str(&t, ";pb=");
     put_list(&t, s->personal[DW_BLUE], s->personal_n[DW_BLUE]);
-    put_str(&t, ";pr=");
+    rp__text_str(&t, ";pr=");
     put_list(&t, s->personal[DW_RED], s->personal_n[DW_RED]);
-    put_str(&t, ";m=");
+    rp__text_str(&t, ";m=");
     put_list(&t, s->main, s->main_n);
     for (int w = 0; w < DW_WALLS; w++) {
-        put_str(&t, ";w");
+        rp__text_str(&t, ";w");
         put_int(&t, w + 1);
-        put_ch(&t, '=');
-        put_ch(&t, s->control[w] ? 'r' : 'b');
-        put_ch(&t, "-br"[s->flag[w]]);
-        put_ch(&t, ':');
+        rp__text_ch(&t, '=');
+        rp__text_ch(&t, s->control[w] ? 'r' : 'b');
+        rp__text_ch(&t, "-br"[s->flag[w]]);
+        rp__text_ch(&t, ':');
         put_side(&t, s, w, DW_BLUE);
-        put_ch(&t, ':');
+        rp__text_ch(&t, ':');
         put_side(&t, s, w, DW_RED);
     }
-    put_str(&t, ";xb=");
+    rp__text_str(&t, ";xb=");
     put_counts(&t, s->removed[DW_BLUE]);
-    put_str(&t, ";xr=");
+    rp__text_str(&t, ";xr=");
     put_counts(&t, s->removed[DW_RED]);
     if (!s->spy_wall)
-        put(&t, ";spy=-");
+        rp__text_put(&t, ";spy=-");
     else if (s->spy_on == DW_SPY_ON_CANNON)
-        put(&t, ";spy=%dc%d", s->spy_wall, s->spy_depth);
+        rp__text_put(&t, ";spy=%dc%d", s->spy_wall, s->spy_depth);
     else
-        put(&t, ";spy=%d%c", s->spy_wall, FACE_CHAR[s->spy_on]);
+        rp__text_put(&t, ";spy=%d%c", s->spy_wall, FACE_CHAR[s->spy_on]);
     return t.overflow ? RP_ENOSPACE : (int)t.len;
 }
 
@@ -1300,80 +1257,82 @@ static int dw_state_from_text(void *st, const char *text, rp_error *err)
  * keys are constant strings (the CS calls) for the same reason. */
 
 /* Append a JSON array of face names to t. */
-static void json_faces(text_buf *t, const uint8_t *counts)
+static void json_faces(rp_text *t, const uint8_t *counts)
 {
-    put_ch(t, '[');
+    rp__text_ch(t, '[');
     const char *sep = "";
     for (int f = 0; f < DW_FACES; f++)
         for (int i = 0; i < counts[f]; i++, sep = ",") {
-            put_str(t, sep);
-            put_ch(t, '"');
-            put_str(t, FACE_NAME[f]);
-            put_ch(t, '"');
+            rp__text_str(t, sep);
+            rp__text_ch(t, '"');
+            rp__text_str(t, FACE_NAME[f]);
+            rp__text_ch(t, '"');
         }
-    put_ch(t, ']');
+    rp__text_ch(t, ']');
 }
 
 /* A hand, deck contents or pile as a JSON array of names (one raw node). */
 static cJSON *faces_json(const uint8_t *counts)
 {
     char buf[49 * 12 + 4];
-    text_buf t = {buf, sizeof buf, 0, false};
+    rp_text t;
+    rp__text_init(&t, buf, sizeof buf);
     json_faces(&t, counts);
     return cJSON_CreateRaw(buf);
 }
 
 /* One side of a wall: Archers (the spied one included), Cannons bottom first, Leaders. */
-static void json_side(text_buf *t, const dw_state *s, int w, int seat)
+static void json_side(rp_text *t, const dw_state *s, int w, int seat)
 {
     const dw_side *sd = &s->side[w][seat];
-    put_str(t, "{\"archers\":[");
+    rp__text_str(t, "{\"archers\":[");
     const char *sep = "";
     for (int a = 0; a < 3; a++) {
         int c = sd->archers[a];
         if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + a)
             c++;
         for (int i = 0; i < c; i++, sep = ",")
-            put_str(t, sep), put_int(t, a + 1);
+            rp__text_str(t, sep), put_int(t, a + 1);
     }
-    put_str(t, "],\"cannons\":[");
+    rp__text_str(t, "],\"cannons\":[");
     for (int i = 0; i < sd->ncannon; i++)
-        put_str(t, i ? "," : ""), put_int(t, cannon_value(sd->cannon[i]));
-    put_str(t, "],\"leaders\":");
+        rp__text_str(t, i ? "," : ""), put_int(t, cannon_value(sd->cannon[i]));
+    rp__text_str(t, "],\"leaders\":");
     uint8_t lead[DW_FACES] = {0};
     for (int f = DW_GENERAL; f < DW_FACES; f++)
         lead[f] = (sd->leaders & LB(f)) != 0;
     json_faces(t, lead);
-    put_str(t, ",\"strength\":");
+    rp__text_str(t, ",\"strength\":");
     put_int(t, dw_strength(s, w, seat));
-    put_ch(t, '}');
+    rp__text_ch(t, '}');
 }
 
 /* One wall: number, control, Flag, both sides and the Spy when it is there. */
 static cJSON *wall_json(const dw_state *s, int w)
 {
     char buf[1024];
-    text_buf t = {buf, sizeof buf, 0, false};
-    put_str(&t, "{\"wall\":");
+    rp_text t;
+    rp__text_init(&t, buf, sizeof buf);
+    rp__text_str(&t, "{\"wall\":");
     put_int(&t, w + 1);
-    put_str(&t, ",\"control\":\"");
-    put_str(&t, SEAT_NAME[s->control[w]]);
-    put_ch(&t, '"');
+    rp__text_str(&t, ",\"control\":\"");
+    rp__text_str(&t, SEAT_NAME[s->control[w]]);
+    rp__text_ch(&t, '"');
     if (s->flag[w])
-        put(&t, ",\"flag\":\"%s\"", SEAT_NAME[s->flag[w] - 1]);
-    put_str(&t, ",\"blue\":");
+        rp__text_put(&t, ",\"flag\":\"%s\"", SEAT_NAME[s->flag[w] - 1]);
+    rp__text_str(&t, ",\"blue\":");
     json_side(&t, s, w, DW_BLUE);
-    put_str(&t, ",\"red\":");
+    rp__text_str(&t, ",\"red\":");
     json_side(&t, s, w, DW_RED);
     if (s->spy_wall == w + 1) {
         if (s->spy_on == DW_SPY_ON_CANNON)
-            put(&t, ",\"spy_on\":\"cannon %d%s\"",
+            rp__text_put(&t, ",\"spy_on\":\"cannon %d%s\"",
                 cannon_value(s->side[w][DW_BLUE].cannon[s->spy_depth]),
                 spy_visible(s) ? "" : " (buried)");
         else
-            put(&t, ",\"spy_on\":\"%s\"", FACE_NAME[s->spy_on]);
+            rp__text_put(&t, ",\"spy_on\":\"%s\"", FACE_NAME[s->spy_on]);
     }
-    put_ch(&t, '}');
+    rp__text_ch(&t, '}');
     return cJSON_CreateRaw(buf);
 }
 

@@ -2066,6 +2066,24 @@ static void render_prompt(const rtw_state *s, int player, FILE *out)
     fputs(".\n", out);
 }
 
+/* The card values in use (defaults or a cards=FILE), for `ramparts rules rush-the-wall`:
+ * the rulebook gives only Arch'r's strength, so every number here is an assumption (RW-2,
+ * RW-3) that a user may replace. */
+static void rtw_describe(const void *st, FILE *out)
+{
+    const rtw_state *s = st;
+    char buf[48];
+    fputs("Card values in use (assumptions: the rulebook gives only Arch'r 5; RW-2, RW-3):\n"
+          "  Warriors: ", out);
+    render_warriors(s, ALL_WARRIORS, out);
+    fputs("\n  Forts:", out);
+    for (int f = 0; f < RTW_FORTS; f++) {
+        fort_text(s, f, buf, sizeof buf);
+        fprintf(out, "%s %s", f ? "," : "", buf);
+    }
+    fputc('\n', out);
+}
+
 static void rtw_render(const void *st, int player, FILE *out, bool color)
 {
     const rtw_state *s = st;
@@ -2137,6 +2155,7 @@ const rp_game rp_rush_the_wall = {
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
     .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
+    .describe = rtw_describe,
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "games/walls_and_armies.h"
+#include "core/text.h"
 
 /* Action integers (num_actions = 122). The rulebook's order (WA-P1): "Pick one of the
  * opponent's wall or shield cards to attack, then flip the top card from your army deck", and
@@ -575,34 +576,8 @@ static int wa_action_from_text(const void *st, const char *text, rp_action *out,
  *   army0=TOP,.. walls1=.. shields1=.. army1=.. stacks=TARGET:CARD+CARD,..|- rng=HEX/HEX
  * '-' is an empty list, '*' marks a face-up wall. */
 
-typedef struct text_out {
-    char *buf;
-    size_t size, len;
-    int overflow;
-} text_out;
-
-/* printf onto the text, remembering overflow instead of failing at every call. */
-static void put(text_out *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void put(text_out *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = t->len < t->size ? t->size - t->len : 0;
-    int n = vsnprintf(t->buf + (t->len < t->size ? t->len : 0), room, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= room)
-        t->overflow = 1;
-    else
-        t->len += (size_t)n;
-}
-
 /* Cards are most of the text: appended directly, not through printf. */
-static void put_card(text_out *t, int card)
+static void put_card(rp_text *t, int card)
 {
     char c[4];
     wa_card_to_text(card, c);
@@ -616,49 +591,49 @@ static void put_card(text_out *t, int card)
 }
 
 /* A list from its top (the last entry) down, or '-'. */
-static void put_top_first(text_out *t, const uint8_t *list, int n)
+static void put_top_first(rp_text *t, const uint8_t *list, int n)
 {
     if (n == 0)
-        put(t, "-");
+        rp__text_put(t, "-");
     for (int i = n - 1; i >= 0; i--) {
         put_card(t, list[i]);
         if (i > 0)
-            put(t, ",");
+            rp__text_put(t, ",");
     }
 }
 
 /* A set of cards in card order, or '-'. */
-static void put_set(text_out *t, uint64_t set, char sep)
+static void put_set(rp_text *t, uint64_t set, char sep)
 {
     if (set == 0)
-        put(t, "-");
+        rp__text_put(t, "-");
     for (uint64_t m = set; m; m &= m - 1) {
         put_card(t, __builtin_ctzll(m));
         if (m & (m - 1))
-            put(t, "%c", sep);
+            rp__text_put(t, "%c", sep);
     }
 }
 
 /* walls, shields and army of one player; '*' marks the face-up walls. */
-static void put_player(text_out *t, const wa_state *s, int pl)
+static void put_player(rp_text *t, const wa_state *s, int pl)
 {
     const wa_player *p = &s->p[pl];
-    put(t, " walls%d=", pl);
+    rp__text_put(t, " walls%d=", pl);
     if (p->nwalls == 0)
-        put(t, "-");
+        rp__text_put(t, "-");
     for (int i = 0; i < p->nwalls; i++) {
         put_card(t, p->walls[i]);
-        put(t, "%s%s", (s->faceup & BIT(p->walls[i])) ? "*" : "", i + 1 < p->nwalls ? "," : "");
+        rp__text_put(t, "%s%s", (s->faceup & BIT(p->walls[i])) ? "*" : "", i + 1 < p->nwalls ? "," : "");
     }
-    put(t, " shields%d=", pl);
+    rp__text_put(t, " shields%d=", pl);
     if (p->nshields == 0)
-        put(t, "-");
+        rp__text_put(t, "-");
     for (int i = 0; i < p->nshields; i++) {
         put_card(t, p->shields[i]);
         if (i + 1 < p->nshields)
-            put(t, ",");
+            rp__text_put(t, ",");
     }
-    put(t, " army%d=", pl);
+    rp__text_put(t, " army%d=", pl);
     put_top_first(t, p->army, p->narmy);
 }
 
@@ -668,36 +643,37 @@ static const char *const PHASES[3] = {"attack", "defend", "over"};
 static int wa_state_to_text(const void *st, char *buf, size_t size)
 {
     const wa_state *s = st;
-    text_out t = {buf, size, 0, 0};
-    put(&t, "turn=%u/%u attacker=%u phase=%s", (unsigned)s->turn, (unsigned)s->cap,
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    rp__text_put(&t, "turn=%u/%u attacker=%u phase=%s", (unsigned)s->turn, (unsigned)s->cap,
         (unsigned)s->attacker, PHASES[s->phase]);
     if (s->pending == WA_NONE)
-        put(&t, " pending=-");
+        rp__text_put(&t, " pending=-");
     else
-        put(&t, " pending=%u", (unsigned)s->pending + 1);
+        rp__text_put(&t, " pending=%u", (unsigned)s->pending + 1);
     if (s->winner == WA_NONE)
-        put(&t, " winner=-");
+        rp__text_put(&t, " winner=-");
     else if (s->winner == WA_DRAW)
-        put(&t, " winner=draw");
+        rp__text_put(&t, " winner=draw");
     else
-        put(&t, " winner=%u", (unsigned)s->winner);
-    put(&t, " deck=");
+        rp__text_put(&t, " winner=%u", (unsigned)s->winner);
+    rp__text_put(&t, " deck=");
     put_top_first(&t, s->deck, s->ndeck);
-    put(&t, " discard=");
+    rp__text_put(&t, " discard=");
     put_set(&t, s->discard, ',');
     put_player(&t, s, 0);
     put_player(&t, s, 1);
-    put(&t, " stacks=");
+    rp__text_put(&t, " stacks=");
     if (s->nstacks == 0)
-        put(&t, "-");
+        rp__text_put(&t, "-");
     for (int k = 0; k < s->nstacks; k++) {
         put_card(&t, s->stack_target[k]);
-        put(&t, ":");
+        rp__text_put(&t, ":");
         put_set(&t, s->stack_cards[k], '+');
         if (k + 1 < s->nstacks)
-            put(&t, ",");
+            rp__text_put(&t, ",");
     }
-    put(&t, " rng=%016llx/%016llx", (unsigned long long)s->rng.state,
+    rp__text_put(&t, " rng=%016llx/%016llx", (unsigned long long)s->rng.state,
         (unsigned long long)s->rng.inc);
     if (t.overflow) {
         if (size > 0)

@@ -55,6 +55,11 @@ for game in $(games); do
   expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
   expect_match "$game: a number out of range is refused" "$out" "There is no move 999"
   expect_status "$game: the human's record replays" 0 "$RAMPARTS" replay "$tmp/h.rec"
+  # undo takes back the human's move and the AI's replies: the record is as if never played.
+  printf 'quit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u0.rec" >/dev/null
+  printf '1\nundo\nquit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u1.rec" >/dev/null
+  expect_eq "$game: undo restores the position before the human's move" \
+    "$("$RAMPARTS" replay "$tmp/u1.rec" | sed 's/^[^:]*: //')" "$("$RAMPARTS" replay "$tmp/u0.rec" | sed 's/^[^:]*: //')"
   # The default record folder.
   printf 'quit\n' | "$RAMPARTS" play "$game" --seed 5 >/dev/null
   ls "$RAMPARTS_RECORDS"/"$game"-*.rec >/dev/null 2>&1 && pass || fail "$game: no record saved by default"
@@ -69,6 +74,17 @@ for game in $(games); do
   sed 's/^\[options \(.*\)\]/[options \1 bogus=1]/' "$tmp/$game.rec" > "$tmp/bad3.rec"
   expect_match "$game: bad option in a record" "$("$RAMPARTS" replay "$tmp/bad3.rec" 2>&1)" "bad3.rec:4: unknown option 'bogus'"
 done
+# Rush the Wall's card values come from a replaceable file (RW-2, RW-3): rules shows those in use.
+sed 's/^warrior axx 7$/warrior axx 11/' "$(dirname "$0")/../../data/rush-the-wall.cards" > "$tmp/cards"
+out=$("$RAMPARTS" rules rush-the-wall cards="$tmp/cards")
+expect_match "rules shows the card values in use" "$out" "Axx 11"
+expect_match "rules says the values are assumptions" "$out" "assumptions"
+expect_match "rules shows the defaults" "$("$RAMPARTS" rules rush-the-wall)" "Axx 7"
+printf 'warrior filchy 1\nwarrior qween lots\n' > "$tmp/badcards"
+err=$("$RAMPARTS" rules rush-the-wall cards="$tmp/badcards" 2>&1)
+expect_match "a malformed card file names the line" "$err" "line 2"
+expect_status "a malformed card file fails" 1 "$RAMPARTS" rules rush-the-wall cards="$tmp/badcards"
+expect_status "a malformed card file stops play" 2 "$RAMPARTS" play rush-the-wall cards="$tmp/badcards"
 printf '\x00\x01\xff' > "$tmp/binary.rec"
 expect_status "a binary file is refused" 1 "$RAMPARTS" replay "$tmp/binary.rec"
 expect_status "a missing file is refused" 1 "$RAMPARTS" replay "$tmp/none.rec"
