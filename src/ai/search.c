@@ -457,25 +457,26 @@ static rp_action merge_roots(search_data *data, double *win_chance)
     return best;
 }
 
-int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info)
+static struct timespec deadline_after(long ms)
 {
-    search_data *data = ai->data;
-    const rp_game *game = ai->game;
-    const rp_search_cfg *cfg = &data->cfg;
-    rp_action legal[RP_MAX_LEGAL];
-    const int n = game->legal_actions(st, legal);
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += cfg->ms / 1000;
-    deadline.tv_nsec += (cfg->ms % 1000) * 1000000L;
+    deadline.tv_sec += ms / 1000;
+    deadline.tv_nsec += (ms % 1000) * 1000000L;
     if (deadline.tv_nsec >= 1000000000L) {
         deadline.tv_sec++;
         deadline.tv_nsec -= 1000000000L;
     }
-    /* A forced move needs no thought beyond an estimate of its value. */
-    long total = cfg->iters;
-    if (n == 1 && (total == 0 || total > 100))
-        total = 100;
+    return deadline;
+}
+
+/* Point every worker at the root with its share of the budget, a fresh generator drawn from
+ * the AI's own (so one seed gives one sequence of moves) and an emptied arena. */
+static int prepare_workers(rp_ai *ai, const void *st, long total)
+{
+    search_data *data = ai->data;
+    const rp_game *game = ai->game;
+    const struct timespec deadline = deadline_after(data->cfg.ms);
     for (int t = 0; t < data->count; t++) {
         worker *w = data->workers[t];
         w->root = st;
@@ -484,20 +485,35 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
         w->budget = total ? total / data->count + (t < total % data->count) : 0;
         w->deadline = deadline;
         w->iterations = 0;
-        uint64_t seed = (uint64_t)rp_rng_next(&ai->rng) << 32 | rp_rng_next(&ai->rng);
-        rp_rng_seed(&w->rng, seed, (uint64_t)t + 1);
+        const uint64_t high = rp_rng_next(&ai->rng), low = rp_rng_next(&ai->rng);
+        rp_rng_seed(&w->rng, high << 32 | low, (uint64_t)t + 1);
         uint64_t want = total ? (uint64_t)w->budget * 4 + 1024 : TIME_BUDGET_NODES;
-        if (rp_arena_reset(&w->arena, want > (uint64_t)cfg->nodes ? (uint32_t)cfg->nodes
-                                                                  : (uint32_t)want) < 0)
+        if (want > (uint64_t)data->cfg.nodes)
+            want = (uint64_t)data->cfg.nodes;
+        if (rp_arena_reset(&w->arena, (uint32_t)want) < 0)
             return RP_EINVAL;
     }
+    return RP_OK;
+}
+
+int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info)
+{
+    search_data *data = ai->data;
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = ai->game->legal_actions(st, legal);
+    /* A forced move needs no thought beyond an estimate of its value. */
+    long total = data->cfg.iters;
+    if (n == 1 && (total == 0 || total > 100))
+        total = 100;
+    if (prepare_workers(ai, st, total) < 0)
+        return RP_EINVAL;
     pthread_t threads[64];
     int started = 0;
     for (int t = 1; t < data->count; t++) {
         if (data->workers[t]->budget == 0 && total)
             continue;
         if (pthread_create(&threads[started], NULL, worker_run, data->workers[t]) != 0)
-            break;
+            break; /* the threads that did start still give a sound answer */
         started++;
     }
     worker_run(data->workers[0]);
