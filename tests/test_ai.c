@@ -233,6 +233,23 @@ static void test_bad_specs_are_refused_with_the_valid_ones(void **unused)
     assert_non_null(strstr(rp_ai_help(), "mcts"));
 }
 
+/* Lists of specs keep each spec's own comma-separated parameters together. */
+static void test_spec_lists_split_between_specs(void **unused)
+{
+    (void)unused;
+    char list[] = "hard,ismcts:ms=500,threads=2,greedy,mcts:iters=9";
+    char *specs[4];
+    assert_int_equal(rp_ai_split_specs(list, specs, 4), 4);
+    assert_string_equal(specs[0], "hard");
+    assert_string_equal(specs[1], "ismcts:ms=500,threads=2");
+    assert_string_equal(specs[2], "greedy");
+    assert_string_equal(specs[3], "mcts:iters=9");
+    char too_many[] = "a,b,c";
+    assert_int_equal(rp_ai_split_specs(too_many, specs, 2), -1);
+    char orphan[] = "threads=2,hard";
+    assert_int_equal(rp_ai_split_specs(orphan, specs, 4), -1);
+}
+
 /* With one thread, a seed and an iteration budget the move and its estimate repeat exactly. */
 static void test_search_is_deterministic(void **unused)
 {
@@ -484,6 +501,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_specs_are_accepted),
         cmocka_unit_test(test_bad_specs_are_refused_with_the_valid_ones),
+        cmocka_unit_test(test_spec_lists_split_between_specs),
         cmocka_unit_test(test_search_is_deterministic),
         cmocka_unit_test(test_one_ai_plays_a_whole_game_reusing_its_arena),
         cmocka_unit_test(test_search_finds_the_winning_nim_move),

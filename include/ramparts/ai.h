@@ -26,6 +26,11 @@ const char *rp_ai_name(const rp_ai *ai);
 /* Choose a legal move for the player to act in st (which must not be over). info may be NULL. */
 int rp_ai_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info, rp_error *err);
 
+/* Split a comma-separated list of specs in place ("hard,ismcts:ms=500,threads=2,greedy"):
+ * a piece with '=' and no ':' continues the spec before it. Returns how many specs were put
+ * in out, or -1 when there are more than max or the list starts with a parameter. */
+int rp_ai_split_specs(char *list, char **out, int max);
+
 /* The valid specs, one per line, for help and error messages. */
 const char *rp_ai_help(void);
 

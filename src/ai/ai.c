@@ -183,6 +183,28 @@ int rp_ai_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info, rp
     return RP_OK;
 }
 
+int rp_ai_split_specs(char *list, char **out, int max)
+{
+    int n = 0;
+    char *piece = list;
+    while (piece) {
+        char *comma = strchr(piece, ',');
+        if (comma)
+            *comma = '\0';
+        if (strchr(piece, '=') && !strchr(piece, ':')) {
+            if (n == 0)
+                return -1;
+            piece[-1] = ','; /* a parameter of the spec before: glue it back */
+        } else if (n == max) {
+            return -1;
+        } else {
+            out[n++] = piece;
+        }
+        piece = comma ? comma + 1 : NULL;
+    }
+    return n;
+}
+
 rp_action rp__random_action(const rp_game *game, const void *st, rp_rng *rng)
 {
     rp_action legal[RP_MAX_LEGAL];

@@ -203,19 +203,14 @@ static void arena_help(void)
 /* Split the AI list and check every spec; pairings are every (i, j) with i < j. */
 static bool parse_ais(arena_job *job, char *list)
 {
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        /* A spec's own parameters use commas too: "ismcts:iters=9,threads=2" -> glue them. */
-        if (job->num_specs > 0 && strchr(tok, '=') && !strchr(tok, ':')) {
-            char *prev = (char *)job->specs[job->num_specs - 1];
-            prev[strlen(prev)] = ',';
-            continue;
-        }
-        if (job->num_specs == MAX_AIS) {
-            rp_cli_usage_error("arena", "at most %d AIs", MAX_AIS);
-            return false;
-        }
-        job->specs[job->num_specs++] = tok;
+    char *specs[MAX_AIS];
+    job->num_specs = rp_ai_split_specs(list, specs, MAX_AIS);
+    if (job->num_specs < 0) {
+        rp_cli_usage_error("arena", "--ai takes 2 to %d AIs, e.g. --ai hard,greedy", MAX_AIS);
+        return false;
     }
+    for (int i = 0; i < job->num_specs; i++)
+        job->specs[i] = specs[i];
     if (job->num_specs < 2) {
         rp_cli_usage_error("arena", "--ai needs at least two AIs, e.g. --ai hard,greedy");
         return false;
