@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_ai.h"
 
 #define BENCH_AI_MS 1000
 #define BENCH_AI_SEED 20261121u

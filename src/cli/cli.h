@@ -27,6 +27,11 @@ int rp_cmd_sim(int argc, char **argv);
 int rp_cmd_replay(int argc, char **argv);
 int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
+int rp_cmd_arena(int argc, char **argv);
+
+/* Search iterations per second at the start of each game (or only `game` when not NULL), on
+ * one thread and on `threads` threads, one line per game on `out`. Returns an exit code. */
+int rp_cli_bench_ai(const rp_game *game, int threads, FILE *out);
 
 /* True when `f` is a terminal and NO_COLOR is unset or empty. */
 bool rp_cli_color(FILE *f);

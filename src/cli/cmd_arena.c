@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cli_ai.h"
 
 #define MAX_AIS 8
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_ai.h"
 
 #define BENCH_GAMES 20000
 #define BENCH_SEED 20261121u

@@ -11,7 +11,7 @@
 
 #define MAX_LINE (RP_STATE_TEXT + 256)
 #define MAX_ARGS 64
-#define DEFAULT_GENMOVE_AI "greedy"
+#define DEFAULT_GENMOVE_AI "medium"
 
 typedef struct engine {
     rp_match match;
@@ -275,7 +275,7 @@ static const command commands[] = {
     {"showboard", 0, 1, true, cmd_showboard, "showboard [P]   the board as a player sees it"},
     {"status", 0, 0, true, cmd_status, "status          ongoing, or over and the result"},
     {"turn", 0, 0, true, cmd_turn, "turn            the player to act, or over"},
-    {"genmove", 0, 1, true, cmd_genmove, "genmove [AI]    the AI plays the move and names it"},
+    {"genmove", 0, 1, true, cmd_genmove, "genmove [AI]    the AI (default medium) plays a move and names it"},
     {"help", 0, 0, false, cmd_help, "help            this list"},
     {"quit", 0, 0, false, cmd_quit, "quit            leave"},
 };

@@ -10,8 +10,8 @@
 #include "cli.h"
 
 #define HUMAN "human"
-#define DEFAULT_OPPONENT "greedy"
-#define HINT_AI "greedy"
+#define DEFAULT_OPPONENT "medium"
+#define HINT_AI "hard"
 
 typedef struct play_session {
     rp_match match;

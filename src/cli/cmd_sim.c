@@ -99,14 +99,14 @@ static void sim_help(void)
 /* Split "a,b,c" into job->ai_specs, the last repeating; checks each spec. */
 static bool parse_ai_list(sim_job *job, char *list, int players)
 {
-    int n = 0;
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (n == RP_MAX_PLAYERS) {
-            rp_cli_usage_error("sim", "more AIs than seats");
-            return false;
-        }
-        job->ai_specs[n++] = tok;
+    char *specs[RP_MAX_PLAYERS];
+    int n = rp_ai_split_specs(list, specs, RP_MAX_PLAYERS);
+    if (n < 0) {
+        rp_cli_usage_error("sim", "--ai: more AIs than seats, or a parameter without its AI");
+        return false;
     }
+    for (int p = 0; p < n; p++)
+        job->ai_specs[p] = specs[p];
     if (n == 0) {
         rp_cli_usage_error("sim", "--ai needs at least one AI");
         return false;

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_ai.h"
 
 static const rp_command commands[] = {
     {"list", "list the games", rp_cmd_list},
