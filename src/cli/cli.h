@@ -69,6 +69,18 @@ void rp_progress_start(rp_progress *p, const char *label, long total);
 void rp_progress_update(rp_progress *p, long done);
 void rp_progress_finish(rp_progress *p);
 
+/* Play one game from cfg, the AI specs[p] on each seat p (seeded ai_seed + p); write the
+ * returns and (if not NULL) the number of actions. */
+int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
+                   uint64_t ai_seed, double *returns, long *actions, rp_error *err);
+
+/* Run work(ctx, i, err) for every i in [0, count) on `threads` threads, with a progress bar
+ * labelled `label` on a terminal. The first failure stops the run and is copied to err. */
+#define RP_CLI_MAX_THREADS 256
+typedef int (*rp_cli_work)(void *ctx, long index, rp_error *err);
+int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work, void *ctx,
+                    rp_error *err);
+
 /* Nanoseconds from a monotonic clock. */
 unsigned long long rp_cli_now_ns(void);
 

@@ -3,11 +3,8 @@
  * confidence intervals and Elo differences (or JSON). This is how AI strength is measured. */
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 
@@ -31,9 +28,6 @@ typedef struct arena_job {
     int num_pairs;
     long games; /* per pairing */
     double *share; /* per (pairing, game): a's share */
-    atomic_long next, done;
-    atomic_int failed;
-    char error[RP_ERROR_TEXT + 64];
 } arena_job;
 
 /* Which seat the pairing's first AI takes in game g (its deal is seed + g / players). */
@@ -42,53 +36,27 @@ static int lone_seat(const arena_job *job, long g)
     return (int)(g % job->players);
 }
 
-static int play_game(arena_job *job, long index)
+/* One game of the run: pairing index / games, deal and seats from index % games. */
+static int play_game(void *ctx, long index, rp_error *err)
 {
+    arena_job *job = ctx;
     const long pair_index = index / job->games, g = index % job->games;
     const pairing *pr = &job->pairs[pair_index];
     rp_config cfg = job->cfg;
     cfg.seed = job->cfg.seed + (uint64_t)(g / job->players);
     const int mine = lone_seat(job, g);
-    rp_state st;
-    rp_error err = {{0}};
-    rp_ai *ais[RP_MAX_PLAYERS] = {0};
-    int rc = job->game->init(&st, &cfg, &err);
-    for (int p = 0; rc == 0 && p < job->players; p++) {
-        const char *spec = job->specs[p == mine ? pr->a : pr->b];
-        uint64_t seed = cfg.seed * 1000003u + (uint64_t)index * 7919u + (uint64_t)p;
-        rc = rp_ai_create(job->game, spec, seed, &ais[p], &err);
-    }
-    while (rc == 0 && job->game->current_player(&st) != RP_TERMINAL) {
-        rp_action move;
-        rc = rp_ai_choose(ais[job->game->current_player(&st)], &st, &move, NULL, &err);
-        if (rc == 0)
-            job->game->apply(&st, move);
-    }
+    const char *specs[RP_MAX_PLAYERS];
     for (int p = 0; p < job->players; p++)
-        rp_ai_free(ais[p]);
-    if (rc < 0) {
-        if (atomic_exchange(&job->failed, 1) == 0)
-            snprintf(job->error, sizeof job->error, "%s vs %s, game %ld: %s",
-                     job->specs[pr->a], job->specs[pr->b], g, err.msg);
-        return rc;
-    }
+        specs[p] = job->specs[p == mine ? pr->a : pr->b];
     double r[RP_MAX_PLAYERS] = {0};
-    job->game->returns(&st, r);
+    rp_error inner = {{0}};
+    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u + (uint64_t)index * 7919u,
+                            r, NULL, &inner);
+    if (rc < 0)
+        return rp_fail(err, rc, "%s vs %s, game %ld: %s", job->specs[pr->a], job->specs[pr->b],
+                       g, inner.msg);
     job->share[index] = r[mine];
-    return 0;
-}
-
-static void *arena_worker(void *arg)
-{
-    arena_job *job = arg;
-    const long total = job->games * job->num_pairs;
-    for (;;) {
-        long index = atomic_fetch_add(&job->next, 1);
-        if (index >= total || atomic_load(&job->failed))
-            return NULL;
-        play_game(job, index);
-        atomic_fetch_add(&job->done, 1);
-    }
+    return RP_OK;
 }
 
 /* ---- statistics ---- */
@@ -291,25 +259,9 @@ int rp_cmd_arena(int argc, char **argv)
         fprintf(stderr, "ramparts arena: out of memory\n");
         return RP_EXIT_FAIL;
     }
-    pthread_t tids[256];
-    int started = 0;
-    for (int t = 0; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, arena_worker, &job) == 0)
-            started++;
-    if (started == 0)
-        arena_worker(&job);
-    rp_progress bar;
-    rp_progress_start(&bar, "arena", total);
-    while (started && atomic_load(&job.done) < total && !atomic_load(&job.failed)) {
-        rp_progress_update(&bar, atomic_load(&job.done));
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    rp_progress_finish(&bar);
-    if (atomic_load(&job.failed)) {
-        fprintf(stderr, "ramparts arena: %s\n", job.error);
+    rp_error err;
+    if (rp_cli_parallel("arena", total, (int)threads, play_game, &job, &err) < 0) {
+        fprintf(stderr, "ramparts arena: %s\n", err.msg);
         free(job.share);
         return RP_EXIT_FAIL;
     }

@@ -2,8 +2,6 @@
  * Game i always uses seed S+i and AIs seeded from (S, i, seat), so the totals are the same
  * whatever the number of threads. */
 #include <cjson/cJSON.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +13,8 @@ typedef struct sim_job {
     const char *ai_specs[RP_MAX_PLAYERS];
     long games;
     bool paired; /* games 2k and 2k+1: same deal, the two seats' AIs swapped */
-    atomic_long next, done;
     int *winner; /* per game: sole winning seat, or -1 for a draw or shared win */
     long *actions;
-    atomic_int failed;
-    char error[RP_ERROR_TEXT + 32];
 } sim_job;
 
 /* The AI spec sitting at `seat` in game g (swapped on odd games of a pair). */
@@ -30,58 +25,26 @@ static const char *spec_at(const sim_job *job, long g, int seat)
     return job->ai_specs[seat];
 }
 
-static int play_one(sim_job *job, long g)
+static int play_one(void *ctx, long g, rp_error *err)
 {
+    sim_job *job = ctx;
     rp_config cfg = job->cfg;
     cfg.seed = job->cfg.seed + (uint64_t)(job->paired ? g / 2 : g);
-    rp_state st;
-    rp_error err;
-    if (job->game->init(&st, &cfg, &err) < 0)
-        goto fail;
-    int players = job->game->num_players(&st);
-    rp_ai *ais[RP_MAX_PLAYERS] = {0};
-    for (int p = 0; p < players; p++)
-        if (rp_ai_create(job->game, spec_at(job, g, p), cfg.seed * 1000003u + (uint64_t)p * 7919u,
-                         &ais[p], &err) < 0)
-            goto fail_ais;
-    long actions = 0;
-    while (job->game->current_player(&st) != RP_TERMINAL) {
-        rp_action a;
-        if (rp_ai_choose(ais[job->game->current_player(&st)], &st, &a, NULL, &err) < 0)
-            goto fail_ais;
-        job->game->apply(&st, a);
-        actions++;
-    }
+    const char *specs[RP_MAX_PLAYERS];
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        specs[p] = spec_at(job, g, p);
     double r[RP_MAX_PLAYERS] = {0};
-    job->game->returns(&st, r);
+    rp_error inner = {{0}};
+    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u, r, &job->actions[g],
+                            &inner);
+    if (rc < 0)
+        return rp_fail(err, rc, "game %ld: %s", g, inner.msg);
     int winner = -1;
-    for (int p = 0; p < players; p++)
+    for (int p = 0; p < cfg.players; p++)
         if (r[p] > 0.999)
             winner = p;
     job->winner[g] = winner;
-    job->actions[g] = actions;
-    for (int p = 0; p < players; p++)
-        rp_ai_free(ais[p]);
-    return 0;
-fail_ais:
-    for (int p = 0; p < players; p++)
-        rp_ai_free(ais[p]);
-fail:
-    if (atomic_exchange(&job->failed, 1) == 0)
-        snprintf(job->error, sizeof job->error, "game %ld: %s", g, err.msg);
-    return -1;
-}
-
-static void *worker(void *arg)
-{
-    sim_job *job = arg;
-    for (;;) {
-        long g = atomic_fetch_add(&job->next, 1);
-        if (g >= job->games || atomic_load(&job->failed))
-            return NULL;
-        play_one(job, g);
-        atomic_fetch_add(&job->done, 1);
-    }
+    return RP_OK;
 }
 
 static void sim_help(void)
@@ -225,26 +188,10 @@ int rp_cmd_sim(int argc, char **argv)
         fprintf(stderr, "ramparts sim: out of memory\n");
         return RP_EXIT_FAIL;
     }
-    pthread_t tids[256];
-    int started = 0;
-    for (int t = 0; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, worker, &job) == 0)
-            started++;
-    if (started == 0)
-        worker(&job);
-    rp_progress bar;
-    rp_progress_start(&bar, "sim", job.games);
-    while (started && atomic_load(&job.done) < job.games && !atomic_load(&job.failed)) {
-        rp_progress_update(&bar, atomic_load(&job.done));
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    rp_progress_finish(&bar);
+    rp_error err;
     int rc = RP_EXIT_OK;
-    if (atomic_load(&job.failed)) {
-        fprintf(stderr, "ramparts sim: %s\n", job.error);
+    if (rp_cli_parallel("sim", job.games, (int)threads, play_one, &job, &err) < 0) {
+        fprintf(stderr, "ramparts sim: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     } else {
         print_results(&job, json);
