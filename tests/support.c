@@ -187,3 +187,11 @@ void rp_test_check_returns(const rp_game *game, const void *st)
     }
     assert_true(fabs(sum - 1.0) < 1e-9);
 }
+
+void rp_test_random_step(const rp_game *game, void *st, rp_rng *rng)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(st, legal);
+    assert_true(n > 0);
+    game->apply(st, legal[rp_rng_below(rng, (uint32_t)n)]);
+}

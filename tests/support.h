@@ -41,6 +41,9 @@ void rp_test_check_views(const rp_game *game, const void *st, rp_rng *rng);
  * and (for the player to act) the legal actions unchanged. */
 void rp_test_check_step(const rp_game *game, const void *st, rp_rng *rng);
 
+/* Play one uniformly random legal action in st (not over). */
+void rp_test_random_step(const rp_game *game, void *st, rp_rng *rng);
+
 /* Returns of a finished game are shares in [0,1] summing to 1. */
 void rp_test_check_returns(const rp_game *game, const void *st);
 

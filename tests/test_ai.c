@@ -420,9 +420,7 @@ static void test_registered_games_hidden_information_is_not_read(void **unused)
                                  game->id, specs[i], step);
                 }
             }
-            rp_action legal[RP_MAX_LEGAL];
-            int n = game->legal_actions(&st, legal);
-            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(game, &st, &rng);
         }
     }
 }

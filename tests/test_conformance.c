@@ -22,9 +22,7 @@ static int checked_playout(const rp_game *game, uint64_t seed, const char *optio
     while (game->current_player(&st) != RP_TERMINAL) {
         assert_true(++steps < MAX_STEPS);
         rp_test_check_step(game, &st, &rng);
-        rp_action legal[RP_MAX_LEGAL];
-        int n = game->legal_actions(&st, legal);
-        game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        rp_test_random_step(game, &st, &rng);
     }
     rp_action legal[RP_MAX_LEGAL];
     assert_int_equal(game->legal_actions(&st, legal), 0);
@@ -58,9 +56,7 @@ static void final_text(const rp_game *game, uint64_t seed, char *text)
     rp_rng rng;
     rp_rng_seed(&rng, seed, 7);
     while (game->current_player(&st) != RP_TERMINAL) {
-        rp_action legal[RP_MAX_LEGAL];
-        int n = game->legal_actions(&st, legal);
-        game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        rp_test_random_step(game, &st, &rng);
     }
     game->state_to_text(&st, text, RP_STATE_TEXT);
 }
@@ -116,9 +112,7 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
             rp_test_init(game, &st, opts);
             int moves = (int)rp_rng_below(&rng, 60);
             for (int m = 0; m < moves && game->current_player(&st) != RP_TERMINAL; m++) {
-                rp_action legal[RP_MAX_LEGAL];
-                int n = game->legal_actions(&st, legal);
-                game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+                rp_test_random_step(game, &st, &rng);
             }
             char text[RP_STATE_TEXT];
             int len = game->state_to_text(&st, text, sizeof text);
@@ -143,9 +137,7 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
             while (game->current_player(&loaded) != RP_TERMINAL) {
                 assert_true(++steps < MAX_STEPS);
                 rp_test_check_step(game, &loaded, &play);
-                rp_action legal[RP_MAX_LEGAL];
-                int n = game->legal_actions(&loaded, legal);
-                game->apply(&loaded, legal[rp_rng_below(&play, (uint32_t)n)]);
+                rp_test_random_step(game, &loaded, &play);
             }
             rp_test_check_returns(game, &loaded);
         }

@@ -781,9 +781,7 @@ static void test_kdp4_two_player_hand_uses_all_cards(void **unused)
     rp_rng_seed(&rng, 4, 4);
     int plays = 0;
     while (K(&st)->hand_number == 1 && !K(&st)->over) {
-        rp_action a[RP_MAX_LEGAL];
-        int n = G->legal_actions(&st, a);
-        G->apply(&st, a[rp_rng_below(&rng, (uint32_t)n)]);
+        rp_test_random_step(G, &st, &rng);
         plays++;
     }
     assert_int_equal(plays, 26);
@@ -1022,9 +1020,7 @@ static void test_evaluate_in_range_and_blind_to_hidden_cards(void **unused)
                 G->determinize(&d, p, &rng);
                 assert_true(G->evaluate(&d, p) == e);
             }
-            rp_action a[RP_MAX_LEGAL];
-            int n = G->legal_actions(&st, a);
-            G->apply(&st, a[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(G, &st, &rng);
         }
         double r[KD_MAX_PLAYERS];
         G->returns(&st, r);
@@ -1113,9 +1109,7 @@ static void property_run(int players)
                 assert_true(K(&st)->score[p] >= last_scores[p]);
                 last_scores[p] = K(&st)->score[p];
             }
-            rp_action a[RP_MAX_LEGAL];
-            int n = G->legal_actions(&st, a);
-            G->apply(&st, a[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(G, &st, &rng);
         }
         check_invariants(K(&st));
         check_round_trip(&st);

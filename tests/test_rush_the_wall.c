@@ -1012,9 +1012,7 @@ static void property_run(const char *const *mixes, int nmixes)
             rp_test_check_step(G, &s, &rng);
             double e = G->evaluate(&s, G->current_player(&s));
             assert_true(e >= 0.0 && e <= 1.0);
-            rp_action a[RP_MAX_LEGAL];
-            int n = G->legal_actions(&s, a);
-            G->apply(&s, a[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(G, &s, &rng);
         }
         rp_error err = {{0}};
         if (rtw_check(&s, &err) < 0)

@@ -681,9 +681,7 @@ static void test_WAP3_turn_cap_option(void **unused)
         rp_rng rng;
         rp_rng_seed(&rng, seed, 5);
         while (G->current_player(&s) != RP_TERMINAL) {
-            rp_action legal[RP_MAX_LEGAL];
-            int n = G->legal_actions(&s, legal);
-            G->apply(&s, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(G, &s, &rng);
         }
         assert_int_equal(s.turn, 1);
     }
@@ -1025,9 +1023,7 @@ static void test_property_random_games(void **unused)
             check_determinize_reads_only_the_view(&s, &rng);
             double e = G->evaluate(&s, steps & 1);
             assert_true(e >= 0.0 && e <= 1.0);
-            rp_action legal[RP_MAX_LEGAL];
-            int n = G->legal_actions(&s, legal);
-            G->apply(&s, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            rp_test_random_step(G, &s, &rng);
         }
         check_invariants(&s);
         rp_test_check_returns(G, &s);
