@@ -124,11 +124,39 @@ static void check_determinize_reads_only_the_view(const rp_game *game, const voi
     }
 }
 
+/* What render draws for viewer, as text (caller frees). */
+static char *render_text(const rp_game *game, const void *st, int viewer)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    game->render(st, viewer, out, false);
+    fclose(out);
+    return text;
+}
+
+/* The screen is a function of the view: two states the viewer cannot tell apart draw the
+ * same text. */
+static void check_render_reads_only_the_view(const rp_game *game, const void *st,
+                                             const void *sample, int viewer)
+{
+    char *a = render_text(game, st, viewer), *b = render_text(game, sample, viewer);
+    if (strcmp(a, b) != 0)
+        fail_msg("%s: render for %s shows what the view hides\n--- state\n%s--- a state "
+                 "they cannot tell apart\n%s", game->id, rp_viewer_name(game, viewer), a, b);
+    free(a);
+    free(b);
+}
+
 static void check_views(const rp_game *game, const void *st, rp_rng *rng)
 {
     int players = game->num_players(st);
     int to_act = game->current_player(st);
-    for (int p = 0; p < players; p++) {
+    /* The spectator is checked in games that tell events (the fair-play interface). */
+    for (int p = game->events_json ? RP_SPECTATOR : 0; p < players; p++) {
+        if (p == RP_TERMINAL)
+            continue;
         cJSON *before = game->view_json(st, p);
         assert_non_null(before);
         rp_state sample;
@@ -139,12 +167,15 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
         /* Comparing trees costs far less than printing them; print only to explain a failure. */
         if (!cJSON_Compare(before, after, true)) {
             char *b = cJSON_PrintUnformatted(before), *a = cJSON_PrintUnformatted(after);
-            fail_msg("%s: determinizing for player %d changed their view\nbefore %s\nafter  %s",
-                     game->id, p, b, a);
+            fail_msg("%s: determinizing for %s changed their view\nbefore %s\nafter  %s",
+                     game->id, rp_viewer_name(game, p), b, a);
         }
         cJSON_Delete(before);
         cJSON_Delete(after);
         check_determinize_reads_only_the_view(game, st, &sample, p, rng);
+        check_render_reads_only_the_view(game, st, &sample, p);
+        if (to_act != RP_TERMINAL && game->events_json)
+            rp_test_check_events(game, st, &sample, p, rng);
         if (p == to_act) {
             rp_action a[RP_MAX_LEGAL], b[RP_MAX_LEGAL];
             int na = game->legal_actions(st, a);
@@ -163,6 +194,8 @@ void rp_test_check_notation(const rp_game *game, const void *st)
     int n = game->legal_actions(st, legal);
     check_actions(game, st, legal, n);
     check_state_text(game, st);
+    rp_test_check_state_ok(game, st);
+    rp_test_check_actions_json(game, st);
 }
 
 void rp_test_check_views(const rp_game *game, const void *st, rp_rng *rng)
@@ -194,4 +227,167 @@ void rp_test_random_step(const rp_game *game, void *st, rp_rng *rng)
     int n = game->legal_actions(st, legal);
     assert_true(n > 0);
     game->apply(st, legal[rp_rng_below(rng, (uint32_t)n)]);
+}
+
+/* ---- the fair-play hooks: events, actions as data, invariants, options in effect ---- */
+
+/* Every string anywhere in a JSON tree, appended to out separated by '\n' (for "is this name
+ * shown somewhere in the view"). */
+static void collect_strings(const cJSON *item, char **out, size_t *len)
+{
+    for (; item; item = item->next) {
+        if (cJSON_IsString(item)) {
+            size_t n = strlen(item->valuestring);
+            *out = realloc(*out, *len + n + 3);
+            assert_non_null(*out);
+            (*out)[(*len)++] = '\n';
+            memcpy(*out + *len, item->valuestring, n);
+            *len += n;
+            (*out)[(*len)++] = '\n';
+            (*out)[*len] = '\0';
+        }
+        collect_strings(item->child, out, len);
+    }
+}
+
+/* True when `name` is one of the strings of the view (as a whole string). */
+static bool view_names(const char *strings, const char *name)
+{
+    char needle[256];
+    snprintf(needle, sizeof needle, "\n%s\n", name);
+    return strings && strstr(strings, needle) != NULL;
+}
+
+/* The shape every event must have, and every card it names must be shown to the viewer by
+ * their view before or after the action. */
+static void check_event_shapes(const rp_game *game, const cJSON *events, const char *shown,
+                               int players, int viewer)
+{
+    assert_true(cJSON_IsArray(events));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events)
+    {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(e, "text");
+        const cJSON *seat = cJSON_GetObjectItemCaseSensitive(e, "seat");
+        const cJSON *reveal = cJSON_GetObjectItemCaseSensitive(e, "reveal");
+        if (!cJSON_IsString(kind) || !kind->valuestring[0] || !cJSON_IsString(text) ||
+            !text->valuestring[0]) {
+            char *dump = cJSON_PrintUnformatted(e);
+            fail_msg("%s: an event needs a kind and a text: %s", game->id, dump);
+        }
+        if (seat && (!cJSON_IsNumber(seat) || seat->valueint < 0 || seat->valueint >= players))
+            fail_msg("%s: event '%s' has a seat out of range", game->id, kind->valuestring);
+        if (reveal && !cJSON_IsTrue(reveal))
+            fail_msg("%s: event '%s': reveal is true or absent", game->id, kind->valuestring);
+        const cJSON *cards = cJSON_GetObjectItemCaseSensitive(e, "cards");
+        const cJSON *card;
+        cJSON_ArrayForEach(card, cards)
+        {
+            if (cJSON_IsNull(card))
+                continue;
+            if (!cJSON_IsString(card))
+                fail_msg("%s: event '%s': cards are names or null", game->id, kind->valuestring);
+            if (!view_names(shown, card->valuestring))
+                fail_msg("%s: event '%s' tells %s of card %s, which their view does not show "
+                         "before or after: %s", game->id, kind->valuestring,
+                         rp_viewer_name(game, viewer), card->valuestring, text->valuestring);
+        }
+    }
+}
+
+/* An action of `sample` that `viewer` observes as they observe `action` in st: the action
+ * itself when legal there, else any with the same observation; RP_NO_ACTION if none. */
+static rp_action twin_action(const rp_game *game, const void *st, const void *sample,
+                             rp_action action, int viewer)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(sample, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] == action)
+            return action;
+    if (!game->observe_action)
+        return RP_NO_ACTION;
+    rp_action seen = game->observe_action(st, action, viewer);
+    for (int i = 0; i < n; i++)
+        if (game->observe_action(sample, legal[i], viewer) == seen)
+            return legal[i];
+    return RP_NO_ACTION;
+}
+
+void rp_test_check_events(const rp_game *game, const void *st, const void *sample, int viewer,
+                          rp_rng *rng)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(st, legal);
+    assert_true(n > 0);
+    rp_action action = legal[rp_rng_below(rng, (uint32_t)n)];
+    rp_state after;
+    rp_state_copy(game, &after, st);
+    game->apply(&after, action);
+
+    cJSON *events = game->events_json(st, action, viewer);
+    assert_non_null(events);
+    cJSON *view_before = game->view_json(st, viewer), *view_after = game->view_json(&after, viewer);
+    char *shown = NULL;
+    size_t len = 0;
+    collect_strings(view_before, &shown, &len);
+    collect_strings(view_after, &shown, &len);
+    check_event_shapes(game, events, shown, game->num_players(st), viewer);
+    free(shown);
+
+    /* Non-interference: a state the viewer cannot tell apart, the action as they see it, and
+     * the same view afterwards must tell the very same events. */
+    rp_action twin = twin_action(game, st, sample, action, viewer);
+    if (twin != RP_NO_ACTION) {
+        rp_state twin_after;
+        rp_state_copy(game, &twin_after, sample);
+        game->apply(&twin_after, twin);
+        cJSON *twin_view = game->view_json(&twin_after, viewer);
+        if (cJSON_Compare(view_after, twin_view, true)) {
+            cJSON *twin_events = game->events_json(sample, twin, viewer);
+            if (!cJSON_Compare(events, twin_events, true)) {
+                char *a = cJSON_PrintUnformatted(events), *b = cJSON_PrintUnformatted(twin_events);
+                fail_msg("%s: events told to %s depend on what they cannot see\n%s\n%s",
+                         game->id, rp_viewer_name(game, viewer), a, b);
+            }
+            cJSON_Delete(twin_events);
+        }
+        cJSON_Delete(twin_view);
+    }
+    cJSON_Delete(view_before);
+    cJSON_Delete(view_after);
+    cJSON_Delete(events);
+}
+
+void rp_test_check_actions_json(const rp_game *game, const void *st)
+{
+    if (!game->action_json)
+        return;
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(st, legal);
+    for (int i = 0; i < n; i++) {
+        cJSON *a = rp_action_json(game, st, legal[i]);
+        assert_non_null(a);
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(a, "kind");
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(a, "id");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(a, "text");
+        if (!cJSON_IsString(kind) || !cJSON_IsNumber(id) || !cJSON_IsString(text) ||
+            (rp_action)id->valuedouble != legal[i])
+            fail_msg("%s: action %u as data lacks kind, id or text", game->id,
+                     (unsigned)legal[i]);
+        cJSON_Delete(a);
+    }
+}
+
+void rp_test_check_state_ok(const rp_game *game, const void *st)
+{
+    if (!game->state_ok)
+        return;
+    rp_error err = {{0}};
+    if (game->state_ok(st, &err) != RP_OK) {
+        char text[RP_STATE_TEXT];
+        game->state_to_text(st, text, sizeof text);
+        fail_msg("%s: state_ok refuses a state reached by play: %s\n%s", game->id, err.msg, text);
+    }
 }

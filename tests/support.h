@@ -28,11 +28,12 @@ void rp_test_play(const rp_game *game, void *st, const char *move);
 bool rp_test_is_legal(const rp_game *game, const void *st, const char *move);
 
 /* The cheap half of rp_test_check_step: legal actions distinct, in range, with round-tripping
- * notation, and full-state notation round-tripping to identical bytes. */
+ * notation and data forms; full-state notation round-tripping to identical bytes; state_ok. */
 void rp_test_check_notation(const rp_game *game, const void *st);
 
-/* The costly half: for every player, determinizing leaves that player's view (as JSON) and,
- * for the player to act, the legal actions unchanged, and depends only on that view. */
+/* The costly half: for every player (and the spectator, in games that tell events),
+ * determinizing leaves that viewer's view (as JSON) and screen and, for the player to act, the
+ * legal actions unchanged, and depends only on that view; events pass rp_test_check_events. */
 void rp_test_check_views(const rp_game *game, const void *st, rp_rng *rng);
 
 /* The generic per-step checks of a property run, at state st (not over):
@@ -43,6 +44,20 @@ void rp_test_check_step(const rp_game *game, const void *st, rp_rng *rng);
 
 /* Play one uniformly random legal action in st (not over). */
 void rp_test_random_step(const rp_game *game, void *st, rp_rng *rng);
+
+/* Events of a random legal action of st told to viewer (a seat or RP_SPECTATOR): every event
+ * has a kind and a text, names only cards the viewer's view shows before or after, and equals
+ * the events of the same observed action in `sample` (st determinized for viewer) whenever
+ * the viewer's views afterwards are equal too. */
+void rp_test_check_events(const rp_game *game, const void *st, const void *sample, int viewer,
+                          rp_rng *rng);
+
+/* Every legal action as data has a kind, its id and its notation (when the game has
+ * action_json). */
+void rp_test_check_actions_json(const rp_game *game, const void *st);
+
+/* state_ok accepts st (when the game has it). */
+void rp_test_check_state_ok(const rp_game *game, const void *st);
 
 /* Returns of a finished game are shares in [0,1] summing to 1. */
 void rp_test_check_returns(const rp_game *game, const void *st);

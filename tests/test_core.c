@@ -1,7 +1,9 @@
 /* test_core.c — the pieces under every game: the PCG32 generator (against the reference
- * output, so sequences are the same everywhere) and error texts. */
+ * output, so sequences are the same everywhere), error texts, and the notation toolkit every
+ * game's full-state notation is written and read with (src/core/notation.h). */
 #include <string.h>
 
+#include "core/notation.h"
 #include "support.h"
 
 /* Reference: pcg32-demo from pcg-c-basic, seeded with (42, 54). */
@@ -57,6 +59,132 @@ static void test_error_texts(void **unused)
     assert_string_equal(err.msg, "bad 3");
 }
 
+/* ---- the notation toolkit ---- */
+
+static rp_span span(const char *text)
+{
+    return (rp_span){text, strlen(text)};
+}
+
+static void test_notation_writes_the_one_grammar(void **unused)
+{
+    (void)unused;
+    char buf[128];
+    rp_text t;
+    rp__text_init(&t, buf, sizeof buf);
+    rp__put_tag(&t, "xx1");
+    rp__put_key(&t, "n");
+    rp__put_uint(&t, 1234567890123ULL);
+    rp__put_key(&t, "neg");
+    rp__put_int(&t, -42);
+    rp__put_key(&t, "list");
+    int count = 0;
+    for (int i = 0; i < 3; i++) {
+        rp__put_sep(&t, &count, ',');
+        rp__put_uint(&t, (uint64_t)i);
+    }
+    rp__put_list_end(&t, count);
+    rp__put_key(&t, "empty");
+    rp__put_list_end(&t, 0);
+    rp_rng rng = {0x0123456789abcdefULL, 0xfedcba9876543211ULL};
+    rp__put_rng(&t, &rng);
+    assert_int_equal(rp__text_finish(&t), (int)strlen(buf));
+    assert_string_equal(buf, "xx1 n=1234567890123 neg=-42 list=0,1,2 empty=- "
+                             "rng=0123456789abcdef.fedcba9876543211");
+
+    char tiny[8];
+    rp__text_init(&t, tiny, sizeof tiny);
+    rp__put_tag(&t, "a-long-tag");
+    assert_int_equal(rp__text_finish(&t), RP_ENOSPACE);
+}
+
+static void test_notation_reads_fields_in_order(void **unused)
+{
+    (void)unused;
+    rp_error err = {{0}};
+    rp_reader r;
+    rp_span v;
+    assert_int_equal(rp__read_begin(&r, "xx1 a=5 b=x,y,z rng=0000000000000001.0000000000000003",
+                                    "xx1", &err), RP_OK);
+    uint64_t n;
+    assert_int_equal(rp__read_field(&r, "a", &v), RP_OK);
+    assert_int_equal(rp__span_uint(&r, "a", v, 0, 9, &n), RP_OK);
+    assert_int_equal(n, 5);
+    assert_int_equal(rp__read_field(&r, "b", &v), RP_OK);
+    rp_list list;
+    rp_span item;
+    rp__list_begin(&list, v, ',');
+    int items = 0;
+    while (rp__list_next(&list, &item))
+        items++;
+    assert_int_equal(items, 3);
+    rp_rng rng;
+    assert_int_equal(rp__read_rng(&r, &rng), RP_OK);
+    assert_true(rng.state == 1 && rng.inc == 3);
+    assert_int_equal(rp__read_end(&r), RP_OK);
+
+    rp__list_begin(&list, span("-"), ',');
+    assert_false(rp__list_next(&list, &item));
+}
+
+/* Each refusal names what was wrong. */
+static void expect_refused(int rc, const rp_error *err, const char *words)
+{
+    assert_true(rc < 0);
+    if (!strstr(err->msg, words))
+        fail_msg("expected a message with '%s', got '%s'", words, err->msg);
+}
+
+static void test_notation_refuses_everything_else(void **unused)
+{
+    (void)unused;
+    rp_error err = {{0}};
+    rp_reader r;
+    rp_span v;
+    uint64_t n;
+    int64_t i;
+    expect_refused(rp__read_begin(&r, NULL, "xx1", &err), &err, "no state text");
+    expect_refused(rp__read_begin(&r, "xx2 a=1", "xx1", &err), &err, "version 'xx2'");
+    expect_refused(rp__read_begin(&r, "yy1 a=1", "xx1", &err), &err, "must start with 'xx1'");
+    expect_refused(rp__read_begin(&r, "xx1a=1", "xx1", &err), &err, "must start with");
+
+    const char *bad_fields[] = {"xx1  a=1", "xx1 b=1", "xx1 a=", "xx1", "xx1 a"};
+    for (size_t k = 0; k < sizeof bad_fields / sizeof *bad_fields; k++) {
+        assert_int_equal(rp__read_begin(&r, bad_fields[k], "xx1", &err), RP_OK);
+        assert_true(rp__read_field(&r, "a", &v) < 0);
+        assert_true(strncmp(err.msg, "a: ", 3) == 0);
+    }
+    assert_int_equal(rp__read_begin(&r, "xx1 a=1 junk", "xx1", &err), RP_OK);
+    assert_int_equal(rp__read_field(&r, "a", &v), RP_OK);
+    expect_refused(rp__read_end(&r), &err, "unexpected text");
+
+    expect_refused(rp__span_uint(&r, "n", span("007"), 0, 100, &n), &err, "leading zero");
+    expect_refused(rp__span_uint(&r, "n", span("+7"), 0, 100, &n), &err, "not a whole number");
+    expect_refused(rp__span_uint(&r, "n", span("101"), 0, 100, &n), &err, "not in 0..100");
+    expect_refused(rp__span_uint(&r, "n", span("99999999999999999999"), 0, 100, &n), &err,
+                   "too large");
+    expect_refused(rp__span_int(&r, "i", span("-0"), -5, 5, &i), &err, "not -0");
+    expect_refused(rp__span_int(&r, "i", span("-6"), -5, 5, &i), &err, "not in -5..5");
+    assert_int_equal(rp__span_int(&r, "i", span("-5"), -5, 5, &i), RP_OK);
+    assert_int_equal(i, -5);
+    expect_refused(rp__span_hex64(&r, "h", span("ABCDEF0123456789"), &n), &err, "lower-case");
+    expect_refused(rp__span_hex64(&r, "h", span("abc"), &n), &err, "16 lower-case");
+
+    static const char *const words[] = {"attack", "defend", "over"};
+    int k;
+    expect_refused(rp__span_choice(&r, "phase", span("Attack"), words, 3, &k), &err,
+                   "attack|defend|over");
+    assert_int_equal(rp__span_choice(&r, "phase", span("over"), words, 3, &k), RP_OK);
+    assert_int_equal(k, 2);
+
+    rp_rng rng;
+    assert_int_equal(rp__read_begin(&r, "xx1 rng=0000000000000001.0000000000000002", "xx1", &err),
+                     RP_OK);
+    expect_refused(rp__read_rng(&r, &rng), &err, "odd");
+    assert_int_equal(rp__read_begin(&r, "xx1 rng=01:03", "xx1", &err), RP_OK);
+    expect_refused(rp__read_rng(&r, &rng), &err, "rng:");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -64,6 +192,9 @@ int main(void)
         cmocka_unit_test(test_rng_below_stays_in_range_and_covers_it),
         cmocka_unit_test(test_shuffle_is_a_permutation),
         cmocka_unit_test(test_error_texts),
+        cmocka_unit_test(test_notation_writes_the_one_grammar),
+        cmocka_unit_test(test_notation_reads_fields_in_order),
+        cmocka_unit_test(test_notation_refuses_everything_else),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,10 @@
 /* current_player() returns a seat >= 0, or this once the game is over. */
 #define RP_TERMINAL (-1)
 
+/* A viewer who sees only public information (a spectator). view_json, render, events_json and
+ * determinize take it wherever they take a seat. */
+#define RP_SPECTATOR (-2)
+
 /* Game trait flags. */
 enum {
     RP_CHANCE = 1u << 0,      /* shuffles or draws decide part of the game */
@@ -47,7 +51,8 @@ enum {
     X(RP_EOVER, -4, "game is over")                    \
     X(RP_ENOSPACE, -5, "buffer too small")             \
     X(RP_EIO, -6, "input/output error")                \
-    X(RP_EUNSUPPORTED, -7, "not supported by this game")
+    X(RP_EUNSUPPORTED, -7, "not supported by this game") \
+    X(RP_ENOMEM, -8, "out of memory")
 #define RP_ERROR_ENUM_(name, value, text) name = value,
 enum { RP_ERRORS(RP_ERROR_ENUM_) };
 #undef RP_ERROR_ENUM_
@@ -90,6 +95,13 @@ typedef struct rp_option_spec {
     int64_t min, max, def; /* INT: range and default; CHOICE: def is the default index */
     const char *choices;   /* CHOICE only */
     const char *help;
+    /* TEXT only, optional: the value may come from a file, written key=@FILE. The library
+     * never opens a path a caller supplies: a front end that reads files (the command line)
+     * reads FILE itself and passes its text here, which checks it and writes the one-word
+     * value the option takes (what records and the protocol carry). Network front ends
+     * refuse @FILE. Returns RP_OK or < 0 with the reason. */
+    int (*from_file)(const char *file_text, const char *file_name, char *value, size_t size,
+                     rp_error *err);
 } rp_option_spec;
 
 /* The resolved options of one game. players and seed exist for every game; the rest are
@@ -121,6 +133,16 @@ typedef struct rp_game {
     const char *const *seat_names; /* optional, max_players names: "Blue", "Red"... */
     const char *bench_options;     /* optional: options of `ramparts bench`'s workload */
 
+    /* ---- traits the tools read (instead of tables keyed by game id) ---- */
+
+    /* Search budgets of the AI levels easy, medium and hard, as AI parameters
+     * ("iters=2000,rollout=-1"); NULL uses the generic default of that level. The search kind
+     * follows from flags: information-set MCTS with RP_HIDDEN_INFO, plain MCTS without. */
+    const char *ai_levels[3];
+    /* Fair comparisons (sim, arena, analyze) play each deal twice with the seats swapped:
+     * set where the seat itself weighs much (moving first in a game without chance). */
+    bool paired_seats;
+
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);
     int (*num_players)(const void *st);
@@ -141,36 +163,96 @@ typedef struct rp_game {
     int (*action_to_text)(const void *st, rp_action action, char *buf, size_t size);
     int (*action_from_text)(const void *st, const char *text, rp_action *out, rp_error *err);
 
-    /* Full-state (referee's) notation, one line, hidden cards and deck orders included;
-     * state_from_text(state_to_text(s)) reproduces s exactly. A malformed text is refused
-     * and leaves st untouched. */
+    /* Full-state (referee's) notation, one line, hidden cards and deck orders included, in
+     * the one grammar of src/core/notation.h: a version tag ("wa1"), then key=value fields
+     * separated by single spaces, the generator last as rng=<16 hex>.<16 hex>.
+     * state_from_text(state_to_text(s)) reproduces s exactly, and state_from_text accepts
+     * only the canonical text (what state_to_text writes), so text -> state -> text is exact
+     * too. A malformed or non-canonical text is refused with the reason and leaves st
+     * untouched. */
     int (*state_to_text)(const void *st, char *buf, size_t size);
     int (*state_from_text)(void *st, const char *text, rp_error *err);
 
-    /* What `player` may know, as a JSON object the caller frees with cJSON_Delete. */
-    struct cJSON *(*view_json)(const void *st, int player);
-    /* Replace everything `player` cannot see by a random assignment consistent with that
-     * player's view (including the rng that drives future chance). */
-    void (*determinize)(void *st, int player, rp_rng *rng);
-    /* Draw `player`'s view for a terminal; colour only when asked. */
-    void (*render)(const void *st, int player, FILE *out, bool color);
+    /* Every invariant of a state (the checks state_from_text makes after parsing): RP_OK, or
+     * < 0 with the first broken one in err. Debug builds assert it after every apply
+     * (RP_DEBUG_STATE_OK in src/core/check.h). */
+    int (*state_ok)(const void *st, rp_error *err);
+
+    /* The options this state is played under, derived values included (e.g. the neutral
+     * clan solo Rush the Wall gets, Castle Danger's limit under tournament=1), as records,
+     * the protocol and views report them: sets cfg->players and every game option (and
+     * given[] for text options in use); leaves the seed alone. A state loaded from notation
+     * reports the options its notation implies. */
+    void (*config_of)(const void *st, rp_config *cfg);
+
+    /* What `viewer` (a seat, or RP_SPECTATOR) may know, as a JSON object the caller frees
+     * with cJSON_Delete. Plain data a client renders without parsing text: lists are arrays,
+     * cards are their names, hidden cards are null or counted. */
+    struct cJSON *(*view_json)(const void *st, int viewer);
+    /* Replace everything `viewer` (a seat, or RP_SPECTATOR) cannot see by a random assignment
+     * consistent with that viewer's view (including the rng that drives future chance). */
+    void (*determinize)(void *st, int viewer, rp_rng *rng);
+    /* Draw the view of `viewer` (a seat, or RP_SPECTATOR) for a terminal; colour only when
+     * asked. Shows exactly what view_json shows. */
+    void (*render)(const void *st, int viewer, FILE *out, bool color);
+
+    /* An action as data, so a client builds click-to-move input from the legal list without
+     * re-implementing any notation: {"kind": "archers", ...its parts as plain data: "cards",
+     * "wall", "from", "to", "target", "face"...}. rp_action_json adds "id" and "text". */
+    struct cJSON *(*action_json)(const void *st, rp_action action);
+
+    /* What `action` (legal in `before`) did, told to `viewer` (a seat or RP_SPECTATOR): a new
+     * JSON array of the events in order, from the action itself through every consequence it
+     * set off (flips, reveals, captures, draws, reshuffles, scoring, the end of the game),
+     * up to the next decision. The game applies the action to its own copy of `before`. Each
+     * event is an object with
+     *   "kind"   a word for what happened ("play", "draw", "flip", "reveal", "capture",
+     *            "wall-falls", "turn", "game-over"...; each game lists its kinds in
+     *            docs/rules/<game>.md),
+     *   "text"   one plain-English sentence for that viewer, e.g. "Blue flips 9H onto Red's
+     *            wall 3 (7C): 9 beats 7, the wall falls.",
+     *   "seat"   the seat it concerns, when one does,
+     *   "reveal" true when some player learns through it something that was hidden or not yet
+     *            decided by chance (a card drawn or flipped, a warrior turned up, a shuffle);
+     *            set in every viewer's copy of the event,
+     * plus the parts a client needs, as plain data ("cards": names the viewer may see,
+     * "wall", "from", "to", "values", "count"...). An event never names anything the viewer
+     * may not see: a card drawn is named to its owner and counted for everyone else. Two
+     * states the viewer cannot tell apart, an action the viewer observes the same way and
+     * views afterwards the viewer cannot tell apart give identical events. */
+    struct cJSON *(*events_json)(const void *before, rp_action action, int viewer);
 
     /* Optional: print the numbers the rules take from options or data files (e.g. Rush the
      * Wall's card values), for `ramparts rules GAME key=value`. */
     void (*describe)(const void *st, FILE *out);
+
+    /* Optional: why `action` is not legal in st, in the game's terms ("you must follow
+     * Cannons: you hold cannons-1, cannons-5"; "c2 holds a Wall"), written to buf; returns
+     * the length, or < 0 when there is nothing better to say than "not legal here". */
+    int (*explain_illegal)(const void *st, rp_action action, char *buf, size_t size);
+
+    /* Optional: the legal moves of st in a few words for a prompt, where the list is long
+     * ("archers <1-3 values> wall <1-5>; cannon <5-9> wall <1-5>; flag wall <1-5>"); returns
+     * the length, or < 0 to show the numbered list. */
+    int (*moves_summary)(const void *st, char *buf, size_t size);
+
+    /* Optional, for leak tests: the names of the cards `viewer` may not learn in st (hidden
+     * from them and not also visible elsewhere), separated by single spaces, as view_json
+     * and events would spell them. Returns the length, or < 0 on a small buffer. */
+    int (*secret_names)(const void *st, int viewer, char *buf, size_t size);
 
     /* ---- optional hooks for the AI (NULL when absent) ---- */
 
     /* A heuristic estimate in [0, 1] of `player`'s share of the win; only reads what
      * `player` can see. */
     double (*evaluate)(const void *st, int player);
-    /* How `observer` sees `action` taken by the player to act: the action itself when fully
-     * visible, else a canonical id standing for everything observer cannot tell apart.
-     * NULL means every action is visible to everyone. */
+    /* How `observer` (a seat, or RP_SPECTATOR) sees `action` taken by the player to act: the
+     * action itself when fully visible, else a canonical id standing for everything observer
+     * cannot tell apart. NULL means every action is visible to everyone. */
     rp_action (*observe_action)(const void *st, rp_action action, int observer);
 } rp_game;
 
-/* The name of a seat for people ("Blue", or "player 2"), in a static buffer per seat. */
+/* The name of a seat for people ("Blue", or "player 2"): constant text, safe from any thread. */
 const char *rp_seat_name(const rp_game *game, int seat);
 
 /* ---- registry ---- */
@@ -205,5 +287,28 @@ int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_acti
                   rp_error *err);
 /* A JSON view as text (caller frees with free()), or NULL. */
 char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty);
+
+/* A seat of st or RP_SPECTATOR. */
+bool rp_viewer_ok(const rp_game *game, const void *st, int viewer);
+/* The name of a viewer for people: a seat's name, or "spectator". */
+const char *rp_viewer_name(const rp_game *game, int viewer);
+
+/* The events of a legal action for a viewer (see events_json), or NULL with err filled when
+ * the action is not legal, the viewer is not valid, or the game does not tell events. */
+struct cJSON *rp_events(const rp_game *game, const void *before, rp_action action, int viewer,
+                        rp_error *err);
+/* True when some event of the action (as the spectator is told it) reveals something hidden
+ * or decided by chance: such a move can never be taken back in fair play. */
+bool rp_action_reveals(const rp_game *game, const void *before, rp_action action);
+/* An action as data with "id" and "text" added; NULL when the game has no action_json. */
+struct cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action);
+/* The legal actions of st as a JSON array of rp_action_json objects (empty when over). */
+struct cJSON *rp_legal_json(const rp_game *game, const void *st);
+/* The options st is played under (config_of), with the seed of base; games without
+ * config_of report base unchanged. */
+void rp_config_of(const rp_game *game, const void *st, const rp_config *base, rp_config *out);
+/* Why action is not legal in st, in the game's words when it has them: always fills buf. */
+void rp_explain_illegal(const rp_game *game, const void *st, rp_action action, char *buf,
+                        size_t size);
 
 #endif

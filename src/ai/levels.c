@@ -1,46 +1,28 @@
 /* levels.c — the `easy`, `medium` and `hard` AIs: aliases for a search kind with a budget
- * chosen per game (a fast game affords more iterations). Parameters given after the level
- * ("hard:threads=2") override the level's own. */
+ * each game declares (a fast game affords more iterations). The kind follows from the game's
+ * traits: information-set MCTS with hidden information, plain MCTS without. Parameters given
+ * after the level ("hard:threads=2") override the level's own. */
 #include <stdio.h>
 #include <string.h>
 
 #include "search.h"
 
-typedef struct level_row {
-    const char *game;        /* game id, or NULL for the fallback row */
-    bool by_observation;     /* ismcts (true) or mcts */
-    const char *budget[3];   /* easy, medium, hard: extra parameters */
-} level_row;
+/* The generic budgets of each level, for a game that declares none of its own. */
+static const char *const default_budget[3] = {"iters=200", "iters=2000", "iters=10000"};
 
-/* Budgets per game, chosen with `ramparts arena` (see docs/ai.md): hard is what beats greedy
- * clearly at a fraction of a second per move on one core of a small machine. */
-static const level_row rows[] = {
-    {NULL, true, {"iters=200", "iters=2000", "iters=10000"}},
-    {"danger-at-the-walls", true, {"iters=300", "iters=2000", "iters=10000"}},
-    {"king-of-danger", true, {"iters=200", "iters=1000", "iters=3000"}},
-    /* Rush the Wall is planned face down: its evaluation sees only public fort totals, flat
-     * while warriors are placed, so playouts run to the end of the game instead. */
-    {"rush-the-wall", true,
-     {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"}},
-    {"castle-danger", false, {"iters=300", "iters=1500", "iters=5000"}},
-    {"walls-and-armies", true, {"iters=300", "iters=1500", "iters=5000"}},
-};
-
-static const level_row *row_for(const rp_game *game)
+/* The level's parameters: the game's own budget (a trait, chosen with `ramparts arena`, see
+ * docs/ai.md), else the generic one. */
+static const char *level_budget(const rp_game *game, int level)
 {
-    for (size_t i = 1; i < sizeof rows / sizeof rows[0]; i++)
-        if (strcmp(rows[i].game, game->id) == 0)
-            return &rows[i];
-    return &rows[0];
+    return game->ai_levels[level] ? game->ai_levels[level] : default_budget[level];
 }
 
 /* Parameters of the level first, the user's after them, so the user's win. */
 static int level_create(rp_ai *ai, const rp_ai_params *user, int level, rp_error *err)
 {
-    const level_row *row = row_for(ai->game);
     rp_ai_params merged;
     memset(&merged, 0, sizeof merged);
-    const char *text = row->budget[level];
+    const char *text = level_budget(ai->game, level);
     while (*text && merged.count < RP_AI_MAX_PARAMS) {
         const char *comma = strchr(text, ',');
         size_t len = comma ? (size_t)(comma - text) : strlen(text);
@@ -59,7 +41,8 @@ static int level_create(rp_ai *ai, const rp_ai_params *user, int level, rp_error
         memcpy(merged.value[merged.count - 1], user->value[i], sizeof merged.value[0]);
     }
     rp_search_cfg cfg;
-    rp_search_defaults(ai->game, row->by_observation, &cfg);
+    /* Hidden information needs the information-set search; perfect information does not. */
+    rp_search_defaults(ai->game, (ai->game->flags & RP_HIDDEN_INFO) != 0, &cfg);
     int rc = rp_search_parse(&merged, ai->kind->name, &cfg, err);
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }

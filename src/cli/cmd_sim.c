@@ -55,7 +55,7 @@ static void sim_help(void)
            "shared wins) and the mean number of player actions per game. --ai lists one AI per\n"
            "seat (the last one fills the remaining seats; default random). Game i uses seed S+i\n"
            "(default S=1). --paired plays games in pairs with the first two seats' AIs swapped\n"
-           "(on by default with tournament=1). A progress bar shows on a terminal.\n\nAIs:\n%s",
+           "(on by default for games that declare paired seats, e.g. castle-danger). A progress bar shows on a terminal.\n\nAIs:\n%s",
            rp_ai_help());
 }
 
@@ -179,7 +179,7 @@ int rp_cmd_sim(int argc, char **argv)
     char default_ai[] = "random";
     if (!parse_ai_list(&job, ai_list ? ai_list : default_ai, job.cfg.players))
         return RP_EXIT_USAGE;
-    if (rp_config_int(job.game, &job.cfg, "tournament") == 1 && job.cfg.players == 2)
+    if (job.game->paired_seats && job.cfg.players == 2)
         job.paired = true;
     job.games = (long)games;
     job.winner = calloc((size_t)games, sizeof *job.winner);

@@ -33,13 +33,14 @@ const char *rp_strerror(int code)
 
 const char *rp_seat_name(const rp_game *game, int seat)
 {
-    static char names[RP_MAX_PLAYERS][16];
+    /* Constant, not filled on demand: tools call this from many threads at once. */
+    static const char *const generic[RP_MAX_PLAYERS] = {"player 0", "player 1", "player 2",
+                                                         "player 3", "player 4", "player 5"};
     if (seat < 0 || seat >= RP_MAX_PLAYERS)
         return "nobody";
     if (game->seat_names && seat < game->max_players)
         return game->seat_names[seat];
-    snprintf(names[seat], sizeof names[seat], "player %d", seat);
-    return names[seat];
+    return generic[seat];
 }
 
 /* ---- options ---- */
@@ -186,6 +187,10 @@ int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp
         break;
     }
     case RP_OPT_TEXT:
+        /* The library never opens a path: @FILE is resolved by front ends (from_file). */
+        if (*value == '@')
+            return rp_fail(err, RP_EINVAL, "%s=%s: files are read only by the command-line "
+                           "tool; give the value itself here", spec->name, value);
         if (!*value || strlen(value) >= RP_OPTION_TEXT || strpbrk(value, " \t\r\n"))
             return rp_fail(err, RP_EINVAL, "%s=%s: expected a value without spaces, shorter "
                            "than %d characters", spec->name, value, RP_OPTION_TEXT);
@@ -279,4 +284,116 @@ char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty)
     char *text = pretty ? cJSON_Print(view) : cJSON_PrintUnformatted(view);
     cJSON_Delete(view);
     return text;
+}
+
+/* ---- viewers, events and actions as data ---- */
+
+bool rp_viewer_ok(const rp_game *game, const void *st, int viewer)
+{
+    return viewer == RP_SPECTATOR || (viewer >= 0 && viewer < game->num_players(st));
+}
+
+const char *rp_viewer_name(const rp_game *game, int viewer)
+{
+    return viewer == RP_SPECTATOR ? "spectator" : rp_seat_name(game, viewer);
+}
+
+cJSON *rp_events(const rp_game *game, const void *before, rp_action action, int viewer,
+                 rp_error *err)
+{
+    if (!game->events_json) {
+        rp_fail(err, RP_EUNSUPPORTED, "%s does not tell events", game->id);
+        return NULL;
+    }
+    if (!rp_viewer_ok(game, before, viewer)) {
+        rp_fail(err, RP_EINVAL, "viewer %d is neither a seat nor the spectator", viewer);
+        return NULL;
+    }
+    if (game->current_player(before) == RP_TERMINAL) {
+        rp_fail(err, RP_EOVER, "the game is over");
+        return NULL;
+    }
+    if (!rp_is_legal(game, before, action)) {
+        rp_fail(err, RP_EILLEGAL, "action %u is not legal here", (unsigned)action);
+        return NULL;
+    }
+    cJSON *events = game->events_json(before, action, viewer);
+    if (!events)
+        rp_fail(err, RP_ENOMEM, "out of memory");
+    return events;
+}
+
+bool rp_action_reveals(const rp_game *game, const void *before, rp_action action)
+{
+    cJSON *events = rp_events(game, before, action, RP_SPECTATOR, NULL);
+    if (!events) /* without events nothing is known to be safe to take back */
+        return true;
+    bool reveals = false;
+    const cJSON *event;
+    cJSON_ArrayForEach(event, events)
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(event, "reveal")))
+            reveals = true;
+    cJSON_Delete(events);
+    return reveals;
+}
+
+cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action)
+{
+    if (!game->action_json)
+        return NULL;
+    cJSON *o = game->action_json(st, action);
+    if (!o)
+        return NULL;
+    char text[RP_ACTION_TEXT];
+    if (game->action_to_text(st, action, text, sizeof text) < 0)
+        text[0] = '\0';
+    /* id and text first, so a client reading the object sees them at the top. */
+    cJSON_AddItemToObject(o, "text", cJSON_CreateString(text));
+    cJSON_AddItemToObject(o, "id", cJSON_CreateNumber(action));
+    cJSON *text_item = cJSON_DetachItemFromObjectCaseSensitive(o, "text");
+    cJSON *id_item = cJSON_DetachItemFromObjectCaseSensitive(o, "id");
+    cJSON_InsertItemInArray(o, 0, text_item);
+    cJSON_InsertItemInArray(o, 0, id_item);
+    return o;
+}
+
+cJSON *rp_legal_json(const rp_game *game, const void *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(st, legal);
+    for (int i = 0; i < n && arr; i++) {
+        cJSON *a = rp_action_json(game, st, legal[i]);
+        if (!a) {
+            char text[RP_ACTION_TEXT];
+            game->action_to_text(st, legal[i], text, sizeof text);
+            a = cJSON_CreateObject();
+            cJSON_AddNumberToObject(a, "id", legal[i]);
+            cJSON_AddStringToObject(a, "text", text);
+        }
+        cJSON_AddItemToArray(arr, a);
+    }
+    return arr;
+}
+
+void rp_config_of(const rp_game *game, const void *st, const rp_config *base, rp_config *out)
+{
+    *out = *base;
+    if (!game->config_of)
+        return;
+    game->config_of(st, out);
+    out->seed = base->seed;
+    out->seed_given = base->seed_given;
+}
+
+void rp_explain_illegal(const rp_game *game, const void *st, rp_action action, char *buf,
+                        size_t size)
+{
+    if (game->current_player(st) == RP_TERMINAL) {
+        snprintf(buf, size, "the game is over");
+        return;
+    }
+    if (game->explain_illegal && game->explain_illegal(st, action, buf, size) > 0)
+        return;
+    snprintf(buf, size, "that move is not legal here");
 }

@@ -149,10 +149,10 @@ static void end_turn(cd_state *s)
 static const rp_option_spec cd_options[] = {
     {"turn-limit", RP_OPT_INT, 1, MAX_LIMIT, 100, NULL,
      "turns per player; when Red's last turn ends without a King hit the game is a draw "
-     "(CD-8, CD-15); default 100, or 25 with tournament=1"},
+     "(CD-8, CD-15); default 100, or 25 with tournament=1", NULL},
     {"tournament", RP_OPT_INT, 0, 1, 0, NULL,
      "1: formal play (CD-8): turn limit 25 unless turn-limit is given; sim and arena play "
-     "games in pairs with sides swapped"},
+     "games in pairs with sides swapped", NULL},
 };
 
 /* CD-1: the standard setup, Blue to move with its first turn started. */
@@ -1024,6 +1024,9 @@ const rp_game rp_castle_danger = {
     .num_options = (int)(sizeof cd_options / sizeof cd_options[0]),
     .seat_names = cd_seat_names,
     .bench_options = "tournament=1", /* the speed target uses the 25-turn limit */
+    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
+    /* No chance: the side that moves first is the only asymmetry, so comparisons swap it. */
+    .paired_seats = true,
     .init = cd_init,
     .num_players = cd_num_players,
     .current_player = cd_current_player,

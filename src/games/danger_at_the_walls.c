@@ -1686,6 +1686,7 @@ const rp_game rp_danger_at_the_walls = {
     .options = DW_OPTIONS,
     .num_options = 0,
     .seat_names = dw_seat_names,
+    .ai_levels = {"iters=300", "iters=2000", "iters=10000"},
     .init = dw_init,
     .num_players = dw_num_players,
     .current_player = dw_current_player,

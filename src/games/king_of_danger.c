@@ -145,7 +145,7 @@ static void deal(kd_state *s)
 
 static const rp_option_spec kd_options[] = {
     {"dealer", RP_OPT_INT, 0, KD_MAX_PLAYERS - 1, 0, NULL,
-     "seat of the first dealer (KD-2); the deal passes left each hand"},
+     "seat of the first dealer (KD-2); the deal passes left each hand", NULL},
 };
 
 /* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2). */
@@ -1442,6 +1442,7 @@ const rp_game rp_king_of_danger = {
     .state_size = sizeof(kd_state),
     .options = kd_options,
     .num_options = (int)(sizeof kd_options / sizeof kd_options[0]),
+    .ai_levels = {"iters=200", "iters=1000", "iters=3000"},
     .init = kd_init,
     .num_players = kd_num_players,
     .current_player = kd_current_player,

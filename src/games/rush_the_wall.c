@@ -697,11 +697,11 @@ enum { OPT_NEUTRALS, OPT_VARIANT, OPT_CARDS };
 
 static const rp_option_spec rtw_options[] = {
     {"neutrals", RP_OPT_INT, 0, 2, 0, NULL,
-     "neutral clans (RW-11); total clans 2..4; one player alone gets 1 unless told"},
+     "neutral clans (RW-11); total clans 2..4; one player alone gets 1 unless told", NULL},
     {"variant", RP_OPT_CHOICE, 0, 1, 0, "standard|vogel",
-     "vogel: Eric B. Vogel's original rules for ties and Dru'hid (RW-13)"},
+     "vogel: Eric B. Vogel's original rules for ties and Dru'hid (RW-13)", NULL},
     {"cards", RP_OPT_TEXT, 0, 0, 0, NULL,
-     "a card file replacing data/rush-the-wall.cards (warrior strengths, fort mix)"},
+     "a card file replacing data/rush-the-wall.cards (warrior strengths, fort mix)", NULL},
 };
 
 static int rtw_init(void *st, const rp_config *cfg, rp_error *err)
@@ -2156,6 +2156,9 @@ const rp_game rp_rush_the_wall = {
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
     .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
     .describe = rtw_describe,
+    /* Planned face down: the evaluation sees only public fort totals, flat while warriors
+     * are placed, so the levels play out to the end of the game (docs/ai.md). */
+    .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"},
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,

@@ -369,7 +369,7 @@ void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_
 
 static const rp_option_spec OPTIONS[] = {
     {"turn-cap", RP_OPT_INT, 1, WA_MAX_CAP, WA_DEFAULT_CAP, NULL,
-     "turns before the game is scored on walls (WA-7)"},
+     "turns before the game is scored on walls (WA-7)", NULL},
 };
 
 /* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
@@ -1296,6 +1296,7 @@ const rp_game rp_walls_and_armies = {
     .state_size = sizeof(wa_state),
     .options = OPTIONS,
     .num_options = (int)(sizeof OPTIONS / sizeof OPTIONS[0]),
+    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
     .init = wa_init,
     .num_players = wa_num_players,
     .current_player = wa_current_player,
