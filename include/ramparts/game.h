@@ -142,12 +142,19 @@ typedef struct rp_game {
     /* Fair comparisons (sim, arena, analyze) play each deal twice with the seats swapped:
      * set where the seat itself weighs much (moving first in a game without chance). */
     bool paired_seats;
+    /* Tools that must finish every game (sim, arena, analyze) stop a game still going after
+     * this many turns and report it as unfinished, never as a result of the rules (CD-16);
+     * 0 when every game ends by its rules. */
+    int tool_turn_cap;
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);
     int (*num_players)(const void *st);
     /* The seat to act, or RP_TERMINAL. */
     int (*current_player)(const void *st);
+    /* The turn in progress, 1-based, as the rulebook counts turns (a player's turn, a trick,
+     * a round); once over, the last turn. For tools that measure or cap games in turns. */
+    int (*turn_number)(const void *st);
     /* Write the legal actions (distinct, at most RP_MAX_LEGAL) and return their count; 0 only
      * when the game is over. Allocation-free. */
     int (*legal_actions)(const void *st, rp_action *out);
