@@ -19,9 +19,6 @@ static const char *const NAMES[KD_CARDS] = {
     "cannons-1", "cannons-2", "cannons-3", "cannons-4", "cannons-5", "cannons-6", "cannons-7",
     "wizard-1", "wizard-2", "wizard-3", "wizard-4", "wizard-5", "wizard-6", "wizard-7",
     "wizard-8"};
-static const char *const CODES[KD_CARDS] = {
-    "kd", "kw", "kc", "kz", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "c1", "c2",
-    "c3", "c4", "c5", "c6", "c7", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8"};
 
 static int card_id(const char *name, size_t len)
 {
@@ -70,14 +67,14 @@ static uint32_t mask_of(const char *names)
     return m;
 }
 
-static void append_codes(char *buf, size_t size, uint32_t m)
+static void append_names(char *buf, size_t size, uint32_t m)
 {
     size_t len = strlen(buf);
     if (!m)
         snprintf(buf + len, size - len, "-");
     for (bool first = true; m; m &= m - 1, first = false) {
         len = strlen(buf);
-        snprintf(buf + len, size - len, "%s%s", first ? "" : ",", CODES[__builtin_ctz(m)]);
+        snprintf(buf + len, size - len, "%s%s", first ? "" : ",", NAMES[__builtin_ctz(m)]);
     }
 }
 
@@ -130,7 +127,7 @@ static void play_trick(rp_state *st, int n, const char *castles, const char *con
         }
     assert_int_equal(__builtin_popcount(aside), KD_CARDS % n);
     char text[RP_STATE_TEXT];
-    snprintf(text, sizeof text, "players=%d dealer=0 hand=%d leader=1 suit=- trick=- castle=%s "
+    snprintf(text, sizeof text, "kd1 players=%d dealer=0 hand=%d leader=1 suit=- trick=- castle=%s "
              "score=%s voids=%s hands=", n, castles ? 2 : 1,
              castles ? castles : n == 3 ? "3,3,3" : n == 4 ? "3,3,3,3" : "3,3,3,3,3",
              n == 3 ? (castles ? "3,3,3" : "0,0,0")
@@ -142,15 +139,17 @@ static void play_trick(rp_state *st, int n, const char *castles, const char *con
         const int i = (seat - 1 + n) % n;
         if (seat)
             strcat(text, "/");
-        append_codes(text, sizeof text, hand[i] | (1u << cards[i]));
+        append_names(text, sizeof text, hand[i] | (1u << cards[i]));
     }
     strcat(text, " aside=");
-    append_codes(text, sizeof text, aside);
+    append_names(text, sizeof text, aside);
+    /* hand 2 starts with the last trick of hand 1 on show */
     strcat(text, " played=- last=");
-    strcat(text, !castles ? "-" : n == 3 ? "0:0:walls:w7,w1,w2"
-                          : n == 4   ? "0:0:walls:w7,w1,w2,w3"
-                                     : "0:0:walls:w7,w1,w2,w3,w4");
-    strcat(text, " rng=0000000000000005:0000000000000007");
+    strcat(text, !castles ? "-"
+                 : n == 3 ? "0:0:walls:walls-7,walls-1,walls-2"
+                 : n == 4 ? "0:0:walls:walls-7,walls-1,walls-2,walls-3"
+                          : "0:0:walls:walls-7,walls-1,walls-2,walls-3,walls-4");
+    strcat(text, " rng=0000000000000005.0000000000000007");
     rp_test_load(G, st, text);
     for (int i = 0; i < n; i++)
         rp_test_play(G, st, moves[i]);
@@ -281,9 +280,12 @@ static void test_kd3_two_player_layout(void **unused)
 /* Hand 1, dealer 0, seat 1 to lead. Seat 0: hand kd w1 w2 c1 c2, piles w3/c3 z1/z2 kw/w4 c4/z3;
  * seat 1: hand kc w5 c5 z4 z5, piles w6/c6 z6/z7 kz/w7 c7/z8 (face-up/face-down). */
 static const char *const TWO =
-    "players=2 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3 score=0,0 voids=-,- "
-    "hands=kd,w1,w2,c1,c2/kc,w5,c5,z4,z5 table=w3+c3,z1+z2,kw+w4,c4+z3/w6+c6,z6+z7,kz+w7,c7+z8 "
-    "aside=- played=- last=- rng=0000000000000001:0000000000000003";
+    "kd1 players=2 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3 score=0,0 voids=-,- "
+    "hands=king-of-danger,walls-1,walls-2,cannons-1,cannons-2/king-of-cannons,walls-5,cannons-5,"
+    "wizard-4,wizard-5 table=walls-3+cannons-3,wizard-1+wizard-2,king-of-walls+walls-4,"
+    "cannons-4+wizard-3/walls-6+cannons-6,wizard-6+wizard-7,king-of-wizards+walls-7,"
+    "cannons-7+wizard-8 "
+    "aside=- played=- last=- rng=0000000000000001.0000000000000003";
 
 /* KD-3: "A player may play from hand or any of their face-up table cards; when a face-up card
  * is played the face-down card under it is turned face up at once." */
@@ -314,10 +316,13 @@ static void test_kd5_two_player_face_up_cards_must_follow(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st,
-                 "players=2 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3 score=0,0 "
-                 "voids=-,- hands=kd,c1,c2,z1,z2/kc,w5,c5,z4,z5 "
-                 "table=w3+c3,w1+w2,kw+w4,c4+z3/w6+c6,z6+z7,kz+w7,c7+z8 aside=- played=- last=- "
-                 "rng=0000000000000001:0000000000000003");
+                 "kd1 players=2 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3 score=0,0 "
+                 "voids=-,- hands=king-of-danger,cannons-1,cannons-2,wizard-1,wizard-2/"
+                 "king-of-cannons,walls-5,cannons-5,wizard-4,wizard-5 "
+                 "table=walls-3+cannons-3,walls-1+walls-2,king-of-walls+walls-4,"
+                 "cannons-4+wizard-3/walls-6+cannons-6,wizard-6+wizard-7,king-of-wizards+walls-7,"
+                 "cannons-7+wizard-8 aside=- played=- last=- "
+                 "rng=0000000000000001.0000000000000003");
     rp_test_play(G, &st, "walls-5");
     assert_int_equal(legal_cards(&st), mask_of("walls-3,walls-1"));
 }
@@ -387,9 +392,12 @@ static void test_kdp3_face_down_cards_hidden_from_owner(void **unused)
 /* Seat 0 kd w1 w2 c1 c2 z1; seat 1 kw w3 w4 c3 c4 z2; seat 2 kc w5 w6 c5 c6 z3;
  * seat 3 kz w7 c7 z4 z5 z6; aside z7 z8. */
 static const char *const FOUR =
-    "players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 score=0,0,0,0 "
-    "voids=-,-,-,- hands=kd,w1,w2,c1,c2,z1/kw,w3,w4,c3,c4,z2/kc,w5,w6,c5,c6,z3/"
-    "kz,w7,c7,z4,z5,z6 aside=z7,z8 played=- last=- rng=0000000000000001:0000000000000003";
+    "kd1 players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 score=0,0,0,0 "
+    "voids=-,-,-,- hands=king-of-danger,walls-1,walls-2,cannons-1,cannons-2,wizard-1/"
+    "king-of-walls,walls-3,walls-4,cannons-3,cannons-4,wizard-2/king-of-cannons,walls-5,walls-6,"
+    "cannons-5,cannons-6,wizard-3/"
+    "king-of-wizards,walls-7,cannons-7,wizard-4,wizard-5,wizard-6 aside=wizard-7,wizard-8 "
+    "played=- last=- rng=0000000000000001.0000000000000003";
 
 /* KD-4: "a Walls card makes a Walls trick, a Cannons card a Cannons trick". KD-5 and KD-11:
  * the follower must play that suit; its King of Cannons does not count as one. */
@@ -463,10 +471,13 @@ static void test_kd5_void_seat_may_play_any_card(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st,
-                 "players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 "
-                 "score=0,0,0,0 voids=-,-,-,- hands=kd,w1,w2,w3,c1,z1/kw,w4,w5,c2,c3,z2/"
-                 "kc,c4,c5,c6,z3,z4/kz,w6,w7,c7,z5,z6 aside=z7,z8 played=- last=- "
-                 "rng=0000000000000001:0000000000000003");
+                 "kd1 players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 "
+                 "score=0,0,0,0 voids=-,-,-,- hands=king-of-danger,walls-1,walls-2,walls-3,"
+                 "cannons-1,wizard-1/king-of-walls,walls-4,walls-5,cannons-2,cannons-3,wizard-2/"
+                 "king-of-cannons,cannons-4,cannons-5,cannons-6,wizard-3,wizard-4/"
+                 "king-of-wizards,walls-6,walls-7,cannons-7,wizard-5,wizard-6 aside=wizard-7,"
+                 "wizard-8 played=- last=- "
+                 "rng=0000000000000001.0000000000000003");
     rp_test_play(G, &st, "walls-4");
     assert_int_equal(legal_cards(&st), K(&st)->hand[2]);
     rp_test_play(G, &st, "king-of-cannons");
@@ -677,10 +688,13 @@ static void last_trick_state(rp_state *st, const char *castle, const char *score
 {
     char text[RP_STATE_TEXT];
     snprintf(text, sizeof text,
-             "players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=%s score=%s "
-             "voids=-,-,-,- hands=w1/w2/w3/w4 aside=z7,z8 "
-             "played=kd,kw,kc,kz,w5,w6,w7,c1,c2,c3,c4,c5,c6,c7,z1,z2,z3,z4,z5,z6 "
-             "last=0:1:cannons:c1,c7,c2,c3 rng=0000000000000009:000000000000000b",
+             "kd1 players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=%s score=%s "
+             "voids=-,-,-,- hands=walls-1/walls-2/walls-3/walls-4 aside=wizard-7,wizard-8 "
+             "played=king-of-danger,king-of-walls,king-of-cannons,king-of-wizards,walls-5,"
+             "walls-6,walls-7,cannons-1,cannons-2,cannons-3,cannons-4,cannons-5,cannons-6,"
+             "cannons-7,wizard-1,wizard-2,wizard-3,wizard-4,wizard-5,wizard-6 "
+             "last=0:1:cannons:cannons-1,cannons-7,cannons-2,cannons-3 "
+             "rng=0000000000000009.000000000000000b",
              castle, score);
     rp_test_load(G, st, text);
     play_all(st, "walls-2,walls-3,walls-4,walls-1");
@@ -744,10 +758,14 @@ static void test_kd14_no_end_test_mid_hand(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st,
-                 "players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=7,7,7,7 "
-                 "score=30,10,10,10 voids=-,-,-,- hands=w1,kd/w2,kw/w3,kc/w4,kz aside=z7,z8 "
-                 "played=w5,w6,w7,c1,c2,c3,c4,c5,c6,c7,z1,z2,z3,z4,z5,z6 "
-                 "last=0:1:cannons:c1,c7,c2,c3 rng=0000000000000009:000000000000000b");
+                 "kd1 players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=7,7,7,7 "
+                 "score=30,10,10,10 voids=-,-,-,- hands=king-of-danger,walls-1/king-of-walls,"
+                 "walls-2/king-of-cannons,walls-3/king-of-wizards,walls-4 aside=wizard-7,wizard-8 "
+                 "played=walls-5,walls-6,walls-7,cannons-1,cannons-2,cannons-3,cannons-4,"
+                 "cannons-5,cannons-6,cannons-7,wizard-1,wizard-2,wizard-3,wizard-4,wizard-5,"
+                 "wizard-6 "
+                 "last=0:1:cannons:cannons-1,cannons-7,cannons-2,cannons-3 "
+                 "rng=0000000000000009.000000000000000b");
     play_all(&st, "walls-2,walls-3,walls-4,walls-1");
     assert_int_equal(castles4(&st), 0x8888);
     assert_int_equal(G->current_player(&st), 3);
@@ -760,10 +778,14 @@ static void test_kdp5_kings_only_last_trick_ends_the_hand(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st,
-                 "players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=3,3,3,3 "
-                 "score=10,10,10,10 voids=-,-,-,- hands=kd/kw/kc/kz aside=z7,z8 "
-                 "played=w1,w2,w3,w4,w5,w6,w7,c1,c2,c3,c4,c5,c6,c7,z1,z2,z3,z4,z5,z6 "
-                 "last=0:1:cannons:c1,c7,c2,c3 rng=0000000000000009:000000000000000b");
+                 "kd1 players=4 dealer=0 hand=5 leader=1 suit=- trick=- castle=3,3,3,3 "
+                 "score=10,10,10,10 voids=-,-,-,- hands=king-of-danger/king-of-walls/"
+                 "king-of-cannons/king-of-wizards aside=wizard-7,wizard-8 "
+                 "played=walls-1,walls-2,walls-3,walls-4,walls-5,walls-6,walls-7,cannons-1,"
+                 "cannons-2,cannons-3,cannons-4,cannons-5,cannons-6,cannons-7,wizard-1,wizard-2,"
+                 "wizard-3,wizard-4,wizard-5,wizard-6 "
+                 "last=0:1:cannons:cannons-1,cannons-7,cannons-2,cannons-3 "
+                 "rng=0000000000000009.000000000000000b");
     play_all(&st, "king-of-walls,king-of-cannons,king-of-wizards,king-of-danger");
     assert_int_equal(K(&st)->hand_number, 6);
     assert_int_equal(K(&st)->score[0], 13);
@@ -842,10 +864,13 @@ static void test_kdp2_determinize_respects_known_voids(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st,
-                 "players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 "
-                 "score=0,0,0,0 voids=-,-,-,- hands=kd,w1,w2,w3,c1,z1/kw,w4,w5,c2,c3,z2/"
-                 "kc,c4,c5,c6,z3,z4/kz,w6,w7,c7,z5,z6 aside=z7,z8 played=- last=- "
-                 "rng=0000000000000001:0000000000000003");
+                 "kd1 players=4 dealer=0 hand=1 leader=1 suit=- trick=- castle=3,3,3,3 "
+                 "score=0,0,0,0 voids=-,-,-,- hands=king-of-danger,walls-1,walls-2,walls-3,"
+                 "cannons-1,wizard-1/king-of-walls,walls-4,walls-5,cannons-2,cannons-3,wizard-2/"
+                 "king-of-cannons,cannons-4,cannons-5,cannons-6,wizard-3,wizard-4/"
+                 "king-of-wizards,walls-6,walls-7,cannons-7,wizard-5,wizard-6 aside=wizard-7,"
+                 "wizard-8 played=- last=- "
+                 "rng=0000000000000001.0000000000000003");
     play_all(&st, "walls-4,king-of-cannons");
     rp_rng rng;
     rp_rng_seed(&rng, 5, 5);
@@ -910,16 +935,16 @@ static void test_state_text_refuses_inconsistent_states(void **unused)
     } edits[] = {
         {"castle=3,3,3,3", "castle=3,3,3,9", "castle"},
         {"castle=3,3,3,3", "castle=3,3,3,2", "castle"},
-        {"kz,w7,c7", "kz,w1,c7", "two places"},
-        {"aside=z7,z8", "aside=z7", "missing"},
-        {"hands=kd,w1,w2,c1,c2,z1/", "hands=kd,w1,w2,c1,c2,z1,z7/", "more than 6"},
+        {"king-of-wizards,walls-7,cannons-7", "king-of-wizards,walls-1,cannons-7", "two places"},
+        {"aside=wizard-7,wizard-8", "aside=wizard-7", "missing"},
+        {"cannons-2,wizard-1/", "cannons-2,wizard-1,wizard-7/", "dealt 6"},
         {"leader=1", "leader=2", "leader"},
         {"suit=-", "suit=walls", "suit"},
         {"score=0,0,0,0", "score=0,0,0,1", "score"},
-        {"voids=-,-,-,-", "voids=w,-,-,-", "void"},
+        {"voids=-,-,-,-", "voids=walls,-,-,-", "void"},
         {"players=4", "players=6", "players"},
         {"0000000000000003", "0000000000000004", "odd"},
-        {"last=-", "last=0:0:walls:w7,w1,w2,w3", "last"},
+        {"last=-", "last=0:0:walls:walls-7,walls-1,walls-2,walls-3", "last"},
         {" rng=", " extra=1 rng=", "rng"},
     };
     rp_state st, before;
@@ -943,10 +968,13 @@ static void test_state_text_refuses_inconsistent_states(void **unused)
     rp_error err = {{0}};
     assert_true(G->state_from_text(
                     &st,
-                    "players=4 dealer=0 hand=1 leader=1 suit=walls trick=w3,kc castle=3,3,3,3 "
-                    "score=0,0,0,0 voids=-,-,-,- hands=kd,w1,w2,c1,c2,z1/kw,w4,c3,c4,z2/"
-                    "w5,w6,c5,c6,z3/kz,w7,c7,z4,z5,z6 aside=z7,z8 played=- last=- "
-                    "rng=0000000000000001:0000000000000003",
+                    "kd1 players=4 dealer=0 hand=1 leader=1 suit=walls trick=walls-3,"
+                    "king-of-cannons castle=3,3,3,3 "
+                    "score=0,0,0,0 voids=-,-,-,- hands=king-of-danger,walls-1,walls-2,cannons-1,"
+                    "cannons-2,wizard-1/king-of-walls,walls-4,cannons-3,cannons-4,wizard-2/"
+                    "walls-5,walls-6,cannons-5,cannons-6,wizard-3/king-of-wizards,walls-7,"
+                    "cannons-7,wizard-4,wizard-5,wizard-6 aside=wizard-7,wizard-8 played=- last=- "
+                    "rng=0000000000000001.0000000000000003",
                     &err) < 0);
     assert_non_null(strstr(err.msg, "void"));
 }
@@ -960,7 +988,9 @@ static void test_state_text_two_player_round_trip(void **unused)
     play_all(&st, "walls-6,walls-3");
     char text[RP_STATE_TEXT];
     assert_true(G->state_to_text(&st, text, sizeof text) > 0);
-    assert_non_null(strstr(text, "table=c3,z1+z2,kw+w4,c4+z3/c6,z6+z7,kz+w7,c7+z8"));
+    assert_non_null(strstr(text, "table=cannons-3,wizard-1+wizard-2,king-of-walls+walls-4,"
+                                 "cannons-4+wizard-3/cannons-6,wizard-6+wizard-7,"
+                                 "king-of-wizards+walls-7,cannons-7+wizard-8"));
     memset(&back, 0x55, sizeof back);
     rp_test_load(G, &back, text);
     assert_memory_equal(&st, &back, G->state_size);
