@@ -133,8 +133,14 @@ static int tricks_per_hand(int players)
 
 /* ---- narration: what one action did, for events_json ----
  * Given a story, the rules write a structured note for each thing that happens, in order;
- * events_json turns the notes into sentences for one viewer. apply gives no story, so the hot
- * path pays a NULL test and no string work. */
+ * events_json turns the notes into sentences for one viewer. apply gives no story, and the
+ * rules are inlined into apply (KD_INLINE), so the compiler drops every note there: the hot
+ * path does no string work and pays nothing for the narration. */
+#if defined(__GNUC__)
+#define KD_INLINE inline __attribute__((always_inline))
+#else
+#define KD_INLINE inline
+#endif
 enum {
     NOTE_PLAY,      /* seat played card; pile >= 0 when from its table (KD-3) */
     NOTE_FLIP,      /* card under seat's pile turned face up when `played` left it (KD-3) */
@@ -361,7 +367,8 @@ static uint8_t clamp_castle(int v)
 }
 
 /* Move one castle tracker by `change`, clamped (KD-8), noting why. */
-static void move_castle(kd_state *s, int seat, int change, int why, kd_story *story)
+static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why,
+                                   kd_story *story)
 {
     const uint8_t from = s->castle[seat];
     s->castle[seat] = clamp_castle(from + change);
@@ -375,8 +382,8 @@ static void move_castle(kd_state *s, int seat, int change, int why, kd_story *st
 }
 
 /* Castle changes of a won trick (KD-8, KD-11, KD-13): they depend on the trick suit only.
- * Seats are taken in the order they played. */
-static void score_trick(kd_state *s, int winner_seat, kd_story *story)
+ * The winner first; then the others in the order they played (Walls) or by seat (Cannons). */
+static KD_INLINE void score_trick(kd_state *s, int winner_seat, kd_story *story)
 {
     const int n = s->players;
     if (s->suit == KD_SUIT_WALLS) {
@@ -389,11 +396,9 @@ static void score_trick(kd_state *s, int winner_seat, kd_story *story)
                 move_castle(s, seat, 1, CASTLE_WALLS_CARD, story);
         }
     } else {
-        for (int i = 0; i < n; i++) {
-            const int seat = seat_after(s, s->leader, i);
-            if (seat != winner_seat)
-                move_castle(s, seat, -1, CASTLE_LOST_CANNONS, story);
-        }
+        for (int p = 0; p < n; p++)
+            if (p != winner_seat)
+                move_castle(s, p, -1, CASTLE_LOST_CANNONS, story);
     }
 }
 
@@ -416,7 +421,7 @@ static bool game_decided(const kd_state *s, int *winner)
 
 /* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends or the deal
  * passes left with castle values carried over (KD-1). */
-static void end_hand(kd_state *s, kd_story *story)
+static KD_INLINE void end_hand(kd_state *s, kd_story *story)
 {
     for (int p = 0; p < s->players; p++)
         s->score[p] += s->castle[p];
@@ -441,7 +446,7 @@ static void end_hand(kd_state *s, kd_story *story)
 
 /* A full trick: find the winner and score it, or set it aside when it holds only Kings (KD-7),
  * then start the next trick or end the hand. */
-static void finish_trick(kd_state *s, kd_story *story)
+static KD_INLINE void finish_trick(kd_state *s, kd_story *story)
 {
     int next_leader = s->leader, winner_seat = KD_NONE;
     if (story) {
@@ -479,7 +484,7 @@ static void finish_trick(kd_state *s, kd_story *story)
 
 /* Take a card from where the seat has it; a face-up table card uncovers the card under it,
  * which turns face up at once (KD-3). */
-static void take_card(kd_state *s, int seat, int card, kd_story *story)
+static KD_INLINE void take_card(kd_state *s, int seat, int card, kd_story *story)
 {
     const uint32_t bit = 1u << card;
     kd_note *played = story ? note(story, NOTE_PLAY, seat) : NULL;
@@ -513,7 +518,7 @@ static void take_card(kd_state *s, int seat, int card, kd_story *story)
 
 /* Play one card for the seat to act: set the suit (KD-4), note a void (KD-P2), and finish
  * the trick when everyone has played. The story, when given, receives what happened. */
-static void play_card(kd_state *s, rp_action action, kd_story *story)
+static KD_INLINE void play_card(kd_state *s, rp_action action, kd_story *story)
 {
     const int seat = seat_after(s, s->leader, s->trick_len);
     const int card = (int)KD_CARD_OF(action);
