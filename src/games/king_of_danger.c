@@ -1,5 +1,5 @@
 /* king_of_danger.c — King of Danger, the trick-taking game for 2 to 5 players, on the game
- * interface: the rules (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P6 in
+ * interface: the rules (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P5 in
  * docs/rules/king-of-danger.md), the kd1 notation, invariants, views, the events each viewer is
  * told, determinizing, rendering and a cheap evaluation. Implementer notes (notation format,
  * data forms of views, actions and events): docs/games/king-of-danger.md. */
@@ -1473,6 +1473,15 @@ static void add_card_list(cJSON *e, const char *key, const uint8_t *cards, int n
     rp__event_names(e, key, names, n);
 }
 
+/* Append [names] of cards in the order given to an array (a row of face-up cards). */
+static void add_card_list_to(cJSON *array, const uint8_t *cards, int n)
+{
+    cJSON *row = cJSON_CreateArray();
+    for (int i = 0; row && i < n; i++)
+        cJSON_AddItemToArray(row, cJSON_CreateString(long_names[cards[i]]));
+    cJSON_AddItemToArray(array, row);
+}
+
 static void add_card_set(cJSON *e, const char *key, uint32_t mask)
 {
     const char *names[KD_CARDS];
@@ -1710,11 +1719,13 @@ static void tell_deal(const kd_telling *tl, const kd_note *n)
     rp_text t;
     rp__text_init(&t, text, sizeof text);
     if (s->players == 2) {
-        rp__text_put(&t, "deals each player 4 face-down cards, each topped by a face-up card, "
-                     "and a hand of 5 (KD-3). Face up on %s's table: ", seat_names[0]);
-        put_names(&t, s->up[0]);
-        rp__text_put(&t, "; on %s's: ", seat_names[1]);
-        put_names(&t, s->up[1]);
+        rp__text_str(&t, "deals each player 4 face-down cards, each topped by a face-up card, "
+                     "and a hand of 5 (KD-3). Face up");
+        for (int p = 0; p < 2; p++) {
+            rp__text_put(&t, "%s %s's table: ", p ? "; on" : " on", seat_names[p]);
+            for (int i = 0; i < KD_PILES; i++)
+                rp__text_put(&t, "%s%s", i ? ", " : "", long_names[s->pile_top[p][i]]);
+        }
     } else {
         rp__text_put(&t, "deals %d cards to each player and sets aside face up: ",
                      hand_deal_size(s->players));
@@ -1740,7 +1751,7 @@ static void tell_deal(const kd_telling *tl, const kd_note *n)
     if (s->players == 2) {
         cJSON *rows = cJSON_AddArrayToObject(e, "face_up");
         for (int p = 0; rows && p < 2; p++)
-            cJSON_AddItemToArray(rows, card_array(s->up[p]));
+            add_card_list_to(rows, s->pile_top[p], KD_PILES);
     } else {
         add_card_set(e, "aside", s->aside);
     }
