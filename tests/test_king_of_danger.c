@@ -16,10 +16,11 @@ static const rp_game *const G = &rp_king_of_danger;
 /* Long card names in id order, written out here from the rulebook's deck list so that the
  * tests do not read the game's own table. */
 static const char *const NAMES[KD_CARDS] = {
-    "king-of-danger", "king-of-walls", "king-of-cannons", "king-of-wizards",
-    "walls-1", "walls-2", "walls-3", "walls-4", "walls-5", "walls-6", "walls-7",
-    "cannons-1", "cannons-2", "cannons-3", "cannons-4", "cannons-5", "cannons-6", "cannons-7",
-    "wizard-1", "wizard-2", "wizard-3", "wizard-4", "wizard-5", "wizard-6", "wizard-7",
+    "king-of-danger", "king-of-walls", "king-of-cannons", "king-of-wizards", "walls-1",
+    "walls-2",        "walls-3",       "walls-4",         "walls-5",         "walls-6",
+    "walls-7",        "cannons-1",     "cannons-2",       "cannons-3",       "cannons-4",
+    "cannons-5",      "cannons-6",     "cannons-7",       "wizard-1",        "wizard-2",
+    "wizard-3",       "wizard-4",      "wizard-5",        "wizard-6",        "wizard-7",
     "wizard-8"};
 
 static int card_id(const char *name, size_t len)
@@ -86,8 +87,7 @@ static void append_names(char *buf, size_t size, uint32_t m)
  * other cards are dealt so that every play is legal: cards of the trick suit go only to seats
  * that follow it or play before it is set (KD-5). castles NULL: hand 1, every castle 3;
  * else hand 2 with those castle values and a score of 3 each. */
-static void play_trick_but_last(rp_state *st, int n, const char *castles,
-                                const char *const *moves)
+static void play_trick_but_last(rp_state *st, int n, const char *castles, const char *const *moves)
 {
     int cards[KD_MAX_PLAYERS], suit = KD_SUIT_NONE, setter = -1;
     uint32_t used = 0;
@@ -98,13 +98,15 @@ static void play_trick_but_last(rp_state *st, int n, const char *castles,
         const uint32_t bit = 1u << cards[i];
         if (suit == KD_SUIT_NONE && !(bit & KD_KINGS)) {
             setter = i;
-            suit = bit & KD_WALLS ? KD_SUIT_WALLS
-                   : bit & KD_CANNONS ? KD_SUIT_CANNONS
-                   : strcmp(sp + 1, "walls") == 0 ? KD_SUIT_WALLS : KD_SUIT_CANNONS;
+            suit = bit & KD_WALLS                 ? KD_SUIT_WALLS
+                   : bit & KD_CANNONS             ? KD_SUIT_CANNONS
+                   : strcmp(sp + 1, "walls") == 0 ? KD_SUIT_WALLS
+                                                  : KD_SUIT_CANNONS;
         }
     }
-    const uint32_t suit_mask = suit == KD_SUIT_WALLS ? KD_WALLS : suit == KD_SUIT_CANNONS
-                                                                      ? KD_CANNONS : 0;
+    const uint32_t suit_mask = suit == KD_SUIT_WALLS     ? KD_WALLS
+                               : suit == KD_SUIT_CANNONS ? KD_CANNONS
+                                                         : 0;
     const int per = KD_CARDS / n;
     uint32_t hand[KD_MAX_PLAYERS] = {0}, aside = 0;
     int room[KD_MAX_PLAYERS];
@@ -118,8 +120,8 @@ static void play_trick_but_last(rp_state *st, int n, const char *castles,
                 continue;
             int placed = 0;
             for (int i = 0; i < n && !placed; i++) {
-                const bool may = !(bit & suit_mask) || i <= setter ||
-                                 ((1u << cards[i]) & suit_mask);
+                const bool may =
+                    !(bit & suit_mask) || i <= setter || ((1u << cards[i]) & suit_mask);
                 if (may && room[i] > 0) {
                     hand[i] |= bit;
                     room[i]--;
@@ -131,13 +133,20 @@ static void play_trick_but_last(rp_state *st, int n, const char *castles,
         }
     assert_int_equal(__builtin_popcount(aside), KD_CARDS % n);
     char text[RP_STATE_TEXT];
-    snprintf(text, sizeof text, "kd1 players=%d dealer=0 hand=%d leader=1 suit=- trick=- castle=%s "
-             "score=%s voids=%s hands=", n, castles ? 2 : 1,
-             castles ? castles : n == 3 ? "3,3,3" : n == 4 ? "3,3,3,3" : "3,3,3,3,3",
-             n == 3 ? (castles ? "3,3,3" : "0,0,0")
-                    : n == 4 ? (castles ? "3,3,3,3" : "0,0,0,0")
-                             : (castles ? "3,3,3,3,3" : "0,0,0,0,0"),
-             n == 3 ? "-,-,-" : n == 4 ? "-,-,-,-" : "-,-,-,-,-");
+    snprintf(text, sizeof text,
+             "kd1 players=%d dealer=0 hand=%d leader=1 suit=- trick=- castle=%s "
+             "score=%s voids=%s hands=",
+             n, castles ? 2 : 1,
+             castles  ? castles
+             : n == 3 ? "3,3,3"
+             : n == 4 ? "3,3,3,3"
+                      : "3,3,3,3,3",
+             n == 3   ? (castles ? "3,3,3" : "0,0,0")
+             : n == 4 ? (castles ? "3,3,3,3" : "0,0,0,0")
+                      : (castles ? "3,3,3,3,3" : "0,0,0,0,0"),
+             n == 3   ? "-,-,-"
+             : n == 4 ? "-,-,-,-"
+                      : "-,-,-,-,-");
     for (int seat = 0; seat < n; seat++) {
         /* moves[i] is played by seat (1 + i) % n */
         const int i = (seat - 1 + n) % n;
@@ -314,7 +323,7 @@ static void test_kd3_face_up_card_is_played_and_uncovers_the_one_under(void **un
     (void)unused;
     rp_state st;
     rp_test_load(G, &st, TWO);
-    assert_true(rp_test_is_legal(G, &st, "walls-6"));  /* face-up */
+    assert_true(rp_test_is_legal(G, &st, "walls-6"));    /* face-up */
     assert_false(rp_test_is_legal(G, &st, "cannons-6")); /* face-down under it */
     rp_test_play(G, &st, "walls-6");
     assert_true(K(&st)->up[1] & mask_of("cannons-6"));
@@ -896,8 +905,7 @@ static void test_kdp2_determinize_respects_known_voids(void **unused)
         assert_int_equal(s->hand[0], K(&st)->hand[0]);
         assert_int_equal(s->hand[2] & KD_WALLS, 0);
         for (int p = 1; p < 4; p++)
-            assert_int_equal(__builtin_popcount(s->hand[p]),
-                             __builtin_popcount(K(&st)->hand[p]));
+            assert_int_equal(__builtin_popcount(s->hand[p]), __builtin_popcount(K(&st)->hand[p]));
         assert_int_equal(s->hand[1] | s->hand[2] | s->hand[3],
                          K(&st)->hand[1] | K(&st)->hand[2] | K(&st)->hand[3]);
         moved += s->hand[1] != K(&st)->hand[1];
@@ -925,7 +933,7 @@ static void test_action_notation_round_trips_and_refuses(void **unused)
     assert_int_equal(G->action_from_text(&st, "kw", &a, &err), RP_OK);
     assert_true(G->action_to_text(&st, a, buf, sizeof buf) > 0);
     assert_string_equal(buf, "king-of-walls");
-    static const char *const bad[] = {"walls-8", "wizard-9 walls", "walls-3 walls",
+    static const char *const bad[] = {"walls-8",         "wizard-9 walls",       "walls-3 walls",
                                       "wizard-2 hearts", "wizard-2 walls extra", "king"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err.msg[0] = '\0';
@@ -973,8 +981,7 @@ static void test_state_text_refuses_inconsistent_states(void **unused)
         if (G->state_from_text(&st, text, &err) >= 0)
             fail_msg("accepted a state with %s: %s", edits[i].to, text);
         if (!strstr(err.msg, edits[i].why))
-            fail_msg("message '%s' for %s does not mention %s", err.msg, edits[i].to,
-                     edits[i].why);
+            fail_msg("message '%s' for %s does not mention %s", err.msg, edits[i].to, edits[i].why);
         assert_memory_equal(&st, &before, G->state_size);
     }
     /* a trick with an off-suit play needs the void mark, and no suit card in that hand */
@@ -1148,7 +1155,7 @@ static void test_state_ok_finds_broken_invariants(void **unused)
     for (int i = 0; i < 8; i++)
         broken[i].s = good;
     broken[n].why = "castle";
-    broken[n++].s.castle[1] = 9; /* KD-1 */
+    broken[n++].s.castle[1] = 9;  /* KD-1 */
     broken[n].why = "two places"; /* king-of-cannons in both hands, king-of-danger nowhere */
     broken[n++].s.hand[0] ^= 1u << KD_KING_CANNONS | 1u << KD_KING_DANGER;
     broken[n].why = "table";
@@ -1356,8 +1363,7 @@ static void event_lines(const cJSON *events, char *buf, size_t size)
     size_t len = 0;
     buf[0] = '\0';
     const cJSON *e;
-    cJSON_ArrayForEach(e, events)
-    {
+    cJSON_ArrayForEach (e, events) {
         const cJSON *seat = cJSON_GetObjectItemCaseSensitive(e, "seat");
         char who[8] = "-";
         if (seat)
@@ -1409,19 +1415,22 @@ static void test_events_lead_suit_and_call(void **unused)
                           "play 1: Red leads walls-3.\n"
                           "trick-suit 1: walls-3 makes this a Walls trick (KD-4).\n"
                           "turn 2: Green to play.\n");
-    expect_event_data(&st, "walls-3", 0, 0, "\"cards\":[\"walls-3\"],\"from\":\"hand\","
-                                            "\"reveal\":true}");
+    expect_event_data(&st, "walls-3", 0, 0,
+                      "\"cards\":[\"walls-3\"],\"from\":\"hand\","
+                      "\"reveal\":true}");
     expect_event_data(&st, "walls-3", RP_SPECTATOR, 1, "\"suit\":\"walls\"");
     expect_events_for_all(&st, "wizard-2 cannons",
                           "play 1: Red leads wizard-2.\n"
                           "call 1: Red's wizard-2 names Cannons: this is a Cannons trick "
                           "(KD-4).\n"
                           "turn 2: Green to play.\n");
-    expect_event_data(&st, "wizard-2 cannons", 3, 1, "\"cards\":[\"wizard-2\"],"
-                                                     "\"suit\":\"cannons\"}");
+    expect_event_data(&st, "wizard-2 cannons", 3, 1,
+                      "\"cards\":[\"wizard-2\"],"
+                      "\"suit\":\"cannons\"}");
     /* Kings first: no suit yet, so no suit event */
-    expect_events_for_all(&st, "king-of-walls", "play 1: Red leads king-of-walls.\n"
-                                                "turn 2: Green to play.\n");
+    expect_events_for_all(&st, "king-of-walls",
+                          "play 1: Red leads king-of-walls.\n"
+                          "turn 2: Green to play.\n");
 }
 
 /* KD-5, KD-P2: not following tells everyone of a void, once per suit and hand. */
@@ -1521,8 +1530,7 @@ static void test_events_winner_cases(void **unused)
                           "Cannons trick, KD-8).\n"
                           "turn 2: Green leads the next trick.\n");
     expect_event_data(&st, "cannons-2", 0, 1, "\"case\":\"tie\"");
-    const char *kings[] = {"king-of-walls", "king-of-cannons", "king-of-danger",
-                           "king-of-wizards"};
+    const char *kings[] = {"king-of-walls", "king-of-cannons", "king-of-danger", "king-of-wizards"};
     play_trick_but_last(&st, 4, NULL, kings);
     expect_events_for_all(&st, "king-of-wizards",
                           "play 0: Blue plays king-of-wizards.\n"
@@ -1572,8 +1580,9 @@ static void test_events_castles_at_the_limits(void **unused)
 /* The deal event as the referee's state says it must read for viewer. */
 static void deal_text(const kd_state *s, int viewer, char *buf, size_t size)
 {
-    size_t len = (size_t)snprintf(buf, size, "deal 1: Hand 6: Red deals 6 cards to each player "
-                                             "and sets aside face up: ");
+    size_t len = (size_t)snprintf(buf, size,
+                                  "deal 1: Hand 6: Red deals 6 cards to each player "
+                                  "and sets aside face up: ");
     for (uint32_t m = s->aside; m; m &= m - 1)
         len += (size_t)snprintf(buf + len, size - len, "%s%s", NAMES[__builtin_ctz(m)],
                                 m & (m - 1) ? ", " : "");
@@ -1618,7 +1627,8 @@ static void test_events_hand_over_and_deal(void **unused)
                  "hand-over -: Hand 5 is over: Blue adds 2 to reach 12, Red adds 3 to reach "
                  "13, Green adds 4 to reach 14, Gold adds 6 to reach 16 (KD-9).\n"
                  "%s"
-                 "turn 2: Green leads the next trick.\n", deal);
+                 "turn 2: Green leads the next trick.\n",
+                 deal);
         expect_events(&st, "walls-1", v, want);
         /* the deal names the viewer's own cards as data, and no one else's */
         cJSON *events = events_of(&st, "walls-1", v);
@@ -1630,9 +1640,8 @@ static void test_events_hand_over_and_deal(void **unused)
         } else {
             assert_int_equal(cJSON_GetArraySize(cards), 6);
             const cJSON *c;
-            cJSON_ArrayForEach(c, cards)
-                assert_true(s->hand[v] & (1u << card_id(c->valuestring,
-                                                        strlen(c->valuestring))));
+            cJSON_ArrayForEach (c, cards)
+                assert_true(s->hand[v] & (1u << card_id(c->valuestring, strlen(c->valuestring))));
         }
         /* the last trick's cards, walls-1..4, are dealt again: they may be named as played */
         const uint32_t shown = mask_of("walls-1,walls-2,walls-3,walls-4");
@@ -1644,8 +1653,9 @@ static void test_events_hand_over_and_deal(void **unused)
                              NAMES[__builtin_ctz(m)], q, text);
         free(text);
         cJSON_Delete(events);
-        expect_event_data(&st, "walls-1", v, 6, "\"hand\":5,\"castle\":[2,3,4,6],"
-                                                "\"score\":[12,13,14,16]}");
+        expect_event_data(&st, "walls-1", v, 6,
+                          "\"hand\":5,\"castle\":[2,3,4,6],"
+                          "\"score\":[12,13,14,16]}");
         expect_event_data(&st, "walls-1", v, 7, "\"hand_sizes\":[6,6,6,6]");
     }
 }
@@ -1701,7 +1711,8 @@ static void test_events_tie_plays_another_hand(void **unused)
              "tie -: Blue and Gold share the highest score, 31, so another hand is played "
              "(KD-9, KD-14).\n"
              "%s"
-             "turn 2: Green leads the next trick.\n", deal);
+             "turn 2: Green leads the next trick.\n",
+             deal);
     expect_events(&st, "walls-1", RP_SPECTATOR, want);
     expect_event_data(&st, "walls-1", 1, 7, "\"seats\":[0,3],\"score\":31}");
 }
@@ -1719,10 +1730,12 @@ static void test_events_two_player_flip(void **unused)
                           "(KD-3).\n"
                           "trick-suit 1: walls-6 makes this a Walls trick (KD-4).\n"
                           "turn 0: Blue to play.\n");
-    expect_event_data(&st, "walls-6", 1, 0, "\"cards\":[\"walls-6\"],\"from\":\"table\","
-                                            "\"pile\":0}");
-    expect_event_data(&st, "walls-6", 1, 1, "\"cards\":[\"cannons-6\"],\"pile\":0,"
-                                            "\"reveal\":true}");
+    expect_event_data(&st, "walls-6", 1, 0,
+                      "\"cards\":[\"walls-6\"],\"from\":\"table\","
+                      "\"pile\":0}");
+    expect_event_data(&st, "walls-6", 1, 1,
+                      "\"cards\":[\"cannons-6\"],\"pile\":0,"
+                      "\"reveal\":true}");
     char *before = rp_view_text(G, &st, 1, false);
     assert_null(strstr(before, "cannons-6"));
     free(before);
@@ -1773,8 +1786,8 @@ static void test_events_two_player_deal(void **unused)
             "deal 1: Hand 2: Red deals each player 4 face-down cards, each topped by a face-up "
             "card, and a hand of 5 (KD-3). Face up");
         for (int p = 0; p < 2; p++) {
-            len += (size_t)snprintf(want + len, sizeof want - len, "%s %s's table: ",
-                                    p ? "; on" : " on", p ? "Red" : "Blue");
+            len += (size_t)snprintf(want + len, sizeof want - len,
+                                    "%s %s's table: ", p ? "; on" : " on", p ? "Red" : "Blue");
             for (int i = 0; i < KD_PILES; i++)
                 len += (size_t)snprintf(want + len, sizeof want - len, "%s%s", i ? ", " : "",
                                         NAMES[s->pile_top[p][i]]);
@@ -1789,8 +1802,8 @@ static void test_events_two_player_deal(void **unused)
         expect_events(&st, "walls-1", v, want);
         cJSON *events = events_of(&st, "walls-1", v);
         char *text = cJSON_PrintUnformatted(events);
-        uint32_t hidden = s->down[0] | s->down[1] | (v == 0 ? 0 : s->hand[0]) |
-                          (v == 1 ? 0 : s->hand[1]);
+        uint32_t hidden =
+            s->down[0] | s->down[1] | (v == 0 ? 0 : s->hand[0]) | (v == 1 ? 0 : s->hand[1]);
         for (uint32_t m = hidden & ~mask_of("walls-1,walls-2"); m; m &= m - 1)
             if (strstr(text, NAMES[__builtin_ctz(m)]))
                 fail_msg("viewer %d is told of hidden %s: %s", v, NAMES[__builtin_ctz(m)], text);
@@ -1802,8 +1815,7 @@ static void test_events_two_player_deal(void **unused)
 /* ---- why a move is not legal ---- */
 
 /* The explanation of the play of `card` with `call` (0, 1 walls, 2 cannons) at st. */
-static void expect_explain(const rp_state *st, const char *card, unsigned call,
-                           const char *want)
+static void expect_explain(const rp_state *st, const char *card, unsigned call, const char *want)
 {
     const rp_action a = (rp_action)card_id(card, strlen(card)) | (rp_action)call << 5;
     char buf[256];
@@ -1819,15 +1831,19 @@ static void test_explain_illegal(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st, FOUR);
-    expect_explain(&st, "wizard-2", 0, "wizard-2 sets the trick suit: play it naming walls or "
-                                       "cannons (KD-4)");
-    expect_explain(&st, "walls-3", 1, "only a Wizard names the trick suit: play walls-3 "
-                                      "without a call");
+    expect_explain(&st, "wizard-2", 0,
+                   "wizard-2 sets the trick suit: play it naming walls or "
+                   "cannons (KD-4)");
+    expect_explain(&st, "walls-3", 1,
+                   "only a Wizard names the trick suit: play walls-3 "
+                   "without a call");
     rp_test_play(G, &st, "walls-3");
-    expect_explain(&st, "cannons-5", 0, "you must follow Walls: you hold walls-5, walls-6 "
-                                        "(KD-5)");
-    expect_explain(&st, "wizard-3", 0, "you must follow Walls: you hold walls-5, walls-6 "
-                                       "(KD-5)");
+    expect_explain(&st, "cannons-5", 0,
+                   "you must follow Walls: you hold walls-5, walls-6 "
+                   "(KD-5)");
+    expect_explain(&st, "wizard-3", 0,
+                   "you must follow Walls: you hold walls-5, walls-6 "
+                   "(KD-5)");
     expect_explain(&st, "king-of-danger", 0, "you do not have king-of-danger in hand");
     expect_explain(&st, "walls-3", 0, "walls-3 is already in this trick");
     expect_explain(&st, "wizard-7", 0, "wizard-7 is set aside face up this hand (KD-2)");
@@ -1842,22 +1858,27 @@ static void test_explain_illegal(void **unused)
     /* KD-P1: a Wizard that does not set the suit names nothing */
     rp_test_load(G, &st, GREEN_NO_WALLS);
     rp_test_play(G, &st, "walls-4");
-    expect_explain(&st, "wizard-3", 2, "the trick suit is already Walls: play wizard-3 without "
-                                       "a call (KD-P1)");
+    expect_explain(&st, "wizard-3", 2,
+                   "the trick suit is already Walls: play wizard-3 without "
+                   "a call (KD-P1)");
     /* two players: the other table's face-up cards are public; a face-down card, the
      * player's own included, and the other hand read alike (KD-P3) */
     rp_test_load(G, &st, TWO);
     expect_explain(&st, "walls-3", 0, "walls-3 lies face up on Blue's table, not yours");
-    expect_explain(&st, "cannons-6", 0, "you do not have cannons-6 in hand or face up on your "
-                                        "table");
-    expect_explain(&st, "cannons-3", 0, "you do not have cannons-3 in hand or face up on your "
-                                        "table");
-    expect_explain(&st, "king-of-danger", 0, "you do not have king-of-danger in hand or face up "
-                                             "on your table");
+    expect_explain(&st, "cannons-6", 0,
+                   "you do not have cannons-6 in hand or face up on your "
+                   "table");
+    expect_explain(&st, "cannons-3", 0,
+                   "you do not have cannons-3 in hand or face up on your "
+                   "table");
+    expect_explain(&st, "king-of-danger", 0,
+                   "you do not have king-of-danger in hand or face up "
+                   "on your table");
     rp_test_load(G, &st, TWO_WALLS_FACE_UP);
     rp_test_play(G, &st, "walls-5");
-    expect_explain(&st, "cannons-1", 0, "you must follow Walls: you hold walls-1, walls-3 "
-                                        "(KD-5)");
+    expect_explain(&st, "cannons-1", 0,
+                   "you must follow Walls: you hold walls-1, walls-3 "
+                   "(KD-5)");
 }
 
 /* ---- secret names (leak tests) ---- */
@@ -1897,8 +1918,9 @@ static void test_secret_names(void **unused)
     expect_secrets(&st, RP_SPECTATOR, s->hand[0] | s->hand[1] | s->down[0] | s->down[1]);
     last_trick_state(&st, "1,2,3,4", "10,10,10,10");
     assert_int_equal(s->hand_number, 6);
-    expect_secrets(&st, 0, (s->hand[1] | s->hand[2] | s->hand[3]) &
-                               ~mask_of("walls-1,walls-2,walls-3,walls-4"));
+    expect_secrets(&st, 0,
+                   (s->hand[1] | s->hand[2] | s->hand[3]) &
+                       ~mask_of("walls-1,walls-2,walls-3,walls-4"));
     char small[8];
     assert_true(G->secret_names(&st, 0, small, sizeof small) < 0);
 }
@@ -1923,8 +1945,8 @@ static void check_invariants(const kd_state *s)
         uint32_t mine = s->hand[p] | (n == 2 ? s->up[p] | s->down[p] : 0);
         if (n == 2)
             assert_int_equal(__builtin_popcount(mine), __builtin_popcount(s->hand[p]) +
-                                                       __builtin_popcount(s->up[p]) +
-                                                       __builtin_popcount(s->down[p]));
+                                                           __builtin_popcount(s->up[p]) +
+                                                           __builtin_popcount(s->down[p]));
         assert_int_equal(seen & mine, 0);
         seen |= mine;
         held[p] = __builtin_popcount(mine);

@@ -27,7 +27,7 @@
  * is unique, so the card says where it is. */
 #define KD_CALL_SHIFT 5
 #define KD_NUM_ACTIONS (3u << KD_CALL_SHIFT)
-#define KD_CARD_OF(a) ((a) & 31u)
+#define KD_CARD_OF(a) ((a)&31u)
 #define KD_CALL_OF(a) ((a) >> KD_CALL_SHIFT)
 
 #define KD_CASTLE_START 3 /* KD-1 */
@@ -39,10 +39,11 @@
 
 /* The cards' names: moves, the full-state notation, views and events all spell them so. */
 static const char *const long_names[KD_CARDS] = {
-    "king-of-danger", "king-of-walls", "king-of-cannons", "king-of-wizards",
-    "walls-1", "walls-2", "walls-3", "walls-4", "walls-5", "walls-6", "walls-7",
-    "cannons-1", "cannons-2", "cannons-3", "cannons-4", "cannons-5", "cannons-6", "cannons-7",
-    "wizard-1", "wizard-2", "wizard-3", "wizard-4", "wizard-5", "wizard-6", "wizard-7",
+    "king-of-danger", "king-of-walls", "king-of-cannons", "king-of-wizards", "walls-1",
+    "walls-2",        "walls-3",       "walls-4",         "walls-5",         "walls-6",
+    "walls-7",        "cannons-1",     "cannons-2",       "cannons-3",       "cannons-4",
+    "cannons-5",      "cannons-6",     "cannons-7",       "wizard-1",        "wizard-2",
+    "wizard-3",       "wizard-4",      "wizard-5",        "wizard-6",        "wizard-7",
     "wizard-8"};
 
 /* Short codes a person may type for a move (never written): k = King (kd Danger, kw Walls,
@@ -367,8 +368,7 @@ static uint8_t clamp_castle(int v)
 }
 
 /* Move one castle tracker by `change`, clamped (KD-8), noting why. */
-static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why,
-                                   kd_story *story)
+static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why, kd_story *story)
 {
     const uint8_t from = s->castle[seat];
     s->castle[seat] = clamp_castle(from + change);
@@ -653,13 +653,16 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
     const char *word = next_word(&p, &word_len);
     const char *call_word = next_word(&p, &call_len);
     if (word_len == 0)
-        return rp_fail(err, RP_EPARSE, "empty move: name a card, e.g. 'walls-3' or "
-                                       "'wizard-5 cannons'");
+        return rp_fail(err, RP_EPARSE,
+                       "empty move: name a card, e.g. 'walls-3' or "
+                       "'wizard-5 cannons'");
     const int card = card_from_word(word, word_len);
     if (card < 0)
-        return rp_fail(err, RP_EPARSE, "'%.*s' is not a card (cards: king-of-danger, "
+        return rp_fail(err, RP_EPARSE,
+                       "'%.*s' is not a card (cards: king-of-danger, "
                        "king-of-walls, king-of-cannons, king-of-wizards, walls-1..7, "
-                       "cannons-1..7, wizard-1..8)", (int)(word_len > 40 ? 40 : word_len), word);
+                       "cannons-1..7, wizard-1..8)",
+                       (int)(word_len > 40 ? 40 : word_len), word);
     if (*p)
         return rp_fail(err, RP_EPARSE, "unexpected '%.20s' after the move", p);
     const int call = call_len ? call_from_word(call_word, call_len) : KD_SUIT_NONE;
@@ -669,14 +672,20 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
     const bool wizard = (1u << card) & KD_WIZARDS;
     const bool sets_suit = !s->over && s->suit == KD_SUIT_NONE;
     if (call && !wizard)
-        return rp_fail(err, RP_EPARSE, "only a Wizard that sets the trick suit names it: "
-                       "play '%s'", long_names[card]);
+        return rp_fail(err, RP_EPARSE,
+                       "only a Wizard that sets the trick suit names it: "
+                       "play '%s'",
+                       long_names[card]);
     if (call && !sets_suit)
-        return rp_fail(err, RP_EILLEGAL, "the trick suit is already %s: play '%s' without "
-                       "a call", suit_titles[s->suit], long_names[card]);
+        return rp_fail(err, RP_EILLEGAL,
+                       "the trick suit is already %s: play '%s' without "
+                       "a call",
+                       suit_titles[s->suit], long_names[card]);
     if (!call && wizard && sets_suit)
-        return rp_fail(err, RP_EPARSE, "%s sets the trick suit: say '%s walls' or '%s cannons' "
-                       "(KD-4)", long_names[card], long_names[card], long_names[card]);
+        return rp_fail(err, RP_EPARSE,
+                       "%s sets the trick suit: say '%s walls' or '%s cannons' "
+                       "(KD-4)",
+                       long_names[card], long_names[card], long_names[card]);
     *out = (rp_action)card | ((rp_action)call << KD_CALL_SHIFT);
     return RP_OK;
 }
@@ -811,8 +820,7 @@ static int read_card(rp_reader *r, const char *what, rp_span v, int *card)
 {
     const int c = rp__span_name(v, long_names, KD_CARDS);
     if (c < 0)
-        return rp__read_fail(r, what, "'%.*s' is not a card", (int)(v.len > 20 ? 20 : v.len),
-                             v.p);
+        return rp__read_fail(r, what, "'%.*s' is not a card", (int)(v.len > 20 ? 20 : v.len), v.p);
     *card = c;
     return RP_OK;
 }
@@ -845,8 +853,7 @@ static int read_cards(rp_reader *r, const char *what, rp_span v, uint8_t *cards,
 }
 
 /* Exactly `want` items separated by sep (one per seat, or pile, or part). */
-static int read_items(rp_reader *r, const char *what, rp_span v, char sep, int want,
-                      rp_span *items)
+static int read_items(rp_reader *r, const char *what, rp_span v, char sep, int want, rp_span *items)
 {
     int k = 0;
     rp_span rest = v, tail;
@@ -861,8 +868,8 @@ static int read_items(rp_reader *r, const char *what, rp_span v, char sep, int w
         rest = tail;
     }
     if (k != want)
-        return rp__read_fail(r, what, "expected %d entries separated by '%c', found %d", want,
-                             sep, k);
+        return rp__read_fail(r, what, "expected %d entries separated by '%c', found %d", want, sep,
+                             k);
     return RP_OK;
 }
 
@@ -1017,8 +1024,8 @@ static int check_shape(const kd_state *t, rp_error *err)
     if (n < 2 || n > KD_MAX_PLAYERS)
         return rp_fail(err, RP_EINVAL, "players: %d is not in 2..5", n);
     if (t->dealer >= n || t->leader >= n)
-        return rp_fail(err, RP_EINVAL, "dealer %d and leader %d must be seats 0..%d",
-                       t->dealer, t->leader, n - 1);
+        return rp_fail(err, RP_EINVAL, "dealer %d and leader %d must be seats 0..%d", t->dealer,
+                       t->leader, n - 1);
     if (t->hand_number < 1)
         return rp_fail(err, RP_EINVAL, "hand: hands are numbered from 1");
     if (t->suit > KD_SUIT_CANNONS || t->trick_len >= n || t->over > 1 ||
@@ -1053,8 +1060,10 @@ static int check_shape(const kd_state *t, rp_error *err)
             if (n != 2 ? top || under
                        : (top != KD_NONE && top >= KD_CARDS) ||
                              (under != KD_NONE && (under >= KD_CARDS || top == KD_NONE)))
-                return rp_fail(err, RP_EINVAL, "table: pile %d of seat %d is not a card, a "
-                               "card on a card, or empty", i, p);
+                return rp_fail(err, RP_EINVAL,
+                               "table: pile %d of seat %d is not a card, a "
+                               "card on a card, or empty",
+                               i, p);
             if (n == 2 && top != KD_NONE) {
                 up |= 1u << top;
                 ups++;
@@ -1064,8 +1073,7 @@ static int check_shape(const kd_state *t, rp_error *err)
                 downs++;
             }
         }
-        if (up != t->up[p] || down != t->down[p] || popcount(up) != ups ||
-            popcount(down) != downs)
+        if (up != t->up[p] || down != t->down[p] || popcount(up) != ups || popcount(down) != downs)
             return rp_fail(err, RP_EINVAL, "table: a card of seat %d is listed twice", p);
     }
     return RP_OK;
@@ -1078,9 +1086,10 @@ static int check_cards(const kd_state *t, rp_error *err)
     const int dealt = hand_deal_size(t->players);
     for (int p = 0; p < t->players; p++)
         if (popcount(t->hand[p]) > dealt)
-            return rp_fail(err, RP_EINVAL, "hands: seat %d holds %d cards; a hand of %d "
-                           "players is dealt %d (KD-2, KD-3)", p, popcount(t->hand[p]),
-                           t->players, dealt);
+            return rp_fail(err, RP_EINVAL,
+                           "hands: seat %d holds %d cards; a hand of %d "
+                           "players is dealt %d (KD-2, KD-3)",
+                           p, popcount(t->hand[p]), t->players, dealt);
     uint32_t seen = 0;
     uint32_t places[2 * KD_MAX_PLAYERS + 4];
     int k = 0;
@@ -1119,8 +1128,10 @@ static int check_counts(const kd_state *t, rp_error *err, int *start_count)
         const int seat = seat_after(t, t->leader, i);
         const int want = i < len ? r - 1 : r;
         if (popcount(cards_left(t, seat)) != want)
-            return rp_fail(err, RP_EINVAL, "seat %d holds %d cards where the trick position "
-                           "needs %d", seat, popcount(cards_left(t, seat)), want);
+            return rp_fail(err, RP_EINVAL,
+                           "seat %d holds %d cards where the trick position "
+                           "needs %d",
+                           seat, popcount(cards_left(t, seat)), want);
     }
     *start_count = r;
     return RP_OK;
@@ -1159,12 +1170,16 @@ static int check_trick(const kd_state *t, rp_error *err, uint8_t *implied)
     }
     for (int p = 0; p < t->players; p++) {
         if ((implied[p] & t->voids[p]) != implied[p])
-            return rp_fail(err, RP_EINVAL, "voids: seat %d did not follow %s, so it must be "
-                           "marked void (KD-5)", p, suit_names[t->suit]);
+            return rp_fail(err, RP_EINVAL,
+                           "voids: seat %d did not follow %s, so it must be "
+                           "marked void (KD-5)",
+                           p, suit_names[t->suit]);
         if (((t->voids[p] & KD_VOID_WALLS) && (t->hand[p] & KD_WALLS)) ||
             ((t->voids[p] & KD_VOID_CANNONS) && (t->hand[p] & KD_CANNONS)))
-            return rp_fail(err, RP_EINVAL, "voids: seat %d is marked void in a suit it holds "
-                           "in hand", p);
+            return rp_fail(err, RP_EINVAL,
+                           "voids: seat %d is marked void in a suit it holds "
+                           "in hand",
+                           p);
     }
     return RP_OK;
 }
@@ -1175,8 +1190,7 @@ static int check_last(const kd_state *t, rp_error *err)
 {
     if (t->last_len == 0) {
         uint8_t zero[KD_MAX_PLAYERS] = {0};
-        if (memcmp(t->last, zero, sizeof zero) || t->last_leader || t->last_suit ||
-            t->last_winner)
+        if (memcmp(t->last, zero, sizeof zero) || t->last_leader || t->last_suit || t->last_winner)
             return rp_fail(err, RP_EINVAL, "last: values without a last trick");
         return RP_OK;
     }
@@ -1187,17 +1201,17 @@ static int check_last(const kd_state *t, rp_error *err)
         mask |= i < t->last_len ? 1u << t->last[i] : 0;
     }
     if (t->last_len != t->players || popcount(mask) != t->players)
-        return rp_fail(err, RP_EINVAL, "last: a finished trick has %d different cards",
-                       t->players);
+        return rp_fail(err, RP_EINVAL, "last: a finished trick has %d different cards", t->players);
     if (t->last_leader >= t->players || t->last_suit > KD_SUIT_CANNONS ||
         suit_from_cards(t->last, t->last_len, t->last_suit) != t->last_suit)
-        return rp_fail(err, RP_EINVAL, "last: leader or suit does not fit the trick's cards "
+        return rp_fail(err, RP_EINVAL,
+                       "last: leader or suit does not fit the trick's cards "
                        "(KD-4)");
-    const int should = t->last_suit == KD_SUIT_NONE
-                           ? (int)KD_NONE
-                           : seat_after(t, t->last_leader,
-                                        trick_winner_index(t->last, t->last_len, mask,
-                                                           t->last_suit));
+    const int should =
+        t->last_suit == KD_SUIT_NONE
+            ? (int)KD_NONE
+            : seat_after(t, t->last_leader,
+                         trick_winner_index(t->last, t->last_len, mask, t->last_suit));
     if (t->last_winner != should)
         return rp_fail(err, RP_EINVAL, "last: the winner of that trick is %s (KD-6, KD-7)",
                        should == KD_NONE ? "nobody (set aside)" : seat_names[should]);
@@ -1206,44 +1220,52 @@ static int check_last(const kd_state *t, rp_error *err)
         return RP_OK;
     const int next = t->last_winner == KD_NONE ? t->last_leader : t->last_winner;
     if ((mask & t->played) != mask || next != t->leader)
-        return rp_fail(err, RP_EINVAL, "last: the last trick must be among the played cards "
+        return rp_fail(err, RP_EINVAL,
+                       "last: the last trick must be among the played cards "
                        "and its winner must lead now (its leader, for a trick set aside, KD-7)");
     return RP_OK;
 }
 
 /* What the hand and game counters imply: scores, the game's end, a fresh hand's shape. */
-static int check_progress(const kd_state *t, int start_count, const uint8_t *implied,
-                          rp_error *err)
+static int check_progress(const kd_state *t, int start_count, const uint8_t *implied, rp_error *err)
 {
     int winner;
     const bool decided = game_decided(t, &winner);
     if (start_count == 0 && !decided)
-        return rp_fail(err, RP_EINVAL, "every card is played but the scores do not end the "
+        return rp_fail(err, RP_EINVAL,
+                       "every card is played but the scores do not end the "
                        "game (KD-9), so a new hand would have been dealt");
     if (start_count > 0 && decided)
-        return rp_fail(err, RP_EINVAL, "score: seat %d already won (KD-9), so no further "
-                       "hand is played", winner);
+        return rp_fail(err, RP_EINVAL,
+                       "score: seat %d already won (KD-9), so no further "
+                       "hand is played",
+                       winner);
     if (t->over != (start_count == 0) || (t->over && t->winner != winner))
         return rp_fail(err, RP_EINVAL, "the game is over exactly when every card is played");
     const uint32_t done = t->hand_number - (t->over ? 0u : 1u);
     for (int p = 0; p < t->players; p++)
         if (t->score[p] < done || (t->hand_number < UINT16_MAX && t->score[p] > 8u * done))
-            return rp_fail(err, RP_EINVAL, "score: %" PRIu32 " for seat %d cannot come from "
-                           "%" PRIu32 " finished hands (1 to 8 each)", t->score[p], p, done);
+            return rp_fail(err, RP_EINVAL,
+                           "score: %" PRIu32 " for seat %d cannot come from "
+                           "%" PRIu32 " finished hands (1 to 8 each)",
+                           t->score[p], p, done);
     if ((t->hand_number == 1 && t->played == 0) != (t->last_len == 0))
-        return rp_fail(err, RP_EINVAL, "last: there is a last trick exactly when a trick has "
+        return rp_fail(err, RP_EINVAL,
+                       "last: there is a last trick exactly when a trick has "
                        "been finished");
     if (t->played)
         return RP_OK;
     if (t->leader != seat_after(t, t->dealer, 1))
         return rp_fail(err, RP_EINVAL, "leader: the first trick is led left of the dealer");
     if (memcmp(t->voids, implied, KD_MAX_PLAYERS) != 0)
-        return rp_fail(err, RP_EINVAL, "voids: before any trick of a hand is finished only the "
+        return rp_fail(err, RP_EINVAL,
+                       "voids: before any trick of a hand is finished only the "
                        "current trick can show a void");
     if (t->hand_number == 1)
         for (int p = 0; p < t->players; p++)
             if (t->castle[p] != KD_CASTLE_START)
-                return rp_fail(err, RP_EINVAL, "castle: every castle is 3 before the first "
+                return rp_fail(err, RP_EINVAL,
+                               "castle: every castle is 3 before the first "
                                "trick of the game (KD-1)");
     return RP_OK;
 }
@@ -1256,8 +1278,8 @@ static int kd_state_ok(const void *st, rp_error *err)
     int start_count = 0, rc;
     uint8_t implied[KD_MAX_PLAYERS];
     if ((rc = check_shape(t, err)) < 0 || (rc = check_cards(t, err)) < 0 ||
-        (rc = check_counts(t, err, &start_count)) < 0 ||
-        (rc = check_trick(t, err, implied)) < 0 || (rc = check_last(t, err)) < 0)
+        (rc = check_counts(t, err, &start_count)) < 0 || (rc = check_trick(t, err, implied)) < 0 ||
+        (rc = check_last(t, err)) < 0)
         return rc;
     return check_progress(t, start_count, implied, err);
 }
@@ -1405,11 +1427,10 @@ static cJSON *kd_view_json(const void *st, int viewer)
     cJSON_AddItemToObject(v, "played", card_array(s->played));
     if (s->last_len) {
         cJSON *last = cJSON_CreateObject();
-        cJSON_AddItemToObject(last, "cards", trick_array(s, s->last, s->last_len,
-                                                         s->last_leader));
+        cJSON_AddItemToObject(last, "cards", trick_array(s, s->last, s->last_len, s->last_leader));
         cJSON_AddItemToObject(last, "suit", suit_or_null(s->last_suit));
-        cJSON_AddItemToObject(last, "winner", seat_or_null(s->last_winner == KD_NONE
-                                                               ? -1 : s->last_winner));
+        cJSON_AddItemToObject(last, "winner",
+                              seat_or_null(s->last_winner == KD_NONE ? -1 : s->last_winner));
         cJSON_AddItemToObject(v, "last_trick", last);
     } else {
         cJSON_AddNullToObject(v, "last_trick");
@@ -1526,9 +1547,10 @@ static void tell_play(const kd_telling *tl, const kd_note *n)
  * its owner too, until now: KD-P3). */
 static void tell_flip(const kd_telling *tl, const kd_note *n)
 {
-    cJSON *e = rp__event(tl->events, "flip", n->seat, "Under %s, %s turns face up on %s's "
-                         "table (KD-3).", long_names[n->played], long_names[n->card],
-                         seat_names[n->seat]);
+    cJSON *e = rp__event(tl->events, "flip", n->seat,
+                         "Under %s, %s turns face up on %s's "
+                         "table (KD-3).",
+                         long_names[n->played], long_names[n->card], seat_names[n->seat]);
     add_card_list(e, "cards", &n->card, 1);
     if (e)
         cJSON_AddNumberToObject(e, "pile", n->pile);
@@ -1540,11 +1562,14 @@ static void tell_suit(const kd_telling *tl, const kd_note *n)
 {
     const char *suit = suit_titles[n->suit];
     cJSON *e = n->kind == NOTE_CALL
-                   ? rp__event(tl->events, "call", n->seat, "%s's %s names %s: this is a %s "
-                               "trick (KD-4).", seat_names[n->seat], long_names[n->card], suit,
-                               suit)
-                   : rp__event(tl->events, "trick-suit", n->seat, "%s makes this a %s trick "
-                               "(KD-4).", long_names[n->card], suit);
+                   ? rp__event(tl->events, "call", n->seat,
+                               "%s's %s names %s: this is a %s "
+                               "trick (KD-4).",
+                               seat_names[n->seat], long_names[n->card], suit, suit)
+                   : rp__event(tl->events, "trick-suit", n->seat,
+                               "%s makes this a %s trick "
+                               "(KD-4).",
+                               long_names[n->card], suit);
     add_card_list(e, "cards", &n->card, 1);
     if (e)
         cJSON_AddStringToObject(e, "suit", suit_names[n->suit]);
@@ -1554,9 +1579,10 @@ static void tell_suit(const kd_telling *tl, const kd_note *n)
 static void tell_void(const kd_telling *tl, const kd_note *n)
 {
     const char *name = seat_names[n->seat], *suit = suit_titles[n->suit];
-    cJSON *e = rp__event(tl->events, "void", n->seat, "%s does not follow %s, so %s holds no "
-                         "%s card in hand for the rest of this hand (KD-P2).", name, suit, name,
-                         suit);
+    cJSON *e = rp__event(tl->events, "void", n->seat,
+                         "%s does not follow %s, so %s holds no "
+                         "%s card in hand for the rest of this hand (KD-P2).",
+                         name, suit, name, suit);
     if (e)
         cJSON_AddStringToObject(e, "suit", suit_names[n->suit]);
 }
@@ -1593,8 +1619,10 @@ static void tell_won(const kd_telling *tl, const kd_note *n)
         snprintf(why, sizeof why, "the highest %s card or Wizard", suit);
         break;
     }
-    cJSON *e = rp__event(tl->events, "trick-won", n->seat, "%s's %s wins the %s trick: %s "
-                         "(KD-6).", who, card, suit, why);
+    cJSON *e = rp__event(tl->events, "trick-won", n->seat,
+                         "%s's %s wins the %s trick: %s "
+                         "(KD-6).",
+                         who, card, suit, why);
     add_card_list(e, "cards", tl->story->trick, tl->story->trick_len);
     if (!e)
         return;
@@ -1607,7 +1635,8 @@ static void tell_won(const kd_telling *tl, const kd_note *n)
 /* KD-7: a trick of Kings only scores nothing and its leader leads again. */
 static void tell_set_aside(const kd_telling *tl, const kd_note *n)
 {
-    cJSON *e = rp__event(tl->events, "trick-set-aside", n->seat, "Only Kings were played, so "
+    cJSON *e = rp__event(tl->events, "trick-set-aside", n->seat,
+                         "Only Kings were played, so "
                          "the trick is set aside: no castle changes, and %s leads again (KD-7).",
                          seat_names[n->seat]);
     add_card_list(e, "cards", tl->story->trick, tl->story->trick_len);
@@ -1616,20 +1645,21 @@ static void tell_set_aside(const kd_telling *tl, const kd_note *n)
 /* KD-8: a castle tracker moves (or stays at 1 or 8, KD-1). */
 static void tell_castle(const kd_telling *tl, const kd_note *n)
 {
-    static const char *const reasons[3] = {"for winning the Walls trick",
-                                           "for playing a Walls card",
-                                           "for losing the Cannons trick"};
+    static const char *const reasons[3] = {
+        "for winning the Walls trick", "for playing a Walls card", "for losing the Cannons trick"};
     const char *who = seat_names[n->seat];
     const char *reason = reasons[n->why];
     cJSON *e;
     if (n->to == n->from)
-        e = rp__event(tl->events, "castle", n->seat, "%s's castle stays at %d, the %s value "
-                      "(%+d %s, KD-8).", who, n->to, n->change > 0 ? "highest" : "lowest",
-                      n->change, reason);
+        e = rp__event(tl->events, "castle", n->seat,
+                      "%s's castle stays at %d, the %s value "
+                      "(%+d %s, KD-8).",
+                      who, n->to, n->change > 0 ? "highest" : "lowest", n->change, reason);
     else
-        e = rp__event(tl->events, "castle", n->seat, "%s's castle %s from %d to %d (%+d %s, "
-                      "KD-8).", who, n->to > n->from ? "rises" : "falls", n->from, n->to,
-                      n->change, reason);
+        e = rp__event(tl->events, "castle", n->seat,
+                      "%s's castle %s from %d to %d (%+d %s, "
+                      "KD-8).",
+                      who, n->to > n->from ? "rises" : "falls", n->from, n->to, n->change, reason);
     if (!e)
         return;
     cJSON_AddNumberToObject(e, "from", n->from);
@@ -1651,8 +1681,8 @@ static void tell_hand_over(const kd_telling *tl, const kd_note *n)
         rp__text_put(&t, "%s%s adds %d to reach %d", p ? ", " : "", seat_names[p], castle[p],
                      score[p]);
     }
-    cJSON *e = rp__event(tl->events, "hand-over", -1, "Hand %d is over: %s (KD-9).", n->value,
-                         text);
+    cJSON *e =
+        rp__event(tl->events, "hand-over", -1, "Hand %d is over: %s (KD-9).", n->value, text);
     if (!e)
         return;
     cJSON_AddNumberToObject(e, "hand", n->value);
@@ -1681,8 +1711,10 @@ static void tell_tie(const kd_telling *tl, const kd_note *n)
     rp_text t;
     rp__text_init(&t, names, sizeof names);
     const int k = put_leaders(&t, tl->after, top, seats);
-    cJSON *e = rp__event(tl->events, "tie", -1, "%s share the highest score, %" PRIu32 ", so "
-                         "another hand is played (KD-9, KD-14).", names, top);
+    cJSON *e = rp__event(tl->events, "tie", -1,
+                         "%s share the highest score, %" PRIu32 ", so "
+                         "another hand is played (KD-9, KD-14).",
+                         names, top);
     add_per_seat(e, "seats", seats, k);
     if (e)
         cJSON_AddNumberToObject(e, "score", top);
@@ -1701,7 +1733,8 @@ static void tell_game_over(const kd_telling *tl, const kd_note *n)
         if (p != n->seat)
             rp__text_put(&t, "%s%s %d", k++ ? ", " : "", seat_names[p], score[p]);
     }
-    cJSON *e = rp__event(tl->events, "game-over", n->seat, "%s wins the game with %d points, "
+    cJSON *e = rp__event(tl->events, "game-over", n->seat,
+                         "%s wins the game with %d points, "
                          "the only highest score, at 31 or more (KD-9); %s.",
                          seat_names[n->seat], score[n->seat], others);
     if (!e)
@@ -1720,7 +1753,7 @@ static void tell_deal(const kd_telling *tl, const kd_note *n)
     rp__text_init(&t, text, sizeof text);
     if (s->players == 2) {
         rp__text_str(&t, "deals each player 4 face-down cards, each topped by a face-up card, "
-                     "and a hand of 5 (KD-3). Face up");
+                         "and a hand of 5 (KD-3). Face up");
         for (int p = 0; p < 2; p++) {
             rp__text_put(&t, "%s %s's table: ", p ? "; on" : " on", seat_names[p]);
             for (int i = 0; i < KD_PILES; i++)
@@ -1771,9 +1804,9 @@ static void tell_turn(const kd_telling *tl, const kd_note *n)
 static cJSON *kd_events_json(const void *before, rp_action action, int viewer)
 {
     static void (*const tell[])(const kd_telling *, const kd_note *) = {
-        [NOTE_PLAY] = tell_play,         [NOTE_FLIP] = tell_flip,
-        [NOTE_SUIT] = tell_suit,         [NOTE_CALL] = tell_suit,
-        [NOTE_VOID] = tell_void,         [NOTE_WON] = tell_won,
+        [NOTE_PLAY] = tell_play,           [NOTE_FLIP] = tell_flip,
+        [NOTE_SUIT] = tell_suit,           [NOTE_CALL] = tell_suit,
+        [NOTE_VOID] = tell_void,           [NOTE_WON] = tell_won,
         [NOTE_SET_ASIDE] = tell_set_aside, [NOTE_CASTLE] = tell_castle,
         [NOTE_HAND_OVER] = tell_hand_over, [NOTE_TIE] = tell_tie,
         [NOTE_GAME_OVER] = tell_game_over, [NOTE_DEAL] = tell_deal,
@@ -2001,8 +2034,10 @@ static void put_card(FILE *out, int card, bool color)
         return;
     }
     const uint32_t bit = 1u << card;
-    const char *code = bit & KD_KINGS ? "1;36" : bit & KD_WALLS ? "33" : bit & KD_CANNONS ? "31"
-                                                                                        : "35";
+    const char *code = bit & KD_KINGS     ? "1;36"
+                       : bit & KD_WALLS   ? "33"
+                       : bit & KD_CANNONS ? "31"
+                                          : "35";
     fprintf(out, "\033[%sm%s\033[0m", code, long_names[card]);
 }
 
@@ -2056,8 +2091,7 @@ static void kd_render(const void *st, int viewer, FILE *out, bool color)
     const int n = s->players, to_act = kd_current_player(s);
     const bool seated = is_seat(s, viewer);
     fprintf(out, "King of Danger - hand %u, trick %d of %d, %s deals, game to 31\n",
-            (unsigned)s->hand_number, trick_in_hand(s), tricks_per_hand(n),
-            seat_names[s->dealer]);
+            (unsigned)s->hand_number, trick_in_hand(s), tricks_per_hand(n), seat_names[s->dealer]);
     fputs("  seat          score  castle  in hand  known void\n", out);
     for (int p = 0; p < n; p++) {
         char name[24];
