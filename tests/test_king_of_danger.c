@@ -304,8 +304,7 @@ static const char *const TWO =
     "hands=king-of-danger,walls-1,walls-2,cannons-1,cannons-2/king-of-cannons,walls-5,cannons-5,"
     "wizard-4,wizard-5 table=walls-3+cannons-3,wizard-1+wizard-2,king-of-walls+walls-4,"
     "cannons-4+wizard-3/walls-6+cannons-6,wizard-6+wizard-7,king-of-wizards+walls-7,"
-    "cannons-7+wizard-8 "
-    "aside=- played=- last=- rng=0000000000000001.0000000000000003";
+    "cannons-7+wizard-8 aside=- played=- last=- rng=0000000000000001.0000000000000003";
 
 /* Like TWO, but Blue's only Walls cards are face up: hand kd c1 c2 z1 z2, piles w3/c3 w1/w2
  * kw/w4 c4/z3; Red as in TWO. */
@@ -792,8 +791,7 @@ static void test_kd14_no_end_test_mid_hand(void **unused)
                  "walls-2/king-of-cannons,walls-3/king-of-wizards,walls-4 aside=wizard-7,wizard-8 "
                  "played=walls-5,walls-6,walls-7,cannons-1,cannons-2,cannons-3,cannons-4,"
                  "cannons-5,cannons-6,cannons-7,wizard-1,wizard-2,wizard-3,wizard-4,wizard-5,"
-                 "wizard-6 "
-                 "last=0:1:cannons:cannons-1,cannons-7,cannons-2,cannons-3 "
+                 "wizard-6 last=0:1:cannons:cannons-1,cannons-7,cannons-2,cannons-3 "
                  "rng=0000000000000009.000000000000000b");
     play_all(&st, "walls-2,walls-3,walls-4,walls-1");
     assert_int_equal(castles4(&st), 0x8888);
@@ -1416,21 +1414,17 @@ static void test_events_lead_suit_and_call(void **unused)
                           "trick-suit 1: walls-3 makes this a Walls trick (KD-4).\n"
                           "turn 2: Green to play.\n");
     expect_event_data(&st, "walls-3", 0, 0,
-                      "\"cards\":[\"walls-3\"],\"from\":\"hand\","
-                      "\"reveal\":true}");
+                      "\"cards\":[\"walls-3\"],\"from\":\"hand\",\"reveal\":true}");
     expect_event_data(&st, "walls-3", RP_SPECTATOR, 1, "\"suit\":\"walls\"");
     expect_events_for_all(&st, "wizard-2 cannons",
                           "play 1: Red leads wizard-2.\n"
-                          "call 1: Red's wizard-2 names Cannons: this is a Cannons trick "
-                          "(KD-4).\n"
+                          "call 1: Red's wizard-2 names Cannons: this is a Cannons trick (KD-4).\n"
                           "turn 2: Green to play.\n");
     expect_event_data(&st, "wizard-2 cannons", 3, 1,
-                      "\"cards\":[\"wizard-2\"],"
-                      "\"suit\":\"cannons\"}");
+                      "\"cards\":[\"wizard-2\"],\"suit\":\"cannons\"}");
     /* Kings first: no suit yet, so no suit event */
     expect_events_for_all(&st, "king-of-walls",
-                          "play 1: Red leads king-of-walls.\n"
-                          "turn 2: Green to play.\n");
+                          "play 1: Red leads king-of-walls.\nturn 2: Green to play.\n");
 }
 
 /* KD-5, KD-P2: not following tells everyone of a void, once per suit and hand. */
@@ -1443,8 +1437,7 @@ static void test_events_void_once(void **unused)
     expect_events_for_all(&st, "king-of-cannons",
                           "play 2: Green plays king-of-cannons.\n"
                           "void 2: Green does not follow Walls, so Green holds no Walls card "
-                          "in hand for the rest of this hand (KD-P2).\n"
-                          "turn 3: Gold to play.\n");
+                          "in hand for the rest of this hand (KD-P2).\nturn 3: Gold to play.\n");
     expect_event_data(&st, "king-of-cannons", RP_SPECTATOR, 1, "\"suit\":\"walls\"");
     play_all(&st, "king-of-cannons,walls-7,walls-1"); /* Gold wins and leads */
     play_all(&st, "walls-6,walls-2,walls-5");
@@ -1457,8 +1450,7 @@ static void test_events_void_once(void **unused)
                           "castle 0: Blue's castle rises from 4 to 5 (+1 for playing a Walls "
                           "card, KD-8).\n"
                           "castle 1: Red's castle rises from 4 to 5 (+1 for playing a Walls "
-                          "card, KD-8).\n"
-                          "turn 3: Gold leads the next trick.\n");
+                          "card, KD-8).\nturn 3: Gold leads the next trick.\n");
 }
 
 /* KD-6 (3) and KD-8: the highest number wins; the winner's castle +2, each other Walls player
@@ -1480,12 +1472,10 @@ static void test_events_trick_won_by_the_highest(void **unused)
                           "castle 2: Green's castle rises from 3 to 4 (+1 for playing a Walls "
                           "card, KD-8).\n"
                           "castle 0: Blue's castle rises from 3 to 4 (+1 for playing a Walls "
-                          "card, KD-8).\n"
-                          "turn 3: Gold leads the next trick.\n");
+                          "card, KD-8).\nturn 3: Gold leads the next trick.\n");
     expect_event_data(&st, "walls-1", 2, 1,
                       "\"cards\":[\"walls-3\",\"walls-5\",\"walls-7\",\"walls-1\"],"
-                      "\"card\":\"walls-7\",\"suit\":\"walls\",\"case\":\"highest\","
-                      "\"leader\":1}");
+                      "\"card\":\"walls-7\",\"suit\":\"walls\",\"case\":\"highest\",\"leader\":1}");
     expect_event_data(&st, "walls-1", 2, 2, "\"from\":3,\"to\":5,\"change\":2}");
 }
 
@@ -1505,8 +1495,7 @@ static void test_events_winner_cases(void **unused)
                           "castle 3: Gold's castle rises from 3 to 5 (+2 for winning the Walls "
                           "trick, KD-8).\n"
                           "castle 1: Red's castle rises from 3 to 4 (+1 for playing a Walls "
-                          "card, KD-8).\n"
-                          "turn 3: Gold leads the next trick.\n");
+                          "card, KD-8).\nturn 3: Gold leads the next trick.\n");
     expect_event_data(&st, "wizard-8", 1, 2, "\"case\":\"king-of-danger\"");
     const char *king[] = {"walls-1", "king-of-walls", "walls-7", "wizard-8"};
     play_trick_but_last(&st, 4, NULL, king);
@@ -1527,8 +1516,7 @@ static void test_events_winner_cases(void **unused)
                           "castle 1: Red's castle falls from 3 to 2 (-1 for losing the "
                           "Cannons trick, KD-8).\n"
                           "castle 3: Gold's castle falls from 3 to 2 (-1 for losing the "
-                          "Cannons trick, KD-8).\n"
-                          "turn 2: Green leads the next trick.\n");
+                          "Cannons trick, KD-8).\nturn 2: Green leads the next trick.\n");
     expect_event_data(&st, "cannons-2", 0, 1, "\"case\":\"tie\"");
     const char *kings[] = {"king-of-walls", "king-of-cannons", "king-of-danger", "king-of-wizards"};
     play_trick_but_last(&st, 4, NULL, kings);
@@ -1557,10 +1545,8 @@ static void test_events_castles_at_the_limits(void **unused)
                   "Walls trick, KD-8).\n"
                   "castle 2: Green's castle stays at 8, the highest value (+1 for playing a "
                   "Walls card, KD-8).\n"
-                  "castle 3: Gold's castle rises from 1 to 2 (+1 for playing a Walls card, "
-                  "KD-8).\n"
-                  "castle 0: Blue's castle rises from 1 to 2 (+1 for playing a Walls card, "
-                  "KD-8).\n"
+                  "castle 3: Gold's castle rises from 1 to 2 (+1 for playing a Walls card, KD-8).\n"
+                  "castle 0: Blue's castle rises from 1 to 2 (+1 for playing a Walls card, KD-8).\n"
                   "turn 1: Red leads the next trick.\n");
     const char *cannons[] = {"cannons-7", "cannons-1", "cannons-2", "cannons-3"};
     play_trick_but_last(&st, 4, "1,1,8,8", cannons);
@@ -1573,8 +1559,7 @@ static void test_events_castles_at_the_limits(void **unused)
                   "castle 2: Green's castle falls from 8 to 7 (-1 for losing the Cannons "
                   "trick, KD-8).\n"
                   "castle 3: Gold's castle falls from 8 to 7 (-1 for losing the Cannons trick, "
-                  "KD-8).\n"
-                  "turn 1: Red leads the next trick.\n");
+                  "KD-8).\nturn 1: Red leads the next trick.\n");
 }
 
 /* The deal event as the referee's state says it must read for viewer. */
@@ -1617,16 +1602,12 @@ static void test_events_hand_over_and_deal(void **unused)
                  "trick-won 3: Gold's walls-4 wins the Walls trick: the highest Walls card or "
                  "Wizard (KD-6).\n"
                  "castle 3: Gold's castle rises from 4 to 6 (+2 for winning the Walls trick, "
-                 "KD-8).\n"
-                 "castle 1: Red's castle rises from 2 to 3 (+1 for playing a Walls card, "
-                 "KD-8).\n"
-                 "castle 2: Green's castle rises from 3 to 4 (+1 for playing a Walls card, "
-                 "KD-8).\n"
-                 "castle 0: Blue's castle rises from 1 to 2 (+1 for playing a Walls card, "
+                 "KD-8).\ncastle 1: Red's castle rises from 2 to 3 (+1 for playing a Walls card, "
+                 "KD-8).\ncastle 2: Green's castle rises from 3 to 4 (+1 for playing a Walls card, "
+                 "KD-8).\ncastle 0: Blue's castle rises from 1 to 2 (+1 for playing a Walls card, "
                  "KD-8).\n"
                  "hand-over -: Hand 5 is over: Blue adds 2 to reach 12, Red adds 3 to reach "
-                 "13, Green adds 4 to reach 14, Gold adds 6 to reach 16 (KD-9).\n"
-                 "%s"
+                 "13, Green adds 4 to reach 14, Gold adds 6 to reach 16 (KD-9).\n%s"
                  "turn 2: Green leads the next trick.\n",
                  deal);
         expect_events(&st, "walls-1", v, want);
@@ -1654,8 +1635,7 @@ static void test_events_hand_over_and_deal(void **unused)
         free(text);
         cJSON_Delete(events);
         expect_event_data(&st, "walls-1", v, 6,
-                          "\"hand\":5,\"castle\":[2,3,4,6],"
-                          "\"score\":[12,13,14,16]}");
+                          "\"hand\":5,\"castle\":[2,3,4,6],\"score\":[12,13,14,16]}");
         expect_event_data(&st, "walls-1", v, 7, "\"hand_sizes\":[6,6,6,6]");
     }
 }
@@ -1680,8 +1660,7 @@ static void test_events_game_over(void **unused)
                           "castle 0: Blue's castle rises from 5 to 6 (+1 for playing a Walls "
                           "card, KD-8).\n"
                           "hand-over -: Hand 5 is over: Blue adds 6 to reach 26, Red adds 6 to "
-                          "reach 26, Green adds 6 to reach 26, Gold adds 8 to reach 32 "
-                          "(KD-9).\n"
+                          "reach 26, Green adds 6 to reach 26, Gold adds 8 to reach 32 (KD-9).\n"
                           "game-over 3: Gold wins the game with 32 points, the only highest "
                           "score, at 31 or more (KD-9); Blue 26, Red 26, Green 26.\n");
     expect_event_data(&st, "walls-1", RP_SPECTATOR, 7, "\"winner\":3,\"score\":[26,26,26,32]}");
@@ -1709,9 +1688,7 @@ static void test_events_tie_plays_another_hand(void **unused)
              "hand-over -: Hand 5 is over: Blue adds 6 to reach 31, Red adds 6 to reach 26, "
              "Green adds 6 to reach 26, Gold adds 8 to reach 31 (KD-9).\n"
              "tie -: Blue and Gold share the highest score, 31, so another hand is played "
-             "(KD-9, KD-14).\n"
-             "%s"
-             "turn 2: Green leads the next trick.\n",
+             "(KD-9, KD-14).\n%sturn 2: Green leads the next trick.\n",
              deal);
     expect_events(&st, "walls-1", RP_SPECTATOR, want);
     expect_event_data(&st, "walls-1", 1, 7, "\"seats\":[0,3],\"score\":31}");
@@ -1726,16 +1703,13 @@ static void test_events_two_player_flip(void **unused)
     rp_test_load(G, &st, TWO);
     expect_events_for_all(&st, "walls-6",
                           "play 1: Red leads walls-6 from the table.\n"
-                          "flip 1: Under walls-6, cannons-6 turns face up on Red's table "
-                          "(KD-3).\n"
+                          "flip 1: Under walls-6, cannons-6 turns face up on Red's table (KD-3).\n"
                           "trick-suit 1: walls-6 makes this a Walls trick (KD-4).\n"
                           "turn 0: Blue to play.\n");
     expect_event_data(&st, "walls-6", 1, 0,
-                      "\"cards\":[\"walls-6\"],\"from\":\"table\","
-                      "\"pile\":0}");
+                      "\"cards\":[\"walls-6\"],\"from\":\"table\",\"pile\":0}");
     expect_event_data(&st, "walls-6", 1, 1,
-                      "\"cards\":[\"cannons-6\"],\"pile\":0,"
-                      "\"reveal\":true}");
+                      "\"cards\":[\"cannons-6\"],\"pile\":0,\"reveal\":true}");
     char *before = rp_view_text(G, &st, 1, false);
     assert_null(strstr(before, "cannons-6"));
     free(before);
@@ -1781,8 +1755,7 @@ static void test_events_two_player_deal(void **unused)
             "trick-won 1: Red's walls-2 wins the Walls trick: the highest Walls card or Wizard "
             "(KD-6).\n"
             "castle 1: Red's castle rises from 4 to 5 (+1 for winning the Walls trick, KD-8).\n"
-            "hand-over -: Hand 1 is over: Blue adds 3 to reach 3, Red adds 5 to reach 5 "
-            "(KD-9).\n"
+            "hand-over -: Hand 1 is over: Blue adds 3 to reach 3, Red adds 5 to reach 5 (KD-9).\n"
             "deal 1: Hand 2: Red deals each player 4 face-down cards, each topped by a face-up "
             "card, and a hand of 5 (KD-3). Face up");
         for (int p = 0; p < 2; p++) {
@@ -1832,18 +1805,12 @@ static void test_explain_illegal(void **unused)
     rp_state st;
     rp_test_load(G, &st, FOUR);
     expect_explain(&st, "wizard-2", 0,
-                   "wizard-2 sets the trick suit: play it naming walls or "
-                   "cannons (KD-4)");
+                   "wizard-2 sets the trick suit: play it naming walls or cannons (KD-4)");
     expect_explain(&st, "walls-3", 1,
-                   "only a Wizard names the trick suit: play walls-3 "
-                   "without a call");
+                   "only a Wizard names the trick suit: play walls-3 without a call");
     rp_test_play(G, &st, "walls-3");
-    expect_explain(&st, "cannons-5", 0,
-                   "you must follow Walls: you hold walls-5, walls-6 "
-                   "(KD-5)");
-    expect_explain(&st, "wizard-3", 0,
-                   "you must follow Walls: you hold walls-5, walls-6 "
-                   "(KD-5)");
+    expect_explain(&st, "cannons-5", 0, "you must follow Walls: you hold walls-5, walls-6 (KD-5)");
+    expect_explain(&st, "wizard-3", 0, "you must follow Walls: you hold walls-5, walls-6 (KD-5)");
     expect_explain(&st, "king-of-danger", 0, "you do not have king-of-danger in hand");
     expect_explain(&st, "walls-3", 0, "walls-3 is already in this trick");
     expect_explain(&st, "wizard-7", 0, "wizard-7 is set aside face up this hand (KD-2)");
@@ -1859,26 +1826,20 @@ static void test_explain_illegal(void **unused)
     rp_test_load(G, &st, GREEN_NO_WALLS);
     rp_test_play(G, &st, "walls-4");
     expect_explain(&st, "wizard-3", 2,
-                   "the trick suit is already Walls: play wizard-3 without "
-                   "a call (KD-P1)");
+                   "the trick suit is already Walls: play wizard-3 without a call (KD-P1)");
     /* two players: the other table's face-up cards are public; a face-down card, the
      * player's own included, and the other hand read alike (KD-P3) */
     rp_test_load(G, &st, TWO);
     expect_explain(&st, "walls-3", 0, "walls-3 lies face up on Blue's table, not yours");
     expect_explain(&st, "cannons-6", 0,
-                   "you do not have cannons-6 in hand or face up on your "
-                   "table");
+                   "you do not have cannons-6 in hand or face up on your table");
     expect_explain(&st, "cannons-3", 0,
-                   "you do not have cannons-3 in hand or face up on your "
-                   "table");
+                   "you do not have cannons-3 in hand or face up on your table");
     expect_explain(&st, "king-of-danger", 0,
-                   "you do not have king-of-danger in hand or face up "
-                   "on your table");
+                   "you do not have king-of-danger in hand or face up on your table");
     rp_test_load(G, &st, TWO_WALLS_FACE_UP);
     rp_test_play(G, &st, "walls-5");
-    expect_explain(&st, "cannons-1", 0,
-                   "you must follow Walls: you hold walls-1, walls-3 "
-                   "(KD-5)");
+    expect_explain(&st, "cannons-1", 0, "you must follow Walls: you hold walls-1, walls-3 (KD-5)");
 }
 
 /* ---- secret names (leak tests) ---- */

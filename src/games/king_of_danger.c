@@ -654,8 +654,7 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
     const char *call_word = next_word(&p, &call_len);
     if (word_len == 0)
         return rp_fail(err, RP_EPARSE,
-                       "empty move: name a card, e.g. 'walls-3' or "
-                       "'wizard-5 cannons'");
+                       "empty move: name a card, e.g. 'walls-3' or 'wizard-5 cannons'");
     const int card = card_from_word(word, word_len);
     if (card < 0)
         return rp_fail(err, RP_EPARSE,
@@ -672,19 +671,14 @@ static int kd_action_from_text(const void *st, const char *text, rp_action *out,
     const bool wizard = (1u << card) & KD_WIZARDS;
     const bool sets_suit = !s->over && s->suit == KD_SUIT_NONE;
     if (call && !wizard)
-        return rp_fail(err, RP_EPARSE,
-                       "only a Wizard that sets the trick suit names it: "
-                       "play '%s'",
+        return rp_fail(err, RP_EPARSE, "only a Wizard that sets the trick suit names it: play '%s'",
                        long_names[card]);
     if (call && !sets_suit)
-        return rp_fail(err, RP_EILLEGAL,
-                       "the trick suit is already %s: play '%s' without "
-                       "a call",
+        return rp_fail(err, RP_EILLEGAL, "the trick suit is already %s: play '%s' without a call",
                        suit_titles[s->suit], long_names[card]);
     if (!call && wizard && sets_suit)
         return rp_fail(err, RP_EPARSE,
-                       "%s sets the trick suit: say '%s walls' or '%s cannons' "
-                       "(KD-4)",
+                       "%s sets the trick suit: say '%s walls' or '%s cannons' (KD-4)",
                        long_names[card], long_names[card], long_names[card]);
     *out = (rp_action)card | ((rp_action)call << KD_CALL_SHIFT);
     return RP_OK;
@@ -1129,9 +1123,8 @@ static int check_counts(const kd_state *t, rp_error *err, int *start_count)
         const int want = i < len ? r - 1 : r;
         if (popcount(cards_left(t, seat)) != want)
             return rp_fail(err, RP_EINVAL,
-                           "seat %d holds %d cards where the trick position "
-                           "needs %d",
-                           seat, popcount(cards_left(t, seat)), want);
+                           "seat %d holds %d cards where the trick position needs %d", seat,
+                           popcount(cards_left(t, seat)), want);
     }
     *start_count = r;
     return RP_OK;
@@ -1171,15 +1164,12 @@ static int check_trick(const kd_state *t, rp_error *err, uint8_t *implied)
     for (int p = 0; p < t->players; p++) {
         if ((implied[p] & t->voids[p]) != implied[p])
             return rp_fail(err, RP_EINVAL,
-                           "voids: seat %d did not follow %s, so it must be "
-                           "marked void (KD-5)",
-                           p, suit_names[t->suit]);
+                           "voids: seat %d did not follow %s, so it must be marked void (KD-5)", p,
+                           suit_names[t->suit]);
         if (((t->voids[p] & KD_VOID_WALLS) && (t->hand[p] & KD_WALLS)) ||
             ((t->voids[p] & KD_VOID_CANNONS) && (t->hand[p] & KD_CANNONS)))
             return rp_fail(err, RP_EINVAL,
-                           "voids: seat %d is marked void in a suit it holds "
-                           "in hand",
-                           p);
+                           "voids: seat %d is marked void in a suit it holds in hand", p);
     }
     return RP_OK;
 }
@@ -1205,8 +1195,7 @@ static int check_last(const kd_state *t, rp_error *err)
     if (t->last_leader >= t->players || t->last_suit > KD_SUIT_CANNONS ||
         suit_from_cards(t->last, t->last_len, t->last_suit) != t->last_suit)
         return rp_fail(err, RP_EINVAL,
-                       "last: leader or suit does not fit the trick's cards "
-                       "(KD-4)");
+                       "last: leader or suit does not fit the trick's cards (KD-4)");
     const int should =
         t->last_suit == KD_SUIT_NONE
             ? (int)KD_NONE
@@ -1237,9 +1226,7 @@ static int check_progress(const kd_state *t, int start_count, const uint8_t *imp
                        "game (KD-9), so a new hand would have been dealt");
     if (start_count > 0 && decided)
         return rp_fail(err, RP_EINVAL,
-                       "score: seat %d already won (KD-9), so no further "
-                       "hand is played",
-                       winner);
+                       "score: seat %d already won (KD-9), so no further hand is played", winner);
     if (t->over != (start_count == 0) || (t->over && t->winner != winner))
         return rp_fail(err, RP_EINVAL, "the game is over exactly when every card is played");
     const uint32_t done = t->hand_number - (t->over ? 0u : 1u);
@@ -1251,8 +1238,7 @@ static int check_progress(const kd_state *t, int start_count, const uint8_t *imp
                            t->score[p], p, done);
     if ((t->hand_number == 1 && t->played == 0) != (t->last_len == 0))
         return rp_fail(err, RP_EINVAL,
-                       "last: there is a last trick exactly when a trick has "
-                       "been finished");
+                       "last: there is a last trick exactly when a trick has been finished");
     if (t->played)
         return RP_OK;
     if (t->leader != seat_after(t, t->dealer, 1))
@@ -1547,10 +1533,9 @@ static void tell_play(const kd_telling *tl, const kd_note *n)
  * its owner too, until now: KD-P3). */
 static void tell_flip(const kd_telling *tl, const kd_note *n)
 {
-    cJSON *e = rp__event(tl->events, "flip", n->seat,
-                         "Under %s, %s turns face up on %s's "
-                         "table (KD-3).",
-                         long_names[n->played], long_names[n->card], seat_names[n->seat]);
+    cJSON *e =
+        rp__event(tl->events, "flip", n->seat, "Under %s, %s turns face up on %s's table (KD-3).",
+                  long_names[n->played], long_names[n->card], seat_names[n->seat]);
     add_card_list(e, "cards", &n->card, 1);
     if (e)
         cJSON_AddNumberToObject(e, "pile", n->pile);
@@ -1561,15 +1546,12 @@ static void tell_flip(const kd_telling *tl, const kd_note *n)
 static void tell_suit(const kd_telling *tl, const kd_note *n)
 {
     const char *suit = suit_titles[n->suit];
-    cJSON *e = n->kind == NOTE_CALL
-                   ? rp__event(tl->events, "call", n->seat,
-                               "%s's %s names %s: this is a %s "
-                               "trick (KD-4).",
-                               seat_names[n->seat], long_names[n->card], suit, suit)
-                   : rp__event(tl->events, "trick-suit", n->seat,
-                               "%s makes this a %s trick "
-                               "(KD-4).",
-                               long_names[n->card], suit);
+    cJSON *e =
+        n->kind == NOTE_CALL
+            ? rp__event(tl->events, "call", n->seat, "%s's %s names %s: this is a %s trick (KD-4).",
+                        seat_names[n->seat], long_names[n->card], suit, suit)
+            : rp__event(tl->events, "trick-suit", n->seat, "%s makes this a %s trick (KD-4).",
+                        long_names[n->card], suit);
     add_card_list(e, "cards", &n->card, 1);
     if (e)
         cJSON_AddStringToObject(e, "suit", suit_names[n->suit]);
@@ -1619,9 +1601,7 @@ static void tell_won(const kd_telling *tl, const kd_note *n)
         snprintf(why, sizeof why, "the highest %s card or Wizard", suit);
         break;
     }
-    cJSON *e = rp__event(tl->events, "trick-won", n->seat,
-                         "%s's %s wins the %s trick: %s "
-                         "(KD-6).",
+    cJSON *e = rp__event(tl->events, "trick-won", n->seat, "%s's %s wins the %s trick: %s (KD-6).",
                          who, card, suit, why);
     add_card_list(e, "cards", tl->story->trick, tl->story->trick_len);
     if (!e)
@@ -1652,13 +1632,10 @@ static void tell_castle(const kd_telling *tl, const kd_note *n)
     cJSON *e;
     if (n->to == n->from)
         e = rp__event(tl->events, "castle", n->seat,
-                      "%s's castle stays at %d, the %s value "
-                      "(%+d %s, KD-8).",
-                      who, n->to, n->change > 0 ? "highest" : "lowest", n->change, reason);
+                      "%s's castle stays at %d, the %s value (%+d %s, KD-8).", who, n->to,
+                      n->change > 0 ? "highest" : "lowest", n->change, reason);
     else
-        e = rp__event(tl->events, "castle", n->seat,
-                      "%s's castle %s from %d to %d (%+d %s, "
-                      "KD-8).",
+        e = rp__event(tl->events, "castle", n->seat, "%s's castle %s from %d to %d (%+d %s, KD-8).",
                       who, n->to > n->from ? "rises" : "falls", n->from, n->to, n->change, reason);
     if (!e)
         return;
