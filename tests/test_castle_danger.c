@@ -29,8 +29,8 @@ static void cd1_of(const char *shorthand, char *out, size_t size)
 {
     char board[128], side, add[8], limit[16], result[8];
     int moves, turn;
-    if (sscanf(shorthand, "%127s %c %d %7s %d/%15s %7s", board, &side, &moves, add, &turn,
-               limit, result) != 7)
+    if (sscanf(shorthand, "%127s %c %d %7s %d/%15s %7s", board, &side, &moves, add, &turn, limit,
+               result) != 7)
         fail_msg("bad test shorthand '%s'", shorthand);
     int count[128] = {0};
     for (const char *p = board; *p; p++)
@@ -225,8 +225,7 @@ static int model_legal(const grid *g, action_text *out)
                 for (int d = 0; d < 4; d++) {
                     const int c2 = c + DC[d], r2 = r + DR[d];
                     if (on_board(c2, r2) && own_rank(g->side, r2) && !g->at[c2][r2])
-                        snprintf(out[n++], RP_ACTION_TEXT, "%c%d-%c%d", 'a' + c, r, 'a' + c2,
-                                 r2);
+                        snprintf(out[n++], RP_ACTION_TEXT, "%c%d-%c%d", 'a' + c, r, 'a' + c2, r2);
                 }
             if (builder_next_to(g, c, r)) {
                 if (grass_rank(r) && !g->at[c][r] && g->walls < 20)
@@ -280,8 +279,7 @@ static void check_against_model(const cd_state *s)
             if (cmp < 0)
                 fail_msg("missing: the rules allow '%s' but the game does not offer it\n%s",
                          expect[i], text);
-            fail_msg("wrong: the game offers '%s', which the rules do not allow\n%s", got[j],
-                     text);
+            fail_msg("wrong: the game offers '%s', which the rules do not allow\n%s", got[j], text);
         }
         i++;
         j++;
@@ -345,8 +343,7 @@ static void check_action_geometry(const cd_state *s, const grid *g, rp_action ac
         const cJSON *by = cJSON_GetObjectItemCaseSensitive(a, "by"), *b;
         if (cJSON_GetArraySize(by) == 0)
             geometry_fail(s, text, "no Builder does it");
-        cJSON_ArrayForEach(b, by)
-        {
+        cJSON_ArrayForEach (b, by) {
             const int bc = b->valuestring[0] - 'a', br = b->valuestring[1] - '0';
             if (!own_piece(g, bc, br, BUILDER) || abs(bc - tc) + abs(br - tr) != 1)
                 geometry_fail(s, text, "a Builder it names is not orthogonally next to it");
@@ -764,8 +761,8 @@ static void test_geometry_every_square_both_sides(void **unused)
                     for (int variant = 0; variant < 3; variant++) {
                         const int sq = (r - 1) * 7 + c;
                         cd_state s = lone_piece(side, kind, sq);
-                        const uint64_t free_sq = ~(s.piece[0][0] | s.piece[1][0] |
-                                                   s.piece[side][kind]);
+                        const uint64_t free_sq =
+                            ~(s.piece[0][0] | s.piece[1][0] | s.piece[side][kind]);
                         for (int d = 0; d < 4 && variant > 0; d++) {
                             const int c2 = c + DC[d], r2 = r + DR[d];
                             if (!on_board(c2, r2) || r2 == 5)
@@ -887,7 +884,7 @@ static void test_cdp6_distance_bounded_by_edge(void **unused)
 {
     (void)unused;
     cd_state s = load("4k2/7/7/c6/7/7/7/7/2K4 r 20 - 1/- *");
-    assert_true(rp_test_is_legal(G, &s, "fire a6:5")); /* lands on a1 */
+    assert_true(rp_test_is_legal(G, &s, "fire a6:5"));  /* lands on a1 */
     assert_false(rp_test_is_legal(G, &s, "fire a6:6")); /* would leave the board */
     rp_action legal[RP_MAX_LEGAL];
     const int n = G->legal_actions(&s, legal);
@@ -1193,8 +1190,9 @@ static void test_issue18_config_of_reports_the_limit_in_effect(void **unused)
     /* a position reports what its notation says */
     s = load("4k2/7/7/7/7/7/7/7/2K4 b 3 - 2/7 *");
     assert_config_replays(&s, "players=2 seed=1 turn-limit=7 tournament=0");
-    rp_test_load(G, &s, "cd1 board=4k2/7/7/7/7/7/7/7/2K4 side=blue moves=3 add=closed turn=2 "
-                        "limit=25 tournament=1 result=ongoing supply=W8B2C4F5/w8b2c4f5/#20");
+    rp_test_load(G, &s,
+                 "cd1 board=4k2/7/7/7/7/7/7/7/2K4 side=blue moves=3 add=closed turn=2 "
+                 "limit=25 tournament=1 result=ongoing supply=W8B2C4F5/w8b2c4f5/#20");
     assert_config_replays(&s, "players=2 seed=1 turn-limit=25 tournament=1");
 }
 
@@ -1215,8 +1213,8 @@ static void test_cd9_action_notation(void **unused)
         assert_true(rp_test_is_legal(G, &s, ok[i]));
     rp_error err = {{0}};
     rp_action a;
-    const char *bad[] = {"add dragon", "build z9", "fire e1", "fire e1:9", "e1", "c1-",
-                         "remove", "build c3 c4", "a9-g8", "g8-a9"};
+    const char *bad[] = {"add dragon", "build z9", "fire e1",     "fire e1:9", "e1",
+                         "c1-",        "remove",   "build c3 c4", "a9-g8",     "g8-a9"};
     for (int i = 0; i < 10; i++) {
         err.msg[0] = '\0';
         if (G->action_from_text(&s, bad[i], &a, &err) >= 0)
@@ -1253,8 +1251,8 @@ static void test_cd9_position_refusals(void **unused)
     assert_refused("4k2/7/7/7/7/7/7/7/2K5 b 3 add 1/- *", "rank 1");
     assert_refused("4k2/7/7/7/7/7/7/7/2K3 b 3 add 1/- *", "rank 1");
     assert_refused("4k2/7/7/7/7/7/7/7/2K4/7 b 3 add 1/- *", "ranks");
-    assert_refused("4k2/7/7/7/W6/7/7/7/2K4 b 6 add 1/- *", "side");     /* river */
-    assert_refused("4k2/7/7/W6/7/7/7/7/2K4 b 6 add 1/- *", "side");     /* Red's side */
+    assert_refused("4k2/7/7/7/W6/7/7/7/2K4 b 6 add 1/- *", "side"); /* river */
+    assert_refused("4k2/7/7/W6/7/7/7/7/2K4 b 6 add 1/- *", "side"); /* Red's side */
     assert_refused("4k2/7/7/7/7/#6/7/7/2K4 b 3 add 1/- *", "sand");
     assert_refused("3Fk2/7/7/7/7/7/7/7/2K4 b 3 - 1/- *", "Portal");
     assert_refused("4k2/7/7/7/7/7/7/CCC4/CCK4 b 3 - 1/- *", "cannon");
@@ -1406,8 +1404,7 @@ static void test_view_shows_everything(void **unused)
         /* pieces as data: the fired Red Cannon on b9 */
         cJSON *pieces = cJSON_GetObjectItem(v, "pieces"), *piece;
         int count = 0, found = 0;
-        cJSON_ArrayForEach(piece, pieces)
-        {
+        cJSON_ArrayForEach (piece, pieces) {
             count++;
             if (strcmp(string_of(piece, "square"), "b9") == 0) {
                 found++;
@@ -1465,7 +1462,7 @@ static void test_render(void **unused)
     assert_null(strchr(plain, '\x1b'));
     assert_non_null(strstr(plain, "a  b  c  d  e  f  g"));
     assert_non_null(strstr(plain, "turn 7 of 25"));
-    assert_non_null(strstr(plain, " c'"));  /* the fired Red Cannon */
+    assert_non_null(strstr(plain, " c'")); /* the fired Red Cannon */
     assert_non_null(strstr(plain, "*F*")); /* Blue Fire */
     assert_non_null(strstr(plain, "3 Cannons"));
     const char *last = plain + strlen(plain) - 1;

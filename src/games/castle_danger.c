@@ -50,10 +50,10 @@ enum {
 #define MAX_TURN 2147483647u /* the turn counter stops here; no game comes near it */
 
 #define ALL_SQ ((1ULL << CD_SQUARES) - 1)
-#define RANK_BITS(r) (0x7FULL << (7 * ((r) - 1)))
-#define BLUE_SIDE ((1ULL << 28) - 1)                      /* ranks 1-4 */
+#define RANK_BITS(r) (0x7FULL << (7 * ((r)-1)))
+#define BLUE_SIDE ((1ULL << 28) - 1) /* ranks 1-4 */
 #define RIVER RANK_BITS(5)
-#define RED_SIDE (ALL_SQ & ~((1ULL << 35) - 1))            /* ranks 6-9 */
+#define RED_SIDE (ALL_SQ & ~((1ULL << 35) - 1)) /* ranks 6-9 */
 #define SAND (RANK_BITS(4) | RANK_BITS(6))
 #define GRASS (ALL_SQ & ~SAND & ~RIVER)
 /* Bit 0 of each of the 9 ranks, built from ALL_SQ rather than written out: (2^63 - 1) /
@@ -74,9 +74,9 @@ static const int kind_max[CD_KINDS] = {1, MAX_WIZARDS, MAX_BUILDERS, MAX_CANNONS
 /* What can stand on a square: the four piece kinds, then a Wall, Fire, or nothing. */
 enum { T_WALL = CD_KINDS, T_FIRE, T_NONE, T_THINGS };
 static const char *const thing_word[T_THINGS] = {"king", "wizard", "builder", "cannon",
-                                                 "wall", "fire", "none"};
+                                                 "wall", "fire",   "none"};
 static const char *const thing_title[T_THINGS] = {"King", "Wizard", "Builder", "Cannon",
-                                                  "Wall", "Fire", "nothing"};
+                                                  "Wall", "Fire",   "nothing"};
 static const char *const result_word[4] = {"ongoing", "blue-won", "red-won", "draw"};
 
 /* ---- bit helpers ---- */
@@ -176,7 +176,17 @@ static char *square_name(int sq, char buf[3])
 /* ---- what an action did, as structured notes (turned into events by events_json) ---- */
 
 enum {
-    N_MOVE, N_ADD, N_BUILD, N_REMOVE, N_FIRE, N_HIT, N_BURN, N_END, N_FIRE_OUT, N_RESET, N_TURN,
+    N_MOVE,
+    N_ADD,
+    N_BUILD,
+    N_REMOVE,
+    N_FIRE,
+    N_HIT,
+    N_BURN,
+    N_END,
+    N_FIRE_OUT,
+    N_RESET,
+    N_TURN,
     N_OVER
 };
 
@@ -210,26 +220,37 @@ static void start_turn(cd_state *s, cd_story *story)
 {
     const int side = s->side;
     if (story && s->fire[side])
-        tell(story, (cd_note){.kind = N_FIRE_OUT, .side = (uint8_t)side, .from = -1, .to = -1,
+        tell(story, (cd_note){.kind = N_FIRE_OUT,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = -1,
                               .squares = s->fire[side]});
     if (story && (s->fired & s->piece[side][CD_CANNON]))
-        tell(story, (cd_note){.kind = N_RESET, .side = (uint8_t)side, .from = -1, .to = -1,
+        tell(story, (cd_note){.kind = N_RESET,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = -1,
                               .squares = s->fired & s->piece[side][CD_CANNON]});
     s->fire[side] = 0;
     s->fired &= ~s->piece[side][CD_CANNON];
     s->moves = (uint8_t)turn_moves(s, side);
     s->add_open = 1;
     if (story)
-        tell(story, (cd_note){.kind = N_TURN, .side = (uint8_t)side, .from = -1, .to = -1,
-                              .count = s->moves});
+        tell(story,
+             (cd_note){
+                 .kind = N_TURN, .side = (uint8_t)side, .from = -1, .to = -1, .count = s->moves});
 }
 
 /* The end of a turn; CD-15: Red's turn number `limit` ending without a King hit is a draw. */
 static void end_turn(cd_state *s, bool chosen, cd_story *story)
 {
     if (story)
-        tell(story, (cd_note){.kind = N_END, .side = s->side, .from = -1, .to = -1,
-                              .what = chosen, .count = s->moves});
+        tell(story, (cd_note){.kind = N_END,
+                              .side = s->side,
+                              .from = -1,
+                              .to = -1,
+                              .what = chosen,
+                              .count = s->moves});
     if (s->side == CD_RED && s->limit && s->turn >= s->limit) {
         s->result = CD_DRAW;
         s->moves = 0;
@@ -250,7 +271,8 @@ enum { OPT_LIMIT, OPT_TOURNAMENT };
 static const rp_option_spec cd_options[] = {
     {"turn-limit", RP_OPT_INT, 0, MAX_LIMIT, 0, NULL,
      "turns per player; when Red's last turn ends without a King hit the game is a draw "
-     "(CD-15); 0 (the default): no limit (CD-16), or 25 with tournament=1 (CD-8)", NULL},
+     "(CD-15); 0 (the default): no limit (CD-16), or 25 with tournament=1 (CD-8)",
+     NULL},
     {"tournament", RP_OPT_INT, 0, 1, 0, NULL,
      "1: formal play (CD-8): a 25-turn limit unless turn-limit gives another", NULL},
 };
@@ -264,8 +286,8 @@ static int cd_init(void *st, const rp_config *cfg, rp_error *err)
         return rp_fail(err, RP_EINVAL, "Castle Danger is for exactly 2 players");
     const int64_t asked = cfg->value[OPT_LIMIT], tournament = cfg->value[OPT_TOURNAMENT];
     if (asked < 0 || asked > MAX_LIMIT)
-        return rp_fail(err, RP_EINVAL, "turn-limit=%lld is out of range 0..%d",
-                       (long long)asked, MAX_LIMIT);
+        return rp_fail(err, RP_EINVAL, "turn-limit=%lld is out of range 0..%d", (long long)asked,
+                       MAX_LIMIT);
     if (tournament < 0 || tournament > 1)
         return rp_fail(err, RP_EINVAL, "tournament=%lld: expected 0 or 1", (long long)tournament);
     memset(s, 0, sizeof *s);
@@ -338,7 +360,7 @@ static int cd_legal_actions(const void *st, rp_action *out)
         }
     }
     const uint64_t reach = adjacent(s->piece[side][CD_BUILDER]);
-    if (count_bits(s->walls) < MAX_WALLS) /* CD-2: the 20 Walls are shared */
+    if (count_bits(s->walls) < MAX_WALLS)                      /* CD-2: the 20 Walls are shared */
         for (uint64_t t = reach & GRASS & ~occ; t; t &= t - 1) /* CD-5, CD-11 */
             out[n++] = (rp_action)(A_BUILD + low_bit(t));
     for (uint64_t t = reach & s->walls; t; t &= t - 1)
@@ -388,11 +410,19 @@ static void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
     if (story) {
         int owner;
         const int what = thing_at(s, to, &owner);
-        tell(story, (cd_note){.kind = N_FIRE, .side = (uint8_t)side, .from = (int8_t)from,
-                              .to = (int8_t)to, .count = (int16_t)dist, .left = s->moves});
+        tell(story, (cd_note){.kind = N_FIRE,
+                              .side = (uint8_t)side,
+                              .from = (int8_t)from,
+                              .to = (int8_t)to,
+                              .count = (int16_t)dist,
+                              .left = s->moves});
         if (what != T_NONE)
-            tell(story, (cd_note){.kind = N_HIT, .side = (uint8_t)side, .from = (int8_t)from,
-                                  .to = (int8_t)to, .what = (int8_t)what, .owner = (int8_t)owner});
+            tell(story, (cd_note){.kind = N_HIT,
+                                  .side = (uint8_t)side,
+                                  .from = (int8_t)from,
+                                  .to = (int8_t)to,
+                                  .what = (int8_t)what,
+                                  .owner = (int8_t)owner});
     }
     const int king_owner = clear_square(s, bit);
     if (!((portal[0] | portal[1]) & bit)) {
@@ -402,7 +432,10 @@ static void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
     if (king_owner >= 0) {
         s->result = king_owner == CD_BLUE ? CD_RED_WON : CD_BLUE_WON;
         s->moves = 0;
-        tell(story, (cd_note){.kind = N_OVER, .side = (uint8_t)side, .from = -1, .to = (int8_t)to,
+        tell(story, (cd_note){.kind = N_OVER,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)to,
                               .owner = (int8_t)king_owner});
     }
 }
@@ -419,8 +452,12 @@ static void move_piece(cd_state *s, int from, int d, cd_story *story)
     if (s->fired & a)
         s->fired ^= a | b;
     s->moves--;
-    tell(story, (cd_note){.kind = N_MOVE, .side = s->side, .from = (int8_t)from,
-                          .to = (int8_t)(from + dir_delta[d]), .what = (int8_t)kind, .count = 1,
+    tell(story, (cd_note){.kind = N_MOVE,
+                          .side = s->side,
+                          .from = (int8_t)from,
+                          .to = (int8_t)(from + dir_delta[d]),
+                          .what = (int8_t)kind,
+                          .count = 1,
                           .left = s->moves});
 }
 
@@ -437,9 +474,13 @@ static void play(cd_state *s, rp_action action, cd_story *story)
         const int kind = (int)action - A_ADD + 1, cost = add_cost(s); /* CD-13: before placing */
         s->moves = (uint8_t)(s->moves - cost);
         s->piece[side][kind] |= portal[side];
-        tell(story, (cd_note){.kind = N_ADD, .side = (uint8_t)side, .from = -1,
-                              .to = (int8_t)low_bit(portal[side]), .what = (int8_t)kind,
-                              .count = (int16_t)cost, .left = s->moves});
+        tell(story, (cd_note){.kind = N_ADD,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)low_bit(portal[side]),
+                              .what = (int8_t)kind,
+                              .count = (int16_t)cost,
+                              .left = s->moves});
     } else if (action < A_BUILD) {
         move_piece(s, (int)(action - A_MOVE) >> 2, (int)(action - A_MOVE) & 3, story);
     } else if (action < A_FIRE) {
@@ -447,8 +488,12 @@ static void play(cd_state *s, rp_action action, cd_story *story)
         const int sq = (int)action - (build ? A_BUILD : A_REMOVE);
         s->walls ^= 1ULL << sq;
         s->moves--;
-        tell(story, (cd_note){.kind = build ? N_BUILD : N_REMOVE, .side = (uint8_t)side,
-                              .from = -1, .to = (int8_t)sq, .count = 1, .left = s->moves});
+        tell(story, (cd_note){.kind = build ? N_BUILD : N_REMOVE,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)sq,
+                              .count = 1,
+                              .left = s->moves});
     } else {
         fire_cannon(s, (int)(action - A_FIRE) >> 3, (int)((action - A_FIRE) & 7) + 1, story);
     }
@@ -563,8 +608,8 @@ static int parse_move_text(const char *t, rp_action *out, rp_error *err)
             *out = (rp_action)(A_MOVE + 4 * from + d);
             return RP_OK;
         }
-    return rp_fail(err, RP_EPARSE,
-                   "'%s': a piece moves one square up, down, left or right (CD-4)", t);
+    return rp_fail(err, RP_EPARSE, "'%s': a piece moves one square up, down, left or right (CD-4)",
+                   t);
 }
 
 /* Parse the part after "fire ": the Cannon's square and the distance 1-8 (CD-6, CD-P6). */
@@ -591,8 +636,9 @@ static int cd_action_from_text(const void *st, const char *text, rp_action *out,
         len--;
     }
     if (len == 0 || len >= sizeof t)
-        return rp_fail(err, RP_EPARSE, "expected an action such as 'end', 'add wizard', "
-                                       "'c1-c2', 'build c3', 'remove c3' or 'fire d2:4'");
+        return rp_fail(err, RP_EPARSE,
+                       "expected an action such as 'end', 'add wizard', "
+                       "'c1-c2', 'build c3', 'remove c3' or 'fire d2:4'");
     memcpy(t, text, len);
     t[len] = '\0';
     if (strcmp(t, "end") == 0) {
@@ -605,8 +651,7 @@ static int cd_action_from_text(const void *st, const char *text, rp_action *out,
                 *out = (rp_action)(A_ADD + k - 1);
                 return RP_OK;
             }
-        return rp_fail(err, RP_EPARSE, "'%s': only a wizard, builder or cannon can be added",
-                       t);
+        return rp_fail(err, RP_EPARSE, "'%s': only a wizard, builder or cannon can be added", t);
     }
     const bool build = strncmp(t, "build ", 6) == 0, remove = strncmp(t, "remove ", 7) == 0;
     if (build || remove) {
@@ -621,8 +666,10 @@ static int cd_action_from_text(const void *st, const char *text, rp_action *out,
     const int rc = parse_move_text(t, out, err);
     if (rc != -1)
         return rc;
-    return rp_fail(err, RP_EPARSE, "'%s' is not an action: expected 'end', 'add wizard', "
-                                   "'c1-c2', 'build c3', 'remove c3' or 'fire d2:4'", t);
+    return rp_fail(err, RP_EPARSE,
+                   "'%s' is not an action: expected 'end', 'add wizard', "
+                   "'c1-c2', 'build c3', 'remove c3' or 'fire d2:4'",
+                   t);
 }
 
 /* ---- state notation (CD-9): cd1 board=... side=... moves=... add=... turn=... limit=...
@@ -738,8 +785,10 @@ static int parse_board(rp_reader *r, cd_state *s, rp_span v)
                 return rp__read_fail(r, "board", "rank %d has more than 7 squares", rank);
         } else if (ch == '*') {
             if (i == 0 || (v.p[i - 1] != 'C' && v.p[i - 1] != 'c'))
-                return rp__read_fail(r, "board", "'*' (fired) must directly follow a Cannon C "
-                                                 "or c, on rank %d", rank);
+                return rp__read_fail(r, "board",
+                                     "'*' (fired) must directly follow a Cannon C "
+                                     "or c, on rank %d",
+                                     rank);
             s->fired |= 1ULL << CD_SQ(c - 1, rank);
         } else {
             if (c >= CD_COLS)
@@ -753,16 +802,20 @@ static int parse_board(rp_reader *r, cd_state *s, rp_span v)
             else if (ch == 'F' || ch == 'f')
                 s->fire[ch == 'F' ? CD_BLUE : CD_RED] |= bit;
             else
-                return rp__read_fail(r, "board", "unknown square '%c' on rank %d (use K W B C "
-                                                 "k w b c # F f or 1-7)", ch, rank);
+                return rp__read_fail(r, "board",
+                                     "unknown square '%c' on rank %d (use K W B C "
+                                     "k w b c # F f or 1-7)",
+                                     ch, rank);
             c++;
         }
     }
     if (c != CD_COLS)
         return rp__read_fail(r, "board", "rank %d has %d squares, not 7", rank, c);
     if (rank != 1)
-        return rp__read_fail(r, "board", "%d ranks, expected 9 (9 down to 1, separated by "
-                                         "'/')", CD_ROWS + 1 - rank);
+        return rp__read_fail(r, "board",
+                             "%d ranks, expected 9 (9 down to 1, separated by "
+                             "'/')",
+                             CD_ROWS + 1 - rank);
     return RP_OK;
 }
 
@@ -821,8 +874,10 @@ static int check_supply(rp_reader *r, const cd_state *s, rp_span v)
     rp__text_init(&t, expect, sizeof expect);
     put_supply(&t, s);
     if (!rp__span_is(v, expect))
-        return rp__read_fail(r, "supply", "'%.*s' does not match the board, which leaves %s "
-                                          "(CD-10)", (int)(v.len > 40 ? 40 : v.len), v.p, expect);
+        return rp__read_fail(r, "supply",
+                             "'%.*s' does not match the board, which leaves %s "
+                             "(CD-10)",
+                             (int)(v.len > 40 ? 40 : v.len), v.p, expect);
     return RP_OK;
 }
 
@@ -881,8 +936,8 @@ static int check_board(const cd_state *s, rp_error *err)
     if (s->walls & ~GRASS)
         return rp_fail(err, RP_EINVAL, "board: a Wall on sand or the river (CD-5)");
     if (count_bits(s->walls) > MAX_WALLS)
-        return rp_fail(err, RP_EINVAL, "board: %d Walls, at most %d (CD-2)",
-                       count_bits(s->walls), MAX_WALLS);
+        return rp_fail(err, RP_EINVAL, "board: %d Walls, at most %d (CD-2)", count_bits(s->walls),
+                       MAX_WALLS);
     if (s->fired & ~(s->piece[0][CD_CANNON] | s->piece[1][CD_CANNON]))
         return rp_fail(err, RP_EINVAL, "board: a fired mark '*' on something not a Cannon");
     return RP_OK;
@@ -918,26 +973,32 @@ static int check_flow(const cd_state *s, rp_error *err)
         if (!blue_king || !red_king)
             return rp_fail(err, RP_EINVAL, "result ongoing but a King is missing (CD-7)");
         if (s->moves == 0)
-            return rp_fail(err, RP_EINVAL, "moves: 0 in a game not over (the turn would have "
-                                           "ended, CD-3)");
+            return rp_fail(err, RP_EINVAL,
+                           "moves: 0 in a game not over (the turn would have "
+                           "ended, CD-3)");
         if (s->add_open) {
             const int side = s->side;
             if (s->moves != turn_moves(s, side))
-                return rp_fail(err, RP_EINVAL, "add step open but %d moves left is not 3 + 3 x "
-                                               "Wizards (CD-3)", s->moves);
+                return rp_fail(err, RP_EINVAL,
+                               "add step open but %d moves left is not 3 + 3 x "
+                               "Wizards (CD-3)",
+                               s->moves);
             if (s->fire[side] || (s->fired & s->piece[side][CD_CANNON]))
-                return rp_fail(err, RP_EINVAL, "add step open but the side to move still has "
-                                               "Fire or fired Cannons (CD-3)");
+                return rp_fail(err, RP_EINVAL,
+                               "add step open but the side to move still has "
+                               "Fire or fired Cannons (CD-3)");
         }
         return RP_OK;
     }
     if (s->moves != 0 || s->add_open)
-        return rp_fail(err, RP_EINVAL, "a finished game has 0 moves left and the add step "
-                                       "closed");
+        return rp_fail(err, RP_EINVAL,
+                       "a finished game has 0 moves left and the add step "
+                       "closed");
     if (s->result == CD_DRAW) {
         if (!blue_king || !red_king || s->side != CD_RED || s->turn != s->limit)
-            return rp_fail(err, RP_EINVAL, "a draw needs both Kings and Red's last turn "
-                                           "(turn = limit) (CD-15)");
+            return rp_fail(err, RP_EINVAL,
+                           "a draw needs both Kings and Red's last turn "
+                           "(turn = limit) (CD-15)");
     } else if ((s->result == CD_BLUE_WON) != (blue_king && !red_king) ||
                (s->result == CD_RED_WON) != (red_king && !blue_king)) {
         return rp_fail(err, RP_EINVAL, "result %s does not match the Kings on the board (CD-7)",
@@ -1081,9 +1142,7 @@ static void render_cell(const cd_state *s, const char *letters, int sq, FILE *ou
     const char ch = letters[sq];
     const uint64_t bit = 1ULL << sq;
     const bool fired = (s->fired >> sq) & 1;
-    const char *ground = (RIVER & bit)  ? "\x1b[44m"
-                         : (SAND & bit) ? "\x1b[43m"
-                                        : "\x1b[42m";
+    const char *ground = (RIVER & bit) ? "\x1b[44m" : (SAND & bit) ? "\x1b[43m" : "\x1b[42m";
     char cell[4] = {' ', '.', ' ', '\0'};
     const char *fg = "\x1b[30m";
     if (RIVER & bit)
@@ -1114,8 +1173,9 @@ static void render_cell(const cd_state *s, const char *letters, int sq, FILE *ou
 /* One line per side: supply left and pieces on the board (CD-2). */
 static void render_side_line(const cd_state *s, int side, FILE *out)
 {
-    fprintf(out, "  %-4s supply: %d Wizards, %d Builders, %d Cannons, %d Fire; on board: %d "
-                 "Wizards, %d Builders, %d Cannons\n",
+    fprintf(out,
+            "  %-4s supply: %d Wizards, %d Builders, %d Cannons, %d Fire; on board: %d "
+            "Wizards, %d Builders, %d Cannons\n",
             side_title[side], supply_left(s, side, CD_WIZARD), supply_left(s, side, CD_BUILDER),
             supply_left(s, side, CD_CANNON), MAX_FIRE - count_bits(s->fire[side]),
             count_bits(s->piece[side][CD_WIZARD]), count_bits(s->piece[side][CD_BUILDER]),
@@ -1276,8 +1336,10 @@ static void tell_action(cJSON *events, const cd_note *n)
         cJSON_AddStringToObject(e, "piece", thing_word[n->what]);
         break;
     case N_ADD:
-        e = rp__event(events, "add", n->side, "%s adds a %s on its Portal %s, %s; %d move%s "
-                      "left.", who, thing_title[n->what], to,
+        e = rp__event(events, "add", n->side,
+                      "%s adds a %s on its Portal %s, %s; %d move%s "
+                      "left.",
+                      who, thing_title[n->what], to,
                       n->count ? "for 2 moves (it has at least as many pieces as its opponent)"
                                : "free (it has fewer pieces than its opponent)",
                       n->left, n->left == 1 ? "" : "s");
@@ -1288,8 +1350,8 @@ static void tell_action(cJSON *events, const cd_note *n)
                       cost);
         break;
     case N_REMOVE:
-        e = rp__event(events, "remove", n->side, "%s's Builder removes the Wall on %s%s.", who,
-                      to, cost);
+        e = rp__event(events, "remove", n->side, "%s's Builder removes the Wall on %s%s.", who, to,
+                      cost);
         break;
     default: /* N_FIRE */
         e = rp__event(events, "fire", n->side, "%s's Cannon on %s fires %d square%s to %s%s%s.",
@@ -1311,8 +1373,8 @@ static void tell_shot(cJSON *events, const cd_note *n, const cd_state *after)
     square_name(n->to, to);
     cJSON *e;
     if (n->kind == N_BURN) {
-        e = rp__event(events, "burn", n->side, "%s's Fire burns on %s%s.", side_title[n->side],
-                      to, after->result == CD_ONGOING ? " through the opponent's turn" : "");
+        e = rp__event(events, "burn", n->side, "%s's Fire burns on %s%s.", side_title[n->side], to,
+                      after->result == CD_ONGOING ? " through the opponent's turn" : "");
         add_square(e, "square", n->to);
         return;
     }
@@ -1320,8 +1382,8 @@ static void tell_shot(cJSON *events, const cd_note *n, const cd_state *after)
     if (n->what == T_WALL)
         e = rp__event(events, "hit", n->side, "The ball destroys the Wall on %s.", to);
     else if (n->what == T_FIRE)
-        e = rp__event(events, "hit", n->side, "The ball lands on %s on %s, which goes out.",
-                      thing, to);
+        e = rp__event(events, "hit", n->side, "The ball lands on %s on %s, which goes out.", thing,
+                      to);
     else
         e = rp__event(events, "hit", n->side, "The ball hits %s on %s%s.", thing, to,
                       n->what == CD_KING ? "" : ", which is removed");
@@ -1356,8 +1418,7 @@ static void tell_flow(cJSON *events, const cd_note *n, const cd_state *after)
                           n->count ? ", forfeiting " : " with ", n->count,
                           n->count == 1 ? "" : "s");
         else
-            e = rp__event(events, "end", n->side, "%s has used all its moves; the turn ends.",
-                          who);
+            e = rp__event(events, "end", n->side, "%s has used all its moves; the turn ends.", who);
         cJSON_AddNumberToObject(e, "forfeited", n->count);
         break;
     case N_FIRE_OUT:
@@ -1371,16 +1432,18 @@ static void tell_flow(cJSON *events, const cd_note *n, const cd_state *after)
         break;
     case N_TURN: {
         const int wizards = (n->count - 3) / 3;
-        e = rp__event(events, "turn", n->side, "%s's turn %u: %d moves (3 + 3 x %d Wizard%s).",
-                      who, after->turn, n->count, wizards, wizards == 1 ? "" : "s");
+        e = rp__event(events, "turn", n->side, "%s's turn %u: %d moves (3 + 3 x %d Wizard%s).", who,
+                      after->turn, n->count, wizards, wizards == 1 ? "" : "s");
         cJSON_AddNumberToObject(e, "turn", after->turn);
         cJSON_AddNumberToObject(e, "moves", n->count);
         break;
     }
     default: /* N_OVER */
         if (after->result == CD_DRAW) {
-            e = rp__event(events, "game-over", -1, "Red's turn %u ends without a King hit: the "
-                          "game is drawn at the turn limit.", after->turn);
+            e = rp__event(events, "game-over", -1,
+                          "Red's turn %u ends without a King hit: the "
+                          "game is drawn at the turn limit.",
+                          after->turn);
             cJSON_AddStringToObject(e, "reason", "turn-limit");
         } else {
             const int winner = after->result == CD_BLUE_WON ? CD_BLUE : CD_RED;
@@ -1447,8 +1510,10 @@ static int explain_add(const cd_state *s, int kind, char *buf, size_t size)
     if (!s->add_open)
         return snprintf(buf, size, "a piece can be added only as the turn's first action (CD-3)");
     if (occupant(s, p, what, sizeof what)[0])
-        return snprintf(buf, size, "your Portal %s holds %s; a piece is added only on an empty "
-                        "Portal", square_name(p, name), what);
+        return snprintf(buf, size,
+                        "your Portal %s holds %s; a piece is added only on an empty "
+                        "Portal",
+                        square_name(p, name), what);
     if (supply_left(s, s->side, kind) == 0)
         return snprintf(buf, size, "all %d of %s's %ss are on the board (CD-2)", kind_max[kind],
                         side_title[s->side], thing_title[kind]);
@@ -1463,8 +1528,10 @@ static int explain_move(const cd_state *s, int from, int d, char *buf, size_t si
     int owner;
     const int thing = thing_at(s, from, &owner);
     if (!shift_dir(1ULL << from, d))
-        return snprintf(buf, size, "%s is at the edge of the board: there is no square %s of "
-                        "it (pieces never move off or around the board)", f, way[d]);
+        return snprintf(buf, size,
+                        "%s is at the edge of the board: there is no square %s of "
+                        "it (pieces never move off or around the board)",
+                        f, way[d]);
     const int to = from + dir_delta[d];
     square_name(to, t);
     if (thing == T_NONE)
@@ -1479,7 +1546,8 @@ static int explain_move(const cd_state *s, int from, int d, char *buf, size_t si
         return snprintf(buf, size, "the river cannot be crossed: no piece moves onto the water");
     if (occupant(s, to, what, sizeof what)[0])
         return snprintf(buf, size, "%s holds %s; a piece moves only onto an empty square%s", t,
-                        what, thing_at(s, to, &owner) == T_FIRE ? " (no piece moves onto Fire)" : "");
+                        what,
+                        thing_at(s, to, &owner) == T_FIRE ? " (no piece moves onto Fire)" : "");
     return -1;
 }
 
@@ -1490,13 +1558,17 @@ static int explain_wall(const cd_state *s, int sq, bool build, char *buf, size_t
     if (build && ((RIVER >> sq) & 1))
         return snprintf(buf, size, "Walls cannot be built on the water");
     if (build && ((SAND >> sq) & 1))
-        return snprintf(buf, size, "%s is sand: Walls cannot be built on the sand (ranks 4 and "
-                        "6)", name);
+        return snprintf(buf, size,
+                        "%s is sand: Walls cannot be built on the sand (ranks 4 and "
+                        "6)",
+                        name);
     if (!build && !((s->walls >> sq) & 1))
         return snprintf(buf, size, "%s holds no Wall to remove", name);
     if (!builders_next_to(s, sq))
-        return snprintf(buf, size, "none of your Builders stands next to %s (a Builder works "
-                        "on an orthogonally adjacent square, CD-5)", name);
+        return snprintf(buf, size,
+                        "none of your Builders stands next to %s (a Builder works "
+                        "on an orthogonally adjacent square, CD-5)",
+                        name);
     if (build && occupant(s, sq, what, sizeof what)[0])
         return snprintf(buf, size, "%s holds %s; a Wall is built only on an empty square", name,
                         what);
@@ -1515,19 +1587,24 @@ static int explain_fire(const cd_state *s, int from, int dist, char *buf, size_t
         return snprintf(buf, size, "there is no Cannon on %s", name);
     }
     if ((s->fired >> from) & 1)
-        return snprintf(buf, size, "that Cannon has already fired this turn (each Cannon fires "
+        return snprintf(buf, size,
+                        "that Cannon has already fired this turn (each Cannon fires "
                         "once per turn, CD-6)");
     const int step = s->side == CD_BLUE ? 7 : -7, to = from + step * dist;
     if (to < 0 || to >= CD_SQUARES)
-        return snprintf(buf, size, "a ball from %s cannot travel %d squares: it would leave the "
-                        "board", name, dist);
+        return snprintf(buf, size,
+                        "a ball from %s cannot travel %d squares: it would leave the "
+                        "board",
+                        name, dist);
     if (dist > s->moves)
         return snprintf(buf, size, "a shot of %d squares costs %d moves and %d are left", dist,
                         dist, s->moves);
     for (int sq = from + step; sq != to; sq += step)
         if ((s->walls >> sq) & 1)
-            return snprintf(buf, size, "the Wall on %s stops the ball: a ball cannot fly over a "
-                            "Wall", square_name(sq, name));
+            return snprintf(buf, size,
+                            "the Wall on %s stops the ball: a ball cannot fly over a "
+                            "Wall",
+                            square_name(sq, name));
     if ((RIVER >> to) & 1)
         return snprintf(buf, size, "a ball cannot land on the river");
     return -1;

@@ -15,7 +15,7 @@ enum { CD_ONGOING = 0, CD_BLUE_WON = 1, CD_RED_WON = 2, CD_DRAW = 3 };
 #define CD_ROWS 9
 #define CD_SQUARES 63
 /* Square index of column c (0 = a) and rank r (1..9). */
-#define CD_SQ(c, r) (((r) - 1) * CD_COLS + (c))
+#define CD_SQ(c, r) (((r)-1) * CD_COLS + (c))
 
 /* The turn limit under tournament=1 (CD-8) and the tools' cap on unlimited games (CD-16). */
 #define CD_TOURNAMENT_LIMIT 25
