@@ -1623,20 +1623,16 @@ static int cd_explain_illegal(const void *st, rp_action action, char *buf, size_
             return -1;
     if (action >= A_COUNT)
         return snprintf(buf, size, "there is no action %u", (unsigned)action);
-    int len = -1;
     if (action < A_MOVE)
-        len = explain_add(s, (int)action - A_ADD + 1, buf, size);
-    else if (action < A_BUILD)
-        len = explain_move(s, (int)(action - A_MOVE) >> 2, (int)(action - A_MOVE) & 3, buf, size);
-    else if (action < A_FIRE)
-        len = action - (action < A_REMOVE ? A_BUILD : A_REMOVE) >= CD_SQUARES
-                  ? -1
-                  : explain_wall(s, (int)action - (action < A_REMOVE ? A_BUILD : A_REMOVE),
-                                 action < A_REMOVE, buf, size);
-    else
-        len = explain_fire(s, (int)(action - A_FIRE) >> 3, (int)((action - A_FIRE) & 7) + 1, buf,
-                           size);
-    return len;
+        return explain_add(s, (int)action - A_ADD + 1, buf, size);
+    if (action < A_BUILD)
+        return explain_move(s, (int)(action - A_MOVE) >> 2, (int)(action - A_MOVE) & 3, buf, size);
+    if (action >= A_FIRE)
+        return explain_fire(s, (int)(action - A_FIRE) >> 3, (int)((action - A_FIRE) & 7) + 1, buf,
+                            size);
+    const bool build = action < A_REMOVE;
+    const int sq = (int)action - (build ? A_BUILD : A_REMOVE);
+    return sq < CD_SQUARES ? explain_wall(s, sq, build, buf, size) : -1;
 }
 
 /* ---- evaluation ---- */

@@ -38,6 +38,7 @@ typedef struct cd_state {
     uint8_t tournament; /* played under tournament=1 (CD-8): reported by config_of */
     uint8_t zero_[5];   /* always 0: no padding bytes, so equal states are equal bytes */
 } cd_state;
+_Static_assert(sizeof(cd_state) == 12 * 8 + 16, "cd_state has no padding bytes");
 
 extern const rp_game rp_castle_danger;
 
