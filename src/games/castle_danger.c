@@ -206,8 +206,12 @@ typedef struct cd_story {
     cd_note note[CD_MAX_NOTES];
 } cd_story;
 
+/* The functions that take a story are inlined into apply, where the story is NULL, so the
+ * compiler removes every narration from the hot path. */
+#define NARRATED static inline __attribute__((always_inline))
+
 /* Record a note when someone is listening (events_json); apply passes NULL. */
-static void tell(cd_story *story, cd_note note)
+NARRATED void tell(cd_story *story, cd_note note)
 {
     if (story && story->count < CD_MAX_NOTES)
         story->note[story->count++] = note;
@@ -216,7 +220,7 @@ static void tell(cd_story *story, cd_note note)
 /* ---- turn flow ---- */
 
 /* CD-3: the start of a turn: own Fire removed, own Cannons reset, 3 + 3 x Wizards moves. */
-static void start_turn(cd_state *s, cd_story *story)
+NARRATED void start_turn(cd_state *s, cd_story *story)
 {
     const int side = s->side;
     if (story && s->fire[side])
@@ -242,7 +246,7 @@ static void start_turn(cd_state *s, cd_story *story)
 }
 
 /* The end of a turn; CD-15: Red's turn number `limit` ending without a King hit is a draw. */
-static void end_turn(cd_state *s, bool chosen, cd_story *story)
+NARRATED void end_turn(cd_state *s, bool chosen, cd_story *story)
 {
     if (story)
         tell(story, (cd_note){.kind = N_END,
@@ -400,7 +404,7 @@ static int clear_square(cd_state *s, uint64_t bit)
 }
 
 /* CD-6, CD-7, CD-11: a shot from `from` landing `dist` squares toward the opponent. */
-static void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
+NARRATED void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
 {
     const int side = s->side;
     const int to = from + (side == CD_BLUE ? 7 : -7) * dist;
@@ -441,7 +445,7 @@ static void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
 }
 
 /* CD-4: one step of the piece on `from` (its fired mark travels with a Cannon, CD-12). */
-static void move_piece(cd_state *s, int from, int d, cd_story *story)
+NARRATED void move_piece(cd_state *s, int from, int d, cd_story *story)
 {
     const uint64_t a = 1ULL << from, b = 1ULL << (from + dir_delta[d]);
     uint64_t *kinds = s->piece[s->side];
@@ -463,7 +467,7 @@ static void move_piece(cd_state *s, int from, int d, cd_story *story)
 
 /* Play a legal action, telling `story` (may be NULL) what happened: pay its moves, close the
  * add step (CD-P4), and end the turn when the moves run out (CD-3). */
-static void play(cd_state *s, rp_action action, cd_story *story)
+NARRATED void play(cd_state *s, rp_action action, cd_story *story)
 {
     if (action == A_END) {
         end_turn(s, true, story);
