@@ -233,6 +233,34 @@ static void test_bad_specs_are_refused_with_the_valid_ones(void **unused)
     assert_non_null(strstr(rp_ai_help(), "mcts"));
 }
 
+/* The help names every kind of AI, one a line with its description in one column, and each
+ * name it gives is a spec that works and is named when an unknown AI is refused. */
+static void test_help_lists_every_kind(void **unused)
+{
+    (void)unused;
+    static const char *const kinds[] = {"random", "greedy", "easy",  "medium",
+                                        "hard",   "mcts",   "ismcts"};
+    rp_ai *ai = NULL;
+    rp_error unknown = {{0}};
+    assert_true(rp_ai_create(&nim_game, "no-such-ai", 1, &ai, &unknown) < 0);
+    const char *line = rp_ai_help();
+    size_t count = 0;
+    for (; *line; count++) {
+        const char *end = strchr(line, '\n');
+        assert_non_null(end);
+        char name[16] = "";
+        assert_int_equal(sscanf(line, "  %15s", name), 1);
+        assert_true(count < sizeof kinds / sizeof *kinds);
+        assert_string_equal(name, kinds[count]);
+        assert_true(line[2 + strlen(name)] == ' ' && line[10] == ' ' && line[11] != ' ');
+        nim s = {.players = 2, .pile = 5};
+        choose(&nim_game, name, 1, &s, NULL);
+        assert_non_null(strstr(unknown.msg, name));
+        line = end + 1;
+    }
+    assert_int_equal(count, sizeof kinds / sizeof *kinds);
+}
+
 /* Lists of specs keep each spec's own comma-separated parameters together. */
 static void test_spec_lists_split_between_specs(void **unused)
 {
@@ -504,6 +532,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_specs_are_accepted),
         cmocka_unit_test(test_bad_specs_are_refused_with_the_valid_ones),
+        cmocka_unit_test(test_help_lists_every_kind),
         cmocka_unit_test(test_spec_lists_split_between_specs),
         cmocka_unit_test(test_search_is_deterministic),
         cmocka_unit_test(test_one_ai_plays_a_whole_game_reusing_its_arena),

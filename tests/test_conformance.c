@@ -2,10 +2,26 @@
  * (as OpenSpiel's basic tests do): random playouts end, legal lists and notations are
  * consistent, full-state notation round-trips, views survive determinizing, the same seed gives
  * the same game, and malformed notation or options are refused without changing anything. */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ramparts/ai.h"
 #include "support.h"
+
+/* AddressSanitizer's allocator calls these hooks on every allocation (declared here: gcc ships
+ * no <sanitizer/allocator_interface.h>). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RP_TEST_ALLOCATOR_HOOKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RP_TEST_ALLOCATOR_HOOKS 1
+#endif
+#endif
+#ifdef RP_TEST_ALLOCATOR_HOOKS
+int __sanitizer_install_malloc_and_free_hooks(void (*on_malloc)(const volatile void *, size_t),
+                                              void (*on_free)(const volatile void *));
+#endif
 
 #define MAX_STEPS 200000
 
@@ -194,6 +210,286 @@ static void test_bad_options_are_refused(void **unused)
     }
 }
 
+/* ---- legal_actions and apply never allocate ----
+ * The test is linked with -Wl,--wrap for malloc and its relatives (cmake/checks.cmake), so
+ * every allocation the library's code asks for passes through the counters below; in
+ * AddressSanitizer builds the allocator's own hooks count the rest too (allocations inside the
+ * C library on the library's behalf). Counting is on only around legal_actions and apply. */
+
+static bool counting;
+static long allocations;        /* every allocation seen while counting */
+static long wrapped_allocations; /* those seen through the --wrap functions */
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t size);
+char *__real_strdup(const char *s);
+char *__real_strndup(const char *s, size_t n);
+void *__real_aligned_alloc(size_t align, size_t size);
+int __real_posix_memalign(void **p, size_t align, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+char *__wrap_strdup(const char *s);
+char *__wrap_strndup(const char *s, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t size);
+int __wrap_posix_memalign(void **p, size_t align, size_t size);
+
+static void count_allocation(void)
+{
+    if (counting)
+        allocations++;
+}
+
+static void count_wrapped(void)
+{
+    if (counting)
+        wrapped_allocations++;
+    count_allocation();
+}
+
+void *__wrap_malloc(size_t size)
+{
+    count_wrapped();
+    return __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t count, size_t size)
+{
+    count_wrapped();
+    return __real_calloc(count, size);
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+    count_wrapped();
+    return __real_realloc(p, size);
+}
+
+char *__wrap_strdup(const char *s)
+{
+    count_wrapped();
+    return __real_strdup(s);
+}
+
+char *__wrap_strndup(const char *s, size_t n)
+{
+    count_wrapped();
+    return __real_strndup(s, n);
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t size)
+{
+    count_wrapped();
+    return __real_aligned_alloc(align, size);
+}
+
+int __wrap_posix_memalign(void **p, size_t align, size_t size)
+{
+    count_wrapped();
+    return __real_posix_memalign(p, align, size);
+}
+
+#ifdef RP_TEST_ALLOCATOR_HOOKS
+static void on_allocate(const volatile void *p, size_t size)
+{
+    (void)p, (void)size;
+    count_allocation();
+}
+
+static void on_free(const volatile void *p)
+{
+    (void)p;
+}
+#endif
+
+/* The counters work: an allocation the library makes (rp_ai_create) is seen through the
+ * wrapped functions, and in sanitizer builds one inside a shared library (cJSON) through the
+ * allocator's hooks. */
+static void test_allocation_counter_sees_allocations(void **unused)
+{
+    (void)unused;
+    allocations = wrapped_allocations = 0;
+    counting = true;
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    const int rc = rp_ai_create(rp_games[0], "random", 1, &ai, &err);
+    counting = false;
+    assert_int_equal(rc, RP_OK);
+    rp_ai_free(ai);
+    assert_true(wrapped_allocations >= 1);
+#ifdef RP_TEST_ALLOCATOR_HOOKS
+    allocations = wrapped_allocations = 0;
+    counting = true;
+    cJSON *object = cJSON_CreateObject();
+    counting = false;
+    cJSON_Delete(object);
+    assert_int_equal(wrapped_allocations, 0);
+    assert_true(allocations >= 1);
+#endif
+}
+
+/* Random games of every game and player count, counting allocations only inside
+ * legal_actions and apply: there must be none (game.h: the hot path allocates nothing). */
+static void test_legal_actions_and_apply_never_allocate(void **unused)
+{
+    (void)unused;
+    const int games = rp_test_games(200) / 20 + 2;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        for (int p = game->min_players; p <= game->max_players; p++) {
+            for (int i = 0; i < games; i++) {
+                rp_state st;
+                char opts[64];
+                snprintf(opts, sizeof opts, "players=%d seed=%d", p, i + 1);
+                rp_test_init(game, &st, opts);
+                rp_rng rng;
+                rp_rng_seed(&rng, (uint64_t)i, 23);
+                rp_action legal[RP_MAX_LEGAL];
+                allocations = 0;
+                for (int step = 0; step < MAX_STEPS; step++) {
+                    counting = true;
+                    const int n = game->legal_actions(&st, legal);
+                    if (n > 0)
+                        game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+                    counting = false;
+                    if (allocations)
+                        fail_msg("%s (%s): %ld allocations in legal_actions or apply at step %d",
+                                 game->id, opts, allocations, step);
+                    if (n == 0)
+                        break;
+                }
+                assert_int_equal(game->current_player(&st), RP_TERMINAL);
+            }
+        }
+    }
+}
+
+/* ---- the optional AI hooks ---- */
+
+/* States along seeded random games of `game`: calls check(game, st, rng) at every `every`th
+ * step (not over) of `games` games for each player count. */
+static void along_random_games(const rp_game *game, int games, int every,
+                               void (*check)(const rp_game *, const void *, rp_rng *))
+{
+    for (int p = game->min_players; p <= game->max_players; p++) {
+        for (int i = 0; i < games; i++) {
+            rp_state st;
+            char opts[64];
+            snprintf(opts, sizeof opts, "players=%d seed=%d", p, 100 + i);
+            rp_test_init(game, &st, opts);
+            rp_rng rng;
+            rp_rng_seed(&rng, (uint64_t)(p * 1000 + i), 31);
+            for (int step = 0; game->current_player(&st) != RP_TERMINAL; step++) {
+                assert_true(step < MAX_STEPS);
+                if (step % every == 0)
+                    check(game, &st, &rng);
+                rp_test_random_step(game, &st, &rng);
+            }
+        }
+    }
+}
+
+/* evaluate: a share of the win in [0, 1] for every seat, and the same in every state the seat
+ * cannot tell apart (game.h: it only reads what that player can see). */
+static void check_evaluate(const rp_game *game, const void *st, rp_rng *rng)
+{
+    for (int p = 0; p < game->num_players(st); p++) {
+        const double value = game->evaluate(st, p);
+        if (!(value >= 0.0 && value <= 1.0))
+            fail_msg("%s: evaluate gives %g for seat %d", game->id, value, p);
+        for (int k = 0; k < 2; k++) {
+            rp_state sample;
+            rp_state_copy(game, &sample, st);
+            game->determinize(&sample, p, rng);
+            const double seen = game->evaluate(&sample, p);
+            if (seen != value) {
+                char a[RP_STATE_TEXT], b[RP_STATE_TEXT];
+                game->state_to_text(st, a, sizeof a);
+                game->state_to_text(&sample, b, sizeof b);
+                fail_msg("%s: evaluate for seat %d reads hidden parts: %.17g, and %.17g once "
+                         "they are resampled\n%s\n%s", game->id, p, value, seen, a, b);
+            }
+        }
+    }
+}
+
+static void test_evaluate_is_a_share_the_player_can_know(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++)
+        if (rp_games[g]->evaluate)
+            along_random_games(rp_games[g], rp_test_games(200) / 40 + 2, 3, check_evaluate);
+}
+
+/* What `viewer` learns from `action` in st: their view afterwards and the events told them
+ * (when the game tells events), as one text (caller frees). */
+static char *what_viewer_learns(const rp_game *game, const void *st, rp_action action,
+                                int viewer)
+{
+    rp_state after;
+    rp_state_copy(game, &after, st);
+    game->apply(&after, action);
+    cJSON *both = cJSON_CreateArray();
+    cJSON_AddItemToArray(both, game->view_json(&after, viewer));
+    if (game->events_json)
+        cJSON_AddItemToArray(both, game->events_json(st, action, viewer));
+    char *text = cJSON_PrintUnformatted(both);
+    cJSON_Delete(both);
+    assert_non_null(text);
+    return text;
+}
+
+/* observe_action: an id in range for every legal action and viewer; the player to act sees
+ * their own action as it is; and two actions after which a viewer's view and events are
+ * the same (the viewer cannot tell them apart) are observed the same. */
+static void check_observe_action(const rp_game *game, const void *st, rp_rng *rng)
+{
+    (void)rng;
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = game->legal_actions(st, legal);
+    const int mover = game->current_player(st);
+    char *learned[RP_MAX_LEGAL];
+    for (int viewer = RP_SPECTATOR; viewer < game->num_players(st); viewer++) {
+        if (viewer == RP_TERMINAL || (viewer == RP_SPECTATOR && !game->events_json))
+            continue;
+        for (int i = 0; i < n; i++) {
+            const rp_action seen = game->observe_action(st, legal[i], viewer);
+            if (seen >= game->num_actions)
+                fail_msg("%s: observe_action gives %u, out of range", game->id, (unsigned)seen);
+            if (viewer == mover && seen != legal[i])
+                fail_msg("%s: the player to act observes their own action %u as %u", game->id,
+                         (unsigned)legal[i], (unsigned)seen);
+        }
+        if (viewer == mover)
+            continue;
+        for (int i = 0; i < n; i++)
+            learned[i] = what_viewer_learns(game, st, legal[i], viewer);
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (strcmp(learned[i], learned[j]) == 0 &&
+                    game->observe_action(st, legal[i], viewer) !=
+                        game->observe_action(st, legal[j], viewer)) {
+                    char a[RP_ACTION_TEXT], b[RP_ACTION_TEXT];
+                    game->action_to_text(st, legal[i], a, sizeof a);
+                    game->action_to_text(st, legal[j], b, sizeof b);
+                    fail_msg("%s: %s cannot tell '%s' from '%s' but observe_action tells them "
+                             "apart", game->id, rp_viewer_name(game, viewer), a, b);
+                }
+        for (int i = 0; i < n; i++)
+            free(learned[i]);
+    }
+}
+
+static void test_observe_action_hides_only_what_is_hidden(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++)
+        if (rp_games[g]->observe_action)
+            along_random_games(rp_games[g], rp_test_games(200) / 100 + 1, 7,
+                               check_observe_action);
+}
+
 static void test_registry_lookup(void **unused)
 {
     (void)unused;
@@ -206,7 +502,14 @@ static void test_registry_lookup(void **unused)
 
 int main(void)
 {
+#ifdef RP_TEST_ALLOCATOR_HOOKS
+    __sanitizer_install_malloc_and_free_hooks(on_allocate, on_free);
+#endif
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_allocation_counter_sees_allocations),
+        cmocka_unit_test(test_legal_actions_and_apply_never_allocate),
+        cmocka_unit_test(test_evaluate_is_a_share_the_player_can_know),
+        cmocka_unit_test(test_observe_action_hides_only_what_is_hidden),
         cmocka_unit_test(test_registry_lookup),
         cmocka_unit_test(test_bad_options_are_refused),
         cmocka_unit_test(test_garbage_moves_are_refused),

@@ -7,41 +7,45 @@
 
 #include "ai_internal.h"
 
-static const rp_ai_kind *const kinds[] = {
-    &rp_ai_random,
-    &rp_ai_greedy,
-    &rp_ai_easy,
-    &rp_ai_medium,
-    &rp_ai_hard,
-    &rp_ai_mcts,
-    &rp_ai_ismcts,
-};
+/* Every kind of AI: its name (the word before ':' in a spec), spaces that pad the name to the
+ * help's column, and its line of help. This one list makes the table of kinds, the help text and
+ * the names in error messages, all as constants: nothing is filled in at run time, so any
+ * thread may create AIs or ask for help at any moment. */
+#define AI_KINDS(X)                                                                              \
+    X(rp_ai_random, "random", "   ", "a uniformly random legal move")                            \
+    X(rp_ai_greedy, "greedy", "   ",                                                             \
+      "the move with the best immediate outcome (evaluation or a few playouts); "                \
+      "greedy:rollouts=N")                                                                       \
+    X(rp_ai_easy, "easy", "     ",                                                               \
+      "a quick search (budget per game); easy:threads=T etc. override")                         \
+    X(rp_ai_medium, "medium", "   ", "a longer search (budget per game)")                        \
+    X(rp_ai_hard, "hard", "     ", "the strongest level (budget per game, see docs/ai.md)")      \
+    X(rp_ai_mcts, "mcts", "     ",                                                               \
+      "UCT tree search for full-information games; mcts:iters=N or ms=N, threads=T, c=X, "       \
+      "rollout=D (-1: play out to the end), greedy=P, nodes=N")                                  \
+    X(rp_ai_ismcts, "ismcts", "   ",                                                             \
+      "information-set tree search for hidden information; same parameters as mcts")
+
+typedef struct kind_entry {
+    const char *name;
+    const rp_ai_kind *kind;
+} kind_entry;
+
+#define KIND_ENTRY_(kind, name, pad, help) {name, &kind},
+static const kind_entry kinds[] = {AI_KINDS(KIND_ENTRY_)};
 #define NUM_KINDS ((int)(sizeof kinds / sizeof kinds[0]))
+
+#define KIND_HELP_(kind, name, pad, help) "  " name pad help "\n"
+static const char help_text[] = AI_KINDS(KIND_HELP_);
+
+/* The kinds' names in one line, short enough for an error message. */
+#define KIND_NAME_(kind, name, pad, help) name ", "
+static const char names_text[] =
+    AI_KINDS(KIND_NAME_) "or a kind with parameters such as ismcts:ms=500,threads=2";
 
 const char *rp_ai_help(void)
 {
-    static char text[2048];
-    if (text[0])
-        return text;
-    size_t n = 0;
-    for (int i = 0; i < NUM_KINDS && n < sizeof text; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "  %-8s %s\n", kinds[i]->name,
-                              kinds[i]->help);
-    return text;
-}
-
-/* The kinds' names in one line, short enough for an error message. */
-static const char *names(void)
-{
-    static char text[RP_ERROR_TEXT / 2];
-    if (text[0])
-        return text;
-    size_t n = 0;
-    for (int i = 0; i < NUM_KINDS && n < sizeof text; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? ", " : "", kinds[i]->name);
-    if (n < sizeof text)
-        snprintf(text + n, sizeof text - n, " (e.g. ismcts:ms=500,threads=2)");
-    return text;
+    return help_text;
 }
 
 /* Split "key=value,key=value" into params; refuse malformed pairs. */
@@ -130,24 +134,25 @@ int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **o
 {
     const char *colon = strchr(spec, ':');
     size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);
-    const rp_ai_kind *kind = NULL;
+    const kind_entry *entry = NULL;
     for (int i = 0; i < NUM_KINDS; i++)
-        if (strlen(kinds[i]->name) == name_len && strncmp(kinds[i]->name, spec, name_len) == 0)
-            kind = kinds[i];
-    if (!kind)
-        return rp_fail(err, RP_EINVAL, "unknown AI '%s'; valid AIs: %s", spec, names());
+        if (strlen(kinds[i].name) == name_len && strncmp(kinds[i].name, spec, name_len) == 0)
+            entry = &kinds[i];
+    if (!entry)
+        return rp_fail(err, RP_EINVAL, "unknown AI '%s'; valid AIs: %s", spec, names_text);
     rp_ai_params params;
     int rc = parse_params(colon ? colon + 1 : "", &params, err);
     if (rc < 0)
         return rc;
     rp_ai *ai = calloc(1, sizeof *ai);
     if (!ai)
-        return rp_fail(err, RP_EINVAL, "out of memory");
+        return rp_fail(err, RP_ENOMEM, "out of memory for the AI '%s'", spec);
     ai->game = game;
-    ai->kind = kind;
+    ai->kind = entry->kind;
+    ai->kind_name = entry->name;
     rp_rng_seed(&ai->rng, seed, 0x5eed);
     snprintf(ai->name, sizeof ai->name, "%s", spec);
-    rc = kind->create(ai, &params, err);
+    rc = entry->kind->create(ai, &params, err);
     if (rc < 0) {
         free(ai);
         return rc;

@@ -13,9 +13,8 @@ typedef struct rp_ai_params {
     char value[RP_AI_MAX_PARAMS][40];
 } rp_ai_params;
 
+/* A kind of AI; its name and help line are in the table of kinds in ai.c. */
 typedef struct rp_ai_kind {
-    const char *name; /* the word before ':' in a spec */
-    const char *help; /* one line for rp_ai_help */
     /* Build kind-specific data into ai->data from params; refuse unknown keys. */
     int (*create)(rp_ai *ai, const rp_ai_params *params, rp_error *err);
     int (*choose)(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info);
@@ -25,6 +24,7 @@ typedef struct rp_ai_kind {
 struct rp_ai {
     const rp_game *game;
     const rp_ai_kind *kind;
+    const char *kind_name; /* the word before ':' in the spec: "mcts" */
     rp_rng rng;
     char name[96];
     void *data; /* owned by the kind */

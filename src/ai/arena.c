@@ -14,7 +14,7 @@ static int arena_grow(rp_arena *arena, uint32_t capacity)
         return RP_OK;
     rp_node *nodes = realloc(arena->nodes, (size_t)capacity * sizeof *nodes);
     if (!nodes)
-        return RP_EINVAL;
+        return RP_ENOMEM;
     arena->nodes = nodes;
     arena->capacity = capacity;
     return RP_OK;
@@ -36,7 +36,7 @@ void rp_arena_free(rp_arena *arena)
 int rp_arena_reset(rp_arena *arena, uint32_t want)
 {
     if (want > arena->capacity && arena_grow(arena, want) < 0)
-        return RP_EINVAL;
+        return RP_ENOMEM;
     memset(&arena->nodes[0], 0, sizeof arena->nodes[0]);
     arena->nodes[0].key = RP_NO_ACTION;
     arena->used = 1;

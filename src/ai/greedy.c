@@ -12,7 +12,7 @@ typedef struct greedy_data {
 static int greedy_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
     static const char *const keys[] = {"rollouts", NULL};
-    int rc = rp__params_only(params, keys, ai->kind->name, err);
+    int rc = rp__params_only(params, keys, ai->kind_name, err);
     long rollouts;
     if (rc == RP_OK)
         rc = rp__param_int(params, "rollouts", 8, 1, 100000, &rollouts, err);
@@ -20,7 +20,7 @@ static int greedy_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
         return rc;
     greedy_data *data = malloc(sizeof *data);
     if (!data)
-        return rp_fail(err, RP_EINVAL, "out of memory");
+        return rp_fail(err, RP_ENOMEM, "out of memory for the AI");
     data->rollouts = rollouts;
     ai->data = data;
     return RP_OK;
@@ -85,9 +85,6 @@ static int greedy_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *
 }
 
 const rp_ai_kind rp_ai_greedy = {
-    .name = "greedy",
-    .help = "the move with the best immediate outcome (evaluation or a few playouts); "
-            "greedy:rollouts=N",
     .create = greedy_create,
     .choose = greedy_choose,
     .destroy = greedy_destroy,

@@ -8,13 +8,11 @@ static int ismcts_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
     rp_search_cfg cfg;
     rp_search_defaults(ai->game, true, &cfg);
-    int rc = rp_search_parse(params, ai->kind->name, &cfg, err);
+    int rc = rp_search_parse(params, ai->kind_name, &cfg, err);
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }
 
 const rp_ai_kind rp_ai_ismcts = {
-    .name = "ismcts",
-    .help = "information-set tree search for hidden information; same parameters as mcts",
     .create = ismcts_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,

@@ -43,7 +43,7 @@ static int level_create(rp_ai *ai, const rp_ai_params *user, int level, rp_error
     rp_search_cfg cfg;
     /* Hidden information needs the information-set search; perfect information does not. */
     rp_search_defaults(ai->game, (ai->game->flags & RP_HIDDEN_INFO) != 0, &cfg);
-    int rc = rp_search_parse(&merged, ai->kind->name, &cfg, err);
+    int rc = rp_search_parse(&merged, ai->kind_name, &cfg, err);
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }
 
@@ -63,24 +63,18 @@ static int hard_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 }
 
 const rp_ai_kind rp_ai_easy = {
-    .name = "easy",
-    .help = "a quick search (budget per game); easy:threads=T etc. override",
     .create = easy_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,
 };
 
 const rp_ai_kind rp_ai_medium = {
-    .name = "medium",
-    .help = "a longer search (budget per game)",
     .create = medium_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,
 };
 
 const rp_ai_kind rp_ai_hard = {
-    .name = "hard",
-    .help = "the strongest level (budget per game, see docs/ai.md)",
     .create = hard_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,

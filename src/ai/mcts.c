@@ -7,14 +7,11 @@ static int mcts_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
     rp_search_cfg cfg;
     rp_search_defaults(ai->game, false, &cfg);
-    int rc = rp_search_parse(params, ai->kind->name, &cfg, err);
+    int rc = rp_search_parse(params, ai->kind_name, &cfg, err);
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }
 
 const rp_ai_kind rp_ai_mcts = {
-    .name = "mcts",
-    .help = "UCT tree search for full-information games; mcts:iters=N or ms=N, threads=T, "
-            "c=X, rollout=D (-1: play out to the end), greedy=P, nodes=N",
     .create = mcts_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,

@@ -5,7 +5,7 @@
 static int random_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
     static const char *const keys[] = {NULL};
-    return rp__params_only(params, keys, ai->kind->name, err);
+    return rp__params_only(params, keys, ai->kind_name, err);
 }
 
 /* Legal actions depend only on what the player to act can see (tests check that
@@ -18,8 +18,6 @@ static int random_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *
 }
 
 const rp_ai_kind rp_ai_random = {
-    .name = "random",
-    .help = "a uniformly random legal move",
     .create = random_create,
     .choose = random_choose,
 };

@@ -148,7 +148,7 @@ int rp_search_create(rp_ai *ai, const rp_search_cfg *cfg, rp_error *err)
     pthread_once(&log_once, fill_log_table);
     search_data *data = calloc(1, sizeof *data + (size_t)cfg->threads * sizeof(worker *));
     if (!data)
-        return rp_fail(err, RP_EINVAL, "out of memory");
+        return rp_fail(err, RP_ENOMEM, "out of memory for %ld search threads", cfg->threads);
     data->cfg = *cfg;
     ai->data = data;
     for (int t = 0; t < cfg->threads; t++) {
@@ -156,7 +156,7 @@ int rp_search_create(rp_ai *ai, const rp_search_cfg *cfg, rp_error *err)
         if (!data->workers[t]) {
             rp_search_destroy(ai);
             ai->data = NULL;
-            return rp_fail(err, RP_EINVAL, "out of memory for %ld search nodes", cfg->nodes);
+            return rp_fail(err, RP_ENOMEM, "out of memory for %ld search nodes", cfg->nodes);
         }
         data->count++;
     }
@@ -491,7 +491,7 @@ static int prepare_workers(rp_ai *ai, const void *st, long total)
         if (want > (uint64_t)data->cfg.nodes)
             want = (uint64_t)data->cfg.nodes;
         if (rp_arena_reset(&w->arena, (uint32_t)want) < 0)
-            return RP_EINVAL;
+            return RP_ENOMEM;
     }
     return RP_OK;
 }
@@ -505,8 +505,9 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
     long total = data->cfg.iters;
     if (n == 1 && (total == 0 || total > 100))
         total = 100;
-    if (prepare_workers(ai, st, total) < 0)
-        return RP_EINVAL;
+    const int rc = prepare_workers(ai, st, total);
+    if (rc < 0)
+        return rc;
     pthread_t threads[64];
     int started = 0;
     for (int t = 1; t < data->count; t++) {

@@ -61,7 +61,9 @@ static void *parallel_worker(void *arg)
 int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work, void *ctx,
                     rp_error *err)
 {
-    static parallel_run run; /* one run at a time; kept off the stack for the threads */
+    /* On this stack: every worker is joined before it returns, and runs on other threads
+     * (a server's, say) do not share it. */
+    parallel_run run = {0};
     run.count = count;
     run.work = work;
     run.ctx = ctx;

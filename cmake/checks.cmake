@@ -1,0 +1,82 @@
+# checks.cmake — the checks beyond the unit tests, included at the end of CMakeLists.txt:
+#  - test labels: `threads` marks the tests that run work on several threads (the
+#    ThreadSanitizer build runs exactly those: `make tsan`);
+#  - the fuzz targets of tests/fuzz: with RP_FUZZ (clang) libFuzzer programs fuzz-NAME and a
+#    short CTest run of each (label fuzz, RP_FUZZ_SECONDS each); otherwise, in every build,
+#    fuzz_replay_NAME tests rerun each target over its committed corpus
+#    (tests/fuzz/corpus/NAME), so `make test` keeps every input that ever broke a contract;
+#  - the no-allocation check of test_conformance (malloc and friends wrapped at link time).
+
+# ---- labels ----
+foreach(threaded test_threads test_ai cli_arena cli_commands)
+  if(TEST ${threaded})
+    set_tests_properties(${threaded} PROPERTIES LABELS threads)
+  endif()
+endforeach()
+
+# ---- allocation counting ----
+# legal_actions and apply must never allocate: test_conformance counts every call of these
+# while it plays (its __wrap_* functions), for the code of the library linked into it.
+if(TARGET test_conformance)
+  target_link_options(test_conformance PRIVATE
+    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup
+    -Wl,--wrap=strndup -Wl,--wrap=aligned_alloc -Wl,--wrap=posix_memalign)
+endif()
+
+# ---- fuzz targets ----
+set(RP_FUZZ_SECONDS 10 CACHE STRING "Seconds each fuzz target runs in the fuzz tests")
+set(RP_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
+
+# rp_fuzz_target(NAME SOURCE [GAME id]): the target NAME from tests/fuzz/SOURCE, for one game
+# when GAME is given. EXTRA_SOURCES and LIBS add to it (the protocol target needs the CLI).
+function(rp_fuzz_target name source)
+  cmake_parse_arguments(FUZZ "" "GAME" "EXTRA_SOURCES;LIBS;DEFINITIONS" ${ARGN})
+  if(RP_FUZZ)
+    set(exe fuzz-${name})
+    add_executable(${exe} ${RP_FUZZ_DIR}/${source} ${FUZZ_EXTRA_SOURCES})
+    target_link_options(${exe} PRIVATE -fsanitize=fuzzer)
+  else()
+    set(exe fuzz_replay_${name})
+    add_executable(${exe} ${RP_FUZZ_DIR}/${source} ${RP_FUZZ_DIR}/replay.c ${FUZZ_EXTRA_SOURCES})
+  endif()
+  target_include_directories(${exe} PRIVATE src tests/fuzz)
+  target_link_libraries(${exe} PRIVATE ramparts_lib ${FUZZ_LIBS})
+  if(FUZZ_GAME)
+    target_compile_definitions(${exe} PRIVATE RP_FUZZ_GAME="${FUZZ_GAME}")
+  endif()
+  if(FUZZ_DEFINITIONS)
+    target_compile_definitions(${exe} PRIVATE ${FUZZ_DEFINITIONS})
+  endif()
+  set(corpus ${RP_FUZZ_DIR}/corpus/${name})
+  if(RP_FUZZ)
+    # New inputs go to the build tree; the committed corpus is only read.
+    set(work ${CMAKE_BINARY_DIR}/fuzz-corpus/${name})
+    file(MAKE_DIRECTORY ${work})
+    add_test(NAME fuzz_${name}
+             COMMAND ${exe} -max_total_time=${RP_FUZZ_SECONDS} -timeout=25 -rss_limit_mb=2560
+                     -max_len=8192 -print_final_stats=1 ${work} ${corpus})
+    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz TIMEOUT 600)
+  else()
+    add_test(NAME fuzz_replay_${name} COMMAND ${exe} ${corpus})
+    set_tests_properties(fuzz_replay_${name} PROPERTIES LABELS fuzz-replay TIMEOUT 600)
+  endif()
+endfunction()
+
+# Each game's state and action notation: one target per game, named from its source file
+# (src/games/castle_danger.c is the game castle-danger).
+file(GLOB RP_GAME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*.c)
+list(FILTER RP_GAME_SOURCES EXCLUDE REGEX "registry\\.c$")
+foreach(game_source ${RP_GAME_SOURCES})
+  get_filename_component(stem ${game_source} NAME_WE)
+  string(REPLACE "_" "-" game ${stem})
+  rp_fuzz_target(state-${game} fuzz_state.c GAME ${game})
+  rp_fuzz_target(action-${game} fuzz_action.c GAME ${game})
+endforeach()
+rp_fuzz_target(options fuzz_options.c)
+rp_fuzz_target(ai-spec fuzz_ai_spec.c)
+rp_fuzz_target(record fuzz_record.c)
+rp_fuzz_target(cards fuzz_cards.c)
+
+# The seed inputs of the corpora (`make fuzz-seeds` writes them into tests/fuzz/corpus).
+add_executable(fuzz_seeds ${RP_FUZZ_DIR}/seeds.c)
+target_link_libraries(fuzz_seeds PRIVATE ramparts_lib)
