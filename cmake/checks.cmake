@@ -26,6 +26,8 @@ endif()
 # ---- fuzz targets ----
 set(RP_FUZZ_SECONDS 10 CACHE STRING "Seconds each fuzz target runs in the fuzz tests")
 set(RP_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
+# Every fuzz program (or corpus replayer): `cmake --build B --target fuzz-targets`.
+add_custom_target(fuzz-targets)
 
 # rp_fuzz_target(NAME SOURCE [GAME id]): the target NAME from tests/fuzz/SOURCE, for one game
 # when GAME is given. EXTRA_SOURCES and LIBS add to it (the protocol target needs the CLI).
@@ -39,6 +41,7 @@ function(rp_fuzz_target name source)
     set(exe fuzz_replay_${name})
     add_executable(${exe} ${RP_FUZZ_DIR}/${source} ${RP_FUZZ_DIR}/replay.c ${FUZZ_EXTRA_SOURCES})
   endif()
+  add_dependencies(fuzz-targets ${exe})
   target_include_directories(${exe} PRIVATE src tests/fuzz)
   target_link_libraries(${exe} PRIVATE ramparts_lib ${FUZZ_LIBS})
   if(FUZZ_GAME)

@@ -53,7 +53,7 @@ enum {
     X(RP_EIO, -6, "input/output error")                \
     X(RP_EUNSUPPORTED, -7, "not supported by this game") \
     X(RP_ENOMEM, -8, "out of memory")
-#define RP_ERROR_ENUM_(name, value, text) name = value,
+#define RP_ERROR_ENUM_(name, value, text) name = (value),
 enum { RP_ERRORS(RP_ERROR_ENUM_) };
 #undef RP_ERROR_ENUM_
 
@@ -68,6 +68,11 @@ int rp_fail(rp_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+#ifdef __clang_analyzer__
+/* The static analyzer reads one file at a time: tell it that rp_fail returns its code, or it
+ * follows "errors" that return >= 0 and reports what happens on those impossible paths. */
+#define rp_fail(err, code, ...) (rp_fail((err), (code), __VA_ARGS__), (code))
+#endif
 
 const char *rp_strerror(int code);
 

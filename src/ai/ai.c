@@ -31,7 +31,7 @@ typedef struct kind_entry {
     const rp_ai_kind *kind;
 } kind_entry;
 
-#define KIND_ENTRY_(kind, name, pad, help) {name, &kind},
+#define KIND_ENTRY_(kind, name, pad, help) {name, &(kind)},
 static const kind_entry kinds[] = {AI_KINDS(KIND_ENTRY_)};
 #define NUM_KINDS ((int)(sizeof kinds / sizeof kinds[0]))
 

@@ -13,7 +13,7 @@ static int greedy_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
     static const char *const keys[] = {"rollouts", NULL};
     int rc = rp__params_only(params, keys, ai->kind_name, err);
-    long rollouts;
+    long rollouts = 0;
     if (rc == RP_OK)
         rc = rp__param_int(params, "rollouts", 8, 1, 100000, &rollouts, err);
     if (rc < 0)

@@ -81,7 +81,7 @@ int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work
     rp_progress_start(&bar, label, count);
     while (started && atomic_load(&run.done) < count && !atomic_load(&run.failed)) {
         rp_progress_update(&bar, atomic_load(&run.done));
-        struct timespec ts = {0, 50 * 1000 * 1000};
+        struct timespec ts = {0, 50000000L}; /* 50 ms */
         nanosleep(&ts, NULL);
     }
     for (int t = 0; t < started; t++)

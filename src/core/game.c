@@ -10,7 +10,7 @@
 
 #include "ramparts/game.h"
 
-int rp_fail(rp_error *err, int code, const char *fmt, ...)
+int(rp_fail)(rp_error *err, int code, const char *fmt, ...) /* (): not the analyzer's macro */
 {
     if (err) {
         va_list ap;

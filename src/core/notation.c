@@ -78,7 +78,7 @@ int rp__text_finish(const rp_text *t)
 
 /* ---- reading ---- */
 
-int rp__read_fail(rp_reader *r, const char *what, const char *fmt, ...)
+int(rp__read_fail)(rp_reader *r, const char *what, const char *fmt, ...) /* see notation.h */
 {
     if (!r->err)
         return RP_EPARSE;

@@ -944,7 +944,7 @@ static int read_last(rp_reader *r, kd_state *t)
 static int read_fields(rp_reader *r, kd_state *t)
 {
     rp_span v, items[KD_MAX_PLAYERS];
-    uint64_t x, per_seat[KD_MAX_PLAYERS];
+    uint64_t x = 0, per_seat[KD_MAX_PLAYERS] = {0};
     int rc, count, k;
     if ((rc = rp__read_field(r, "players", &v)) < 0 ||
         (rc = rp__span_uint(r, "players", v, 2, KD_MAX_PLAYERS, &x)) < 0)
@@ -1180,7 +1180,7 @@ static int check_last(const kd_state *t, rp_error *err)
 {
     if (t->last_len == 0) {
         uint8_t zero[KD_MAX_PLAYERS] = {0};
-        if (memcmp(t->last, zero, sizeof zero) || t->last_leader || t->last_suit || t->last_winner)
+        if (memcmp(t->last, zero, sizeof zero) != 0 || t->last_leader || t->last_suit || t->last_winner)
             return rp_fail(err, RP_EINVAL, "last: values without a last trick");
         return RP_OK;
     }

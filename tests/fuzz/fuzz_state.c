@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_rng rng;
     fuzz_rng(&rng, data, size);
     fuzz_check_state(game, &st, &rng);
-    fuzz_play(game, &st, 40, &rng);
+    fuzz_play(game, &st, 20, &rng);
     free(text);
     return 0;
 }
