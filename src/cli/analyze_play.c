@@ -89,8 +89,19 @@ static void add_cards(an_collector *c, const cJSON *v, int seat, bool held)
             add_cards(c, item, seat, held);
 }
 
+/* Cut text at its first blank; true when what is left is a word of letters and hyphens (a
+ * kind such as "archers", not a square or a card such as "a1-a2" or "walls-1"). */
+static bool is_word(char *text)
+{
+    text[strcspn(text, " ")] = '\0';
+    for (const char *c = text; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || *c == '-'))
+            return false;
+    return text[0] != '\0';
+}
+
 /* The kind of an action and the cards it plays: action_json when the game has it, else the
- * first word of its notation as the kind. */
+ * first word of its notation when that is a word. */
 static void note_action(an_collector *c, const void *st, int mover, rp_action action)
 {
     cJSON *data = c->game->action_json ? c->game->action_json(st, action) : NULL;
@@ -101,10 +112,8 @@ static void note_action(an_collector *c, const void *st, int mover, rp_action ac
         add_cards(c, cJSON_GetObjectItemCaseSensitive(data, "card"), mover, false);
     } else {
         char text[RP_ACTION_TEXT];
-        if (c->game->action_to_text(st, action, text, sizeof text) > 0) {
-            text[strcspn(text, " ")] = '\0';
+        if (c->game->action_to_text(st, action, text, sizeof text) > 0 && is_word(text))
             add_feature(c, "kind", text, mover, false);
-        }
     }
     cJSON_Delete(data);
 }
