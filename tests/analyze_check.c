@@ -37,8 +37,7 @@ static void expect_near(const char *what, double report, double direct)
     if (both_missing || fabs(report - direct) <= 1e-9 * fmax(1, fabs(direct)))
         return;
     failures++;
-    fprintf(stderr, "FAIL %s: report %.12g, direct from the records %.12g\n", what, report,
-            direct);
+    fprintf(stderr, "FAIL %s: report %.12g, direct from the records %.12g\n", what, report, direct);
 }
 
 static double number_of(const cJSON *o, const char *key)
@@ -238,8 +237,7 @@ static void check_seats(const cJSON *figs, int players)
             wins[facts[g].winner]++;
     const cJSON *seat;
     int p = 0;
-    cJSON_ArrayForEach(seat, cJSON_GetObjectItemCaseSensitive(figs, "seats"))
-    {
+    cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
         const double share = (double)wins[p] / num_games;
         double low, high;
@@ -257,8 +255,7 @@ static void check_seats(const cJSON *figs, int players)
             worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / num_games);
     const cJSON *ludii_list = cJSON_GetObjectItemCaseSensitive(figs, "ludii");
     const cJSON *m;
-    cJSON_ArrayForEach(m, ludii_list)
-    {
+    cJSON_ArrayForEach (m, ludii_list) {
         const char *id = cJSON_GetObjectItemCaseSensitive(m, "id")->valuestring;
         if (strcmp(id, "balance") == 0)
             expect_near("balance", number_of(m, "value"), 1 - worst);
@@ -269,8 +266,8 @@ static void check_seats(const cJSON *figs, int players)
 
 static void check_length_and_ludii(const cJSON *figs)
 {
-    double draws = 0, stopped = 0, decided = 0, turns = 0, actions = 0, decisions = 0,
-           forced = 0, legal = 0;
+    double draws = 0, stopped = 0, decided = 0, turns = 0, actions = 0, decisions = 0, forced = 0,
+           legal = 0;
     for (int g = 0; g < num_games; g++) {
         const game_facts *f = &facts[g];
         draws += f->over && f->winner < 0;
@@ -300,7 +297,7 @@ static void check_length_and_ludii(const cJSON *figs)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const cJSON *row, *found = NULL;
-        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(figs, want[i].list))
+        cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(figs, want[i].list))
             if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "id")->valuestring, want[i].id) == 0)
                 found = row;
         expect_near(want[i].id, found ? number_of(found, "value") : NAN, want[i].direct);
@@ -313,9 +310,8 @@ static void check_impact(const cJSON *figs)
 {
     const cJSON *row;
     int kinds = 0;
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(
-                                cJSON_GetObjectItemCaseSensitive(figs, "impact"), "rows"))
-    {
+    cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(
+                                 cJSON_GetObjectItemCaseSensitive(figs, "impact"), "rows")) {
         const char *feature = cJSON_GetObjectItemCaseSensitive(row, "feature")->valuestring;
         const char *when = cJSON_GetObjectItemCaseSensitive(row, "when")->valuestring;
         if (strncmp(feature, "kind:", 5) != 0 || strcmp(when, "played") != 0)
@@ -339,8 +335,7 @@ static void check_impact(const cJSON *figs)
         expect_near(feature, number_of(row, "n_with"), n_with);
         expect_near(feature, number_of(row, "n_without"), n_without);
         expect_near(feature, number_of(row, "rate_with"), n_with ? with / n_with : NAN);
-        expect_near(feature, number_of(row, "rate_without"),
-                    n_without ? without / n_without : NAN);
+        expect_near(feature, number_of(row, "rate_without"), n_without ? without / n_without : NAN);
     }
     int distinct = 0;
     char seen[512][40];

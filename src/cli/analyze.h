@@ -14,15 +14,15 @@
 
 /* The measurements of one game (fixed size, no pointers: MPI gathers them as bytes). */
 typedef struct an_game {
-    bool done;       /* this slot holds a game */
+    bool done; /* this slot holds a game */
     int players;
     bool unfinished; /* stopped at the tools' turn cap (CD-16) */
     double returns[RP_MAX_PLAYERS];
     int strong_seat; /* ladder games: the seat of the stronger AI (-1 otherwise) */
     int turns;
-    long actions;   /* every action applied */
-    long decisions; /* actions chosen among two or more legal ones */
-    long forced;    /* actions that were the only legal one */
+    long actions;     /* every action applied */
+    long decisions;   /* actions chosen among two or more legal ones */
+    long forced;      /* actions that were the only legal one */
     double legal_sum; /* legal actions summed over every state someone acted in */
     /* Ludii's state-evaluation metrics of this game (NaN without an evaluate hook, or
      * without a sole winner where the metric needs one) */
@@ -31,8 +31,8 @@ typedef struct an_game {
      * over one of its own moves, and the loser's worst move */
     bool judged;
     double worst_drop, loser_drop;
-    int worst_drop_action;   /* the action index (from 0) of the worst drop */
-    bool loser_swung;        /* the loser's worst move took it from >= even to below */
+    int worst_drop_action; /* the action index (from 0) of the worst drop */
+    bool loser_swung;      /* the loser's worst move took it from >= even to below */
     char features[AN_FEATURE_TEXT];
 } an_game;
 
@@ -75,12 +75,10 @@ an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, c
 /* Collects an_game while a game is played (an rp_cli_watch) or replayed from a record. */
 typedef struct an_collector an_collector;
 an_collector *an_collector_new(const rp_game *game, an_game *out);
-void an_collector_watch(void *collector, const void *st, int mover, rp_action action,
-                        int legal);
+void an_collector_watch(void *collector, const void *st, int mover, rp_action action, int legal);
 /* Finish: the returns and whether the game was stopped (from the runner or the record).
  * Returns RP_OK, or < 0 when the features did not fit. */
-int an_collector_finish(an_collector *c, const double *returns, bool unfinished,
-                        rp_error *err);
+int an_collector_finish(an_collector *c, const double *returns, bool unfinished, rp_error *err);
 void an_collector_free(an_collector *c);
 
 /* Replay a match's moves into out (records: --records). */

@@ -24,12 +24,13 @@ int an_write_html(FILE *out, const cJSON *report)
     char *json = cJSON_PrintUnformatted(report);
     if (!json)
         return RP_ENOMEM;
-    fprintf(out, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                 "<title>%s: balance report (ramparts analyze)</title>\n</head>\n<body>\n"
-                 "<main id=\"report\"><p>The report is drawn by its script: open this file in a "
-                 "browser with JavaScript on.</p></main>\n"
-                 "<script type=\"application/json\" id=\"report-data\">",
+    fprintf(out,
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<title>%s: balance report (ramparts analyze)</title>\n</head>\n<body>\n"
+            "<main id=\"report\"><p>The report is drawn by its script: open this file in a "
+            "browser with JavaScript on.</p></main>\n"
+            "<script type=\"application/json\" id=\"report-data\">",
             cJSON_IsString(title) ? title->valuestring : "Ramparts");
     int rc = write_script_json(out, json);
     free(json);

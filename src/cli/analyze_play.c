@@ -51,8 +51,7 @@ void an_collector_free(an_collector *c)
     free(c);
 }
 
-static void add_feature(an_collector *c, const char *prefix, const char *name, int seat,
-                        bool held)
+static void add_feature(an_collector *c, const char *prefix, const char *name, int seat, bool held)
 {
     char full[FEATURE_NAME];
     snprintf(full, sizeof full, "%s:%s", prefix, name);
@@ -85,7 +84,7 @@ static void add_cards(an_collector *c, const cJSON *v, int seat, bool held)
     }
     const cJSON *item;
     if (cJSON_IsArray(v))
-        cJSON_ArrayForEach(item, v)
+        cJSON_ArrayForEach (item, v)
             add_cards(c, item, seat, held);
 }
 
@@ -160,8 +159,7 @@ static void note_evaluation(an_collector *c, const void *st, int players)
     c->num_evals += players;
 }
 
-void an_collector_watch(void *collector, const void *st, int mover, rp_action action,
-                        int legal)
+void an_collector_watch(void *collector, const void *st, int mover, rp_action action, int legal)
 {
     an_collector *c = collector;
     an_game *g = c->out;
@@ -246,11 +244,13 @@ static int write_features(const an_collector *c, an_game *g, rp_error *err)
     size_t used = 0;
     for (int i = 0; i < c->num_features; i++) {
         const feature *f = &c->features[i];
-        int n = snprintf(g->features + used, sizeof g->features - used, "%02x %02x %s\n",
-                         f->played, f->held, f->name);
+        int n = snprintf(g->features + used, sizeof g->features - used, "%02x %02x %s\n", f->played,
+                         f->held, f->name);
         if (n < 0 || (size_t)n >= sizeof g->features - used)
-            return rp_fail(err, RP_ENOSPACE, "analyze: a game touched too many cards and kinds "
-                                             "of action to record (%d)", c->num_features);
+            return rp_fail(err, RP_ENOSPACE,
+                           "analyze: a game touched too many cards and kinds "
+                           "of action to record (%d)",
+                           c->num_features);
         used += (size_t)n;
     }
     return RP_OK;
@@ -260,8 +260,10 @@ int an_collector_finish(an_collector *c, const double *returns, bool unfinished,
 {
     an_game *g = c->out;
     if (c->overflow)
-        return rp_fail(err, RP_ENOMEM, "analyze: more than %d cards and kinds of action in one "
-                                       "game, or out of memory", MAX_FEATURES);
+        return rp_fail(err, RP_ENOMEM,
+                       "analyze: more than %d cards and kinds of action in one "
+                       "game, or out of memory",
+                       MAX_FEATURES);
     g->done = true;
     g->unfinished = unfinished;
     int winner = -1;
@@ -272,8 +274,10 @@ int an_collector_finish(an_collector *c, const double *returns, bool unfinished,
     }
     note_hands(c, &c->last, g->players);
     if (c->overflow)
-        return rp_fail(err, RP_ENOMEM, "analyze: more than %d cards and kinds of action in one "
-                                       "game", MAX_FEATURES);
+        return rp_fail(err, RP_ENOMEM,
+                       "analyze: more than %d cards and kinds of action in one "
+                       "game",
+                       MAX_FEATURES);
     ludii_metrics(c, g, winner);
     return write_features(c, g, err);
 }
@@ -313,8 +317,8 @@ struct an_judge {
     an_game *out;
     rp_ai *ai;
     int players;
-    int *movers;        /* the seat to act at each state */
-    double *estimates;  /* the judge's share of the win for that seat (NaN: forced move) */
+    int *movers;       /* the seat to act at each state */
+    double *estimates; /* the judge's share of the win for that seat (NaN: forced move) */
     long states, cap;
     bool failed;
     rp_error error;

@@ -192,8 +192,8 @@ static const figure_def ludii_figures[] = {
      "Similarity between player win rates: 1 minus the largest difference between two seats' "
      "win rates.",
      LUDII_DIR "single/outcome/Balance.java"},
-    {"advantage_p1", "Advantage of the first player", fig_wins, &seat_ids[0], true,
-     "AdvantageP1", "Percentage of games where player 1 (seat 0) won.",
+    {"advantage_p1", "Advantage of the first player", fig_wins, &seat_ids[0], true, "AdvantageP1",
+     "Percentage of games where player 1 (seat 0) won.",
      LUDII_DIR "single/outcome/AdvantageP1.java"},
     {"drawishness", "Drawishness", fig_draws, NULL, true, "Drawishness",
      "Percentage of games which end in a draw (not including timeouts: games stopped at the "
@@ -230,14 +230,13 @@ static const figure_def ludii_figures[] = {
 static const figure_def length_figures[] = {
     {"turns", "Turns per game", fig_turns, NULL, false, NULL, NULL, NULL},
     {"actions", "Actions per game", fig_mean, &m_actions, false, NULL, NULL, NULL},
-    {"decisions", "Decisions per game (two or more legal actions)", fig_mean, &m_decisions,
-     false, NULL, NULL, NULL},
-    {"branching", "Branching factor (legal actions per state)", fig_branching, NULL, false,
+    {"decisions", "Decisions per game (two or more legal actions)", fig_mean, &m_decisions, false,
      NULL, NULL, NULL},
-    {"forced_share", "Share of forced (single-option) decisions", fig_forced, NULL, false,
-     NULL, NULL, NULL},
-    {"unfinished", "Games stopped at the turn cap", fig_unfinished, NULL, true, NULL, NULL,
-     NULL},
+    {"branching", "Branching factor (legal actions per state)", fig_branching, NULL, false, NULL,
+     NULL, NULL},
+    {"forced_share", "Share of forced (single-option) decisions", fig_forced, NULL, false, NULL,
+     NULL, NULL},
+    {"unfinished", "Games stopped at the turn cap", fig_unfinished, NULL, true, NULL, NULL, NULL},
     {"draws", "Draws (and shared wins)", fig_draws, NULL, true, NULL, NULL, NULL},
 };
 #define NUM_LENGTH ((int)(sizeof length_figures / sizeof length_figures[0]))
@@ -444,8 +443,7 @@ static cJSON *impact_row_json(const impact_row *r, bool tested, double z)
     cJSON *o = cJSON_CreateObject();
     const char *colon = strchr(r->name, ':');
     cJSON_AddStringToObject(o, "feature", r->name);
-    cJSON_AddStringToObject(o, "type", colon && strncmp(r->name, "card", 4) == 0 ? "card"
-                                                                                 : "kind");
+    cJSON_AddStringToObject(o, "type", colon && strncmp(r->name, "card", 4) == 0 ? "card" : "kind");
     cJSON_AddStringToObject(o, "name", colon ? colon + 1 : r->name);
     cJSON_AddStringToObject(o, "when", r->held ? "held at the end" : "played");
     add_number(o, "rate_with", r->with_n ? r->with_sum / (double)r->with_n : NAN);
@@ -564,8 +562,8 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
 {
     (void)game;
     cJSON *list = cJSON_CreateArray();
-    const int players = set_players(base) < set_players(variant) ? set_players(base)
-                                                                   : set_players(variant);
+    const int players =
+        set_players(base) < set_players(variant) ? set_players(base) : set_players(variant);
     for (int p = 0; p < players; p++) {
         char id[32], label[64];
         snprintf(id, sizeof id, "wins_seat_%d", p);
@@ -621,8 +619,8 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin
      * flip between the sides), the weaker side wins half the deal-decided games. */
     if (set_players(set) == 2) {
-        const an_interval luck = {fmin(1, 2 * w.value), fmin(1, 2 * w.low),
-                                  fmin(1, 2 * w.high), w.n};
+        const an_interval luck = {fmin(1, 2 * w.value), fmin(1, 2 * w.low), fmin(1, 2 * w.high),
+                                  w.n};
         cJSON_AddItemToObject(o, "deal_decides", interval_json(luck));
     }
     return o;
@@ -642,8 +640,8 @@ cJSON *an_decisive_json(const an_set *set, const char *judge_spec)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "judge", judge_spec);
     cJSON_AddNumberToObject(o, "games", (double)set->count);
-    cJSON_AddItemToObject(o, "mean_worst_drop", interval_json(an_bootstrap(set, fig_worst_drop,
-                                                                           NULL)));
+    cJSON_AddItemToObject(o, "mean_worst_drop",
+                          interval_json(an_bootstrap(set, fig_worst_drop, NULL)));
     long decided = 0, swung = 0;
     double largest = 0;
     cJSON *per = cJSON_AddArrayToObject(o, "per_game");

@@ -21,8 +21,8 @@ typedef struct analyze_job {
     rp_config cfg;
     const char *ai_specs[RP_MAX_PLAYERS];
     int num_ai;
-    long games;        /* AI games under the base rules (and per variant) */
-    bool paired;       /* two-player: games 2k, 2k+1 share a deal, the AIs swap seats */
+    long games;  /* AI games under the base rules (and per variant) */
+    bool paired; /* two-player: games 2k, 2k+1 share a deal, the AIs swap seats */
     int turn_cap;
     rp_config variants[MAX_VARIANTS];
     const char *variant_text[MAX_VARIANTS];
@@ -154,8 +154,8 @@ static int play_measured(const analyze_job *job, const rp_config *cfg, const cha
     if (!w.collector)
         return rp_fail(err, RP_ENOMEM, "out of memory");
     rp_cli_outcome out;
-    int rc = rp_cli_ai_game(job->game, cfg, specs, ai_seed, job->turn_cap, watch_both, &w, &out,
-                            err);
+    int rc =
+        rp_cli_ai_game(job->game, cfg, specs, ai_seed, job->turn_cap, watch_both, &w, &out, err);
     if (rc == RP_OK && w.out_of_memory)
         rc = rp_fail(err, RP_ENOMEM, "out of memory");
     if (rc == RP_OK)
@@ -178,8 +178,8 @@ static int play_judged(const analyze_job *job, long g, an_game *item, rp_error *
     if (rc < 0)
         return rc;
     rp_cli_outcome out;
-    rc = rp_cli_ai_game(job->game, &cfg, specs, ai_seed, job->turn_cap, an_judge_watch, judge,
-                        &out, err);
+    rc = rp_cli_ai_game(job->game, &cfg, specs, ai_seed, job->turn_cap, an_judge_watch, judge, &out,
+                        err);
     if (rc == RP_OK)
         rc = an_judge_finish(judge, out.returns, out.unfinished, err);
     an_judge_free(judge);
@@ -264,8 +264,7 @@ typedef struct human_set {
     cJSON *options_seen; /* options text -> number of games */
 } human_set;
 
-static int read_one_record(const analyze_job *job, const char *path, human_set *h,
-                           rp_error *err)
+static int read_one_record(const analyze_job *job, const char *path, human_set *h, rp_error *err)
 {
     FILE *in = fopen(path, "r");
     if (!in)
@@ -417,8 +416,7 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
         printf(", games still going after %d turns stopped as unfinished", job->turn_cap);
     printf("\n");
     const cJSON *seat;
-    cJSON_ArrayForEach(seat, cJSON_GetObjectItemCaseSensitive(figs, "seats"))
-    {
+    cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
         printf("  %-8s wins %5.1f%% [%5.1f%%, %5.1f%%]\n",
                cJSON_GetObjectItemCaseSensitive(seat, "name")->valuestring,
@@ -434,34 +432,33 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
 
 static void analyze_help(void)
 {
-    printf(
-        "usage: ramparts analyze GAME [key=value ...] [--games N] [--ai A,B,...]\n"
-        "                        [--vs key=value[,key=value]] ... [--records DIR]\n"
-        "                        [--out report.html] [--json FILE|-] [options]\n\n"
-        "Plays AI games and writes a balance report a designer can act on: one self-contained\n"
-        "HTML file (plots drawn by Vega-Lite, works offline) and the same figures as JSON.\n"
-        "Every figure has a 95%% interval and the number of games behind it.\n\n"
-        "  --games N          AI games under the base rules (default 200); two-player games\n"
-        "                     are played in pairs on one deal with the seats swapped\n"
-        "  --ai A,B,...       the AI of each seat, the last filling the rest (default greedy)\n"
-        "  --vs key=value     a rule variant played on the same seeds and compared, figure\n"
-        "                     by figure, with a paired interval (repeatable, up to %d)\n"
-        "  --records DIR      also report human games: the records (*.rec) in DIR\n"
-        "  --ladder A,B,...   the skill ladder, weakest first (default\n"
-        "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
-        "                     neighbouring pair (default 40; 0 leaves it out)\n"
-        "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
-        "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
-        "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
-        "                     the game's cap for tools, e.g. 100 in castle-danger: CD-16)\n"
-        "  --seed S           the first deal's seed (default 1)\n"
-        "  --threads T        threads (default: every core)\n"
-        "  --save-records DIR write the base AI games as records\n"
-        "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n\n"
-        "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
-        "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
-        "AIs:\n%s",
-        MAX_VARIANTS, rp_ai_help());
+    printf("usage: ramparts analyze GAME [key=value ...] [--games N] [--ai A,B,...]\n"
+           "                        [--vs key=value[,key=value]] ... [--records DIR]\n"
+           "                        [--out report.html] [--json FILE|-] [options]\n\n"
+           "Plays AI games and writes a balance report a designer can act on: one self-contained\n"
+           "HTML file (plots drawn by Vega-Lite, works offline) and the same figures as JSON.\n"
+           "Every figure has a 95%% interval and the number of games behind it.\n\n"
+           "  --games N          AI games under the base rules (default 200); two-player games\n"
+           "                     are played in pairs on one deal with the seats swapped\n"
+           "  --ai A,B,...       the AI of each seat, the last filling the rest (default greedy)\n"
+           "  --vs key=value     a rule variant played on the same seeds and compared, figure\n"
+           "                     by figure, with a paired interval (repeatable, up to %d)\n"
+           "  --records DIR      also report human games: the records (*.rec) in DIR\n"
+           "  --ladder A,B,...   the skill ladder, weakest first (default\n"
+           "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
+           "                     neighbouring pair (default 40; 0 leaves it out)\n"
+           "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
+           "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
+           "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
+           "                     the game's cap for tools, e.g. 100 in castle-danger: CD-16)\n"
+           "  --seed S           the first deal's seed (default 1)\n"
+           "  --threads T        threads (default: every core)\n"
+           "  --save-records DIR write the base AI games as records\n"
+           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n\n"
+           "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
+           "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
+           "AIs:\n%s",
+           MAX_VARIANTS, rp_ai_help());
 }
 
 static bool check_ai(const rp_game *game, const char *spec)
@@ -477,14 +474,14 @@ static bool check_ai(const rp_game *game, const char *spec)
 }
 
 /* A list of AI specs: at least one, each valid. */
-static int parse_specs(const rp_game *game, char *list, const char **out, int max,
-                       const char *what)
+static int parse_specs(const rp_game *game, char *list, const char **out, int max, const char *what)
 {
     char *specs[MAX_LEVELS];
     const int n = rp_ai_split_specs(list, specs, max < MAX_LEVELS ? max : MAX_LEVELS);
     if (n <= 0)
         return rp_cli_usage_error("analyze", "%s: a list of AIs such as greedy,hard (at most %d)",
-                                  what, max), -1;
+                                  what, max),
+               -1;
     for (int i = 0; i < n; i++) {
         if (!check_ai(game, specs[i]))
             return -1;
@@ -505,8 +502,10 @@ static bool parse_variant(analyze_job *job, char *text)
     for (char *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         rp_error err;
         if (strncmp(kv, "seed=", 5) == 0)
-            return rp_cli_usage_error("analyze", "--vs %s: a variant is played on the same "
-                                                 "seeds; change the rules, not the seed", kv),
+            return rp_cli_usage_error("analyze",
+                                      "--vs %s: a variant is played on the same "
+                                      "seeds; change the rules, not the seed",
+                                      kv),
                    false;
         if (rp_config_set(job->game, v, kv, &err) < 0)
             return rp_cli_usage_error("analyze", "--vs: %s", err.msg), false;
@@ -539,8 +538,8 @@ static bool number_option(const char *a, const char *v, analyze_args *args)
 
 static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
 {
-    static const char *const numbers[] = {"--games",        "--seed",        "--threads",
-                                          "--max-turns",    "--ladder-games", "--judge-games"};
+    static const char *const numbers[] = {"--games",     "--seed",         "--threads",
+                                          "--max-turns", "--ladder-games", "--judge-games"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool is_number = false;
@@ -631,8 +630,8 @@ static int run_all(analyze_job *job, int threads, human_set *human, bool *have_h
         return RP_EXIT_FAIL;
     }
     rp_error err = {{0}};
-    if (job->total > 0 && rp_cli_parallel("analyze", job->total, threads, run_task, job,
-                                          job->items, sizeof *job->items, &err) < 0) {
+    if (job->total > 0 && rp_cli_parallel("analyze", job->total, threads, run_task, job, job->items,
+                                          sizeof *job->items, &err) < 0) {
         fprintf(stderr, "ramparts analyze: %s\n", err.msg);
         return RP_EXIT_FAIL;
     }
@@ -660,8 +659,8 @@ int rp_cmd_analyze(int argc, char **argv)
     if (!(job.game = rp_cli_game("analyze", argv[1])))
         return RP_EXIT_USAGE;
     rp_config_default(job.game, &job.cfg);
-    analyze_args args = {.games = 200, .seed = 1, .threads = rp_cli_cores(),
-                         .ladder_games = 40, .judge_games = 4};
+    analyze_args args = {
+        .games = 200, .seed = 1, .threads = rp_cli_cores(), .ladder_games = 40, .judge_games = 4};
     int rc = parse_args(&job, &args, argc, argv);
     if (rc == RP_EXIT_OK)
         rc = settle(&job, &args);

@@ -14,9 +14,9 @@
  * a sits alone against copies of b, its seat rotating over every seat of each deal. */
 typedef struct pairing {
     int a, b;
-    double score;            /* a's total share of the wins */
+    double score; /* a's total share of the wins */
     long a_wins, b_wins, draws;
-    long unfinished;         /* stopped at the turn cap; scored as shared, never a draw */
+    long unfinished; /* stopped at the turn cap; scored as shared, never a draw */
 } pairing;
 
 /* What one game of a pairing came to. */
@@ -33,8 +33,8 @@ typedef struct arena_job {
     int num_specs;
     pairing pairs[MAX_AIS * MAX_AIS];
     int num_pairs;
-    long games;   /* per pairing */
-    int turn_cap; /* 0: none */
+    long games;            /* per pairing */
+    int turn_cap;          /* 0: none */
     arena_result *results; /* per (pairing, game) */
 } arena_job;
 
@@ -61,8 +61,8 @@ static int play_game(void *ctx, long index, void *item, rp_error *err)
     int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u + (uint64_t)index * 7919u,
                             job->turn_cap, NULL, NULL, &out, &inner);
     if (rc < 0)
-        return rp_fail(err, rc, "%s vs %s, game %ld: %s", job->specs[pr->a], job->specs[pr->b],
-                       g, inner.msg);
+        return rp_fail(err, rc, "%s vs %s, game %ld: %s", job->specs[pr->a], job->specs[pr->b], g,
+                       inner.msg);
     arena_result *res = item;
     res->share = out.returns[mine];
     res->unfinished = out.unfinished;
@@ -124,8 +124,8 @@ static void print_table(const arena_job *job)
         const pairing *pr = &job->pairs[i];
         double p = pr->score / (double)job->games, lo, hi;
         wilson(p, job->games, &lo, &hi);
-        printf("%-22s %-22s %6ld %6ld %6ld %6ld ", job->specs[pr->a], job->specs[pr->b],
-               job->games, pr->a_wins, pr->draws, pr->b_wins);
+        printf("%-22s %-22s %6ld %6ld %6ld %6ld ", job->specs[pr->a], job->specs[pr->b], job->games,
+               pr->a_wins, pr->draws, pr->b_wins);
         if (capped)
             printf("%6ld ", pr->unfinished);
         printf(" %6.1f%% [%5.1f%%, %5.1f%%] ", 100 * p, 100 * lo, 100 * hi);
@@ -240,8 +240,7 @@ static int parse_args(arena_job *job, int argc, char **argv, bool *json, long lo
             if (!(v = rp_cli_value("arena", argc, argv, &i)))
                 return RP_EXIT_USAGE;
             bool ok = strcmp(a, "--games") == 0 ? rp_cli_number("arena", a, v, 1, 10000000, &games)
-                      : strcmp(a, "--threads") == 0
-                          ? rp_cli_number("arena", a, v, 1, 256, threads)
+                      : strcmp(a, "--threads") == 0 ? rp_cli_number("arena", a, v, 1, 256, threads)
                       : strcmp(a, "--max-turns") == 0
                           ? rp_cli_number("arena", a, v, 1, 1000000, &max_turns)
                           : rp_cli_number("arena", a, v, 0, INT64_MAX, &seed);

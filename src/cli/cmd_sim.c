@@ -43,8 +43,8 @@ static int play_one(void *ctx, long g, void *item, rp_error *err)
         specs[p] = spec_at(job, g, p);
     rp_cli_outcome out;
     rp_error inner = {{0}};
-    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u, job->turn_cap, NULL,
-                            NULL, &out, &inner);
+    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u, job->turn_cap, NULL, NULL,
+                            &out, &inner);
     if (rc < 0)
         return rp_fail(err, rc, "game %ld: %s", g, inner.msg);
     res->winner = -1;
@@ -191,7 +191,7 @@ int rp_cmd_sim(int argc, char **argv)
                    strcmp(a, "--seed") == 0 || strcmp(a, "--max-turns") == 0) {
             if (!(v = rp_cli_value("sim", argc, argv, &i)))
                 return RP_EXIT_USAGE;
-            bool ok = strcmp(a, "--games") == 0     ? rp_cli_number("sim", a, v, 1, 100000000, &games)
+            bool ok = strcmp(a, "--games") == 0 ? rp_cli_number("sim", a, v, 1, 100000000, &games)
                       : strcmp(a, "--threads") == 0 ? rp_cli_number("sim", a, v, 1, 256, &threads)
                       : strcmp(a, "--max-turns") == 0
                           ? rp_cli_number("sim", a, v, 1, 1000000, &max_turns)

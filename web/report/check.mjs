@@ -1,12 +1,13 @@
 // check.mjs — opens an analysis report in headless Chromium (Debian's, driven by
 // playwright-core) with the network off, and fails unless the page logs no console error,
 // throws nothing, and draws every plot (each has SVG marks). Optionally saves a screenshot.
-// Usage: node check.mjs NODE_MODULES_DIR REPORT.html [SCREENSHOT.png]
+// Usage: node check.mjs NODE_MODULES_DIR REPORT.html [SCREENSHOT.png [HEIGHT]]
+// (the screenshot shows the top HEIGHT pixels of the page, default all of it)
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [nodeModules, report, screenshot] = process.argv.slice(2);
+const [nodeModules, report, screenshot, height] = process.argv.slice(2);
 if (!nodeModules || !report) {
   console.error('usage: node check.mjs NODE_MODULES_DIR REPORT.html [SCREENSHOT.png]');
   process.exit(2);
@@ -43,7 +44,11 @@ try {
   if (status.reported.plots !== status.plots.length) problems.push('plot count mismatch');
   for (const p of status.plots) if (p.marks === 0) problems.push(`plot ${p.id} drew no marks`);
   for (const e of status.reported.errors) problems.push(`plot failed: ${e}`);
-  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  if (screenshot) {
+    const full = await page.evaluate(() => document.documentElement.scrollHeight);
+    const clip = { x: 0, y: 0, width: 1200, height: Math.min(full, Number(height) || full) };
+    await page.screenshot({ path: screenshot, fullPage: true, clip });
+  }
   console.log(`${path.basename(report)}: ${status.plots.length} plots ` +
     `(${status.plots.map((p) => `${p.id}:${p.marks}`).join(' ')}); sections ${status.sections.join(' ')}`);
 } finally {
