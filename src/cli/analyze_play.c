@@ -88,6 +88,32 @@ static void add_cards(an_collector *c, const cJSON *v, int seat, bool held)
             add_cards(c, item, seat, held);
 }
 
+/* What the action set off, as a spectator is told it: each event's kind for the seat it
+ * concerns ("event:capture"), and the cards the mover's own events name (a card flipped or
+ * played), draws left out (a card drawn is not a card played). */
+static void note_events(an_collector *c, const void *st, int mover, rp_action action)
+{
+    if (!c->game->events_json)
+        return;
+    cJSON *events = c->game->events_json(st, action, RP_SPECTATOR);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events)
+    {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
+        const cJSON *seat = cJSON_GetObjectItemCaseSensitive(e, "seat");
+        const int who = cJSON_IsNumber(seat) ? seat->valueint : mover;
+        if (!cJSON_IsString(kind) || who < 0 || who >= RP_MAX_PLAYERS)
+            continue;
+        if (strcmp(kind->valuestring, "turn") != 0 && strcmp(kind->valuestring, "game-over") != 0)
+            add_feature(c, "event", kind->valuestring, who, false);
+        if (who == mover && strcmp(kind->valuestring, "draw") != 0) {
+            add_cards(c, cJSON_GetObjectItemCaseSensitive(e, "cards"), who, false);
+            add_cards(c, cJSON_GetObjectItemCaseSensitive(e, "card"), who, false);
+        }
+    }
+    cJSON_Delete(events);
+}
+
 /* Cut text at its first blank; true when what is left is a word of letters and hyphens (a
  * kind such as "archers", not a square or a card such as "a1-a2" or "walls-1"). */
 static bool is_word(char *text)
@@ -115,6 +141,7 @@ static void note_action(an_collector *c, const void *st, int mover, rp_action ac
             add_feature(c, "kind", text, mover, false);
     }
     cJSON_Delete(data);
+    note_events(c, st, mover, action);
 }
 
 /* What each seat holds at the end: the "hand" of its own view (an array of card names, or
