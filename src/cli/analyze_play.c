@@ -97,8 +97,7 @@ static void note_events(an_collector *c, const void *st, int mover, rp_action ac
         return;
     cJSON *events = c->game->events_json(st, action, RP_SPECTATOR);
     const cJSON *e;
-    cJSON_ArrayForEach(e, events)
-    {
+    cJSON_ArrayForEach (e, events) {
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
         const cJSON *seat = cJSON_GetObjectItemCaseSensitive(e, "seat");
         const int who = cJSON_IsNumber(seat) ? seat->valueint : mover;

@@ -604,6 +604,8 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     cJSON_AddStringToObject(o, "weak", weak);
     cJSON_AddStringToObject(o, "strong", strong);
     cJSON_AddNumberToObject(o, "games", (double)set->count);
+    /* the stronger side sits alone against copies of the weaker: its fair share */
+    cJSON_AddNumberToObject(o, "fair_share", set_players(set) ? 1.0 / set_players(set) : NAN);
     long *all = malloc(sizeof *all * (size_t)(set->count + 1));
     if (!all)
         return o;

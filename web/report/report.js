@@ -112,9 +112,11 @@ function ladderSection(root, data) {
     'Each AI against the next stronger one. If skill always told, the stronger side would ' +
     'win every game; how often the weaker side still wins shows how much the deal decides. ' +
     '"Deal decides" assumes a game is either won by the better player or a coin flip, so it ' +
-    'is twice the weaker side\'s wins.');
-  s.append(table(['weaker', 'stronger', 'stronger scores', 'weaker wins', 'deal decides'],
-    data.ladder.map((r) => [r.weak, r.strong, interval(r.strong_score, pct),
+    'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
+    'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
+    'number of players, and the weaker side wins when any of its seats does.');
+  s.append(table(['weaker', 'stronger', 'fair share', 'stronger scores', 'weaker side wins', 'deal decides'],
+    data.ladder.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
       interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a'])));
   plot(s, 'ladder', charts.ladder(data.ladder), 'The stronger AI\'s score in each pairing.');
 }
