@@ -101,23 +101,31 @@ static double fig_balance(const an_set *s, const long *idx, long n, const void *
     return 1 - worst;
 }
 
-/* The mean of a per-game number (long or double member at an offset), finite values only. */
+/* The mean of a per-game number (an int, long or double member at an offset), finite values
+ * only. */
+typedef enum member_type { MEMBER_INT, MEMBER_LONG, MEMBER_DOUBLE } member_type;
 typedef struct member {
     size_t offset;
-    bool is_long;
+    member_type type;
 } member;
 
 static double member_value(const an_game *g, const member *m)
 {
     const char *base = (const char *)g + m->offset;
-    if (m->is_long) {
-        long v;
-        memcpy(&v, base, sizeof v);
-        return (double)v;
+    int i;
+    long l;
+    double d;
+    switch (m->type) {
+    case MEMBER_INT:
+        memcpy(&i, base, sizeof i);
+        return i;
+    case MEMBER_LONG:
+        memcpy(&l, base, sizeof l);
+        return (double)l;
+    default:
+        memcpy(&d, base, sizeof d);
+        return d;
     }
-    double v;
-    memcpy(&v, base, sizeof v);
-    return v;
 }
 
 static double fig_mean(const an_set *s, const long *idx, long n, const void *ctx)
@@ -132,15 +140,6 @@ static double fig_mean(const an_set *s, const long *idx, long n, const void *ctx
         }
     }
     return count ? sum / (double)count : NAN;
-}
-
-static double fig_turns(const an_set *s, const long *idx, long n, const void *ctx)
-{
-    (void)ctx;
-    double sum = 0;
-    for (long i = 0; i < n; i++)
-        sum += s->games[idx[i]].turns;
-    return n ? sum / (double)n : NAN;
 }
 
 /* Legal actions per state acted in, over all states of the sample. */
@@ -166,12 +165,14 @@ static double fig_forced(const an_set *s, const long *idx, long n, const void *c
     return states > 0 ? forced / states : NAN;
 }
 
-static const member m_actions = {offsetof(an_game, actions), true};
-static const member m_decisions = {offsetof(an_game, decisions), true};
-static const member m_lead = {offsetof(an_game, lead_change), false};
-static const member m_stability = {offsetof(an_game, stability), false};
-static const member m_drama = {offsetof(an_game, drama), false};
-static const member m_decisive = {offsetof(an_game, decisiveness), false};
+static const member m_turns = {offsetof(an_game, turns), MEMBER_INT};
+static const member m_actions = {offsetof(an_game, actions), MEMBER_LONG};
+static const member m_decisions = {offsetof(an_game, decisions), MEMBER_LONG};
+static const member m_lead = {offsetof(an_game, lead_change), MEMBER_DOUBLE};
+static const member m_stability = {offsetof(an_game, stability), MEMBER_DOUBLE};
+static const member m_drama = {offsetof(an_game, drama), MEMBER_DOUBLE};
+static const member m_decisive = {offsetof(an_game, decisiveness), MEMBER_DOUBLE};
+static const member m_worst_drop = {offsetof(an_game, worst_drop), MEMBER_DOUBLE};
 
 /* ---- the table of figures: reported for a set and compared between variants ---- */
 
@@ -202,7 +203,7 @@ static const figure_def ludii_figures[] = {
     {"completion", "Completion", fig_completion, NULL, true, "Completion",
      "Percentage of games which have a winner (not draw or timeout).",
      LUDII_DIR "single/outcome/Completion.java"},
-    {"duration", "Duration (turns)", fig_turns, NULL, false, "DurationTurns",
+    {"duration", "Duration (turns)", fig_mean, &m_turns, false, "DurationTurns",
      "Number of turns in a game (mean).", LUDII_DIR "single/duration/DurationTurns.java"},
     {"decisiveness", "Decisiveness", fig_mean, &m_decisive, false, "DecisivenessMoves",
      "Percentage number of moves after a winning player has a state evaluation above the "
@@ -228,7 +229,7 @@ static const figure_def ludii_figures[] = {
 #define NUM_LUDII ((int)(sizeof ludii_figures / sizeof ludii_figures[0]))
 
 static const figure_def length_figures[] = {
-    {"turns", "Turns per game", fig_turns, NULL, false, NULL, NULL, NULL},
+    {"turns", "Turns per game", fig_mean, &m_turns, false, NULL, NULL, NULL},
     {"actions", "Actions per game", fig_mean, &m_actions, false, NULL, NULL, NULL},
     {"decisions", "Decisions per game (two or more legal actions)", fig_mean, &m_decisions, false,
      NULL, NULL, NULL},
@@ -628,22 +629,13 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     return o;
 }
 
-static double fig_worst_drop(const an_set *s, const long *idx, long n, const void *ctx)
-{
-    (void)ctx;
-    double sum = 0;
-    for (long i = 0; i < n; i++)
-        sum += s->games[idx[i]].worst_drop;
-    return n ? sum / (double)n : NAN;
-}
-
 cJSON *an_decisive_json(const an_set *set, const char *judge_spec)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "judge", judge_spec);
     cJSON_AddNumberToObject(o, "games", (double)set->count);
     cJSON_AddItemToObject(o, "mean_worst_drop",
-                          interval_json(an_bootstrap(set, fig_worst_drop, NULL)));
+                          interval_json(an_bootstrap(set, fig_mean, &m_worst_drop)));
     long decided = 0, swung = 0;
     double largest = 0;
     cJSON *per = cJSON_AddArrayToObject(o, "per_game");
