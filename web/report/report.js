@@ -166,7 +166,9 @@ function variantsSection(root, data) {
   if (!data.variants.length) return;
   const s = section(root, 'variants', 'Rule variants against the base rules',
     'Each variant played on the same seeds with the same AIs; every difference (variant minus ' +
-    'base) has a paired bootstrap 95% interval and is significant when the interval leaves out 0.');
+    'base) has a paired bootstrap 95% interval and is significant when the interval leaves out 0. ' +
+    'Each interval holds at 95% on its own: among twenty figures with no real difference, about ' +
+    'one shows as significant by chance.');
   for (const v of data.variants) {
     s.append(el('h3', {}, `${v.vs} (${v.options})`));
     s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'significant'],
