@@ -329,82 +329,118 @@ typedef struct impact_table {
     int count, cap;
 } impact_table;
 
-static impact_row *impact_find(impact_table *t, const char *name, bool held)
+static int compare_key(bool held_a, const char *name_a, bool held_b, const char *name_b)
 {
-    for (int i = 0; i < t->count; i++)
-        if (t->rows[i].held == held && strcmp(t->rows[i].name, name) == 0)
-            return &t->rows[i];
+    if (held_a != held_b)
+        return held_a ? 1 : -1;
+    return strcmp(name_a, name_b);
+}
+
+/* The place of (name, held) in the rows, kept sorted by when then name: its index when found,
+ * else -(the index to insert at) - 1. */
+static int impact_search(const impact_table *t, const char *name, bool held)
+{
+    int lo = 0, hi = t->count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        const int c = compare_key(t->rows[mid].held, t->rows[mid].name, held, name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -lo - 1;
+}
+
+static void impact_add(impact_table *t, const char *name, bool held)
+{
+    int at = impact_search(t, name, held);
+    if (at >= 0)
+        return;
+    at = -at - 1;
     if (t->count == t->cap) {
         const int cap = t->cap ? 2 * t->cap : 64;
         impact_row *grown = realloc(t->rows, sizeof *grown * (size_t)cap);
         if (!grown)
-            return NULL;
+            return;
         t->rows = grown;
         t->cap = cap;
     }
-    impact_row *r = &t->rows[t->count++];
+    memmove(&t->rows[at + 1], &t->rows[at], sizeof *t->rows * (size_t)(t->count - at));
+    t->count++;
+    impact_row *r = &t->rows[at];
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
     r->held = held;
-    return r;
 }
 
-/* Every feature named in any game, played and held separately. */
-static void impact_collect_names(impact_table *t, const an_set *set)
+/* Call fn for every feature line "PP HH name" of a game. */
+typedef void (*feature_fn)(void *ctx, const char *name, unsigned played, unsigned held);
+static void each_feature(const an_game *g, feature_fn fn, void *ctx)
 {
-    for (long i = 0; i < set->count; i++) {
-        const char *line = set->games[i].features;
-        while (*line) {
-            unsigned played, held;
-            int used = 0;
-            char name[64];
-            const char *end = strchr(line, '\n');
-            if (!end)
-                break;
-            if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && used > 0) {
-                snprintf(name, sizeof name, "%.*s", (int)(end - line - used), line + used);
-                if (played)
-                    impact_find(t, name, false);
-                if (held)
-                    impact_find(t, name, true);
-            }
-            line = end + 1;
-        }
-    }
-}
-
-/* The seat mask of a feature in one game (0 when absent). */
-static unsigned feature_mask(const an_game *g, const impact_row *r)
-{
-    const size_t len = strlen(r->name);
     for (const char *line = g->features; *line;) {
         const char *end = strchr(line, '\n');
         if (!end)
-            break;
+            return;
         unsigned played, held;
         int used = 0;
-        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && used > 0 &&
-            (size_t)(end - line - used) == len && strncmp(line + used, r->name, len) == 0)
-            return r->held ? held : played;
+        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && used > 0) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(end - line - used), line + used);
+            fn(ctx, name, played, held);
+        }
         line = end + 1;
     }
-    return 0;
 }
 
-static void impact_measure(impact_row *r, const an_set *set)
+static void collect_one(void *ctx, const char *name, unsigned played, unsigned held)
 {
+    if (played)
+        impact_add(ctx, name, false);
+    if (held)
+        impact_add(ctx, name, true);
+}
+
+typedef struct mask_pass {
+    const impact_table *t;
+    unsigned *masks; /* per row: the seats that played or held it in this game */
+} mask_pass;
+
+static void mask_one(void *ctx, const char *name, unsigned played, unsigned held)
+{
+    mask_pass *m = ctx;
+    const int a = impact_search(m->t, name, false), b = impact_search(m->t, name, true);
+    if (a >= 0)
+        m->masks[a] = played;
+    if (b >= 0)
+        m->masks[b] = held;
+}
+
+/* Each row's share of the win with and without it, over every seat of every game. */
+static void impact_measure(impact_table *t, const an_set *set)
+{
+    unsigned *masks = calloc((size_t)t->count + 1, sizeof *masks);
+    if (!masks)
+        return;
+    mask_pass pass = {t, masks};
     for (long i = 0; i < set->count; i++) {
         const an_game *g = &set->games[i];
-        const unsigned mask = feature_mask(g, r);
-        for (int p = 0; p < g->players; p++) {
-            const double x = g->returns[p];
-            if (mask & (1u << p)) {
-                r->with_sum += x, r->with_sq += x * x, r->with_n++;
-            } else {
-                r->without_sum += x, r->without_sq += x * x, r->without_n++;
+        memset(masks, 0, sizeof *masks * (size_t)t->count);
+        each_feature(g, mask_one, &pass);
+        for (int k = 0; k < t->count; k++) {
+            impact_row *r = &t->rows[k];
+            for (int p = 0; p < g->players; p++) {
+                const double x = g->returns[p];
+                if (masks[k] & (1u << p))
+                    r->with_sum += x, r->with_sq += x * x, r->with_n++;
+                else
+                    r->without_sum += x, r->without_sq += x * x, r->without_n++;
             }
         }
     }
+    free(masks);
 }
 
 static double sample_variance(double sum, double sq, long n)
@@ -463,24 +499,16 @@ static cJSON *impact_row_json(const impact_row *r, bool tested, double z)
     return o;
 }
 
-static int compare_name(const void *a, const void *b)
-{
-    const impact_row *x = a, *y = b;
-    if (x->held != y->held)
-        return x->held ? 1 : -1;
-    return strcmp(x->name, y->name);
-}
-
 static cJSON *impact_json(const an_set *set)
 {
     impact_table t = {0};
-    impact_collect_names(&t, set);
-    qsort(t.rows, (size_t)t.count, sizeof *t.rows, compare_name);
+    for (long i = 0; i < set->count; i++)
+        each_feature(&set->games[i], collect_one, &t);
+    impact_measure(&t, set);
     impact_row **tested = malloc(sizeof *tested * (size_t)(t.count + 1));
     int m = 0;
     for (int i = 0; i < t.count && tested; i++) {
         impact_row *r = &t.rows[i];
-        impact_measure(r, set);
         if (r->with_n < IMPACT_MIN || r->without_n < IMPACT_MIN)
             continue;
         const double a = r->with_sum / (double)r->with_n;
