@@ -621,27 +621,31 @@ static int settle(analyze_job *job, analyze_args *args)
     return RP_EXIT_OK;
 }
 
+/* Human records first, so a bad record stops the run before any game is played; then every
+ * AI game. */
 static int run_all(analyze_job *job, int threads, human_set *human, bool *have_human)
 {
+    rp_error err = {{0}};
+    *have_human = false;
+    bool failed = false;
+    if (job->records_dir && rp_cli_mpi_root()) {
+        failed = read_records(job, human, &err) < 0;
+        if (failed)
+            fprintf(stderr, "ramparts analyze: %s\n", err.msg);
+        *have_human = !failed;
+    }
+    if (rp_cli_mpi_any(failed))
+        return RP_EXIT_FAIL;
     job->total = judge_start(job) + job->judge_games;
     job->items = calloc((size_t)job->total + 1, sizeof *job->items);
     if (!job->items) {
         fprintf(stderr, "ramparts analyze: out of memory for %ld games\n", job->total);
         return RP_EXIT_FAIL;
     }
-    rp_error err = {{0}};
     if (job->total > 0 && rp_cli_parallel("analyze", job->total, threads, run_task, job, job->items,
                                           sizeof *job->items, &err) < 0) {
         fprintf(stderr, "ramparts analyze: %s\n", err.msg);
         return RP_EXIT_FAIL;
-    }
-    *have_human = false;
-    if (job->records_dir && rp_cli_mpi_root()) {
-        if (read_records(job, human, &err) < 0) {
-            fprintf(stderr, "ramparts analyze: %s\n", err.msg);
-            return RP_EXIT_FAIL;
-        }
-        *have_human = true;
     }
     return RP_EXIT_OK;
 }

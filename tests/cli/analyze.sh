@@ -28,12 +28,12 @@ expect_status "analyze --vs seed refused" 2 "$RAMPARTS" analyze castle-danger --
 expect_match "analyze --vs seed says why" \
   "$("$RAMPARTS" analyze castle-danger --json - --vs seed=3 2>&1)" "same seeds"
 expect_status "analyze missing records dir" 1 "$RAMPARTS" analyze castle-danger --games 0 \
-  --records "$work/none" --json -
+  --ladder-games 0 --records "$work/none" --json -
 printf 'not a record\n' > "$work/bad.rec"
 mkdir -p "$work/badrecs" && mv "$work/bad.rec" "$work/badrecs/"
 expect_match "analyze names a bad record" \
-  "$("$RAMPARTS" analyze castle-danger --games 0 --records "$work/badrecs" --json - 2>&1)" \
-  "bad.rec"
+  "$("$RAMPARTS" analyze castle-danger --games 0 --ladder-games 0 --records "$work/badrecs" \
+  --json - 2>&1)" "bad.rec"
 
 # ---- figures equal a direct computation from the games' records ----
 for game in danger-at-the-walls king-of-danger; do
