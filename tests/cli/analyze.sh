@@ -43,6 +43,14 @@ for game in danger-at-the-walls king-of-danger; do
   expect_match "$game figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
 done
 
+# ---- results do not depend on the number of threads ----
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
+  --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
+  --judge-games 1 --threads 3 --json "$work/t3.json" >/dev/null
+if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
+  fail "analyze depends on --threads"; fi
+
 # ---- a paired variant with identical options: no significant difference ----
 "$RAMPARTS" analyze danger-at-the-walls --games 12 --ladder-games 0 --judge-games 0 \
   --vs players=2 --json "$work/same.json" >/dev/null

@@ -154,7 +154,7 @@ function decisiveSection(root, data) {
     'In games of more than two players only the mover\'s own estimates are known, so the fall ' +
     'runs to its next decision.');
   s.append(table(['figure', 'value'], [
-    ['largest fall in one move', pct(d.largest_drop)],
+    [`largest fall in one move (the largest over n=${d.games} games)`, pct(d.largest_drop)],
     ['mean of each game\'s largest fall', interval(d.mean_worst_drop, pct)],
     ['games whose loser\'s worst move swung it from at least even to behind',
       interval(d.loser_swung, pct)],
