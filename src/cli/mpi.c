@@ -68,15 +68,10 @@ static long local_count(long count, int rank, int size)
     return count > rank ? (count - rank + size - 1) / size : 0;
 }
 
-int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err)
+/* One block of items (count at most what an int can count in bytes). */
+static int gather_block(unsigned char *all, size_t item_size, long count, rp_error *err)
 {
-    if (!mpi_on || mpi_size == 1)
-        return RP_OK;
-    unsigned char *all = items;
     const size_t mine_bytes = (size_t)local_count(count, mpi_rank, mpi_size) * item_size;
-    if ((double)item_size * (double)count > 2e9)
-        return rp_fail(err, RP_ENOMEM, "MPI: %ld results of %zu bytes are too many to gather",
-                       count, item_size);
     unsigned char *packed = malloc(mine_bytes ? mine_bytes : 1);
     int *counts = calloc((size_t)mpi_size, sizeof *counts);
     int *offsets = calloc((size_t)mpi_size, sizeof *offsets);
@@ -104,6 +99,29 @@ int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err)
         }
     }
     free(packed), free(counts), free(offsets), free(gathered);
+    return RP_OK;
+}
+
+int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err)
+{
+    if (!mpi_on || mpi_size == 1)
+        return RP_OK;
+    /* Blocks of a multiple of the process count keep "index i lives on process i % N" true
+     * inside each block, and keep every byte count within an int. The tests make the blocks
+     * small (RAMPARTS_MPI_GATHER_BYTES) to run this loop on a few games. */
+    size_t bytes = 1u << 30;
+    const char *limit = getenv("RAMPARTS_MPI_GATHER_BYTES");
+    if (limit && strtoul(limit, NULL, 10) > 0 && strtoul(limit, NULL, 10) < bytes)
+        bytes = strtoul(limit, NULL, 10);
+    long per_rank = (long)(bytes / (item_size * (size_t)mpi_size));
+    const long block = (per_rank > 0 ? per_rank : 1) * mpi_size;
+    unsigned char *all = items;
+    for (long first = 0; first < count; first += block) {
+        const long n = count - first < block ? count - first : block;
+        const int rc = gather_block(all + (size_t)first * item_size, item_size, n, err);
+        if (rc < 0)
+            return rc;
+    }
     return RP_OK;
 }
 

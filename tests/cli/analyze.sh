@@ -100,6 +100,11 @@ args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --judge
 "${mpi[@]}" "$RAMPARTS" analyze "${args[@]}" --json "$work/two.json" >/dev/null
 if cmp -s "$work/one.json" "$work/two.json" && [ -s "$work/one.json" ]; then pass; else
   fail "analyze under mpirun -n 2 differs from one process"; fi
+# the results gathered a few games at a time (the loop large runs take) give the same
+RAMPARTS_MPI_GATHER_BYTES=20000 "${mpi[@]}" -x RAMPARTS_MPI_GATHER_BYTES "$RAMPARTS" analyze \
+  "${args[@]}" --json "$work/blocks.json" >/dev/null
+if cmp -s "$work/one.json" "$work/blocks.json"; then pass; else
+  fail "analyze under mpirun -n 2, gathered in small blocks, differs from one process"; fi
 
 # ---- the HTML report in headless Chromium ----
 "$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
