@@ -61,11 +61,11 @@ expect_eq "identical variant: every difference is zero" \
 expect_eq "identical variant: compared over the same games" \
   "$(json_value "$work/same.json" 'd.variants[0].difference[0].n')" "12"
 
-# and a real change is found: three players instead of four play fewer turns
+# and a real change is found: three players instead of four play fewer actions (cards)
 "$RAMPARTS" analyze king-of-danger --games 12 --ladder-games 0 --judge-games 0 \
   --vs players=3 --json "$work/kd3.json" >/dev/null
-expect_eq "players=3 against 4: fewer turns, significantly" \
-  "$(json_value "$work/kd3.json" 'd.variants[0].difference.filter(x => x.id === "turns").map(x => x.significant && x.high < 0)')" "[true]"
+expect_eq "players=3 against 4: fewer actions, significantly" \
+  "$(json_value "$work/kd3.json" 'd.variants[0].difference.filter(x => x.id === "actions").map(x => x.significant && x.high < 0)')" "[true]"
 
 # ---- the turn cap: stated, and its games unfinished (never a win or a draw) ----
 sim=$("$RAMPARTS" sim castle-danger --games 6 --max-turns 2 --json)
