@@ -12,7 +12,8 @@
 
 static const rp_game *const G = &rp_walls_and_armies;
 
-#define RNG " rng=00000000000000aa/0000000000000001"
+/* The fields every test state ends with: nothing turned up by a last move, a fixed generator. */
+#define TAIL " revealed=- rng=00000000000000aa.0000000000000001"
 #define BIT(c) (UINT64_C(1) << (c))
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -111,7 +112,7 @@ static char *view(const wa_state *s, int player)
 }
 
 /* A state where P0 chooses an attack against P1; P0's army deck is written top first. */
-#define BASE_HEAD "turn=1/200 attacker=0 phase=attack"
+#define BASE_HEAD "wa1 turn=1 cap=200 attacker=0 phase=attack"
 
 /* ---- WA-1, WA-2: setup and the first player ------------------------------------------- */
 
@@ -217,9 +218,9 @@ static void test_WAP1_attacker_chooses_before_the_flip(void **unused)
     (void)unused;
     wa_state a, b;
     load(&a, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
-                       "army0=KH,2H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+                       "army0=KH,2H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" TAIL);
     load(&b, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
-                       "army0=2H,KH walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" RNG);
+                       "army0=2H,KH walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" TAIL);
     assert_int_equal(G->current_player(&a), 0);
     assert_int_equal(a.p[0].narmy, 2); /* nothing is flipped before the choice */
     rp_action la[RP_MAX_LEGAL], lb[RP_MAX_LEGAL];
@@ -294,13 +295,13 @@ static void test_WA3_shields_before_walls(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=5H,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=QS army1=7D stacks=-" TAIL);
     assert_true(rp_test_is_legal(G, &s, "attack shield 1"));
     assert_false(rp_test_is_legal(G, &s, "attack wall 1"));
     assert_false(rp_test_is_legal(G, &s, "attack wall 2"));
     assert_false(rp_test_is_legal(G, &s, "stack 1"));
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" TAIL);
     assert_true(rp_test_is_legal(G, &s, "attack wall 1"));
     assert_true(rp_test_is_legal(G, &s, "attack wall 2"));
     assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
@@ -313,7 +314,7 @@ static void test_WA3_higher_card_discards_target_and_card(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=KH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+                       "shields0=- army0=KH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[1].nshields, 0);
     assert_int_equal(s.discard, BIT(C("KH")) | BIT(C("QS")));
@@ -331,7 +332,7 @@ static void test_WA3_equal_card_does_not_win(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=QH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" RNG);
+                       "shields0=- army0=QH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[1].nshields, 1);
     assert_int_equal(s.nstacks, 1);
@@ -348,7 +349,7 @@ static void test_WA3_stacked_cards_add_up(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                        "shields0=- army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
-                       RNG);
+                       TAIL);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.p[1].nshields, 1);
     assert_int_equal(s.p[1].shields[0], C("JD"));
@@ -356,7 +357,7 @@ static void test_WA3_stacked_cards_add_up(void **unused)
     assert_int_equal(s.nstacks, 0);
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                        "shields0=- army0=4C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
-                       RNG);
+                       TAIL);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.nstacks, 1);
     assert_int_equal(s.stack_total[0], 9);
@@ -370,7 +371,7 @@ static void test_WA3_attacked_wall_is_revealed(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" RNG);
+                       "shields0=- army0=5H,6H walls1=4D,9S shields1=- army1=7D stacks=-" TAIL);
     char *before = view(&s, 0);
     assert_null(strstr(before, "\"9S\""));
     free(before);
@@ -386,7 +387,7 @@ static void test_WA3_attacked_wall_is_revealed(void **unused)
 
 /* ---- WA-4: the defender's choice ------------------------------------------------------- */
 
-#define DEFEND_HEAD "turn=1/200 attacker=0 phase=defend pending=1 winner=- "
+#define DEFEND_HEAD "wa1 turn=1 cap=200 attacker=0 phase=defend pending=1 winner=- "
 
 /* WA-4 / task brief: the defender decides; "leave" keeps the stack in play and the attacker
  * flips the next army card. */
@@ -395,7 +396,7 @@ static void test_WA4_leave_keeps_the_stack(void **unused)
     (void)unused;
     wa_state s;
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
-                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H+2C" RNG);
+                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:2C+5H" TAIL);
     assert_int_equal(G->current_player(&s), 1);
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.nstacks, 1);
@@ -414,7 +415,7 @@ static void test_WA4_higher_counter_captures_the_stack_as_walls(void **unused)
     (void)unused;
     wa_state s;
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
-                         "walls1=4D,9S* shields1=- army1=10D,8D stacks=9S:5H+2C" RNG);
+                         "walls1=4D,9S* shields1=- army1=10D,8D stacks=9S:2C+5H" TAIL);
     rp_test_play(G, &s, "counter");
     assert_int_equal(s.discard, BIT(C("10D")));
     assert_int_equal(s.nstacks, 0);
@@ -435,7 +436,7 @@ static void test_WA4_counter_not_higher_discards_both(void **unused)
     (void)unused;
     wa_state s;
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
-                         "walls1=4D,9S* shields1=- army1=7D stacks=9S:5H+2C" RNG);
+                         "walls1=4D,9S* shields1=- army1=7D stacks=9S:2C+5H" TAIL);
     rp_test_play(G, &s, "counter");
     assert_int_equal(s.discard, BIT(C("7D")) | BIT(C("5H")) | BIT(C("2C")));
     assert_int_equal(s.nstacks, 0);
@@ -452,7 +453,7 @@ static void test_WA14_captured_card_can_be_attacked_this_turn(void **unused)
     (void)unused;
     wa_state s;
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=8H "
-                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H+2C" RNG);
+                         "walls1=4D,9S* shields1=- army1=10D stacks=9S:2C+5H" TAIL);
     rp_test_play(G, &s, "counter");
     assert_int_equal(s.phase, WA_ATTACK);
     assert_int_equal(top_army(&s, 0), C("8H"));
@@ -473,7 +474,7 @@ static void test_WA9_no_second_stack_on_one_target(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
                        "shields0=- army0=3C,2D walls1=4D,9S shields1=QS,JD army1=10D "
-                       "stacks=QS:5H" RNG);
+                       "stacks=QS:5H" TAIL);
     assert_false(rp_test_is_legal(G, &s, "attack shield 1"));
     assert_true(rp_test_is_legal(G, &s, "attack shield 2"));
     assert_true(rp_test_is_legal(G, &s, "stack 1"));
@@ -490,7 +491,7 @@ static void test_WA13_defender_asked_after_last_card_with_leave_only(void **unus
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C "
-                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=- stacks=-" RNG);
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=- stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.phase, WA_DEFEND);
     assert_int_equal(G->current_player(&s), 1);
@@ -509,9 +510,9 @@ static void test_WA5_end_of_turn_discards_stacks_and_replenishes(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=1/200 attacker=0 phase=defend pending=2 winner=- "
+    load(&s, "wa1 turn=1 cap=200 attacker=0 phase=defend pending=2 winner=- "
              "deck=4C,2D,3D,5D,6D,REST discard=- walls0=2S,3S shields0=KS army0=- "
-             "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" RNG);
+             "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" TAIL);
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.nstacks, 0);
     assert_int_equal(s.discard, BIT(C("3C")) | BIT(C("5H")) | BIT(C("4C")));
@@ -537,7 +538,7 @@ static void test_WA11_replenish_face_card_is_a_shield_only(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=KC,5C,REST discard=- walls0=2C,4C "
-                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=9D stacks=-" RNG);
+                       "shields0=- army0=2H walls1=4D,9S shields1=QS army1=9D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.p[0].nshields, 1);
@@ -556,7 +557,7 @@ static void test_WA10_reshuffle_when_needed_includes_the_flipped_card(void **unu
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=3C discard=- walls0=2C,4C "
-                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[0].narmy, 3);
     assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("3C")));
@@ -572,7 +573,7 @@ static void test_WA6_both_piles_empty_deal_fewer_cards(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=4C discard=- walls0=2C,3C "
-                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" RNG);
+                       "shields0=- army0=AH walls1=4D shields1=QS army1=REST stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.p[0].narmy, 3);
     assert_int_equal(set_of(s.p[0].army, 3), BIT(C("AH")) | BIT(C("QS")) | BIT(C("4C")));
@@ -587,7 +588,7 @@ static void test_WA12_empty_army_turn_is_only_a_replenish(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=2C,5C,6C,3C,7C,8C,9C,REST "
                        "discard=- walls0=2D,3D shields0=- army0=AH walls1=4D shields1=QS "
-                       "army1=- stacks=-" RNG);
+                       "army1=- stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     assert_int_equal(s.turn, 3);
     assert_int_equal(s.attacker, 0);
@@ -608,7 +609,7 @@ static void test_WA7_no_walls_loses_at_once_mid_turn(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" RNG);
+                       "shields0=- army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL);
     rp_test_play(G, &s, "attack wall 1");
     assert_int_equal(G->current_player(&s), RP_TERMINAL);
     assert_int_equal(s.winner, 0);
@@ -626,9 +627,9 @@ static void test_WA15_turn_cap_more_walls_win_shields_do_not_count(void **unused
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+    load(&s, "wa1 turn=200 cap=200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
              "discard=- walls0=2C,3C shields0=KS,AS,KD army0=2H walls1=4D,5D,6D shields1=QS "
-             "army1=9D stacks=-" RNG);
+             "army1=9D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.p[0].nshields, 4); /* the replenish happened first */
@@ -644,18 +645,18 @@ static void test_WA7_turn_cap_equal_walls_draw(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, "turn=200/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+    load(&s, "wa1 turn=200 cap=200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
              "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
-             "army1=9D stacks=-" RNG);
+             "army1=9D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.winner, WA_DRAW);
     double r[2];
     G->returns(&s, r);
     assert_true(r[0] == 0.5 && r[1] == 0.5);
-    load(&s, "turn=199/200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
+    load(&s, "wa1 turn=199 cap=200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
              "discard=- walls0=2C,3C,7C shields0=- army0=2H walls1=4D,5D,6D shields1=QS "
-             "army1=9D stacks=-" RNG);
+             "army1=9D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 1");
     rp_test_play(G, &s, "leave");
     assert_int_equal(G->current_player(&s), 1);
@@ -695,12 +696,12 @@ static void test_WA8_views_hide_face_down_cards_from_everyone(void **unused)
 {
     (void)unused;
     wa_state s, swapped;
-    const char *a = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+    const char *a = BASE_HEAD " pending=- winner=- deck=REST discard=7S,8S "
                               "walls0=2C,3C shields0=KS army0=6C,9D,10D walls1=4D*,5D "
-                              "shields1=- army1=JD,QH stacks=4D:3S" RNG;
-    const char *b = BASE_HEAD " pending=- winner=- deck=REST discard=8S,7S "
+                              "shields1=- army1=JD,QH stacks=4D:3S" TAIL;
+    const char *b = BASE_HEAD " pending=- winner=- deck=REST discard=7S,8S "
                               "walls0=10D,QH shields0=KS army0=3C,9D,6C walls1=4D*,JD "
-                              "shields1=- army1=5D,2C stacks=4D:3S" RNG;
+                              "shields1=- army1=5D,2C stacks=4D:3S" TAIL;
     load(&s, a);
     load(&swapped, b);
     /* 6C, the top of the attacker's army, is hidden too: it is flipped only after the
@@ -729,7 +730,7 @@ static void test_WA8_render_hides_cards_and_colours_on_request(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=8S walls0=2C,3C "
                        "shields0=KS army0=6C,9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
-                       "stacks=4D:3S" RNG);
+                       "stacks=4D:3S" TAIL);
     for (int color = 0; color < 2; color++) {
         FILE *f = tmpfile();
         assert_non_null(f);
@@ -760,7 +761,7 @@ static void test_WAP2_wall_numbering(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=KC,8H walls1=4D,9S,JD shields1=- army1=10D stacks=-" RNG);
+                       "shields0=- army0=KC,8H walls1=4D,9S,JD shields1=- army1=10D stacks=-" TAIL);
     rp_test_play(G, &s, "attack wall 1"); /* K beats 4 */
     assert_int_equal(s.p[1].nwalls, 2);
     assert_int_equal(s.p[1].walls[0], C("9S"));
@@ -776,7 +777,7 @@ static void test_WAP4_shields_stay_face_up(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=3C,REST discard=- walls0=2C,4C "
                        "shields0=AD army0=2H walls1=4D,9S shields1=QS,JD army1=9D stacks=-"
-                       RNG);
+                       TAIL);
     rp_test_play(G, &s, "attack shield 2");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.turn, 2);
@@ -855,57 +856,57 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
     } bad[] = {
         /* a card twice (2C in walls0 and in the deck via REST is impossible, so name it twice) */
         {BASE_HEAD " pending=- winner=- deck=REST discard=2C walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "twice"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "twice"},
         /* a number card as a shield */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "face"},
+                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "face"},
         /* a stack above its target would have won */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" RNG,
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" TAIL,
          "WA-3"},
         /* a wall target while the defender has shields */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=9D* shields1=QS army1=7D stacks=9D:4H" RNG,
+                   "shields0=- army0=5H,6H walls1=9D* shields1=QS army1=7D stacks=9D:4H" TAIL,
          "WA-3"},
         /* a face-up wall of the attacker */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C*,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-5"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "WA-5"},
         /* defend without a stack */
-        {"turn=1/200 attacker=0 phase=defend pending=1 winner=- deck=REST "
-         "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+        {"wa1 turn=1 cap=200 attacker=0 phase=defend pending=1 winner=- deck=REST "
+         "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "pending"},
         /* a winner while play goes on */
         {BASE_HEAD " pending=- winner=1 deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "winner"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "winner"},
         /* over with walls on both sides before the cap */
-        {"turn=5/200 attacker=0 phase=over pending=- winner=1 deck=REST discard=- "
-         "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG, "WA-7"},
+        {"wa1 turn=5 cap=200 attacker=0 phase=over pending=- winner=1 deck=REST discard=- "
+         "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "WA-7"},
         /* turn past the cap */
-        {"turn=201/200 attacker=0 phase=attack pending=- winner=- deck=REST "
-         "discard=- walls0=2C shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+        {"wa1 turn=201 cap=200 attacker=0 phase=attack pending=- winner=- deck=REST "
+         "discard=- walls0=2C shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "turn"},
         /* an even rng increment */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                    "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-"
-                   " rng=00000000000000aa/0000000000000002", "rng"},
+                   " revealed=- rng=00000000000000aa.0000000000000002", "rng"},
         /* an attack to choose with no army card to flip (WA-P1, WA-5) */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=- walls1=4D shields1=QS army1=7D stacks=-" RNG,
+                   "shields0=- army0=- walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "army card"},
         /* a pending stack while the attacker is to choose */
         {BASE_HEAD " pending=1 winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H walls1=4D shields1=QS army1=7D stacks=QS:6H" RNG,
+                   "shields0=- army0=5H walls1=4D shields1=QS army1=7D stacks=QS:6H" TAIL,
          "pending"},
         /* the old notation with a flipped card awaiting placement no longer exists */
         {BASE_HEAD " flipped=5H pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+                   "shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "pending"},
-        {"turn=1/200 attacker=0 phase=place pending=- winner=- deck=REST discard=- "
-         "walls0=2C,3C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" RNG,
+        {"wa1 turn=1 cap=200 attacker=0 phase=place pending=- winner=- deck=REST discard=- "
+         "walls0=2C,3C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "phase"},
         /* trailing junk */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG " x=1",
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL " x=1",
          "unexpected"},
     };
     wa_state s, before;
@@ -925,7 +926,7 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
     rp_error err = {{0}};
     assert_true(G->state_from_text(&s, BASE_HEAD " pending=- winner=- deck=- "
                                             "discard=- walls0=2C shields0=- army0=5H,6H "
-                                            "walls1=4D shields1=QS army1=7D stacks=-" RNG,
+                                            "walls1=4D shields1=QS army1=7D stacks=-" TAIL,
                                    &err) < 0);
     assert_non_null(strstr(err.msg, "missing"));
     assert_memory_equal(&s, &before, sizeof s);
@@ -937,7 +938,7 @@ static void test_evaluate_prefers_more_walls(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C,4C,5C "
-                       "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" RNG);
+                       "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL);
     double e0 = G->evaluate(&s, 0), e1 = G->evaluate(&s, 1);
     assert_true(e0 > 0.5 && e0 <= 1.0);
     assert_true(e1 < 0.5 && e1 >= 0.0);
