@@ -410,6 +410,7 @@ static void stack_wins(wa_state *s, int k, wa_log *log)
     if (e) {
         e->target = (uint8_t)target;
         e->cards = s->stack_cards[k];
+        e->stack = (uint8_t)(k + 1);
         e->number = (uint8_t)(i + 1);
         e->flags = shield ? EVF_SHIELD : 0;
         e->count = shield ? d->nshields : d->nwalls;
@@ -1610,13 +1611,15 @@ static void wa_determinize(void *st, int viewer, rp_rng *rng)
  * private to one seat (WA-8), so every viewer is told the same; the cards that become face-down
  * walls by a capture are never named, the dealt cards neither. */
 
-/* "Red's wall 3 (7C)": the target of a record, where it was when the action began. */
+/* "Red's wall 3 (7C)", or "(turned up: 7C)" when the attack revealed it: the target of a
+ * record, numbered as it was when the action began. */
 static void target_text(const wa_event *e, int owner, char *out, size_t size)
 {
     char c[4];
     wa_card_to_text(e->target, c);
-    snprintf(out, size, "%s's %s %u (%s)", seat_name(owner),
-             (e->flags & EVF_SHIELD) ? "shield" : "wall", (unsigned)e->number, c);
+    snprintf(out, size, "%s's %s %u (%s%s)", seat_name(owner),
+             (e->flags & EVF_SHIELD) ? "shield" : "wall", (unsigned)e->number,
+             (e->flags & EVF_TURNED_UP) ? "turned up: " : "", c);
 }
 
 /* A set of cards for a sentence: "5H, 8C". */
@@ -1692,15 +1695,16 @@ static cJSON *falls_event(cJSON *events, const wa_event *e)
     if (e->count)
         snprintf(left, sizeof left, "%u %s%s left", (unsigned)e->count, what,
                  e->count == 1 ? "" : "s");
+    else if (shield)
+        snprintf(left, sizeof left, "no shields left: its walls may now be attacked");
     else
-        snprintf(left, sizeof left, "no %ss left", what);
+        snprintf(left, sizeof left, "no walls left");
     cJSON *ev = rp__event(events, shield ? "shield-falls" : "wall-falls", e->seat,
                           "%s and the stack (%s) are discarded; %s has %s.", target, stack,
                           seat_name(e->seat), left);
     if (!ev)
         return NULL;
-    cJSON_AddItemToObject(ev, "target", card_json(e->target));
-    cJSON_AddNumberToObject(ev, "target_number", e->number);
+    add_target_parts(ev, e);
     cJSON_AddNumberToObject(ev, "left", e->count);
     cJSON_AddItemToObject(ev, "cards", set_json(e->cards | BIT(e->target)));
     return ev;
