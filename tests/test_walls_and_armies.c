@@ -1181,7 +1181,7 @@ static void test_events_carry_their_parts_as_data(void **unused)
                               "stack 1 against Red's shield 1 (QS): 5 + 8 = 13 beats 12, the "
                               "shield falls.\",\"reveal\":true,\"card\":\"8C\",\"target\":\"QS\","
                               "\"target_kind\":\"shield\",\"target_number\":1,\"stack\":1,"
-                              "\"total\":13,\"value\":12,\"beats\":true,\"turned_up\":false,"
+                              "\"total\":13,\"beats\":true,\"value\":12,\"turned_up\":false,"
                               "\"cards\":[\"8C\",\"QS\"]}");
     free(dump);
     cJSON_Delete(told);
@@ -1355,6 +1355,21 @@ static void test_evaluate_prefers_more_walls(void **unused)
 }
 
 /* ---- the rest of the interface ---------------------------------------------------------- */
+
+/* WA-P6: the rulebook names no seats; player 0 (dealt first) is Blue, player 1 Red, and the
+ * view and the screen use the names. */
+static void test_WAP6_seat_names(void **unused)
+{
+    (void)unused;
+    assert_string_equal(rp_seat_name(G, 0), "Blue");
+    assert_string_equal(rp_seat_name(G, 1), "Red");
+    wa_state s;
+    rp_test_init(G, &s, "seed=2");
+    char *v = view(&s, 0);
+    assert_non_null(strstr(v, "\"players\":[{\"name\":\"Blue\""));
+    assert_non_null(strstr(v, "{\"name\":\"Red\""));
+    free(v);
+}
 
 /* WA-8: the spectator sees the very table the players see ("player" aside), and the screen
  * drawn for them addresses nobody as "you". */
@@ -1819,6 +1834,7 @@ int main(void)
         cmocka_unit_test(test_events_game_over_without_walls),
         cmocka_unit_test(test_events_game_over_at_the_turn_cap),
         cmocka_unit_test(test_events_carry_their_parts_as_data),
+        cmocka_unit_test(test_WAP6_seat_names),
         cmocka_unit_test(test_WA8_spectator_sees_the_public_table),
         cmocka_unit_test(test_actions_as_data),
         cmocka_unit_test(test_explain_illegal_in_the_games_terms),

@@ -856,29 +856,32 @@ static cJSON *wa_action_json(const void *st, rp_action a)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
+    const char *kind = "attack", *place = "wall";
+    unsigned n = 0;
+    int target = -1; /* card_json writes null for it */
     if (a < WA_ACT_SHIELD) {
-        unsigned i = a - WA_ACT_WALL;
-        bool shown = i < d->nwalls && (s->faceup & BIT(d->walls[i]));
-        cJSON_AddStringToObject(o, "kind", "attack");
-        cJSON_AddNumberToObject(o, "wall", i + 1);
-        cJSON_AddItemToObject(o, "target", shown ? card_json(d->walls[i]) : cJSON_CreateNull());
+        n = a - WA_ACT_WALL;
+        if (n < d->nwalls && (s->faceup & BIT(d->walls[n])))
+            target = d->walls[n];
     } else if (a < WA_ACT_STACK) {
-        unsigned i = a - WA_ACT_SHIELD;
-        cJSON_AddStringToObject(o, "kind", "attack");
-        cJSON_AddNumberToObject(o, "shield", i + 1);
-        cJSON_AddItemToObject(o, "target", i < d->nshields ? card_json(d->shields[i])
-                                                           : cJSON_CreateNull());
+        place = "shield";
+        n = a - WA_ACT_SHIELD;
+        target = n < d->nshields ? d->shields[n] : -1;
     } else if (a < WA_ACT_LEAVE) {
-        unsigned k = a - WA_ACT_STACK;
-        cJSON_AddStringToObject(o, "kind", "stack");
-        cJSON_AddNumberToObject(o, "stack", k + 1);
-        cJSON_AddItemToObject(o, "target", k < s->nstacks ? card_json(s->stack_target[k])
-                                                          : cJSON_CreateNull());
-        cJSON_AddNumberToObject(o, "total", k < s->nstacks ? s->stack_total[k] : 0);
+        kind = place = "stack";
+        n = a - WA_ACT_STACK;
+        target = n < s->nstacks ? s->stack_target[n] : -1;
     } else {
-        cJSON_AddStringToObject(o, "kind", a == WA_ACT_LEAVE ? "leave" : "counter");
-        cJSON_AddNumberToObject(o, "stack", s->pending == WA_NONE ? 0 : s->pending + 1);
+        kind = a == WA_ACT_LEAVE ? "leave" : "counter";
+        place = "stack";
+        n = s->pending; /* WA_NONE: no stack, written 0 */
     }
+    cJSON_AddStringToObject(o, "kind", kind);
+    cJSON_AddNumberToObject(o, place, n == WA_NONE ? 0 : n + 1);
+    if (a < WA_ACT_LEAVE)
+        cJSON_AddItemToObject(o, "target", card_json(target));
+    if (a >= WA_ACT_STACK && a < WA_ACT_LEAVE)
+        cJSON_AddNumberToObject(o, "total", n < s->nstacks ? s->stack_total[n] : 0);
     return o;
 }
 
@@ -1643,6 +1646,17 @@ static void add_target_parts(cJSON *ev, const wa_event *e)
     cJSON_AddNumberToObject(ev, "stack", e->stack);
 }
 
+/* A card just turned up and played against a stack (a flip or a counter): reveal, the card,
+ * where the stack's target is, the stack's total and whether the card won. */
+static void add_card_against_stack(cJSON *ev, const wa_event *e)
+{
+    rp__event_reveal(ev);
+    cJSON_AddItemToObject(ev, "card", card_json(e->card));
+    add_target_parts(ev, e);
+    cJSON_AddNumberToObject(ev, "total", e->total);
+    cJSON_AddBoolToObject(ev, "beats", (e->flags & EVF_BEATS) != 0);
+}
+
 /* "Blue flips 9H onto Red's wall 3 (7C): 9 beats 7, the wall falls." */
 static cJSON *flip_event(cJSON *events, const wa_event *e)
 {
@@ -1672,12 +1686,8 @@ static cJSON *flip_event(cJSON *events, const wa_event *e)
                           seat_name(e->seat), card, onto, sum, outcome);
     if (!ev)
         return NULL;
-    rp__event_reveal(ev);
-    cJSON_AddItemToObject(ev, "card", card_json(e->card));
-    add_target_parts(ev, e);
-    cJSON_AddNumberToObject(ev, "total", e->total);
+    add_card_against_stack(ev, e);
     cJSON_AddNumberToObject(ev, "value", against);
-    cJSON_AddBoolToObject(ev, "beats", (e->flags & EVF_BEATS) != 0);
     cJSON_AddBoolToObject(ev, "turned_up", (e->flags & EVF_TURNED_UP) != 0);
     cJSON_AddItemToObject(ev, "cards", set_json(BIT(e->card) | BIT(e->target)));
     return ev;
@@ -1744,11 +1754,7 @@ static cJSON *counter_event(cJSON *events, const wa_event *e)
                           (unsigned)e->stack, (unsigned)e->total, card, outcome);
     if (!ev)
         return NULL;
-    rp__event_reveal(ev);
-    cJSON_AddItemToObject(ev, "card", card_json(e->card));
-    add_target_parts(ev, e);
-    cJSON_AddNumberToObject(ev, "total", e->total);
-    cJSON_AddBoolToObject(ev, "beats", (e->flags & EVF_BEATS) != 0);
+    add_card_against_stack(ev, e);
     cJSON_AddItemToObject(ev, "cards", set_json(BIT(e->card) | e->cards));
     return ev;
 }
