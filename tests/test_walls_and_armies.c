@@ -148,8 +148,8 @@ static void test_WA1_setup_flips_shields_walls_and_armies(void **unused)
     assert_int_equal(s.phase, WA_ATTACK);
     assert_int_equal(s.p[1].narmy, 5);
     assert_int_equal(top_army(&s, 1), C("10S")); /* WA-P5: the last card dealt is the top */
-    assert_int_equal(set_of(s.p[1].army, 5), BIT(C("6S")) | BIT(C("7S")) | BIT(C("8S")) |
-                                                 BIT(C("9S")) | BIT(C("10S")));
+    assert_int_equal(set_of(s.p[1].army, 5),
+                     BIT(C("6S")) | BIT(C("7S")) | BIT(C("8S")) | BIT(C("9S")) | BIT(C("10S")));
     assert_int_equal(s.ndeck, 52 - 21);
     assert_int_equal(s.faceup, 0); /* walls are dealt face down */
 }
@@ -347,17 +347,17 @@ static void test_WA3_stacked_cards_add_up(void **unused)
 {
     (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
-                       TAIL);
+    load(&s,
+         BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" TAIL);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.p[1].nshields, 1);
     assert_int_equal(s.p[1].shields[0], C("JD"));
     assert_int_equal(s.discard, BIT(C("5H")) | BIT(C("8C")) | BIT(C("QS")));
     assert_int_equal(s.nstacks, 0);
-    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                       "shields0=- army0=4C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H"
-                       TAIL);
+    load(&s,
+         BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
+                   "shields0=- army0=4C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" TAIL);
     rp_test_play(G, &s, "stack 1");
     assert_int_equal(s.nstacks, 1);
     assert_int_equal(s.stack_total[0], 9);
@@ -776,8 +776,7 @@ static void test_WAP4_shields_stay_face_up(void **unused)
     (void)unused;
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=3C,REST discard=- walls0=2C,4C "
-                       "shields0=AD army0=2H walls1=4D,9S shields1=QS,JD army1=9D stacks=-"
-                       TAIL);
+                       "shields0=AD army0=2H walls1=4D,9S shields1=QS,JD army1=9D stacks=-" TAIL);
     rp_test_play(G, &s, "attack shield 2");
     rp_test_play(G, &s, "leave");
     assert_int_equal(s.turn, 2);
@@ -805,7 +804,7 @@ static void names_of(const cJSON *array, char *out, size_t size)
     size_t len = 0;
     out[0] = '\0';
     const cJSON *card;
-    cJSON_ArrayForEach(card, array)
+    cJSON_ArrayForEach (card, array)
         len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "",
                                 cJSON_IsString(card) ? card->valuestring : "null");
 }
@@ -836,8 +835,7 @@ static void expect_events(wa_state *s, const char *move, const want_event *want,
     cJSON *told = events_of(s, move, &action);
     int i = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, told)
-    {
+    cJSON_ArrayForEach (e, told) {
         char *dump = cJSON_PrintUnformatted(e);
         if (i >= n)
             fail_msg("'%s': unexpected event %s", move, dump);
@@ -849,9 +847,9 @@ static void expect_events(wa_state *s, const char *move, const want_event *want,
             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "reveal")) != want[i].reveal ||
             strcmp(cJSON_GetObjectItemCaseSensitive(e, "text")->valuestring, want[i].text) != 0 ||
             strcmp(cards, want[i].cards) != 0)
-            fail_msg("'%s': event %d is %s\nwanted %s seat %d reveal %d cards '%s'\n  \"%s\"",
-                     move, i + 1, dump, want[i].kind, want[i].seat, want[i].reveal,
-                     want[i].cards, want[i].text);
+            fail_msg("'%s': event %d is %s\nwanted %s seat %d reveal %d cards '%s'\n  \"%s\"", move,
+                     i + 1, dump, want[i].kind, want[i].seat, want[i].reveal, want[i].cards,
+                     want[i].text);
         free(dump);
         i++;
     }
@@ -878,10 +876,14 @@ static void test_events_attack_turns_up_a_wall_that_falls(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
                        "army0=KC,8H walls1=4D,9S shields1=- army1=10D stacks=-" TAIL);
     const want_event want[] = {
-        {"flip", 0, true, "Blue flips KC onto Red's wall 2 (turned up: 9S): 13 beats 9, the "
-                          "wall falls.", "9S KC"},
-        {"wall-falls", 1, false, "Red's wall 2 (9S) and the stack (KC) are discarded; Red has "
-                                 "1 wall left.", "9S KC"},
+        {"flip", 0, true,
+         "Blue flips KC onto Red's wall 2 (turned up: 9S): 13 beats 9, the "
+         "wall falls.",
+         "9S KC"},
+        {"wall-falls", 1, false,
+         "Red's wall 2 (9S) and the stack (KC) are discarded; Red has "
+         "1 wall left.",
+         "9S KC"},
     };
     expect_events(&s, "attack wall 2", want, 2);
     char revealed[64];
@@ -897,8 +899,10 @@ static void test_events_flip_that_does_not_win_and_leave(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
                        "army0=5H,6H walls1=4D,9S shields1=QS army1=7D stacks=-" TAIL);
     const want_event flip[] = {
-        {"flip", 0, true, "Blue flips 5H onto Red's shield 1 (QS): 5 does not beat 12; Red may "
-                          "leave it or counter-attack.", "5H QS"},
+        {"flip", 0, true,
+         "Blue flips 5H onto Red's shield 1 (QS): 5 does not beat 12; Red may "
+         "leave it or counter-attack.",
+         "5H QS"},
     };
     expect_events(&s, "attack shield 1", flip, 1);
     const want_event leave[] = {
@@ -918,8 +922,10 @@ static void test_events_defender_without_army_must_leave(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C shields0=- "
                        "army0=2H walls1=4D,9S shields1=QS army1=- stacks=-" TAIL);
     const want_event want[] = {
-        {"flip", 0, true, "Blue flips 2H onto Red's shield 1 (QS): 2 does not beat 12; Red has "
-                          "no army card to counter with and must leave it.", "2H QS"},
+        {"flip", 0, true,
+         "Blue flips 2H onto Red's shield 1 (QS): 2 does not beat 12; Red has "
+         "no army card to counter with and must leave it.",
+         "2H QS"},
     };
     expect_events(&s, "attack shield 1", want, 1);
 }
@@ -934,19 +940,26 @@ static void test_events_stack_total_and_shields_falling(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
                        "army0=8C,6H walls1=4D,9S shields1=QS,JD army1=7D stacks=QS:5H" TAIL);
     const want_event stacked[] = {
-        {"flip", 0, true, "Blue flips 8C onto stack 1 against Red's shield 1 (QS): 5 + 8 = 13 "
-                          "beats 12, the shield falls.", "8C QS"},
-        {"shield-falls", 1, false, "Red's shield 1 (QS) and the stack (5H, 8C) are discarded; "
-                                   "Red has 1 shield left.", "5H 8C QS"},
+        {"flip", 0, true,
+         "Blue flips 8C onto stack 1 against Red's shield 1 (QS): 5 + 8 = 13 "
+         "beats 12, the shield falls.",
+         "8C QS"},
+        {"shield-falls", 1, false,
+         "Red's shield 1 (QS) and the stack (5H, 8C) are discarded; "
+         "Red has 1 shield left.",
+         "5H 8C QS"},
     };
     expect_events(&s, "stack 1", stacked, 2);
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
                        "army0=KH,6H walls1=4D,9S shields1=QS army1=7D stacks=-" TAIL);
     const want_event last[] = {
-        {"flip", 0, true, "Blue flips KH onto Red's shield 1 (QS): 13 beats 12, the shield "
-                          "falls.", "QS KH"},
-        {"shield-falls", 1, false, "Red's shield 1 (QS) and the stack (KH) are discarded; Red "
-                                   "has no shields left: its walls may now be attacked.",
+        {"flip", 0, true,
+         "Blue flips KH onto Red's shield 1 (QS): 13 beats 12, the shield "
+         "falls.",
+         "QS KH"},
+        {"shield-falls", 1, false,
+         "Red's shield 1 (QS) and the stack (KH) are discarded; Red "
+         "has no shields left: its walls may now be attacked.",
          "QS KH"},
     };
     expect_events(&s, "attack shield 1", last, 2);
@@ -968,10 +981,14 @@ static void test_events_counter_captures_without_naming_the_new_walls(void **unu
     free(dump);
     cJSON_Delete(told);
     const want_event want[] = {
-        {"counter", 1, true, "Red counter-attacks Blue's stack 1 (total 7) with 10D: 10 beats 7, "
-                             "so Red captures the stack.", "10D"},
-        {"capture", 1, false, "The stack's 2 cards become Red's face-down walls 3 and 4; 10D is "
-                              "discarded.", ""},
+        {"counter", 1, true,
+         "Red counter-attacks Blue's stack 1 (total 7) with 10D: 10 beats 7, "
+         "so Red captures the stack.",
+         "10D"},
+        {"capture", 1, false,
+         "The stack's 2 cards become Red's face-down walls 3 and 4; 10D is "
+         "discarded.",
+         ""},
     };
     expect_events(&s, "counter", want, 2);
     char *v = view(&s, RP_SPECTATOR);
@@ -980,10 +997,14 @@ static void test_events_counter_captures_without_naming_the_new_walls(void **unu
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
                          "walls1=4D,9S* shields1=- army1=10D stacks=9S:5H" TAIL);
     const want_event one[] = {
-        {"counter", 1, true, "Red counter-attacks Blue's stack 1 (total 5) with 10D: 10 beats 5, "
-                             "so Red captures the stack.", "10D"},
-        {"capture", 1, false, "The stack's card becomes Red's face-down wall 3; 10D is "
-                              "discarded.", ""},
+        {"counter", 1, true,
+         "Red counter-attacks Blue's stack 1 (total 5) with 10D: 10 beats 5, "
+         "so Red captures the stack.",
+         "10D"},
+        {"capture", 1, false,
+         "The stack's card becomes Red's face-down wall 3; 10D is "
+         "discarded.",
+         ""},
     };
     expect_events(&s, "counter", one, 2);
 }
@@ -996,8 +1017,10 @@ static void test_events_counter_that_fails(void **unused)
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
                          "walls1=4D,9S* shields1=- army1=7D stacks=9S:2C+5H" TAIL);
     const want_event want[] = {
-        {"counter", 1, true, "Red counter-attacks Blue's stack 1 (total 7) with 7D: 7 does not "
-                             "beat 7, so 7D and the stack (2C, 5H) are discarded.", "2C 5H 7D"},
+        {"counter", 1, true,
+         "Red counter-attacks Blue's stack 1 (total 7) with 7D: 7 does not "
+         "beat 7, so 7D and the stack (2C, 5H) are discarded.",
+         "2C 5H 7D"},
     };
     expect_events(&s, "counter", want, 1);
 }
@@ -1013,11 +1036,15 @@ static void test_events_turn_end_replenish_and_next_turn(void **unused)
              "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" TAIL);
     const want_event want[] = {
         {"leave", 1, false, "Red leaves Blue's stack 2 (total 5, against 9S) in play.", ""},
-        {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends: the 2 unresolved "
-                               "stacks (3C, 5H) are discarded and Red's face-up walls are turned "
-                               "face down.", "3C 5H"},
-        {"replenish", 0, true, "Blue flips 4C to replenish: 4C is discarded and Blue is dealt 4 "
-                               "army cards.", "4C"},
+        {"turn-end", 0, false,
+         "Blue's army deck is empty, so the turn ends: the 2 unresolved "
+         "stacks (3C, 5H) are discarded and Red's face-up walls are turned "
+         "face down.",
+         "3C 5H"},
+        {"replenish", 0, true,
+         "Blue flips 4C to replenish: 4C is discarded and Blue is dealt 4 "
+         "army cards.",
+         "4C"},
         {"turn", 1, false, "Turn 2: Red attacks with 1 army card.", ""},
     };
     expect_events(&s, "leave", want, 4);
@@ -1033,10 +1060,14 @@ static void test_events_replenish_face_card_becomes_a_shield(void **unused)
     rp_test_play(G, &s, "attack shield 1");
     const want_event want[] = {
         {"leave", 1, false, "Red leaves Blue's stack 1 (total 2, against QS) in play.", ""},
-        {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends: the unresolved "
-                               "stack (2H) is discarded.", "2H"},
-        {"shield", 0, true, "Blue flips KC to replenish: a face card, it becomes Blue's shield "
-                            "1.", "KC"},
+        {"turn-end", 0, false,
+         "Blue's army deck is empty, so the turn ends: the unresolved "
+         "stack (2H) is discarded.",
+         "2H"},
+        {"shield", 0, true,
+         "Blue flips KC to replenish: a face card, it becomes Blue's shield "
+         "1.",
+         "KC"},
         {"turn", 1, false, "Turn 2: Red attacks with 1 army card.", ""},
     };
     expect_events(&s, "leave", want, 4);
@@ -1053,19 +1084,28 @@ static void test_events_reshuffle_short_deal_and_empty_turn(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=4C discard=- walls0=REST shields0=- "
                        "army0=AH walls1=4D shields1=QS army1=- stacks=-" TAIL);
     const want_event want[] = {
-        {"flip", 0, true, "Blue flips AH onto Red's shield 1 (QS): 14 beats 12, the shield "
-                          "falls.", "QS AH"},
-        {"shield-falls", 1, false, "Red's shield 1 (QS) and the stack (AH) are discarded; Red "
-                                   "has no shields left: its walls may now be attacked.",
+        {"flip", 0, true,
+         "Blue flips AH onto Red's shield 1 (QS): 14 beats 12, the shield "
+         "falls.",
+         "QS AH"},
+        {"shield-falls", 1, false,
+         "Red's shield 1 (QS) and the stack (AH) are discarded; Red "
+         "has no shields left: its walls may now be attacked.",
          "QS AH"},
         {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends.", ""},
-        {"replenish", 0, true, "Blue flips 4C to replenish: 4C is discarded and Blue is dealt "
-                               "the only 3 cards left.", "4C"},
-        {"reshuffle", -1, true, "The main deck is empty: the discard pile (3 cards) is shuffled "
-                                "into a new main deck.", ""},
+        {"replenish", 0, true,
+         "Blue flips 4C to replenish: 4C is discarded and Blue is dealt "
+         "the only 3 cards left.",
+         "4C"},
+        {"reshuffle", -1, true,
+         "The main deck is empty: the discard pile (3 cards) is shuffled "
+         "into a new main deck.",
+         ""},
         {"turn", 1, false, "Turn 2: Red has no army cards, so the turn is only a replenish.", ""},
-        {"no-replenish", 1, false, "Red cannot replenish: the main deck and the discard pile "
-                                   "are empty.", ""},
+        {"no-replenish", 1, false,
+         "Red cannot replenish: the main deck and the discard pile "
+         "are empty.",
+         ""},
         {"turn", 0, false, "Turn 3: Blue attacks with 3 army cards.", ""},
     };
     expect_events(&s, "attack shield 1", want, 8);
@@ -1097,16 +1137,26 @@ static void test_events_nothing_left_runs_to_the_cap(void **unused)
              "walls0=REST shields0=- army0=- walls1=2C shields1=AS army1=- stacks=AS:KH" TAIL);
     const want_event want[] = {
         {"leave", 1, false, "Red leaves Blue's stack 1 (total 13, against AS) in play.", ""},
-        {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends: the unresolved "
-                               "stack (KH) is discarded.", "KH"},
-        {"reshuffle", -1, true, "The main deck is empty: the discard pile (1 card) is shuffled "
-                                "into a new main deck.", ""},
-        {"shield", 0, true, "Blue flips KH to replenish: a face card, it becomes Blue's shield "
-                            "1.", "KH"},
-        {"idle", -1, false, "Neither player has army cards and no card is left to draw: turns 6 "
-                            "to 200 pass without play.", ""},
-        {"game-over", 0, false, "The turn cap (200 turns) is reached: Blue wins with 49 walls "
-                                "to 1.", ""},
+        {"turn-end", 0, false,
+         "Blue's army deck is empty, so the turn ends: the unresolved "
+         "stack (KH) is discarded.",
+         "KH"},
+        {"reshuffle", -1, true,
+         "The main deck is empty: the discard pile (1 card) is shuffled "
+         "into a new main deck.",
+         ""},
+        {"shield", 0, true,
+         "Blue flips KH to replenish: a face card, it becomes Blue's shield "
+         "1.",
+         "KH"},
+        {"idle", -1, false,
+         "Neither player has army cards and no card is left to draw: turns 6 "
+         "to 200 pass without play.",
+         ""},
+        {"game-over", 0, false,
+         "The turn cap (200 turns) is reached: Blue wins with 49 walls "
+         "to 1.",
+         ""},
     };
     expect_events(&s, "leave", want, 6);
     assert_int_equal(s.turn, 200);
@@ -1123,10 +1173,14 @@ static void test_events_game_over_without_walls(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
                        "army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL);
     const want_event want[] = {
-        {"flip", 0, true, "Blue flips 9C onto Red's wall 1 (turned up: 5D): 9 beats 5, the wall "
-                          "falls.", "5D 9C"},
-        {"wall-falls", 1, false, "Red's wall 1 (5D) and the stack (9C) are discarded; Red has "
-                                 "no walls left.", "5D 9C"},
+        {"flip", 0, true,
+         "Blue flips 9C onto Red's wall 1 (turned up: 5D): 9 beats 5, the wall "
+         "falls.",
+         "5D 9C"},
+        {"wall-falls", 1, false,
+         "Red's wall 1 (5D) and the stack (9C) are discarded; Red has "
+         "no walls left.",
+         "5D 9C"},
         {"game-over", 0, false, "Red has no walls left: Blue wins, 2 walls to 0.", ""},
     };
     expect_events(&s, "attack wall 1", want, 3);
@@ -1143,12 +1197,18 @@ static void test_events_game_over_at_the_turn_cap(void **unused)
     rp_test_play(G, &s, "attack shield 1");
     const want_event win[] = {
         {"leave", 1, false, "Red leaves Blue's stack 1 (total 2, against QS) in play.", ""},
-        {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends: the unresolved "
-                               "stack (2H) is discarded.", "2H"},
-        {"shield", 0, true, "Blue flips KC to replenish: a face card, it becomes Blue's shield "
-                            "4.", "KC"},
-        {"game-over", 1, false, "The turn cap (200 turns) is reached: Red wins with 3 walls to "
-                                "2.", ""},
+        {"turn-end", 0, false,
+         "Blue's army deck is empty, so the turn ends: the unresolved "
+         "stack (2H) is discarded.",
+         "2H"},
+        {"shield", 0, true,
+         "Blue flips KC to replenish: a face card, it becomes Blue's shield "
+         "4.",
+         "KC"},
+        {"game-over", 1, false,
+         "The turn cap (200 turns) is reached: Red wins with 3 walls to "
+         "2.",
+         ""},
     };
     expect_events(&s, "leave", win, 4);
     load(&s, "wa1 turn=200 cap=200 attacker=0 phase=attack pending=- winner=- deck=KC,REST "
@@ -1157,12 +1217,18 @@ static void test_events_game_over_at_the_turn_cap(void **unused)
     rp_test_play(G, &s, "attack shield 1");
     const want_event draw[] = {
         {"leave", 1, false, "Red leaves Blue's stack 1 (total 2, against QS) in play.", ""},
-        {"turn-end", 0, false, "Blue's army deck is empty, so the turn ends: the unresolved "
-                               "stack (2H) is discarded.", "2H"},
-        {"shield", 0, true, "Blue flips KC to replenish: a face card, it becomes Blue's shield "
-                            "1.", "KC"},
-        {"game-over", -1, false, "The turn cap (200 turns) is reached with 3 walls each: a "
-                                 "draw.", ""},
+        {"turn-end", 0, false,
+         "Blue's army deck is empty, so the turn ends: the unresolved "
+         "stack (2H) is discarded.",
+         "2H"},
+        {"shield", 0, true,
+         "Blue flips KC to replenish: a face card, it becomes Blue's shield "
+         "1.",
+         "KC"},
+        {"game-over", -1, false,
+         "The turn cap (200 turns) is reached with 3 walls each: a "
+         "draw.",
+         ""},
     };
     expect_events(&s, "leave", draw, 4);
 }
@@ -1226,9 +1292,12 @@ static void test_action_notation(void **unused)
     static const struct {
         const char *text;
         rp_action action;
-    } ok[] = {{"attack wall 3", WA_ACT_WALL + 2},     {"attack shield 1", WA_ACT_SHIELD},
-              {"stack 2", WA_ACT_STACK + 1},          {"leave", WA_ACT_LEAVE},
-              {"counter", WA_ACT_COUNTER},            {"  Attack   WALL 52 ", WA_ACT_WALL + 51},
+    } ok[] = {{"attack wall 3", WA_ACT_WALL + 2},
+              {"attack shield 1", WA_ACT_SHIELD},
+              {"stack 2", WA_ACT_STACK + 1},
+              {"leave", WA_ACT_LEAVE},
+              {"counter", WA_ACT_COUNTER},
+              {"  Attack   WALL 52 ", WA_ACT_WALL + 51},
               {"attack shield 16", WA_ACT_SHIELD + 15}};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         rp_action a = RP_NO_ACTION;
@@ -1266,10 +1335,12 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
     } bad[] = {
         /* a card twice (2C in walls0 and in the deck via REST is impossible, so name it twice) */
         {BASE_HEAD " pending=- winner=- deck=REST discard=2C walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "twice"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+         "twice"},
         /* a number card as a shield */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
-                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "face"},
+                   "shields0=9C army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+         "face"},
         /* a stack above its target would have won */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                    "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:10H+4H" TAIL,
@@ -1280,17 +1351,20 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
          "WA-3"},
         /* a face-up wall of the attacker */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C*,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "WA-5"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+         "WA-5"},
         /* defend without a stack */
         {"wa1 turn=1 cap=200 attacker=0 phase=defend pending=1 winner=- deck=REST "
          "discard=- walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
          "pending"},
         /* a winner while play goes on */
         {BASE_HEAD " pending=- winner=1 deck=REST discard=- walls0=2C,3C "
-                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "winner"},
+                   "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+         "winner"},
         /* over with walls on both sides before the cap */
         {"wa1 turn=5 cap=200 attacker=0 phase=over pending=- winner=1 deck=REST discard=- "
-         "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL, "WA-7"},
+         "walls0=2C shields0=- army0=6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+         "WA-7"},
         /* turn past the cap */
         {"wa1 turn=201 cap=200 attacker=0 phase=attack pending=- winner=- deck=REST "
          "discard=- walls0=2C shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-" TAIL,
@@ -1298,7 +1372,8 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
         /* an even rng increment */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                    "shields0=- army0=5H,6H walls1=4D shields1=QS army1=7D stacks=-"
-                   " revealed=- rng=00000000000000aa.0000000000000002", "rng"},
+                   " revealed=- rng=00000000000000aa.0000000000000002",
+         "rng"},
         /* an attack to choose with no army card to flip (WA-P1, WA-5) */
         {BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C "
                    "shields0=- army0=- walls1=4D shields1=QS army1=7D stacks=-" TAIL,
@@ -1334,9 +1409,10 @@ static void test_state_notation_refuses_inconsistent_states(void **unused)
     }
     /* and a missing card */
     rp_error err = {{0}};
-    assert_true(G->state_from_text(&s, BASE_HEAD " pending=- winner=- deck=- "
-                                            "discard=- walls0=2C shields0=- army0=5H,6H "
-                                            "walls1=4D shields1=QS army1=7D stacks=-" TAIL,
+    assert_true(G->state_from_text(&s,
+                                   BASE_HEAD " pending=- winner=- deck=- "
+                                             "discard=- walls0=2C shields0=- army0=5H,6H "
+                                             "walls1=4D shields1=QS army1=7D stacks=-" TAIL,
                                    &err) < 0);
     assert_non_null(strstr(err.msg, "missing"));
     assert_memory_equal(&s, &before, sizeof s);
@@ -1467,14 +1543,17 @@ static void test_explain_illegal_in_the_games_terms(void **unused)
     wa_state s;
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,4C shields0=- "
                        "army0=3C,2D walls1=4D,9S shields1=QS,JD army1=10D stacks=QS:5H" TAIL);
-    expect_refusal(&s, "attack wall 1", "Red still has 2 shields: no wall can be attacked "
-                                        "until the shields are gone");
-    expect_refusal(&s, "attack shield 1", "Red's shield 1 (QS) already has your stack 1 against "
-                                          "it: add to it with 'stack 1' (WA-9)");
+    expect_refusal(&s, "attack wall 1",
+                   "Red still has 2 shields: no wall can be attacked "
+                   "until the shields are gone");
+    expect_refusal(&s, "attack shield 1",
+                   "Red's shield 1 (QS) already has your stack 1 against "
+                   "it: add to it with 'stack 1' (WA-9)");
     expect_refusal(&s, "attack shield 3", "Red has only 2 shields");
     expect_refusal(&s, "stack 2", "you have 1 stack: stack 1..1");
-    expect_refusal(&s, "counter", "'counter' answers a stack that did not win; now you choose "
-                                  "where your next army card goes");
+    expect_refusal(&s, "counter",
+                   "'counter' answers a stack that did not win; now you choose "
+                   "where your next army card goes");
     rp_action legal = WA_ACT_SHIELD + 1;
     char buf[RP_ERROR_TEXT];
     assert_true(G->explain_illegal(&s, legal, buf, sizeof buf) < 0); /* it is legal */
@@ -1484,10 +1563,12 @@ static void test_explain_illegal_in_the_games_terms(void **unused)
     expect_refusal(&s, "attack wall 3", "Red has only 2 walls");
     expect_refusal(&s, "stack 1", "you have no stack yet: open one with 'attack wall N'");
     rp_test_play(G, &s, "attack wall 2");
-    expect_refusal(&s, "attack wall 1", "Blue's stack 1 did not beat its target: first you "
-                                        "answer it with 'leave' or 'counter'");
-    expect_refusal(&s, "counter", "you have no army cards to counter with: you can only 'leave' "
-                                  "it (WA-13)");
+    expect_refusal(&s, "attack wall 1",
+                   "Blue's stack 1 did not beat its target: first you "
+                   "answer it with 'leave' or 'counter'");
+    expect_refusal(&s, "counter",
+                   "you have no army cards to counter with: you can only 'leave' "
+                   "it (WA-13)");
 }
 
 /* The hidden cards, worked out from the referee's state independently of the game: face-down
@@ -1550,8 +1631,8 @@ static void test_secret_names_match_the_referee_state(void **unused)
     check_secret_names(&s);
     char got[RP_STATE_TEXT];
     assert_true(G->secret_names(&s, 0, got, sizeof got) > 0);
-    assert_null(strstr(got, "4D")); /* face up */
-    assert_non_null(strstr(got, "6C")); /* the attacker's own next card (WA-8) */
+    assert_null(strstr(got, "4D"));                  /* face up */
+    assert_non_null(strstr(got, "6C"));              /* the attacker's own next card (WA-8) */
     assert_true(G->secret_names(&s, 0, got, 8) < 0); /* a small buffer is refused */
     for (uint64_t seed = 1; seed <= 20; seed++) {
         char opts[32];
@@ -1618,19 +1699,36 @@ static void test_state_ok_refuses_broken_states(void **unused)
     assert_int_equal(G->state_ok(&good, &err), RP_OK);
     static const struct {
         const char *says;
-    } cases[] = {{"totals"}, {"unused slot"}, {"WA-5"}, {"not a card"}, {"pending"},
-                 {"out of range"}, {"twice"}, {"odd"}};
+    } cases[] = {{"totals"},  {"unused slot"},  {"WA-5"},  {"not a card"},
+                 {"pending"}, {"out of range"}, {"twice"}, {"odd"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         s = good;
         switch (i) {
-        case 0: s.stack_total[0]++; break;
-        case 1: s.deck[s.ndeck] = 5; break;
-        case 2: s.faceup |= BIT(C("2S")); break;
-        case 3: s.revealed[0] = 60; s.nrevealed = 1; break;
-        case 4: s.pending = 3; break;
-        case 5: s.winner = 7; break;
-        case 6: s.p[0].walls[1] = (uint8_t)C("2S"); break;
-        default: s.rng.inc = 2; break;
+        case 0:
+            s.stack_total[0]++;
+            break;
+        case 1:
+            s.deck[s.ndeck] = 5;
+            break;
+        case 2:
+            s.faceup |= BIT(C("2S"));
+            break;
+        case 3:
+            s.revealed[0] = 60;
+            s.nrevealed = 1;
+            break;
+        case 4:
+            s.pending = 3;
+            break;
+        case 5:
+            s.winner = 7;
+            break;
+        case 6:
+            s.p[0].walls[1] = (uint8_t)C("2S");
+            break;
+        default:
+            s.rng.inc = 2;
+            break;
         }
         err.msg[0] = '\0';
         assert_true(G->state_ok(&s, &err) < 0);
@@ -1646,7 +1744,8 @@ static void test_state_notation_accepts_only_the_canonical_text(void **unused)
     (void)unused;
     char good[RP_STATE_TEXT];
     expand(BASE_HEAD " pending=- winner=- deck=REST discard=7S,8S walls0=2C,3C shields0=- "
-                     "army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:2S+3S" TAIL, good);
+                     "army0=5H,6H walls1=4D shields1=QS army1=7D stacks=QS:2S+3S" TAIL,
+           good);
     wa_state s, before;
     rp_test_load(G, &s, good);
     char back[RP_STATE_TEXT];
@@ -1696,9 +1795,9 @@ static void check_invariants(const wa_state *s)
 {
     uint64_t all = s->discard;
     int count = __builtin_popcountll(s->discard);
-    const uint8_t *lists[7] = {s->deck, s->p[0].walls, s->p[0].shields, s->p[0].army,
+    const uint8_t *lists[7] = {s->deck,       s->p[0].walls,   s->p[0].shields, s->p[0].army,
                                s->p[1].walls, s->p[1].shields, s->p[1].army};
-    const int sizes[7] = {s->ndeck, s->p[0].nwalls, s->p[0].nshields, s->p[0].narmy,
+    const int sizes[7] = {s->ndeck,       s->p[0].nwalls,   s->p[0].nshields, s->p[0].narmy,
                           s->p[1].nwalls, s->p[1].nshields, s->p[1].narmy};
     for (int l = 0; l < 7; l++) {
         for (int i = 0; i < sizes[l]; i++) {

@@ -34,8 +34,7 @@
 /* The rulebook names no seats; these are the names every Ramparts two-player game uses. */
 static const char *const SEAT_NAMES[2] = {"Blue", "Red"};
 
-static const char RANKS[13][3] = {"2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                  "J", "Q", "K", "A"};
+static const char RANKS[13][3] = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
 static const char SUITS[4] = {'C', 'D', 'H', 'S'};
 
 #define BIT(c) (UINT64_C(1) << (c))
@@ -127,25 +126,25 @@ enum {
 };
 
 enum {
-    EVF_SHIELD = 1,      /* the target is a shield (else a wall) */
-    EVF_OPENS = 2,       /* the flip opened a new attack (else it joined a stack) */
-    EVF_BEATS = 4,       /* the flip or counter won */
-    EVF_TURNED_UP = 8,   /* the attack turned a face-down wall up */
+    EVF_SHIELD = 1,       /* the target is a shield (else a wall) */
+    EVF_OPENS = 2,        /* the flip opened a new attack (else it joined a stack) */
+    EVF_BEATS = 4,        /* the flip or counter won */
+    EVF_TURNED_UP = 8,    /* the attack turned a face-down wall up */
     EVF_CAN_COUNTER = 16, /* the defender holds an army card to counter with */
-    EVF_WALLS_DOWN = 32  /* face-up walls were turned face down */
+    EVF_WALLS_DOWN = 32   /* face-up walls were turned face down */
 };
 
 typedef struct wa_event {
-    uint64_t cards;         /* public cards the event moves: a stack discarded or beaten */
-    uint16_t turn, last;    /* EV_TURN, EV_GAME_OVER: the turn (and cap); EV_IDLE: first, last */
+    uint64_t cards;      /* public cards the event moves: a stack discarded or beaten */
+    uint16_t turn, last; /* EV_TURN, EV_GAME_OVER: the turn (and cap); EV_IDLE: first, last */
     uint8_t kind, seat, flags;
-    uint8_t card;           /* the card flipped, countered or flipped to replenish */
-    uint8_t target;         /* the card a stack is against */
-    uint8_t number;         /* 1-based: the wall or shield attacked, a new shield, a new wall */
-    uint8_t stack;          /* 1-based stack number */
-    uint8_t before, total;  /* a stack's total before and after the flip */
-    uint8_t count;          /* cards dealt, captured or reshuffled; walls/shields left; stacks */
-    uint8_t walls[2];       /* EV_GAME_OVER: the walls of each player */
+    uint8_t card;          /* the card flipped, countered or flipped to replenish */
+    uint8_t target;        /* the card a stack is against */
+    uint8_t number;        /* 1-based: the wall or shield attacked, a new shield, a new wall */
+    uint8_t stack;         /* 1-based stack number */
+    uint8_t before, total; /* a stack's total before and after the flip */
+    uint8_t count;         /* cards dealt, captured or reshuffled; walls/shields left; stacks */
+    uint8_t walls[2];      /* EV_GAME_OVER: the walls of each player */
 } wa_event;
 
 /* One action's records: the attack (at most 3), the turn end, then per turn it chains into
@@ -706,9 +705,11 @@ static int wa_state_ok(const void *st, rp_error *err);
  * Flattened: the rules are inlined here with the log NULL, so the compiler drops every
  * narration branch and the hot path pays nothing for events. */
 #if defined(__GNUC__)
-__attribute__((flatten))
+#define WA_FLATTEN __attribute__((flatten))
+#else
+#define WA_FLATTEN
 #endif
-static void wa_apply(void *st, rp_action action)
+static WA_FLATTEN void wa_apply(void *st, rp_action action)
 {
     play(st, action, NULL);
     RP_DEBUG_STATE_OK(&rp_walls_and_armies, st);
@@ -815,8 +816,10 @@ static int wa_action_from_text(const void *st, const char *text, rp_action *out,
     if (n == 3 && strcmp(w[0], "attack") == 0) {
         bool is_wall = strcmp(w[1], "wall") == 0;
         if (!is_wall && strcmp(w[1], "shield") != 0)
-            return rp_fail(err, RP_EPARSE, "attack what? say 'attack wall N' or "
-                           "'attack shield N', not 'attack %s'", w[1]);
+            return rp_fail(err, RP_EPARSE,
+                           "attack what? say 'attack wall N' or "
+                           "'attack shield N', not 'attack %s'",
+                           w[1]);
         int max = is_wall ? WA_CARDS : WA_MAX_SHIELDS;
         int i = parse_position(w[2], max);
         if (i < 0)
@@ -827,7 +830,8 @@ static int wa_action_from_text(const void *st, const char *text, rp_action *out,
     }
     return rp_fail(err, RP_EPARSE,
                    "unknown move '%.60s': moves are 'attack wall N', 'attack shield N', "
-                   "'stack N', 'leave' and 'counter'", text);
+                   "'stack N', 'leave' and 'counter'",
+                   text);
 }
 
 /* A card as its name ("7H"), or null when out of range. */
@@ -925,8 +929,10 @@ static int explain_attack(const wa_state *s, rp_action a, char *buf, size_t size
     unsigned i = is_wall ? a - WA_ACT_WALL : a - WA_ACT_SHIELD;
     unsigned have = is_wall ? d->nwalls : d->nshields;
     if (is_wall && d->nshields)
-        return say(buf, size, "%s still has %u shield%s: no wall can be attacked until the "
-                   "shields are gone", opp, (unsigned)d->nshields, d->nshields == 1 ? "" : "s");
+        return say(buf, size,
+                   "%s still has %u shield%s: no wall can be attacked until the "
+                   "shields are gone",
+                   opp, (unsigned)d->nshields, d->nshields == 1 ? "" : "s");
     if (!is_wall && !have)
         return say(buf, size, "%s has no shields left: attack a wall", opp);
     if (i >= have)
@@ -940,9 +946,10 @@ static int explain_attack(const wa_state *s, rp_action a, char *buf, size_t size
     int k = 0;
     while (k < s->nstacks && s->stack_target[k] != card)
         k++;
-    return say(buf, size, "%s's %s %u (%s) already has your stack %d against it: add to it "
-               "with 'stack %d' (WA-9)", opp, is_wall ? "wall" : "shield", i + 1, c, k + 1,
-               k + 1);
+    return say(buf, size,
+               "%s's %s %u (%s) already has your stack %d against it: add to it "
+               "with 'stack %d' (WA-9)",
+               opp, is_wall ? "wall" : "shield", i + 1, c, k + 1, k + 1);
 }
 
 /* Why `a` is not legal in st, in the game's words; -1 when it is legal after all. */
@@ -955,15 +962,20 @@ static int wa_explain_illegal(const void *st, rp_action a, char *buf, size_t siz
         return say(buf, size, "there is no such move");
     if (s->phase == WA_ATTACK) {
         if (a >= WA_ACT_LEAVE)
-            return say(buf, size, "'%s' answers a stack that did not win; now you choose "
-                       "where your next army card goes", a == WA_ACT_LEAVE ? "leave" : "counter");
+            return say(buf, size,
+                       "'%s' answers a stack that did not win; now you choose "
+                       "where your next army card goes",
+                       a == WA_ACT_LEAVE ? "leave" : "counter");
         return explain_attack(s, a, buf, size);
     }
     if (a < WA_ACT_LEAVE)
-        return say(buf, size, "%s's stack %u did not beat its target: first you answer it with "
-                   "'leave' or 'counter'", seat_name(s->attacker), (unsigned)s->pending + 1);
+        return say(buf, size,
+                   "%s's stack %u did not beat its target: first you answer it with "
+                   "'leave' or 'counter'",
+                   seat_name(s->attacker), (unsigned)s->pending + 1);
     if (a == WA_ACT_COUNTER && s->p[s->attacker ^ 1].narmy == 0)
-        return say(buf, size, "you have no army cards to counter with: you can only 'leave' "
+        return say(buf, size,
+                   "you have no army cards to counter with: you can only 'leave' "
                    "it (WA-13)");
     return -1;
 }
@@ -1164,7 +1176,8 @@ static int read_header(rp_reader *r, wa_state *s)
         (rc = rp__read_field(r, "phase", &v)) < 0 ||
         (rc = rp__span_choice(r, "phase", v, PHASES, 3, &phase)) < 0 ||
         (rc = rp__read_field(r, "pending", &v)) < 0 ||
-        (!rp__span_is(v, "-") && (rc = rp__span_uint(r, "pending", v, 1, WA_CARDS, &pending)) < 0) ||
+        (!rp__span_is(v, "-") &&
+         (rc = rp__span_uint(r, "pending", v, 1, WA_CARDS, &pending)) < 0) ||
         (rc = rp__read_field(r, "winner", &v)) < 0 ||
         (rc = rp__span_choice(r, "winner", v, WINNERS, 4, &winner)) < 0)
         return rc;
@@ -1202,6 +1215,17 @@ static int read_stacks(rp_reader *r, wa_state *s)
     return RP_OK;
 }
 
+/* One player's walls (face-up ones marked), shields and army deck. */
+static int read_player(rp_reader *r, wa_state *s, int pl)
+{
+    wa_player *p = &s->p[pl];
+    int rc;
+    if ((rc = read_list(r, WALLS_KEY[pl], p->walls, WA_CARDS, &p->nwalls, &s->faceup)) < 0 ||
+        (rc = read_list(r, SHIELDS_KEY[pl], p->shields, WA_MAX_SHIELDS, &p->nshields, NULL)) < 0)
+        return rc;
+    return read_pile(r, ARMY_KEY[pl], p->army, &p->narmy);
+}
+
 /* Parse into a local state, check every invariant, insist on the canonical spelling; st
  * changes only on success. */
 static int wa_state_from_text(void *st, const char *text, rp_error *err)
@@ -1216,15 +1240,8 @@ static int wa_state_from_text(void *st, const char *text, rp_error *err)
         (rc = rp__read_field(&r, "discard", &v)) < 0 ||
         (rc = read_set(&r, "discard", v, ',', &s.discard)) < 0)
         return rc;
-    for (int pl = 0; pl < 2; pl++) {
-        wa_player *p = &s.p[pl];
-        if ((rc = read_list(&r, WALLS_KEY[pl], p->walls, WA_CARDS, &p->nwalls, &s.faceup)) < 0 ||
-            (rc = read_list(&r, SHIELDS_KEY[pl], p->shields, WA_MAX_SHIELDS, &p->nshields,
-                            NULL)) < 0 ||
-            (rc = read_pile(&r, ARMY_KEY[pl], p->army, &p->narmy)) < 0)
-            return rc;
-    }
-    if ((rc = read_stacks(&r, &s)) < 0 ||
+    if ((rc = read_player(&r, &s, 0)) < 0 || (rc = read_player(&r, &s, 1)) < 0 ||
+        (rc = read_stacks(&r, &s)) < 0 ||
         (rc = read_list(&r, "revealed", s.revealed, WA_MAX_REVEALED, &s.nrevealed, NULL)) < 0 ||
         (rc = rp__read_rng(&r, &s.rng)) < 0 || (rc = rp__read_end(&r)) < 0)
         return rc;
@@ -1286,8 +1303,7 @@ static int check_unused_slots(const wa_state *s, rp_error *err)
 }
 
 /* Add a place's cards to *seen, refusing one that is not a card or is somewhere already. */
-static int count_place(const char *where, const uint8_t *list, int n, uint64_t *seen,
-                       rp_error *err)
+static int count_place(const char *where, const uint8_t *list, int n, uint64_t *seen, rp_error *err)
 {
     for (int i = 0; i < n; i++) {
         if (list[i] >= WA_CARDS)
@@ -1374,10 +1390,13 @@ static int check_stacks(const wa_state *s, rp_error *err)
         bool shield = list_find(d->shields, d->nshields, target) >= 0;
         bool wall = list_find(d->walls, d->nwalls, target) >= 0;
         if (!shield && !wall)
-            return rp_fail(err, RP_EINVAL, "stacks: target %s is not a wall or shield of the "
-                           "defender", c);
+            return rp_fail(err, RP_EINVAL,
+                           "stacks: target %s is not a wall or shield of the "
+                           "defender",
+                           c);
         if (wall && (d->nshields > 0 || !(s->faceup & BIT(target))))
-            return rp_fail(err, RP_EINVAL, "stacks: a wall target must be face up and the "
+            return rp_fail(err, RP_EINVAL,
+                           "stacks: a wall target must be face up and the "
                            "defender must have no shields (WA-3)");
         if (targets & BIT(target))
             return rp_fail(err, RP_EINVAL, "stacks: two stacks against %s (WA-9)", c);
@@ -1389,7 +1408,8 @@ static int check_stacks(const wa_state *s, rp_error *err)
             return rp_fail(err, RP_EINVAL, "stacks: the stack against %s totals %d, not %u", c,
                            total, (unsigned)s->stack_total[k]);
         if (total > card_value(target))
-            return rp_fail(err, RP_EINVAL, "stacks: a stack above its target would have won at "
+            return rp_fail(err, RP_EINVAL,
+                           "stacks: a stack above its target would have won at "
                            "once (WA-3)");
     }
     if (targets != s->targeted)
@@ -1409,13 +1429,15 @@ static int check_over(const wa_state *s, rp_error *err)
     if (w0 == 0 || w1 == 0) {
         if (s->p[s->attacker ^ 1].nwalls != 0 || s->p[s->attacker].nwalls == 0 ||
             s->winner != s->attacker)
-            return rp_fail(err, RP_EINVAL, "winner: only the defender can run out of walls, "
+            return rp_fail(err, RP_EINVAL,
+                           "winner: only the defender can run out of walls, "
                            "and then the attacker wins (WA-7)");
         return RP_OK;
     }
     int by_walls = w0 > w1 ? 0 : w1 > w0 ? 1 : WA_DRAW;
     if (s->turn != s->cap || s->winner != by_walls || s->faceup)
-        return rp_fail(err, RP_EINVAL, "winner: with walls on both sides the game ends only at "
+        return rp_fail(err, RP_EINVAL,
+                       "winner: with walls on both sides the game ends only at "
                        "the turn cap, won by more walls (WA-7)");
     return RP_OK;
 }
@@ -1432,7 +1454,8 @@ static int check_phase(const wa_state *s, rp_error *err)
     if (s->phase == WA_ATTACK && s->pending != WA_NONE)
         return rp_fail(err, RP_EINVAL, "phase attack: no stack is pending (pending=-)");
     if (s->phase == WA_ATTACK && s->p[s->attacker].narmy == 0)
-        return rp_fail(err, RP_EINVAL, "phase attack: the attacker needs an army card to flip "
+        return rp_fail(err, RP_EINVAL,
+                       "phase attack: the attacker needs an army card to flip "
                        "(with none the turn has ended, WA-5)");
     if (s->phase == WA_DEFEND && (s->pending == WA_NONE || s->pending >= s->nstacks))
         return rp_fail(err, RP_EINVAL, "phase defend: pending must name one of the stacks");
@@ -1465,7 +1488,7 @@ static cJSON *player_json(const wa_state *s, int pl)
     cJSON *walls = cJSON_AddArrayToObject(o, "walls");
     for (int i = 0; i < p->nwalls; i++)
         cJSON_AddItemToArray(walls, (s->faceup & BIT(p->walls[i])) ? card_json(p->walls[i])
-                                                                    : cJSON_CreateNull());
+                                                                   : cJSON_CreateNull());
     cJSON *shields = cJSON_AddArrayToObject(o, "shields");
     for (int i = 0; i < p->nshields; i++)
         cJSON_AddItemToArray(shields, card_json(p->shields[i]));
@@ -1499,18 +1522,18 @@ static cJSON *wa_view_json(const void *st, int viewer)
     if (!v)
         return NULL;
     cJSON_AddStringToObject(v, "game", "walls-and-armies");
-    cJSON_AddItemToObject(v, "player", viewer >= 0 ? cJSON_CreateNumber(viewer)
-                                                   : cJSON_CreateNull());
+    cJSON_AddItemToObject(v, "player",
+                          viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateNull());
     cJSON_AddNumberToObject(v, "turn", s->turn);
     cJSON_AddNumberToObject(v, "turn_cap", s->cap);
     cJSON_AddNumberToObject(v, "attacker", s->attacker);
     cJSON_AddStringToObject(v, "phase", PHASES[s->phase]);
     int to_act = wa_current_player(s);
-    cJSON_AddItemToObject(v, "to_act", to_act >= 0 ? cJSON_CreateNumber(to_act)
-                                                   : cJSON_CreateNull());
-    cJSON_AddItemToObject(v, "pending_stack", s->pending == WA_NONE
-                                                  ? cJSON_CreateNull()
-                                                  : cJSON_CreateNumber(s->pending + 1));
+    cJSON_AddItemToObject(v, "to_act",
+                          to_act >= 0 ? cJSON_CreateNumber(to_act) : cJSON_CreateNull());
+    cJSON_AddItemToObject(v, "pending_stack",
+                          s->pending == WA_NONE ? cJSON_CreateNull()
+                                                : cJSON_CreateNumber(s->pending + 1));
     if (s->winner == WA_NONE)
         cJSON_AddNullToObject(v, "winner");
     else if (s->winner == WA_DRAW)
@@ -1518,8 +1541,8 @@ static cJSON *wa_view_json(const void *st, int viewer)
     else
         cJSON_AddNumberToObject(v, "winner", s->winner);
     const char *reason = end_reason(s);
-    cJSON_AddItemToObject(v, "end_reason", reason ? cJSON_CreateString(reason)
-                                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(v, "end_reason",
+                          reason ? cJSON_CreateString(reason) : cJSON_CreateNull());
     cJSON_AddNumberToObject(v, "main_deck", s->ndeck);
     cJSON_AddItemToObject(v, "discard", set_json(s->discard));
     cJSON *revealed = cJSON_AddArrayToObject(v, "revealed");
@@ -1685,8 +1708,10 @@ static cJSON *flip_event(cJSON *events, const wa_event *e)
         snprintf(outcome, sizeof outcome, "does not beat %d; %s may leave it or counter-attack",
                  against, defender);
     else
-        snprintf(outcome, sizeof outcome, "does not beat %d; %s has no army card to counter "
-                 "with and must leave it", against, defender);
+        snprintf(outcome, sizeof outcome,
+                 "does not beat %d; %s has no army card to counter "
+                 "with and must leave it",
+                 against, defender);
     cJSON *ev = rp__event(events, "flip", e->seat, "%s flips %s onto %s: %s %s.",
                           seat_name(e->seat), card, onto, sum, outcome);
     if (!ev)
@@ -1730,9 +1755,11 @@ static cJSON *leave_event(cJSON *events, const wa_event *e)
 {
     char target[4];
     wa_card_to_text(e->target, target);
-    cJSON *ev = rp__event(events, "leave", e->seat, "%s leaves %s's stack %u (total %u, against "
-                          "%s) in play.", seat_name(e->seat), seat_name(e->seat ^ 1),
-                          (unsigned)e->stack, (unsigned)e->total, target);
+    cJSON *ev = rp__event(events, "leave", e->seat,
+                          "%s leaves %s's stack %u (total %u, against "
+                          "%s) in play.",
+                          seat_name(e->seat), seat_name(e->seat ^ 1), (unsigned)e->stack,
+                          (unsigned)e->total, target);
     if (!ev)
         return NULL;
     add_target_parts(ev, e);
@@ -1751,12 +1778,16 @@ static cJSON *counter_event(cJSON *events, const wa_event *e)
                  (unsigned)e->total, seat_name(e->seat));
     } else {
         set_text(e->cards, stack, sizeof stack);
-        snprintf(outcome, sizeof outcome, "%d does not beat %u, so %s and the stack (%s) are "
-                 "discarded", value, (unsigned)e->total, card, stack);
+        snprintf(outcome, sizeof outcome,
+                 "%d does not beat %u, so %s and the stack (%s) are "
+                 "discarded",
+                 value, (unsigned)e->total, card, stack);
     }
-    cJSON *ev = rp__event(events, "counter", e->seat, "%s counter-attacks %s's stack %u "
-                          "(total %u) with %s: %s.", seat_name(e->seat), seat_name(e->seat ^ 1),
-                          (unsigned)e->stack, (unsigned)e->total, card, outcome);
+    cJSON *ev = rp__event(events, "counter", e->seat,
+                          "%s counter-attacks %s's stack %u "
+                          "(total %u) with %s: %s.",
+                          seat_name(e->seat), seat_name(e->seat ^ 1), (unsigned)e->stack,
+                          (unsigned)e->total, card, outcome);
     if (!ev)
         return NULL;
     add_card_against_stack(ev, e);
@@ -1776,10 +1807,9 @@ static cJSON *capture_event(cJSON *events, const wa_event *e)
                  first);
     else
         snprintf(walls, sizeof walls, "%u cards become %s's face-down walls %u %s %u",
-                 (unsigned)e->count, seat_name(e->seat), first, e->count == 2 ? "and" : "to",
-                 last);
-    cJSON *ev = rp__event(events, "capture", e->seat, "The stack's %s; %s is discarded.", walls,
-                          card);
+                 (unsigned)e->count, seat_name(e->seat), first, e->count == 2 ? "and" : "to", last);
+    cJSON *ev =
+        rp__event(events, "capture", e->seat, "The stack's %s; %s is discarded.", walls, card);
     if (!ev)
         return NULL;
     cJSON_AddNumberToObject(ev, "count", e->count);
@@ -1805,9 +1835,11 @@ static cJSON *turn_end_event(cJSON *events, const wa_event *e)
     if (e->flags & EVF_WALLS_DOWN)
         snprintf(walls, sizeof walls, "%s's face-up walls are turned face down",
                  seat_name(e->seat ^ 1));
-    cJSON *ev = rp__event(events, "turn-end", e->seat, "%s's army deck is empty, so the turn "
-                          "ends%s%s%s%s.", seat_name(e->seat), *stacks || *walls ? ": " : "",
-                          stacks, *stacks && *walls ? " and " : "", walls);
+    cJSON *ev = rp__event(events, "turn-end", e->seat,
+                          "%s's army deck is empty, so the turn "
+                          "ends%s%s%s%s.",
+                          seat_name(e->seat), *stacks || *walls ? ": " : "", stacks,
+                          *stacks && *walls ? " and " : "", walls);
     if (!ev)
         return NULL;
     cJSON_AddNumberToObject(ev, "stacks", e->count);
@@ -1822,14 +1854,18 @@ static cJSON *replenish_event(cJSON *events, const wa_event *e)
 {
     const char *who = seat_name(e->seat);
     if (e->kind == EV_NO_REPLENISH)
-        return rp__event(events, "no-replenish", e->seat, "%s cannot replenish: the main deck "
-                         "and the discard pile are empty.", who);
+        return rp__event(events, "no-replenish", e->seat,
+                         "%s cannot replenish: the main deck "
+                         "and the discard pile are empty.",
+                         who);
     char card[4], dealt[96];
     wa_card_to_text(e->card, card);
     cJSON *ev;
     if (e->kind == EV_SHIELD) {
-        ev = rp__event(events, "shield", e->seat, "%s flips %s to replenish: a face card, it "
-                       "becomes %s's shield %u.", who, card, who, (unsigned)e->number);
+        ev = rp__event(events, "shield", e->seat,
+                       "%s flips %s to replenish: a face card, it "
+                       "becomes %s's shield %u.",
+                       who, card, who, (unsigned)e->number);
         if (ev)
             cJSON_AddNumberToObject(ev, "shield", e->number);
     } else {
@@ -1840,8 +1876,10 @@ static cJSON *replenish_event(cJSON *events, const wa_event *e)
         else
             snprintf(dealt, sizeof dealt, "%s is dealt the only %u card%s left", who,
                      (unsigned)e->count, e->count == 1 ? "" : "s");
-        ev = rp__event(events, "replenish", e->seat, "%s flips %s to replenish: %s is discarded "
-                       "and %s.", who, card, card, dealt);
+        ev = rp__event(events, "replenish", e->seat,
+                       "%s flips %s to replenish: %s is discarded "
+                       "and %s.",
+                       who, card, card, dealt);
         if (ev)
             cJSON_AddNumberToObject(ev, "count", e->count);
     }
@@ -1862,8 +1900,10 @@ static cJSON *turn_event(cJSON *events, const wa_event *e)
                        (unsigned)e->turn, seat_name(e->seat), (unsigned)e->count,
                        e->count == 1 ? "" : "s");
     else
-        ev = rp__event(events, "turn", e->seat, "Turn %u: %s has no army cards, so the turn is "
-                       "only a replenish.", (unsigned)e->turn, seat_name(e->seat));
+        ev = rp__event(events, "turn", e->seat,
+                       "Turn %u: %s has no army cards, so the turn is "
+                       "only a replenish.",
+                       (unsigned)e->turn, seat_name(e->seat));
     if (!ev)
         return NULL;
     cJSON_AddNumberToObject(ev, "turn", e->turn);
@@ -1879,22 +1919,29 @@ static cJSON *game_over_event(cJSON *events, const wa_event *e)
     cJSON *ev;
     if (no_walls) {
         int winner = e->seat;
-        ev = rp__event(events, "game-over", winner, "%s has no walls left: %s wins, %u walls "
-                       "to 0.", seat_name(winner ^ 1), seat_name(winner), e->walls[winner]);
+        ev = rp__event(events, "game-over", winner,
+                       "%s has no walls left: %s wins, %u walls "
+                       "to 0.",
+                       seat_name(winner ^ 1), seat_name(winner), e->walls[winner]);
     } else if (e->seat == WA_NONE) {
-        ev = rp__event(events, "game-over", -1, "The turn cap (%u turns) is reached with %u "
-                       "walls each: a draw.", (unsigned)e->last, w0);
+        ev = rp__event(events, "game-over", -1,
+                       "The turn cap (%u turns) is reached with %u "
+                       "walls each: a draw.",
+                       (unsigned)e->last, w0);
     } else {
         int winner = e->seat;
-        ev = rp__event(events, "game-over", winner, "The turn cap (%u turns) is reached: %s "
-                       "wins with %u walls to %u.", (unsigned)e->last, seat_name(winner),
-                       e->walls[winner], e->walls[winner ^ 1]);
+        ev =
+            rp__event(events, "game-over", winner,
+                      "The turn cap (%u turns) is reached: %s "
+                      "wins with %u walls to %u.",
+                      (unsigned)e->last, seat_name(winner), e->walls[winner], e->walls[winner ^ 1]);
     }
     if (!ev)
         return NULL;
     cJSON_AddStringToObject(ev, "reason", no_walls ? "no-walls" : "turn-cap");
-    cJSON_AddItemToObject(ev, "winner", e->seat == WA_NONE ? cJSON_CreateString("draw")
-                                                           : cJSON_CreateNumber(e->seat));
+    cJSON_AddItemToObject(ev, "winner",
+                          e->seat == WA_NONE ? cJSON_CreateString("draw")
+                                             : cJSON_CreateNumber(e->seat));
     int walls[2] = {(int)w0, (int)w1};
     cJSON_AddItemToObject(ev, "walls", cJSON_CreateIntArray(walls, 2));
     return ev;
@@ -1917,16 +1964,18 @@ static cJSON *event_json(cJSON *events, const wa_event *e)
     case EV_TURN_END:
         return turn_end_event(events, e);
     case EV_RESHUFFLE: {
-        cJSON *ev = rp__event(events, "reshuffle", -1, "The main deck is empty: the discard pile "
-                              "(%u card%s) is shuffled into a new main deck.", (unsigned)e->count,
-                              e->count == 1 ? "" : "s");
+        cJSON *ev = rp__event(events, "reshuffle", -1,
+                              "The main deck is empty: the discard pile "
+                              "(%u card%s) is shuffled into a new main deck.",
+                              (unsigned)e->count, e->count == 1 ? "" : "s");
         rp__event_reveal(ev);
         if (ev)
             cJSON_AddNumberToObject(ev, "count", e->count);
         return ev;
     }
     case EV_IDLE: {
-        cJSON *ev = rp__event(events, "idle", -1, "Neither player has army cards and no card is "
+        cJSON *ev = rp__event(events, "idle", -1,
+                              "Neither player has army cards and no card is "
                               "left to draw: turns %u to %u pass without play.",
                               (unsigned)e->turn, (unsigned)e->last);
         if (ev) {
@@ -1988,10 +2037,10 @@ static void render_card(FILE *out, int card, bool color)
 static void render_player(const wa_state *s, int pl, int viewer, FILE *out, bool color)
 {
     const wa_player *p = &s->p[pl];
-    fprintf(out, "%s%s%s: %d wall%s, %d shield%s, army deck %d card%s (face down)\n",
-            seat_name(pl), pl == viewer ? " (you)" : "", pl == s->attacker ? ", attacking" : "",
-            p->nwalls, p->nwalls == 1 ? "" : "s", p->nshields, p->nshields == 1 ? "" : "s",
-            p->narmy, p->narmy == 1 ? "" : "s");
+    fprintf(out, "%s%s%s: %d wall%s, %d shield%s, army deck %d card%s (face down)\n", seat_name(pl),
+            pl == viewer ? " (you)" : "", pl == s->attacker ? ", attacking" : "", p->nwalls,
+            p->nwalls == 1 ? "" : "s", p->nshields, p->nshields == 1 ? "" : "s", p->narmy,
+            p->narmy == 1 ? "" : "s");
     fprintf(out, "  shields:");
     if (p->nshields == 0)
         fprintf(out, " none");
@@ -2035,8 +2084,9 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
             fprintf(out, "Waiting for %s to choose an attack.\n", seat_name(s->attacker));
             return;
         }
-        fprintf(out, "Your move: %s%s. Then the top card of your army deck (unseen) is "
-                     "flipped onto it.\n",
+        fprintf(out,
+                "Your move: %s%s. Then the top card of your army deck (unseen) is "
+                "flipped onto it.\n",
                 s->p[d].nshields ? "'attack shield N' (shields first)" : "'attack wall N'",
                 s->nstacks ? ", or 'stack N' to add to a stack" : "");
     } else {
@@ -2047,8 +2097,10 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
         if (d != viewer)
             fprintf(out, "Waiting for %s to leave it or counter-attack.\n", seat_name(d));
         else if (s->p[d].narmy)
-            fprintf(out, "Your answer: 'leave' or 'counter' (your top army card, unseen, must "
-                         "beat %d).\n", s->stack_total[s->pending]);
+            fprintf(out,
+                    "Your answer: 'leave' or 'counter' (your top army card, unseen, must "
+                    "beat %d).\n",
+                    s->stack_total[s->pending]);
         else
             fprintf(out, "Your answer: 'leave' (no army cards to counter with).\n");
     }
@@ -2058,8 +2110,9 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
 static void wa_render(const void *st, int viewer, FILE *out, bool color)
 {
     const wa_state *s = st;
-    fprintf(out, "Walls and Armies, turn %u of %u. Main deck %d cards. Discard pile:",
-            (unsigned)s->turn, (unsigned)s->cap, s->ndeck);
+    fprintf(out,
+            "Walls and Armies, turn %u of %u. Main deck %d cards. Discard pile:", (unsigned)s->turn,
+            (unsigned)s->cap, s->ndeck);
     if (!s->discard)
         fprintf(out, " empty");
     for (uint64_t m = s->discard; m; m &= m - 1) {
@@ -2087,8 +2140,7 @@ static void wa_render(const void *st, int viewer, FILE *out, bool color)
         render_card(out, s->stack_target[k], color);
         int at = target_position(s, s->stack_target[k]);
         fprintf(out, " (%s %d, value %d)%s\n", at < 0 ? "shield" : "wall", at < 0 ? -at : at,
-                card_value(s->stack_target[k]),
-                s->pending == k ? "  <- the defender decides" : "");
+                card_value(s->stack_target[k]), s->pending == k ? "  <- the defender decides" : "");
     }
     render_prompt(s, viewer, out, color);
 }
@@ -2147,10 +2199,10 @@ const rp_game rp_walls_and_armies = {
     .render = wa_render,
     .action_json = wa_action_json,
     .events_json = wa_events_json,
-    .describe = NULL,        /* no numbers come from options or data beyond the cap */
+    .describe = NULL, /* no numbers come from options or data beyond the cap */
     .explain_illegal = wa_explain_illegal,
-    .moves_summary = NULL,   /* the legal list is short */
+    .moves_summary = NULL, /* the legal list is short */
     .secret_names = wa_secret_names,
     .evaluate = wa_evaluate,
-    .observe_action = NULL,  /* every action is seen by everyone */
+    .observe_action = NULL, /* every action is seen by everyone */
 };
