@@ -1,7 +1,9 @@
 /* test_walls_and_armies.c — Walls and Armies: one test per rule of the rulebook
  * (shared/seeds/walls-and-armies.txt), per ruling WA-1..WA-15 and per project ruling WA-P*
- * (docs/rules/walls-and-armies.md), on hand-built positions; then a property run over random
- * games with the generic checks and the game's own invariants. */
+ * (docs/rules/walls-and-armies.md), on hand-built positions; the exact events of every kind as
+ * each seat and the spectator are told them; the other hooks (actions as data, explain_illegal,
+ * secret_names, config_of, turn_number, state_ok, the canonical notation); then a property run
+ * over random games with the generic checks and the game's own invariants. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>

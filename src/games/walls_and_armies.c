@@ -39,6 +39,7 @@ static const char SUITS[4] = {'C', 'D', 'H', 'S'};
 
 #define BIT(c) (UINT64_C(1) << (c))
 
+/* A seat's name for sentences and the screen: Blue or Red (WA-P6). */
 static const char *seat_name(int seat)
 {
     return rp_seat_name(&rp_walls_and_armies, seat);
