@@ -1449,7 +1449,7 @@ static void test_WAP6_seat_names(void **unused)
     free(v);
 }
 
-/* WA-8: the spectator sees the very table the players see ("player" aside), and the screen
+/* WA-8: the spectator sees the very table the players see ("seat" aside), and the screen
  * drawn for them addresses nobody as "you". */
 static void test_WA8_spectator_sees_the_public_table(void **unused)
 {
@@ -1459,13 +1459,13 @@ static void test_WA8_spectator_sees_the_public_table(void **unused)
                        "shields0=KS army0=6C,9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
                        "stacks=4D:3S" TAIL);
     cJSON *spectator = G->view_json(&s, RP_SPECTATOR);
-    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(spectator, "player")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(spectator, "seat")));
     for (int seat = 0; seat < 2; seat++) {
         cJSON *own = G->view_json(&s, seat);
-        assert_int_equal(cJSON_GetObjectItemCaseSensitive(own, "player")->valueint, seat);
-        cJSON_DeleteItemFromObject(own, "player");
+        assert_int_equal(cJSON_GetObjectItemCaseSensitive(own, "seat")->valueint, seat);
+        cJSON_DeleteItemFromObject(own, "seat");
         cJSON *copy = cJSON_Duplicate(spectator, true);
-        cJSON_DeleteItemFromObject(copy, "player");
+        cJSON_DeleteItemFromObject(copy, "seat");
         assert_true(cJSON_Compare(own, copy, true));
         cJSON_Delete(own);
         cJSON_Delete(copy);

@@ -1523,8 +1523,7 @@ static cJSON *wa_view_json(const void *st, int viewer)
     if (!v)
         return NULL;
     cJSON_AddStringToObject(v, "game", "walls-and-armies");
-    cJSON_AddItemToObject(v, "player",
-                          viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateNull());
+    cJSON_AddItemToObject(v, "seat", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateNull());
     cJSON_AddNumberToObject(v, "turn", s->turn);
     cJSON_AddNumberToObject(v, "turn_cap", s->cap);
     cJSON_AddNumberToObject(v, "attacker", s->attacker);
