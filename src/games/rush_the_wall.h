@@ -67,14 +67,16 @@ enum {
     RTW_NUM_ACTIONS = 49
 };
 
-/* The card values in use (RW-2, RW-3 defaults or a cards=FILE). */
+/* A card set (RW-2, RW-3 defaults or a cards= option): warrior strengths by kind, and the 18
+ * forts in canonical order (by kind, then nearest zero first), which numbers them 0..17. */
 typedef struct rtw_cards {
     int8_t strength[RTW_KINDS];
     uint8_t fort_kind[RTW_FORTS];
     int8_t fort_value[RTW_FORTS];
 } rtw_cards;
 
-/* The whole game. Clans 0..players-1 are the seats; clans players.. are neutral (RW-11). */
+/* The whole game. Clans 0..players-1 are the seats; clans players.. are neutral (RW-11).
+ * Rows of clans not in the game stay zero. */
 typedef struct rtw_state {
     rp_rng rng;
     rtw_cards cards;
@@ -93,13 +95,22 @@ typedef struct rtw_state {
     uint16_t drawn[RTW_MAX_CLANS]; /* this round's 7 (neutral: 6) */
     uint16_t up[RTW_MAX_CLANS];    /* face-up warriors */
     uint8_t slot[RTW_MAX_CLANS][RTW_SLOTS];
+    /* The previous round's six warriors of each clan, all revealed (public), so views and
+     * events can still show what the last turn of a round turned up; RTW_NONE in round 1. */
+    uint8_t prev[RTW_MAX_CLANS][RTW_SLOTS];
 } rtw_state;
 
-/* Parse a card file's text; `source` names it in messages ("cards.txt line 4: ..."). */
+/* Parse a card file's text (the data/rush-the-wall.cards format); `source` names it in
+ * messages ("cards.txt line 4: ..."). The forts come out in canonical order. */
 int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_error *err);
+/* The one-word value of the cards= option: "default", or the spelled set
+ * "S1,..,S9/F1,..,F18" (docs/rules/rush-the-wall.md). Only the canonical spelling is read. */
+int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err);
+int rtw_cards_to_value(const rtw_cards *cards, char *buf, size_t size);
 /* The embedded default cards (data/rush-the-wall.cards). */
 const rtw_cards *rtw_default_cards(void);
-/* Check every invariant of a state (card accounting, ranges, the phase's preconditions). */
+/* Check every invariant of a state (card accounting, ranges, the phase's preconditions):
+ * the game's state_ok. */
 int rtw_check(const rtw_state *s, rp_error *err);
 /* RW-4: the wall order of six forts drawn in `draw` order. */
 void rtw_arrange_wall(const rtw_cards *cards, const uint8_t draw[RTW_SLOTS],
