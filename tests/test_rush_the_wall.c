@@ -943,8 +943,6 @@ static void test_rw10_signal_takes_lone_axx(void **unused)
     assert_int_equal(s.phase, RTW_DRUHID_PICK);
 }
 
-/* RTW-P3: Horsie acts even if the Signal discarded her earlier in the turn. */
-
 /* RW-20 (and RTW-P3): "Horsie's penalty belongs to the turn she was revealed: a clan that
  * revealed Horsie and did not capture still discards one face-up warrior for her even if the
  * Signal Fort already made it discard Horsie herself". */
