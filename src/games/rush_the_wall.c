@@ -530,11 +530,21 @@ typedef struct rtw_tell {
     int n;
 } rtw_tell;
 
-/* A new note of `kind` about `clan` (or -1), or NULL when nobody narrates. */
-static rtw_note *say(rtw_tell *t, const rtw_state *s, int kind, int clan)
+/* The rules take a narrator `t` all along. The stages of a turn are inlined into both
+ * callers, so apply (t = NULL) compiles them without narration; the few functions called once
+ * a turn or a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
+#if defined(__GNUC__)
+#define NARRATED static inline __attribute__((always_inline))
+#else
+#define NARRATED static inline
+#endif
+
+/* A new note in t (not NULL); kept out of line, as only events_json narrates. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static rtw_note *new_note(rtw_tell *t, const rtw_state *s, int kind, int clan)
 {
-    if (!t)
-        return NULL;
     rp_assert(t->n < RTW_MAX_NOTES);
     if (t->n == RTW_MAX_NOTES)
         return NULL;
@@ -549,8 +559,15 @@ static rtw_note *say(rtw_tell *t, const rtw_state *s, int kind, int clan)
     return n;
 }
 
+/* A new note of `kind` about `clan` (or -1), or NULL when nobody narrates: one test on the
+ * hot path (apply narrates to nobody). */
+static inline rtw_note *say(rtw_tell *t, const rtw_state *s, int kind, int clan)
+{
+    return t ? new_note(t, s, kind, clan) : NULL;
+}
+
 /* A note that only names a warrior. */
-static void say_warrior(rtw_tell *t, const rtw_state *s, int kind, int clan, int warrior)
+static inline void say_warrior(rtw_tell *t, const rtw_state *s, int kind, int clan, int warrior)
 {
     rtw_note *n = say(t, s, kind, clan);
     if (n)
@@ -592,8 +609,8 @@ void rtw_arrange_wall(const rtw_cards *cards, const uint8_t draw[RTW_SLOTS],
  * rounds before keep their warriors in `prev` (RW-12: they return to their clans). */
 static void start_round(rtw_state *s, int round, rtw_tell *t)
 {
-    if (round > 0)
-        memcpy(s->prev, s->slot, (size_t)s->clans * sizeof s->slot[0]);
+    if (round > 0) /* rows of clans not in the game are zero in both */
+        memcpy(s->prev, s->slot, sizeof s->prev);
     s->round = (uint8_t)round;
     s->turn = 0;
     rtw_arrange_wall(&s->cards, &s->deck[RTW_SLOTS * round], s->wall);
@@ -640,7 +657,7 @@ static void wait_for(rtw_state *s, int phase, int actor)
 
 /* RW-8 without a capturer: RW-13, RW-19 in the variant the fort stays, the rightmost goes and
  * the rest slide right; else the fort is discarded. */
-static void nobody_captures(rtw_state *s, rtw_tell *t, uint16_t tied, int best, int archers)
+NARRATED void nobody_captures(rtw_state *s, rtw_tell *t, uint16_t tied, int best, int archers)
 {
     int turn = s->turn;
     rtw_note *n = say(t, s, N_NO_CAPTURE, -1);
@@ -663,6 +680,26 @@ static void nobody_captures(rtw_state *s, rtw_tell *t, uint16_t tied, int best, 
 }
 
 /* RW-8: totals after Qween (qclan charms target, or -1), Filchy drop-outs, Arch'r ties. */
+/* The clans that revealed warrior kind k this turn (for the narrator only). */
+static uint16_t clans_revealing(const rtw_state *s, int k)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) == k)
+            mask |= BIT(c);
+    return mask;
+}
+
+/* The clans tied at the best total (for the narrator only). */
+static uint16_t clans_tied(const rtw_state *s, const int *total, int best)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) != RTW_FILCHY && total[c] == best)
+            mask |= BIT(c);
+    return mask;
+}
+
 static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
 {
     int total[RTW_MAX_CLANS];
@@ -679,22 +716,17 @@ static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
         }
     }
     int best = 0, tied = 0, archers = 0, archer = -1, winner = -1;
-    uint16_t tied_mask = 0, filchy = 0;
     for (int c = 0; c < s->clans; c++) {
-        if (revealed(s, c) == RTW_FILCHY) {
-            filchy |= BIT(c);
+        if (revealed(s, c) == RTW_FILCHY)
             continue;
-        }
         if (tied == 0 || total[c] > best) {
             best = total[c];
             tied = 0;
             archers = 0;
-            tied_mask = 0;
         } else if (total[c] < best) {
             continue;
         }
         tied++;
-        tied_mask |= BIT(c);
         winner = c;
         if (revealed(s, c) == RTW_ARCHR) { /* RW-15: a charmed Arch'r keeps its tie power */
             archers++;
@@ -703,29 +735,29 @@ static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
     }
     rtw_note *n = say(t, s, N_TOTALS, -1);
     if (n) {
-        n->mask = filchy;
+        n->mask = clans_revealing(s, RTW_FILCHY);
         for (int c = 0; c < s->clans; c++)
             n->value[c] = (int16_t)total[c];
     }
+    uint16_t tied_mask = t && tied > 1 ? clans_tied(s, total, best) : 0;
     if (tied > 1)
         winner = archers == 1 ? archer : -1;
     s->capturer = (int8_t)winner;
     if (winner < 0) {
-        nobody_captures(s, t, tied > 1 ? tied_mask : 0, best, archers);
+        nobody_captures(s, t, tied_mask, best, archers);
         return;
     }
     if ((n = say(t, s, N_CAPTURE, winner))) {
         n->fort = s->wall[s->turn];
         n->value[0] = (int16_t)best;
-        n->mask = tied > 1 ? tied_mask : 0;
+        n->mask = tied_mask;
     }
 }
 
 /* Reveal, Ch'ariott collisions, then Qween: stops when a Qween's owner must pick. */
-static bool stage_reveal(rtw_state *s, rtw_tell *t)
+NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
 {
     int chariotts = 0, qweens = 0, qclan = -1;
-    uint16_t chariott_clans = 0, qween_clans = 0;
     s->capturer = -1;
     s->captured = RTW_NONE;
     s->keep = 0;
@@ -737,31 +769,27 @@ static bool stage_reveal(rtw_state *s, rtw_tell *t)
     for (int c = 0; c < s->clans; c++) {
         int k = revealed(s, c);
         s->up[c] |= BIT(k);
+        chariotts += k == RTW_CHARIOTT;
+        if (k == RTW_QWEEN) {
+            qweens++;
+            qclan = c;
+        }
         if ((n = say(t, s, N_REVEAL, c))) {
             n->warrior = (uint8_t)k;
             n->pos = s->turn;
         }
-        if (k == RTW_CHARIOTT) {
-            chariotts++;
-            chariott_clans |= BIT(c);
-        }
-        if (k == RTW_QWEEN) {
-            qweens++;
-            qclan = c;
-            qween_clans |= BIT(c);
-        }
     }
     if (chariotts >= 2) { /* RW-6: colliding Ch'ariotts are discarded before points */
         for (int c = 0; c < s->clans; c++)
-            if (chariott_clans & BIT(c))
+            if (revealed(s, c) == RTW_CHARIOTT)
                 s->up[c] &= (uint16_t)~BIT(RTW_CHARIOTT);
         if ((n = say(t, s, N_WRECK, -1)))
-            n->mask = chariott_clans;
+            n->mask = clans_revealing(s, RTW_CHARIOTT);
     }
     int target = -1;
     if (qweens >= 2) { /* RW-7, RW-14: two or more Qweens cancel */
         if ((n = say(t, s, N_QWEENS_CANCEL, -1)))
-            n->mask = qween_clans;
+            n->mask = clans_revealing(s, RTW_QWEEN);
     } else if (qweens == 1 && !is_player(s, qclan)) { /* RW-11: a neutral's has no power */
         say(t, s, N_QWEEN_NEUTRAL, qclan);
     } else if (qweens == 1) {
@@ -805,7 +833,7 @@ static void take_fort(rtw_state *s, rtw_tell *t, int pos)
     s->forts[s->capturer] |= 1u << fort;
 }
 
-static bool stage_druhid(rtw_state *s)
+NARRATED bool stage_druhid(rtw_state *s)
 {
     int cap = s->capturer;
     if (cap < 0)
@@ -819,7 +847,7 @@ static bool stage_druhid(rtw_state *s)
 }
 
 /* Discard one face-up warrior of clan c, told as a note of `kind`. */
-static void discard_up(rtw_state *s, rtw_tell *t, int kind, int c, int warrior)
+NARRATED void discard_up(rtw_state *s, rtw_tell *t, int kind, int c, int warrior)
 {
     s->up[c] &= (uint16_t)~BIT(warrior);
     say_warrior(t, s, kind, c, warrior);
@@ -827,7 +855,7 @@ static void discard_up(rtw_state *s, rtw_tell *t, int kind, int c, int warrior)
 
 /* RW-10 Signal, the capturer's own discard (RTW-P2): everything but a kept Axx goes right after,
  * so it discards its weakest warrior other than the Axx it revealed, Axx only when alone. */
-static void signal_capturer(rtw_state *s, rtw_tell *t)
+NARRATED void signal_capturer(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     uint16_t up = s->up[cap];
@@ -841,7 +869,7 @@ static void signal_capturer(rtw_state *s, rtw_tell *t)
 }
 
 /* Pay fort f for the Tax-Collector's (RW-17). */
-static void pay_fort(rtw_state *s, rtw_tell *t, int f)
+NARRATED void pay_fort(rtw_state *s, rtw_tell *t, int f)
 {
     int cap = s->capturer;
     s->forts[cap] &= ~(1u << f);
@@ -854,7 +882,7 @@ static void pay_fort(rtw_state *s, rtw_tell *t, int f)
 }
 
 /* RW-17: pay a fort for the Tax-Collector's; the neutral pays its lowest other fort. */
-static bool tax(rtw_state *s, rtw_tell *t)
+NARRATED bool tax(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     uint32_t choices = tax_choices(s);
@@ -878,7 +906,7 @@ static bool tax(rtw_state *s, rtw_tell *t)
 }
 
 /* The captured fort's effect (RW-10, RW-18). Stops for a Tax choice or a Legion win. */
-static bool stage_fort(rtw_state *s, rtw_tell *t)
+NARRATED bool stage_fort(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     if (cap < 0)
@@ -915,7 +943,7 @@ static bool stage_fort(rtw_state *s, rtw_tell *t)
 }
 
 /* RW-10 Signal for every other clan, in seat order (RW-6) from `from`. */
-static bool stage_signal(rtw_state *s, rtw_tell *t, int from)
+NARRATED bool stage_signal(rtw_state *s, rtw_tell *t, int from)
 {
     if (s->capturer < 0 || s->cards.fort_kind[s->captured] != RTW_SIGNAL)
         return false;
@@ -933,7 +961,7 @@ static bool stage_signal(rtw_state *s, rtw_tell *t, int from)
 }
 
 /* RW-9 Axx: a player capturer may keep it; a neutral always does (RW-11). */
-static bool stage_axx(rtw_state *s, rtw_tell *t)
+NARRATED bool stage_axx(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     if (cap < 0 || revealed(s, cap) != RTW_AXX || !(s->up[cap] & BIT(RTW_AXX)) ||
@@ -951,7 +979,7 @@ static bool stage_axx(rtw_state *s, rtw_tell *t)
 }
 
 /* The capturer discards its face-up warriors but the kept ones. */
-static void stage_discard(rtw_state *s, rtw_tell *t)
+NARRATED void stage_discard(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     if (cap >= 0) {
@@ -969,7 +997,7 @@ static void stage_discard(rtw_state *s, rtw_tell *t)
 /* RW-9 Horsie for every clan that revealed her and did not capture, in seat order. RW-20
  * (RTW-P3): her penalty belongs to the turn she was revealed, so it applies even when a Signal
  * discarded her earlier this turn, and takes nothing when nothing is left face up. */
-static bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
+NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
 {
     for (int c = from; c < s->clans; c++) {
         if (c == s->capturer || revealed(s, c) != RTW_HORSIE)
@@ -989,7 +1017,7 @@ static bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
 }
 
 /* RW-6, RW-19 Zvord: a player clan takes back its hidden warriors and places them again. */
-static bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
+NARRATED bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
 {
     int first = s->turn + 1;
     if (RTW_SLOTS - first < 2)
@@ -1014,7 +1042,7 @@ static bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
 }
 
 /* RW-12: the next turn, else the next round, else the end. */
-static bool stage_end(rtw_state *s, rtw_tell *t)
+NARRATED bool stage_end(rtw_state *s, rtw_tell *t)
 {
     if (s->turn + 1 < RTW_SLOTS) {
         s->turn++;
@@ -1034,7 +1062,7 @@ static bool stage_end(rtw_state *s, rtw_tell *t)
 
 /* Run the turn from `stage` (and, for per-clan stages, from clan `from`) until a clan must
  * decide or the game ends. */
-static void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
+NARRATED void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
 {
     for (;;) {
         bool stop = false;
@@ -1194,7 +1222,7 @@ static int rtw_legal_actions(const void *st, rp_action *out)
 
 /* A placement (planning or after Zvord). Planning ends with the seventh warrior set aside
  * (RW-5); a Zvord re-placement ends when the last warrior goes to the last slot. */
-static void apply_place(rtw_state *s, rtw_tell *t, int kind)
+NARRATED void apply_place(rtw_state *s, rtw_tell *t, int kind)
 {
     int a = s->actor;
     rtw_note *n = say(t, s, N_PLACE, a);
@@ -1232,7 +1260,7 @@ static void apply_place(rtw_state *s, rtw_tell *t, int kind)
 }
 
 /* apply, telling t (NULL: nobody) what happened. */
-static void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
+NARRATED void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
 {
     int a = s->actor;
     switch (s->phase) {
