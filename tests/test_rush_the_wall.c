@@ -3,6 +3,7 @@
  * hand-made turns; the events each viewer is told, views, notation, card sets and options;
  * and property runs over random games for every clan mix and the variant. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1333,6 +1334,49 @@ static void test_state_text_is_canonical(void **unused)
     assert_non_null(strstr(err.msg, "after the last field"));
 }
 
+/* state_ok refuses broken structs with the reason, and the notation writer prints any bytes
+ * without reading past a table (the debug check prints the broken state it stops on). */
+static void test_state_ok_on_broken_states(void **unused)
+{
+    (void)unused;
+    rtw_state s, good;
+    static const char *const plans[] = {"acqzhxd", "dcfzhxa", "lahzxcq"};
+    setup(&good, "players=3", PLAIN_WALL, plans);
+    rp_error err = {{0}};
+    assert_int_equal(G->state_ok(&good, &err), RP_OK);
+    static const struct {
+        size_t offset;
+        uint8_t byte;
+        const char *expect;
+    } breaks[] = {
+        {offsetof(rtw_state, phase), 42, "out of range"},
+        {offsetof(rtw_state, clans), 9, "clans (RW-1)"},
+        {offsetof(rtw_state, cards) + offsetof(rtw_cards, fort_kind) + 3, 7, "unknown kind"},
+        {offsetof(rtw_state, slot) + 6 * 3, 1, "not in this game"},
+        {offsetof(rtw_state, prev) + 2, RTW_AXX, "round 1 has no last round"},
+        {offsetof(rtw_state, wall) + 5, D6B, "not drawn this round"},
+        {offsetof(rtw_state, keep), 1, "keep: only set"},
+    };
+    for (size_t i = 0; i < sizeof breaks / sizeof *breaks; i++) {
+        s = good;
+        ((uint8_t *)&s)[breaks[i].offset] = breaks[i].byte;
+        assert_true(G->state_ok(&s, &err) < 0);
+        if (!strstr(err.msg, breaks[i].expect))
+            fail_msg("break %zu: message '%s' lacks '%s'", i, err.msg, breaks[i].expect);
+    }
+    rp_rng rng;
+    rp_rng_seed(&rng, 8, 8);
+    for (int i = 0; i < 200; i++) {
+        for (size_t b = 0; b < sizeof s; b++)
+            ((uint8_t *)&s)[b] = (uint8_t)rp_rng_next(&rng);
+        if (i % 2)
+            s.clans = (uint8_t)(i % 7); /* counts in and out of range */
+        char text[RP_STATE_TEXT];
+        assert_true(G->state_ok(&s, &err) < 0);
+        G->state_to_text(&s, text, sizeof text);
+    }
+}
+
 /* Forts alike in the card set get a, b, c... so each has one name in the notation. */
 static void test_state_text_names_each_fort(void **unused)
 {
@@ -1471,6 +1515,22 @@ static void test_actions_as_data(void **unused)
     cJSON_Delete(a);
 }
 
+/* Moves are read whatever their case and spacing. */
+static void test_moves_forgive_case_and_spacing(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    rp_test_init(G, &s, "players=2 seed=3");
+    int k = __builtin_ctz(s.hand[0]);
+    char move[64], loud[64];
+    snprintf(move, sizeof move, "place %s", WORD[k]);
+    snprintf(loud, sizeof loud, "  PLACE\t%s ", NAME[k][0] == 'D' ? "DRUHID" : WORD[k]);
+    for (char *c = loud; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+    assert_int_equal(action_of(&s, loud), action_of(&s, move));
+}
+
 /* explain_illegal says why, in the game's terms. */
 static void expect_explained(const rtw_state *s, rp_action action, const char *want)
 {
@@ -1494,6 +1554,11 @@ static void test_explain_illegal(void **unused)
 {
     (void)unused;
     rtw_state s;
+    char why[256];
+    rp_test_init(G, &s, "players=2 seed=3");
+    rp_action legal[RP_MAX_LEGAL];
+    assert_true(G->legal_actions(&s, legal) > 0);
+    assert_true(G->explain_illegal(&s, legal[0], why, sizeof why) < 0); /* it is legal */
     static const char *const worked[] = {"acqzhxd", "dcfzhxa", "lahzxcq"};
     char last[32];
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, worked, last, sizeof last);
@@ -2273,6 +2338,8 @@ int main(void)
         cmocka_unit_test(test_state_text_validates),
         cmocka_unit_test(test_state_text_is_canonical),
         cmocka_unit_test(test_state_text_names_each_fort),
+        cmocka_unit_test(test_state_ok_on_broken_states),
+        cmocka_unit_test(test_moves_forgive_case_and_spacing),
         cmocka_unit_test(test_view_is_plain_data),
         cmocka_unit_test(test_actions_as_data),
         cmocka_unit_test(test_explain_illegal),

@@ -372,7 +372,7 @@ static void put_cards_value(rp_text *t, const rtw_cards *c)
     for (int f = 0; f < RTW_FORTS; f++) {
         if (f)
             rp__text_ch(t, ',');
-        rp__text_ch(t, fort_letter[c->fort_kind[f]]);
+        rp__text_ch(t, c->fort_kind[f] < RTW_FORT_KINDS ? fort_letter[c->fort_kind[f]] : '?');
         rp__put_int(t, c->fort_value[f]);
     }
 }
@@ -1356,7 +1356,7 @@ static int fort_label(const rtw_cards *c, int f, char *buf, size_t size)
 {
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__text_str(&t, fort_word[c->fort_kind[f]]);
+    rp__text_str(&t, c->fort_kind[f] < RTW_FORT_KINDS ? fort_word[c->fort_kind[f]] : "?");
     rp__put_int(&t, c->fort_value[f]);
     return rp__text_finish(&t);
 }
@@ -1444,7 +1444,8 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
     char copy[64], *word[2];
     int n = 0;
     if (strlen(text) < sizeof copy) {
-        memcpy(copy, text, strlen(text) + 1);
+        for (size_t i = 0; i <= strlen(text); i++) /* forgiving about case */
+            copy[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
         n = split_words(copy, word, 2);
     }
     const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";
@@ -1666,7 +1667,7 @@ static int rtw_explain_illegal(const void *st, rp_action action, char *buf, size
     const rtw_state *s = st;
     rp_text t;
     rp__text_init(&t, buf, size);
-    if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS)
+    if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS || rp_is_legal(&rp_rush_the_wall, s, action))
         return -1;
     if (action == RTW_A_HIDDEN)
         rp__text_str(&t, "'place hidden' stands for another clan's placement; name the warrior "
@@ -2029,32 +2030,40 @@ static void name_forts(const rtw_cards *c, fort_names *fn)
     }
 }
 
+/* names[i], or "?" for an index out of range: the writer prints any bytes (the debug check
+ * prints broken states) without reading past a table. */
+static const char *name_or(const char *const *names, int count, int i)
+{
+    return i >= 0 && i < count ? names[i] : "?";
+}
+
 /* A set (a mask) as the names of its members, in order; '-' when empty. */
-static void put_set(rp_text *t, const char *const *names, uint32_t mask)
+static void put_set(rp_text *t, const char *const *names, int count, uint32_t mask)
 {
     int n = 0;
     for (; mask; mask &= mask - 1) {
         rp__put_sep(t, &n, ',');
-        rp__text_str(t, names[lowest_bit(mask)]);
+        rp__text_str(t, name_or(names, count, lowest_bit(mask)));
     }
     rp__put_list_end(t, n);
 }
 
 /* n items, each a name or '-' (RTW_NONE). */
-static void put_row(rp_text *t, const char *const *names, const uint8_t *items, int n)
+static void put_row(rp_text *t, const char *const *names, int count, const uint8_t *items, int n)
 {
     for (int i = 0; i < n; i++) {
         if (i)
             rp__text_ch(t, ',');
-        rp__text_str(t, items[i] == RTW_NONE ? "-" : names[items[i]]);
+        rp__text_str(t, items[i] == RTW_NONE ? "-" : name_or(names, count, items[i]));
     }
 }
 
 /* " key=word", or " key=-" when index < 0. */
-static void put_name(rp_text *t, const char *key, const char *const *names, int index)
+static void put_name(rp_text *t, const char *key, const char *const *names, int count,
+                     int index)
 {
     rp__put_key(t, key);
-    rp__text_str(t, index < 0 ? "-" : names[index]);
+    rp__text_str(t, index < 0 ? "-" : name_or(names, count, index));
 }
 
 static void put_number_field(rp_text *t, const char *key, uint64_t v)
@@ -2066,17 +2075,20 @@ static void put_number_field(rp_text *t, const char *key, uint64_t v)
 static void put_clan(rp_text *t, const rtw_state *s, const fort_names *fn, int c)
 {
     rp__put_key(t, clan_word[c]);
-    put_row(t, warrior_word, s->slot[c], RTW_SLOTS);
+    put_row(t, warrior_word, RTW_KINDS, s->slot[c], RTW_SLOTS);
     const uint32_t sets[4] = {s->hand[c], s->drawn[c], s->up[c], s->forts[c]};
     for (int i = 0; i < 4; i++) {
         rp__text_ch(t, '/');
-        put_set(t, i == 3 ? fn->name : warrior_word, sets[i]);
+        if (i == 3)
+            put_set(t, fn->name, RTW_FORTS, sets[i]);
+        else
+            put_set(t, warrior_word, RTW_KINDS, sets[i]);
     }
     rp__text_ch(t, '/');
     if (s->round == 0)
         rp__text_ch(t, '-');
     else
-        put_row(t, warrior_word, s->prev[c], RTW_SLOTS);
+        put_row(t, warrior_word, RTW_KINDS, s->prev[c], RTW_SLOTS);
 }
 
 static int rtw_state_to_text(const void *st, char *buf, size_t size)
@@ -2091,29 +2103,29 @@ static int rtw_state_to_text(const void *st, char *buf, size_t size)
     rp__put_tag(&t, RTW_TAG);
     put_number_field(&t, "players", s->players);
     put_number_field(&t, "neutrals", s->neutrals);
-    put_name(&t, "variant", variants, s->variant);
+    put_name(&t, "variant", variants, 2, s->variant);
     rp__put_key(&t, "cards");
     put_cards_value(&t, &s->cards);
     put_number_field(&t, "round", s->round + 1u);
     put_number_field(&t, "turn", s->turn + 1u);
-    put_name(&t, "phase", phase_word, s->phase);
-    put_name(&t, "actor", clan_word, s->phase == RTW_OVER ? -1 : s->actor);
+    put_name(&t, "phase", phase_word, RTW_PHASES, s->phase);
+    put_name(&t, "actor", clan_word, RTW_MAX_CLANS, s->phase == RTW_OVER ? -1 : s->actor);
     if (placing)
         put_number_field(&t, "next", s->next_slot + 1u);
     else
-        put_name(&t, "next", NULL, -1);
-    put_name(&t, "capturer", clan_word, s->capturer);
-    put_name(&t, "captured", fn.name, s->captured == RTW_NONE ? -1 : s->captured);
+        put_name(&t, "next", NULL, 0, -1);
+    put_name(&t, "capturer", clan_word, RTW_MAX_CLANS, s->capturer);
+    put_name(&t, "captured", fn.name, RTW_FORTS, s->captured == RTW_NONE ? -1 : s->captured);
     rp__put_key(&t, "keep");
-    put_set(&t, warrior_word, s->keep);
-    put_name(&t, "winner", clan_word, s->winner);
+    put_set(&t, warrior_word, RTW_KINDS, s->keep);
+    put_name(&t, "winner", clan_word, RTW_MAX_CLANS, s->winner);
     rp__put_key(&t, "deck");
-    put_row(&t, fn.name, s->deck, RTW_FORTS);
+    put_row(&t, fn.name, RTW_FORTS, s->deck, RTW_FORTS);
     rp__put_key(&t, "wall");
-    put_row(&t, fn.name, s->wall, RTW_SLOTS);
+    put_row(&t, fn.name, RTW_FORTS, s->wall, RTW_SLOTS);
     rp__put_key(&t, "gone");
-    put_set(&t, fn.name, s->gone);
-    for (int c = 0; c < s->clans; c++)
+    put_set(&t, fn.name, RTW_FORTS, s->gone);
+    for (int c = 0; c < s->clans && c < RTW_MAX_CLANS; c++)
         put_clan(&t, s, &fn, c);
     rp__put_rng(&t, &s->rng);
     return rp__text_finish(&t);
@@ -3287,7 +3299,10 @@ const rp_game rp_rush_the_wall = {
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
     .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
+    .bench_options = NULL, /* the default game (two clans) is the workload */
     .describe = rtw_describe,
+    .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
+    .tool_turn_cap = 0,    /* three rounds end every game (RW-12) */
     /* Planned face down: the evaluation sees only public fort totals, flat while warriors
      * are placed, so the levels play out to the end of the game (docs/ai.md). */
     .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"},
@@ -3310,6 +3325,7 @@ const rp_game rp_rush_the_wall = {
     .action_json = rtw_action_json,
     .events_json = rtw_events_json,
     .explain_illegal = rtw_explain_illegal,
+    .moves_summary = NULL, /* at most nine legal moves */
     .secret_names = rtw_secret_names,
     .evaluate = rtw_evaluate,
     .observe_action = rtw_observe_action,
