@@ -15,14 +15,30 @@ static const rp_game *const G = &rp_rush_the_wall;
 
 /* Default fort ids (data/rush-the-wall.cards in canonical order, RW-3): */
 enum {
-    UNWARY2, SIGNAL4, TAX8, LEG1, LEG2A, LEG2B, LEG3,
-    D1A, D1B, D3A, D3B, D4A, D4B, D5A, D5B, D6A, D6B, D6C
+    UNWARY2,
+    SIGNAL4,
+    TAX8,
+    LEG1,
+    LEG2A,
+    LEG2B,
+    LEG3,
+    D1A,
+    D1B,
+    D3A,
+    D3B,
+    D4A,
+    D4B,
+    D5A,
+    D5B,
+    D6A,
+    D6B,
+    D6C
 };
 
-static const char *const WORD[RTW_KINDS] = {"filchy", "qween", "druhid", "zvord", "archr",
-                                            "horsie", "axx", "chariott", "laird"};
-static const char *const NAME[RTW_KINDS] = {"Filchy", "Qween", "Dru'hid", "Zvord", "Arch'r",
-                                            "Horsie", "Axx", "Ch'ariott", "Laird"};
+static const char *const WORD[RTW_KINDS] = {"filchy", "qween", "druhid",   "zvord", "archr",
+                                            "horsie", "axx",   "chariott", "laird"};
+static const char *const NAME[RTW_KINDS] = {"Filchy", "Qween", "Dru'hid",   "Zvord", "Arch'r",
+                                            "Horsie", "Axx",   "Ch'ariott", "Laird"};
 
 static int kind_of(char letter)
 {
@@ -167,8 +183,7 @@ static cJSON *events_of(const rtw_state *s, const char *move, int viewer)
 static const cJSON *nth_event(const cJSON *events, const char *kind, int n)
 {
     const cJSON *e;
-    cJSON_ArrayForEach(e, events)
-    {
+    cJSON_ArrayForEach (e, events) {
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "kind");
         if (cJSON_IsString(k) && strcmp(k->valuestring, kind) == 0 && n-- == 0)
             return e;
@@ -182,8 +197,7 @@ static int count_events(const cJSON *events, const char *kind)
 {
     int n = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, events)
-    {
+    cJSON_ArrayForEach (e, events) {
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "kind");
         n += cJSON_IsString(k) && strcmp(k->valuestring, kind) == 0;
     }
@@ -211,8 +225,7 @@ static void expect_cards(const cJSON *e, const char *words)
     }
     char got[128] = "";
     const cJSON *c;
-    cJSON_ArrayForEach(c, cards)
-    {
+    cJSON_ArrayForEach (c, cards) {
         strcat(got, got[0] ? "," : "");
         strcat(got, c->valuestring);
     }
@@ -394,8 +407,7 @@ static void test_cards_value_is_canonical(void **unused)
          "not in 1..30"},
         {"2,3,4,5,6,7,8,9,10/u2,s4,x1,l-1,l-2,l-2,l-3,d2,d3,d3,d4,d4,d5,d5,d6,d6,d6,d7",
          "kind letter"},
-        {"2,3,4,5,6,7,8,9,10/u2,s4,t1,l-1,l-2,l-2,l-3,d2,d3,d3,d4,d4,d5,d5,d6,d6,d6",
-         "17 forts"},
+        {"2,3,4,5,6,7,8,9,10/u2,s4,t1,l-1,l-2,l-2,l-3,d2,d3,d3,d4,d4,d5,d5,d6,d6,d6", "17 forts"},
         {"2,3,4,5,6,7,8,9,10/u2,s4,t1,l-1,l-2,l-2,l-3,d2,d3,d3,d4,d4,d5,d5,d6,d6,d6,d7,d7",
          "more than eighteen"},
         {"1,2,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6",
@@ -449,7 +461,8 @@ static void test_rtw_p4_equal_strengths_refused(void **unused)
     assert_non_null(strstr(err.msg, "RTW-P4"));
     rtw_cards c;
     assert_true(rtw_cards_from_value("1,1,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,"
-                                     "d4,d4,d5,d5,d6,d6,d6", &c, &err) < 0);
+                                     "d4,d4,d5,d5,d6,d6,d6",
+                                     &c, &err) < 0);
     assert_non_null(strstr(err.msg, "same strength"));
 }
 
@@ -625,9 +638,9 @@ static void test_rulebook_worked_example(void **unused)
     static const char *const plans[] = {"acqzhxd", "dcfzhxa", "lahzxcq"};
     setup(&s, "players=3", PLAIN_WALL, plans);
     assert_int_equal(s.forts[2], (1u << D1A) | (1u << UNWARY2));
-    assert_int_equal(up(&s, 0), mask_of("aq"));  /* Ch'ariott gone, Arch'r stays */
-    assert_int_equal(up(&s, 1), mask_of("df"));  /* Ch'ariott gone, Dru'hid stays */
-    assert_int_equal(up(&s, 2), mask_of("ah"));  /* Unwary kept the Arch'r */
+    assert_int_equal(up(&s, 0), mask_of("aq")); /* Ch'ariott gone, Arch'r stays */
+    assert_int_equal(up(&s, 1), mask_of("df")); /* Ch'ariott gone, Dru'hid stays */
+    assert_int_equal(up(&s, 2), mask_of("ah")); /* Unwary kept the Arch'r */
     assert_int_equal(s.gone, 0);
     /* turn 3 stops at Green's Qween (RW-7): Red's Filchy or Gold's Horsie */
     assert_int_equal(s.phase, RTW_QWEEN_PICK);
@@ -979,7 +992,8 @@ static void test_rw20_horsie_with_nothing_left_discards_nothing(void **unused)
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
     /* turn 1: Green's Laird takes Fort-Dinary 1; turn 2: Red 1 + 7 takes the Signal */
     expect_text(events, "capture", 1, "Red has the highest total, 8, and captures Signal 4.");
-    expect_text(events, "signal", 0, "Signal Fort: every clan with a face-up warrior discards "
+    expect_text(events, "signal", 0,
+                "Signal Fort: every clan with a face-up warrior discards "
                 "one, Red first.");
     expect_text(events, "signal", 1, "Signal Fort: Red discards Filchy 1.");
     expect_text(events, "signal", 2, "Signal Fort: Green discards Horsie 6.");
@@ -991,7 +1005,7 @@ static void test_rw20_horsie_with_nothing_left_discards_nothing(void **unused)
     events = events_of(&s, "keep axx", RP_SPECTATOR);
     const cJSON *horsie = nth_event(events, "horsie", 0);
     assert_string_equal(text_of(horsie), "Green's Horsie lost the turn, but Green has no "
-                        "face-up warrior left to discard (RW-20).");
+                                         "face-up warrior left to discard (RW-20).");
     assert_int_equal(seat_of(horsie), 0);
     expect_cards(horsie, "");
     cJSON_Delete(events);
@@ -1043,7 +1057,8 @@ static void test_rw17_tax_alone_is_discarded(void **unused)
     char last[32];
     setup_round_before_last(&s, opts, 1, wall, NULL, plans, last, sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "tax", 0, "Tax-Collector's Fort: Green holds no other fort and discards "
+    expect_text(events, "tax", 0,
+                "Tax-Collector's Fort: Green holds no other fort and discards "
                 "the Tax-Collector's Fort itself.");
     cJSON_Delete(events);
     play(&s, last);
@@ -1123,15 +1138,14 @@ static void test_rw11_neutral_zvord_no_effect(void **unused)
     setup(&s, "players=1 neutrals=1", PLAIN_WALL, plans);
     assert_int_equal(s.forts[1], 1u << D1A);
     assert_int_equal(s.phase, RTW_DRUHID_PICK); /* turn 2, no Zvord phase came */
-    const uint8_t laid[6] = {RTW_ZVORD, RTW_FILCHY, RTW_QWEEN, RTW_DRUHID, RTW_ARCHR,
-                             RTW_HORSIE};
+    const uint8_t laid[6] = {RTW_ZVORD, RTW_FILCHY, RTW_QWEEN, RTW_DRUHID, RTW_ARCHR, RTW_HORSIE};
     assert_memory_equal(s.slot[1], laid, 6);
 }
 
 /* ---- game end (RW-12) ---- */
 
-static double share_of(rtw_state *s, const char *options, uint32_t f0, uint32_t f1,
-                       uint32_t f2, int seat)
+static double share_of(rtw_state *s, const char *options, uint32_t f0, uint32_t f1, uint32_t f2,
+                       int seat)
 {
     rp_test_init(G, s, options);
     s->phase = RTW_OVER;
@@ -1152,14 +1166,13 @@ static void test_rw12_tie_breaks(void **unused)
     const char *two = "players=2";
     assert_true(share_of(&s, two, 1u << D6A, 1u << D5A, 0, 0) == 1.0);
     assert_true(share_of(&s, two, 1u << D6A, (1u << D1A) | (1u << D5A), 0, 1) == 1.0);
-    assert_true(share_of(&s, two, (1u << D1A) | (1u << D6A), (1u << D3A) | (1u << D4A), 0, 0)
-                == 1.0);
+    assert_true(share_of(&s, two, (1u << D1A) | (1u << D6A), (1u << D3A) | (1u << D4A), 0, 0) ==
+                1.0);
     assert_true(share_of(&s, two, 1u << D3A, 1u << D3B, 0, 0) == 0.5);
     assert_true(share_of(&s, two, 0, 0, 0, 1) == 0.5);
     const char *neutral = "players=2 neutrals=1";
     assert_true(share_of(&s, neutral, 1u << D1A, 0, (1u << D6A) | (1u << D6B), 0) == 1.0);
 }
-
 
 /* ---- options in effect, turns (issue 18) ---- */
 
@@ -1192,12 +1205,10 @@ static void test_rtw_p5_config_of_reports_the_neutrals_in_play(void **unused)
     assert_memory_equal(&again, &s, sizeof s);
 
     char opts[RP_OPTION_TEXT + 64], want[RP_OPTION_TEXT + 64];
-    snprintf(opts, sizeof opts, "players=3 neutrals=1 variant=vogel seed=4 cards=%s",
-             GOOD_VALUE);
+    snprintf(opts, sizeof opts, "players=3 neutrals=1 variant=vogel seed=4 cards=%s", GOOD_VALUE);
     rp_test_init(G, &s, opts);
     config_text_of(&s, opts, text, sizeof text);
-    snprintf(want, sizeof want, "players=3 seed=4 neutrals=1 variant=vogel cards=%s",
-             GOOD_VALUE);
+    snprintf(want, sizeof want, "players=3 seed=4 neutrals=1 variant=vogel cards=%s", GOOD_VALUE);
     assert_string_equal(text, want);
     rp_test_init(G, &again, text);
     assert_memory_equal(&again, &s, sizeof s);
@@ -1222,8 +1233,7 @@ static void test_turn_number_counts_rulebook_turns(void **unused)
     static const char *const plans[] = {"acqzhxd", "dcfzhxa", "lahzxcq"};
     setup(&s, "players=3", PLAIN_WALL, plans); /* waits in turn 3 for Green's Qween */
     assert_int_equal(G->turn_number(&s), 3);
-    setup_round(&s, "players=2", 2, PLAIN_WALL, NULL, (const char *const[]){"dfqzahx",
-                                                                            "fdqzahx"});
+    setup_round(&s, "players=2", 2, PLAIN_WALL, NULL, (const char *const[]){"dfqzahx", "fdqzahx"});
     assert_int_equal(G->turn_number(&s), 7); /* round 2, turn 1: Green's Dru'hid */
     rp_rng rng;
     rp_rng_seed(&rng, 1, 1);
@@ -1279,8 +1289,10 @@ static void test_state_text_validates(void **unused)
         {"phase=qween", "phase=druhid", "did not reveal"},
         {"capturer=-", "capturer=red", "decided only after the Qween"},
         {"players=3", "players=2", "expected the field rng= here, found 'gold'"},
-        {"cards=default", "cards=1,1,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,"
-                          "d4,d5,d5,d6,d6,d6", "same strength"},
+        {"cards=default",
+         "cards=1,1,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,"
+         "d4,d5,d5,d6,d6,d6",
+         "same strength"},
         {"turn=3", "turn=2", "should be"},
         {"rw1", "rtw1", "not a 'rw1' notation"},
         {"rw1", "rw2", "notation version 'rw2' is not read by this build"},
@@ -1303,10 +1315,10 @@ static void test_state_text_is_canonical(void **unused)
     char text[RP_STATE_TEXT];
     assert_true(G->state_to_text(&s, text, sizeof text) > 0);
     /* the documented field order, the generator last */
-    static const char *const order[] = {"rw1 players=", " neutrals=", " variant=", " cards=",
-        " round=", " turn=", " phase=", " actor=", " next=", " capturer=", " captured=",
-        " keep=", " winner=", " deck=", " wall=", " gone=", " green=", " red=", " gold=",
-        " rng="};
+    static const char *const order[] = {
+        "rw1 players=", " neutrals=", " variant=",  " cards=",    " round=", " turn=",   " phase=",
+        " actor=",      " next=",     " capturer=", " captured=", " keep=",  " winner=", " deck=",
+        " wall=",       " gone=",     " green=",    " red=",      " gold=",  " rng="};
     const char *at = text;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         const char *next = strstr(at, order[i]);
@@ -1386,9 +1398,9 @@ static void test_state_text_names_each_fort(void **unused)
     char text[RP_STATE_TEXT];
     assert_true(G->state_to_text(&s, text, sizeof text) > 0);
     static const char *const names[RTW_FORTS] = {
-        "unwary2", "signal4", "tax8", "legion-1", "legion-2a", "legion-2b", "legion-3",
-        "dinary1a", "dinary1b", "dinary3a", "dinary3b", "dinary4a", "dinary4b", "dinary5a",
-        "dinary5b", "dinary6a", "dinary6b", "dinary6c"};
+        "unwary2",  "signal4",  "tax8",     "legion-1", "legion-2a", "legion-2b",
+        "legion-3", "dinary1a", "dinary1b", "dinary3a", "dinary3b",  "dinary4a",
+        "dinary4b", "dinary5a", "dinary5b", "dinary6a", "dinary6b",  "dinary6c"};
     char deck[512] = " deck=";
     for (int i = 0; i < RTW_FORTS; i++) {
         strcat(deck, names[s.deck[i]]);
@@ -1435,8 +1447,7 @@ static void test_view_is_plain_data(void **unused)
         assert_int_equal(cJSON_GetObjectItem(strengths, "archr")->valueint, 5);
         cJSON *clan;
         int c = 0;
-        cJSON_ArrayForEach(clan, cJSON_GetObjectItem(v, "clans"))
-        {
+        cJSON_ArrayForEach (clan, cJSON_GetObjectItem(v, "clans")) {
             cJSON *slots = cJSON_GetObjectItem(clan, "slots");
             assert_int_equal(cJSON_GetArraySize(slots), 6);
             for (int i = 0; i < 6; i++) {
@@ -1481,31 +1492,38 @@ static void test_actions_as_data(void **unused)
     static const char *const worked[] = {"acqzhxd", "dcfzhxa", "lahzxcq"};
     char last[32];
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, worked, last, sizeof last);
-    expect_action_json(&s, "place chariott", "{\"text\":\"place chariott\",\"kind\":\"place\","
+    expect_action_json(&s, "place chariott",
+                       "{\"text\":\"place chariott\",\"kind\":\"place\","
                        "\"warrior\":\"chariott\",\"slot\":6}");
     play(&s, last);
-    expect_action_json(&s, "charm gold", "{\"text\":\"charm gold\",\"kind\":\"charm\","
+    expect_action_json(&s, "charm gold",
+                       "{\"text\":\"charm gold\",\"kind\":\"charm\","
                        "\"clan\":\"gold\",\"warrior\":\"horsie\"}");
     static const char *const druhid[] = {"dfqzahx", "fdqzahx"};
     setup(&s, "players=2", PLAIN_WALL, druhid);
-    expect_action_json(&s, "take 6", "{\"text\":\"take 6\",\"kind\":\"take\",\"position\":6,"
+    expect_action_json(&s, "take 6",
+                       "{\"text\":\"take 6\",\"kind\":\"take\",\"position\":6,"
                        "\"fort\":\"dinary6\"}");
     static const char *const signal[] = {"lxdqzah", "lfcqdza", "ldcqfza"};
     setup(&s, "players=3", SIGNAL_WALL, signal);
-    expect_action_json(&s, "discard laird", "{\"text\":\"discard laird\",\"kind\":\"discard\","
+    expect_action_json(&s, "discard laird",
+                       "{\"text\":\"discard laird\",\"kind\":\"discard\","
                        "\"warrior\":\"laird\",\"reason\":\"signal\"}");
     play(&s, "discard laird");
     play(&s, "discard druhid");
-    expect_action_json(&s, "keep axx", "{\"text\":\"keep axx\",\"kind\":\"keep\","
+    expect_action_json(&s, "keep axx",
+                       "{\"text\":\"keep axx\",\"kind\":\"keep\","
                        "\"warrior\":\"axx\"}");
     static const char *const horsie[] = {"lfhdqza", "lfhcqdz", "lfacqdz"};
     setup(&s, "players=3", PLAIN_WALL, horsie);
-    expect_action_json(&s, "discard filchy", "{\"text\":\"discard filchy\",\"kind\":"
+    expect_action_json(&s, "discard filchy",
+                       "{\"text\":\"discard filchy\",\"kind\":"
                        "\"discard\",\"warrior\":\"filchy\",\"reason\":\"horsie\"}");
     const uint8_t tax_wall[6] = {D1A, LEG1, D3A, LEG2A, D4A, TAX8};
     static const char *const tax[] = {"lfdcaxh", "fahlzcd"};
     setup(&s, "players=2", tax_wall, tax);
-    expect_action_json(&s, "pay legion-2", "{\"text\":\"pay legion-2\",\"kind\":\"pay\","
+    expect_action_json(&s, "pay legion-2",
+                       "{\"text\":\"pay legion-2\",\"kind\":\"pay\","
                        "\"fort\":\"legion-2\"}");
     /* what another clan sees of a placement: a placement, no warrior */
     rp_test_init(G, &s, "players=2 seed=3");
@@ -1564,7 +1582,8 @@ static void test_explain_illegal(void **unused)
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, worked, last, sizeof last);
     expect_explained(&s, parse_only(&s, "take 4"), "Gold must now place a warrior face down");
     expect_explained(&s, parse_only(&s, "place laird"), "your Laird is already placed at slot 1");
-    expect_explained(&s, parse_only(&s, "place filchy"), "Filchy is not among the warriors you "
+    expect_explained(&s, parse_only(&s, "place filchy"),
+                     "Filchy is not among the warriors you "
                      "may place now (Qween 2, Ch'ariott 8)");
     expect_explained(&s, RTW_A_HIDDEN, "name the warrior you place");
     play(&s, last);
@@ -1576,7 +1595,8 @@ static void test_explain_illegal(void **unused)
     expect_explained(&s, parse_only(&s, "take 1"), "wall position 1 was fought over already");
     static const char *const signal[] = {"lxdqzah", "lfcqdza", "ldcqfza"};
     setup(&s, "players=3", SIGNAL_WALL, signal);
-    expect_explained(&s, parse_only(&s, "discard axx"), "Axx is not face up (face up: Filchy 1, "
+    expect_explained(&s, parse_only(&s, "discard axx"),
+                     "Axx is not face up (face up: Filchy 1, "
                      "Laird 9)");
     static const char *const horsie[] = {"lfhdqza", "lfhcqdz", "lfacqdz"};
     setup(&s, "players=3", PLAIN_WALL, horsie);
@@ -1585,7 +1605,8 @@ static void test_explain_illegal(void **unused)
     static const char *const tax[] = {"lfdcaxh", "fahlzcd"};
     setup(&s, "players=2", tax_wall, tax);
     expect_explained(&s, parse_only(&s, "pay tax8"), "you hold no other (RW-17)");
-    expect_explained(&s, parse_only(&s, "pay dinary6"), "you do not hold dinary6 (you may pay: "
+    expect_explained(&s, parse_only(&s, "pay dinary6"),
+                     "you do not hold dinary6 (you may pay: "
                      "legion-2, dinary1)");
     expect_explained(&s, parse_only(&s, "keep axx"), "Green must now pay one of its other forts");
 }
@@ -1634,8 +1655,7 @@ static void check_secret_names(const rtw_state *s, int viewer)
             fail_msg("%s listed as secret to %d but %s", WORD[k], viewer,
                      named ? "the view names it" : "nothing hides it");
         if (hidden && !named && !listed)
-            fail_msg("%s is hidden from %d and not in their view, but not listed", WORD[k],
-                     viewer);
+            fail_msg("%s is hidden from %d and not in their view, but not listed", WORD[k], viewer);
         if (listed && strstr(screen, NAME[k]))
             fail_msg("the screen of %d shows the secret %s:\n%s", viewer, NAME[k], screen);
     }
@@ -1722,8 +1742,10 @@ static void test_events_rw5_placement_named_only_to_its_clan(void **unused)
                 snprintf(text, sizeof text, "Green has placed six warriors and sets %s %d aside.",
                          NAME[aside], s.cards.strength[aside]);
                 const cJSON *set = nth_event(events, "set-aside", 0);
-                assert_string_equal(text_of(set), viewer == 0 ? text : "Green has placed six "
-                                    "warriors and sets its seventh aside.");
+                assert_string_equal(text_of(set), viewer == 0
+                                                      ? text
+                                                      : "Green has placed six "
+                                                        "warriors and sets its seventh aside.");
                 expect_cards(set, viewer == 0 ? WORD[aside] : "");
                 expect_text(events, "turn", 0, "Red to act: place six warriors face down.");
                 assert_int_equal(cJSON_GetArraySize(events), 3);
@@ -1746,33 +1768,37 @@ static void test_events_rulebook_worked_example(void **unused)
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, plans, last, sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
     static const char *const kinds[] = {
-        "place", "set-aside",
-        "attack", "reveal", "reveal", "reveal", "totals", "capture", "discard",
-        "attack", "reveal", "reveal", "reveal", "wreck", "totals", "capture", "unwary",
-        "discard",
-        "attack", "reveal", "reveal", "reveal", "turn"};
+        "place",   "set-aside", "attack", "reveal", "reveal", "reveal", "totals", "capture",
+        "discard", "attack",    "reveal", "reveal", "reveal", "wreck",  "totals", "capture",
+        "unwary",  "discard",   "attack", "reveal", "reveal", "reveal", "turn"};
     assert_int_equal(cJSON_GetArraySize(events), (int)(sizeof kinds / sizeof *kinds));
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(events, (int)i),
-                                                "kind")->valuestring, kinds[i]);
-    expect_text(events, "attack", 0, "Round 1, turn 1: the clans attack Fort-Dinary 1 at "
+        assert_string_equal(
+            cJSON_GetObjectItem(cJSON_GetArrayItem(events, (int)i), "kind")->valuestring, kinds[i]);
+    expect_text(events, "attack", 0,
+                "Round 1, turn 1: the clans attack Fort-Dinary 1 at "
                 "position 1.");
     expect_text(events, "reveal", 0, "Green turns up Arch'r 5 at slot 1.");
     expect_text(events, "reveal", 1, "Red turns up Dru'hid 3 at slot 1.");
     expect_text(events, "reveal", 2, "Gold turns up Laird 9 at slot 1.");
     expect_text(events, "totals", 0, "Totals: Green 5, Red 3, Gold 9.");
-    expect_text(events, "capture", 0, "Gold has the highest total, 9, and captures "
+    expect_text(events, "capture", 0,
+                "Gold has the highest total, 9, and captures "
                 "Fort-Dinary 1.");
     expect_text(events, "discard", 0, "Gold discards its face-up warriors: Laird 9.");
     expect_text(events, "reveal", 3, "Green turns up Ch'ariott 8 at slot 2.");
-    expect_text(events, "wreck", 0, "Green and Red's Ch'ariotts collide: all are discarded "
+    expect_text(events, "wreck", 0,
+                "Green and Red's Ch'ariotts collide: all are discarded "
                 "before points are counted.");
     expect_text(events, "totals", 1, "Totals: Green 5, Red 3, Gold 5.");
-    expect_text(events, "capture", 1, "Green and Gold tie at 5; Gold revealed an Arch'r this "
+    expect_text(events, "capture", 1,
+                "Green and Gold tie at 5; Gold revealed an Arch'r this "
                 "turn and wins the tie: Gold captures Unwary 2.");
-    expect_text(events, "unwary", 0, "Unwary Fort: Gold keeps its weakest face-up warrior, "
+    expect_text(events, "unwary", 0,
+                "Unwary Fort: Gold keeps its weakest face-up warrior, "
                 "Arch'r 5.");
-    expect_text(events, "discard", 1, "Gold keeps Arch'r 5 face up; no other warrior to "
+    expect_text(events, "discard", 1,
+                "Gold keeps Arch'r 5 face up; no other warrior to "
                 "discard.");
     expect_text(events, "turn", 0, "Green to act: pick the rival warrior its Qween charms.");
     const cJSON *reveal = nth_event(events, "reveal", 2);
@@ -1788,7 +1814,8 @@ static void test_events_rulebook_worked_example(void **unused)
         cJSON *rest = cJSON_Duplicate(events, true);
         cJSON_DeleteItemFromArray(rest, 0);
         if (seat == 2) { /* Gold's set-aside names its Qween */
-            expect_text(mine, "set-aside", 0, "Gold has placed six warriors and sets Qween 2 "
+            expect_text(mine, "set-aside", 0,
+                        "Gold has placed six warriors and sets Qween 2 "
                         "aside.");
             cJSON_DeleteItemFromArray(mine, 0);
             cJSON_DeleteItemFromArray(rest, 0);
@@ -1801,18 +1828,23 @@ static void test_events_rulebook_worked_example(void **unused)
     play(&s, last);
     /* the Qween's charm, the turn's totals, the capture and the Horsie that lost */
     events = public_events(&s, "charm gold");
-    expect_text(events, "charm", 0, "Green's Qween charms Gold's Horsie 6: she counts 6 for "
+    expect_text(events, "charm", 0,
+                "Green's Qween charms Gold's Horsie 6: she counts 6 for "
                 "Green and it counts 0 for Gold this turn.");
     expect_cards(nth_event(events, "charm", 0), "qween,horsie");
-    expect_text(events, "totals", 0, "Totals: Green 11, Red 4 (Filchy: cannot capture), "
+    expect_text(events, "totals", 0,
+                "Totals: Green 11, Red 4 (Filchy: cannot capture), "
                 "Gold 5.");
-    expect_text(events, "capture", 0, "Green has the highest total, 11, and captures "
+    expect_text(events, "capture", 0,
+                "Green has the highest total, 11, and captures "
                 "Fort-Dinary 3.");
     expect_text(events, "discard", 0, "Green discards its face-up warriors: Qween 2, Arch'r 5.");
     expect_text(events, "horsie", 0, "Gold's Horsie lost the turn: Gold discards Arch'r 5.");
-    expect_text(events, "capture", 1, "Gold has the highest total, 10, and captures "
+    expect_text(events, "capture", 1,
+                "Gold has the highest total, 10, and captures "
                 "Fort-Dinary 4.");
-    expect_text(events, "zvord", 0, "Green's Zvord: Green takes back its 2 hidden warriors to "
+    expect_text(events, "zvord", 0,
+                "Green's Zvord: Green takes back its 2 hidden warriors to "
                 "place them again.");
     expect_text(events, "turn", 0, "Green to act: place its hidden warriors again (Zvord).");
     cJSON_Delete(events);
@@ -1827,7 +1859,8 @@ static void test_events_rw8_rw13_ties(void **unused)
     static const char *const archers[] = {"adqzhxl", "afqdzhx"};
     setup_round_before_last(&s, "players=2", 1, PLAIN_WALL, NULL, archers, last, sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "no-capture", 0, "Green and Red tie at 5 and more than one of them "
+    expect_text(events, "no-capture", 0,
+                "Green and Red tie at 5 and more than one of them "
                 "revealed an Arch'r: the tie remains, nobody captures; Fort-Dinary 1 is "
                 "discarded and every warrior stays face up.");
     cJSON_Delete(events);
@@ -1835,23 +1868,28 @@ static void test_events_rw8_rw13_ties(void **unused)
     setup_round_before_last(&s, "players=2 variant=vogel", 1, PLAIN_WALL, NULL, lairds, last,
                             sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "no-capture", 0, "Green and Red tie at 9: nobody captures; Fort-Dinary "
+    expect_text(events, "no-capture", 0,
+                "Green and Red tie at 9: nobody captures; Fort-Dinary "
                 "1 stays in The Wall for the next turn, Fort-Dinary 6 at the right end is "
                 "discarded and the forts between slide one place right (Vogel variant).");
-    expect_text(events, "attack", 1, "Round 1, turn 2: the clans attack Fort-Dinary 1 at "
+    expect_text(events, "attack", 1,
+                "Round 1, turn 2: the clans attack Fort-Dinary 1 at "
                 "position 2.");
     cJSON_Delete(events);
     static const char *const filchies[] = {"fxqdzah", "fdqzahx"};
     setup_round_before_last(&s, "players=2 variant=vogel", 1, PLAIN_WALL, NULL, filchies, last,
                             sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "totals", 0, "Totals: Green 1 (Filchy: cannot capture), Red 1 (Filchy: "
+    expect_text(events, "totals", 0,
+                "Totals: Green 1 (Filchy: cannot capture), Red 1 (Filchy: "
                 "cannot capture).");
-    expect_text(events, "no-capture", 0, "Every clan revealed Filchy: nobody can capture; "
+    expect_text(events, "no-capture", 0,
+                "Every clan revealed Filchy: nobody can capture; "
                 "Fort-Dinary 1 stays in The Wall for the next turn, Fort-Dinary 6 at the right "
                 "end is discarded and the forts between slide one place right (Vogel "
                 "variant).");
-    expect_text(events, "capture", 0, "Green has the highest total, 8, and captures "
+    expect_text(events, "capture", 0,
+                "Green has the highest total, 8, and captures "
                 "Fort-Dinary 1.");
     cJSON_Delete(events);
 }
@@ -1864,7 +1902,8 @@ static void test_events_rw9_druhid(void **unused)
     static const char *const plans[] = {"dfqzahx", "fdqzahx"};
     setup(&s, "players=2", PLAIN_WALL, plans);
     cJSON *events = public_events(&s, "take 6");
-    expect_text(events, "druhid", 0, "Green's Dru'hid takes Fort-Dinary 6 from position 6 "
+    expect_text(events, "druhid", 0,
+                "Green's Dru'hid takes Fort-Dinary 6 from position 6 "
                 "instead; Fort-Dinary 1 takes its place.");
     expect_text(events, "discard", 0, "Green discards its face-up warriors: Dru'hid 3.");
     expect_text(events, "totals", 0, "Totals: Green 1 (Filchy: cannot capture), Red 4.");
@@ -1872,12 +1911,14 @@ static void test_events_rw9_druhid(void **unused)
     expect_text(events, "turn", 0, "Red to act: pick the fort its Dru'hid takes.");
     cJSON_Delete(events);
     events = public_events(&s, "take 1");
-    expect_text(events, "druhid", 0, "Green's Dru'hid keeps Fort-Dinary 1, the fort fought "
+    expect_text(events, "druhid", 0,
+                "Green's Dru'hid keeps Fort-Dinary 1, the fort fought "
                 "over.");
     cJSON_Delete(events);
     setup(&s, "players=2 variant=vogel", PLAIN_WALL, plans);
     events = public_events(&s, "take 4");
-    expect_text(events, "druhid", 0, "Green's Dru'hid takes Fort-Dinary 4 from position 4 "
+    expect_text(events, "druhid", 0,
+                "Green's Dru'hid takes Fort-Dinary 4 from position 4 "
                 "instead; the forts to its left slide one place right (Vogel variant).");
     cJSON_Delete(events);
 }
@@ -1903,14 +1944,16 @@ static void test_events_rw17_tax_axx_round_end(void **unused)
             continue;
         events = events_of(&s, "keep axx", viewer);
         expect_text(events, "axx", 0, "Green keeps its Axx face up.");
-        expect_text(events, "discard", 0, "Green discards its face-up warriors (Arch'r 5) and "
+        expect_text(events, "discard", 0,
+                    "Green discards its face-up warriors (Arch'r 5) and "
                     "keeps Axx 7.");
-        expect_text(events, "round-end", 0, "Round 1 ends: every warrior returns to its clan. "
+        expect_text(events, "round-end", 0,
+                    "Round 1 ends: every warrior returns to its clan. "
                     "Fort points: Green 9, Red 6.");
         const cJSON *round = nth_event(events, "round", 0);
         assert_true(reveals(round));
         assert_non_null(strstr(text_of(round), "Round 2: six forts are drawn; The Wall, left "
-                               "to right, is "));
+                                               "to right, is "));
         for (int c = 0; c < 2; c++) {
             const cJSON *draw = nth_event(events, "draw", c);
             assert_true(reveals(draw));
@@ -1950,16 +1993,17 @@ static void test_events_rw18_legions(void **unused)
     expect_text(events, "legion", 0, "Green holds three Legion forts and wins at once (RW-18).");
     const cJSON *over = nth_event(events, "game-over", 0);
     assert_string_equal(text_of(over), "Game over: Green captured a third Legion fort and wins "
-                        "at once (RW-18).");
+                                       "at once (RW-18).");
     assert_ptr_equal(over, cJSON_GetArrayItem(events, cJSON_GetArraySize(events) - 1));
     assert_string_equal(cJSON_GetObjectItem(over, "reason")->valuestring, "legions");
     cJSON_Delete(events);
     const uint32_t neutral_held[2] = {0, (1u << LEG2A) | (1u << LEG2B)};
     static const char *const neutral_plans[] = {"lfdqzah", "qxfdza"};
-    setup_round_before_last(&s, "players=1 neutrals=1", 2, wall, neutral_held, neutral_plans,
-                            last, sizeof last);
+    setup_round_before_last(&s, "players=1 neutrals=1", 2, wall, neutral_held, neutral_plans, last,
+                            sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "legion", 0, "Red (neutral) holds three Legion forts, but a neutral "
+    expect_text(events, "legion", 0,
+                "Red (neutral) holds three Legion forts, but a neutral "
                 "clan cannot win; play goes on (RW-18).");
     assert_int_equal(count_events(events, "game-over"), 0);
     cJSON_Delete(events);
@@ -1975,7 +2019,8 @@ static void test_events_rw19_zvord(void **unused)
     char last[32];
     setup_round_before_last(&s, "players=2", 1, PLAIN_WALL, NULL, plans, last, sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "zvord", 0, "Green's Zvord: Green takes back its 5 hidden warriors to "
+    expect_text(events, "zvord", 0,
+                "Green's Zvord: Green takes back its 5 hidden warriors to "
                 "place them again.");
     expect_text(events, "turn", 0, "Green to act: place its hidden warriors again (Zvord).");
     cJSON_Delete(events);
@@ -1985,12 +2030,16 @@ static void test_events_rw19_zvord(void **unused)
         char move[32], text[128];
         snprintf(move, sizeof move, "place %s", WORD[kinds[i]]);
         cJSON *mine = events_of(&s, move, 0), *theirs = events_of(&s, move, 1);
-        snprintf(text, sizeof text, "Green places a warrior face down at slot %d (placing again "
-                 "after Zvord).", i + 2);
+        snprintf(text, sizeof text,
+                 "Green places a warrior face down at slot %d (placing again "
+                 "after Zvord).",
+                 i + 2);
         expect_text(theirs, "place", 0, text);
         expect_cards(nth_event(theirs, "place", 0), "");
-        snprintf(text, sizeof text, "Green places %s %d face down at slot %d (placing again "
-                 "after Zvord).", NAME[kinds[i]], s.cards.strength[kinds[i]], i + 2);
+        snprintf(text, sizeof text,
+                 "Green places %s %d face down at slot %d (placing again "
+                 "after Zvord).",
+                 NAME[kinds[i]], s.cards.strength[kinds[i]], i + 2);
         expect_text(mine, "place", 0, text);
         expect_cards(nth_event(mine, "place", 0), WORD[kinds[i]]);
         cJSON_Delete(mine);
@@ -1998,7 +2047,8 @@ static void test_events_rw19_zvord(void **unused)
         play(&s, move);
     }
     cJSON *mine = events_of(&s, "place druhid", 0), *theirs = events_of(&s, "place druhid", 1);
-    expect_text(mine, "place", 1, "Green's last hidden warrior, Qween 2, goes face down to "
+    expect_text(mine, "place", 1,
+                "Green's last hidden warrior, Qween 2, goes face down to "
                 "slot 6.");
     expect_text(theirs, "place", 1, "Green's last hidden warrior goes face down to slot 6.");
     expect_cards(nth_event(theirs, "place", 1), "");
@@ -2016,7 +2066,8 @@ static void test_events_qweens_and_chariotts(void **unused)
     setup_round_before_last(&s, "players=1 neutrals=1", 1, PLAIN_WALL, NULL, cancel, last,
                             sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "qween", 0, "Green and Red revealed Qweens: their powers cancel and "
+    expect_text(events, "qween", 0,
+                "Green and Red revealed Qweens: their powers cancel and "
                 "each counts her own strength.");
     expect_text(events, "reveal", 1, "Red (neutral) turns up Qween 2 at slot 1.");
     assert_int_equal(seat_of(nth_event(events, "reveal", 1)), -1);
@@ -2025,17 +2076,21 @@ static void test_events_qweens_and_chariotts(void **unused)
     setup_round_before_last(&s, "players=2 neutrals=1", 1, PLAIN_WALL, NULL, neutral, last,
                             sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "qween", 0, "Gold's Qween has no power, Gold being a neutral clan "
+    expect_text(events, "qween", 0,
+                "Gold's Qween has no power, Gold being a neutral clan "
                 "(RW-11): she counts her own strength.");
     cJSON_Delete(events);
     static const char *const alone[] = {"qdahxlz", "cfdzahx", "cfdzahx"};
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, alone, last, sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
-    expect_text(events, "wreck", 0, "Red and Gold's Ch'ariotts collide: all are discarded "
+    expect_text(events, "wreck", 0,
+                "Red and Gold's Ch'ariotts collide: all are discarded "
                 "before points are counted.");
-    expect_text(events, "qween", 0, "Green's Qween finds no rival warrior to charm and counts "
+    expect_text(events, "qween", 0,
+                "Green's Qween finds no rival warrior to charm and counts "
                 "her own strength.");
-    expect_text(events, "capture", 0, "Green has the highest total, 2, and captures "
+    expect_text(events, "capture", 0,
+                "Green has the highest total, 2, and captures "
                 "Fort-Dinary 1.");
     cJSON_Delete(events);
 }
@@ -2057,7 +2112,8 @@ static void expect_final_score(const uint8_t wall[6], uint32_t green, uint32_t r
         assert_int_equal(count_events(events, "attack"), 6);
         assert_int_equal(count_events(events, "reveal"), 12);
         assert_int_equal(count_events(events, "capture"), 0);
-        expect_text(events, "round-end", 0, "Round 3 ends: every warrior returns to its clan. "
+        expect_text(events, "round-end", 0,
+                    "Round 3 ends: every warrior returns to its clan. "
                     "Fort points: Green 7, Red 7.");
         const cJSON *over = cJSON_GetArrayItem(events, cJSON_GetArraySize(events) - 1);
         assert_string_equal(text_of(over), want);
@@ -2133,7 +2189,7 @@ static void test_render(void **unused)
     assert_non_null(strstr(buf, "Green"));
     assert_non_null(strstr(buf, "Your hand: "));
     assert_non_null(strstr(buf, "\nYou are to act: place a warrior face down (the seventh is "
-                           "set aside) in slot 1.\n"));
+                                "set aside) in slot 1.\n"));
     assert_null(strchr(buf, '\033'));
     f = fmemopen(buf, sizeof buf, "w");
     G->render(&s, 0, f, true);
@@ -2159,7 +2215,7 @@ static uint16_t hidden_of(const rtw_state *s, int c)
 {
     uint16_t hidden = s->drawn[c];
     for (int i = 0; s->phase != RTW_PLAN && i <= s->turn; i++)
-        hidden &= (uint16_t)~(1u << s->slot[c][i]);
+        hidden &= (uint16_t) ~(1u << s->slot[c][i]);
     return hidden;
 }
 
@@ -2177,14 +2233,13 @@ static int check_events_fair(const rtw_state *s, rp_action action)
         char *mine = kinds[viewer != RP_SPECTATOR];
         mine[0] = '\0';
         const cJSON *e;
-        cJSON_ArrayForEach(e, events)
-        {
+        cJSON_ArrayForEach (e, events) {
             const char *kind = cJSON_GetObjectItem(e, "kind")->valuestring;
             strncat(mine, kind, 1000 - strlen(mine));
             strncat(mine, " ", 1000 - strlen(mine));
             const cJSON *clan = cJSON_GetObjectItem(e, "clan");
-            bool private_kind = !strcmp(kind, "place") || !strcmp(kind, "set-aside") ||
-                                !strcmp(kind, "draw");
+            bool private_kind =
+                !strcmp(kind, "place") || !strcmp(kind, "set-aside") || !strcmp(kind, "draw");
             static const char *const clans[RTW_MAX_CLANS] = {"green", "red", "gold", "blue"};
             int owner = -1;
             for (int c = 0; clan && c < RTW_MAX_CLANS; c++)
@@ -2192,12 +2247,11 @@ static int check_events_fair(const rtw_state *s, rp_action action)
                     owner = c;
             if (private_kind && owner != viewer) {
                 if (cJSON_GetObjectItem(e, "cards"))
-                    fail_msg("%s's %s event names cards to %d", clan->valuestring, kind,
-                             viewer);
+                    fail_msg("%s's %s event names cards to %d", clan->valuestring, kind, viewer);
                 /* placements and set-asides happen in the round before the action, draws
                  * start the round after it */
-                uint16_t hidden = !strcmp(kind, "draw") ? hidden_of(&after, owner)
-                                                        : hidden_of(s, owner);
+                uint16_t hidden =
+                    !strcmp(kind, "draw") ? hidden_of(&after, owner) : hidden_of(s, owner);
                 for (int k = 0; k < RTW_KINDS; k++)
                     if ((hidden & (1u << k)) && strstr(text_of(e), NAME[k]))
                         fail_msg("'%s' names %s to viewer %d", text_of(e), NAME[k], viewer);

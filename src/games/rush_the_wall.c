@@ -16,18 +16,19 @@
 
 /* ---- names ---- */
 
-static const char *const warrior_word[RTW_KINDS] = {"filchy", "qween", "druhid", "zvord", "archr",
-                                                    "horsie", "axx", "chariott", "laird"};
-static const char *const warrior_name[RTW_KINDS] = {"Filchy", "Qween", "Dru'hid", "Zvord", "Arch'r",
-                                                    "Horsie", "Axx", "Ch'ariott", "Laird"};
-static const char *const fort_word[RTW_FORT_KINDS] = {"unwary", "signal", "tax", "legion", "dinary"};
+static const char *const warrior_word[RTW_KINDS] = {"filchy", "qween", "druhid",   "zvord", "archr",
+                                                    "horsie", "axx",   "chariott", "laird"};
+static const char *const warrior_name[RTW_KINDS] = {
+    "Filchy", "Qween", "Dru'hid", "Zvord", "Arch'r", "Horsie", "Axx", "Ch'ariott", "Laird"};
+static const char *const fort_word[RTW_FORT_KINDS] = {"unwary", "signal", "tax", "legion",
+                                                      "dinary"};
 static const char *const fort_name[RTW_FORT_KINDS] = {"Unwary", "Signal", "Tax-Collector's",
                                                       "Legion", "Fort-Dinary"};
 static const char fort_letter[RTW_FORT_KINDS + 1] = "ustld";
 static const char *const clan_word[RTW_MAX_CLANS] = {"green", "red", "gold", "blue"};
 static const char *const clan_name[RTW_MAX_CLANS] = {"Green", "Red", "Gold", "Blue"};
-static const char *const phase_word[RTW_PHASES] = {"plan", "zvord", "qween", "druhid", "signal",
-                                                   "tax", "axx", "horsie", "over"};
+static const char *const phase_word[RTW_PHASES] = {"plan", "zvord", "qween",  "druhid", "signal",
+                                                   "tax",  "axx",   "horsie", "over"};
 
 #define ALL_WARRIORS ((uint16_t)((1u << RTW_KINDS) - 1))
 #define ALL_FORTS ((uint32_t)((1u << RTW_FORTS) - 1))
@@ -221,10 +222,11 @@ static int check_cards(const rtw_cards *c, const char *what, rp_error *err)
                            warrior_word[k], c->strength[k]);
         for (int j = 0; j < k; j++)
             if (c->strength[j] == c->strength[k])
-                return rp_fail(err, RP_EINVAL, "%s: warriors '%s' and '%s' have the same "
+                return rp_fail(err, RP_EINVAL,
+                               "%s: warriors '%s' and '%s' have the same "
                                "strength %d; they must differ so that the weakest warrior is "
-                               "one (RW-16, RTW-P4)", what, warrior_word[j], warrior_word[k],
-                               c->strength[k]);
+                               "one (RW-16, RTW-P4)",
+                               what, warrior_word[j], warrior_word[k], c->strength[k]);
     }
     for (int f = 0; f < RTW_FORTS; f++) {
         int v = c->fort_value[f];
@@ -235,26 +237,29 @@ static int check_cards(const rtw_cards *c, const char *what, rp_error *err)
             return rp_fail(err, RP_EINVAL, "%s: fort %d: value %d is not in %s", what, f + 1, v,
                            legion ? "-30..-1 (a Legion subtracts)" : "1..30");
         if (f > 0 && fort_before(c, f, f - 1))
-            return rp_fail(err, RP_EINVAL, "%s: forts are listed by kind (u s t l d), each kind "
-                           "nearest zero first; fort %d is out of order", what, f + 1);
+            return rp_fail(err, RP_EINVAL,
+                           "%s: forts are listed by kind (u s t l d), each kind "
+                           "nearest zero first; fort %d is out of order",
+                           what, f + 1);
     }
     return RP_OK;
 }
 
 /* One line of a card file: "warrior NAME STRENGTH" or "fort KIND VALUE". */
-static int parse_card_line(char *line, const char *source, int lineno, rtw_cards *c,
-                           uint16_t *seen, int *nforts, rp_error *err)
+static int parse_card_line(char *line, const char *source, int lineno, rtw_cards *c, uint16_t *seen,
+                           int *nforts, rp_error *err)
 {
     char *words[3];
     int n = split_words(line, words, 3);
     if (n > 3)
-        return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source,
-                       lineno);
+        return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source, lineno);
     if (n == 0)
         return RP_OK;
     if (n != 3)
-        return rp_fail(err, RP_EPARSE, "%s line %d: expected 'warrior NAME STRENGTH' or "
-                       "'fort KIND VALUE'", source, lineno);
+        return rp_fail(err, RP_EPARSE,
+                       "%s line %d: expected 'warrior NAME STRENGTH' or "
+                       "'fort KIND VALUE'",
+                       source, lineno);
     long v;
     if (strcmp(words[0], "warrior") == 0) {
         int k = word_index(warrior_word, RTW_KINDS, words[1]);
@@ -262,8 +267,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
             return rp_fail(err, RP_EPARSE, "%s line %d: unknown warrior '%s'", source, lineno,
                            words[1]);
         if (*seen & BIT(k))
-            return rp_fail(err, RP_EPARSE, "%s line %d: warrior '%s' given twice", source,
-                           lineno, words[1]);
+            return rp_fail(err, RP_EPARSE, "%s line %d: warrior '%s' given twice", source, lineno,
+                           words[1]);
         if (!parse_int_range(words[2], 0, 30, &v))
             return rp_fail(err, RP_EPARSE, "%s line %d: strength '%s' is not a number 0..30",
                            source, lineno, words[2]);
@@ -274,8 +279,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
     if (strcmp(words[0], "fort") == 0) {
         int k = word_index(fort_word, RTW_FORT_KINDS, words[1]);
         if (k < 0)
-            return rp_fail(err, RP_EPARSE, "%s line %d: unknown fort kind '%s'", source,
-                           lineno, words[1]);
+            return rp_fail(err, RP_EPARSE, "%s line %d: unknown fort kind '%s'", source, lineno,
+                           words[1]);
         bool legion = k == RTW_LEGION;
         if (!parse_int_range(words[2], legion ? -30 : 1, legion ? -1 : 30, &v))
             return rp_fail(err, RP_EPARSE, "%s line %d: value '%s' is not a number %s", source,
@@ -288,8 +293,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
         ++*nforts;
         return RP_OK;
     }
-    return rp_fail(err, RP_EPARSE, "%s line %d: unknown card type '%s' (warrior or fort)",
-                   source, lineno, words[0]);
+    return rp_fail(err, RP_EPARSE, "%s line %d: unknown card type '%s' (warrior or fort)", source,
+                   lineno, words[0]);
 }
 
 int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_error *err)
@@ -317,8 +322,8 @@ int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_err
     }
     if (seen != ALL_WARRIORS) {
         int k = lowest_bit(~seen & ALL_WARRIORS);
-        return rp_fail(err, RP_EPARSE, "%s: warrior '%s' is missing (all nine are needed)",
-                       source, warrior_word[k]);
+        return rp_fail(err, RP_EPARSE, "%s: warrior '%s' is missing (all nine are needed)", source,
+                       warrior_word[k]);
     }
     if (nforts != RTW_FORTS)
         return rp_fail(err, RP_EPARSE, "%s: %d forts, expected exactly %d", source, nforts,
@@ -340,8 +345,7 @@ static void parse_default_cards(void)
     rp_error err;
     if (rtw_cards_parse(rp_rush_the_wall_cards_text, "data/rush-the-wall.cards", &default_cards,
                         &err) < 0)
-        rp__panic(__FILE__, __LINE__, "rush-the-wall: embedded card data is broken: %s",
-                  err.msg);
+        rp__panic(__FILE__, __LINE__, "rush-the-wall: embedded card data is broken: %s", err.msg);
 }
 
 const rtw_cards *rtw_default_cards(void)
@@ -390,9 +394,10 @@ static int read_fort_item(rp_reader *r, const char *what, rp_span item, rtw_card
 {
     const char *letter = item.len ? memchr(fort_letter, item.p[0], RTW_FORT_KINDS) : NULL;
     if (!letter)
-        return rp__read_fail(r, what, "fort %d: '%.*s' does not start with a kind letter (u "
-                             "unwary, s signal, t tax, l legion, d dinary)", f + 1,
-                             (int)(item.len > 12 ? 12 : item.len), item.p);
+        return rp__read_fail(r, what,
+                             "fort %d: '%.*s' does not start with a kind letter (u "
+                             "unwary, s signal, t tax, l legion, d dinary)",
+                             f + 1, (int)(item.len > 12 ? 12 : item.len), item.p);
     int kind = (int)(letter - fort_letter);
     rp_span digits = {item.p + 1, item.len - 1};
     int64_t v;
@@ -416,7 +421,8 @@ static int read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards
     rp_span strengths, forts, item;
     bool number = (v.p[0] >= '0' && v.p[0] <= '9') || v.p[0] == '+' || v.p[0] == '-';
     if (!number || !rp__span_split(v, '/', &strengths, &forts))
-        return rp__read_fail(r, what, "expected 'default' or nine strengths, '/', eighteen "
+        return rp__read_fail(r, what,
+                             "expected 'default' or nine strengths, '/', eighteen "
                              "forts (1,2,3,4,5,6,7,8,9/u2,s4,t8,l-1,...); the command line "
                              "reads a card file with cards=@FILE");
     rtw_cards c;
@@ -433,8 +439,10 @@ static int read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards
         c.strength[n++] = (int8_t)s;
     }
     if (n != RTW_KINDS)
-        return rp__read_fail(r, what, "%d strengths, expected nine (filchy qween druhid zvord "
-                             "archr horsie axx chariott laird)", n);
+        return rp__read_fail(r, what,
+                             "%d strengths, expected nine (filchy qween druhid zvord "
+                             "archr horsie axx chariott laird)",
+                             n);
     n = 0;
     rp__list_begin(&list, forts, ',');
     while (rp__list_next(&list, &item)) {
@@ -461,8 +469,8 @@ int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err)
 }
 
 /* The cards= option's from_file: a card file's text into the option's one-word value. */
-static int cards_from_file(const char *file_text, const char *file_name, char *value,
-                           size_t size, rp_error *err)
+static int cards_from_file(const char *file_text, const char *file_name, char *value, size_t size,
+                           rp_error *err)
 {
     rtw_cards c;
     int rc = rtw_cards_parse(file_text, file_name, &c, err);
@@ -543,7 +551,8 @@ typedef struct rtw_tell {
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static rtw_note *new_note(rtw_tell *t, const rtw_state *s, int kind, int clan)
+static rtw_note *
+new_note(rtw_tell *t, const rtw_state *s, int kind, int clan)
 {
     rp_assert(t->n < RTW_MAX_NOTES);
     if (t->n == RTW_MAX_NOTES)
@@ -1067,14 +1076,30 @@ NARRATED void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
     for (;;) {
         bool stop = false;
         switch (stage) {
-        case ST_REVEAL: stop = stage_reveal(s, t); break;
-        case ST_DRUHID: stop = stage_druhid(s); break;
-        case ST_FORT: stop = stage_fort(s, t); break;
-        case ST_SIGNAL: stop = stage_signal(s, t, from); break;
-        case ST_AXX: stop = stage_axx(s, t); break;
-        case ST_DISCARD: stage_discard(s, t); break;
-        case ST_HORSIE: stop = stage_horsie(s, t, from); break;
-        case ST_ZVORD: stop = stage_zvord(s, t, from); break;
+        case ST_REVEAL:
+            stop = stage_reveal(s, t);
+            break;
+        case ST_DRUHID:
+            stop = stage_druhid(s);
+            break;
+        case ST_FORT:
+            stop = stage_fort(s, t);
+            break;
+        case ST_SIGNAL:
+            stop = stage_signal(s, t, from);
+            break;
+        case ST_AXX:
+            stop = stage_axx(s, t);
+            break;
+        case ST_DISCARD:
+            stage_discard(s, t);
+            break;
+        case ST_HORSIE:
+            stop = stage_horsie(s, t, from);
+            break;
+        case ST_ZVORD:
+            stop = stage_zvord(s, t, from);
+            break;
         default:
             if (stage_end(s, t))
                 return;
@@ -1450,7 +1475,8 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
     }
     const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";
     if (n != 2)
-        return rp_fail(err, RP_EPARSE, "'%s': expected two words such as 'place axx', "
+        return rp_fail(err, RP_EPARSE,
+                       "'%s': expected two words such as 'place axx', "
                        "'charm red', 'take 4', 'discard horsie', 'pay legion-2', 'keep axx'",
                        text);
     int k;
@@ -1461,8 +1487,10 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
             return RP_OK;
         }
         if ((k = word_index(warrior_word, RTW_KINDS, arg)) < 0)
-            return rp_fail(err, RP_EPARSE, "unknown warrior '%s' (filchy, qween, druhid, zvord, "
-                           "archr, horsie, axx, chariott, laird)", arg);
+            return rp_fail(err, RP_EPARSE,
+                           "unknown warrior '%s' (filchy, qween, druhid, zvord, "
+                           "archr, horsie, axx, chariott, laird)",
+                           arg);
         *out = (place ? RTW_A_PLACE : RTW_A_DISCARD) + (rp_action)k;
         return RP_OK;
     }
@@ -1485,8 +1513,10 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
         *out = verb[0] == 'k' ? RTW_A_KEEP_AXX : RTW_A_DROP_AXX;
         return RP_OK;
     }
-    return rp_fail(err, RP_EPARSE, "unknown move '%s' (place, charm, take, discard, pay, "
-                   "keep axx, drop axx)", text);
+    return rp_fail(err, RP_EPARSE,
+                   "unknown move '%s' (place, charm, take, discard, pay, "
+                   "keep axx, drop axx)",
+                   text);
 }
 
 static void put_string(cJSON *o, const char *key, const char *text)
@@ -1591,21 +1621,29 @@ static const char *const phase_move[RTW_PHASES] = {
     "discard a face-up warrior for the Signal Fort: discard WARRIOR",
     "pay one of its other forts for the Tax-Collector's Fort: pay FORT",
     "keep its Axx face up or drop it: keep axx or drop axx",
-    "discard a face-up warrior for its Horsie: discard WARRIOR", ""};
+    "discard a face-up warrior for its Horsie: discard WARRIOR",
+    ""};
 
 /* The action's family matches the phase (place, charm, take, discard, pay, keep/drop). */
 static bool fits_phase(const rtw_state *s, rp_action a)
 {
     switch (s->phase) {
     case RTW_PLAN:
-    case RTW_ZVORD_PLACE: return a < RTW_A_HIDDEN;
-    case RTW_QWEEN_PICK: return a >= RTW_A_CHARM && a < RTW_A_TAKE;
-    case RTW_DRUHID_PICK: return a >= RTW_A_TAKE && a < RTW_A_DISCARD;
+    case RTW_ZVORD_PLACE:
+        return a < RTW_A_HIDDEN;
+    case RTW_QWEEN_PICK:
+        return a >= RTW_A_CHARM && a < RTW_A_TAKE;
+    case RTW_DRUHID_PICK:
+        return a >= RTW_A_TAKE && a < RTW_A_DISCARD;
     case RTW_SIGNAL_PICK:
-    case RTW_HORSIE_PICK: return a >= RTW_A_DISCARD && a < RTW_A_PAY;
-    case RTW_TAX_PICK: return a >= RTW_A_PAY && a < RTW_A_KEEP_AXX;
-    case RTW_AXX_PICK: return a == RTW_A_KEEP_AXX || a == RTW_A_DROP_AXX;
-    default: return false;
+    case RTW_HORSIE_PICK:
+        return a >= RTW_A_DISCARD && a < RTW_A_PAY;
+    case RTW_TAX_PICK:
+        return a >= RTW_A_PAY && a < RTW_A_KEEP_AXX;
+    case RTW_AXX_PICK:
+        return a == RTW_A_KEEP_AXX || a == RTW_A_DROP_AXX;
+    default:
+        return false;
     }
 }
 
@@ -1631,8 +1669,10 @@ static void explain_charm(const rtw_state *s, rp_text *t, int c)
     else if (c == s->actor)
         rp__text_str(t, "the Qween charms a rival clan's warrior, not one of your own");
     else
-        rp__text_put(t, "%s's warrior of this turn is no longer face up (the Ch'ariotts "
-                     "collided)", clan_name[c]);
+        rp__text_put(t,
+                     "%s's warrior of this turn is no longer face up (the Ch'ariotts "
+                     "collided)",
+                     clan_name[c]);
 }
 
 static void explain_discard(const rtw_state *s, rp_text *t, int k)
@@ -1640,7 +1680,7 @@ static void explain_discard(const rtw_state *s, rp_text *t, int k)
     int a = s->actor;
     if (s->phase == RTW_HORSIE_PICK && k == RTW_HORSIE && (s->up[a] & BIT(k))) {
         rp__text_str(t, "your Horsie makes you discard another face-up warrior; she goes only "
-                     "when she is alone (RW-9)");
+                        "when she is alone (RW-9)");
         return;
     }
     rp__text_put(t, "%s is not face up (face up: ", warrior_name[k]);
@@ -1654,7 +1694,7 @@ static void explain_pay(const rtw_state *s, rp_text *t, int f)
     fort_label(&s->cards, f, label, sizeof label);
     if (f == s->captured) {
         rp__text_str(t, "you pay one of your other forts; the Tax-Collector's goes only when "
-                     "you hold no other (RW-17)");
+                        "you hold no other (RW-17)");
         return;
     }
     rp__text_put(t, "you do not hold %s (you may pay: ", label);
@@ -1667,11 +1707,12 @@ static int rtw_explain_illegal(const void *st, rp_action action, char *buf, size
     const rtw_state *s = st;
     rp_text t;
     rp__text_init(&t, buf, size);
-    if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS || rp_is_legal(&rp_rush_the_wall, s, action))
+    if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS ||
+        rp_is_legal(&rp_rush_the_wall, s, action))
         return -1;
     if (action == RTW_A_HIDDEN)
         rp__text_str(&t, "'place hidden' stands for another clan's placement; name the warrior "
-                     "you place (place axx)");
+                         "you place (place axx)");
     else if (!fits_phase(s, action))
         rp__text_put(&t, "%s must now %s", clan_name[s->actor], phase_move[s->phase]);
     else if (action < RTW_A_HIDDEN)
@@ -1681,7 +1722,7 @@ static int rtw_explain_illegal(const void *st, rp_action action, char *buf, size
     else if (action < RTW_A_DISCARD)
         rp__text_put(&t, "wall position %d %s", (int)(action - RTW_A_TAKE) + 1,
                      (int)(action - RTW_A_TAKE) < s->turn ? "was fought over already"
-                                                           : "holds no fort");
+                                                          : "holds no fort");
     else if (action < RTW_A_PAY)
         explain_discard(s, &t, (int)(action - RTW_A_DISCARD));
     else if (action < RTW_A_KEEP_AXX)
@@ -1734,8 +1775,8 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         return rp_fail(err, RP_EINVAL, "%s: a warrior is placed twice", name);
     for (int i = 0; i < RTW_SLOTS; i++)
         if ((i < to) != (s->slot[c][i] != RTW_NONE))
-            return rp_fail(err, RP_EINVAL, "%s: slot %d should be %s in this phase", name,
-                           i + 1, i < to ? "filled" : "empty");
+            return rp_fail(err, RP_EINVAL, "%s: slot %d should be %s in this phase", name, i + 1,
+                           i < to ? "filled" : "empty");
     int hand_size = popcount(s->hand[c]);
     if (in_slots & s->hand[c])
         return rp_fail(err, RP_EINVAL, "%s: a warrior both placed and in hand", name);
@@ -1743,8 +1784,10 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         return rp_fail(err, RP_EINVAL, "%s: a placed or held warrior was not drawn", name);
     if (!is_player(s, c)) {
         if (s->hand[c] || s->drawn[c] != in_slots)
-            return rp_fail(err, RP_EINVAL, "%s: a neutral clan holds exactly its 6 placed "
-                           "warriors (RW-11)", name);
+            return rp_fail(err, RP_EINVAL,
+                           "%s: a neutral clan holds exactly its 6 placed "
+                           "warriors (RW-11)",
+                           name);
     } else {
         if (popcount(s->drawn[c]) != RTW_DRAW)
             return rp_fail(err, RP_EINVAL, "%s: a clan draws exactly 7 warriors (RW-5)", name);
@@ -1754,8 +1797,8 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         else if (s->phase == RTW_ZVORD_PLACE && c == s->actor)
             want = RTW_SLOTS - to;
         if (hand_size != want)
-            return rp_fail(err, RP_EINVAL, "%s: %d warriors in hand, expected %d", name,
-                           hand_size, want);
+            return rp_fail(err, RP_EINVAL, "%s: %d warriors in hand, expected %d", name, hand_size,
+                           want);
     }
     int shown = s->phase == RTW_PLAN ? 0 : s->turn + 1;
     uint16_t revealed_mask = 0;
@@ -1804,7 +1847,8 @@ static int check_forts(const rtw_state *s, rp_error *err)
         placed |= sets[i];
     }
     if (placed != drawn)
-        return rp_fail(err, RP_EINVAL, "the forts drawn so far are not all accounted for "
+        return rp_fail(err, RP_EINVAL,
+                       "the forts drawn so far are not all accounted for "
                        "(wall, clans, discards)");
     for (int c = s->clans; c < RTW_MAX_CLANS; c++)
         if (s->forts[c] || s->hand[c] || s->drawn[c] || s->up[c])
@@ -1840,8 +1884,7 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if (ph == RTW_OVER) {
         if (a != 0 || s->next_slot != 0 || s->keep != 0)
             return rp_fail(err, RP_EINVAL, "actor, next, keep: must be 0 when the game is over");
-        if (s->winner >= 0 && (!is_player(s, s->winner) ||
-                               legions(s, s->winner) < RTW_LEGION_WIN))
+        if (s->winner >= 0 && (!is_player(s, s->winner) || legions(s, s->winner) < RTW_LEGION_WIN))
             return rp_fail(err, RP_EINVAL, "winner: needs three Legions (RW-18)");
         return RP_OK;
     }
@@ -1849,7 +1892,7 @@ static int check_phase(const rtw_state *s, rp_error *err)
         return rp_fail(err, RP_EINVAL, "winner: set while the game goes on");
     if (a >= s->players)
         return rp_fail(err, RP_EINVAL, "actor: %d is not a player clan", a);
-    if (ph == RTW_PLAN ? s->next_slot >= RTW_SLOTS
+    if (ph == RTW_PLAN          ? s->next_slot >= RTW_SLOTS
         : ph == RTW_ZVORD_PLACE ? (s->next_slot <= s->turn || s->next_slot > RTW_SLOTS - 2)
                                 : s->next_slot != 0)
         return rp_fail(err, RP_EINVAL, "next: slot %d makes no sense in this phase",
@@ -1867,14 +1910,17 @@ static int check_phase(const rtw_state *s, rp_error *err)
         for (int c = 0; c < s->clans; c++) {
             bool gone = chariotts >= 2 && revealed(s, c) == RTW_CHARIOTT;
             if (gone == !!(s->up[c] & BIT(revealed(s, c))))
-                return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s",
-                               clan_word[c], gone ? "discarded (RW-6)" : "face up");
+                return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s", clan_word[c],
+                               gone ? "discarded (RW-6)" : "face up");
         }
     }
-    static const int needs[RTW_PHASES] = {
-        [RTW_ZVORD_PLACE] = RTW_ZVORD, [RTW_QWEEN_PICK] = RTW_QWEEN,
-        [RTW_DRUHID_PICK] = RTW_DRUHID, [RTW_AXX_PICK] = RTW_AXX,
-        [RTW_HORSIE_PICK] = RTW_HORSIE, [RTW_SIGNAL_PICK] = -1, [RTW_TAX_PICK] = -1};
+    static const int needs[RTW_PHASES] = {[RTW_ZVORD_PLACE] = RTW_ZVORD,
+                                          [RTW_QWEEN_PICK] = RTW_QWEEN,
+                                          [RTW_DRUHID_PICK] = RTW_DRUHID,
+                                          [RTW_AXX_PICK] = RTW_AXX,
+                                          [RTW_HORSIE_PICK] = RTW_HORSIE,
+                                          [RTW_SIGNAL_PICK] = -1,
+                                          [RTW_TAX_PICK] = -1};
     if (needs[ph] >= 0 && revealed(s, a) != needs[ph])
         return rp_fail(err, RP_EINVAL, "phase %s: %s did not reveal %s", phase_word[ph],
                        clan_word[a], warrior_name[needs[ph]]);
@@ -1883,15 +1929,16 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
         return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
     bool before_capture = ph == RTW_QWEEN_PICK || ph == RTW_DRUHID_PICK;
-    bool needs_capture = ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK ||
-                         ph == RTW_AXX_PICK;
+    bool needs_capture =
+        ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK || ph == RTW_AXX_PICK;
     if (needs_capture && cap < 0)
         return rp_fail(err, RP_EINVAL, "capturer: phase %s needs one", phase_word[ph]);
     if (ph == RTW_QWEEN_PICK && cap != -1)
         return rp_fail(err, RP_EINVAL, "capturer: decided only after the Qween");
     if ((before_capture || cap < 0) != (s->captured == RTW_NONE))
-        return rp_fail(err, RP_EINVAL, "captured: %s", s->captured == RTW_NONE
-                       ? "the capturer's fort is missing" : "no fort was captured yet");
+        return rp_fail(err, RP_EINVAL, "captured: %s",
+                       s->captured == RTW_NONE ? "the capturer's fort is missing"
+                                               : "no fort was captured yet");
     /* a Tax-Collector's may already have been paid with itself (RW-17) */
     bool paid = ph == RTW_AXX_PICK && s->cards.fort_kind[s->captured] == RTW_TAX &&
                 (s->gone & (1u << s->captured));
@@ -1921,16 +1968,18 @@ static int check_phase(const rtw_state *s, rp_error *err)
         break;
     }
     if (ph == RTW_SIGNAL_PICK && (s->cards.fort_kind[s->captured] != RTW_SIGNAL || !s->up[a]))
-        return rp_fail(err, RP_EINVAL, "phase signal: needs a captured Signal Fort and a "
+        return rp_fail(err, RP_EINVAL,
+                       "phase signal: needs a captured Signal Fort and a "
                        "face-up warrior");
     if (ph == RTW_TAX_PICK) {
         if (s->captured >= RTW_FORTS || s->cards.fort_kind[s->captured] != RTW_TAX ||
             !(s->forts[a] & (1u << s->captured)) || !tax_choices(s))
-            return rp_fail(err, RP_EINVAL, "phase tax: needs a captured Tax-Collector's Fort "
+            return rp_fail(err, RP_EINVAL,
+                           "phase tax: needs a captured Tax-Collector's Fort "
                            "and another fort to pay");
     }
-    if (ph == RTW_AXX_PICK && (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) ||
-                               (s->keep & BIT(RTW_AXX))))
+    if (ph == RTW_AXX_PICK &&
+        (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) || (s->keep & BIT(RTW_AXX))))
         return rp_fail(err, RP_EINVAL, "phase axx: the Axx must be face up and not yet kept");
     if (ph == RTW_HORSIE_PICK && !horsie_choices(s, a))
         return rp_fail(err, RP_EINVAL, "phase horsie: nothing to discard");
@@ -1953,9 +2002,9 @@ static int check_prev(const rtw_state *s, rp_error *err)
             int k = s->prev[c][i];
             bool ok = s->round == 0 ? k == RTW_NONE : k < RTW_KINDS && !(seen & BIT(k));
             if (!ok)
-                return rp_fail(err, RP_EINVAL, "%s: last round's slot %d: %s", clan_word[c],
-                               i + 1, s->round == 0 ? "round 1 has no last round"
-                                                    : "six different warriors are needed");
+                return rp_fail(err, RP_EINVAL, "%s: last round's slot %d: %s", clan_word[c], i + 1,
+                               s->round == 0 ? "round 1 has no last round"
+                                             : "six different warriors are needed");
             if (k < RTW_KINDS)
                 seen |= BIT(k);
         }
@@ -1967,7 +2016,8 @@ int rtw_check(const rtw_state *s, rp_error *err)
 {
     if (s->players < 1 || s->players > RTW_MAX_CLANS || s->neutrals > 2 ||
         s->clans != s->players + s->neutrals || s->clans < 2 || s->clans > RTW_MAX_CLANS)
-        return rp_fail(err, RP_EINVAL, "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 "
+        return rp_fail(err, RP_EINVAL,
+                       "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 "
                        "clans (RW-1)");
     if (s->variant > 1)
         return rp_fail(err, RP_EINVAL, "variant: standard or vogel");
@@ -1988,7 +2038,6 @@ int rtw_check(const rtw_state *s, rp_error *err)
             return rc;
     return check_phase(s, err);
 }
-
 
 static int rtw_state_ok(const void *st, rp_error *err)
 {
@@ -2059,8 +2108,7 @@ static void put_row(rp_text *t, const char *const *names, int count, const uint8
 }
 
 /* " key=word", or " key=-" when index < 0. */
-static void put_name(rp_text *t, const char *key, const char *const *names, int count,
-                     int index)
+static void put_name(rp_text *t, const char *key, const char *const *names, int count, int index)
 {
     rp__put_key(t, key);
     rp__text_str(t, index < 0 ? "-" : name_or(names, count, index));
@@ -2132,8 +2180,8 @@ static int rtw_state_to_text(const void *st, char *buf, size_t size)
 }
 
 /* A set of names, each once ('-': none), into a mask. */
-static int read_set(rp_reader *r, const char *what, rp_span v, const char *const *names,
-                    int n, uint32_t *out)
+static int read_set(rp_reader *r, const char *what, rp_span v, const char *const *names, int n,
+                    uint32_t *out)
 {
     rp_list list;
     rp_span item;
@@ -2160,8 +2208,8 @@ static int read_warriors(rp_reader *r, const char *what, rp_span v, uint16_t *ou
 }
 
 /* Exactly n items, each one of names or '-' (RTW_NONE). */
-static int read_row(rp_reader *r, const char *what, rp_span v, const char *const *names,
-                    int count, uint8_t *items, int n)
+static int read_row(rp_reader *r, const char *what, rp_span v, const char *const *names, int count,
+                    uint8_t *items, int n)
 {
     rp_list list;
     rp_span item;
@@ -2519,16 +2567,35 @@ typedef struct teller {
     cJSON *events;
 } teller;
 
-static const char *const kind_word[] = {
-    [N_PLACE] = "place", [N_LAST_PLACE] = "place", [N_SET_ASIDE] = "set-aside",
-    [N_ATTACK] = "attack", [N_REVEAL] = "reveal", [N_WRECK] = "wreck",
-    [N_QWEENS_CANCEL] = "qween", [N_QWEEN_NEUTRAL] = "qween", [N_QWEEN_ALONE] = "qween",
-    [N_CHARM] = "charm", [N_TOTALS] = "totals", [N_CAPTURE] = "capture",
-    [N_NO_CAPTURE] = "no-capture", [N_TAKE] = "druhid", [N_UNWARY] = "unwary",
-    [N_SIGNAL_FORT] = "signal", [N_SIGNAL] = "signal", [N_TAX] = "tax",
-    [N_LEGION] = "legion", [N_AXX] = "axx", [N_DISCARD] = "discard", [N_HORSIE] = "horsie",
-    [N_ZVORD] = "zvord", [N_ROUND_END] = "round-end", [N_ROUND] = "round", [N_DRAW] = "draw",
-    [N_NEUTRAL_PLAN] = "neutral-plan", [N_GAME_OVER] = "game-over", [N_TO_ACT] = "turn"};
+static const char *const kind_word[] = {[N_PLACE] = "place",
+                                        [N_LAST_PLACE] = "place",
+                                        [N_SET_ASIDE] = "set-aside",
+                                        [N_ATTACK] = "attack",
+                                        [N_REVEAL] = "reveal",
+                                        [N_WRECK] = "wreck",
+                                        [N_QWEENS_CANCEL] = "qween",
+                                        [N_QWEEN_NEUTRAL] = "qween",
+                                        [N_QWEEN_ALONE] = "qween",
+                                        [N_CHARM] = "charm",
+                                        [N_TOTALS] = "totals",
+                                        [N_CAPTURE] = "capture",
+                                        [N_NO_CAPTURE] = "no-capture",
+                                        [N_TAKE] = "druhid",
+                                        [N_UNWARY] = "unwary",
+                                        [N_SIGNAL_FORT] = "signal",
+                                        [N_SIGNAL] = "signal",
+                                        [N_TAX] = "tax",
+                                        [N_LEGION] = "legion",
+                                        [N_AXX] = "axx",
+                                        [N_DISCARD] = "discard",
+                                        [N_HORSIE] = "horsie",
+                                        [N_ZVORD] = "zvord",
+                                        [N_ROUND_END] = "round-end",
+                                        [N_ROUND] = "round",
+                                        [N_DRAW] = "draw",
+                                        [N_NEUTRAL_PLAN] = "neutral-plan",
+                                        [N_GAME_OVER] = "game-over",
+                                        [N_TO_ACT] = "turn"};
 
 /* One event about note n's clan (its seat when it is a player clan), with "clan" added. */
 static cJSON *event(teller *tl, const rtw_note *n, const char *fmt, ...)
@@ -2607,21 +2674,21 @@ static void tell_set_aside(teller *tl, const rtw_note *n)
 {
     char w[32];
     if (!sees_own(tl->viewer, n->clan)) {
-        event(tl, n, "%s has placed six warriors and sets its seventh aside.",
-              clan_name[n->clan]);
+        event(tl, n, "%s has placed six warriors and sets its seventh aside.", clan_name[n->clan]);
         return;
     }
     warrior_text(tl->s, n->warrior, w, sizeof w);
-    event_cards(event(tl, n, "%s has placed six warriors and sets %s aside.", clan_name[n->clan],
-                      w), BIT(n->warrior));
+    event_cards(
+        event(tl, n, "%s has placed six warriors and sets %s aside.", clan_name[n->clan], w),
+        BIT(n->warrior));
 }
 
 static void tell_attack(teller *tl, const rtw_note *n)
 {
     char f[48];
     fort_text(&tl->s->cards, n->fort, f, sizeof f);
-    cJSON *e = event(tl, n, "Round %d, turn %d: the clans attack %s at position %d.",
-                     n->round + 1, n->turn + 1, f, n->pos + 1);
+    cJSON *e = event(tl, n, "Round %d, turn %d: the clans attack %s at position %d.", n->round + 1,
+                     n->turn + 1, f, n->pos + 1);
     event_fort(e, "fort", &tl->s->cards, n->fort);
     if (e)
         put_number(e, "position", n->pos + 1);
@@ -2631,8 +2698,8 @@ static void tell_reveal(teller *tl, const rtw_note *n)
 {
     char w[32], c[32];
     warrior_text(tl->s, n->warrior, w, sizeof w);
-    cJSON *e = event(tl, n, "%s turns up %s at slot %d.", who(tl->s, n->clan, c, sizeof c), w,
-                     n->pos + 1);
+    cJSON *e =
+        event(tl, n, "%s turns up %s at slot %d.", who(tl->s, n->clan, c, sizeof c), w, n->pos + 1);
     rp__event_reveal(e);
     event_cards(e, BIT(n->warrior));
     if (e)
@@ -2654,16 +2721,22 @@ static void tell_qween(teller *tl, const rtw_note *n)
         return;
     case N_QWEENS_CANCEL:
         clan_list(&t, n->mask);
-        e = event(tl, n, "%s revealed Qweens: their powers cancel and each counts her own "
-                  "strength.", text);
+        e = event(tl, n,
+                  "%s revealed Qweens: their powers cancel and each counts her own "
+                  "strength.",
+                  text);
         break;
     case N_QWEEN_NEUTRAL:
-        e = event(tl, n, "%s's Qween has no power, %s being a neutral clan (RW-11): she counts "
-                  "her own strength.", clan_name[n->clan], clan_name[n->clan]);
+        e = event(tl, n,
+                  "%s's Qween has no power, %s being a neutral clan (RW-11): she counts "
+                  "her own strength.",
+                  clan_name[n->clan], clan_name[n->clan]);
         break;
     default:
-        e = event(tl, n, "%s's Qween finds no rival warrior to charm and counts her own "
-                  "strength.", clan_name[n->clan]);
+        e = event(tl, n,
+                  "%s's Qween finds no rival warrior to charm and counts her own "
+                  "strength.",
+                  clan_name[n->clan]);
         break;
     }
     event_cards(e, BIT(RTW_QWEEN));
@@ -2673,9 +2746,11 @@ static void tell_charm(teller *tl, const rtw_note *n)
 {
     char w[32];
     warrior_text(tl->s, n->warrior, w, sizeof w);
-    cJSON *e = event(tl, n, "%s's Qween charms %s's %s: she counts %d for %s and it counts 0 "
-                     "for %s this turn.", clan_name[n->clan], clan_name[n->other], w,
-                     tl->s->cards.strength[n->warrior], clan_name[n->clan], clan_name[n->other]);
+    cJSON *e = event(tl, n,
+                     "%s's Qween charms %s's %s: she counts %d for %s and it counts 0 "
+                     "for %s this turn.",
+                     clan_name[n->clan], clan_name[n->other], w, tl->s->cards.strength[n->warrior],
+                     clan_name[n->clan], clan_name[n->other]);
     event_cards(e, BIT(RTW_QWEEN) | BIT(n->warrior));
     if (e)
         put_word(e, "target", clan_word[n->other]);
@@ -2713,8 +2788,10 @@ static void tell_capture(teller *tl, const rtw_note *n)
     clan_list(&t, n->mask);
     cJSON *e;
     if (n->mask)
-        e = event(tl, n, "%s tie at %d; %s revealed an Arch'r this turn and wins the tie: %s "
-                  "captures %s.", tied, n->value[0], clan_name[n->clan], clan_name[n->clan], f);
+        e = event(tl, n,
+                  "%s tie at %d; %s revealed an Arch'r this turn and wins the tie: %s "
+                  "captures %s.",
+                  tied, n->value[0], clan_name[n->clan], clan_name[n->clan], f);
     else
         e = event(tl, n, "%s has the highest total, %d, and captures %s.", clan_name[n->clan],
                   n->value[0], f);
@@ -2745,9 +2822,10 @@ static void tell_no_capture(teller *tl, const rtw_note *n)
         e = event(tl, n, "%s; %s, the last fort of The Wall, is discarded (Vogel variant).", why,
                   f);
     else
-        e = event(tl, n, "%s; %s stays in The Wall for the next turn, %s at the right end is "
-                  "discarded and the forts between slide one place right (Vogel variant).", why,
-                  f, f2);
+        e = event(tl, n,
+                  "%s; %s stays in The Wall for the next turn, %s at the right end is "
+                  "discarded and the forts between slide one place right (Vogel variant).",
+                  why, f, f2);
     event_fort(e, "fort", c, n->fort);
     if (e && n->flag && n->turn < RTW_SLOTS - 1)
         put_fort(e, "discarded", c, n->fort2);
@@ -2763,8 +2841,10 @@ static void tell_take(teller *tl, const rtw_note *n)
     if (n->fort == n->fort2)
         e = event(tl, n, "%s's Dru'hid keeps %s, the fort fought over.", clan_name[n->clan], f);
     else if (n->flag)
-        e = event(tl, n, "%s's Dru'hid takes %s from position %d instead; the forts to its left "
-                  "slide one place right (Vogel variant).", clan_name[n->clan], f, n->pos + 1);
+        e = event(tl, n,
+                  "%s's Dru'hid takes %s from position %d instead; the forts to its left "
+                  "slide one place right (Vogel variant).",
+                  clan_name[n->clan], f, n->pos + 1);
     else
         e = event(tl, n, "%s's Dru'hid takes %s from position %d instead; %s takes its place.",
                   clan_name[n->clan], f, n->pos + 1, f2);
@@ -2792,20 +2872,27 @@ static void tell_warrior_effect(teller *tl, const rtw_note *n)
         e = event(tl, n, "Signal Fort: %s discards %s.", name, w);
         break;
     case N_AXX:
-        e = event(tl, n, n->flag ? "%s keeps its Axx face up." : "%s drops its Axx with the "
-                  "other face-up warriors.", name);
+        e = event(tl, n,
+                  n->flag ? "%s keeps its Axx face up."
+                          : "%s drops its Axx with the "
+                            "other face-up warriors.",
+                  name);
         event_cards(e, BIT(RTW_AXX));
         return;
     default: /* N_HORSIE */
         if (n->warrior == RTW_NONE)
-            e = event(tl, n, "%s's Horsie lost the turn, but %s has no face-up warrior left to "
-                      "discard (RW-20).", name, clan_name[n->clan]);
+            e = event(tl, n,
+                      "%s's Horsie lost the turn, but %s has no face-up warrior left to "
+                      "discard (RW-20).",
+                      name, clan_name[n->clan]);
         else if (n->warrior == RTW_HORSIE)
-            e = event(tl, n, "%s's Horsie lost the turn and no other warrior is face up: she "
-                      "discards herself, %s.", name, w);
+            e = event(tl, n,
+                      "%s's Horsie lost the turn and no other warrior is face up: she "
+                      "discards herself, %s.",
+                      name, w);
         else
-            e = event(tl, n, "%s's Horsie lost the turn: %s discards %s.", name,
-                      clan_name[n->clan], w);
+            e = event(tl, n, "%s's Horsie lost the turn: %s discards %s.", name, clan_name[n->clan],
+                      w);
         break;
     }
     if (n->warrior != RTW_NONE)
@@ -2836,8 +2923,10 @@ static void tell_tax(teller *tl, const rtw_note *n)
     char f[48];
     fort_text(&tl->s->cards, n->fort, f, sizeof f);
     cJSON *e = n->fort == n->fort2
-                   ? event(tl, n, "Tax-Collector's Fort: %s holds no other fort and discards "
-                           "the Tax-Collector's Fort itself.", clan_name[n->clan])
+                   ? event(tl, n,
+                           "Tax-Collector's Fort: %s holds no other fort and discards "
+                           "the Tax-Collector's Fort itself.",
+                           clan_name[n->clan])
                    : event(tl, n, "Tax-Collector's Fort: %s pays %s.", clan_name[n->clan], f);
     event_fort(e, "fort", &tl->s->cards, n->fort);
 }
@@ -2872,8 +2961,8 @@ static void tell_draw(teller *tl, const rtw_note *n)
     cJSON *e;
     if (sees_own(tl->viewer, n->clan)) {
         list_warriors(&t, tl->s, n->mask);
-        e = event(tl, n, "%s shuffles its nine warriors and draws seven: %s.",
-                  clan_name[n->clan], text);
+        e = event(tl, n, "%s shuffles its nine warriors and draws seven: %s.", clan_name[n->clan],
+                  text);
         event_cards(e, n->mask);
     } else {
         e = event(tl, n, "%s shuffles its nine warriors and draws seven.", clan_name[n->clan]);
@@ -2907,15 +2996,17 @@ static void score_sentence(const rtw_state *s, rp_text *t)
     int tw = fort_total(s, w), tr = fort_total(s, runner);
     int nw = popcount(s->forts[w]), nr = popcount(s->forts[runner]);
     if (tw != tr)
-        rp__text_put(t, "%s wins with %d points to %s's %d", clan_name[w], tw,
-                     clan_name[runner], tr);
+        rp__text_put(t, "%s wins with %d points to %s's %d", clan_name[w], tw, clan_name[runner],
+                     tr);
     else if (nw != nr)
         rp__text_put(t, "%s and %s tie at %d points; %s wins the tie on forts, %d to %d",
                      clan_name[w], clan_name[runner], tw, clan_name[w], nw, nr);
     else
-        rp__text_put(t, "%s and %s tie at %d points and %d forts; %s wins on the highest fort, "
-                     "%d to %d", clan_name[w], clan_name[runner], tw, nw, clan_name[w],
-                     highest_fort(s, w), highest_fort(s, runner));
+        rp__text_put(t,
+                     "%s and %s tie at %d points and %d forts; %s wins on the highest fort, "
+                     "%d to %d",
+                     clan_name[w], clan_name[runner], tw, nw, clan_name[w], highest_fort(s, w),
+                     highest_fort(s, runner));
 }
 
 static void tell_game_over(teller *tl, const rtw_note *n)
@@ -2959,11 +3050,15 @@ static void tell_round_end(teller *tl, const rtw_note *n)
 static void tell_to_act(teller *tl, const rtw_note *n)
 {
     const rtw_state *s = tl->s;
-    static const char *const what[RTW_PHASES] = {
-        "place six warriors face down", "place its hidden warriors again (Zvord)",
-        "pick the rival warrior its Qween charms", "pick the fort its Dru'hid takes",
-        "discard a face-up warrior (Signal Fort)", "pay one of its forts (Tax-Collector's)",
-        "keep its Axx face up or drop it", "discard a face-up warrior (Horsie)", ""};
+    static const char *const what[RTW_PHASES] = {"place six warriors face down",
+                                                 "place its hidden warriors again (Zvord)",
+                                                 "pick the rival warrior its Qween charms",
+                                                 "pick the fort its Dru'hid takes",
+                                                 "discard a face-up warrior (Signal Fort)",
+                                                 "pay one of its forts (Tax-Collector's)",
+                                                 "keep its Axx face up or drop it",
+                                                 "discard a face-up warrior (Horsie)",
+                                                 ""};
     cJSON *e = event(tl, n, "%s to act: %s.", clan_name[n->clan], what[s->phase]);
     if (e)
         put_word(e, "phase", phase_word[s->phase]);
@@ -2974,47 +3069,85 @@ static void tell_note(teller *tl, const rtw_note *n)
     char c[32];
     switch (n->kind) {
     case N_PLACE:
-    case N_LAST_PLACE: tell_place(tl, n); break;
-    case N_SET_ASIDE: tell_set_aside(tl, n); break;
-    case N_ATTACK: tell_attack(tl, n); break;
-    case N_REVEAL: tell_reveal(tl, n); break;
+    case N_LAST_PLACE:
+        tell_place(tl, n);
+        break;
+    case N_SET_ASIDE:
+        tell_set_aside(tl, n);
+        break;
+    case N_ATTACK:
+        tell_attack(tl, n);
+        break;
+    case N_REVEAL:
+        tell_reveal(tl, n);
+        break;
     case N_WRECK:
     case N_QWEENS_CANCEL:
     case N_QWEEN_NEUTRAL:
-    case N_QWEEN_ALONE: tell_qween(tl, n); break;
-    case N_CHARM: tell_charm(tl, n); break;
-    case N_TOTALS: tell_totals(tl, n); break;
-    case N_CAPTURE: tell_capture(tl, n); break;
-    case N_NO_CAPTURE: tell_no_capture(tl, n); break;
-    case N_TAKE: tell_take(tl, n); break;
+    case N_QWEEN_ALONE:
+        tell_qween(tl, n);
+        break;
+    case N_CHARM:
+        tell_charm(tl, n);
+        break;
+    case N_TOTALS:
+        tell_totals(tl, n);
+        break;
+    case N_CAPTURE:
+        tell_capture(tl, n);
+        break;
+    case N_NO_CAPTURE:
+        tell_no_capture(tl, n);
+        break;
+    case N_TAKE:
+        tell_take(tl, n);
+        break;
     case N_UNWARY:
     case N_SIGNAL:
     case N_AXX:
-    case N_HORSIE: tell_warrior_effect(tl, n); break;
+    case N_HORSIE:
+        tell_warrior_effect(tl, n);
+        break;
     case N_SIGNAL_FORT:
         event(tl, n, "Signal Fort: every clan with a face-up warrior discards one, %s first.",
               clan_name[n->clan]);
         break;
-    case N_TAX: tell_tax(tl, n); break;
+    case N_TAX:
+        tell_tax(tl, n);
+        break;
     case N_LEGION:
-        event(tl, n, n->flag ? "%s holds three Legion forts, but a neutral clan cannot win; "
-              "play goes on (RW-18)." : "%s holds three Legion forts and wins at once (RW-18).",
+        event(tl, n,
+              n->flag ? "%s holds three Legion forts, but a neutral clan cannot win; "
+                        "play goes on (RW-18)."
+                      : "%s holds three Legion forts and wins at once (RW-18).",
               who(tl->s, n->clan, c, sizeof c));
         break;
-    case N_DISCARD: tell_discard(tl, n); break;
+    case N_DISCARD:
+        tell_discard(tl, n);
+        break;
     case N_ZVORD:
         event(tl, n, "%s's Zvord: %s takes back its %d hidden warriors to place them again.",
               clan_name[n->clan], clan_name[n->clan], n->pos);
         break;
-    case N_ROUND_END: tell_round_end(tl, n); break;
-    case N_ROUND: tell_round(tl, n); break;
-    case N_DRAW: tell_draw(tl, n); break;
+    case N_ROUND_END:
+        tell_round_end(tl, n);
+        break;
+    case N_ROUND:
+        tell_round(tl, n);
+        break;
+    case N_DRAW:
+        tell_draw(tl, n);
+        break;
     case N_NEUTRAL_PLAN:
         event(tl, n, "%s lays six of its warriors face down at random.",
               who(tl->s, n->clan, c, sizeof c));
         break;
-    case N_GAME_OVER: tell_game_over(tl, n); break;
-    default: tell_to_act(tl, n); break;
+    case N_GAME_OVER:
+        tell_game_over(tl, n);
+        break;
+    default:
+        tell_to_act(tl, n);
+        break;
     }
 }
 
@@ -3180,7 +3313,8 @@ static void render_prompt(const rtw_state *s, int viewer, FILE *out)
         "discard a face-up warrior (Signal Fort)",
         "pay one of the forts held (Tax-Collector's Fort)",
         "keep the Axx face up, or drop it",
-        "discard a face-up warrior (Horsie)", ""};
+        "discard a face-up warrior (Horsie)",
+        ""};
     if (s->phase == RTW_OVER) {
         char text[256];
         rp_text t;
@@ -3200,7 +3334,9 @@ static void render_clan(const rtw_state *s, int c, int viewer, FILE *out, bool c
 {
     const char *reset = color ? "\033[0m" : "";
     fprintf(out, "%s%-6s%s%s  forts: ", color ? clan_color[c] : "", clan_name[c], reset,
-            !is_player(s, c) ? " (neutral)" : sees_own(viewer, c) ? " (you)    " : "          ");
+            !is_player(s, c)      ? " (neutral)"
+            : sees_own(viewer, c) ? " (you)    "
+                                  : "          ");
     render_forts(s, s->forts[c], out);
     fprintf(out, " = %d points\n        face up: ", fort_total(s, c));
     render_warriors(s, s->up[c], out);
@@ -3231,12 +3367,12 @@ static void rtw_render(const void *st, int viewer, FILE *out, bool color)
     fprintf(out, "%sRush the Wall%s  round %d/3, turn %d/6%s", bold, reset, s->round + 1,
             s->turn + 1, s->variant ? "  (Vogel variant)" : "");
     if (viewer >= 0 && viewer < s->players)
-        fprintf(out, "  you are %s%s%s", color ? clan_color[viewer] : "", clan_name[viewer],
-                reset);
+        fprintf(out, "  you are %s%s%s", color ? clan_color[viewer] : "", clan_name[viewer], reset);
     else
         fputs("  (spectator)", out);
     fputs("\nCard values are assumptions (RW-2, RW-3): `ramparts rules rush-the-wall` lists "
-          "them.\nThe Wall:", out);
+          "them.\nThe Wall:",
+          out);
     for (int i = 0; i < RTW_SLOTS; i++) {
         if (s->wall[i] == RTW_NONE) {
             fprintf(out, "  %d:--", i + 1);
@@ -3271,7 +3407,8 @@ static void rtw_describe(const void *st, FILE *out)
     const rtw_state *s = st;
     char buf[48];
     fputs("Card values in use (assumptions: the rulebook gives only Arch'r 5; RW-2, RW-3):\n"
-          "  Warriors: ", out);
+          "  Warriors: ",
+          out);
     render_warriors(s, ALL_WARRIORS, out);
     fputs("\n  Forts:", out);
     for (int f = 0; f < RTW_FORTS; f++) {
@@ -3299,7 +3436,7 @@ const rp_game rp_rush_the_wall = {
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
     .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
-    .bench_options = NULL, /* the default game (two clans) is the workload */
+    .bench_options = NULL,   /* the default game (two clans) is the workload */
     .describe = rtw_describe,
     .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
     .tool_turn_cap = 0,    /* three rounds end every game (RW-12) */

@@ -7,14 +7,14 @@
 
 #include "ramparts/game.h"
 
-#define RTW_KINDS 9       /* warriors per clan, one of each kind (RW-2) */
-#define RTW_FORTS 18      /* three rounds of six (RW-3) */
-#define RTW_SLOTS 6       /* positions of The Wall */
+#define RTW_KINDS 9  /* warriors per clan, one of each kind (RW-2) */
+#define RTW_FORTS 18 /* three rounds of six (RW-3) */
+#define RTW_SLOTS 6  /* positions of The Wall */
 #define RTW_ROUNDS 3
-#define RTW_DRAW 7        /* warriors a player clan draws each round (RW-5) */
-#define RTW_MAX_CLANS 4   /* RW-1 */
-#define RTW_NONE 0xFF     /* an empty wall position or slot */
-#define RTW_LEGION_WIN 3  /* Legions that win at once (RW-10, RW-18) */
+#define RTW_DRAW 7       /* warriors a player clan draws each round (RW-5) */
+#define RTW_MAX_CLANS 4  /* RW-1 */
+#define RTW_NONE 0xFF    /* an empty wall position or slot */
+#define RTW_LEGION_WIN 3 /* Legions that win at once (RW-10, RW-18) */
 
 /* Warrior kinds; the index is also the bit in every warrior mask. */
 enum rtw_warrior {
@@ -82,14 +82,14 @@ typedef struct rtw_state {
     rtw_cards cards;
     uint8_t players, neutrals, clans, variant;
     uint8_t round, turn, phase, actor;
-    uint8_t next_slot; /* PLAN / ZVORD_PLACE: the slot the next placement fills */
-    int8_t capturer;   /* this turn's capturer, -1 when none */
-    uint8_t captured;  /* the fort it took, or RTW_NONE */
-    int8_t winner;     /* a three-Legion winner (RW-18), else -1 */
-    uint16_t keep;     /* capturer's warriors spared from the discard (Unwary, Axx) */
-    uint8_t deck[RTW_FORTS];  /* draw order; deck[0 .. 6*(round+1)) have been drawn */
-    uint8_t wall[RTW_SLOTS];  /* fort ids, RTW_NONE once fought over */
-    uint32_t gone;            /* discarded forts */
+    uint8_t next_slot;       /* PLAN / ZVORD_PLACE: the slot the next placement fills */
+    int8_t capturer;         /* this turn's capturer, -1 when none */
+    uint8_t captured;        /* the fort it took, or RTW_NONE */
+    int8_t winner;           /* a three-Legion winner (RW-18), else -1 */
+    uint16_t keep;           /* capturer's warriors spared from the discard (Unwary, Axx) */
+    uint8_t deck[RTW_FORTS]; /* draw order; deck[0 .. 6*(round+1)) have been drawn */
+    uint8_t wall[RTW_SLOTS]; /* fort ids, RTW_NONE once fought over */
+    uint32_t gone;           /* discarded forts */
     uint32_t forts[RTW_MAX_CLANS];
     uint16_t hand[RTW_MAX_CLANS];  /* warriors still to be placed */
     uint16_t drawn[RTW_MAX_CLANS]; /* this round's 7 (neutral: 6) */
