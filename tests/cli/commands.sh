@@ -107,6 +107,10 @@ rm "$tmp/cards"
 expect_status "the custom-card record replays without the file" 0 "$RAMPARTS" replay "$tmp/cards.rec"
 expect_eq "its result is the game's" "$("$RAMPARTS" replay "$tmp/cards.rec" | sed 's/.*moves, //')" \
   "$(grep '^# result: ' "$tmp/cards.rec" | sed 's/# result: //')"
+# Issue 18 item 1: a solo game plays with one neutral clan (RTW-P5); its record says so and replays.
+NO_COLOR=1 "$RAMPARTS" play rush-the-wall players=1 --seed 4 --seat 0=random --record "$tmp/solo.rec" >/dev/null
+expect_match "a solo record names the neutral clan in play" "$(grep '^\[options' "$tmp/solo.rec")" "players=1 neutrals=1"
+expect_status "a solo record replays" 0 "$RAMPARTS" replay "$tmp/solo.rec"
 printf '\x00\x01\xff' > "$tmp/binary.rec"
 expect_status "a binary file is refused" 1 "$RAMPARTS" replay "$tmp/binary.rec"
 expect_status "a missing file is refused" 1 "$RAMPARTS" replay "$tmp/none.rec"

@@ -31,6 +31,7 @@ a=$(engine "new rush-the-wall cards=/etc/passwd" | sed 's|/etc/passwd|X|g')
 b=$(engine "new rush-the-wall cards=/no/such/file" | sed 's|/no/such/file|X|g')
 expect_match "a path given as cards is refused" "$a" "^\? "
 expect_eq "an existing and a missing path get the same answer" "$a" "$b"
+expect_match "new answers with the options in effect (RTW-P5)" "$(engine "new rush-the-wall players=1")" "^= rush-the-wall players=1 seed=1 neutrals=1 variant=standard"
 out=$(engine "new rush-the-wall cards=1,2,3,4,5,6,11,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6" "state")
 expect_match "the protocol takes a card set inline" "$(echo "$out" | nth_answer 2)" "cards=1,2,3,4,5,6,11,8,9/"
 
