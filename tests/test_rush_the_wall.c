@@ -279,15 +279,12 @@ static void test_rw2_rw3_default_cards(void **unused)
 
 /* A card file with the forts in no particular order (the tax first). */
 static const char *const GOOD_CARDS =
-    "# a custom table\n"
-    "warrior filchy 2\nwarrior qween 3\nwarrior druhid 4\nwarrior zvord 5\n"
+    "# a custom table\nwarrior filchy 2\nwarrior qween 3\nwarrior druhid 4\nwarrior zvord 5\n"
     "warrior archr 6\nwarrior horsie 7\nwarrior axx 8\nwarrior chariott 9\n"
-    "warrior laird 10   # the ninth\n"
-    "fort tax 1\nfort unwary 2\nfort signal 4\n"
+    "warrior laird 10   # the ninth\nfort tax 1\nfort unwary 2\nfort signal 4\n"
     "fort legion -1\nfort legion -2\nfort legion -3\nfort legion -2\n"
     "fort dinary 7\nfort dinary 3\nfort dinary 3\nfort dinary 4\nfort dinary 4\n"
-    "fort dinary 5\nfort dinary 5\nfort dinary 6\nfort dinary 6\nfort dinary 6\n"
-    "fort dinary 2\n";
+    "fort dinary 5\nfort dinary 5\nfort dinary 6\nfort dinary 6\nfort dinary 6\nfort dinary 2\n";
 /* Its one-word value: strengths in warrior order, forts by kind, each nearest zero first. */
 static const char *const GOOD_VALUE =
     "2,3,4,5,6,7,8,9,10/u2,s4,t1,l-1,l-2,l-2,l-3,d2,d3,d3,d4,d4,d5,d5,d6,d6,d6,d7";
@@ -993,8 +990,7 @@ static void test_rw20_horsie_with_nothing_left_discards_nothing(void **unused)
     /* turn 1: Green's Laird takes Fort-Dinary 1; turn 2: Red 1 + 7 takes the Signal */
     expect_text(events, "capture", 1, "Red has the highest total, 8, and captures Signal 4.");
     expect_text(events, "signal", 0,
-                "Signal Fort: every clan with a face-up warrior discards "
-                "one, Red first.");
+                "Signal Fort: every clan with a face-up warrior discards one, Red first.");
     expect_text(events, "signal", 1, "Signal Fort: Red discards Filchy 1.");
     expect_text(events, "signal", 2, "Signal Fort: Green discards Horsie 6.");
     expect_text(events, "turn", 0, "Red to act: keep its Axx face up or drop it.");
@@ -1290,8 +1286,7 @@ static void test_state_text_validates(void **unused)
         {"capturer=-", "capturer=red", "decided only after the Qween"},
         {"players=3", "players=2", "expected the field rng= here, found 'gold'"},
         {"cards=default",
-         "cards=1,1,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,"
-         "d4,d5,d5,d6,d6,d6",
+         "cards=1,1,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6",
          "same strength"},
         {"turn=3", "turn=2", "should be"},
         {"rw1", "rtw1", "not a 'rw1' notation"},
@@ -1512,8 +1507,7 @@ static void test_actions_as_data(void **unused)
     play(&s, "discard laird");
     play(&s, "discard druhid");
     expect_action_json(&s, "keep axx",
-                       "{\"text\":\"keep axx\",\"kind\":\"keep\","
-                       "\"warrior\":\"axx\"}");
+                       "{\"text\":\"keep axx\",\"kind\":\"keep\",\"warrior\":\"axx\"}");
     static const char *const horsie[] = {"lfhdqza", "lfhcqdz", "lfacqdz"};
     setup(&s, "players=3", PLAIN_WALL, horsie);
     expect_action_json(&s, "discard filchy",
@@ -1523,8 +1517,7 @@ static void test_actions_as_data(void **unused)
     static const char *const tax[] = {"lfdcaxh", "fahlzcd"};
     setup(&s, "players=2", tax_wall, tax);
     expect_action_json(&s, "pay legion-2",
-                       "{\"text\":\"pay legion-2\",\"kind\":\"pay\","
-                       "\"fort\":\"legion-2\"}");
+                       "{\"text\":\"pay legion-2\",\"kind\":\"pay\",\"fort\":\"legion-2\"}");
     /* what another clan sees of a placement: a placement, no warrior */
     rp_test_init(G, &s, "players=2 seed=3");
     cJSON *a = rp_action_json(G, &s, RTW_A_HIDDEN);
@@ -1583,8 +1576,7 @@ static void test_explain_illegal(void **unused)
     expect_explained(&s, parse_only(&s, "take 4"), "Gold must now place a warrior face down");
     expect_explained(&s, parse_only(&s, "place laird"), "your Laird is already placed at slot 1");
     expect_explained(&s, parse_only(&s, "place filchy"),
-                     "Filchy is not among the warriors you "
-                     "may place now (Qween 2, Ch'ariott 8)");
+                     "Filchy is not among the warriors you may place now (Qween 2, Ch'ariott 8)");
     expect_explained(&s, RTW_A_HIDDEN, "name the warrior you place");
     play(&s, last);
     expect_explained(&s, parse_only(&s, "charm green"), "not one of your own");
@@ -1596,8 +1588,7 @@ static void test_explain_illegal(void **unused)
     static const char *const signal[] = {"lxdqzah", "lfcqdza", "ldcqfza"};
     setup(&s, "players=3", SIGNAL_WALL, signal);
     expect_explained(&s, parse_only(&s, "discard axx"),
-                     "Axx is not face up (face up: Filchy 1, "
-                     "Laird 9)");
+                     "Axx is not face up (face up: Filchy 1, Laird 9)");
     static const char *const horsie[] = {"lfhdqza", "lfhcqdz", "lfacqdz"};
     setup(&s, "players=3", PLAIN_WALL, horsie);
     expect_explained(&s, parse_only(&s, "discard horsie"), "she goes only when she is alone");
@@ -1606,8 +1597,7 @@ static void test_explain_illegal(void **unused)
     setup(&s, "players=2", tax_wall, tax);
     expect_explained(&s, parse_only(&s, "pay tax8"), "you hold no other (RW-17)");
     expect_explained(&s, parse_only(&s, "pay dinary6"),
-                     "you do not hold dinary6 (you may pay: "
-                     "legion-2, dinary1)");
+                     "you do not hold dinary6 (you may pay: legion-2, dinary1)");
     expect_explained(&s, parse_only(&s, "keep axx"), "Green must now pay one of its other forts");
 }
 
@@ -1776,30 +1766,23 @@ static void test_events_rulebook_worked_example(void **unused)
         assert_string_equal(
             cJSON_GetObjectItem(cJSON_GetArrayItem(events, (int)i), "kind")->valuestring, kinds[i]);
     expect_text(events, "attack", 0,
-                "Round 1, turn 1: the clans attack Fort-Dinary 1 at "
-                "position 1.");
+                "Round 1, turn 1: the clans attack Fort-Dinary 1 at position 1.");
     expect_text(events, "reveal", 0, "Green turns up Arch'r 5 at slot 1.");
     expect_text(events, "reveal", 1, "Red turns up Dru'hid 3 at slot 1.");
     expect_text(events, "reveal", 2, "Gold turns up Laird 9 at slot 1.");
     expect_text(events, "totals", 0, "Totals: Green 5, Red 3, Gold 9.");
-    expect_text(events, "capture", 0,
-                "Gold has the highest total, 9, and captures "
-                "Fort-Dinary 1.");
+    expect_text(events, "capture", 0, "Gold has the highest total, 9, and captures Fort-Dinary 1.");
     expect_text(events, "discard", 0, "Gold discards its face-up warriors: Laird 9.");
     expect_text(events, "reveal", 3, "Green turns up Ch'ariott 8 at slot 2.");
     expect_text(events, "wreck", 0,
-                "Green and Red's Ch'ariotts collide: all are discarded "
-                "before points are counted.");
+                "Green and Red's Ch'ariotts collide: all are discarded before points are counted.");
     expect_text(events, "totals", 1, "Totals: Green 5, Red 3, Gold 5.");
     expect_text(events, "capture", 1,
                 "Green and Gold tie at 5; Gold revealed an Arch'r this "
                 "turn and wins the tie: Gold captures Unwary 2.");
     expect_text(events, "unwary", 0,
-                "Unwary Fort: Gold keeps its weakest face-up warrior, "
-                "Arch'r 5.");
-    expect_text(events, "discard", 1,
-                "Gold keeps Arch'r 5 face up; no other warrior to "
-                "discard.");
+                "Unwary Fort: Gold keeps its weakest face-up warrior, Arch'r 5.");
+    expect_text(events, "discard", 1, "Gold keeps Arch'r 5 face up; no other warrior to discard.");
     expect_text(events, "turn", 0, "Green to act: pick the rival warrior its Qween charms.");
     const cJSON *reveal = nth_event(events, "reveal", 2);
     assert_true(reveals(reveal));
@@ -1815,8 +1798,7 @@ static void test_events_rulebook_worked_example(void **unused)
         cJSON_DeleteItemFromArray(rest, 0);
         if (seat == 2) { /* Gold's set-aside names its Qween */
             expect_text(mine, "set-aside", 0,
-                        "Gold has placed six warriors and sets Qween 2 "
-                        "aside.");
+                        "Gold has placed six warriors and sets Qween 2 aside.");
             cJSON_DeleteItemFromArray(mine, 0);
             cJSON_DeleteItemFromArray(rest, 0);
         }
@@ -1832,20 +1814,15 @@ static void test_events_rulebook_worked_example(void **unused)
                 "Green's Qween charms Gold's Horsie 6: she counts 6 for "
                 "Green and it counts 0 for Gold this turn.");
     expect_cards(nth_event(events, "charm", 0), "qween,horsie");
-    expect_text(events, "totals", 0,
-                "Totals: Green 11, Red 4 (Filchy: cannot capture), "
-                "Gold 5.");
+    expect_text(events, "totals", 0, "Totals: Green 11, Red 4 (Filchy: cannot capture), Gold 5.");
     expect_text(events, "capture", 0,
-                "Green has the highest total, 11, and captures "
-                "Fort-Dinary 3.");
+                "Green has the highest total, 11, and captures Fort-Dinary 3.");
     expect_text(events, "discard", 0, "Green discards its face-up warriors: Qween 2, Arch'r 5.");
     expect_text(events, "horsie", 0, "Gold's Horsie lost the turn: Gold discards Arch'r 5.");
     expect_text(events, "capture", 1,
-                "Gold has the highest total, 10, and captures "
-                "Fort-Dinary 4.");
+                "Gold has the highest total, 10, and captures Fort-Dinary 4.");
     expect_text(events, "zvord", 0,
-                "Green's Zvord: Green takes back its 2 hidden warriors to "
-                "place them again.");
+                "Green's Zvord: Green takes back its 2 hidden warriors to place them again.");
     expect_text(events, "turn", 0, "Green to act: place its hidden warriors again (Zvord).");
     cJSON_Delete(events);
 }
@@ -1873,24 +1850,20 @@ static void test_events_rw8_rw13_ties(void **unused)
                 "1 stays in The Wall for the next turn, Fort-Dinary 6 at the right end is "
                 "discarded and the forts between slide one place right (Vogel variant).");
     expect_text(events, "attack", 1,
-                "Round 1, turn 2: the clans attack Fort-Dinary 1 at "
-                "position 2.");
+                "Round 1, turn 2: the clans attack Fort-Dinary 1 at position 2.");
     cJSON_Delete(events);
     static const char *const filchies[] = {"fxqdzah", "fdqzahx"};
     setup_round_before_last(&s, "players=2 variant=vogel", 1, PLAIN_WALL, NULL, filchies, last,
                             sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
     expect_text(events, "totals", 0,
-                "Totals: Green 1 (Filchy: cannot capture), Red 1 (Filchy: "
-                "cannot capture).");
+                "Totals: Green 1 (Filchy: cannot capture), Red 1 (Filchy: cannot capture).");
     expect_text(events, "no-capture", 0,
                 "Every clan revealed Filchy: nobody can capture; "
                 "Fort-Dinary 1 stays in The Wall for the next turn, Fort-Dinary 6 at the right "
-                "end is discarded and the forts between slide one place right (Vogel "
-                "variant).");
+                "end is discarded and the forts between slide one place right (Vogel variant).");
     expect_text(events, "capture", 0,
-                "Green has the highest total, 8, and captures "
-                "Fort-Dinary 1.");
+                "Green has the highest total, 8, and captures Fort-Dinary 1.");
     cJSON_Delete(events);
 }
 
@@ -1911,9 +1884,7 @@ static void test_events_rw9_druhid(void **unused)
     expect_text(events, "turn", 0, "Red to act: pick the fort its Dru'hid takes.");
     cJSON_Delete(events);
     events = public_events(&s, "take 1");
-    expect_text(events, "druhid", 0,
-                "Green's Dru'hid keeps Fort-Dinary 1, the fort fought "
-                "over.");
+    expect_text(events, "druhid", 0, "Green's Dru'hid keeps Fort-Dinary 1, the fort fought over.");
     cJSON_Delete(events);
     setup(&s, "players=2 variant=vogel", PLAIN_WALL, plans);
     events = public_events(&s, "take 4");
@@ -1945,8 +1916,7 @@ static void test_events_rw17_tax_axx_round_end(void **unused)
         events = events_of(&s, "keep axx", viewer);
         expect_text(events, "axx", 0, "Green keeps its Axx face up.");
         expect_text(events, "discard", 0,
-                    "Green discards its face-up warriors (Arch'r 5) and "
-                    "keeps Axx 7.");
+                    "Green discards its face-up warriors (Arch'r 5) and keeps Axx 7.");
         expect_text(events, "round-end", 0,
                     "Round 1 ends: every warrior returns to its clan. "
                     "Fort points: Green 9, Red 6.");
@@ -2020,8 +1990,7 @@ static void test_events_rw19_zvord(void **unused)
     setup_round_before_last(&s, "players=2", 1, PLAIN_WALL, NULL, plans, last, sizeof last);
     cJSON *events = events_of(&s, last, RP_SPECTATOR);
     expect_text(events, "zvord", 0,
-                "Green's Zvord: Green takes back its 5 hidden warriors to "
-                "place them again.");
+                "Green's Zvord: Green takes back its 5 hidden warriors to place them again.");
     expect_text(events, "turn", 0, "Green to act: place its hidden warriors again (Zvord).");
     cJSON_Delete(events);
     play(&s, last);
@@ -2031,14 +2000,11 @@ static void test_events_rw19_zvord(void **unused)
         snprintf(move, sizeof move, "place %s", WORD[kinds[i]]);
         cJSON *mine = events_of(&s, move, 0), *theirs = events_of(&s, move, 1);
         snprintf(text, sizeof text,
-                 "Green places a warrior face down at slot %d (placing again "
-                 "after Zvord).",
-                 i + 2);
+                 "Green places a warrior face down at slot %d (placing again after Zvord).", i + 2);
         expect_text(theirs, "place", 0, text);
         expect_cards(nth_event(theirs, "place", 0), "");
         snprintf(text, sizeof text,
-                 "Green places %s %d face down at slot %d (placing again "
-                 "after Zvord).",
+                 "Green places %s %d face down at slot %d (placing again after Zvord).",
                  NAME[kinds[i]], s.cards.strength[kinds[i]], i + 2);
         expect_text(mine, "place", 0, text);
         expect_cards(nth_event(mine, "place", 0), WORD[kinds[i]]);
@@ -2048,8 +2014,7 @@ static void test_events_rw19_zvord(void **unused)
     }
     cJSON *mine = events_of(&s, "place druhid", 0), *theirs = events_of(&s, "place druhid", 1);
     expect_text(mine, "place", 1,
-                "Green's last hidden warrior, Qween 2, goes face down to "
-                "slot 6.");
+                "Green's last hidden warrior, Qween 2, goes face down to slot 6.");
     expect_text(theirs, "place", 1, "Green's last hidden warrior goes face down to slot 6.");
     expect_cards(nth_event(theirs, "place", 1), "");
     cJSON_Delete(mine);
@@ -2084,14 +2049,11 @@ static void test_events_qweens_and_chariotts(void **unused)
     setup_round_before_last(&s, "players=3", 1, PLAIN_WALL, NULL, alone, last, sizeof last);
     events = events_of(&s, last, RP_SPECTATOR);
     expect_text(events, "wreck", 0,
-                "Red and Gold's Ch'ariotts collide: all are discarded "
-                "before points are counted.");
+                "Red and Gold's Ch'ariotts collide: all are discarded before points are counted.");
     expect_text(events, "qween", 0,
-                "Green's Qween finds no rival warrior to charm and counts "
-                "her own strength.");
+                "Green's Qween finds no rival warrior to charm and counts her own strength.");
     expect_text(events, "capture", 0,
-                "Green has the highest total, 2, and captures "
-                "Fort-Dinary 1.");
+                "Green has the highest total, 2, and captures Fort-Dinary 1.");
     cJSON_Delete(events);
 }
 

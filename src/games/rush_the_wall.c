@@ -257,9 +257,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
         return RP_OK;
     if (n != 3)
         return rp_fail(err, RP_EPARSE,
-                       "%s line %d: expected 'warrior NAME STRENGTH' or "
-                       "'fort KIND VALUE'",
-                       source, lineno);
+                       "%s line %d: expected 'warrior NAME STRENGTH' or 'fort KIND VALUE'", source,
+                       lineno);
     long v;
     if (strcmp(words[0], "warrior") == 0) {
         int k = word_index(warrior_word, RTW_KINDS, words[1]);
@@ -1514,8 +1513,7 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
         return RP_OK;
     }
     return rp_fail(err, RP_EPARSE,
-                   "unknown move '%s' (place, charm, take, discard, pay, "
-                   "keep axx, drop axx)",
+                   "unknown move '%s' (place, charm, take, discard, pay, keep axx, drop axx)",
                    text);
 }
 
@@ -1669,9 +1667,7 @@ static void explain_charm(const rtw_state *s, rp_text *t, int c)
     else if (c == s->actor)
         rp__text_str(t, "the Qween charms a rival clan's warrior, not one of your own");
     else
-        rp__text_put(t,
-                     "%s's warrior of this turn is no longer face up (the Ch'ariotts "
-                     "collided)",
+        rp__text_put(t, "%s's warrior of this turn is no longer face up (the Ch'ariotts collided)",
                      clan_name[c]);
 }
 
@@ -1785,9 +1781,7 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
     if (!is_player(s, c)) {
         if (s->hand[c] || s->drawn[c] != in_slots)
             return rp_fail(err, RP_EINVAL,
-                           "%s: a neutral clan holds exactly its 6 placed "
-                           "warriors (RW-11)",
-                           name);
+                           "%s: a neutral clan holds exactly its 6 placed warriors (RW-11)", name);
     } else {
         if (popcount(s->drawn[c]) != RTW_DRAW)
             return rp_fail(err, RP_EINVAL, "%s: a clan draws exactly 7 warriors (RW-5)", name);
@@ -1848,8 +1842,7 @@ static int check_forts(const rtw_state *s, rp_error *err)
     }
     if (placed != drawn)
         return rp_fail(err, RP_EINVAL,
-                       "the forts drawn so far are not all accounted for "
-                       "(wall, clans, discards)");
+                       "the forts drawn so far are not all accounted for (wall, clans, discards)");
     for (int c = s->clans; c < RTW_MAX_CLANS; c++)
         if (s->forts[c] || s->hand[c] || s->drawn[c] || s->up[c])
             return rp_fail(err, RP_EINVAL, "clan %s is not in this game", clan_word[c]);
@@ -1969,8 +1962,7 @@ static int check_phase(const rtw_state *s, rp_error *err)
     }
     if (ph == RTW_SIGNAL_PICK && (s->cards.fort_kind[s->captured] != RTW_SIGNAL || !s->up[a]))
         return rp_fail(err, RP_EINVAL,
-                       "phase signal: needs a captured Signal Fort and a "
-                       "face-up warrior");
+                       "phase signal: needs a captured Signal Fort and a face-up warrior");
     if (ph == RTW_TAX_PICK) {
         if (s->captured >= RTW_FORTS || s->cards.fort_kind[s->captured] != RTW_TAX ||
             !(s->forts[a] & (1u << s->captured)) || !tax_choices(s))
@@ -2017,8 +2009,7 @@ int rtw_check(const rtw_state *s, rp_error *err)
     if (s->players < 1 || s->players > RTW_MAX_CLANS || s->neutrals > 2 ||
         s->clans != s->players + s->neutrals || s->clans < 2 || s->clans > RTW_MAX_CLANS)
         return rp_fail(err, RP_EINVAL,
-                       "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 "
-                       "clans (RW-1)");
+                       "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 clans (RW-1)");
     if (s->variant > 1)
         return rp_fail(err, RP_EINVAL, "variant: standard or vogel");
     if (!(s->rng.inc & 1))
@@ -2722,8 +2713,7 @@ static void tell_qween(teller *tl, const rtw_note *n)
     case N_QWEENS_CANCEL:
         clan_list(&t, n->mask);
         e = event(tl, n,
-                  "%s revealed Qweens: their powers cancel and each counts her own "
-                  "strength.",
+                  "%s revealed Qweens: their powers cancel and each counts her own strength.",
                   text);
         break;
     case N_QWEEN_NEUTRAL:
@@ -2733,9 +2723,7 @@ static void tell_qween(teller *tl, const rtw_note *n)
                   clan_name[n->clan], clan_name[n->clan]);
         break;
     default:
-        e = event(tl, n,
-                  "%s's Qween finds no rival warrior to charm and counts her own "
-                  "strength.",
+        e = event(tl, n, "%s's Qween finds no rival warrior to charm and counts her own strength.",
                   clan_name[n->clan]);
         break;
     }
@@ -2789,8 +2777,7 @@ static void tell_capture(teller *tl, const rtw_note *n)
     cJSON *e;
     if (n->mask)
         e = event(tl, n,
-                  "%s tie at %d; %s revealed an Arch'r this turn and wins the tie: %s "
-                  "captures %s.",
+                  "%s tie at %d; %s revealed an Arch'r this turn and wins the tie: %s captures %s.",
                   tied, n->value[0], clan_name[n->clan], clan_name[n->clan], f);
     else
         e = event(tl, n, "%s has the highest total, %d, and captures %s.", clan_name[n->clan],
@@ -2874,8 +2861,7 @@ static void tell_warrior_effect(teller *tl, const rtw_note *n)
     case N_AXX:
         e = event(tl, n,
                   n->flag ? "%s keeps its Axx face up."
-                          : "%s drops its Axx with the "
-                            "other face-up warriors.",
+                          : "%s drops its Axx with the other face-up warriors.",
                   name);
         event_cards(e, BIT(RTW_AXX));
         return;
