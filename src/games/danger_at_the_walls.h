@@ -1,5 +1,6 @@
 /* danger_at_the_walls.h — internal header of Danger at the Walls: the flat state struct, card
- * faces and action layout, shared by the game file and its tests (not installed). */
+ * faces and action layout, shared by the game file and its tests (not installed). Formats and
+ * data forms: docs/games/danger-at-the-walls.md. */
 #ifndef RP_DANGER_AT_THE_WALLS_H
 #define RP_DANGER_AT_THE_WALLS_H
 
@@ -34,6 +35,13 @@ typedef struct dw_side {
 
 enum { DW_PHASE_PLAY = 0, DW_PHASE_REFILL = 1 };
 
+/* Why the turn in progress is the last one (DW-12): not yet, the third Flag is on the board,
+ * or the other player ended a turn with an empty hand (and both decks empty). */
+enum { DW_LAST_NO = 0, DW_LAST_FLAGS = 1, DW_LAST_EMPTY_HAND = 2 };
+
+/* No game lasts longer: every turn plays at least one of the 49 cards. */
+enum { DW_MAX_TURNS = 49 };
+
 /* The whole game, no pointers. Decks are lists with their top at the end. */
 typedef struct dw_state {
     rp_rng rng;                      /* used by setup; kept for the contract */
@@ -53,9 +61,10 @@ typedef struct dw_state {
     uint8_t spy_depth;               /* stack index of the spied Cannon */
     uint8_t to_move;                 /* seat to act */
     uint8_t phase;                   /* DW_PHASE_PLAY or DW_PHASE_REFILL */
-    uint8_t last_turn;               /* this turn is the opponent's last one (DW-12) */
+    uint8_t last_turn;               /* DW_LAST_*: why this turn is the last one (DW-12) */
     uint8_t over;
-    uint8_t pad_[10];                /* explicit, so the struct has no hidden padding */
+    uint8_t turn;                    /* the turn in progress, 1-based; Blue's turns are odd */
+    uint8_t pad_[9];                 /* explicit and zero, so equal states are equal bytes */
 } dw_state;
 
 /* Action layout (see the table in danger_at_the_walls.c). */
