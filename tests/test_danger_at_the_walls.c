@@ -906,6 +906,57 @@ static void test_state_notation_refuses_bad_and_non_canonical_text(void **unused
     assert_non_null(strstr(err.msg, "after the last field"));
 }
 
+/* The dw2 notation as docs/games/danger-at-the-walls.md writes it, by hand: a position of
+ * turn 9 with all 49 cards placed, read field by field and written back unchanged; then the
+ * same with the Spy on Blue's buried Cannon-6 (DW-P2). */
+static const char LITERAL[] =
+    "dw2 turn=9 to=blue phase=play last=no over=0 control=blue,blue,red,red,red "
+    "flags=none,none,none,none,none wall1=archer-1,archer-2,archer-3/cannon-5 "
+    "wall2=cannon-6,cannon-9,general/archer-3 wall3=-/cannon-7 wall4=-/king wall5=-/- spy=- "
+    "blue-hand=archer-1,archer-1,archer-1,archer-2,cannon-8,attack "
+    "red-hand=archer-1,archer-1,archer-1,archer-2,archer-2,archer-3 "
+    "blue-deck=attack,flag,noble,cannon-8,assassin,engineer "
+    "red-deck=spy,cannon-8,flag,builder,attack,wizard,cannon-6 "
+    "main=archer-1,archer-2,archer-1,cannon-6,archer-3,flag,archer-1,archer-2,archer-1,archer-3,"
+    "flag,archer-1,archer-2,archer-1 blue-removed=- red-removed=- "
+    "rng=0123456789abcdef.0000000000000001";
+
+static void test_state_notation_literal(void **unused)
+{
+    (void)unused;
+    dw_state s;
+    rp_test_load(G, &s, LITERAL);
+    assert_int_equal(G->turn_number(&s), 9);
+    assert_int_equal(G->current_player(&s), DW_BLUE);
+    assert_int_equal(dw_strength(&s, 0, DW_BLUE), 6);
+    assert_int_equal(dw_strength(&s, 1, DW_BLUE), 18); /* General: (0 + 9) x 2 */
+    assert_int_equal(s.side[1][DW_BLUE].ncannon, 2);
+    assert_int_equal(s.side[1][DW_BLUE].cannon[1], DW_C9);
+    assert_int_equal(s.hand[DW_BLUE][DW_A1], 3);
+    assert_int_equal(s.personal[DW_BLUE][s.personal_n[DW_BLUE] - 1], DW_ENGINEER); /* top */
+    assert_int_equal(s.main_n, 14);
+    assert_int_equal(s.main[5], DW_FLAG);
+    assert_true(s.rng.state == 0x0123456789abcdefull && s.rng.inc == 1);
+    char text[RP_STATE_TEXT];
+    G->state_to_text(&s, text, sizeof text);
+    assert_string_equal(text, LITERAL);
+
+    char spied[RP_STATE_TEXT];
+    const char *deck = strstr(LITERAL, "red-deck=spy,"), *spy = strstr(LITERAL, "spy=-");
+    snprintf(spied, sizeof spied, "%.*sspy=2/cannon@0%.*sred-deck=%s", (int)(spy - LITERAL),
+             LITERAL, (int)(deck - spy - 5), spy + 5, deck + 13);
+    rp_test_load(G, &s, spied);
+    assert_int_equal(s.spy_wall, 2);
+    assert_int_equal(s.spy_on, DW_SPY_ON_CANNON);
+    assert_int_equal(s.spy_depth, 0);
+    assert_int_equal(dw_strength(&s, 1, DW_BLUE), 18); /* the spied Cannon is buried */
+    G->state_to_text(&s, text, sizeof text);
+    assert_string_equal(text, spied);
+    char *view = rp_view_text(G, &s, RP_SPECTATOR, false);
+    assert_non_null(strstr(view, "\"covers\":\"cannon-6\",\"cannon\":0,\"buried\":true"));
+    free(view);
+}
+
 /* DW-10 in the notation: an unflagged wall goes to the stronger side, so a text giving it to
  * the weaker one is refused. */
 static void test_state_notation_checks_control(void **unused)
@@ -1151,8 +1202,7 @@ static void test_events_archers_control_refill_and_draws(void **unused)
     check_valid(&s);
     cJSON *ev = public_events(&s, "archers 2+2 wall 1");
     assert_int_equal(cJSON_GetArraySize(ev), 3);
-    const cJSON *e = expect_event(ev, 0, "archers", DW_BLUE, "Blue plays archer-2 and archer-2 "
-                                  "at wall 1: Blue's strength there rises from 0 to 4 (Red 3).",
+    const cJSON *e = expect_event(ev, 0, "archers", DW_BLUE, "Blue plays archer-2 x2 at wall 1: Blue's strength there rises from 0 to 4 (Red 3).",
                                   "archer-2,archer-2");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "reveal")));
     assert_int_equal(number(e, "wall"), 1);
@@ -1161,7 +1211,7 @@ static void test_events_archers_control_refill_and_draws(void **unused)
     e = expect_event(ev, 1, "control", DW_BLUE, "Blue takes wall 1 from Red, 4 to 3.", NULL);
     assert_null(cJSON_GetObjectItemCaseSensitive(e, "reveal"));
     char text[200];
-    snprintf(text, sizeof text, "Blue refills: 5 cards to draw, one at a time, from their "
+    snprintf(text, sizeof text, "Blue refills: 5 cards to draw from their "
              "personal deck (8 left) or the main deck (%d left).", s.main_n);
     e = expect_event(ev, 2, "refill", DW_BLUE, text, NULL);
     assert_int_equal(number(e, "count"), 5);
@@ -1246,7 +1296,7 @@ static void test_events_attack(void **unused)
     check_valid(&s);
     cJSON *ev = public_events(&s, "attack archers wall 2");
     const cJSON *e = expect_event(ev, 0, "attack", DW_RED, "Red plays attack at wall 2, removing "
-                                  "Blue's archer-1, archer-1 and archer-2 (the spied archer-3 "
+                                  "Blue's archer-1 x2 and archer-2 (the spied archer-3 "
                                   "cannot be moved and stays): Blue's strength there falls "
                                   "from 4 to 0 (Red 6).", "attack");
     char buf[128];
@@ -1379,7 +1429,7 @@ static void test_events_empty_hand_end(void **unused)
     cJSON_Delete(ev);
     play(&s, "archers 1 wall 1");
     ev = public_events(&s, "archers 3 wall 1");
-    expect_event(ev, 2, "refill", DW_RED, "Red refills: 5 cards to draw, one at a time, from "
+    expect_event(ev, 2, "refill", DW_RED, "Red refills: 5 cards to draw from "
                  "their personal deck (8 left).", NULL);
     cJSON_Delete(ev);
     play(&s, "archers 3 wall 1");
@@ -1505,10 +1555,10 @@ static void test_explain_illegal(void **unused)
     struct {
         const char *move, *why;
     } cases[] = {
-        {"cannon 7 wall 1", "you do not hold cannon-7: your hand is archer-1, archer-1, archer-2 "
-                            "and attack"},
-        {"archers 1+1+1 wall 1", "you hold only 2 archer-1: your hand is archer-1, archer-1, "
-                                 "archer-2 and attack"},
+        {"cannon 7 wall 1", "you do not hold cannon-7: your hand is archer-1 x2, archer-2 and "
+                            "attack"},
+        {"archers 1+1+1 wall 1", "you hold only 2 archer-1: your hand is archer-1 x2, archer-2 "
+                                 "and attack"},
         {"attack cannon wall 1", "a Cannon Attack needs your own Cannon at the wall it attacks, "
                                  "and you have none at wall 1 (DW-6)"},
         {"king wall 1", "king is Red's card, not yours"},
@@ -1890,6 +1940,7 @@ int main(void)
         cmocka_unit_test(test_action_notation),
         cmocka_unit_test(test_state_notation_refuses_bad_and_non_canonical_text),
         cmocka_unit_test(test_state_notation_checks_control),
+        cmocka_unit_test(test_state_notation_literal),
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_turn_number_counts_turns),
         cmocka_unit_test(test_config_of_reports_two_players),

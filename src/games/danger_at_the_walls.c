@@ -1100,15 +1100,20 @@ static const char *const HAND_KEY[2] = {"blue-hand", "red-hand"};
 static const char *const DECK_KEY[2] = {"blue-deck", "red-deck"};
 static const char *const REMOVED_KEY[2] = {"blue-removed", "red-removed"};
 
-/* Counted cards by name in face order, ',' between, '-' for none (hands, removed piles). */
+/* One item of a ',' list. */
+static void put_item(rp_text *t, int *n, const char *name)
+{
+    rp__put_sep(t, n, ',');
+    rp__text_str(t, name);
+}
+
+/* Counted cards by name in face order, '-' for none (hands, removed piles). */
 static void put_counts(rp_text *t, const uint8_t *counts)
 {
     int n = 0;
     for (int f = 0; f < DW_FACES; f++)
-        for (int i = 0; i < counts[f] && i < 64; i++) {
-            rp__put_sep(t, &n, ',');
-            rp__text_str(t, CARD_NAME[f]);
-        }
+        for (int i = 0; i < counts[f] && i < 64; i++)
+            put_item(t, &n, CARD_NAME[f]);
     rp__put_list_end(t, n);
 }
 
@@ -1116,10 +1121,8 @@ static void put_counts(rp_text *t, const uint8_t *counts)
 static void put_faces(rp_text *t, const uint8_t *faces, int n, int capacity)
 {
     int k = 0;
-    for (int i = 0; i < n && i < capacity; i++) {
-        rp__put_sep(t, &k, ',');
-        rp__text_str(t, card_name(faces[i]));
-    }
+    for (int i = 0; i < n && i < capacity; i++)
+        put_item(t, &k, card_name(faces[i]));
     rp__put_list_end(t, k);
 }
 
@@ -1131,38 +1134,30 @@ static void put_side(rp_text *t, const dw_state *s, int w, int seat)
     int n = 0;
     for (int v = 0; v < 3; v++) {
         const int spied = seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + v;
-        for (int i = 0; i < sd->archers[v] + spied && i < 64; i++) {
-            rp__put_sep(t, &n, ',');
-            rp__text_str(t, CARD_NAME[DW_A1 + v]);
-        }
+        for (int i = 0; i < sd->archers[v] + spied && i < 64; i++)
+            put_item(t, &n, CARD_NAME[DW_A1 + v]);
     }
-    for (int i = 0; i < sd->ncannon && i < (int)sizeof sd->cannon; i++) {
-        rp__put_sep(t, &n, ',');
-        rp__text_str(t, card_name(sd->cannon[i]));
-    }
+    for (int i = 0; i < sd->ncannon && i < (int)sizeof sd->cannon; i++)
+        put_item(t, &n, card_name(sd->cannon[i]));
     for (int f = DW_GENERAL; f < DW_FACES; f++)
-        if (sd->leaders & LB(f)) {
-            rp__put_sep(t, &n, ',');
-            rp__text_str(t, CARD_NAME[f]);
-        }
+        if (sd->leaders & LB(f))
+            put_item(t, &n, CARD_NAME[f]);
     rp__put_list_end(t, n);
 }
 
-/* The Spy: '-', or <wall>/<the card it covers>, a Cannon written cannon@<stack position>. */
-static void put_spy(rp_text *t, const dw_state *s)
+/* " key=word" with word names[v]; " key=w1,w2,..." for the five walls. */
+static void put_word(rp_text *t, const char *key, const char *const *names, int n, int v)
 {
-    if (!s->spy_wall) {
-        rp__text_ch(t, '-');
-        return;
-    }
-    rp__put_uint(t, s->spy_wall);
-    rp__text_ch(t, '/');
-    if (s->spy_on == DW_SPY_ON_CANNON) {
-        rp__text_str(t, "cannon@");
-        rp__put_uint(t, s->spy_depth);
-    } else {
-        rp__text_str(t, card_name(s->spy_on));
-    }
+    rp__put_key(t, key);
+    rp__text_str(t, name_of(names, n, v));
+}
+
+static void put_per_wall(rp_text *t, const char *key, const char *const *names, int n,
+                         const uint8_t *values)
+{
+    rp__put_key(t, key);
+    for (int w = 0, k = 0; w < DW_WALLS; w++)
+        put_item(t, &k, name_of(names, n, values[w]));
 }
 
 /* The referee's one-line notation; exact inverse of dw_state_from_text. */
@@ -1174,32 +1169,31 @@ static int dw_state_to_text(const void *st, char *buf, size_t size)
     rp__put_tag(&t, "dw2");
     rp__put_key(&t, "turn");
     rp__put_uint(&t, s->turn);
-    rp__put_key(&t, "to");
-    rp__text_str(&t, name_of(SEAT_NAME, 2, s->to_move));
-    rp__put_key(&t, "phase");
-    rp__text_str(&t, name_of(PHASE_NAME, 2, s->phase));
-    rp__put_key(&t, "last");
-    rp__text_str(&t, name_of(LAST_NAME, 3, s->last_turn));
+    put_word(&t, "to", SEAT_NAME, 2, s->to_move);
+    put_word(&t, "phase", PHASE_NAME, 2, s->phase);
+    put_word(&t, "last", LAST_NAME, 3, s->last_turn);
     rp__put_key(&t, "over");
     rp__put_uint(&t, s->over);
-    rp__put_key(&t, "control");
-    for (int w = 0, n = 0; w < DW_WALLS; w++) {
-        rp__put_sep(&t, &n, ',');
-        rp__text_str(&t, name_of(SEAT_NAME, 2, s->control[w]));
-    }
-    rp__put_key(&t, "flags");
-    for (int w = 0, n = 0; w < DW_WALLS; w++) {
-        rp__put_sep(&t, &n, ',');
-        rp__text_str(&t, name_of(FLAG_NAME, 3, s->flag[w]));
-    }
+    put_per_wall(&t, "control", SEAT_NAME, 2, s->control);
+    put_per_wall(&t, "flags", FLAG_NAME, 3, s->flag);
     for (int w = 0; w < DW_WALLS; w++) {
         rp__put_key(&t, WALL_KEY[w]);
         put_side(&t, s, w, DW_BLUE);
         rp__text_ch(&t, '/');
         put_side(&t, s, w, DW_RED);
     }
+    /* the Spy: '-', or <wall>/<the card it covers>, a Cannon as cannon@<stack position> */
     rp__put_key(&t, "spy");
-    put_spy(&t, s);
+    if (s->spy_wall) {
+        rp__put_uint(&t, s->spy_wall);
+        rp__text_str(&t, s->spy_on == DW_SPY_ON_CANNON ? "/cannon@" : "/");
+        if (s->spy_on == DW_SPY_ON_CANNON)
+            rp__put_uint(&t, s->spy_depth);
+        else
+            rp__text_str(&t, card_name(s->spy_on));
+    } else {
+        rp__text_ch(&t, '-');
+    }
     for (int p = 0; p < 2; p++) {
         rp__put_key(&t, HAND_KEY[p]);
         put_counts(&t, s->hand[p]);
@@ -1229,93 +1223,83 @@ static int read_card(rp_reader *r, const char *what, rp_span item, int *face)
                          "spy)", (int)(item.len > 20 ? 20 : item.len), item.p);
 }
 
-/* A list of cards into counts per face; at most max cards. Sets *n to their number. */
-static int read_counts(rp_reader *r, const char *what, rp_span v, uint8_t *counts, int max,
-                       uint8_t *n)
+/* The field `key`: a list of at most max cards in its order (a deck, bottom to top). */
+static int read_faces(rp_reader *r, const char *key, uint8_t *faces, int max, uint8_t *n)
 {
+    rp_span v, item;
     rp_list l;
-    rp_span item;
-    int k = 0, f, rc;
-    rp__list_begin(&l, v, ',');
-    while (rp__list_next(&l, &item)) {
-        if ((rc = read_card(r, what, item, &f)) < 0)
+    int k = 0, f, rc = rp__read_field(r, key, &v);
+    for (rp__list_begin(&l, v, ','); rc == RP_OK && rp__list_next(&l, &item); k++) {
+        if ((rc = read_card(r, key, item, &f)) < 0)
             return rc;
         if (k == max)
-            return rp__read_fail(r, what, "more than %d cards", max);
-        counts[f]++;
-        k++;
+            return rp__read_fail(r, key, "more than %d cards", max);
+        faces[k] = (uint8_t)f;
     }
     *n = (uint8_t)k;
-    return RP_OK;
+    return rc;
 }
 
-/* A list of cards in its order (a deck, bottom to top); at most max. */
-static int read_faces(rp_reader *r, const char *what, rp_span v, uint8_t *faces, int max,
-                      uint8_t *n)
+/* The field `key`: a list of at most max cards, counted per face (a hand, a removed pile). */
+static int read_counts(rp_reader *r, const char *key, uint8_t *counts, int max, uint8_t *n)
 {
-    rp_list l;
-    rp_span item;
-    int k = 0, f, rc;
-    rp__list_begin(&l, v, ',');
-    while (rp__list_next(&l, &item)) {
-        if ((rc = read_card(r, what, item, &f)) < 0)
-            return rc;
-        if (k == max)
-            return rp__read_fail(r, what, "more than %d cards", max);
-        faces[k++] = (uint8_t)f;
-    }
-    *n = (uint8_t)k;
-    return RP_OK;
+    uint8_t faces[49];
+    const int rc = read_faces(r, key, faces, max, n);
+    for (int i = 0; rc == RP_OK && i < *n; i++)
+        counts[faces[i]]++;
+    return rc;
 }
 
-/* Five words, one per wall, from names[0..n). */
+/* The field `key`: one word of names[0..n). */
+static int read_word(rp_reader *r, const char *key, const char *const *names, int n,
+                     uint8_t *out)
+{
+    rp_span v;
+    int x, rc = rp__read_field(r, key, &v);
+    if (rc == RP_OK && (rc = rp__span_choice(r, key, v, names, n, &x)) == RP_OK)
+        *out = (uint8_t)x;
+    return rc;
+}
+
+/* The field `key`: a whole number in [min, max]. */
+static int read_number(rp_reader *r, const char *key, int min, int max, uint8_t *out)
+{
+    rp_span v;
+    uint64_t x;
+    int rc = rp__read_field(r, key, &v);
+    if (rc == RP_OK &&
+        (rc = rp__span_uint(r, key, v, (uint64_t)min, (uint64_t)max, &x)) == RP_OK)
+        *out = (uint8_t)x;
+    return rc;
+}
+
+/* The field `key`: five words of names[0..n), one per wall. */
 static int read_per_wall(rp_reader *r, const char *key, const char *const *names, int n,
                          uint8_t *out)
 {
     rp_span v, item;
-    int rc = rp__read_field(r, key, &v);
-    if (rc < 0)
-        return rc;
     rp_list l;
-    int w = 0, x;
-    rp__list_begin(&l, v, ',');
-    while (rp__list_next(&l, &item)) {
+    int w = 0, x, rc = rp__read_field(r, key, &v);
+    for (rp__list_begin(&l, v, ','); rc == RP_OK && rp__list_next(&l, &item); w++) {
         if (w == DW_WALLS)
             return rp__read_fail(r, key, "one word per wall, five in all");
         if ((rc = rp__span_choice(r, key, item, names, n, &x)) < 0)
             return rc;
-        out[w++] = (uint8_t)x;
+        out[w] = (uint8_t)x;
     }
-    return w == DW_WALLS ? RP_OK : rp__read_fail(r, key, "one word per wall, five in all");
+    return rc < 0 || w == DW_WALLS ? rc : rp__read_fail(r, key, "one word per wall, five in all");
 }
 
 /* turn, to, phase, last, over, control, flags. */
 static int read_header(rp_reader *r, dw_state *t)
 {
-    rp_span v;
-    uint64_t n;
-    int x, rc;
-    if ((rc = rp__read_field(r, "turn", &v)) < 0 ||
-        (rc = rp__span_uint(r, "turn", v, 1, DW_MAX_TURNS, &n)) < 0)
-        return rc;
-    t->turn = (uint8_t)n;
-    if ((rc = rp__read_field(r, "to", &v)) < 0 ||
-        (rc = rp__span_choice(r, "to", v, SEAT_NAME, 2, &x)) < 0)
-        return rc;
-    t->to_move = (uint8_t)x;
-    if ((rc = rp__read_field(r, "phase", &v)) < 0 ||
-        (rc = rp__span_choice(r, "phase", v, PHASE_NAME, 2, &x)) < 0)
-        return rc;
-    t->phase = (uint8_t)x;
-    if ((rc = rp__read_field(r, "last", &v)) < 0 ||
-        (rc = rp__span_choice(r, "last", v, LAST_NAME, 3, &x)) < 0)
-        return rc;
-    t->last_turn = (uint8_t)x;
-    if ((rc = rp__read_field(r, "over", &v)) < 0 ||
-        (rc = rp__span_uint(r, "over", v, 0, 1, &n)) < 0)
-        return rc;
-    t->over = (uint8_t)n;
-    if ((rc = read_per_wall(r, "control", SEAT_NAME, 2, t->control)) < 0 ||
+    int rc;
+    if ((rc = read_number(r, "turn", 1, DW_MAX_TURNS, &t->turn)) < 0 ||
+        (rc = read_word(r, "to", SEAT_NAME, 2, &t->to_move)) < 0 ||
+        (rc = read_word(r, "phase", PHASE_NAME, 2, &t->phase)) < 0 ||
+        (rc = read_word(r, "last", LAST_NAME, 3, &t->last_turn)) < 0 ||
+        (rc = read_number(r, "over", 0, 1, &t->over)) < 0 ||
+        (rc = read_per_wall(r, "control", SEAT_NAME, 2, t->control)) < 0 ||
         (rc = read_per_wall(r, "flags", FLAG_NAME, 3, t->flag)) < 0)
         return rc;
     for (int w = 0; w < DW_WALLS; w++)
@@ -1417,26 +1401,17 @@ static int read_walls(rp_reader *r, dw_state *t)
 /* Hands, personal decks, the main deck and the removed piles. */
 static int read_cards(rp_reader *r, dw_state *t)
 {
-    rp_span v;
     uint8_t n;
-    int rc;
-    for (int p = 0; p < 2; p++)
-        if ((rc = rp__read_field(r, HAND_KEY[p], &v)) < 0 ||
-            (rc = read_counts(r, HAND_KEY[p], v, t->hand[p], DW_HAND, &t->hand_n[p])) < 0)
-            return rc;
-    for (int p = 0; p < 2; p++)
-        if ((rc = rp__read_field(r, DECK_KEY[p], &v)) < 0 ||
-            (rc = read_faces(r, DECK_KEY[p], v, t->personal[p], DW_PERSONAL,
-                             &t->personal_n[p])) < 0)
-            return rc;
-    if ((rc = rp__read_field(r, "main", &v)) < 0 ||
-        (rc = read_faces(r, "main", v, t->main, DW_MAIN, &t->main_n)) < 0)
-        return rc;
-    for (int p = 0; p < 2; p++)
-        if ((rc = rp__read_field(r, REMOVED_KEY[p], &v)) < 0 ||
-            (rc = read_counts(r, REMOVED_KEY[p], v, t->removed[p], 49, &n)) < 0)
-            return rc;
-    return RP_OK;
+    int rc = RP_OK;
+    for (int p = 0; p < 2 && rc == RP_OK; p++)
+        rc = read_counts(r, HAND_KEY[p], t->hand[p], DW_HAND, &t->hand_n[p]);
+    for (int p = 0; p < 2 && rc == RP_OK; p++)
+        rc = read_faces(r, DECK_KEY[p], t->personal[p], DW_PERSONAL, &t->personal_n[p]);
+    if (rc == RP_OK)
+        rc = read_faces(r, "main", t->main, DW_MAIN, &t->main_n);
+    for (int p = 0; p < 2 && rc == RP_OK; p++)
+        rc = read_counts(r, REMOVED_KEY[p], t->removed[p], 49, &n);
+    return rc;
 }
 
 /* Parse into a local state, check every invariant and the canonical spelling, and only then
@@ -1965,20 +1940,23 @@ static cJSON *dw_action_json(const void *st, rp_action action)
 /* ------------------------------------------------------------------------------------------ */
 /* Events                                                                                     */
 
-/* Counted cards for a sentence: "archer-1, archer-1 and archer-3". */
+/* Counted cards for a sentence, copies as on the screen: "archer-1 x2 and archer-3". */
 static const char *cards_text(char *buf, size_t size, const uint8_t *counts)
 {
     rp_text t;
     rp__text_init(&t, buf, size);
-    int total = 0, done = 0;
+    int faces = 0, done = 0;
     for (int f = 0; f < DW_FACES; f++)
-        total += counts[f];
-    for (int f = 0; f < DW_FACES; f++)
-        for (int i = 0; i < counts[f]; i++, done++) {
-            if (done)
-                rp__text_str(&t, done + 1 == total ? " and " : ", ");
-            rp__text_str(&t, CARD_NAME[f]);
-        }
+        faces += counts[f] != 0;
+    for (int f = 0; f < DW_FACES; f++) {
+        if (!counts[f])
+            continue;
+        if (done++)
+            rp__text_str(&t, done == faces ? " and " : ", ");
+        rp__text_str(&t, CARD_NAME[f]);
+        if (counts[f] > 1)
+            rp__text_put(&t, " x%d", counts[f]);
+    }
     return buf;
 }
 
@@ -2112,8 +2090,8 @@ static cJSON *refill_event(cJSON *events, const dw_state *a, int p)
         else
             snprintf(from, sizeof from, "%s (%d left)",
                      own ? "their personal deck" : "the main deck", own ? own : main);
-        e = rp__event(events, "refill", p, "%s refills: %d card%s to draw, one at a time, "
-                      "from %s.", SEAT_TITLE[p], count, count == 1 ? "" : "s", from);
+        e = rp__event(events, "refill", p, "%s refills: %d card%s to draw from %s.",
+                      SEAT_TITLE[p], count, count == 1 ? "" : "s", from);
     } else {
         e = rp__event(events, "refill", p, "%s cannot refill: both decks are empty.",
                       SEAT_TITLE[p]);
@@ -2549,36 +2527,53 @@ typedef struct dw_line {
     int col, indent, items;
 } dw_line;
 
-static void line_item(dw_line *l, const char *item)
+/* Add an item after `sep` (", " or "; "), on a new line if it would reach column 80. */
+static void line_item_after(dw_line *l, const char *sep, const char *item)
 {
-    const int len = (int)strlen(item);
-    if (l->items && l->col + 2 + len >= 80) {
-        fprintf(l->out, ",\n%*s", l->indent, "");
+    const int len = (int)strlen(item), seplen = l->items ? (int)strlen(sep) : 0;
+    if (l->items && l->col + seplen + len >= 80) {
+        fprintf(l->out, "%c\n%*s", sep[0], l->indent, "");
         l->col = l->indent;
     } else if (l->items) {
-        fputs(", ", l->out);
-        l->col += 2;
+        fputs(sep, l->out);
+        l->col += seplen;
     }
     fputs(item, l->out);
     l->col += len;
     l->items++;
 }
 
-/* Counted cards as items, "archer-1 x2" for copies; "none" when there are none. */
-static void line_counts(dw_line *l, const uint8_t *counts)
+static void line_item(dw_line *l, const char *item)
 {
+    line_item_after(l, ", ", item);
+}
+
+/* Counted cards as items, "archer-1 x2" for copies, the first one after `lead` ("Blue's "),
+ * following earlier items after "; "; "none" when there are none. */
+static void line_counts_led(dw_line *l, const char *lead, const uint8_t *counts)
+{
+    const int before = l->items;
     for (int f = 0; f < DW_FACES; f++) {
-        char item[24];
+        char item[40];
         if (!counts[f])
             continue;
+        const char *head = l->items == before ? lead : "";
         if (counts[f] == 1)
-            snprintf(item, sizeof item, "%s", CARD_NAME[f]);
+            snprintf(item, sizeof item, "%s%s", head, CARD_NAME[f]);
         else
-            snprintf(item, sizeof item, "%s x%d", CARD_NAME[f], counts[f]);
-        line_item(l, item);
+            snprintf(item, sizeof item, "%s%s x%d", head, CARD_NAME[f], counts[f]);
+        line_item_after(l, l->items == before ? "; " : ", ", item);
     }
-    if (!l->items)
-        line_item(l, "none");
+    if (l->items == before) {
+        char item[40];
+        snprintf(item, sizeof item, "%snone", lead);
+        line_item_after(l, "; ", item);
+    }
+}
+
+static void line_counts(dw_line *l, const uint8_t *counts)
+{
+    line_counts_led(l, "", counts);
 }
 
 /* Width of the wall column on the screen ("Wall 2: Blue", "  flag by Red"). */
@@ -2668,12 +2663,11 @@ static void dw_render(const void *st, int viewer, FILE *out, bool color)
     fprintf(out, "Decks: main %d, Blue's personal %d, Red's personal %d. Hands: Blue %d, Red "
             "%d.\n", s->main_n, s->personal_n[DW_BLUE], s->personal_n[DW_RED],
             s->hand_n[DW_BLUE], s->hand_n[DW_RED]);
-    for (int seat = 0; seat < 2; seat++) {
-        const int col = fprintf(out, "Removed from %s's side: ", SEAT_TITLE[seat]);
-        dw_line l = {out, col, col, 0};
-        line_counts(&l, s->removed[seat]);
-        fputc('\n', out);
-    }
+    fputs("Removed: ", out);
+    dw_line removed = {out, 9, 9, 0};
+    line_counts_led(&removed, "Blue's ", s->removed[DW_BLUE]);
+    line_counts_led(&removed, "Red's ", s->removed[DW_RED]);
+    fputc('\n', out);
     for (int w = 0; w < DW_WALLS; w++) {
         fprintf(out, "Wall %d: ", w + 1);
         put_seat(out, color, s->control[w]);
