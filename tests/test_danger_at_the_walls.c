@@ -135,6 +135,22 @@ static void play(dw_state *s, const char *move)
     rp_test_play(G, s, move);
 }
 
+/* Empty Blue's personal deck into Blue's removed pile, and the main deck but its `keep`
+ * bottom cards into Red's (as if played and lost). */
+static void empty_decks(dw_state *s, int keep)
+{
+    while (s->personal_n[DW_BLUE]) {
+        const int f = s->personal[DW_BLUE][--s->personal_n[DW_BLUE]];
+        s->personal[DW_BLUE][s->personal_n[DW_BLUE]] = 0;
+        s->removed[DW_BLUE][f]++;
+    }
+    while (s->main_n > keep) {
+        const int f = s->main[--s->main_n];
+        s->main[s->main_n] = 0;
+        s->removed[DW_RED][f]++;
+    }
+}
+
 /* Finish the refill of the turn in progress (DW-11), from the main deck while it lasts. */
 static void finish_turn(dw_state *s)
 {
@@ -167,6 +183,44 @@ static void position(dw_state *s, const char *blue, const char *red)
     blank(s);
     give(s, DW_BLUE, blue);
     give(s, DW_RED, red);
+}
+
+/* Red to play holding the Spy and an Archer-3; Blue has Archer-1, Archer-2, Cannon-7 and the
+ * General at wall 1 (strength 20). */
+static void spy_position(dw_state *s)
+{
+    position(s, "9", "S3");
+    turn_of(s, DW_RED);
+    place(s, 1, DW_BLUE, "127G");
+    settle(s);
+}
+
+/* Blue to play holding the Assassin; Red has Archer-1 x2, Cannons 5 and 7 and the King at wall
+ * 2; the Spy covers Blue's General at wall 3, beside an Archer-2. */
+static void assassin_position(dw_state *s)
+{
+    position(s, "A", "3");
+    place(s, 2, DW_RED, "1157K");
+    place(s, 3, DW_BLUE, "G2");
+    take(s, DW_SPY, DW_RED);
+    s->spy_wall = 3;
+    s->spy_on = DW_GENERAL;
+    settle(s);
+}
+
+/* Red to play holding an Attack; at wall 2 Blue has Archers 1, 1, 2 and a spied Archer-3, Red
+ * a Cannon-6. */
+static void spied_archers_position(dw_state *s)
+{
+    position(s, "1", "X22222");
+    turn_of(s, DW_RED);
+    place(s, 2, DW_BLUE, "1123");
+    place(s, 2, DW_RED, "6");
+    take(s, DW_SPY, DW_RED);
+    s->spy_wall = 2;
+    s->spy_on = DW_A3;
+    s->side[1][DW_BLUE].archers[2]--;
+    settle(s);
 }
 
 /* ---- setup ---- */
@@ -322,15 +376,7 @@ static void test_DW6_attack_removes_all_archers_but_a_spied_one(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "1", "X22222");
-    turn_of(&s, DW_RED);
-    place(&s, 2, DW_BLUE, "1123");
-    place(&s, 2, DW_RED, "6");
-    take(&s, DW_SPY, DW_RED);
-    s.spy_wall = 2;
-    s.spy_on = DW_A3;
-    s.side[1][DW_BLUE].archers[2]--;
-    settle(&s);
+    spied_archers_position(&s);
     check_valid(&s);
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 4); /* the spied Archer-3 counts nothing */
     const int a1 = s.removed[DW_BLUE][DW_A1], a2 = s.removed[DW_BLUE][DW_A2];
@@ -414,10 +460,7 @@ static void test_DW8_spy_covers_one_blue_card(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "9", "S3");
-    turn_of(&s, DW_RED);
-    place(&s, 1, DW_BLUE, "127G");
-    settle(&s);
+    spy_position(&s);
     check_valid(&s);
     /* targets at wall 1: Archer 1, Archer 2, the Cannon, the General */
     assert_int_equal(count_legal(&s, "spy ", "wall 1"), 4);
@@ -463,13 +506,7 @@ static void test_DW9_DW_P4_assassin_targets_and_frees_the_spy(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "A", "3");
-    place(&s, 2, DW_RED, "1157K");
-    place(&s, 3, DW_BLUE, "G2");
-    take(&s, DW_SPY, DW_RED);
-    s.spy_wall = 3;
-    s.spy_on = DW_GENERAL;
-    settle(&s);
+    assassin_position(&s);
     check_valid(&s);
     /* wall 2: Archer 1 (one action for two identical cards), Cannon, King; wall 3: Spy */
     assert_int_equal(count_legal(&s, "assassin ", "wall 2"), 3);
@@ -596,16 +633,7 @@ static void test_DW11_DW_P5_refill_stops_when_decks_are_empty(void **unused)
     (void)unused;
     dw_state s;
     position(&s, "11X", "111111");
-    while (s.personal_n[DW_BLUE]) { /* empty Blue's personal deck into the removed pile */
-        const int f = s.personal[DW_BLUE][--s.personal_n[DW_BLUE]];
-        s.personal[DW_BLUE][s.personal_n[DW_BLUE]] = 0;
-        s.removed[DW_BLUE][f]++;
-    }
-    while (s.main_n > 1) {
-        const int f = s.main[--s.main_n];
-        s.main[s.main_n] = 0;
-        s.removed[DW_RED][f]++;
-    }
+    empty_decks(&s, 1);
     check_valid(&s);
     play(&s, "archers 1+1 wall 1");
     assert_false(legal(&s, "draw personal"));
@@ -651,16 +679,7 @@ static void test_DW12_DW_P5_empty_hand_ends_after_one_more_turn(void **unused)
     (void)unused;
     dw_state s;
     position(&s, "1", "33");
-    while (s.personal_n[DW_BLUE]) {
-        const int f = s.personal[DW_BLUE][--s.personal_n[DW_BLUE]];
-        s.personal[DW_BLUE][s.personal_n[DW_BLUE]] = 0;
-        s.removed[DW_BLUE][f]++;
-    }
-    while (s.main_n) {
-        const int f = s.main[--s.main_n];
-        s.main[s.main_n] = 0;
-        s.removed[DW_RED][f]++;
-    }
+    empty_decks(&s, 0);
     check_valid(&s);
     play(&s, "archers 1 wall 1");
     assert_int_equal(s.hand_n[DW_BLUE], 0);
@@ -1284,15 +1303,7 @@ static void test_events_attack(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "1", "X22222");
-    turn_of(&s, DW_RED);
-    place(&s, 2, DW_BLUE, "1123");
-    place(&s, 2, DW_RED, "6");
-    take(&s, DW_SPY, DW_RED);
-    s.spy_wall = 2;
-    s.spy_on = DW_A3;
-    s.side[1][DW_BLUE].archers[2]--;
-    settle(&s);
+    spied_archers_position(&s);
     check_valid(&s);
     cJSON *ev = public_events(&s, "attack archers wall 2");
     const cJSON *e = expect_event(ev, 0, "attack", DW_RED, "Red plays attack at wall 2, removing "
@@ -1323,10 +1334,7 @@ static void test_events_spy_assassin_discard(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "9", "S3");
-    turn_of(&s, DW_RED);
-    place(&s, 1, DW_BLUE, "127G");
-    settle(&s);
+    spy_position(&s);
     cJSON *ev = public_events(&s, "spy general wall 1");
     const cJSON *e = expect_event(ev, 0, "spy", DW_RED, "Red plays spy on Blue's general at "
                                   "wall 1, which no longer counts: Blue's strength there falls "
@@ -1334,13 +1342,7 @@ static void test_events_spy_assassin_discard(void **unused)
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "target")->valuestring, "general");
     cJSON_Delete(ev);
 
-    position(&s, "A", "3");
-    place(&s, 2, DW_RED, "1157K");
-    place(&s, 3, DW_BLUE, "G2");
-    take(&s, DW_SPY, DW_RED);
-    s.spy_wall = 3;
-    s.spy_on = DW_GENERAL;
-    settle(&s);
+    assassin_position(&s);
     check_valid(&s);
     ev = public_events(&s, "assassin spy wall 3");
     e = expect_event(ev, 0, "assassin", DW_BLUE, "Blue plays assassin at wall 3, removing Red's "
@@ -1407,16 +1409,7 @@ static void test_events_empty_hand_end(void **unused)
     (void)unused;
     dw_state s;
     position(&s, "1", "33");
-    while (s.personal_n[DW_BLUE]) {
-        const int f = s.personal[DW_BLUE][--s.personal_n[DW_BLUE]];
-        s.personal[DW_BLUE][s.personal_n[DW_BLUE]] = 0;
-        s.removed[DW_BLUE][f]++;
-    }
-    while (s.main_n) {
-        const int f = s.main[--s.main_n];
-        s.main[s.main_n] = 0;
-        s.removed[DW_RED][f]++;
-    }
+    empty_decks(&s, 0);
     check_valid(&s);
     cJSON *ev = public_events(&s, "archers 1 wall 1");
     expect_event(ev, 0, "archers", DW_BLUE, "Blue plays archer-1 at wall 1: Blue's strength "
@@ -1495,10 +1488,7 @@ static void test_actions_as_data(void **unused)
 {
     (void)unused;
     dw_state s;
-    position(&s, "9", "S3");
-    turn_of(&s, DW_RED);
-    place(&s, 1, DW_BLUE, "127G");
-    settle(&s);
+    spy_position(&s);
     struct {
         const char *move, *json;
     } cases[] = {

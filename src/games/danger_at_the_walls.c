@@ -1621,6 +1621,15 @@ typedef struct dw_split {
     int flag_depth[2];
 } dw_split;
 
+/* Add the cards of q's hand and personal deck to counts. */
+static void add_held(const dw_state *s, int q, uint8_t *counts)
+{
+    for (int f = 0; f < DW_FACES; f++)
+        counts[f] = (uint8_t)(counts[f] + s->hand[q][f]);
+    for (int i = 0; i < s->personal_n[q]; i++)
+        counts[s->personal[q][i]]++;
+}
+
 /* Choose personal_n[q] distinct faces of q's personal deck among the cards left in `rest`. */
 static bool pick_personal(const dw_state *s, int q, uint8_t *rest, rp_rng *rng, dw_split *out)
 {
@@ -1791,12 +1800,8 @@ static void dw_determinize(void *st, int viewer, rp_rng *rng)
     uint8_t pool[DW_FACES] = {0}, played[2][DW_FACES];
     for (int q = 0; q < 2; q++) {
         played_by(s, q, played[q]);
-        if (!hidden[q])
-            continue;
-        for (int f = 0; f < DW_FACES; f++)
-            pool[f] = (uint8_t)(pool[f] + s->hand[q][f]);
-        for (int i = 0; i < s->personal_n[q]; i++)
-            pool[s->personal[q][i]]++;
+        if (hidden[q])
+            add_held(s, q, pool);
     }
     for (int i = 0; i < s->main_n; i++)
         pool[s->main[i]]++;
@@ -1847,6 +1852,15 @@ typedef struct dw_move {
 
 static dw_move decode(rp_action a)
 {
+    /* the ranges after the Archers and before the discards: first id, ids per wall, kind */
+    static const struct {
+        rp_action first;
+        int per_wall, kind;
+    } RANGE[] = {{DW_ACT_CANNON, 5, K_CANNON}, {DW_ACT_FLAG, 1, K_FLAG},
+                 {DW_ACT_ATTACK, 2, K_ATTACK}, {DW_ACT_LEADER, 6, K_LEADER},
+                 {DW_ACT_SPY, 7, K_SPY},       {DW_ACT_ASSASSIN, 8, K_ASSASSIN}};
+    static const uint8_t CARD[] = {[K_FLAG] = DW_FLAG, [K_ATTACK] = DW_ATTACK,
+                                   [K_SPY] = DW_SPY, [K_ASSASSIN] = DW_ASSASSIN};
     dw_move m;
     memset(&m, 0, sizeof m);
     m.wall = m.target = -1;
@@ -1857,38 +1871,17 @@ static dw_move decode(rp_action a)
         m.cards[DW_A1] = (uint8_t)(r / 49);
         m.cards[DW_A2] = (uint8_t)(r / 7 % 7);
         m.cards[DW_A3] = (uint8_t)(r % 7);
-    } else if (a < DW_ACT_FLAG) {
-        const int i = (int)(a - DW_ACT_CANNON);
-        m.kind = K_CANNON;
-        m.wall = i / 5;
-        m.cards[DW_C5 + i % 5] = 1;
-    } else if (a < DW_ACT_ATTACK) {
-        m.kind = K_FLAG;
-        m.wall = (int)(a - DW_ACT_FLAG);
-        m.cards[DW_FLAG] = 1;
-    } else if (a < DW_ACT_LEADER) {
-        const int i = (int)(a - DW_ACT_ATTACK);
-        m.kind = K_ATTACK;
-        m.wall = i / 2;
-        m.target = i % 2;
-        m.cards[DW_ATTACK] = 1;
-    } else if (a < DW_ACT_SPY) {
-        const int i = (int)(a - DW_ACT_LEADER);
-        m.kind = K_LEADER;
-        m.wall = i / 6;
-        m.cards[LEADER_FACE[i % 6]] = 1;
-    } else if (a < DW_ACT_ASSASSIN) {
-        const int i = (int)(a - DW_ACT_SPY);
-        m.kind = K_SPY;
-        m.wall = i / 7;
-        m.target = i % 7;
-        m.cards[DW_SPY] = 1;
     } else if (a < DW_ACT_DISCARD) {
-        const int i = (int)(a - DW_ACT_ASSASSIN);
-        m.kind = K_ASSASSIN;
-        m.wall = i / 8;
-        m.target = i % 8;
-        m.cards[DW_ASSASSIN] = 1;
+        int k = 5;
+        while (a < RANGE[k].first)
+            k--;
+        const int i = (int)(a - RANGE[k].first), t = i % RANGE[k].per_wall;
+        m.kind = RANGE[k].kind;
+        m.wall = i / RANGE[k].per_wall;
+        m.cards[m.kind == K_CANNON   ? DW_C5 + t
+                : m.kind == K_LEADER ? LEADER_FACE[t]
+                                     : CARD[m.kind]] = 1;
+        m.target = m.kind == K_ATTACK || m.kind == K_SPY || m.kind == K_ASSASSIN ? t : -1;
     } else if (a < DW_ACT_DRAW_PERSONAL) {
         m.kind = K_DISCARD;
         m.cards[a - DW_ACT_DISCARD] = 1;
@@ -2458,13 +2451,8 @@ static int dw_secret_names(const void *st, int viewer, char *buf, size_t size)
     played_by(s, DW_RED, played);
     for (int f = 0; f < DW_FACES; f++)
         shown[f] = (uint8_t)(shown[f] + played[f]);
-    for (int q = 0; q < 2; q++) {
-        uint8_t *to = q == me ? shown : hidden;
-        for (int f = 0; f < DW_FACES; f++)
-            to[f] = (uint8_t)(to[f] + s->hand[q][f]);
-        for (int i = 0; i < s->personal_n[q]; i++)
-            to[s->personal[q][i]]++;
-    }
+    for (int q = 0; q < 2; q++)
+        add_held(s, q, q == me ? shown : hidden);
     for (int i = 0; i < s->main_n; i++)
         hidden[s->main[i]]++;
     rp_text t;
