@@ -168,8 +168,7 @@ static int count_legal(const dw_state *s, const char *prefix, const char *suffix
         char t[RP_ACTION_TEXT];
         G->action_to_text(s, a[i], t, sizeof t);
         const size_t lt = strlen(t), ls = strlen(suffix);
-        if (strncmp(t, prefix, strlen(prefix)) == 0 && lt >= ls &&
-            strcmp(t + lt - ls, suffix) == 0)
+        if (strncmp(t, prefix, strlen(prefix)) == 0 && lt >= ls && strcmp(t + lt - ls, suffix) == 0)
             c++;
     }
     return c;
@@ -448,7 +447,7 @@ static void test_DW7_wizard_and_builder_affect_both_sides(void **unused)
     place(&s, 5, DW_RED, "B");
     assert_int_equal(dw_strength(&s, 4, DW_BLUE), 0);
     assert_int_equal(dw_strength(&s, 4, DW_RED), 0);
-    s.side[4][DW_RED].leaders &= (uint8_t)~(1u << (DW_WIZARD - DW_GENERAL));
+    s.side[4][DW_RED].leaders &= (uint8_t) ~(1u << (DW_WIZARD - DW_GENERAL));
     s.removed[DW_RED][DW_WIZARD]++;
     assert_int_equal(dw_strength(&s, 4, DW_BLUE), 12); /* Builder still there */
     assert_int_equal(dw_strength(&s, 4, DW_RED), 6);
@@ -789,8 +788,7 @@ static void test_DW13_DW_P6_determinize_is_consistent(void **unused)
         assert_memory_equal(d.hand[DW_BLUE], s.hand[DW_BLUE], DW_FACES);
         for (int i = 0; i < d.personal_n[DW_RED]; i++) {
             const int f = d.personal[DW_RED][i];
-            assert_true(f == DW_FLAG || f == DW_ATTACK || f == DW_C6 || f == DW_C8 ||
-                        f >= DW_KING);
+            assert_true(f == DW_FLAG || f == DW_ATTACK || f == DW_C6 || f == DW_C8 || f >= DW_KING);
         }
         int flags = 0;
         for (int i = 0; i < d.main_n; i++) {
@@ -813,8 +811,7 @@ static void test_DW_P6_observe_action_shows_the_refill_source(void **unused)
     dw_state s;
     rp_test_init(G, &s, "seed=1");
     assert_int_equal(G->observe_action(&s, DW_ACT_DRAW_MAIN, DW_RED), DW_ACT_DRAW_MAIN);
-    assert_int_equal(G->observe_action(&s, DW_ACT_DRAW_PERSONAL, DW_RED),
-                     DW_ACT_DRAW_PERSONAL);
+    assert_int_equal(G->observe_action(&s, DW_ACT_DRAW_PERSONAL, DW_RED), DW_ACT_DRAW_PERSONAL);
     char t1[RP_ACTION_TEXT];
     G->action_to_text(&s, DW_ACT_DRAW_MAIN, t1, sizeof t1);
     assert_string_equal(t1, "draw main");
@@ -854,10 +851,18 @@ static void test_action_notation(void **unused)
     rp_error err = {{0}};
     assert_int_equal(G->action_from_text(&s, "  ARCHERS 3+1   Wall 2 ", &a, &err), RP_OK);
     assert_int_equal(a, DW_ACT_ARCHERS + 343 + 49 + 1);
-    const char *bad[] = {"archers 4 wall 1", "archers 1+1+1+1+1+1+1 wall 1", "cannon 4 wall 1",
-                         "flag wall 6", "flag", "attack king wall 1", "spy king wall 1",
-                         "assassin general wall 1", "discard castle", "draw deck",
-                         "archers 1 wall 1 now", "3 wall 1"};
+    const char *bad[] = {"archers 4 wall 1",
+                         "archers 1+1+1+1+1+1+1 wall 1",
+                         "cannon 4 wall 1",
+                         "flag wall 6",
+                         "flag",
+                         "attack king wall 1",
+                         "spy king wall 1",
+                         "assassin general wall 1",
+                         "discard castle",
+                         "draw deck",
+                         "archers 1 wall 1 now",
+                         "3 wall 1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err.msg[0] = '\0';
         if (G->action_from_text(&s, bad[i], &a, &err) >= 0)
@@ -887,8 +892,10 @@ static void test_state_notation_refuses_bad_and_non_canonical_text(void **unused
          "Blue holds king, a card of the other side"},
         {" blue-hand=archer-1,general", " blue-hand=general,archer-1", "canonical"},
         {" blue-deck=", " blue-deck=king,", "king"},
-        {" red-hand=archer-3,archer-3,king", " red-hand=archer-3,archer-3,archer-3,archer-3,"
-                                             "archer-3,archer-3,king", "more than 6 cards"},
+        {" red-hand=archer-3,archer-3,king",
+         " red-hand=archer-3,archer-3,archer-3,archer-3,"
+         "archer-3,archer-3,king",
+         "more than 6 cards"},
         {"to=blue", "to=green", "to: 'green' is not one of blue|red"},
         {"to=blue", "to=Blue", "to: 'Blue' is not one of"},
         {"last=no", "last=2", "last:"},
@@ -1096,34 +1103,63 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         int field;
         const char *why;
     } cases[] = {
-        {0, "padding"},       {1, "hand holds 2 cards, counted 3"},
-        {2, "turn 2 is Red's"}, {3, "Cannon stack at wall 2 holds something else"},
-        {4, "a leader Blue does not play at walls"}, {5, "no valid controller"},
-        {6, "Spy is not in play, yet it has a target"}, {7, "turn 0 is not in 1..49"},
-        {8, "increment is even"}, {9, "Flags are on walls, counted"},
-        {10, "out of range"},     {11, "wall 2 is unflagged and Blue is stronger"},
+        {0, "padding"},
+        {1, "hand holds 2 cards, counted 3"},
+        {2, "turn 2 is Red's"},
+        {3, "Cannon stack at wall 2 holds something else"},
+        {4, "a leader Blue does not play at walls"},
+        {5, "no valid controller"},
+        {6, "Spy is not in play, yet it has a target"},
+        {7, "turn 0 is not in 1..49"},
+        {8, "increment is even"},
+        {9, "Flags are on walls, counted"},
+        {10, "out of range"},
+        {11, "wall 2 is unflagged and Blue is stronger"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         dw_state s = good;
         switch (cases[i].field) {
-        case 0: s.pad_[3] = 1; break;
-        case 1: s.hand_n[DW_BLUE] = 3; break;
-        case 2: s.turn = 2; break;
-        case 3: s.side[1][DW_BLUE].cannon[1] = DW_C5; break;
-        case 4: s.side[0][DW_BLUE].leaders = 1u << (DW_KING - DW_GENERAL); break;
-        case 5: s.control[3] = 2; break;
-        case 6: s.spy_on = DW_GENERAL; break;
-        case 7: s.turn = 0; break;
-        case 8: s.rng.inc &= ~(uint64_t)1; break;
-        case 9: s.flags_on_board = 1; break;
-        case 10: s.to_move = 7; break;
-        default: s.control[1] = DW_RED; break;
+        case 0:
+            s.pad_[3] = 1;
+            break;
+        case 1:
+            s.hand_n[DW_BLUE] = 3;
+            break;
+        case 2:
+            s.turn = 2;
+            break;
+        case 3:
+            s.side[1][DW_BLUE].cannon[1] = DW_C5;
+            break;
+        case 4:
+            s.side[0][DW_BLUE].leaders = 1u << (DW_KING - DW_GENERAL);
+            break;
+        case 5:
+            s.control[3] = 2;
+            break;
+        case 6:
+            s.spy_on = DW_GENERAL;
+            break;
+        case 7:
+            s.turn = 0;
+            break;
+        case 8:
+            s.rng.inc &= ~(uint64_t)1;
+            break;
+        case 9:
+            s.flags_on_board = 1;
+            break;
+        case 10:
+            s.to_move = 7;
+            break;
+        default:
+            s.control[1] = DW_RED;
+            break;
         }
         err.msg[0] = '\0';
         assert_int_equal(G->state_ok(&s, &err), RP_EINVAL);
         if (!strstr(err.msg, cases[i].why))
-            fail_msg("case %d: '%s' does not mention '%s'", cases[i].field, err.msg,
-                     cases[i].why);
+            fail_msg("case %d: '%s' does not mention '%s'", cases[i].field, err.msg, cases[i].why);
         char text[RP_STATE_TEXT];
         assert_true(G->state_to_text(&s, text, sizeof text) > 0);
     }
@@ -1153,8 +1189,7 @@ static const char *joined(const cJSON *array, char *buf, size_t size)
     size_t len = 0;
     buf[0] = '\0';
     const cJSON *item;
-    cJSON_ArrayForEach(item, array)
-    {
+    cJSON_ArrayForEach (item, array) {
         len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "," : "",
                                 cJSON_IsString(item) ? item->valuestring : "?");
     }
@@ -1181,8 +1216,8 @@ static const cJSON *expect_event(const cJSON *events, int i, const char *kind, i
         assert_int_equal(st->valueint, seat);
     if (cards) {
         char buf[256];
-        assert_string_equal(joined(cJSON_GetObjectItemCaseSensitive(e, "cards"), buf,
-                                   sizeof buf), cards);
+        assert_string_equal(joined(cJSON_GetObjectItemCaseSensitive(e, "cards"), buf, sizeof buf),
+                            cards);
     }
     return e;
 }
@@ -1221,8 +1256,10 @@ static void test_events_archers_control_refill_and_draws(void **unused)
     check_valid(&s);
     cJSON *ev = public_events(&s, "archers 2+2 wall 1");
     assert_int_equal(cJSON_GetArraySize(ev), 3);
-    const cJSON *e = expect_event(ev, 0, "archers", DW_BLUE, "Blue plays archer-2 x2 at wall 1: Blue's strength there rises from 0 to 4 (Red 3).",
-                                  "archer-2,archer-2");
+    const cJSON *e = expect_event(
+        ev, 0, "archers", DW_BLUE,
+        "Blue plays archer-2 x2 at wall 1: Blue's strength there rises from 0 to 4 (Red 3).",
+        "archer-2,archer-2");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "reveal")));
     assert_int_equal(number(e, "wall"), 1);
     assert_int_equal(number(cJSON_GetObjectItemCaseSensitive(e, "strength_before"), "red"), 3);
@@ -1230,8 +1267,10 @@ static void test_events_archers_control_refill_and_draws(void **unused)
     e = expect_event(ev, 1, "control", DW_BLUE, "Blue takes wall 1 from Red, 4 to 3.", NULL);
     assert_null(cJSON_GetObjectItemCaseSensitive(e, "reveal"));
     char text[200];
-    snprintf(text, sizeof text, "Blue refills: 5 cards to draw from their "
-             "personal deck (8 left) or the main deck (%d left).", s.main_n);
+    snprintf(text, sizeof text,
+             "Blue refills: 5 cards to draw from their "
+             "personal deck (8 left) or the main deck (%d left).",
+             s.main_n);
     e = expect_event(ev, 2, "refill", DW_BLUE, text, NULL);
     assert_int_equal(number(e, "count"), 5);
     cJSON_Delete(ev);
@@ -1250,8 +1289,8 @@ static void test_events_archers_control_refill_and_draws(void **unused)
         ev = events_of(&s, "draw personal", viewer);
         e = expect_event(ev, 0, "draw", DW_BLUE, "Blue draws a card from their personal deck.",
                          "?");
-        assert_true(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "cards"),
-                                                    0)));
+        assert_true(
+            cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "cards"), 0)));
         assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "reveal")));
         char *printed = cJSON_PrintUnformatted(ev);
         assert_null(strstr(printed, "assassin"));
@@ -1278,10 +1317,12 @@ static void test_events_cannon_and_leader(void **unused)
     place(&s, 2, DW_BLUE, "5");
     settle(&s);
     cJSON *ev = public_events(&s, "cannon 9 wall 2");
-    expect_event(ev, 0, "cannon", DW_BLUE, "Blue plays cannon-9 at wall 2, on top of cannon-5: "
-                 "Blue's strength there rises from 5 to 9 (Red 0).", "cannon-9");
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ev, 1),
-                                                         "kind")->valuestring, "refill");
+    expect_event(ev, 0, "cannon", DW_BLUE,
+                 "Blue plays cannon-9 at wall 2, on top of cannon-5: "
+                 "Blue's strength there rises from 5 to 9 (Red 0).",
+                 "cannon-9");
+    assert_string_equal(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ev, 1), "kind")->valuestring, "refill");
     assert_int_equal(cJSON_GetArraySize(ev), 2); /* Blue held wall 2 already */
     cJSON_Delete(ev);
 
@@ -1292,8 +1333,10 @@ static void test_events_cannon_and_leader(void **unused)
     settle(&s);
     check_valid(&s);
     ev = public_events(&s, "king wall 1");
-    expect_event(ev, 0, "leader", DW_RED, "Red plays king at wall 1: Red's strength there rises "
-                 "from 2 to 4 (Blue 3).", "king");
+    expect_event(ev, 0, "leader", DW_RED,
+                 "Red plays king at wall 1: Red's strength there rises "
+                 "from 2 to 4 (Blue 3).",
+                 "king");
     expect_event(ev, 1, "control", DW_RED, "Red takes wall 1 from Blue, 4 to 3.", NULL);
     cJSON_Delete(ev);
 }
@@ -1306,10 +1349,12 @@ static void test_events_attack(void **unused)
     spied_archers_position(&s);
     check_valid(&s);
     cJSON *ev = public_events(&s, "attack archers wall 2");
-    const cJSON *e = expect_event(ev, 0, "attack", DW_RED, "Red plays attack at wall 2, removing "
+    const cJSON *e = expect_event(ev, 0, "attack", DW_RED,
+                                  "Red plays attack at wall 2, removing "
                                   "Blue's archer-1 x2 and archer-2 (the spied archer-3 "
                                   "cannot be moved and stays): Blue's strength there falls "
-                                  "from 4 to 0 (Red 6).", "attack");
+                                  "from 4 to 0 (Red 6).",
+                                  "attack");
     char buf[128];
     assert_string_equal(joined(cJSON_GetObjectItemCaseSensitive(e, "removed"), buf, sizeof buf),
                         "archer-1,archer-1,archer-2");
@@ -1321,8 +1366,10 @@ static void test_events_attack(void **unused)
     place(&s, 3, DW_BLUE, "9");
     settle(&s);
     ev = public_events(&s, "attack cannon wall 3");
-    e = expect_event(ev, 0, "attack", DW_BLUE, "Blue plays attack at wall 3, removing Red's "
-                     "cannon-8: Red's strength there falls from 8 to 5 (Blue 9).", "attack");
+    e = expect_event(ev, 0, "attack", DW_BLUE,
+                     "Blue plays attack at wall 3, removing Red's "
+                     "cannon-8: Red's strength there falls from 8 to 5 (Blue 9).",
+                     "attack");
     assert_string_equal(joined(cJSON_GetObjectItemCaseSensitive(e, "removed"), buf, sizeof buf),
                         "cannon-8");
     cJSON_Delete(ev);
@@ -1336,18 +1383,22 @@ static void test_events_spy_assassin_discard(void **unused)
     dw_state s;
     spy_position(&s);
     cJSON *ev = public_events(&s, "spy general wall 1");
-    const cJSON *e = expect_event(ev, 0, "spy", DW_RED, "Red plays spy on Blue's general at "
+    const cJSON *e = expect_event(ev, 0, "spy", DW_RED,
+                                  "Red plays spy on Blue's general at "
                                   "wall 1, which no longer counts: Blue's strength there falls "
-                                  "from 20 to 10 (Red 0).", "spy");
+                                  "from 20 to 10 (Red 0).",
+                                  "spy");
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "target")->valuestring, "general");
     cJSON_Delete(ev);
 
     assassin_position(&s);
     check_valid(&s);
     ev = public_events(&s, "assassin spy wall 3");
-    e = expect_event(ev, 0, "assassin", DW_BLUE, "Blue plays assassin at wall 3, removing Red's "
+    e = expect_event(ev, 0, "assassin", DW_BLUE,
+                     "Blue plays assassin at wall 3, removing Red's "
                      "spy, which frees Blue's general: Blue's strength there rises from 2 to 4 "
-                     "(Red 0).", "assassin");
+                     "(Red 0).",
+                     "assassin");
     char buf[64];
     assert_string_equal(joined(cJSON_GetObjectItemCaseSensitive(e, "removed"), buf, sizeof buf),
                         "spy");
@@ -1357,8 +1408,10 @@ static void test_events_spy_assassin_discard(void **unused)
     place(&s, 1, DW_RED, "7");
     settle(&s);
     ev = public_events(&s, "discard attack");
-    e = expect_event(ev, 0, "discard", DW_BLUE, "Blue has no card that can be played and "
-                     "discards attack (DW-4).", "attack");
+    e = expect_event(ev, 0, "discard", DW_BLUE,
+                     "Blue has no card that can be played and "
+                     "discards attack (DW-4).",
+                     "attack");
     assert_null(cJSON_GetObjectItemCaseSensitive(e, "wall"));
     cJSON_Delete(ev);
 }
@@ -1377,26 +1430,31 @@ static void test_events_third_flag_last_turn_and_end(void **unused)
     s.flags_on_board = 2;
     check_valid(&s);
     cJSON *ev = public_events(&s, "flag wall 3");
-    expect_event(ev, 0, "flag", DW_BLUE, "Blue plays flag on wall 3: Red holds the wall for the "
-                 "rest of the game (Flags on the board: 3).", "flag");
+    expect_event(ev, 0, "flag", DW_BLUE,
+                 "Blue plays flag on wall 3: Red holds the wall for the "
+                 "rest of the game (Flags on the board: 3).",
+                 "flag");
     cJSON_Delete(ev);
     play(&s, "flag wall 3");
     while (s.hand_n[DW_BLUE] < 5)
         play(&s, "draw main");
     ev = events_of(&s, "draw main", DW_RED);
     expect_event(ev, 0, "draw", DW_BLUE, "Blue draws a card from the main deck.", "?");
-    const cJSON *e = expect_event(ev, 1, "last-turn", DW_RED, "The third Flag is on the board: "
-                                  "Red takes one last turn (DW-12).", NULL);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "reason")->valuestring,
-                        "third-flag");
+    const cJSON *e = expect_event(ev, 1, "last-turn", DW_RED,
+                                  "The third Flag is on the board: "
+                                  "Red takes one last turn (DW-12).",
+                                  NULL);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "reason")->valuestring, "third-flag");
     expect_event(ev, 2, "turn", DW_RED, "Turn 2: Red to play, the last turn.", NULL);
     cJSON_Delete(ev);
     play(&s, "draw main");
     play(&s, "archers 1 wall 2");
     ev = events_of(&s, "draw main", RP_SPECTATOR);
     expect_event(ev, 0, "draw", DW_RED, "Red draws a card from the main deck.", "?");
-    e = expect_event(ev, 1, "game-over", DW_RED, "Red controls 5 walls to 0 after the third "
-                     "Flag: Red wins.", NULL);
+    e = expect_event(ev, 1, "game-over", DW_RED,
+                     "Red controls 5 walls to 0 after the third "
+                     "Flag: Red wins.",
+                     NULL);
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "winner")->valuestring, "red");
     assert_int_equal(number(cJSON_GetObjectItemCaseSensitive(e, "walls"), "blue"), 0);
     assert_int_equal(cJSON_GetArraySize(ev), 2);
@@ -1412,27 +1470,34 @@ static void test_events_empty_hand_end(void **unused)
     empty_decks(&s, 0);
     check_valid(&s);
     cJSON *ev = public_events(&s, "archers 1 wall 1");
-    expect_event(ev, 0, "archers", DW_BLUE, "Blue plays archer-1 at wall 1: Blue's strength "
-                 "there rises from 0 to 1 (Red 0).", "archer-1");
+    expect_event(ev, 0, "archers", DW_BLUE,
+                 "Blue plays archer-1 at wall 1: Blue's strength "
+                 "there rises from 0 to 1 (Red 0).",
+                 "archer-1");
     expect_event(ev, 1, "control", DW_BLUE, "Blue takes wall 1 from Red, 1 to 0.", NULL);
     expect_event(ev, 2, "refill", DW_BLUE, "Blue cannot refill: both decks are empty.", NULL);
-    expect_event(ev, 3, "last-turn", DW_RED, "Blue has no cards left and both decks are empty: "
-                 "Red takes one last turn (DW-12).", NULL);
+    expect_event(ev, 3, "last-turn", DW_RED,
+                 "Blue has no cards left and both decks are empty: "
+                 "Red takes one last turn (DW-12).",
+                 NULL);
     expect_event(ev, 4, "turn", DW_RED, "Turn 2: Red to play, the last turn.", NULL);
     cJSON_Delete(ev);
     play(&s, "archers 1 wall 1");
     ev = public_events(&s, "archers 3 wall 1");
-    expect_event(ev, 2, "refill", DW_RED, "Red refills: 5 cards to draw from "
-                 "their personal deck (8 left).", NULL);
+    expect_event(ev, 2, "refill", DW_RED,
+                 "Red refills: 5 cards to draw from "
+                 "their personal deck (8 left).",
+                 NULL);
     cJSON_Delete(ev);
     play(&s, "archers 3 wall 1");
     while (s.hand_n[DW_RED] < 5)
         play(&s, "draw personal");
     ev = events_of(&s, "draw personal", DW_BLUE);
-    const cJSON *e = expect_event(ev, 1, "game-over", DW_RED, "Red controls 5 walls to 0 after "
-                                  "Blue ran out of cards: Red wins.", NULL);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "reason")->valuestring,
-                        "empty-hand");
+    const cJSON *e = expect_event(ev, 1, "game-over", DW_RED,
+                                  "Red controls 5 walls to 0 after "
+                                  "Blue ran out of cards: Red wins.",
+                                  NULL);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "reason")->valuestring, "empty-hand");
     cJSON_Delete(ev);
 }
 

@@ -38,7 +38,7 @@
 #include "core/notation.h"
 #include "core/text.h"
 
-#define LB(face) (1u << ((face) - DW_GENERAL))
+#define LB(face) (1u << ((face)-DW_GENERAL))
 
 /* Equal states are equal bytes (the notation round trip compares with memcmp): no hidden
  * padding anywhere in the state. */
@@ -58,14 +58,14 @@ static const uint8_t PERSONAL0[2][DW_FACES] = {
 /* Card names: one word each, as views, events, the state notation and secret_names spell
  * them. */
 static const char *const CARD_NAME[DW_FACES] = {
-    "archer-1", "archer-2", "archer-3", "cannon-5", "cannon-6", "cannon-7", "cannon-8",
-    "cannon-9", "flag",     "attack",   "general",  "noble",    "engineer", "assassin",
-    "king",     "wizard",   "builder",  "spy"};
+    "archer-1", "archer-2", "archer-3", "cannon-5", "cannon-6", "cannon-7",
+    "cannon-8", "cannon-9", "flag",     "attack",   "general",  "noble",
+    "engineer", "assassin", "king",     "wizard",   "builder",  "spy"};
 /* The same cards as the move notation writes them ("discard cannon 6"). */
 static const char *const FACE_WORDS[DW_FACES] = {
-    "archer 1", "archer 2", "archer 3", "cannon 5", "cannon 6", "cannon 7", "cannon 8",
-    "cannon 9", "flag",     "attack",   "general",  "noble",    "engineer", "assassin",
-    "king",     "wizard",   "builder",  "spy"};
+    "archer 1", "archer 2", "archer 3", "cannon 5", "cannon 6", "cannon 7",
+    "cannon 8", "cannon 9", "flag",     "attack",   "general",  "noble",
+    "engineer", "assassin", "king",     "wizard",   "builder",  "spy"};
 /* Seats in data (views, events, notation) and in sentences. */
 static const char *const SEAT_NAME[2] = {"blue", "red"};
 static const char *const SEAT_TITLE[2] = {"Blue", "Red"};
@@ -74,7 +74,10 @@ static const uint8_t LEADER_FACE[6] = {DW_GENERAL, DW_NOBLE,  DW_ENGINEER,
                                        DW_KING,    DW_WIZARD, DW_BUILDER};
 
 /* Strength printed on a Cannon face. */
-static int cannon_value(int f) { return f - DW_C5 + 5; }
+static int cannon_value(int f)
+{
+    return f - DW_C5 + 5;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Board queries                                                                              */
@@ -164,6 +167,7 @@ static int walls_of(const dw_state *s, int seat)
  * a constant the compiler builds from these macros, so any state, also one copied in as raw
  * bytes, lists its plays from any thread with nothing set up first. Keys of more than six
  * Archers are never looked up; their rows are empty. */
+/* clang-format off */
 #define SUB_COUNT(n1, n2, n3) \
     ((n1) + (n2) + (n3) <= DW_HAND ? ((n1) + 1) * ((n2) + 1) * ((n3) + 1) - 1 : 0)
 #define SUB_DIGITS(n1, n2, n3, j) \
@@ -185,6 +189,7 @@ static int walls_of(const dw_state *s, int seat)
         BY_N3(M, n1, 5), BY_N3(M, n1, 6)
 #define BY_KEY(M) \
     BY_N2(M, 0), BY_N2(M, 1), BY_N2(M, 2), BY_N2(M, 3), BY_N2(M, 4), BY_N2(M, 5), BY_N2(M, 6)
+/* clang-format on */
 
 /* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value. */
 static const uint16_t archer_offsets[343][26] = {BY_KEY(SUB_ROW)};
@@ -301,9 +306,8 @@ static int legal_plays(const dw_state *s, rp_action *out)
         }
     if (h[DW_ATTACK]) {
         /* The wall whose Blue top Cannon the Spy covers, or -1; then no branch per wall. */
-        const int spied = (s->spy_wall && spy_on_top_cannon(s, s->spy_wall - 1))
-                              ? s->spy_wall - 1
-                              : -1;
+        const int spied =
+            (s->spy_wall && spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *own = &s->side[w][p], *opp = &s->side[w][q];
             /* DW-6: own active top Cannon; DW-P1: a spied Cannon cannot be moved */
@@ -697,8 +701,7 @@ static bool parse_archer_list(const char *t, int c[3])
 }
 
 /* Index of a target word (one or two words) in `names`, with the words used; or -1. */
-static int parse_target(char **tok, int n, int i, const char *const *names, int count,
-                        int *used)
+static int parse_target(char **tok, int n, int i, const char *const *names, int count, int *used)
 {
     for (int k = 0; k < count; k++) {
         const char *sp = strchr(names[k], ' ');
@@ -716,9 +719,9 @@ static int parse_target(char **tok, int n, int i, const char *const *names, int 
     return -1;
 }
 
-#define PARSE_HELP                                                                        \
-    "expected e.g. 'archers 1+2 wall 3', 'cannon 7 wall 1', 'flag wall 2', 'attack cannon " \
-    "wall 4', 'king wall 5', 'spy archer 2 wall 1', 'assassin spy wall 3', 'discard attack', " \
+#define PARSE_HELP                                                                                 \
+    "expected e.g. 'archers 1+2 wall 3', 'cannon 7 wall 1', 'flag wall 2', 'attack cannon "        \
+    "wall 4', 'king wall 5', 'spy archer 2 wall 1', 'assassin spy wall 3', 'discard attack', "     \
     "'draw personal' or 'draw main'"
 
 /* Parse a play written as by dw_action_to_text (any case, any spacing). */
@@ -735,8 +738,10 @@ static int dw_action_from_text(const void *st, const char *text, rp_action *out,
     if ((strcmp(verb, "archers") == 0 || strcmp(verb, "archer") == 0) && n == 4) {
         int c[3];
         if (!parse_archer_list(tok[1], c))
-            return rp_fail(err, RP_EPARSE, "'%s': the Archers are values 1-3 joined by '+' "
-                                           "(at most 6), e.g. 'archers 1+1+3 wall 2'", text);
+            return rp_fail(err, RP_EPARSE,
+                           "'%s': the Archers are values 1-3 joined by '+' "
+                           "(at most 6), e.g. 'archers 1+1+3 wall 2'",
+                           text);
         if ((w = parse_wall(tok, n, 2)) < 0)
             goto bad_wall;
         *out = (rp_action)(DW_ACT_ARCHERS + w * 343 + c[0] * 49 + c[1] * 7 + c[2]);
@@ -758,7 +763,7 @@ static int dw_action_from_text(const void *st, const char *text, rp_action *out,
         return RP_OK;
     }
     if (strcmp(verb, "attack") == 0) {
-        const int t = n > 1 ? (strcmp(tok[1], "cannon") == 0     ? 0
+        const int t = n > 1 ? (strcmp(tok[1], "cannon") == 0    ? 0
                                : strcmp(tok[1], "archers") == 0 ? 1
                                                                 : -1)
                             : -1;
@@ -778,8 +783,8 @@ static int dw_action_from_text(const void *st, const char *text, rp_action *out,
         }
     if (strcmp(verb, "spy") == 0 || strcmp(verb, "assassin") == 0) {
         const bool spy = verb[0] == 's';
-        const int t = parse_target(tok, n, 1, spy ? SPY_TARGET : ASSASSIN_TARGET, spy ? 7 : 8,
-                                   &used);
+        const int t =
+            parse_target(tok, n, 1, spy ? SPY_TARGET : ASSASSIN_TARGET, spy ? 7 : 8, &used);
         if (t < 0)
             return rp_fail(err, RP_EPARSE, "'%s': the %s targets %s", text, verb,
                            spy ? "archer 1-3, cannon, general, noble or engineer"
@@ -792,8 +797,10 @@ static int dw_action_from_text(const void *st, const char *text, rp_action *out,
     if (strcmp(verb, "discard") == 0) {
         const int f = parse_face(tok, n, 1, &used);
         if (f < 0 || 1 + used != n)
-            return rp_fail(err, RP_EPARSE, "'%s': discard names one card, e.g. 'discard "
-                                           "attack' or 'discard cannon 6'", text);
+            return rp_fail(err, RP_EPARSE,
+                           "'%s': discard names one card, e.g. 'discard "
+                           "attack' or 'discard cannon 6'",
+                           text);
         *out = (rp_action)(DW_ACT_DISCARD + f);
         return RP_OK;
     }
@@ -806,8 +813,7 @@ static int dw_action_from_text(const void *st, const char *text, rp_action *out,
     }
     return rp_fail(err, RP_EPARSE, "cannot read the move '%s': %s", text, PARSE_HELP);
 bad_wall:
-    return rp_fail(err, RP_EPARSE, "'%s': the move must end with 'wall N', N from 1 to 5",
-                   text);
+    return rp_fail(err, RP_EPARSE, "'%s': the move must end with 'wall N', N from 1 to 5", text);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -868,13 +874,15 @@ static const char *check_side(const dw_state *s, int w, int seat, char *why, siz
             return say(why, size, "wall %d holds %d %s for %s", w + 1, sd->archers[v],
                        CARD_NAME[DW_A1 + v], SEAT_TITLE[seat]);
     if (sd->ncannon > sizeof sd->cannon)
-        return say(why, size, "%s's Cannon stack at wall %d is %d high", SEAT_TITLE[seat],
-                   w + 1, sd->ncannon);
+        return say(why, size, "%s's Cannon stack at wall %d is %d high", SEAT_TITLE[seat], w + 1,
+                   sd->ncannon);
     for (int i = 0; i < (int)sizeof sd->cannon; i++) {
         const bool in_stack = i < sd->ncannon;
         if (in_stack ? sd->cannon[i] < DW_C5 || sd->cannon[i] > DW_C9 : sd->cannon[i] != 0)
-            return say(why, size, "%s's Cannon stack at wall %d holds something else than "
-                       "Cannons", SEAT_TITLE[seat], w + 1);
+            return say(why, size,
+                       "%s's Cannon stack at wall %d holds something else than "
+                       "Cannons",
+                       SEAT_TITLE[seat], w + 1);
     }
     if (sd->leaders & ~WALL_LEADERS[seat])
         return say(why, size, "%s's side of wall %d holds a leader %s does not play at walls",
@@ -899,8 +907,7 @@ static const char *check_spy(const dw_state *s)
         return NULL; /* the spied Archer is kept apart from the counted ones */
     if (s->spy_on < DW_GENERAL || s->spy_on > DW_ENGINEER)
         return "the Spy covers an Archer, a Cannon, the General, the Noble or the Engineer";
-    return b->leaders & LB(s->spy_on) ? NULL
-                                      : "the Spy covers a leader that is not on that wall";
+    return b->leaders & LB(s->spy_on) ? NULL : "the Spy covers a leader that is not on that wall";
 }
 
 /* Every field in its range, so the checks after this one may index with any of them. */
@@ -925,8 +932,8 @@ static const char *check_ranges(const dw_state *s, char *why, size_t size)
             n += s->hand[p][f];
         }
         if (n != s->hand_n[p] || n > DW_HAND)
-            return say(why, size, "%s's hand holds %d cards, counted %d (6 at most)",
-                       SEAT_TITLE[p], n, s->hand_n[p]);
+            return say(why, size, "%s's hand holds %d cards, counted %d (6 at most)", SEAT_TITLE[p],
+                       n, s->hand_n[p]);
         if (s->personal_n[p] > DW_PERSONAL ||
             !list_ok(s->personal[p], s->personal_n[p], DW_PERSONAL))
             return say(why, size, "%s's personal deck is malformed", SEAT_TITLE[p]);
@@ -1004,12 +1011,13 @@ static const char *check_cards(const dw_state *s, char *why, size_t size)
                 return say(why, size, "%s's removed pile holds %s, a card of the other side",
                            SEAT_TITLE[p], CARD_NAME[f]);
             if (pers[p][f] > PERSONAL0[p][f])
-                return say(why, size, "%s's personal deck cannot hold %s %d times",
-                           SEAT_TITLE[p], CARD_NAME[f], pers[p][f]);
+                return say(why, size, "%s's personal deck cannot hold %s %d times", SEAT_TITLE[p],
+                           CARD_NAME[f], pers[p][f]);
             if (s->hand[p][f] + played[p][f] < PERSONAL0[p][f] - pers[p][f])
-                return say(why, size, "%s's %s left the personal deck but is neither in %s's "
-                           "hand nor played by %s", SEAT_TITLE[p], CARD_NAME[f],
-                           SEAT_TITLE[p], SEAT_TITLE[p]);
+                return say(why, size,
+                           "%s's %s left the personal deck but is neither in %s's "
+                           "hand nor played by %s",
+                           SEAT_TITLE[p], CARD_NAME[f], SEAT_TITLE[p], SEAT_TITLE[p]);
         }
     }
     return NULL;
@@ -1021,9 +1029,10 @@ static const char *check_control(const dw_state *s, char *why, size_t size)
     for (int w = 0; w < DW_WALLS; w++) {
         const int b = dw_strength(s, w, DW_BLUE), r = dw_strength(s, w, DW_RED);
         if (!s->flag[w] && b != r && s->control[w] != (b > r ? DW_BLUE : DW_RED))
-            return say(why, size, "wall %d is unflagged and %s is stronger (%d to %d), so %s "
-                       "controls it (DW-10)", w + 1, SEAT_TITLE[b < r], b > r ? b : r,
-                       b > r ? r : b, SEAT_TITLE[b < r]);
+            return say(why, size,
+                       "wall %d is unflagged and %s is stronger (%d to %d), so %s "
+                       "controls it (DW-10)",
+                       w + 1, SEAT_TITLE[b < r], b > r ? b : r, b > r ? r : b, SEAT_TITLE[b < r]);
     }
     return NULL;
 }
@@ -1044,8 +1053,8 @@ static const char *check_turn(const dw_state *s, char *why, size_t size)
         out += played[DW_BLUE][f] + played[DW_RED][f];
     const int plays = s->turn - 1 + (s->phase == DW_PHASE_REFILL);
     if (out < plays)
-        return say(why, size, "%d plays were made by turn %d, but only %d cards were played",
-                   plays, s->turn, out);
+        return say(why, size, "%d plays were made by turn %d, but only %d cards were played", plays,
+                   s->turn, out);
     if (s->last_turn == DW_LAST_FLAGS && s->flags_on_board < 3)
         return "the last turn is due to the third Flag, but fewer are on the board";
     if (s->last_turn == DW_LAST_EMPTY_HAND && (s->hand_n[q] || s->personal_n[q] || s->main_n))
@@ -1218,9 +1227,11 @@ static int read_card(rp_reader *r, const char *what, rp_span item, int *face)
     *face = rp__span_name(item, CARD_NAME, DW_FACES);
     if (*face >= 0)
         return RP_OK;
-    return rp__read_fail(r, what, "'%.*s' is not a card (archer-1..3, cannon-5..9, flag, "
+    return rp__read_fail(r, what,
+                         "'%.*s' is not a card (archer-1..3, cannon-5..9, flag, "
                          "attack, general, noble, engineer, assassin, king, wizard, builder, "
-                         "spy)", (int)(item.len > 20 ? 20 : item.len), item.p);
+                         "spy)",
+                         (int)(item.len > 20 ? 20 : item.len), item.p);
 }
 
 /* The field `key`: a list of at most max cards in its order (a deck, bottom to top). */
@@ -1251,8 +1262,7 @@ static int read_counts(rp_reader *r, const char *key, uint8_t *counts, int max, 
 }
 
 /* The field `key`: one word of names[0..n). */
-static int read_word(rp_reader *r, const char *key, const char *const *names, int n,
-                     uint8_t *out)
+static int read_word(rp_reader *r, const char *key, const char *const *names, int n, uint8_t *out)
 {
     rp_span v;
     int x, rc = rp__read_field(r, key, &v);
@@ -1267,8 +1277,7 @@ static int read_number(rp_reader *r, const char *key, int min, int max, uint8_t 
     rp_span v;
     uint64_t x;
     int rc = rp__read_field(r, key, &v);
-    if (rc == RP_OK &&
-        (rc = rp__span_uint(r, key, v, (uint64_t)min, (uint64_t)max, &x)) == RP_OK)
+    if (rc == RP_OK && (rc = rp__span_uint(r, key, v, (uint64_t)min, (uint64_t)max, &x)) == RP_OK)
         *out = (uint8_t)x;
     return rc;
 }
@@ -1331,8 +1340,10 @@ static int read_side(rp_reader *r, const char *what, rp_span v, dw_side *sd, uin
                 return rp__read_fail(r, what, "%s twice", CARD_NAME[f]);
             sd->leaders |= (uint8_t)LB(f);
         } else {
-            return rp__read_fail(r, what, "%s does not stay on a side of a wall (Flags are in "
-                                 "flags=, the Spy in spy=)", CARD_NAME[f]);
+            return rp__read_fail(r, what,
+                                 "%s does not stay on a side of a wall (Flags are in "
+                                 "flags=, the Spy in spy=)",
+                                 CARD_NAME[f]);
         }
     }
     return RP_OK;
@@ -1362,12 +1373,13 @@ static int read_spy(rp_reader *r, dw_state *t, uint8_t blue_archers[DW_WALLS][3]
     if ((rc = read_card(r, "spy", target, &f)) < 0)
         return rc;
     if (f > DW_A3 && (f < DW_GENERAL || f > DW_ENGINEER))
-        return rp__read_fail(r, "spy", "the Spy covers an Archer, cannon@<stack position>, "
+        return rp__read_fail(r, "spy",
+                             "the Spy covers an Archer, cannon@<stack position>, "
                              "general, noble or engineer");
     if (f <= DW_A3) {
         if (!blue_archers[w - 1][f])
-            return rp__read_fail(r, "spy", "no %s on Blue's side of wall %d to cover",
-                                 CARD_NAME[f], (int)w);
+            return rp__read_fail(r, "spy", "no %s on Blue's side of wall %d to cover", CARD_NAME[f],
+                                 (int)w);
         blue_archers[w - 1][f]--;
     }
     t->spy_on = (uint8_t)f;
@@ -1386,8 +1398,8 @@ static int read_walls(rp_reader *r, dw_state *t)
         if (!rp__span_split(v, '/', &blue, &red))
             return rp__read_fail(r, WALL_KEY[w], "write <Blue's side>/<Red's side>");
         if ((rc = read_side(r, WALL_KEY[w], blue, &t->side[w][DW_BLUE], blue_archers[w])) < 0 ||
-            (rc = read_side(r, WALL_KEY[w], red, &t->side[w][DW_RED],
-                            t->side[w][DW_RED].archers)) < 0)
+            (rc = read_side(r, WALL_KEY[w], red, &t->side[w][DW_RED], t->side[w][DW_RED].archers)) <
+                0)
             return rc;
     }
     int rc = read_spy(r, t, blue_archers);
@@ -1569,9 +1581,10 @@ static cJSON *dw_view_json(const void *st, int viewer)
     ADD(o, "to_move", s->over ? cJSON_CreateNull() : NAME(SEAT_NAME[s->to_move]));
     ADD(o, "phase", NAME(PHASE_NAME[s->phase]));
     ADD(o, "last_turn", cJSON_CreateBool(s->last_turn != DW_LAST_NO));
-    ADD(o, "end_trigger", s->last_turn == DW_LAST_FLAGS        ? NAME("third-flag")
-                          : s->last_turn == DW_LAST_EMPTY_HAND ? NAME("empty-hand")
-                                                               : cJSON_CreateNull());
+    ADD(o, "end_trigger",
+        s->last_turn == DW_LAST_FLAGS        ? NAME("third-flag")
+        : s->last_turn == DW_LAST_EMPTY_HAND ? NAME("empty-hand")
+                                             : cJSON_CreateNull());
     ADD(o, "over", cJSON_CreateBool(s->over));
     ADD(o, "winner", s->over ? NAME(SEAT_NAME[winner(s)]) : cJSON_CreateNull());
     ADD(o, "walls_controlled", by_seat(walls_of(s, DW_BLUE), walls_of(s, DW_RED)));
@@ -1780,9 +1793,8 @@ static void deal_split(dw_state *s, const bool hidden[2], const dw_split *sp, rp
     int n = counts_to_list(sp->main_other, other, rng);
     for (int i = 0; i < s->main_n; i++) {
         const int depth = DW_MAIN - 1 - i;
-        s->main[i] = (depth == sp->flag_depth[0] || depth == sp->flag_depth[1])
-                         ? (uint8_t)DW_FLAG
-                         : other[--n];
+        s->main[i] = (depth == sp->flag_depth[0] || depth == sp->flag_depth[1]) ? (uint8_t)DW_FLAG
+                                                                                : other[--n];
     }
 }
 
@@ -1836,7 +1848,7 @@ static rp_action dw_observe_action(const void *st, rp_action action, int observe
 /* Actions as data                                                                            */
 
 enum { K_ARCHERS, K_CANNON, K_FLAG, K_ATTACK, K_LEADER, K_SPY, K_ASSASSIN, K_DISCARD, K_DRAW };
-static const char *const KIND_NAME[] = {"archers", "cannon", "flag",    "attack", "leader",
+static const char *const KIND_NAME[] = {"archers", "cannon",   "flag",    "attack", "leader",
                                         "spy",     "assassin", "discard", "draw"};
 static const char *const ATTACK_TARGET[2] = {"cannon", "archers"};
 static const char *const DECK_NAME[2] = {"personal", "main"};
@@ -1859,8 +1871,8 @@ static dw_move decode(rp_action a)
     } RANGE[] = {{DW_ACT_CANNON, 5, K_CANNON}, {DW_ACT_FLAG, 1, K_FLAG},
                  {DW_ACT_ATTACK, 2, K_ATTACK}, {DW_ACT_LEADER, 6, K_LEADER},
                  {DW_ACT_SPY, 7, K_SPY},       {DW_ACT_ASSASSIN, 8, K_ASSASSIN}};
-    static const uint8_t CARD[] = {[K_FLAG] = DW_FLAG, [K_ATTACK] = DW_ATTACK,
-                                   [K_SPY] = DW_SPY, [K_ASSASSIN] = DW_ASSASSIN};
+    static const uint8_t CARD[] = {
+        [K_FLAG] = DW_FLAG, [K_ATTACK] = DW_ATTACK, [K_SPY] = DW_SPY, [K_ASSASSIN] = DW_ASSASSIN};
     dw_move m;
     memset(&m, 0, sizeof m);
     m.wall = m.target = -1;
@@ -1973,8 +1985,8 @@ static const char *strength_text(char *buf, size_t size, const dw_state *b, cons
 }
 
 /* The sentence of a play (DW-3) or a discard (DW-4), by kind. */
-static cJSON *play_sentence(cJSON *events, const dw_state *b, const dw_state *a,
-                            const dw_move *m, const uint8_t *lost)
+static cJSON *play_sentence(cJSON *events, const dw_state *b, const dw_state *a, const dw_move *m,
+                            const uint8_t *lost)
 {
     const int p = b->to_move, q = p ^ 1, w = m->wall;
     const char *me = SEAT_TITLE[p], *them = SEAT_TITLE[q];
@@ -1992,30 +2004,38 @@ static cJSON *play_sentence(cJSON *events, const dw_state *b, const dw_state *a,
                          extra, change);
     }
     case K_FLAG: /* DW-2 */
-        return rp__event(events, "flag", p, "%s plays flag on wall %d: %s holds the wall for "
-                         "the rest of the game (Flags on the board: %d).", me, w + 1,
-                         SEAT_TITLE[a->control[w]], a->flags_on_board);
+        return rp__event(events, "flag", p,
+                         "%s plays flag on wall %d: %s holds the wall for "
+                         "the rest of the game (Flags on the board: %d).",
+                         me, w + 1, SEAT_TITLE[a->control[w]], a->flags_on_board);
     case K_ATTACK: /* DW-6: a spied Archer cannot be moved */
         if (m->target == 1 && a->spy_wall == w + 1 && a->spy_on <= DW_A3)
             snprintf(extra, sizeof extra, " (the spied %s cannot be moved and stays)",
                      CARD_NAME[a->spy_on]);
-        return rp__event(events, "attack", p, "%s plays attack at wall %d, removing %s's %s%s: "
-                         "%s.", me, w + 1, them, lost_text, extra, change);
+        return rp__event(events, "attack", p,
+                         "%s plays attack at wall %d, removing %s's %s%s: "
+                         "%s.",
+                         me, w + 1, them, lost_text, extra, change);
     case K_SPY: /* DW-8 */
-        return rp__event(events, "spy", p, "%s plays spy on %s's %s at wall %d, which no longer "
-                         "counts: %s.", me, them, CARD_NAME[spied_face(a)], w + 1, change);
+        return rp__event(events, "spy", p,
+                         "%s plays spy on %s's %s at wall %d, which no longer "
+                         "counts: %s.",
+                         me, them, CARD_NAME[spied_face(a)], w + 1, change);
     case K_ASSASSIN: /* DW-9: removing the Spy frees its card */
         if (m->target == 7)
-            snprintf(extra, sizeof extra, ", which frees %s's %s", me,
-                     CARD_NAME[spied_face(b)]);
-        return rp__event(events, "assassin", p, "%s plays assassin at wall %d, removing %s's "
-                         "%s%s: %s.", me, w + 1, them, lost_text, extra, change);
+            snprintf(extra, sizeof extra, ", which frees %s's %s", me, CARD_NAME[spied_face(b)]);
+        return rp__event(events, "assassin", p,
+                         "%s plays assassin at wall %d, removing %s's "
+                         "%s%s: %s.",
+                         me, w + 1, them, lost_text, extra, change);
     case K_DISCARD: /* DW-4 */
-        return rp__event(events, "discard", p, "%s has no card that can be played and "
-                         "discards %s (DW-4).", me, cards);
+        return rp__event(events, "discard", p,
+                         "%s has no card that can be played and "
+                         "discards %s (DW-4).",
+                         me, cards);
     default: /* Archers and leaders */
-        return rp__event(events, KIND_NAME[m->kind], p, "%s plays %s at wall %d: %s.", me,
-                         cards, w + 1, change);
+        return rp__event(events, KIND_NAME[m->kind], p, "%s plays %s at wall %d: %s.", me, cards,
+                         w + 1, change);
     }
 }
 
@@ -2033,8 +2053,7 @@ static cJSON *play_event(cJSON *events, const dw_state *b, const dw_state *a, co
     ADD(e, "cards", counts_json(m->cards));
     if (w >= 0) {
         ADD(e, "wall", cJSON_CreateNumber(w + 1));
-        ADD(e, "strength_before",
-            by_seat(dw_strength(b, w, DW_BLUE), dw_strength(b, w, DW_RED)));
+        ADD(e, "strength_before", by_seat(dw_strength(b, w, DW_BLUE), dw_strength(b, w, DW_RED)));
         ADD(e, "strength", by_seat(dw_strength(a, w, DW_BLUE), dw_strength(a, w, DW_RED)));
     }
     if (m->kind == K_ATTACK)
@@ -2056,9 +2075,9 @@ static bool control_events(cJSON *events, const dw_state *b, const dw_state *a)
         if (b->control[w] == a->control[w])
             continue;
         const int c = a->control[w];
-        cJSON *e = rp__event(events, "control", c, "%s takes wall %d from %s, %d to %d.",
-                             SEAT_TITLE[c], w + 1, SEAT_TITLE[c ^ 1], dw_strength(a, w, c),
-                             dw_strength(a, w, c ^ 1));
+        cJSON *e =
+            rp__event(events, "control", c, "%s takes wall %d from %s, %d to %d.", SEAT_TITLE[c],
+                      w + 1, SEAT_TITLE[c ^ 1], dw_strength(a, w, c), dw_strength(a, w, c ^ 1));
         if (!e)
             return false;
         ADD(e, "wall", cJSON_CreateNumber(w + 1));
@@ -2078,13 +2097,15 @@ static cJSON *refill_event(cJSON *events, const dw_state *a, int p)
         count = want < own + main ? want : own + main;
         char from[96];
         if (own && main)
-            snprintf(from, sizeof from, "their personal deck (%d left) or the main deck (%d "
-                     "left)", own, main);
+            snprintf(from, sizeof from,
+                     "their personal deck (%d left) or the main deck (%d "
+                     "left)",
+                     own, main);
         else
             snprintf(from, sizeof from, "%s (%d left)",
                      own ? "their personal deck" : "the main deck", own ? own : main);
-        e = rp__event(events, "refill", p, "%s refills: %d card%s to draw from %s.",
-                      SEAT_TITLE[p], count, count == 1 ? "" : "s", from);
+        e = rp__event(events, "refill", p, "%s refills: %d card%s to draw from %s.", SEAT_TITLE[p],
+                      count, count == 1 ? "" : "s", from);
     } else {
         e = rp__event(events, "refill", p, "%s cannot refill: both decks are empty.",
                       SEAT_TITLE[p]);
@@ -2103,8 +2124,7 @@ static cJSON *draw_event(cJSON *events, const dw_state *b, rp_action action, int
     const char *from = own ? "their personal deck" : "the main deck";
     cJSON *e;
     if (viewer == p) {
-        e = rp__event(events, "draw", p, "%s draws %s from %s.", SEAT_TITLE[p], CARD_NAME[f],
-                      from);
+        e = rp__event(events, "draw", p, "%s draws %s from %s.", SEAT_TITLE[p], CARD_NAME[f], from);
         if (e) {
             cJSON *cards = cJSON_CreateArray();
             cJSON_AddItemToArray(cards, NAME(CARD_NAME[f]));
@@ -2152,8 +2172,10 @@ static bool turn_events(cJSON *events, const dw_state *b, const dw_state *a)
         else
             snprintf(why, sizeof why, "%s has no cards left and both decks are empty",
                      SEAT_TITLE[p]);
-        e = rp__event(events, "last-turn", p ^ 1, a->over ? "%s: %s has no card for a last "
-                      "turn, so the game ends (DW-12)." : "%s: %s takes one last turn (DW-12).",
+        e = rp__event(events, "last-turn", p ^ 1,
+                      a->over ? "%s: %s has no card for a last "
+                                "turn, so the game ends (DW-12)."
+                              : "%s: %s takes one last turn (DW-12).",
                       why, SEAT_TITLE[p ^ 1]);
         if (!e)
             return false;
@@ -2215,20 +2237,27 @@ static int explain_attack(const dw_state *s, const dw_move *m, char *buf, size_t
     const int p = s->to_move, q = p ^ 1, w = m->wall;
     const dw_side *opp = &s->side[w][q];
     if (!s->side[w][p].ncannon)
-        return snprintf(buf, size, "a Cannon Attack needs your own Cannon at the wall it "
-                        "attacks, and you have none at wall %d (DW-6)", w + 1);
-    if (p == DW_BLUE && spy_on_top_cannon(s, w))
-        return snprintf(buf, size, "your Cannon at wall %d is covered by the Spy, so it cannot "
-                        "attack (DW-6)", w + 1);
-    if (m->target == 0 && !opp->ncannon)
-        return snprintf(buf, size, "%s has no Cannon at wall %d to remove", SEAT_TITLE[q],
+        return snprintf(buf, size,
+                        "a Cannon Attack needs your own Cannon at the wall it "
+                        "attacks, and you have none at wall %d (DW-6)",
                         w + 1);
+    if (p == DW_BLUE && spy_on_top_cannon(s, w))
+        return snprintf(buf, size,
+                        "your Cannon at wall %d is covered by the Spy, so it cannot "
+                        "attack (DW-6)",
+                        w + 1);
+    if (m->target == 0 && !opp->ncannon)
+        return snprintf(buf, size, "%s has no Cannon at wall %d to remove", SEAT_TITLE[q], w + 1);
     if (m->target == 0)
-        return snprintf(buf, size, "%s's Cannon at wall %d is covered by the Spy and cannot be "
-                        "moved (DW-6, DW-P1)", SEAT_TITLE[q], w + 1);
+        return snprintf(buf, size,
+                        "%s's Cannon at wall %d is covered by the Spy and cannot be "
+                        "moved (DW-6, DW-P1)",
+                        SEAT_TITLE[q], w + 1);
     if (q == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
-        return snprintf(buf, size, "%s's only Archer at wall %d is covered by the Spy and "
-                        "cannot be moved (DW-6, DW-P1)", SEAT_TITLE[q], w + 1);
+        return snprintf(buf, size,
+                        "%s's only Archer at wall %d is covered by the Spy and "
+                        "cannot be moved (DW-6, DW-P1)",
+                        SEAT_TITLE[q], w + 1);
     return snprintf(buf, size, "%s has no Archers at wall %d to remove", SEAT_TITLE[q], w + 1);
 }
 
@@ -2240,8 +2269,10 @@ static int explain_target(const dw_state *s, const dw_move *m, char *buf, size_t
     if (!spy && m->target == 7)
         return s->spy_wall != w + 1
                    ? snprintf(buf, size, "the Spy is not at wall %d", w + 1)
-                   : snprintf(buf, size, "the Spy at wall %d lies on a buried Cannon and cannot "
-                              "be targeted (DW-9, DW-P2)", w + 1);
+                   : snprintf(buf, size,
+                              "the Spy at wall %d lies on a buried Cannon and cannot "
+                              "be targeted (DW-9, DW-P2)",
+                              w + 1);
     const int f = target_face(s, m);
     const char *what = m->target == 3 || f < 0 ? "Cannon" : CARD_NAME[f];
     return snprintf(buf, size, "%s has no %s at wall %d for the %s (%s)",
@@ -2268,8 +2299,10 @@ static int explain_play(const dw_state *s, const dw_move *m, char *buf, size_t s
     }
     switch (m->kind) {
     case K_FLAG:
-        return snprintf(buf, size, "wall %d already has a Flag: a Flag goes on a wall without "
-                        "one (DW-2)", m->wall + 1);
+        return snprintf(buf, size,
+                        "wall %d already has a Flag: a Flag goes on a wall without "
+                        "one (DW-2)",
+                        m->wall + 1);
     case K_ATTACK:
         return explain_attack(s, m, buf, size);
     case K_SPY:
@@ -2280,8 +2313,10 @@ static int explain_play(const dw_state *s, const dw_move *m, char *buf, size_t s
         char text[RP_ACTION_TEXT];
         dw_legal_actions(s, legal);
         dw_action_to_text(s, legal[0], text, sizeof text);
-        return snprintf(buf, size, "you may discard only when no card in your hand can be "
-                        "played (DW-4), and you can play e.g. '%s'", text);
+        return snprintf(buf, size,
+                        "you may discard only when no card in your hand can be "
+                        "played (DW-4), and you can play e.g. '%s'",
+                        text);
     }
     default:
         return -1;
@@ -2297,14 +2332,16 @@ static int dw_explain_illegal(const void *st, rp_action action, char *buf, size_
     const dw_move m = decode(action);
     if (m.kind == K_DRAW) {
         if (s->phase == DW_PHASE_PLAY)
-            return snprintf(buf, size, "you draw only after your play, to refill your hand "
+            return snprintf(buf, size,
+                            "you draw only after your play, to refill your hand "
                             "(DW-11)");
         return snprintf(buf, size, "%s is empty: draw from the %s deck",
                         m.target ? "the main deck" : "your personal deck",
                         m.target ? "personal" : "main");
     }
     if (s->phase == DW_PHASE_REFILL)
-        return snprintf(buf, size, "you have made your play: refill your hand with 'draw "
+        return snprintf(buf, size,
+                        "you have made your play: refill your hand with 'draw "
                         "personal' or 'draw main' (DW-11)");
     return explain_play(s, &m, buf, size);
 }
@@ -2364,7 +2401,7 @@ static void put_group(rp_text *t, int *parts, const char *verb, const char *cons
 #define SUMMARY_MIN_ACTIONS 13
 
 static const char *const CANNON_WORD[5] = {"5", "6", "7", "8", "9"};
-static const char *const LEADER_WORD[6] = {"general", "noble", "engineer",
+static const char *const LEADER_WORD[6] = {"general", "noble",  "engineer",
                                            "king",    "wizard", "builder"};
 
 /* The legal plays in a few words, grouped by kind (see rp_game.moves_summary). */
@@ -2598,8 +2635,7 @@ static void render_side(const dw_state *s, int w, int seat, FILE *out, bool colo
         char item[40];
         snprintf(item, sizeof item, "%s%s%s", i == sd->ncannon - 2 ? "buried: " : "",
                  CARD_NAME[sd->cannon[i]],
-                 spy_here && s->spy_on == DW_SPY_ON_CANNON && s->spy_depth == i ? " (spied)"
-                                                                                : "");
+                 spy_here && s->spy_on == DW_SPY_ON_CANNON && s->spy_depth == i ? " (spied)" : "");
         line_item(&l, item);
     }
     if (!l.items)
@@ -2648,9 +2684,11 @@ static void dw_render(const void *st, int viewer, FILE *out, bool color)
         fputc('.', out);
     }
     fprintf(out, " Flags on the board: %d of 3.\n", s->flags_on_board);
-    fprintf(out, "Decks: main %d, Blue's personal %d, Red's personal %d. Hands: Blue %d, Red "
-            "%d.\n", s->main_n, s->personal_n[DW_BLUE], s->personal_n[DW_RED],
-            s->hand_n[DW_BLUE], s->hand_n[DW_RED]);
+    fprintf(out,
+            "Decks: main %d, Blue's personal %d, Red's personal %d. Hands: Blue %d, Red "
+            "%d.\n",
+            s->main_n, s->personal_n[DW_BLUE], s->personal_n[DW_RED], s->hand_n[DW_BLUE],
+            s->hand_n[DW_RED]);
     fputs("Removed: ", out);
     dw_line removed = {out, 9, 9, 0};
     line_counts_led(&removed, "Blue's ", s->removed[DW_BLUE]);
