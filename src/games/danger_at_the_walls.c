@@ -2691,8 +2691,14 @@ static void dw_render(const void *st, int viewer, FILE *out, bool color)
             s->hand_n[DW_RED]);
     fputs("Removed: ", out);
     dw_line removed = {out, 9, 9, 0};
-    line_counts_led(&removed, "Blue's ", s->removed[DW_BLUE]);
-    line_counts_led(&removed, "Red's ", s->removed[DW_RED]);
+    static const uint8_t none[DW_FACES];
+    if (memcmp(s->removed, none, sizeof none) == 0 &&
+        memcmp(s->removed[DW_RED], none, sizeof none) == 0) {
+        line_item(&removed, "none");
+    } else {
+        line_counts_led(&removed, "Blue's ", s->removed[DW_BLUE]);
+        line_counts_led(&removed, "Red's ", s->removed[DW_RED]);
+    }
     fputc('\n', out);
     for (int w = 0; w < DW_WALLS; w++) {
         fprintf(out, "Wall %d: ", w + 1);
@@ -2712,8 +2718,8 @@ static void dw_render(const void *st, int viewer, FILE *out, bool color)
         fputs("Your hand: ", out);
         dw_line hand = {out, 11, 11, 0};
         line_counts(&hand, s->hand[me]);
-        fprintf(out, "\nYour personal deck (order unknown): ");
-        dw_line deck = {out, 36, 36, 0};
+        fprintf(out, "\nYour personal deck: ");
+        dw_line deck = {out, 20, 20, 0};
         line_counts(&deck, own);
         fputc('\n', out);
     }
