@@ -1862,6 +1862,7 @@ typedef struct dw_move {
     uint8_t cards[DW_FACES]; /* the cards it takes from the hand, by face */
 } dw_move;
 
+/* Take an action id apart (the layout in the table at the top of this file). */
 static dw_move decode(rp_action a)
 {
     /* the ranges after the Archers and before the discards: first id, ids per wall, kind */
@@ -1904,8 +1905,8 @@ static dw_move decode(rp_action a)
     return m;
 }
 
-/* The face of the card a Spy or Assassin play aims at in s, or -1 when it is not there (a
- * Cannon is the top of the stack). */
+/* The face of the card a Spy or Assassin play aims at in s; for a Cannon the top of the stack,
+ * or -1 when there is none. */
 static int target_face(const dw_state *s, const dw_move *m)
 {
     const int seat = m->kind == K_SPY ? DW_BLUE : DW_RED;
