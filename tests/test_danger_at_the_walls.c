@@ -983,6 +983,26 @@ static void test_state_notation_literal(void **unused)
     free(view);
 }
 
+/* Every cut of a notation is refused with a reason and leaves the state alone (a field cut
+ * off before its '=' once made the reader look at a value it never read). */
+static void test_state_notation_refuses_every_truncation(void **unused)
+{
+    (void)unused;
+    dw_state s, before;
+    rp_test_load(G, &s, LITERAL);
+    before = s;
+    char cut[sizeof LITERAL];
+    for (size_t len = 0; len + 1 < sizeof LITERAL; len++) {
+        memcpy(cut, LITERAL, len);
+        cut[len] = '\0';
+        rp_error err = {{0}};
+        if (G->state_from_text(&s, cut, &err) >= 0)
+            fail_msg("accepted the cut '%s'", cut);
+        assert_true(strlen(err.msg) > 0);
+        assert_memory_equal(&s, &before, sizeof s);
+    }
+}
+
 /* DW-10 in the notation: an unflagged wall goes to the stronger side, so a text giving it to
  * the weaker one is refused. */
 static void test_state_notation_checks_control(void **unused)
@@ -1996,6 +2016,7 @@ int main(void)
         cmocka_unit_test(test_state_notation_refuses_bad_and_non_canonical_text),
         cmocka_unit_test(test_state_notation_checks_control),
         cmocka_unit_test(test_state_notation_literal),
+        cmocka_unit_test(test_state_notation_refuses_every_truncation),
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_turn_number_counts_turns),
         cmocka_unit_test(test_config_of_reports_two_players),

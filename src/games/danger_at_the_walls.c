@@ -1240,7 +1240,9 @@ static int read_faces(rp_reader *r, const char *key, uint8_t *faces, int max, ui
     rp_span v, item;
     rp_list l;
     int k = 0, f, rc = rp__read_field(r, key, &v);
-    for (rp__list_begin(&l, v, ','); rc == RP_OK && rp__list_next(&l, &item); k++) {
+    if (rc < 0)
+        return rc;
+    for (rp__list_begin(&l, v, ','); rp__list_next(&l, &item); k++) {
         if ((rc = read_card(r, key, item, &f)) < 0)
             return rc;
         if (k == max)
@@ -1248,7 +1250,7 @@ static int read_faces(rp_reader *r, const char *key, uint8_t *faces, int max, ui
         faces[k] = (uint8_t)f;
     }
     *n = (uint8_t)k;
-    return rc;
+    return RP_OK;
 }
 
 /* The field `key`: a list of at most max cards, counted per face (a hand, a removed pile). */
@@ -1289,14 +1291,16 @@ static int read_per_wall(rp_reader *r, const char *key, const char *const *names
     rp_span v, item;
     rp_list l;
     int w = 0, x, rc = rp__read_field(r, key, &v);
-    for (rp__list_begin(&l, v, ','); rc == RP_OK && rp__list_next(&l, &item); w++) {
+    if (rc < 0)
+        return rc;
+    for (rp__list_begin(&l, v, ','); rp__list_next(&l, &item); w++) {
         if (w == DW_WALLS)
             return rp__read_fail(r, key, "one word per wall, five in all");
         if ((rc = rp__span_choice(r, key, item, names, n, &x)) < 0)
             return rc;
         out[w] = (uint8_t)x;
     }
-    return rc < 0 || w == DW_WALLS ? rc : rp__read_fail(r, key, "one word per wall, five in all");
+    return w == DW_WALLS ? RP_OK : rp__read_fail(r, key, "one word per wall, five in all");
 }
 
 /* turn, to, phase, last, over, control, flags. */
