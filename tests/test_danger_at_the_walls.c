@@ -1539,7 +1539,7 @@ static void test_views_for_seats_and_spectator(void **unused)
     settle(&s);
     check_valid(&s);
     char *spectator = rp_view_text(G, &s, RP_SPECTATOR, false);
-    assert_non_null(strstr(spectator, "\"viewer\":\"spectator\""));
+    assert_non_null(strstr(spectator, "\"seat\":null"));
     assert_non_null(strstr(spectator, "\"hand\":null,\"personal_deck\":null"));
     assert_non_null(strstr(spectator, "\"hand_sizes\":{\"blue\":2,\"red\":4}"));
     assert_non_null(strstr(spectator, "\"blue\":{\"archers\":[\"archer-2\"],\"cannons\":"
@@ -1550,7 +1550,7 @@ static void test_views_for_seats_and_spectator(void **unused)
     assert_null(strstr(spectator, "general"));
     assert_null(strstr(spectator, "king"));
     char *red = rp_view_text(G, &s, DW_RED, false);
-    assert_non_null(strstr(red, "\"viewer\":\"red\""));
+    assert_non_null(strstr(red, "\"seat\":1,"));
     assert_non_null(strstr(red, "\"hand\":[\"archer-3\",\"archer-3\",\"flag\",\"king\"]"));
     assert_null(strstr(red, "general"));
     free(spectator);

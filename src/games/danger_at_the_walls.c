@@ -1580,9 +1580,9 @@ static cJSON *dw_view_json(const void *st, int viewer)
     const int me = viewer_seat(viewer);
     cJSON *o = cJSON_CreateObject();
     ADD(o, "game", NAME("danger-at-the-walls"));
-    ADD(o, "viewer", NAME(me < 0 ? "spectator" : SEAT_NAME[me]));
+    ADD(o, "seat", me < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(me));
     ADD(o, "turn", cJSON_CreateNumber(s->turn));
-    ADD(o, "to_move", s->over ? cJSON_CreateNull() : NAME(SEAT_NAME[s->to_move]));
+    ADD(o, "to_act", s->over ? cJSON_CreateNull() : cJSON_CreateNumber(s->to_move));
     ADD(o, "phase", NAME(PHASE_NAME[s->phase]));
     ADD(o, "last_turn", cJSON_CreateBool(s->last_turn != DW_LAST_NO));
     ADD(o, "end_trigger",
@@ -1590,7 +1590,7 @@ static cJSON *dw_view_json(const void *st, int viewer)
         : s->last_turn == DW_LAST_EMPTY_HAND ? NAME("empty-hand")
                                              : cJSON_CreateNull());
     ADD(o, "over", cJSON_CreateBool(s->over));
-    ADD(o, "winner", s->over ? NAME(SEAT_NAME[winner(s)]) : cJSON_CreateNull());
+    ADD(o, "winner", s->over ? cJSON_CreateNumber(winner(s)) : cJSON_CreateNull());
     ADD(o, "walls_controlled", by_seat(walls_of(s, DW_BLUE), walls_of(s, DW_RED)));
     ADD(o, "flags_on_board", cJSON_CreateNumber(s->flags_on_board));
     cJSON *walls = cJSON_CreateArray();
