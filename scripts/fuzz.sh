@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# fuzz.sh — builds the libFuzzer targets (clang, build-fuzz) and runs each for SECONDS
+# (default 60) on its committed corpus, one after another, then prints per target: runs,
+# runs per second, coverage (edges) and corpus size reached, and whether it crashed.
+#   scripts/fuzz.sh [--merge] [SECONDS] [TARGET...]     (targets: state-castle-danger, record...)
+# New inputs go to build-fuzz/fuzz-corpus/TARGET; with --merge, those that add coverage are
+# then merged into tests/fuzz/corpus/TARGET (to commit). A crashing input is kept as
+# build-fuzz/crash-TARGET-*; fix the bug, add the input to the corpus, and `make test`
+# replays it from then on. `make fuzz` runs this with a short time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+merge=false
+if [ "${1:-}" = "--merge" ]; then merge=true; shift; fi
+seconds=${1:-60}
+[ $# -gt 0 ] && shift
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz-targets >/dev/null
+if [ $# -gt 0 ]; then targets=("$@"); else
+  mapfile -t targets < <(cd build-fuzz && ls fuzz-* | grep -v '^fuzz-corpus$' | sed 's/^fuzz-//'); fi
+failed=0
+printf '%-28s %10s %8s %6s %7s  %s\n' target runs runs/s cov corpus result
+for t in "${targets[@]}"; do
+  work=build-fuzz/fuzz-corpus/$t log=build-fuzz/fuzz-$t.log
+  mkdir -p "$work"
+  rc=0
+  build-fuzz/fuzz-"$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2560 \
+    -max_len=8192 -print_final_stats=1 -artifact_prefix=build-fuzz/crash-"$t"- \
+    "$work" tests/fuzz/corpus/"$t" >"$log" 2>&1 || rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  corp=$(grep -oE 'corp: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  result=ok
+  if [ "$rc" -ne 0 ]; then result="CRASH (see $log)"; failed=1; fi
+  printf '%-28s %10s %8s %6s %7s  %s\n' "$t" "${runs:-?}" "${speed:-?}" "${cov:-?}" "${corp:-?}" "$result"
+  if $merge && [ "$rc" -eq 0 ]; then
+    build-fuzz/fuzz-"$t" -merge=1 -max_len=8192 tests/fuzz/corpus/"$t" "$work" >/dev/null 2>&1
+  fi
+done
+exit $failed
