@@ -9,7 +9,8 @@ static const rp_command commands[] = {
     {"rules", "print the rules of a game as implemented", rp_cmd_rules},
     {"play", "play a game in the terminal against the AI or each other", rp_cmd_play},
     {"sim", "play AI against AI many times and count the results", rp_cmd_sim},
-    {"replay", "replay and verify a game record", rp_cmd_replay},
+    {"watch", "watch AIs play, from a seat or as a spectator", rp_cmd_watch},
+    {"replay", "replay and verify a game record, or step through it", rp_cmd_replay},
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
         return RP_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("ramparts 0.1.0\n");
+        printf("ramparts %s\n", RP_VERSION);
         return RP_EXIT_OK;
     }
     for (int i = 0; i < NUM_COMMANDS; i++)

@@ -49,7 +49,7 @@ for game in $(games); do
   replay=$("$RAMPARTS" replay "$tmp/$game.rec")
   expect_match "$game: the record replays" "$replay" "over"
   expect_eq "$game: the record's result is the game's" \
-    "$(echo "$replay" | sed 's/.*moves, //')" "$(grep '^# result: ' "$tmp/$game.rec" | sed 's/# result: //')"
+    "$(echo "$replay" | sed 's/.*moves, //')" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"
   # A human answering by number, then quitting: the record is saved and replays.
   out=$(printf '1\nbogus move\n999\n1\nquit\n' | "$RAMPARTS" play "$game" --seed 5 --record "$tmp/h.rec")
   expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
