@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ramparts/version.h"
 
 #define MAX_LINE (RP_STATE_TEXT + 256)
 #define MAX_ARGS 64
@@ -474,7 +475,7 @@ static int cmd_version(engine *e, int argc, char **argv, const char *rest, reply
                        rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
-    reply_add(out, "%s", RP_VERSION);
+    reply_add(out, "%s", RP_VERSION_STRING);
     return RP_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ramparts/version.h"
 
 static const rp_command commands[] = {
     {"list", "list the games", rp_cmd_list},
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
         return RP_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("ramparts %s\n", RP_VERSION);
+        printf("ramparts %s\n", RP_VERSION_STRING);
         return RP_EXIT_OK;
     }
     for (int i = 0; i < NUM_COMMANDS; i++)
