@@ -1,0 +1,128 @@
+"""harness.py — what the Python command-line tests share: counting checks (closing with the
+plain 'N passed, N failed' line), the text protocol driven through a pipe, the list of games,
+and `ramparts play` driven through a pipe or a pseudo-terminal."""
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import time
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self):
+        self.passed += 1
+
+    def fail(self, message):
+        self.failed += 1
+        print(f"FAIL: {message}", flush=True)
+
+    def expect(self, condition, message):
+        if condition:
+            self.ok()
+        else:
+            self.fail(message)
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 0 if self.failed == 0 else 1
+
+
+def engine_session(ramparts, commands):
+    """Run protocol commands through `ramparts engine`; the answers, one string each."""
+    text = "\n".join(commands) + "\nquit\n"
+    out = subprocess.run([ramparts, "engine"], input=text, capture_output=True, text=True,
+                         check=True).stdout
+    answers = [a for a in out.split("\n\n") if a.strip()]
+    return answers[:len(commands)]
+
+
+def games(ramparts):
+    """(game id, default players) for every game."""
+    ids = subprocess.run([ramparts, "list"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    ids = [i for i in ids if re.match(r"^[a-z]+(-[a-z]+)+$", i)]
+    result = []
+    for game in ids:
+        answer = engine_session(ramparts, [f"new {game}"])[0]
+        players = int(re.search(r"players=(\d+)", answer).group(1))
+        result.append((game, players))
+    return result
+
+
+def play_piped(ramparts, args, lines, env=None):
+    """`ramparts play ARGS` with `lines` typed through a pipe; (exit code, output)."""
+    run = subprocess.run([ramparts, "play", *args], input="".join(l + "\n" for l in lines),
+                         capture_output=True, text=True,
+                         env=dict(os.environ, NO_COLOR="1", **(env or {})))
+    return run.returncode, run.stdout + run.stderr
+
+
+class Terminal:
+    """A program on a pseudo-terminal: type into it, read what it shows."""
+
+    def __init__(self, argv, env=None):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ.update(env or {})
+            os.execv(argv[0], argv)
+        self.output = b""
+
+    def read_until(self, pattern, timeout=60.0):
+        """Read until the output so far matches the regex; the output, or None on timeout."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern.encode() if isinstance(pattern, str) else pattern)
+        while not regex.search(self.output):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:
+                    return None
+                if not chunk:
+                    return None
+                self.output += chunk
+        return self.output.decode(errors="replace")
+
+    def type(self, text):
+        os.write(self.fd, text.encode() if isinstance(text, str) else text)
+
+    def interrupt(self):
+        self.type(b"\x03")
+
+    def wait(self, timeout=60.0):
+        """The exit code (128 + N for signal N), reading what is left meanwhile."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.drain()
+                os.close(self.fd)
+                if os.WIFSIGNALED(status):
+                    return 128 + os.WTERMSIG(status)
+                return os.WEXITSTATUS(status)
+            self.drain(0.05)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        return None
+
+    def drain(self, wait=0.0):
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                return
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.output += chunk
