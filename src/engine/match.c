@@ -261,6 +261,8 @@ static int check_hot_seat_undo(const rp_match *m, long at, rp_error *err)
                        "back only your own last move, before anyone else moves",
                        rp_seat_name(m->game, who), m->seats[who]);
     }
+    if (!(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+        return RP_OK; /* nothing hidden, nothing left to chance: nothing to reveal */
     rp_state before;
     replay_prefix(m, (size_t)at, &before);
     if (rp_action_reveals(m->game, &before, m->history[at].action))

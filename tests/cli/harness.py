@@ -72,12 +72,14 @@ class Terminal:
             os.environ.update(env or {})
             os.execv(argv[0], argv)
         self.output = b""
+        self.mark = 0  # where the output since the last typed text starts
 
     def read_until(self, pattern, timeout=60.0):
-        """Read until the output so far matches the regex; the output, or None on timeout."""
+        """Read until the output since the last typed text matches the regex; all the
+        output, or None on timeout."""
         deadline = time.monotonic() + timeout
         regex = re.compile(pattern.encode() if isinstance(pattern, str) else pattern)
-        while not regex.search(self.output):
+        while not regex.search(self.output, self.mark):
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
@@ -93,6 +95,7 @@ class Terminal:
         return self.output.decode(errors="replace")
 
     def type(self, text):
+        self.mark = len(self.output)
         os.write(self.fd, text.encode() if isinstance(text, str) else text)
 
     def interrupt(self):
