@@ -141,21 +141,26 @@ static int start_match(record_reader *r, rp_error *err)
     if (!r->game)
         return fail_at(r, err, "no [game ...] line before the moves");
     rp_error inner;
-    if (rp_match_new(r->m, r->game, &r->cfg, &inner) < 0) {
-        long at = r->line;
-        r->line = r->options_line ? r->options_line : r->line;
-        int rc = fail_at(r, err, "%s", inner.msg);
-        r->line = at;
-        return rc;
-    }
-    r->started = true;
     if (r->position) {
+        /* The position decides the options: the record's may not even set up a game of
+         * their own (another player count), so the game is set up from its defaults, then
+         * replaced by the position, which reports the options in effect. */
+        rp_config defaults;
+        rp_config_default(r->game, &defaults);
+        if (rp_match_new(r->m, r->game, &defaults, &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s: %s", r->name, inner.msg);
+        r->started = true;
+        r->m->config = r->cfg;
         if (rp_match_load(r->m, r->position, &inner) < 0)
             return rp_fail(err, RP_EPARSE, "%s:%ld: bad position: %s", r->name,
                            r->position_line, inner.msg);
-        r->m->config.seed = r->cfg.seed;
         if (check_position_options(r, err) < 0)
             return RP_EPARSE;
+    } else {
+        if (rp_match_new(r->m, r->game, &r->cfg, &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name,
+                           r->options_line ? r->options_line : r->line, inner.msg);
+        r->started = true;
     }
     const int players = r->game->num_players(&r->m->state);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
@@ -250,6 +255,13 @@ static int read_header(record_reader *r, char *line, rp_error *err)
     value = trim(value);
     if (strcmp(key, "undo") == 0 || strcmp(key, "resample") == 0 || strcmp(key, "resign") == 0)
         return read_history_header(r, key, value, err);
+    static const char *const headers[] = {"game", "options", "seed", "seat", "position",
+                                          "result", "date", "event"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+        known = known || strcmp(key, headers[i]) == 0;
+    if (!known)
+        return fail_at(r, err, "unknown header [%s]", key);
     if (r->started)
         return fail_at(r, err, "header [%s] after the moves", key);
     if (strcmp(key, "game") == 0) {
@@ -292,9 +304,7 @@ static int read_header(record_reader *r, char *line, rp_error *err)
         r->result_line = r->line;
         return RP_OK;
     }
-    if (strcmp(key, "date") == 0 || strcmp(key, "event") == 0)
-        return RP_OK;
-    return fail_at(r, err, "unknown header [%s]", key);
+    return RP_OK; /* [date], [event]: for people */
 }
 
 static int read_move(record_reader *r, const char *move, rp_error *err)
