@@ -48,8 +48,11 @@ class Session:
         return self.read_screen()
 
     def close(self):
-        self.proc.stdin.write(b"quit\n")
-        self.proc.stdin.close()
+        try:
+            self.proc.stdin.write(b"quit\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
         rest = self.proc.stdout.read().decode(errors="replace")
         self.proc.wait()
         return rest
@@ -80,7 +83,11 @@ def one_seed(ramparts, game, seed, record, checks):
                  "--record", record])
     before = s.screen
     for _ in range(40):
+        if not PROMPT.search(before):
+            return None  # the game ended before the human could try (the AI won at once)
         peeked = s.send("1")
+        if not PROMPT.search(peeked):
+            return None  # the human's move ended the game: nothing to take back and redo
         undone = s.send("undo")
         taken = re.search(r"Took back (\d+) move", undone)
         if not taken:
