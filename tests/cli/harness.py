@@ -129,3 +129,40 @@ class Terminal:
             if not chunk:
                 return
             self.output += chunk
+
+
+class PipeSession:
+    """A command through pipes, one typed line at a time: each answer is the output up to
+    the next point where `ready` (a compiled regex) matches its end, or to the end."""
+
+    def __init__(self, argv, ready):
+        self.ready = ready
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT,
+                                     env=dict(os.environ, NO_COLOR="1"))
+        self.screen = self.read()
+
+    def read(self):
+        out = ""
+        while not self.ready.search(out):
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk.decode(errors="replace")
+        return out
+
+    def send(self, line):
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        self.screen = self.read()
+        return self.screen
+
+    def close(self):
+        try:
+            self.proc.stdin.write(b"quit\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        rest = self.proc.stdout.read().decode(errors="replace")
+        self.proc.wait()
+        return rest

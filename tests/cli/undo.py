@@ -19,43 +19,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks  # noqa: E402
+from harness import Checks, PipeSession  # noqa: E402
 
 PROMPT = re.compile(r"\n[A-Za-z0-9 ]+> $")
-
-
-class Session:
-    """`ramparts play` through pipes, one typed line at a time."""
-
-    def __init__(self, argv):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT,
-                                     env=dict(os.environ, NO_COLOR="1"))
-        self.screen = self.read_screen()
-
-    def read_screen(self):
-        out = b""
-        while not PROMPT.search(out.decode(errors="replace")):
-            chunk = os.read(self.proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            out += chunk
-        return out.decode(errors="replace")
-
-    def send(self, line):
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
-        return self.read_screen()
-
-    def close(self):
-        try:
-            self.proc.stdin.write(b"quit\n")
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        rest = self.proc.stdout.read().decode(errors="replace")
-        self.proc.wait()
-        return rest
 
 
 def table_part(screen, lines):
@@ -79,8 +45,8 @@ def hidden_games(ramparts):
 
 def one_seed(ramparts, game, seed, record, checks):
     """True when the future after the redo equals the peeked one."""
-    s = Session([ramparts, "play", game, "--seed", str(seed), "--seat", "1=random",
-                 "--record", record])
+    s = PipeSession([ramparts, "play", game, "--seed", str(seed), "--seat", "1=random",
+                     "--record", record], PROMPT)
     before = s.screen
     for _ in range(40):
         if not PROMPT.search(before):
