@@ -42,11 +42,23 @@ def engine_session(ramparts, commands):
     return answers[:len(commands)]
 
 
+def only(ids):
+    """The ids to test: all, or those RAMPARTS_CLI_ONLY names (comma-separated)."""
+    wanted = os.environ.get("RAMPARTS_CLI_ONLY")
+    return [i for i in ids if not wanted or i in wanted.split(",")]
+
+
+def hidden_games(ramparts):
+    """The games with hidden information."""
+    out = subprocess.run([ramparts, "list"], capture_output=True, text=True, check=True).stdout
+    return only([line.split()[0] for line in out.splitlines() if " hidden " in line])
+
+
 def games(ramparts):
     """(game id, default players) for every game."""
     ids = subprocess.run([ramparts, "list"], capture_output=True, text=True,
                          check=True).stdout.split()
-    ids = [i for i in ids if re.match(r"^[a-z]+(-[a-z]+)+$", i)]
+    ids = only([i for i in ids if re.match(r"^[a-z]+(-[a-z]+)+$", i)])
     result = []
     for game in ids:
         answer = engine_session(ramparts, [f"new {game}"])[0]

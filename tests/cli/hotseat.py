@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, PipeSession, engine_session  # noqa: E402
+from harness import Checks, PipeSession, engine_session, hidden_games  # noqa: E402
 from leaks import leaked  # noqa: E402
 
 PROMPT = re.compile(r"\n([A-Za-z0-9 ]+)> $")
@@ -105,8 +105,7 @@ def main():
     ramparts = sys.argv[1]
     checks = Checks()
     seeds = int(os.environ.get("RAMPARTS_CLI_HOTSEAT_SEEDS", "6"))
-    out = subprocess.run([ramparts, "list"], capture_output=True, text=True, check=True).stdout
-    hidden = [line.split()[0] for line in out.splitlines() if " hidden " in line]
+    hidden = hidden_games(ramparts)
     with tempfile.TemporaryDirectory() as tmp:
         record = os.path.join(tmp, "h.rec")
         for game in hidden:

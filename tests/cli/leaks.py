@@ -43,22 +43,26 @@ def split_screen(screen):
     return initial, steps, ending
 
 
-def name_pattern(names):
-    if not names:
+def name_pattern(names, ignore_case):
+    """Any of the names as a whole word. Short names ("AS", the ace of spades) are matched as
+    spelled, so English words ("as") do not count; names of four letters or more also in any
+    case, so a board spelling "Zvord" for "zvord" is caught."""
+    chosen = [n for n in names if not ignore_case or len(n) >= 4]
+    if not chosen:
         return None
-    alternatives = sorted((re.escape(n) for n in names), key=len, reverse=True)
+    alternatives = sorted((re.escape(n) for n in chosen), key=len, reverse=True)
     return re.compile(r"(?<![A-Za-z0-9])(" + "|".join(alternatives) + r")(?![A-Za-z0-9])",
-                      re.IGNORECASE)
+                      re.IGNORECASE if ignore_case else 0)
 
 
 def leaked(text_lines, names):
-    pattern = name_pattern(names)
-    if not pattern:
-        return None
-    for line in text_lines:
-        m = pattern.search(line)
-        if m:
-            return f"'{m.group(1)}' in: {line.strip()}"
+    for pattern in (name_pattern(names, False), name_pattern(names, True)):
+        if not pattern:
+            continue
+        for line in text_lines:
+            m = pattern.search(line)
+            if m:
+                return f"'{m.group(1)}' in: {line.strip()}"
     return None
 
 

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Checks, PipeSession  # noqa: E402
+from harness import Checks, PipeSession, hidden_games  # noqa: E402
 
 PROMPT = re.compile(r"\n[A-Za-z0-9 ]+> $")
 
@@ -36,11 +36,6 @@ def undo_screen_table(screen):
         if line.startswith("Took back"):
             return body[i + 1:]
     return None
-
-
-def hidden_games(ramparts):
-    out = subprocess.run([ramparts, "list"], capture_output=True, text=True, check=True).stdout
-    return [line.split()[0] for line in out.splitlines() if " hidden " in line]
 
 
 def one_seed(ramparts, game, seed, record, checks):
