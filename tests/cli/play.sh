@@ -69,6 +69,19 @@ expect_status "resume of a finished game fails" 1 "$RAMPARTS" play --resume "$tm
 expect_status "resume of a missing file fails" 1 "$RAMPARTS" play --resume "$tmp/none.rec"
 expect_status "resume with a game is a usage error" 2 "$RAMPARTS" play castle-danger --resume "$tmp/res.rec"
 
+# Issue 18: records replay as the game that was played — solo Rush the Wall (its neutral clan,
+# RTW-P5), Castle Danger's tournament limit, and a position with another player count.
+printf 'quit\n' | "$RAMPARTS" play rush-the-wall players=1 --seed 3 --seat 0=random --record "$tmp/solo.rec" >/dev/null
+expect_match "solo Rush the Wall records its neutral clan" "$(cat "$tmp/solo.rec")" $'\\[options players=1 neutrals=1'
+expect_status "solo Rush the Wall replays" 0 "$RAMPARTS" replay "$tmp/solo.rec"
+printf 'quit\n' | "$RAMPARTS" play castle-danger tournament=1 --seed 3 --seat 0=random --seat 1=random --record "$tmp/t.rec" >/dev/null
+expect_match "a tournament record has the 25-turn limit" "$(cat "$tmp/t.rec")" "turn-limit=25"
+expect_eq "the tournament record replays to its result" "$("$RAMPARTS" replay "$tmp/t.rec" | sed 's/.*moves, //')" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/t.rec")"
+position=$(printf 'new king-of-danger players=2 seed=3\nstate\n' | "$RAMPARTS" engine | nth_answer 2 | sed 's/^= //')
+printf '1\nquit\n' | "$RAMPARTS" play king-of-danger players=5 dealer=4 --position "$position" --record "$tmp/pos.rec" >/dev/null
+expect_match "a position's record has its player count" "$(cat "$tmp/pos.rec")" $'\\[options players=2 '
+expect_status "a record from another player count's position replays" 0 "$RAMPARTS" replay "$tmp/pos.rec"
+
 # Hot seat: a hand-over screen between humans; undo only of your own last move.
 out=$(printf '\n1\nundo\n\n1\n\nundo\n1\n\nundo\nquit\n' | "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
 expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \\(seat 1\\)"
