@@ -8,20 +8,23 @@
 
 #include "internal.h"
 
+void rp__match_step(const rp_match *m, const rp_entry *e, void *st)
+{
+    if (e->kind == RP_ENTRY_MOVE) {
+        m->game->apply(st, e->action);
+    } else if (e->kind == RP_ENTRY_RESAMPLE) {
+        rp_rng rng;
+        rp_rng_seed(&rng, e->value, 0x72657361u); /* "resa" */
+        m->game->determinize(st, e->seat, &rng);
+    }
+}
+
 /* Replay the first `count` history entries onto the start position. */
 static void replay_prefix(const rp_match *m, size_t count, void *st)
 {
     rp_state_copy(m->game, st, &m->start);
-    for (size_t i = 0; i < count; i++) {
-        const rp_entry *e = &m->history[i];
-        if (e->kind == RP_ENTRY_MOVE) {
-            m->game->apply(st, e->action);
-        } else if (e->kind == RP_ENTRY_RESAMPLE) {
-            rp_rng rng;
-            rp_rng_seed(&rng, e->value, 0x72657361u); /* "resa" */
-            m->game->determinize(st, e->seat, &rng);
-        }
-    }
+    for (size_t i = 0; i < count; i++)
+        rp__match_step(m, &m->history[i], st);
 }
 
 void rp_match_state_at(const rp_match *m, size_t i, void *st)

@@ -66,10 +66,11 @@ int rp_record_write(const rp_match *m, FILE *out)
     rp_match_status(m, status, sizeof status);
     fprintf(out, "[result %s]\n", status);
     rp_state st;
+    rp_state_copy(game, &st, &m->start);
     for (size_t i = 0; i < m->length; i++) {
-        rp_match_state_at(m, i, &st);
         if (write_entry(game, &m->history[i], &st, out) < 0)
             return RP_EINVAL;
+        rp__match_step(m, &m->history[i], &st);
     }
     return ferror(out) ? RP_EIO : RP_OK;
 }
