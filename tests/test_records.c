@@ -81,14 +81,14 @@ static void random_history(const rp_game *game, rp_rng *rng, rp_match *m)
     const int players = game->num_players(&m->state);
     const bool hot_seat = players > 1 && rp_rng_below(rng, 3) == 0;
     for (int p = 1; p < players; p++)
-        assert_int_equal(rp_match_set_player(m, p, hot_seat && p == 1 ? RP_HUMAN : "random",
-                                             NULL), RP_OK);
+        assert_int_equal(rp_match_set_player(m, p, hot_seat && p == 1 ? RP_HUMAN : "random", NULL),
+                         RP_OK);
     const int steps = 20 + (int)rp_rng_below(rng, 300);
     for (int i = 0; i < steps && !rp_match_over(m); i++) {
         const uint32_t roll = rp_rng_below(rng, 100);
         if (roll < 6) {
-            rp_match_undo_fair(m, (int)rp_rng_below(rng, hot_seat ? 2 : 1), rp_rng_next(rng),
-                               NULL, NULL);
+            rp_match_undo_fair(m, (int)rp_rng_below(rng, hot_seat ? 2 : 1), rp_rng_next(rng), NULL,
+                               NULL);
             continue;
         }
         if (roll == 6 && rp_rng_below(rng, 10) == 0) {

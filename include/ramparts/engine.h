@@ -38,8 +38,8 @@ typedef struct rp_match {
     rp_state state;
     rp_entry *history; /* owned */
     size_t length, cap;
-    size_t num_moves;  /* MOVE entries in history */
-    int resigned;      /* the seat that resigned, or -1 */
+    size_t num_moves; /* MOVE entries in history */
+    int resigned;     /* the seat that resigned, or -1 */
     /* Who plays each seat: RP_HUMAN or an AI spec (records write it as [seat N WHO]). */
     char seats[RP_MAX_PLAYERS][RP_RECORD_SEAT_TEXT];
 } rp_match;

@@ -74,8 +74,7 @@ typedef struct command {
     const char *help;
 } command;
 
-static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     for (int i = 0; i < rp_num_games; i++)
@@ -92,8 +91,7 @@ static void reset_clocks(engine *e)
     }
 }
 
-static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *out,
-                   rp_error *err)
+static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)rest;
     const rp_game *game = rp_game_find(argv[1]);
@@ -118,8 +116,7 @@ static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *ou
     return RP_OK;
 }
 
-static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out,
-                     rp_error *err)
+static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     const rp_game *game = e->match.game;
@@ -133,22 +130,19 @@ static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *
     return RP_OK;
 }
 
-static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)out;
     return rp_match_play_text(&e->match, rest, err);
 }
 
-static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)out;
     return rp_match_undo(&e->match, err);
 }
 
-static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out,
-                     rp_error *err)
+static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest;
     char text[RP_STATE_TEXT];
@@ -158,8 +152,7 @@ static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *
     return RP_OK;
 }
 
-static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv;
     int rc = rp_match_load(&e->match, rest, err);
@@ -178,8 +171,7 @@ static int parse_seat(const engine *e, const char *text, int *seat, rp_error *er
     long p = strtol(text, &end, 10);
     int players = e->match.game->num_players(&e->match.state);
     if (end == text || *end || p < 0 || p >= players)
-        return rp_fail(err, RP_EINVAL, "no player '%.40s': players are 0 to %d", text,
-                       players - 1);
+        return rp_fail(err, RP_EINVAL, "no player '%.40s': players are 0 to %d", text, players - 1);
     *seat = (int)p;
     return RP_OK;
 }
@@ -193,12 +185,11 @@ static int parse_viewer(const engine *e, const char *text, int *viewer, rp_error
     }
     if (parse_seat(e, text, viewer, err) == RP_OK)
         return RP_OK;
-    return rp_fail(err, RP_EINVAL, "no viewer '%.40s': a seat from 0 to %d or 'spectator'",
-                   text, e->match.game->num_players(&e->match.state) - 1);
+    return rp_fail(err, RP_EINVAL, "no viewer '%.40s': a seat from 0 to %d or 'spectator'", text,
+                   e->match.game->num_players(&e->match.state) - 1);
 }
 
-static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)rest;
     int seat;
@@ -242,8 +233,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
     return RP_OK;
 }
 
-static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply *out,
-                      rp_error *err)
+static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     char status[256];
@@ -252,8 +242,7 @@ static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply 
     return RP_OK;
 }
 
-static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     int p = e->match.game->current_player(&e->match.state);
@@ -307,16 +296,14 @@ static int cmd_genmove(engine *e, int argc, char **argv, const char *rest, reply
     const long budget = genmove_budget(e, seat);
     const unsigned long long start = rp_cli_now_ns();
     rp_genmove g;
-    int rc = rp_match_genmove(&e->match, argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI, budget, &g,
-                              err);
+    int rc = rp_match_genmove(&e->match, argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI, budget, &g, err);
     if (rc < 0)
         return rc;
     charge_clock(e, seat, (long)((rp_cli_now_ns() - start) / 1000000u));
     reply_add(out, "%s\ninfo seat=%d", g.text, g.seat);
     if (g.info.win_chance >= 0)
         reply_add(out, " win_chance=%.3f", g.info.win_chance);
-    reply_add(out, " iterations=%llu budget_ms=%ld", (unsigned long long)g.info.iterations,
-              budget);
+    reply_add(out, " iterations=%llu budget_ms=%ld", (unsigned long long)g.info.iterations, budget);
     return RP_OK;
 }
 
@@ -326,8 +313,7 @@ static int parse_seconds(const char *text, long *ms, rp_error *err)
     char *end;
     long v = strtol(text, &end, 10);
     if (end == text || *end || v < 0 || v > 10000000)
-        return rp_fail(err, RP_EINVAL, "'%.40s': expected whole seconds from 0 to 10000000",
-                       text);
+        return rp_fail(err, RP_EINVAL, "'%.40s': expected whole seconds from 0 to 10000000", text);
     *ms = v * 1000;
     return RP_OK;
 }
@@ -373,8 +359,7 @@ static int cmd_time_left(engine *e, int argc, char **argv, const char *rest, rep
 }
 
 /* The events of the last move told to a viewer, as one line of JSON. */
-static int cmd_events(engine *e, int argc, char **argv, const char *rest, reply *out,
-                      rp_error *err)
+static int cmd_events(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)rest;
     int viewer;
@@ -418,8 +403,7 @@ static int cmd_secrets(engine *e, int argc, char **argv, const char *rest, reply
 }
 
 /* A record of the match so far, one line per record line (never an empty one). */
-static int cmd_record(engine *e, int argc, char **argv, const char *rest, reply *out,
-                      rp_error *err)
+static int cmd_record(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest;
     char *text = NULL;
@@ -463,8 +447,7 @@ static int cmd_loadrecord(engine *e, int argc, char **argv, const char *rest, re
     return RP_OK;
 }
 
-static int cmd_name(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_name(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     reply_add(out, "Ramparts");
@@ -479,24 +462,22 @@ static int cmd_version(engine *e, int argc, char **argv, const char *rest, reply
     return RP_OK;
 }
 
-static int cmd_protocol_version(engine *e, int argc, char **argv, const char *rest,
-                                reply *out, rp_error *err)
+static int cmd_protocol_version(engine *e, int argc, char **argv, const char *rest, reply *out,
+                                rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     reply_add(out, "2");
     return RP_OK;
 }
 
-static int cmd_quit(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_quit(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)out, (void)err;
     e->quit = true;
     return RP_OK;
 }
 
-static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err);
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err);
 static int cmd_list_commands(engine *e, int argc, char **argv, const char *rest, reply *out,
                              rp_error *err);
 static int cmd_known_command(engine *e, int argc, char **argv, const char *rest, reply *out,
@@ -505,7 +486,8 @@ static int cmd_known_command(engine *e, int argc, char **argv, const char *rest,
 static const command commands[] = {
     {"name", 0, 0, false, cmd_name, "name            the engine's name"},
     {"version", 0, 0, false, cmd_version, "version         the engine's version"},
-    {"protocol_version", 0, 0, false, cmd_protocol_version, "protocol_version  2 (GTP 2's envelope)"},
+    {"protocol_version", 0, 0, false, cmd_protocol_version,
+     "protocol_version  2 (GTP 2's envelope)"},
     {"list_commands", 0, 0, false, cmd_list_commands, "list_commands   the commands, one a line"},
     {"known_command", 1, 1, false, cmd_known_command, "known_command C true or false"},
     {"list", 0, 0, false, cmd_list, "list            the games"},
@@ -515,17 +497,24 @@ static const command commands[] = {
     {"undo", 0, 0, true, cmd_undo, "undo            take back the last move"},
     {"state", 0, 0, true, cmd_state, "state           the full-state notation"},
     {"load", 1, -1, true, cmd_load, "load NOTATION   set the position from a full-state notation"},
-    {"view", 1, 1, true, cmd_view, "view VIEWER     what a seat (or 'spectator') may know, as JSON"},
-    {"showboard", 0, 1, true, cmd_showboard, "showboard [V]   the board as a seat (or 'spectator') sees it"},
+    {"view", 1, 1, true, cmd_view,
+     "view VIEWER     what a seat (or 'spectator') may know, as JSON"},
+    {"showboard", 0, 1, true, cmd_showboard,
+     "showboard [V]   the board as a seat (or 'spectator') sees it"},
     {"events", 1, 1, true, cmd_events, "events VIEWER   what the last move showed VIEWER, as JSON"},
     {"status", 0, 0, true, cmd_status, "status          ongoing, or over and the result"},
     {"turn", 0, 0, true, cmd_turn, "turn            the player to act, or over"},
-    {"genmove", 0, 1, true, cmd_genmove, "genmove [AI]    the AI (default medium) plays a move: the move, then its estimate"},
-    {"time_settings", 3, 3, false, cmd_time_settings, "time_settings M B S  main time M s, then B s for every S moves"},
-    {"time_left", 3, 3, true, cmd_time_left, "time_left P T S  seat P has T s left (for S moves in byo-yomi)"},
+    {"genmove", 0, 1, true, cmd_genmove,
+     "genmove [AI]    the AI (default medium) plays a move: the move, then its estimate"},
+    {"time_settings", 3, 3, false, cmd_time_settings,
+     "time_settings M B S  main time M s, then B s for every S moves"},
+    {"time_left", 3, 3, true, cmd_time_left,
+     "time_left P T S  seat P has T s left (for S moves in byo-yomi)"},
     {"record", 0, 0, true, cmd_record, "record          the game so far as a record"},
-    {"loadrecord", 1, -1, false, cmd_loadrecord, "loadrecord FILE replay a record file and continue from its end"},
-    {"secrets", 1, 1, true, cmd_secrets, "secrets VIEWER  debug: the card names VIEWER may not learn now"},
+    {"loadrecord", 1, -1, false, cmd_loadrecord,
+     "loadrecord FILE replay a record file and continue from its end"},
+    {"secrets", 1, 1, true, cmd_secrets,
+     "secrets VIEWER  debug: the card names VIEWER may not learn now"},
     {"help", 0, 0, false, cmd_help, "help            this list"},
     {"quit", 0, 0, false, cmd_quit, "quit            leave"},
 };
@@ -551,8 +540,7 @@ static int cmd_known_command(engine *e, int argc, char **argv, const char *rest,
     return RP_OK;
 }
 
-static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     for (int i = 0; i < NUM_COMMANDS; i++)
@@ -635,8 +623,8 @@ static bool handle_line(engine *e, char *line)
         p++;
     reply out = {0};
     rp_error err = {{0}};
-    int rc = *p ? run_command(e, p, &out, &err)
-                : rp_fail(&err, RP_EINVAL, "an id without a command");
+    int rc =
+        *p ? run_command(e, p, &out, &err) : rp_fail(&err, RP_EINVAL, "an id without a command");
     if (rc < 0)
         printf("?%s %s\n\n", id, err.msg[0] ? err.msg : rp_strerror(rc));
     else

@@ -115,8 +115,8 @@ static int ai_turn(play_session *s)
     rp_genmove g;
     rp_error err;
     if (rp_match_genmove(m, NULL, 0, &g, &err) < 0) {
-        fprintf(stderr, "ramparts play: the AI of %s failed: %s\n",
-                rp_seat_name(m->game, g.seat), err.msg);
+        fprintf(stderr, "ramparts play: the AI of %s failed: %s\n", rp_seat_name(m->game, g.seat),
+                err.msg);
         return RP_EXIT_FAIL;
     }
     narrate_to_humans(s, &before, g.action);
@@ -134,8 +134,8 @@ static void list_moves(const play_session *s)
     for (int i = 0; i < n; i++) {
         char text[RP_ACTION_TEXT];
         game->action_to_text(&s->match.state, legal[i], text, sizeof text);
-        printf("%s%4d%s %-21s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "",
-               text, (i % 3 == 2 || i == n - 1) ? "\n" : "");
+        printf("%s%4d%s %-21s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "", text,
+               (i % 3 == 2 || i == n - 1) ? "\n" : "");
     }
 }
 
@@ -267,8 +267,7 @@ static void typed_move(play_session *s, const char *line)
     if (rc == RP_OK)
         rc = play_move(s, action, &err);
     if (rc < 0)
-        printf("Not played: %s. ('moves' lists the legal moves, 'help' the commands.)\n",
-               err.msg);
+        printf("Not played: %s. ('moves' lists the legal moves, 'help' the commands.)\n", err.msg);
 }
 
 static bool confirm(const char *question)
@@ -480,15 +479,14 @@ static int parse_args(int argc, char **argv, play_args *a)
         } else if (arg[0] == '-') {
             return rp_cli_usage_error("play", "unknown option '%s'", arg);
         } else if (!a->game) {
-            return rp_cli_usage_error("play", "'%s': the game comes first (or --resume FILE)",
-                                      arg);
+            return rp_cli_usage_error("play", "'%s': the game comes first (or --resume FILE)", arg);
         } else if (rp_config_set(a->game, &a->cfg, arg, &err) < 0) {
             return rp_cli_usage_error("play", "%s", err.msg);
         }
     }
     if (a->resume && (a->game || a->position || a->record))
         return rp_cli_usage_error("play", "--resume FILE takes the game, options and record "
-                                  "from FILE; only --seat may be added");
+                                          "from FILE; only --seat may be added");
     if (!a->resume && !a->game)
         return rp_cli_usage_error("play", "which game? (ramparts list)");
     return RP_EXIT_OK;
@@ -511,8 +509,8 @@ static int resume_match(play_session *s, const char *path)
     if (rp_match_over(&s->match)) {
         char status[256];
         rp_match_status(&s->match, status, sizeof status);
-        fprintf(stderr, "ramparts play: the game in %s is over (%s): nothing to resume\n",
-                path, status);
+        fprintf(stderr, "ramparts play: the game in %s is over (%s): nothing to resume\n", path,
+                status);
         rp_match_free(&s->match);
         return RP_EXIT_FAIL;
     }
@@ -583,8 +581,8 @@ int rp_cmd_play(int argc, char **argv)
         return rc;
     rc = seat_players(&s, &a);
     rp_error err;
-    if (rc == RP_EXIT_OK && rp_cli_record_open(&s.match, a.resume ? a.resume : a.record,
-                                               &err) < 0) {
+    if (rc == RP_EXIT_OK &&
+        rp_cli_record_open(&s.match, a.resume ? a.resume : a.record, &err) < 0) {
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }

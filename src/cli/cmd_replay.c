@@ -80,8 +80,7 @@ static void step(const rp_match *m, int viewer, bool color)
                 continue;
             }
             shown++;
-        } else if (strcmp(line, "p") == 0 || strcmp(line, "b") == 0 ||
-                   strcmp(line, "back") == 0) {
+        } else if (strcmp(line, "p") == 0 || strcmp(line, "b") == 0 || strcmp(line, "back") == 0) {
             if (shown == 0) {
                 printf("This is the start.\n");
                 continue;
@@ -142,8 +141,8 @@ int rp_cmd_replay(int argc, char **argv)
         return RP_EXIT_FAIL;
     }
     int viewer = RP_SPECTATOR;
-    if (seat && (viewer = rp_cli_viewer("replay", m.game, m.game->num_players(&m.state),
-                                        seat)) == -3) {
+    if (seat &&
+        (viewer = rp_cli_viewer("replay", m.game, m.game->num_players(&m.state), seat)) == -3) {
         rp_match_free(&m);
         return RP_EXIT_USAGE;
     }

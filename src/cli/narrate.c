@@ -8,8 +8,7 @@
 #include "cli.h"
 
 /* The viewer sees exactly which action was taken (the fallback for games without events). */
-static bool action_visible(const rp_game *game, const void *before, rp_action action,
-                           int viewer)
+static bool action_visible(const rp_game *game, const void *before, rp_action action, int viewer)
 {
     if (viewer == game->current_player(before) || !(game->flags & RP_HIDDEN_INFO))
         return true;
@@ -18,8 +17,8 @@ static bool action_visible(const rp_game *game, const void *before, rp_action ac
     return game->observe_action(before, action, viewer) == action;
 }
 
-static void narrate_fallback(const rp_game *game, const void *before, rp_action action,
-                             int viewer, FILE *out)
+static void narrate_fallback(const rp_game *game, const void *before, rp_action action, int viewer,
+                             FILE *out)
 {
     const int actor = game->current_player(before);
     char text[RP_ACTION_TEXT];
@@ -40,7 +39,7 @@ void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, i
         return;
     }
     const cJSON *event;
-    cJSON_ArrayForEach(event, events) {
+    cJSON_ArrayForEach (event, events) {
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(event, "text");
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(event, "kind");
         if (!cJSON_IsString(text) || !*text->valuestring)
@@ -80,8 +79,9 @@ void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out)
         if (r[p] > 0)
             fprintf(out, "%s%s", named++ ? (named == winners ? " and " : ", ") : " ",
                     rp_seat_name(game, p));
-    fprintf(out, winners == 1 ? " wins.\n" : winners == players ? " share a draw.\n"
-                                                                 : " share the win.\n");
+    fprintf(out, winners == 1         ? " wins.\n"
+                 : winners == players ? " share a draw.\n"
+                                      : " share the win.\n");
 }
 
 void rp_cli_over_text(const rp_match *m, int viewer, char *buf, size_t size)
@@ -105,8 +105,8 @@ int rp_cli_viewer(const char *command, const rp_game *game, int players, const c
     long seat = strtol(text, &end, 10);
     if (end != text && !*end && seat >= 0 && seat < players)
         return (int)seat;
-    rp_cli_usage_error(command, "'%s': a viewer is a seat from 0 to %d or 'spectator' (%s)",
-                       text, players - 1, game->id);
+    rp_cli_usage_error(command, "'%s': a viewer is a seat from 0 to %d or 'spectator' (%s)", text,
+                       players - 1, game->id);
     return -3;
 }
 

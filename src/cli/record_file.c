@@ -48,8 +48,7 @@ static int open_default(const rp_match *m, rp_error *err)
     else
         snprintf(dir, sizeof dir, "ramparts-records");
     if (!make_folders(dir))
-        return rp_fail(err, RP_EIO, "cannot make the record folder %s: %s", dir,
-                       strerror(errno));
+        return rp_fail(err, RP_EIO, "cannot make the record folder %s: %s", dir, strerror(errno));
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
@@ -59,8 +58,8 @@ static int open_default(const rp_match *m, rp_error *err)
         char suffix[16] = "";
         if (n > 1)
             snprintf(suffix, sizeof suffix, "-%d", n);
-        snprintf(record_path, sizeof record_path, "%s/%s-%s-%llu%s.rec", dir, m->game->id,
-                 stamp, (unsigned long long)m->config.seed, suffix);
+        snprintf(record_path, sizeof record_path, "%s/%s-%s-%llu%s.rec", dir, m->game->id, stamp,
+                 (unsigned long long)m->config.seed, suffix);
         record_fd = open(record_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (record_fd >= 0)
             return RP_OK;
@@ -121,7 +120,8 @@ void rp_cli_record_snapshot(const rp_match *m)
     if (snapshot_current < 0) {
         int n = snprintf(interrupt_message, sizeof interrupt_message,
                          "\nInterrupted. Game saved: %s\n(continue it with: ramparts play "
-                         "--resume %s)\n", record_path, record_path);
+                         "--resume %s)\n",
+                         record_path, record_path);
         interrupt_message_len = n > 0 ? strlen(interrupt_message) : 0;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -145,8 +145,7 @@ int rp_cli_record_save(const rp_match *m)
     sigprocmask(SIG_BLOCK, &block, &old);
     const int i = snapshot_current;
     bool ok = record_fd >= 0 && i >= 0 && ftruncate(record_fd, 0) == 0 &&
-              pwrite(record_fd, snapshot_text[i], snapshot_len[i], 0) ==
-                  (ssize_t)snapshot_len[i];
+              pwrite(record_fd, snapshot_text[i], snapshot_len[i], 0) == (ssize_t)snapshot_len[i];
     if (record_fd >= 0 && close(record_fd) != 0)
         ok = false;
     record_fd = -1;

@@ -102,8 +102,7 @@ int rp_cli_read_line(const char *prompt, char *buf, size_t size)
     if (!got)
         return RP_LINE_EOF;
     if (too_long) {
-        printf("That line is too long (more than %zu characters); nothing was done.\n",
-               size - 1);
+        printf("That line is too long (more than %zu characters); nothing was done.\n", size - 1);
         return RP_LINE_REFUSED;
     }
     if (rp_cli_line_has_control(buf)) {

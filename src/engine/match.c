@@ -164,9 +164,8 @@ int rp_match_play(rp_match *m, rp_action action, rp_error *err)
         rp_explain_illegal(m->game, &m->state, action, why, sizeof why);
         return rp_fail(err, RP_EILLEGAL, "%s", why);
     }
-    rp_entry e = {.kind = RP_ENTRY_MOVE,
-                  .seat = m->game->current_player(&m->state),
-                  .action = action};
+    rp_entry e = {
+        .kind = RP_ENTRY_MOVE, .seat = m->game->current_player(&m->state), .action = action};
     int rc = push_entry(m, e, err);
     if (rc < 0)
         return rc;
@@ -189,8 +188,8 @@ int rp_match_play_text(rp_match *m, const char *text, rp_error *err)
 /* A seed for the AI of `seat` at this point of the match (splitmix64 of the three). */
 static uint64_t genmove_seed(const rp_match *m, int seat)
 {
-    uint64_t z = m->config.seed * 0x9e3779b97f4a7c15u + (uint64_t)m->num_moves * 1000003u +
-                 (uint64_t)seat;
+    uint64_t z =
+        m->config.seed * 0x9e3779b97f4a7c15u + (uint64_t)m->num_moves * 1000003u + (uint64_t)seat;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
@@ -260,7 +259,8 @@ static int check_hot_seat_undo(const rp_match *m, long at, rp_error *err)
         if (m->history[i].kind != RP_ENTRY_MOVE)
             continue;
         const int who = m->history[i].seat;
-        return rp_fail(err, RP_EINVAL, "%s (%s) has moved since: at a shared table you can take "
+        return rp_fail(err, RP_EINVAL,
+                       "%s (%s) has moved since: at a shared table you can take "
                        "back only your own last move, before anyone else moves",
                        rp_seat_name(m->game, who), m->seats[who]);
     }
@@ -269,7 +269,8 @@ static int check_hot_seat_undo(const rp_match *m, long at, rp_error *err)
     rp_state before;
     replay_prefix(m, (size_t)at, &before);
     if (rp_action_reveals(m->game, &before, m->history[at].action))
-        return rp_fail(err, RP_EINVAL, "your last move showed something that was hidden or "
+        return rp_fail(err, RP_EINVAL,
+                       "your last move showed something that was hidden or "
                        "left to chance, so it cannot be taken back at a shared table");
     return RP_OK;
 }

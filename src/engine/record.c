@@ -37,8 +37,7 @@ static int write_entry(const rp_game *game, const rp_entry *e, const void *st, F
         break;
     case RP_ENTRY_UNDO:
         fprintf(out, "# %s took back %" PRIu64 " move%s (undo)\n[undo %d %" PRIu64 "]\n",
-                rp_seat_name(game, e->seat), e->value, e->value == 1 ? "" : "s", e->seat,
-                e->value);
+                rp_seat_name(game, e->seat), e->value, e->value == 1 ? "" : "s", e->seat, e->value);
         break;
     case RP_ENTRY_RESAMPLE:
         fprintf(out, "[resample %d %" PRIu64 "]\n", e->seat, e->value);
@@ -56,8 +55,8 @@ int rp_record_write(const rp_match *m, FILE *out)
     char options[2048];
     if (options_text(game, &m->config, options, sizeof options) < 0)
         return RP_ENOSPACE;
-    fprintf(out, "# Ramparts game record\n[game %s]\n[seed %" PRIu64 "]\n[options %s]\n",
-            game->id, m->config.seed, options);
+    fprintf(out, "# Ramparts game record\n[game %s]\n[seed %" PRIu64 "]\n[options %s]\n", game->id,
+            m->config.seed, options);
     for (int p = 0; p < game->num_players(&m->state); p++)
         fprintf(out, "[seat %d %s]\n", p, m->seats[p]);
     if (m->from_position)
@@ -153,8 +152,8 @@ static int start_match(record_reader *r, rp_error *err)
         r->started = true;
         r->m->config = r->cfg;
         if (rp_match_load(r->m, r->position, &inner) < 0)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: bad position: %s", r->name,
-                           r->position_line, inner.msg);
+            return rp_fail(err, RP_EPARSE, "%s:%ld: bad position: %s", r->name, r->position_line,
+                           inner.msg);
         if (check_position_options(r, err) < 0)
             return RP_EPARSE;
     } else {
@@ -168,8 +167,8 @@ static int start_match(record_reader *r, rp_error *err)
         if (!r->seats[p][0])
             continue;
         if (p >= players)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: [seat %d] but the game has %d players",
-                           r->name, r->seat_line[p], p, players);
+            return rp_fail(err, RP_EPARSE, "%s:%ld: [seat %d] but the game has %d players", r->name,
+                           r->seat_line[p], p, players);
         if (rp_match_set_player(r->m, p, r->seats[p], &inner) < 0)
             return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name, r->seat_line[p], inner.msg);
     }
@@ -229,11 +228,14 @@ static int read_history_header(record_reader *r, const char *key, char *value, r
     if (!seat_text || !parse_u64(seat_text, &seat) || seat >= RP_MAX_PLAYERS || extra ||
         (resign ? arg != NULL : !arg || !parse_u64(arg, &n)))
         return fail_at(r, err, "[%s %s] expected", key,
-                    resign ? "SEAT" : strcmp(key, "undo") == 0 ? "SEAT MOVES" : "SEAT SEED");
+                       resign                     ? "SEAT"
+                       : strcmp(key, "undo") == 0 ? "SEAT MOVES"
+                                                  : "SEAT SEED");
     e.seat = (int)seat;
     e.value = n;
-    e.kind = resign ? RP_ENTRY_RESIGN
-                    : strcmp(key, "undo") == 0 ? RP_ENTRY_UNDO : RP_ENTRY_RESAMPLE;
+    e.kind = resign                     ? RP_ENTRY_RESIGN
+             : strcmp(key, "undo") == 0 ? RP_ENTRY_UNDO
+                                        : RP_ENTRY_RESAMPLE;
     if (start_match(r, err) < 0)
         return RP_EPARSE;
     rp_error inner;
@@ -256,8 +258,8 @@ static int read_header(record_reader *r, char *line, rp_error *err)
     value = trim(value);
     if (strcmp(key, "undo") == 0 || strcmp(key, "resample") == 0 || strcmp(key, "resign") == 0)
         return read_history_header(r, key, value, err);
-    static const char *const headers[] = {"game", "options", "seed", "seat", "position",
-                                          "result", "date", "event"};
+    static const char *const headers[] = {"game",     "options", "seed", "seat",
+                                          "position", "result",  "date", "event"};
     bool known = false;
     for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
         known = known || strcmp(key, headers[i]) == 0;
@@ -314,8 +316,7 @@ static int read_move(record_reader *r, const char *move, rp_error *err)
         return RP_EPARSE;
     rp_error inner;
     if (rp_match_play_text(r->m, move, &inner) < 0)
-        return fail_at(r, err, "move '%.64s' (move %zu): %s", move, r->m->num_moves + 1,
-                    inner.msg);
+        return fail_at(r, err, "move '%.64s' (move %zu): %s", move, r->m->num_moves + 1, inner.msg);
     return RP_OK;
 }
 
@@ -328,8 +329,8 @@ static int check_result(record_reader *r, rp_error *err)
     rp_match_status(r->m, status, sizeof status);
     if (strcmp(status, r->result) == 0)
         return RP_OK;
-    return rp_fail(err, RP_EPARSE, "%s:%ld: [result %s] but the record replays to '%s'",
-                   r->name, r->result_line, r->result, status);
+    return rp_fail(err, RP_EPARSE, "%s:%ld: [result %s] but the record replays to '%s'", r->name,
+                   r->result_line, r->result, status);
 }
 
 #define MAX_RECORD_LINE (RP_STATE_TEXT + 64)
