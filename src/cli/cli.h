@@ -93,7 +93,8 @@ int rp_cli_read_line(const char *prompt, char *buf, size_t size);
 /* A byte below 32, DEL, or a C1 control in UTF-8. */
 bool rp_cli_line_has_control(const char *line);
 void rp_cli_lower(char *text);
-/* Clear the terminal (between the seats of a shared table); a marked break when not one. */
+/* Clear the terminal (between the seats of a shared table); on a terminal that cannot
+ * (TERM=dumb) scroll it away; through a pipe, a marked break. */
 void rp_cli_clear_screen(void);
 /* Long text through $PAGER (or less) on a terminal, else straight to stdout. */
 void rp_cli_page(const char *text);

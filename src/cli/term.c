@@ -121,10 +121,16 @@ void rp_cli_lower(char *text)
 
 void rp_cli_clear_screen(void)
 {
-    if (rp_cli_tty(stdout))
+    const char *term = getenv("TERM");
+    const bool dumb = !term || strcmp(term, "dumb") == 0;
+    if (rp_cli_tty(stdout) && !dumb) {
         fputs("\033[H\033[2J\033[3J", stdout);
-    else
+    } else {
+        /* A terminal that cannot clear: scroll the last player's screen out of sight. */
+        for (int i = 0; rp_cli_tty(stdout) && i < 100; i++)
+            fputc('\n', stdout);
         fputs("\n\n-------- the screen is cleared here --------\n\n", stdout);
+    }
     fflush(stdout);
 }
 
