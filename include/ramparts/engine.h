@@ -100,6 +100,9 @@ void rp_match_returns(const rp_match *m, double *out);
 /* "ongoing", or "over winner N returns R0 R1 ..." / "over shared returns ..." /
  * "over resigned N returns ...": what records' [result] carries and replay checks. */
 void rp_match_status(const rp_match *m, char *buf, size_t size);
+/* Apply history entry e of m to st (a move, or a re-sample with its seed; the undo and
+ * resignation notes change nothing): walking the history from m->start gives every state. */
+void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st);
 /* The state before history entry i (0 <= i <= length), replayed from the start. */
 void rp_match_state_at(const rp_match *m, size_t i, void *st);
 

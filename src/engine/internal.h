@@ -8,7 +8,4 @@
  * note, a re-sample (applied) or a resignation. Refused with the reason, m unchanged. */
 int rp__match_append(rp_match *m, const rp_entry *e, rp_error *err);
 
-/* Apply history entry e to st (a move, or a re-sample; notes change nothing). */
-void rp__match_step(const rp_match *m, const rp_entry *e, void *st);
-
 #endif

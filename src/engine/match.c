@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-void rp__match_step(const rp_match *m, const rp_entry *e, void *st)
+void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st)
 {
     if (e->kind == RP_ENTRY_MOVE) {
         m->game->apply(st, e->action);
@@ -24,7 +24,7 @@ static void replay_prefix(const rp_match *m, size_t count, void *st)
 {
     rp_state_copy(m->game, st, &m->start);
     for (size_t i = 0; i < count; i++)
-        rp__match_step(m, &m->history[i], st);
+        rp_match_apply_entry(m, &m->history[i], st);
 }
 
 void rp_match_state_at(const rp_match *m, size_t i, void *st)

@@ -69,7 +69,7 @@ int rp_record_write(const rp_match *m, FILE *out)
     for (size_t i = 0; i < m->length; i++) {
         if (write_entry(game, &m->history[i], &st, out) < 0)
             return RP_EINVAL;
-        rp__match_step(m, &m->history[i], &st);
+        rp_match_apply_entry(m, &m->history[i], &st);
     }
     return ferror(out) ? RP_EIO : RP_OK;
 }
