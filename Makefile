@@ -1,9 +1,11 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
-# `make play` (interactive game), `make bench` (speed figures). Dependencies install on demand.
+# `make play` (interactive game), `make bench` (speed figures), `make install` (the tool,
+# headers, static library and pkg-config file under PREFIX). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 
-.PHONY: all deps test play bench clean
+.PHONY: all deps test play bench install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -22,6 +24,9 @@ play: all
 
 bench: all
 	./build/ramparts bench
+
+install: all
+	cmake --install build --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-sanitize

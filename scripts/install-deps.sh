@@ -6,7 +6,8 @@
 # tests. Node.js counts as present when `node` and `npm` run (another install may provide
 # them); otherwise Debian's nodejs and npm are installed.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev openmpi-bin libopenmpi-dev chromium)
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev python3 openmpi-bin
+          libopenmpi-dev chromium)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
