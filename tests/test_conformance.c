@@ -1,7 +1,9 @@
 /* test_conformance.c — checks every registered game against the interface's contract
  * (as OpenSpiel's basic tests do): random playouts end, legal lists and notations are
  * consistent, full-state notation round-trips, views survive determinizing, the same seed gives
- * the same game, and malformed notation or options are refused without changing anything. */
+ * the same game, and malformed notation or options are refused without changing anything.
+ * Games whose rules set no end in turns (Castle Danger outside tournament play, CD-16) are
+ * played up to the game's stated tool_turn_cap and counted unfinished there, as the tools do. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,31 @@ int __sanitizer_install_malloc_and_free_hooks(void (*on_malloc)(const volatile v
 
 #define MAX_STEPS 200000
 
+/* Past the game's tool_turn_cap: the stated cap at which tests, like the tools, stop a game
+ * the rules would let go on (CD-16); never for games whose rules end every game. */
+static bool past_turn_cap(const rp_game *game, const void *st)
+{
+    return game->tool_turn_cap > 0 && game->turn_number(st) > game->tool_turn_cap;
+}
+
+/* Still to be played here: not over, and not stopped at the stated turn cap. */
+static bool playing(const rp_game *game, const void *st)
+{
+    return game->current_player(st) != RP_TERMINAL && !past_turn_cap(game, st);
+}
+
+/* A random game ended: over by its rules (returns checked), or stopped at the turn cap. */
+static void check_ended(const rp_game *game, const void *st)
+{
+    if (game->current_player(st) != RP_TERMINAL) {
+        assert_true(past_turn_cap(game, st));
+        return;
+    }
+    rp_action legal[RP_MAX_LEGAL];
+    assert_int_equal(game->legal_actions(st, legal), 0);
+    rp_test_check_returns(game, st);
+}
+
 /* One random game with the generic per-step checks; returns its number of actions. */
 static int checked_playout(const rp_game *game, uint64_t seed, const char *options)
 {
@@ -35,14 +62,12 @@ static int checked_playout(const rp_game *game, uint64_t seed, const char *optio
     rp_rng rng;
     rp_rng_seed(&rng, seed, 99);
     int steps = 0;
-    while (game->current_player(&st) != RP_TERMINAL) {
+    while (playing(game, &st)) {
         assert_true(++steps < MAX_STEPS);
         rp_test_check_step(game, &st, &rng);
         rp_test_random_step(game, &st, &rng);
     }
-    rp_action legal[RP_MAX_LEGAL];
-    assert_int_equal(game->legal_actions(&st, legal), 0);
-    rp_test_check_returns(game, &st);
+    check_ended(game, &st);
     return steps;
 }
 
@@ -71,7 +96,7 @@ static void final_text(const rp_game *game, uint64_t seed, char *text)
     rp_test_init(game, &st, opts);
     rp_rng rng;
     rp_rng_seed(&rng, seed, 7);
-    while (game->current_player(&st) != RP_TERMINAL) {
+    while (playing(game, &st)) {
         rp_test_random_step(game, &st, &rng);
     }
     game->state_to_text(&st, text, RP_STATE_TEXT);
@@ -127,7 +152,7 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
             snprintf(opts, sizeof opts, "seed=%d", r);
             rp_test_init(game, &st, opts);
             int moves = (int)rp_rng_below(&rng, 60);
-            for (int m = 0; m < moves && game->current_player(&st) != RP_TERMINAL; m++) {
+            for (int m = 0; m < moves && playing(game, &st); m++) {
                 rp_test_random_step(game, &st, &rng);
             }
             char text[RP_STATE_TEXT];
@@ -150,12 +175,12 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
             rp_rng play;
             rp_rng_seed(&play, (uint64_t)r, 3);
             int steps = 0;
-            while (game->current_player(&loaded) != RP_TERMINAL) {
+            while (playing(game, &loaded)) {
                 assert_true(++steps < MAX_STEPS);
                 rp_test_check_step(game, &loaded, &play);
                 rp_test_random_step(game, &loaded, &play);
             }
-            rp_test_check_returns(game, &loaded);
+            check_ended(game, &loaded);
         }
     }
 }
@@ -356,10 +381,10 @@ static void test_legal_actions_and_apply_never_allocate(void **unused)
                     if (allocations)
                         fail_msg("%s (%s): %ld allocations in legal_actions or apply at step %d",
                                  game->id, opts, allocations, step);
-                    if (n == 0)
+                    if (n == 0 || past_turn_cap(game, &st))
                         break;
                 }
-                assert_int_equal(game->current_player(&st), RP_TERMINAL);
+                check_ended(game, &st);
             }
         }
     }
@@ -380,7 +405,7 @@ static void along_random_games(const rp_game *game, int games, int every,
             rp_test_init(game, &st, opts);
             rp_rng rng;
             rp_rng_seed(&rng, (uint64_t)(p * 1000 + i), 31);
-            for (int step = 0; game->current_player(&st) != RP_TERMINAL; step++) {
+            for (int step = 0; playing(game, &st); step++) {
                 assert_true(step < MAX_STEPS);
                 if (step % every == 0)
                     check(game, &st, &rng);
@@ -432,8 +457,7 @@ static char *what_viewer_learns(const rp_game *game, const void *st, rp_action a
     game->apply(&after, action);
     cJSON *both = cJSON_CreateArray();
     cJSON_AddItemToArray(both, game->view_json(&after, viewer));
-    if (game->events_json)
-        cJSON_AddItemToArray(both, game->events_json(st, action, viewer));
+    cJSON_AddItemToArray(both, game->events_json(st, action, viewer));
     char *text = cJSON_PrintUnformatted(both);
     cJSON_Delete(both);
     assert_non_null(text);
@@ -451,7 +475,7 @@ static void check_observe_action(const rp_game *game, const void *st, rp_rng *rn
     const int mover = game->current_player(st);
     char *learned[RP_MAX_LEGAL];
     for (int viewer = RP_SPECTATOR; viewer < game->num_players(st); viewer++) {
-        if (viewer == RP_TERMINAL || (viewer == RP_SPECTATOR && !game->events_json))
+        if (viewer == RP_TERMINAL)
             continue;
         for (int i = 0; i < n; i++) {
             const rp_action seen = game->observe_action(st, legal[i], viewer);
@@ -490,6 +514,157 @@ static void test_observe_action_hides_only_what_is_hidden(void **unused)
                                check_observe_action);
 }
 
+/* ---- the fair-play interface: required of every registered game ---- */
+
+/* Every game implements the hooks a fair front end (the protocol, the server) relies on;
+ * moves_summary, describe and the AI's evaluate and observe_action stay optional (game.h). */
+static void test_every_game_has_the_fair_play_hooks(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        const struct {
+            const char *name;
+            bool present;
+        } hooks[] = {
+            {"turn_number", game->turn_number != NULL},
+            {"state_ok", game->state_ok != NULL},
+            {"config_of", game->config_of != NULL},
+            {"view_json", game->view_json != NULL},
+            {"determinize", game->determinize != NULL},
+            {"render", game->render != NULL},
+            {"action_json", game->action_json != NULL},
+            {"events_json", game->events_json != NULL},
+            {"explain_illegal", game->explain_illegal != NULL},
+            {"secret_names", game->secret_names != NULL},
+        };
+        for (size_t h = 0; h < sizeof hooks / sizeof *hooks; h++)
+            if (!hooks[h].present)
+                fail_msg("%s has no %s hook", game->id, hooks[h].name);
+    }
+}
+
+/* The options a state reports (config_of) as text, with a fixed seed. */
+static void options_of(const rp_game *game, const void *st, char *text, size_t size)
+{
+    rp_config base, cfg;
+    rp_config_default(game, &base);
+    rp_config_of(game, st, &base, &cfg);
+    assert_int_equal(cfg.players, game->num_players(st));
+    assert_true(rp_config_to_text(game, &cfg, text, size) > 0);
+}
+
+/* config_of: a fixed point (a new game under the options a state reports reports the same),
+ * and a state loaded from its notation reports what the state itself reports. */
+static void check_config_of(const rp_game *game, const void *st)
+{
+    char reported[512], again[512], loaded_reports[512];
+    options_of(game, st, reported, sizeof reported);
+    rp_state fresh;
+    rp_test_init(game, &fresh, reported);
+    options_of(game, &fresh, again, sizeof again);
+    assert_string_equal(reported, again);
+    char text[RP_STATE_TEXT];
+    assert_true(game->state_to_text(st, text, sizeof text) > 0);
+    rp_state loaded;
+    rp_test_load(game, &loaded, text);
+    options_of(game, &loaded, loaded_reports, sizeof loaded_reports);
+    assert_string_equal(reported, loaded_reports);
+}
+
+/* The string values (not the keys) anywhere inside item, as one space-separated list with
+ * a space on each side, so a name is found as " name ". */
+static void add_strings(const cJSON *item, char *out, size_t size)
+{
+    if (cJSON_IsString(item)) {
+        const size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s ", item->valuestring);
+        return;
+    }
+    for (const cJSON *child = item->child; child; child = child->next)
+        add_strings(child, out, size);
+}
+
+/* secret_names: no name a viewer may not learn is a value in that viewer's view; the
+ * spectator's view is an object like the seats'. */
+static void check_secrets_stay_out_of_views(const rp_game *game, const void *st)
+{
+    for (int viewer = RP_SPECTATOR; viewer < game->num_players(st); viewer++) {
+        if (viewer == RP_TERMINAL)
+            continue;
+        char names[4096];
+        const int len = game->secret_names(st, viewer, names, sizeof names);
+        assert_true(len >= 0);
+        cJSON *view = game->view_json(st, viewer);
+        assert_true(cJSON_IsObject(view));
+        static char values[1 << 16];
+        snprintf(values, sizeof values, " ");
+        add_strings(view, values, sizeof values);
+        assert_true(strlen(values) < sizeof values - 1);
+        for (char *save = NULL, *name = strtok_r(names, " ", &save); name;
+             name = strtok_r(NULL, " ", &save)) {
+            char spaced[128];
+            snprintf(spaced, sizeof spaced, " %s ", name);
+            if (strstr(values, spaced))
+                fail_msg("%s: %s's view shows the secret %s", game->id,
+                         rp_viewer_name(game, viewer), name);
+        }
+        cJSON_Delete(view);
+    }
+}
+
+/* explain_illegal: an action id that is not legal here gets a reason, never a crash. */
+static void check_explain_illegal(const rp_game *game, const void *st, rp_rng *rng)
+{
+    const rp_action action = (rp_action)rp_rng_below(rng, game->num_actions);
+    if (rp_is_legal(game, st, action))
+        return;
+    char why[256];
+    rp_explain_illegal(game, st, action, why, sizeof why);
+    assert_true(strlen(why) > 0);
+}
+
+/* Along random games of every game and player count: turn_number starts at 1 and never goes
+ * back; state_ok holds; config_of, secret_names and explain_illegal as above. */
+static void test_fair_play_hooks_along_random_games(void **unused)
+{
+    (void)unused;
+    const int games = rp_test_games(200) / 50 + 1;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        for (int p = game->min_players; p <= game->max_players; p++) {
+            for (int i = 0; i < games; i++) {
+                rp_state st;
+                char opts[64];
+                snprintf(opts, sizeof opts, "players=%d seed=%d", p, 300 + i);
+                rp_test_init(game, &st, opts);
+                rp_rng rng;
+                rp_rng_seed(&rng, (uint64_t)(p * 7000 + i), 41);
+                assert_int_equal(game->turn_number(&st), 1);
+                int turn = 1;
+                for (int step = 0; playing(game, &st); step++) {
+                    assert_true(step < MAX_STEPS);
+                    rp_test_check_state_ok(game, &st);
+                    if (step % 5 == 0) {
+                        check_config_of(game, &st);
+                        check_secrets_stay_out_of_views(game, &st);
+                        check_explain_illegal(game, &st, &rng);
+                    }
+                    rp_test_random_step(game, &st, &rng);
+                    const int now = game->turn_number(&st);
+                    if (now < turn)
+                        fail_msg("%s (%s): turn_number went back from %d to %d", game->id,
+                                 opts, turn, now);
+                    turn = now;
+                }
+                rp_test_check_state_ok(game, &st);
+                check_config_of(game, &st);
+                check_secrets_stay_out_of_views(game, &st);
+            }
+        }
+    }
+}
+
 static void test_registry_lookup(void **unused)
 {
     (void)unused;
@@ -511,6 +686,8 @@ int main(void)
         cmocka_unit_test(test_evaluate_is_a_share_the_player_can_know),
         cmocka_unit_test(test_observe_action_hides_only_what_is_hidden),
         cmocka_unit_test(test_registry_lookup),
+        cmocka_unit_test(test_every_game_has_the_fair_play_hooks),
+        cmocka_unit_test(test_fair_play_hooks_along_random_games),
         cmocka_unit_test(test_bad_options_are_refused),
         cmocka_unit_test(test_garbage_moves_are_refused),
         cmocka_unit_test(test_garbage_state_text_is_refused),

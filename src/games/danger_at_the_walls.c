@@ -193,7 +193,9 @@ static int walls_of(const dw_state *s, int seat)
 
 /* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value. */
 static const uint16_t archer_offsets[343][26] = {BY_KEY(SUB_ROW)};
-static const uint8_t archer_count[343] = {BY_KEY(SUB_COUNT)};
+/* uint16_t, not uint8_t: clang checks both arms of SUB_COUNT's ?: against the element type,
+ * and the arm never taken (keys of more than six Archers) exceeds 255. */
+static const uint16_t archer_count[343] = {BY_KEY(SUB_COUNT)};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Setup                                                                                      */
