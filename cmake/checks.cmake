@@ -5,6 +5,8 @@
 #    short CTest run of each (label fuzz, RP_FUZZ_SECONDS each); otherwise, in every build,
 #    fuzz_replay_NAME tests rerun each target over its committed corpus
 #    (tests/fuzz/corpus/NAME), so `make test` keeps every input that ever broke a contract;
+#    targets: state-GAME and action-GAME for every game, options, ai-spec, record, cards (option
+#    files such as Rush the Wall's cards=@FILE) and protocol (`ramparts engine` lines);
 #  - the no-allocation check of test_conformance (malloc and friends wrapped at link time).
 
 # ---- labels ----
@@ -79,6 +81,10 @@ rp_fuzz_target(options fuzz_options.c)
 rp_fuzz_target(ai-spec fuzz_ai_spec.c)
 rp_fuzz_target(record fuzz_record.c)
 rp_fuzz_target(cards fuzz_cards.c)
+# The protocol session of `ramparts engine` and the command-line helpers it uses.
+rp_fuzz_target(protocol fuzz_protocol.c
+               EXTRA_SOURCES ${CMAKE_SOURCE_DIR}/src/cli/cmd_engine.c
+                             ${CMAKE_SOURCE_DIR}/src/cli/util.c)
 
 # The seed inputs of the corpora (`make fuzz-seeds` writes them into tests/fuzz/corpus).
 add_executable(fuzz_seeds ${RP_FUZZ_DIR}/seeds.c)

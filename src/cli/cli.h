@@ -27,6 +27,18 @@ int rp_cmd_sim(int argc, char **argv);
 int rp_cmd_replay(int argc, char **argv);
 int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
+
+/* The protocol of `ramparts engine` (docs/protocol.md) as a session answering on `answers`,
+ * one line at a time: what rp_cmd_engine runs over stdin/stdout, and what tests and the
+ * protocol fuzz target (tests/fuzz/fuzz_protocol.c) drive directly. open returns NULL when out
+ * of memory; line returns false after `quit`; snapshot copies everything a command may change
+ * into buf when it fits and returns the size it needs (a refused command must leave it
+ * identical). */
+typedef struct rp_engine_session rp_engine_session;
+rp_engine_session *rp_engine_open(FILE *answers);
+bool rp_engine_line(rp_engine_session *session, char *line);
+size_t rp_engine_snapshot(const rp_engine_session *session, void *buf, size_t size);
+void rp_engine_close(rp_engine_session *session);
 int rp_cmd_arena(int argc, char **argv);
 int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);

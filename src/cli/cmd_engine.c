@@ -27,10 +27,12 @@ typedef struct engine {
     int stones_left[RP_MAX_PLAYERS];
 } engine;
 
-/* A growing answer text. */
+/* A growing answer text; out_of_memory once a piece could not be added (the answer is then
+ * refused as a whole, never sent cut short). */
 typedef struct reply {
     char *text;
     size_t len, cap;
+    bool out_of_memory;
 } reply;
 
 static void reply_add(reply *r, const char *fmt, ...)
@@ -45,13 +47,15 @@ static void reply_add(reply *r, const char *fmt, ...)
     va_start(ap, fmt);
     int need = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (need < 0)
+    if (need < 0 || r->out_of_memory)
         return;
     if (r->len + (size_t)need + 1 > r->cap) {
         size_t cap = (r->len + (size_t)need + 1) * 2;
         char *text = realloc(r->text, cap);
-        if (!text)
+        if (!text) {
+            r->out_of_memory = true;
             return;
+        }
         r->text = text;
         r->cap = cap;
     }
@@ -216,7 +220,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
     size_t size = 0;
     FILE *mem = open_memstream(&buf, &size);
     if (!mem)
-        return rp_fail(err, RP_EIO, "cannot render");
+        return rp_fail(err, RP_ENOMEM, "out of memory");
     e->match.game->render(&e->match.state, seat, mem, false);
     fclose(mem);
     while (size && buf[size - 1] == '\n')
@@ -569,7 +573,7 @@ static int run_command(engine *e, char *line, reply *out, rp_error *err)
         args_text++;
     char *copy = strdup(args_text);
     if (!copy)
-        return rp_fail(err, RP_ENOSPACE, "out of memory");
+        return rp_fail(err, RP_ENOMEM, "out of memory");
     char *argv[MAX_ARGS];
     int argc = 0;
     for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
@@ -599,8 +603,8 @@ static int run_command(engine *e, char *line, reply *out, rp_error *err)
     return rc;
 }
 
-/* Answer one line; returns false when the engine should stop. */
-static bool handle_line(engine *e, char *line)
+/* Answer one line on `answers`; returns false when the engine should stop. */
+static bool handle_line(engine *e, char *line, FILE *answers)
 {
     clean_line(line);
     char *p = line;
@@ -625,13 +629,59 @@ static bool handle_line(engine *e, char *line)
     rp_error err = {{0}};
     int rc =
         *p ? run_command(e, p, &out, &err) : rp_fail(&err, RP_EINVAL, "an id without a command");
+    if (rc >= 0 && out.out_of_memory)
+        rc = rp_fail(&err, RP_ENOMEM, "out of memory (the answer is too long)");
     if (rc < 0)
-        printf("?%s %s\n\n", id, err.msg[0] ? err.msg : rp_strerror(rc));
+        fprintf(answers, "?%s %s\n\n", id, err.msg[0] ? err.msg : rp_strerror(rc));
     else
-        printf("=%s%s%s\n\n", id, out.len ? " " : "", out.len ? out.text : "");
-    fflush(stdout);
+        fprintf(answers, "=%s%s%s\n\n", id, out.len ? " " : "", out.len ? out.text : "");
+    fflush(answers);
     free(out.text);
     return !e->quit;
+}
+
+/* ---- sessions (cli.h): the protocol without stdin, for tests and the fuzz target ---- */
+
+struct rp_engine_session {
+    engine e;
+    FILE *answers;
+};
+
+rp_engine_session *rp_engine_open(FILE *answers)
+{
+    rp_engine_session *session = calloc(1, sizeof *session);
+    if (session)
+        session->answers = answers;
+    return session;
+}
+
+bool rp_engine_line(rp_engine_session *session, char *line)
+{
+    return handle_line(&session->e, line, session->answers);
+}
+
+/* Everything a command may change: the engine's fields (the match, its state and options,
+ * the clocks) byte for byte, then the match's history entries. */
+size_t rp_engine_snapshot(const rp_engine_session *session, void *buf, size_t size)
+{
+    const engine *e = &session->e;
+    const size_t history = e->has_match ? e->match.length * sizeof *e->match.history : 0;
+    const size_t need = sizeof *e + history;
+    if (need <= size) {
+        memcpy(buf, e, sizeof *e);
+        if (history)
+            memcpy((char *)buf + sizeof *e, e->match.history, history);
+    }
+    return need;
+}
+
+void rp_engine_close(rp_engine_session *session)
+{
+    if (!session)
+        return;
+    if (session->e.has_match)
+        rp_match_free(&session->e.match);
+    free(session);
 }
 
 int rp_cmd_engine(int argc, char **argv)
@@ -645,7 +695,11 @@ int rp_cmd_engine(int argc, char **argv)
     }
     if (argc > 1)
         return rp_cli_usage_error("engine", "unknown argument '%s'", argv[1]);
-    engine e = {0};
+    rp_engine_session *session = rp_engine_open(stdout);
+    if (!session) {
+        fprintf(stderr, "ramparts engine: out of memory\n");
+        return RP_EXIT_FAIL;
+    }
     char line[MAX_LINE];
     bool running = true;
     while (running && fgets(line, sizeof line, stdin)) {
@@ -658,9 +712,8 @@ int rp_cmd_engine(int argc, char **argv)
             continue;
         }
         line[strcspn(line, "\r\n")] = '\0';
-        running = handle_line(&e, line);
+        running = rp_engine_line(session, line);
     }
-    if (e.has_match)
-        rp_match_free(&e.match);
+    rp_engine_close(session);
     return RP_EXIT_OK;
 }

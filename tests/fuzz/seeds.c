@@ -1,7 +1,7 @@
 /* seeds.c — writes the seed inputs of the fuzz corpora (tests/fuzz/corpus/<target>/seed-*):
- * states and moves of seeded random games of every game, options, AI specs, records and card
- * files, so each fuzz target starts from inputs that reach deep into its parser. Run by
- * `make fuzz-seeds`; inputs the fuzzer found later sit beside them under other names. */
+ * states and moves of seeded random games of every game, options, AI specs, records, card
+ * files and protocol sessions, so each fuzz target starts from inputs that reach deep into its
+ * parser. Run by `make fuzz-seeds`; inputs the fuzzer found later sit beside them under other names. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +221,50 @@ static void card_seeds(const char *card_file)
     }
 }
 
+/* Protocol sessions (fuzz_protocol.c): for every game, a new game, moves, every query command
+ * and a load of a later position; then the commands without a game, refusals, ids, comments
+ * and a quit in the middle. */
+static void protocol_seeds(void)
+{
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        char script[8192], *w = script;
+        const char *end = script + sizeof script;
+        w += snprintf(w, (size_t)(end - w), "new %s seed=%d players=%d\n", game->id, g + 1,
+                      game->max_players);
+        rp_state st;
+        init_game(game, &st, game->max_players, (uint64_t)g + 1);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 17);
+        for (int m = 0; m < 4 && game->current_player(&st) != RP_TERMINAL; m++) {
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = game->legal_actions(&st, legal);
+            const rp_action a = legal[rp_rng_below(&rng, (uint32_t)n)];
+            char move[RP_ACTION_TEXT];
+            game->action_to_text(&st, a, move, sizeof move);
+            game->apply(&st, a);
+            w += snprintf(w, (size_t)(end - w), "%d play %s\n", m + 1, move);
+        }
+        w += snprintf(w, (size_t)(end - w),
+                      "legal\nstate\nview 0\nview spectator\nevents 1\nevents spectator\n"
+                      "showboard spectator\nstatus\nturn\nsecrets 0\nrecord\nundo\n"
+                      "time_settings 60 5 1\ntime_left 0 30 0\nplay nonsense\n");
+        play_random(game, &st, 20, &rng);
+        char text[RP_STATE_TEXT];
+        game->state_to_text(&st, text, sizeof text);
+        w += snprintf(w, (size_t)(end - w), "load %s\nlegal\nstate\n", text);
+        char name[64];
+        snprintf(name, sizeof name, "%s", game->id);
+        write_seed("protocol", name, script, (size_t)(w - script));
+    }
+    static const char no_game[] =
+        "name\nversion\nprotocol_version\nlist_commands\nknown_command play\n"
+        "known_command fly\nlist\nhelp\n# a comment\n\n7 legal\n8\nfly away\n"
+        "new no-such-game\nnew castle-danger nonsense=1\nnew castle-danger players=9\n"
+        "time_settings -1 0 0\nquit\nlist\n";
+    write_seed("protocol", "no-game", no_game, sizeof no_game - 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -237,5 +281,6 @@ int main(int argc, char **argv)
     ai_spec_seeds();
     record_seeds();
     card_seeds(argv[2]);
+    protocol_seeds();
     return 0;
 }
