@@ -1,11 +1,14 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
-# `make play` (interactive game), `make bench` (speed figures), `make install` (the tool,
-# headers, static library and pkg-config file under PREFIX). Dependencies install on demand.
+# `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
+# the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
+# (rewrite the golden files after an intended change), `make check` (everything CI runs:
+# .ci/run), `make play`, `make bench`, `make install`. Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 15
 
-.PHONY: all deps test play bench install clean
+.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play bench install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -14,10 +17,45 @@ all: deps
 deps:
 	@bash scripts/install-deps.sh
 
-test: deps
+sanitize-build: deps
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRP_SANITIZE=ON >/dev/null
 	cmake --build build-sanitize -j $(JOBS)
+
+test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+# Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
+# tests/support.h); the command-line harnesses at larger sizes too.
+soak: sanitize-build
+	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
+	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+# clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake).
+tsan: deps
+	CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DRP_TSAN=ON >/dev/null
+	cmake --build build-tsan -j $(JOBS)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L threads
+
+# Each libFuzzer target (clang) for FUZZ_SECONDS on its corpus; a crash fails.
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Rewrite the seed inputs of tests/fuzz/corpus from seeded games (after a notation change).
+fuzz-seeds: sanitize-build
+	build-sanitize/fuzz_seeds tests/fuzz/corpus data/rush-the-wall.cards
+
+# Rewrite tests/golden/ from the current behaviour (review `git diff tests/golden` after).
+golden: sanitize-build
+	cmake --build build-sanitize --target golden
+
+# A Release build with clang (warnings are errors in every build).
+release-clang: deps
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build-clang -j $(JOBS)
+
+check:
+	bash .ci/run
 
 play: all
 	./build/ramparts play $(GAME)
@@ -29,4 +67,4 @@ install: all
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-sanitize
+	rm -rf build build-sanitize build-tsan build-fuzz build-clang build-tidy

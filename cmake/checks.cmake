@@ -7,7 +7,8 @@
 #    (tests/fuzz/corpus/NAME), so `make test` keeps every input that ever broke a contract;
 #    targets: state-GAME and action-GAME for every game, options, ai-spec, record, cards (option
 #    files such as Rush the Wall's cards=@FILE) and protocol (`ramparts engine` lines);
-#  - the no-allocation check of test_conformance (malloc and friends wrapped at link time).
+#  - the no-allocation check of test_conformance (malloc and friends wrapped at link time);
+#  - the golden files of tests/golden (the test golden; `make golden` rewrites them).
 
 # ---- labels ----
 foreach(threaded test_threads test_ai cli_arena cli_commands)
@@ -89,3 +90,19 @@ rp_fuzz_target(protocol fuzz_protocol.c
 # The seed inputs of the corpora (`make fuzz-seeds` writes them into tests/fuzz/corpus).
 add_executable(fuzz_seeds ${RP_FUZZ_DIR}/seeds.c)
 target_link_libraries(fuzz_seeds PRIVATE ramparts_lib)
+
+# ---- golden files (tests/golden/golden.sh) ----
+# The bench signature, fixed-seed searches and one playthrough per game, compared by the test
+# `golden`; `make golden` (the target golden) rewrites them after an intended change.
+add_executable(golden_gen ${CMAKE_SOURCE_DIR}/tests/golden_gen.c)
+target_link_libraries(golden_gen PRIVATE ramparts_lib)
+if(TARGET ramparts)
+  add_test(NAME golden COMMAND bash ${CMAKE_SOURCE_DIR}/tests/golden/golden.sh check
+                               $<TARGET_FILE:ramparts> $<TARGET_FILE:golden_gen>)
+  set_tests_properties(golden PROPERTIES TIMEOUT 600)
+  add_custom_target(golden
+    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/golden/golden.sh write $<TARGET_FILE:ramparts>
+            $<TARGET_FILE:golden_gen>
+    DEPENDS ramparts golden_gen
+    COMMENT "Rewriting tests/golden")
+endif()

@@ -6,7 +6,7 @@
 
 #include "support.h"
 
-int rp_test_games(int fallback)
+int rp_test_games(int full)
 {
     const char *env = getenv("RAMPARTS_PROPERTY_GAMES");
     if (env && *env) {
@@ -14,7 +14,10 @@ int rp_test_games(int fallback)
         if (n > 0)
             return n;
     }
-    return fallback;
+    const char *soak = getenv("RAMPARTS_SOAK");
+    if (soak && *soak && strcmp(soak, "0") != 0)
+        return full;
+    return full < RP_TEST_QUICK_GAMES ? full : RP_TEST_QUICK_GAMES;
 }
 
 void rp_test_init(const rp_game *game, void *st, const char *options)

@@ -11,8 +11,11 @@
 
 #include "ramparts/game.h"
 
-/* How many random games a property run plays: RAMPARTS_PROPERTY_GAMES, else `fallback`. */
-int rp_test_games(int fallback);
+/* How many random games a property run plays, given its full size (10,000 for each game's
+ * property run): RAMPARTS_PROPERTY_GAMES when set; the full size under RAMPARTS_SOAK=1
+ * (`make soak`); else at most RP_TEST_QUICK_GAMES, so `make test` stays fast. */
+#define RP_TEST_QUICK_GAMES 1000
+int rp_test_games(int full);
 
 /* A state of `game` set up with `options` ("players=3 seed=4", may be NULL); fails the test
  * on error. */
