@@ -16,7 +16,8 @@ seconds=${1:-60}
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz-targets >/dev/null
 if [ $# -gt 0 ]; then targets=("$@"); else
-  mapfile -t targets < <(cd build-fuzz && ls fuzz-* | grep -v '^fuzz-corpus$' | sed 's/^fuzz-//'); fi
+  mapfile -t targets < <(find build-fuzz -maxdepth 1 -type f -executable -name 'fuzz-*' |
+                         sed 's|^build-fuzz/fuzz-||' | sort); fi
 failed=0
 printf '%-28s %10s %8s %6s %7s  %s\n' target runs runs/s cov corpus result
 for t in "${targets[@]}"; do

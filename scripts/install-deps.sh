@@ -3,11 +3,13 @@
 # `make` and `make test` work on a fresh machine. Uses apt-get as root or through sudo.
 # Open MPI runs sim/arena/analyze across processes; Node.js and npm bundle the analysis
 # report's plotting script (web/, `npm ci` at build time); Chromium opens the report in the
-# tests. Node.js counts as present when `node` and `npm` run (another install may provide
+# tests. clang (with its sanitizer and libFuzzer runtimes), clang-format and clang-tidy serve
+# the checks of .ci/run: the clang and ThreadSanitizer builds, the fuzz targets, the format and
+# lint checks. Node.js counts as present when `node` and `npm` run (another install may provide
 # them); otherwise Debian's nodejs and npm are installed.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev python3 openmpi-bin
-          libopenmpi-dev chromium)
+          libopenmpi-dev chromium clang libclang-rt-dev clang-format clang-tidy)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
