@@ -350,6 +350,7 @@ struct an_judge {
     double *estimates; /* the judge's share of the win for that seat (NaN: forced move) */
     long states, cap;
     bool failed;
+    int code; /* when failed: the error code (RP_ENOMEM, or the AI's) */
     rp_error error;
 };
 
@@ -408,15 +409,18 @@ void an_judge_watch(void *judge, const void *st, int mover, rp_action action, in
     j->players = j->game->num_players(st);
     if (!judge_grow(j)) {
         j->failed = true;
-        rp_fail(&j->error, RP_ENOMEM, "analyze: out of memory judging a game");
+        j->code = rp_fail(&j->error, RP_ENOMEM, "analyze: out of memory judging a game");
         return;
     }
     double estimate = NAN;
     if (legal > 1) {
         rp_action move;
         rp_ai_info info = {-1, 0};
-        if (rp_ai_choose(j->ai, st, &move, &info, &j->error) < 0)
+        const int rc = rp_ai_choose(j->ai, st, &move, &info, &j->error);
+        if (rc < 0) {
             j->failed = true;
+            j->code = rc;
+        }
         estimate = info.win_chance >= 0 ? info.win_chance : NAN;
     }
     j->movers[j->states] = mover;
@@ -453,7 +457,7 @@ int an_judge_finish(an_judge *j, const double *returns, bool unfinished, rp_erro
     if (j->failed) {
         if (err)
             *err = j->error;
-        return RP_EINVAL;
+        return j->code;
     }
     const int n = j->players;
     double *v = judge_values(j, returns);

@@ -498,6 +498,10 @@ static bool parse_variant(analyze_job *job, char *text)
     if (job->num_variants == MAX_VARIANTS)
         return rp_cli_usage_error("analyze", "at most %d --vs variants", MAX_VARIANTS), false;
     job->variant_text[job->num_variants] = strdup(text);
+    if (!job->variant_text[job->num_variants]) {
+        fprintf(stderr, "ramparts analyze: out of memory\n");
+        return false;
+    }
     rp_config *v = &job->variants[job->num_variants];
     *v = job->cfg;
     char *save = NULL;
