@@ -291,6 +291,16 @@ static void broken_records_are_refused(void **unused)
         t = with_line(text, line_of(text, "[options "), "[options players=99]");
         expect_refused(t, "rec:4: players=99", game->id);
         free(t);
+        /* [seat N WHO]: N a seat number in range, then a space (strtol: an overlong number is
+         * refused, never undefined behaviour). */
+        const char *bad_seats[] = {"[seat 0human]", "[seat 99999999999999999999 human]",
+                                   "[seat -1 human]", "[seat +0 human]", "[seat 0]"};
+        const int seat_line = line_of(text, "[seat 0 ");
+        for (size_t k = 0; k < sizeof bad_seats / sizeof *bad_seats; k++) {
+            t = with_line(text, seat_line, bad_seats[k]);
+            expect_refused(t, "[seat N WHO] expected", game->id);
+            free(t);
+        }
         free(text);
     }
     expect_refused("", "no [game ...] line", "empty");

@@ -179,7 +179,8 @@ static int read_options(record_reader *r, char *value, rp_error *err)
 {
     if (!r->game)
         return fail_at(r, err, "[options] before [game]");
-    for (char *tok = strtok(value, " \t"); tok; tok = strtok(NULL, " \t")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(value, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         rp_error inner;
         if (strncmp(tok, "seed=", 5) == 0)
             return fail_at(r, err, "the seed has its own line, [seed N]");
@@ -193,9 +194,16 @@ static int read_options(record_reader *r, char *value, rp_error *err)
 
 static int read_seat(record_reader *r, const char *value, rp_error *err)
 {
-    int seat = -1, used = 0;
-    if (sscanf(value, "%d %n", &seat, &used) != 1 || seat < 0 || seat >= RP_MAX_PLAYERS ||
-        !value[used] || strlen(value + used) >= RP_RECORD_SEAT_TEXT)
+    /* strtol, not sscanf's %d: an out-of-range number is refused, never undefined. */
+    char *end;
+    errno = 0;
+    const long number = isdigit((unsigned char)*value) ? strtol(value, &end, 10) : -1;
+    const int seat = errno || number < 0 || number >= RP_MAX_PLAYERS ? -1 : (int)number;
+    size_t used = seat < 0 ? 0 : (size_t)(end - value);
+    while (seat >= 0 && value[used] == ' ')
+        used++;
+    if (seat < 0 || used == (size_t)(end - value) || !value[used] ||
+        strlen(value + used) >= RP_RECORD_SEAT_TEXT)
         return fail_at(r, err, "[seat N WHO] expected, N from 0 to %d", RP_MAX_PLAYERS - 1);
     if (r->seats[seat][0])
         return fail_at(r, err, "a second [seat %d]", seat);
@@ -222,7 +230,9 @@ static bool parse_u64(const char *text, uint64_t *out)
 static int read_history_header(record_reader *r, const char *key, char *value, rp_error *err)
 {
     rp_entry e = {0};
-    char *seat_text = strtok(value, " "), *arg = strtok(NULL, " "), *extra = strtok(NULL, " ");
+    char *save = NULL;
+    char *seat_text = strtok_r(value, " ", &save), *arg = strtok_r(NULL, " ", &save),
+         *extra = strtok_r(NULL, " ", &save);
     uint64_t seat = 0, n = 0;
     const bool resign = strcmp(key, "resign") == 0;
     if (!seat_text || !parse_u64(seat_text, &seat) || seat >= RP_MAX_PLAYERS || extra ||
