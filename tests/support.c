@@ -10,9 +10,10 @@ int rp_test_games(int full)
 {
     const char *env = getenv("RAMPARTS_PROPERTY_GAMES");
     if (env && *env) {
-        int n = atoi(env);
-        if (n > 0)
-            return n;
+        char *end;
+        const long n = strtol(env, &end, 10);
+        if (n > 0 && n <= 100000000 && *end == '\0')
+            return (int)n;
     }
     const char *soak = getenv("RAMPARTS_SOAK");
     if (soak && *soak && strcmp(soak, "0") != 0)

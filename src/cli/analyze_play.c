@@ -168,7 +168,7 @@ static void note_evaluation(an_collector *c, const void *st, int players)
     if (!c->game->evaluate)
         return;
     if (c->num_evals + players > c->cap_evals) {
-        const long cap = c->cap_evals ? 2 * c->cap_evals : 64 * RP_MAX_PLAYERS;
+        const long cap = c->cap_evals ? 2 * c->cap_evals : 64L * RP_MAX_PLAYERS;
         double *grown = realloc(c->evals, sizeof *grown * (size_t)cap);
         if (!grown) {
             c->overflow = true;

@@ -386,7 +386,9 @@ static void each_feature(const an_game *g, feature_fn fn, void *ctx)
             return;
         unsigned played, held;
         int used = 0;
-        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && used > 0) {
+        /* hex the program wrote itself (write_features), never outside input */
+        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && /* NOLINT(cert-err34-c) */
+            used > 0) {
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(end - line - used), line + used);
             fn(ctx, name, played, held);
@@ -465,7 +467,7 @@ static int compare_p(const void *a, const void *b)
 /* Holm's step-down adjustment over the tested rows. */
 static void holm(impact_row **tested, int m)
 {
-    qsort(tested, (size_t)m, sizeof *tested, compare_p);
+    qsort(tested, (size_t)m, sizeof *tested, compare_p); /* NOLINT(bugprone-sizeof-expression) */
     double running = 0;
     for (int k = 0; k < m; k++) {
         double adj = (double)(m - k) * tested[k]->p;
@@ -505,7 +507,9 @@ static cJSON *impact_json(const an_set *set)
     for (long i = 0; i < set->count; i++)
         each_feature(&set->games[i], collect_one, &t);
     impact_measure(&t, set);
-    impact_row **tested = malloc(sizeof *tested * (size_t)(t.count + 1));
+    /* an array of pointers to rows: sizeof *tested is a pointer's size on purpose */
+    impact_row **tested =
+        malloc(sizeof *tested * (size_t)(t.count + 1)); /* NOLINT(bugprone-sizeof-expression) */
     int m = 0;
     for (int i = 0; i < t.count && tested; i++) {
         impact_row *r = &t.rows[i];

@@ -583,6 +583,10 @@ static int run_command(engine *e, char *line, reply *out, rp_error *err)
         }
         argv[argc++] = tok;
     }
+    if (argc == 0) { /* handle_line passes a line with a command; stay safe without one */
+        free(copy);
+        return rp_fail(err, RP_EINVAL, "no command");
+    }
     const command *cmd = NULL;
     for (int i = 0; i < NUM_COMMANDS; i++)
         if (strcmp(argv[0], commands[i].name) == 0)

@@ -77,7 +77,8 @@ static int gather_block(unsigned char *all, size_t item_size, long count, rp_err
     int *offsets = calloc((size_t)mpi_size, sizeof *offsets);
     unsigned char *gathered = mpi_rank == 0 ? malloc(item_size * (size_t)count + 1) : NULL;
     bool ok = packed && counts && offsets && (mpi_rank != 0 || gathered);
-    if (rp_cli_mpi_any(!ok)) {
+    const bool any_failed = rp_cli_mpi_any(!ok); /* every rank takes part, ok or not */
+    if (!ok || any_failed) {
         free(packed), free(counts), free(offsets), free(gathered);
         return rp_fail(err, RP_ENOMEM, "MPI: out of memory gathering results");
     }

@@ -139,7 +139,8 @@ void rp_cli_page(const char *text)
     if (rp_cli_tty(stdout) && rp_cli_tty(stdin)) {
         const char *pager = getenv("PAGER");
         fflush(stdout);
-        FILE *p = popen(pager && *pager ? pager : "less -FRX", "w");
+        /* $PAGER is a command line by convention (as git and man run it) */
+        FILE *p = popen(pager && *pager ? pager : "less -FRX", "w"); /* NOLINT(cert-env33-c) */
         if (p) {
             void (*old)(int) = signal(SIGPIPE, SIG_IGN);
             fputs(text, p);

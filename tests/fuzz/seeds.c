@@ -1,7 +1,8 @@
 /* seeds.c — writes the seed inputs of the fuzz corpora (tests/fuzz/corpus/<target>/seed-*):
  * states and moves of seeded random games of every game, options, AI specs, records, card
  * files and protocol sessions, so each fuzz target starts from inputs that reach deep into its
- * parser. Run by `make fuzz-seeds`; inputs the fuzzer found later sit beside them under other names. */
+ * parser. Run by `make fuzz-seeds`; inputs the fuzzer found later sit beside them under other
+ * names. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
