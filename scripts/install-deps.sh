@@ -2,7 +2,8 @@
 # install-deps.sh — installs the Debian packages the build needs, only those missing, so
 # `make` and `make test` work on a fresh machine. Uses apt-get as root or through sudo.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev)
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libwebsockets-dev libsqlite3-dev
+          libsodium-dev python3 python3-websockets)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,6 +14,7 @@ static const rp_command commands[] = {
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
+    {"serve", "run the online server: play each other and the AI in a browser", rp_cmd_serve},
 };
 #define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
