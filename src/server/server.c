@@ -310,7 +310,8 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
     return false;
 }
 
-static void refuse_for_rate(rs_server *srv, rs_conn *c)
+static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd,
+                            const cJSON *msg)
 {
     srv->stats.rate_limited++;
     if (c->refused++ == 0)
@@ -323,7 +324,7 @@ static void refuse_for_rate(rs_server *srv, rs_conn *c)
     rs_err e;
     rs_fail(&e, "rate-limited", "too many messages: at most %d per %lld s",
             srv->cfg.rate_messages, (long long)(srv->cfg.rate_window_ms / 1000));
-    send_error(srv, c, &e, NULL, NULL);
+    send_error(srv, c, &e, cmd ? cmd->name : NULL, cJSON_IsObject(msg) ? msg : NULL);
 }
 
 void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t len)
@@ -349,7 +350,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     const rs_command *cmd = cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
     const int cost = cmd ? cmd->cost : 1;
     if (c->credits < cost) {
-        refuse_for_rate(srv, c);
+        refuse_for_rate(srv, c, cmd, msg);
         cJSON_Delete(msg);
         return;
     }
@@ -610,7 +611,7 @@ int rs_server_flush(rs_server *srv)
             rs_server_schedule_ai(srv, t);
     }
     if (srv->lobby_dirty) {
-        rs_session_send_lobby(srv, NULL);
+        rs_session_send_lobby(srv, NULL, NULL);
         srv->lobby_dirty = false;
     }
     int rc = 0;

@@ -92,7 +92,7 @@ rs_table *rs_field_table(rs_server *srv, const struct cJSON *msg, rs_err *e);
 
 /* session.c */
 void rs_session_auth_result(rs_server *srv, const rs_job *job);
-/* The lobby to one connection, or to every subscriber when c is NULL. */
-void rs_session_send_lobby(rs_server *srv, rs_conn *c);
+/* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
+void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
 
 #endif

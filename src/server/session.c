@@ -36,6 +36,17 @@ static cJSON *message(const char *type)
     return m;
 }
 
+/* The direct answer to a request whose effect everyone is told in a broadcast. */
+static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type,
+                 const rs_table *t)
+{
+    cJSON *m = message("done");
+    cJSON_AddStringToObject(m, "re", type);
+    if (t)
+        cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    rs_reply(srv, c, m, msg);
+}
+
 static void wipe_field(const cJSON *msg, const char *key)
 {
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
@@ -399,11 +410,11 @@ static cJSON *lobby_json(rs_server *srv)
     return m;
 }
 
-void rs_session_send_lobby(rs_server *srv, rs_conn *only)
+void rs_session_send_lobby(rs_server *srv, rs_conn *only, const cJSON *request)
 {
     cJSON *m = lobby_json(srv);
     if (only) {
-        rs_outbox_put(&srv->outbox, only->id, m);
+        rs_reply(srv, only, m, request);
         return;
     }
     for (size_t i = 0; i < srv->conns.cap; i++) {
@@ -421,12 +432,15 @@ static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return -1;
     c->lobby = watch;
     if (watch)
-        rs_session_send_lobby(srv, c);
+        rs_session_send_lobby(srv, c, msg);
+    else
+        done(srv, c, msg, "lobby", NULL);
     return 0;
 }
 
 /* Start sending c the game t. */
-static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, rs_err *e)
+static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since,
+                 const cJSON *request, rs_err *e)
 {
     bool already = false;
     for (int i = 0; i < c->num_watching; i++)
@@ -440,8 +454,9 @@ static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, rs_err 
         c->watching[c->num_watching++] = t->row.id;
     }
     rs_ctx ctx = rs_server_ctx(srv);
+    const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
     return rs_table_watch(&ctx, t, c->id, c->user, since,
-                          rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), e);
+                          rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), id, e);
 }
 
 /* "ai:LEVEL" with a level of the allow-list, never an arbitrary AI spec: a spec could ask
@@ -620,7 +635,7 @@ static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s,
     srv->lobby_dirty = true;
     reply_created(srv, c, t, msg);
     rs_err ignored;
-    watch(srv, c, t, -1, &ignored);
+    watch(srv, c, t, -1, NULL, &ignored);
     if (out)
         *out = t;
     return 0;
@@ -682,7 +697,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     cJSON_AddNumberToObject(m, "seat", chosen);
     rs_reply(srv, c, m, msg);
     rs_err ignored;
-    watch(srv, c, t, -1, &ignored);
+    watch(srv, c, t, -1, NULL, &ignored);
     return 0;
 }
 
@@ -716,7 +731,7 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (existing) {
         reply_created(srv, c, existing, msg);
         rs_err ignored;
-        return watch(srv, c, existing, -1, &ignored), 0;
+        return watch(srv, c, existing, -1, NULL, &ignored), 0;
     }
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
@@ -769,7 +784,7 @@ static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             return t ? rs_fail(e, "server-error", "out of memory") : -1;
         }
     }
-    if (watch(srv, c, t, since, e) < 0)
+    if (watch(srv, c, t, since, msg, e) < 0)
         return -1;
     rs_server_touch(srv, t, t->row.status);
     return 0;
@@ -861,6 +876,7 @@ static int offer(rs_server *srv, rs_conn *c, const cJSON *msg, offer_fn fn, rs_e
     if (fn(&ctx, t, seat, op, e) < 0)
         return -1;
     rs_server_touch(srv, t, before);
+    done(srv, c, msg, cJSON_GetObjectItemCaseSensitive(msg, "t")->valuestring, t);
     return 0;
 }
 
@@ -884,6 +900,7 @@ static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (rs_table_resign(&ctx, t, seat, e) < 0)
         return -1;
     rs_server_touch(srv, t, RS_GAME_LIVE);
+    done(srv, c, msg, "resign", t);
     return 0;
 }
 
@@ -897,6 +914,7 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (rs_table_claim(&ctx, t, seat, e) < 0)
         return -1;
     rs_server_touch(srv, t, RS_GAME_LIVE);
+    done(srv, c, msg, "claim", t);
     return 0;
 }
 
@@ -947,6 +965,7 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_ctx ctx = rs_server_ctx(srv);
     rs_table_broadcast(&ctx, t, m);
     cJSON_Delete(m);
+    done(srv, c, msg, "chat", t);
     return 0;
 }
 

@@ -1217,7 +1217,7 @@ static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *tr
 }
 
 static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since,
-                          cJSON *chat)
+                          cJSON *chat, const cJSON *request_id)
 {
     cJSON *m = rs_table_message(t, w->viewer, "snapshot", ctx->now_us);
     if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN) {
@@ -1239,6 +1239,8 @@ static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t
     }
     if (chat)
         cJSON_AddItemToObject(m, "chat", chat);
+    if (request_id)
+        cJSON_AddItemToObject(m, "id", cJSON_Duplicate(request_id, true));
     rs_outbox_put(ctx->out, w->conn, m);
 }
 
@@ -1251,7 +1253,7 @@ static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
 }
 
 int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_t since,
-                   cJSON *chat, rs_err *e)
+                   cJSON *chat, const cJSON *request_id, rs_err *e)
 {
     rs_watcher *w = find_watcher(t, conn);
     if (!w) {
@@ -1270,14 +1272,14 @@ int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_
         w->user = user;
         int seat = rs_table_seat_of(t, user);
         w->viewer = seat >= 0 ? seat : RP_SPECTATOR;
-        send_snapshot(ctx, t, w, since, chat);
+        send_snapshot(ctx, t, w, since, chat, request_id);
         if (seat >= 0 && t->connections[seat]++ == 0)
             broadcast_presence(ctx, t);
         else if (seat < 0)
             broadcast_presence(ctx, t);
         return 0;
     }
-    send_snapshot(ctx, t, w, since, chat);
+    send_snapshot(ctx, t, w, since, chat, request_id);
     return 0;
 }
 
@@ -1300,5 +1302,5 @@ void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn)
 {
     rs_watcher *w = find_watcher(t, conn);
     if (w)
-        send_snapshot(ctx, t, w, -1, NULL);
+        send_snapshot(ctx, t, w, -1, NULL, NULL);
 }

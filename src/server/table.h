@@ -140,9 +140,10 @@ int64_t rs_table_deadline_us(const rs_table *t);
 
 /* ---- viewers ---- */
 /* Start sending conn this game as `user` sees it (their seat, else the spectator); sends a
- * snapshot, with the events missed since version `since` when since >= 0. */
+ * snapshot (echoing request_id when not NULL, and taking over chat), with the events missed
+ * since version `since` when since >= 0. */
 int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_t since,
-                   struct cJSON *chat, rs_err *e);
+                   struct cJSON *chat, const struct cJSON *request_id, rs_err *e);
 /* Stop sending conn this game; false when it was not watching. */
 bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn);
 /* A fresh snapshot for one watching connection (after its queue overflowed). */
