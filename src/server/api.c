@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assets.h"
+#include "ramparts/version.h"
 #include "server_internal.h"
 
 #define JSON_TYPE "application/json"
@@ -232,7 +233,7 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
     rs_server_stats_get(srv, &st);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "ok", !srv->draining);
-    cJSON_AddStringToObject(o, "server", "ramparts 0.1.0");
+    cJSON_AddStringToObject(o, "server", "ramparts " RP_VERSION_STRING);
     cJSON_AddNumberToObject(o, "protocol", RS_PROTOCOL_VERSION);
     cJSON_AddNumberToObject(o, "connections", st.connections);
     cJSON_AddNumberToObject(o, "games_open", st.games_open);

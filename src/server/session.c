@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "log.h"
+#include "ramparts/version.h"
 #include "server_internal.h"
 
 #define CHAT_MAX 300       /* bytes in one chat line */
 #define CHAT_HISTORY 50    /* lines sent with a snapshot */
 #define LOBBY_MAX 100      /* games of each kind in a lobby message */
-#define VERSION_TEXT "ramparts 0.1.0"
+#define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
 static const char *const AI_LEVELS[] = {"random", "greedy", "easy", "medium", "hard", NULL};
 
