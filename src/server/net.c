@@ -72,6 +72,7 @@ typedef struct net_state {
     rs_idmap conns;
     uint64_t next_id;
     lws_sorted_usec_list_t timer;
+    int64_t timer_at; /* the instant the timer is armed for, or 0 */
     char origins[RS_NET_MAX_ORIGINS + 4][300];
     int num_origins;
     ip_count *ips;
@@ -457,18 +458,28 @@ static const lws_retry_bo_t retry_policy = {
     .secs_since_valid_hangup = 30,
 };
 
+static void end_iteration(void);
+
+/* Timers run inside lws_service before its poll: flush here, or what the tick produced
+ * would wait for the next network event. */
 static void on_timer(lws_sorted_usec_list_t *sul)
 {
     (void)sul;
+    net.timer_at = 0;
     rs_server_tick(net.server);
+    end_iteration();
 }
 
+/* Arm the one timer for the core's next deadline, unless it is armed for that instant
+ * already: re-arming every iteration would push a due timer forever into the future. */
 static void arm_timer(void)
 {
-    int64_t delay = rs_server_next_tick_us(net.server) - mono_us(NULL);
-    if (delay < 1000)
-        delay = 1000;
-    lws_sul_schedule(net.context, 0, &net.timer, on_timer, delay);
+    int64_t next = rs_server_next_tick_us(net.server);
+    if (net.timer_at == next)
+        return;
+    int64_t delay = next - mono_us(NULL);
+    net.timer_at = next;
+    lws_sul_schedule(net.context, 0, &net.timer, on_timer, delay > 0 ? delay : 0);
 }
 
 static void lws_log_line(int level, const char *line)
