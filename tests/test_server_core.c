@@ -512,6 +512,7 @@ static void test_clock_runs_out(void **state)
     int64_t game = two_player_game(
         "walls-and-armies", "\"clock\":{\"kind\":\"live\",\"initial_ms\":2000,\"increment_ms\":0}");
     skip_all(2);
+    const int mover = rs_table_to_move(table(game));
     advance(1500);
     rs_server_tick(H.srv);
     rs_server_flush(H.srv);
@@ -525,7 +526,9 @@ static void test_clock_runs_out(void **state)
     assert_string_equal(str(cJSON_GetObjectItem(u, "cause"), "kind"), "flag");
     const cJSON *result = cJSON_GetObjectItem(u, "result");
     assert_string_equal(str(result, "reason"), "time");
-    assert_true(cJSON_GetArrayItem(cJSON_GetObjectItem(result, "returns"), 1)->valuedouble == 1);
+    const cJSON *returns = cJSON_GetObjectItem(result, "returns");
+    assert_true(cJSON_GetArrayItem(returns, mover)->valuedouble == 0);
+    assert_true(cJSON_GetArrayItem(returns, 1 - mover)->valuedouble == 1);
     cJSON_Delete(u);
 }
 

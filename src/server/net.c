@@ -149,10 +149,10 @@ static void request_close(ws_conn *c, int code, const char *reason)
 {
     if (c->closing)
         return;
-    c->closing = true;
+    c->closing = true; /* what is queued still goes out (the last error says why), then the
+                        * close frame; nothing more is queued */
     c->close_code = code;
     snprintf(c->close_reason, sizeof c->close_reason, "%s", reason);
-    drop_queue(c);
     lws_callback_on_writable(c->wsi);
 }
 

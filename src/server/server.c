@@ -33,23 +33,32 @@ void rs_server_config_default(rs_server_config *cfg)
 
 /* ---- the outbox: messages wait here until the commit ---- */
 
+static bool outbox_push(rs_outbox *o, rs_pending p)
+{
+    if (o->count == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 64;
+        rs_pending *grown = realloc(o->items, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        o->items = grown;
+        o->cap = cap;
+    }
+    o->items[o->count++] = p;
+    return true;
+}
+
 void rs_outbox_put(rs_outbox *o, uint64_t conn, cJSON *msg)
 {
     char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
     cJSON_Delete(msg);
-    if (!text)
-        return;
-    if (o->count == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        rs_pending *grown = realloc(o->items, cap * sizeof *grown);
-        if (!grown) {
-            free(text);
-            return;
-        }
-        o->items = grown;
-        o->cap = cap;
-    }
-    o->items[o->count++] = (rs_pending){conn, text};
+    if (text && !outbox_push(o, (rs_pending){conn, text, 0}))
+        free(text);
+}
+
+/* Close conn once what is queued before is delivered. */
+static void outbox_close(rs_outbox *o, uint64_t conn, int code)
+{
+    outbox_push(o, (rs_pending){conn, NULL, code});
 }
 
 static void outbox_clear(rs_outbox *o)
@@ -317,8 +326,8 @@ static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd,
     if (c->refused++ == 0)
         rs_log("conn %llu (%s): rate limited", (unsigned long long)c->id, c->peer);
     if (c->refused > MAX_REFUSED) {
-        if (srv->out.close)
-            srv->out.close(srv->out.ctx, c->id, 1008, "rate limit exceeded");
+        c->closing = true;
+        outbox_close(&srv->outbox, c->id, 1008);
         return;
     }
     rs_err e;
@@ -624,8 +633,12 @@ int rs_server_flush(rs_server *srv)
     }
     for (size_t i = 0; i < srv->outbox.count; i++) {
         const rs_pending *p = &srv->outbox.items[i];
-        if (p->conn && srv->out.send)
+        if (!p->conn)
+            continue;
+        if (p->text && srv->out.send)
             srv->out.send(srv->out.ctx, p->conn, p->text, strlen(p->text));
+        else if (!p->text && srv->out.close)
+            srv->out.close(srv->out.ctx, p->conn, p->close_code, "rate limit exceeded");
     }
     outbox_clear(&srv->outbox);
     if (rc == 0)

@@ -16,7 +16,8 @@ struct cJSON;
 
 typedef struct rs_pending {
     uint64_t conn; /* 0 once that connection closed */
-    char *text;
+    char *text;    /* NULL for a close, delivered in order after the messages before it */
+    int close_code;
 } rs_pending;
 
 struct rs_outbox {
