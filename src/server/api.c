@@ -130,9 +130,8 @@ static cJSON *types_json(void)
             cJSON_AddItemToArray(options, opt);
         }
         cJSON *levels = cJSON_AddArrayToObject(o, "ai_levels");
-        static const char *const level_names[] = {"random", "greedy", "easy", "medium", "hard"};
-        for (int i = 0; i < 5; i++)
-            cJSON_AddItemToArray(levels, cJSON_CreateString(level_names[i]));
+        for (int i = 0; rs_ai_levels[i]; i++)
+            cJSON_AddItemToArray(levels, cJSON_CreateString(rs_ai_levels[i]));
         cJSON_AddItemToArray(types, o);
     }
     return types;

@@ -71,6 +71,9 @@ typedef struct rs_command {
     int cost;
 } rs_command;
 extern const rs_command rs_commands[]; /* session.c; ends with a NULL name */
+/* The AI levels a seat may have (session.c; ends with NULL): never an arbitrary AI spec,
+ * which could ask for any number of threads or any search time. */
+extern const char *const rs_ai_levels[];
 
 rs_ctx rs_server_ctx(rs_server *srv);
 int64_t rs_server_now_us(rs_server *srv);

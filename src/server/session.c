@@ -17,7 +17,7 @@
 #define LOBBY_MAX 100      /* games of each kind in a lobby message */
 #define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
-static const char *const AI_LEVELS[] = {"random", "greedy", "easy", "medium", "hard", NULL};
+const char *const rs_ai_levels[] = {"random", "greedy", "easy", "medium", "hard", NULL};
 
 static cJSON *user_json(const rs_conn *c)
 {
@@ -466,9 +466,9 @@ static bool ai_level(const char *word, char out[RS_AI_LEVEL_TEXT])
 {
     if (strncmp(word, "ai:", 3) != 0)
         return false;
-    for (int i = 0; AI_LEVELS[i]; i++)
-        if (strcmp(word + 3, AI_LEVELS[i]) == 0) {
-            snprintf(out, RS_AI_LEVEL_TEXT, "%s", AI_LEVELS[i]);
+    for (int i = 0; rs_ai_levels[i]; i++)
+        if (strcmp(word + 3, rs_ai_levels[i]) == 0) {
+            snprintf(out, RS_AI_LEVEL_TEXT, "%s", rs_ai_levels[i]);
             return true;
         }
     return false;

@@ -1272,10 +1272,9 @@ int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_
         w->user = user;
         int seat = rs_table_seat_of(t, user);
         w->viewer = seat >= 0 ? seat : RP_SPECTATOR;
+        const bool arrived = seat < 0 || t->connections[seat]++ == 0;
         send_snapshot(ctx, t, w, since, chat, request_id);
-        if (seat >= 0 && t->connections[seat]++ == 0)
-            broadcast_presence(ctx, t);
-        else if (seat < 0)
+        if (arrived) /* a seat connected, or one more spectator */
             broadcast_presence(ctx, t);
         return 0;
     }
