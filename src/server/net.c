@@ -22,6 +22,7 @@
 #define OUT_MAX_BYTES (1024 * 1024)
 #define SLOW_CALLBACK_US 5000   /* log callbacks slower than this */
 #define DRAIN_MAX_US 3000000    /* time given to close frames on shutdown */
+#define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
 #define WS_PATH "/ws"
 
 typedef struct out_msg {
@@ -42,6 +43,7 @@ typedef struct ws_conn {
     int out_count;
     size_t out_bytes;
     bool needs_resync;      /* its queue overflowed: a snapshot follows once it drains */
+    int64_t last_overflow_us;
     bool closing;
     int close_code;
     char close_reason[64];
@@ -167,6 +169,13 @@ static void core_send(void *ctx, uint64_t id, const char *text, size_t len)
     if (c->out_count >= OUT_MAX_MESSAGES || c->out_bytes + len > OUT_MAX_BYTES) {
         net.dropped_slow_clients++;
         drop_queue(c);
+        const int64_t now = mono_us(NULL);
+        if (c->last_overflow_us && now - c->last_overflow_us < OVERFLOW_WINDOW_US) {
+            rs_log("conn %llu (%s): too slow again, closed", (unsigned long long)id, c->ip);
+            request_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow");
+            return;
+        }
+        c->last_overflow_us = now;
         c->needs_resync = true;
         rs_log("conn %llu (%s): too slow, its queue dropped; a snapshot follows",
                (unsigned long long)id, c->ip);
