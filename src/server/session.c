@@ -176,6 +176,21 @@ static void keep_request_id(const cJSON *msg, char *out, size_t size)
     free(text);
 }
 
+/* Hand a password job to the hashing thread; the answer comes when it is done (one job per
+ * connection at a time). The password is copied into the job and wiped here. */
+static int submit_password_job(rs_server *srv, rs_conn *c, rs_job *job, const cJSON *msg,
+                               const char *password, rs_err *e)
+{
+    snprintf(job->password, sizeof job->password, "%s", password);
+    keep_request_id(msg, job->request_id, sizeof job->request_id);
+    bool queued = rs_workers_submit(srv->workers, job);
+    rs_secret_wipe(job->password, sizeof job->password);
+    if (!queued)
+        return rs_fail(e, "busy", "the server is busy: try again in a moment");
+    c->auth_pending = true;
+    return 0;
+}
+
 static int check_password(const char *password, rs_err *e)
 {
     size_t n = strlen(password);
@@ -210,15 +225,7 @@ static int h_register(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         goto done;
     rs_job job = {.kind = RS_JOB_HASH, .conn = c->id, .user_id = c->user};
     snprintf(job.name, sizeof job.name, "%s", name);
-    snprintf(job.password, sizeof job.password, "%s", password);
-    keep_request_id(msg, job.request_id, sizeof job.request_id);
-    if (rs_workers_submit(srv->workers, &job)) {
-        c->auth_pending = true; /* the answer comes when the hash is ready */
-        rc = 0;
-    } else {
-        rs_fail(e, "busy", "the server is busy: try again in a moment");
-    }
-    rs_secret_wipe(job.password, sizeof job.password);
+    rc = submit_password_job(srv, c, &job, msg, password, e);
 done:
     wipe_field(msg, "password");
     return rc;
@@ -241,21 +248,13 @@ static int h_login(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     }
     rs_user u;
     rs_job job = {.kind = RS_JOB_VERIFY, .conn = c->id};
-    /* An unknown name is checked against no hash, which takes as long as a wrong
-     * password: the answer does not tell which names exist. */
+    /* An unknown name is answered after as long as a wrong password (the worker hashes
+     * the password anyway): the answer does not tell which names exist. */
     if (rs_store_user_find(srv->store, name, &u) == RS_STORE_OK && !u.guest) {
         job.user_id = u.id;
         snprintf(job.stored, sizeof job.stored, "%s", u.pwhash);
     }
-    snprintf(job.password, sizeof job.password, "%s", password);
-    keep_request_id(msg, job.request_id, sizeof job.request_id);
-    if (rs_workers_submit(srv->workers, &job)) {
-        c->auth_pending = true;
-        rc = 0;
-    } else {
-        rs_fail(e, "busy", "the server is busy: try again in a moment");
-    }
-    rs_secret_wipe(job.password, sizeof job.password);
+    rc = submit_password_job(srv, c, &job, msg, password, e);
 done:
     wipe_field(msg, "password");
     return rc;
@@ -608,13 +607,7 @@ static void reply_created(rs_server *srv, rs_conn *c, const rs_table *t, const c
 {
     cJSON *m = message("created");
     cJSON_AddNumberToObject(m, "game", (double)t->row.id);
-    cJSON *invites = cJSON_AddObjectToObject(m, "invites");
-    for (int s = 0; s < t->row.seats; s++)
-        if (t->row.seat[s].kind == RS_SEAT_INVITE) {
-            char key[16];
-            snprintf(key, sizeof key, "%d", s);
-            cJSON_AddStringToObject(invites, key, t->row.seat[s].invite);
-        }
+    cJSON_AddItemToObject(m, "invites", rs_table_invites_json(t));
     rs_reply(srv, c, m, msg);
 }
 
@@ -891,32 +884,33 @@ static int h_takeback(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return offer(srv, c, msg, rs_table_takeback, e);
 }
 
-static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+/* An action of the sender's seat that ends the game: resign, claim. */
+typedef int (*seat_fn)(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
+
+static int seat_action(rs_server *srv, rs_conn *c, const cJSON *msg, seat_fn fn,
+                       const char *type, rs_err *e)
 {
     int seat;
     rs_table *t = seated(srv, c, msg, &seat, e);
     if (!t)
         return -1;
     rs_ctx ctx = rs_server_ctx(srv);
-    if (rs_table_resign(&ctx, t, seat, e) < 0)
+    rs_game_status before = t->row.status;
+    if (fn(&ctx, t, seat, e) < 0)
         return -1;
-    rs_server_touch(srv, t, RS_GAME_LIVE);
-    done(srv, c, msg, "resign", t);
+    rs_server_touch(srv, t, before);
+    done(srv, c, msg, type, t);
     return 0;
+}
+
+static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    return seat_action(srv, c, msg, rs_table_resign, "resign", e);
 }
 
 static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    int seat;
-    rs_table *t = seated(srv, c, msg, &seat, e);
-    if (!t)
-        return -1;
-    rs_ctx ctx = rs_server_ctx(srv);
-    if (rs_table_claim(&ctx, t, seat, e) < 0)
-        return -1;
-    rs_server_touch(srv, t, RS_GAME_LIVE);
-    done(srv, c, msg, "claim", t);
-    return 0;
+    return seat_action(srv, c, msg, rs_table_claim, "claim", e);
 }
 
 /* Plain text: valid UTF-8 without control characters. */

@@ -169,6 +169,38 @@ static int run(rs_store *st, sqlite3_stmt *s, const char *what)
     return rc == SQLITE_DONE ? RS_STORE_OK : fail(st, what);
 }
 
+/* The outcome of a statement that returns at most one row, stepped (rc) and reset. */
+static int row_result(rs_store *st, int rc, const char *what)
+{
+    if (rc == SQLITE_ROW)
+        return RS_STORE_OK;
+    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, what);
+}
+
+/* Run a statement returning one integer (column 0) into *out. */
+static int one_int64(rs_store *st, sqlite3_stmt *s, int64_t *out, const char *what)
+{
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    return row_result(st, rc, what);
+}
+
+/* Room for one more item in a malloc'ed array of *cap items of `size` bytes. */
+static bool room_for_one(void **items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return true;
+    size_t more = *cap ? *cap * 2 : 64;
+    void *grown = realloc(*items, more * size);
+    if (!grown)
+        return false;
+    *items = grown;
+    *cap = more;
+    return true;
+}
+
 static void bind_text(sqlite3_stmt *s, int i, const char *text)
 {
     sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
@@ -343,9 +375,7 @@ static int read_user(rs_store *st, sqlite3_stmt *s, rs_user *out)
         out->created_ms = sqlite3_column_int64(s, 4);
     }
     sqlite3_reset(s);
-    if (rc == SQLITE_ROW)
-        return RS_STORE_OK;
-    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read user");
+    return row_result(st, rc, "read user");
 }
 
 int rs_store_user_get(rs_store *st, int64_t id, rs_user *out)
@@ -579,14 +609,9 @@ int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
     sqlite3_stmt *s = use(st, STMT_GAMES_UNFINISHED);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            int64_t *grown = realloc(*ids, cap * sizeof *grown);
-            if (!grown) {
-                sqlite3_reset(s);
-                return RS_STORE_ERROR;
-            }
-            *ids = grown;
+        if (!room_for_one((void **)ids, *n, &cap, sizeof **ids)) {
+            sqlite3_reset(s);
+            return RS_STORE_ERROR;
         }
         (*ids)[(*n)++] = sqlite3_column_int64(s, 0);
     }
@@ -615,14 +640,9 @@ int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *
     sqlite3_bind_int64(s, 1, game);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 256;
-            rs_move_row *grown = realloc(*moves, cap * sizeof *grown);
-            if (!grown) {
-                sqlite3_reset(s);
-                return RS_STORE_ERROR;
-            }
-            *moves = grown;
+        if (!room_for_one((void **)moves, *n, &cap, sizeof **moves)) {
+            sqlite3_reset(s);
+            return RS_STORE_ERROR;
         }
         rs_move_row *m = &(*moves)[(*n)++];
         m->ply = sqlite3_column_int64(s, 0);
@@ -671,13 +691,7 @@ int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 {
     sqlite3_stmt *s = use(st, STMT_REMATCH_FIND);
     sqlite3_bind_int64(s, 1, game);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW)
-        *rematch = sqlite3_column_int64(s, 0);
-    sqlite3_reset(s);
-    if (rc == SQLITE_ROW)
-        return RS_STORE_OK;
-    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "find rematch");
+    return one_int64(st, s, rematch, "find rematch");
 }
 
 /* ---- chat ---- */
@@ -725,9 +739,7 @@ int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_
         out->games = sqlite3_column_int64(s, 3);
     }
     sqlite3_reset(s);
-    if (rc == SQLITE_ROW)
-        return RS_STORE_OK;
-    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read rating");
+    return row_result(st, rc, "read rating");
 }
 
 int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
@@ -767,13 +779,7 @@ int rs_store_meta_get(rs_store *st, const char *key, int64_t *value)
 {
     sqlite3_stmt *s = use(st, STMT_META_GET);
     bind_text(s, 1, key);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW)
-        *value = sqlite3_column_int64(s, 0);
-    sqlite3_reset(s);
-    if (rc == SQLITE_ROW)
-        return RS_STORE_OK;
-    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read meta");
+    return one_int64(st, s, value, "read meta");
 }
 
 /* ---- read models ---- */

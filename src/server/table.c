@@ -260,6 +260,18 @@ static cJSON *offers_json(const rs_table *t)
     return o;
 }
 
+cJSON *rs_table_invites_json(const rs_table *t)
+{
+    cJSON *invites = cJSON_CreateObject();
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_INVITE) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", s);
+            cJSON_AddStringToObject(invites, key, t->row.seat[s].invite);
+        }
+    return invites;
+}
+
 cJSON *rs_table_summary(const rs_table *t, int64_t now_us)
 {
     cJSON *o = cJSON_CreateObject();
@@ -1220,15 +1232,8 @@ static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t
                           cJSON *chat, const cJSON *request_id)
 {
     cJSON *m = rs_table_message(t, w->viewer, "snapshot", ctx->now_us);
-    if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN) {
-        cJSON *invites = cJSON_AddObjectToObject(m, "invites");
-        for (int s = 0; s < t->row.seats; s++)
-            if (t->row.seat[s].kind == RS_SEAT_INVITE) {
-                char key[16];
-                snprintf(key, sizeof key, "%d", s);
-                cJSON_AddStringToObject(invites, key, t->row.seat[s].invite);
-            }
-    }
+    if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN)
+        cJSON_AddItemToObject(m, "invites", rs_table_invites_json(t));
     if (since >= 0 && since < t->row.v) {
         bool truncated;
         cJSON *missed = missed_json(t, w->viewer, since, &truncated);

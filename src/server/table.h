@@ -153,6 +153,9 @@ void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
 
 /* The public summary of a game for the lobby and the HTTP API (no view, no seed). */
 struct cJSON *rs_table_summary(const rs_table *t, int64_t now_us);
+/* The invitation codes of the seats still waiting for them, as {"2": "code"}: for the
+ * creator only. */
+struct cJSON *rs_table_invites_json(const rs_table *t);
 /* The options in effect as {"players": 2, "turn-limit": 25, ...} (never the seed). */
 struct cJSON *rs_table_options_json(const rs_table *t);
 /* The message for `viewer` (a seat, RP_SPECTATOR) of type "snapshot" or "update". */

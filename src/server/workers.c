@@ -84,7 +84,13 @@ static void run_job(rs_workers *w, rs_job *job)
         job->ok = rs_password_hash(job->password, job->stored);
         break;
     case RS_JOB_VERIFY:
-        job->ok = job->stored[0] && rs_password_verify(job->stored, job->password);
+        if (job->stored[0]) {
+            job->ok = rs_password_verify(job->stored, job->password);
+        } else { /* no such account: spend the same time, so timing tells nothing */
+            char discard[RS_PWHASH_TEXT];
+            rs_password_hash(job->password, discard);
+            job->ok = false;
+        }
         break;
     case RS_JOB_CHECKPOINT:
         job->ok = rs_store_checkpoint(w->store) == RS_STORE_OK;
