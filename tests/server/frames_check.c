@@ -5,8 +5,11 @@
  * view_json for that viewer, the events of each move are its events_json for that viewer, the
  * legal list goes only to the seat to act, a move's notation only to its player, the seed
  * only once the game is over and matching the commitment; and that no name from the
- * viewer's secret_names at that moment appears in any frame at all.
- * usage: server_frames_check RECORD FRAMES   (exit 0 when every frame passes) */
+ * viewer's secret_names at that moment appears as a string value in any frame at all (the
+ * events of a move: no name secret both before and after it).
+ * usage: server_frames_check RECORD FRAMES   (exit 0 when every frame passes)
+ *        server_frames_check --secrets RECORD VIEWER   (each ply and the names secret to
+ *        VIEWER there, one line each: for tests that the check can fail) */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -167,6 +170,8 @@ static void check_move(long line, const replay *r, const cJSON *cause, int viewe
             events ? events : cJSON_CreateNull());
 }
 
+/* ---- leaks: secret names in any string value of any frame ---- */
+
 /* A name appears as a whole word: not inside a longer name. */
 static bool name_char(char c)
 {
@@ -184,7 +189,102 @@ static const char *find_word(const char *text, const char *word, size_t len)
     return NULL;
 }
 
-static void check_secrets(long line, const replay *r, const char *frame, int viewer, size_t ply)
+/* The names `viewer` may not learn at ply k, space-separated with spaces around, so " X "
+ * finds a whole name (malloc'ed); NULL when they do not fit. */
+static char *secrets_at(const replay *r, size_t ply, int viewer)
+{
+    char names[16384];
+    if (r->m.game->secret_names(&r->states[ply], viewer, names, sizeof names) < 0)
+        return NULL;
+    char *out = malloc(strlen(names) + 3);
+    if (out)
+        sprintf(out, " %s ", names);
+    return out;
+}
+
+/* Names secret both before and after move p: what the events of that move must not name (a
+ * card seen before the move, or turned up by it, may be named; one discarded face down after
+ * being seen is not a secret to this viewer). */
+static void secrets_of_move(const replay *r, size_t p, int viewer, char *out, size_t size)
+{
+    char *before = secrets_at(r, p, viewer), *after = secrets_at(r, p + 1, viewer);
+    size_t n = 0;
+    out[0] = ' ';
+    out[1] = '\0';
+    n = 1;
+    char *save = NULL;
+    for (char *w = before ? strtok_r(before, " ", &save) : NULL; w;
+         w = strtok_r(NULL, " ", &save)) {
+        char key[256];
+        snprintf(key, sizeof key, " %s ", w);
+        if (after && strstr(after, key) && n + strlen(w) + 2 < size)
+            n += (size_t)sprintf(out + n, "%s ", w);
+    }
+    free(before);
+    free(after);
+}
+
+typedef struct scan {
+    const replay *r;
+    long line;
+    int viewer;
+    size_t ply;
+} scan;
+
+static void scan_string(const scan *sc, const char *value, const char *secrets)
+{
+    char copy[16384];
+    snprintf(copy, sizeof copy, "%s", secrets);
+    char *save = NULL;
+    for (char *name = strtok_r(copy, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+        checked++;
+        const char *at = find_word(value, name, strlen(name));
+        if (at)
+            fail(sc->line, "viewer %d at ply %zu is sent the secret name '%s': ...%.80s",
+                 sc->viewer, sc->ply, name, at > value + 40 ? at - 40 : value);
+    }
+}
+
+/* Fields whose values are vocabulary (message types, game ids, event and action kinds,
+ * statuses), not names of cards: a game id such as "king-of-danger" may also be a card. */
+static bool vocabulary(const char *key)
+{
+    static const char *const keys[] = {"t", "type", "game", "title", "kind", "status", "re",
+                                       "code", "reason", "seat_name", NULL};
+    for (int i = 0; key && keys[i]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Every string value under node (object keys and vocabulary fields are not names). The
+ * events of a move are held to the secrets of that move. */
+static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
+{
+    if (cJSON_IsString(node)) {
+        scan_string(sc, node->valuestring, secrets);
+        return;
+    }
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(node, "kind");
+    const cJSON *ply = cJSON_GetObjectItemCaseSensitive(node, "ply");
+    const bool is_move = cJSON_IsObject(node) && cJSON_IsString(kind) &&
+                         strcmp(kind->valuestring, "move") == 0 && cJSON_IsNumber(ply) &&
+                         ply->valuedouble >= 0 &&
+                         ply->valuedouble < (double)sc->r->m.num_moves;
+    char move_secrets[16384];
+    if (is_move)
+        secrets_of_move(sc->r, (size_t)ply->valuedouble, sc->viewer, move_secrets,
+                        sizeof move_secrets);
+    const cJSON *child;
+    cJSON_ArrayForEach(child, node) {
+        if (cJSON_IsString(child) && vocabulary(child->string))
+            continue;
+        bool events = is_move && child->string && strcmp(child->string, "events") == 0;
+        scan_json(sc, child, events ? move_secrets : secrets);
+    }
+}
+
+static void check_secrets(long line, const replay *r, const cJSON *frame, int viewer, size_t ply)
 {
     const rp_game *g = r->m.game;
     if (!g->secret_names) {
@@ -193,19 +293,14 @@ static void check_secrets(long line, const replay *r, const char *frame, int vie
                  g->id);
         return;
     }
-    char names[16384];
-    if (g->secret_names(&r->states[ply], viewer, names, sizeof names) < 0) {
+    char *secrets = secrets_at(r, ply, viewer);
+    if (!secrets) {
         fail(line, "secret_names does not fit");
         return;
     }
-    char *save = NULL;
-    for (char *name = strtok_r(names, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
-        checked++;
-        const char *at = find_word(frame, name, strlen(name));
-        if (at)
-            fail(line, "viewer %d at ply %zu is sent the secret name '%s': ...%.80s", viewer,
-                 ply, name, at > frame + 40 ? at - 40 : frame);
-    }
+    scan sc = {r, line, viewer, ply};
+    scan_json(&sc, frame, secrets);
+    free(secrets);
 }
 
 static void check_state(long line, const replay *r, const cJSON *f, int viewer, size_t *ply_out)
@@ -256,10 +351,29 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
         check_move(line, r, m, viewer);
 }
 
+static int print_secrets(const char *record, const char *viewer_text)
+{
+    replay r;
+    if (load(&r, record) < 0)
+        return 1;
+    int viewer = atoi(viewer_text);
+    for (size_t ply = 0; r.m.game->secret_names && ply <= r.m.num_moves; ply++) {
+        char *names = secrets_at(&r, ply, viewer);
+        printf("%zu%s\n", ply, names ? names : " ?");
+        free(names);
+    }
+    free(r.states);
+    rp_match_free(&r.m);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--secrets") == 0)
+        return print_secrets(argv[2], argv[3]);
     if (argc != 3) {
-        fprintf(stderr, "usage: server_frames_check RECORD FRAMES\n");
+        fprintf(stderr, "usage: server_frames_check RECORD FRAMES\n"
+                        "       server_frames_check --secrets RECORD VIEWER\n");
         return 2;
     }
     rs_auth_init();
@@ -303,7 +417,7 @@ int main(int argc, char **argv)
             if (current_ply[slot] > last_ply[slot])
                 last_ply[slot] = current_ply[slot];
         }
-        check_secrets(line, &r, text->valuestring, viewer, current_ply[slot]);
+        check_secrets(line, &r, f, viewer, current_ply[slot]);
         cJSON_Delete(f);
         cJSON_Delete(entry);
     }

@@ -292,3 +292,43 @@ async def play_out(checks, game, players, rng, watchers=(), max_moves=5000, labe
         for c in everyone:
             state = await c.state_at(game, ply=mine["ply"] + 1)
     return state
+
+
+def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, label):
+    """The checker must fail on frames that leak, or it proves nothing: the spectator shown
+    seat 0's view, and (in games with secrets) a name secret to the spectator at some ply
+    slipped into a chat line it receives there."""
+    record = os.path.join(workdir, f"game-{game}.rec")
+    views0 = {}
+    for text in seat0.frames:
+        m = json.loads(text)
+        if m.get("game") == game and "view" in m:
+            views0[m["ply"]] = m["view"]
+
+    def run(frames, what):
+        path = os.path.join(workdir, f"game-{game}-tampered.frames")
+        with open(path, "w") as f:
+            for text in frames:
+                f.write(json.dumps({"viewer": -2, "game": game, "frame": text}) + "\n")
+        r = subprocess.run([checker, record, path], capture_output=True, text=True)
+        checks.ok(r.returncode == 1, f"{label}: the checker catches {what}")
+
+    frames = list(spectator.frames)
+    for i, text in enumerate(frames):
+        m = json.loads(text)
+        if m.get("game") == game and m.get("ply") in views0 and "view" in m \
+                and m["view"] != views0[m["ply"]]:
+            m["view"] = views0[m["ply"]]
+            run(frames[:i] + [json.dumps(m)] + frames[i + 1:], "the spectator shown a seat's view")
+            break
+    listing = subprocess.run([checker, "--secrets", record, "-2"], capture_output=True,
+                             text=True).stdout.split("\n")
+    secret_at = {int(line.split()[0]): line.split()[1:] for line in listing if line.strip()}
+    for i, text in enumerate(frames):
+        m = json.loads(text)
+        if m.get("game") == game and "view" in m and secret_at.get(m["ply"]):
+            name = secret_at[m["ply"]][0]
+            chat = {"t": "chat", "game": game, "from": "x", "at": 0, "text": f"psst: {name}"}
+            run(frames[:i + 1] + [json.dumps(chat)] + frames[i + 1:],
+                f"the secret '{name}' sent in passing")
+            return

@@ -9,7 +9,8 @@ import os
 import random
 import subprocess
 
-from rsclient import Checks, Server, arguments, guest, play_out, run_checker
+from rsclient import (Checks, Server, arguments, checker_catches_leaks, guest, play_out,
+                      run_checker)
 
 GAMES = ["danger-at-the-walls", "king-of-danger", "rush-the-wall", "castle-danger",
          "walls-and-armies"]
@@ -47,6 +48,7 @@ async def one_game(checks, server, args, game_type, rng):
     workdir = server.dir
     record = run_checker(checks, args.checker, server, game,
                          [(alice, 0), (bob, 1), (spectator, -2)], workdir, label)
+    checker_catches_leaks(checks, args.checker, game, alice, spectator, workdir, label)
     r = subprocess.run([args.ramparts, "replay", record], capture_output=True, text=True)
     checks.ok(r.returncode == 0, f"{label}: ramparts replay verifies the record: {r.stderr}")
     status, summary = server.http_json(f"/api/v1/games/{game}")
