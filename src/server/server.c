@@ -238,8 +238,8 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
     rs_ctx ctx = rs_server_ctx(srv);
     for (int i = 0; i < c->num_watching; i++) {
         rs_table *t = rs_server_table(srv, c->watching[i]);
-        if (t)
-            rs_table_unwatch(&ctx, t, c->id);
+        if (t && rs_table_unwatch(&ctx, t, c->id))
+            rs_server_touch(srv, t, t->row.status); /* a finished game may now unload */
     }
     c->num_watching = 0;
 }

@@ -766,6 +766,7 @@ static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         !rs_field_int(msg, "v", false, 0, INT64_MAX / 2, &since, e))
         return -1;
     rs_table *t = rs_server_table(srv, id);
+    bool loaded = false;
     if (!t) { /* a finished game, back from the store while someone watches it */
         rs_ctx ctx = rs_server_ctx(srv);
         rs_game_row row;
@@ -777,11 +778,12 @@ static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             rs_table_free(t);
             return t ? rs_fail(e, "server-error", "out of memory") : -1;
         }
+        loaded = true;
     }
-    if (watch(srv, c, t, since, msg, e) < 0)
-        return -1;
-    rs_server_touch(srv, t, t->row.status);
-    return 0;
+    int rc = watch(srv, c, t, since, msg, e);
+    if (loaded) /* unloaded again at the flush if nobody watches it */
+        rs_server_touch(srv, t, t->row.status);
+    return rc;
 }
 
 static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
