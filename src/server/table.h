@@ -109,6 +109,8 @@ void rs_table_free(rs_table *t);
 
 /* The seat `user` sits in, or -1. */
 int rs_table_seat_of(const rs_table *t, int64_t user);
+/* True when no seat is an AI. */
+bool rs_table_all_human(const rs_table *t);
 /* The seat to act, or -1 when none (not started, over). */
 int rs_table_to_move(const rs_table *t);
 /* Set the name shown for a user (after a guest registers). */
@@ -162,5 +164,11 @@ struct cJSON *rs_table_options_json(const rs_table *t);
 struct cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t now_us);
 
 const char *rs_status_word(rs_game_status status);
+
+/* table_view.c, for the referee: a move (the one at `ply`, played from `before`) as
+ * `viewer` may know it; and who is connected, as a "presence" message. */
+struct cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before,
+                                  int64_t ply);
+struct cJSON *rs_table_presence(const rs_table *t, int64_t now_us);
 
 #endif
