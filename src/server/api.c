@@ -107,6 +107,8 @@ static cJSON *types_json(void)
         cJSON_AddNumberToObject(o, "max_players", game->max_players);
         cJSON_AddNumberToObject(o, "default_players", game->default_players);
         cJSON_AddBoolToObject(o, "can_draw", rs_game_can_draw(game));
+        cJSON_AddBoolToObject(o, "hidden_info", (game->flags & RP_HIDDEN_INFO) != 0);
+        cJSON_AddBoolToObject(o, "chance", (game->flags & RP_CHANCE) != 0);
         cJSON *seats = cJSON_AddArrayToObject(o, "seat_names");
         for (int s = 0; s < game->max_players; s++)
             cJSON_AddItemToArray(seats, cJSON_CreateString(rp_seat_name(game, s)));
