@@ -3,7 +3,7 @@
 # `make` and `make test` work on a fresh machine. Uses apt-get as root or through sudo.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libwebsockets-dev libsqlite3-dev
-          libsodium-dev python3 python3-websockets)
+          libsodium-dev python3 python3-websockets openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
