@@ -14,6 +14,9 @@ from rsclient import (Checks, Server, arguments, checker_catches_leaks, guest, p
 
 GAMES = ["danger-at-the-walls", "king-of-danger", "rush-the-wall", "castle-danger",
          "walls-and-armies"]
+# Castle Danger has no turn limit outside tournaments (CD-16): random players get one, so
+# the game is sure to end.
+OPTIONS = {"castle-danger": {"turn-limit": 60}}
 
 
 async def one_game(checks, server, args, game_type, rng):
@@ -21,8 +24,8 @@ async def one_game(checks, server, args, game_type, rng):
     alice = await guest(server, "alice")
     bob = await guest(server, "bob")
     spectator = await guest(server, "spectator")
-    created = await alice.request({"t": "create", "type": game_type, "seats": ["me", "open"]},
-                                  "created")
+    created = await alice.request({"t": "create", "type": game_type, "seats": ["me", "open"],
+                                   "options": OPTIONS.get(game_type, {})}, "created")
     if not checks.eq(created["t"], "created", f"{label}: game created"):
         print(created)
         return

@@ -19,7 +19,8 @@ async def main():
         alice = await guest(server, "alice")
         bob = await guest(server, "bob")
         game = (await alice.request({"t": "create", "type": "castle-danger",
-                                     "seats": ["me", "open"]}, "created"))["game"]
+                                     "seats": ["me", "open"], "options": {"turn-limit": 60}},
+                                    "created"))["game"]
         await bob.request({"t": "join", "game": game}, "joined")
         # A few moves with both connected.
         state = await alice.state_at(game, ply=0)
