@@ -201,8 +201,8 @@ static void guest(uint64_t conn, char *token)
 /* Create a game of type with the seats (a JSON list) and extra fields; returns its id. */
 static int64_t create(uint64_t conn, const char *type, const char *seats, const char *extra)
 {
-    say(conn, "{\"t\":\"create\",\"type\":\"%s\",\"seats\":%s%s%s}", type, seats,
-        extra ? "," : "", extra ? extra : "");
+    say(conn, "{\"t\":\"create\",\"type\":\"%s\",\"seats\":%s%s%s}", type, seats, extra ? "," : "",
+        extra ? extra : "");
     cJSON *c = take(conn, "created");
     int64_t id = (int64_t)num(c, "game");
     cJSON_Delete(c);
@@ -279,8 +279,8 @@ static void test_hello_token_and_logout(void **state)
     rs_server_connect(H.srv, 2, "127.0.0.1");
     say(2, "{\"t\":\"hello\",\"proto\":1,\"token\":\"%s\"}", token);
     cJSON *w = take(2, "welcome");
-    assert_true(cJSON_IsNull(cJSON_GetObjectItem(w, "token"))
-                || !cJSON_GetObjectItem(w, "token")); /* the token is sent only once */
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(w, "token")) ||
+                !cJSON_GetObjectItem(w, "token")); /* the token is sent only once */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(w, "user"), "guest")));
     cJSON_Delete(w);
     rs_server_connect(H.srv, 3, "127.0.0.1");
@@ -415,19 +415,26 @@ static void test_create_is_checked(void **state)
     expect_error(1, "bad-seats");
     say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"ai:hard\",\"ai:easy\"]}");
     expect_error(1, "bad-seats");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"ai:ismcts:threads=64\"]}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"ai:ismcts:threads="
+           "64\"]}");
     expect_error(1, "bad-seats");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"options\":{\"seed\":7}}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],"
+           "\"options\":{\"seed\":7}}");
     expect_error(1, "bad-option");
-    say(1, "{\"t\":\"create\",\"type\":\"rush-the-wall\",\"seats\":[\"me\",\"open\"],\"options\":{\"cards\":\"/etc/passwd\"}}");
+    say(1, "{\"t\":\"create\",\"type\":\"rush-the-wall\",\"seats\":[\"me\",\"open\"],\"options\":{"
+           "\"cards\":\"/etc/passwd\"}}");
     expect_error(1, "bad-option");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"options\":{\"turn-cap\":0}}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],"
+           "\"options\":{\"turn-cap\":0}}");
     expect_error(1, "bad-option");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"ai:easy\"],\"rated\":true}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"ai:easy\"],"
+           "\"rated\":true}");
     expect_error(1, "not-allowed");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"clock\":{\"kind\":\"live\",\"initial_ms\":5}}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"clock\":{"
+           "\"kind\":\"live\",\"initial_ms\":5}}");
     expect_error(1, "bad-clock");
-    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"clock\":{\"kind\":\"blitz\"}}");
+    say(1, "{\"t\":\"create\",\"type\":\"walls-and-armies\",\"seats\":[\"me\",\"open\"],\"clock\":{"
+           "\"kind\":\"blitz\"}}");
     expect_error(1, "bad-clock");
     assert_int_equal(H.srv->tables.count, 0);
 }
@@ -449,8 +456,7 @@ static void test_play_the_ai(void **state)
         } else {
             size_t before = table(game)->num_moves;
             think();
-            assert_true(table(game)->num_moves > before || table(game)->row.status !=
-                                                               RS_GAME_LIVE);
+            assert_true(table(game)->num_moves > before || table(game)->row.status != RS_GAME_LIVE);
         }
     }
     assert_int_equal(table(game)->row.status, RS_GAME_OVER);
@@ -499,8 +505,7 @@ static void test_moves_refused_with_reasons(void **state)
     if (rs_table_to_move(t) == 0) {
         char other[RP_ACTION_TEXT];
         first_legal(1, game, other, sizeof other);
-        say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game,
-            other);
+        say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game, other);
         if (strcmp(other, move) != 0)
             expect_error(1, "stale");
     }
@@ -536,8 +541,8 @@ static void test_clock_runs_out(void **state)
 static void test_late_move_flags(void **state)
 {
     (void)state;
-    int64_t game = two_player_game(
-        "castle-danger", "\"clock\":{\"kind\":\"live\",\"initial_ms\":1000}");
+    int64_t game =
+        two_player_game("castle-danger", "\"clock\":{\"kind\":\"live\",\"initial_ms\":1000}");
     char move[RP_ACTION_TEXT];
     first_legal(1, game, move, sizeof move);
     advance(1200);
@@ -556,8 +561,8 @@ static void test_claim_after_grace(void **state)
     rs_server_disconnect(H.srv, 1);
     rs_server_flush(H.srv);
     cJSON *p = take(2, "presence");
-    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(
-        cJSON_GetObjectItem(p, "seats"), 0), "connected")));
+    assert_false(cJSON_IsTrue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(p, "seats"), 0), "connected")));
     cJSON_Delete(p);
     advance(30000);
     say(2, "{\"t\":\"claim\",\"game\":%lld}", (long long)game);
@@ -653,10 +658,12 @@ static void test_resign_and_ratings(void **state)
     assert_int_equal(t->row.status, RS_GAME_OVER);
     assert_true(t->returns[0] == 1.0 && t->returns[1] == 0.0);
     rs_rating_row winner, loser;
-    assert_int_equal(rs_store_rating_get(H.srv->store, t->row.seat[0].user_id, "castle-danger",
-                                         &winner), RS_STORE_OK);
-    assert_int_equal(rs_store_rating_get(H.srv->store, t->row.seat[1].user_id, "castle-danger",
-                                         &loser), RS_STORE_OK);
+    assert_int_equal(
+        rs_store_rating_get(H.srv->store, t->row.seat[0].user_id, "castle-danger", &winner),
+        RS_STORE_OK);
+    assert_int_equal(
+        rs_store_rating_get(H.srv->store, t->row.seat[1].user_id, "castle-danger", &loser),
+        RS_STORE_OK);
     assert_true(winner.rating > 1500 && loser.rating < 1500);
     assert_true(winner.rating - 1500 == 1500 - loser.rating);
     /* the record of a finished game is public; the seed now with it */
@@ -740,8 +747,8 @@ static void test_restart_resumes(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(H.db, sizeof H.db, "%s/server.db", dir);
     start_server(H.db, 60000);
-    int64_t game = two_player_game(
-        "castle-danger", "\"clock\":{\"kind\":\"live\",\"initial_ms\":600000}");
+    int64_t game =
+        two_player_game("castle-danger", "\"clock\":{\"kind\":\"live\",\"initial_ms\":600000}");
     for (int i = 0; i < 3; i++)
         play_first(rs_table_to_move(table(game)) == 0 ? 1 : 2, game);
     rs_table *t = table(game);

@@ -171,8 +171,8 @@ static void test_ratings_and_profile(void **state)
     rs_user u;
     rs_store_user_get(st, user, &u);
     cJSON *profile = rs_store_profile_json(st, &u);
-    const cJSON *wa = cJSON_GetObjectItem(cJSON_GetObjectItem(profile, "ratings"),
-                                          "walls-and-armies");
+    const cJSON *wa =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(profile, "ratings"), "walls-and-armies");
     assert_non_null(wa);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(profile, "rating_history")), 1);
     cJSON_Delete(profile);

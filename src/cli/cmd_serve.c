@@ -130,8 +130,9 @@ static bool add_origin(serve_options *o, const char *origin)
         return false;
     }
     if (strncmp(origin, "http://", 7) != 0 && strncmp(origin, "https://", 8) != 0) {
-        rp_cli_usage_error("serve", "--allow-origin %s: expected http://HOST[:PORT] or "
-                                    "https://HOST[:PORT]",
+        rp_cli_usage_error("serve",
+                           "--allow-origin %s: expected http://HOST[:PORT] or "
+                           "https://HOST[:PORT]",
                            origin);
         return false;
     }
@@ -189,10 +190,14 @@ static bool apply(serve_options *o, const char *option, const char *value)
 static const struct {
     const char *env, *option;
 } ENV_OPTIONS[] = {
-    {"RAMPARTS_LISTEN", "--listen"},         {"RAMPARTS_DB", "--db"},
-    {"RAMPARTS_TLS_CERT", "--tls-cert"},     {"RAMPARTS_TLS_KEY", "--tls-key"},
-    {"RAMPARTS_AI_THREADS", "--ai-threads"}, {"RAMPARTS_GRACE", "--grace"},
-    {"RAMPARTS_RATE", "--rate"},             {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
+    {"RAMPARTS_LISTEN", "--listen"},
+    {"RAMPARTS_DB", "--db"},
+    {"RAMPARTS_TLS_CERT", "--tls-cert"},
+    {"RAMPARTS_TLS_KEY", "--tls-key"},
+    {"RAMPARTS_AI_THREADS", "--ai-threads"},
+    {"RAMPARTS_GRACE", "--grace"},
+    {"RAMPARTS_RATE", "--rate"},
+    {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
 };
 
 static bool read_environment(serve_options *o)

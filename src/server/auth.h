@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_TOKEN_TEXT 48      /* 32 random bytes in URL-safe base64, with NUL */
-#define RS_TOKEN_HASH 32      /* BLAKE2b of the token text */
-#define RS_INVITE_TEXT 24     /* 16 random bytes in URL-safe base64, with NUL */
-#define RS_PWHASH_TEXT 128    /* crypto_pwhash_STRBYTES */
+#define RS_TOKEN_TEXT 48   /* 32 random bytes in URL-safe base64, with NUL */
+#define RS_TOKEN_HASH 32   /* BLAKE2b of the token text */
+#define RS_INVITE_TEXT 24  /* 16 random bytes in URL-safe base64, with NUL */
+#define RS_PWHASH_TEXT 128 /* crypto_pwhash_STRBYTES */
 #define RS_NAME_MIN 3
 #define RS_NAME_MAX 20
 #define RS_PASSWORD_MIN 8

@@ -22,8 +22,8 @@ typedef struct rs_clock {
     int64_t per_move_ms;  /* CORRESPONDENCE: the time for each turn */
     int seats;
     int64_t remaining_ms[RP_MAX_PLAYERS]; /* at the last stamp */
-    int running;          /* the seat whose time runs, or -1 */
-    int64_t stamp_us;     /* when `running` last started or was charged */
+    int running;                          /* the seat whose time runs, or -1 */
+    int64_t stamp_us;                     /* when `running` last started or was charged */
 } rs_clock;
 
 #define RS_CLOCK_NEVER INT64_MAX

@@ -5,8 +5,8 @@
 #include <math.h>
 
 #define PI 3.14159265358979323846
-#define SCALE 173.7178    /* Glicko-2 scale factor (step 2) */
-#define EPSILON 0.000001  /* convergence tolerance of step 5 */
+#define SCALE 173.7178   /* Glicko-2 scale factor (step 2) */
+#define EPSILON 0.000001 /* convergence tolerance of step 5 */
 #define MAX_ITERATIONS 100
 
 rs_rating rs_glicko2_default(void)

@@ -81,4 +81,3 @@ void rs_idmap_free(rs_idmap *m)
     free(m->slots);
     memset(m, 0, sizeof *m);
 }
-

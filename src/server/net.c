@@ -20,8 +20,8 @@
 
 #define OUT_MAX_MESSAGES 64
 #define OUT_MAX_BYTES (1024 * 1024)
-#define SLOW_CALLBACK_US 5000   /* log callbacks slower than this */
-#define DRAIN_MAX_US 3000000    /* time given to close frames on shutdown */
+#define SLOW_CALLBACK_US 5000       /* log callbacks slower than this */
+#define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
 #define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
 #define WS_PATH "/ws"
 
@@ -37,12 +37,12 @@ typedef struct ws_conn {
     char ip[64];
     char rx[RS_MAX_MESSAGE];
     size_t rx_len;
-    size_t rx_dropped;      /* bytes of an oversized message being skipped */
+    size_t rx_dropped; /* bytes of an oversized message being skipped */
     bool rx_binary;
     out_msg *head, *tail;
     int out_count;
     size_t out_bytes;
-    bool needs_resync;      /* its queue overflowed: a snapshot follows once it drains */
+    bool needs_resync; /* its queue overflowed: a snapshot follows once it drains */
     int64_t last_overflow_us;
     bool closing;
     int close_code;
@@ -633,7 +633,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     free(net.ips);
     rs_log("stopped: %lld messages, %lld moves, %lld commits (%lld failed), %lld slow "
            "callbacks, %lld slow clients resynced",
-           stats.messages, stats.moves, stats.commits, stats.commit_failures,
-           net.slow_callbacks, net.dropped_slow_clients);
+           stats.messages, stats.moves, stats.commits, stats.commit_failures, net.slow_callbacks,
+           net.dropped_slow_clients);
     return 0;
 }

@@ -11,8 +11,8 @@
 #define RS_NET_MAX_ORIGINS 16
 
 typedef struct rs_net_config {
-    char host[256];     /* the address to listen on ("127.0.0.1", "::1", "0.0.0.0") */
-    int port;           /* 0: any free port (printed when listening) */
+    char host[256];                 /* the address to listen on ("127.0.0.1", "::1", "0.0.0.0") */
+    int port;                       /* 0: any free port (printed when listening) */
     const char *tls_cert, *tls_key; /* both or neither: HTTPS and WSS */
     const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
     int num_allow_origins;

@@ -11,12 +11,12 @@
 
 #include "log.h"
 
-#define HEARTBEAT_US 5000000ll   /* how often the server's sign of life is stored */
+#define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
 #define HOUSEKEEPING_US 1000000ll
 #define CHECKPOINT_US 30000000ll
-#define AI_RETRY_US 30000000ll   /* an AI job unanswered this long is queued again */
-#define MAX_REFUSED 30           /* rate-limited messages in a row before the close */
-#define MAX_DEPTH 8              /* JSON nesting accepted in a message */
+#define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
+#define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
+#define MAX_DEPTH 8            /* JSON nesting accepted in a message */
 
 void rs_server_config_default(rs_server_config *cfg)
 {
@@ -173,8 +173,8 @@ bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min,
     return true;
 }
 
-bool rs_field_string(const cJSON *msg, const char *key, bool required, size_t max,
-                     const char **out, rs_err *e)
+bool rs_field_string(const cJSON *msg, const char *key, bool required, size_t max, const char **out,
+                     rs_err *e)
 {
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
     if (!f) {
@@ -314,13 +314,13 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
         return true;
     if (cJSON_IsNumber(id) && id->valuedouble == (double)(int64_t)id->valuedouble)
         return true;
-    rs_fail(e, "bad-message", "field 'id' must be a whole number or a string of at most 40 "
-                              "bytes");
+    rs_fail(e, "bad-message",
+            "field 'id' must be a whole number or a string of at most 40 "
+            "bytes");
     return false;
 }
 
-static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd,
-                            const cJSON *msg)
+static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd, const cJSON *msg)
 {
     srv->stats.rate_limited++;
     if (c->refused++ == 0)
@@ -331,8 +331,8 @@ static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd,
         return;
     }
     rs_err e;
-    rs_fail(&e, "rate-limited", "too many messages: at most %d per %lld s",
-            srv->cfg.rate_messages, (long long)(srv->cfg.rate_window_ms / 1000));
+    rs_fail(&e, "rate-limited", "too many messages: at most %d per %lld s", srv->cfg.rate_messages,
+            (long long)(srv->cfg.rate_window_ms / 1000));
     send_error(srv, c, &e, cmd ? cmd->name : NULL, cJSON_IsObject(msg) ? msg : NULL);
 }
 
@@ -373,8 +373,9 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     else if (!cmd)
         rs_fail(&e, "unknown-type", "unknown message type '%.40s'", type->valuestring);
     else if (check_request_id(msg, &e) && cmd->needs_user && !c->user)
-        rs_fail(&e, "no-identity", "say hello first (with your token, or without one to be a "
-                                   "guest)");
+        rs_fail(&e, "no-identity",
+                "say hello first (with your token, or without one to be a "
+                "guest)");
     c->asked = true;
     if (!e.code) {
         c->refused = 0;
@@ -574,8 +575,7 @@ static void recover_from_failed_commit(rs_server *srv)
 static void fail_iteration(rs_server *srv)
 {
     srv->stats.commit_failures++;
-    rs_log("commit failed: %s; the changes of this moment are undone",
-           rs_store_error(srv->store));
+    rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
     /* Who heard of a change that did not happen must hear nothing of it. */
     outbox_clear(&srv->outbox);
     for (size_t i = 0; i < srv->conns.cap; i++) {

@@ -34,15 +34,15 @@ typedef struct rs_output {
 } rs_output;
 
 typedef struct rs_server_config {
-    const char *db_path;          /* ":memory:" for tests and fuzzing */
-    int ai_threads;               /* 0: jobs run only in rs_server_run_jobs_inline */
-    int64_t grace_ms;             /* a disconnected player's opponent may claim after this */
-    int64_t token_days;           /* a login token lives this long */
-    int rate_messages;            /* messages per rate window and connection */
+    const char *db_path; /* ":memory:" for tests and fuzzing */
+    int ai_threads;      /* 0: jobs run only in rs_server_run_jobs_inline */
+    int64_t grace_ms;    /* a disconnected player's opponent may claim after this */
+    int64_t token_days;  /* a login token lives this long */
+    int rate_messages;   /* messages per rate window and connection */
     int64_t rate_window_ms;
-    int max_watch;                /* games one connection may watch */
-    int max_open_games;           /* open games one user may have created */
-    void (*notify)(void *ctx);    /* a worker result is waiting (from a worker thread) */
+    int max_watch;             /* games one connection may watch */
+    int max_open_games;        /* open games one user may have created */
+    void (*notify)(void *ctx); /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
 } rs_server_config;
 
@@ -84,10 +84,10 @@ int rs_server_run_jobs_inline(rs_server *srv);
 typedef struct rs_http_reply {
     int status;
     const char *content_type;
-    char *body;           /* malloc'ed, or static when body_static */
+    char *body; /* malloc'ed, or static when body_static */
     size_t length;
     bool body_static;
-    bool cacheable;       /* immutable asset */
+    bool cacheable; /* immutable asset */
 } rs_http_reply;
 void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
                     rs_http_reply *reply);

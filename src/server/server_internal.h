@@ -34,10 +34,10 @@ typedef struct rs_conn {
     bool guest;
     uint8_t token_hash[RS_TOKEN_HASH];
     bool has_token;
-    double credits;        /* rate limit: messages it may still send */
+    double credits; /* rate limit: messages it may still send */
     int64_t credits_at_us;
-    int refused;           /* rate-limited messages in a row */
-    bool lobby;            /* receives lobby updates */
+    int refused; /* rate-limited messages in a row */
+    bool lobby;  /* receives lobby updates */
     int64_t watching[RS_MAX_WATCH_LIMIT];
     int num_watching;
     bool auth_pending;     /* a password job is running for it */
@@ -87,8 +87,8 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
 
-bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64_t min,
-                  int64_t max, int64_t *out, rs_err *e);
+bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
+                  int64_t *out, rs_err *e);
 bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,
                      const char **out, rs_err *e);
 bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *e);

@@ -12,9 +12,9 @@
 #include "ramparts/version.h"
 #include "server_internal.h"
 
-#define CHAT_MAX 300       /* bytes in one chat line */
-#define CHAT_HISTORY 50    /* lines sent with a snapshot */
-#define LOBBY_MAX 100      /* games of each kind in a lobby message */
+#define CHAT_MAX 300    /* bytes in one chat line */
+#define CHAT_HISTORY 50 /* lines sent with a snapshot */
+#define LOBBY_MAX 100   /* games of each kind in a lobby message */
 #define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
 const char *const rs_ai_levels[] = {"random", "greedy", "easy", "medium", "hard", NULL};
@@ -38,8 +38,7 @@ static cJSON *message(const char *type)
 }
 
 /* The direct answer to a request whose effect everyone is told in a broadcast. */
-static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type,
-                 const rs_table *t)
+static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type, const rs_table *t)
 {
     cJSON *m = message("done");
     cJSON_AddStringToObject(m, "re", type);
@@ -92,8 +91,8 @@ static int issue_token(rs_server *srv, rs_conn *c, int64_t user, char token[RS_T
     rs_token_hash(token, strlen(token), hash);
     int64_t now = rs_server_now_ms(srv);
     if (rs_store_begin(srv->store) != RS_STORE_OK ||
-        rs_store_token_add(srv->store, hash, user, now,
-                           now + srv->cfg.token_days * 86400000ll) != RS_STORE_OK)
+        rs_store_token_add(srv->store, hash, user, now, now + srv->cfg.token_days * 86400000ll) !=
+            RS_STORE_OK)
         return rs_fail(e, "server-error", "cannot store a token");
     memcpy(c->token_hash, hash, sizeof hash);
     c->has_token = true;
@@ -150,10 +149,11 @@ static int h_hello(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     bool expired;
     if (rs_store_token_user(srv->store, hash, rs_server_now_ms(srv), &user, &expired) !=
         RS_STORE_OK)
-        return rs_fail(e, "bad-token", expired ? "this token has expired: log in again, or say "
-                                                 "hello without a token to play as a new guest"
-                                               : "unknown token: log in, or say hello without "
-                                                 "a token to play as a new guest");
+        return rs_fail(e, "bad-token",
+                       expired ? "this token has expired: log in again, or say "
+                                 "hello without a token to play as a new guest"
+                               : "unknown token: log in, or say hello without "
+                                 "a token to play as a new guest");
     rs_user u;
     if (rs_store_user_get(srv->store, user, &u) != RS_STORE_OK)
         return rs_fail(e, "bad-token", "this token's user no longer exists");
@@ -439,15 +439,15 @@ static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 }
 
 /* Start sending c the game t. */
-static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since,
-                 const cJSON *request, rs_err *e)
+static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const cJSON *request,
+                 rs_err *e)
 {
     bool already = false;
     for (int i = 0; i < c->num_watching; i++)
         already |= c->watching[i] == t->row.id;
     if (!already) {
-        int limit = srv->cfg.max_watch < RS_MAX_WATCH_LIMIT ? srv->cfg.max_watch
-                                                            : RS_MAX_WATCH_LIMIT;
+        int limit =
+            srv->cfg.max_watch < RS_MAX_WATCH_LIMIT ? srv->cfg.max_watch : RS_MAX_WATCH_LIMIT;
         if (c->num_watching >= limit)
             return rs_fail(e, "too-many", "you watch %d games already: close one first",
                            c->num_watching);
@@ -476,8 +476,9 @@ static bool ai_level(const char *word, char out[RS_AI_LEVEL_TEXT])
 static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_err *e)
 {
     if (!cJSON_IsArray(seats))
-        return rs_fail(e, "bad-message", "field 'seats' must be a list like [\"me\", "
-                                         "\"ai:medium\"]");
+        return rs_fail(e, "bad-message",
+                       "field 'seats' must be a list like [\"me\", "
+                       "\"ai:medium\"]");
     int n = cJSON_GetArraySize(seats);
     if (n < s->game->min_players || n > s->game->max_players)
         return rs_fail(e, "bad-seats", "%s is for %d to %d players, not %d", s->game->title,
@@ -499,8 +500,9 @@ static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_
         } else if (ai_level(word, seat->ai_level)) {
             seat->kind = RS_SEAT_AI;
         } else {
-            return rs_fail(e, "bad-seats", "seat %d: expected \"me\", \"open\", \"invite\" or "
-                                           "\"ai:LEVEL\" (random, greedy, easy, medium, hard)",
+            return rs_fail(e, "bad-seats",
+                           "seat %d: expected \"me\", \"open\", \"invite\" or "
+                           "\"ai:LEVEL\" (random, greedy, easy, medium, hard)",
                            i);
         }
         people += seat->kind != RS_SEAT_AI;
@@ -518,18 +520,20 @@ static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
     if (!options)
         return 0;
     if (!cJSON_IsObject(options))
-        return rs_fail(e, "bad-message", "field 'options' must be an object like "
-                                         "{\"turn-limit\": 25}");
+        return rs_fail(e, "bad-message",
+                       "field 'options' must be an object like "
+                       "{\"turn-limit\": 25}");
     const cJSON *o;
     int count = 0;
-    cJSON_ArrayForEach(o, options) {
+    cJSON_ArrayForEach (o, options) {
         if (++count > RP_MAX_OPTIONS + 1)
             return rs_fail(e, "bad-option", "too many options");
         const char *key = o->string;
         char kv[RP_OPTION_TEXT + 64];
         if (strcmp(key, "seed") == 0)
-            return rs_fail(e, "bad-option", "the server draws each game's seed: nobody "
-                                            "chooses it");
+            return rs_fail(e, "bad-option",
+                           "the server draws each game's seed: nobody "
+                           "chooses it");
         if (strcmp(key, "players") == 0) {
             if (!cJSON_IsNumber(o) || (int)o->valuedouble != s->config.players)
                 return rs_fail(e, "bad-option", "players=%g: the seats list makes %d players",
@@ -539,8 +543,9 @@ static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
         for (int i = 0; i < s->game->num_options; i++)
             if (strcmp(s->game->options[i].name, key) == 0 &&
                 s->game->options[i].kind == RP_OPT_TEXT)
-                return rs_fail(e, "bad-option", "%s: options that take text or files are for "
-                                                "the command line, not the network",
+                return rs_fail(e, "bad-option",
+                               "%s: options that take text or files are for "
+                               "the command line, not the network",
                                key);
         if (cJSON_IsNumber(o) && o->valuedouble == (double)(int64_t)o->valuedouble)
             snprintf(kv, sizeof kv, "%.60s=%lld", key, (long long)o->valuedouble);
@@ -563,9 +568,10 @@ static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
         return 0;
     const char *kind;
     if (!cJSON_IsObject(clock))
-        return rs_fail(e, "bad-clock", "field 'clock' must be an object like {\"kind\": "
-                                       "\"live\", \"initial_ms\": 300000, \"increment_ms\": "
-                                       "3000}");
+        return rs_fail(e, "bad-clock",
+                       "field 'clock' must be an object like {\"kind\": "
+                       "\"live\", \"initial_ms\": 300000, \"increment_ms\": "
+                       "3000}");
     if (!rs_field_string(clock, "kind", true, 20, &kind, e))
         return -1;
     if (strcmp(kind, "none") == 0)
@@ -612,8 +618,8 @@ static void reply_created(rs_server *srv, rs_conn *c, const rs_table *t, const c
 }
 
 /* Create the table of checked settings, reply, and let the creator watch it. */
-static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s,
-                        const cJSON *msg, rs_table **out, rs_err *e)
+static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, const cJSON *msg,
+                        rs_table **out, rs_err *e)
 {
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_fail(e, "server-error", "the store is unavailable");
@@ -729,11 +735,14 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     }
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
-    rs_table_settings s = {.game = t->game, .config = t->config, .rated = t->row.rated,
+    rs_table_settings s = {.game = t->game,
+                           .config = t->config,
+                           .rated = t->row.rated,
                            .clock_kind = (rs_clock_kind)t->row.clock_kind,
                            .initial_ms = t->row.initial_ms,
                            .increment_ms = t->row.increment_ms,
-                           .per_move_ms = t->row.per_move_ms, .creator = c->user,
+                           .per_move_ms = t->row.per_move_ms,
+                           .creator = c->user,
                            .rematch_of = t->row.id};
     const int n = t->row.seats;
     for (int i = 0; i < n; i++) { /* everyone moves one seat on: Blue plays Red next */
@@ -889,8 +898,8 @@ static int h_takeback(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 /* An action of the sender's seat that ends the game: resign, claim. */
 typedef int (*seat_fn)(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
 
-static int seat_action(rs_server *srv, rs_conn *c, const cJSON *msg, seat_fn fn,
-                       const char *type, rs_err *e)
+static int seat_action(rs_server *srv, rs_conn *c, const cJSON *msg, seat_fn fn, const char *type,
+                       rs_err *e)
 {
     int seat;
     rs_table *t = seated(srv, c, msg, &seat, e);
@@ -920,8 +929,11 @@ static bool chat_text_ok(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        int extra = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
-                                                         : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        int extra = *p < 0x80             ? 0
+                    : (*p & 0xE0) == 0xC0 ? 1
+                    : (*p & 0xF0) == 0xE0 ? 2
+                    : (*p & 0xF8) == 0xF0 ? 3
+                                          : -1;
         if (extra < 0 || (*p < 0x20) || *p == 0x7F)
             return false;
         if (extra == 1 && *p < 0xC2) /* overlong */
@@ -941,8 +953,9 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (!t || !rs_field_string(msg, "text", true, CHAT_MAX, &text, e))
         return -1;
     if (!*text || !chat_text_ok(text))
-        return rs_fail(e, "bad-text", "a chat line is 1 to %d bytes of text without control "
-                                      "characters",
+        return rs_fail(e, "bad-text",
+                       "a chat line is 1 to %d bytes of text without control "
+                       "characters",
                        CHAT_MAX);
     bool watching = false;
     for (int i = 0; i < c->num_watching; i++)

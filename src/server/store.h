@@ -58,27 +58,27 @@ typedef enum rs_seat_kind {
 
 typedef struct rs_seat_row {
     rs_seat_kind kind;
-    int64_t user_id;                  /* HUMAN, RESERVED */
-    char ai_level[RS_AI_LEVEL_TEXT];  /* AI */
-    char invite[RS_INVITE_TEXT];      /* INVITE */
-    double score;                     /* share of the win once over, else -1 */
+    int64_t user_id;                 /* HUMAN, RESERVED */
+    char ai_level[RS_AI_LEVEL_TEXT]; /* AI */
+    char invite[RS_INVITE_TEXT];     /* INVITE */
+    double score;                    /* share of the win once over, else -1 */
 } rs_seat_row;
 
 typedef struct rs_game_row {
     int64_t id;
-    char game[RS_GAME_ID_TEXT];       /* the game's id, e.g. "castle-danger" */
-    char options[RS_OPTIONS_TEXT];    /* options in effect, without the seed */
-    uint64_t seed;                    /* secret while the game is not over */
+    char game[RS_GAME_ID_TEXT];    /* the game's id, e.g. "castle-danger" */
+    char options[RS_OPTIONS_TEXT]; /* options in effect, without the seed */
+    uint64_t seed;                 /* secret while the game is not over */
     rs_game_status status;
     bool rated;
     int clock_kind;
     int64_t initial_ms, increment_ms, per_move_ms;
     int seats;
     rs_seat_row seat[RP_MAX_PLAYERS];
-    int64_t v;                        /* the game's version: one per versioned event */
+    int64_t v; /* the game's version: one per versioned event */
     int64_t remaining_ms[RP_MAX_PLAYERS];
-    int running;                      /* the seat whose clock runs, or -1 */
-    int64_t turn_wall_ms;             /* wall time of that clock's last stamp */
+    int running;          /* the seat whose clock runs, or -1 */
+    int64_t turn_wall_ms; /* wall time of that clock's last stamp */
     int64_t created_ms, started_ms, ended_ms;
     int64_t creator, rematch_of;
     char end_reason[RS_REASON_TEXT];

@@ -49,75 +49,75 @@ static const char SCHEMA[] =
     "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);";
 
 /* Every statement, prepared once at open. */
-#define STATEMENTS(X)                                                                          \
-    X(BEGIN, "BEGIN IMMEDIATE")                                                                \
-    X(COMMIT, "COMMIT")                                                                        \
-    X(ROLLBACK, "ROLLBACK")                                                                    \
-    X(USER_ADD, "INSERT INTO users(name, name_key, guest, pwhash, created_ms)"                 \
-                " VALUES(?1, ?2, ?3, '', ?4)")                                                 \
-    X(USER_GET, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE id = ?1")         \
-    X(USER_FIND, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE name_key = ?1")  \
-    X(USER_REGISTER, "UPDATE users SET name = ?2, name_key = ?3, guest = 0, pwhash = ?4"       \
-                     " WHERE id = ?1")                                                         \
-    X(TOKEN_ADD, "INSERT INTO tokens(hash, user_id, created_ms, expires_ms)"                   \
-                 " VALUES(?1, ?2, ?3, ?4)")                                                    \
-    X(TOKEN_USER, "SELECT user_id, expires_ms FROM tokens WHERE hash = ?1")                    \
-    X(TOKEN_REVOKE, "DELETE FROM tokens WHERE hash = ?1")                                      \
-    X(GAME_INSERT, "INSERT INTO games(game, options, seed, status, rated, clock_kind,"         \
-                   " initial_ms, increment_ms, per_move_ms, seats, v, remaining, running,"     \
-                   " turn_wall_ms, created_ms, started_ms, ended_ms, creator, rematch_of,"     \
-                   " end_reason, result_text) VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"     \
-                   " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)")             \
-    X(GAME_UPDATE, "UPDATE games SET game = ?2, options = ?3, seed = ?4, status = ?5,"        \
-                   " rated = ?6, clock_kind = ?7, initial_ms = ?8, increment_ms = ?9,"         \
-                   " per_move_ms = ?10, seats = ?11, v = ?12, remaining = ?13, running = ?14," \
-                   " turn_wall_ms = ?15, created_ms = ?16, started_ms = ?17, ended_ms = ?18,"  \
-                   " creator = ?19, rematch_of = ?20, end_reason = ?21, result_text = ?22"     \
-                   " WHERE id = ?1")                                                           \
-    X(GAME_GET, "SELECT id, game, options, seed, status, rated, clock_kind, initial_ms,"       \
-                " increment_ms, per_move_ms, seats, v, remaining, running, turn_wall_ms,"      \
-                " created_ms, started_ms, ended_ms, creator, rematch_of, end_reason,"          \
-                " result_text FROM games WHERE id = ?1")                                       \
-    X(SEAT_PUT, "INSERT OR REPLACE INTO seats(game_id, seat, kind, user_id, ai_level, invite," \
-                " score) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                  \
-    X(SEATS_GET, "SELECT seat, kind, user_id, ai_level, invite, score FROM seats"              \
-                 " WHERE game_id = ?1 ORDER BY seat")                                          \
-    X(GAMES_UNFINISHED, "SELECT id FROM games WHERE status IN (0, 1) ORDER BY id")             \
-    X(MOVE_ADD, "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"                      \
-                " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                             \
-    X(MOVES_GET, "SELECT ply, seat, action, v, at_ms FROM moves WHERE game_id = ?1"            \
-                 " ORDER BY ply")                                                              \
-    X(MOVES_TRUNCATE, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")                    \
-    X(RECORD_PUT, "UPDATE games SET record = ?2 WHERE id = ?1")                                \
-    X(RECORD_GET, "SELECT record FROM games WHERE id = ?1 AND record IS NOT NULL")             \
-    X(CHAT_ADD, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES(?1, ?2, ?3, ?4)")     \
-    X(CHAT_RECENT, "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"             \
-                   " game_id = ?1 ORDER BY id DESC LIMIT ?2) c JOIN users u ON"                \
-                   " u.id = c.user_id ORDER BY c.id")                                          \
-    X(RATING_GET, "SELECT rating, rd, vol, games FROM ratings WHERE user_id = ?1"              \
-                  " AND game = ?2")                                                            \
-    X(RATING_PUT, "INSERT OR REPLACE INTO ratings(user_id, game, rating, rd, vol, games)"      \
-                  " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                           \
-    X(RATING_HISTORY_ADD, "INSERT INTO rating_history(user_id, game, game_id, at_ms, rating,"  \
-                          " rd) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                               \
-    X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")         \
-    X(META_SET, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")                      \
-    X(META_GET, "SELECT value FROM meta WHERE key = ?1")                                       \
-    X(FINISHED, "SELECT g.id, g.game, g.rated, g.ended_ms, g.end_reason, g.result_text"        \
-                " FROM games g WHERE g.status = 2 AND (?1 = 0 OR g.id < ?1) AND (?2 = 0 OR"    \
-                " EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?2"     \
-                " AND s.kind = 4)) ORDER BY g.id DESC LIMIT ?3")                               \
-    X(SEATS_NAMED, "SELECT s.seat, s.kind, u.name, s.ai_level, s.score FROM seats s"           \
-                   " LEFT JOIN users u ON u.id = s.user_id AND s.kind = 4"                     \
-                   " WHERE s.game_id = ?1 ORDER BY s.seat")                                    \
-    X(PROFILE_RATINGS, "SELECT game, rating, rd, vol, games FROM ratings WHERE user_id = ?1"   \
-                       " ORDER BY game")                                                       \
-    X(PROFILE_HISTORY, "SELECT game, game_id, at_ms, rating, rd FROM rating_history"           \
-                       " WHERE user_id = ?1 ORDER BY id DESC LIMIT 200")                       \
-    X(PROFILE_VS_AI, "SELECT g.game, a.ai_level, SUM(me.score > a.score),"                     \
-                     " SUM(me.score < a.score), SUM(me.score = a.score) FROM games g"          \
-                     " JOIN seats me ON me.game_id = g.id AND me.user_id = ?1 AND me.kind = 4" \
-                     " JOIN seats a ON a.game_id = g.id AND a.kind = 3 WHERE g.status = 2"     \
+#define STATEMENTS(X)                                                                              \
+    X(BEGIN, "BEGIN IMMEDIATE")                                                                    \
+    X(COMMIT, "COMMIT")                                                                            \
+    X(ROLLBACK, "ROLLBACK")                                                                        \
+    X(USER_ADD, "INSERT INTO users(name, name_key, guest, pwhash, created_ms)"                     \
+                " VALUES(?1, ?2, ?3, '', ?4)")                                                     \
+    X(USER_GET, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE id = ?1")             \
+    X(USER_FIND, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE name_key = ?1")      \
+    X(USER_REGISTER, "UPDATE users SET name = ?2, name_key = ?3, guest = 0, pwhash = ?4"           \
+                     " WHERE id = ?1")                                                             \
+    X(TOKEN_ADD, "INSERT INTO tokens(hash, user_id, created_ms, expires_ms)"                       \
+                 " VALUES(?1, ?2, ?3, ?4)")                                                        \
+    X(TOKEN_USER, "SELECT user_id, expires_ms FROM tokens WHERE hash = ?1")                        \
+    X(TOKEN_REVOKE, "DELETE FROM tokens WHERE hash = ?1")                                          \
+    X(GAME_INSERT, "INSERT INTO games(game, options, seed, status, rated, clock_kind,"             \
+                   " initial_ms, increment_ms, per_move_ms, seats, v, remaining, running,"         \
+                   " turn_wall_ms, created_ms, started_ms, ended_ms, creator, rematch_of,"         \
+                   " end_reason, result_text) VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"         \
+                   " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)")                 \
+    X(GAME_UPDATE, "UPDATE games SET game = ?2, options = ?3, seed = ?4, status = ?5,"             \
+                   " rated = ?6, clock_kind = ?7, initial_ms = ?8, increment_ms = ?9,"             \
+                   " per_move_ms = ?10, seats = ?11, v = ?12, remaining = ?13, running = ?14,"     \
+                   " turn_wall_ms = ?15, created_ms = ?16, started_ms = ?17, ended_ms = ?18,"      \
+                   " creator = ?19, rematch_of = ?20, end_reason = ?21, result_text = ?22"         \
+                   " WHERE id = ?1")                                                               \
+    X(GAME_GET, "SELECT id, game, options, seed, status, rated, clock_kind, initial_ms,"           \
+                " increment_ms, per_move_ms, seats, v, remaining, running, turn_wall_ms,"          \
+                " created_ms, started_ms, ended_ms, creator, rematch_of, end_reason,"              \
+                " result_text FROM games WHERE id = ?1")                                           \
+    X(SEAT_PUT, "INSERT OR REPLACE INTO seats(game_id, seat, kind, user_id, ai_level, invite,"     \
+                " score) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")                                      \
+    X(SEATS_GET, "SELECT seat, kind, user_id, ai_level, invite, score FROM seats"                  \
+                 " WHERE game_id = ?1 ORDER BY seat")                                              \
+    X(GAMES_UNFINISHED, "SELECT id FROM games WHERE status IN (0, 1) ORDER BY id")                 \
+    X(MOVE_ADD, "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"                          \
+                " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                                 \
+    X(MOVES_GET, "SELECT ply, seat, action, v, at_ms FROM moves WHERE game_id = ?1"                \
+                 " ORDER BY ply")                                                                  \
+    X(MOVES_TRUNCATE, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")                        \
+    X(RECORD_PUT, "UPDATE games SET record = ?2 WHERE id = ?1")                                    \
+    X(RECORD_GET, "SELECT record FROM games WHERE id = ?1 AND record IS NOT NULL")                 \
+    X(CHAT_ADD, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES(?1, ?2, ?3, ?4)")          \
+    X(CHAT_RECENT, "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"                 \
+                   " game_id = ?1 ORDER BY id DESC LIMIT ?2) c JOIN users u ON"                    \
+                   " u.id = c.user_id ORDER BY c.id")                                              \
+    X(RATING_GET, "SELECT rating, rd, vol, games FROM ratings WHERE user_id = ?1"                  \
+                  " AND game = ?2")                                                                \
+    X(RATING_PUT, "INSERT OR REPLACE INTO ratings(user_id, game, rating, rd, vol, games)"          \
+                  " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                               \
+    X(RATING_HISTORY_ADD, "INSERT INTO rating_history(user_id, game, game_id, at_ms, rating,"      \
+                          " rd) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                   \
+    X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")              \
+    X(META_SET, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")                          \
+    X(META_GET, "SELECT value FROM meta WHERE key = ?1")                                           \
+    X(FINISHED, "SELECT g.id, g.game, g.rated, g.ended_ms, g.end_reason, g.result_text"            \
+                " FROM games g WHERE g.status = 2 AND (?1 = 0 OR g.id < ?1) AND (?2 = 0 OR"        \
+                " EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?2"         \
+                " AND s.kind = 4)) ORDER BY g.id DESC LIMIT ?3")                                   \
+    X(SEATS_NAMED, "SELECT s.seat, s.kind, u.name, s.ai_level, s.score FROM seats s"               \
+                   " LEFT JOIN users u ON u.id = s.user_id AND s.kind = 4"                         \
+                   " WHERE s.game_id = ?1 ORDER BY s.seat")                                        \
+    X(PROFILE_RATINGS, "SELECT game, rating, rd, vol, games FROM ratings WHERE user_id = ?1"       \
+                       " ORDER BY game")                                                           \
+    X(PROFILE_HISTORY, "SELECT game, game_id, at_ms, rating, rd FROM rating_history"               \
+                       " WHERE user_id = ?1 ORDER BY id DESC LIMIT 200")                           \
+    X(PROFILE_VS_AI, "SELECT g.game, a.ai_level, SUM(me.score > a.score),"                         \
+                     " SUM(me.score < a.score), SUM(me.score = a.score) FROM games g"              \
+                     " JOIN seats me ON me.game_id = g.id AND me.user_id = ?1 AND me.kind = 4"     \
+                     " JOIN seats a ON a.game_id = g.id AND a.kind = 3 WHERE g.status = 2"         \
                      " GROUP BY g.game, a.ai_level ORDER BY g.game, a.ai_level")
 
 #define STMT_ENUM_(name, sql) STMT_##name,
@@ -254,14 +254,14 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
     for (int i = 0; i < NUM_STATEMENTS; i++) {
         if (sqlite3_prepare_v3(st->db, STATEMENT_SQL[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {
-            snprintf(err, err_size, "cannot prepare statement %d: %s", i,
-                     sqlite3_errmsg(st->db));
+            snprintf(err, err_size, "cannot prepare statement %d: %s", i, sqlite3_errmsg(st->db));
             rs_store_close(st);
             return RS_STORE_ERROR;
         }
     }
-    if (!memory && sqlite3_open_v2(path, &st->checkpoint_db, SQLITE_OPEN_READWRITE |
-                                   SQLITE_OPEN_FULLMUTEX, NULL) == SQLITE_OK)
+    if (!memory &&
+        sqlite3_open_v2(path, &st->checkpoint_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) == SQLITE_OK)
         sqlite3_busy_timeout(st->checkpoint_db, 1000);
     *out = st;
     return RS_STORE_OK;
@@ -276,8 +276,7 @@ void rs_store_close(rs_store *st)
     for (int i = 0; i < NUM_STATEMENTS; i++)
         sqlite3_finalize(st->stmt[i]);
     if (st->checkpoint_db) {
-        sqlite3_wal_checkpoint_v2(st->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
-                                  NULL);
+        sqlite3_wal_checkpoint_v2(st->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
         sqlite3_close(st->checkpoint_db);
     }
     sqlite3_close(st->db);
@@ -342,8 +341,8 @@ int rs_store_checkpoint(rs_store *st)
 {
     if (!st->checkpoint_db)
         return RS_STORE_OK;
-    int rc = sqlite3_wal_checkpoint_v2(st->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
-                                       NULL);
+    int rc =
+        sqlite3_wal_checkpoint_v2(st->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return rc == SQLITE_OK || rc == SQLITE_BUSY ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
@@ -594,8 +593,7 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
     if (rc != SQLITE_ROW)
         return fail(st, "read game");
     if (out->seats < 1 || out->seats > RP_MAX_PLAYERS) {
-        snprintf(st->error, sizeof st->error, "game %lld has %d seats", (long long)id,
-                 out->seats);
+        snprintf(st->error, sizeof st->error, "game %lld has %d seats", (long long)id, out->seats);
         return RS_STORE_ERROR;
     }
     return read_seats(st, out);

@@ -113,8 +113,8 @@ static void options_text(const rp_game *game, const rp_config *cfg, char *buf, s
     }
 }
 
-static int config_from_text(const rp_game *game, const char *text, uint64_t seed,
-                            rp_config *cfg, rp_error *err)
+static int config_from_text(const rp_game *game, const char *text, uint64_t seed, rp_config *cfg,
+                            rp_error *err)
 {
     rp_config_default(game, cfg);
     char copy[RS_OPTIONS_TEXT];
@@ -214,8 +214,8 @@ static void result_text(rs_table *t, const char *reason, int who)
         head[0] = '\0';
         for (int s = 0; s < n; s++)
             if (t->returns[s] > 0)
-                len += (size_t)snprintf(head + len, sizeof head - len, "%s%s",
-                                        len ? " and " : "", rp_seat_name(g, s));
+                len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", len ? " and " : "",
+                                        rp_seat_name(g, s));
         snprintf(head + len, sizeof head - len, " share the win");
     }
     const char *whom = who >= 0 ? rp_seat_name(g, who) : "";
@@ -227,8 +227,7 @@ static void result_text(rs_table *t, const char *reason, int who)
     else if (strcmp(reason, "agreement") == 0)
         snprintf(t->row.result_text, sizeof t->row.result_text, "draw by agreement");
     else if (strcmp(reason, "abandoned") == 0)
-        snprintf(t->row.result_text, sizeof t->row.result_text, "%s: %s left the game", head,
-                 whom);
+        snprintf(t->row.result_text, sizeof t->row.result_text, "%s: %s left the game", head, whom);
     else
         snprintf(t->row.result_text, sizeof t->row.result_text, "%s", head);
 }
@@ -326,8 +325,7 @@ static void finish(rs_ctx *ctx, rs_table *t, const char *reason, const double *r
     store_record(ctx, t);
     if (t->row.rated)
         update_ratings(ctx, t);
-    rs_log("game %lld over: %s (%s)", (long long)t->row.id, t->row.end_reason,
-           t->row.result_text);
+    rs_log("game %lld over: %s (%s)", (long long)t->row.id, t->row.end_reason, t->row.result_text);
 }
 
 /* Returns where `losers` (a seat mask) get nothing and the others share the win. */
@@ -356,8 +354,7 @@ static void start(rs_ctx *ctx, rs_table *t)
         rs_log("game %lld: cannot start: %s", (long long)t->row.id, err.msg);
         t->row.status = RS_GAME_ABORTED;
         snprintf(t->row.end_reason, sizeof t->row.end_reason, "aborted");
-        snprintf(t->row.result_text, sizeof t->row.result_text, "could not start: %.100s",
-                 err.msg);
+        snprintf(t->row.result_text, sizeof t->row.result_text, "could not start: %.100s", err.msg);
         t->row.v++;
         save(ctx, t);
         announce(ctx, t, "abort", -1);
@@ -491,8 +488,7 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
     }
     const rp_game *game = rp_game_find(row.game);
     if (!game) {
-        rs_fail(e, "server-error", "game %lld is of an unknown kind '%s'", (long long)id,
-                row.game);
+        rs_fail(e, "server-error", "game %lld is of an unknown kind '%s'", (long long)id, row.game);
         return NULL;
     }
     rs_table *t = table_alloc(game);
@@ -706,8 +702,8 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
     rs_move_row stored = {ply, seat, action, t->row.v, ctx->now_ms};
     rs_store_move_add(ctx->store, t->row.id, &stored);
     const int next = g->current_player(&t->state);
-    const bool turn_over = next != seat || (g->turn_number && g->turn_number(&t->state) !=
-                                                                  turn_before);
+    const bool turn_over =
+        next != seat || (g->turn_number && g->turn_number(&t->state) != turn_before);
     rs_clock_charge(&t->clock, ctx->now_us, turn_over);
     if (turn_over && next >= 0)
         rs_clock_start(&t->clock, next, ctx->now_us);
@@ -782,8 +778,7 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
     return 0;
 }
 
-int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action,
-                     rs_err *e)
+int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action, rs_err *e)
 {
     if (t->row.status != RS_GAME_LIVE || (int64_t)t->num_moves != ply ||
         rs_table_to_move(t) != seat || t->row.seat[seat].kind != RS_SEAT_AI)
@@ -995,8 +990,8 @@ static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *tr
     return missed;
 }
 
-static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since,
-                          cJSON *chat, const cJSON *request_id)
+static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since, cJSON *chat,
+                          const cJSON *request_id)
 {
     cJSON *m = rs_table_message(t, w->viewer, "snapshot", ctx->now_us);
     if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN)

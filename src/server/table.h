@@ -42,8 +42,8 @@ void rs_outbox_put(rs_outbox *o, uint64_t conn, struct cJSON *msg);
 typedef struct rs_ctx {
     rs_store *store;
     rs_outbox *out;
-    int64_t now_us;  /* monotonic */
-    int64_t now_ms;  /* wall clock, for stored stamps */
+    int64_t now_us;   /* monotonic */
+    int64_t now_ms;   /* wall clock, for stored stamps */
     int64_t grace_ms; /* disconnect time before a claim */
 } rs_ctx;
 
@@ -78,10 +78,10 @@ typedef struct rs_table {
     char seed_commitment[65];
     rs_watcher *watchers;
     int num_watchers, cap_watchers;
-    int64_t ai_ply;       /* the ply an AI job is working on, or -1 */
-    int64_t ai_since_us;  /* when it was queued */
-    int64_t rematch_id;   /* the rematch created from this game, or 0 */
-    bool dirty;           /* changed since the last commit */
+    int64_t ai_ply;      /* the ply an AI job is working on, or -1 */
+    int64_t ai_since_us; /* when it was queued */
+    int64_t rematch_id;  /* the rematch created from this game, or 0 */
+    bool dirty;          /* changed since the last commit */
 } rs_table;
 
 /* The settings of a new game, checked by the server before rs_table_create. */
@@ -127,8 +127,7 @@ int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e);
 int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *move,
                   bool *duplicate, rs_err *e);
 /* An AI's move (an action id) for the ply its job was given; refused if stale. */
-int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action,
-                     rs_err *e);
+int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action, rs_err *e);
 int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
 /* op: "offer", "accept" or "decline". */
 int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);

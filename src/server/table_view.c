@@ -16,8 +16,9 @@ static const char *seat_kind_word(rs_seat_kind kind)
 
 static const char *clock_kind_word(int kind)
 {
-    return kind == RS_CLOCK_LIVE ? "live" : kind == RS_CLOCK_CORRESPONDENCE ? "correspondence"
-                                                                             : "none";
+    return kind == RS_CLOCK_LIVE             ? "live"
+           : kind == RS_CLOCK_CORRESPONDENCE ? "correspondence"
+                                             : "none";
 }
 
 static cJSON *seat_json(const rs_table *t, int s, int64_t now_us)
@@ -35,8 +36,7 @@ static cJSON *seat_json(const rs_table *t, int s, int64_t now_us)
         bool connected = t->connections[s] > 0;
         cJSON_AddBoolToObject(o, "connected", connected);
         if (!connected && t->row.status == RS_GAME_LIVE)
-            cJSON_AddNumberToObject(o, "gone_ms",
-                                    (double)((now_us - t->gone_since_us[s]) / 1000));
+            cJSON_AddNumberToObject(o, "gone_ms", (double)((now_us - t->gone_since_us[s]) / 1000));
     } else if (seat->kind == RS_SEAT_AI) {
         cJSON_AddBoolToObject(o, "connected", true);
     }
@@ -238,4 +238,3 @@ cJSON *rs_table_presence(const rs_table *t, int64_t now_us)
     cJSON_AddNumberToObject(m, "spectators", spectators);
     return m;
 }
-

@@ -174,8 +174,7 @@ rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*noti
     w->store = store;
     w->notify = notify;
     w->ctx = ctx;
-    w->ai_threads = ai_threads < 0 ? 0 : ai_threads > MAX_AI_THREADS ? MAX_AI_THREADS
-                                                                      : ai_threads;
+    w->ai_threads = ai_threads < 0 ? 0 : ai_threads > MAX_AI_THREADS ? MAX_AI_THREADS : ai_threads;
     bool ok = true;
     for (int i = 0; i < w->ai_threads && ok; i++)
         ok = start_thread(w, &w->ai);

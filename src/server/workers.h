@@ -14,29 +14,29 @@
 #include "ramparts/game.h"
 
 typedef enum rs_job_kind {
-    RS_JOB_AI,         /* choose a move for an AI seat */
-    RS_JOB_HASH,       /* hash a new password (register) */
-    RS_JOB_VERIFY,     /* check a password against a stored hash (login) */
-    RS_JOB_CHECKPOINT  /* a passive WAL checkpoint */
+    RS_JOB_AI,        /* choose a move for an AI seat */
+    RS_JOB_HASH,      /* hash a new password (register) */
+    RS_JOB_VERIFY,    /* check a password against a stored hash (login) */
+    RS_JOB_CHECKPOINT /* a passive WAL checkpoint */
 } rs_job_kind;
 
 typedef struct rs_job {
     rs_job_kind kind;
     /* AI */
     int64_t game_id;
-    int64_t ply;                  /* the job answers this ply only */
+    int64_t ply; /* the job answers this ply only */
     int seat;
     const rp_game *game;
-    rp_state state;               /* a copy: workers never touch a live game */
+    rp_state state; /* a copy: workers never touch a live game */
     char level[16];
     uint64_t seed;
     /* HASH / VERIFY */
-    uint64_t conn;                /* who asked */
+    uint64_t conn; /* who asked */
     int64_t user_id;
     char name[RS_NAME_MAX + 1];
     char password[RS_PASSWORD_MAX + 1]; /* wiped once used */
-    char stored[RS_PWHASH_TEXT];  /* VERIFY: the stored hash; HASH: the result */
-    char request_id[40];          /* the client's "id", echoed in the reply */
+    char stored[RS_PWHASH_TEXT];        /* VERIFY: the stored hash; HASH: the result */
+    char request_id[40];                /* the client's "id", echoed in the reply */
     /* results */
     bool ok;
     rp_action action;

@@ -79,7 +79,8 @@ static bool same_json(const cJSON *a, const cJSON *b)
 static void first_difference(const cJSON *a, const cJSON *b, char *path, size_t size)
 {
     size_t n = strlen(path);
-    if (!a || !b || (a->type & 0xFF) != (b->type & 0xFF) || !(cJSON_IsObject(a) || cJSON_IsArray(a)))
+    if (!a || !b || (a->type & 0xFF) != (b->type & 0xFF) ||
+        !(cJSON_IsObject(a) || cJSON_IsArray(a)))
         return;
     if (cJSON_IsArray(a) && cJSON_GetArraySize(a) != cJSON_GetArraySize(b)) {
         snprintf(path + n, size - n, " (lengths %d and %d)", cJSON_GetArraySize(a),
@@ -88,7 +89,7 @@ static void first_difference(const cJSON *a, const cJSON *b, char *path, size_t 
     }
     int i = 0;
     const cJSON *x;
-    cJSON_ArrayForEach(x, a) {
+    cJSON_ArrayForEach (x, a) {
         const cJSON *y = cJSON_IsArray(a) ? cJSON_GetArrayItem(b, i)
                                           : cJSON_GetObjectItemCaseSensitive(b, x->string);
         if (!cJSON_Compare(x, y, true)) {
@@ -162,8 +163,7 @@ static void check_move(long line, const replay *r, const cJSON *cause, int viewe
         if (!cJSON_IsString(move) || strcmp(move->valuestring, text) != 0)
             fail(line, "move %zu: its player is not told its notation '%s'", ply, text);
     } else if (move) {
-        fail(line, "move %zu: viewer %d is told the notation of seat %d's move", ply, viewer,
-             seat);
+        fail(line, "move %zu: viewer %d is told the notation of seat %d's move", ply, viewer, seat);
     }
     cJSON *events = rp_events(g, before, action, viewer, NULL);
     compare(line, "events", cJSON_GetObjectItemCaseSensitive(cause, "events"),
@@ -249,8 +249,8 @@ static void scan_string(const scan *sc, const char *value, const char *secrets)
  * statuses), not names of cards: a game id such as "king-of-danger" may also be a card. */
 static bool vocabulary(const char *key)
 {
-    static const char *const keys[] = {"t", "type", "game", "title", "kind", "status", "re",
-                                       "code", "reason", "seat_name", NULL};
+    static const char *const keys[] = {"t",  "type", "game",   "title",     "kind", "status",
+                                       "re", "code", "reason", "seat_name", NULL};
     for (int i = 0; key && keys[i]; i++)
         if (strcmp(key, keys[i]) == 0)
             return true;
@@ -269,14 +269,13 @@ static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
     const cJSON *ply = cJSON_GetObjectItemCaseSensitive(node, "ply");
     const bool is_move = cJSON_IsObject(node) && cJSON_IsString(kind) &&
                          strcmp(kind->valuestring, "move") == 0 && cJSON_IsNumber(ply) &&
-                         ply->valuedouble >= 0 &&
-                         ply->valuedouble < (double)sc->r->m.num_moves;
+                         ply->valuedouble >= 0 && ply->valuedouble < (double)sc->r->m.num_moves;
     char move_secrets[16384];
     if (is_move)
         secrets_of_move(sc->r, (size_t)ply->valuedouble, sc->viewer, move_secrets,
                         sizeof move_secrets);
     const cJSON *child;
-    cJSON_ArrayForEach(child, node) {
+    cJSON_ArrayForEach (child, node) {
         if (cJSON_IsString(child) && vocabulary(child->string))
             continue;
         bool events = is_move && child->string && strcmp(child->string, "events") == 0;
@@ -289,8 +288,7 @@ static void check_secrets(long line, const replay *r, const cJSON *frame, int vi
     const rp_game *g = r->m.game;
     if (!g->secret_names) {
         if (g->flags & RP_HIDDEN_INFO)
-            fail(line, "%s has hidden information but no secret_names: cannot check leaks",
-                 g->id);
+            fail(line, "%s has hidden information but no secret_names: cannot check leaks", g->id);
         return;
     }
     char *secrets = secrets_at(r, ply, viewer);
@@ -316,8 +314,8 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     const size_t ply = (size_t)ply_item->valuedouble;
     *ply_out = ply;
     const rp_state *st = &r->states[ply];
-    const bool started = strcmp(status->valuestring, "live") == 0 ||
-                         strcmp(status->valuestring, "over") == 0;
+    const bool started =
+        strcmp(status->valuestring, "live") == 0 || strcmp(status->valuestring, "over") == 0;
     cJSON *you = viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateNull();
     compare(line, "you", cJSON_GetObjectItemCaseSensitive(f, "you"), you);
     if (started)
@@ -347,7 +345,7 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
         check_move(line, r, cause, viewer);
     const cJSON *missed = cJSON_GetObjectItemCaseSensitive(f, "missed");
     const cJSON *m;
-    cJSON_ArrayForEach(m, missed)
+    cJSON_ArrayForEach (m, missed)
         check_move(line, r, m, viewer);
 }
 
@@ -425,10 +423,10 @@ int main(int argc, char **argv)
     fclose(in);
     for (int slot = 0; slot < RP_MAX_PLAYERS + 3; slot++)
         if (seen[slot] && last_ply[slot] != r.m.num_moves)
-            fail(0, "viewer %d never saw the last ply %zu (saw up to %zu)", slot - 2,
-                 r.m.num_moves, last_ply[slot]);
-    printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", r.m.game->id, frames,
-           checked, failures, r.m.num_moves);
+            fail(0, "viewer %d never saw the last ply %zu (saw up to %zu)", slot - 2, r.m.num_moves,
+                 last_ply[slot]);
+    printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", r.m.game->id, frames, checked,
+           failures, r.m.num_moves);
     free(r.states);
     rp_match_free(&r.m);
     return failures ? 1 : 0;
