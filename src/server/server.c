@@ -323,6 +323,13 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
 static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd, const cJSON *msg)
 {
     srv->stats.rate_limited++;
+    /* Refusals count within one rate window, not only in a row: a flood that the refill
+     * lets through now and then is still a flood. */
+    const int64_t now = rs_server_now_us(srv);
+    if (now - c->refused_since_us > srv->cfg.rate_window_ms * 1000) {
+        c->refused_since_us = now;
+        c->refused = 0;
+    }
     if (c->refused++ == 0)
         rs_log("conn %llu (%s): rate limited", (unsigned long long)c->id, c->peer);
     if (c->refused > MAX_REFUSED) {
@@ -378,7 +385,6 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
                 "guest)");
     c->asked = true;
     if (!e.code) {
-        c->refused = 0;
         if (cmd->handler(srv, c, msg, &e) == 0) {
             cJSON_Delete(msg);
             return;

@@ -36,8 +36,9 @@ typedef struct rs_conn {
     bool has_token;
     double credits; /* rate limit: messages it may still send */
     int64_t credits_at_us;
-    int refused; /* rate-limited messages in a row */
-    bool lobby;  /* receives lobby updates */
+    int refused;              /* rate-limited messages in this rate window */
+    int64_t refused_since_us; /* when that window began */
+    bool lobby;               /* receives lobby updates */
     int64_t watching[RS_MAX_WATCH_LIMIT];
     int num_watching;
     bool auth_pending;     /* a password job is running for it */
