@@ -22,9 +22,9 @@ async def main():
                                      "seats": ["me", "open"], "options": {"turn-limit": 60}},
                                     "created"))["game"]
         await bob.request({"t": "join", "game": game}, "joined")
-        # A few moves with both connected.
+        # A few moves with both connected, until it is alice's turn again.
         state = await alice.state_at(game, ply=0)
-        for _ in range(4):
+        while state["ply"] < 4 or state["to_move"] != 0:
             seat = state["to_move"]
             mover = alice if seat == 0 else bob
             mine = await mover.state_at(game, ply=state["ply"])
