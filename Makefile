@@ -1,11 +1,13 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
 # `make play` (interactive game), `make serve` (the online server), `make bench` (speed
-# figures). Dependencies install on demand.
+# figures), `make install` (the tool, headers, static library and pkg-config file under
+# PREFIX). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
+PREFIX ?= /usr/local
 
-.PHONY: all deps test play serve bench clean
+.PHONY: all deps test play serve bench install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -29,6 +31,9 @@ serve: all
 
 bench: all
 	./build/ramparts bench
+
+install: all
+	cmake --install build --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-sanitize
