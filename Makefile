@@ -2,13 +2,17 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play`, `make bench`, `make install`. Dependencies install on demand.
+# .ci/run), `make play`, `make serve` (the online server), `make bench`, `make install` (the
+# tool, headers, static library and pkg-config file under PREFIX). Dependencies install on
+# demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play bench install clean
+.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play serve \
+        bench install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -59,6 +63,11 @@ check:
 
 play: all
 	./build/ramparts play $(GAME)
+
+# Build and start the server on loopback; it prints the address to open in a browser.
+serve: all
+	@echo "Starting the Ramparts server; open the address below in a browser (Ctrl-C stops it)."
+	./build/ramparts serve --listen $(LISTEN)
 
 bench: all
 	./build/ramparts bench

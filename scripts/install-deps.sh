@@ -8,7 +8,8 @@
 # lint checks. Node.js counts as present when `node` and `npm` run (another install may provide
 # them); otherwise Debian's nodejs and npm are installed.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev python3 openmpi-bin
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
+          libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium clang libclang-rt-dev clang-format clang-tidy)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)

@@ -40,6 +40,7 @@ bool rp_engine_line(rp_engine_session *session, char *line);
 size_t rp_engine_snapshot(const rp_engine_session *session, void *buf, size_t size);
 void rp_engine_close(rp_engine_session *session);
 int rp_cmd_arena(int argc, char **argv);
+int rp_cmd_serve(int argc, char **argv);
 int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);
 
