@@ -11,7 +11,9 @@
 #  - the golden files of tests/golden (the test golden; `make golden` rewrites them).
 
 # ---- labels ----
-foreach(threaded test_threads test_ai cli_arena cli_commands)
+# server_test_ai_game runs `ramparts serve` with its worker pool (AI and hashing threads
+# beside the network loop) through whole games against the AI.
+foreach(threaded test_threads test_ai cli_arena cli_commands server_test_ai_game)
   if(TEST ${threaded})
     set_tests_properties(${threaded} PROPERTIES LABELS threads)
   endif()

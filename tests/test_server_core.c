@@ -112,6 +112,12 @@ static int teardown(void **state)
 
 /* Send a message (printf-style JSON) from conn and end the loop iteration. */
 static void say(uint64_t conn, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void say(uint64_t conn, const char *fmt, ...)
 {
     char buf[8192];
     va_list ap;

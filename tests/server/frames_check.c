@@ -26,6 +26,12 @@ static int failures;
 static long checked;
 
 static void fail(long line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void fail(long line, const char *fmt, ...)
 {
     if (++failures > MAX_REPORTED)
         return;
