@@ -621,7 +621,7 @@ static void start_round(rtw_state *s, int round, rtw_tell *t)
         memcpy(s->prev, s->slot, sizeof s->prev);
     s->round = (uint8_t)round;
     s->turn = 0;
-    rtw_arrange_wall(&s->cards, &s->deck[RTW_SLOTS * round], s->wall);
+    rtw_arrange_wall(&s->cards, &s->deck[(size_t)RTW_SLOTS * (size_t)round], s->wall);
     rtw_note *n = say(t, s, N_ROUND, -1);
     if (n)
         memcpy(n->wall, s->wall, RTW_SLOTS);
@@ -1405,7 +1405,8 @@ static int two_words(char *buf, size_t size, const char *verb, const char *arg)
         return RP_ENOSPACE;
     memcpy(buf, verb, a);
     buf[a] = ' ';
-    memcpy(buf + a + 1, arg, b + 1);
+    memcpy(buf + a + 1, arg, b);
+    buf[a + 1 + b] = '\0';
     return (int)(a + 1 + b);
 }
 
@@ -1465,7 +1466,7 @@ static int fort_from_label(const rtw_state *s, const char *label, rp_action *out
 static int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     const rtw_state *s = st;
-    char copy[64], *word[2];
+    char copy[64] = {0}, *word[2];
     int n = 0;
     if (strlen(text) < sizeof copy) {
         for (size_t i = 0; i <= strlen(text); i++) /* forgiving about case */
@@ -1863,7 +1864,7 @@ static int check_wall(const rtw_state *s, rp_error *err)
     }
     if (ph == RTW_PLAN) {
         uint8_t want[RTW_SLOTS];
-        rtw_arrange_wall(&s->cards, &s->deck[RTW_SLOTS * s->round], want);
+        rtw_arrange_wall(&s->cards, &s->deck[(size_t)RTW_SLOTS * s->round], want);
         if (memcmp(want, s->wall, RTW_SLOTS) != 0)
             return rp_fail(err, RP_EINVAL, "wall: not in the order of RW-4 for this draw");
     }
@@ -1985,7 +1986,8 @@ static int check_prev(const rtw_state *s, rp_error *err)
     static const uint8_t zero[RTW_SLOTS];
     for (int c = 0; c < RTW_MAX_CLANS; c++) {
         if (c >= s->clans) {
-            if (memcmp(s->slot[c], zero, RTW_SLOTS) || memcmp(s->prev[c], zero, RTW_SLOTS))
+            if (memcmp(s->slot[c], zero, RTW_SLOTS) != 0 ||
+                memcmp(s->prev[c], zero, RTW_SLOTS) != 0)
                 return rp_fail(err, RP_EINVAL, "clan %s is not in this game", clan_word[c]);
             continue;
         }
@@ -2192,7 +2194,7 @@ static int read_set(rp_reader *r, const char *what, rp_span v, const char *const
 
 static int read_warriors(rp_reader *r, const char *what, rp_span v, uint16_t *out)
 {
-    uint32_t mask;
+    uint32_t mask = 0;
     int rc = read_set(r, what, v, warrior_word, RTW_KINDS, &mask);
     *out = (uint16_t)mask;
     return rc;
