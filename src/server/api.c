@@ -239,8 +239,9 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
     cJSON_AddNumberToObject(o, "connections", st.connections);
     cJSON_AddNumberToObject(o, "games_open", st.games_open);
     cJSON_AddNumberToObject(o, "games_live", st.games_live);
-    cJSON_AddNumberToObject(o, "uptime_s",
-                            (double)((rs_server_now_us(srv) - srv->started_us) / 1000000));
+    /* whole seconds: the division truncates on purpose */
+    const int64_t uptime_s = (rs_server_now_us(srv) - srv->started_us) / 1000000;
+    cJSON_AddNumberToObject(o, "uptime_s", (double)uptime_s);
     reply_json(r, srv->draining ? 503 : 200, o);
 }
 

@@ -19,7 +19,7 @@
 #include "log.h"
 
 #define OUT_MAX_MESSAGES 64
-#define OUT_MAX_BYTES (1024 * 1024)
+#define OUT_MAX_BYTES ((size_t)1024 * 1024)
 #define SLOW_CALLBACK_US 5000       /* log callbacks slower than this */
 #define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
 #define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
