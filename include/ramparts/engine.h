@@ -21,20 +21,20 @@ typedef struct rp_match {
 } rp_match;
 
 /* Start a new match from options. On error nothing is allocated and m is unusable. */
-int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_error *err);
+RP_EXTERN int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_error *err);
 /* Replace the position by a full-state notation; the history starts again from it.
  * On error the match is unchanged. */
-int rp_match_load(rp_match *m, const char *notation, rp_error *err);
-void rp_match_free(rp_match *m);
+RP_EXTERN int rp_match_load(rp_match *m, const char *notation, rp_error *err);
+RP_EXTERN void rp_match_free(rp_match *m);
 
 /* Play a move by notation or by action id; refused (match unchanged) if illegal. */
-int rp_match_play_text(rp_match *m, const char *text, rp_error *err);
-int rp_match_play(rp_match *m, rp_action action, rp_error *err);
+RP_EXTERN int rp_match_play_text(rp_match *m, const char *text, rp_error *err);
+RP_EXTERN int rp_match_play(rp_match *m, rp_action action, rp_error *err);
 /* Take back the last move (replays the history from the start). */
-int rp_match_undo(rp_match *m, rp_error *err);
-bool rp_match_over(const rp_match *m);
+RP_EXTERN int rp_match_undo(rp_match *m, rp_error *err);
+RP_EXTERN bool rp_match_over(const rp_match *m);
 /* "ongoing" or "over" with the result, e.g. "over Blue wins (returns 1 0)". */
-void rp_match_status(const rp_match *m, char *buf, size_t size);
+RP_EXTERN void rp_match_status(const rp_match *m, char *buf, size_t size);
 
 /* ---- records: a plain-text file of header lines, then one move a line ----
  *   # comments anywhere
@@ -47,9 +47,9 @@ void rp_match_status(const rp_match *m, char *buf, size_t size);
  *   [result ...]             (informational; checked on replay)
  *   archers 1+2 wall 3       (moves in notation, one a line)
  */
-int rp_record_write(const rp_match *m, FILE *out);
+RP_EXTERN int rp_record_write(const rp_match *m, FILE *out);
 /* Read and replay a record into m (a new match). A record that does not replay is refused with
  * the line number and the reason. */
-int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err);
+RP_EXTERN int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err);
 
 #endif
