@@ -93,10 +93,10 @@ static void check_against_pool(const rp_game *game, seen_pool *pool, int seat, c
             continue;
         char *a = cJSON_PrintUnformatted(view), *b = cJSON_PrintUnformatted(pool->view[i]);
         if (same_view)
-            fail_msg("%s: seat %d: equal views, different observations (field %s)\n%s",
-                     game->id, seat, first_difference(game, obs, pool->obs[i]), a);
-        fail_msg("%s: seat %d: the observation misses a difference between views\n%s\n%s",
-                 game->id, seat, a, b);
+            fail_msg("%s: seat %d: equal views, different observations (field %s)\n%s", game->id,
+                     seat, first_difference(game, obs, pool->obs[i]), a);
+        fail_msg("%s: seat %d: the observation misses a difference between views\n%s\n%s", game->id,
+                 seat, a, b);
     }
     if (pool->count == POOL) {
         cJSON_Delete(pool->view[pool->next]);
@@ -125,6 +125,68 @@ static void check_mask(const rp_game *game, const void *st)
     free(mask);
 }
 
+/* Near twins of st that a seat must tell apart: st with one byte of its struct changed (every
+ * bit flipped in turn, and the byte one up and one down) that still passes state_ok. Whenever
+ * the twin's view for the seat differs, its tensor must differ too: this finds a field of the
+ * view left out of the tensor, which random states rarely show (their views differ in much
+ * else at once). */
+static void check_one_byte_twins(const rp_game *game, const void *st, int seat, const float *obs)
+{
+    cJSON *view = game->view_json(st, seat);
+    float *other = new_tensor(game);
+    for (size_t i = 0; i < game->state_size; i++) {
+        const unsigned byte = ((const unsigned char *)st)[i];
+        const unsigned changed[10] = {byte ^ 1u,  byte ^ 2u,  byte ^ 4u,   byte ^ 8u, byte ^ 16u,
+                                      byte ^ 32u, byte ^ 64u, byte ^ 128u, byte + 1u, byte - 1u};
+        for (int m = 0; m < 10; m++) {
+            rp_state twin;
+            rp_state_copy(game, &twin, st);
+            twin.bytes[i] = (unsigned char)changed[m];
+            rp_error err;
+            if (game->state_ok(&twin, &err) != RP_OK || game->num_players(&twin) <= seat)
+                continue;
+            game->observation_tensor(&twin, seat, other);
+            if (!same_tensor(game, obs, other))
+                continue;
+            cJSON *twin_view = game->view_json(&twin, seat);
+            if (!cJSON_Compare(view, twin_view, true)) {
+                char *a = cJSON_PrintUnformatted(view), *b = cJSON_PrintUnformatted(twin_view);
+                fail_msg("%s: seat %d: byte %zu changed the view but not the observation\n%s\n%s",
+                         game->id, seat, i, a, b);
+            }
+            cJSON_Delete(twin_view);
+        }
+    }
+    free(other);
+    cJSON_Delete(view);
+}
+
+/* Twins that differ in what another viewer cannot see: st determinized for each other seat
+ * (which may move this seat's own cards) must give this seat a different tensor whenever it
+ * gives a different view. */
+static void check_other_seats_samples(const rp_game *game, const void *st, int seat,
+                                      const float *obs, rp_rng *rng)
+{
+    cJSON *view = game->view_json(st, seat);
+    float *other = new_tensor(game);
+    for (int q = RP_SPECTATOR; q < game->num_players(st); q++) {
+        if (q == RP_TERMINAL || q == seat)
+            continue;
+        rp_state twin;
+        rp_state_copy(game, &twin, st);
+        game->determinize(&twin, q, rng);
+        game->observation_tensor(&twin, seat, other);
+        cJSON *twin_view = game->view_json(&twin, seat);
+        if (same_tensor(game, obs, other) && !cJSON_Compare(view, twin_view, true))
+            fail_msg("%s: seat %d: a sample for viewer %d changed the view but not the "
+                     "observation",
+                     game->id, seat, q);
+        cJSON_Delete(twin_view);
+    }
+    free(other);
+    cJSON_Delete(view);
+}
+
 /* One random game, every seat checked at every step and at the end. */
 static void observed_playout(const rp_game *game, const char *options, uint64_t seed,
                              seen_pool *pools)
@@ -144,6 +206,9 @@ static void observed_playout(const rp_game *game, const char *options, uint64_t 
             game->observation_tensor(&st, seat, obs);
             check_values(game, obs);
             check_hidden_parts_unseen(game, &st, seat, obs, &rng);
+            check_other_seats_samples(game, &st, seat, obs, &rng);
+            if (steps % 16 == 0 && game->state_ok)
+                check_one_byte_twins(game, &st, seat, obs);
             check_against_pool(game, &pools[seat], seat, game->view_json(&st, seat), obs);
         }
         if (game->current_player(&st) == RP_TERMINAL)

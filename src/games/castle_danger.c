@@ -1750,7 +1750,8 @@ enum {
     CD_PLANE_FIRED = 11
 };
 
-/* clang-format off: one field a line */
+/* One field a line: */
+/* clang-format off */
 static const rp_obs_field cd_obs_fields[] = {
     {"board", CD_OBS_PLANES, {12, CD_ROWS, CD_COLS},
      "planes of the board (row = rank - 1, column a = 0), 1 where: your King, Wizard, Builder, "
