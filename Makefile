@@ -3,7 +3,7 @@
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps test play bench clean
+.PHONY: all deps test play bench install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -22,6 +22,10 @@ play: all
 
 bench: all
 	./build/ramparts bench
+
+# PREFIX=/some/dir installs there instead of CMake's default (/usr/local).
+install: all
+	cmake --install build $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
 	rm -rf build build-sanitize
