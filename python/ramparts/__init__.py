@@ -1,0 +1,1 @@
+from ramparts._ramparts import *  # noqa
