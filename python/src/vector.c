@@ -309,7 +309,7 @@ static PyObject *vector_sample_actions(PyObject *self, PyObject *arg)
 {
     rp_py_vector *v = (rp_py_vector *)self;
     Py_buffer out;
-    if (!vector_ready(v) || rp_py_get_buffer(arg, &out, "iq", v->num_envs, true, "out") < 0)
+    if (!vector_ready(v) || rp_py_get_buffer(arg, &out, "ilq", v->num_envs, true, "out") < 0)
         return NULL;
     const rp_game *game = v->game->game;
     for (int env = 0; env < v->num_envs; env++) {
