@@ -1,9 +1,11 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
-# `make play` (interactive game), `make bench` (speed figures). Dependencies install on demand.
+# `make play` (interactive game), `make bench` (speed figures), `make python` (the Python
+# package in build/python), `make bench-python` (C, Python and VectorEnv speed side by side).
+# Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps test play bench install clean
+.PHONY: all deps test play bench python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -22,6 +24,13 @@ play: all
 
 bench: all
 	./build/ramparts bench
+
+# The package ramparts for /usr/bin/python3, assembled in build/python (PYTHONPATH=build/python).
+python: all
+	@echo "PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 -c 'import ramparts'"
+
+bench-python: python
+	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/bench.py
 
 # PREFIX=/some/dir installs there instead of CMake's default (/usr/local).
 install: all
