@@ -30,7 +30,7 @@ python: all
 	@echo "PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 -c 'import ramparts'"
 
 bench-python: python
-	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/bench.py
+	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/benchmarks/bench.py
 
 # PREFIX=/some/dir installs there instead of CMake's default (/usr/local).
 install: all

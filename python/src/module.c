@@ -406,6 +406,15 @@ static PyObject *game_turn_cap(PyObject *self, void *unused)
     return game_int(self, g->game ? g->game->tool_turn_cap : 0);
 }
 
+static PyObject *game_bench_options(PyObject *self, void *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    if (!game_ready(g))
+        return NULL;
+    return PyUnicode_FromString(g->game->bench_options ? g->game->bench_options : "");
+}
+
 static PyObject *game_seat_names(PyObject *self, void *unused)
 {
     (void)unused;
@@ -449,6 +458,8 @@ static PyGetSetDef game_getset[] = {
      "tools stop a game still going after this many turns (0: every game ends by its rules)",
      NULL},
     {"seat_names", game_seat_names, NULL, "the seats' names, e.g. ('Blue', 'Red')", NULL},
+    {"bench_options", game_bench_options, NULL,
+     "the options of `ramparts bench`'s workload for this game, e.g. 'tournament=1'", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -937,8 +948,51 @@ static PyObject *module_games(PyObject *self, PyObject *unused)
     return list;
 }
 
+/* random_playouts(game, games, seed): the workload of `ramparts bench`, in C: `games` games
+ * dealt from seed, seed + 1, ..., each move uniformly random from a generator seeded (seed, 1).
+ * Returns the number of actions played (a signature of the rules); time it from Python. */
+static PyObject *module_random_playouts(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *game_obj;
+    long games;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!lK", &rp_py_game_type, &game_obj, &games, &seed))
+        return NULL;
+    const rp_py_game *g = (rp_py_game *)game_obj;
+    if (!game_ready(g))
+        return NULL;
+    const rp_game *game = g->game;
+    rp_rng rng;
+    rp_rng_seed(&rng, seed, 1);
+    rp_config cfg = g->cfg;
+    unsigned long long actions = 0;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    for (long i = 0; i < games && !failed; i++) {
+        rp_state st;
+        rp_action legal[RP_MAX_LEGAL];
+        rp_error err;
+        cfg.seed = seed + (uint64_t)i;
+        failed = game->init(&st, &cfg, &err) < 0;
+        while (!failed && game->current_player(&st) != RP_TERMINAL) {
+            const int n = game->legal_actions(&st, legal);
+            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            actions++;
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    if (failed) {
+        PyErr_Format(PyExc_ValueError, "%s: cannot start a game", game->id);
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(actions);
+}
+
 static PyMethodDef module_methods[] = {
     {"games", module_games, METH_NOARGS, "the ids of every game"},
+    {"random_playouts", module_random_playouts, METH_VARARGS,
+     "random_playouts(game, games, seed) -> actions: `ramparts bench`'s workload in C"},
     {NULL, NULL, 0, NULL},
 };
 
