@@ -26,6 +26,7 @@ from ramparts._ramparts import (  # noqa: F401  (re-exported)
 )
 from ramparts.aec import AECEnv  # noqa: F401
 from ramparts.arena import arena, format_arena, play_game  # noqa: F401
+from ramparts.layout import observation_table  # noqa: F401
 from ramparts.vector import VectorEnv  # noqa: F401
 
 
@@ -69,5 +70,6 @@ __all__ = [
     "format_arena",
     "games",
     "load_game",
+    "observation_table",
     "play_game",
 ]
