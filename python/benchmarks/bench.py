@@ -68,6 +68,17 @@ def vector_steps(game, num_envs, iterations, seed):
     return num_envs * iterations
 
 
+def bench_part(game_id, args):
+    """Only one of the three workloads, once, untimed: for counting instructions with
+    valgrind --tool=callgrind (run twice with different sizes; the difference is the work)."""
+    game = load(game_id)
+    if args.part == "c":
+        return random_playouts(game, args.games, BENCH_SEED)
+    if args.part == "python":
+        return python_playouts(game, args.games, BENCH_SEED)
+    return vector_steps(game, args.envs, args.iterations, BENCH_SEED)
+
+
 def bench_game(game_id, args):
     game = load(game_id)
     c_seconds, c_actions = best_of(
@@ -103,7 +114,17 @@ def main():
     parser.add_argument("--iterations", type=int, default=300, help="VectorEnv steps per run")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best counts")
     parser.add_argument("--json", action="store_true", help="one JSON array")
+    parser.add_argument(
+        "--part",
+        choices=("c", "python", "vector"),
+        help="run only this workload once (--games games, or --envs x --iterations steps) and "
+        "print its count of actions: for instruction counts under callgrind",
+    )
     args = parser.parse_args()
+    if args.part:
+        for game_id in [args.game] if args.game else ramparts.games():
+            print(game_id, args.part, bench_part(game_id, args))
+        return
     rows = []
     if not args.json:
         print(

@@ -18,7 +18,7 @@ seat's share of the win. As in PettingZoo, every agent is stepped with None afte
 
 import numpy as np
 
-from ramparts._ramparts import Game
+from ramparts._games import resolve_game
 
 
 class Box:
@@ -65,14 +65,7 @@ class AECEnv:
     metadata = {"render_modes": ["ansi"], "name": "ramparts", "is_parallelizable": False}
 
     def __init__(self, game, seed=None, render_mode=None, **options):
-        if isinstance(game, str):
-            from ramparts import load_game
-
-            game = load_game(game, **options)
-        elif options:
-            raise TypeError("options go with a game id, not with a Game")
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game or a game id, not {type(game).__name__}")
+        game = resolve_game(game, options)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is supported")
         self.game = game

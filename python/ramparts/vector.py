@@ -9,7 +9,8 @@ game, and its rewards row holds each seat's share of the finished game (0 elsewh
 
 import numpy as np
 
-from ramparts._ramparts import Game, VectorCore
+from ramparts._games import resolve_game
+from ramparts._ramparts import VectorCore
 
 
 class VectorEnv:
@@ -28,14 +29,7 @@ class VectorEnv:
     """
 
     def __init__(self, game, num_envs, seed=0, **options):
-        if isinstance(game, str):
-            from ramparts import load_game
-
-            game = load_game(game, **options)
-        elif options:
-            raise TypeError("options go with a game id, not with a Game")
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game or a game id, not {type(game).__name__}")
+        game = resolve_game(game, options)
         self.game = game
         self.num_envs = int(num_envs)
         self.num_players = game.num_players()

@@ -9,8 +9,7 @@
 #define BOT_SPEC_TEXT 256
 
 typedef struct {
-    PyObject_HEAD
-    char spec[BOT_SPEC_TEXT];
+    PyObject_HEAD char spec[BOT_SPEC_TEXT];
     uint64_t seed;
     rp_ai **ais; /* per game of the registry, made on first use */
     int busy;
@@ -143,8 +142,8 @@ static PyObject *bot_hint(PyObject *self, PyObject *arg)
     char text[RP_ACTION_TEXT];
     if (s->game->game->action_to_text(&s->st, action, text, sizeof text) < 0)
         text[0] = '\0';
-    PyObject *chance = info.win_chance < 0 ? Py_NewRef(Py_None)
-                                           : PyFloat_FromDouble(info.win_chance);
+    PyObject *chance =
+        info.win_chance < 0 ? Py_NewRef(Py_None) : PyFloat_FromDouble(info.win_chance);
     return Py_BuildValue("{s:k,s:s,s:N,s:K}", "action", (unsigned long)action, "text", text,
                          "win_chance", chance, "iterations", (unsigned long long)info.iterations);
 }

@@ -144,8 +144,8 @@ static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     rp_config cfg;
     rp_config_default(game, &cfg);
-    PyObject *seq = options ? PySequence_Fast(options, "options must be a list of 'key=value'")
-                            : PyList_New(0);
+    PyObject *seq =
+        options ? PySequence_Fast(options, "options must be a list of 'key=value'") : PyList_New(0);
     if (!seq)
         return -1;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
@@ -223,59 +223,60 @@ static PyObject *game_deserialize_state(PyObject *self, PyObject *arg)
     return (PyObject *)rp_py_state_new(g, &st);
 }
 
-/* [(name, offset, shape, meaning)] of the observation tensor. */
-static PyObject *game_observation_fields(PyObject *self, PyObject *unused)
+/* A list of `count` items item(game, i), or NULL with an exception set. */
+static PyObject *game_list(const rp_py_game *g, int count,
+                           PyObject *(*item)(const rp_game *game, int i))
 {
-    (void)unused;
-    rp_py_game *g = (rp_py_game *)self;
     if (!game_ready(g))
         return NULL;
-    PyObject *list = PyList_New(0);
-    for (int i = 0; list && i < g->game->num_observation_fields; i++) {
-        const rp_obs_field *f = &g->game->observation_fields[i];
-        int rank = 3;
-        while (rank > 1 && f->dims[rank - 1] == 1)
-            rank--;
-        PyObject *shape = PyTuple_New(rank);
-        for (int d = 0; shape && d < rank; d++)
-            PyTuple_SET_ITEM(shape, d, PyLong_FromLong(f->dims[d]));
-        PyObject *item = shape ? Py_BuildValue("(sIOs)", f->name, (unsigned)f->offset, shape,
-                                               f->meaning)
-                               : NULL;
-        Py_XDECREF(shape);
-        if (!item || PyList_Append(list, item) < 0) {
-            Py_XDECREF(item);
+    PyObject *list = PyList_New(count);
+    for (int i = 0; list && i < count; i++) {
+        PyObject *x = item(g->game, i);
+        if (!x) {
             Py_DECREF(list);
             return NULL;
         }
-        Py_DECREF(item);
+        PyList_SET_ITEM(list, i, x);
     }
     return list;
 }
 
-/* [{"name", "kind", "default", "min", "max", "choices", "help"}] of the game's options. */
+/* (name, offset, shape, meaning) of field i of the observation tensor; the shape leaves out
+ * trailing dimensions of 1. */
+static PyObject *observation_field(const rp_game *game, int i)
+{
+    const rp_obs_field *f = &game->observation_fields[i];
+    int rank = 3;
+    while (rank > 1 && f->dims[rank - 1] == 1)
+        rank--;
+    PyObject *shape = PyTuple_New(rank);
+    for (int d = 0; shape && d < rank; d++)
+        PyTuple_SET_ITEM(shape, d, PyLong_FromLong(f->dims[d]));
+    return shape ? Py_BuildValue("(sINs)", f->name, (unsigned)f->offset, shape, f->meaning) : NULL;
+}
+
+static PyObject *game_observation_fields(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    return game_list(g, g->game ? g->game->num_observation_fields : 0, observation_field);
+}
+
+/* {"name", "kind", "default", "min", "max", "choices", "help"} of option i. */
+static PyObject *option_spec(const rp_game *game, int i)
+{
+    static const char *const kinds[] = {"int", "choice", "text"};
+    const rp_option_spec *o = &game->options[i];
+    return Py_BuildValue("{s:s,s:s,s:L,s:L,s:L,s:z,s:s}", "name", o->name, "kind", kinds[o->kind],
+                         "default", (long long)o->def, "min", (long long)o->min, "max",
+                         (long long)o->max, "choices", o->choices, "help", o->help);
+}
+
 static PyObject *game_option_specs(PyObject *self, PyObject *unused)
 {
     (void)unused;
-    rp_py_game *g = (rp_py_game *)self;
-    if (!game_ready(g))
-        return NULL;
-    static const char *const kinds[] = {"int", "choice", "text"};
-    PyObject *list = PyList_New(0);
-    for (int i = 0; list && i < g->game->num_options; i++) {
-        const rp_option_spec *o = &g->game->options[i];
-        PyObject *item = Py_BuildValue("{s:s,s:s,s:L,s:L,s:L,s:z,s:s}", "name", o->name, "kind",
-                                       kinds[o->kind], "default", (long long)o->def, "min",
-                                       (long long)o->min, "max", (long long)o->max, "choices",
-                                       o->choices, "help", o->help);
-        if (!item || PyList_Append(list, item) < 0) {
-            Py_XDECREF(item);
-            Py_DECREF(list);
-            return NULL;
-        }
-        Py_DECREF(item);
-    }
-    return list;
+    const rp_py_game *g = (rp_py_game *)self;
+    return game_list(g, g->game ? g->game->num_options : 0, option_spec);
 }
 
 /* The options in effect, "players=2 seed=7 ...", as the library writes them. */
@@ -343,8 +344,7 @@ static PyObject *game_id(PyObject *self, void *unused)
 static PyObject *game_title(PyObject *self, void *unused)
 {
     (void)unused;
-    return game_ready((rp_py_game *)self) ? game_get_str(((rp_py_game *)self)->game->title)
-                                          : NULL;
+    return game_ready((rp_py_game *)self) ? game_get_str(((rp_py_game *)self)->game->title) : NULL;
 }
 
 static PyObject *game_int(PyObject *self, long long value)
@@ -455,8 +455,7 @@ static PyGetSetDef game_getset[] = {
     {"has_chance", game_has_chance, NULL, "shuffles or draws decide part of the game", NULL},
     {"has_hidden_information", game_has_hidden, NULL, "some player cannot see everything", NULL},
     {"turn_cap", game_turn_cap, NULL,
-     "tools stop a game still going after this many turns (0: every game ends by its rules)",
-     NULL},
+     "tools stop a game still going after this many turns (0: every game ends by its rules)", NULL},
     {"seat_names", game_seat_names, NULL, "the seats' names, e.g. ('Blue', 'Red')", NULL},
     {"bench_options", game_bench_options, NULL,
      "the options of `ramparts bench`'s workload for this game, e.g. 'tournament=1'", NULL},
@@ -603,8 +602,8 @@ static PyObject *state_legal_actions_mask(PyObject *self, PyObject *args, PyObje
     PyObject *out = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &out))
         return NULL;
-    return fill_array(s, 0, out, (Py_ssize_t)game_of(s)->num_actions, "bool_", "?bB",
-                      "the mask", fill_mask);
+    return fill_array(s, 0, out, (Py_ssize_t)game_of(s)->num_actions, "bool_", "?bB", "the mask",
+                      fill_mask);
 }
 
 /* Apply a legal action; an illegal one raises ValueError with the game's reason. */
@@ -869,8 +868,8 @@ static PyObject *state_richcompare(PyObject *a, PyObject *b, int op)
     if (!PyObject_TypeCheck(b, &rp_py_state_type) || (op != Py_EQ && op != Py_NE))
         Py_RETURN_NOTIMPLEMENTED;
     const rp_py_state *x = (rp_py_state *)a, *y = (rp_py_state *)b;
-    const bool same = x->game->game == y->game->game &&
-                      memcmp(&x->st, &y->st, x->game->game->state_size) == 0;
+    const bool same =
+        x->game->game == y->game->game && memcmp(&x->st, &y->st, x->game->game->state_size) == 0;
     return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
 

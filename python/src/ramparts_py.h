@@ -12,8 +12,7 @@
 
 /* A game with its options resolved: what load_game returns. Immutable. */
 typedef struct {
-    PyObject_HEAD
-    const rp_game *game;
+    PyObject_HEAD const rp_game *game;
     rp_config cfg;
     int players;
 } rp_py_game;
@@ -21,9 +20,8 @@ typedef struct {
 /* One game state. The legal actions are cached between legal_actions() and apply_action(), so
  * the usual loop computes them once a step. */
 typedef struct {
-    PyObject_HEAD
-    rp_py_game *game; /* strong reference */
-    int num_legal;    /* -1: not computed since the last change */
+    PyObject_HEAD rp_py_game *game; /* strong reference */
+    int num_legal;                  /* -1: not computed since the last change */
     rp_action legal[RP_MAX_LEGAL];
     rp_state st;
 } rp_py_state;

@@ -12,8 +12,7 @@
 enum { OUT_OBS, OUT_MASK, OUT_REWARDS, OUT_TERMINATED, OUT_TRUNCATED, OUT_PLAYER, OUT_COUNT };
 
 typedef struct {
-    PyObject_HEAD
-    rp_py_game *game;
+    PyObject_HEAD rp_py_game *game;
     int num_envs, players;
     size_t stride;          /* bytes per state in states, a multiple of 64 */
     unsigned char *states;  /* num_envs states */
@@ -150,8 +149,8 @@ static int vector_init(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_RuntimeError, "VectorCore is already initialised");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!iKOOOOOO", &rp_py_game_type, &game, &num_envs, &seed,
-                          &arrays[0], &arrays[1], &arrays[2], &arrays[3], &arrays[4], &arrays[5]))
+    if (!PyArg_ParseTuple(args, "O!iKOOOOOO", &rp_py_game_type, &game, &num_envs, &seed, &arrays[0],
+                          &arrays[1], &arrays[2], &arrays[3], &arrays[4], &arrays[5]))
         return -1;
     const rp_py_game *g = (rp_py_game *)game;
     if (!g->game) {
@@ -244,8 +243,7 @@ static int step_env(rp_py_vector *v, int env, rp_action action)
     uint8_t *truncated = (uint8_t *)v->out[OUT_TRUNCATED].buf + env;
     game->apply(st, action);
     *terminated = game->current_player(st) == RP_TERMINAL;
-    *truncated = !*terminated && game->tool_turn_cap &&
-                 game->turn_number(st) > game->tool_turn_cap;
+    *truncated = !*terminated && game->tool_turn_cap && game->turn_number(st) > game->tool_turn_cap;
     if (*terminated) {
         double r[RP_MAX_PLAYERS];
         game->returns(st, r);
