@@ -1,9 +1,11 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
-# `make play` (interactive game), `make bench` (speed figures), `make python` (the Python
-# package in build/python), `make bench-python` (C, Python and VectorEnv speed side by side).
-# Dependencies install on demand.
+# `make play` (interactive game), `make bench` (speed figures), `make install` (the tool,
+# headers, static and shared library and pkg-config file under PREFIX), `make python` (the
+# Python package in build/python), `make bench-python` (C, Python and VectorEnv speed side by
+# side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 
 .PHONY: all deps test play bench python bench-python install clean
 
@@ -32,9 +34,8 @@ python: all
 bench-python: python
 	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/benchmarks/bench.py
 
-# PREFIX=/some/dir installs there instead of CMake's default (/usr/local).
 install: all
-	cmake --install build $(if $(PREFIX),--prefix $(PREFIX))
+	cmake --install build --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-sanitize

@@ -8,8 +8,9 @@
 # for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
 # setuptools let the tests install it with pip the way a user does.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev openmpi-bin libopenmpi-dev chromium
-          python3-dev python3-numpy python3-pytest python3-setuptools python3-venv)
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev python3 openmpi-bin
+          libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
+          python3-venv)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
