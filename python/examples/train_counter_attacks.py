@@ -104,8 +104,6 @@ def train(game, table, features, games, seed, epsilon=0.2):
             table.learn(decisions[seat], result)
 
 
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20000, help="self-play games")
