@@ -1,13 +1,14 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
-# `make play` (interactive game), `make bench` (speed figures), `make install` (the tool,
-# headers, static and shared library and pkg-config file under PREFIX), `make python` (the
-# Python package in build/python), `make bench-python` (C, Python and VectorEnv speed side by
-# side). Dependencies install on demand.
+# `make play` (interactive game), `make serve` (the online server), `make bench` (speed
+# figures), `make install` (the tool, headers, static and shared library and pkg-config file
+# under PREFIX), `make python` (the Python package in build/python), `make bench-python` (C,
+# Python and VectorEnv speed side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 
-.PHONY: all deps test play bench python bench-python install clean
+.PHONY: all deps test play serve bench python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -23,6 +24,11 @@ test: deps
 
 play: all
 	./build/ramparts play $(GAME)
+
+# Build and start the server on loopback; it prints the address to open in a browser.
+serve: all
+	@echo "Starting the Ramparts server; open the address below in a browser (Ctrl-C stops it)."
+	./build/ramparts serve --listen $(LISTEN)
 
 bench: all
 	./build/ramparts bench

@@ -8,7 +8,8 @@
 # for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
 # setuptools let the tests install it with pip the way a user does.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev python3 openmpi-bin
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
+          libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

@@ -28,6 +28,7 @@ int rp_cmd_replay(int argc, char **argv);
 int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
 int rp_cmd_arena(int argc, char **argv);
+int rp_cmd_serve(int argc, char **argv);
 int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);
 

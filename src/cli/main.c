@@ -16,6 +16,7 @@ static const rp_command commands[] = {
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
+    {"serve", "run the online server: play each other and the AI in a browser", rp_cmd_serve},
 };
 #define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -1,0 +1,305 @@
+/* api.c — HTTP for `ramparts serve`, without sockets: /healthz, the read-only JSON API under
+ * /api/v1/ (games open, live and finished, a finished game's record, players' profiles, the
+ * game types and their options) and the embedded browser client. A live game's record is
+ * never served: it would carry the seed, and the seed reveals every deck. */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assets.h"
+#include "ramparts/version.h"
+#include "server_internal.h"
+
+#define JSON_TYPE "application/json"
+
+static const char NOT_BUILT_PAGE[] =
+    "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    "<title>Ramparts server</title></head><body>\n"
+    "<h1>Ramparts server</h1>\n"
+    "<p>This server is running, but the browser client is not built into it yet, so there is "
+    "no game page to show here. Build the client into <code>web/dist/</code> and rebuild the "
+    "server to serve it at this address.</p>\n"
+    "<p>Programs can play now: they speak the JSON protocol over the WebSocket at "
+    "<code>/ws</code> (see <code>docs/server-protocol.md</code>).</p>\n"
+    "<h2>HTTP API</h2>\n<ul>\n"
+    "<li><a href=\"/healthz\">/healthz</a>: is the server up</li>\n"
+    "<li><a href=\"/api/v1/types\">/api/v1/types</a>: the games and their options</li>\n"
+    "<li><a href=\"/api/v1/games\">/api/v1/games</a>: games open, live and finished</li>\n"
+    "<li>/api/v1/games/ID: one game; /api/v1/games/ID/record: a finished game's record</li>\n"
+    "<li>/api/v1/players/NAME: a player's ratings, history and results against the AI</li>\n"
+    "</ul>\n</body></html>\n";
+
+const rs_asset *rs_asset_find(const char *path)
+{
+    for (const rs_asset *a = rs_web_assets; a->path; a++)
+        if (strcmp(a->path, path) == 0)
+            return a;
+    return NULL;
+}
+
+static void reply_json(rs_http_reply *r, int status, cJSON *body)
+{
+    r->status = status;
+    r->content_type = JSON_TYPE;
+    r->body = cJSON_PrintUnformatted(body);
+    r->length = r->body ? strlen(r->body) : 0;
+    cJSON_Delete(body);
+}
+
+static void reply_error(rs_http_reply *r, int status, const char *code, const char *text)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "error", code);
+    cJSON_AddStringToObject(o, "message", text);
+    reply_json(r, status, o);
+}
+
+void rs_http_reply_free(rs_http_reply *reply)
+{
+    if (!reply->body_static)
+        free(reply->body);
+    reply->body = NULL;
+}
+
+/* The value of key in a query string "a=1&b=2" copied to out; false when absent. */
+static bool query_value(const char *query, const char *key, char *out, size_t size)
+{
+    size_t klen = strlen(key);
+    for (const char *p = query; p && *p;) {
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            size_t n = strcspn(p + klen + 1, "&");
+            snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p + klen + 1);
+            return true;
+        }
+        p = strchr(p, '&');
+        if (p)
+            p++;
+    }
+    return false;
+}
+
+/* A positive whole number of at most 15 digits, or -1. */
+static int64_t parse_id(const char *text, size_t len)
+{
+    if (len == 0 || len > 15)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return -1;
+        v = v * 10 + (text[i] - '0');
+    }
+    return v > 0 ? v : -1;
+}
+
+static cJSON *types_json(void)
+{
+    cJSON *types = cJSON_CreateArray();
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "type", game->id);
+        cJSON_AddStringToObject(o, "title", game->title);
+        cJSON_AddStringToObject(o, "summary", game->summary);
+        cJSON_AddNumberToObject(o, "min_players", game->min_players);
+        cJSON_AddNumberToObject(o, "max_players", game->max_players);
+        cJSON_AddNumberToObject(o, "default_players", game->default_players);
+        cJSON_AddBoolToObject(o, "can_draw", rs_game_can_draw(game));
+        cJSON_AddBoolToObject(o, "hidden_info", (game->flags & RP_HIDDEN_INFO) != 0);
+        cJSON_AddBoolToObject(o, "chance", (game->flags & RP_CHANCE) != 0);
+        cJSON *seats = cJSON_AddArrayToObject(o, "seat_names");
+        for (int s = 0; s < game->max_players; s++)
+            cJSON_AddItemToArray(seats, cJSON_CreateString(rp_seat_name(game, s)));
+        cJSON *options = cJSON_AddArrayToObject(o, "options");
+        for (int i = 0; i < game->num_options; i++) {
+            const rp_option_spec *spec = &game->options[i];
+            if (spec->kind == RP_OPT_TEXT) /* not offered over the network */
+                continue;
+            cJSON *opt = cJSON_CreateObject();
+            cJSON_AddStringToObject(opt, "name", spec->name);
+            cJSON_AddStringToObject(opt, "kind", spec->kind == RP_OPT_INT ? "int" : "choice");
+            if (spec->kind == RP_OPT_INT) {
+                cJSON_AddNumberToObject(opt, "min", (double)spec->min);
+                cJSON_AddNumberToObject(opt, "max", (double)spec->max);
+                cJSON_AddNumberToObject(opt, "default", (double)spec->def);
+            } else {
+                cJSON_AddStringToObject(opt, "choices", spec->choices);
+                cJSON_AddNumberToObject(opt, "default", (double)spec->def);
+            }
+            cJSON_AddStringToObject(opt, "help", spec->help ? spec->help : "");
+            cJSON_AddItemToArray(options, opt);
+        }
+        cJSON *levels = cJSON_AddArrayToObject(o, "ai_levels");
+        for (int i = 0; rs_ai_levels[i]; i++)
+            cJSON_AddItemToArray(levels, cJSON_CreateString(rs_ai_levels[i]));
+        cJSON_AddItemToArray(types, o);
+    }
+    return types;
+}
+
+static cJSON *games_json(rs_server *srv, const char *query)
+{
+    char status[16] = "", before_text[24] = "";
+    query_value(query, "status", status, sizeof status);
+    query_value(query, "before", before_text, sizeof before_text);
+    int64_t before = parse_id(before_text, strlen(before_text));
+    cJSON *o = cJSON_CreateObject();
+    const bool all = !status[0];
+    int64_t now = rs_server_now_us(srv);
+    cJSON *open = all || strcmp(status, "open") == 0 ? cJSON_AddArrayToObject(o, "open") : NULL;
+    cJSON *live = all || strcmp(status, "live") == 0 ? cJSON_AddArrayToObject(o, "live") : NULL;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && open && t->row.status == RS_GAME_OPEN)
+            cJSON_AddItemToArray(open, rs_table_summary(t, now));
+        if (t && live && t->row.status == RS_GAME_LIVE)
+            cJSON_AddItemToArray(live, rs_table_summary(t, now));
+    }
+    if (all || strcmp(status, "finished") == 0)
+        cJSON_AddItemToObject(o, "finished",
+                              rs_store_finished_json(srv->store, 0, 50, before > 0 ? before : 0));
+    return o;
+}
+
+static void game_reply(rs_server *srv, int64_t id, bool record, rs_http_reply *r)
+{
+    rs_table *t = rs_server_table(srv, id);
+    rs_game_row row;
+    if (!t && rs_store_game_get(srv->store, id, &row) != RS_STORE_OK) {
+        reply_error(r, 404, "not-found", "no such game");
+        return;
+    }
+    rs_game_status status = t ? t->row.status : row.status;
+    if (record) {
+        if (status != RS_GAME_OVER) {
+            reply_error(r, 409, "not-over",
+                        "a record is published when the game is over: it carries the seed");
+            return;
+        }
+        char *text;
+        if (rs_store_record_get(srv->store, id, &text) != RS_STORE_OK) {
+            reply_error(r, 404, "not-found", "this game has no record");
+            return;
+        }
+        r->status = 200;
+        r->content_type = "text/plain; charset=utf-8";
+        r->body = text;
+        r->length = strlen(text);
+        return;
+    }
+    if (t) {
+        reply_json(r, 200, rs_table_summary(t, rs_server_now_us(srv)));
+        return;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_err e;
+    rs_table *loaded = rs_table_load(&ctx, id, 0, &e); /* finished: nothing is written */
+    if (!loaded) {
+        reply_error(r, 500, "server-error", e.text);
+        return;
+    }
+    reply_json(r, 200, rs_table_summary(loaded, ctx.now_us));
+    rs_table_free(loaded);
+}
+
+static void player_reply(rs_server *srv, const char *name, size_t len, bool games,
+                         const char *query, rs_http_reply *r)
+{
+    char who[RS_NAME_MAX + 1];
+    if (len == 0 || len > RS_NAME_MAX) {
+        reply_error(r, 404, "not-found", "no such player");
+        return;
+    }
+    snprintf(who, sizeof who, "%.*s", (int)len, name);
+    rs_user u;
+    if (rs_store_user_find(srv->store, who, &u) != RS_STORE_OK) {
+        reply_error(r, 404, "not-found", "no such player");
+        return;
+    }
+    if (games) {
+        char before_text[24] = "";
+        query_value(query, "before", before_text, sizeof before_text);
+        int64_t before = parse_id(before_text, strlen(before_text));
+        reply_json(r, 200, rs_store_finished_json(srv->store, u.id, 50, before > 0 ? before : 0));
+        return;
+    }
+    reply_json(r, 200, rs_store_profile_json(srv->store, &u));
+}
+
+static void health_reply(rs_server *srv, rs_http_reply *r)
+{
+    rs_server_stats st;
+    rs_server_stats_get(srv, &st);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "ok", !srv->draining);
+    cJSON_AddStringToObject(o, "server", "ramparts " RP_VERSION_STRING);
+    cJSON_AddNumberToObject(o, "protocol", RS_PROTOCOL_VERSION);
+    cJSON_AddNumberToObject(o, "connections", st.connections);
+    cJSON_AddNumberToObject(o, "games_open", st.games_open);
+    cJSON_AddNumberToObject(o, "games_live", st.games_live);
+    cJSON_AddNumberToObject(o, "uptime_s",
+                            (double)((rs_server_now_us(srv) - srv->started_us) / 1000000));
+    reply_json(r, srv->draining ? 503 : 200, o);
+}
+
+static void asset_reply(const char *path, rs_http_reply *r)
+{
+    const rs_asset *a = rs_asset_find(strcmp(path, "/") == 0 ? "/index.html" : path);
+    if (a) {
+        r->status = 200;
+        r->content_type = a->content_type;
+        r->body = (char *)a->data;
+        r->length = a->size;
+        r->body_static = true;
+        r->cacheable = strcmp(path, "/") != 0 && strcmp(path, "/index.html") != 0;
+        return;
+    }
+    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) {
+        r->status = 200;
+        r->content_type = "text/html; charset=utf-8";
+        r->body = (char *)NOT_BUILT_PAGE;
+        r->length = sizeof NOT_BUILT_PAGE - 1;
+        r->body_static = true;
+        return;
+    }
+    reply_error(r, 404, "not-found", "nothing here");
+}
+
+void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
+                    rs_http_reply *r)
+{
+    memset(r, 0, sizeof *r);
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        reply_error(r, 405, "method", "only GET: the HTTP API is read-only");
+        return;
+    }
+    static const char GAMES[] = "/api/v1/games/", PLAYERS[] = "/api/v1/players/";
+    if (strcmp(path, "/healthz") == 0) {
+        health_reply(srv, r);
+    } else if (strcmp(path, "/api/v1/types") == 0) {
+        reply_json(r, 200, types_json());
+    } else if (strcmp(path, "/api/v1/games") == 0) {
+        reply_json(r, 200, games_json(srv, query));
+    } else if (strncmp(path, GAMES, sizeof GAMES - 1) == 0) {
+        const char *rest = path + sizeof GAMES - 1;
+        size_t digits = strcspn(rest, "/");
+        int64_t id = parse_id(rest, digits);
+        bool record = strcmp(rest + digits, "/record") == 0;
+        if (id < 0 || (rest[digits] && !record))
+            reply_error(r, 404, "not-found", "expected /api/v1/games/ID or .../ID/record");
+        else
+            game_reply(srv, id, record, r);
+    } else if (strncmp(path, PLAYERS, sizeof PLAYERS - 1) == 0) {
+        const char *rest = path + sizeof PLAYERS - 1;
+        size_t len = strcspn(rest, "/");
+        bool games = strcmp(rest + len, "/games") == 0;
+        if (rest[len] && !games)
+            reply_error(r, 404, "not-found", "expected /api/v1/players/NAME or .../NAME/games");
+        else
+            player_reply(srv, rest, len, games, query, r);
+    } else {
+        asset_reply(path, r);
+    }
+}

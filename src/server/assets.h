@@ -1,0 +1,21 @@
+/* assets.h — the browser client, embedded in the binary at build time from web/dist when
+ * that directory exists (cmake/embed_web.cmake writes the table), so the server needs no
+ * files at run time. Without a built client the table is empty. */
+#ifndef RS_ASSETS_H
+#define RS_ASSETS_H
+
+#include <stddef.h>
+
+typedef struct rs_asset {
+    const char *path;         /* "/index.html", "/app.js" ... */
+    const char *content_type; /* from the file's extension */
+    const unsigned char *data;
+    size_t size;
+} rs_asset;
+
+extern const rs_asset rs_web_assets[]; /* ends with a NULL path */
+
+/* The asset served at path, or NULL. */
+const rs_asset *rs_asset_find(const char *path);
+
+#endif

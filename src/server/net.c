@@ -1,0 +1,639 @@
+/* net.c — libwebsockets for `ramparts serve` (see net.h). One protocol handles HTTP and the
+ * WebSocket at /ws on one port, on the one service thread; only lws_cancel_service is called
+ * from other threads (the workers' notify). Inbound: text messages are assembled up to
+ * RS_MAX_MESSAGE bytes, larger ones are dropped with an error, Origin is checked on every
+ * upgrade, connections per address are capped. Outbound: each connection has a bounded queue
+ * written one message per WRITEABLE callback; a client that falls behind loses its queue and
+ * gets a fresh snapshot once it drains, and is closed (1008) if it falls behind again first.
+ * The loop: lws_service, then rs_server_flush (commit, then deliver), then re-arm the one
+ * timer for the next clock deadline. */
+#include "net.h"
+
+#include <libwebsockets.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "idmap.h"
+#include "log.h"
+
+#define OUT_MAX_MESSAGES 64
+#define OUT_MAX_BYTES (1024 * 1024)
+#define SLOW_CALLBACK_US 5000       /* log callbacks slower than this */
+#define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
+#define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
+#define WS_PATH "/ws"
+
+typedef struct out_msg {
+    struct out_msg *next;
+    size_t len;
+    unsigned char buf[]; /* LWS_PRE bytes of room, then the text */
+} out_msg;
+
+typedef struct ws_conn {
+    uint64_t id;
+    struct lws *wsi;
+    char ip[64];
+    char rx[RS_MAX_MESSAGE];
+    size_t rx_len;
+    size_t rx_dropped; /* bytes of an oversized message being skipped */
+    bool rx_binary;
+    out_msg *head, *tail;
+    int out_count;
+    size_t out_bytes;
+    bool needs_resync; /* its queue overflowed: a snapshot follows once it drains */
+    int64_t last_overflow_us;
+    bool closing;
+    int close_code;
+    char close_reason[64];
+} ws_conn;
+
+typedef struct http_txn {
+    rs_http_reply reply;
+    size_t sent;
+    bool active, head_only;
+} http_txn;
+
+/* Per-wsi user space: HTTP transactions and the WebSocket connection after an upgrade. */
+typedef struct session {
+    http_txn http;
+    ws_conn *ws;
+} session;
+
+typedef struct ip_count {
+    char ip[64];
+    int count;
+} ip_count;
+
+typedef struct net_state {
+    const rs_net_config *cfg;
+    struct lws_context *context;
+    struct lws_vhost *vhost;
+    rs_server *server;
+    rs_idmap conns;
+    uint64_t next_id;
+    lws_sorted_usec_list_t timer;
+    int64_t timer_at; /* the instant the timer is armed for, or 0 */
+    char origins[RS_NET_MAX_ORIGINS + 4][300];
+    int num_origins;
+    ip_count *ips;
+    int num_ips, cap_ips;
+    bool draining;
+    long long slow_callbacks, dropped_slow_clients;
+} net_state;
+
+static net_state net; /* one server per process: lws callbacks reach it through here */
+
+/* ---- time for the core ---- */
+
+static int64_t mono_us(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t wall_ms(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- per-address connection counts ---- */
+
+static ip_count *ip_entry(const char *ip, bool create)
+{
+    for (int i = 0; i < net.num_ips; i++)
+        if (strcmp(net.ips[i].ip, ip) == 0)
+            return &net.ips[i];
+    if (!create)
+        return NULL;
+    if (net.num_ips == net.cap_ips) {
+        int cap = net.cap_ips ? net.cap_ips * 2 : 16;
+        ip_count *grown = realloc(net.ips, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        net.ips = grown;
+        net.cap_ips = cap;
+    }
+    ip_count *e = &net.ips[net.num_ips++];
+    snprintf(e->ip, sizeof e->ip, "%s", ip);
+    e->count = 0;
+    return e;
+}
+
+static void ip_release(const char *ip)
+{
+    ip_count *e = ip_entry(ip, false);
+    if (e && --e->count <= 0)
+        *e = net.ips[--net.num_ips];
+}
+
+/* ---- output queues ---- */
+
+static void drop_queue(ws_conn *c)
+{
+    while (c->head) {
+        out_msg *m = c->head;
+        c->head = m->next;
+        free(m);
+    }
+    c->tail = NULL;
+    c->out_count = 0;
+    c->out_bytes = 0;
+}
+
+static void request_close(ws_conn *c, int code, const char *reason)
+{
+    if (c->closing)
+        return;
+    c->closing = true; /* what is queued still goes out (the last error says why), then the
+                        * close frame; nothing more is queued */
+    c->close_code = code;
+    snprintf(c->close_reason, sizeof c->close_reason, "%s", reason);
+    lws_callback_on_writable(c->wsi);
+}
+
+static void core_send(void *ctx, uint64_t id, const char *text, size_t len)
+{
+    (void)ctx;
+    ws_conn *c = rs_idmap_get(&net.conns, id);
+    if (!c || c->closing)
+        return;
+    if (c->needs_resync) /* superseded by the snapshot it will get */
+        return;
+    if (c->out_count >= OUT_MAX_MESSAGES || c->out_bytes + len > OUT_MAX_BYTES) {
+        net.dropped_slow_clients++;
+        drop_queue(c);
+        const int64_t now = mono_us(NULL);
+        if (c->last_overflow_us && now - c->last_overflow_us < OVERFLOW_WINDOW_US) {
+            rs_log("conn %llu (%s): too slow again, closed", (unsigned long long)id, c->ip);
+            request_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow");
+            return;
+        }
+        c->last_overflow_us = now;
+        c->needs_resync = true;
+        rs_log("conn %llu (%s): too slow, its queue dropped; a snapshot follows",
+               (unsigned long long)id, c->ip);
+        lws_callback_on_writable(c->wsi);
+        return;
+    }
+    out_msg *m = malloc(sizeof *m + LWS_PRE + len);
+    if (!m)
+        return;
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->buf + LWS_PRE, text, len);
+    if (c->tail)
+        c->tail->next = m;
+    else
+        c->head = m;
+    c->tail = m;
+    c->out_count++;
+    c->out_bytes += len;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void core_close(void *ctx, uint64_t id, int code, const char *reason)
+{
+    (void)ctx;
+    ws_conn *c = rs_idmap_get(&net.conns, id);
+    if (c)
+        request_close(c, code, reason);
+}
+
+static void notify(void *ctx)
+{
+    (void)ctx;
+    if (net.context)
+        lws_cancel_service(net.context);
+}
+
+/* ---- WebSocket ---- */
+
+static bool origin_allowed(const char *origin)
+{
+    for (int i = 0; i < net.num_origins; i++)
+        if (strcmp(origin, net.origins[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The upgrade: only to /ws, only from an allowed Origin (browsers always send one; other
+ * programs may send none), only while the address has fewer than the allowed connections. */
+static int filter_upgrade(struct lws *wsi)
+{
+    char uri[64] = "", origin[300] = "", ip[64] = "";
+    if (net.draining)
+        return 1;
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, WS_PATH) != 0) {
+        rs_log("refused a WebSocket upgrade to %.40s: the socket is at %s", uri, WS_PATH);
+        return 1;
+    }
+    int n = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
+    if (n < 0 || (n > 0 && !origin_allowed(origin))) {
+        rs_log("refused a WebSocket upgrade from Origin %.100s", origin);
+        return 1;
+    }
+    lws_get_peer_simple(wsi, ip, sizeof ip);
+    ip_count *e = ip_entry(ip, false);
+    if (e && e->count >= net.cfg->max_connections_per_ip) {
+        rs_log("refused a WebSocket from %s: %d connections already", ip, e->count);
+        return 1;
+    }
+    return 0;
+}
+
+static void ws_established(struct lws *wsi, session *s)
+{
+    ws_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->wsi = wsi;
+    c->id = ++net.next_id;
+    lws_get_peer_simple(wsi, c->ip, sizeof c->ip);
+    if (!rs_idmap_put(&net.conns, c->id, c)) {
+        free(c);
+        return;
+    }
+    ip_count *e = ip_entry(c->ip, true);
+    if (e)
+        e->count++;
+    s->ws = c;
+    rs_server_connect(net.server, c->id, c->ip);
+}
+
+static void ws_closed(session *s)
+{
+    ws_conn *c = s->ws;
+    if (!c)
+        return;
+    if (net.server)
+        rs_server_disconnect(net.server, c->id);
+    rs_idmap_del(&net.conns, c->id);
+    ip_release(c->ip);
+    drop_queue(c);
+    free(c);
+    s->ws = NULL;
+}
+
+static void timed(const char *what, int64_t start)
+{
+    int64_t took = mono_us(NULL) - start;
+    if (took > SLOW_CALLBACK_US) {
+        net.slow_callbacks++;
+        rs_log("slow: %s took %lld us", what, (long long)took);
+    }
+}
+
+/* Append a fragment; at the end of a message hand it to the core. */
+static void ws_receive(struct lws *wsi, ws_conn *c, const char *in, size_t len)
+{
+    if (c->closing)
+        return;
+    if (lws_is_first_fragment(wsi)) {
+        c->rx_len = 0;
+        c->rx_dropped = 0;
+        c->rx_binary = lws_frame_is_binary(wsi) != 0;
+    }
+    if (c->rx_dropped || c->rx_len + len > sizeof c->rx) {
+        c->rx_dropped += c->rx_len + len;
+        c->rx_len = 0;
+    } else {
+        memcpy(c->rx + c->rx_len, in, len);
+        c->rx_len += len;
+    }
+    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
+        return;
+    int64_t start = mono_us(NULL);
+    if (c->rx_dropped)
+        rs_server_too_large(net.server, c->id, c->rx_dropped);
+    else if (c->rx_binary)
+        rs_server_receive(net.server, c->id, "\x01", 1); /* not JSON: a bad-json error */
+    else
+        rs_server_receive(net.server, c->id, c->rx, c->rx_len);
+    c->rx_len = 0;
+    c->rx_dropped = 0;
+    timed("a message", start);
+}
+
+/* One message per WRITEABLE callback. */
+static int ws_writeable(struct lws *wsi, ws_conn *c)
+{
+    if (c->closing && !c->head) {
+        lws_close_reason(wsi, (enum lws_close_status)c->close_code,
+                         (unsigned char *)c->close_reason, strlen(c->close_reason));
+        return -1;
+    }
+    if (!c->head) {
+        if (c->needs_resync) {
+            c->needs_resync = false;
+            rs_server_resync(net.server, c->id); /* delivered by the next flush */
+        }
+        return 0;
+    }
+    out_msg *m = c->head;
+    int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+    if (n < (int)m->len)
+        return -1;
+    c->head = m->next;
+    if (!c->head)
+        c->tail = NULL;
+    c->out_count--;
+    c->out_bytes -= m->len;
+    free(m);
+    if (c->head || c->closing)
+        lws_callback_on_writable(wsi);
+    return 0;
+}
+
+/* ---- HTTP ---- */
+
+static const char *http_method(struct lws *wsi)
+{
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI))
+        return "GET";
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI))
+        return "HEAD";
+    return "OTHER";
+}
+
+static int http_request(struct lws *wsi, session *s, const char *path)
+{
+    unsigned char headers[LWS_PRE + 2048], *start = headers + LWS_PRE, *p = start,
+                                           *end = headers + sizeof headers - 1;
+    char query[512] = "";
+    rs_http_reply_free(&s->http.reply);
+    memset(&s->http, 0, sizeof s->http);
+    lws_hdr_copy(wsi, query, sizeof query, WSI_TOKEN_HTTP_URI_ARGS);
+    const char *method = http_method(wsi);
+    int64_t t0 = mono_us(NULL);
+    rs_server_http(net.server, method, path, query, &s->http.reply);
+    timed("an HTTP request", t0);
+    rs_http_reply *r = &s->http.reply;
+    s->http.active = true;
+    s->http.head_only = strcmp(method, "HEAD") == 0;
+    const char *cache = r->cacheable ? "public, max-age=86400" : "no-store";
+    if (lws_add_http_common_headers(wsi, (unsigned int)r->status, r->content_type,
+                                    (lws_filepos_t)r->length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)cache, (int)strlen(cache), &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return 1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_writeable(struct lws *wsi, session *s)
+{
+    http_txn *h = &s->http;
+    if (!h->active)
+        return 0;
+    size_t left = h->head_only ? 0 : h->reply.length - h->sent;
+    size_t chunk = left > 8192 ? 8192 : left;
+    unsigned char *buf = malloc(LWS_PRE + chunk + 1);
+    if (!buf)
+        return -1;
+    if (chunk)
+        memcpy(buf + LWS_PRE, h->reply.body + h->sent, chunk);
+    const bool final = chunk == left;
+    int n = lws_write(wsi, buf + LWS_PRE, chunk, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
+    free(buf);
+    if (n < (int)chunk)
+        return -1;
+    h->sent += chunk;
+    if (!final) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    rs_http_reply_free(&h->reply);
+    h->active = false;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- the one protocol ---- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    session *s = user;
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return net.draining ? 1 : 0;
+    case LWS_CALLBACK_HTTP:
+        return http_request(wsi, s, in ? (const char *)in : "/");
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return http_writeable(wsi, s);
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (s)
+            rs_http_reply_free(&s->http.reply);
+        break;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return filter_upgrade(wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        ws_established(wsi, s);
+        break;
+    case LWS_CALLBACK_RECEIVE:
+        if (s && s->ws)
+            ws_receive(wsi, s->ws, in, len);
+        break;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return s && s->ws ? ws_writeable(wsi, s->ws) : 0;
+    case LWS_CALLBACK_CLOSED:
+        if (s)
+            ws_closed(s);
+        break;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (net.server)
+            rs_server_drain_inbox(net.server);
+        break;
+    default:
+        break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+    {"ramparts", callback, sizeof(session), RS_MAX_MESSAGE, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static const lws_retry_bo_t retry_policy = {
+    .secs_since_valid_ping = 15, /* ping a quiet client after 15 s */
+    .secs_since_valid_hangup = 30,
+};
+
+static void end_iteration(void);
+
+/* Timers run inside lws_service before its poll: flush here, or what the tick produced
+ * would wait for the next network event. */
+static void on_timer(lws_sorted_usec_list_t *sul)
+{
+    (void)sul;
+    net.timer_at = 0;
+    rs_server_tick(net.server);
+    end_iteration();
+}
+
+/* Arm the one timer for the core's next deadline, unless it is armed for that instant
+ * already: re-arming every iteration would push a due timer forever into the future. */
+static void arm_timer(void)
+{
+    int64_t next = rs_server_next_tick_us(net.server);
+    if (net.timer_at == next)
+        return;
+    int64_t delay = next - mono_us(NULL);
+    net.timer_at = next;
+    lws_sul_schedule(net.context, 0, &net.timer, on_timer, delay > 0 ? delay : 0);
+}
+
+static void lws_log_line(int level, const char *line)
+{
+    (void)level;
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        n--;
+    rs_log("lws: %.*s", (int)n, line);
+}
+
+static void add_origin(const char *origin)
+{
+    if (net.num_origins < (int)(sizeof net.origins / sizeof net.origins[0]))
+        snprintf(net.origins[net.num_origins++], sizeof net.origins[0], "%s", origin);
+}
+
+static void set_origins(const rs_net_config *cfg, int port)
+{
+    const char *scheme = cfg->tls_cert ? "https" : "http";
+    char o[300];
+    bool v6 = strchr(cfg->host, ':') != NULL;
+    snprintf(o, sizeof o, v6 ? "%s://[%s]:%d" : "%s://%s:%d", scheme, cfg->host, port);
+    add_origin(o);
+    if (strcmp(cfg->host, "127.0.0.1") == 0 || strcmp(cfg->host, "::1") == 0 ||
+        strcmp(cfg->host, "localhost") == 0) {
+        snprintf(o, sizeof o, "%s://localhost:%d", scheme, port);
+        add_origin(o);
+        snprintf(o, sizeof o, "%s://127.0.0.1:%d", scheme, port);
+        add_origin(o);
+        snprintf(o, sizeof o, "%s://[::1]:%d", scheme, port);
+        add_origin(o);
+    }
+    for (int i = 0; i < cfg->num_allow_origins; i++)
+        add_origin(cfg->allow_origins[i]);
+}
+
+/* The iteration's end: commit, deliver, re-arm. */
+static void end_iteration(void)
+{
+    int64_t start = mono_us(NULL);
+    rs_server_flush(net.server);
+    timed("a commit", start);
+    arm_timer();
+}
+
+static int create_context(const rs_net_config *cfg)
+{
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    if (cfg->tls_cert)
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.server_string = "ramparts";
+    net.context = lws_create_context(&info);
+    if (!net.context)
+        return -1;
+    const bool any = strcmp(cfg->host, "0.0.0.0") == 0 || strcmp(cfg->host, "::") == 0;
+    info.port = cfg->port;
+    info.iface = any ? NULL : cfg->host;
+    if (!strchr(cfg->host, ':'))
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.protocols = protocols;
+    info.vhost_name = "ramparts";
+    info.retry_and_idle_policy = &retry_policy;
+    info.max_http_header_data = 4096;
+    info.timeout_secs = 20;
+    if (cfg->tls_cert) {
+        info.ssl_cert_filepath = cfg->tls_cert;
+        info.ssl_private_key_filepath = cfg->tls_key;
+    }
+    net.vhost = lws_create_vhost(net.context, &info);
+    return net.vhost ? 0 : -1;
+}
+
+/* SIGTERM: stop accepting, commit, close every WebSocket with 1001, then stop. */
+static void drain(volatile sig_atomic_t *stop)
+{
+    (void)stop;
+    rs_log("draining: no new connections; closing the others");
+    net.draining = true;
+    rs_server_drain(net.server);
+    end_iteration();
+    for (size_t i = 0; i < net.conns.cap; i++) {
+        ws_conn *c = net.conns.slots[i].key ? net.conns.slots[i].value : NULL;
+        if (c)
+            request_close(c, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down");
+    }
+    int64_t deadline = mono_us(NULL) + DRAIN_MAX_US;
+    while (net.conns.count > 0 && mono_us(NULL) < deadline) {
+        lws_service(net.context, 0);
+        end_iteration();
+    }
+}
+
+int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_atomic_t *stop)
+{
+    memset(&net, 0, sizeof net);
+    net.cfg = cfg;
+    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);
+    if (create_context(cfg) < 0) {
+        rs_log("cannot listen on %s:%d%s", cfg->host, cfg->port,
+               cfg->tls_cert ? " with TLS (check --tls-cert and --tls-key)" : "");
+        if (net.context)
+            lws_context_destroy(net.context);
+        return 1;
+    }
+    int port = lws_get_vhost_listen_port(net.vhost);
+    set_origins(cfg, port);
+    core->notify = notify;
+    core->notify_ctx = NULL;
+    rs_time_source time = {mono_us, wall_ms, NULL};
+    rs_output out = {core_send, core_close, NULL};
+    char err[512];
+    net.server = rs_server_new(core, &time, &out, err, sizeof err);
+    if (!net.server) {
+        rs_log("cannot start: %s", err);
+        lws_context_destroy(net.context);
+        return 1;
+    }
+    bool v6 = strchr(cfg->host, ':') != NULL;
+    printf(v6 ? "listening on %s://[%s]:%d/\n" : "listening on %s://%s:%d/\n",
+           cfg->tls_cert ? "https" : "http", cfg->host, port);
+    fflush(stdout);
+    rs_log("listening on %s port %d (database %s)", cfg->host, port, core->db_path);
+    arm_timer();
+    while (!*stop) {
+        if (lws_service(net.context, 0) < 0)
+            break;
+        end_iteration();
+    }
+    drain(stop);
+    lws_sul_schedule(net.context, 0, &net.timer, on_timer, LWS_SET_TIMER_USEC_CANCEL);
+    rs_server_stats stats;
+    rs_server_stats_get(net.server, &stats);
+    rs_server_free(net.server);
+    net.server = NULL;
+    lws_context_destroy(net.context);
+    net.context = NULL;
+    rs_idmap_free(&net.conns);
+    free(net.ips);
+    rs_log("stopped: %lld messages, %lld moves, %lld commits (%lld failed), %lld slow "
+           "callbacks, %lld slow clients resynced",
+           stats.messages, stats.moves, stats.commits, stats.commit_failures, net.slow_callbacks,
+           net.dropped_slow_clients);
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* net.h — the network side of `ramparts serve`: one libwebsockets context serving HTTP and
+ * the WebSocket (/ws) on one port, from one service thread. It frames, limits and queues;
+ * the core (server.h) decides everything else. */
+#ifndef RS_NET_H
+#define RS_NET_H
+
+#include <signal.h>
+
+#include "server.h"
+
+#define RS_NET_MAX_ORIGINS 16
+
+typedef struct rs_net_config {
+    char host[256];                 /* the address to listen on ("127.0.0.1", "::1", "0.0.0.0") */
+    int port;                       /* 0: any free port (printed when listening) */
+    const char *tls_cert, *tls_key; /* both or neither: HTTPS and WSS */
+    const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
+    int num_allow_origins;
+    int max_connections_per_ip;
+} rs_net_config;
+
+/* Listen, print "listening on URL" on stdout, and serve until *stop becomes nonzero (a
+ * signal handler sets it); then drain: refuse new connections, commit, close every
+ * WebSocket with 1001, stop the workers. Returns 0 after a clean drain, 1 on failure. */
+int rs_net_run(const rs_net_config *net, rs_server_config *core, volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,783 @@
+/* server.c — the core of `ramparts serve` (see server.h): connections, the dispatch of
+ * client messages through one table of commands, the pending outbox released after the group
+ * commit, worker results, timers and startup. Game rules live in the referee (table.c);
+ * identity and the lobby in session.c; the HTTP API in api.c. */
+#include "server_internal.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+#define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
+#define HOUSEKEEPING_US 1000000ll
+#define CHECKPOINT_US 30000000ll
+#define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
+#define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
+#define MAX_DEPTH 8            /* JSON nesting accepted in a message */
+
+void rs_server_config_default(rs_server_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->db_path = ":memory:";
+    cfg->ai_threads = 1;
+    cfg->grace_ms = 60000;
+    cfg->token_days = 90;
+    cfg->rate_messages = 100;
+    cfg->rate_window_ms = 20000;
+    cfg->max_watch = 32;
+    cfg->max_open_games = 10;
+}
+
+/* ---- the outbox: messages wait here until the commit ---- */
+
+static bool outbox_push(rs_outbox *o, rs_pending p)
+{
+    if (o->count == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 64;
+        rs_pending *grown = realloc(o->items, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        o->items = grown;
+        o->cap = cap;
+    }
+    o->items[o->count++] = p;
+    return true;
+}
+
+void rs_outbox_put(rs_outbox *o, uint64_t conn, cJSON *msg)
+{
+    char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
+    cJSON_Delete(msg);
+    if (text && !outbox_push(o, (rs_pending){conn, text, 0}))
+        free(text);
+}
+
+/* Close conn once what is queued before is delivered. */
+static void outbox_close(rs_outbox *o, uint64_t conn, int code)
+{
+    outbox_push(o, (rs_pending){conn, NULL, code});
+}
+
+static void outbox_clear(rs_outbox *o)
+{
+    for (size_t i = 0; i < o->count; i++)
+        free(o->items[i].text);
+    o->count = 0;
+}
+
+/* ---- helpers for handlers ---- */
+
+rs_ctx rs_server_ctx(rs_server *srv)
+{
+    rs_ctx ctx = {srv->store, &srv->outbox, srv->time.mono_us(srv->time.ctx),
+                  srv->time.wall_ms(srv->time.ctx), srv->cfg.grace_ms};
+    return ctx;
+}
+
+int64_t rs_server_now_us(rs_server *srv)
+{
+    return srv->time.mono_us(srv->time.ctx);
+}
+
+int64_t rs_server_now_ms(rs_server *srv)
+{
+    return srv->time.wall_ms(srv->time.ctx);
+}
+
+rs_conn *rs_server_conn(rs_server *srv, uint64_t id)
+{
+    return rs_idmap_get(&srv->conns, id);
+}
+
+rs_table *rs_server_table(rs_server *srv, int64_t id)
+{
+    return id > 0 ? rs_idmap_get(&srv->tables, (uint64_t)id) : NULL;
+}
+
+void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
+{
+    if (t->row.status != status_before || t->row.status == RS_GAME_OPEN)
+        srv->lobby_dirty = true;
+    for (size_t i = 0; i < srv->touched_count; i++)
+        if (srv->touched[i] == t->row.id)
+            return;
+    if (srv->touched_count == srv->touched_cap) {
+        size_t cap = srv->touched_cap ? srv->touched_cap * 2 : 16;
+        int64_t *grown = realloc(srv->touched, cap * sizeof *grown);
+        if (!grown)
+            return;
+        srv->touched = grown;
+        srv->touched_cap = cap;
+    }
+    srv->touched[srv->touched_count++] = t->row.id;
+}
+
+bool rs_server_add_table(rs_server *srv, rs_table *t)
+{
+    return rs_idmap_put(&srv->tables, (uint64_t)t->row.id, t);
+}
+
+/* Reply to the connection that asked, echoing its "id". */
+void rs_reply(rs_server *srv, rs_conn *c, cJSON *msg, const cJSON *request)
+{
+    const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
+    if (id)
+        cJSON_AddItemToObject(msg, "id", cJSON_Duplicate(id, true));
+    rs_outbox_put(&srv->outbox, c->id, msg);
+}
+
+static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *type,
+                       const cJSON *request)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", "error");
+    cJSON_AddStringToObject(m, "code", e->code ? e->code : "server-error");
+    cJSON_AddStringToObject(m, "message", e->text);
+    if (type)
+        cJSON_AddStringToObject(m, "re", type);
+    const cJSON *game = request ? cJSON_GetObjectItemCaseSensitive(request, "game") : NULL;
+    if (cJSON_IsNumber(game)) {
+        rs_table *t = rs_server_table(srv, (int64_t)game->valuedouble);
+        cJSON_AddNumberToObject(m, "game", game->valuedouble);
+        if (t) {
+            cJSON_AddNumberToObject(m, "v", (double)t->row.v);
+            cJSON_AddNumberToObject(m, "ply", (double)t->num_moves);
+        }
+    }
+    rs_reply(srv, c, m, request);
+    srv->stats.errors++;
+}
+
+/* ---- reading fields (every wrong type or range is an error naming the field) ---- */
+
+bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
+                  int64_t *out, rs_err *e)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (!f) {
+        if (required)
+            rs_fail(e, "bad-message", "field '%s' is missing", key);
+        return !required;
+    }
+    double d = f->valuedouble;
+    if (!cJSON_IsNumber(f) || d != (double)(int64_t)d)
+        return rs_fail(e, "bad-message", "field '%s' must be a whole number", key), false;
+    if ((int64_t)d < min || (int64_t)d > max)
+        return rs_fail(e, "bad-message", "field '%s' must be from %lld to %lld", key,
+                       (long long)min, (long long)max),
+               false;
+    *out = (int64_t)d;
+    return true;
+}
+
+bool rs_field_string(const cJSON *msg, const char *key, bool required, size_t max, const char **out,
+                     rs_err *e)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (!f) {
+        if (required)
+            rs_fail(e, "bad-message", "field '%s' is missing", key);
+        return !required;
+    }
+    if (!cJSON_IsString(f) || !f->valuestring)
+        return rs_fail(e, "bad-message", "field '%s' must be a string", key), false;
+    if (strlen(f->valuestring) > max)
+        return rs_fail(e, "bad-message", "field '%s' is longer than %zu bytes", key, max), false;
+    *out = f->valuestring;
+    return true;
+}
+
+bool rs_field_bool(const cJSON *msg, const char *key, bool *out, rs_err *e)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (!f)
+        return true;
+    if (!cJSON_IsBool(f))
+        return rs_fail(e, "bad-message", "field '%s' must be true or false", key), false;
+    *out = cJSON_IsTrue(f);
+    return true;
+}
+
+/* The game named by "game": a table in memory (every unfinished game is). */
+rs_table *rs_field_table(rs_server *srv, const cJSON *msg, rs_err *e)
+{
+    int64_t id;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
+        return NULL;
+    rs_table *t = rs_server_table(srv, id);
+    if (!t)
+        rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
+    return t;
+}
+
+/* ---- connections ---- */
+
+void rs_server_connect(rs_server *srv, uint64_t conn, const char *peer)
+{
+    if (!conn || rs_server_conn(srv, conn))
+        return;
+    rs_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->id = conn;
+    snprintf(c->peer, sizeof c->peer, "%s", peer ? peer : "?");
+    c->credits = srv->cfg.rate_messages;
+    c->credits_at_us = rs_server_now_us(srv);
+    if (!rs_idmap_put(&srv->conns, conn, c)) {
+        free(c);
+        return;
+    }
+    srv->stats.connections++;
+}
+
+void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
+{
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (int i = 0; i < c->num_watching; i++) {
+        rs_table *t = rs_server_table(srv, c->watching[i]);
+        if (t && rs_table_unwatch(&ctx, t, c->id))
+            rs_server_touch(srv, t, t->row.status); /* a finished game may now unload */
+    }
+    c->num_watching = 0;
+}
+
+void rs_server_disconnect(rs_server *srv, uint64_t conn)
+{
+    rs_conn *c = rs_server_conn(srv, conn);
+    if (!c)
+        return;
+    rs_server_unwatch_all(srv, c);
+    rs_idmap_del(&srv->conns, conn);
+    /* Replies still pending for it go nowhere. */
+    for (size_t i = 0; i < srv->outbox.count; i++)
+        if (srv->outbox.items[i].conn == conn)
+            srv->outbox.items[i].conn = 0;
+    free(c);
+    srv->stats.connections--;
+}
+
+/* ---- receiving ---- */
+
+/* Refill the connection's credits for the time since the last refill (a token bucket). */
+static void refill(rs_server *srv, rs_conn *c)
+{
+    int64_t now = rs_server_now_us(srv);
+    double per_us = (double)srv->cfg.rate_messages / ((double)srv->cfg.rate_window_ms * 1000.0);
+    c->credits += (double)(now - c->credits_at_us) * per_us;
+    if (c->credits > srv->cfg.rate_messages)
+        c->credits = srv->cfg.rate_messages;
+    c->credits_at_us = now;
+}
+
+/* Refuse JSON nested deeper than MAX_DEPTH before parsing it (the parser recurses). */
+static bool too_deep(const char *data, size_t len)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = data[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '{' || ch == '[') {
+            if (++depth > MAX_DEPTH)
+                return true;
+        } else if (ch == '}' || ch == ']') {
+            depth--;
+        }
+    }
+    return false;
+}
+
+static const rs_command *find_command(const char *type)
+{
+    for (const rs_command *cmd = rs_commands; cmd->name; cmd++)
+        if (strcmp(cmd->name, type) == 0)
+            return cmd;
+    return NULL;
+}
+
+/* The optional "id" a client tags a request with: a short string or a whole number. */
+static bool check_request_id(const cJSON *msg, rs_err *e)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!id)
+        return true;
+    if (cJSON_IsString(id) && strlen(id->valuestring) <= 40)
+        return true;
+    if (cJSON_IsNumber(id) && id->valuedouble == (double)(int64_t)id->valuedouble)
+        return true;
+    rs_fail(e, "bad-message",
+            "field 'id' must be a whole number or a string of at most 40 "
+            "bytes");
+    return false;
+}
+
+static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd, const cJSON *msg)
+{
+    srv->stats.rate_limited++;
+    /* Refusals count within one rate window, not only in a row: a flood that the refill
+     * lets through now and then is still a flood. */
+    const int64_t now = rs_server_now_us(srv);
+    if (now - c->refused_since_us > srv->cfg.rate_window_ms * 1000) {
+        c->refused_since_us = now;
+        c->refused = 0;
+    }
+    if (c->refused++ == 0)
+        rs_log("conn %llu (%s): rate limited", (unsigned long long)c->id, c->peer);
+    if (c->refused > MAX_REFUSED) {
+        c->closing = true;
+        outbox_close(&srv->outbox, c->id, 1008);
+        return;
+    }
+    rs_err e;
+    rs_fail(&e, "rate-limited", "too many messages: at most %d per %lld s", srv->cfg.rate_messages,
+            (long long)(srv->cfg.rate_window_ms / 1000));
+    send_error(srv, c, &e, cmd ? cmd->name : NULL, cJSON_IsObject(msg) ? msg : NULL);
+}
+
+void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t len)
+{
+    rs_conn *c = rs_server_conn(srv, conn);
+    if (!c || c->closing)
+        return;
+    srv->stats.messages++;
+    refill(srv, c);
+    rs_err e = {0};
+    if (len > RS_MAX_MESSAGE) {
+        rs_server_too_large(srv, conn, len);
+        return;
+    }
+    if (too_deep(data, len)) {
+        c->credits -= 1;
+        rs_fail(&e, "bad-json", "the message is nested deeper than %d levels", MAX_DEPTH);
+        send_error(srv, c, &e, NULL, NULL);
+        return;
+    }
+    cJSON *msg = cJSON_ParseWithLength(data, len);
+    const cJSON *type = msg ? cJSON_GetObjectItemCaseSensitive(msg, "t") : NULL;
+    const rs_command *cmd = cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
+    const int cost = cmd ? cmd->cost : 1;
+    if (c->credits < cost) {
+        refuse_for_rate(srv, c, cmd, msg);
+        cJSON_Delete(msg);
+        return;
+    }
+    c->credits -= cost;
+    if (!msg)
+        rs_fail(&e, "bad-json", "the message is not valid JSON");
+    else if (!cJSON_IsObject(msg))
+        rs_fail(&e, "bad-message", "a message is a JSON object with a string field 't'");
+    else if (!cJSON_IsString(type))
+        rs_fail(&e, "bad-message", "field 't' (the message type, a string) is missing");
+    else if (!cmd)
+        rs_fail(&e, "unknown-type", "unknown message type '%.40s'", type->valuestring);
+    else if (check_request_id(msg, &e) && cmd->needs_user && !c->user)
+        rs_fail(&e, "no-identity",
+                "say hello first (with your token, or without one to be a "
+                "guest)");
+    c->asked = true;
+    if (!e.code) {
+        if (cmd->handler(srv, c, msg, &e) == 0) {
+            cJSON_Delete(msg);
+            return;
+        }
+    }
+    c->credits -= 1; /* errors cost double */
+    send_error(srv, c, &e, cmd ? cmd->name : NULL, cJSON_IsObject(msg) ? msg : NULL);
+    cJSON_Delete(msg);
+}
+
+void rs_server_too_large(rs_server *srv, uint64_t conn, size_t len)
+{
+    rs_conn *c = rs_server_conn(srv, conn);
+    if (!c)
+        return;
+    rs_err e;
+    rs_fail(&e, "too-large", "a message of %zu bytes: the limit is %d", len, RS_MAX_MESSAGE);
+    c->credits -= 2;
+    send_error(srv, c, &e, NULL, NULL);
+}
+
+void rs_server_resync(rs_server *srv, uint64_t conn)
+{
+    rs_conn *c = rs_server_conn(srv, conn);
+    if (!c)
+        return;
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (int i = 0; i < c->num_watching; i++) {
+        rs_table *t = rs_server_table(srv, c->watching[i]);
+        if (t)
+            rs_table_resend(&ctx, t, conn);
+    }
+}
+
+/* ---- AI jobs ---- */
+
+void rs_server_schedule_ai(rs_server *srv, rs_table *t)
+{
+    int seat = rs_table_to_move(t);
+    if (seat < 0 || t->row.seat[seat].kind != RS_SEAT_AI)
+        return;
+    int64_t now = rs_server_now_us(srv);
+    if (t->ai_ply == (int64_t)t->num_moves && now - t->ai_since_us < AI_RETRY_US)
+        return;
+    rs_job *job = &srv->job_scratch;
+    memset(job, 0, sizeof *job);
+    job->kind = RS_JOB_AI;
+    job->game_id = t->row.id;
+    job->ply = (int64_t)t->num_moves;
+    job->seat = seat;
+    job->game = t->game;
+    rp_state_copy(t->game, &job->state, &t->state);
+    snprintf(job->level, sizeof job->level, "%s", t->row.seat[seat].ai_level);
+    job->seed = rs_seed_new();
+    if (rs_workers_submit(srv->workers, job)) {
+        t->ai_ply = job->ply;
+        t->ai_since_us = now;
+    }
+}
+
+static void apply_ai_result(rs_server *srv, const rs_job *job)
+{
+    rs_table *t = rs_server_table(srv, job->game_id);
+    if (!t)
+        return;
+    if (t->ai_ply == job->ply)
+        t->ai_ply = -1;
+    if (!job->ok) {
+        rs_log("game %lld: the AI failed at ply %lld: %s", (long long)job->game_id,
+               (long long)job->ply, job->error);
+        return;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_err e;
+    rs_game_status before = t->row.status;
+    if (rs_table_ai_move(&ctx, t, job->seat, job->ply, job->action, &e) == 0) {
+        srv->stats.moves++;
+        rs_server_touch(srv, t, before);
+    } else if (strcmp(e.code, "stale") != 0) {
+        rs_log("game %lld: AI move refused: %s", (long long)job->game_id, e.text);
+        rs_server_touch(srv, t, before);
+    }
+}
+
+void rs_server_drain_inbox(rs_server *srv)
+{
+    rs_job *job = &srv->job_scratch;
+    while (rs_workers_take(srv->workers, job)) {
+        switch (job->kind) {
+        case RS_JOB_AI:
+            apply_ai_result(srv, job);
+            break;
+        case RS_JOB_HASH:
+        case RS_JOB_VERIFY:
+            rs_session_auth_result(srv, job);
+            break;
+        case RS_JOB_CHECKPOINT:
+            break;
+        }
+        rs_secret_wipe(job->password, sizeof job->password);
+    }
+}
+
+int rs_server_run_jobs_inline(rs_server *srv)
+{
+    int n = rs_workers_run_inline(srv->workers);
+    rs_server_drain_inbox(srv);
+    return n;
+}
+
+/* ---- timers ---- */
+
+void rs_server_tick(rs_server *srv)
+{
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (!t || t->row.status != RS_GAME_LIVE)
+            continue;
+        if (rs_table_check_time(&ctx, t)) {
+            rs_server_touch(srv, t, RS_GAME_LIVE);
+            continue;
+        }
+        rs_server_schedule_ai(srv, t);
+    }
+    if (ctx.now_us - srv->last_heartbeat_us >= HEARTBEAT_US) {
+        srv->last_heartbeat_us = ctx.now_us;
+        if (rs_store_begin(srv->store) == RS_STORE_OK)
+            rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
+    }
+    if (srv->cfg.ai_threads > 0 && ctx.now_us - srv->last_checkpoint_us >= CHECKPOINT_US) {
+        srv->last_checkpoint_us = ctx.now_us;
+        rs_job job = {.kind = RS_JOB_CHECKPOINT};
+        rs_workers_submit(srv->workers, &job);
+    }
+}
+
+int64_t rs_server_next_tick_us(rs_server *srv)
+{
+    int64_t next = rs_server_now_us(srv) + HOUSEKEEPING_US;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t) {
+            int64_t d = rs_table_deadline_us(t);
+            if (d < next)
+                next = d;
+        }
+    }
+    return next;
+}
+
+/* ---- the group commit ---- */
+
+/* After a failed commit: reload every game changed in the iteration from the store, so
+ * memory matches what is stored, and tell their watchers. */
+static void recover_from_failed_commit(rs_server *srv)
+{
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (size_t i = 0; i < srv->touched_count; i++) {
+        rs_table *old = rs_server_table(srv, srv->touched[i]);
+        if (!old)
+            continue;
+        rs_err e;
+        rs_table *fresh = rs_table_load(&ctx, old->row.id, ctx.now_ms, &e);
+        if (fresh) {
+            /* Keep the watchers: they are connections, not stored state. */
+            fresh->watchers = old->watchers;
+            fresh->num_watchers = old->num_watchers;
+            fresh->cap_watchers = old->cap_watchers;
+            for (int w = 0; w < fresh->num_watchers; w++) {
+                int seat = rs_table_seat_of(fresh, fresh->watchers[w].user);
+                fresh->watchers[w].viewer = seat >= 0 ? seat : RP_SPECTATOR;
+                if (seat >= 0)
+                    fresh->connections[seat]++;
+            }
+            old->watchers = NULL;
+            rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
+            for (int w = 0; w < fresh->num_watchers; w++)
+                rs_table_resend(&ctx, fresh, fresh->watchers[w].conn);
+        } else {
+            /* Created in the failed iteration: it never existed. */
+            for (int w = 0; w < old->num_watchers; w++) {
+                rs_conn *c = rs_server_conn(srv, old->watchers[w].conn);
+                for (int k = 0; c && k < c->num_watching; k++)
+                    if (c->watching[k] == old->row.id)
+                        c->watching[k--] = c->watching[--c->num_watching];
+            }
+            rs_idmap_del(&srv->tables, (uint64_t)old->row.id);
+        }
+        rs_table_free(old);
+    }
+}
+
+static void fail_iteration(rs_server *srv)
+{
+    srv->stats.commit_failures++;
+    rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
+    /* Who heard of a change that did not happen must hear nothing of it. */
+    outbox_clear(&srv->outbox);
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (!c)
+            continue;
+        if (c->identity_changed) { /* its new identity was not stored: back to none */
+            rs_server_unwatch_all(srv, c);
+            c->user = 0;
+            c->has_token = false;
+        }
+        if (c->asked) {
+            rs_err e;
+            rs_fail(&e, "server-error", "the server could not store that; nothing was done");
+            send_error(srv, c, &e, NULL, NULL);
+        }
+    }
+    recover_from_failed_commit(srv);
+    /* The recovery's own writes (clock resumes) and the error messages go out together. */
+    if (rs_store_commit(srv->store) != RS_STORE_OK)
+        rs_log("commit failed again: %s", rs_store_error(srv->store));
+}
+
+/* Unload finished games nobody watches: the store has them. */
+static void unload_finished(rs_server *srv)
+{
+    for (size_t i = 0; i < srv->touched_count; i++) {
+        rs_table *t = rs_server_table(srv, srv->touched[i]);
+        if (t && (t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED) &&
+            t->num_watchers == 0) {
+            rs_idmap_del(&srv->tables, (uint64_t)t->row.id);
+            rs_table_free(t);
+        }
+    }
+}
+
+int rs_server_flush(rs_server *srv)
+{
+    for (size_t i = 0; i < srv->touched_count; i++) {
+        rs_table *t = rs_server_table(srv, srv->touched[i]);
+        if (t)
+            rs_server_schedule_ai(srv, t);
+    }
+    if (srv->lobby_dirty) {
+        rs_session_send_lobby(srv, NULL, NULL);
+        srv->lobby_dirty = false;
+    }
+    int rc = 0;
+    if (rs_store_in_transaction(srv->store)) {
+        srv->stats.commits++;
+        if (rs_store_commit(srv->store) != RS_STORE_OK) {
+            fail_iteration(srv);
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; i < srv->outbox.count; i++) {
+        const rs_pending *p = &srv->outbox.items[i];
+        if (!p->conn)
+            continue;
+        if (p->text && srv->out.send)
+            srv->out.send(srv->out.ctx, p->conn, p->text, strlen(p->text));
+        else if (!p->text && srv->out.close)
+            srv->out.close(srv->out.ctx, p->conn, p->close_code, "rate limit exceeded");
+    }
+    outbox_clear(&srv->outbox);
+    if (rc == 0)
+        unload_finished(srv);
+    for (size_t i = 0; i < srv->touched_count; i++) {
+        rs_table *t = rs_server_table(srv, srv->touched[i]);
+        if (t)
+            t->dirty = false;
+    }
+    srv->touched_count = 0;
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c) {
+            c->identity_changed = false;
+            c->asked = false;
+        }
+    }
+    return rc;
+}
+
+/* ---- startup and shutdown ---- */
+
+static int load_unfinished(rs_server *srv, char *err, size_t err_size)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (rs_store_games_unfinished(srv->store, &ids, &n) != RS_STORE_OK) {
+        snprintf(err, err_size, "cannot list games: %s", rs_store_error(srv->store));
+        return -1;
+    }
+    int64_t alive_ms = 0;
+    rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
+    rs_store_begin(srv->store);
+    rs_ctx ctx = rs_server_ctx(srv);
+    size_t loaded = 0;
+    for (size_t i = 0; i < n; i++) {
+        rs_err e;
+        rs_table *t = rs_table_load(&ctx, ids[i], alive_ms, &e);
+        if (!t) {
+            rs_log("game %lld not resumed: %s", (long long)ids[i], e.text);
+            continue;
+        }
+        rs_server_add_table(srv, t);
+        loaded++;
+    }
+    free(ids);
+    rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
+    if (rs_store_commit(srv->store) != RS_STORE_OK) {
+        snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
+        return -1;
+    }
+    if (n)
+        rs_log("resumed %zu of %zu unfinished games", loaded, n);
+    return 0;
+}
+
+rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time,
+                         const rs_output *out, char *err, size_t err_size)
+{
+    if (!rs_auth_init()) {
+        snprintf(err, err_size, "libsodium cannot start");
+        return NULL;
+    }
+    rs_server *srv = calloc(1, sizeof *srv);
+    if (!srv) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    srv->cfg = *cfg;
+    srv->time = *time;
+    srv->out = *out;
+    if (rs_store_open(&srv->store, cfg->db_path, err, err_size) != RS_STORE_OK) {
+        free(srv);
+        return NULL;
+    }
+    srv->started_us = rs_server_now_us(srv);
+    srv->last_heartbeat_us = srv->started_us;
+    srv->last_checkpoint_us = srv->started_us;
+    if (load_unfinished(srv, err, err_size) < 0) {
+        rs_server_free(srv);
+        return NULL;
+    }
+    srv->workers = rs_workers_start(cfg->ai_threads, srv->store, cfg->notify, cfg->notify_ctx);
+    if (!srv->workers) {
+        snprintf(err, err_size, "cannot start the worker threads");
+        rs_server_free(srv);
+        return NULL;
+    }
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            rs_server_schedule_ai(srv, srv->tables.slots[i].value);
+    return srv;
+}
+
+void rs_server_free(rs_server *srv)
+{
+    if (!srv)
+        return;
+    rs_workers_stop(srv->workers);
+    if (srv->store) {
+        if (rs_store_begin(srv->store) == RS_STORE_OK)
+            rs_store_meta_set(srv->store, "alive_ms", rs_server_now_ms(srv));
+        rs_store_commit(srv->store);
+    }
+    for (size_t i = 0; i < srv->conns.cap; i++)
+        if (srv->conns.slots[i].key)
+            free(srv->conns.slots[i].value);
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            rs_table_free(srv->tables.slots[i].value);
+    rs_idmap_free(&srv->conns);
+    rs_idmap_free(&srv->tables);
+    outbox_clear(&srv->outbox);
+    free(srv->outbox.items);
+    free(srv->touched);
+    rs_store_close(srv->store);
+    free(srv);
+}
+
+void rs_server_stats_get(rs_server *srv, rs_server_stats *out)
+{
+    *out = srv->stats;
+    out->games_open = out->games_live = 0;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && t->row.status == RS_GAME_OPEN)
+            out->games_open++;
+        if (t && t->row.status == RS_GAME_LIVE)
+            out->games_live++;
+    }
+}
+
+void rs_server_drain(rs_server *srv)
+{
+    srv->draining = true;
+}

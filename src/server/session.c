@@ -1,0 +1,1002 @@
+/* session.c — the handlers of every client message (docs/server-protocol.md): identity
+ * (hello, register, login, logout), the lobby (create, join, leave, rematch), watching
+ * (open, close) and play (move, resign, draw, takeback, claim, chat). Each checks its fields
+ * and either replies or fails with an error code and a sentence; a failed handler changes
+ * nothing. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "ramparts/version.h"
+#include "server_internal.h"
+
+#define CHAT_MAX 300    /* bytes in one chat line */
+#define CHAT_HISTORY 50 /* lines sent with a snapshot */
+#define LOBBY_MAX 100   /* games of each kind in a lobby message */
+#define VERSION_TEXT "ramparts " RP_VERSION_STRING
+
+const char *const rs_ai_levels[] = {"random", "greedy", "easy", "medium", "hard", NULL};
+
+static cJSON *user_json(const rs_conn *c)
+{
+    if (!c->user)
+        return cJSON_CreateNull();
+    cJSON *u = cJSON_CreateObject();
+    cJSON_AddNumberToObject(u, "id", (double)c->user);
+    cJSON_AddStringToObject(u, "name", c->name);
+    cJSON_AddBoolToObject(u, "guest", c->guest);
+    return u;
+}
+
+static cJSON *message(const char *type)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", type);
+    return m;
+}
+
+/* The direct answer to a request whose effect everyone is told in a broadcast. */
+static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type, const rs_table *t)
+{
+    cJSON *m = message("done");
+    cJSON_AddStringToObject(m, "re", type);
+    if (t)
+        cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    rs_reply(srv, c, m, msg);
+}
+
+static void wipe_field(const cJSON *msg, const char *key)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (cJSON_IsString(f) && f->valuestring)
+        rs_secret_wipe(f->valuestring, strlen(f->valuestring));
+}
+
+/* ---- identity ---- */
+
+static int h_ping(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    (void)e;
+    rs_reply(srv, c, message("pong"), msg);
+    return 0;
+}
+
+static void welcome(rs_server *srv, rs_conn *c, const char *token, const cJSON *request)
+{
+    cJSON *m = message("welcome");
+    cJSON_AddNumberToObject(m, "proto", RS_PROTOCOL_VERSION);
+    cJSON_AddStringToObject(m, "server", VERSION_TEXT);
+    cJSON_AddItemToObject(m, "user", user_json(c));
+    if (token)
+        cJSON_AddStringToObject(m, "token", token);
+    rs_reply(srv, c, m, request);
+}
+
+static void become(rs_conn *c, const rs_user *u)
+{
+    c->user = u->id;
+    snprintf(c->name, sizeof c->name, "%s", u->name);
+    c->guest = u->guest;
+    c->identity_changed = true;
+}
+
+/* A new token for user: stored hashed, returned in clear once. */
+static int issue_token(rs_server *srv, rs_conn *c, int64_t user, char token[RS_TOKEN_TEXT],
+                       rs_err *e)
+{
+    rs_token_new(token);
+    uint8_t hash[RS_TOKEN_HASH];
+    rs_token_hash(token, strlen(token), hash);
+    int64_t now = rs_server_now_ms(srv);
+    if (rs_store_begin(srv->store) != RS_STORE_OK ||
+        rs_store_token_add(srv->store, hash, user, now, now + srv->cfg.token_days * 86400000ll) !=
+            RS_STORE_OK)
+        return rs_fail(e, "server-error", "cannot store a token");
+    memcpy(c->token_hash, hash, sizeof hash);
+    c->has_token = true;
+    return 0;
+}
+
+static int new_guest(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return rs_fail(e, "server-error", "the store is unavailable");
+    rs_user u = {0};
+    int rc = RS_STORE_CONFLICT;
+    for (int attempt = 0; attempt < 5 && rc == RS_STORE_CONFLICT; attempt++) {
+        rs_guest_name(u.name);
+        rc = rs_store_user_add(srv->store, u.name, true, rs_server_now_ms(srv), &u.id);
+    }
+    if (rc != RS_STORE_OK)
+        return rs_fail(e, "server-error", "cannot create a guest");
+    u.guest = true;
+    char token[RS_TOKEN_TEXT];
+    if (issue_token(srv, c, u.id, token, e) < 0)
+        return -1;
+    become(c, &u);
+    rs_log("conn %llu: new guest %lld", (unsigned long long)c->id, (long long)u.id);
+    welcome(srv, c, token, msg);
+    return 0;
+}
+
+static int h_hello(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t proto;
+    const char *token = NULL;
+    bool guest = true;
+    if (!rs_field_int(msg, "proto", true, 0, 1000, &proto, e) ||
+        !rs_field_string(msg, "token", false, 100, &token, e) ||
+        !rs_field_bool(msg, "guest", &guest, e))
+        return -1;
+    if (proto != RS_PROTOCOL_VERSION)
+        return rs_fail(e, "version", "this server speaks protocol %d, not %lld",
+                       RS_PROTOCOL_VERSION, (long long)proto);
+    if (c->user)
+        return rs_fail(e, "already-identified", "you are %s already: log out first", c->name);
+    c->greeted = true;
+    if (!token) {
+        if (!guest) { /* the client will log in: make no guest */
+            welcome(srv, c, NULL, msg);
+            return 0;
+        }
+        return new_guest(srv, c, msg, e);
+    }
+    uint8_t hash[RS_TOKEN_HASH];
+    rs_token_hash(token, strlen(token), hash);
+    int64_t user;
+    bool expired;
+    if (rs_store_token_user(srv->store, hash, rs_server_now_ms(srv), &user, &expired) !=
+        RS_STORE_OK)
+        return rs_fail(e, "bad-token",
+                       expired ? "this token has expired: log in again, or say "
+                                 "hello without a token to play as a new guest"
+                               : "unknown token: log in, or say hello without "
+                                 "a token to play as a new guest");
+    rs_user u;
+    if (rs_store_user_get(srv->store, user, &u) != RS_STORE_OK)
+        return rs_fail(e, "bad-token", "this token's user no longer exists");
+    memcpy(c->token_hash, hash, sizeof hash);
+    c->has_token = true;
+    become(c, &u);
+    c->identity_changed = false; /* nothing new was stored */
+    welcome(srv, c, NULL, msg);
+    return 0;
+}
+
+/* The request's "id" as text, to echo it when a worker's answer comes back. */
+static void keep_request_id(const cJSON *msg, char *out, size_t size)
+{
+    out[0] = '\0';
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    char *text = id ? cJSON_PrintUnformatted(id) : NULL;
+    if (text && strlen(text) < size)
+        snprintf(out, size, "%s", text);
+    free(text);
+}
+
+/* Hand a password job to the hashing thread; the answer comes when it is done (one job per
+ * connection at a time). The password is copied into the job and wiped here. */
+static int submit_password_job(rs_server *srv, rs_conn *c, rs_job *job, const cJSON *msg,
+                               const char *password, rs_err *e)
+{
+    snprintf(job->password, sizeof job->password, "%s", password);
+    keep_request_id(msg, job->request_id, sizeof job->request_id);
+    bool queued = rs_workers_submit(srv->workers, job);
+    rs_secret_wipe(job->password, sizeof job->password);
+    if (!queued)
+        return rs_fail(e, "busy", "the server is busy: try again in a moment");
+    c->auth_pending = true;
+    return 0;
+}
+
+static int check_password(const char *password, rs_err *e)
+{
+    size_t n = strlen(password);
+    if (n < RS_PASSWORD_MIN || n > RS_PASSWORD_MAX)
+        return rs_fail(e, "bad-password", "a password has %d to %d bytes", RS_PASSWORD_MIN,
+                       RS_PASSWORD_MAX);
+    return 0;
+}
+
+static int h_register(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    const char *name, *password;
+    int rc = -1;
+    if (!rs_field_string(msg, "name", true, 64, &name, e) ||
+        !rs_field_string(msg, "password", true, 1024, &password, e))
+        goto done;
+    if (!c->guest) {
+        rs_fail(e, "already-registered", "you are already registered as %s", c->name);
+        goto done;
+    }
+    const char *problem = rs_name_problem(name);
+    rs_user other;
+    if (problem) {
+        rs_fail(e, "bad-name", "%s", problem);
+    } else if (check_password(password, e) == 0) {
+        if (c->auth_pending)
+            rs_fail(e, "busy", "a password is already being checked for you");
+        else if (rs_store_user_find(srv->store, name, &other) == RS_STORE_OK)
+            rs_fail(e, "name-taken", "the name %s is taken", name);
+    }
+    if (e->code)
+        goto done;
+    rs_job job = {.kind = RS_JOB_HASH, .conn = c->id, .user_id = c->user};
+    snprintf(job.name, sizeof job.name, "%s", name);
+    rc = submit_password_job(srv, c, &job, msg, password, e);
+done:
+    wipe_field(msg, "password");
+    return rc;
+}
+
+static int h_login(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    const char *name, *password;
+    int rc = -1;
+    if (!rs_field_string(msg, "name", true, 64, &name, e) ||
+        !rs_field_string(msg, "password", true, 1024, &password, e))
+        goto done;
+    if (!c->greeted) {
+        rs_fail(e, "no-identity", "say hello first");
+        goto done;
+    }
+    if (c->auth_pending) {
+        rs_fail(e, "busy", "a password is already being checked for you");
+        goto done;
+    }
+    rs_user u;
+    rs_job job = {.kind = RS_JOB_VERIFY, .conn = c->id};
+    /* An unknown name is answered after as long as a wrong password (the worker hashes
+     * the password anyway): the answer does not tell which names exist. */
+    if (rs_store_user_find(srv->store, name, &u) == RS_STORE_OK && !u.guest) {
+        job.user_id = u.id;
+        snprintf(job.stored, sizeof job.stored, "%s", u.pwhash);
+    }
+    rc = submit_password_job(srv, c, &job, msg, password, e);
+done:
+    wipe_field(msg, "password");
+    return rc;
+}
+
+static void reply_to_job(rs_server *srv, rs_conn *c, const rs_job *job, cJSON *m)
+{
+    cJSON *request = job->request_id[0] ? cJSON_CreateObject() : NULL;
+    cJSON *id = job->request_id[0] ? cJSON_Parse(job->request_id) : NULL;
+    if (request && id)
+        cJSON_AddItemToObject(request, "id", id);
+    else
+        cJSON_Delete(id);
+    rs_reply(srv, c, m, request);
+    cJSON_Delete(request);
+}
+
+static void job_error(rs_server *srv, rs_conn *c, const rs_job *job, const char *re,
+                      const char *code, const char *text)
+{
+    cJSON *m = message("error");
+    cJSON_AddStringToObject(m, "code", code);
+    cJSON_AddStringToObject(m, "message", text);
+    cJSON_AddStringToObject(m, "re", re);
+    reply_to_job(srv, c, job, m);
+}
+
+static void finish_register(rs_server *srv, rs_conn *c, const rs_job *job)
+{
+    if (!job->ok) {
+        job_error(srv, c, job, "register", "server-error", "cannot hash the password");
+        return;
+    }
+    if (c->user != job->user_id || !c->guest) {
+        job_error(srv, c, job, "register", "already-registered", "your identity changed");
+        return;
+    }
+    int rc = rs_store_begin(srv->store);
+    if (rc == RS_STORE_OK)
+        rc = rs_store_user_register(srv->store, c->user, job->name, job->stored);
+    if (rc == RS_STORE_CONFLICT) {
+        job_error(srv, c, job, "register", "name-taken", "that name was just taken");
+        return;
+    }
+    if (rc != RS_STORE_OK) {
+        job_error(srv, c, job, "register", "server-error", "cannot store the account");
+        return;
+    }
+    snprintf(c->name, sizeof c->name, "%s", job->name);
+    c->guest = false;
+    c->identity_changed = true;
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            rs_table_rename(srv->tables.slots[i].value, c->user, c->name);
+    rs_log("user %lld registered", (long long)c->user);
+    cJSON *m = message("registered");
+    cJSON_AddItemToObject(m, "user", user_json(c));
+    reply_to_job(srv, c, job, m);
+}
+
+static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
+{
+    rs_user u;
+    if (!job->ok || rs_store_user_get(srv->store, job->user_id, &u) != RS_STORE_OK) {
+        job_error(srv, c, job, "login", "bad-login", "wrong name or password");
+        return;
+    }
+    char token[RS_TOKEN_TEXT];
+    rs_err e = {0};
+    if (issue_token(srv, c, u.id, token, &e) < 0) {
+        job_error(srv, c, job, "login", e.code, e.text);
+        return;
+    }
+    rs_server_unwatch_all(srv, c);
+    become(c, &u);
+    rs_log("conn %llu: user %lld logs in", (unsigned long long)c->id, (long long)u.id);
+    cJSON *m = message("welcome");
+    cJSON_AddNumberToObject(m, "proto", RS_PROTOCOL_VERSION);
+    cJSON_AddStringToObject(m, "server", VERSION_TEXT);
+    cJSON_AddItemToObject(m, "user", user_json(c));
+    cJSON_AddStringToObject(m, "token", token);
+    reply_to_job(srv, c, job, m);
+    rs_secret_wipe(token, sizeof token);
+}
+
+void rs_session_auth_result(rs_server *srv, const rs_job *job)
+{
+    rs_conn *c = rs_server_conn(srv, job->conn);
+    if (!c) /* it went away while the hash ran */
+        return;
+    c->auth_pending = false;
+    c->asked = true;
+    if (job->kind == RS_JOB_HASH)
+        finish_register(srv, c, job);
+    else
+        finish_login(srv, c, job);
+}
+
+static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    if (c->has_token) {
+        if (rs_store_begin(srv->store) != RS_STORE_OK ||
+            rs_store_token_revoke(srv->store, c->token_hash) != RS_STORE_OK)
+            return rs_fail(e, "server-error", "cannot revoke the token");
+    }
+    rs_server_unwatch_all(srv, c);
+    c->user = 0;
+    c->has_token = false;
+    c->lobby = false;
+    rs_reply(srv, c, message("logged-out"), msg);
+    return 0;
+}
+
+/* ---- the lobby ---- */
+
+static int by_id_desc(const void *a, const void *b)
+{
+    const rs_table *x = *(rs_table *const *)a, *y = *(rs_table *const *)b;
+    return x->row.id < y->row.id ? 1 : x->row.id > y->row.id ? -1 : 0;
+}
+
+static bool has_open_seat(const rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_OPEN)
+            return true;
+    return false;
+}
+
+static cJSON *lobby_json(rs_server *srv)
+{
+    size_t n = 0;
+    rs_table **list = malloc((srv->tables.count + 1) * sizeof *list);
+    for (size_t i = 0; list && i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            list[n++] = srv->tables.slots[i].value;
+    if (list)
+        qsort(list, n, sizeof *list, by_id_desc);
+    cJSON *m = message("lobby");
+    cJSON *open = cJSON_AddArrayToObject(m, "open");
+    cJSON *live = cJSON_AddArrayToObject(m, "live");
+    int n_open = 0, n_live = 0;
+    int64_t now = rs_server_now_us(srv);
+    for (size_t i = 0; i < n; i++) {
+        const rs_table *t = list[i];
+        if (t->row.status == RS_GAME_OPEN && has_open_seat(t) && n_open++ < LOBBY_MAX)
+            cJSON_AddItemToArray(open, rs_table_summary(t, now));
+        else if (t->row.status == RS_GAME_LIVE && n_live++ < LOBBY_MAX)
+            cJSON_AddItemToArray(live, rs_table_summary(t, now));
+    }
+    cJSON_AddNumberToObject(m, "connections", (double)srv->conns.count);
+    free(list);
+    return m;
+}
+
+void rs_session_send_lobby(rs_server *srv, rs_conn *only, const cJSON *request)
+{
+    cJSON *m = lobby_json(srv);
+    if (only) {
+        rs_reply(srv, only, m, request);
+        return;
+    }
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c && c->lobby)
+            rs_outbox_put(&srv->outbox, c->id, cJSON_Duplicate(m, true));
+    }
+    cJSON_Delete(m);
+}
+
+static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    bool watch = true;
+    if (!rs_field_bool(msg, "watch", &watch, e))
+        return -1;
+    c->lobby = watch;
+    if (watch)
+        rs_session_send_lobby(srv, c, msg);
+    else
+        done(srv, c, msg, "lobby", NULL);
+    return 0;
+}
+
+/* Start sending c the game t. */
+static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const cJSON *request,
+                 rs_err *e)
+{
+    bool already = false;
+    for (int i = 0; i < c->num_watching; i++)
+        already |= c->watching[i] == t->row.id;
+    if (!already) {
+        int limit =
+            srv->cfg.max_watch < RS_MAX_WATCH_LIMIT ? srv->cfg.max_watch : RS_MAX_WATCH_LIMIT;
+        if (c->num_watching >= limit)
+            return rs_fail(e, "too-many", "you watch %d games already: close one first",
+                           c->num_watching);
+        c->watching[c->num_watching++] = t->row.id;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
+    return rs_table_watch(&ctx, t, c->id, c->user, since,
+                          rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), id, e);
+}
+
+/* "ai:LEVEL" with a level of the allow-list, never an arbitrary AI spec: a spec could ask
+ * for any number of threads or any search time. */
+static bool ai_level(const char *word, char out[RS_AI_LEVEL_TEXT])
+{
+    if (strncmp(word, "ai:", 3) != 0)
+        return false;
+    for (int i = 0; rs_ai_levels[i]; i++)
+        if (strcmp(word + 3, rs_ai_levels[i]) == 0) {
+            snprintf(out, RS_AI_LEVEL_TEXT, "%s", rs_ai_levels[i]);
+            return true;
+        }
+    return false;
+}
+
+static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_err *e)
+{
+    if (!cJSON_IsArray(seats))
+        return rs_fail(e, "bad-message",
+                       "field 'seats' must be a list like [\"me\", "
+                       "\"ai:medium\"]");
+    int n = cJSON_GetArraySize(seats);
+    if (n < s->game->min_players || n > s->game->max_players)
+        return rs_fail(e, "bad-seats", "%s is for %d to %d players, not %d", s->game->title,
+                       s->game->min_players, s->game->max_players, n);
+    int me = 0, people = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *item = cJSON_GetArrayItem(seats, i);
+        rs_seat_row *seat = &s->seats[i];
+        const char *word = cJSON_IsString(item) ? item->valuestring : "";
+        if (strcmp(word, "me") == 0) {
+            seat->kind = RS_SEAT_HUMAN;
+            seat->user_id = c->user;
+            me++;
+        } else if (strcmp(word, "open") == 0) {
+            seat->kind = RS_SEAT_OPEN;
+        } else if (strcmp(word, "invite") == 0) {
+            seat->kind = RS_SEAT_INVITE;
+            rs_invite_new(seat->invite);
+        } else if (ai_level(word, seat->ai_level)) {
+            seat->kind = RS_SEAT_AI;
+        } else {
+            return rs_fail(e, "bad-seats",
+                           "seat %d: expected \"me\", \"open\", \"invite\" or "
+                           "\"ai:LEVEL\" (random, greedy, easy, medium, hard)",
+                           i);
+        }
+        people += seat->kind != RS_SEAT_AI;
+    }
+    if (me > 1)
+        return rs_fail(e, "bad-seats", "you can take one seat of a game");
+    if (people == 0)
+        return rs_fail(e, "bad-seats", "a game needs at least one seat for a person");
+    s->config.players = n;
+    return 0;
+}
+
+static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
+{
+    if (!options)
+        return 0;
+    if (!cJSON_IsObject(options))
+        return rs_fail(e, "bad-message",
+                       "field 'options' must be an object like "
+                       "{\"turn-limit\": 25}");
+    const cJSON *o;
+    int count = 0;
+    cJSON_ArrayForEach (o, options) {
+        if (++count > RP_MAX_OPTIONS + 1)
+            return rs_fail(e, "bad-option", "too many options");
+        const char *key = o->string;
+        char kv[RP_OPTION_TEXT + 64];
+        if (strcmp(key, "seed") == 0)
+            return rs_fail(e, "bad-option",
+                           "the server draws each game's seed: nobody "
+                           "chooses it");
+        if (strcmp(key, "players") == 0) {
+            if (!cJSON_IsNumber(o) || (int)o->valuedouble != s->config.players)
+                return rs_fail(e, "bad-option", "players=%g: the seats list makes %d players",
+                               cJSON_IsNumber(o) ? o->valuedouble : -1.0, s->config.players);
+            continue;
+        }
+        for (int i = 0; i < s->game->num_options; i++)
+            if (strcmp(s->game->options[i].name, key) == 0 &&
+                s->game->options[i].kind == RP_OPT_TEXT)
+                return rs_fail(e, "bad-option",
+                               "%s: options that take text or files are for "
+                               "the command line, not the network",
+                               key);
+        if (cJSON_IsNumber(o) && o->valuedouble == (double)(int64_t)o->valuedouble)
+            snprintf(kv, sizeof kv, "%.60s=%lld", key, (long long)o->valuedouble);
+        else if (cJSON_IsString(o) && strlen(o->valuestring) < 64)
+            snprintf(kv, sizeof kv, "%.60s=%s", key, o->valuestring);
+        else
+            return rs_fail(e, "bad-option", "%.60s: a value is a whole number or a short word",
+                           key);
+        rp_error err = {{0}};
+        if (rp_config_set(s->game, &s->config, kv, &err) < 0)
+            return rs_fail(e, "bad-option", "%s", err.msg);
+    }
+    return 0;
+}
+
+static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
+{
+    s->clock_kind = RS_CLOCK_NONE;
+    if (!clock)
+        return 0;
+    const char *kind;
+    if (!cJSON_IsObject(clock))
+        return rs_fail(e, "bad-clock",
+                       "field 'clock' must be an object like {\"kind\": "
+                       "\"live\", \"initial_ms\": 300000, \"increment_ms\": "
+                       "3000}");
+    if (!rs_field_string(clock, "kind", true, 20, &kind, e))
+        return -1;
+    if (strcmp(kind, "none") == 0)
+        return 0;
+    if (strcmp(kind, "live") == 0) {
+        s->clock_kind = RS_CLOCK_LIVE;
+        if (!rs_field_int(clock, "initial_ms", true, 1000, 3 * 3600000ll, &s->initial_ms, e) ||
+            !rs_field_int(clock, "increment_ms", false, 0, 600000, &s->increment_ms, e)) {
+            e->code = "bad-clock";
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(kind, "correspondence") == 0) {
+        int64_t days;
+        s->clock_kind = RS_CLOCK_CORRESPONDENCE;
+        if (!rs_field_int(clock, "days", true, 1, 14, &days, e)) {
+            e->code = "bad-clock";
+            return -1;
+        }
+        s->per_move_ms = days * 86400000ll;
+        return 0;
+    }
+    return rs_fail(e, "bad-clock", "clock kind '%.20s': expected live, correspondence or none",
+                   kind);
+}
+
+static int open_games_of(rs_server *srv, int64_t user)
+{
+    int n = 0;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        n += t && t->row.status == RS_GAME_OPEN && t->row.creator == user;
+    }
+    return n;
+}
+
+static void reply_created(rs_server *srv, rs_conn *c, const rs_table *t, const cJSON *msg)
+{
+    cJSON *m = message("created");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    cJSON_AddItemToObject(m, "invites", rs_table_invites_json(t));
+    rs_reply(srv, c, m, msg);
+}
+
+/* Create the table of checked settings, reply, and let the creator watch it. */
+static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, const cJSON *msg,
+                        rs_table **out, rs_err *e)
+{
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return rs_fail(e, "server-error", "the store is unavailable");
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table *t = rs_table_create(&ctx, s, e);
+    if (!t)
+        return -1;
+    if (!rs_server_add_table(srv, t)) {
+        rs_table_free(t);
+        return rs_fail(e, "server-error", "out of memory");
+    }
+    rs_server_touch(srv, t, RS_GAME_OPEN);
+    srv->lobby_dirty = true;
+    reply_created(srv, c, t, msg);
+    rs_err ignored;
+    watch(srv, c, t, -1, NULL, &ignored);
+    if (out)
+        *out = t;
+    return 0;
+}
+
+static int h_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    const char *type;
+    if (!rs_field_string(msg, "type", true, 64, &type, e))
+        return -1;
+    rs_table_settings s = {0};
+    s.game = rp_game_find(type);
+    if (!s.game)
+        return rs_fail(e, "bad-game", "unknown game '%.40s' (see /api/v1/types)", type);
+    rp_config_default(s.game, &s.config);
+    bool rated = false;
+    if (parse_seats(c, cJSON_GetObjectItemCaseSensitive(msg, "seats"), &s, e) < 0 ||
+        parse_options(cJSON_GetObjectItemCaseSensitive(msg, "options"), &s, e) < 0 ||
+        parse_clock(cJSON_GetObjectItemCaseSensitive(msg, "clock"), &s, e) < 0 ||
+        !rs_field_bool(msg, "rated", &rated, e))
+        return -1;
+    s.rated = rated;
+    for (int i = 0; rated && i < s.config.players; i++)
+        if (s.seats[i].kind == RS_SEAT_AI)
+            return rs_fail(e, "not-allowed", "rated games are between people only");
+    rp_state trial;
+    rp_error err = {{0}};
+    if (s.game->init(&trial, &s.config, &err) < 0) /* refuse options the game refuses */
+        return rs_fail(e, "bad-option", "%s", err.msg);
+    if (open_games_of(srv, c->user) >= srv->cfg.max_open_games)
+        return rs_fail(e, "too-many", "you have %d games waiting for players already",
+                       srv->cfg.max_open_games);
+    s.creator = c->user;
+    return create_table(srv, c, &s, msg, NULL, e);
+}
+
+static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t seat = -1;
+    const char *invite = NULL;
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t || !rs_field_int(msg, "seat", false, 0, RP_MAX_PLAYERS - 1, &seat, e) ||
+        !rs_field_string(msg, "invite", false, 64, &invite, e))
+        return -1;
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return rs_fail(e, "server-error", "the store is unavailable");
+    rs_ctx ctx = rs_server_ctx(srv);
+    int chosen;
+    rs_game_status before = t->row.status;
+    if (rs_table_join(&ctx, t, c->user, c->name, (int)seat, invite, &chosen, e) < 0)
+        return -1;
+    rs_server_touch(srv, t, before);
+    cJSON *m = message("joined");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    cJSON_AddNumberToObject(m, "seat", chosen);
+    rs_reply(srv, c, m, msg);
+    rs_err ignored;
+    watch(srv, c, t, -1, NULL, &ignored);
+    return 0;
+}
+
+static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t || rs_store_begin(srv->store) != RS_STORE_OK)
+        return t ? rs_fail(e, "server-error", "the store is unavailable") : -1;
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_game_status before = t->row.status;
+    if (rs_table_leave(&ctx, t, c->user, e) < 0)
+        return -1;
+    rs_server_touch(srv, t, before);
+    cJSON *m = message("left");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    rs_reply(srv, c, m, msg);
+    return 0;
+}
+
+static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t)
+        return -1;
+    int seat = rs_table_seat_of(t, c->user);
+    if (seat < 0)
+        return rs_fail(e, "not-seated", "you did not play game %lld", (long long)t->row.id);
+    if (t->row.status != RS_GAME_OVER)
+        return rs_fail(e, "not-over", "game %lld is not over", (long long)t->row.id);
+    rs_table *existing = rs_server_table(srv, t->rematch_id);
+    if (existing) {
+        reply_created(srv, c, existing, msg);
+        rs_err ignored;
+        return watch(srv, c, existing, -1, NULL, &ignored), 0;
+    }
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    rs_table_settings s = {.game = t->game,
+                           .config = t->config,
+                           .rated = t->row.rated,
+                           .clock_kind = (rs_clock_kind)t->row.clock_kind,
+                           .initial_ms = t->row.initial_ms,
+                           .increment_ms = t->row.increment_ms,
+                           .per_move_ms = t->row.per_move_ms,
+                           .creator = c->user,
+                           .rematch_of = t->row.id};
+    const int n = t->row.seats;
+    for (int i = 0; i < n; i++) { /* everyone moves one seat on: Blue plays Red next */
+        rs_seat_row *to = &s.seats[(i + 1) % n];
+        const rs_seat_row *from = &t->row.seat[i];
+        *to = *from;
+        if (from->kind == RS_SEAT_HUMAN && from->user_id != c->user)
+            to->kind = RS_SEAT_RESERVED;
+    }
+    rs_table *fresh;
+    if (create_table(srv, c, &s, msg, &fresh, e) < 0)
+        return -1;
+    t->rematch_id = fresh->row.id;
+    cJSON *m = message("rematch");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    cJSON_AddNumberToObject(m, "rematch", (double)fresh->row.id);
+    cJSON_AddStringToObject(m, "by", c->name);
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table_broadcast(&ctx, t, m);
+    cJSON_Delete(m);
+    return 0;
+}
+
+/* ---- watching ---- */
+
+static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t id, since = -1;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e) ||
+        !rs_field_int(msg, "v", false, 0, INT64_MAX / 2, &since, e))
+        return -1;
+    rs_table *t = rs_server_table(srv, id);
+    bool loaded = false;
+    if (!t) { /* a finished game, back from the store while someone watches it */
+        rs_ctx ctx = rs_server_ctx(srv);
+        rs_game_row row;
+        if (rs_store_game_get(srv->store, id, &row) != RS_STORE_OK ||
+            (row.status != RS_GAME_OVER && row.status != RS_GAME_ABORTED))
+            return rs_fail(e, "not-found", "no game %lld", (long long)id);
+        t = rs_table_load(&ctx, id, 0, e);
+        if (!t || !rs_server_add_table(srv, t)) {
+            rs_table_free(t);
+            return t ? rs_fail(e, "server-error", "out of memory") : -1;
+        }
+        loaded = true;
+    }
+    int rc = watch(srv, c, t, since, msg, e);
+    if (loaded) /* unloaded again at the flush if nobody watches it */
+        rs_server_touch(srv, t, t->row.status);
+    return rc;
+}
+
+static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t id;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
+        return -1;
+    int k = -1;
+    for (int i = 0; i < c->num_watching; i++)
+        if (c->watching[i] == id)
+            k = i;
+    if (k < 0)
+        return rs_fail(e, "not-watching", "you are not watching game %lld", (long long)id);
+    c->watching[k] = c->watching[--c->num_watching];
+    rs_table *t = rs_server_table(srv, id);
+    if (t) {
+        rs_ctx ctx = rs_server_ctx(srv);
+        rs_table_unwatch(&ctx, t, c->id);
+        rs_server_touch(srv, t, t->row.status);
+    }
+    cJSON *m = message("closed");
+    cJSON_AddNumberToObject(m, "game", (double)id);
+    rs_reply(srv, c, m, msg);
+    return 0;
+}
+
+/* ---- play ---- */
+
+/* The table and the caller's seat in it, with the transaction open. */
+static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat, rs_err *e)
+{
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t)
+        return NULL;
+    *seat = rs_table_seat_of(t, c->user);
+    if (*seat < 0) {
+        rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
+        return NULL;
+    }
+    if (rs_store_begin(srv->store) != RS_STORE_OK) {
+        rs_fail(e, "server-error", "the store is unavailable");
+        return NULL;
+    }
+    return t;
+}
+
+static int h_move(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t ply;
+    const char *move;
+    int seat;
+    rs_table *t = seated(srv, c, msg, &seat, e);
+    if (!t || !rs_field_int(msg, "ply", true, 0, INT64_MAX / 2, &ply, e) ||
+        !rs_field_string(msg, "move", true, RP_ACTION_TEXT - 1, &move, e))
+        return -1;
+    rs_ctx ctx = rs_server_ctx(srv);
+    bool duplicate;
+    rs_game_status before = t->row.status;
+    int rc = rs_table_move(&ctx, t, seat, ply, move, &duplicate, e);
+    rs_server_touch(srv, t, before); /* a refused move may still have flagged a clock */
+    if (rc < 0)
+        return -1;
+    if (!duplicate)
+        srv->stats.moves++;
+    cJSON *m = message("ack");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    cJSON_AddNumberToObject(m, "ply", (double)ply);
+    cJSON_AddBoolToObject(m, "dup", duplicate);
+    rs_reply(srv, c, m, msg);
+    return 0;
+}
+
+typedef int (*offer_fn)(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
+
+static int offer(rs_server *srv, rs_conn *c, const cJSON *msg, offer_fn fn, rs_err *e)
+{
+    int seat;
+    const char *op;
+    rs_table *t = seated(srv, c, msg, &seat, e);
+    if (!t || !rs_field_string(msg, "op", true, 16, &op, e))
+        return -1;
+    if (strcmp(op, "offer") != 0 && strcmp(op, "accept") != 0 && strcmp(op, "decline") != 0)
+        return rs_fail(e, "bad-message", "field 'op' is offer, accept or decline");
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_game_status before = t->row.status;
+    if (fn(&ctx, t, seat, op, e) < 0)
+        return -1;
+    rs_server_touch(srv, t, before);
+    done(srv, c, msg, cJSON_GetObjectItemCaseSensitive(msg, "t")->valuestring, t);
+    return 0;
+}
+
+static int h_draw(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    return offer(srv, c, msg, rs_table_draw, e);
+}
+
+static int h_takeback(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    return offer(srv, c, msg, rs_table_takeback, e);
+}
+
+/* An action of the sender's seat that ends the game: resign, claim. */
+typedef int (*seat_fn)(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
+
+static int seat_action(rs_server *srv, rs_conn *c, const cJSON *msg, seat_fn fn, const char *type,
+                       rs_err *e)
+{
+    int seat;
+    rs_table *t = seated(srv, c, msg, &seat, e);
+    if (!t)
+        return -1;
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_game_status before = t->row.status;
+    if (fn(&ctx, t, seat, e) < 0)
+        return -1;
+    rs_server_touch(srv, t, before);
+    done(srv, c, msg, type, t);
+    return 0;
+}
+
+static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    return seat_action(srv, c, msg, rs_table_resign, "resign", e);
+}
+
+static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    return seat_action(srv, c, msg, rs_table_claim, "claim", e);
+}
+
+/* Plain text: valid UTF-8 without control characters. */
+static bool chat_text_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int extra = *p < 0x80             ? 0
+                    : (*p & 0xE0) == 0xC0 ? 1
+                    : (*p & 0xF0) == 0xE0 ? 2
+                    : (*p & 0xF8) == 0xF0 ? 3
+                                          : -1;
+        if (extra < 0 || (*p < 0x20) || *p == 0x7F)
+            return false;
+        if (extra == 1 && *p < 0xC2) /* overlong */
+            return false;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    const char *text;
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t || !rs_field_string(msg, "text", true, CHAT_MAX, &text, e))
+        return -1;
+    if (!*text || !chat_text_ok(text))
+        return rs_fail(e, "bad-text",
+                       "a chat line is 1 to %d bytes of text without control "
+                       "characters",
+                       CHAT_MAX);
+    bool watching = false;
+    for (int i = 0; i < c->num_watching; i++)
+        watching |= c->watching[i] == t->row.id;
+    if (!watching && rs_table_seat_of(t, c->user) < 0)
+        return rs_fail(e, "not-watching", "open game %lld before chatting in it",
+                       (long long)t->row.id);
+    int64_t now = rs_server_now_ms(srv);
+    if (rs_store_begin(srv->store) != RS_STORE_OK ||
+        rs_store_chat_add(srv->store, t->row.id, c->user, now, text) != RS_STORE_OK)
+        return rs_fail(e, "server-error", "cannot store the line");
+    cJSON *m = message("chat");
+    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+    cJSON_AddStringToObject(m, "from", c->name);
+    cJSON_AddNumberToObject(m, "at", (double)now);
+    cJSON_AddStringToObject(m, "text", text);
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table_broadcast(&ctx, t, m);
+    cJSON_Delete(m);
+    done(srv, c, msg, "chat", t);
+    return 0;
+}
+
+const rs_command rs_commands[] = {
+    {"ping", h_ping, false, 0},
+    {"hello", h_hello, false, 1},
+    {"register", h_register, true, 3},
+    {"login", h_login, false, 3},
+    {"logout", h_logout, true, 1},
+    {"lobby", h_lobby, true, 1},
+    {"create", h_create, true, 5},
+    {"join", h_join, true, 2},
+    {"leave", h_leave, true, 1},
+    {"rematch", h_rematch, true, 2},
+    {"open", h_open, true, 1},
+    {"close", h_close, true, 1},
+    {"move", h_move, true, 1},
+    {"resign", h_resign, true, 1},
+    {"draw", h_draw, true, 1},
+    {"takeback", h_takeback, true, 1},
+    {"claim", h_claim, true, 1},
+    {"chat", h_chat, true, 1},
+    {NULL, NULL, false, 0},
+};

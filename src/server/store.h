@@ -1,0 +1,173 @@
+/* store.h — the server's storage interface: users and tokens, games with their seats and
+ * moves, chat, ratings, and the read models of the HTTP API. One implementation today
+ * (store_sqlite.c: SQLite in WAL mode, or in memory with the path ":memory:"); a server
+ * database can follow behind the same calls.
+ *
+ * Writes happen on one thread (the service thread) inside a transaction the caller opens
+ * with rs_store_begin and ends with rs_store_commit (a group commit: every change of one loop
+ * iteration together). Only rs_store_checkpoint may run on another thread. No caller text
+ * ever becomes SQL: every value is a bound parameter. */
+#ifndef RS_STORE_H
+#define RS_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "ramparts/game.h"
+
+struct cJSON;
+typedef struct rs_store rs_store;
+
+enum {
+    RS_STORE_OK = 0,
+    RS_STORE_NOTFOUND = -100,
+    RS_STORE_CONFLICT = -101, /* a unique name already taken */
+    RS_STORE_ERROR = -102     /* the database failed: see rs_store_error */
+};
+
+typedef struct rs_user {
+    int64_t id;
+    char name[RS_NAME_MAX + 1];
+    bool guest;
+    char pwhash[RS_PWHASH_TEXT]; /* empty for guests */
+    int64_t created_ms;
+} rs_user;
+
+typedef enum rs_game_status {
+    RS_GAME_OPEN,   /* waiting for players */
+    RS_GAME_LIVE,   /* being played */
+    RS_GAME_OVER,   /* finished, with a result and a record */
+    RS_GAME_ABORTED /* ended before it started */
+} rs_game_status;
+
+typedef enum rs_seat_kind {
+    RS_SEAT_OPEN,     /* anyone may take it */
+    RS_SEAT_INVITE,   /* whoever has the invitation code */
+    RS_SEAT_RESERVED, /* kept for one user (a rematch) */
+    RS_SEAT_AI,       /* a computer player of a level */
+    RS_SEAT_HUMAN     /* taken by a user */
+} rs_seat_kind;
+
+#define RS_AI_LEVEL_TEXT 16
+#define RS_GAME_ID_TEXT 48
+#define RS_OPTIONS_TEXT 768
+#define RS_REASON_TEXT 16
+#define RS_RESULT_TEXT 160
+
+typedef struct rs_seat_row {
+    rs_seat_kind kind;
+    int64_t user_id;                 /* HUMAN, RESERVED */
+    char ai_level[RS_AI_LEVEL_TEXT]; /* AI */
+    char invite[RS_INVITE_TEXT];     /* INVITE */
+    double score;                    /* share of the win once over, else -1 */
+} rs_seat_row;
+
+typedef struct rs_game_row {
+    int64_t id;
+    char game[RS_GAME_ID_TEXT];    /* the game's id, e.g. "castle-danger" */
+    char options[RS_OPTIONS_TEXT]; /* options in effect, without the seed */
+    uint64_t seed;                 /* secret while the game is not over */
+    rs_game_status status;
+    bool rated;
+    int clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    int seats;
+    rs_seat_row seat[RP_MAX_PLAYERS];
+    int64_t v; /* the game's version: one per versioned event */
+    int64_t remaining_ms[RP_MAX_PLAYERS];
+    int running;          /* the seat whose clock runs, or -1 */
+    int64_t turn_wall_ms; /* wall time of that clock's last stamp */
+    int64_t created_ms, started_ms, ended_ms;
+    int64_t creator, rematch_of;
+    char end_reason[RS_REASON_TEXT];
+    char result_text[RS_RESULT_TEXT];
+} rs_game_row;
+
+typedef struct rs_move_row {
+    int64_t ply;
+    int seat;
+    uint32_t action;
+    int64_t v;
+    int64_t at_ms;
+} rs_move_row;
+
+typedef struct rs_rating_row {
+    double rating, rd, vol;
+    int64_t games;
+} rs_rating_row;
+
+/* Open (creating and migrating) the database at path; ":memory:" keeps it in memory. */
+int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
+void rs_store_close(rs_store *st);
+/* The last database error, for logs. */
+const char *rs_store_error(const rs_store *st);
+
+/* Start the write transaction of this iteration unless one is open. */
+int rs_store_begin(rs_store *st);
+/* Commit it (nothing to do when none is open). On failure, or when any write inside it
+ * failed, the transaction is rolled back and RS_STORE_ERROR returned. */
+int rs_store_commit(rs_store *st);
+void rs_store_rollback(rs_store *st);
+bool rs_store_in_transaction(const rs_store *st);
+/* Make the next `n` commits fail, for tests of the failure path. */
+void rs_store_fail_commits(rs_store *st, int n);
+/* A passive WAL checkpoint on the store's second connection; safe on a worker thread. */
+int rs_store_checkpoint(rs_store *st);
+
+/* ---- users and tokens ---- */
+int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms, int64_t *id);
+int rs_store_user_get(rs_store *st, int64_t id, rs_user *out);
+int rs_store_user_find(rs_store *st, const char *name, rs_user *out); /* any case */
+/* A guest becomes an account: a new name and a password hash. CONFLICT if the name is
+ * taken. */
+int rs_store_user_register(rs_store *st, int64_t id, const char *name, const char *pwhash);
+int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
+                       int64_t now_ms, int64_t expires_ms);
+/* The user of a token that exists and has not expired at now; NOTFOUND otherwise, with
+ * *expired telling which. */
+int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
+                        int64_t *user, bool *expired);
+int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH]);
+
+/* ---- games ---- */
+int rs_store_game_insert(rs_store *st, rs_game_row *row); /* sets row->id */
+int rs_store_game_save(rs_store *st, const rs_game_row *row);
+int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out);
+/* The ids of games open or live, oldest first; *ids is malloc'ed. */
+int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n);
+int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move);
+/* Every move of a game in ply order; *moves is malloc'ed (NULL when none). */
+int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n);
+int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply);
+int rs_store_record_put(rs_store *st, int64_t game, const char *record);
+/* The record of a finished game (malloc'ed), NOTFOUND when there is none. */
+int rs_store_record_get(rs_store *st, int64_t game, char **record);
+/* The game created as the rematch of `game`, NOTFOUND if none. */
+int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch);
+
+/* ---- chat ---- */
+int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);
+/* The last `limit` lines as [{"from": name, "at": ms, "text": ...}], oldest first. */
+struct cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit);
+
+/* ---- ratings ---- */
+/* NOTFOUND (and *out zeroed) for a user with no rated game of `game` yet. */
+int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_row *out);
+int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
+                        int64_t game_id, int64_t at_ms);
+
+/* ---- small persistent values (the server's last sign of life) ---- */
+int rs_store_meta_set(rs_store *st, const char *key, int64_t value);
+int rs_store_meta_get(rs_store *st, const char *key, int64_t *value);
+
+/* ---- read models of the HTTP API ---- */
+/* Finished games, newest first, at most `limit`, ids below `before` (0: from the newest),
+ * only those `user` sat in when user > 0: [{"id","game","rated","ended_ms","reason",
+ * "result","seats":[{"seat","name","kind","level","score"}]}]. */
+struct cJSON *rs_store_finished_json(rs_store *st, int64_t user, int limit, int64_t before);
+/* A player's ratings per game, rating history and results against each AI level. */
+struct cJSON *rs_store_profile_json(rs_store *st, const rs_user *user);
+
+#endif

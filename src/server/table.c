@@ -1,0 +1,1077 @@
+/* table.c — the referee of one online game (see table.h). Every change takes the next
+ * version, is written to the store in the caller's transaction, and is told to each watcher
+ * in a message built for that viewer alone. */
+#include "table.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "glicko2.h"
+#include "log.h"
+#include "ramparts/engine.h"
+
+#define MAX_MISSED 200 /* a reconnect replays at most this many missed moves */
+
+int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
+{
+    if (!e)
+        return -1;
+    e->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Games whose rules can end in a draw, so a draw may also be agreed. Only Castle Danger's
+ * turn limit draws (CD-8, CD-15); the others always have a winner. */
+bool rs_game_can_draw(const rp_game *game)
+{
+    return strcmp(game->id, "castle-danger") == 0;
+}
+
+const char *rs_status_word(rs_game_status status)
+{
+    static const char *const words[] = {"open", "live", "over", "aborted"};
+    return status <= RS_GAME_ABORTED ? words[status] : "?";
+}
+
+int rs_table_seat_of(const rs_table *t, int64_t user)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN && t->row.seat[s].user_id == user)
+            return s;
+    return -1;
+}
+
+int rs_table_to_move(const rs_table *t)
+{
+    if (t->row.status != RS_GAME_LIVE)
+        return -1;
+    int p = t->game->current_player(&t->state);
+    return p >= 0 ? p : -1;
+}
+
+void rs_table_rename(rs_table *t, int64_t user, const char *name)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if ((t->row.seat[s].kind == RS_SEAT_HUMAN || t->row.seat[s].kind == RS_SEAT_RESERVED) &&
+            t->row.seat[s].user_id == user)
+            snprintf(t->names[s], sizeof t->names[s], "%s", name);
+}
+
+static int human_seats(const rs_table *t)
+{
+    int n = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        n += t->row.seat[s].kind == RS_SEAT_HUMAN;
+    return n;
+}
+
+bool rs_table_all_human(const rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_AI)
+            return false;
+    return true;
+}
+
+/* ---- persistence ---- */
+
+/* Copy the clock into the row and write it. */
+static void save(rs_ctx *ctx, rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        t->row.remaining_ms[s] = t->clock.remaining_ms[s];
+    t->row.running = t->clock.running;
+    /* The wall time matching the clock's stamp, so a restart knows what was charged. */
+    t->row.turn_wall_ms = ctx->now_ms - (ctx->now_us - t->clock.stamp_us) / 1000;
+    t->dirty = true;
+    if (rs_store_game_save(ctx->store, &t->row) != RS_STORE_OK)
+        rs_log("game %lld: cannot save: %s", (long long)t->row.id, rs_store_error(ctx->store));
+}
+
+/* The options in effect as text without the seed ("players=2 turn-limit=25"). */
+static void options_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size)
+{
+    char all[RS_OPTIONS_TEXT];
+    rp_config_to_text(game, cfg, all, sizeof all);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (char *tok = strtok(all, " "); tok; tok = strtok(NULL, " ")) {
+        if (strncmp(tok, "seed=", 5) == 0)
+            continue;
+        int w = snprintf(buf + n, size - n, "%s%s", n ? " " : "", tok);
+        if (w < 0 || (size_t)w >= size - n)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static int config_from_text(const rp_game *game, const char *text, uint64_t seed, rp_config *cfg,
+                            rp_error *err)
+{
+    rp_config_default(game, cfg);
+    char copy[RS_OPTIONS_TEXT];
+    snprintf(copy, sizeof copy, "%s", text);
+    char *save_ptr = NULL;
+    for (char *tok = strtok_r(copy, " ", &save_ptr); tok; tok = strtok_r(NULL, " ", &save_ptr))
+        if (rp_config_set(game, cfg, tok, err) < 0)
+            return -1;
+    cfg->seed = seed;
+    cfg->seed_given = true;
+    return 0;
+}
+
+void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const cJSON *msg)
+{
+    for (int i = 0; i < t->num_watchers; i++)
+        rs_outbox_put(ctx->out, t->watchers[i].conn, cJSON_Duplicate(msg, true));
+}
+
+/* An update for every watcher, each with its own view; `cause_for` adds what happened as
+ * that viewer may know it. */
+typedef cJSON *(*cause_fn)(const rs_table *t, int viewer, const void *arg);
+
+static void broadcast_update(rs_ctx *ctx, rs_table *t, cause_fn cause_for, const void *arg)
+{
+    for (int i = 0; i < t->num_watchers; i++) {
+        const int viewer = t->watchers[i].viewer;
+        cJSON *m = rs_table_message(t, viewer, "update", ctx->now_us);
+        cJSON_AddItemToObject(m, "cause", cause_for(t, viewer, arg));
+        rs_outbox_put(ctx->out, t->watchers[i].conn, m);
+    }
+}
+
+typedef struct simple_cause {
+    const char *kind;
+    int seat;
+} simple_cause;
+
+static cJSON *simple_cause_json(const rs_table *t, int viewer, const void *arg)
+{
+    (void)t;
+    (void)viewer;
+    const simple_cause *c = arg;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", c->kind);
+    if (c->seat >= 0)
+        cJSON_AddNumberToObject(o, "seat", c->seat);
+    return o;
+}
+
+static void announce(rs_ctx *ctx, rs_table *t, const char *kind, int seat)
+{
+    simple_cause c = {kind, seat};
+    broadcast_update(ctx, t, simple_cause_json, &c);
+}
+
+typedef struct move_cause_arg {
+    const rp_state *before;
+    int64_t ply;
+} move_cause_arg;
+
+static cJSON *move_cause_json(const rs_table *t, int viewer, const void *arg)
+{
+    const move_cause_arg *a = arg;
+    return rs_table_move_cause(t, viewer, a->before, a->ply);
+}
+
+static void broadcast_presence(rs_ctx *ctx, rs_table *t)
+{
+    cJSON *m = rs_table_presence(t, ctx->now_us);
+    rs_table_broadcast(ctx, t, m);
+    cJSON_Delete(m);
+}
+
+/* ---- results, records, ratings ---- */
+
+static void result_text(rs_table *t, const char *reason, int who)
+{
+    const rp_game *g = t->game;
+    int n = t->row.seats, winners = 0, winner = -1;
+    bool equal = true;
+    for (int s = 0; s < n; s++) {
+        if (t->returns[s] > 0.999) {
+            winners++;
+            winner = s;
+        }
+        if (t->returns[s] != t->returns[0])
+            equal = false;
+    }
+    char head[96];
+    if (winners == 1)
+        snprintf(head, sizeof head, "%s wins", rp_seat_name(g, winner));
+    else if (equal)
+        snprintf(head, sizeof head, "draw");
+    else {
+        size_t len = 0;
+        head[0] = '\0';
+        for (int s = 0; s < n; s++)
+            if (t->returns[s] > 0)
+                len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", len ? " and " : "",
+                                        rp_seat_name(g, s));
+        snprintf(head + len, sizeof head - len, " share the win");
+    }
+    const char *whom = who >= 0 ? rp_seat_name(g, who) : "";
+    if (strcmp(reason, "resign") == 0)
+        snprintf(t->row.result_text, sizeof t->row.result_text, "%s: %s resigned", head, whom);
+    else if (strcmp(reason, "time") == 0)
+        snprintf(t->row.result_text, sizeof t->row.result_text, "%s: %s ran out of time", head,
+                 whom);
+    else if (strcmp(reason, "agreement") == 0)
+        snprintf(t->row.result_text, sizeof t->row.result_text, "draw by agreement");
+    else if (strcmp(reason, "abandoned") == 0)
+        snprintf(t->row.result_text, sizeof t->row.result_text, "%s: %s left the game", head, whom);
+    else
+        snprintf(t->row.result_text, sizeof t->row.result_text, "%s", head);
+}
+
+/* The record `ramparts replay` verifies: the engine writes it from a match rebuilt from the
+ * seed and the moves. Seats are "human" or the AI's level, as records spell who plays;
+ * comment lines above name the players and say where and how it ended. */
+static void store_record(rs_ctx *ctx, rs_table *t)
+{
+    rp_match m;
+    rp_error err = {{0}};
+    if (rp_match_new(&m, t->game, &t->config, &err) < 0) {
+        rs_log("game %lld: no record: %s", (long long)t->row.id, err.msg);
+        return;
+    }
+    for (int s = 0; s < t->row.seats; s++) {
+        const rs_seat_row *seat = &t->row.seat[s];
+        if (seat->kind == RS_SEAT_AI)
+            snprintf(m.seats[s], sizeof m.seats[s], "%s", seat->ai_level);
+        else
+            snprintf(m.seats[s], sizeof m.seats[s], "human");
+    }
+    for (size_t i = 0; i < t->num_moves; i++)
+        if (rp_match_play(&m, t->moves[i].action, &err) < 0) {
+            rs_log("game %lld: no record: move %zu: %s", (long long)t->row.id, i + 1, err.msg);
+            rp_match_free(&m);
+            return;
+        }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (out) {
+        fprintf(out, "# ramparts serve, game %lld%s\n", (long long)t->row.id,
+                t->row.rated ? ", rated" : "");
+        for (int s = 0; s < t->row.seats; s++)
+            if (t->row.seat[s].kind == RS_SEAT_HUMAN)
+                fprintf(out, "# seat %d (%s): %s\n", s, rp_seat_name(t->game, s), t->names[s]);
+        fprintf(out, "# ended: %s (%s)\n", t->row.result_text, t->row.end_reason);
+        int rc = rp_record_write(&m, out);
+        fclose(out);
+        if (rc == RP_OK)
+            rs_store_record_put(ctx->store, t->row.id, text);
+    }
+    free(text);
+    rp_match_free(&m);
+}
+
+/* One Glicko-2 period per rated game: each player against every other, scored by shares. */
+static void update_ratings(rs_ctx *ctx, rs_table *t)
+{
+    const int n = t->row.seats;
+    rs_rating before[RP_MAX_PLAYERS];
+    int64_t games[RP_MAX_PLAYERS];
+    for (int s = 0; s < n; s++) {
+        rs_rating_row r;
+        if (rs_store_rating_get(ctx->store, t->row.seat[s].user_id, t->game->id, &r) ==
+            RS_STORE_OK) {
+            before[s] = (rs_rating){r.rating, r.rd, r.vol};
+            games[s] = r.games;
+        } else {
+            before[s] = rs_glicko2_default();
+            games[s] = 0;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        rs_glicko2_game period[RP_MAX_PLAYERS];
+        int k = 0;
+        for (int o = 0; o < n; o++) {
+            if (o == s)
+                continue;
+            double score = t->returns[s] > t->returns[o]   ? 1.0
+                           : t->returns[s] < t->returns[o] ? 0.0
+                                                           : 0.5;
+            period[k++] = (rs_glicko2_game){before[o], score};
+        }
+        rs_rating after = rs_glicko2_update(before[s], period, k, RS_GLICKO2_TAU);
+        rs_rating_row row = {after.rating, after.rd, after.vol, games[s] + 1};
+        rs_store_rating_put(ctx->store, t->row.seat[s].user_id, t->game->id, &row, t->row.id,
+                            ctx->now_ms);
+    }
+}
+
+/* End the game: result, scores, record and ratings, all in this transaction. `who` is the
+ * seat the reason concerns (who resigned, ran out of time, left), or -1. */
+static void finish(rs_ctx *ctx, rs_table *t, const char *reason, const double *returns, int who)
+{
+    rs_clock_stop(&t->clock, ctx->now_us);
+    t->row.status = RS_GAME_OVER;
+    t->row.ended_ms = ctx->now_ms;
+    snprintf(t->row.end_reason, sizeof t->row.end_reason, "%s", reason);
+    for (int s = 0; s < t->row.seats; s++) {
+        t->returns[s] = returns[s];
+        t->row.seat[s].score = returns[s];
+    }
+    t->draw_offers = 0;
+    t->takeback_by = -1;
+    t->ai_ply = -1;
+    result_text(t, reason, who);
+    save(ctx, t);
+    store_record(ctx, t);
+    if (t->row.rated)
+        update_ratings(ctx, t);
+    rs_log("game %lld over: %s (%s)", (long long)t->row.id, t->row.end_reason, t->row.result_text);
+}
+
+/* Returns where `losers` (a seat mask) get nothing and the others share the win. */
+static void share_among_others(const rs_table *t, uint32_t losers, double *returns)
+{
+    int others = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        others += !(losers & (1u << s));
+    for (int s = 0; s < t->row.seats; s++)
+        returns[s] = (losers & (1u << s)) || others == 0 ? 0.0 : 1.0 / others;
+}
+
+/* ---- the start ---- */
+
+static void start(rs_ctx *ctx, rs_table *t)
+{
+    /* The deal comes from a seed drawn now from the system's generator: nobody can guess it,
+     * and it leaves the server only in the record of the finished game. */
+    t->config.seed = rs_seed_new();
+    t->config.seed_given = true;
+    t->row.seed = t->config.seed;
+    rs_seed_commitment(t->config.seed, t->seed_commitment);
+    rp_error err = {{0}};
+    if (t->game->init(&t->start, &t->config, &err) < 0) {
+        /* The options were tried at creation, so this cannot happen; end cleanly anyway. */
+        rs_log("game %lld: cannot start: %s", (long long)t->row.id, err.msg);
+        t->row.status = RS_GAME_ABORTED;
+        snprintf(t->row.end_reason, sizeof t->row.end_reason, "aborted");
+        snprintf(t->row.result_text, sizeof t->row.result_text, "could not start: %.100s", err.msg);
+        t->row.v++;
+        save(ctx, t);
+        announce(ctx, t, "abort", -1);
+        return;
+    }
+    rp_state_copy(t->game, &t->state, &t->start);
+    t->row.status = RS_GAME_LIVE;
+    t->row.started_ms = ctx->now_ms;
+    rs_clock_init(&t->clock, (rs_clock_kind)t->row.clock_kind, t->row.initial_ms,
+                  t->row.increment_ms, t->row.per_move_ms, t->row.seats);
+    rs_clock_start(&t->clock, rs_table_to_move(t), ctx->now_us);
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->connections[s] == 0)
+            t->gone_since_us[s] = ctx->now_us;
+    t->row.v++;
+    save(ctx, t);
+    rs_log("game %lld started (%s, %d seats)", (long long)t->row.id, t->game->id, t->row.seats);
+    announce(ctx, t, "start", -1);
+}
+
+static bool seats_filled(const rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind != RS_SEAT_HUMAN && t->row.seat[s].kind != RS_SEAT_AI)
+            return false;
+    return true;
+}
+
+/* ---- creation and loading ---- */
+
+static rs_table *table_alloc(const rp_game *game)
+{
+    rs_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->game = game;
+    t->takeback_by = -1;
+    t->ai_ply = -1;
+    return t;
+}
+
+void rs_table_free(rs_table *t)
+{
+    if (!t)
+        return;
+    free(t->moves);
+    free(t->watchers);
+    free(t);
+}
+
+static void load_names(rs_ctx *ctx, rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++) {
+        const rs_seat_row *seat = &t->row.seat[s];
+        t->names[s][0] = '\0';
+        rs_user u;
+        if ((seat->kind == RS_SEAT_HUMAN || seat->kind == RS_SEAT_RESERVED) &&
+            rs_store_user_get(ctx->store, seat->user_id, &u) == RS_STORE_OK)
+            snprintf(t->names[s], sizeof t->names[s], "%s", u.name);
+    }
+}
+
+rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
+{
+    rs_table *t = table_alloc(s->game);
+    if (!t) {
+        rs_fail(e, "server-error", "out of memory");
+        return NULL;
+    }
+    rs_game_row *row = &t->row;
+    snprintf(row->game, sizeof row->game, "%s", s->game->id);
+    options_text(s->game, &s->config, row->options, sizeof row->options);
+    t->config = s->config;
+    row->status = RS_GAME_OPEN;
+    row->rated = s->rated;
+    row->clock_kind = (int)s->clock_kind;
+    row->initial_ms = s->initial_ms;
+    row->increment_ms = s->increment_ms;
+    row->per_move_ms = s->per_move_ms;
+    row->seats = s->config.players;
+    for (int i = 0; i < row->seats; i++) {
+        row->seat[i] = s->seats[i];
+        row->seat[i].score = -1;
+    }
+    row->running = -1;
+    row->created_ms = ctx->now_ms;
+    row->creator = s->creator;
+    row->rematch_of = s->rematch_of;
+    row->v = 1;
+    rs_clock_init(&t->clock, s->clock_kind, s->initial_ms, s->increment_ms, s->per_move_ms,
+                  row->seats);
+    t->dirty = true;
+    if (rs_store_game_insert(ctx->store, row) != RS_STORE_OK) {
+        rs_fail(e, "server-error", "cannot store the game");
+        rs_table_free(t);
+        return NULL;
+    }
+    load_names(ctx, t);
+    for (int i = 0; i < row->seats; i++)
+        t->gone_since_us[i] = ctx->now_us;
+    rs_log("game %lld created (%s)", (long long)row->id, row->game);
+    if (seats_filled(t))
+        start(ctx, t);
+    return t;
+}
+
+static int replay_moves(rs_table *t, const rs_move_row *moves, size_t n, rs_err *e)
+{
+    rp_state_copy(t->game, &t->state, &t->start);
+    t->moves = n ? calloc(n, sizeof *t->moves) : NULL;
+    if (n && !t->moves)
+        return rs_fail(e, "server-error", "out of memory");
+    t->cap_moves = n;
+    for (size_t i = 0; i < n; i++) {
+        if ((size_t)moves[i].ply != i || !rp_is_legal(t->game, &t->state, moves[i].action) ||
+            t->game->current_player(&t->state) != moves[i].seat)
+            return rs_fail(e, "server-error", "stored move %zu does not replay", i + 1);
+        t->game->apply(&t->state, moves[i].action);
+        t->moves[i] = (rs_move_rec){moves[i].action, moves[i].seat, moves[i].v, moves[i].at_ms};
+        t->num_moves = i + 1;
+    }
+    return 0;
+}
+
+rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
+{
+    rs_game_row row;
+    if (rs_store_game_get(ctx->store, id, &row) != RS_STORE_OK) {
+        rs_fail(e, "not-found", "no game %lld", (long long)id);
+        return NULL;
+    }
+    const rp_game *game = rp_game_find(row.game);
+    if (!game) {
+        rs_fail(e, "server-error", "game %lld is of an unknown kind '%s'", (long long)id, row.game);
+        return NULL;
+    }
+    rs_table *t = table_alloc(game);
+    if (!t) {
+        rs_fail(e, "server-error", "out of memory");
+        return NULL;
+    }
+    t->row = row;
+    rp_error err = {{0}};
+    if (config_from_text(game, row.options, row.seed, &t->config, &err) < 0) {
+        rs_fail(e, "server-error", "game %lld: stored options: %s", (long long)id, err.msg);
+        rs_table_free(t);
+        return NULL;
+    }
+    load_names(ctx, t);
+    rs_clock_init(&t->clock, (rs_clock_kind)row.clock_kind, row.initial_ms, row.increment_ms,
+                  row.per_move_ms, row.seats);
+    for (int s = 0; s < row.seats; s++) {
+        t->clock.remaining_ms[s] = row.remaining_ms[s];
+        t->gone_since_us[s] = ctx->now_us;
+        t->returns[s] = row.seat[s].score;
+    }
+    if (row.status == RS_GAME_LIVE || row.status == RS_GAME_OVER) {
+        rs_seed_commitment(row.seed, t->seed_commitment);
+        if (game->init(&t->start, &t->config, &err) < 0) {
+            rs_fail(e, "server-error", "game %lld: %s", (long long)id, err.msg);
+            rs_table_free(t);
+            return NULL;
+        }
+        rs_move_row *moves = NULL;
+        size_t n = 0;
+        int rc = rs_store_moves_get(ctx->store, id, &moves, &n);
+        if (rc != RS_STORE_OK || replay_moves(t, moves, n, e) < 0) {
+            if (rc != RS_STORE_OK)
+                rs_fail(e, "server-error", "game %lld: cannot read its moves", (long long)id);
+            free(moves);
+            rs_table_free(t);
+            return NULL;
+        }
+        free(moves);
+    }
+    if (row.status == RS_GAME_LIVE && row.running >= 0) {
+        /* Charge what the seat used before the server went down, up to the server's last
+         * sign of life; the downtime itself is charged to nobody. */
+        t->clock.running = row.running;
+        int64_t charged = alive_ms > row.turn_wall_ms ? alive_ms - row.turn_wall_ms : 0;
+        rs_clock_resume(&t->clock, charged, ctx->now_us);
+        save(ctx, t);
+    }
+    int64_t rematch;
+    if (rs_store_rematch_find(ctx->store, id, &rematch) == RS_STORE_OK)
+        t->rematch_id = rematch;
+    return t;
+}
+
+/* ---- lobby ---- */
+
+int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int seat,
+                  const char *invite, int *seat_out, rs_err *e)
+{
+    if (t->row.status != RS_GAME_OPEN)
+        return rs_fail(e, "not-open", "game %lld has already started", (long long)t->row.id);
+    if (rs_table_seat_of(t, user) >= 0)
+        return rs_fail(e, "already-seated", "you already have a seat in game %lld",
+                       (long long)t->row.id);
+    int chosen = -1;
+    if (seat >= 0) {
+        if (seat >= t->row.seats)
+            return rs_fail(e, "bad-seat", "game %lld has seats 0 to %d", (long long)t->row.id,
+                           t->row.seats - 1);
+        const rs_seat_row *s = &t->row.seat[seat];
+        bool ok = s->kind == RS_SEAT_OPEN ||
+                  (s->kind == RS_SEAT_INVITE && invite && rs_secret_equal(invite, s->invite)) ||
+                  (s->kind == RS_SEAT_RESERVED && s->user_id == user);
+        if (!ok)
+            return rs_fail(e, s->kind == RS_SEAT_INVITE ? "bad-invite" : "seat-taken",
+                           s->kind == RS_SEAT_INVITE ? "seat %d needs its invitation code"
+                                                     : "seat %d is not free",
+                           seat);
+        chosen = seat;
+    }
+    for (int s = 0; chosen < 0 && s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_RESERVED && t->row.seat[s].user_id == user)
+            chosen = s;
+    for (int s = 0; chosen < 0 && invite && s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_INVITE && rs_secret_equal(invite, t->row.seat[s].invite))
+            chosen = s;
+    if (chosen < 0 && invite)
+        return rs_fail(e, "bad-invite", "that invitation code opens no seat of game %lld",
+                       (long long)t->row.id);
+    for (int s = 0; chosen < 0 && s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_OPEN)
+            chosen = s;
+    if (chosen < 0)
+        return rs_fail(e, "full", "game %lld has no free seat", (long long)t->row.id);
+    t->row.seat[chosen].kind = RS_SEAT_HUMAN;
+    t->row.seat[chosen].user_id = user;
+    snprintf(t->names[chosen], sizeof t->names[chosen], "%s", name);
+    /* Watchers of this user now see the game from their seat. */
+    for (int i = 0; i < t->num_watchers; i++)
+        if (t->watchers[i].user == user) {
+            t->watchers[i].viewer = chosen;
+            t->connections[chosen]++;
+        }
+    *seat_out = chosen;
+    t->row.v++;
+    save(ctx, t);
+    rs_log("game %lld: user %lld joins seat %d", (long long)t->row.id, (long long)user, chosen);
+    announce(ctx, t, "join", chosen);
+    if (seats_filled(t))
+        start(ctx, t);
+    return 0;
+}
+
+int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e)
+{
+    if (t->row.status != RS_GAME_OPEN)
+        return rs_fail(e, "not-open", "game %lld has started: resign instead",
+                       (long long)t->row.id);
+    int seat = rs_table_seat_of(t, user);
+    if (seat < 0)
+        return rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
+    rs_seat_row *s = &t->row.seat[seat];
+    s->kind = s->invite[0] ? RS_SEAT_INVITE : RS_SEAT_OPEN;
+    s->user_id = 0;
+    t->names[seat][0] = '\0';
+    t->connections[seat] = 0;
+    for (int i = 0; i < t->num_watchers; i++)
+        if (t->watchers[i].user == user)
+            t->watchers[i].viewer = RP_SPECTATOR;
+    t->row.v++;
+    if (human_seats(t) == 0) {
+        t->row.status = RS_GAME_ABORTED;
+        t->row.ended_ms = ctx->now_ms;
+        snprintf(t->row.end_reason, sizeof t->row.end_reason, "aborted");
+        snprintf(t->row.result_text, sizeof t->row.result_text, "aborted before the start");
+        save(ctx, t);
+        announce(ctx, t, "abort", seat);
+        return 0;
+    }
+    save(ctx, t);
+    announce(ctx, t, "leave", seat);
+    return 0;
+}
+
+/* ---- play ---- */
+
+static int require_live(const rs_table *t, int seat, rs_err *e)
+{
+    if (t->row.status == RS_GAME_OPEN)
+        return rs_fail(e, "not-started", "game %lld has not started", (long long)t->row.id);
+    if (t->row.status != RS_GAME_LIVE)
+        return rs_fail(e, "game-over", "game %lld is over", (long long)t->row.id);
+    if (seat < 0 || seat >= t->row.seats || t->row.seat[seat].kind != RS_SEAT_HUMAN)
+        return rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
+    return 0;
+}
+
+static bool push_move(rs_table *t, rp_action action, int seat, int64_t v, int64_t at_ms)
+{
+    if (t->num_moves == t->cap_moves) {
+        size_t cap = t->cap_moves ? t->cap_moves * 2 : 128;
+        rs_move_rec *grown = realloc(t->moves, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        t->moves = grown;
+        t->cap_moves = cap;
+    }
+    t->moves[t->num_moves++] = (rs_move_rec){action, seat, v, at_ms};
+    return true;
+}
+
+/* The seat out of time loses, the others share the win. */
+static bool flag_if_out_of_time(rs_ctx *ctx, rs_table *t)
+{
+    if (t->row.status != RS_GAME_LIVE)
+        return false;
+    int seat = rs_clock_flagged(&t->clock, ctx->now_us);
+    if (seat < 0)
+        return false;
+    double returns[RP_MAX_PLAYERS];
+    share_among_others(t, 1u << seat, returns);
+    t->row.v++;
+    finish(ctx, t, "time", returns, seat);
+    announce(ctx, t, "flag", seat);
+    return true;
+}
+
+bool rs_table_check_time(rs_ctx *ctx, rs_table *t)
+{
+    return flag_if_out_of_time(ctx, t);
+}
+
+int64_t rs_table_deadline_us(const rs_table *t)
+{
+    return t->row.status == RS_GAME_LIVE ? rs_clock_deadline_us(&t->clock) : RS_CLOCK_NEVER;
+}
+
+/* Play a legal action for `seat`: clock, history, store, result, then each viewer's update. */
+static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_err *e)
+{
+    const rp_game *g = t->game;
+    rp_state before;
+    rp_state_copy(g, &before, &t->state);
+    const int turn_before = g->turn_number ? g->turn_number(&before) : 0;
+    if (!push_move(t, action, seat, t->row.v + 1, ctx->now_ms))
+        return rs_fail(e, "server-error", "out of memory");
+    t->row.v++;
+    g->apply(&t->state, action);
+    const int64_t ply = (int64_t)t->num_moves - 1;
+    rs_move_row stored = {ply, seat, action, t->row.v, ctx->now_ms};
+    rs_store_move_add(ctx->store, t->row.id, &stored);
+    const int next = g->current_player(&t->state);
+    const bool turn_over =
+        next != seat || (g->turn_number && g->turn_number(&t->state) != turn_before);
+    rs_clock_charge(&t->clock, ctx->now_us, turn_over);
+    if (turn_over && next >= 0)
+        rs_clock_start(&t->clock, next, ctx->now_us);
+    t->draw_offers = 0;
+    t->takeback_by = -1;
+    t->ai_ply = -1;
+    if (next == RP_TERMINAL) {
+        double returns[RP_MAX_PLAYERS] = {0};
+        g->returns(&t->state, returns);
+        finish(ctx, t, "rules", returns, -1);
+    } else {
+        save(ctx, t);
+    }
+    move_cause_arg arg = {&before, ply};
+    broadcast_update(ctx, t, move_cause_json, &arg);
+    return 0;
+}
+
+/* The state before ply `ply` (0 <= ply <= num_moves), replayed from the start. */
+static void state_at(const rs_table *t, int64_t ply, rp_state *out)
+{
+    rp_state_copy(t->game, out, &t->start);
+    for (int64_t i = 0; i < ply; i++)
+        t->game->apply(out, t->moves[i].action);
+}
+
+int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *move,
+                  bool *duplicate, rs_err *e)
+{
+    *duplicate = false;
+    if (require_live(t, seat, e) < 0) {
+        /* A retry of the move that ended the game is still a duplicate. */
+        if (t->row.status != RS_GAME_OVER || ply < 0 || ply >= (int64_t)t->num_moves)
+            return -1;
+    }
+    const int64_t n = (int64_t)t->num_moves;
+    if (ply < n) {
+        rp_state before;
+        state_at(t, ply, &before);
+        rp_action a;
+        if (t->moves[ply].seat == seat &&
+            t->game->action_from_text(&before, move, &a, NULL) == RP_OK &&
+            a == t->moves[ply].action) {
+            *duplicate = true;
+            return 0;
+        }
+        if (t->row.status != RS_GAME_LIVE)
+            return -1; /* the game-over error from require_live */
+        return rs_fail(e, "stale", "ply %lld was already played; the game is at ply %lld",
+                       (long long)ply, (long long)n);
+    }
+    if (ply > n)
+        return rs_fail(e, "stale", "ply %lld has not been reached; the game is at ply %lld",
+                       (long long)ply, (long long)n);
+    if (flag_if_out_of_time(ctx, t))
+        return rs_fail(e, "game-over", "out of time: game %lld is over", (long long)t->row.id);
+    if (rs_table_to_move(t) != seat)
+        return rs_fail(e, "not-your-turn", "it is %s's turn",
+                       rp_seat_name(t->game, rs_table_to_move(t)));
+    rp_action action;
+    rp_error err = {{0}};
+    if (t->game->action_from_text(&t->state, move, &action, &err) < 0)
+        return rs_fail(e, "illegal", "cannot read the move: %s", err.msg);
+    if (!rp_is_legal(t->game, &t->state, action)) {
+        char why[RP_ERROR_TEXT];
+        rp_explain_illegal(t->game, &t->state, action, why, sizeof why);
+        return rs_fail(e, "illegal", "not a legal move here: %s", why);
+    }
+    if (apply_move(ctx, t, seat, action, e) < 0)
+        return -1;
+    rs_log("game %lld: seat %d moves at ply %lld", (long long)t->row.id, seat, (long long)ply);
+    return 0;
+}
+
+int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action, rs_err *e)
+{
+    if (t->row.status != RS_GAME_LIVE || (int64_t)t->num_moves != ply ||
+        rs_table_to_move(t) != seat || t->row.seat[seat].kind != RS_SEAT_AI)
+        return rs_fail(e, "stale", "the game moved on");
+    if (flag_if_out_of_time(ctx, t))
+        return rs_fail(e, "game-over", "out of time");
+    if (!rp_is_legal(t->game, &t->state, action))
+        return rs_fail(e, "illegal", "the AI chose an illegal action %u", (unsigned)action);
+    return apply_move(ctx, t, seat, action, e);
+}
+
+int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
+{
+    if (require_live(t, seat, e) < 0)
+        return -1;
+    double returns[RP_MAX_PLAYERS];
+    share_among_others(t, 1u << seat, returns);
+    t->row.v++;
+    finish(ctx, t, "resign", returns, seat);
+    announce(ctx, t, "resign", seat);
+    return 0;
+}
+
+static uint32_t human_mask(const rs_table *t)
+{
+    uint32_t mask = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN)
+            mask |= 1u << s;
+    return mask;
+}
+
+int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
+{
+    if (require_live(t, seat, e) < 0)
+        return -1;
+    if (!rs_game_can_draw(t->game))
+        return rs_fail(e, "not-allowed", "%s always has a winner: no draw can be agreed",
+                       t->game->title);
+    if (!rs_table_all_human(t))
+        return rs_fail(e, "not-allowed", "draws are agreed between people only");
+    const uint32_t me = 1u << seat;
+    if (strcmp(op, "decline") == 0) {
+        if (!(t->draw_offers & ~me))
+            return rs_fail(e, "no-offer", "nobody else offers a draw");
+        t->draw_offers = 0;
+        t->row.v++;
+        save(ctx, t);
+        announce(ctx, t, "draw-decline", seat);
+        return 0;
+    }
+    if (strcmp(op, "accept") == 0 && !(t->draw_offers & ~me))
+        return rs_fail(e, "no-offer", "nobody else offers a draw");
+    if (t->draw_offers & me)
+        return rs_fail(e, "already-offered", "you already offer a draw");
+    t->draw_offers |= me;
+    t->row.v++;
+    if ((t->draw_offers & human_mask(t)) == human_mask(t)) {
+        double returns[RP_MAX_PLAYERS];
+        share_among_others(t, 0, returns);
+        finish(ctx, t, "agreement", returns, -1);
+        announce(ctx, t, "draw", seat);
+        return 0;
+    }
+    save(ctx, t);
+    announce(ctx, t, "draw-offer", seat);
+    return 0;
+}
+
+/* The first ply a takeback by `seat` removes: its last move. -1 when it has none. */
+static int64_t takeback_ply(const rs_table *t, int seat)
+{
+    for (int64_t i = (int64_t)t->num_moves - 1; i >= 0; i--)
+        if (t->moves[i].seat == seat)
+            return i;
+    return -1;
+}
+
+/* True when taking back the moves from `from` on would undo something revealed. */
+static bool reveals_since(const rs_table *t, int64_t from)
+{
+    rp_state st;
+    state_at(t, from, &st);
+    for (size_t i = (size_t)from; i < t->num_moves; i++) {
+        if (rp_action_reveals(t->game, &st, t->moves[i].action))
+            return true;
+        t->game->apply(&st, t->moves[i].action);
+    }
+    return false;
+}
+
+static void do_takeback(rs_ctx *ctx, rs_table *t, int seat, int64_t from)
+{
+    t->num_moves = (size_t)from;
+    state_at(t, from, &t->state);
+    rs_store_moves_truncate(ctx->store, t->row.id, from);
+    rs_clock_charge(&t->clock, ctx->now_us, false);
+    rs_clock_start(&t->clock, rs_table_to_move(t), ctx->now_us);
+    t->takeback_by = -1;
+    t->draw_offers = 0;
+    t->ai_ply = -1;
+    t->row.v++;
+    save(ctx, t);
+    rs_log("game %lld: takeback by seat %d to ply %lld", (long long)t->row.id, seat,
+           (long long)from);
+    announce(ctx, t, "takeback", seat);
+}
+
+int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
+{
+    if (require_live(t, seat, e) < 0)
+        return -1;
+    if (t->row.rated)
+        return rs_fail(e, "not-allowed", "no takebacks in rated games");
+    if (strcmp(op, "offer") == 0) {
+        if (t->takeback_by >= 0)
+            return rs_fail(e, "already-offered", "a takeback is already asked for");
+        int64_t from = takeback_ply(t, seat);
+        if (from < 0)
+            return rs_fail(e, "not-allowed", "you have no move to take back");
+        if (reveals_since(t, from))
+            return rs_fail(e, "not-allowed",
+                           "something hidden was revealed since your last move: it stands");
+        if ((human_mask(t) & ~(1u << seat)) == 0) { /* only AIs to ask: they agree */
+            do_takeback(ctx, t, seat, from);
+            return 0;
+        }
+        t->takeback_by = seat;
+        t->takeback_consent = 0;
+        t->row.v++;
+        save(ctx, t);
+        announce(ctx, t, "takeback-offer", seat);
+        return 0;
+    }
+    if (t->takeback_by < 0 || t->takeback_by == seat)
+        return rs_fail(e, "no-offer", "nobody else asks for a takeback");
+    if (strcmp(op, "decline") == 0) {
+        t->takeback_by = -1;
+        t->row.v++;
+        save(ctx, t);
+        announce(ctx, t, "takeback-decline", seat);
+        return 0;
+    }
+    /* Every other person at the table must agree; AIs always do. */
+    t->takeback_consent |= 1u << seat;
+    const uint32_t needed = human_mask(t) & ~(1u << t->takeback_by);
+    if ((t->takeback_consent & needed) != needed) {
+        t->row.v++;
+        save(ctx, t);
+        announce(ctx, t, "takeback-accept", seat);
+        return 0;
+    }
+    int asker = t->takeback_by;
+    do_takeback(ctx, t, asker, takeback_ply(t, asker));
+    return 0;
+}
+
+int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
+{
+    if (require_live(t, seat, e) < 0)
+        return -1;
+    if (t->row.clock_kind == RS_CLOCK_CORRESPONDENCE)
+        return rs_fail(e, "not-allowed", "in correspondence games only the clock decides");
+    uint32_t gone = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
+            ctx->now_us - t->gone_since_us[s] >= ctx->grace_ms * 1000)
+            gone |= 1u << s;
+    if (!gone)
+        return rs_fail(e, "not-allowed", "no opponent has been gone for %lld s",
+                       (long long)(ctx->grace_ms / 1000));
+    double returns[RP_MAX_PLAYERS];
+    share_among_others(t, gone, returns);
+    int who = -1;
+    for (int s = 0; s < t->row.seats && who < 0; s++)
+        if (gone & (1u << s))
+            who = s;
+    t->row.v++;
+    finish(ctx, t, "abandoned", returns, who);
+    announce(ctx, t, "claim", seat);
+    return 0;
+}
+
+/* ---- viewers ---- */
+
+/* The moves after version `since`, as this viewer may know them; NULL when none. */
+static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *truncated)
+{
+    size_t first = t->num_moves;
+    for (size_t i = 0; i < t->num_moves; i++)
+        if (t->moves[i].v > since) {
+            first = i;
+            break;
+        }
+    *truncated = false;
+    if (first == t->num_moves)
+        return NULL;
+    if (t->num_moves - first > MAX_MISSED) {
+        first = t->num_moves - MAX_MISSED;
+        *truncated = true;
+    }
+    cJSON *missed = cJSON_CreateArray();
+    rp_state st;
+    state_at(t, (int64_t)first, &st);
+    for (size_t i = first; i < t->num_moves; i++) {
+        cJSON_AddItemToArray(missed, rs_table_move_cause(t, viewer, &st, (int64_t)i));
+        t->game->apply(&st, t->moves[i].action);
+    }
+    return missed;
+}
+
+static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since, cJSON *chat,
+                          const cJSON *request_id)
+{
+    cJSON *m = rs_table_message(t, w->viewer, "snapshot", ctx->now_us);
+    if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN)
+        cJSON_AddItemToObject(m, "invites", rs_table_invites_json(t));
+    if (since >= 0 && since < t->row.v) {
+        bool truncated;
+        cJSON *missed = missed_json(t, w->viewer, since, &truncated);
+        if (missed)
+            cJSON_AddItemToObject(m, "missed", missed);
+        if (truncated)
+            cJSON_AddBoolToObject(m, "missed_truncated", true);
+    }
+    if (chat)
+        cJSON_AddItemToObject(m, "chat", chat);
+    if (request_id)
+        cJSON_AddItemToObject(m, "id", cJSON_Duplicate(request_id, true));
+    rs_outbox_put(ctx->out, w->conn, m);
+}
+
+static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
+{
+    for (int i = 0; i < t->num_watchers; i++)
+        if (t->watchers[i].conn == conn)
+            return &t->watchers[i];
+    return NULL;
+}
+
+int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_t since,
+                   cJSON *chat, const cJSON *request_id, rs_err *e)
+{
+    rs_watcher *w = find_watcher(t, conn);
+    if (!w) {
+        if (t->num_watchers == t->cap_watchers) {
+            int cap = t->cap_watchers ? t->cap_watchers * 2 : 4;
+            rs_watcher *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                cJSON_Delete(chat);
+                return rs_fail(e, "server-error", "out of memory");
+            }
+            t->watchers = grown;
+            t->cap_watchers = cap;
+        }
+        w = &t->watchers[t->num_watchers++];
+        w->conn = conn;
+        w->user = user;
+        int seat = rs_table_seat_of(t, user);
+        w->viewer = seat >= 0 ? seat : RP_SPECTATOR;
+        const bool arrived = seat < 0 || t->connections[seat]++ == 0;
+        send_snapshot(ctx, t, w, since, chat, request_id);
+        if (arrived) /* a seat connected, or one more spectator */
+            broadcast_presence(ctx, t);
+        return 0;
+    }
+    send_snapshot(ctx, t, w, since, chat, request_id);
+    return 0;
+}
+
+bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn)
+{
+    rs_watcher *w = find_watcher(t, conn);
+    if (!w)
+        return false;
+    int viewer = w->viewer;
+    *w = t->watchers[--t->num_watchers];
+    if (viewer >= 0 && --t->connections[viewer] <= 0) {
+        t->connections[viewer] = 0;
+        t->gone_since_us[viewer] = ctx->now_us;
+    }
+    broadcast_presence(ctx, t);
+    return true;
+}
+
+void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn)
+{
+    rs_watcher *w = find_watcher(t, conn);
+    if (w)
+        send_snapshot(ctx, t, w, -1, NULL, NULL);
+}

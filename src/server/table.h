@@ -1,0 +1,173 @@
+/* table.h — the referee of one online game: seats, version, clocks, history, offers and the
+ * result, through the engine's public API only. It never holds a `struct lws *`: it emits
+ * per-viewer messages addressed by connection id into an outbox, and writes its history to
+ * the store inside the caller's transaction. Every message a viewer gets is built from
+ * scratch for that viewer (rs_table_message): the view is the game's view_json for that seat
+ * or the spectator, the events are events_json for that viewer, legal moves go only to the
+ * seat to act, a move's notation only to its player; the seed and the full state never
+ * leave. */
+#ifndef RS_TABLE_H
+#define RS_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "ramparts/game.h"
+#include "store.h"
+
+struct cJSON;
+
+#define RS_VIEWER_NONE (-3) /* a connection not watching */
+
+/* An error for a client: a stable code word and a sentence. */
+typedef struct rs_err {
+    const char *code;
+    char text[RP_ERROR_TEXT];
+} rs_err;
+
+/* Fill e and return -1, for "return rs_fail(...)". */
+int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Where messages go: the server's pending outbox, released after the commit. */
+typedef struct rs_outbox rs_outbox;
+/* Queue msg (taken over and freed) for conn. */
+void rs_outbox_put(rs_outbox *o, uint64_t conn, struct cJSON *msg);
+
+/* What the referee needs from around it for one operation. */
+typedef struct rs_ctx {
+    rs_store *store;
+    rs_outbox *out;
+    int64_t now_us;   /* monotonic */
+    int64_t now_ms;   /* wall clock, for stored stamps */
+    int64_t grace_ms; /* disconnect time before a claim */
+} rs_ctx;
+
+typedef struct rs_watcher {
+    uint64_t conn;
+    int64_t user;
+    int viewer; /* a seat or RP_SPECTATOR */
+} rs_watcher;
+
+typedef struct rs_move_rec {
+    rp_action action;
+    int seat;
+    int64_t v;
+    int64_t at_ms;
+} rs_move_rec;
+
+typedef struct rs_table {
+    rs_game_row row; /* what is stored: settings, status, seats, version, clocks */
+    const rp_game *game;
+    rp_config config; /* resolved options, with the secret seed once started */
+    rp_state start, state;
+    rs_move_rec *moves;
+    size_t num_moves, cap_moves;
+    rs_clock clock;
+    char names[RP_MAX_PLAYERS][RS_NAME_MAX + 1]; /* users in human seats */
+    int connections[RP_MAX_PLAYERS];             /* of each seat's user, watching */
+    int64_t gone_since_us[RP_MAX_PLAYERS];       /* when a seat's last connection left */
+    uint32_t draw_offers;                        /* seats offering a draw */
+    int takeback_by;                             /* the seat asking, or -1 */
+    uint32_t takeback_consent;                   /* seats that agreed to it */
+    double returns[RP_MAX_PLAYERS];              /* once over */
+    char seed_commitment[65];
+    rs_watcher *watchers;
+    int num_watchers, cap_watchers;
+    int64_t ai_ply;      /* the ply an AI job is working on, or -1 */
+    int64_t ai_since_us; /* when it was queued */
+    int64_t rematch_id;  /* the rematch created from this game, or 0 */
+    bool dirty;          /* changed since the last commit */
+} rs_table;
+
+/* The settings of a new game, checked by the server before rs_table_create. */
+typedef struct rs_table_settings {
+    const rp_game *game;
+    rp_config config; /* players and options; the seed is drawn at the start */
+    bool rated;
+    rs_clock_kind clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    rs_seat_row seats[RP_MAX_PLAYERS];
+    int64_t creator;
+    int64_t rematch_of;
+} rs_table_settings;
+
+/* Games where a draw can be offered (their rules can end drawn). */
+bool rs_game_can_draw(const rp_game *game);
+
+/* A new game, inserted into the store. Starts at once when no seat is left to fill. */
+rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e);
+/* A game read back from the store (after a restart, or a finished game reopened): its
+ * position is replayed from the seed and the stored moves, its clock resumed charging at most
+ * up to `alive_ms` (the server's last sign of life). */
+rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e);
+void rs_table_free(rs_table *t);
+
+/* The seat `user` sits in, or -1. */
+int rs_table_seat_of(const rs_table *t, int64_t user);
+/* True when no seat is an AI. */
+bool rs_table_all_human(const rs_table *t);
+/* The seat to act, or -1 when none (not started, over). */
+int rs_table_to_move(const rs_table *t);
+/* Set the name shown for a user (after a guest registers). */
+void rs_table_rename(rs_table *t, int64_t user, const char *name);
+
+/* ---- lobby: seats before the start ---- */
+int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int seat,
+                  const char *invite, int *seat_out, rs_err *e);
+int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e);
+
+/* ---- play ---- */
+/* A move by notation from `seat`, answering ply. *duplicate is set (and nothing changes)
+ * when that seat already played exactly that move at that ply. */
+int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *move,
+                  bool *duplicate, rs_err *e);
+/* An AI's move (an action id) for the ply its job was given; refused if stale. */
+int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action, rs_err *e);
+int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
+/* op: "offer", "accept" or "decline". */
+int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
+int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
+/* Win against seats gone longer than the grace period. */
+int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
+/* Flag a seat out of time, if any. Returns true when the game ended. */
+bool rs_table_check_time(rs_ctx *ctx, rs_table *t);
+/* When the clock must be checked next (monotonic us), or RS_CLOCK_NEVER. */
+int64_t rs_table_deadline_us(const rs_table *t);
+
+/* ---- viewers ---- */
+/* Start sending conn this game as `user` sees it (their seat, else the spectator); sends a
+ * snapshot (echoing request_id when not NULL, and taking over chat), with the events missed
+ * since version `since` when since >= 0. */
+int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_t since,
+                   struct cJSON *chat, const struct cJSON *request_id, rs_err *e);
+/* Stop sending conn this game; false when it was not watching. */
+bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn);
+/* A fresh snapshot for one watching connection (after its queue overflowed). */
+void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn);
+/* Send msg (not freed) to every watcher. */
+void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
+
+/* The public summary of a game for the lobby and the HTTP API (no view, no seed). */
+struct cJSON *rs_table_summary(const rs_table *t, int64_t now_us);
+/* The invitation codes of the seats still waiting for them, as {"2": "code"}: for the
+ * creator only. */
+struct cJSON *rs_table_invites_json(const rs_table *t);
+/* The options in effect as {"players": 2, "turn-limit": 25, ...} (never the seed). */
+struct cJSON *rs_table_options_json(const rs_table *t);
+/* The message for `viewer` (a seat, RP_SPECTATOR) of type "snapshot" or "update". */
+struct cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t now_us);
+
+const char *rs_status_word(rs_game_status status);
+
+/* table_view.c, for the referee: a move (the one at `ply`, played from `before`) as
+ * `viewer` may know it; and who is connected, as a "presence" message. */
+struct cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before,
+                                  int64_t ply);
+struct cJSON *rs_table_presence(const rs_table *t, int64_t now_us);
+
+#endif

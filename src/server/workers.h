@@ -1,0 +1,65 @@
+/* workers.h — the background threads of the server, so nothing slow runs on the service
+ * thread: a pool for AI searches and one thread for password hashing and WAL checkpoints
+ * (argon2 takes 64 MiB and real time). Each job runs with its own copy of what it needs;
+ * its result goes into one mutex-guarded inbox, and `notify` wakes the service thread
+ * (lws_cancel_service in net.c), which drains the inbox. Queues are bounded and FIFO.
+ * With zero threads, jobs wait until rs_workers_run_inline runs them (tests, fuzzing). */
+#ifndef RS_WORKERS_H
+#define RS_WORKERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "ramparts/game.h"
+
+typedef enum rs_job_kind {
+    RS_JOB_AI,        /* choose a move for an AI seat */
+    RS_JOB_HASH,      /* hash a new password (register) */
+    RS_JOB_VERIFY,    /* check a password against a stored hash (login) */
+    RS_JOB_CHECKPOINT /* a passive WAL checkpoint */
+} rs_job_kind;
+
+typedef struct rs_job {
+    rs_job_kind kind;
+    /* AI */
+    int64_t game_id;
+    int64_t ply; /* the job answers this ply only */
+    int seat;
+    const rp_game *game;
+    rp_state state; /* a copy: workers never touch a live game */
+    char level[16];
+    uint64_t seed;
+    /* HASH / VERIFY */
+    uint64_t conn; /* who asked */
+    int64_t user_id;
+    char name[RS_NAME_MAX + 1];
+    char password[RS_PASSWORD_MAX + 1]; /* wiped once used */
+    char stored[RS_PWHASH_TEXT];        /* VERIFY: the stored hash; HASH: the result */
+    char request_id[40];                /* the client's "id", echoed in the reply */
+    /* results */
+    bool ok;
+    rp_action action;
+    char error[RP_ERROR_TEXT];
+} rs_job;
+
+typedef struct rs_workers rs_workers;
+struct rs_store;
+
+/* Start `ai_threads` AI threads (0: inline mode) plus one hashing thread (none in inline
+ * mode). notify(ctx) is called from a worker thread whenever a result is ready. */
+rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*notify)(void *),
+                             void *ctx);
+/* Stop accepting jobs, let running ones finish, join the threads, free everything. */
+void rs_workers_stop(rs_workers *w);
+
+/* Queue a copy of job; false when that queue is full (the caller retries later). */
+bool rs_workers_submit(rs_workers *w, const rs_job *job);
+/* Take one finished job into *out; false when the inbox is empty. */
+bool rs_workers_take(rs_workers *w, rs_job *out);
+/* Inline mode: run every queued job now, on this thread. Returns how many ran. */
+int rs_workers_run_inline(rs_workers *w);
+/* Jobs queued or running. */
+int rs_workers_pending(rs_workers *w);
+
+#endif

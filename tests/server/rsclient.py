@@ -1,0 +1,334 @@
+"""rsclient.py — helpers for the server tests: start `ramparts serve` on a free loopback port
+with a fresh database, talk to it over real WebSockets (Debian's python3-websockets) and
+HTTP, record every frame each client receives, and check frames against the referee with
+the C checker (server_frames_check). Every test script takes --ramparts BINARY and
+--checker BINARY and prints 'N passed, N failed'."""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import websockets
+
+TIMEOUT = 30.0  # seconds any one expected message may take (sanitizer builds are slow)
+
+
+class Checks:
+    """Counts checks; a failed check is reported, not raised, so one run shows them all."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self, condition, what):
+        if condition:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL: " + what, file=sys.stderr, flush=True)
+        return condition
+
+    def eq(self, actual, expected, what):
+        return self.ok(actual == expected, f"{what}: expected {expected!r}, got {actual!r}")
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed", flush=True)
+        sys.exit(1 if self.failed or self.passed == 0 else 0)
+
+
+def arguments():
+    p = argparse.ArgumentParser()
+    p.add_argument("--ramparts", required=True)
+    p.add_argument("--checker", required=False)
+    return p.parse_args()
+
+
+class Server:
+    """A `ramparts serve` process of its own, on a free port, with its own database."""
+
+    def __init__(self, binary, workdir=None, extra=(), env=None):
+        self.binary = binary
+        self.dir = workdir or tempfile.mkdtemp(prefix="ramparts-serve-")
+        self.db = os.path.join(self.dir, "server.db")
+        self.extra = list(extra)
+        self.env = dict(os.environ, **(env or {}))
+        self.proc = None
+        self.port = None
+        self.log_path = os.path.join(self.dir, "server.log")
+
+    def start(self, port=0):
+        log = open(self.log_path, "a")
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--listen", f"127.0.0.1:{port}", "--db", self.db,
+             "--ai-threads", "1"] + self.extra,
+            stdout=subprocess.PIPE, stderr=log, text=True, env=self.env)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"server did not start: {line!r}; log:\n{self.log()}")
+        self.port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+        return self
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self):
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def stop(self, timeout=10):
+        """SIGTERM and wait: returns the exit status (0 for a clean drain)."""
+        if not self.proc:
+            return None
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = "timeout"
+        self.proc = None
+        return rc
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc = None
+
+    def http(self, path):
+        """(status, content type, body text)."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=TIMEOUT) as r:
+                return r.status, r.headers.get("content-type"), r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers.get("content-type"), e.read().decode()
+
+    def http_json(self, path):
+        status, _, body = self.http(path)
+        return status, json.loads(body)
+
+
+class Client:
+    """One WebSocket connection. Every frame received is kept in `frames` (raw text) and
+    `messages` (parsed); `expect` waits for a message that matches."""
+
+    def __init__(self, server, label):
+        self.server = server
+        self.label = label
+        self.ws = None
+        self.frames = []
+        self.messages = []
+        self.cursor = 0
+        self.token = None
+        self.user = None
+        self.next_id = 0
+
+    async def connect(self, origin=None, subprotocol=None):
+        kwargs = {"max_size": 2 ** 22}
+        if origin:
+            kwargs["origin"] = origin
+        self.ws = await websockets.connect(self.server.ws_url, **kwargs)
+        return self
+
+    async def close(self):
+        if self.ws:
+            await self.ws.close()
+            self.ws = None
+
+    async def send(self, obj):
+        text = obj if isinstance(obj, str) else json.dumps(obj)
+        await self.ws.send(text)
+
+    async def _receive_one(self, timeout):
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.frames.append(text)
+        msg = json.loads(text)
+        self.messages.append(msg)
+        return msg
+
+    async def expect(self, pred, what="a message", timeout=TIMEOUT):
+        """The first message after the cursor for which pred holds; moves the cursor."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self.cursor < len(self.messages):
+                msg = self.messages[self.cursor]
+                self.cursor += 1
+                if pred(msg):
+                    return msg
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.label}: no {what} within {timeout} s; last: "
+                                   f"{self.messages[-3:]}")
+            try:
+                await self._receive_one(left)
+            except asyncio.TimeoutError:
+                pass
+
+    async def drain(self, seconds=0.2):
+        """Read whatever arrives for a moment (for tests that check nothing more comes)."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                await self._receive_one(left)
+            except asyncio.TimeoutError:
+                return
+
+    async def request(self, obj, reply_type):
+        """Send obj with a fresh id; return the reply of reply_type (or the error) with it."""
+        self.next_id += 1
+        rid = f"{self.label}-{self.next_id}"
+        obj = dict(obj, id=rid)
+        await self.send(obj)
+        return await self.expect(lambda m: m.get("id") == rid and m["t"] in (reply_type, "error"),
+                                 f"reply to {obj['t']}")
+
+    async def hello(self, token=None):
+        msg = {"t": "hello", "proto": 1}
+        if token:
+            msg["token"] = token
+        reply = await self.request(msg, "welcome")
+        if reply["t"] == "welcome":
+            self.user = reply["user"]
+            self.token = reply.get("token", token)
+        return reply
+
+    def latest(self, game):
+        """The latest snapshot or update for game."""
+        for m in reversed(self.messages):
+            if m.get("game") == game and m["t"] in ("snapshot", "update"):
+                return m
+        return None
+
+    async def state_at(self, game, ply=None, v=None):
+        """Wait for a snapshot/update of the started game at (at least) ply or version v."""
+        def ok(m):
+            if m.get("game") != game or m["t"] not in ("snapshot", "update"):
+                return False
+            if m["status"] == "open":
+                return False
+            if v is not None and m["v"] < v:
+                return False
+            return ply is None or m["ply"] >= ply or m["status"] in ("over", "aborted")
+        latest = self.latest(game)
+        if latest and ok(latest):
+            return latest
+        return await self.expect(ok, f"game {game} at ply {ply} v {v}")
+
+
+async def guest(server, label, origin=None):
+    c = Client(server, label)
+    await c.connect(origin=origin)
+    reply = await c.hello()
+    assert reply["t"] == "welcome", reply
+    return c
+
+
+def dump_frames(path, game, viewers):
+    """Write every frame each client received as JSON lines {viewer, frame} for the checker:
+    viewers is a list of (client, seat or -2 for the spectator)."""
+    with open(path, "w") as f:
+        for client, viewer in viewers:
+            for text in client.frames:
+                f.write(json.dumps({"viewer": viewer, "game": game, "frame": text}) + "\n")
+
+
+def run_checker(checks, checker, server, game, viewers, workdir, label):
+    """Download the finished game's record and check every frame against the referee."""
+    status, ctype, record = server.http(f"/api/v1/games/{game}/record")
+    checks.eq(status, 200, f"{label}: record of game {game} downloads")
+    rec_path = os.path.join(workdir, f"game-{game}.rec")
+    with open(rec_path, "w") as f:
+        f.write(record)
+    frames_path = os.path.join(workdir, f"game-{game}.frames")
+    dump_frames(frames_path, game, viewers)
+    r = subprocess.run([checker, rec_path, frames_path], capture_output=True, text=True)
+    checks.ok(r.returncode == 0, f"{label}: every frame matches the referee:\n"
+                                 f"{r.stdout[-3000:]}{r.stderr[-3000:]}")
+    return rec_path
+
+
+async def play_out(checks, game, players, rng, watchers=(), max_moves=5000, label=""):
+    """Play game to its end with random legal moves from each seat's own list; players maps
+    seat -> Client; every client in players and watchers is waited for after each move, so
+    all of them receive every update. Returns the final state."""
+    everyone = list(players.values()) + list(watchers)
+    some = next(iter(players.values()))
+    state = await some.state_at(game, ply=0)
+    moves = 0
+    while state["status"] == "live" and moves < max_moves:
+        seat = state["to_move"]
+        mover = players[seat]
+        mine = await mover.state_at(game, ply=state["ply"])
+        if mine["status"] != "live":
+            break
+        checks.ok("legal" in mine and mine["legal"], f"{label}: seat {seat} is sent its moves")
+        for other_seat, c in players.items():
+            if other_seat != seat:
+                theirs = await c.state_at(game, ply=state["ply"])
+                checks.ok("legal" not in theirs,
+                          f"{label}: seat {other_seat} gets no legal list off its turn")
+        choice = rng.choice(mine["legal"])
+        ack = await mover.request({"t": "move", "game": game, "ply": mine["ply"],
+                                   "move": choice["text"]}, "ack")
+        if not checks.eq(ack["t"], "ack", f"{label}: move {choice['text']} at ply {mine['ply']}"):
+            print(ack, file=sys.stderr)
+            break
+        moves += 1
+        for c in everyone:
+            state = await c.state_at(game, ply=mine["ply"] + 1)
+    return state
+
+
+def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, label):
+    """The checker must fail on frames that leak, or it proves nothing: the spectator shown
+    seat 0's view, and (in games with secrets) a name secret to the spectator at some ply
+    slipped into a chat line it receives there."""
+    record = os.path.join(workdir, f"game-{game}.rec")
+    views0 = {}
+    for text in seat0.frames:
+        m = json.loads(text)
+        if m.get("game") == game and "view" in m:
+            views0[m["ply"]] = m["view"]
+
+    def run(frames, what):
+        path = os.path.join(workdir, f"game-{game}-tampered.frames")
+        with open(path, "w") as f:
+            for text in frames:
+                f.write(json.dumps({"viewer": -2, "game": game, "frame": text}) + "\n")
+        r = subprocess.run([checker, record, path], capture_output=True, text=True)
+        checks.ok(r.returncode == 1, f"{label}: the checker catches {what}")
+
+    frames = list(spectator.frames)
+    for i, text in enumerate(frames):
+        m = json.loads(text)
+        if m.get("game") == game and m.get("ply") in views0 and "view" in m \
+                and m["view"] != views0[m["ply"]]:
+            m["view"] = views0[m["ply"]]
+            run(frames[:i] + [json.dumps(m)] + frames[i + 1:], "the spectator shown a seat's view")
+            break
+    listing = subprocess.run([checker, "--secrets", record, "-2"], capture_output=True,
+                             text=True).stdout.split("\n")
+    secret_at = {int(line.split()[0]): line.split()[1:] for line in listing if line.strip()}
+    for i, text in enumerate(frames):
+        m = json.loads(text)
+        if m.get("game") == game and "view" in m and secret_at.get(m["ply"]):
+            name = secret_at[m["ply"]][0]
+            chat = {"t": "chat", "game": game, "from": "x", "at": 0, "text": f"psst: {name}"}
+            run(frames[:i + 1] + [json.dumps(chat)] + frames[i + 1:],
+                f"the secret '{name}' sent in passing")
+            return

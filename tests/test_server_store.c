@@ -1,0 +1,263 @@
+/* test_server_store.c — the server's storage interface over SQLite (src/server/store.h):
+ * users and tokens, games with seats and moves, records, chat, ratings, a failed commit
+ * rolling everything back, and a file database surviving a reopen. */
+#include "support.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static rs_store *open_memory(void)
+{
+    rs_store *st;
+    char err[256];
+    assert_int_equal(rs_store_open(&st, ":memory:", err, sizeof err), RS_STORE_OK);
+    return st;
+}
+
+static void test_users_and_names(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t a, b;
+    assert_int_equal(rs_store_begin(st), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "guest-abc", true, 1, &a), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "Alice", false, 2, &b), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "alice", false, 3, &b), RS_STORE_CONFLICT);
+    rs_user u;
+    assert_int_equal(rs_store_user_find(st, "ALICE", &u), RS_STORE_OK); /* any case */
+    assert_string_equal(u.name, "Alice");
+    assert_false(u.guest);
+    assert_int_equal(rs_store_user_register(st, a, "alice", "hash"), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_user_register(st, a, "Bob", "$argon2id$x"), RS_STORE_OK);
+    assert_int_equal(rs_store_user_get(st, a, &u), RS_STORE_OK);
+    assert_string_equal(u.name, "Bob");
+    assert_string_equal(u.pwhash, "$argon2id$x");
+    assert_false(u.guest);
+    assert_int_equal(rs_store_user_find(st, "guest-abc", &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+}
+
+static void test_tokens_expire_and_revoke(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user, found;
+    bool expired;
+    uint8_t hash[RS_TOKEN_HASH], other[RS_TOKEN_HASH];
+    memset(hash, 7, sizeof hash);
+    memset(other, 8, sizeof other);
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-x", true, 0, &user);
+    assert_int_equal(rs_store_token_add(st, hash, user, 0, 1000), RS_STORE_OK);
+    assert_int_equal(rs_store_token_user(st, hash, 999, &found, &expired), RS_STORE_OK);
+    assert_int_equal(found, user);
+    assert_int_equal(rs_store_token_user(st, hash, 1000, &found, &expired), RS_STORE_NOTFOUND);
+    assert_true(expired);
+    assert_int_equal(rs_store_token_user(st, other, 10, &found, &expired), RS_STORE_NOTFOUND);
+    assert_false(expired);
+    assert_int_equal(rs_store_token_revoke(st, hash), RS_STORE_OK);
+    assert_int_equal(rs_store_token_user(st, hash, 10, &found, &expired), RS_STORE_NOTFOUND);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
+static rs_game_row sample_game(void)
+{
+    rs_game_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.game, sizeof row.game, "castle-danger");
+    snprintf(row.options, sizeof row.options, "players=2 turn-limit=25");
+    row.seed = 0xfedcba9876543210ull; /* above INT64_MAX: stored bit for bit */
+    row.status = RS_GAME_LIVE;
+    row.clock_kind = 1;
+    row.initial_ms = 300000;
+    row.increment_ms = 2000;
+    row.seats = 2;
+    row.seat[0] = (rs_seat_row){RS_SEAT_HUMAN, 5, "", "", -1};
+    row.seat[1] = (rs_seat_row){RS_SEAT_AI, 0, "hard", "", -1};
+    row.v = 3;
+    row.remaining_ms[0] = 299000;
+    row.remaining_ms[1] = -20;
+    row.running = 1;
+    row.turn_wall_ms = 123456789;
+    return row;
+}
+
+static void test_games_moves_and_records(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_game_row row = sample_game(), back;
+    rs_store_begin(st);
+    assert_int_equal(rs_store_game_insert(st, &row), RS_STORE_OK);
+    assert_true(row.id > 0);
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_true(back.seed == row.seed);
+    assert_string_equal(back.options, row.options);
+    assert_int_equal(back.seat[1].kind, RS_SEAT_AI);
+    assert_string_equal(back.seat[1].ai_level, "hard");
+    assert_int_equal(back.remaining_ms[1], -20);
+    assert_int_equal(back.turn_wall_ms, 123456789);
+    for (int i = 0; i < 5; i++) {
+        rs_move_row m = {i, i % 2, (uint32_t)(100 + i), 4 + i, 1000 + i};
+        assert_int_equal(rs_store_move_add(st, row.id, &m), RS_STORE_OK);
+    }
+    rs_move_row dup = {2, 0, 1, 1, 1};
+    assert_int_equal(rs_store_move_add(st, row.id, &dup), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_moves_truncate(st, row.id, 3), RS_STORE_OK);
+    rs_move_row *moves;
+    size_t n;
+    assert_int_equal(rs_store_moves_get(st, row.id, &moves, &n), RS_STORE_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(moves[2].action, 102);
+    free(moves);
+    int64_t *ids;
+    assert_int_equal(rs_store_games_unfinished(st, &ids, &n), RS_STORE_OK);
+    assert_int_equal(n, 1);
+    free(ids);
+    char *record;
+    assert_int_equal(rs_store_record_get(st, row.id, &record), RS_STORE_NOTFOUND);
+    row.status = RS_GAME_OVER;
+    assert_int_equal(rs_store_game_save(st, &row), RS_STORE_OK);
+    assert_int_equal(rs_store_record_put(st, row.id, "[game castle-danger]\n"), RS_STORE_OK);
+    assert_int_equal(rs_store_record_get(st, row.id, &record), RS_STORE_OK);
+    assert_string_equal(record, "[game castle-danger]\n");
+    free(record);
+    assert_int_equal(rs_store_games_unfinished(st, &ids, &n), RS_STORE_OK);
+    assert_int_equal(n, 0);
+    free(ids);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
+/* Text a client typed goes in as a bound value, never as SQL. */
+static void test_hostile_text_is_data(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user;
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-q", true, 0, &user);
+    const char *evil = "'); DROP TABLE chat; --";
+    assert_int_equal(rs_store_chat_add(st, 1, user, 5, evil), RS_STORE_OK);
+    cJSON *lines = rs_store_chat_json(st, 1, 10);
+    assert_int_equal(cJSON_GetArraySize(lines), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(lines, 0), "text")->valuestring,
+                        evil);
+    cJSON_Delete(lines);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
+static void test_ratings_and_profile(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user;
+    rs_store_begin(st);
+    rs_store_user_add(st, "Carol", false, 0, &user);
+    rs_rating_row r;
+    assert_int_equal(rs_store_rating_get(st, user, "walls-and-armies", &r), RS_STORE_NOTFOUND);
+    rs_rating_row put = {1520.5, 180, 0.06, 1};
+    assert_int_equal(rs_store_rating_put(st, user, "walls-and-armies", &put, 9, 77), RS_STORE_OK);
+    assert_int_equal(rs_store_rating_get(st, user, "walls-and-armies", &r), RS_STORE_OK);
+    assert_true(r.rating == 1520.5 && r.games == 1);
+    rs_user u;
+    rs_store_user_get(st, user, &u);
+    cJSON *profile = rs_store_profile_json(st, &u);
+    const cJSON *wa =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(profile, "ratings"), "walls-and-armies");
+    assert_non_null(wa);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(profile, "rating_history")), 1);
+    cJSON_Delete(profile);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
+/* A failed commit undoes every write of the transaction. */
+static void test_failed_commit_rolls_back(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user;
+    rs_store_begin(st);
+    rs_store_user_add(st, "Dora", false, 0, &user);
+    rs_store_fail_commits(st, 1);
+    assert_int_equal(rs_store_commit(st), RS_STORE_ERROR);
+    assert_false(rs_store_in_transaction(st));
+    rs_user u;
+    assert_int_equal(rs_store_user_find(st, "Dora", &u), RS_STORE_NOTFOUND);
+    rs_store_begin(st);
+    rs_store_user_add(st, "Dora", false, 0, &user);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_user_find(st, "Dora", &u), RS_STORE_OK);
+    rs_store_close(st);
+}
+
+/* A file database in WAL mode keeps what was committed across a reopen. */
+static void test_file_database_survives_reopen(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ramparts-store-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], wal[300];
+    snprintf(path, sizeof path, "%s/server.db", dir);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    rs_store *st;
+    char err[256];
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
+    rs_game_row row = sample_game();
+    rs_store_begin(st);
+    rs_store_game_insert(st, &row);
+    rs_store_meta_set(st, "alive_ms", 42);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(access(wal, F_OK), 0); /* write-ahead logging is on */
+    assert_int_equal(rs_store_checkpoint(st), RS_STORE_OK);
+    rs_store_close(st);
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
+    rs_game_row back;
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_true(back.seed == row.seed);
+    int64_t alive = 0;
+    assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
+    assert_int_equal(alive, 42);
+    rs_store_close(st);
+    unlink(path);
+    unlink(wal);
+    char shm[300];
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    unlink(shm);
+    rmdir(dir);
+}
+
+static void test_unopenable_path_is_refused(void **state)
+{
+    (void)state;
+    rs_store *st = (rs_store *)1;
+    char err[256] = "";
+    assert_int_equal(rs_store_open(&st, "/nonexistent-dir/x/server.db", err, sizeof err),
+                     RS_STORE_ERROR);
+    assert_null(st);
+    assert_non_null(strstr(err, "cannot open"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_users_and_names),
+        cmocka_unit_test(test_tokens_expire_and_revoke),
+        cmocka_unit_test(test_games_moves_and_records),
+        cmocka_unit_test(test_hostile_text_is_data),
+        cmocka_unit_test(test_ratings_and_profile),
+        cmocka_unit_test(test_failed_commit_rolls_back),
+        cmocka_unit_test(test_file_database_survives_reopen),
+        cmocka_unit_test(test_unopenable_path_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
