@@ -3416,17 +3416,18 @@ static void rtw_describe(const void *st, FILE *out)
  * same card to a player, so holdings count forts per label (at the first fort id of that label
  * in the card set), never per fort id. */
 enum {
-    RTW_OBS_FORT = RTW_FORT_KINDS + 1, /* one fort: kind, |value| */
-    RTW_OBS_CLAN = 1 + RTW_KINDS + RTW_SLOTS * (RTW_KINDS + 1) + 1 + RTW_SLOTS * RTW_KINDS +
-                   RTW_FORTS, /* one clan */
-    RTW_OBS_GAME = 0,         /* [36] */
+    RTW_OBS_FORT = RTW_FORT_KINDS + 1, /* one fort: one-hot kind, absolute value */
+    RTW_OBS_SLOT = RTW_KINDS + 1,      /* one slot: one-hot warrior, face down */
+    RTW_OBS_CLAN = 1 + RTW_KINDS + RTW_SLOTS * RTW_OBS_SLOT + 1 + RTW_SLOTS * RTW_KINDS +
+                   RTW_FORTS, /* one clan: 143 */
+    RTW_OBS_GAME = 0,
     RTW_OBS_STRENGTHS = RTW_OBS_GAME + 4 + 1 + 4 + 4 + 3 + 6 + RTW_PHASES + 4 + 1,
-    RTW_OBS_FORT_SET = RTW_OBS_STRENGTHS + RTW_KINDS,           /* [18][6] */
-    RTW_OBS_WALL = RTW_OBS_FORT_SET + RTW_FORTS * RTW_OBS_FORT, /* [6][6] */
-    RTW_OBS_TURN = RTW_OBS_WALL + RTW_SLOTS * RTW_OBS_FORT,     /* [6+4+4+6+9] */
-    RTW_OBS_DISCARDED = RTW_OBS_TURN + RTW_SLOTS + 4 + 4 + RTW_OBS_FORT + RTW_KINDS, /* [18] */
-    RTW_OBS_OWN = RTW_OBS_DISCARDED + RTW_FORTS,                                     /* [2][9] */
-    RTW_OBS_CLANS = RTW_OBS_OWN + 2 * RTW_KINDS,                                     /* [4][143] */
+    RTW_OBS_FORT_SET = RTW_OBS_STRENGTHS + RTW_KINDS,
+    RTW_OBS_WALL = RTW_OBS_FORT_SET + RTW_FORTS * RTW_OBS_FORT,
+    RTW_OBS_TURN = RTW_OBS_WALL + RTW_SLOTS * RTW_OBS_FORT,
+    RTW_OBS_DISCARDED = RTW_OBS_TURN + RTW_SLOTS + 4 + 4 + RTW_OBS_FORT + RTW_KINDS,
+    RTW_OBS_OWN = RTW_OBS_DISCARDED + RTW_FORTS,
+    RTW_OBS_CLANS = RTW_OBS_OWN + 2 * RTW_KINDS,
     RTW_OBS_SIZE = RTW_OBS_CLANS + RTW_MAX_CLANS * RTW_OBS_CLAN
 };
 
@@ -3442,14 +3443,14 @@ static const rp_obs_field rtw_obs_fields[] = {
      "Axx, Chariott, Laird)"},
     {"fort_set", RTW_OBS_FORT_SET, {RTW_FORTS, RTW_OBS_FORT, 1},
      "the card set's 18 forts in canonical order (fort ids): one-hot kind (unwary, signal, "
-     "tax, legion, dinary) and |value| / 30 (a legion's value is negative)"},
+     "tax, legion, dinary) and absolute value / 30 (a legion's value is negative)"},
     {"wall", RTW_OBS_WALL, {RTW_SLOTS, RTW_OBS_FORT, 1},
-     "The Wall's positions 1..6: the fort there as one-hot kind and |value| / 30, all 0 once "
-     "fought over"},
+     "The Wall's positions 1..6: the fort there as one-hot kind and absolute value / 30, all "
+     "0 once fought over"},
     {"turn", RTW_OBS_TURN, {RTW_OBS_DISCARDED - RTW_OBS_TURN, 1, 1},
      "one-hot the next slot to fill 1..6 (plan and zvord-place only); one-hot clan to act "
      "(relative; none when over); one-hot this turn's capturer (relative); the fort it took "
-     "(one-hot kind, |value| / 30); 1 for each warrior kind kept face up (Unwary, Axx)"},
+     "(one-hot kind, absolute value / 30); 1 for each warrior kind kept face up (Unwary, Axx)"},
     {"discarded", RTW_OBS_DISCARDED, {RTW_FORTS, 1, 1},
      "discarded forts: how many of each label, at the label's first fort id"},
     {"own", RTW_OBS_OWN, {2, RTW_KINDS, 1},
@@ -3471,7 +3472,7 @@ static int fort_label_id(const rtw_cards *c, int f)
     return f;
 }
 
-/* Fort f (or nothing for RTW_NONE) as one-hot kind and |value| / 30. */
+/* Fort f (or nothing for RTW_NONE) as one-hot kind and absolute value / 30. */
 static void obs_fort(const rtw_cards *c, int f, float *out)
 {
     if (f == RTW_NONE)
@@ -3507,9 +3508,9 @@ static void obs_clan_row(const rtw_state *s, int player, int c, float *out)
     float *slots = out + 1 + RTW_KINDS;
     for (int i = 0; i < RTW_SLOTS && s->slot[c][i] != RTW_NONE; i++) {
         const bool seen = i < shown || c == player;
-        slots[i * (RTW_KINDS + 1) + (seen ? s->slot[c][i] : RTW_KINDS)] = 1.0f;
+        slots[i * RTW_OBS_SLOT + (seen ? s->slot[c][i] : RTW_KINDS)] = 1.0f;
     }
-    float *rest = slots + RTW_SLOTS * (RTW_KINDS + 1);
+    float *rest = slots + RTW_SLOTS * RTW_OBS_SLOT;
     rest[0] = (float)popcount(s->hand[c]) / 9.0f;
     for (int i = 0; s->round > 0 && i < RTW_SLOTS; i++)
         rest[1 + i * RTW_KINDS + s->prev[c][i]] = 1.0f;
