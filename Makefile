@@ -2,17 +2,18 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play`, `make serve` (the online server), `make bench`, `make install` (the
-# tool, headers, static library and pkg-config file under PREFIX). Dependencies install on
-# demand.
+# .ci/run), `make play` (interactive game), `make serve` (the online server), `make bench`
+# (speed figures), `make install` (the tool, headers, static and shared library and pkg-config
+# file under PREFIX), `make python` (the Python package in build/python), `make bench-python`
+# (C, Python and VectorEnv speed side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play serve \
-        bench install clean
+.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
+        serve bench python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -74,6 +75,13 @@ serve: all
 
 bench: all
 	./build/ramparts bench
+
+# The package ramparts for /usr/bin/python3, assembled in build/python (PYTHONPATH=build/python).
+python: all
+	@echo "PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 -c 'import ramparts'"
+
+bench-python: python
+	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/benchmarks/bench.py
 
 install: all
 	cmake --install build --prefix $(PREFIX)

@@ -6,11 +6,14 @@
 # tests. clang (with its sanitizer and libFuzzer runtimes), clang-format and clang-tidy serve
 # the checks of .ci/run: the clang and ThreadSanitizer builds, the fuzz targets, the format and
 # lint checks. Node.js counts as present when `node` and `npm` run (another install may provide
-# them); otherwise Debian's nodejs and npm are installed.
+# them); otherwise Debian's nodejs and npm are installed. The Python package (python/) is built
+# for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
+# setuptools let the tests install it with pip the way a user does.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
-          libopenmpi-dev chromium clang libclang-rt-dev clang-format clang-tidy)
+          libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
+          python3-venv clang libclang-rt-dev clang-format clang-tidy)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
