@@ -139,7 +139,7 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
     if (type)
         cJSON_AddStringToObject(m, "re", type);
     const cJSON *game = request ? cJSON_GetObjectItemCaseSensitive(request, "game") : NULL;
-    if (cJSON_IsNumber(game)) {
+    if (game && cJSON_IsNumber(game)) {
         rs_table *t = rs_server_table(srv, (int64_t)game->valuedouble);
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {
@@ -363,7 +363,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     }
     cJSON *msg = cJSON_ParseWithLength(data, len);
     const cJSON *type = msg ? cJSON_GetObjectItemCaseSensitive(msg, "t") : NULL;
-    const rs_command *cmd = cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
+    const rs_command *cmd = type && cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
     const int cost = cmd ? cmd->cost : 1;
     if (c->credits < cost) {
         refuse_for_rate(srv, c, cmd, msg);
@@ -375,7 +375,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
         rs_fail(&e, "bad-json", "the message is not valid JSON");
     else if (!cJSON_IsObject(msg))
         rs_fail(&e, "bad-message", "a message is a JSON object with a string field 't'");
-    else if (!cJSON_IsString(type))
+    else if (!type || !cJSON_IsString(type))
         rs_fail(&e, "bad-message", "field 't' (the message type, a string) is missing");
     else if (!cmd)
         rs_fail(&e, "unknown-type", "unknown message type '%.40s'", type->valuestring);
@@ -384,7 +384,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
                 "say hello first (with your token, or without one to be a "
                 "guest)");
     c->asked = true;
-    if (!e.code) {
+    if (!e.code && cmd) {
         if (cmd->handler(srv, c, msg, &e) == 0) {
             cJSON_Delete(msg);
             return;

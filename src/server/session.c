@@ -91,7 +91,7 @@ static int issue_token(rs_server *srv, rs_conn *c, int64_t user, char token[RS_T
     rs_token_hash(token, strlen(token), hash);
     int64_t now = rs_server_now_ms(srv);
     if (rs_store_begin(srv->store) != RS_STORE_OK ||
-        rs_store_token_add(srv->store, hash, user, now, now + srv->cfg.token_days * 86400000ll) !=
+        rs_store_token_add(srv->store, hash, user, now, now + srv->cfg.token_days * 86400000LL) !=
             RS_STORE_OK)
         return rs_fail(e, "server-error", "cannot store a token");
     memcpy(c->token_hash, hash, sizeof hash);
@@ -387,12 +387,14 @@ static bool has_open_seat(const rs_table *t)
 static cJSON *lobby_json(rs_server *srv)
 {
     size_t n = 0;
-    rs_table **list = malloc((srv->tables.count + 1) * sizeof *list);
+    /* an array of table pointers: sizeof *list is a pointer's size on purpose */
+    rs_table **list =
+        malloc((srv->tables.count + 1) * sizeof *list); /* NOLINT(bugprone-sizeof-expression) */
     for (size_t i = 0; list && i < srv->tables.cap; i++)
         if (srv->tables.slots[i].key)
             list[n++] = srv->tables.slots[i].value;
     if (list)
-        qsort(list, n, sizeof *list, by_id_desc);
+        qsort(list, n, sizeof *list, by_id_desc); /* NOLINT(bugprone-sizeof-expression) */
     cJSON *m = message("lobby");
     cJSON *open = cJSON_AddArrayToObject(m, "open");
     cJSON *live = cJSON_AddArrayToObject(m, "live");
@@ -578,7 +580,7 @@ static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
         return 0;
     if (strcmp(kind, "live") == 0) {
         s->clock_kind = RS_CLOCK_LIVE;
-        if (!rs_field_int(clock, "initial_ms", true, 1000, 3 * 3600000ll, &s->initial_ms, e) ||
+        if (!rs_field_int(clock, "initial_ms", true, 1000, 3 * 3600000LL, &s->initial_ms, e) ||
             !rs_field_int(clock, "increment_ms", false, 0, 600000, &s->increment_ms, e)) {
             e->code = "bad-clock";
             return -1;
@@ -592,7 +594,7 @@ static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
             e->code = "bad-clock";
             return -1;
         }
-        s->per_move_ms = days * 86400000ll;
+        s->per_move_ms = days * 86400000LL;
         return 0;
     }
     return rs_fail(e, "bad-clock", "clock kind '%.20s': expected live, correspondence or none",
@@ -752,7 +754,7 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         if (from->kind == RS_SEAT_HUMAN && from->user_id != c->user)
             to->kind = RS_SEAT_RESERVED;
     }
-    rs_table *fresh;
+    rs_table *fresh = NULL;
     if (create_table(srv, c, &s, msg, &fresh, e) < 0)
         return -1;
     t->rematch_id = fresh->row.id;

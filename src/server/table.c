@@ -103,7 +103,8 @@ static void options_text(const rp_game *game, const rp_config *cfg, char *buf, s
     rp_config_to_text(game, cfg, all, sizeof all);
     size_t n = 0;
     buf[0] = '\0';
-    for (char *tok = strtok(all, " "); tok; tok = strtok(NULL, " ")) {
+    char *save = NULL; /* strtok_r: tables are built on the network thread and workers */
+    for (char *tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         if (strncmp(tok, "seed=", 5) == 0)
             continue;
         int w = snprintf(buf + n, size - n, "%s%s", n ? " " : "", tok);

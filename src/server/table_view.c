@@ -8,6 +8,12 @@
 
 #include "table.h"
 
+/* Whole milliseconds since a seat left (the division truncates on purpose). */
+static int64_t gone_ms(int64_t now_us, int64_t since_us)
+{
+    return (now_us - since_us) / 1000;
+}
+
 static const char *seat_kind_word(rs_seat_kind kind)
 {
     static const char *const words[] = {"open", "invite", "reserved", "ai", "human"};
@@ -36,7 +42,7 @@ static cJSON *seat_json(const rs_table *t, int s, int64_t now_us)
         bool connected = t->connections[s] > 0;
         cJSON_AddBoolToObject(o, "connected", connected);
         if (!connected && t->row.status == RS_GAME_LIVE)
-            cJSON_AddNumberToObject(o, "gone_ms", (double)((now_us - t->gone_since_us[s]) / 1000));
+            cJSON_AddNumberToObject(o, "gone_ms", (double)gone_ms(now_us, t->gone_since_us[s]));
     } else if (seat->kind == RS_SEAT_AI) {
         cJSON_AddBoolToObject(o, "connected", true);
     }

@@ -17,7 +17,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Inputs longer than this are skipped: every parser refuses far shorter texts by length. */
-#define FUZZ_MAX_INPUT (4 * RP_STATE_TEXT)
+#define FUZZ_MAX_INPUT ((size_t)4 * RP_STATE_TEXT)
 
 _Noreturn static inline void fuzz_fail(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
