@@ -730,7 +730,7 @@ static int parse_target(char **tok, int n, int i, const char *const *names, int 
 static int dw_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err)
 {
     (void)st;
-    char copy[RP_ACTION_TEXT * 2];
+    char copy[RP_ACTION_TEXT * 2] = {0};
     char *tok[MAX_TOKENS];
     const int n = tokenize(text, copy, sizeof copy, tok);
     if (n <= 0)

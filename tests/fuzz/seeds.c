@@ -46,7 +46,7 @@ static void write_selected(const char *target, const char *name, unsigned select
     size_t len = strlen(text);
     if (len > sizeof buf - 1)
         len = sizeof buf - 1;
-    memcpy(buf + 1, text, len);
+    memcpy(buf + 1, text, len); /* NOLINT(bugprone-not-null-terminated-result): bytes, no NUL */
     write_seed(target, name, buf, len + 1);
 }
 
@@ -81,7 +81,7 @@ static void state_seeds(const rp_game *game)
     for (int players = game->min_players; players <= game->max_players; players++) {
         for (int depth = 0; depth <= 3; depth++) {
             rp_state st;
-            init_game(game, &st, players, (uint64_t)(players * 10 + depth));
+            init_game(game, &st, players, (uint64_t)players * 10 + (uint64_t)depth);
             rp_rng rng;
             rp_rng_seed(&rng, (uint64_t)k, 1);
             play_random(game, &st, depth == 3 ? 1000000 : depth * depth * 9, &rng);
@@ -160,7 +160,7 @@ static void record_seeds(void)
         for (int kind = 0; kind < 2; kind++) {
             rp_config cfg;
             rp_config_default(game, &cfg);
-            cfg.seed = (uint64_t)(g + 3);
+            cfg.seed = (uint64_t)g + 3;
             rp_match m;
             rp_error err;
             if (rp_match_new(&m, game, &cfg, &err) < 0) {
