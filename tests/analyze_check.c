@@ -74,7 +74,7 @@ static void note_kind(game_facts *f, const rp_game *game, const void *st, rp_act
         i++;
     if (i == f->num_kinds && f->num_kinds < MAX_KINDS)
         snprintf(f->kinds[f->num_kinds++], sizeof f->kinds[0], "%s", kind);
-    if (i < f->num_kinds)
+    if (i < f->num_kinds && seat >= 0 && seat < RP_MAX_PLAYERS)
         f->kind_seats[i] |= 1u << seat;
 }
 
