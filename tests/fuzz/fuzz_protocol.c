@@ -94,7 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         const size_t start = answers_len;
         const bool go_on = rp_engine_line(session, copy);
-        const char *answer = answers + start;
+        /* the stream's buffer stays NULL until something is written */
+        const char *answer = answers ? answers + start : "";
         const size_t len = answers_len - start;
         if (!gets_an_answer(line)) {
             FUZZ_CHECK(len == 0, "the blank or comment line '%.200s' was answered", line);
