@@ -4,7 +4,7 @@
 
 #include "clock.h"
 
-#define MS 1000 /* microseconds */
+#define MS INT64_C(1000) /* microseconds */
 
 static void test_live_clock_charges_and_increments(void **state)
 {

@@ -199,8 +199,8 @@ static void guest(uint64_t conn, char *token)
     say(conn, "{\"t\":\"hello\",\"proto\":1}");
     cJSON *w = take(conn, "welcome");
     assert_true(strlen(str(w, "token")) > 20);
-    if (token)
-        strcpy(token, str(w, "token"));
+    if (token) /* token holds RS_TOKEN_TEXT bytes (every caller's buffer) */
+        snprintf(token, RS_TOKEN_TEXT, "%s", str(w, "token"));
     cJSON_Delete(w);
 }
 
@@ -309,7 +309,7 @@ static void test_tokens_expire(void **state)
     (void)state;
     char token[RS_TOKEN_TEXT];
     guest(1, token);
-    advance(91ll * 86400000); /* tokens live 90 days */
+    advance(91LL * 86400000); /* tokens live 90 days */
     rs_server_connect(H.srv, 2, "127.0.0.1");
     say(2, "{\"t\":\"hello\",\"proto\":1,\"token\":\"%s\"}", token);
     cJSON *e = take(2, "error");

@@ -403,7 +403,7 @@ static int print_secrets(const char *record, const char *viewer_text)
     replay r = {0};
     if (load(&r, record) < 0)
         return 1;
-    int viewer = atoi(viewer_text);
+    int viewer = (int)strtol(viewer_text, NULL, 10);
     for (size_t ply = 0; r.m.game->secret_names && ply <= r.num_moves; ply++) {
         char *names = secrets_at(&r, ply, viewer);
         printf("%zu%s\n", ply, names ? names : " ?");
