@@ -457,9 +457,15 @@ static void test_castle_danger_exposed_king_is_hit(void **unused)
     (void)unused;
     assert_non_null(rp_game_find("castle-danger"));
     static const char *const positions[] = {
-        "2w4/2#1#2/5k1/7/7/5C1/7/2#1#2/2K1W2 b 6 add 1/100 *",  /* fire f4:3 at once */
-        "2w4/2#1#2/5k1/7/7/4C2/7/2#1#2/2K1W2 b 6 add 1/100 *",  /* e4-f4, then fire */
-        "2w1k2/2#1#2/7/1c5/7/7/1K5/2#1#2/4W2 r 6 add 1/100 *",  /* Red: fire b6:3 */
+        /* fire f4:3 at once */
+        "cd1 board=2w4/2#1#2/5k1/7/7/5C1/7/2#1#2/2K1W2 side=blue moves=6 add=open turn=1 "
+        "limit=none tournament=0 result=ongoing supply=W7B2C3F5/w7b2c4f5/#16",
+        /* e4-f4, then fire */
+        "cd1 board=2w4/2#1#2/5k1/7/7/4C2/7/2#1#2/2K1W2 side=blue moves=6 add=open turn=1 "
+        "limit=none tournament=0 result=ongoing supply=W7B2C3F5/w7b2c4f5/#16",
+        /* Red: fire b6:3 */
+        "cd1 board=2w1k2/2#1#2/7/1c5/7/7/1K5/2#1#2/4W2 side=red moves=6 add=open turn=1 "
+        "limit=none tournament=0 result=ongoing supply=W7B2C4F5/w7b2c3f5/#16",
     };
     static const char *const specs[] = {"mcts:iters=3000", "hard"};
     for (size_t p = 0; p < sizeof positions / sizeof *positions; p++)

@@ -37,7 +37,7 @@ enum { KD_VOID_WALLS = 1, KD_VOID_CANNONS = 2 };
 
 /* The whole game. Fields after the masks are small integers; the struct is memset to 0 before
  * it is filled, so equal states are equal bytes. Masks marked "derived" are recomputed by
- * state_from_text from the fields that the notation writes. */
+ * state_from_text from the fields that the notation writes; state_ok checks they agree. */
 typedef struct kd_state {
     rp_rng rng;                     /* drives every later deal */
     uint32_t hand[KD_MAX_PLAYERS];  /* cards in each hand (hidden from others) */
@@ -48,15 +48,15 @@ typedef struct kd_state {
     uint32_t score[KD_MAX_PLAYERS]; /* paper scores (KD-9) */
     uint16_t hand_number;           /* 1 for the first hand */
     uint8_t players, dealer, leader, trick_len, suit;
-    uint8_t over, winner;           /* winner is meaningful only when over (derived) */
-    uint8_t castle[KD_MAX_PLAYERS]; /* castle values 1..8 (KD-1) */
-    uint8_t voids[KD_MAX_PLAYERS];  /* KD_VOID_* bits */
-    uint8_t trick[KD_MAX_PLAYERS];  /* cards of the current trick from the leader on */
-    uint8_t pile_top[2][KD_PILES];  /* two players: face-up card of each pile or KD_NONE */
-    uint8_t pile_under[2][KD_PILES];/* two players: face-down card under it or KD_NONE */
-    uint8_t last[KD_MAX_PLAYERS];   /* the last finished trick, for display */
+    uint8_t over, winner;            /* winner is meaningful only when over (derived) */
+    uint8_t castle[KD_MAX_PLAYERS];  /* castle values 1..8 (KD-1) */
+    uint8_t voids[KD_MAX_PLAYERS];   /* KD_VOID_* bits */
+    uint8_t trick[KD_MAX_PLAYERS];   /* cards of the current trick from the leader on */
+    uint8_t pile_top[2][KD_PILES];   /* two players: face-up card of each pile or KD_NONE */
+    uint8_t pile_under[2][KD_PILES]; /* two players: face-down card under it or KD_NONE */
+    uint8_t last[KD_MAX_PLAYERS];    /* last finished trick, shown into the next hand */
     uint8_t last_len, last_leader, last_suit;
-    uint8_t last_winner;            /* KD_NONE: the last trick was set aside (KD-7) */
+    uint8_t last_winner; /* KD_NONE: the last trick was set aside (KD-7) */
 } kd_state;
 
 extern const rp_game rp_king_of_danger;

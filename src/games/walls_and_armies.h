@@ -1,7 +1,7 @@
 /* walls_and_armies.h — internal (not installed): the flat state of Walls and Armies and the
  * few entry points its tests need to build exact situations (a dealt deck in a known order).
  * The game itself is src/games/walls_and_armies.c; its rules as implemented are
- * docs/rules/walls-and-armies.md. */
+ * docs/rules/walls-and-armies.md, its implementer notes docs/games/walls-and-armies.md. */
 #ifndef RP_WALLS_AND_ARMIES_H
 #define RP_WALLS_AND_ARMIES_H
 
@@ -19,6 +19,10 @@
 #define WA_DRAW 2
 #define WA_DEFAULT_CAP 200
 #define WA_MAX_CAP 10000
+/* Cards one action can turn face up: a wall and an army card (or a counter), then the
+ * replenish flips of the turns it ends — at most 16 face cards (shields only accumulate while
+ * no one attacks) and 2 number cards (after which someone holds army cards): 20. */
+#define WA_MAX_REVEALED 20
 
 /* The action integers (see the table in walls_and_armies.c). */
 #define WA_ACT_WALL 0u      /* + wall index (0..51): attack that wall with the next army card */
@@ -33,28 +37,32 @@
 enum { WA_ATTACK = 0, WA_DEFEND = 1, WA_OVER = 2 };
 
 typedef struct wa_player {
-    uint8_t walls[WA_CARDS];   /* laid out individually, in order; face up when in faceup */
-    uint8_t army[WA_CARDS];    /* the army deck, top = army[narmy - 1] */
+    uint8_t walls[WA_CARDS]; /* laid out individually, in order; face up when in faceup */
+    uint8_t army[WA_CARDS];  /* the army deck, top = army[narmy - 1] */
     uint8_t shields[WA_MAX_SHIELDS];
     uint8_t nwalls, narmy, nshields;
 } wa_player;
 
 /* Every card is in exactly one place: the main deck, the discard pile, a player's walls,
- * shields or army deck, or one of the attacker's stacks. */
+ * shields or army deck, or one of the attacker's stacks. Unused slots of every array are
+ * zero, so equal states are equal bytes. */
 typedef struct wa_state {
-    rp_rng rng;                      /* all chance after the deal: reshuffles (WA-6) */
-    uint64_t discard;                /* the discard pile, as a set (public, WA-8) */
-    uint64_t faceup;                 /* walls currently turned face up */
-    uint64_t targeted;               /* cards one of the attacker's stacks is against (WA-9) */
-    uint64_t stack_cards[WA_CARDS];  /* the attacker's unresolved stacks, as sets */
-    uint8_t stack_target[WA_CARDS];  /* the opponent card each stack is against */
-    uint8_t stack_total[WA_CARDS];   /* the sum of the stack's values */
-    uint8_t deck[WA_CARDS];          /* the main deck, top = deck[ndeck - 1] */
+    rp_rng rng;                     /* all chance after the deal: reshuffles (WA-6) */
+    uint64_t discard;               /* the discard pile, as a set (public, WA-8) */
+    uint64_t faceup;                /* walls currently turned face up */
+    uint64_t targeted;              /* cards one of the attacker's stacks is against (WA-9) */
+    uint64_t stack_cards[WA_CARDS]; /* the attacker's unresolved stacks, as sets */
+    uint8_t stack_target[WA_CARDS]; /* the opponent card each stack is against */
+    uint8_t stack_total[WA_CARDS];  /* the sum of the stack's values */
+    uint8_t deck[WA_CARDS];         /* the main deck, top = deck[ndeck - 1] */
+    /* The cards the last action turned face up, in order (public: everyone saw them, even
+     * those a reshuffle has since hidden again); what its events may name. */
+    uint8_t revealed[WA_MAX_REVEALED];
     wa_player p[2];
-    uint16_t turn, cap;              /* the turn in progress (1-based) and the turn cap */
-    uint8_t ndeck, nstacks, attacker, phase;
-    uint8_t pending;                 /* stack the defender is asked about (WA_DEFEND), else WA_NONE */
-    uint8_t winner;                  /* 0, 1, WA_DRAW once over, else WA_NONE */
+    uint16_t turn, cap; /* the turn in progress (1-based) and the turn cap */
+    uint8_t ndeck, nstacks, attacker, phase, nrevealed;
+    uint8_t pending; /* stack the defender is asked about (WA_DEFEND), else WA_NONE */
+    uint8_t winner;  /* 0, 1, WA_DRAW once over, else WA_NONE */
 } wa_state;
 
 extern const rp_game rp_walls_and_armies;
