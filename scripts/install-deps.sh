@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # install-deps.sh — installs the Debian packages the build needs, only those missing, so
 # `make` and `make test` work on a fresh machine. Uses apt-get as root or through sudo.
+# Open MPI runs sim/arena/analyze across processes; Node.js and npm bundle the analysis
+# report's plotting script (web/, `npm ci` at build time); Chromium opens the report in the
+# tests. Node.js counts as present when `node` and `npm` run (another install may provide
+# them); otherwise Debian's nodejs and npm are installed.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libwebsockets-dev libsqlite3-dev
-          libsodium-dev python3 python3-websockets openssl)
+          libsodium-dev python3 python3-websockets openssl openmpi-bin libopenmpi-dev chromium)
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,6 +29,7 @@ int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
 int rp_cmd_arena(int argc, char **argv);
 int rp_cmd_serve(int argc, char **argv);
+int rp_cmd_analyze(int argc, char **argv);
 
 /* Search iterations per second at the start of each game (or only `game` when not NULL), on
  * one thread and on `threads` threads, one line per game on `out`. Returns an exit code. */
@@ -70,17 +71,71 @@ void rp_progress_start(rp_progress *p, const char *label, long total);
 void rp_progress_update(rp_progress *p, long done);
 void rp_progress_finish(rp_progress *p);
 
-/* Play one game from cfg, the AI specs[p] on each seat p (seeded ai_seed + p); write the
- * returns and (if not NULL) the number of actions. */
-int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
-                   uint64_t ai_seed, double *returns, long *actions, rp_error *err);
+/* ---- the AI-game runner (run.c), shared by sim, arena and analyze ---- */
 
-/* Run work(ctx, i, err) for every i in [0, count) on `threads` threads, with a progress bar
- * labelled `label` on a terminal. The first failure stops the run and is copied to err. */
+/* The turn cap a tool applies (CD-16): max_turns when the user gave one (> 0), else the
+ * game's tool_turn_cap; 0 means none. */
+int rp_cli_turn_cap(const rp_game *game, long long max_turns);
+
+/* Counts turns as the game does (turn_number), or, for a game without that hook, as the
+ * number of times the seat to act has changed, plus one. Feed it every state of a game in
+ * order, the first included. */
+typedef struct rp_cli_turns {
+    int count;
+    int last_player;
+} rp_cli_turns;
+void rp_cli_turns_start(rp_cli_turns *t);
+/* The turn in progress in st (the last one once the game is over). */
+int rp_cli_turns_at(const rp_game *game, rp_cli_turns *t, const void *st);
+
+/* What one AI game came to. */
+typedef struct rp_cli_outcome {
+    double returns[RP_MAX_PLAYERS]; /* shares of the win; equal shares when unfinished */
+    int players;
+    long actions;    /* actions applied */
+    int turns;       /* turns begun, as rp_cli_turns_at counts them */
+    bool unfinished; /* stopped at the turn cap: not a result of the rules (CD-16) */
+} rp_cli_outcome;
+
+/* Called before every action with the state, the seat to act, the action chosen and how many
+ * actions were legal; and once more at the end with the final state, seat RP_TERMINAL (also
+ * when the game was stopped at the cap) and RP_NO_ACTION. */
+typedef void (*rp_cli_watch)(void *ctx, const void *st, int mover, rp_action action, int legal);
+
+/* Play one game from cfg, the AI specs[p] on each seat p (seeded ai_seed + p). A game still
+ * going when turn turn_cap + 1 would begin (turn_cap > 0) is stopped and reported
+ * unfinished. watch may be NULL. */
+int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
+                   uint64_t ai_seed, int turn_cap, rp_cli_watch watch, void *watch_ctx,
+                   rp_cli_outcome *out, rp_error *err);
+
+/* Run work(ctx, i, item_i, err) for every i in [0, count) on `threads` threads, with a
+ * progress bar labelled `label` on a terminal; item_i is items + i * item_size, the result
+ * of game i. Under MPI (mpirun) each process plays the indices i with i % ranks == rank and
+ * the root process receives every item, so it ends with exactly the items one process
+ * would have made. The first failure stops the run and is copied to err (on every process:
+ * where it did not happen, err says so). */
 #define RP_CLI_MAX_THREADS 256
-typedef int (*rp_cli_work)(void *ctx, long index, rp_error *err);
+typedef int (*rp_cli_work)(void *ctx, long index, void *item, rp_error *err);
 int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work, void *ctx,
-                    rp_error *err);
+                    void *items, size_t item_size, rp_error *err);
+
+/* The number of threads to use by default: the cores this process may run on. */
+int rp_cli_cores(void);
+
+/* ---- MPI (mpi.c): sim, arena and analyze split their games across processes ---- */
+
+/* Start MPI when the process was launched by mpirun (else nothing): call first in main. */
+void rp_cli_mpi_start(int *argc, char ***argv);
+void rp_cli_mpi_end(void);
+int rp_cli_mpi_rank(void);  /* 0 without MPI */
+int rp_cli_mpi_ranks(void); /* 1 without MPI */
+/* True on the process that prints and writes files (rank 0, or the only one). */
+bool rp_cli_mpi_root(void);
+/* Whether any process failed (all processes call it with their own flag). */
+bool rp_cli_mpi_any(bool mine);
+/* Bring every process's items (index i lives on process i % ranks) to the root process. */
+int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err);
 
 /* Nanoseconds from a monotonic clock. */
 unsigned long long rp_cli_now_ns(void);

@@ -7,14 +7,21 @@
 
 #include "cli.h"
 
+/* What one game came to. */
+typedef struct sim_result {
+    int winner;      /* sole winning seat, or -1 for a draw, a shared win or an unfinished game */
+    bool unfinished; /* stopped at the turn cap (CD-16) */
+    long actions;
+} sim_result;
+
 typedef struct sim_job {
     const rp_game *game;
     rp_config cfg;
     const char *ai_specs[RP_MAX_PLAYERS];
     long games;
-    bool paired; /* games 2k and 2k+1: same deal, the two seats' AIs swapped */
-    int *winner; /* per game: sole winning seat, or -1 for a draw or shared win */
-    long *actions;
+    int turn_cap; /* 0: none */
+    bool paired;  /* games 2k and 2k+1: same deal, the two seats' AIs swapped */
+    sim_result *results;
 } sim_job;
 
 /* The AI spec sitting at `seat` in game g (swapped on odd games of a pair). */
@@ -25,37 +32,44 @@ static const char *spec_at(const sim_job *job, long g, int seat)
     return job->ai_specs[seat];
 }
 
-static int play_one(void *ctx, long g, rp_error *err)
+static int play_one(void *ctx, long g, void *item, rp_error *err)
 {
     sim_job *job = ctx;
+    sim_result *res = item;
     rp_config cfg = job->cfg;
     cfg.seed = job->cfg.seed + (uint64_t)(job->paired ? g / 2 : g);
     const char *specs[RP_MAX_PLAYERS];
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
         specs[p] = spec_at(job, g, p);
-    double r[RP_MAX_PLAYERS] = {0};
+    rp_cli_outcome out;
     rp_error inner = {{0}};
-    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u, r, &job->actions[g],
-                            &inner);
+    int rc = rp_cli_ai_game(job->game, &cfg, specs, cfg.seed * 1000003u, job->turn_cap, NULL, NULL,
+                            &out, &inner);
     if (rc < 0)
         return rp_fail(err, rc, "game %ld: %s", g, inner.msg);
-    int winner = -1;
-    for (int p = 0; p < cfg.players; p++)
-        if (r[p] > 0.999)
-            winner = p;
-    job->winner[g] = winner;
+    res->winner = -1;
+    for (int p = 0; p < out.players && !out.unfinished; p++)
+        if (out.returns[p] > 0.999)
+            res->winner = p;
+    res->unfinished = out.unfinished;
+    res->actions = out.actions;
     return RP_OK;
 }
 
 static void sim_help(void)
 {
     printf("usage: ramparts sim GAME [--games N] [--seed S] [--ai A,B,...] [--threads T]\n"
-           "                    [--paired] [--json] [key=value ...]\n\n"
+           "                    [--paired] [--max-turns N] [--json] [key=value ...]\n\n"
            "Plays N games (default 100) AI against AI and prints wins per seat, draws (and\n"
            "shared wins) and the mean number of player actions per game. --ai lists one AI per\n"
            "seat (the last one fills the remaining seats; default random). Game i uses seed S+i\n"
            "(default S=1). --paired plays games in pairs with the first two seats' AIs swapped\n"
-           "(on by default for games that declare paired seats, e.g. castle-danger). A progress bar shows on a terminal.\n\nAIs:\n%s",
+           "(on by default for games that declare paired seats, e.g. castle-danger).\n"
+           "--max-turns N stops a game still going after N turns and counts it unfinished,\n"
+           "never as a win or a draw (default: the game's cap for tools, e.g. 100 turns in\n"
+           "castle-danger, which has no turn limit outside tournaments: ruling CD-16).\n"
+           "A progress bar shows on a terminal. Under mpirun the games are split across\n"
+           "the processes and the result is the same as in one process.\n\nAIs:\n%s",
            rp_ai_help());
 }
 
@@ -88,46 +102,66 @@ static bool parse_ai_list(sim_job *job, char *list, int players)
     return true;
 }
 
+static void print_json(const sim_job *job, const long *wins, long draws, long unfinished,
+                       double mean)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "game", job->game->id);
+    cJSON_AddNumberToObject(o, "games", (double)job->games);
+    cJSON *w = cJSON_AddArrayToObject(o, "wins");
+    cJSON *ai = cJSON_AddArrayToObject(o, "ai");
+    for (int p = 0; p < job->cfg.players; p++) {
+        cJSON_AddItemToArray(w, cJSON_CreateNumber((double)wins[p]));
+        cJSON_AddItemToArray(ai, cJSON_CreateString(job->ai_specs[p]));
+    }
+    cJSON_AddNumberToObject(o, "draws", (double)draws);
+    cJSON_AddNumberToObject(o, "unfinished", (double)unfinished);
+    if (job->turn_cap > 0)
+        cJSON_AddNumberToObject(o, "turn_cap", job->turn_cap);
+    else
+        cJSON_AddNullToObject(o, "turn_cap");
+    cJSON_AddNumberToObject(o, "mean_actions", mean);
+    cJSON_AddNumberToObject(o, "seed", (double)job->cfg.seed);
+    cJSON_AddBoolToObject(o, "paired", job->paired);
+    char *text = cJSON_PrintUnformatted(o);
+    printf("%s\n", text);
+    free(text);
+    cJSON_Delete(o);
+}
+
 static void print_results(const sim_job *job, bool json)
 {
     int players = job->cfg.players;
-    long wins[RP_MAX_PLAYERS] = {0}, draws = 0, total_actions = 0;
+    long wins[RP_MAX_PLAYERS] = {0}, draws = 0, unfinished = 0, total_actions = 0;
     for (long g = 0; g < job->games; g++) {
-        if (job->winner[g] < 0)
+        const sim_result *r = &job->results[g];
+        if (r->unfinished)
+            unfinished++;
+        else if (r->winner < 0)
             draws++;
         else
-            wins[job->winner[g]]++;
-        total_actions += job->actions[g];
+            wins[r->winner]++;
+        total_actions += r->actions;
     }
     double mean = (double)total_actions / (double)job->games;
     if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "game", job->game->id);
-        cJSON_AddNumberToObject(o, "games", (double)job->games);
-        cJSON *w = cJSON_AddArrayToObject(o, "wins");
-        cJSON *ai = cJSON_AddArrayToObject(o, "ai");
-        for (int p = 0; p < players; p++) {
-            cJSON_AddItemToArray(w, cJSON_CreateNumber((double)wins[p]));
-            cJSON_AddItemToArray(ai, cJSON_CreateString(job->ai_specs[p]));
-        }
-        cJSON_AddNumberToObject(o, "draws", (double)draws);
-        cJSON_AddNumberToObject(o, "mean_actions", mean);
-        cJSON_AddNumberToObject(o, "seed", (double)job->cfg.seed);
-        cJSON_AddBoolToObject(o, "paired", job->paired);
-        char *text = cJSON_PrintUnformatted(o);
-        printf("%s\n", text);
-        free(text);
-        cJSON_Delete(o);
+        print_json(job, wins, draws, unfinished, mean);
         return;
     }
     printf("%s: %ld games, seed %llu%s\n", job->game->id, job->games,
            (unsigned long long)job->cfg.seed, job->paired ? ", paired with seats swapped" : "");
+    if (job->turn_cap > 0)
+        printf("  games still going after %d turns were stopped (a cap of the tool, not a rule)\n",
+               job->turn_cap);
     for (int p = 0; p < players; p++)
         printf("  seat %d %-10s %-16s wins %6ld  (%.1f%%)\n", p, rp_seat_name(job->game, p),
                job->paired && p < 2 ? "(alternating)" : job->ai_specs[p], wins[p],
                100.0 * (double)wins[p] / (double)job->games);
     printf("  draws or shared             %6ld  (%.1f%%)\n", draws,
            100.0 * (double)draws / (double)job->games);
+    if (job->turn_cap > 0)
+        printf("  unfinished at the turn cap  %6ld  (%.1f%%)\n", unfinished,
+               100.0 * (double)unfinished / (double)job->games);
     printf("  mean actions per game       %.1f\n", mean);
 }
 
@@ -144,7 +178,7 @@ int rp_cmd_sim(int argc, char **argv)
     if (!(job.game = rp_cli_game("sim", argv[1])))
         return RP_EXIT_USAGE;
     rp_config_default(job.game, &job.cfg);
-    long long games = 100, threads = 1, seed = 1;
+    long long games = 100, threads = 1, seed = 1, max_turns = 0;
     char *ai_list = NULL;
     bool json = false, seed_given = false;
     for (int i = 2; i < argc; i++) {
@@ -154,12 +188,14 @@ int rp_cmd_sim(int argc, char **argv)
         } else if (strcmp(a, "--paired") == 0) {
             job.paired = true;
         } else if (strcmp(a, "--games") == 0 || strcmp(a, "--threads") == 0 ||
-                   strcmp(a, "--seed") == 0) {
+                   strcmp(a, "--seed") == 0 || strcmp(a, "--max-turns") == 0) {
             if (!(v = rp_cli_value("sim", argc, argv, &i)))
                 return RP_EXIT_USAGE;
-            bool ok = strcmp(a, "--games") == 0     ? rp_cli_number("sim", a, v, 1, 100000000, &games)
+            bool ok = strcmp(a, "--games") == 0 ? rp_cli_number("sim", a, v, 1, 100000000, &games)
                       : strcmp(a, "--threads") == 0 ? rp_cli_number("sim", a, v, 1, 256, &threads)
-                                                    : rp_cli_number("sim", a, v, 0, INT64_MAX, &seed);
+                      : strcmp(a, "--max-turns") == 0
+                          ? rp_cli_number("sim", a, v, 1, 1000000, &max_turns)
+                          : rp_cli_number("sim", a, v, 0, INT64_MAX, &seed);
             if (!ok)
                 return RP_EXIT_USAGE;
             seed_given = seed_given || strcmp(a, "--seed") == 0;
@@ -182,21 +218,21 @@ int rp_cmd_sim(int argc, char **argv)
     if (job.game->paired_seats && job.cfg.players == 2)
         job.paired = true;
     job.games = (long)games;
-    job.winner = calloc((size_t)games, sizeof *job.winner);
-    job.actions = calloc((size_t)games, sizeof *job.actions);
-    if (!job.winner || !job.actions) {
+    job.turn_cap = rp_cli_turn_cap(job.game, max_turns);
+    job.results = calloc((size_t)games, sizeof *job.results);
+    if (!job.results) {
         fprintf(stderr, "ramparts sim: out of memory\n");
         return RP_EXIT_FAIL;
     }
     rp_error err;
     int rc = RP_EXIT_OK;
-    if (rp_cli_parallel("sim", job.games, (int)threads, play_one, &job, &err) < 0) {
+    if (rp_cli_parallel("sim", job.games, (int)threads, play_one, &job, job.results,
+                        sizeof *job.results, &err) < 0) {
         fprintf(stderr, "ramparts sim: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
-    } else {
+    } else if (rp_cli_mpi_root()) {
         print_results(&job, json);
     }
-    free(job.winner);
-    free(job.actions);
+    free(job.results);
     return rc;
 }

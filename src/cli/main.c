@@ -13,6 +13,7 @@ static const rp_command commands[] = {
     {"replay", "replay and verify a game record", rp_cmd_replay},
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
+    {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
     {"serve", "run the online server: play each other and the AI in a browser", rp_cmd_serve},
 };
@@ -29,7 +30,7 @@ static void usage(FILE *out)
                  "Example: ramparts play danger-at-the-walls --seat 1=greedy\n");
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -50,4 +51,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "ramparts: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return RP_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    rp_cli_mpi_start(&argc, &argv);
+    int rc = run_command(argc, argv);
+    rp_cli_mpi_end();
+    return rc;
 }

@@ -21,8 +21,8 @@ expect_match "arena table header" "$text" "A score.*95% CI.*Elo"
 expect_match "arena lists every pairing" "$text" "random +greedy.*random +mcts:iters=20,threads=2.*greedy +mcts"
 json=$("$RAMPARTS" arena $game --ai random,greedy --games 6 --json)
 expect_match "arena --json keys" "$json" '"pairings":\[\{"a":"random","b":"greedy","games":6,"a_wins":.*"ci_low":.*"elo":'
-sum=$(echo "$json" | sed 's/.*"a_wins":\([0-9]*\),"draws":\([0-9]*\),"b_wins":\([0-9]*\).*/\1+\2+\3/')
-expect_eq "arena wins, draws and losses add up" "$(( sum ))" "6"
+sum=$(echo "$json" | sed 's/.*"a_wins":\([0-9]*\),"draws":\([0-9]*\),"b_wins":\([0-9]*\),"unfinished":\([0-9]*\).*/\1+\2+\3+\4/')
+expect_eq "arena wins, draws, losses and unfinished games add up" "$(( sum ))" "6"
 json2=$("$RAMPARTS" arena $game --ai random,greedy --games 6 --json --threads 2)
 expect_eq "arena is the same with 2 threads" "$json2" "$json"
 multi=$("$RAMPARTS" arena king-of-danger players=3 --ai easy:iters=20,random --games 3 --json)

@@ -29,8 +29,9 @@ for game in $(games); do
   expect_match "$game: sim --json keys" "$json" '"games":20.*"wins":\[.*\].*"draws":.*"mean_actions":'
   wins=$(echo "$json" | sed 's/.*"wins":\[\([^]]*\)\].*/\1/')
   draws=$(echo "$json" | sed 's/.*"draws":\([0-9]*\).*/\1/')
-  total=$(( ${wins//,/+} + draws ))
-  expect_eq "$game: wins and draws add up to the games" "$total" "20"
+  unfinished=$(echo "$json" | sed 's/.*"unfinished":\([0-9]*\).*/\1/')
+  total=$(( ${wins//,/+} + draws + unfinished ))
+  expect_eq "$game: wins, draws and unfinished games add up to the games" "$total" "20"
   json2=$("$RAMPARTS" sim "$game" --games 20 --seed 4 --json --threads 2)
   expect_eq "$game: sim is the same with 2 threads" "$json2" "$json"
   text=$(NO_COLOR=1 "$RAMPARTS" sim "$game" --games 5 --ai greedy,random)

@@ -1,0 +1,111 @@
+/* analyze.h — what the parts of `ramparts analyze` share: one game's measurements (the unit
+ * that threads and MPI processes hand back), the statistics with their intervals, and the
+ * figures computed over a set of games. */
+#ifndef RP_CLI_ANALYZE_H
+#define RP_CLI_ANALYZE_H
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+
+/* Cards and kinds of action a game touched, as text lines "PP HH name\n": PP the hex mask of
+ * the seats that played it, HH of the seats holding it at the end. */
+#define AN_FEATURE_TEXT 4096
+
+/* The measurements of one game (fixed size, no pointers: MPI gathers them as bytes). */
+typedef struct an_game {
+    bool done; /* this slot holds a game */
+    int players;
+    bool unfinished; /* stopped at the tools' turn cap (CD-16) */
+    double returns[RP_MAX_PLAYERS];
+    int strong_seat; /* ladder games: the seat of the stronger AI (-1 otherwise) */
+    int turns;
+    long actions;     /* every action applied */
+    long decisions;   /* actions chosen among two or more legal ones */
+    long forced;      /* actions that were the only legal one */
+    double legal_sum; /* legal actions summed over every state someone acted in */
+    /* Ludii's state-evaluation metrics of this game (NaN without an evaluate hook, or
+     * without a sole winner where the metric needs one) */
+    double lead_change, stability, drama, decisiveness;
+    /* "Decided by one move" (judged games only): the largest fall in a mover's estimate
+     * over one of its own moves, and the loser's worst move */
+    bool judged;
+    double worst_drop, loser_drop;
+    int worst_drop_action; /* the action index (from 0) of the worst drop */
+    bool loser_swung;      /* the loser's worst move took it from >= even to below */
+    char features[AN_FEATURE_TEXT];
+} an_game;
+
+/* A set of games analysed together; deals come in pairs when paired (games 2k, 2k+1). */
+typedef struct an_set {
+    const an_game *games;
+    long count;
+    bool paired;
+} an_set;
+
+/* ---- statistics (analyze_stats.c) ---- */
+
+typedef struct an_interval {
+    double value, low, high;
+    long n; /* the games (or observations) behind it */
+} an_interval;
+
+/* 95% Wilson interval of a share `successes`/n (successes may be fractional: shares). */
+an_interval an_wilson(double successes, long n);
+/* The standard normal quantile. */
+double an_normal_quantile(double p);
+/* Two-sided p-value of a normal z. */
+double an_normal_p(double z);
+
+/* A figure computed over the games of a set picked by idx (indices into set->games, repeats
+ * allowed: bootstrap samples). ctx carries a parameter such as a seat. */
+typedef double (*an_figure)(const an_set *set, const long *idx, long n, const void *ctx);
+
+/* The figure over all games with a 95% percentile bootstrap interval: deals resampled (a
+ * pair of games together when paired) with a fixed seed, so the same games always give the
+ * same interval. */
+an_interval an_bootstrap(const an_set *set, an_figure fig, const void *ctx);
+/* The paired difference fig(b) - fig(a) over the same deals (a and b played on the same
+ * seeds), with its 95% paired bootstrap interval; *p_value from the bootstrap. */
+an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, const void *ctx,
+                              double *p_value);
+
+/* ---- one game's measurements (analyze_play.c) ---- */
+
+/* Collects an_game while a game is played (an rp_cli_watch) or replayed from a record. */
+typedef struct an_collector an_collector;
+an_collector *an_collector_new(const rp_game *game, an_game *out);
+void an_collector_watch(void *collector, const void *st, int mover, rp_action action, int legal);
+/* Finish: the returns and whether the game was stopped (from the runner or the record).
+ * Returns RP_OK, or < 0 when the features did not fit. */
+int an_collector_finish(an_collector *c, const double *returns, bool unfinished, rp_error *err);
+void an_collector_free(an_collector *c);
+
+/* Replay a match's moves into out (records: --records). */
+int an_measure_match(const rp_match *m, an_game *out, rp_error *err);
+
+/* "Decided by one move": a strong search (judge_spec) estimates the share of the win of the
+ * seat to act at every decision of a game as it is played (an rp_cli_watch); finish turns the
+ * estimates into each move's fall for its mover. */
+typedef struct an_judge an_judge;
+int an_judge_new(const rp_game *game, const char *judge_spec, uint64_t seed, an_game *out,
+                 an_judge **judge, rp_error *err);
+void an_judge_watch(void *judge, const void *st, int mover, rp_action action, int legal);
+int an_judge_finish(an_judge *j, const double *returns, bool unfinished, rp_error *err);
+void an_judge_free(an_judge *j);
+
+/* ---- figures (analyze_report.c) ---- */
+
+/* The figures of a set as JSON: seats, length, Ludii's metrics, impact. */
+cJSON *an_figures_json(const rp_game *game, const an_set *set);
+/* Every figure of `variant` minus `base` on the same deals, with intervals. */
+cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *variant);
+/* The ladder row of a pairing: the stronger side's score and the weaker side's wins. */
+cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set);
+/* "Decided by one move" over the judged games of a set. */
+cJSON *an_decisive_json(const an_set *set, const char *judge_spec);
+
+/* The HTML report: the figures as data and the plotting bundle, one file. */
+int an_write_html(FILE *out, const cJSON *report);
+
+#endif

@@ -1,0 +1,689 @@
+/* analyze_report.c — the figures of `ramparts analyze` as JSON: seat results, length and
+ * decisions, Ludii's metrics with their definitions, card and action impact with intervals
+ * corrected for many comparisons, the skill ladder, "decided by one move", and paired
+ * differences between a rule variant and the base rules. Every figure carries its interval
+ * and the number of games behind it. */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+/* ---- per-game helpers ---- */
+
+/* The sole winner of a game, or -1 (a draw, a shared win, or stopped at the cap). */
+static int sole_winner(const an_game *g)
+{
+    if (g->unfinished)
+        return -1;
+    for (int p = 0; p < g->players; p++)
+        if (g->returns[p] > 0.999)
+            return p;
+    return -1;
+}
+
+static void add_number(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *interval_json(an_interval r)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_number(o, "value", r.value);
+    add_number(o, "low", r.low);
+    add_number(o, "high", r.high);
+    cJSON_AddNumberToObject(o, "n", (double)r.n);
+    return o;
+}
+
+/* ---- figures over a sample of games (idx) ---- */
+
+static double fig_wins(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    const int seat = *(const int *)ctx;
+    long wins = 0;
+    for (long i = 0; i < n; i++)
+        wins += sole_winner(&s->games[idx[i]]) == seat;
+    return n ? (double)wins / (double)n : NAN;
+}
+
+static double fig_draws(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    long draws = 0;
+    for (long i = 0; i < n; i++)
+        draws += !s->games[idx[i]].unfinished && sole_winner(&s->games[idx[i]]) < 0;
+    return n ? (double)draws / (double)n : NAN;
+}
+
+static double fig_unfinished(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    long stopped = 0;
+    for (long i = 0; i < n; i++)
+        stopped += s->games[idx[i]].unfinished;
+    return n ? (double)stopped / (double)n : NAN;
+}
+
+static double fig_completion(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    long decided = 0;
+    for (long i = 0; i < n; i++)
+        decided += sole_winner(&s->games[idx[i]]) >= 0;
+    return n ? (double)decided / (double)n : NAN;
+}
+
+/* Ludii's Balance: 1 minus the largest difference between two seats' win rates. */
+static double fig_balance(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    if (n == 0)
+        return NAN;
+    long wins[RP_MAX_PLAYERS] = {0};
+    int players = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        players = g->players > players ? g->players : players;
+        const int w = sole_winner(g);
+        if (w >= 0)
+            wins[w]++;
+    }
+    double worst = 0;
+    for (int a = 0; a < players; a++)
+        for (int b = a + 1; b < players; b++)
+            worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / (double)n);
+    return 1 - worst;
+}
+
+/* The mean of a per-game number (an int, long or double member at an offset), finite values
+ * only. */
+typedef enum member_type { MEMBER_INT, MEMBER_LONG, MEMBER_DOUBLE } member_type;
+typedef struct member {
+    size_t offset;
+    member_type type;
+} member;
+
+static double member_value(const an_game *g, const member *m)
+{
+    const char *base = (const char *)g + m->offset;
+    int i;
+    long l;
+    double d;
+    switch (m->type) {
+    case MEMBER_INT:
+        memcpy(&i, base, sizeof i);
+        return i;
+    case MEMBER_LONG:
+        memcpy(&l, base, sizeof l);
+        return (double)l;
+    default:
+        memcpy(&d, base, sizeof d);
+        return d;
+    }
+}
+
+static double fig_mean(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    double sum = 0;
+    long count = 0;
+    for (long i = 0; i < n; i++) {
+        const double v = member_value(&s->games[idx[i]], ctx);
+        if (isfinite(v)) {
+            sum += v;
+            count++;
+        }
+    }
+    return count ? sum / (double)count : NAN;
+}
+
+/* Legal actions per state acted in, over all states of the sample. */
+static double fig_branching(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    double legal = 0, states = 0;
+    for (long i = 0; i < n; i++) {
+        legal += s->games[idx[i]].legal_sum;
+        states += (double)s->games[idx[i]].actions;
+    }
+    return states > 0 ? legal / states : NAN;
+}
+
+static double fig_forced(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    double forced = 0, states = 0;
+    for (long i = 0; i < n; i++) {
+        forced += (double)s->games[idx[i]].forced;
+        states += (double)s->games[idx[i]].actions;
+    }
+    return states > 0 ? forced / states : NAN;
+}
+
+static const member m_turns = {offsetof(an_game, turns), MEMBER_INT};
+static const member m_actions = {offsetof(an_game, actions), MEMBER_LONG};
+static const member m_decisions = {offsetof(an_game, decisions), MEMBER_LONG};
+static const member m_lead = {offsetof(an_game, lead_change), MEMBER_DOUBLE};
+static const member m_stability = {offsetof(an_game, stability), MEMBER_DOUBLE};
+static const member m_drama = {offsetof(an_game, drama), MEMBER_DOUBLE};
+static const member m_decisive = {offsetof(an_game, decisiveness), MEMBER_DOUBLE};
+static const member m_worst_drop = {offsetof(an_game, worst_drop), MEMBER_DOUBLE};
+
+/* ---- the table of figures: reported for a set and compared between variants ---- */
+
+typedef struct figure_def {
+    const char *id, *label;
+    an_figure fn;
+    const void *ctx;
+    bool share; /* a share of games: Wilson interval; otherwise bootstrap */
+    const char *ludii_name, *definition, *source;
+} figure_def;
+
+static const int seat_ids[RP_MAX_PLAYERS] = {0, 1, 2, 3, 4, 5};
+
+#define LUDII_DIR "Ludii (Ludeme/Ludii), Evaluation/src/metrics/"
+
+static const figure_def ludii_figures[] = {
+    {"balance", "Balance", fig_balance, NULL, false, "Balance",
+     "Similarity between player win rates: 1 minus the largest difference between two seats' "
+     "win rates.",
+     LUDII_DIR "single/outcome/Balance.java"},
+    {"advantage_p1", "Advantage of the first player", fig_wins, &seat_ids[0], true, "AdvantageP1",
+     "Percentage of games where player 1 (seat 0) won.",
+     LUDII_DIR "single/outcome/AdvantageP1.java"},
+    {"drawishness", "Drawishness", fig_draws, NULL, true, "Drawishness",
+     "Percentage of games which end in a draw (not including timeouts: games stopped at the "
+     "turn cap are not draws).",
+     LUDII_DIR "single/outcome/Drawishness.java"},
+    {"completion", "Completion", fig_completion, NULL, true, "Completion",
+     "Percentage of games which have a winner (not draw or timeout).",
+     LUDII_DIR "single/outcome/Completion.java"},
+    {"duration", "Duration (turns)", fig_mean, &m_turns, false, "DurationTurns",
+     "Number of turns in a game (mean).", LUDII_DIR "single/duration/DurationTurns.java"},
+    {"decisiveness", "Decisiveness", fig_mean, &m_decisive, false, "DecisivenessMoves",
+     "Percentage number of moves after a winning player has a state evaluation above the "
+     "decisiveness threshold (the highest evaluation any non-winner reached in that game); "
+     "here the share of the game's moves played before that happened. Games with a sole "
+     "winner.",
+     LUDII_DIR "single/stateEvaluation/decisiveness/DecisivenessMoves.java"},
+    {"lead_change", "Lead changes", fig_mean, &m_lead, false, "LeadChange",
+     "Average number of times the expected winner changes: the set of seats with the highest "
+     "state evaluation changes, per move (Ludii also counts the first position as a change; "
+     "here only real changes count).",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"stability", "Stability", fig_mean, &m_stability, false, "Stability",
+     "Average variance in each player's state evaluation over a game, summed over players "
+     "(lower is steadier).",
+     LUDII_DIR "single/stateEvaluation/Stability.java"},
+    {"drama", "Drama", fig_mean, &m_drama, false, "Drama (average)",
+     "Number of moves/severity where the eventual winner was behind: the mean over a game's "
+     "positions of the leader's evaluation minus the eventual winner's. Games with a sole "
+     "winner.",
+     LUDII_DIR "multiple/metrics/Drama.java"},
+};
+#define NUM_LUDII ((int)(sizeof ludii_figures / sizeof ludii_figures[0]))
+
+static const figure_def length_figures[] = {
+    {"turns", "Turns per game", fig_mean, &m_turns, false, NULL, NULL, NULL},
+    {"actions", "Actions per game", fig_mean, &m_actions, false, NULL, NULL, NULL},
+    {"decisions", "Decisions per game (two or more legal actions)", fig_mean, &m_decisions, false,
+     NULL, NULL, NULL},
+    {"branching", "Branching factor (legal actions per state)", fig_branching, NULL, false, NULL,
+     NULL, NULL},
+    {"forced_share", "Share of forced (single-option) decisions", fig_forced, NULL, false, NULL,
+     NULL, NULL},
+    {"unfinished", "Games stopped at the turn cap", fig_unfinished, NULL, true, NULL, NULL, NULL},
+    {"draws", "Draws (and shared wins)", fig_draws, NULL, true, NULL, NULL, NULL},
+};
+#define NUM_LENGTH ((int)(sizeof length_figures / sizeof length_figures[0]))
+
+static an_interval figure_interval(const an_set *set, const figure_def *f)
+{
+    if (!f->share)
+        return an_bootstrap(set, f->fn, f->ctx);
+    long *all = malloc(sizeof *all * (size_t)(set->count + 1));
+    if (!all)
+        return (an_interval){NAN, NAN, NAN, set->count};
+    for (long i = 0; i < set->count; i++)
+        all[i] = i;
+    const double share = f->fn(set, all, set->count, f->ctx);
+    free(all);
+    return an_wilson(share * (double)set->count, set->count);
+}
+
+static int set_players(const an_set *set)
+{
+    int players = 0;
+    for (long i = 0; i < set->count; i++)
+        players = set->games[i].players > players ? set->games[i].players : players;
+    return players;
+}
+
+static cJSON *seats_json(const rp_game *game, const an_set *set)
+{
+    cJSON *seats = cJSON_CreateArray();
+    for (int p = 0; p < set_players(set); p++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "seat", p);
+        cJSON_AddStringToObject(row, "name", rp_seat_name(game, p));
+        const figure_def f = {"wins", "wins", fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
+        cJSON_AddItemToObject(row, "wins", interval_json(figure_interval(set, &f)));
+        cJSON_AddItemToArray(seats, row);
+    }
+    return seats;
+}
+
+static cJSON *per_game_json(const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *turns = cJSON_AddArrayToObject(o, "turns");
+    cJSON *actions = cJSON_AddArrayToObject(o, "actions");
+    cJSON *winner = cJSON_AddArrayToObject(o, "winner");
+    cJSON *stopped = cJSON_AddArrayToObject(o, "unfinished");
+    for (long i = 0; i < set->count; i++) {
+        const an_game *g = &set->games[i];
+        cJSON_AddItemToArray(turns, cJSON_CreateNumber(g->turns));
+        cJSON_AddItemToArray(actions, cJSON_CreateNumber((double)g->actions));
+        cJSON_AddItemToArray(winner, cJSON_CreateNumber(sole_winner(g)));
+        cJSON_AddItemToArray(stopped, cJSON_CreateBool(g->unfinished));
+    }
+    return o;
+}
+
+static cJSON *figure_list_json(const an_set *set, const figure_def *defs, int count)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < count; i++) {
+        const figure_def *f = &defs[i];
+        cJSON *row = interval_json(figure_interval(set, f));
+        cJSON_AddStringToObject(row, "id", f->id);
+        cJSON_AddStringToObject(row, "label", f->label);
+        cJSON_AddStringToObject(row, "interval", f->share ? "wilson" : "bootstrap");
+        if (f->definition) {
+            cJSON_AddStringToObject(row, "ludii_name", f->ludii_name);
+            cJSON_AddStringToObject(row, "definition", f->definition);
+            cJSON_AddStringToObject(row, "source", f->source);
+        }
+        cJSON_AddItemToArray(list, row);
+    }
+    return list;
+}
+
+/* ---- card and action impact ---- */
+
+typedef struct impact_row {
+    char name[64];
+    bool held; /* held at the end, else played */
+    double with_sum, with_sq, without_sum, without_sq;
+    long with_n, without_n;
+    double diff, se, p, p_holm;
+} impact_row;
+
+typedef struct impact_table {
+    impact_row *rows;
+    int count, cap;
+} impact_table;
+
+static int compare_key(bool held_a, const char *name_a, bool held_b, const char *name_b)
+{
+    if (held_a != held_b)
+        return held_a ? 1 : -1;
+    return strcmp(name_a, name_b);
+}
+
+/* The place of (name, held) in the rows, kept sorted by when then name: its index when found,
+ * else -(the index to insert at) - 1. */
+static int impact_search(const impact_table *t, const char *name, bool held)
+{
+    int lo = 0, hi = t->count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        const int c = compare_key(t->rows[mid].held, t->rows[mid].name, held, name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -lo - 1;
+}
+
+static void impact_add(impact_table *t, const char *name, bool held)
+{
+    int at = impact_search(t, name, held);
+    if (at >= 0)
+        return;
+    at = -at - 1;
+    if (t->count == t->cap) {
+        const int cap = t->cap ? 2 * t->cap : 64;
+        impact_row *grown = realloc(t->rows, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return;
+        t->rows = grown;
+        t->cap = cap;
+    }
+    memmove(&t->rows[at + 1], &t->rows[at], sizeof *t->rows * (size_t)(t->count - at));
+    t->count++;
+    impact_row *r = &t->rows[at];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->held = held;
+}
+
+/* Call fn for every feature line "PP HH name" of a game. */
+typedef void (*feature_fn)(void *ctx, const char *name, unsigned played, unsigned held);
+static void each_feature(const an_game *g, feature_fn fn, void *ctx)
+{
+    for (const char *line = g->features; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            return;
+        unsigned played, held;
+        int used = 0;
+        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && used > 0) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(end - line - used), line + used);
+            fn(ctx, name, played, held);
+        }
+        line = end + 1;
+    }
+}
+
+static void collect_one(void *ctx, const char *name, unsigned played, unsigned held)
+{
+    if (played)
+        impact_add(ctx, name, false);
+    if (held)
+        impact_add(ctx, name, true);
+}
+
+typedef struct mask_pass {
+    const impact_table *t;
+    unsigned *masks; /* per row: the seats that played or held it in this game */
+} mask_pass;
+
+static void mask_one(void *ctx, const char *name, unsigned played, unsigned held)
+{
+    mask_pass *m = ctx;
+    const int a = impact_search(m->t, name, false), b = impact_search(m->t, name, true);
+    if (a >= 0)
+        m->masks[a] = played;
+    if (b >= 0)
+        m->masks[b] = held;
+}
+
+/* Each row's share of the win with and without it, over every seat of every game. */
+static void impact_measure(impact_table *t, const an_set *set)
+{
+    unsigned *masks = calloc((size_t)t->count + 1, sizeof *masks);
+    if (!masks)
+        return;
+    mask_pass pass = {t, masks};
+    for (long i = 0; i < set->count; i++) {
+        const an_game *g = &set->games[i];
+        memset(masks, 0, sizeof *masks * (size_t)t->count);
+        each_feature(g, mask_one, &pass);
+        for (int k = 0; k < t->count; k++) {
+            impact_row *r = &t->rows[k];
+            for (int p = 0; p < g->players; p++) {
+                const double x = g->returns[p];
+                if (masks[k] & (1u << p))
+                    r->with_sum += x, r->with_sq += x * x, r->with_n++;
+                else
+                    r->without_sum += x, r->without_sq += x * x, r->without_n++;
+            }
+        }
+    }
+    free(masks);
+}
+
+static double sample_variance(double sum, double sq, long n)
+{
+    if (n < 2)
+        return 0;
+    const double mean = sum / (double)n;
+    const double v = (sq - (double)n * mean * mean) / (double)(n - 1);
+    return v > 0 ? v : 0;
+}
+
+static int compare_p(const void *a, const void *b)
+{
+    const impact_row *x = *(impact_row *const *)a, *y = *(impact_row *const *)b;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+#define IMPACT_MIN 5 /* observations needed on each side for a test */
+
+/* Holm's step-down adjustment over the tested rows. */
+static void holm(impact_row **tested, int m)
+{
+    qsort(tested, (size_t)m, sizeof *tested, compare_p);
+    double running = 0;
+    for (int k = 0; k < m; k++) {
+        double adj = (double)(m - k) * tested[k]->p;
+        adj = adj > 1 ? 1 : adj;
+        running = adj > running ? adj : running;
+        tested[k]->p_holm = running;
+    }
+}
+
+static cJSON *impact_row_json(const impact_row *r, bool tested, double z)
+{
+    cJSON *o = cJSON_CreateObject();
+    const char *colon = strchr(r->name, ':');
+    cJSON_AddStringToObject(o, "feature", r->name);
+    cJSON_AddStringToObject(o, "type", colon && strncmp(r->name, "card", 4) == 0 ? "card" : "kind");
+    cJSON_AddStringToObject(o, "name", colon ? colon + 1 : r->name);
+    cJSON_AddStringToObject(o, "when", r->held ? "held at the end" : "played");
+    add_number(o, "rate_with", r->with_n ? r->with_sum / (double)r->with_n : NAN);
+    cJSON_AddNumberToObject(o, "n_with", (double)r->with_n);
+    add_number(o, "rate_without", r->without_n ? r->without_sum / (double)r->without_n : NAN);
+    cJSON_AddNumberToObject(o, "n_without", (double)r->without_n);
+    cJSON_AddBoolToObject(o, "tested", tested);
+    if (tested) {
+        add_number(o, "diff", r->diff);
+        add_number(o, "low", r->diff - z * r->se);
+        add_number(o, "high", r->diff + z * r->se);
+        add_number(o, "p", r->p);
+        add_number(o, "p_holm", r->p_holm);
+        cJSON_AddBoolToObject(o, "significant", r->p_holm < 0.05);
+    }
+    return o;
+}
+
+static cJSON *impact_json(const an_set *set)
+{
+    impact_table t = {0};
+    for (long i = 0; i < set->count; i++)
+        each_feature(&set->games[i], collect_one, &t);
+    impact_measure(&t, set);
+    impact_row **tested = malloc(sizeof *tested * (size_t)(t.count + 1));
+    int m = 0;
+    for (int i = 0; i < t.count && tested; i++) {
+        impact_row *r = &t.rows[i];
+        if (r->with_n < IMPACT_MIN || r->without_n < IMPACT_MIN)
+            continue;
+        const double a = r->with_sum / (double)r->with_n;
+        const double b = r->without_sum / (double)r->without_n;
+        r->diff = a - b;
+        r->se = sqrt(sample_variance(r->with_sum, r->with_sq, r->with_n) / (double)r->with_n +
+                     sample_variance(r->without_sum, r->without_sq, r->without_n) /
+                         (double)r->without_n);
+        r->p = r->se > 0 ? an_normal_p(r->diff / r->se) : (r->diff == 0 ? 1 : 0);
+        tested[m++] = r;
+    }
+    if (m > 0)
+        holm(tested, m);
+    /* Bonferroni: each interval at level 1 - 0.05 / m, so all hold together at 95% */
+    const double z = m > 0 ? an_normal_quantile(1 - 0.025 / m) : 1.959964;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "tests", m);
+    cJSON_AddStringToObject(o, "unit", "a seat in a game: its share of the win");
+    cJSON_AddStringToObject(o, "correction",
+                            "Bonferroni intervals (each at 1 - 0.05/tests, jointly 95%); "
+                            "Holm-adjusted p-values; significant when p_holm < 0.05");
+    cJSON_AddNumberToObject(o, "min_each_side", IMPACT_MIN);
+    cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    for (int i = 0; i < t.count; i++) {
+        const impact_row *r = &t.rows[i];
+        const bool was_tested = r->with_n >= IMPACT_MIN && r->without_n >= IMPACT_MIN;
+        cJSON_AddItemToArray(rows, impact_row_json(r, was_tested, z));
+    }
+    /* the ones that matter most: significant, by the size of the difference */
+    cJSON *top = cJSON_AddArrayToObject(o, "top");
+    for (int k = 0; k < m; k++)
+        for (int j = k + 1; j < m; j++)
+            if (fabs(tested[j]->diff) > fabs(tested[k]->diff)) {
+                impact_row *swap = tested[k];
+                tested[k] = tested[j];
+                tested[j] = swap;
+            }
+    for (int k = 0; k < m && cJSON_GetArraySize(top) < 10; k++)
+        if (tested[k]->p_holm < 0.05)
+            cJSON_AddItemToArray(top, impact_row_json(tested[k], true, z));
+    free(tested);
+    free(t.rows);
+    return o;
+}
+
+/* ---- the report parts ---- */
+
+cJSON *an_figures_json(const rp_game *game, const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "games", (double)set->count);
+    cJSON_AddBoolToObject(o, "paired", set->paired);
+    cJSON_AddNumberToObject(o, "players", set_players(set));
+    cJSON_AddItemToObject(o, "seats", seats_json(game, set));
+    cJSON_AddItemToObject(o, "length", figure_list_json(set, length_figures, NUM_LENGTH));
+    cJSON_AddItemToObject(o, "ludii", figure_list_json(set, ludii_figures, NUM_LUDII));
+    cJSON_AddBoolToObject(o, "state_evaluation", game->evaluate != NULL);
+    cJSON_AddItemToObject(o, "impact", impact_json(set));
+    cJSON_AddItemToObject(o, "per_game", per_game_json(set));
+    return o;
+}
+
+static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
+                         const figure_def *defs, int count)
+{
+    for (int i = 0; i < count; i++) {
+        double p;
+        const an_interval d = an_bootstrap_diff(base, variant, defs[i].fn, defs[i].ctx, &p);
+        cJSON *row = interval_json(d);
+        cJSON_AddStringToObject(row, "id", defs[i].id);
+        cJSON_AddStringToObject(row, "label", defs[i].label);
+        add_number(row, "p", p);
+        cJSON_AddBoolToObject(row, "significant",
+                              isfinite(d.low) && isfinite(d.high) && (d.low > 0 || d.high < 0));
+        cJSON_AddItemToArray(list, row);
+    }
+}
+
+cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *variant)
+{
+    (void)game;
+    cJSON *list = cJSON_CreateArray();
+    const int players =
+        set_players(base) < set_players(variant) ? set_players(base) : set_players(variant);
+    for (int p = 0; p < players; p++) {
+        char id[32], label[64];
+        snprintf(id, sizeof id, "wins_seat_%d", p);
+        snprintf(label, sizeof label, "Wins of seat %d (%s)", p, rp_seat_name(game, p));
+        const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
+        compare_rows(list, base, variant, &f, 1);
+    }
+    compare_rows(list, base, variant, length_figures, NUM_LENGTH);
+    compare_rows(list, base, variant, ludii_figures, NUM_LUDII);
+    return list;
+}
+
+/* The stronger AI's share of the win, over idx. */
+static double fig_strong_score(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    double sum = 0;
+    for (long i = 0; i < n; i++)
+        sum += s->games[idx[i]].returns[s->games[idx[i]].strong_seat];
+    return n ? sum / (double)n : NAN;
+}
+
+/* Games a weaker AI won outright. */
+static double fig_weak_wins(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    long wins = 0;
+    for (long i = 0; i < n; i++) {
+        const int w = sole_winner(&s->games[idx[i]]);
+        wins += w >= 0 && w != s->games[idx[i]].strong_seat;
+    }
+    return n ? (double)wins / (double)n : NAN;
+}
+
+cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "weak", weak);
+    cJSON_AddStringToObject(o, "strong", strong);
+    cJSON_AddNumberToObject(o, "games", (double)set->count);
+    /* the stronger side sits alone against copies of the weaker: its fair share */
+    cJSON_AddNumberToObject(o, "fair_share", set_players(set) ? 1.0 / set_players(set) : NAN);
+    long *all = malloc(sizeof *all * (size_t)(set->count + 1));
+    if (!all)
+        return o;
+    for (long i = 0; i < set->count; i++)
+        all[i] = i;
+    const double score = fig_strong_score(set, all, set->count, NULL);
+    const double weak_wins = fig_weak_wins(set, all, set->count, NULL);
+    free(all);
+    cJSON_AddItemToObject(o, "strong_score",
+                          interval_json(an_wilson(score * (double)set->count, set->count)));
+    const an_interval w = an_wilson(weak_wins * (double)set->count, set->count);
+    cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
+    /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin
+     * flip between the sides), the weaker side wins half the deal-decided games. */
+    if (set_players(set) == 2) {
+        const an_interval luck = {fmin(1, 2 * w.value), fmin(1, 2 * w.low), fmin(1, 2 * w.high),
+                                  w.n};
+        cJSON_AddItemToObject(o, "deal_decides", interval_json(luck));
+    }
+    return o;
+}
+
+cJSON *an_decisive_json(const an_set *set, const char *judge_spec)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "judge", judge_spec);
+    cJSON_AddNumberToObject(o, "games", (double)set->count);
+    cJSON_AddItemToObject(o, "mean_worst_drop",
+                          interval_json(an_bootstrap(set, fig_mean, &m_worst_drop)));
+    long decided = 0, swung = 0;
+    double largest = 0;
+    cJSON *per = cJSON_AddArrayToObject(o, "per_game");
+    for (long i = 0; i < set->count; i++) {
+        const an_game *g = &set->games[i];
+        largest = fmax(largest, g->worst_drop);
+        if (sole_winner(g) >= 0) {
+            decided++;
+            swung += g->loser_swung;
+        }
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "game", (double)i);
+        cJSON_AddNumberToObject(row, "worst_drop", g->worst_drop);
+        cJSON_AddNumberToObject(row, "at_action", g->worst_drop_action);
+        cJSON_AddNumberToObject(row, "loser_drop", g->loser_drop);
+        cJSON_AddBoolToObject(row, "loser_swung", g->loser_swung);
+        cJSON_AddNumberToObject(row, "winner", sole_winner(g));
+        cJSON_AddItemToArray(per, row);
+    }
+    cJSON_AddNumberToObject(o, "largest_drop", largest);
+    cJSON_AddItemToObject(o, "loser_swung", interval_json(an_wilson((double)swung, decided)));
+    return o;
+}

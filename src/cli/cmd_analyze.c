@@ -1,0 +1,688 @@
+/* cmd_analyze.c — `ramparts analyze GAME`: plays AI games on every core (and across MPI
+ * processes), optionally rule variants on the same seeds, a skill ladder and a judged sample,
+ * reads human records, and writes one self-contained HTML report and the same figures as
+ * JSON. Every game is a pure function of its index, so the report depends only on the
+ * arguments. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze.h"
+
+#define MAX_VARIANTS 6
+#define MAX_LEVELS 8
+
+typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_JUDGE } task_kind;
+
+typedef struct analyze_job {
+    const rp_game *game;
+    rp_config cfg;
+    const char *ai_specs[RP_MAX_PLAYERS];
+    int num_ai;
+    long games;  /* AI games under the base rules (and per variant) */
+    bool paired; /* two-player: games 2k, 2k+1 share a deal, the AIs swap seats */
+    int turn_cap;
+    rp_config variants[MAX_VARIANTS];
+    const char *variant_text[MAX_VARIANTS];
+    int num_variants;
+    const char *levels[MAX_LEVELS];
+    int num_levels;
+    long ladder_games; /* per pairing of neighbouring levels */
+    const char *judge;
+    long judge_games;
+    const char *records_dir;
+    const char *save_dir; /* write the base games as records here */
+    an_game *items;
+    long total;
+} analyze_job;
+
+/* ---- the tasks: one index space over every game the run plays ---- */
+
+static long ladder_start(const analyze_job *job)
+{
+    return job->games * (1 + job->num_variants);
+}
+
+static long judge_start(const analyze_job *job)
+{
+    return ladder_start(job) + (long)(job->num_levels - 1) * job->ladder_games;
+}
+
+static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
+{
+    if (index < job->games * (1 + job->num_variants)) {
+        *k = index / job->games;
+        *g = index % job->games;
+        return *k == 0 ? TASK_MAIN : TASK_VARIANT;
+    }
+    if (index < judge_start(job)) {
+        *k = (index - ladder_start(job)) / job->ladder_games;
+        *g = (index - ladder_start(job)) % job->ladder_games;
+        return TASK_LADDER;
+    }
+    *k = 0;
+    *g = index - judge_start(job);
+    return TASK_JUDGE;
+}
+
+/* The seeds and seats of base game g (variants and judged games replay the same). */
+static void base_setup(const analyze_job *job, long g, rp_config *cfg, const char **specs,
+                       uint64_t *ai_seed)
+{
+    const long deal = job->paired ? g / 2 : g;
+    cfg->seed = job->cfg.seed + (uint64_t)deal;
+    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
+        int from = p;
+        if (job->paired && (g & 1) && p < 2)
+            from = 1 - p;
+        specs[p] = job->ai_specs[from < job->num_ai ? from : job->num_ai - 1];
+    }
+    *ai_seed = (job->cfg.seed + (uint64_t)g) * 1000003u + 17u;
+}
+
+/* Ladder pairing k (levels k and k+1), game g: the stronger AI alone on one seat, rotating
+ * over the seats of each deal. Returns that seat. */
+static int ladder_setup(const analyze_job *job, long k, long g, int players, rp_config *cfg,
+                        const char **specs, uint64_t *ai_seed)
+{
+    const int strong = (int)(g % players);
+    cfg->seed = job->cfg.seed + (uint64_t)(g / players);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        specs[p] = job->levels[p == strong ? k + 1 : k];
+    *ai_seed = (job->cfg.seed + (uint64_t)k * 7919u + (uint64_t)g) * 1000003u + 29u;
+    return strong;
+}
+
+/* Records the moves of a game while the collector measures it. */
+typedef struct watch_pair {
+    an_collector *collector;
+    rp_action *moves;
+    size_t num_moves, cap_moves;
+    bool out_of_memory;
+} watch_pair;
+
+static void watch_both(void *ctx, const void *st, int mover, rp_action action, int legal)
+{
+    watch_pair *w = ctx;
+    an_collector_watch(w->collector, st, mover, action, legal);
+    if (mover == RP_TERMINAL || w->out_of_memory)
+        return;
+    if (w->num_moves == w->cap_moves) {
+        const size_t cap = w->cap_moves ? 2 * w->cap_moves : 256;
+        rp_action *grown = realloc(w->moves, sizeof *grown * cap);
+        if (!grown) {
+            w->out_of_memory = true;
+            return;
+        }
+        w->moves = grown;
+        w->cap_moves = cap;
+    }
+    w->moves[w->num_moves++] = action;
+}
+
+static int save_record(const analyze_job *job, const rp_config *cfg, const char **specs,
+                       const watch_pair *w, long g, rp_error *err)
+{
+    rp_match m;
+    int rc = rp_match_new(&m, job->game, cfg, err);
+    for (size_t i = 0; rc == RP_OK && i < w->num_moves; i++)
+        rc = rp_match_play(&m, w->moves[i], err);
+    if (rc < 0)
+        return rc;
+    for (int p = 0; p < cfg->players; p++)
+        snprintf(m.seats[p], sizeof m.seats[p], "%s", specs[p]);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%06ld.rec", job->save_dir, job->game->id, g);
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        rp_match_free(&m);
+        return rp_fail(err, RP_EIO, "cannot write %s: %s", path, strerror(errno));
+    }
+    rc = rp_record_write(&m, out);
+    if (fclose(out) != 0 && rc == RP_OK)
+        rc = RP_EIO;
+    rp_match_free(&m);
+    return rc < 0 ? rp_fail(err, rc, "cannot write %s", path) : RP_OK;
+}
+
+static int play_measured(const analyze_job *job, const rp_config *cfg, const char **specs,
+                         uint64_t ai_seed, long save_as, an_game *item, rp_error *err)
+{
+    watch_pair w = {an_collector_new(job->game, item), NULL, 0, 0, false};
+    if (!w.collector)
+        return rp_fail(err, RP_ENOMEM, "out of memory");
+    rp_cli_outcome out;
+    int rc =
+        rp_cli_ai_game(job->game, cfg, specs, ai_seed, job->turn_cap, watch_both, &w, &out, err);
+    if (rc == RP_OK && w.out_of_memory)
+        rc = rp_fail(err, RP_ENOMEM, "out of memory");
+    if (rc == RP_OK)
+        rc = an_collector_finish(w.collector, out.returns, out.unfinished, err);
+    if (rc == RP_OK && save_as >= 0)
+        rc = save_record(job, cfg, specs, &w, save_as, err);
+    an_collector_free(w.collector);
+    free(w.moves);
+    return rc;
+}
+
+static int play_judged(const analyze_job *job, long g, an_game *item, rp_error *err)
+{
+    rp_config cfg = job->cfg;
+    const char *specs[RP_MAX_PLAYERS];
+    uint64_t ai_seed;
+    base_setup(job, g, &cfg, specs, &ai_seed);
+    an_judge *judge;
+    int rc = an_judge_new(job->game, job->judge, ai_seed ^ 0x6a75646765ull, item, &judge, err);
+    if (rc < 0)
+        return rc;
+    rp_cli_outcome out;
+    rc = rp_cli_ai_game(job->game, &cfg, specs, ai_seed, job->turn_cap, an_judge_watch, judge, &out,
+                        err);
+    if (rc == RP_OK)
+        rc = an_judge_finish(judge, out.returns, out.unfinished, err);
+    an_judge_free(judge);
+    return rc;
+}
+
+static int run_task(void *ctx, long index, void *item, rp_error *err)
+{
+    const analyze_job *job = ctx;
+    long k, g;
+    const task_kind kind = task_of(job, index, &k, &g);
+    if (kind == TASK_JUDGE)
+        return play_judged(job, g, item, err);
+    rp_config cfg = kind == TASK_VARIANT ? job->variants[k - 1] : job->cfg;
+    const char *specs[RP_MAX_PLAYERS];
+    uint64_t ai_seed;
+    int strong = -1;
+    if (kind == TASK_LADDER)
+        strong = ladder_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
+    else
+        base_setup(job, g, &cfg, specs, &ai_seed);
+    rp_error inner = {{0}};
+    const long save_as = kind == TASK_MAIN && job->save_dir ? g : -1;
+    int rc = play_measured(job, &cfg, specs, ai_seed, save_as, item, &inner);
+    if (rc < 0)
+        return rp_fail(err, rc, "game %ld (seed %llu): %s", g, (unsigned long long)cfg.seed,
+                       inner.msg);
+    ((an_game *)item)->strong_seat = strong;
+    return RP_OK;
+}
+
+/* ---- human records ---- */
+
+static bool is_record_name(const char *name)
+{
+    const size_t n = strlen(name);
+    return (n > 4 && strcmp(name + n - 4, ".rec") == 0) ||
+           (n > 7 && strcmp(name + n - 7, ".record") == 0);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The record files of dir, sorted (so the report does not depend on the directory order). */
+static char **list_records(const char *dir, int *count, rp_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        rp_fail(err, RP_EIO, "--records %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_record_name(e->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **grown = realloc(names, sizeof *grown * (size_t)cap);
+            if (!grown)
+                break;
+            names = grown;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    if (names)
+        qsort(names, (size_t)n, sizeof *names, compare_names);
+    *count = n;
+    if (!names)
+        names = calloc(1, sizeof *names);
+    return names;
+}
+
+typedef struct human_set {
+    an_game *games;
+    long count, other_games, files;
+    cJSON *options_seen; /* options text -> number of games */
+} human_set;
+
+static int read_one_record(const analyze_job *job, const char *path, human_set *h, rp_error *err)
+{
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return rp_fail(err, RP_EIO, "cannot open %s: %s", path, strerror(errno));
+    rp_match m;
+    int rc = rp_record_read(&m, in, path, err);
+    fclose(in);
+    if (rc < 0)
+        return rc;
+    h->files++;
+    if (m.game != job->game) {
+        h->other_games++;
+        rp_match_free(&m);
+        return RP_OK;
+    }
+    char options[1024];
+    rp_config cfg = m.config;
+    cfg.seed = 0;
+    rp_config_to_text(m.game, &cfg, options, sizeof options);
+    cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
+    if (seen)
+        cJSON_SetNumberValue(seen, seen->valuedouble + 1);
+    else
+        cJSON_AddNumberToObject(h->options_seen, options, 1);
+    rc = an_measure_match(&m, &h->games[h->count], err);
+    if (rc == RP_OK)
+        h->count++;
+    rp_match_free(&m);
+    return rc;
+}
+
+static int read_records(const analyze_job *job, human_set *h, rp_error *err)
+{
+    int n = 0;
+    char **names = list_records(job->records_dir, &n, err);
+    if (!names)
+        return RP_EIO;
+    h->games = calloc((size_t)n + 1, sizeof *h->games);
+    h->options_seen = cJSON_CreateObject();
+    int rc = h->games ? RP_OK : rp_fail(err, RP_ENOMEM, "out of memory");
+    for (int i = 0; i < n && rc == RP_OK; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", job->records_dir, names[i]);
+        rc = read_one_record(job, path, h, err);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (rc == RP_OK && h->count == 0)
+        rc = rp_fail(err, RP_EINVAL, "--records %s: no records of %s there (%ld files read)",
+                     job->records_dir, job->game->id, h->files);
+    return rc;
+}
+
+/* ---- the report ---- */
+
+static cJSON *config_json(const analyze_job *job, const rp_config *cfg)
+{
+    char text[1024];
+    rp_config_to_text(job->game, cfg, text, sizeof text);
+    return cJSON_CreateString(text);
+}
+
+static cJSON *build_report(const analyze_job *job, const human_set *human)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "tool", "ramparts analyze");
+    cJSON_AddStringToObject(r, "game", job->game->id);
+    cJSON_AddStringToObject(r, "title", job->game->title);
+    cJSON_AddItemToObject(r, "options", config_json(job, &job->cfg));
+    cJSON_AddNumberToObject(r, "seed", (double)job->cfg.seed);
+    cJSON *ai = cJSON_AddArrayToObject(r, "ai");
+    for (int p = 0; p < job->num_ai; p++)
+        cJSON_AddItemToArray(ai, cJSON_CreateString(job->ai_specs[p]));
+    if (job->turn_cap > 0)
+        cJSON_AddNumberToObject(r, "turn_cap", job->turn_cap);
+    else
+        cJSON_AddNullToObject(r, "turn_cap");
+    cJSON_AddBoolToObject(r, "paired", job->paired);
+    const an_set base = {job->items, job->games, job->paired};
+    if (job->games > 0)
+        cJSON_AddItemToObject(r, "ai_games", an_figures_json(job->game, &base));
+    cJSON *variants = cJSON_AddArrayToObject(r, "variants");
+    for (int v = 0; v < job->num_variants; v++) {
+        const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "vs", job->variant_text[v]);
+        cJSON_AddItemToObject(o, "options", config_json(job, &job->variants[v]));
+        cJSON_AddItemToObject(o, "figures", an_figures_json(job->game, &set));
+        cJSON_AddItemToObject(o, "difference", an_compare_json(job->game, &base, &set));
+        cJSON_AddItemToArray(variants, o);
+    }
+    cJSON *ladder = cJSON_AddArrayToObject(r, "ladder");
+    for (int k = 0; k + 1 < job->num_levels && job->ladder_games > 0; k++) {
+        const an_set set = {job->items + ladder_start(job) + k * job->ladder_games,
+                            job->ladder_games, false};
+        cJSON_AddItemToArray(ladder, an_ladder_json(job->levels[k], job->levels[k + 1], &set));
+    }
+    if (job->judge_games > 0) {
+        const an_set set = {job->items + judge_start(job), job->judge_games, false};
+        cJSON_AddItemToObject(r, "decisive", an_decisive_json(&set, job->judge));
+    }
+    if (human) {
+        const an_set set = {human->games, human->count, false};
+        cJSON *o = an_figures_json(job->game, &set);
+        cJSON_AddStringToObject(o, "directory", job->records_dir);
+        cJSON_AddNumberToObject(o, "files", (double)human->files);
+        cJSON_AddNumberToObject(o, "other_games", (double)human->other_games);
+        cJSON_AddItemToObject(o, "options_seen", cJSON_Duplicate(human->options_seen, true));
+        cJSON_AddItemToObject(r, "human_games", o);
+    }
+    return r;
+}
+
+static int write_outputs(const cJSON *report, const char *html_path, const char *json_path)
+{
+    if (json_path) {
+        char *text = cJSON_Print(report);
+        FILE *out = strcmp(json_path, "-") == 0 ? stdout : fopen(json_path, "w");
+        bool ok = text && out && fputs(text, out) >= 0 && fputc('\n', out) != EOF;
+        if (out && out != stdout)
+            ok = fclose(out) == 0 && ok;
+        free(text);
+        if (!ok) {
+            fprintf(stderr, "ramparts analyze: cannot write %s\n", json_path);
+            return RP_EXIT_FAIL;
+        }
+    }
+    if (html_path) {
+        FILE *out = fopen(html_path, "w");
+        bool ok = out && an_write_html(out, report) == RP_OK;
+        if (out)
+            ok = fclose(out) == 0 && ok;
+        if (!ok) {
+            fprintf(stderr, "ramparts analyze: cannot write %s\n", html_path);
+            return RP_EXIT_FAIL;
+        }
+    }
+    return RP_EXIT_OK;
+}
+
+/* A few lines on the terminal: where the report is and the headline figures. */
+static void print_summary(const analyze_job *job, const cJSON *report, const char *html_path)
+{
+    const cJSON *figs = cJSON_GetObjectItemCaseSensitive(report, "ai_games");
+    printf("%s: %ld AI games (%s), seed %llu", job->game->id, job->games, job->ai_specs[0],
+           (unsigned long long)job->cfg.seed);
+    if (job->turn_cap > 0)
+        printf(", games still going after %d turns stopped as unfinished", job->turn_cap);
+    printf("\n");
+    const cJSON *seat;
+    cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
+        printf("  %-8s wins %5.1f%% [%5.1f%%, %5.1f%%]\n",
+               cJSON_GetObjectItemCaseSensitive(seat, "name")->valuestring,
+               100 * cJSON_GetObjectItemCaseSensitive(w, "value")->valuedouble,
+               100 * cJSON_GetObjectItemCaseSensitive(w, "low")->valuedouble,
+               100 * cJSON_GetObjectItemCaseSensitive(w, "high")->valuedouble);
+    }
+    if (html_path)
+        printf("report: %s\n", html_path);
+}
+
+/* ---- options ---- */
+
+static void analyze_help(void)
+{
+    printf("usage: ramparts analyze GAME [key=value ...] [--games N] [--ai A,B,...]\n"
+           "                        [--vs key=value[,key=value]] ... [--records DIR]\n"
+           "                        [--out report.html] [--json FILE|-] [options]\n\n"
+           "Plays AI games and writes a balance report a designer can act on: one self-contained\n"
+           "HTML file (plots drawn by Vega-Lite, works offline) and the same figures as JSON.\n"
+           "Every figure has a 95%% interval and the number of games behind it.\n\n"
+           "  --games N          AI games under the base rules (default 200); two-player games\n"
+           "                     are played in pairs on one deal with the seats swapped\n"
+           "  --ai A,B,...       the AI of each seat, the last filling the rest (default greedy)\n"
+           "  --vs key=value     a rule variant played on the same seeds and compared, figure\n"
+           "                     by figure, with a paired interval (repeatable, up to %d)\n"
+           "  --records DIR      also report human games: the records (*.rec) in DIR\n"
+           "  --ladder A,B,...   the skill ladder, weakest first (default\n"
+           "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
+           "                     neighbouring pair (default 40; 0 leaves it out)\n"
+           "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
+           "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
+           "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
+           "                     the game's cap for tools, e.g. 100 in castle-danger: CD-16)\n"
+           "  --seed S           the first deal's seed (default 1)\n"
+           "  --threads T        threads (default: every core)\n"
+           "  --save-records DIR write the base AI games as records\n"
+           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n\n"
+           "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
+           "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
+           "AIs:\n%s",
+           MAX_VARIANTS, rp_ai_help());
+}
+
+static bool check_ai(const rp_game *game, const char *spec)
+{
+    rp_ai *ai;
+    rp_error err;
+    if (rp_ai_create(game, spec, 1, &ai, &err) < 0) {
+        fprintf(stderr, "ramparts analyze: %s\n%s", err.msg, rp_ai_help());
+        return false;
+    }
+    rp_ai_free(ai);
+    return true;
+}
+
+/* A list of AI specs: at least one, each valid. */
+static int parse_specs(const rp_game *game, char *list, const char **out, int max, const char *what)
+{
+    char *specs[MAX_LEVELS];
+    const int n = rp_ai_split_specs(list, specs, max < MAX_LEVELS ? max : MAX_LEVELS);
+    if (n <= 0)
+        return rp_cli_usage_error("analyze", "%s: a list of AIs such as greedy,hard (at most %d)",
+                                  what, max),
+               -1;
+    for (int i = 0; i < n; i++) {
+        if (!check_ai(game, specs[i]))
+            return -1;
+        out[i] = specs[i];
+    }
+    return n;
+}
+
+/* --vs "key=value,key=value": the base options with these changed. */
+static bool parse_variant(analyze_job *job, char *text)
+{
+    if (job->num_variants == MAX_VARIANTS)
+        return rp_cli_usage_error("analyze", "at most %d --vs variants", MAX_VARIANTS), false;
+    job->variant_text[job->num_variants] = strdup(text);
+    rp_config *v = &job->variants[job->num_variants];
+    *v = job->cfg;
+    char *save = NULL;
+    for (char *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        rp_error err;
+        if (strncmp(kv, "seed=", 5) == 0)
+            return rp_cli_usage_error("analyze",
+                                      "--vs %s: a variant is played on the same "
+                                      "seeds; change the rules, not the seed",
+                                      kv),
+                   false;
+        if (rp_config_set(job->game, v, kv, &err) < 0)
+            return rp_cli_usage_error("analyze", "--vs: %s", err.msg), false;
+    }
+    job->num_variants++;
+    return true;
+}
+
+typedef struct analyze_args {
+    long long games, seed, threads, max_turns, ladder_games, judge_games;
+    char *ai, *ladder, *vs[MAX_VARIANTS];
+    int num_vs;
+    const char *html, *json;
+} analyze_args;
+
+static bool number_option(const char *a, const char *v, analyze_args *args)
+{
+    if (strcmp(a, "--games") == 0)
+        return rp_cli_number("analyze", a, v, 0, 10000000, &args->games);
+    if (strcmp(a, "--seed") == 0)
+        return rp_cli_number("analyze", a, v, 0, INT64_MAX, &args->seed);
+    if (strcmp(a, "--threads") == 0)
+        return rp_cli_number("analyze", a, v, 1, RP_CLI_MAX_THREADS, &args->threads);
+    if (strcmp(a, "--max-turns") == 0)
+        return rp_cli_number("analyze", a, v, 1, 1000000, &args->max_turns);
+    if (strcmp(a, "--ladder-games") == 0)
+        return rp_cli_number("analyze", a, v, 0, 1000000, &args->ladder_games);
+    return rp_cli_number("analyze", a, v, 0, 1000000, &args->judge_games);
+}
+
+static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
+{
+    static const char *const numbers[] = {"--games",     "--seed",         "--threads",
+                                          "--max-turns", "--ladder-games", "--judge-games"};
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool is_number = false;
+        for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
+            is_number = is_number || strcmp(a, numbers[k]) == 0;
+        if (a[0] != '-') {
+            rp_error err;
+            if (rp_config_set(job->game, &job->cfg, a, &err) < 0)
+                return rp_cli_usage_error("analyze", "%s", err.msg);
+            continue;
+        }
+        const char *v = rp_cli_value("analyze", argc, argv, &i);
+        if (!v)
+            return RP_EXIT_USAGE;
+        if (is_number) {
+            if (!number_option(a, v, args))
+                return RP_EXIT_USAGE;
+        } else if (strcmp(a, "--ai") == 0) {
+            args->ai = argv[i];
+        } else if (strcmp(a, "--ladder") == 0) {
+            args->ladder = argv[i];
+        } else if (strcmp(a, "--vs") == 0) {
+            if (args->num_vs == MAX_VARIANTS)
+                return rp_cli_usage_error("analyze", "at most %d --vs variants", MAX_VARIANTS);
+            args->vs[args->num_vs++] = argv[i];
+        } else if (strcmp(a, "--judge") == 0) {
+            job->judge = v;
+        } else if (strcmp(a, "--records") == 0) {
+            job->records_dir = v;
+        } else if (strcmp(a, "--save-records") == 0) {
+            job->save_dir = v;
+        } else if (strcmp(a, "--out") == 0) {
+            args->html = v;
+        } else if (strcmp(a, "--json") == 0) {
+            args->json = v;
+        } else {
+            return rp_cli_usage_error("analyze", "unknown option '%s'", a);
+        }
+    }
+    return RP_EXIT_OK;
+}
+
+static int settle(analyze_job *job, analyze_args *args)
+{
+    if (!args->html && !args->json)
+        return rp_cli_usage_error("analyze", "where to? --out report.html and/or --json FILE");
+    job->cfg.seed = (uint64_t)args->seed;
+    static char default_ai[] = "greedy", default_ladder[] = "random,greedy,easy,medium,hard";
+    job->num_ai = parse_specs(job->game, args->ai ? args->ai : default_ai, job->ai_specs,
+                              RP_MAX_PLAYERS, "--ai");
+    if (job->num_ai < 0)
+        return RP_EXIT_USAGE;
+    if (args->ladder_games > 0) {
+        job->num_levels = parse_specs(job->game, args->ladder ? args->ladder : default_ladder,
+                                      job->levels, MAX_LEVELS, "--ladder");
+        if (job->num_levels < 0)
+            return RP_EXIT_USAGE;
+        if (job->num_levels < 2)
+            return rp_cli_usage_error("analyze", "--ladder needs at least two AIs");
+    }
+    job->ladder_games = job->num_levels >= 2 ? args->ladder_games : 0;
+    if (!job->judge)
+        job->judge = "hard";
+    if (args->judge_games > 0 && !check_ai(job->game, job->judge))
+        return RP_EXIT_USAGE;
+    job->judge_games = args->judge_games < args->games ? args->judge_games : args->games;
+    for (int v = 0; v < args->num_vs; v++)
+        if (!parse_variant(job, args->vs[v]))
+            return RP_EXIT_USAGE;
+    job->games = (long)args->games;
+    if (job->games == 0 && !job->records_dir)
+        return rp_cli_usage_error("analyze", "--games 0 needs --records DIR");
+    job->paired = job->cfg.players == 2;
+    job->turn_cap = rp_cli_turn_cap(job->game, args->max_turns);
+    if (job->save_dir && mkdir(job->save_dir, 0777) < 0 && errno != EEXIST)
+        return fprintf(stderr, "ramparts analyze: cannot create %s: %s\n", job->save_dir,
+                       strerror(errno)),
+               RP_EXIT_FAIL;
+    return RP_EXIT_OK;
+}
+
+/* Human records first, so a bad record stops the run before any game is played; then every
+ * AI game. */
+static int run_all(analyze_job *job, int threads, human_set *human, bool *have_human)
+{
+    rp_error err = {{0}};
+    *have_human = false;
+    bool failed = false;
+    if (job->records_dir && rp_cli_mpi_root()) {
+        failed = read_records(job, human, &err) < 0;
+        if (failed)
+            fprintf(stderr, "ramparts analyze: %s\n", err.msg);
+        *have_human = !failed;
+    }
+    if (rp_cli_mpi_any(failed))
+        return RP_EXIT_FAIL;
+    job->total = judge_start(job) + job->judge_games;
+    job->items = calloc((size_t)job->total + 1, sizeof *job->items);
+    if (!job->items) {
+        fprintf(stderr, "ramparts analyze: out of memory for %ld games\n", job->total);
+        return RP_EXIT_FAIL;
+    }
+    if (job->total > 0 && rp_cli_parallel("analyze", job->total, threads, run_task, job, job->items,
+                                          sizeof *job->items, &err) < 0) {
+        fprintf(stderr, "ramparts analyze: %s\n", err.msg);
+        return RP_EXIT_FAIL;
+    }
+    return RP_EXIT_OK;
+}
+
+int rp_cmd_analyze(int argc, char **argv)
+{
+    if (rp_cli_wants_help(argc, argv)) {
+        analyze_help();
+        return RP_EXIT_OK;
+    }
+    if (argc < 2 || argv[1][0] == '-')
+        return rp_cli_usage_error("analyze", "which game? (ramparts list)");
+    static analyze_job job;
+    memset(&job, 0, sizeof job);
+    if (!(job.game = rp_cli_game("analyze", argv[1])))
+        return RP_EXIT_USAGE;
+    rp_config_default(job.game, &job.cfg);
+    analyze_args args = {
+        .games = 200, .seed = 1, .threads = rp_cli_cores(), .ladder_games = 40, .judge_games = 4};
+    int rc = parse_args(&job, &args, argc, argv);
+    if (rc == RP_EXIT_OK)
+        rc = settle(&job, &args);
+    human_set human = {0};
+    bool have_human = false;
+    if (rc == RP_EXIT_OK)
+        rc = run_all(&job, (int)args.threads, &human, &have_human);
+    if (rc == RP_EXIT_OK && rp_cli_mpi_root()) {
+        cJSON *report = build_report(&job, have_human ? &human : NULL);
+        rc = write_outputs(report, args.html, args.json);
+        if (rc == RP_EXIT_OK && !(args.json && strcmp(args.json, "-") == 0) && job.games > 0)
+            print_summary(&job, report, args.html);
+        cJSON_Delete(report);
+    }
+    for (int v = 0; v < job.num_variants; v++)
+        free((char *)job.variant_text[v]);
+    free(job.items);
+    free(human.games);
+    cJSON_Delete(human.options_seen);
+    return rc;
+}

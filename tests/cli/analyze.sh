@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# analyze.sh — `ramparts analyze` through the real binary: usage errors; figures of a small
+# fixed run equal a direct computation from the same games' records (analyze_check); a paired
+# variant with identical options shows no significant difference; the turn cap is stated and
+# its games reported unfinished in sim, arena and analyze (CD-16); `mpirun -n 2` gives the
+# same JSON as one process for sim, arena and analyze; the HTML report opens in headless
+# Chromium with no console error and every plot drawn.
+RAMPARTS=$1
+. "$(dirname "$0")/lib.bash"
+BUILD=$(cd "$(dirname "$RAMPARTS")" && pwd)
+CHECK=$BUILD/analyze_check
+NODE_MODULES=$BUILD/web/node_modules
+SOURCE=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+json_value() { # FILE python-expression-on-d: prints the value
+  node -e "const d=JSON.parse(require('fs').readFileSync('$1','utf8')); console.log(JSON.stringify($2))"; }
+
+# ---- usage ----
+expect_status "analyze --help exits 0" 0 "$RAMPARTS" analyze --help
+expect_match "analyze --help shows usage" "$("$RAMPARTS" analyze --help)" "usage: ramparts analyze"
+expect_status "analyze without a game" 2 "$RAMPARTS" analyze
+expect_status "analyze without an output" 2 "$RAMPARTS" analyze castle-danger
+expect_status "analyze bad option" 2 "$RAMPARTS" analyze castle-danger --json - --bogus 1
+expect_status "analyze bad AI" 2 "$RAMPARTS" analyze castle-danger --json - --ai bogus
+expect_status "analyze bad --vs" 2 "$RAMPARTS" analyze castle-danger --json - --vs nosuch=1
+expect_status "analyze --vs seed refused" 2 "$RAMPARTS" analyze castle-danger --json - --vs seed=3
+expect_match "analyze --vs seed says why" \
+  "$("$RAMPARTS" analyze castle-danger --json - --vs seed=3 2>&1)" "same seeds"
+expect_status "analyze missing records dir" 1 "$RAMPARTS" analyze castle-danger --games 0 \
+  --ladder-games 0 --records "$work/none" --json -
+printf 'not a record\n' > "$work/bad.rec"
+mkdir -p "$work/badrecs" && mv "$work/bad.rec" "$work/badrecs/"
+expect_match "analyze names a bad record" \
+  "$("$RAMPARTS" analyze castle-danger --games 0 --ladder-games 0 --records "$work/badrecs" \
+  --json - 2>&1)" "bad.rec"
+
+# ---- figures equal a direct computation from the games' records ----
+for game in danger-at-the-walls king-of-danger; do
+  "$RAMPARTS" analyze $game --games 10 --ladder-games 0 --judge-games 0 --seed 5 \
+    --json "$work/$game.json" --save-records "$work/rec-$game" >/dev/null
+  out=$("$CHECK" "$work/$game.json" "$work/rec-$game" 2>&1)
+  expect_match "$game figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
+done
+
+# ---- results do not depend on the number of threads ----
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
+  --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
+  --judge-games 1 --threads 3 --json "$work/t3.json" >/dev/null
+if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
+  fail "analyze depends on --threads"; fi
+
+# ---- a paired variant with identical options: no significant difference ----
+"$RAMPARTS" analyze danger-at-the-walls --games 12 --ladder-games 0 --judge-games 0 \
+  --vs players=2 --json "$work/same.json" >/dev/null
+expect_eq "identical variant: no figure differs significantly" \
+  "$(json_value "$work/same.json" 'd.variants[0].difference.filter(x => x.significant).length')" "0"
+expect_eq "identical variant: every difference is zero" \
+  "$(json_value "$work/same.json" 'd.variants[0].difference.every(x => x.value === 0 || x.value === null)')" "true"
+expect_eq "identical variant: compared over the same games" \
+  "$(json_value "$work/same.json" 'd.variants[0].difference[0].n')" "12"
+
+# and a real change is found: three players instead of four play fewer actions (cards)
+"$RAMPARTS" analyze king-of-danger --games 12 --ladder-games 0 --judge-games 0 \
+  --vs players=3 --json "$work/kd3.json" >/dev/null
+expect_eq "players=3 against 4: fewer actions, significantly" \
+  "$(json_value "$work/kd3.json" 'd.variants[0].difference.filter(x => x.id === "actions").map(x => x.significant && x.high < 0)')" "[true]"
+
+# ---- the turn cap: stated, and its games unfinished (never a win or a draw) ----
+sim=$("$RAMPARTS" sim castle-danger --games 6 --max-turns 2 --json)
+expect_match "sim states the cap and counts unfinished" "$sim" '"draws":0,"unfinished":6,"turn_cap":2'
+expect_match "sim text states the cap" "$(NO_COLOR=1 "$RAMPARTS" sim castle-danger --games 4 \
+  --max-turns 2)" "after 2 turns were stopped.*unfinished at the turn cap +4"
+uncapped=$("$RAMPARTS" sim danger-at-the-walls --games 4 --json)
+expect_match "sim without a cap says none" "$uncapped" '"unfinished":0,"turn_cap":null'
+arena=$("$RAMPARTS" arena castle-danger --ai random,greedy --games 4 --max-turns 2 --json)
+expect_match "arena states the cap" "$arena" '"turn_cap":2'
+expect_match "arena counts unfinished as shared, not drawn" "$arena" \
+  '"a_wins":0,"draws":0,"b_wins":0,"unfinished":4,"a_score":0.5'
+expect_match "arena table has the unfinished column" "$(NO_COLOR=1 "$RAMPARTS" arena \
+  castle-danger --ai random,greedy --games 4 --max-turns 2)" "unfin\."
+"$RAMPARTS" analyze castle-danger --games 4 --ladder-games 0 --judge-games 0 --max-turns 2 \
+  --json "$work/cap.json" >/dev/null
+expect_eq "analyze states the cap" "$(json_value "$work/cap.json" 'd.turn_cap')" "2"
+expect_eq "analyze: every game unfinished" \
+  "$(json_value "$work/cap.json" 'd.ai_games.length.find(x => x.id === "unfinished").value')" "1"
+expect_eq "analyze: unfinished games are not draws" \
+  "$(json_value "$work/cap.json" 'd.ai_games.length.find(x => x.id === "draws").value')" "0"
+expect_eq "analyze: unfinished games are no seat's win" \
+  "$(json_value "$work/cap.json" 'd.ai_games.seats.map(s => s.wins.value)')" "[0,0]"
+
+# ---- MPI: two processes give exactly what one gives ----
+# Open MPI's own allocations outlive MPI_Finalize: leak checks are off for these runs only.
+mpi=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0" mpirun -n 2 --oversubscribe)
+[ "$(id -u)" == 0 ] && mpi+=(--allow-run-as-root)
+one=$("$RAMPARTS" sim king-of-danger --games 9 --ai greedy,random --json)
+two=$("${mpi[@]}" "$RAMPARTS" sim king-of-danger --games 9 --ai greedy,random --json)
+expect_eq "sim under mpirun -n 2 equals one process" "$two" "$one"
+one=$("$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
+two=$("${mpi[@]}" "$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
+expect_eq "arena under mpirun -n 2 equals one process" "$two" "$one"
+args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --judge easy
+  --judge-games 1 --vs turn-cap=150)
+"$RAMPARTS" analyze "${args[@]}" --json "$work/one.json" >/dev/null
+"${mpi[@]}" "$RAMPARTS" analyze "${args[@]}" --json "$work/two.json" >/dev/null
+if cmp -s "$work/one.json" "$work/two.json" && [ -s "$work/one.json" ]; then pass; else
+  fail "analyze under mpirun -n 2 differs from one process"; fi
+# the results gathered a few games at a time (the loop large runs take) give the same
+RAMPARTS_MPI_GATHER_BYTES=20000 "${mpi[@]}" -x RAMPARTS_MPI_GATHER_BYTES "$RAMPARTS" analyze \
+  "${args[@]}" --json "$work/blocks.json" >/dev/null
+if cmp -s "$work/one.json" "$work/blocks.json"; then pass; else
+  fail "analyze under mpirun -n 2, gathered in small blocks, differs from one process"; fi
+
+# ---- the HTML report in headless Chromium ----
+"$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
+  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 \
+  --records "$work/rec-danger-at-the-walls" --out "$work/report.html" >/dev/null
+expect_match "the report is one file with its script inline" \
+  "$(grep -c '<script' "$work/report.html")" "^2$"
+if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
+  fail "the report loads something from the network"; else pass; fi
+out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
+expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants human$"
+finish

@@ -1,0 +1,219 @@
+// report.js — draws the report of `ramparts analyze` from the figures embedded in the page
+// (<script id="report-data">): tables with 95% intervals and the number of games, and plots
+// drawn by Vega-Lite through vega-embed. Bundled by build.mjs and inlined into the HTML by
+// the ramparts binary, so the report opens offline.
+import embed from 'vega-embed';
+import css from './report.css';
+import { el, pct, num, interval, table, note } from './dom.js';
+import * as charts from './charts.js';
+
+const pending = [];
+let plotCount = 0;
+
+// A plot in `parent`: a Vega-Lite spec drawn as SVG; failures are reported on the page.
+function plot(parent, id, spec, caption) {
+  const figure = el('figure', { class: 'plot-figure' });
+  const holder = el('div', { class: 'plot', 'data-plot': id });
+  figure.append(holder);
+  if (caption) figure.append(el('figcaption', {}, caption));
+  parent.append(figure);
+  plotCount++;
+  const opts = { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } };
+  pending.push(embed(holder, spec, opts).then(() => holder.setAttribute('data-drawn', 'true')));
+}
+
+function section(root, id, heading, intro) {
+  const s = el('section', { id });
+  s.append(el('h2', {}, heading));
+  if (intro) s.append(el('p', { class: 'intro' }, intro));
+  root.append(s);
+  return s;
+}
+
+// The figure sets side by side: AI games, human games, each variant.
+function sets(data) {
+  const out = [];
+  if (data.ai_games) out.push({ name: `AI games (${data.ai.join(' vs ')})`, figs: data.ai_games });
+  if (data.human_games) out.push({ name: 'Human games (records)', figs: data.human_games });
+  for (const v of data.variants) out.push({ name: `Variant ${v.vs}`, figs: v.figures });
+  return out;
+}
+
+function header(root, data) {
+  root.append(el('h1', {}, `${data.title}: balance report`));
+  const cap = data.turn_cap
+    ? `Games still going after ${data.turn_cap} turns were stopped and count as unfinished ` +
+      '(shared where a result is needed): a cap of the tool, never a rule of the game (CD-16).'
+    : 'No turn cap: every game ended by its rules.';
+  root.append(
+    el('p', { class: 'meta' },
+      `Options ${data.options}. AI: ${data.ai.join(', ')}. First seed ${data.seed}` +
+      (data.paired ? '; two-player deals are played twice with the seats swapped.' : '.')),
+    el('p', { class: 'meta' }, cap),
+    el('p', { class: 'meta' },
+      'Every figure shows a 95% interval [low, high] and n, the number of games behind it.'));
+}
+
+function seatsSection(root, data) {
+  const s = section(root, 'seats', 'Seats: who wins',
+    'Outright wins per seat; draws and shared wins; games stopped at the turn cap. ' +
+    'A fair two-player game gives each seat close to half.');
+  const rows = [];
+  for (const set of sets(data)) {
+    for (const seat of set.figs.seats)
+      rows.push([set.name, `${seat.seat} ${seat.name}`, interval(seat.wins, pct)]);
+    const byId = Object.fromEntries(set.figs.length.map((f) => [f.id, f]));
+    rows.push([set.name, 'draws or shared', interval(byId.draws, pct)]);
+    rows.push([set.name, 'unfinished (turn cap)', interval(byId.unfinished, pct)]);
+  }
+  s.append(table(['games', 'seat', 'share of games [95% interval] (n)'], rows));
+  plot(s, 'seat-wins', charts.seatWins(sets(data)), 'Wins per seat with 95% Wilson intervals.');
+}
+
+function lengthSection(root, data) {
+  const s = section(root, 'length', 'Length and decisions',
+    'Turns as the rulebook counts them, actions (every move or placement), decisions (actions ' +
+    'chosen among two or more), the branching factor and the share of forced moves.');
+  const all = sets(data);
+  const ids = all[0].figs.length.filter((f) => f.id !== 'draws').map((f) => f.id);
+  const rows = ids.map((id) => {
+    const first = all[0].figs.length.find((f) => f.id === id);
+    return [first.label, ...all.map((set) => {
+      const f = set.figs.length.find((g) => g.id === id);
+      return interval(f, f.interval === 'wilson' || id === 'forced_share' ? pct : num);
+    })];
+  });
+  s.append(table(['figure', ...all.map((x) => x.name)], rows));
+  plot(s, 'length-histogram', charts.lengthHistogram(all),
+    'How many turns games last; games stopped at the cap are marked.');
+}
+
+function ludiiSection(root, data) {
+  const s = section(root, 'ludii', "Ludii's game metrics",
+    "The metrics of the Ludii general game system's evaluation module, each with its " +
+    "definition and source file. State evaluations come from the game's own evaluation " +
+    'function, normalised so the seats sum to 1 (Ludii uses a short UCT search).');
+  const all = sets(data);
+  const rows = all[0].figs.ludii.map((m) => [
+    m.label,
+    ...all.map((set) => {
+      const f = set.figs.ludii.find((g) => g.id === m.id);
+      return interval(f, f.interval === 'wilson' || m.id === 'balance' ? pct : num);
+    }),
+    el('span', { class: 'def' }, `${m.definition} `, el('cite', {}, `${m.ludii_name}: ${m.source}`)),
+  ]);
+  s.append(table(['metric', ...all.map((x) => x.name), 'definition (source)'], rows));
+  plot(s, 'ludii', charts.ludii(all), 'Each metric with its 95% interval, set by set.');
+}
+
+function ladderSection(root, data) {
+  if (!data.ladder.length) return;
+  const s = section(root, 'ladder', 'Skill and luck: the ladder',
+    'Each AI against the next stronger one. If skill always told, the stronger side would ' +
+    'win every game; how often the weaker side still wins shows how much the deal decides. ' +
+    '"Deal decides" assumes a game is either won by the better player or a coin flip, so it ' +
+    'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
+    'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
+    'number of players, and the weaker side wins when any of its seats does.');
+  s.append(table(['weaker', 'stronger', 'fair share', 'stronger scores', 'weaker side wins', 'deal decides'],
+    data.ladder.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
+      interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a'])));
+  plot(s, 'ladder', charts.ladder(data.ladder), 'The stronger AI\'s score in each pairing.');
+}
+
+function impactSection(root, set, id, title) {
+  const imp = set.figs.impact;
+  const s = section(root, id, title,
+    `A seat's share of the win when it played a card or kind of action (or held a card at the ` +
+    `end) against its share without. ${imp.tests} comparisons, so the intervals are ` +
+    `Bonferroni-corrected (jointly 95%) and p-values Holm-adjusted. Features seen fewer than ` +
+    `${imp.min_each_side} times on either side are listed untested.`);
+  const tested = imp.rows.filter((r) => r.tested);
+  if (imp.top.length)
+    s.append(el('p', {}, el('strong', {}, 'Matter most: '),
+      imp.top.map((r) => `${r.name} ${r.when} (${r.diff > 0 ? '+' : ''}${pct(r.diff)})`).join('; ')));
+  else s.append(note('No card or kind of action makes a significant difference at this sample size.'));
+  if (tested.length)
+    plot(s, `${id}-forest`, charts.impact(tested),
+      'Difference in the share of the win, with and without, with corrected 95% intervals.');
+  s.append(table(['feature', 'when', 'with (n)', 'without (n)', 'difference [corrected interval]', 'p (Holm)'],
+    imp.rows.map((r) => [
+      `${r.type} ${r.name}`, r.when, `${pct(r.rate_with)} (${r.n_with})`,
+      `${pct(r.rate_without)} (${r.n_without})`,
+      r.tested ? `${pct(r.diff)} [${pct(r.low)}, ${pct(r.high)}]` : 'untested',
+      r.tested ? `${num(r.p_holm)}${r.significant ? ' *' : ''}` : '',
+    ])));
+}
+
+function decisiveSection(root, data) {
+  const d = data.decisive;
+  if (!d) return;
+  const s = section(root, 'decisive', 'Decided by one move',
+    `A strong search (${d.judge}) estimated the share of the win of the player to act at every ` +
+    'decision of the first games; a move\'s fall is its mover\'s estimate before minus after. ' +
+    'In games of more than two players only the mover\'s own estimates are known, so the fall ' +
+    'runs to its next decision.');
+  s.append(table(['figure', 'value'], [
+    [`largest fall in one move (the largest over n=${d.games} games)`, pct(d.largest_drop)],
+    ['mean of each game\'s largest fall', interval(d.mean_worst_drop, pct)],
+    ['games whose loser\'s worst move swung it from at least even to behind',
+      interval(d.loser_swung, pct)],
+  ]));
+  plot(s, 'decisive', charts.decisive(d.per_game), 'Each judged game: its largest fall and the loser\'s.');
+}
+
+function variantsSection(root, data) {
+  if (!data.variants.length) return;
+  const s = section(root, 'variants', 'Rule variants against the base rules',
+    'Each variant played on the same seeds with the same AIs; every difference (variant minus ' +
+    'base) has a paired bootstrap 95% interval and is significant when the interval leaves out 0. ' +
+    'Each interval holds at 95% on its own: among twenty figures with no real difference, about ' +
+    'one shows as significant by chance.');
+  for (const v of data.variants) {
+    s.append(el('h3', {}, `${v.vs} (${v.options})`));
+    s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'significant'],
+      v.difference.map((d) => [d.label, interval(d, num), num(d.p), d.significant ? 'yes' : 'no'])));
+    plot(s, `variant-${v.vs}`, charts.variant(v), `Differences, ${v.vs} minus base.`);
+  }
+}
+
+function humanNote(root, data) {
+  const h = data.human_games;
+  if (!h) return;
+  const s = section(root, 'human', 'Human games',
+    `${h.games} records of this game from ${h.directory} (${h.files} record files read, ` +
+    `${h.other_games} of other games left out), reported beside the AI games above.`);
+  s.append(table(['options', 'games'], Object.entries(h.options_seen).map(([k, n]) => [k, n])));
+}
+
+function render(data) {
+  const style = document.createElement('style');
+  style.textContent = css;
+  document.head.append(style);
+  const root = document.getElementById('report');
+  root.textContent = '';
+  header(root, data);
+  seatsSection(root, data);
+  lengthSection(root, data);
+  ludiiSection(root, data);
+  ladderSection(root, data);
+  if (data.ai_games) impactSection(root, { figs: data.ai_games }, 'impact', 'Cards and actions: AI games');
+  if (data.human_games) impactSection(root, { figs: data.human_games }, 'impact-human', 'Cards and actions: human games');
+  decisiveSection(root, data);
+  variantsSection(root, data);
+  humanNote(root, data);
+}
+
+const data = JSON.parse(document.getElementById('report-data').textContent);
+render(data);
+window.reportStatus = { plots: plotCount, drawn: 0, done: false, errors: [] };
+Promise.allSettled(pending).then((results) => {
+  for (const r of results) {
+    if (r.status === 'fulfilled') window.reportStatus.drawn++;
+    else {
+      window.reportStatus.errors.push(String(r.reason));
+      console.error('plot failed:', r.reason);
+    }
+  }
+  window.reportStatus.done = true;
+});
