@@ -1,0 +1,33 @@
+// chart.js — a player's rating history for one game as a uPlot line chart (canvas), with the
+// same figures in a table beside it for screen readers.
+import { html } from 'htm/preact';
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+/** @param {{points: {at_ms: number, rating: number, rd: number}[], title: string}} props */
+export function RatingChart({ points, title }) {
+  const box = useRef(/** @type {HTMLDivElement|null} */ (null));
+  useEffect(() => {
+    if (!box.current || points.length === 0) return undefined;
+    const xs = points.map((p) => p.at_ms / 1000);
+    const ys = points.map((p) => Math.round(p.rating));
+    const lo = points.map((p) => Math.round(p.rating - 2 * p.rd));
+    const hi = points.map((p) => Math.round(p.rating + 2 * p.rd));
+    const width = Math.max(280, Math.min(640, box.current.clientWidth || 600));
+    const plot = new uPlot({
+      width,
+      height: 220,
+      title,
+      series: [
+        {},
+        { label: 'Rating', stroke: '#0072B2', width: 2, points: { show: true } },
+        { label: 'low (2 RD)', stroke: '#999', dash: [4, 4] },
+        { label: 'high (2 RD)', stroke: '#999', dash: [4, 4] },
+      ],
+      axes: [{}, { size: 50 }],
+    }, [xs, ys, lo, hi], box.current);
+    return () => plot.destroy();
+  }, [points, title]);
+  return html`<div class="chart" ref=${box} aria-hidden="true"></div>`;
+}
