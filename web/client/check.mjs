@@ -66,8 +66,9 @@ const eslint = new ESLint({
       rules: { 'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_' }], eqeqeq: 'error', 'no-var': 'error', 'prefer-const': 'error' },
     },
     {
+      // The tests also hand functions to the page (page.evaluate), which run in the browser.
       files: ['*.mjs', 'tests/**/*.mjs'],
-      languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { ...globals.node } },
+      languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
       rules: { eqeqeq: 'error', 'no-var': 'error', 'prefer-const': 'error' },
     },
   ],

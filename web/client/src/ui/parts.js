@@ -86,6 +86,21 @@ const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 export function MoveInput({ legal, send, disabled, hint }) {
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
+  const field = useRef(/** @type {HTMLInputElement|null} */ (null));
+  const hadFocus = useRef(false);
+  // The field is disabled while a move is sent and the others play, which drops the focus; a
+  // player who typed their move finds the cursor back in the field when it is their turn
+  // again, unless they have moved the focus elsewhere since.
+  useEffect(() => {
+    const moved = (/** @type {FocusEvent} */ e) => { if (e.target !== field.current) hadFocus.current = false; };
+    document.addEventListener('focusin', moved);
+    return () => document.removeEventListener('focusin', moved);
+  }, []);
+  useEffect(() => {
+    const input = field.current;
+    if (!input || disabled || !hadFocus.current) return;
+    if (document.activeElement === document.body || !document.activeElement) input.focus();
+  }, [disabled]);
   const moves = legal || [];
   const typed = norm(value);
   const starts = moves.filter((m) => norm(m.text).startsWith(typed));
@@ -96,6 +111,7 @@ export function MoveInput({ legal, send, disabled, hint }) {
 
   /** @param {LegalMove|string} m */
   function play(m) {
+    hadFocus.current = document.activeElement === field.current;
     send(m);
     setValue('');
     setActive(0);
@@ -125,7 +141,8 @@ export function MoveInput({ legal, send, disabled, hint }) {
   const label = disabled ? 'Move (not your turn)' : `Type a move (${moves.length} legal)`;
   return html`<div class="move-input">
     <label for="move-text">${label}</label>
-    <input id="move-text" value=${value} disabled=${disabled} autocomplete="off" spellcheck=${false}
+    <input id="move-text" ref=${field} value=${value}
+      disabled=${disabled} autocomplete="off" spellcheck=${false}
       role="combobox" aria-autocomplete="list" aria-expanded=${open} aria-controls="move-list"
       aria-activedescendant=${open && current ? `move-opt-${current.id}` : undefined}
       placeholder=${moves[0] ? `e.g. ${moves[0].text}` : ''} data-testid="move-text"

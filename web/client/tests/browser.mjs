@@ -1,0 +1,430 @@
+// browser.mjs — the browser client's end-to-end test, in Debian's Chromium driven by
+// playwright-core: a `ramparts serve` of its own on a free loopback port with a fresh
+// database; for each of the five games two browser contexts play a whole game through the UI
+// (clicks on what the page offers, never injected messages) while a third watches as a
+// spectator; every WebSocket frame each page received is checked against the referee by the
+// server's frames checker, and each page's DOM after every move against the names that viewer
+// may not know; one player reloads mid-game and must be back in the same seat; a game against
+// the computer is played with the keyboard alone; no page logs a console error; screenshots
+// of every game at 1280x800 and 390x844 are saved.
+// Usage: node browser.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR
+//        [--games a,b] [--seed N]   (prints 'N passed, N failed'; exit 0 when all pass)
+import { createRequire } from 'node:module';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const args = parseArgs(process.argv.slice(2));
+const require = createRequire(path.resolve(args['node-modules']) + path.sep);
+const { chromium } = require('playwright-core');
+const OUT = path.resolve(args.out);
+const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
+mkdirSync(OUT, { recursive: true });
+const STEP_TIMEOUT = 30000;
+const ALL_GAMES = ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies'];
+const GAMES = args.games ? args.games.split(',') : ALL_GAMES;
+// Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
+// get one by agreement, so the game ends by its rules.
+const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
+const rng = mulberry32(Number(args.seed || 7));
+
+let passed = 0;
+let failed = 0;
+/** @param {boolean} ok @param {string} what */
+function check(ok, what) {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.error(`FAIL: ${what}`);
+  }
+  return ok;
+}
+
+/** @param {string[]} argv */
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  for (const need of ['ramparts', 'checker', 'node-modules', 'out']) {
+    if (!out[need]) {
+      console.error('usage: node browser.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR');
+      process.exit(2);
+    }
+  }
+  return out;
+}
+
+/** A small seeded generator, so a failing run can be repeated with --seed. @param {number} a */
+function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+/** @template T @param {T[]} xs @returns {T} */
+const choose = (xs) => xs[Math.floor(rng() * xs.length)];
+
+// ---- the server ----
+
+function startServer() {
+  const db = path.join(WORK, 'server.db');
+  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', db, '--ai-threads', '1',
+    '--rate', '100000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  proc.stderr.on('data', (d) => log.push(String(d)));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    proc.stdout.on('data', (d) => {
+      seen += String(d);
+      const m = /listening on (http:\/\/[^\s]+?)\/?\s/.exec(seen);
+      if (m) resolve({ proc, url: m[1], log });
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log.join('')}`)));
+  });
+}
+
+// ---- a page that records what it is sent ----
+
+/**
+ * One browser context (one person, with their own storage and token) and its page. Every
+ * WebSocket frame the page receives is kept, and every console error.
+ */
+async function person(browser, server, label, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const p = { label, context, page, frames: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]),
+    dom: /** @type {{ply: number, text: string}[]} */ ([]), viewer: -2 };
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => p.frames.push(String(f.payload))));
+  page.on('console', (m) => { if (m.type() === 'error') p.errors.push(m.text()); });
+  page.on('pageerror', (e) => p.errors.push(String(e)));
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  await page.waitForSelector('[data-testid=user-name]', { timeout: STEP_TIMEOUT });
+  return p;
+}
+
+/** The last state (snapshot or update) of game `id` this page received, parsed. */
+function lastState(p, id) {
+  for (let i = p.frames.length - 1; i >= 0; i--) {
+    const f = p.frames[i];
+    if (!f.includes('"snapshot"') && !f.includes('"update"')) continue;
+    const m = JSON.parse(f);
+    if ((m.t === 'snapshot' || m.t === 'update') && m.game === id) return m;
+  }
+  return null;
+}
+
+/** @param {any} p @returns {Promise<{ply: number, status: string, myTurn: boolean}>} */
+async function tableState(p) {
+  return p.page.$eval('[data-testid=table]', (el) => ({
+    ply: Number(el.getAttribute('data-ply')),
+    status: el.getAttribute('data-status'),
+    myTurn: el.getAttribute('data-my-turn') === 'yes',
+  }));
+}
+
+/** Wait until the page shows ply `ply` (or the game over). */
+async function waitPly(p, ply) {
+  await p.page.waitForFunction((n) => {
+    const el = document.querySelector('[data-testid=table]');
+    return el && (Number(el.getAttribute('data-ply')) >= n || el.getAttribute('data-status') === 'over');
+  }, ply, { timeout: STEP_TIMEOUT });
+}
+
+/** What the page shows a person, as text: visible text and the attributes that name things. */
+async function domText(p) {
+  return p.page.evaluate(() => {
+    const parts = [document.body.innerText];
+    for (const el of document.querySelectorAll('*')) {
+      for (const a of ['aria-label', 'title', 'data-card', 'data-move', 'data-fort', 'value', 'alt']) {
+        const v = el.getAttribute(a);
+        if (v) parts.push(v);
+      }
+    }
+    return parts.join('\n');
+  });
+}
+
+async function recordDom(p) {
+  const st = await tableState(p);
+  p.dom.push({ ply: st.ply, text: await domText(p) });
+}
+
+// ---- clicking a legal move, per game, the way a person would ----
+
+/** Click one random element matching selector inside the board; false when none. */
+async function clickOne(page, selector) {
+  const els = await page.$$(`.board-area ${selector}`);
+  const live = [];
+  for (const e of els) if (await e.isEnabled() && await e.isVisible()) live.push(e);
+  if (!live.length) return false;
+  await choose(live).click();
+  return true;
+}
+
+const DRIVERS = {
+  async 'castle-danger'(page) {
+    if (rng() < 0.2 && await clickOne(page, '[data-move=end]')) return;
+    if (await clickOne(page, '.chooser .move-btn')) return;
+    if (!await clickOne(page, '.sq.source')) return void await clickOne(page, '[data-move=end]');
+    if (await clickOne(page, '.chooser .move-btn')) return;
+    if (!await clickOne(page, '.sq.target')) return;
+    await clickOne(page, '.chooser .move-btn');
+  },
+  async 'walls-and-armies'(page) {
+    await clickOne(page, '[data-move]');
+  },
+  async 'king-of-danger'(page) {
+    if (!await clickOne(page, '.card-btn.playable')) return;
+    await clickOne(page, '.chooser .move-btn');
+  },
+  async 'danger-at-the-walls'(page) {
+    if (await clickOne(page, '.draw-btn')) return;
+    if (!await clickOne(page, '.hand .card-btn.playable')) return;
+    if (rng() < 0.3) await clickOne(page, '.hand .card-btn.playable:not(.selected)');
+    if (await clickOne(page, '.dw-wall.target')) {
+      await clickOne(page, '.chooser .move-btn');
+      return;
+    }
+    if (await clickOne(page, '.card-btn.target')) return;
+    if (await clickOne(page, '.dw-decks [data-move]')) return;
+    await clickOne(page, '.hand .card-btn.selected'); // nothing fits: put them back
+  },
+  async 'rush-the-wall'(page) {
+    if (await clickOne(page, '[data-move]')) return;
+    if (!await clickOne(page, '.hand .card-btn.playable')) return;
+    await clickOne(page, '.rw-slot.target');
+  },
+};
+
+/**
+ * Play game `id` to its end: whoever's page says it is their turn clicks until the ply moves
+ * on; after each move every page is brought to the new ply and its DOM recorded.
+ */
+async function playOut(type, id, players, watchers, hooks = {}) {
+  const everyone = [...players, ...watchers];
+  let ply = 0;
+  for (let guard = 0; guard < 3000; guard++) {
+    const states = await Promise.all(players.map(tableState));
+    if (states[0].status === 'over') return;
+    const mover = players.find((_, i) => states[i].myTurn);
+    if (!mover) {
+      await players[0].page.waitForTimeout(50);
+      continue;
+    }
+    const legal = (lastState(mover, id) || {}).legal || [];
+    const offered = await mover.page.$$eval('.board-area [data-move]', (els) => els.map((e) => e.getAttribute('data-move')));
+    const texts = new Set(legal.map((m) => m.text));
+    check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
+    for (let tries = 0; tries < 40; tries++) {
+      await DRIVERS[type](mover.page);
+      const st = await tableState(mover);
+      if (st.ply > ply || st.status === 'over' || !st.myTurn) break;
+    }
+    await waitPly(mover, ply + 1);
+    ply = (await tableState(mover)).ply;
+    await Promise.all(everyone.map((p) => waitPly(p, ply)));
+    for (const p of everyone) await recordDom(p);
+    if (hooks.afterMove) await hooks.afterMove(ply);
+  }
+  check(false, `${type}: the game ended within 3000 steps`);
+}
+
+// ---- the checks after a game ----
+
+/** Check every frame with the server's checker, and every DOM snapshot against the names
+ * secret to that viewer at that ply (cumulatively: a name once seen may stay in the log). */
+function checkGame(server, type, id, pages) {
+  const recordPath = path.join(WORK, `game-${id}.rec`);
+  const rec = spawnSync('curl', ['-sf', `${server.url}/api/v1/games/${id}/record`], { encoding: 'utf8' });
+  if (!check(rec.status === 0 && rec.stdout.length > 0, `${type}: the record of game ${id} downloads`)) return;
+  writeFileSync(recordPath, rec.stdout);
+  const lines = [];
+  for (const p of pages) for (const f of p.frames) lines.push(JSON.stringify({ viewer: p.viewer, game: id, frame: f }));
+  const framesPath = path.join(WORK, `game-${id}.frames`);
+  writeFileSync(framesPath, `${lines.join('\n')}\n`);
+  const r = spawnSync(args.checker, [recordPath, framesPath], { encoding: 'utf8' });
+  check(r.status === 0, `${type}: every WebSocket frame of every page matches the referee: ${r.stdout}${r.stderr.slice(-3000)}`);
+  if (r.status === 0) console.log(`  ${r.stdout.trim()}`);
+  for (const p of pages) {
+    const s = spawnSync(args.checker, ['--secrets', recordPath, String(p.viewer)], { encoding: 'utf8' });
+    const secretAt = s.stdout.trim().split('\n').map((l) => l.split(' ').slice(1).filter((w) => w && w !== '?'));
+    let leaks = 0;
+    for (const d of p.dom) {
+      const still = new Set(secretAt[0] || []);
+      for (let k = 1; k <= d.ply && k < secretAt.length; k++) {
+        const now = new Set(secretAt[k]);
+        for (const n of [...still]) if (!now.has(n)) still.delete(n);
+      }
+      for (const name of still) {
+        const re = new RegExp(`(^|[^A-Za-z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_-])`);
+        if (re.test(d.text)) {
+          if (leaks++ < 5) console.error(`  ${p.label} at ply ${d.ply} shows the secret '${name}'`);
+        }
+      }
+    }
+    check(leaks === 0, `${type}: ${p.label}'s page never shows a card it may not know (${p.dom.length} snapshots)`);
+  }
+}
+
+async function screenshots(p, type) {
+  await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`) });
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.waitForTimeout(100);
+  await p.page.screenshot({ path: path.join(OUT, `${type}-390x844.png`), fullPage: true });
+  await p.page.setViewportSize({ width: 1280, height: 800 });
+}
+
+// ---- the scenarios ----
+
+async function twoPlayers(browser, server, type) {
+  const alice = await person(browser, server, `${type}/alice`);
+  const bob = await person(browser, server, `${type}/bob`);
+  const spectator = await person(browser, server, `${type}/spectator`);
+  // Alice creates the game from the lobby form; Bob joins it from the lobby's open games.
+  await alice.page.selectOption('[data-testid=create-game]', type);
+  for (const [name, value] of Object.entries(OPTIONS[type] || {})) await alice.page.fill(`[data-testid=opt-${name}]`, value);
+  await alice.page.click('[data-testid=create]');
+  await alice.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(alice.page.url())[1]);
+  await spectator.page.goto(`${server.url}/#/game/${id}`);
+  await spectator.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const row = bob.page.locator('.games li', { hasText: `#${id}` });
+  await row.getByRole('button', { name: 'Join' }).click();
+  await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+  alice.viewer = 0;
+  bob.viewer = 1;
+  check(await bob.page.locator('[data-testid=seat-1]', { hasText: '(you)' }).count() === 1, `${type}: bob sits in seat 1`);
+  check(await spectator.page.locator('.seat.me').count() === 0, `${type}: the spectator sits in no seat`);
+  await spectator.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+  for (const p of [alice, bob, spectator]) await recordDom(p);
+  let shot = false;
+  let reloaded = false;
+  await playOut(type, id, [alice, bob], [spectator], {
+    async afterMove(ply) {
+      if (!shot && ply >= 6) {
+        shot = true;
+        const st = await tableState(alice);
+        await screenshots(st.myTurn ? alice : bob, type);
+      }
+      if (!reloaded && ply >= 4) {
+        reloaded = true;
+        await bob.page.reload();
+        await bob.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+        await waitPly(bob, ply);
+        check(await bob.page.locator('[data-testid=seat-1]', { hasText: '(you)' }).count() === 1,
+          `${type}: after a reload bob is back in seat 1`);
+        await recordDom(bob);
+      }
+    },
+  });
+  for (const p of [alice, bob, spectator]) await waitPly(p, (await tableState(alice)).ply);
+  const status = await spectator.page.textContent('[data-testid=status]');
+  check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
+  await spectator.page.waitForTimeout(200);
+  for (const p of [alice, bob, spectator]) await recordDom(p);
+  checkGame(server, type, id, [alice, bob, spectator]);
+  for (const p of [alice, bob, spectator]) {
+    check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
+    await p.context.close();
+  }
+  return id;
+}
+
+/** Against the computer, with the keyboard alone: the skip link, the move field, typing with
+ * completion, Enter. */
+async function keyboardAgainstAi(browser, server) {
+  const type = 'walls-and-armies';
+  const me = await person(browser, server, 'keyboard');
+  const page = me.page;
+  // Tab to the game list of "Play the computer", pick by typing, Tab on, Enter on Play.
+  /** @param {string} testid */
+  const tabTo = async (testid) => {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate((t) => document.activeElement && document.activeElement.getAttribute('data-testid') === t, testid)) return true;
+    }
+    return false;
+  };
+  check(await tabTo('ai-game'), 'keyboard: Tab reaches the game list');
+  await page.keyboard.type('Walls and');
+  check(await page.$eval('[data-testid=ai-game]', (e) => e.value) === type, 'keyboard: typing picks Walls and Armies');
+  check(await tabTo('ai-level'), 'keyboard: Tab reaches the level');
+  await page.keyboard.type('random');
+  check(await tabTo('play-ai'), 'keyboard: Tab reaches Play');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
+  me.viewer = 0;
+  let moves = 0;
+  for (let guard = 0; guard < 2000; guard++) {
+    const st = await tableState(me);
+    if (st.status === 'over') break;
+    if (!st.myTurn) {
+      await page.waitForFunction(() => {
+        const el = document.querySelector('[data-testid=table]');
+        return el.getAttribute('data-my-turn') === 'yes' || el.getAttribute('data-status') === 'over';
+      }, null, { timeout: STEP_TIMEOUT });
+      continue;
+    }
+    const legal = lastState(me, id).legal;
+    const move = choose(legal).text;
+    if (moves === 0) {
+      // The first time, from the top of the page: Tab to the skip link, Enter.
+      await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.keyboard.press('Tab');
+      const first = await page.evaluate(() => document.activeElement && document.activeElement.className);
+      check(first === 'skip', `keyboard: the first Tab reaches the skip link (${first})`);
+      await page.keyboard.press('Enter');
+    }
+    const inField = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    if (!check(inField === 'move-text', `keyboard: the cursor is in the move field on turn ${moves + 1} (${inField})`)) break;
+    // Type a prefix, complete with Tab when the completion is unique, then Enter.
+    const prefix = move.slice(0, Math.max(1, move.length - 2));
+    await page.keyboard.type(prefix);
+    const same = legal.filter((m) => m.text.toLowerCase().startsWith(prefix.toLowerCase()));
+    if (same.length === 1) await page.keyboard.press('Tab');
+    else await page.keyboard.type(move.slice(prefix.length));
+    await page.keyboard.press('Enter');
+    await waitPly(me, st.ply + 1);
+    await recordDom(me);
+    moves++;
+  }
+  check((await tableState(me)).status === 'over', `keyboard: the game against the computer is finished (${moves} moves typed)`);
+  await screenshots(me, 'keyboard-walls-and-armies-over');
+  checkGame(server, 'keyboard', id, [me]);
+  check(me.errors.length === 0, `keyboard: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
+async function main() {
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.RAMPARTS_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const started = Date.now();
+  try {
+    for (const type of GAMES) {
+      const t0 = Date.now();
+      await twoPlayers(browser, server, type);
+      console.log(`${type}: played through the UI in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    if (!args.games) await keyboardAgainstAi(browser, server);
+  } catch (e) {
+    check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
+  } finally {
+    await browser.close();
+    server.proc.kill('SIGTERM');
+  }
+  console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${OUT}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed || !passed ? 1 : 0);
+}
+
+main();
