@@ -92,8 +92,10 @@ function startServer() {
  * One browser context (one person, with their own storage and token) and its page. Every
  * WebSocket frame the page receives is kept, and every console error.
  */
-async function person(browser, server, label, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport });
+async function person(browser, server, label, reducedMotion = 'reduce') {
+  // Players' pages skip the animations (prefers-reduced-motion), so clicks need not wait for
+  // cards to settle; the spectator's page plays them.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion });
   const page = await context.newPage();
   const p = { label, context, page, frames: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]),
     dom: /** @type {{ply: number, text: string}[]} */ ([]), viewer: -2 };
@@ -219,10 +221,17 @@ async function playOut(type, id, players, watchers, hooks = {}) {
     const offered = await mover.page.$$eval('.board-area [data-move]', (els) => els.map((e) => e.getAttribute('data-move')));
     const texts = new Set(legal.map((m) => m.text));
     check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
-    for (let tries = 0; tries < 40; tries++) {
+    let moved = false;
+    for (let tries = 0; tries < 40 && !moved; tries++) {
       await DRIVERS[type](mover.page);
       const st = await tableState(mover);
-      if (st.ply > ply || st.status === 'over' || !st.myTurn) break;
+      moved = st.ply > ply || st.status === 'over' || !st.myTurn;
+    }
+    if (!moved) {
+      const shot = path.join(OUT, `stuck-${type}.png`);
+      await mover.page.screenshot({ path: shot, fullPage: true });
+      check(false, `${type}: ${mover.label} found no way to play at ply ${ply} (legal: ${legal.map((m) => m.text).join(', ')}); see ${shot}`);
+      return;
     }
     await waitPly(mover, ply + 1);
     ply = (await tableState(mover)).ply;
@@ -283,7 +292,7 @@ async function screenshots(p, type) {
 async function twoPlayers(browser, server, type) {
   const alice = await person(browser, server, `${type}/alice`);
   const bob = await person(browser, server, `${type}/bob`);
-  const spectator = await person(browser, server, `${type}/spectator`);
+  const spectator = await person(browser, server, `${type}/spectator`, 'no-preference');
   // Alice creates the game from the lobby form; Bob joins it from the lobby's open games.
   await alice.page.selectOption('[data-testid=create-game]', type);
   for (const [name, value] of Object.entries(OPTIONS[type] || {})) await alice.page.fill(`[data-testid=opt-${name}]`, value);

@@ -46,7 +46,7 @@ export function DwCard({ name, side, small }) {
   const value = valueOf(name);
   const leader = LEADERS[name];
   const label = value ? `${kind} ${value}` : name;
-  return html`<span class=${`card dw dw-${kind}${side ? ` ${seatClass(SIDES.indexOf(side))}` : ''}${small ? ' small' : ''}`}
+  return html`<span class=${`card dw dwc-${kind}${side ? ` ${seatClass(SIDES.indexOf(side))}` : ''}${small ? ' small' : ''}`}
     data-card=${name} aria-label=${label} title=${leader ? `${name}: ${leader}` : label}>
     <span class="dw-val" aria-hidden="true">${value}</span>
     <${DwIcon} kind=${leader ? 'leader' : kind} />
@@ -155,7 +155,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
               <rect x="34" y="1" width="9" height="6" class="stone"/><rect x="50" y="1" width="9" height="6" class="stone"/>
             </svg>
             <span class="dw-wall-num">${wall.wall}</span>
-            ${flagged && html`<span class="dw-flag"><${DwIcon} kind="flag" /></span>`}
+            ${flagged && html`<span class="dw-flag-mark"><${DwIcon} kind="flag" /></span>`}
           </button>
           ${sideOf(wall, mine)}
         </div>`;

@@ -10,10 +10,10 @@ import { SeatMark, seatClass } from '../ui/seats.js';
 const SUIT_OF = (/** @type {string} */ card) =>
   card.startsWith('king') ? 'king' : card.startsWith('walls') ? 'walls' : card.startsWith('cannons') ? 'cannons' : 'wizard';
 const KING_TEXT = {
-  'king-of-danger': 'wins every trick',
-  'king-of-walls': 'wins if any Walls',
-  'king-of-cannons': 'wins if any Cannons',
-  'king-of-wizards': 'wins if any Wizards',
+  'king-of-danger': 'beats all',
+  'king-of-walls': 'if Walls',
+  'king-of-cannons': 'if Cannons',
+  'king-of-wizards': 'if Wizards',
 };
 
 /** @param {{suit: string}} props */
