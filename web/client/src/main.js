@@ -2,7 +2,7 @@
 // (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME), invitation links (?game=ID&invite=CODE)
 // and the page frame: header, connection status, notices and the screen-reader announcer.
 import { html, render } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Client } from './client.js';
 import { Lobby } from './ui/lobby.js';
 import { Table } from './ui/table.js';
@@ -37,9 +37,16 @@ function App({ client }) {
   useEffect(() => client.subscribe(() => setTick((n) => n + 1)), [client]);
   const route = useRoute();
   const s = client.state;
+  const firstRoute = useRef(true);
+  // A new page (not the first load) moves the focus to the main area, so keyboard and screen
+  // reader users start there; a page that placed the focus itself (a game's move field) keeps it.
   useEffect(() => {
+    if (firstRoute.current) {
+      firstRoute.current = false;
+      return;
+    }
     const main = document.getElementById('main');
-    if (main) main.focus({ preventScroll: true });
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   }, [route.name, route.arg]);
   let page;
   if (route.name === 'game' && /^\d+$/.test(route.arg)) {

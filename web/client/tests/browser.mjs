@@ -23,7 +23,8 @@ const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
 const STEP_TIMEOUT = 30000;
 const ALL_GAMES = ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies'];
-const GAMES = args.games ? args.games.split(',') : ALL_GAMES;
+// --games picks some (for development); 'keyboard' is the keyboard-only game against the AI.
+const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard'];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
 // get one by agreement, so the game ends by its rules.
 const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
@@ -336,11 +337,51 @@ async function twoPlayers(browser, server, type) {
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
   checkGame(server, type, id, [alice, bob, spectator]);
+  await replayChecks(server, type, id, spectator, alice);
   for (const p of [alice, bob, spectator]) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
     await p.context.close();
   }
   return id;
+}
+
+/**
+ * The replay of the finished game: the spectator steps back and forth and drags the slider;
+ * every position it is sent is checked against the referee as if it had been sent live; a
+ * player may then look at it from their own seat.
+ */
+async function replayChecks(server, type, id, spectator, player) {
+  const page = spectator.page;
+  const replies = [];
+  const grab = async (r) => { if (r.url().includes(`/games/${id}/replay`)) replies.push(await r.json()); };
+  page.on('response', grab);
+  await page.goto(`${server.url}/#/replay/${id}`);
+  await page.waitForSelector('[data-testid=replay-step]', { timeout: STEP_TIMEOUT });
+  const last = (await tableState(player)).ply;
+  const stepText = () => page.textContent('[data-testid=replay-step]');
+  check(await stepText() === `Move ${last} of ${last}`, `${type}: the replay opens at the end (${await stepText()})`);
+  await page.click('[data-testid=replay-back]');
+  check(await stepText() === `Move ${last - 1} of ${last}`, `${type}: back one move in the replay`);
+  await page.fill('[data-testid=replay-slider]', '0');
+  check(await stepText() === `Move 0 of ${last}`, `${type}: the slider goes to the start`);
+  await page.click('[data-testid=replay-forward]');
+  check(await stepText() === `Move 1 of ${last}`, `${type}: forward one move`);
+  await page.selectOption('[data-testid=replay-viewer]', '0');
+  await page.waitForFunction(() => document.querySelector('[data-testid=replay-step]'), null, { timeout: STEP_TIMEOUT });
+  await page.waitForTimeout(300);
+  page.off('response', grab);
+  const data = replies[0];
+  if (!check(data && data.frames && data.frames.length === last + 1, `${type}: the replay has one position per ply`)) return;
+  // The spectator's replay, as if each position had been an update sent live.
+  const live = lastState(spectator, id);
+  const fake = { viewer: -2, frames: [], dom: [], label: `${type}/replay` };
+  for (const f of data.frames) {
+    const msg = { t: 'update', game: id, ply: f.ply, status: 'over', you: null, to_move: null, view: f.view, seed_hash: live.seed_hash };
+    if (f.ply > 0) msg.cause = { kind: 'move', seat: f.seat, ply: f.ply - 1, events: f.events };
+    fake.frames.push(JSON.stringify(msg));
+  }
+  checkGame(server, `${type} replay`, id, [fake]);
+  check(replies.length >= 2 && replies[1].viewer === 0, `${type}: the replay from seat 0 is seat 0's view`);
 }
 
 /** Against the computer, with the keyboard alone: the skip link, the move field, typing with
@@ -358,6 +399,9 @@ async function keyboardAgainstAi(browser, server) {
     }
     return false;
   };
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => document.activeElement && document.activeElement.className);
+  check(first === 'skip', `keyboard: the first Tab reaches the skip link (${first})`);
   check(await tabTo('ai-game'), 'keyboard: Tab reaches the game list');
   await page.keyboard.type('Walls and');
   check(await page.$eval('[data-testid=ai-game]', (e) => e.value) === type, 'keyboard: typing picks Walls and Armies');
@@ -381,17 +425,20 @@ async function keyboardAgainstAi(browser, server) {
     }
     const legal = lastState(me, id).legal;
     const move = choose(legal).text;
-    if (moves === 0) {
-      // The first time, from the top of the page: Tab to the skip link, Enter.
-      await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.keyboard.press('Tab');
-      const first = await page.evaluate(() => document.activeElement && document.activeElement.className);
-      check(first === 'skip', `keyboard: the first Tab reaches the skip link (${first})`);
-      await page.keyboard.press('Enter');
-    }
+    // Entering the game put the cursor in the move field; after each move it comes back there.
     const inField = await page.evaluate(() => document.activeElement && document.activeElement.id);
     if (!check(inField === 'move-text', `keyboard: the cursor is in the move field on turn ${moves + 1} (${inField})`)) break;
+    if (moves === 1) {
+      // Ask for a hint: Tab from the move field reaches the Hint button.
+      await page.keyboard.press('Tab');
+      const onHint = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute('data-testid'));
+      check(onHint === 'hint-btn', `keyboard: Tab from the move field reaches Hint (${onHint})`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=hint]', { timeout: STEP_TIMEOUT });
+      const hint = (await page.textContent('[data-testid=hint]')).replace(/^Hint:\s*/, '');
+      check(legal.some((m) => m.text === hint), `keyboard: the hint is a legal move (${hint})`);
+      await page.keyboard.press('Shift+Tab');
+    }
     // Type a prefix, complete with Tab when the completion is unique, then Enter.
     const prefix = move.slice(0, Math.max(1, move.length - 2));
     await page.keyboard.type(prefix);
@@ -419,12 +466,12 @@ async function main() {
   });
   const started = Date.now();
   try {
-    for (const type of GAMES) {
+    for (const type of GAMES.filter((g) => g !== 'keyboard')) {
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
       console.log(`${type}: played through the UI in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
-    if (!args.games) await keyboardAgainstAi(browser, server);
+    if (GAMES.includes('keyboard')) await keyboardAgainstAi(browser, server);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {

@@ -2,7 +2,7 @@
 // own board (one module per game, games/index.js), the status line, the notation input, the
 // controls, the event log and chat. Everything shown comes from the game's store entry.
 import { html } from 'htm/preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 
@@ -13,6 +13,18 @@ export function Table({ client, id }) {
     return () => client.closeGame(id);
   }, [client, id]);
   const g = client.state.games[id];
+  const focused = useRef(false);
+  // Entering a game you play puts the cursor in the move field (once), unless the focus is
+  // already somewhere on purpose.
+  useEffect(() => {
+    if (focused.current || !g || g.snap.status !== 'live' || g.snap.you === null) return;
+    const input = document.getElementById('move-text');
+    const idle = document.activeElement === document.body || document.activeElement === document.getElementById('main');
+    if (input && idle) {
+      input.focus(); // fails while the field is disabled (not your turn yet): tried again later
+      focused.current = document.activeElement === input;
+    }
+  });
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
