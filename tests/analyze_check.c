@@ -28,6 +28,7 @@ typedef struct game_facts {
 } game_facts;
 
 static game_facts facts[MAX_GAMES];
+static double turn_cap = NAN; /* the report's cap for tools, NaN for none */
 static int num_games, checks, failures;
 
 static void expect_near(const char *what, double report, double direct)
@@ -158,6 +159,9 @@ static int measure(const rp_match *m, game_facts *f)
     }
     f->turns = game->turn_number ? game->turn_number(&st) : turns;
     f->over = game->current_player(&st) == RP_TERMINAL;
+    /* a game the tool stopped as turn cap + 1 began has played cap turns */
+    if (!f->over && f->turns > turn_cap)
+        f->turns = turn_cap;
     f->winner = -1;
     if (f->over) {
         game->returns(&st, f->returns);
@@ -364,6 +368,7 @@ int main(int argc, char **argv)
     text[len] = '\0';
     cJSON *report = cJSON_Parse(text);
     const cJSON *figs = cJSON_GetObjectItemCaseSensitive(report, "ai_games");
+    turn_cap = number_of(report, "turn_cap");
     if (!figs || read_records(argv[2]) < 0 || num_games == 0) {
         fprintf(stderr, "analyze_check: cannot read %s or the records in %s\n", argv[1], argv[2]);
         return 1;

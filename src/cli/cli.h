@@ -93,7 +93,7 @@ typedef struct rp_cli_outcome {
     double returns[RP_MAX_PLAYERS]; /* shares of the win; equal shares when unfinished */
     int players;
     long actions;    /* actions applied */
-    int turns;       /* turns begun, as rp_cli_turns_at counts them */
+    int turns;       /* turns played, as rp_cli_turns_at counts them (the cap when stopped) */
     bool unfinished; /* stopped at the turn cap: not a result of the rules (CD-16) */
 } rp_cli_outcome;
 

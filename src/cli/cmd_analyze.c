@@ -160,6 +160,8 @@ static int play_measured(const analyze_job *job, const rp_config *cfg, const cha
         rc = rp_fail(err, RP_ENOMEM, "out of memory");
     if (rc == RP_OK)
         rc = an_collector_finish(w.collector, out.returns, out.unfinished, err);
+    if (rc == RP_OK)
+        item->turns = out.turns; /* the runner's count: the cap for a stopped game */
     if (rc == RP_OK && save_as >= 0)
         rc = save_record(job, cfg, specs, &w, save_as, err);
     an_collector_free(w.collector);

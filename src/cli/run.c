@@ -64,7 +64,8 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
     rp_cli_turns turns;
     rp_cli_turns_start(&turns);
     while (rc == RP_OK && game->current_player(&st) != RP_TERMINAL) {
-        if (turn_cap > 0 && rp_cli_turns_at(game, &turns, &st) > turn_cap) {
+        const int turn = rp_cli_turns_at(game, &turns, &st); /* every state: see cli.h */
+        if (turn_cap > 0 && turn > turn_cap) {
             out->unfinished = true;
             break;
         }
@@ -83,7 +84,8 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
     if (rc < 0)
         return rc;
     out->players = players;
-    out->turns = rp_cli_turns_at(game, &turns, &st);
+    /* a game stopped as turn cap + 1 began has played cap turns */
+    out->turns = out->unfinished ? turn_cap : rp_cli_turns_at(game, &turns, &st);
     if (out->unfinished) {
         for (int p = 0; p < players; p++)
             out->returns[p] = 1.0 / players;

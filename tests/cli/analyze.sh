@@ -81,7 +81,11 @@ expect_match "arena counts unfinished as shared, not drawn" "$arena" \
 expect_match "arena table has the unfinished column" "$(NO_COLOR=1 "$RAMPARTS" arena \
   castle-danger --ai random,greedy --games 4 --max-turns 2)" "unfin\."
 "$RAMPARTS" analyze castle-danger --games 4 --ladder-games 0 --judge-games 0 --max-turns 2 \
-  --json "$work/cap.json" >/dev/null
+  --json "$work/cap.json" --save-records "$work/rec-cap" >/dev/null
+expect_eq "analyze: a stopped game played the cap's turns" \
+  "$(json_value "$work/cap.json" 'd.ai_games.per_game.turns')" "[2,2,2,2]"
+out=$("$CHECK" "$work/cap.json" "$work/rec-cap" 2>&1)
+expect_match "capped games' figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
 expect_eq "analyze states the cap" "$(json_value "$work/cap.json" 'd.turn_cap')" "2"
 expect_eq "analyze: every game unfinished" \
   "$(json_value "$work/cap.json" 'd.ai_games.length.find(x => x.id === "unfinished").value')" "1"
