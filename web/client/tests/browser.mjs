@@ -158,13 +158,21 @@ async function recordDom(p) {
 
 // ---- clicking a legal move, per game, the way a person would ----
 
-/** Click one random element matching selector inside the board; false when none. */
+/** Click (a real mouse click) one random enabled, visible element matching selector inside
+ * the board; false when none. The page marks the one chosen, in one round trip. */
 async function clickOne(page, selector) {
-  const els = await page.$$(`.board-area ${selector}`);
-  const live = [];
-  for (const e of els) if (await e.isEnabled() && await e.isVisible()) live.push(e);
-  if (!live.length) return false;
-  await choose(live).click();
+  const picked = await page.evaluate(([sel, r]) => {
+    for (const el of document.querySelectorAll('[data-pick]')) el.removeAttribute('data-pick');
+    const live = [...document.querySelectorAll(`.board-area ${sel}`)].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return !el.disabled && box.width > 0 && box.height > 0;
+    });
+    if (!live.length) return false;
+    live[Math.floor(r * live.length)].setAttribute('data-pick', '1');
+    return true;
+  }, [selector, rng()]);
+  if (!picked) return false;
+  await page.click('[data-pick="1"]');
   return true;
 }
 
