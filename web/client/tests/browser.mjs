@@ -173,30 +173,57 @@ async function clickOne(page, selector) {
   }, [selector, rng()]);
   if (!picked) return false;
   await page.click('[data-pick="1"]');
+  lastAction = 'click';
   return true;
 }
 
+/** Drag (mouse down, move, up: HTML drag and drop) one random element matching `from` onto
+ * one matching `to`, inside the board; false when either is missing. */
+async function dragOne(page, from, to) {
+  const ok = await page.evaluate(([a, b, r1, r2]) => {
+    for (const el of document.querySelectorAll('[data-drag]')) el.removeAttribute('data-drag');
+    const live = (sel) => [...document.querySelectorAll(`.board-area ${sel}`)].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return !el.disabled && box.width > 0 && box.height > 0;
+    });
+    const xs = live(a);
+    const ys = live(b);
+    if (!xs.length || !ys.length) return false;
+    xs[Math.floor(r1 * xs.length)].setAttribute('data-drag', 'from');
+    ys[Math.floor(r2 * ys.length)].setAttribute('data-drag', 'to');
+    return true;
+  }, [from, to, rng(), rng()]);
+  if (!ok) return false;
+  await page.dragAndDrop('[data-drag=from]', '[data-drag=to]');
+  lastAction = 'drag';
+  return true;
+}
+const DRAG = 0.35; // how often a move is dragged instead of clicked
+let lastAction = '';
+
+/** @type {{[type: string]: ((page: any) => Promise<void>) & {drags?: boolean}}} */
 const DRIVERS = {
   async 'castle-danger'(page) {
     if (rng() < 0.2 && await clickOne(page, '[data-move=end]')) return;
     if (await clickOne(page, '.chooser .move-btn')) return;
     if (!await clickOne(page, '.sq.source')) return void await clickOne(page, '[data-move=end]');
     if (await clickOne(page, '.chooser .move-btn')) return;
-    if (!await clickOne(page, '.sq.target')) return;
+    if (!(rng() < DRAG && await dragOne(page, '.sq.selected', '.sq.target')) && !await clickOne(page, '.sq.target')) return;
     await clickOne(page, '.chooser .move-btn');
   },
   async 'walls-and-armies'(page) {
     await clickOne(page, '[data-move]');
   },
+
   async 'king-of-danger'(page) {
-    if (!await clickOne(page, '.card-btn.playable')) return;
+    if (!(rng() < DRAG && await dragOne(page, '.card-btn.playable', '.kd-trick')) && !await clickOne(page, '.card-btn.playable')) return;
     await clickOne(page, '.chooser .move-btn');
   },
   async 'danger-at-the-walls'(page) {
     if (await clickOne(page, '.draw-btn')) return;
     if (!await clickOne(page, '.hand .card-btn.playable')) return;
     if (rng() < 0.3) await clickOne(page, '.hand .card-btn.playable:not(.selected)');
-    if (await clickOne(page, '.dw-wall.target')) {
+    if ((rng() < DRAG && await dragOne(page, '.hand .card-btn.selected', '.dw-wall.target')) || await clickOne(page, '.dw-wall.target')) {
       await clickOne(page, '.chooser .move-btn');
       return;
     }
@@ -207,7 +234,7 @@ const DRIVERS = {
   async 'rush-the-wall'(page) {
     if (await clickOne(page, '[data-move]')) return;
     if (!await clickOne(page, '.hand .card-btn.playable')) return;
-    await clickOne(page, '.rw-slot.target');
+    if (!(rng() < DRAG && await dragOne(page, '.hand .card-btn.selected', '.rw-slot.target'))) await clickOne(page, '.rw-slot.target');
   },
 };
 
@@ -218,9 +245,13 @@ const DRIVERS = {
 async function playOut(type, id, players, watchers, hooks = {}) {
   const everyone = [...players, ...watchers];
   let ply = 0;
+  let dragged = 0;
   for (let guard = 0; guard < 3000; guard++) {
     const states = await Promise.all(players.map(tableState));
-    if (states[0].status === 'over') return;
+    if (states[0].status === 'over') {
+      if (DRIVERS[type].drags) check(dragged > 0, `${type}: some moves were made by dragging (${dragged})`);
+      return;
+    }
     const mover = players.find((_, i) => states[i].myTurn);
     if (!mover) {
       await players[0].page.waitForTimeout(50);
@@ -231,6 +262,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
     const texts = new Set(legal.map((m) => m.text));
     check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
     let moved = false;
+    lastAction = '';
     for (let tries = 0; tries < 40 && !moved; tries++) {
       await DRIVERS[type](mover.page);
       const st = await tableState(mover);
@@ -242,6 +274,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
       check(false, `${type}: ${mover.label} found no way to play at ply ${ply} (legal: ${legal.map((m) => m.text).join(', ')}); see ${shot}`);
       return;
     }
+    if (lastAction === 'drag') dragged++;
     await waitPly(mover, ply + 1);
     ply = (await tableState(mover)).ply;
     await Promise.all(everyone.map((p) => waitPly(p, ply)));
@@ -464,6 +497,9 @@ async function keyboardAgainstAi(browser, server) {
   check(me.errors.length === 0, `keyboard: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
 }
+
+// Where the rulebook's gesture is a card or piece taken to a place, the board also takes drags.
+for (const t of ['castle-danger', 'king-of-danger', 'danger-at-the-walls', 'rush-the-wall']) DRIVERS[t].drags = true;
 
 async function main() {
   const server = await startServer();

@@ -5,7 +5,7 @@
 // remove, a shot's landing square); the Portal offers the pieces that can be added.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { Chooser, pick } from './common.js';
+import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
@@ -137,6 +137,8 @@ export function CastleDangerBoard({ view, legal, you, send }) {
           return html`<button type="button" role="gridcell" key=${sq}
             class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}`}
             data-square=${sq} aria-label=${label} disabled=${!isSource && !ts}
+            ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
+            ...${ts ? dropOn(() => click(sq)) : {}}
             onClick=${() => click(sq)}>
             ${fireSeat !== undefined && html`<span class=${`cd-fire ${seatClass(fireSeat)}`}><${PieceIcon} kind="fire" /></span>`}
             ${piece && html`<span class=${`cd-piece ${piece.kind === 'wall' ? 'wall' : seatClass(piece.seat)}${piece.fired ? ' fired' : ''}`}>

@@ -46,3 +46,29 @@ export function Pile({ count, label, kind }) {
     <span class="pile-label">${label} <b>${count}</b></span>
   </div>`;
 }
+
+/** Props that make an element a drag source (HTML drag and drop): starting the drag chooses it,
+ * as a click would. @param {() => void} onStart */
+export function dragFrom(onStart) {
+  return {
+    draggable: true,
+    onDragStart: (/** @type {DragEvent} */ e) => {
+      if (e.dataTransfer) {
+        e.dataTransfer.setData('text/plain', 'ramparts-move');
+        e.dataTransfer.effectAllowed = 'move';
+      }
+      onStart();
+    },
+  };
+}
+
+/** Props that make an element a drop target: dropping there is clicking it. @param {() => void} onDrop */
+export function dropOn(onDrop) {
+  return {
+    onDragOver: (/** @type {DragEvent} */ e) => e.preventDefault(),
+    onDrop: (/** @type {DragEvent} */ e) => {
+      e.preventDefault();
+      onDrop();
+    },
+  };
+}

@@ -6,7 +6,7 @@
 // Archers; the refill draws from the personal or the main deck. Only legal plays are offered.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { Chooser, Pile, pick } from './common.js';
+import { Chooser, Pile, dragFrom, dropOn, pick } from './common.js';
 import { seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
@@ -146,6 +146,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
           ${sideOf(wall, theirs)}
           <button type="button" class=${`dw-wall ${seatClass(SIDES.indexOf(wall.control))}${wm.length ? ' target' : ''}`}
             data-wall=${wall.wall} disabled=${!wm.length} data-move=${wm.length === 1 ? wm[0].text : undefined}
+            ...${wm.length ? dropOn(() => clickWall(wall.wall)) : {}}
             aria-label=${`wall ${wall.wall}, held by ${cap(wall.control)}${flagged ? `, locked by ${cap(wall.flag.by)}'s Flag` : ''}${wm.length ? `: ${wm.map((m) => m.text).join(' or ')}` : ''}`}
             onClick=${() => clickWall(wall.wall)}>
             <svg viewBox="0 0 60 30" class="dw-wall-svg" aria-hidden="true">
@@ -167,7 +168,8 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
       <div class="hand" aria-label="Your hand">
         ${hand.map((c, i) => playable.has(c)
           ? html`<button type="button" class=${`card-btn playable${sel.includes(i) ? ' selected' : ''}`} data-card=${c}
-              aria-pressed=${sel.includes(i)} aria-label=${`${c}${sel.includes(i) ? ', chosen' : ''}`} onClick=${() => toggle(i)}>
+              aria-pressed=${sel.includes(i)} aria-label=${`${c}${sel.includes(i) ? ', chosen' : ''}`} onClick=${() => toggle(i)}
+              ...${dragFrom(() => { if (!sel.includes(i)) toggle(i); })}>
               <${DwCard} name=${c} side=${mine} /></button>`
           : html`<span class="card-slot"><${DwCard} name=${c} side=${mine} /></span>`)}
       </div>

@@ -3,8 +3,8 @@
 // seat's face-up row over its face-down cards. Click a card you may play (from your hand or
 // your face-up row); a Wizard that leads asks for its call, Walls or Cannons.
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
-import { Chooser, pick } from './common.js';
+import { useRef, useState } from 'preact/hooks';
+import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
 
 const SUIT_OF = (/** @type {string} */ card) =>
@@ -50,6 +50,7 @@ function Tracker({ value }) {
 /** @param {import('./index.js').BoardProps} props */
 export function KingOfDangerBoard({ view, legal, you, seats, send }) {
   const [choice, setChoice] = useState(/** @type {any[]|null} */ (null));
+  const dragged = useRef(/** @type {{card: string, from: string}|null} */ (null));
   const moves = legal || [];
   const n = view.players;
   const me = you === null || you === undefined ? 0 : you;
@@ -68,6 +69,7 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
     const ms = card ? movesFor(card, from) : [];
     if (!ms.length) return html`<span class="card-slot"><${KdCard} card=${card} /></span>`;
     return html`<button type="button" class="card-btn playable" data-move=${ms[0].text} data-card=${card}
+      ...${dragFrom(() => { dragged.current = { card, from }; })}
       aria-label=${`play ${card}${from === 'table' ? ' from the table' : ''}`} onClick=${() => play(card, from)}>
       <${KdCard} card=${card} /></button>`;
   };
@@ -86,7 +88,8 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
   const trickBy = new Map(view.trick.map((t) => [t.seat, t.card]));
   return html`<div class=${`kd kd-p${n}`}>
     <div class="kd-others">${others.map(seatPanel)}</div>
-    <section class="kd-trick" aria-label="The trick">
+    <section class="kd-trick" aria-label="The trick"
+      ...${dropOn(() => { if (dragged.current) play(dragged.current.card, dragged.current.from); dragged.current = null; })}>
       <div class="kd-trick-head">
         Hand ${view.hand_number} · trick ${view.trick_number} of ${view.tricks_per_hand}
         ${view.trick_suit ? html` · <b class=${`suit-${view.trick_suit}`}>${view.trick_suit} trick</b>` : ''}

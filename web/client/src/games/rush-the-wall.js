@@ -5,7 +5,7 @@
 // a fort from The Wall, discards and payments click the warrior or fort; the Axx keeps or drops.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { MoveButtons } from './common.js';
+import { MoveButtons, dragFrom, dropOn } from './common.js';
 import { seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
@@ -83,6 +83,7 @@ export function RushTheWallBoard({ view, legal, you, send }) {
       const nextMove = next ? placeFor(chosen) : null;
       cells.push(nextMove
         ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`place ${chosen} at slot ${i + 1}`}
+            ...${dropOn(() => { setChosen(null); send(nextMove); })}
             onClick=${() => { setChosen(null); send(nextMove); }}><span class="card empty"></span></button>`
         : html`<span class=${`rw-slot${placed ? '' : ' open'}`} aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}: ${w}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
             ${placed && w !== '-' ? html`<${Warrior} name=${w} strengths=${strengths} clan=${c.clan} />` : html`<span class="card empty"></span>`}</span>`);
@@ -129,7 +130,8 @@ export function RushTheWallBoard({ view, legal, you, send }) {
       <span class="small">${choose ? `Choose a warrior for slot ${view.next_slot}, then click the slot:` : 'Your warriors:'}</span>
       <div class="hand" aria-label="Your warriors">${handed.map((w) => placeFor(w)
         ? html`<button type="button" class=${`card-btn playable${chosen === w ? ' selected' : ''}`} data-card=${w} aria-pressed=${chosen === w}
-            aria-label=${`${w}${chosen === w ? ', chosen' : ''}`} onClick=${() => setChosen(chosen === w ? null : w)}>
+            aria-label=${`${w}${chosen === w ? ', chosen' : ''}`} onClick=${() => setChosen(chosen === w ? null : w)}
+            ...${dragFrom(() => setChosen(w))}>
             <${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></button>`
         : html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></span>`)}</div>
     </div>`}
