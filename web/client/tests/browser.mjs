@@ -24,7 +24,7 @@ mkdirSync(OUT, { recursive: true });
 const STEP_TIMEOUT = 30000;
 const ALL_GAMES = ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies'];
 // --games picks some (for development); 'keyboard' is the keyboard-only game against the AI.
-const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard'];
+const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard', 'controls'];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
 // get one by agreement, so the game ends by its rules.
 const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
@@ -498,6 +498,117 @@ async function keyboardAgainstAi(browser, server) {
   await me.context.close();
 }
 
+/** Create a Castle Danger game from alice's lobby and have bob join it; returns its id. */
+async function castleDangerFor(server, alice, bob, rated) {
+  await alice.page.goto(`${server.url}/#/`);
+  await alice.page.selectOption('[data-testid=create-game]', 'castle-danger');
+  if (rated) await alice.page.check('[data-testid=rated]');
+  await alice.page.click('[data-testid=create]');
+  await alice.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(alice.page.url())[1]);
+  await bob.page.goto(`${server.url}/#/`);
+  await bob.page.locator('.games li', { hasText: `#${id}` }).getByRole('button', { name: 'Join' }).click();
+  for (const p of [alice, bob]) await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+  return id;
+}
+
+/** Click one legal Castle Danger step (a piece, then a square it may go to). */
+async function castleStep(p) {
+  const before = (await tableState(p)).ply;
+  for (let tries = 0; tries < 20 && (await tableState(p)).ply === before; tries++) {
+    await clickOne(p.page, '.sq.source');
+    if (await clickOne(p.page, '.sq.target')) await clickOne(p.page, '.chooser .move-btn');
+  }
+  await waitPly(p, before + 1);
+}
+
+/**
+ * The buttons around the board, between two people: a takeback asked and accepted, a draw
+ * offered and accepted; then a rated game in which bob's connection drops an acknowledgement
+ * (the move is resent and applied once) and is cut (the page reconnects by itself), alice
+ * resigns, and her profile charts her new rating.
+ */
+async function controls(browser, server) {
+  const alice = await person(browser, server, 'controls/alice');
+  const bob = await person(browser, server, 'controls/bob');
+  await castleDangerFor(server, alice, bob, false);
+  await castleStep(alice);
+  await alice.page.getByRole('button', { name: 'Take back' }).click();
+  await bob.page.getByRole('button', { name: 'Accept' }).click();
+  for (const p of [alice, bob]) await waitPlyExactly(p, 0);
+  check((await tableState(alice)).ply === 0, 'controls: an accepted takeback returns to ply 0');
+  await alice.page.getByRole('button', { name: 'Offer draw' }).click();
+  await bob.page.getByRole('button', { name: 'Accept draw' }).click();
+  await alice.page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+  const drawn = await alice.page.textContent('[data-testid=status]');
+  check(/draw/i.test(drawn), `controls: the draw by agreement ends the game (${drawn})`);
+
+  // Bob again, through a route that can drop what the server sends and cut the connection.
+  await bob.context.close();
+  const bob2 = await person(browser, server, 'controls/bob-routed');
+  const routes = [];
+  let dropAcks = 0;
+  const acks = [];
+  await bob2.page.routeWebSocket(/\/ws$/, (ws) => {
+    const upstream = ws.connectToServer();
+    routes.push(ws);
+    upstream.onMessage((m) => {
+      const text = String(m);
+      if (text.includes('"t":"ack"')) {
+        acks.push(JSON.parse(text));
+        if (dropAcks > 0) {
+          dropAcks--;
+          return;
+        }
+      }
+      ws.send(m);
+    });
+  });
+  await bob2.page.reload();
+  await bob2.page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  await castleDangerFor(server, alice, bob2, true);
+  await castleStep(alice);
+  await alice.page.click('[data-move=end]');
+  await waitPly(bob2, 2);
+  dropAcks = 1;
+  await castleStep(bob2);
+  await bob2.page.waitForTimeout(4000); // the resend comes after 2.5 s without an ack
+  check(acks.length >= 2 && acks[0].dup === false && acks[1].dup === true && acks[1].ply === acks[0].ply,
+    `controls: a move whose ack was lost is resent and acknowledged as a duplicate (${JSON.stringify(acks)})`);
+  check((await tableState(alice)).ply === 3, `controls: the resent move was played once (ply ${(await tableState(alice)).ply})`);
+  await routes[routes.length - 1].close();
+  await bob2.page.waitForSelector('[data-testid=conn]:has-text("Offline")', { timeout: STEP_TIMEOUT });
+  await bob2.page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  check(routes.length >= 2, 'controls: the page opened a new connection by itself');
+  await castleStep(bob2);
+  await waitPly(alice, 4);
+  check((await tableState(alice)).ply === 4, 'controls: after reconnecting bob plays on in his seat');
+  await alice.page.click('[data-move=end]').catch(() => {});
+  await alice.page.click('[data-testid=resign]');
+  await alice.page.click('[data-testid=resign-yes]');
+  await bob2.page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+  const result = await bob2.page.textContent('[data-testid=status]');
+  check(/resign/i.test(result), `controls: resigning ends the game (${result})`);
+  const name = await alice.page.textContent('[data-testid=user-name]');
+  await alice.page.goto(`${server.url}/#/player/${name}`);
+  await alice.page.waitForSelector('.rating-block canvas', { timeout: STEP_TIMEOUT });
+  const heading = await alice.page.textContent('.rating-block h3');
+  check(/Castle Danger: \d+/.test(heading), `controls: the profile shows the new rating (${heading})`);
+  await alice.page.screenshot({ path: path.join(OUT, 'profile-1280x800.png') });
+  for (const p of [alice, bob2]) {
+    check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
+    await p.context.close();
+  }
+}
+
+/** Wait until the page shows exactly ply n (a takeback goes back). */
+async function waitPlyExactly(p, n) {
+  await p.page.waitForFunction((k) => {
+    const el = document.querySelector('[data-testid=table]');
+    return el && Number(el.getAttribute('data-ply')) === k;
+  }, n, { timeout: STEP_TIMEOUT });
+}
+
 // Where the rulebook's gesture is a card or piece taken to a place, the board also takes drags.
 for (const t of ['castle-danger', 'king-of-danger', 'danger-at-the-walls', 'rush-the-wall']) DRIVERS[t].drags = true;
 
@@ -510,12 +621,13 @@ async function main() {
   });
   const started = Date.now();
   try {
-    for (const type of GAMES.filter((g) => g !== 'keyboard')) {
+    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls')) {
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
       console.log(`${type}: played through the UI in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
     if (GAMES.includes('keyboard')) await keyboardAgainstAi(browser, server);
+    if (GAMES.includes('controls')) await controls(browser, server);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {

@@ -10,7 +10,8 @@ export function RatingChart({ points, title }) {
   const box = useRef(/** @type {HTMLDivElement|null} */ (null));
   useEffect(() => {
     if (!box.current || points.length === 0) return undefined;
-    const xs = points.map((p) => p.at_ms / 1000);
+    // One step per rated game (a date axis spreads a few games over years).
+    const xs = points.map((_, i) => i + 1);
     const ys = points.map((p) => Math.round(p.rating));
     const lo = points.map((p) => Math.round(p.rating - 2 * p.rd));
     const hi = points.map((p) => Math.round(p.rating + 2 * p.rd));
@@ -19,13 +20,14 @@ export function RatingChart({ points, title }) {
       width,
       height: 220,
       title,
+      scales: { x: { time: false, range: (_u, lo, hi) => [Math.max(0, lo - 1), hi + 1] } },
       series: [
-        {},
+        { label: 'Game' },
         { label: 'Rating', stroke: '#0072B2', width: 2, points: { show: true } },
         { label: 'low (2 RD)', stroke: '#999', dash: [4, 4] },
         { label: 'high (2 RD)', stroke: '#999', dash: [4, 4] },
       ],
-      axes: [{}, { size: 50 }],
+      axes: [{ label: 'rated game', incrs: [1, 2, 5, 10, 20, 50, 100] }, { size: 50 }],
     }, [xs, ys, lo, hi], box.current);
     return () => plot.destroy();
   }, [points, title]);

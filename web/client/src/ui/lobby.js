@@ -177,7 +177,7 @@ function CreateGame({ client }) {
         ${Object.keys(CLOCKS).map((k) => html`<option value=${k}>${k}</option>`)}</select></label>
       <label class="check"><input type="checkbox" checked=${invite}
         onChange=${(/** @type {any} */ e) => setInvite(e.currentTarget.checked)} /> Invite by link</label>
-      <label class="check"><input type="checkbox" checked=${rated}
+      <label class="check"><input type="checkbox" checked=${rated} data-testid="rated"
         onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>
       <button type="submit" class="primary" data-testid="create">Create</button>
     </form>

@@ -41,10 +41,9 @@ export function Profile({ client, name }) {
       })}
     </section>
     <section class="panel"><h2>Against the computer</h2>
-      ${Object.keys(p.vs_ai).length === 0 && html`<p class="muted">No games against the computer yet.</p>`}
-      <table class="data"><thead><tr><th>Game</th><th>Level</th><th>Won</th><th>Lost</th><th>Drawn</th></tr></thead>
+      ${Object.keys(p.vs_ai).length === 0 ? html`<p class="muted">No games against the computer yet.</p>` : html`<table class="data"><thead><tr><th>Game</th><th>Level</th><th>Won</th><th>Lost</th><th>Drawn</th></tr></thead>
         <tbody>${Object.entries(p.vs_ai).flatMap(([g, levels]) => Object.entries(levels).map(([lvl, r]) => html`<tr>
-          <td>${title(g)}</td><td>${lvl}</td><td>${r.won}</td><td>${r.lost}</td><td>${r.drawn}</td></tr>`))}</tbody></table>
+          <td>${title(g)}</td><td>${lvl}</td><td>${r.won}</td><td>${r.lost}</td><td>${r.drawn}</td></tr>`))}</tbody></table>`}
     </section>
     <section class="panel"><h2>Finished games</h2>
       <table class="data"><thead><tr><th>Game</th><th>Result</th><th></th></tr></thead>
