@@ -4,6 +4,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
+import { BoardGuard } from './table.js';
 
 /** @param {{client: import('../client.js').Client, id: number}} props */
 export function Replay({ id }) {
@@ -62,7 +63,7 @@ export function Replay({ id }) {
     </div>
     <div class="table-body">
       <section class="board-area" aria-label="Table">
-        <${Board} key=${`${viewer}-${at}`} view=${frame.view} legal=${null} you=${you} seats=${data.seats} send=${() => {}} status="over" />
+        <${BoardGuard} Board=${Board} key=${`${viewer}-${at}`} view=${frame.view} legal=${null} you=${you} seats=${data.seats} send=${() => {}} status="over" />
       </section>
       <aside class="side">
         <section class="log-panel"><h2>This move</h2>

@@ -1,9 +1,11 @@
 // table.js — the page of one game: opens it on the server, and lays out the seats, the game's
 // own board (one module per game, games/index.js), the status line, the notation input, the
 // controls, the event log and chat. Everything shown comes from the game's store entry.
+import { Component } from 'preact';
 import { html } from 'htm/preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
+import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 
 /** @param {{client: import('../client.js').Client, id: number}} props */
@@ -43,7 +45,7 @@ export function Table({ client, id }) {
     ${snap.status === 'open' && html`<${Waiting} client=${client} g=${g} />`}
     <div class="table-body">
       <section class="board-area" aria-label="Table">
-        ${snap.view && html`<${Board} key=${`${snap.ply}-${snap.v}`} view=${snap.view}
+        ${snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
           legal=${interactive ? snap.legal : null} you=${snap.you} seats=${snap.seats}
           send=${send} status=${snap.status} />`}
       </section>
@@ -83,4 +85,25 @@ function Waiting({ client, g }) {
       <input readonly class="invite-link" value=${`${location.origin}/?game=${snap.game}&invite=${code}`}
         aria-label="Invitation link" onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} /></p>`)}
   </div>`;
+}
+
+/**
+ * A game's board, or, should it fail on a view it does not understand (a server newer than
+ * the client), the plain table of the view and the legal moves, so the game stays playable.
+ */
+export class BoardGuard extends Component {
+  constructor() {
+    super();
+    this.state = { failed: false };
+  }
+
+  componentDidCatch(/** @type {any} */ error) {
+    console.warn('board failed; showing the plain table', error);
+    this.setState({ failed: true });
+  }
+
+  render(/** @type {any} */ props) {
+    const { Board, ...rest } = props;
+    return this.state.failed ? html`<${GenericBoard} ...${rest} />` : html`<${Board} ...${rest} />`;
+  }
 }
