@@ -1,11 +1,12 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
 # `make play` (interactive game), `make serve` (the online server), `make bench` (speed
-# figures). Dependencies install on demand.
+# figures), `make bench-web` (the browser client's size and first render). Dependencies install
+# on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
 
-.PHONY: all deps test play serve bench clean
+.PHONY: all deps test play serve bench bench-web clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -29,6 +30,11 @@ serve: all
 
 bench: all
 	./build/ramparts bench
+
+# The browser client's budgets: shipped size (gzip) and first render of each game's board.
+bench-web: all
+	node web/client/tests/bench.mjs --ramparts build/ramparts --node-modules build/web/node_modules \
+	    --dist build/web/dist
 
 clean:
 	rm -rf build build-sanitize

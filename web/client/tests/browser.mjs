@@ -29,6 +29,8 @@ const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard', 'c
 // get one by agreement, so the game ends by its rules.
 const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
 const rng = mulberry32(Number(args.seed || 7));
+// The ply at which each game's screenshots are taken: well into the game, with cards out.
+const SHOT_AT = { 'danger-at-the-walls': 14, 'king-of-danger': 9, 'rush-the-wall': 20, 'castle-danger': 8, 'walls-and-armies': 8 };
 
 let passed = 0;
 let failed = 0;
@@ -356,7 +358,7 @@ async function twoPlayers(browser, server, type) {
   let reloaded = false;
   await playOut(type, id, [alice, bob], [spectator], {
     async afterMove(ply) {
-      if (!shot && ply >= 6) {
+      if (!shot && ply >= (SHOT_AT[type] || 6)) {
         shot = true;
         const st = await tableState(alice);
         await screenshots(st.myTurn ? alice : bob, type);
