@@ -290,11 +290,12 @@ async function playOut(type, id, players, watchers, hooks = {}) {
 
 /** Check every frame with the server's checker, and every DOM snapshot against the names
  * secret to that viewer at that ply (cumulatively: a name once seen may stay in the log). */
-function checkGame(server, type, id, pages) {
+async function checkGame(server, type, id, pages) {
   const recordPath = path.join(WORK, `game-${id}.rec`);
-  const rec = spawnSync('curl', ['-sf', `${server.url}/api/v1/games/${id}/record`], { encoding: 'utf8' });
-  if (!check(rec.status === 0 && rec.stdout.length > 0, `${type}: the record of game ${id} downloads`)) return;
-  writeFileSync(recordPath, rec.stdout);
+  const rec = await fetch(`${server.url}/api/v1/games/${id}/record`);
+  const record = await rec.text();
+  if (!check(rec.ok && record.length > 0, `${type}: the record of game ${id} downloads`)) return;
+  writeFileSync(recordPath, record);
   const lines = [];
   for (const p of pages) for (const f of p.frames) lines.push(JSON.stringify({ viewer: p.viewer, game: id, frame: f }));
   const framesPath = path.join(WORK, `game-${id}.frames`);
@@ -379,7 +380,7 @@ async function twoPlayers(browser, server, type) {
   check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
-  checkGame(server, type, id, [alice, bob, spectator]);
+  await checkGame(server, type, id, [alice, bob, spectator]);
   await replayChecks(server, type, id, spectator, alice);
   for (const p of [alice, bob, spectator]) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
@@ -423,7 +424,7 @@ async function replayChecks(server, type, id, spectator, player) {
     if (f.ply > 0) msg.cause = { kind: 'move', seat: f.seat, ply: f.ply - 1, events: f.events };
     fake.frames.push(JSON.stringify(msg));
   }
-  checkGame(server, `${type} replay`, id, [fake]);
+  await checkGame(server, `${type} replay`, id, [fake]);
   check(replies.length >= 2 && replies[1].viewer === 0, `${type}: the replay from seat 0 is seat 0's view`);
 }
 
@@ -495,7 +496,7 @@ async function keyboardAgainstAi(browser, server) {
   }
   check((await tableState(me)).status === 'over', `keyboard: the game against the computer is finished (${moves} moves typed)`);
   await screenshots(me, 'keyboard-walls-and-armies-over');
-  checkGame(server, 'keyboard', id, [me]);
+  await checkGame(server, 'keyboard', id, [me]);
   check(me.errors.length === 0, `keyboard: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
 }
