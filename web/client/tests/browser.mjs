@@ -34,6 +34,7 @@ const SHOT_AT = { 'danger-at-the-walls': 14, 'king-of-danger': 9, 'rush-the-wall
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 /** @param {boolean} ok @param {string} what */
 function check(ok, what) {
   if (ok) passed++;
@@ -260,6 +261,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
       continue;
     }
     const legal = (lastState(mover, id) || {}).legal || [];
+    if (ply === 0) check(await mover.page.$('.board-area .generic') === null, `${type}: the game's own board draws it, not the plain table`);
     const offered = await mover.page.$$eval('.board-area [data-move]', (els) => els.map((e) => e.getAttribute('data-move')));
     const texts = new Set(legal.map((m) => m.text));
     check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
@@ -355,6 +357,15 @@ async function twoPlayers(browser, server, type) {
   check(await spectator.page.locator('.seat.me').count() === 0, `${type}: the spectator sits in no seat`);
   await spectator.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   for (const p of [alice, bob, spectator]) await recordDom(p);
+  // A game whose engine does not yet send its moves as data (its fair-play interface not
+  // merged) can only be played through the plain table: say so and skip it, rather than pass.
+  const first = [alice, bob].map((p) => lastState(p, id)).find((m) => m && m.legal);
+  if (!first || first.legal.some((m) => m.kind === undefined)) {
+    skipped++;
+    console.log(`SKIP: ${type}: its legal moves carry no data (kind, cards, wall...) on this server`);
+    for (const p of [alice, bob, spectator]) await p.context.close();
+    return id;
+  }
   let shot = false;
   let reloaded = false;
   await playOut(type, id, [alice, bob], [spectator], {
@@ -638,7 +649,7 @@ async function main() {
     server.proc.kill('SIGTERM');
   }
   console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${OUT}`);
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || !passed ? 1 : 0);
 }
 

@@ -34,7 +34,19 @@ function DwIcon({ kind }) {
       return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M5 22 V3 M5 4 h13 l-3 4 3 4 H5" class="ic"/></svg>`;
     case 'attack':
       return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><circle cx="12" cy="12" r="7" class="icf"/><path d="M2 12 h3 M19 12 h3 M12 2 v3 M12 19 v3" class="ic"/></svg>`;
-    default:
+    case 'noble': // a money bag
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M9 3 h6 l-2 4 c5 2 7 7 6 11 c-1 3 -4 3 -7 3 c-3 0 -6 0 -7 -3 c-1 -4 1 -9 6 -11 Z" class="icf"/></svg>`;
+    case 'engineer': // gears
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M12 2 l2 3 3 -1 1 3 3 1 -1 3 3 2 -3 2 1 3 -3 1 -1 3 -3 -1 -2 3 -2 -3 -3 1 -1 -3 -3 -1 1 -3 -3 -2 3 -2 -1 -3 3 -1 1 -3 3 1 Z" class="icf"/><circle cx="12" cy="12" r="3.5" fill="#fff"/></svg>`;
+    case 'assassin': // a knife
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M20 3 L8 15 L10 17 L21 5 Z" class="icf"/><path d="M8 15 L4 19 L6 21 L10 17" class="ic"/></svg>`;
+    case 'wizard': // a star
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M12 2 l2.9 6.6 7.1.6-5.4 4.7 1.6 7-6.2-3.8-6.2 3.8 1.6-7L2 9.2l7.1-.6z" class="icf"/></svg>`;
+    case 'builder': // a hammer
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><rect x="10.5" y="9" width="3" height="13" rx="1" class="icf"/><rect x="5" y="3" width="14" height="6" rx="1" class="icf"/></svg>`;
+    case 'spy': // a spyglass
+      return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M3 14 L16 5 L19 9 L6 18 Z" class="icf"/><circle cx="18.5" cy="6.5" r="3" class="ic"/></svg>`;
+    default: // the crowned Leaders: General and King
       return html`<svg viewBox="0 0 24 24" class="dw-icon" aria-hidden="true"><path d="M4 18 L5 8 L9 12 L12 5 L15 12 L19 8 L20 18 Z" class="icf"/></svg>`;
   }
 }
@@ -49,7 +61,7 @@ export function DwCard({ name, side, small }) {
   return html`<span class=${`card dw dwc-${kind}${side ? ` ${seatClass(SIDES.indexOf(side))}` : ''}${small ? ' small' : ''}`}
     data-card=${name} aria-label=${label} title=${leader ? `${name}: ${leader}` : label}>
     <span class="dw-val" aria-hidden="true">${value}</span>
-    <${DwIcon} kind=${leader ? 'leader' : kind} />
+    <${DwIcon} kind=${kind} />
     <span class="dw-name" aria-hidden="true">${value ? kind : name}</span>
   </span>`;
 }

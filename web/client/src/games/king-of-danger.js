@@ -33,7 +33,7 @@ export function KdCard({ card }) {
     ? card.replace('king-of-', 'King of ').replace(/of (\w)/, (_, c) => `of ${c.toUpperCase()}`)
     : `${suit === 'wizard' ? 'Wizard' : suit === 'walls' ? 'Walls' : 'Cannons'} ${number}`;
   return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} aria-label=${title}>
-    <span class="kd-num" aria-hidden="true">${number || html`<${SuitIcon} suit="king" />`}</span>
+    <span class="kd-num" aria-hidden="true">${number}</span>
     <${SuitIcon} suit=${suit} />
     <span class="kd-name" aria-hidden="true">${suit === 'king' ? KING_TEXT[card] : suit}</span>
   </span>`;
