@@ -53,6 +53,16 @@ int rp_cli_usage_error(const char *command, const char *fmt, ...)
 /* Find a game by id or report the known ids on stderr. */
 const rp_game *rp_cli_game(const char *command, const char *id);
 
+/* Apply one game option "key=value" from the command line, as rp_config_set does, except
+ * that key=@FILE on an option with a from_file converter reads FILE (text, at most
+ * RP_CLI_OPTION_FILE_MAX bytes), converts it and sets the option to the converted value (so
+ * records carry the value, not the path). Reports a problem on stderr as "ramparts COMMAND:
+ * ..." and returns RP_EXIT_USAGE for a bad option, RP_EXIT_FAIL for a file that cannot be
+ * read or does not convert; RP_EXIT_OK when set. */
+#define RP_CLI_OPTION_FILE_MAX 65536
+int rp_cli_set_option(const char *command, const rp_game *game, rp_config *cfg,
+                      const char *key_value);
+
 /* Value of an option that takes one argument ("--games N"), advancing *i; NULL (after a
  * message) when it is missing. */
 const char *rp_cli_value(const char *command, int argc, char **argv, int *i);

@@ -254,9 +254,9 @@ static int parse_args(arena_job *job, int argc, char **argv, bool *json, long lo
         } else if (a[0] == '-') {
             return rp_cli_usage_error("arena", "unknown option '%s'", a);
         } else {
-            rp_error err;
-            if (rp_config_set(job->game, &job->cfg, a, &err) < 0)
-                return rp_cli_usage_error("arena", "%s", err.msg);
+            int rc = rp_cli_set_option("arena", job->game, &job->cfg, a);
+            if (rc != RP_EXIT_OK)
+                return rc;
         }
     }
     if (!ai_list)

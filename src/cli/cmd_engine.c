@@ -96,7 +96,7 @@ static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *ou
     e->match = m;
     e->has_match = true;
     char text[1024];
-    rp_config_to_text(game, &cfg, text, sizeof text);
+    rp_config_to_text(game, &e->match.config, text, sizeof text);
     reply_add(out, "%s %s", game->id, text);
     return RP_OK;
 }

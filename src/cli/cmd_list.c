@@ -47,7 +47,7 @@ int rp_cmd_rules(int argc, char **argv)
     if (rp_cli_wants_help(argc, argv) || argc < 2) {
         printf("usage: ramparts rules GAME [key=value ...]\n\nPrints the rules of GAME as "
                "implemented, with the ruling ids they rest on,\nthen its options and any values "
-               "taken from them (e.g. cards=FILE for rush-the-wall).\n");
+               "taken from them (e.g. cards=@FILE for rush-the-wall reads a card file).\n");
         return argc < 2 && !rp_cli_wants_help(argc, argv) ? RP_EXIT_USAGE : RP_EXIT_OK;
     }
     const rp_game *game = rp_cli_game("rules", argv[1]);
@@ -56,9 +56,9 @@ int rp_cmd_rules(int argc, char **argv)
     rp_config cfg;
     rp_config_default(game, &cfg);
     for (int i = 2; i < argc; i++) {
-        rp_error err;
-        if (rp_config_set(game, &cfg, argv[i], &err) < 0)
-            return rp_cli_usage_error("rules", "%s", err.msg);
+        int rc = rp_cli_set_option("rules", game, &cfg, argv[i]);
+        if (rc != RP_EXIT_OK)
+            return rc;
     }
     rp_state st;
     rp_error err;

@@ -338,8 +338,10 @@ int rp_cmd_play(int argc, char **argv)
             }
         } else if (a[0] == '-') {
             return rp_cli_usage_error("play", "unknown option '%s'", a);
-        } else if (rp_config_set(game, &cfg, a, &err) < 0) {
-            return rp_cli_usage_error("play", "%s", err.msg);
+        } else {
+            int rc = rp_cli_set_option("play", game, &cfg, a);
+            if (rc != RP_EXIT_OK)
+                return rc;
         }
     }
     rp_error err;

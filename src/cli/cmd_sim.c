@@ -205,9 +205,9 @@ int rp_cmd_sim(int argc, char **argv)
         } else if (a[0] == '-') {
             return rp_cli_usage_error("sim", "unknown option '%s'", a);
         } else {
-            rp_error err;
-            if (rp_config_set(job.game, &job.cfg, a, &err) < 0)
-                return rp_cli_usage_error("sim", "%s", err.msg);
+            int rc = rp_cli_set_option("sim", job.game, &job.cfg, a);
+            if (rc != RP_EXIT_OK)
+                return rc;
         }
     }
     if (seed_given)

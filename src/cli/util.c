@@ -1,4 +1,5 @@
 /* util.c — terminal conventions and argument helpers shared by the commands (see cli.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,68 @@ const rp_game *rp_cli_game(const char *command, const char *id)
     for (int i = 0; i < rp_num_games; i++)
         fprintf(stderr, "  %s\n", rp_games[i]->id);
     return NULL;
+}
+
+/* The text of an option's file, NUL-terminated (caller frees), or NULL after a message. */
+static char *read_option_file(const char *command, const char *key, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "ramparts %s: %s=@%s: %s\n", command, key, path, strerror(errno));
+        return NULL;
+    }
+    char *text = malloc(RP_CLI_OPTION_FILE_MAX + 1);
+    size_t n = text ? fread(text, 1, RP_CLI_OPTION_FILE_MAX + 1, f) : 0;
+    const char *problem = !text ? "out of memory"
+                          : ferror(f) ? "read error"
+                          : n > RP_CLI_OPTION_FILE_MAX ? "larger than 65536 bytes"
+                          : memchr(text, '\0', n) ? "not a text file"
+                                                   : NULL;
+    fclose(f);
+    if (problem) {
+        fprintf(stderr, "ramparts %s: %s=@%s: %s\n", command, key, path, problem);
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    return text;
+}
+
+int rp_cli_set_option(const char *command, const rp_game *game, rp_config *cfg,
+                      const char *key_value)
+{
+    rp_error err;
+    const char *eq = strchr(key_value, '=');
+    const rp_option_spec *spec = NULL;
+    for (int i = 0; eq && i < game->num_options; i++)
+        if (strlen(game->options[i].name) == (size_t)(eq - key_value) &&
+            strncmp(game->options[i].name, key_value, (size_t)(eq - key_value)) == 0)
+            spec = &game->options[i];
+    if (!spec || eq[1] != '@') {
+        if (rp_config_set(game, cfg, key_value, &err) < 0)
+            return rp_cli_usage_error(command, "%s", err.msg);
+        return RP_EXIT_OK;
+    }
+    if (!spec->from_file)
+        return rp_cli_usage_error(command, "%s: %s does not take a file", key_value, spec->name);
+    if (!eq[2])
+        return rp_cli_usage_error(command, "%s: a file name must follow the @", key_value);
+    char *text = read_option_file(command, spec->name, eq + 2);
+    if (!text)
+        return RP_EXIT_FAIL;
+    char value[RP_OPTION_TEXT], setting[RP_OPTION_TEXT + 64];
+    int rc = spec->from_file(text, eq + 2, value, sizeof value, &err);
+    free(text);
+    if (rc < 0) {
+        fprintf(stderr, "ramparts %s: %s\n", command, err.msg);
+        return RP_EXIT_FAIL;
+    }
+    snprintf(setting, sizeof setting, "%s=%s", spec->name, value);
+    if (rp_config_set(game, cfg, setting, &err) < 0) {
+        fprintf(stderr, "ramparts %s: %s=@%s: %s\n", command, spec->name, eq + 2, err.msg);
+        return RP_EXIT_FAIL;
+    }
+    return RP_EXIT_OK;
 }
 
 const char *rp_cli_value(const char *command, int argc, char **argv, int *i)

@@ -17,10 +17,11 @@ int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_erro
 {
     memset(m, 0, sizeof *m);
     m->game = game;
-    m->config = *cfg;
     int rc = game->init(&m->start, cfg, err);
     if (rc < 0)
         return rc;
+    /* the options in effect, derived ones included, so a record replays as played */
+    rp_config_of(game, &m->start, cfg, &m->config);
     reset_history(m);
     return RP_OK;
 }
@@ -37,6 +38,7 @@ int rp_match_load(rp_match *m, const char *notation, rp_error *err)
     snprintf(m->position, sizeof m->position, "%s", notation);
     m->from_position = true;
     m->config.players = m->game->num_players(&loaded);
+    rp_config_of(m->game, &loaded, &m->config, &m->config);
     reset_history(m);
     return RP_OK;
 }

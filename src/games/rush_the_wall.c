@@ -1,29 +1,34 @@
 /* rush_the_wall.c — Rush the Wall: 1-4 Caledonian clans (plus 0-2 neutral clans) rush six
  * forts of Hadrian's Wall a round, three rounds. Hidden planning, then one reveal per fort with
- * warrior and fort effects, resolved in the order of ruling RW-6. Rulings: docs/rules/rush-the-wall.md. */
+ * warrior and fort effects, resolved in the order of ruling RW-6, every step narrated to each
+ * viewer as events. Rules: docs/rules/rush-the-wall.md; notes: docs/games/rush-the-wall.md. */
 #include <cjson/cJSON.h>
-#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
+#include "core/check.h"
+#include "core/events.h"
+#include "core/notation.h"
 #include "games/rush_the_wall.h"
 
 /* ---- names ---- */
 
-static const char *const warrior_word[RTW_KINDS] = {"filchy", "qween", "druhid", "zvord", "archr",
-                                                    "horsie", "axx", "chariott", "laird"};
-static const char *const warrior_name[RTW_KINDS] = {"Filchy", "Qween", "Dru'hid", "Zvord", "Arch'r",
-                                                    "Horsie", "Axx", "Ch'ariott", "Laird"};
-static const char warrior_letter[RTW_KINDS + 1] = "fqdzahxcl";
-static const char *const fort_word[RTW_FORT_KINDS] = {"unwary", "signal", "tax", "legion", "dinary"};
+static const char *const warrior_word[RTW_KINDS] = {"filchy", "qween", "druhid",   "zvord", "archr",
+                                                    "horsie", "axx",   "chariott", "laird"};
+static const char *const warrior_name[RTW_KINDS] = {
+    "Filchy", "Qween", "Dru'hid", "Zvord", "Arch'r", "Horsie", "Axx", "Ch'ariott", "Laird"};
+static const char *const fort_word[RTW_FORT_KINDS] = {"unwary", "signal", "tax", "legion",
+                                                      "dinary"};
 static const char *const fort_name[RTW_FORT_KINDS] = {"Unwary", "Signal", "Tax-Collector's",
                                                       "Legion", "Fort-Dinary"};
 static const char fort_letter[RTW_FORT_KINDS + 1] = "ustld";
 static const char *const clan_word[RTW_MAX_CLANS] = {"green", "red", "gold", "blue"};
 static const char *const clan_name[RTW_MAX_CLANS] = {"Green", "Red", "Gold", "Blue"};
-static const char *const phase_word[RTW_PHASES] = {"plan", "zvord", "qween", "druhid", "signal",
-                                                   "tax", "axx", "horsie", "over"};
+static const char *const phase_word[RTW_PHASES] = {"plan", "zvord", "qween",  "druhid", "signal",
+                                                   "tax",  "axx",   "horsie", "over"};
 
 #define ALL_WARRIORS ((uint16_t)((1u << RTW_KINDS) - 1))
 #define ALL_FORTS ((uint32_t)((1u << RTW_FORTS) - 1))
@@ -50,6 +55,12 @@ static bool is_player(const rtw_state *s, int clan)
 static int revealed(const rtw_state *s, int clan)
 {
     return s->slot[clan][s->turn];
+}
+
+/* Slots turned up so far this round: none while planning. */
+static int shown_slots(const rtw_state *s)
+{
+    return s->phase == RTW_PLAN ? 0 : s->turn + 1;
 }
 
 static int strength_of(const rtw_state *s, uint32_t mask)
@@ -89,11 +100,19 @@ static int fort_total(const rtw_state *s, int clan)
     return total;
 }
 
-/* Two forts are the same card for the player when kind and value agree. */
-static bool same_fort(const rtw_state *s, int a, int b)
+static int highest_fort(const rtw_state *s, int clan)
 {
-    return s->cards.fort_kind[a] == s->cards.fort_kind[b] &&
-           s->cards.fort_value[a] == s->cards.fort_value[b];
+    int best = -1000;
+    for (uint32_t m = s->forts[clan]; m; m &= m - 1)
+        if (s->cards.fort_value[lowest_bit(m)] > best)
+            best = s->cards.fort_value[lowest_bit(m)];
+    return best;
+}
+
+/* Two forts are the same card for the player when kind and value agree. */
+static bool same_fort(const rtw_cards *c, int a, int b)
+{
+    return c->fort_kind[a] == c->fort_kind[b] && c->fort_value[a] == c->fort_value[b];
 }
 
 /* RW-17: the forts a Tax-Collector's capturer may pay, one id per distinct card (the lowest
@@ -105,7 +124,7 @@ static uint32_t tax_choices(const rtw_state *s)
         int f = lowest_bit(m);
         bool dup = false;
         for (uint32_t o = out; o && !dup; o &= o - 1)
-            dup = same_fort(s, f, lowest_bit(o));
+            dup = same_fort(&s->cards, f, lowest_bit(o));
         if (!dup)
             out |= 1u << f;
     }
@@ -129,7 +148,7 @@ static uint16_t charm_choices(const rtw_state *s, int qween_clan)
     return out;
 }
 
-/* ---- the card table: parsing, defaults ---- */
+/* ---- card sets: the card file, the one-word option value, the defaults ---- */
 
 extern const char rp_rush_the_wall_cards_text[];
 
@@ -172,20 +191,74 @@ static int split_words(char *text, char **words, int max)
     }
 }
 
+/* The canonical order of a card set's forts: by kind (unwary, signal, tax, legion, dinary),
+ * then nearest zero first, so a card set has one spelling and its forts one numbering. */
+static bool fort_before(const rtw_cards *c, int a, int b)
+{
+    if (c->fort_kind[a] != c->fort_kind[b])
+        return c->fort_kind[a] < c->fort_kind[b];
+    return abs(c->fort_value[a]) < abs(c->fort_value[b]);
+}
+
+static void sort_forts(rtw_cards *c)
+{
+    for (int i = 1; i < RTW_FORTS; i++)
+        for (int j = i; j > 0 && fort_before(c, j, j - 1); j--) {
+            uint8_t kind = c->fort_kind[j];
+            int8_t value = c->fort_value[j];
+            c->fort_kind[j] = c->fort_kind[j - 1];
+            c->fort_value[j] = c->fort_value[j - 1];
+            c->fort_kind[j - 1] = kind;
+            c->fort_value[j - 1] = value;
+        }
+}
+
+/* The checks every card set passes, wherever it comes from; `what` prefixes the message. */
+static int check_cards(const rtw_cards *c, const char *what, rp_error *err)
+{
+    for (int k = 0; k < RTW_KINDS; k++) {
+        if (c->strength[k] < 0 || c->strength[k] > 30)
+            return rp_fail(err, RP_EINVAL, "%s: warrior %s: strength %d is not in 0..30", what,
+                           warrior_word[k], c->strength[k]);
+        for (int j = 0; j < k; j++)
+            if (c->strength[j] == c->strength[k])
+                return rp_fail(err, RP_EINVAL,
+                               "%s: warriors '%s' and '%s' have the same "
+                               "strength %d; they must differ so that the weakest warrior is "
+                               "one (RW-16, RTW-P4)",
+                               what, warrior_word[j], warrior_word[k], c->strength[k]);
+    }
+    for (int f = 0; f < RTW_FORTS; f++) {
+        int v = c->fort_value[f];
+        if (c->fort_kind[f] >= RTW_FORT_KINDS)
+            return rp_fail(err, RP_EINVAL, "%s: fort %d: unknown kind", what, f + 1);
+        bool legion = c->fort_kind[f] == RTW_LEGION;
+        if (legion ? (v < -30 || v > -1) : (v < 1 || v > 30))
+            return rp_fail(err, RP_EINVAL, "%s: fort %d: value %d is not in %s", what, f + 1, v,
+                           legion ? "-30..-1 (a Legion subtracts)" : "1..30");
+        if (f > 0 && fort_before(c, f, f - 1))
+            return rp_fail(err, RP_EINVAL,
+                           "%s: forts are listed by kind (u s t l d), each kind "
+                           "nearest zero first; fort %d is out of order",
+                           what, f + 1);
+    }
+    return RP_OK;
+}
+
 /* One line of a card file: "warrior NAME STRENGTH" or "fort KIND VALUE". */
-static int parse_card_line(char *line, const char *source, int lineno, rtw_cards *c,
-                           uint16_t *seen, int *nforts, rp_error *err)
+static int parse_card_line(char *line, const char *source, int lineno, rtw_cards *c, uint16_t *seen,
+                           int *nforts, rp_error *err)
 {
     char *words[3];
     int n = split_words(line, words, 3);
     if (n > 3)
-        return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source,
-                       lineno);
+        return rp_fail(err, RP_EPARSE, "%s line %d: too many words (expected 3)", source, lineno);
     if (n == 0)
         return RP_OK;
     if (n != 3)
-        return rp_fail(err, RP_EPARSE, "%s line %d: expected 'warrior NAME STRENGTH' or "
-                       "'fort KIND VALUE'", source, lineno);
+        return rp_fail(err, RP_EPARSE,
+                       "%s line %d: expected 'warrior NAME STRENGTH' or 'fort KIND VALUE'", source,
+                       lineno);
     long v;
     if (strcmp(words[0], "warrior") == 0) {
         int k = word_index(warrior_word, RTW_KINDS, words[1]);
@@ -193,8 +266,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
             return rp_fail(err, RP_EPARSE, "%s line %d: unknown warrior '%s'", source, lineno,
                            words[1]);
         if (*seen & BIT(k))
-            return rp_fail(err, RP_EPARSE, "%s line %d: warrior '%s' given twice", source,
-                           lineno, words[1]);
+            return rp_fail(err, RP_EPARSE, "%s line %d: warrior '%s' given twice", source, lineno,
+                           words[1]);
         if (!parse_int_range(words[2], 0, 30, &v))
             return rp_fail(err, RP_EPARSE, "%s line %d: strength '%s' is not a number 0..30",
                            source, lineno, words[2]);
@@ -205,8 +278,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
     if (strcmp(words[0], "fort") == 0) {
         int k = word_index(fort_word, RTW_FORT_KINDS, words[1]);
         if (k < 0)
-            return rp_fail(err, RP_EPARSE, "%s line %d: unknown fort kind '%s'", source,
-                           lineno, words[1]);
+            return rp_fail(err, RP_EPARSE, "%s line %d: unknown fort kind '%s'", source, lineno,
+                           words[1]);
         bool legion = k == RTW_LEGION;
         if (!parse_int_range(words[2], legion ? -30 : 1, legion ? -1 : 30, &v))
             return rp_fail(err, RP_EPARSE, "%s line %d: value '%s' is not a number %s", source,
@@ -219,8 +292,8 @@ static int parse_card_line(char *line, const char *source, int lineno, rtw_cards
         ++*nforts;
         return RP_OK;
     }
-    return rp_fail(err, RP_EPARSE, "%s line %d: unknown card type '%s' (warrior or fort)",
-                   source, lineno, words[0]);
+    return rp_fail(err, RP_EPARSE, "%s line %d: unknown card type '%s' (warrior or fort)", source,
+                   lineno, words[0]);
 }
 
 int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_error *err)
@@ -248,71 +321,265 @@ int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_err
     }
     if (seen != ALL_WARRIORS) {
         int k = lowest_bit(~seen & ALL_WARRIORS);
-        return rp_fail(err, RP_EPARSE, "%s: warrior '%s' is missing (all nine are needed)",
-                       source, warrior_word[k]);
+        return rp_fail(err, RP_EPARSE, "%s: warrior '%s' is missing (all nine are needed)", source,
+                       warrior_word[k]);
     }
     if (nforts != RTW_FORTS)
         return rp_fail(err, RP_EPARSE, "%s: %d forts, expected exactly %d", source, nforts,
                        RTW_FORTS);
-    for (int a = 0; a < RTW_KINDS; a++)
-        for (int b = a + 1; b < RTW_KINDS; b++)
-            if (c.strength[a] == c.strength[b])
-                return rp_fail(err, RP_EPARSE, "%s: warriors '%s' and '%s' have the same "
-                               "strength %d; they must differ so that the weakest warrior is "
-                               "one (RW-16, RTW-P4)", source, warrior_word[a], warrior_word[b],
-                               c.strength[a]);
+    sort_forts(&c);
+    int rc = check_cards(&c, source, err);
+    if (rc < 0)
+        return RP_EPARSE;
     *out = c;
     return RP_OK;
 }
 
 static rtw_cards default_cards;
-static once_flag default_once = ONCE_FLAG_INIT;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 
 /* Parsed once: the embedded file is part of the build, so a failure is a build error. */
 static void parse_default_cards(void)
 {
     rp_error err;
     if (rtw_cards_parse(rp_rush_the_wall_cards_text, "data/rush-the-wall.cards", &default_cards,
-                        &err) < 0) {
-        fprintf(stderr, "rush-the-wall: embedded card data is broken: %s\n", err.msg);
-        abort();
-    }
+                        &err) < 0)
+        rp__panic(__FILE__, __LINE__, "rush-the-wall: embedded card data is broken: %s", err.msg);
 }
 
 const rtw_cards *rtw_default_cards(void)
 {
-    call_once(&default_once, parse_default_cards);
+    pthread_once(&default_once, parse_default_cards);
     return &default_cards;
 }
 
-/* Read a cards=FILE option into a card table. */
-static int load_cards_file(const char *path, rtw_cards *out, rp_error *err)
+static bool cards_are_default(const rtw_cards *c)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return rp_fail(err, RP_EIO, "cards=%s: cannot open the file", path);
-    static const size_t max = 65536;
-    char *text = malloc(max + 1);
-    if (!text) {
-        fclose(f);
-        return rp_fail(err, RP_EIO, "cards=%s: out of memory", path);
+    return memcmp(c, rtw_default_cards(), sizeof *c) == 0;
+}
+
+/* The option value of a card set: "default", or "S1,..,S9/F1,..,F18" with the strengths in
+ * warrior order (filchy .. laird) and each fort as its kind letter and value ("l-2"). */
+static void put_cards_value(rp_text *t, const rtw_cards *c)
+{
+    if (cards_are_default(c)) {
+        rp__text_str(t, "default");
+        return;
     }
-    size_t n = fread(text, 1, max + 1, f);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    int rc;
-    if (bad)
-        rc = rp_fail(err, RP_EIO, "cards=%s: read error", path);
-    else if (n > max)
-        rc = rp_fail(err, RP_EPARSE, "cards=%s: file larger than %zu bytes", path, max);
-    else if (memchr(text, '\0', n))
-        rc = rp_fail(err, RP_EPARSE, "cards=%s: not a text file", path);
-    else {
-        text[n] = '\0';
-        rc = rtw_cards_parse(text, path, out, err);
+    for (int k = 0; k < RTW_KINDS; k++) {
+        if (k)
+            rp__text_ch(t, ',');
+        rp__put_int(t, c->strength[k]);
     }
-    free(text);
-    return rc;
+    rp__text_ch(t, '/');
+    for (int f = 0; f < RTW_FORTS; f++) {
+        if (f)
+            rp__text_ch(t, ',');
+        rp__text_ch(t, c->fort_kind[f] < RTW_FORT_KINDS ? fort_letter[c->fort_kind[f]] : '?');
+        rp__put_int(t, c->fort_value[f]);
+    }
+}
+
+int rtw_cards_to_value(const rtw_cards *cards, char *buf, size_t size)
+{
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    put_cards_value(&t, cards);
+    return rp__text_finish(&t);
+}
+
+/* One fort of a spelled card set: its kind letter and value ("d5", "l-2"). */
+static int read_fort_item(rp_reader *r, const char *what, rp_span item, rtw_cards *c, int f)
+{
+    const char *letter = item.len ? memchr(fort_letter, item.p[0], RTW_FORT_KINDS) : NULL;
+    if (!letter)
+        return rp__read_fail(r, what,
+                             "fort %d: '%.*s' does not start with a kind letter (u "
+                             "unwary, s signal, t tax, l legion, d dinary)",
+                             f + 1, (int)(item.len > 12 ? 12 : item.len), item.p);
+    int kind = (int)(letter - fort_letter);
+    rp_span digits = {item.p + 1, item.len - 1};
+    int64_t v;
+    int rc = kind == RTW_LEGION ? rp__span_int(r, what, digits, -30, -1, &v)
+                                : rp__span_int(r, what, digits, 1, 30, &v);
+    if (rc < 0)
+        return rc;
+    c->fort_kind[f] = (uint8_t)kind;
+    c->fort_value[f] = (int8_t)v;
+    return RP_OK;
+}
+
+/* A card set value for `what` (the option, or the notation's field): "default" or the
+ * canonical spelled set, which may not be the default set spelled out. */
+static int read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards *out)
+{
+    if (rp__span_is(v, "default")) {
+        *out = *rtw_default_cards();
+        return RP_OK;
+    }
+    rp_span strengths, forts, item;
+    bool number = (v.p[0] >= '0' && v.p[0] <= '9') || v.p[0] == '+' || v.p[0] == '-';
+    if (!number || !rp__span_split(v, '/', &strengths, &forts))
+        return rp__read_fail(r, what,
+                             "expected 'default' or nine strengths, '/', eighteen "
+                             "forts (1,2,3,4,5,6,7,8,9/u2,s4,t8,l-1,...); the command line "
+                             "reads a card file with cards=@FILE");
+    rtw_cards c;
+    memset(&c, 0, sizeof c);
+    rp_list list;
+    int n = 0, rc;
+    rp__list_begin(&list, strengths, ',');
+    while (rp__list_next(&list, &item)) {
+        int64_t s;
+        if (n == RTW_KINDS)
+            return rp__read_fail(r, what, "more than nine strengths");
+        if ((rc = rp__span_int(r, what, item, 0, 30, &s)) < 0)
+            return rc;
+        c.strength[n++] = (int8_t)s;
+    }
+    if (n != RTW_KINDS)
+        return rp__read_fail(r, what,
+                             "%d strengths, expected nine (filchy qween druhid zvord "
+                             "archr horsie axx chariott laird)",
+                             n);
+    n = 0;
+    rp__list_begin(&list, forts, ',');
+    while (rp__list_next(&list, &item)) {
+        if (n == RTW_FORTS)
+            return rp__read_fail(r, what, "more than eighteen forts");
+        if ((rc = read_fort_item(r, what, item, &c, n++)) < 0)
+            return rc;
+    }
+    if (n != RTW_FORTS)
+        return rp__read_fail(r, what, "%d forts, expected eighteen", n);
+    if (check_cards(&c, what, r->err) < 0)
+        return RP_EPARSE;
+    if (cards_are_default(&c))
+        return rp__read_fail(r, what, "this is the default card set: write 'default'");
+    *out = c;
+    return RP_OK;
+}
+
+int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err)
+{
+    rp_reader r = {value, value, "", err};
+    rp_span v = {value, strlen(value)};
+    return read_cards_value(&r, "cards", v, out);
+}
+
+/* The cards= option's from_file: a card file's text into the option's one-word value. */
+static int cards_from_file(const char *file_text, const char *file_name, char *value, size_t size,
+                           rp_error *err)
+{
+    rtw_cards c;
+    int rc = rtw_cards_parse(file_text, file_name, &c, err);
+    if (rc < 0)
+        return rc;
+    if (rtw_cards_to_value(&c, value, size) < 0)
+        return rp_fail(err, RP_ENOSPACE, "%s: the card set does not fit in %zu characters",
+                       file_name, size);
+    return RP_OK;
+}
+
+/* ---- narration: what an action set off, as structured notes ----
+ * apply runs the rules with no narrator (NULL); events_json runs them on a copy with one, then
+ * tells the notes to a viewer (tell_note). Notes hold ids, never text, so narrating costs the
+ * hot path one pointer test per step. */
+
+enum note_kind {
+    N_PLACE,         /* clan placed `warrior` face down at slot `pos` (flag: again, after Zvord) */
+    N_LAST_PLACE,    /* after Zvord, clan's last hidden warrior went to slot `pos` by itself */
+    N_SET_ASIDE,     /* clan set aside its seventh warrior `warrior` */
+    N_ATTACK,        /* turn `turn` starts: the clans fight for fort `fort` at position `pos` */
+    N_REVEAL,        /* clan turned up `warrior` at slot `pos` */
+    N_WRECK,         /* the clans of `mask` revealed Ch'ariotts: all discarded */
+    N_QWEENS_CANCEL, /* the clans of `mask` revealed Qweens: no power (RW-7, RW-14) */
+    N_QWEEN_NEUTRAL, /* a neutral clan's lone Qween: no power (RW-11) */
+    N_QWEEN_ALONE,   /* clan's Qween found no rival warrior: she counts her own strength */
+    N_CHARM,         /* clan's Qween charmed clan `other`'s `warrior` */
+    N_TOTALS,        /* value[c]: totals; mask: clans out with Filchy */
+    N_CAPTURE,       /* clan captured `fort` with value[0]; mask: clans tied (Arch'r won) */
+    N_NO_CAPTURE,    /* mask: clans tied at value[0] (0: all Filchy), pos of them with Arch'r;
+                      * fort lost or staying, fort2 discarded in the variant */
+    N_TAKE,          /* clan's Dru'hid took `fort` at position `pos`; fort2 filled its place */
+    N_UNWARY,        /* clan keeps `warrior` (RTW_NONE: none face up) */
+    N_SIGNAL_FORT,   /* the Signal Fort's effect begins */
+    N_SIGNAL,        /* clan discarded `warrior` for the Signal Fort */
+    N_TAX,           /* clan paid `fort` (the Tax-Collector's itself when fort == fort2) */
+    N_LEGION,        /* clan holds three Legions: wins (flag 0) or, neutral, cannot (flag 1) */
+    N_AXX,           /* clan keeps (flag 1) or drops (flag 0) its Axx */
+    N_DISCARD,       /* capturer discarded `mask`, keeping `mask2` */
+    N_HORSIE,        /* clan's Horsie lost: it discarded `warrior` (RTW_NONE: nothing left) */
+    N_ZVORD,         /* clan's Zvord: it takes back `pos` hidden warriors to place again */
+    N_ROUND_END,     /* round `round` ended; value[c]: fort points */
+    N_ROUND,         /* round `round` begins with The Wall `wall` */
+    N_DRAW,          /* clan drew the seven warriors `mask` */
+    N_NEUTRAL_PLAN,  /* a neutral clan laid six random warriors face down */
+    N_GAME_OVER,     /* flag 1: a three-Legion win */
+    N_TO_ACT         /* clan must decide next (phase of the state after) */
+};
+
+typedef struct rtw_note {
+    uint8_t kind, round, turn, pos;
+    int8_t clan, other;
+    uint8_t warrior, fort, fort2, flag;
+    uint16_t mask, mask2;
+    int16_t value[RTW_MAX_CLANS];
+    uint8_t wall[RTW_SLOTS];
+} rtw_note;
+
+/* Enough for the longest chain: the last placement of a round resolving all six turns
+ * (about 22 notes each), the round's end and the next round's start. */
+#define RTW_MAX_NOTES 256
+
+typedef struct rtw_tell {
+    rtw_note note[RTW_MAX_NOTES];
+    int n;
+} rtw_tell;
+
+/* The rules take a narrator `t` all along. The stages of a turn are inlined into both
+ * callers, so apply (t = NULL) compiles them without narration; the few functions called once
+ * a turn or a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
+#if defined(__GNUC__)
+#define NARRATED static inline __attribute__((always_inline))
+#else
+#define NARRATED static inline
+#endif
+
+/* A new note in t (not NULL); kept out of line, as only events_json narrates. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static rtw_note *
+new_note(rtw_tell *t, const rtw_state *s, int kind, int clan)
+{
+    rp_assert(t->n < RTW_MAX_NOTES);
+    if (t->n == RTW_MAX_NOTES)
+        return NULL;
+    rtw_note *n = &t->note[t->n++];
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->round = s->round;
+    n->turn = s->turn;
+    n->clan = (int8_t)clan;
+    n->other = -1;
+    n->warrior = n->fort = n->fort2 = RTW_NONE;
+    return n;
+}
+
+/* A new note of `kind` about `clan` (or -1), or NULL when nobody narrates: one test on the
+ * hot path (apply narrates to nobody). */
+static inline rtw_note *say(rtw_tell *t, const rtw_state *s, int kind, int clan)
+{
+    return t ? new_note(t, s, kind, clan) : NULL;
+}
+
+/* A note that only names a warrior. */
+static inline void say_warrior(rtw_tell *t, const rtw_state *s, int kind, int clan, int warrior)
+{
+    rtw_note *n = say(t, s, kind, clan);
+    if (n)
+        n->warrior = (uint8_t)warrior;
 }
 
 /* ---- setting up rounds ---- */
@@ -346,27 +613,36 @@ void rtw_arrange_wall(const rtw_cards *cards, const uint8_t draw[RTW_SLOTS],
 }
 
 /* RW-4, RW-5, RW-11: draw the round's wall, deal each player clan 7 hidden warriors and lay
- * each neutral clan's 6 random warriors in random order; the first clan starts planning. */
-static void start_round(rtw_state *s, int round)
+ * each neutral clan's 6 random warriors in random order; the first clan starts planning. The
+ * rounds before keep their warriors in `prev` (RW-12: they return to their clans). */
+static void start_round(rtw_state *s, int round, rtw_tell *t)
 {
+    if (round > 0) /* rows of clans not in the game are zero in both */
+        memcpy(s->prev, s->slot, sizeof s->prev);
     s->round = (uint8_t)round;
     s->turn = 0;
     rtw_arrange_wall(&s->cards, &s->deck[RTW_SLOTS * round], s->wall);
+    rtw_note *n = say(t, s, N_ROUND, -1);
+    if (n)
+        memcpy(n->wall, s->wall, RTW_SLOTS);
     for (int c = 0; c < s->clans; c++) {
         uint8_t order[RTW_KINDS] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
         rp_rng_shuffle_u8(&s->rng, order, RTW_KINDS);
         uint16_t m = 0;
-        int n = is_player(s, c) ? RTW_DRAW : RTW_SLOTS;
-        for (int i = 0; i < n; i++)
+        int drawn = is_player(s, c) ? RTW_DRAW : RTW_SLOTS;
+        for (int i = 0; i < drawn; i++)
             m |= BIT(order[i]);
         s->drawn[c] = m;
         s->up[c] = 0;
         if (is_player(s, c)) {
             s->hand[c] = m;
             memset(s->slot[c], RTW_NONE, RTW_SLOTS);
+            if ((n = say(t, s, N_DRAW, c)))
+                n->mask = m;
         } else {
             s->hand[c] = 0;
             memcpy(s->slot[c], order, RTW_SLOTS);
+            say(t, s, N_NEUTRAL_PLAN, c);
         }
     }
     s->phase = RTW_PLAN;
@@ -387,8 +663,52 @@ static void wait_for(rtw_state *s, int phase, int actor)
     s->actor = (uint8_t)actor;
 }
 
+/* RW-8 without a capturer: RW-13, RW-19 in the variant the fort stays, the rightmost goes and
+ * the rest slide right; else the fort is discarded. */
+NARRATED void nobody_captures(rtw_state *s, rtw_tell *t, uint16_t tied, int best, int archers)
+{
+    int turn = s->turn;
+    rtw_note *n = say(t, s, N_NO_CAPTURE, -1);
+    if (n) {
+        n->mask = tied;
+        n->value[0] = (int16_t)best;
+        n->pos = (uint8_t)archers;
+        n->fort = s->wall[turn];
+        n->fort2 = s->wall[RTW_SLOTS - 1];
+        n->flag = s->variant;
+    }
+    if (s->variant) {
+        s->gone |= 1u << s->wall[RTW_SLOTS - 1];
+        for (int i = RTW_SLOTS - 1; i > turn; i--)
+            s->wall[i] = s->wall[i - 1];
+    } else {
+        s->gone |= 1u << s->wall[turn];
+    }
+    s->wall[turn] = RTW_NONE;
+}
+
 /* RW-8: totals after Qween (qclan charms target, or -1), Filchy drop-outs, Arch'r ties. */
-static void decide_capture(rtw_state *s, int qclan, int target)
+/* The clans that revealed warrior kind k this turn (for the narrator only). */
+static uint16_t clans_revealing(const rtw_state *s, int k)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) == k)
+            mask |= BIT(c);
+    return mask;
+}
+
+/* The clans tied at the best total (for the narrator only). */
+static uint16_t clans_tied(const rtw_state *s, const int *total, int best)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) != RTW_FILCHY && total[c] == best)
+            mask |= BIT(c);
+    return mask;
+}
+
+static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
 {
     int total[RTW_MAX_CLANS];
     for (int c = 0; c < s->clans; c++)
@@ -397,6 +717,11 @@ static void decide_capture(rtw_state *s, int qclan, int target)
         int stolen = s->cards.strength[revealed(s, target)];
         total[qclan] += stolen - s->cards.strength[RTW_QWEEN];
         total[target] -= stolen;
+        rtw_note *n = say(t, s, N_CHARM, qclan);
+        if (n) {
+            n->other = (int8_t)target;
+            n->warrior = (uint8_t)revealed(s, target);
+        }
     }
     int best = 0, tied = 0, archers = 0, archer = -1, winner = -1;
     for (int c = 0; c < s->clans; c++) {
@@ -416,29 +741,39 @@ static void decide_capture(rtw_state *s, int qclan, int target)
             archer = c;
         }
     }
+    rtw_note *n = say(t, s, N_TOTALS, -1);
+    if (n) {
+        n->mask = clans_revealing(s, RTW_FILCHY);
+        for (int c = 0; c < s->clans; c++)
+            n->value[c] = (int16_t)total[c];
+    }
+    uint16_t tied_mask = t && tied > 1 ? clans_tied(s, total, best) : 0;
     if (tied > 1)
         winner = archers == 1 ? archer : -1;
     s->capturer = (int8_t)winner;
-    if (winner >= 0)
+    if (winner < 0) {
+        nobody_captures(s, t, tied_mask, best, archers);
         return;
-    int t = s->turn;
-    if (s->variant) { /* RW-13, RW-19: it stays; the rightmost goes; the rest slide right */
-        s->gone |= 1u << s->wall[RTW_SLOTS - 1];
-        for (int i = RTW_SLOTS - 1; i > t; i--)
-            s->wall[i] = s->wall[i - 1];
-    } else { /* RW-8: nobody captures, the fort is discarded */
-        s->gone |= 1u << s->wall[t];
     }
-    s->wall[t] = RTW_NONE;
+    if ((n = say(t, s, N_CAPTURE, winner))) {
+        n->fort = s->wall[s->turn];
+        n->value[0] = (int16_t)best;
+        n->mask = tied_mask;
+    }
 }
 
 /* Reveal, Ch'ariott collisions, then Qween: stops when a Qween's owner must pick. */
-static bool stage_reveal(rtw_state *s)
+NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
 {
     int chariotts = 0, qweens = 0, qclan = -1;
     s->capturer = -1;
     s->captured = RTW_NONE;
     s->keep = 0;
+    rtw_note *n = say(t, s, N_ATTACK, -1);
+    if (n) {
+        n->fort = s->wall[s->turn];
+        n->pos = s->turn;
+    }
     for (int c = 0; c < s->clans; c++) {
         int k = revealed(s, c);
         s->up[c] |= BIT(k);
@@ -447,14 +782,25 @@ static bool stage_reveal(rtw_state *s)
             qweens++;
             qclan = c;
         }
+        if ((n = say(t, s, N_REVEAL, c))) {
+            n->warrior = (uint8_t)k;
+            n->pos = s->turn;
+        }
     }
-    if (chariotts >= 2) /* RW-6: colliding Ch'ariotts are discarded before points */
+    if (chariotts >= 2) { /* RW-6: colliding Ch'ariotts are discarded before points */
         for (int c = 0; c < s->clans; c++)
             if (revealed(s, c) == RTW_CHARIOTT)
                 s->up[c] &= (uint16_t)~BIT(RTW_CHARIOTT);
+        if ((n = say(t, s, N_WRECK, -1)))
+            n->mask = clans_revealing(s, RTW_CHARIOTT);
+    }
     int target = -1;
-    /* RW-7, RW-14: two or more Qweens cancel; RW-11: a neutral's Qween has no power */
-    if (qweens == 1 && is_player(s, qclan)) {
+    if (qweens >= 2) { /* RW-7, RW-14: two or more Qweens cancel */
+        if ((n = say(t, s, N_QWEENS_CANCEL, -1)))
+            n->mask = clans_revealing(s, RTW_QWEEN);
+    } else if (qweens == 1 && !is_player(s, qclan)) { /* RW-11: a neutral's has no power */
+        say(t, s, N_QWEEN_NEUTRAL, qclan);
+    } else if (qweens == 1) {
         uint16_t choices = charm_choices(s, qclan);
         if (popcount(choices) > 1) {
             wait_for(s, RTW_QWEEN_PICK, qclan);
@@ -462,31 +808,40 @@ static bool stage_reveal(rtw_state *s)
         }
         if (choices)
             target = lowest_bit(choices);
+        else
+            say(t, s, N_QWEEN_ALONE, qclan);
     }
-    decide_capture(s, target >= 0 ? qclan : -1, target);
+    decide_capture(s, t, target >= 0 ? qclan : -1, target);
     return false;
 }
 
 /* RW-9 Dru'hid: take the fort at wall position pos; the leftmost fills its place (or, in the
  * variant RW-13, the forts left of it slide one place right). */
-static void take_fort(rtw_state *s, int pos)
+static void take_fort(rtw_state *s, rtw_tell *t, int pos)
 {
-    int t = s->turn;
+    int turn = s->turn;
     int fort = s->wall[pos];
-    if (pos != t) {
+    rtw_note *n = say(t, s, N_TAKE, s->capturer);
+    if (n) {
+        n->fort = (uint8_t)fort;
+        n->fort2 = s->wall[turn];
+        n->pos = (uint8_t)pos;
+        n->flag = s->variant;
+    }
+    if (pos != turn) {
         if (s->variant) {
-            for (int i = pos; i > t; i--)
+            for (int i = pos; i > turn; i--)
                 s->wall[i] = s->wall[i - 1];
         } else {
-            s->wall[pos] = s->wall[t];
+            s->wall[pos] = s->wall[turn];
         }
     }
-    s->wall[t] = RTW_NONE;
+    s->wall[turn] = RTW_NONE;
     s->captured = (uint8_t)fort;
     s->forts[s->capturer] |= 1u << fort;
 }
 
-static bool stage_druhid(rtw_state *s)
+NARRATED bool stage_druhid(rtw_state *s)
 {
     int cap = s->capturer;
     if (cap < 0)
@@ -495,26 +850,47 @@ static bool stage_druhid(rtw_state *s)
         wait_for(s, RTW_DRUHID_PICK, cap);
         return true;
     }
-    take_fort(s, s->turn);
+    take_fort(s, NULL, s->turn); /* the capture note already named the fort */
     return false;
+}
+
+/* Discard one face-up warrior of clan c, told as a note of `kind`. */
+NARRATED void discard_up(rtw_state *s, rtw_tell *t, int kind, int c, int warrior)
+{
+    s->up[c] &= (uint16_t)~BIT(warrior);
+    say_warrior(t, s, kind, c, warrior);
 }
 
 /* RW-10 Signal, the capturer's own discard (RTW-P2): everything but a kept Axx goes right after,
  * so it discards its weakest warrior other than the Axx it revealed, Axx only when alone. */
-static void signal_capturer(rtw_state *s)
+NARRATED void signal_capturer(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     uint16_t up = s->up[cap];
+    say(t, s, N_SIGNAL_FORT, cap);
     if (!up)
         return;
     uint16_t pool = up; /* RW-11: a neutral discards its weakest */
     if (is_player(s, cap) && revealed(s, cap) == RTW_AXX && (up & ~BIT(RTW_AXX)))
         pool = (uint16_t)(up & ~BIT(RTW_AXX));
-    s->up[cap] &= (uint16_t)~BIT(weakest(s, pool));
+    discard_up(s, t, N_SIGNAL, cap, weakest(s, pool));
+}
+
+/* Pay fort f for the Tax-Collector's (RW-17). */
+NARRATED void pay_fort(rtw_state *s, rtw_tell *t, int f)
+{
+    int cap = s->capturer;
+    s->forts[cap] &= ~(1u << f);
+    s->gone |= 1u << f;
+    rtw_note *n = say(t, s, N_TAX, cap);
+    if (n) {
+        n->fort = (uint8_t)f;
+        n->fort2 = s->captured;
+    }
 }
 
 /* RW-17: pay a fort for the Tax-Collector's; the neutral pays its lowest other fort. */
-static bool tax(rtw_state *s)
+NARRATED bool tax(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     uint32_t choices = tax_choices(s);
@@ -533,41 +909,49 @@ static bool tax(rtw_state *s)
             if (s->cards.fort_value[lowest_bit(m)] < s->cards.fort_value[pay])
                 pay = lowest_bit(m);
     }
-    s->forts[cap] &= ~(1u << pay);
-    s->gone |= 1u << pay;
+    pay_fort(s, t, pay);
     return false;
 }
 
 /* The captured fort's effect (RW-10, RW-18). Stops for a Tax choice or a Legion win. */
-static bool stage_fort(rtw_state *s)
+NARRATED bool stage_fort(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     if (cap < 0)
         return false;
     switch (s->cards.fort_kind[s->captured]) {
-    case RTW_UNWARY:
-        if (s->up[cap])
-            s->keep |= BIT(weakest(s, s->up[cap]));
+    case RTW_UNWARY: {
+        int kept = s->up[cap] ? weakest(s, s->up[cap]) : RTW_NONE;
+        if (kept != RTW_NONE)
+            s->keep |= BIT(kept);
+        say_warrior(t, s, N_UNWARY, cap, kept);
         return false;
+    }
     case RTW_SIGNAL:
-        signal_capturer(s);
+        signal_capturer(s, t);
         return false;
     case RTW_TAX:
-        return tax(s);
-    case RTW_LEGION:
-        if (is_player(s, cap) && legions(s, cap) >= RTW_LEGION_WIN) {
-            s->winner = (int8_t)cap;
-            wait_for(s, RTW_OVER, 0);
-            return true;
-        }
-        return false;
+        return tax(s, t);
+    case RTW_LEGION: {
+        if (legions(s, cap) < RTW_LEGION_WIN)
+            return false;
+        rtw_note *n = say(t, s, N_LEGION, cap);
+        if (n)
+            n->flag = !is_player(s, cap);
+        if (!is_player(s, cap)) /* RW-18: a neutral does not win, play goes on */
+            return false;
+        s->winner = (int8_t)cap;
+        wait_for(s, RTW_OVER, 0);
+        say(t, s, N_GAME_OVER, cap);
+        return true;
+    }
     default:
         return false;
     }
 }
 
 /* RW-10 Signal for every other clan, in seat order (RW-6) from `from`. */
-static bool stage_signal(rtw_state *s, int from)
+NARRATED bool stage_signal(rtw_state *s, rtw_tell *t, int from)
 {
     if (s->capturer < 0 || s->cards.fort_kind[s->captured] != RTW_SIGNAL)
         return false;
@@ -579,13 +963,13 @@ static bool stage_signal(rtw_state *s, int from)
             wait_for(s, RTW_SIGNAL_PICK, c);
             return true;
         }
-        s->up[c] &= (uint16_t)~BIT(weakest(s, up));
+        discard_up(s, t, N_SIGNAL, c, weakest(s, up));
     }
     return false;
 }
 
 /* RW-9 Axx: a player capturer may keep it; a neutral always does (RW-11). */
-static bool stage_axx(rtw_state *s)
+NARRATED bool stage_axx(rtw_state *s, rtw_tell *t)
 {
     int cap = s->capturer;
     if (cap < 0 || revealed(s, cap) != RTW_AXX || !(s->up[cap] & BIT(RTW_AXX)) ||
@@ -596,38 +980,52 @@ static bool stage_axx(rtw_state *s)
         return true;
     }
     s->keep |= BIT(RTW_AXX);
+    rtw_note *n = say(t, s, N_AXX, cap);
+    if (n)
+        n->flag = 1;
     return false;
 }
 
 /* The capturer discards its face-up warriors but the kept ones. */
-static void stage_discard(rtw_state *s)
+NARRATED void stage_discard(rtw_state *s, rtw_tell *t)
 {
-    if (s->capturer >= 0)
-        s->up[s->capturer] &= s->keep;
+    int cap = s->capturer;
+    if (cap >= 0) {
+        uint16_t gone = (uint16_t)(s->up[cap] & ~s->keep), kept = (uint16_t)(s->up[cap] & s->keep);
+        rtw_note *n = gone || kept ? say(t, s, N_DISCARD, cap) : NULL;
+        if (n) {
+            n->mask = gone;
+            n->mask2 = kept;
+        }
+        s->up[cap] = kept;
+    }
     s->keep = 0;
 }
 
-/* RW-9 Horsie for every clan that revealed her and did not capture, in seat order. RTW-P3: she
- * acts even if a Signal discarded her earlier this turn. */
-static bool stage_horsie(rtw_state *s, int from)
+/* RW-9 Horsie for every clan that revealed her and did not capture, in seat order. RW-20
+ * (RTW-P3): her penalty belongs to the turn she was revealed, so it applies even when a Signal
+ * discarded her earlier this turn, and takes nothing when nothing is left face up. */
+NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
 {
     for (int c = from; c < s->clans; c++) {
         if (c == s->capturer || revealed(s, c) != RTW_HORSIE)
             continue;
         uint16_t choices = horsie_choices(s, c);
-        if (!choices)
+        if (!choices) {
+            say_warrior(t, s, N_HORSIE, c, RTW_NONE);
             continue;
+        }
         if (is_player(s, c) && popcount(choices) > 1) {
             wait_for(s, RTW_HORSIE_PICK, c);
             return true;
         }
-        s->up[c] &= (uint16_t)~BIT(weakest(s, choices)); /* RW-11 for neutrals */
+        discard_up(s, t, N_HORSIE, c, weakest(s, choices)); /* RW-11 for neutrals */
     }
     return false;
 }
 
 /* RW-6, RW-19 Zvord: a player clan takes back its hidden warriors and places them again. */
-static bool stage_zvord(rtw_state *s, int from)
+NARRATED bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
 {
     int first = s->turn + 1;
     if (RTW_SLOTS - first < 2)
@@ -642,6 +1040,9 @@ static bool stage_zvord(rtw_state *s, int from)
         }
         s->hand[c] = hand;
         s->next_slot = (uint8_t)first;
+        rtw_note *n = say(t, s, N_ZVORD, c);
+        if (n)
+            n->pos = (uint8_t)(RTW_SLOTS - first);
         wait_for(s, RTW_ZVORD_PLACE, c);
         return true;
     }
@@ -649,36 +1050,57 @@ static bool stage_zvord(rtw_state *s, int from)
 }
 
 /* RW-12: the next turn, else the next round, else the end. */
-static bool stage_end(rtw_state *s)
+NARRATED bool stage_end(rtw_state *s, rtw_tell *t)
 {
     if (s->turn + 1 < RTW_SLOTS) {
         s->turn++;
         return false;
     }
-    if (s->round + 1 < RTW_ROUNDS)
-        start_round(s, s->round + 1);
-    else
+    rtw_note *n = say(t, s, N_ROUND_END, -1);
+    for (int c = 0; n && c < s->clans; c++)
+        n->value[c] = (int16_t)fort_total(s, c);
+    if (s->round + 1 < RTW_ROUNDS) {
+        start_round(s, s->round + 1, t);
+    } else {
         wait_for(s, RTW_OVER, 0);
+        say(t, s, N_GAME_OVER, -1);
+    }
     return true;
 }
 
 /* Run the turn from `stage` (and, for per-clan stages, from clan `from`) until a clan must
  * decide or the game ends. */
-static void resolve(rtw_state *s, int stage, int from)
+NARRATED void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
 {
     for (;;) {
         bool stop = false;
         switch (stage) {
-        case ST_REVEAL: stop = stage_reveal(s); break;
-        case ST_DRUHID: stop = stage_druhid(s); break;
-        case ST_FORT: stop = stage_fort(s); break;
-        case ST_SIGNAL: stop = stage_signal(s, from); break;
-        case ST_AXX: stop = stage_axx(s); break;
-        case ST_DISCARD: stage_discard(s); break;
-        case ST_HORSIE: stop = stage_horsie(s, from); break;
-        case ST_ZVORD: stop = stage_zvord(s, from); break;
+        case ST_REVEAL:
+            stop = stage_reveal(s, t);
+            break;
+        case ST_DRUHID:
+            stop = stage_druhid(s);
+            break;
+        case ST_FORT:
+            stop = stage_fort(s, t);
+            break;
+        case ST_SIGNAL:
+            stop = stage_signal(s, t, from);
+            break;
+        case ST_AXX:
+            stop = stage_axx(s, t);
+            break;
+        case ST_DISCARD:
+            stage_discard(s, t);
+            break;
+        case ST_HORSIE:
+            stop = stage_horsie(s, t, from);
+            break;
+        case ST_ZVORD:
+            stop = stage_zvord(s, t, from);
+            break;
         default:
-            if (stage_end(s))
+            if (stage_end(s, t))
                 return;
             stage = ST_REVEAL;
             from = 0;
@@ -691,7 +1113,7 @@ static void resolve(rtw_state *s, int stage, int from)
     }
 }
 
-/* ---- the interface: init, players, legal actions, apply, returns ---- */
+/* ---- the interface: options, init, players, legal actions, apply, returns ---- */
 
 enum { OPT_NEUTRALS, OPT_VARIANT, OPT_CARDS };
 
@@ -701,27 +1123,33 @@ static const rp_option_spec rtw_options[] = {
     {"variant", RP_OPT_CHOICE, 0, 1, 0, "standard|vogel",
      "vogel: Eric B. Vogel's original rules for ties and Dru'hid (RW-13)", NULL},
     {"cards", RP_OPT_TEXT, 0, 0, 0, NULL,
-     "a card file replacing data/rush-the-wall.cards (warrior strengths, fort mix)", NULL},
+     "the card set: default, or nine strengths/eighteen forts "
+     "(1,2,3,4,5,6,7,8,9/u2,s4,t8,l-1,...); cards=@FILE reads a card file (command line)",
+     cards_from_file},
 };
+
+/* RW-1, RTW-P5: the neutral clans these options give (one player alone gets one). */
+static int neutrals_of(const rp_config *cfg)
+{
+    if (!cfg->given[OPT_NEUTRALS] && cfg->players == 1)
+        return 1;
+    return (int)cfg->value[OPT_NEUTRALS];
+}
 
 static int rtw_init(void *st, const rp_config *cfg, rp_error *err)
 {
     int players = cfg->players;
-    int neutrals = (int)cfg->value[OPT_NEUTRALS];
-    if (!cfg->given[OPT_NEUTRALS] && players == 1)
-        neutrals = 1; /* RTW-P5 */
+    int neutrals = neutrals_of(cfg);
     if (players + neutrals < 2)
         return rp_fail(err, RP_EINVAL, "players=1 needs neutrals=1 or 2 (RW-1: 2..4 clans)");
     if (players + neutrals > RTW_MAX_CLANS)
         return rp_fail(err, RP_EINVAL, "players=%d neutrals=%d: at most %d clans in all (RW-1)",
                        players, neutrals, RTW_MAX_CLANS);
-    rtw_cards cards;
+    rtw_cards cards = *rtw_default_cards();
     if (cfg->given[OPT_CARDS]) {
-        int rc = load_cards_file(cfg->text[OPT_CARDS], &cards, err);
+        int rc = rtw_cards_from_value(cfg->text[OPT_CARDS], &cards, err);
         if (rc < 0)
-            return rc;
-    } else {
-        cards = *rtw_default_cards();
+            return RP_EINVAL;
     }
     rtw_state *s = st;
     memset(s, 0, sizeof *s);
@@ -731,12 +1159,30 @@ static int rtw_init(void *st, const rp_config *cfg, rp_error *err)
     s->clans = (uint8_t)(players + neutrals);
     s->variant = (uint8_t)cfg->value[OPT_VARIANT];
     s->winner = -1;
+    memset(s->prev, RTW_NONE, (size_t)s->clans * sizeof s->prev[0]);
     rp_rng_seed(&s->rng, cfg->seed, 0x52545741u);
     for (int i = 0; i < RTW_FORTS; i++)
         s->deck[i] = (uint8_t)i;
     rp_rng_shuffle_u8(&s->rng, s->deck, RTW_FORTS);
-    start_round(s, 0);
+    start_round(s, 0, NULL);
     return RP_OK;
+}
+
+/* The options in effect (issue 18): the neutrals really in play (RTW-P5 gives a solo game
+ * one), the variant, and the card set unless it is the default one. */
+static void rtw_config_of(const void *st, rp_config *cfg)
+{
+    const rtw_state *s = st;
+    cfg->players = s->players;
+    cfg->players_given = true;
+    cfg->value[OPT_NEUTRALS] = s->neutrals;
+    cfg->given[OPT_NEUTRALS] = true;
+    cfg->value[OPT_VARIANT] = s->variant;
+    cfg->given[OPT_VARIANT] = true;
+    cfg->given[OPT_CARDS] = !cards_are_default(&s->cards);
+    cfg->text[OPT_CARDS][0] = '\0';
+    if (cfg->given[OPT_CARDS])
+        rtw_cards_to_value(&s->cards, cfg->text[OPT_CARDS], sizeof cfg->text[OPT_CARDS]);
 }
 
 static int rtw_num_players(const void *st)
@@ -748,6 +1194,14 @@ static int rtw_current_player(const void *st)
 {
     const rtw_state *s = st;
     return s->phase == RTW_OVER ? RP_TERMINAL : s->actor;
+}
+
+/* The rulebook's turns: six a round (one per fort), so 1..18; planning belongs to the first
+ * turn of its round. */
+static int rtw_turn_number(const void *st)
+{
+    const rtw_state *s = st;
+    return s->round * RTW_SLOTS + s->turn + 1;
 }
 
 static int list_mask(uint32_t mask, rp_action base, rp_action *out)
@@ -792,69 +1246,90 @@ static int rtw_legal_actions(const void *st, rp_action *out)
 
 /* A placement (planning or after Zvord). Planning ends with the seventh warrior set aside
  * (RW-5); a Zvord re-placement ends when the last warrior goes to the last slot. */
-static void apply_place(rtw_state *s, int kind)
+NARRATED void apply_place(rtw_state *s, rtw_tell *t, int kind)
 {
     int a = s->actor;
+    rtw_note *n = say(t, s, N_PLACE, a);
+    if (n) {
+        n->warrior = (uint8_t)kind;
+        n->pos = s->next_slot;
+        n->flag = s->phase == RTW_ZVORD_PLACE;
+    }
     s->slot[a][s->next_slot++] = (uint8_t)kind;
     s->hand[a] &= (uint16_t)~BIT(kind);
     if (s->phase == RTW_PLAN) {
         if (s->next_slot < RTW_SLOTS)
             return;
+        say_warrior(t, s, N_SET_ASIDE, a, lowest_bit(s->hand[a]));
         s->hand[a] = 0;
         s->next_slot = 0;
         if (a + 1 < s->players) {
             s->actor = (uint8_t)(a + 1);
             return;
         }
-        resolve(s, ST_REVEAL, 0);
+        resolve(s, t, ST_REVEAL, 0);
         return;
     }
     if (popcount(s->hand[a]) > 1)
         return;
-    s->slot[a][s->next_slot] = (uint8_t)lowest_bit(s->hand[a]);
+    int last = lowest_bit(s->hand[a]);
+    s->slot[a][s->next_slot] = (uint8_t)last;
+    if ((n = say(t, s, N_LAST_PLACE, a))) {
+        n->warrior = (uint8_t)last;
+        n->pos = s->next_slot;
+    }
     s->hand[a] = 0;
     s->next_slot = 0;
-    resolve(s, ST_ZVORD, a + 1);
+    resolve(s, t, ST_ZVORD, a + 1);
 }
 
-static void rtw_apply(void *st, rp_action action)
+/* apply, telling t (NULL: nobody) what happened. */
+NARRATED void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
 {
-    rtw_state *s = st;
     int a = s->actor;
     switch (s->phase) {
     case RTW_PLAN:
     case RTW_ZVORD_PLACE:
-        apply_place(s, (int)(action - RTW_A_PLACE));
+        apply_place(s, t, (int)(action - RTW_A_PLACE));
         return;
     case RTW_QWEEN_PICK:
-        decide_capture(s, a, (int)(action - RTW_A_CHARM));
-        resolve(s, ST_DRUHID, 0);
+        decide_capture(s, t, a, (int)(action - RTW_A_CHARM));
+        resolve(s, t, ST_DRUHID, 0);
         return;
     case RTW_DRUHID_PICK:
-        take_fort(s, (int)(action - RTW_A_TAKE));
-        resolve(s, ST_FORT, 0);
+        take_fort(s, t, (int)(action - RTW_A_TAKE));
+        resolve(s, t, ST_FORT, 0);
         return;
     case RTW_SIGNAL_PICK:
-        s->up[a] &= (uint16_t)~BIT(action - RTW_A_DISCARD);
-        resolve(s, ST_SIGNAL, a + 1);
+        discard_up(s, t, N_SIGNAL, a, (int)(action - RTW_A_DISCARD));
+        resolve(s, t, ST_SIGNAL, a + 1);
         return;
     case RTW_HORSIE_PICK:
-        s->up[a] &= (uint16_t)~BIT(action - RTW_A_DISCARD);
-        resolve(s, ST_HORSIE, a + 1);
+        discard_up(s, t, N_HORSIE, a, (int)(action - RTW_A_DISCARD));
+        resolve(s, t, ST_HORSIE, a + 1);
         return;
     case RTW_TAX_PICK:
-        s->forts[a] &= ~(1u << (action - RTW_A_PAY));
-        s->gone |= 1u << (action - RTW_A_PAY);
-        resolve(s, ST_AXX, 0);
+        pay_fort(s, t, (int)(action - RTW_A_PAY));
+        resolve(s, t, ST_AXX, 0);
         return;
-    case RTW_AXX_PICK:
+    case RTW_AXX_PICK: {
+        rtw_note *n = say(t, s, N_AXX, a);
+        if (n)
+            n->flag = action == RTW_A_KEEP_AXX;
         if (action == RTW_A_KEEP_AXX)
             s->keep |= BIT(RTW_AXX);
-        resolve(s, ST_DISCARD, 0);
+        resolve(s, t, ST_DISCARD, 0);
         return;
+    }
     default:
         return;
     }
+}
+
+static void rtw_apply(void *st, rp_action action)
+{
+    apply_told(st, NULL, action);
+    RP_DEBUG_STATE_OK(&rp_rush_the_wall, st);
 }
 
 /* RW-12 tie-breaks among player clans (RTW-P6: neutrals cannot win, so they are not ranked):
@@ -867,13 +1342,7 @@ static int compare_clans(const rtw_state *s, int a, int b)
     int na = popcount(s->forts[a]), nb = popcount(s->forts[b]);
     if (na != nb)
         return na > nb ? 1 : -1;
-    int ha = -1000, hb = -1000;
-    for (uint32_t m = s->forts[a]; m; m &= m - 1)
-        if (s->cards.fort_value[lowest_bit(m)] > ha)
-            ha = s->cards.fort_value[lowest_bit(m)];
-    for (uint32_t m = s->forts[b]; m; m &= m - 1)
-        if (s->cards.fort_value[lowest_bit(m)] > hb)
-            hb = s->cards.fort_value[lowest_bit(m)];
+    int ha = highest_fort(s, a), hb = highest_fort(s, b);
     return (ha > hb) - (ha < hb);
 }
 
@@ -904,28 +1373,28 @@ static void rtw_returns(const void *st, double *out)
         out[c] = (w >> c) & 1 ? 1.0 / popcount(w) : 0.0;
 }
 
-/* ---- action notation ---- */
+/* ---- action notation, actions as data, why an action is not legal ---- */
 
-/* A fort's short label, kind then value: "legion-2", "dinary5", "tax8". */
+/* A fort's label, kind then value: "legion-2", "dinary5", "tax8" (moves, views, events). */
 static int fort_label(const rtw_cards *c, int f, char *buf, size_t size)
 {
-    const char *word = fort_word[c->fort_kind[f]];
-    size_t n = strlen(word);
-    int v = c->fort_value[f];
-    unsigned u = (unsigned)(v < 0 ? -v : v);
-    char tail[8];
-    int t = 0;
-    if (v < 0)
-        tail[t++] = '-';
-    if (u >= 10)
-        tail[t++] = (char)('0' + u / 10);
-    tail[t++] = (char)('0' + u % 10);
-    if (n + (size_t)t >= size)
-        return RP_ENOSPACE;
-    memcpy(buf, word, n);
-    memcpy(buf + n, tail, (size_t)t);
-    buf[n + (size_t)t] = '\0';
-    return (int)n + t;
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    rp__text_str(&t, c->fort_kind[f] < RTW_FORT_KINDS ? fort_word[c->fort_kind[f]] : "?");
+    rp__put_int(&t, c->fort_value[f]);
+    return rp__text_finish(&t);
+}
+
+/* A fort for people: "Legion -2", "Fort-Dinary 5". */
+static void fort_text(const rtw_cards *c, int f, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %d", fort_name[c->fort_kind[f]], c->fort_value[f]);
+}
+
+/* A warrior for people, with its strength: "Arch'r 5". */
+static void warrior_text(const rtw_state *s, int k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %d", warrior_name[k], s->cards.strength[k]);
 }
 
 /* Two words joined by a space into buf; the length or RP_ENOSPACE. */
@@ -999,12 +1468,14 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
     char copy[64], *word[2];
     int n = 0;
     if (strlen(text) < sizeof copy) {
-        memcpy(copy, text, strlen(text) + 1);
+        for (size_t i = 0; i <= strlen(text); i++) /* forgiving about case */
+            copy[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
         n = split_words(copy, word, 2);
     }
     const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";
     if (n != 2)
-        return rp_fail(err, RP_EPARSE, "'%s': expected two words such as 'place axx', "
+        return rp_fail(err, RP_EPARSE,
+                       "'%s': expected two words such as 'place axx', "
                        "'charm red', 'take 4', 'discard horsie', 'pay legion-2', 'keep axx'",
                        text);
     int k;
@@ -1015,8 +1486,10 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
             return RP_OK;
         }
         if ((k = word_index(warrior_word, RTW_KINDS, arg)) < 0)
-            return rp_fail(err, RP_EPARSE, "unknown warrior '%s' (filchy, qween, druhid, zvord, "
-                           "archr, horsie, axx, chariott, laird)", arg);
+            return rp_fail(err, RP_EPARSE,
+                           "unknown warrior '%s' (filchy, qween, druhid, zvord, "
+                           "archr, horsie, axx, chariott, laird)",
+                           arg);
         *out = (place ? RTW_A_PLACE : RTW_A_DISCARD) + (rp_action)k;
         return RP_OK;
     }
@@ -1039,11 +1512,223 @@ static int rtw_action_from_text(const void *st, const char *text, rp_action *out
         *out = verb[0] == 'k' ? RTW_A_KEEP_AXX : RTW_A_DROP_AXX;
         return RP_OK;
     }
-    return rp_fail(err, RP_EPARSE, "unknown move '%s' (place, charm, take, discard, pay, "
-                   "keep axx, drop axx)", text);
+    return rp_fail(err, RP_EPARSE,
+                   "unknown move '%s' (place, charm, take, discard, pay, keep axx, drop axx)",
+                   text);
 }
 
-/* ---- consistency of a state (used on every loaded state, and by the tests) ---- */
+static void put_string(cJSON *o, const char *key, const char *text)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateString(text));
+}
+
+static void put_number(cJSON *o, const char *key, double value)
+{
+    cJSON_AddItemToObjectCS(o, key, cJSON_CreateNumber(value));
+}
+
+static void put_fort(cJSON *o, const char *key, const rtw_cards *c, int f)
+{
+    char label[32];
+    if (f == RTW_NONE) {
+        cJSON_AddItemToObjectCS(o, key, cJSON_CreateNull());
+        return;
+    }
+    fort_label(c, f, label, sizeof label);
+    put_string(o, key, label);
+}
+
+/* An action as data: {"kind": "place", "warrior": "axx", "slot": 3}, "charm" with "clan" and
+ * the "warrior" charmed, "take" with "position" and "fort", "discard" with "warrior" and
+ * "reason" (signal or horsie), "pay" with "fort", "keep"/"drop" with "warrior": "axx". */
+static cJSON *rtw_action_json(const void *st, rp_action action)
+{
+    const rtw_state *s = st;
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    if (action <= RTW_A_HIDDEN) {
+        put_string(o, "kind", "place");
+        if (action == RTW_A_HIDDEN)
+            cJSON_AddItemToObjectCS(o, "warrior", cJSON_CreateNull());
+        else
+            put_string(o, "warrior", warrior_word[action]);
+        put_number(o, "slot", s->next_slot + 1);
+    } else if (action < RTW_A_TAKE) {
+        int c = (int)(action - RTW_A_CHARM);
+        put_string(o, "kind", "charm");
+        put_string(o, "clan", clan_word[c]);
+        if (c < s->clans)
+            put_string(o, "warrior", warrior_word[revealed(s, c)]);
+    } else if (action < RTW_A_DISCARD) {
+        int pos = (int)(action - RTW_A_TAKE);
+        put_string(o, "kind", "take");
+        put_number(o, "position", pos + 1);
+        put_fort(o, "fort", &s->cards, s->wall[pos]);
+    } else if (action < RTW_A_PAY) {
+        put_string(o, "kind", "discard");
+        put_string(o, "warrior", warrior_word[action - RTW_A_DISCARD]);
+        put_string(o, "reason", s->phase == RTW_HORSIE_PICK ? "horsie" : "signal");
+    } else if (action < RTW_A_KEEP_AXX) {
+        put_string(o, "kind", "pay");
+        put_fort(o, "fort", &s->cards, (int)(action - RTW_A_PAY));
+    } else {
+        put_string(o, "kind", action == RTW_A_KEEP_AXX ? "keep" : "drop");
+        put_string(o, "warrior", "axx");
+    }
+    return o;
+}
+
+/* One item of a list for people, by id. */
+typedef void (*item_namer)(const rtw_state *s, int id, char *buf, size_t size);
+
+static void fort_label_of(const rtw_state *s, int f, char *buf, size_t size)
+{
+    fort_label(&s->cards, f, buf, size);
+}
+
+static void fort_text_of(const rtw_state *s, int f, char *buf, size_t size)
+{
+    fort_text(&s->cards, f, buf, size);
+}
+
+/* The items of mask, named, comma-separated ("Axx 7, Laird 9"), or "none", into t. */
+static void list_items(rp_text *t, const rtw_state *s, uint32_t mask, item_namer name)
+{
+    char buf[48];
+    if (!mask)
+        rp__text_str(t, "none");
+    for (int first = 1; mask; mask &= mask - 1, first = 0) {
+        name(s, lowest_bit(mask), buf, sizeof buf);
+        rp__text_str(t, first ? "" : ", ");
+        rp__text_str(t, buf);
+    }
+}
+
+static void list_warriors(rp_text *t, const rtw_state *s, uint32_t mask)
+{
+    list_items(t, s, mask, warrior_text);
+}
+
+/* What the phase asks for, as the move to type. */
+static const char *const phase_move[RTW_PHASES] = {
+    "place a warrior face down: place WARRIOR",
+    "place its hidden warriors again (Zvord): place WARRIOR",
+    "pick the rival warrior its Qween charms: charm CLAN",
+    "pick the fort its Dru'hid takes: take POSITION",
+    "discard a face-up warrior for the Signal Fort: discard WARRIOR",
+    "pay one of its other forts for the Tax-Collector's Fort: pay FORT",
+    "keep its Axx face up or drop it: keep axx or drop axx",
+    "discard a face-up warrior for its Horsie: discard WARRIOR",
+    ""};
+
+/* The action's family matches the phase (place, charm, take, discard, pay, keep/drop). */
+static bool fits_phase(const rtw_state *s, rp_action a)
+{
+    switch (s->phase) {
+    case RTW_PLAN:
+    case RTW_ZVORD_PLACE:
+        return a < RTW_A_HIDDEN;
+    case RTW_QWEEN_PICK:
+        return a >= RTW_A_CHARM && a < RTW_A_TAKE;
+    case RTW_DRUHID_PICK:
+        return a >= RTW_A_TAKE && a < RTW_A_DISCARD;
+    case RTW_SIGNAL_PICK:
+    case RTW_HORSIE_PICK:
+        return a >= RTW_A_DISCARD && a < RTW_A_PAY;
+    case RTW_TAX_PICK:
+        return a >= RTW_A_PAY && a < RTW_A_KEEP_AXX;
+    case RTW_AXX_PICK:
+        return a == RTW_A_KEEP_AXX || a == RTW_A_DROP_AXX;
+    default:
+        return false;
+    }
+}
+
+/* Why a placement of warrior k is not legal: not drawn, set aside, or already placed. */
+static void explain_place(const rtw_state *s, rp_text *t, int k)
+{
+    int a = s->actor;
+    for (int i = 0; i < RTW_SLOTS; i++)
+        if (s->slot[a][i] == k) {
+            rp__text_put(t, "your %s is already %s at slot %d", warrior_name[k],
+                         i < shown_slots(s) ? "turned up" : "placed", i + 1);
+            return;
+        }
+    rp__text_put(t, "%s is not among the warriors you may place now (", warrior_name[k]);
+    list_warriors(t, s, s->hand[a]);
+    rp__text_ch(t, ')');
+}
+
+static void explain_charm(const rtw_state *s, rp_text *t, int c)
+{
+    if (c >= s->clans)
+        rp__text_put(t, "there is no %s clan in this game", clan_name[c]);
+    else if (c == s->actor)
+        rp__text_str(t, "the Qween charms a rival clan's warrior, not one of your own");
+    else
+        rp__text_put(t, "%s's warrior of this turn is no longer face up (the Ch'ariotts collided)",
+                     clan_name[c]);
+}
+
+static void explain_discard(const rtw_state *s, rp_text *t, int k)
+{
+    int a = s->actor;
+    if (s->phase == RTW_HORSIE_PICK && k == RTW_HORSIE && (s->up[a] & BIT(k))) {
+        rp__text_str(t, "your Horsie makes you discard another face-up warrior; she goes only "
+                        "when she is alone (RW-9)");
+        return;
+    }
+    rp__text_put(t, "%s is not face up (face up: ", warrior_name[k]);
+    list_warriors(t, s, s->up[a]);
+    rp__text_ch(t, ')');
+}
+
+static void explain_pay(const rtw_state *s, rp_text *t, int f)
+{
+    char label[32];
+    fort_label(&s->cards, f, label, sizeof label);
+    if (f == s->captured) {
+        rp__text_str(t, "you pay one of your other forts; the Tax-Collector's goes only when "
+                        "you hold no other (RW-17)");
+        return;
+    }
+    rp__text_put(t, "you do not hold %s (you may pay: ", label);
+    list_items(t, s, tax_choices(s), fort_label_of);
+    rp__text_ch(t, ')');
+}
+
+static int rtw_explain_illegal(const void *st, rp_action action, char *buf, size_t size)
+{
+    const rtw_state *s = st;
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS ||
+        rp_is_legal(&rp_rush_the_wall, s, action))
+        return -1;
+    if (action == RTW_A_HIDDEN)
+        rp__text_str(&t, "'place hidden' stands for another clan's placement; name the warrior "
+                         "you place (place axx)");
+    else if (!fits_phase(s, action))
+        rp__text_put(&t, "%s must now %s", clan_name[s->actor], phase_move[s->phase]);
+    else if (action < RTW_A_HIDDEN)
+        explain_place(s, &t, (int)action);
+    else if (action < RTW_A_TAKE)
+        explain_charm(s, &t, (int)(action - RTW_A_CHARM));
+    else if (action < RTW_A_DISCARD)
+        rp__text_put(&t, "wall position %d %s", (int)(action - RTW_A_TAKE) + 1,
+                     (int)(action - RTW_A_TAKE) < s->turn ? "was fought over already"
+                                                          : "holds no fort");
+    else if (action < RTW_A_PAY)
+        explain_discard(s, &t, (int)(action - RTW_A_DISCARD));
+    else if (action < RTW_A_KEEP_AXX)
+        explain_pay(s, &t, (int)(action - RTW_A_PAY));
+    else
+        return -1;
+    return rp__text_finish(&t);
+}
+
+/* ---- invariants of a state (state_ok: every loaded state, every apply in debug builds) ---- */
 
 /* Every slot kind of a clan as a mask; false when a kind repeats or is out of range. */
 static bool slot_mask(const rtw_state *s, int c, int from, int to, uint16_t *out, int *filled)
@@ -1086,8 +1771,8 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         return rp_fail(err, RP_EINVAL, "%s: a warrior is placed twice", name);
     for (int i = 0; i < RTW_SLOTS; i++)
         if ((i < to) != (s->slot[c][i] != RTW_NONE))
-            return rp_fail(err, RP_EINVAL, "%s: slot %d should be %s in this phase", name,
-                           i + 1, i < to ? "filled" : "empty");
+            return rp_fail(err, RP_EINVAL, "%s: slot %d should be %s in this phase", name, i + 1,
+                           i < to ? "filled" : "empty");
     int hand_size = popcount(s->hand[c]);
     if (in_slots & s->hand[c])
         return rp_fail(err, RP_EINVAL, "%s: a warrior both placed and in hand", name);
@@ -1095,8 +1780,8 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         return rp_fail(err, RP_EINVAL, "%s: a placed or held warrior was not drawn", name);
     if (!is_player(s, c)) {
         if (s->hand[c] || s->drawn[c] != in_slots)
-            return rp_fail(err, RP_EINVAL, "%s: a neutral clan holds exactly its 6 placed "
-                           "warriors (RW-11)", name);
+            return rp_fail(err, RP_EINVAL,
+                           "%s: a neutral clan holds exactly its 6 placed warriors (RW-11)", name);
     } else {
         if (popcount(s->drawn[c]) != RTW_DRAW)
             return rp_fail(err, RP_EINVAL, "%s: a clan draws exactly 7 warriors (RW-5)", name);
@@ -1106,8 +1791,8 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
         else if (s->phase == RTW_ZVORD_PLACE && c == s->actor)
             want = RTW_SLOTS - to;
         if (hand_size != want)
-            return rp_fail(err, RP_EINVAL, "%s: %d warriors in hand, expected %d", name,
-                           hand_size, want);
+            return rp_fail(err, RP_EINVAL, "%s: %d warriors in hand, expected %d", name, hand_size,
+                           want);
     }
     int shown = s->phase == RTW_PLAN ? 0 : s->turn + 1;
     uint16_t revealed_mask = 0;
@@ -1119,28 +1804,6 @@ static int check_clan(const rtw_state *s, int c, rp_error *err)
     if (is_player(s, c) && s->phase != RTW_OVER && legions(s, c) >= RTW_LEGION_WIN)
         return rp_fail(err, RP_EINVAL, "%s holds %d Legions but the game goes on (RW-18)", name,
                        legions(s, c));
-    return RP_OK;
-}
-
-static int check_cards(const rtw_cards *c, rp_error *err)
-{
-    for (int k = 0; k < RTW_KINDS; k++) {
-        if (c->strength[k] < 0 || c->strength[k] > 30)
-            return rp_fail(err, RP_EINVAL, "warrior %s: strength %d out of 0..30",
-                           warrior_word[k], c->strength[k]);
-        for (int j = 0; j < k; j++)
-            if (c->strength[j] == c->strength[k])
-                return rp_fail(err, RP_EINVAL, "warriors: %s and %s have the same strength "
-                               "(RTW-P4)", warrior_word[j], warrior_word[k]);
-    }
-    for (int f = 0; f < RTW_FORTS; f++) {
-        int v = c->fort_value[f];
-        if (c->fort_kind[f] >= RTW_FORT_KINDS)
-            return rp_fail(err, RP_EINVAL, "fort %d: unknown kind", f);
-        bool legion = c->fort_kind[f] == RTW_LEGION;
-        if (legion ? (v < -30 || v > -1) : (v < 1 || v > 30))
-            return rp_fail(err, RP_EINVAL, "fort %d: value %d out of range", f, v);
-    }
     return RP_OK;
 }
 
@@ -1178,8 +1841,8 @@ static int check_forts(const rtw_state *s, rp_error *err)
         placed |= sets[i];
     }
     if (placed != drawn)
-        return rp_fail(err, RP_EINVAL, "the forts drawn so far are not all accounted for "
-                       "(wall, clans, discards)");
+        return rp_fail(err, RP_EINVAL,
+                       "the forts drawn so far are not all accounted for (wall, clans, discards)");
     for (int c = s->clans; c < RTW_MAX_CLANS; c++)
         if (s->forts[c] || s->hand[c] || s->drawn[c] || s->up[c])
             return rp_fail(err, RP_EINVAL, "clan %s is not in this game", clan_word[c]);
@@ -1214,8 +1877,7 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if (ph == RTW_OVER) {
         if (a != 0 || s->next_slot != 0 || s->keep != 0)
             return rp_fail(err, RP_EINVAL, "actor, next, keep: must be 0 when the game is over");
-        if (s->winner >= 0 && (!is_player(s, s->winner) ||
-                               legions(s, s->winner) < RTW_LEGION_WIN))
+        if (s->winner >= 0 && (!is_player(s, s->winner) || legions(s, s->winner) < RTW_LEGION_WIN))
             return rp_fail(err, RP_EINVAL, "winner: needs three Legions (RW-18)");
         return RP_OK;
     }
@@ -1223,7 +1885,7 @@ static int check_phase(const rtw_state *s, rp_error *err)
         return rp_fail(err, RP_EINVAL, "winner: set while the game goes on");
     if (a >= s->players)
         return rp_fail(err, RP_EINVAL, "actor: %d is not a player clan", a);
-    if (ph == RTW_PLAN ? s->next_slot >= RTW_SLOTS
+    if (ph == RTW_PLAN          ? s->next_slot >= RTW_SLOTS
         : ph == RTW_ZVORD_PLACE ? (s->next_slot <= s->turn || s->next_slot > RTW_SLOTS - 2)
                                 : s->next_slot != 0)
         return rp_fail(err, RP_EINVAL, "next: slot %d makes no sense in this phase",
@@ -1241,14 +1903,17 @@ static int check_phase(const rtw_state *s, rp_error *err)
         for (int c = 0; c < s->clans; c++) {
             bool gone = chariotts >= 2 && revealed(s, c) == RTW_CHARIOTT;
             if (gone == !!(s->up[c] & BIT(revealed(s, c))))
-                return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s",
-                               clan_word[c], gone ? "discarded (RW-6)" : "face up");
+                return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s", clan_word[c],
+                               gone ? "discarded (RW-6)" : "face up");
         }
     }
-    static const int needs[RTW_PHASES] = {
-        [RTW_ZVORD_PLACE] = RTW_ZVORD, [RTW_QWEEN_PICK] = RTW_QWEEN,
-        [RTW_DRUHID_PICK] = RTW_DRUHID, [RTW_AXX_PICK] = RTW_AXX,
-        [RTW_HORSIE_PICK] = RTW_HORSIE, [RTW_SIGNAL_PICK] = -1, [RTW_TAX_PICK] = -1};
+    static const int needs[RTW_PHASES] = {[RTW_ZVORD_PLACE] = RTW_ZVORD,
+                                          [RTW_QWEEN_PICK] = RTW_QWEEN,
+                                          [RTW_DRUHID_PICK] = RTW_DRUHID,
+                                          [RTW_AXX_PICK] = RTW_AXX,
+                                          [RTW_HORSIE_PICK] = RTW_HORSIE,
+                                          [RTW_SIGNAL_PICK] = -1,
+                                          [RTW_TAX_PICK] = -1};
     if (needs[ph] >= 0 && revealed(s, a) != needs[ph])
         return rp_fail(err, RP_EINVAL, "phase %s: %s did not reveal %s", phase_word[ph],
                        clan_word[a], warrior_name[needs[ph]]);
@@ -1257,15 +1922,16 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
         return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
     bool before_capture = ph == RTW_QWEEN_PICK || ph == RTW_DRUHID_PICK;
-    bool needs_capture = ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK ||
-                         ph == RTW_AXX_PICK;
+    bool needs_capture =
+        ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK || ph == RTW_AXX_PICK;
     if (needs_capture && cap < 0)
         return rp_fail(err, RP_EINVAL, "capturer: phase %s needs one", phase_word[ph]);
     if (ph == RTW_QWEEN_PICK && cap != -1)
         return rp_fail(err, RP_EINVAL, "capturer: decided only after the Qween");
     if ((before_capture || cap < 0) != (s->captured == RTW_NONE))
-        return rp_fail(err, RP_EINVAL, "captured: %s", s->captured == RTW_NONE
-                       ? "the capturer's fort is missing" : "no fort was captured yet");
+        return rp_fail(err, RP_EINVAL, "captured: %s",
+                       s->captured == RTW_NONE ? "the capturer's fort is missing"
+                                               : "no fort was captured yet");
     /* a Tax-Collector's may already have been paid with itself (RW-17) */
     bool paid = ph == RTW_AXX_PICK && s->cards.fort_kind[s->captured] == RTW_TAX &&
                 (s->gone & (1u << s->captured));
@@ -1295,19 +1961,46 @@ static int check_phase(const rtw_state *s, rp_error *err)
         break;
     }
     if (ph == RTW_SIGNAL_PICK && (s->cards.fort_kind[s->captured] != RTW_SIGNAL || !s->up[a]))
-        return rp_fail(err, RP_EINVAL, "phase signal: needs a captured Signal Fort and a "
-                       "face-up warrior");
+        return rp_fail(err, RP_EINVAL,
+                       "phase signal: needs a captured Signal Fort and a face-up warrior");
     if (ph == RTW_TAX_PICK) {
         if (s->captured >= RTW_FORTS || s->cards.fort_kind[s->captured] != RTW_TAX ||
             !(s->forts[a] & (1u << s->captured)) || !tax_choices(s))
-            return rp_fail(err, RP_EINVAL, "phase tax: needs a captured Tax-Collector's Fort "
+            return rp_fail(err, RP_EINVAL,
+                           "phase tax: needs a captured Tax-Collector's Fort "
                            "and another fort to pay");
     }
-    if (ph == RTW_AXX_PICK && (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) ||
-                               (s->keep & BIT(RTW_AXX))))
+    if (ph == RTW_AXX_PICK &&
+        (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) || (s->keep & BIT(RTW_AXX))))
         return rp_fail(err, RP_EINVAL, "phase axx: the Axx must be face up and not yet kept");
     if (ph == RTW_HORSIE_PICK && !horsie_choices(s, a))
         return rp_fail(err, RP_EINVAL, "phase horsie: nothing to discard");
+    return RP_OK;
+}
+
+/* The previous round's warriors: none in round 1, else six different ones per clan; rows of
+ * clans not in the game are zero. */
+static int check_prev(const rtw_state *s, rp_error *err)
+{
+    static const uint8_t zero[RTW_SLOTS];
+    for (int c = 0; c < RTW_MAX_CLANS; c++) {
+        if (c >= s->clans) {
+            if (memcmp(s->slot[c], zero, RTW_SLOTS) || memcmp(s->prev[c], zero, RTW_SLOTS))
+                return rp_fail(err, RP_EINVAL, "clan %s is not in this game", clan_word[c]);
+            continue;
+        }
+        uint16_t seen = 0;
+        for (int i = 0; i < RTW_SLOTS; i++) {
+            int k = s->prev[c][i];
+            bool ok = s->round == 0 ? k == RTW_NONE : k < RTW_KINDS && !(seen & BIT(k));
+            if (!ok)
+                return rp_fail(err, RP_EINVAL, "%s: last round's slot %d: %s", clan_word[c], i + 1,
+                               s->round == 0 ? "round 1 has no last round"
+                                             : "six different warriors are needed");
+            if (k < RTW_KINDS)
+                seen |= BIT(k);
+        }
+    }
     return RP_OK;
 }
 
@@ -1315,8 +2008,8 @@ int rtw_check(const rtw_state *s, rp_error *err)
 {
     if (s->players < 1 || s->players > RTW_MAX_CLANS || s->neutrals > 2 ||
         s->clans != s->players + s->neutrals || s->clans < 2 || s->clans > RTW_MAX_CLANS)
-        return rp_fail(err, RP_EINVAL, "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 "
-                       "clans (RW-1)");
+        return rp_fail(err, RP_EINVAL,
+                       "players/neutrals: 1..4 players, 0..2 neutrals, 2..4 clans (RW-1)");
     if (s->variant > 1)
         return rp_fail(err, RP_EINVAL, "variant: standard or vogel");
     if (!(s->rng.inc & 1))
@@ -1326,8 +2019,8 @@ int rtw_check(const rtw_state *s, rp_error *err)
     if (s->capturer < -1 || s->winner < -1 || s->winner >= s->clans)
         return rp_fail(err, RP_EINVAL, "capturer or winner out of range");
     int rc;
-    if ((rc = check_cards(&s->cards, err)) < 0 || (rc = check_forts(s, err)) < 0 ||
-        (rc = check_wall(s, err)) < 0)
+    if ((rc = check_cards(&s->cards, "cards", err)) < 0 || (rc = check_forts(s, err)) < 0 ||
+        (rc = check_wall(s, err)) < 0 || (rc = check_prev(s, err)) < 0)
         return rc;
     if (s->phase != RTW_OVER && s->actor >= s->players)
         return rp_fail(err, RP_EINVAL, "actor: %d is not a player clan", s->actor);
@@ -1337,425 +2030,325 @@ int rtw_check(const rtw_state *s, rp_error *err)
     return check_phase(s, err);
 }
 
-/* ---- full-state notation ----
- * rtw1 players=P neutrals=N variant=standard|vogel warriors=S1,..,S9 forts=KV,..(18)
- *      rng=STATE,INC round=R turn=T phase=PH actor=A next=SLOT capturer=C|- captured=F|-
- *      keep=LETTERS|- winner=C|- deck=F,..(18) wall=F|-,..(6) gone=F,..|-
- *      green=SLOTS/HAND/DRAWN/UP/FORTS red=... (one per clan)
- * Warriors are letters f q d z a h x c l (Filchy .. Laird); fort kinds u s t l d; round, turn
- * and next are 1-based; SLOTS is six letters or '-'. */
-
-/* Text is built by hand rather than with printf: states are printed at every step of the
- * tests and of tools, and formatted printing is slow (very slow under sanitizers). */
-typedef struct text_out {
-    char *buf;
-    size_t size, len;
-    bool full;
-} text_out;
-
-static void out_char(text_out *o, char ch)
+static int rtw_state_ok(const void *st, rp_error *err)
 {
-    if (o->len + 1 >= o->size) {
-        o->full = true;
-        return;
-    }
-    o->buf[o->len++] = ch;
-    o->buf[o->len] = '\0';
+    return rtw_check(st, err);
 }
 
-static void out_str(text_out *o, const char *str)
-{
-    for (; *str; str++)
-        out_char(o, *str);
-}
+/* ---- full-state notation (src/core/notation.h; the format: docs/games/rush-the-wall.md) ----
+ * rw1 players=P neutrals=N variant=standard|vogel cards=default|S,../F,.. round=R turn=T
+ *     phase=PH actor=CLAN|- next=SLOT|- capturer=CLAN|- captured=FORT|- keep=WARRIORS
+ *     winner=CLAN|- deck=FORT,..(18) wall=FORT|-,..(6) gone=FORTS
+ *     green=SLOTS/HAND/DRAWN/UP/FORTS/LAST red=... (one per clan) rng=<hex>.<hex>
+ * Warriors are their move words (axx); forts their labels (dinary5), with a, b, c... after
+ * the label where the card set has several alike (dinary1a, dinary1b), so each fort id has
+ * one name. round, turn and next are 1-based. */
 
-static void out_int(text_out *o, long v)
-{
-    char digits[24];
-    int n = 0;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        out_char(o, '-');
-    while (n)
-        out_char(o, digits[--n]);
-}
+#define RTW_TAG "rw1"
 
-static void out_hex64(text_out *o, uint64_t v)
-{
-    for (int shift = 60; shift >= 0; shift -= 4)
-        out_char(o, "0123456789abcdef"[(v >> shift) & 15]);
-}
+/* The notation's name of every fort id of a card set. */
+typedef struct fort_names {
+    char text[RTW_FORTS][16];
+    const char *name[RTW_FORTS];
+} fort_names;
 
-static void put_letters(text_out *o, uint32_t mask)
+static void name_forts(const rtw_cards *c, fort_names *fn)
 {
-    if (!mask)
-        out_char(o, '-');
-    for (int k = 0; k < RTW_KINDS; k++)
-        if (mask & BIT(k))
-            out_char(o, warrior_letter[k]);
-}
-
-static void put_ids(text_out *o, uint32_t mask)
-{
-    if (!mask)
-        out_char(o, '-');
-    for (int f = 0, first = 1; f < RTW_FORTS; f++)
-        if (mask & (1u << f)) {
-            if (!first)
-                out_char(o, ',');
-            out_int(o, f);
-            first = 0;
+    for (int f = 0; f < RTW_FORTS; f++) {
+        int alike = 0, before = 0;
+        for (int g = 0; g < RTW_FORTS; g++)
+            if (same_fort(c, f, g)) {
+                alike++;
+                before += g < f;
+            }
+        int len = fort_label(c, f, fn->text[f], sizeof fn->text[f] - 1);
+        if (alike > 1 && len > 0) {
+            fn->text[f][len] = (char)('a' + before);
+            fn->text[f][len + 1] = '\0';
         }
+        fn->name[f] = fn->text[f];
+    }
 }
 
-/* " key=value", value -1 written as "-". */
-static void put_field(text_out *o, const char *key, int v)
+/* names[i], or "?" for an index out of range: the writer prints any bytes (the debug check
+ * prints broken states) without reading past a table. */
+static const char *name_or(const char *const *names, int count, int i)
 {
-    out_char(o, ' ');
-    out_str(o, key);
-    out_char(o, '=');
-    if (v < 0)
-        out_char(o, '-');
-    else
-        out_int(o, v);
+    return i >= 0 && i < count ? names[i] : "?";
 }
 
-static void put_list(text_out *o, const char *key, const uint8_t *items, int n)
+/* A set (a mask) as the names of its members, in order; '-' when empty. */
+static void put_set(rp_text *t, const char *const *names, int count, uint32_t mask)
 {
-    out_char(o, ' ');
-    out_str(o, key);
-    out_char(o, '=');
+    int n = 0;
+    for (; mask; mask &= mask - 1) {
+        rp__put_sep(t, &n, ',');
+        rp__text_str(t, name_or(names, count, lowest_bit(mask)));
+    }
+    rp__put_list_end(t, n);
+}
+
+/* n items, each a name or '-' (RTW_NONE). */
+static void put_row(rp_text *t, const char *const *names, int count, const uint8_t *items, int n)
+{
     for (int i = 0; i < n; i++) {
         if (i)
-            out_char(o, ',');
-        if (items[i] == RTW_NONE)
-            out_char(o, '-');
-        else
-            out_int(o, items[i]);
+            rp__text_ch(t, ',');
+        rp__text_str(t, items[i] == RTW_NONE ? "-" : name_or(names, count, items[i]));
     }
+}
+
+/* " key=word", or " key=-" when index < 0. */
+static void put_name(rp_text *t, const char *key, const char *const *names, int count, int index)
+{
+    rp__put_key(t, key);
+    rp__text_str(t, index < 0 ? "-" : name_or(names, count, index));
+}
+
+static void put_number_field(rp_text *t, const char *key, uint64_t v)
+{
+    rp__put_key(t, key);
+    rp__put_uint(t, v);
+}
+
+static void put_clan(rp_text *t, const rtw_state *s, const fort_names *fn, int c)
+{
+    rp__put_key(t, clan_word[c]);
+    put_row(t, warrior_word, RTW_KINDS, s->slot[c], RTW_SLOTS);
+    const uint32_t sets[4] = {s->hand[c], s->drawn[c], s->up[c], s->forts[c]};
+    for (int i = 0; i < 4; i++) {
+        rp__text_ch(t, '/');
+        if (i == 3)
+            put_set(t, fn->name, RTW_FORTS, sets[i]);
+        else
+            put_set(t, warrior_word, RTW_KINDS, sets[i]);
+    }
+    rp__text_ch(t, '/');
+    if (s->round == 0)
+        rp__text_ch(t, '-');
+    else
+        put_row(t, warrior_word, RTW_KINDS, s->prev[c], RTW_SLOTS);
 }
 
 static int rtw_state_to_text(const void *st, char *buf, size_t size)
 {
+    static const char *const variants[] = {"standard", "vogel"};
     const rtw_state *s = st;
-    text_out o = {buf, size, 0, size == 0};
-    out_str(&o, "rtw1");
-    put_field(&o, "players", s->players);
-    put_field(&o, "neutrals", s->neutrals);
-    out_str(&o, s->variant ? " variant=vogel warriors=" : " variant=standard warriors=");
-    for (int k = 0; k < RTW_KINDS; k++) {
-        if (k)
-            out_char(&o, ',');
-        out_int(&o, s->cards.strength[k]);
-    }
-    out_str(&o, " forts=");
-    for (int f = 0; f < RTW_FORTS; f++) {
-        if (f)
-            out_char(&o, ',');
-        out_char(&o, fort_letter[s->cards.fort_kind[f]]);
-        out_int(&o, s->cards.fort_value[f]);
-    }
-    out_str(&o, " rng=");
-    out_hex64(&o, s->rng.state);
-    out_char(&o, ',');
-    out_hex64(&o, s->rng.inc);
-    put_field(&o, "round", s->round + 1);
-    put_field(&o, "turn", s->turn + 1);
-    out_str(&o, " phase=");
-    out_str(&o, phase_word[s->phase]);
-    put_field(&o, "actor", s->actor);
-    put_field(&o, "next", s->next_slot + 1);
-    put_field(&o, "capturer", s->capturer);
-    put_field(&o, "captured", s->captured == RTW_NONE ? -1 : s->captured);
-    out_str(&o, " keep=");
-    put_letters(&o, s->keep);
-    put_field(&o, "winner", s->winner);
-    put_list(&o, "deck", s->deck, RTW_FORTS);
-    put_list(&o, "wall", s->wall, RTW_SLOTS);
-    out_str(&o, " gone=");
-    put_ids(&o, s->gone);
-    for (int c = 0; c < s->clans; c++) {
-        out_char(&o, ' ');
-        out_str(&o, clan_word[c]);
-        out_char(&o, '=');
-        for (int i = 0; i < RTW_SLOTS; i++)
-            out_char(&o, s->slot[c][i] == RTW_NONE ? '-' : warrior_letter[s->slot[c][i]]);
-        out_char(&o, '/');
-        put_letters(&o, s->hand[c]);
-        out_char(&o, '/');
-        put_letters(&o, s->drawn[c]);
-        out_char(&o, '/');
-        put_letters(&o, s->up[c]);
-        out_char(&o, '/');
-        put_ids(&o, s->forts[c]);
-    }
-    return o.full ? RP_ENOSPACE : (int)o.len;
+    fort_names fn;
+    name_forts(&s->cards, &fn);
+    bool placing = s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE;
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    rp__put_tag(&t, RTW_TAG);
+    put_number_field(&t, "players", s->players);
+    put_number_field(&t, "neutrals", s->neutrals);
+    put_name(&t, "variant", variants, 2, s->variant);
+    rp__put_key(&t, "cards");
+    put_cards_value(&t, &s->cards);
+    put_number_field(&t, "round", s->round + 1u);
+    put_number_field(&t, "turn", s->turn + 1u);
+    put_name(&t, "phase", phase_word, RTW_PHASES, s->phase);
+    put_name(&t, "actor", clan_word, RTW_MAX_CLANS, s->phase == RTW_OVER ? -1 : s->actor);
+    if (placing)
+        put_number_field(&t, "next", s->next_slot + 1u);
+    else
+        put_name(&t, "next", NULL, 0, -1);
+    put_name(&t, "capturer", clan_word, RTW_MAX_CLANS, s->capturer);
+    put_name(&t, "captured", fn.name, RTW_FORTS, s->captured == RTW_NONE ? -1 : s->captured);
+    rp__put_key(&t, "keep");
+    put_set(&t, warrior_word, RTW_KINDS, s->keep);
+    put_name(&t, "winner", clan_word, RTW_MAX_CLANS, s->winner);
+    rp__put_key(&t, "deck");
+    put_row(&t, fn.name, RTW_FORTS, s->deck, RTW_FORTS);
+    rp__put_key(&t, "wall");
+    put_row(&t, fn.name, RTW_FORTS, s->wall, RTW_SLOTS);
+    rp__put_key(&t, "gone");
+    put_set(&t, fn.name, RTW_FORTS, s->gone);
+    for (int c = 0; c < s->clans && c < RTW_MAX_CLANS; c++)
+        put_clan(&t, s, &fn, c);
+    rp__put_rng(&t, &s->rng);
+    return rp__text_finish(&t);
 }
 
-/* Split `text` (modified) at `sep` into at most max parts; the count, or -1 when there are
- * more or a part is empty. */
-static int split(char *text, char sep, char **parts, int max)
+/* A set of names, each once ('-': none), into a mask. */
+static int read_set(rp_reader *r, const char *what, rp_span v, const char *const *names, int n,
+                    uint32_t *out)
 {
-    int n = 0;
-    for (char *p = text;;) {
-        if (n == max)
-            return -1;
-        parts[n++] = p;
-        char *q = strchr(p, sep);
-        if (!q)
-            break;
-        *q = '\0';
-        p = q + 1;
+    rp_list list;
+    rp_span item;
+    uint32_t mask = 0;
+    rp__list_begin(&list, v, ',');
+    while (rp__list_next(&list, &item)) {
+        int k, rc = rp__span_choice(r, what, item, names, n, &k);
+        if (rc < 0)
+            return rc;
+        if (mask & (1u << k))
+            return rp__read_fail(r, what, "%s is listed twice", names[k]);
+        mask |= 1u << k;
     }
-    for (int i = 0; i < n; i++)
-        if (!*parts[i])
-            return -1;
-    return n;
-}
-
-/* "-" as -1, else an integer within [lo, hi]. */
-static bool parse_opt(const char *v, long lo, long hi, long *out)
-{
-    if (strcmp(v, "-") == 0) {
-        *out = -1;
-        return true;
-    }
-    return parse_int_range(v, lo, hi, out);
-}
-
-static bool parse_letters(const char *v, uint16_t *out)
-{
-    *out = 0;
-    if (strcmp(v, "-") == 0)
-        return true;
-    for (; *v; v++) {
-        const char *k = strchr(warrior_letter, *v);
-        if (!k || (*out & BIT(k - warrior_letter)))
-            return false;
-        *out |= BIT(k - warrior_letter);
-    }
-    return *out != 0;
-}
-
-static bool parse_ids(char *v, uint32_t *out)
-{
-    *out = 0;
-    if (strcmp(v, "-") == 0)
-        return true;
-    char *parts[RTW_FORTS];
-    int n = split(v, ',', parts, RTW_FORTS);
-    if (n < 0)
-        return false;
-    for (int i = 0; i < n; i++) {
-        long f;
-        if (!parse_int_range(parts[i], 0, RTW_FORTS - 1, &f) || (*out & (1u << f)))
-            return false;
-        *out |= 1u << f;
-    }
-    return true;
-}
-
-static bool parse_hex64(const char *v, uint64_t *out)
-{
-    if (strlen(v) != 16)
-        return false;
-    uint64_t x = 0;
-    for (; *v; v++) {
-        const char *d = strchr("0123456789abcdef", *v);
-        if (!d || !*v)
-            return false;
-        x = x << 4 | (uint64_t)(d - "0123456789abcdef");
-    }
-    *out = x;
-    return true;
-}
-
-static int parse_clan(rtw_state *s, int c, char *v, rp_error *err)
-{
-    char *parts[5];
-    if (split(v, '/', parts, 5) != 5)
-        return rp_fail(err, RP_EPARSE, "%s: expected SLOTS/HAND/DRAWN/UP/FORTS", clan_word[c]);
-    if (strlen(parts[0]) != RTW_SLOTS)
-        return rp_fail(err, RP_EPARSE, "%s: expected six slot letters", clan_word[c]);
-    for (int i = 0; i < RTW_SLOTS; i++) {
-        const char *k = strchr(warrior_letter, parts[0][i]);
-        if (parts[0][i] == '-')
-            s->slot[c][i] = RTW_NONE;
-        else if (k && *k)
-            s->slot[c][i] = (uint8_t)(k - warrior_letter);
-        else
-            return rp_fail(err, RP_EPARSE, "%s: slot %d: unknown warrior '%c'", clan_word[c],
-                           i + 1, parts[0][i]);
-    }
-    if (!parse_letters(parts[1], &s->hand[c]) || !parse_letters(parts[2], &s->drawn[c]) ||
-        !parse_letters(parts[3], &s->up[c]))
-        return rp_fail(err, RP_EPARSE, "%s: bad warrior letters (fqdzahxcl, each once, or -)",
-                       clan_word[c]);
-    if (!parse_ids(parts[4], &s->forts[c]))
-        return rp_fail(err, RP_EPARSE, "%s: bad fort list", clan_word[c]);
+    *out = mask;
     return RP_OK;
 }
 
-static int parse_cards_fields(rtw_state *s, char *warriors, char *forts, rp_error *err)
+static int read_warriors(rp_reader *r, const char *what, rp_span v, uint16_t *out)
 {
-    char *parts[RTW_FORTS];
-    if (split(warriors, ',', parts, RTW_KINDS) != RTW_KINDS)
-        return rp_fail(err, RP_EPARSE, "warriors: expected 9 strengths");
-    for (int k = 0; k < RTW_KINDS; k++) {
-        long v;
-        if (!parse_int_range(parts[k], 0, 30, &v))
-            return rp_fail(err, RP_EPARSE, "warriors: strength '%s' not in 0..30", parts[k]);
-        s->cards.strength[k] = (int8_t)v;
-    }
-    if (split(forts, ',', parts, RTW_FORTS) != RTW_FORTS)
-        return rp_fail(err, RP_EPARSE, "forts: expected 18 forts");
-    for (int f = 0; f < RTW_FORTS; f++) {
-        const char *k = strchr(fort_letter, parts[f][0]);
-        long v;
-        if (!parts[f][0] || !k || !parse_int_range(parts[f] + 1, -30, 30, &v))
-            return rp_fail(err, RP_EPARSE, "forts: '%s' is not a kind letter (ustld) and a "
-                           "value", parts[f]);
-        s->cards.fort_kind[f] = (uint8_t)(k - fort_letter);
-        s->cards.fort_value[f] = (int8_t)v;
-    }
-    return RP_OK;
+    uint32_t mask;
+    int rc = read_set(r, what, v, warrior_word, RTW_KINDS, &mask);
+    *out = (uint16_t)mask;
+    return rc;
 }
 
-static const char *const state_keys[] = {
-    "players", "neutrals", "variant", "warriors", "forts", "rng", "round", "turn", "phase",
-    "actor", "next", "capturer", "captured", "keep", "winner", "deck", "wall", "gone"};
-#define NUM_KEYS ((int)(sizeof state_keys / sizeof *state_keys))
-
-/* The fixed fields, in order, into s (clans follow). */
-static int parse_fields(rtw_state *s, char **val, rp_error *err)
+/* Exactly n items, each one of names or '-' (RTW_NONE). */
+static int read_row(rp_reader *r, const char *what, rp_span v, const char *const *names, int count,
+                    uint8_t *items, int n)
 {
-    long v[NUM_KEYS];
-    static const int small[][3] = {{0, 1, 4}, {1, 0, 2}, {6, 1, 3}, {7, 1, 6}, {9, 0, 3},
-                                   {10, 1, 6}};
-    for (size_t i = 0; i < sizeof small / sizeof *small; i++)
-        if (!parse_int_range(val[small[i][0]], small[i][1], small[i][2], &v[small[i][0]]))
-            return rp_fail(err, RP_EPARSE, "%s: '%s' not in %d..%d", state_keys[small[i][0]],
-                           val[small[i][0]], small[i][1], small[i][2]);
-    s->players = (uint8_t)v[0];
-    s->neutrals = (uint8_t)v[1];
-    s->clans = (uint8_t)(v[0] + v[1]);
-    if (strcmp(val[2], "standard") != 0 && strcmp(val[2], "vogel") != 0)
-        return rp_fail(err, RP_EPARSE, "variant: standard or vogel");
-    s->variant = val[2][0] == 'v';
-    int rc = parse_cards_fields(s, val[3], val[4], err);
+    rp_list list;
+    rp_span item;
+    int i = 0;
+    rp__list_begin(&list, v, ',');
+    list.done = false; /* a lone '-' is one empty item here, not an empty list */
+    while (rp__list_next(&list, &item)) {
+        int k = -1;
+        if (i == n)
+            return rp__read_fail(r, what, "more than %d items", n);
+        if (!rp__span_is(item, "-")) {
+            int rc = rp__span_choice(r, what, item, names, count, &k);
+            if (rc < 0)
+                return rc;
+        }
+        items[i++] = k < 0 ? RTW_NONE : (uint8_t)k;
+    }
+    return i == n ? RP_OK : rp__read_fail(r, what, "%d items, expected %d", i, n);
+}
+
+/* The next field, one of names (or '-' as -1). */
+static int read_name(rp_reader *r, const char *key, const char *const *names, int n, int *out)
+{
+    rp_span v;
+    int rc = rp__read_field(r, key, &v);
     if (rc < 0)
         return rc;
-    char *rng[2];
-    if (split(val[5], ',', rng, 2) != 2 || !parse_hex64(rng[0], &s->rng.state) ||
-        !parse_hex64(rng[1], &s->rng.inc))
-        return rp_fail(err, RP_EPARSE, "rng: expected two 16-digit lower-case hex numbers");
-    s->round = (uint8_t)(v[6] - 1);
-    s->turn = (uint8_t)(v[7] - 1);
-    int ph = word_index(phase_word, RTW_PHASES, val[8]);
-    if (ph < 0)
-        return rp_fail(err, RP_EPARSE, "phase: unknown '%s'", val[8]);
-    s->phase = (uint8_t)ph;
-    s->actor = (uint8_t)v[9];
-    s->next_slot = (uint8_t)(v[10] - 1);
-    long cap, fort, win;
-    if (!parse_opt(val[11], 0, 3, &cap) || !parse_opt(val[12], 0, RTW_FORTS - 1, &fort) ||
-        !parse_opt(val[14], 0, 3, &win))
-        return rp_fail(err, RP_EPARSE, "capturer, captured or winner: a number or -");
-    s->capturer = (int8_t)cap;
-    s->captured = fort < 0 ? RTW_NONE : (uint8_t)fort;
-    s->winner = (int8_t)win;
-    if (!parse_letters(val[13], &s->keep))
-        return rp_fail(err, RP_EPARSE, "keep: warrior letters or -");
-    char *parts[RTW_FORTS];
-    if (split(val[15], ',', parts, RTW_FORTS) != RTW_FORTS)
-        return rp_fail(err, RP_EPARSE, "deck: expected 18 fort ids");
-    for (int i = 0; i < RTW_FORTS; i++) {
-        long f;
-        if (!parse_int_range(parts[i], 0, RTW_FORTS - 1, &f))
-            return rp_fail(err, RP_EPARSE, "deck: '%s' is not a fort id 0..17", parts[i]);
-        s->deck[i] = (uint8_t)f;
+    if (rp__span_is(v, "-")) {
+        *out = -1;
+        return RP_OK;
     }
-    if (split(val[16], ',', parts, RTW_SLOTS) != RTW_SLOTS)
-        return rp_fail(err, RP_EPARSE, "wall: expected 6 positions");
-    for (int i = 0; i < RTW_SLOTS; i++) {
-        long f;
-        if (!parse_opt(parts[i], 0, RTW_FORTS - 1, &f))
-            return rp_fail(err, RP_EPARSE, "wall: '%s' is not a fort id or -", parts[i]);
-        s->wall[i] = f < 0 ? RTW_NONE : (uint8_t)f;
-    }
-    if (!parse_ids(val[17], &s->gone))
-        return rp_fail(err, RP_EPARSE, "gone: a list of fort ids or -");
+    return rp__span_choice(r, key, v, names, n, out);
+}
+
+/* The next field, a whole number in [min, max] (or '-' as 0 when dash is allowed). */
+static int read_number(rp_reader *r, const char *key, uint64_t min, uint64_t max, bool dash,
+                       uint8_t *out)
+{
+    rp_span v;
+    uint64_t n = 0;
+    int rc = rp__read_field(r, key, &v);
+    if (rc < 0)
+        return rc;
+    if (!(dash && rp__span_is(v, "-")) && (rc = rp__span_uint(r, key, v, min, max, &n)) < 0)
+        return rc;
+    *out = (uint8_t)n;
+    return RP_OK;
+}
+
+/* SLOTS/HAND/DRAWN/UP/FORTS/LAST of clan c. */
+static int read_clan(rp_reader *r, rtw_state *s, const fort_names *fn, int c)
+{
+    const char *key = clan_word[c];
+    rp_span v, part[6];
+    int rc = rp__read_field(r, key, &v);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < 5; i++)
+        if (!rp__span_split(v, '/', &part[i], &v))
+            return rp__read_fail(r, key, "expected SLOTS/HAND/DRAWN/UP/FORTS/LAST (six parts)");
+    part[5] = v;
+    memset(s->prev[c], RTW_NONE, RTW_SLOTS);
+    if ((rc = read_row(r, key, part[0], warrior_word, RTW_KINDS, s->slot[c], RTW_SLOTS)) < 0 ||
+        (rc = read_warriors(r, key, part[1], &s->hand[c])) < 0 ||
+        (rc = read_warriors(r, key, part[2], &s->drawn[c])) < 0 ||
+        (rc = read_warriors(r, key, part[3], &s->up[c])) < 0 ||
+        (rc = read_set(r, key, part[4], fn->name, RTW_FORTS, &s->forts[c])) < 0)
+        return rc;
+    if (rp__span_is(part[5], "-"))
+        return RP_OK;
+    return read_row(r, key, part[5], warrior_word, RTW_KINDS, s->prev[c], RTW_SLOTS);
+}
+
+/* Everything up to the clans: options, progress, where the forts are. */
+static int read_fields(rp_reader *r, rtw_state *s, fort_names *fn)
+{
+    static const char *const variants[] = {"standard", "vogel"};
+    int variant, phase, actor, capturer, captured, winner, rc;
+    rp_span v;
+    if ((rc = read_number(r, "players", 1, RTW_MAX_CLANS, false, &s->players)) < 0 ||
+        (rc = read_number(r, "neutrals", 0, 2, false, &s->neutrals)) < 0 ||
+        (rc = read_name(r, "variant", variants, 2, &variant)) < 0 ||
+        (rc = rp__read_field(r, "cards", &v)) < 0 ||
+        (rc = read_cards_value(r, "cards", v, &s->cards)) < 0)
+        return rc;
+    name_forts(&s->cards, fn);
+    if ((rc = read_number(r, "round", 1, RTW_ROUNDS, false, &s->round)) < 0 ||
+        (rc = read_number(r, "turn", 1, RTW_SLOTS, false, &s->turn)) < 0 ||
+        (rc = read_name(r, "phase", phase_word, RTW_PHASES, &phase)) < 0 ||
+        (rc = read_name(r, "actor", clan_word, RTW_MAX_CLANS, &actor)) < 0 ||
+        (rc = read_number(r, "next", 1, RTW_SLOTS, true, &s->next_slot)) < 0 ||
+        (rc = read_name(r, "capturer", clan_word, RTW_MAX_CLANS, &capturer)) < 0 ||
+        (rc = read_name(r, "captured", fn->name, RTW_FORTS, &captured)) < 0 ||
+        (rc = rp__read_field(r, "keep", &v)) < 0 ||
+        (rc = read_warriors(r, "keep", v, &s->keep)) < 0 ||
+        (rc = read_name(r, "winner", clan_word, RTW_MAX_CLANS, &winner)) < 0 ||
+        (rc = rp__read_field(r, "deck", &v)) < 0 ||
+        (rc = read_row(r, "deck", v, fn->name, RTW_FORTS, s->deck, RTW_FORTS)) < 0 ||
+        (rc = rp__read_field(r, "wall", &v)) < 0 ||
+        (rc = read_row(r, "wall", v, fn->name, RTW_FORTS, s->wall, RTW_SLOTS)) < 0 ||
+        (rc = rp__read_field(r, "gone", &v)) < 0 ||
+        (rc = read_set(r, "gone", v, fn->name, RTW_FORTS, &s->gone)) < 0)
+        return rc;
+    s->clans = (uint8_t)(s->players + s->neutrals);
+    s->variant = (uint8_t)variant;
+    s->round--;
+    s->turn--;
+    s->next_slot = s->next_slot ? (uint8_t)(s->next_slot - 1) : 0;
+    s->phase = (uint8_t)phase;
+    s->actor = (uint8_t)(actor < 0 ? 0 : actor);
+    s->capturer = (int8_t)capturer;
+    s->captured = captured < 0 ? RTW_NONE : (uint8_t)captured;
+    s->winner = (int8_t)winner;
     return RP_OK;
 }
 
 static int rtw_state_from_text(void *st, const char *text, rp_error *err)
 {
-    char copy[RP_STATE_TEXT];
-    if (strlen(text) >= sizeof copy)
-        return rp_fail(err, RP_EPARSE, "state text too long");
-    snprintf(copy, sizeof copy, "%s", text);
-    char *tok[1 + NUM_KEYS + RTW_MAX_CLANS + 1];
-    int n = split(copy, ' ', tok, (int)(sizeof tok / sizeof *tok));
-    if (n < 0)
-        return rp_fail(err, RP_EPARSE, "state text: too many fields, or an empty one (fields "
-                       "are separated by single spaces)");
-    if ( strcmp(tok[0], "rtw1") != 0)
-        return rp_fail(err, RP_EPARSE, "not a Rush the Wall state (expected 'rtw1 players=...', "
-                       "single spaces)");
-    if (n < 1 + NUM_KEYS)
-        return rp_fail(err, RP_EPARSE, "state text: fields missing after '%s'", tok[n - 1]);
-    char *val[NUM_KEYS + RTW_MAX_CLANS];
-    for (int i = 0; i < n - 1; i++) {
-        const char *key = i < NUM_KEYS ? state_keys[i] : clan_word[(i - NUM_KEYS) % 4];
-        size_t len = strlen(key);
-        if (i >= NUM_KEYS + RTW_MAX_CLANS || strncmp(tok[i + 1], key, len) != 0 ||
-            tok[i + 1][len] != '=')
-            return rp_fail(err, RP_EPARSE, "field %d: expected %s=...", i + 1, key);
-        val[i] = tok[i + 1] + len + 1;
-    }
+    rp_reader r;
     rtw_state s;
+    fort_names fn;
     memset(&s, 0, sizeof s);
-    int rc = parse_fields(&s, val, err);
-    if (rc < 0)
+    int rc = rp__read_begin(&r, text, RTW_TAG, err);
+    if (rc < 0 || (rc = read_fields(&r, &s, &fn)) < 0)
         return rc;
-    if (n - 1 - NUM_KEYS != s.clans)
-        return rp_fail(err, RP_EPARSE, "clans: %d given, players+neutrals is %d",
-                       n - 1 - NUM_KEYS, s.clans);
+    if (s.clans < 2 || s.clans > RTW_MAX_CLANS)
+        return rp__read_fail(&r, "neutrals", "players + neutrals must be 2..4 clans (RW-1)");
     for (int c = 0; c < s.clans; c++)
-        if ((rc = parse_clan(&s, c, val[NUM_KEYS + c], err)) < 0)
+        if ((rc = read_clan(&r, &s, &fn, c)) < 0)
             return rc;
-    if ((rc = rtw_check(&s, err)) < 0)
+    if ((rc = rp__read_rng(&r, &s.rng)) < 0 || (rc = rp__read_end(&r)) < 0 ||
+        (rc = rtw_check(&s, err)) < 0 || (rc = rp__read_canonical(&r, &rp_rush_the_wall, &s)) < 0)
         return rc;
     memcpy(st, &s, sizeof s);
     return RP_OK;
 }
 
-/* ---- views ---- */
+/* ---- views: plain data for one viewer (a seat, or RP_SPECTATOR) ---- */
 
-static int shown_slots(const rtw_state *s)
+static bool sees_own(int viewer, int clan)
 {
-    return s->phase == RTW_PLAN ? 0 : s->turn + 1;
+    return viewer >= 0 && viewer == clan;
 }
 
-/* View fields: keys are literals and many values static words, so they are added by
- * reference (no copies): views are built at every step of searches and tests. */
-static void put_static(cJSON *o, const char *key, const char *word)
+/* Keys are literals and many values static words, added by reference (no copies). */
+static void put_word(cJSON *o, const char *key, const char *word)
 {
     cJSON_AddItemToObjectCS(o, key, cJSON_CreateStringReference(word));
-}
-
-static void put_text(cJSON *o, const char *key, const char *text)
-{
-    cJSON_AddItemToObjectCS(o, key, cJSON_CreateString(text));
-}
-
-static void put_number(cJSON *o, const char *key, double value)
-{
-    cJSON_AddItemToObjectCS(o, key, cJSON_CreateNumber(value));
 }
 
 static void put_bool(cJSON *o, const char *key, bool value)
@@ -1768,149 +2361,815 @@ static void put_null(cJSON *o, const char *key)
     cJSON_AddItemToObjectCS(o, key, cJSON_CreateNull());
 }
 
-/* Lists in views are strings of space-separated words ("archr qween"): the same words as
- * the notation, and few JSON nodes, so views stay cheap (search and tests print many). */
-typedef struct words {
-    char text[160];
-    size_t len;
-} words;
-
-static void add_word(words *w, const char *word)
+static void put_clan_or_null(cJSON *o, const char *key, int clan)
 {
-    size_t n = strlen(word), sep = w->len ? 1 : 0;
-    if (w->len + sep + n >= sizeof w->text)
-        return;
-    if (sep)
-        w->text[w->len++] = ' ';
-    memcpy(w->text + w->len, word, n + 1);
-    w->len += n;
+    if (clan >= 0)
+        put_word(o, key, clan_word[clan]);
+    else
+        put_null(o, key);
 }
 
-static void add_warriors(cJSON *o, const char *key, uint32_t mask)
+static cJSON *warrior_array(uint32_t mask)
 {
-    words w = {{0}, 0};
+    cJSON *a = cJSON_CreateArray();
     for (; mask; mask &= mask - 1)
-        add_word(&w, warrior_word[lowest_bit(mask)]);
-    put_text(o, key, w.text);
+        cJSON_AddItemToArray(a, cJSON_CreateStringReference(warrior_word[lowest_bit(mask)]));
+    return a;
 }
 
-static void add_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t mask)
+static void put_warriors(cJSON *o, const char *key, uint32_t mask)
 {
-    words w = {{0}, 0};
+    cJSON_AddItemToObjectCS(o, key, warrior_array(mask));
+}
+
+static cJSON *fort_array(const rtw_cards *c, uint32_t mask)
+{
     char label[32];
+    cJSON *a = cJSON_CreateArray();
     for (; mask; mask &= mask - 1) {
         fort_label(c, lowest_bit(mask), label, sizeof label);
-        add_word(&w, label);
+        cJSON_AddItemToArray(a, cJSON_CreateString(label));
     }
-    put_text(o, key, w.text);
+    return a;
 }
 
-/* The card values in use, flagged as assumptions (RW-2, RW-3), as two short strings
- * ("filchy 1, qween 2, ..." and "unwary2, signal4, ...") to keep views cheap to print. */
+static void put_forts(cJSON *o, const char *key, const rtw_cards *c, uint32_t mask)
+{
+    cJSON_AddItemToObjectCS(o, key, fort_array(c, mask));
+}
+
+/* The card set, flagged as assumptions (RW-2, RW-3): strengths keyed by warrior (keys, so the
+ * table never shows a warrior as if it were placed somewhere), and the 18 forts. */
 static cJSON *cards_json(const rtw_cards *c)
 {
-    cJSON *cards = cJSON_CreateObject();
+    cJSON *cards = cJSON_CreateObject(), *strengths = cJSON_CreateObject();
     put_bool(cards, "assumed", true);
-    char buf[512];
-    text_out o = {buf, sizeof buf, 0, false};
-    for (int k = 0; k < RTW_KINDS; k++) {
-        out_str(&o, k ? ", " : "");
-        out_str(&o, warrior_word[k]);
-        out_char(&o, ' ');
-        out_int(&o, c->strength[k]);
-    }
-    put_text(cards, "warriors", buf);
-    o.len = 0;
-    for (int f = 0; f < RTW_FORTS; f++) {
-        char label[32];
-        fort_label(c, f, label, sizeof label);
-        out_str(&o, f ? ", " : "");
-        out_str(&o, label);
-    }
-    put_text(cards, "forts", buf);
+    for (int k = 0; k < RTW_KINDS; k++)
+        put_number(strengths, warrior_word[k], c->strength[k]);
+    cJSON_AddItemToObjectCS(cards, "strengths", strengths);
+    put_forts(cards, "forts", c, ALL_FORTS);
     return cards;
 }
 
-/* One clan as `player` sees it: its own hidden cards only when it is that clan. Slots read
- * left to right: a warrior, "?" for a hidden one, "-" for an empty slot. */
-static cJSON *clan_json(const rtw_state *s, int c, int player)
+/* A clan's placed slots, left to right: its warrior where the viewer may see it (turned up,
+ * or the viewer's own), null where it lies hidden. Empty slots are not listed. */
+static cJSON *slots_json(const rtw_state *s, int c, int viewer)
+{
+    cJSON *a = cJSON_CreateArray();
+    int shown = shown_slots(s);
+    for (int i = 0; i < RTW_SLOTS && s->slot[c][i] != RTW_NONE; i++) {
+        if (i < shown || sees_own(viewer, c))
+            cJSON_AddItemToArray(a, cJSON_CreateStringReference(warrior_word[s->slot[c][i]]));
+        else
+            cJSON_AddItemToArray(a, cJSON_CreateNull());
+    }
+    return a;
+}
+
+static cJSON *clan_json(const rtw_state *s, int c, int viewer)
 {
     cJSON *o = cJSON_CreateObject();
-    put_static(o, "clan", clan_word[c]);
+    put_word(o, "clan", clan_word[c]);
+    if (is_player(s, c))
+        put_number(o, "seat", c);
+    else
+        put_null(o, "seat");
     put_bool(o, "neutral", !is_player(s, c));
-    add_forts(o, "forts", &s->cards, s->forts[c]);
+    put_forts(o, "forts", &s->cards, s->forts[c]);
     put_number(o, "points", fort_total(s, c));
-    add_warriors(o, "face_up", s->up[c]);
-    bool own = c == player;
-    int shown = shown_slots(s);
-    words w = {{0}, 0};
-    for (int i = 0; i < RTW_SLOTS; i++) {
-        int k = s->slot[c][i];
-        add_word(&w, k == RTW_NONE ? "-" : own || i < shown ? warrior_word[k] : "?");
+    put_warriors(o, "face_up", s->up[c]);
+    cJSON_AddItemToObjectCS(o, "slots", slots_json(s, c, viewer));
+    put_number(o, "revealed", shown_slots(s));
+    if (sees_own(viewer, c)) {
+        put_warriors(o, "hand", s->hand[c]);
+        put_warriors(o, "drawn", s->drawn[c]);
     }
-    put_text(o, "slots", w.text);
-    if (own) {
-        add_warriors(o, "hand", s->hand[c]);
-        add_warriors(o, "drawn", s->drawn[c]);
-    } else {
-        put_number(o, "hand_size", popcount(s->hand[c]));
-    }
+    put_number(o, "hand_size", popcount(s->hand[c]));
+    cJSON *last = cJSON_CreateArray();
+    for (int i = 0; s->round > 0 && i < RTW_SLOTS; i++)
+        cJSON_AddItemToArray(last, cJSON_CreateStringReference(warrior_word[s->prev[c][i]]));
+    cJSON_AddItemToObjectCS(o, "last_round", last);
     return o;
 }
 
-static cJSON *rtw_view_json(const void *st, int player)
+static cJSON *rtw_view_json(const void *st, int viewer)
 {
     const rtw_state *s = st;
+    bool over = s->phase == RTW_OVER;
     cJSON *v = cJSON_CreateObject();
-    put_static(v, "game", "rush-the-wall");
-    put_number(v, "player", player);
-    put_static(v, "clan", player >= 0 && player < s->clans ? clan_word[player] : "");
-    put_static(v, "variant", s->variant ? "vogel" : "standard");
+    put_word(v, "game", "rush-the-wall");
+    put_word(v, "viewer", viewer >= 0 && viewer < s->players ? clan_word[viewer] : "spectator");
+    if (viewer >= 0)
+        put_number(v, "seat", viewer);
+    else
+        put_null(v, "seat");
+    put_word(v, "variant", s->variant ? "vogel" : "standard");
+    put_number(v, "players", s->players);
+    put_number(v, "neutrals", s->neutrals);
     put_number(v, "round", s->round + 1);
     put_number(v, "turn", s->turn + 1);
-    put_static(v, "phase", phase_word[s->phase]);
-    if (s->phase == RTW_OVER)
-        put_null(v, "to_act");
+    put_word(v, "phase", phase_word[s->phase]);
+    put_clan_or_null(v, "to_act", over ? -1 : s->actor);
+    if (s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE)
+        put_number(v, "next_slot", s->next_slot + 1);
     else
-        put_number(v, "to_act", s->actor);
+        put_null(v, "next_slot");
     cJSON_AddItemToObjectCS(v, "cards", cards_json(&s->cards));
-    words w = {{0}, 0};
+    cJSON *wall = cJSON_CreateArray();
     char label[32];
     for (int i = 0; i < RTW_SLOTS; i++) {
-        if (s->wall[i] != RTW_NONE)
-            fort_label(&s->cards, s->wall[i], label, sizeof label);
-        add_word(&w, s->wall[i] == RTW_NONE ? "-" : label);
+        if (s->wall[i] == RTW_NONE) {
+            cJSON_AddItemToArray(wall, cJSON_CreateNull());
+            continue;
+        }
+        fort_label(&s->cards, s->wall[i], label, sizeof label);
+        cJSON_AddItemToArray(wall, cJSON_CreateString(label));
     }
-    put_text(v, "wall", w.text);
-    add_forts(v, "discarded_forts", &s->cards, s->gone);
-    if (s->capturer >= 0)
-        put_static(v, "capturer", clan_word[s->capturer]);
+    cJSON_AddItemToObjectCS(v, "wall", wall);
+    if (s->phase == RTW_PLAN || over)
+        put_null(v, "current");
     else
-        put_null(v, "capturer");
-    if (s->captured != RTW_NONE)
-        add_forts(v, "captured", &s->cards, 1u << s->captured);
-    else
-        put_null(v, "captured");
-    add_warriors(v, "kept", s->keep);
+        put_number(v, "current", s->turn + 1);
+    put_number(v, "forts_left", RTW_FORTS - RTW_SLOTS * (s->round + 1));
+    put_forts(v, "discarded_forts", &s->cards, s->gone);
+    put_clan_or_null(v, "capturer", s->capturer);
+    put_fort(v, "captured", &s->cards, s->captured);
+    put_warriors(v, "kept", s->keep);
     cJSON *clans = cJSON_CreateArray();
-    cJSON_AddItemToObjectCS(v, "clans", clans);
     for (int c = 0; c < s->clans; c++)
-        cJSON_AddItemToArray(clans, clan_json(s, c, player));
-    put_bool(v, "over", s->phase == RTW_OVER);
-    if (s->phase == RTW_OVER) {
-        words win = {{0}, 0};
-        uint32_t mask = winners(s);
-        for (int c = 0; c < s->players; c++)
-            if (mask & (1u << c))
-                add_word(&win, clan_word[c]);
-        put_text(v, "winners", win.text);
+        cJSON_AddItemToArray(clans, clan_json(s, c, viewer));
+    cJSON_AddItemToObjectCS(v, "clans", clans);
+    put_bool(v, "over", over);
+    if (over) {
+        cJSON *win = cJSON_CreateArray();
+        for (uint32_t m = winners(s); m; m &= m - 1)
+            cJSON_AddItemToArray(win, cJSON_CreateStringReference(clan_word[lowest_bit(m)]));
+        cJSON_AddItemToObjectCS(v, "winners", win);
         put_bool(v, "legion_win", s->winner >= 0);
     }
     return v;
 }
 
+/* The warriors `viewer` sees named somewhere in their view: turned-up slots and last round's
+ * of every clan, face-up and kept ones, and everything of their own clan. */
+static uint16_t warriors_seen(const rtw_state *s, int viewer)
+{
+    uint16_t seen = s->keep;
+    int shown = shown_slots(s);
+    for (int c = 0; c < s->clans; c++) {
+        seen |= s->up[c];
+        for (int i = 0; i < RTW_SLOTS; i++) {
+            if (s->round > 0)
+                seen |= BIT(s->prev[c][i]);
+            if (s->slot[c][i] != RTW_NONE && (i < shown || sees_own(viewer, c)))
+                seen |= BIT(s->slot[c][i]);
+        }
+        if (sees_own(viewer, c))
+            seen |= (uint16_t)(s->hand[c] | s->drawn[c]);
+    }
+    return seen;
+}
+
+/* Warriors hidden from `viewer` (other clans' face-down slots, hands and drawn sevens) that
+ * their view names nowhere. Forts are never secret: the card set is public and every fort
+ * drawn is face up; only the order of the undrawn ones is hidden. */
+static int rtw_secret_names(const void *st, int viewer, char *buf, size_t size)
+{
+    const rtw_state *s = st;
+    uint16_t hidden = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (!sees_own(viewer, c))
+            hidden |= s->drawn[c];
+    hidden &= (uint16_t)~warriors_seen(s, viewer);
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    for (int n = 0; hidden; hidden &= (uint16_t)(hidden - 1)) {
+        rp__put_sep(&t, &n, ' ');
+        rp__text_str(&t, warrior_word[lowest_bit(hidden)]);
+    }
+    return rp__text_finish(&t);
+}
+
+/* ---- events: the notes of one action, told to one viewer ---- */
+
+typedef struct teller {
+    const rtw_state *s; /* the state after the action (for the card set and the final score) */
+    int viewer;
+    cJSON *events;
+} teller;
+
+static const char *const kind_word[] = {[N_PLACE] = "place",
+                                        [N_LAST_PLACE] = "place",
+                                        [N_SET_ASIDE] = "set-aside",
+                                        [N_ATTACK] = "attack",
+                                        [N_REVEAL] = "reveal",
+                                        [N_WRECK] = "wreck",
+                                        [N_QWEENS_CANCEL] = "qween",
+                                        [N_QWEEN_NEUTRAL] = "qween",
+                                        [N_QWEEN_ALONE] = "qween",
+                                        [N_CHARM] = "charm",
+                                        [N_TOTALS] = "totals",
+                                        [N_CAPTURE] = "capture",
+                                        [N_NO_CAPTURE] = "no-capture",
+                                        [N_TAKE] = "druhid",
+                                        [N_UNWARY] = "unwary",
+                                        [N_SIGNAL_FORT] = "signal",
+                                        [N_SIGNAL] = "signal",
+                                        [N_TAX] = "tax",
+                                        [N_LEGION] = "legion",
+                                        [N_AXX] = "axx",
+                                        [N_DISCARD] = "discard",
+                                        [N_HORSIE] = "horsie",
+                                        [N_ZVORD] = "zvord",
+                                        [N_ROUND_END] = "round-end",
+                                        [N_ROUND] = "round",
+                                        [N_DRAW] = "draw",
+                                        [N_NEUTRAL_PLAN] = "neutral-plan",
+                                        [N_GAME_OVER] = "game-over",
+                                        [N_TO_ACT] = "turn"};
+
+/* One event about note n's clan (its seat when it is a player clan), with "clan" added. */
+static cJSON *event(teller *tl, const rtw_note *n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static cJSON *event(teller *tl, const rtw_note *n, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    int seat = is_player(tl->s, n->clan) ? n->clan : -1;
+    cJSON *e = rp__event(tl->events, kind_word[n->kind], seat, "%s", text);
+    if (e && n->clan >= 0)
+        put_word(e, "clan", clan_word[n->clan]);
+    return e;
+}
+
+/* "cards": the warriors of mask, which the viewer may see. */
+static void event_cards(cJSON *e, uint32_t mask)
+{
+    if (e)
+        cJSON_AddItemToObjectCS(e, "cards", warrior_array(mask));
+}
+
+static void event_fort(cJSON *e, const char *key, const rtw_cards *c, int f)
+{
+    if (e && f != RTW_NONE)
+        put_fort(e, key, c, f);
+}
+
+/* Clan names joined for a sentence: "Green", "Green and Red", "Green, Red and Gold". */
+static void clan_list(rp_text *t, uint32_t mask)
+{
+    int total = popcount(mask), i = 0;
+    for (; mask; mask &= mask - 1, i++) {
+        rp__text_str(t, i == 0 ? "" : i == total - 1 ? " and " : ", ");
+        rp__text_str(t, clan_name[lowest_bit(mask)]);
+    }
+}
+
+/* "Green (neutral)" for neutral clans, "Green" for player clans. */
+static const char *who(const rtw_state *s, int c, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s", clan_name[c], is_player(s, c) ? "" : " (neutral)");
+    return buf;
+}
+
+static void tell_place(teller *tl, const rtw_note *n)
+{
+    char w[32];
+    bool own = sees_own(tl->viewer, n->clan);
+    warrior_text(tl->s, n->warrior, w, sizeof w);
+    cJSON *e;
+    if (n->kind == N_LAST_PLACE)
+        e = own ? event(tl, n, "%s's last hidden warrior, %s, goes face down to slot %d.",
+                        clan_name[n->clan], w, n->pos + 1)
+                : event(tl, n, "%s's last hidden warrior goes face down to slot %d.",
+                        clan_name[n->clan], n->pos + 1);
+    else
+        e = own ? event(tl, n, "%s places %s face down at slot %d%s.", clan_name[n->clan], w,
+                        n->pos + 1, n->flag ? " (placing again after Zvord)" : "")
+                : event(tl, n, "%s places a warrior face down at slot %d%s.", clan_name[n->clan],
+                        n->pos + 1, n->flag ? " (placing again after Zvord)" : "");
+    if (e)
+        put_number(e, "slot", n->pos + 1);
+    if (own)
+        event_cards(e, BIT(n->warrior));
+}
+
+static void tell_set_aside(teller *tl, const rtw_note *n)
+{
+    char w[32];
+    if (!sees_own(tl->viewer, n->clan)) {
+        event(tl, n, "%s has placed six warriors and sets its seventh aside.", clan_name[n->clan]);
+        return;
+    }
+    warrior_text(tl->s, n->warrior, w, sizeof w);
+    event_cards(
+        event(tl, n, "%s has placed six warriors and sets %s aside.", clan_name[n->clan], w),
+        BIT(n->warrior));
+}
+
+static void tell_attack(teller *tl, const rtw_note *n)
+{
+    char f[48];
+    fort_text(&tl->s->cards, n->fort, f, sizeof f);
+    cJSON *e = event(tl, n, "Round %d, turn %d: the clans attack %s at position %d.", n->round + 1,
+                     n->turn + 1, f, n->pos + 1);
+    event_fort(e, "fort", &tl->s->cards, n->fort);
+    if (e)
+        put_number(e, "position", n->pos + 1);
+}
+
+static void tell_reveal(teller *tl, const rtw_note *n)
+{
+    char w[32], c[32];
+    warrior_text(tl->s, n->warrior, w, sizeof w);
+    cJSON *e =
+        event(tl, n, "%s turns up %s at slot %d.", who(tl->s, n->clan, c, sizeof c), w, n->pos + 1);
+    rp__event_reveal(e);
+    event_cards(e, BIT(n->warrior));
+    if (e)
+        put_number(e, "slot", n->pos + 1);
+}
+
+static void tell_qween(teller *tl, const rtw_note *n)
+{
+    char text[160];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *e;
+    switch (n->kind) {
+    case N_WRECK:
+        clan_list(&t, n->mask);
+        e = event(tl, n, "%s's Ch'ariotts collide: all are discarded before points are counted.",
+                  text);
+        event_cards(e, BIT(RTW_CHARIOTT));
+        return;
+    case N_QWEENS_CANCEL:
+        clan_list(&t, n->mask);
+        e = event(tl, n,
+                  "%s revealed Qweens: their powers cancel and each counts her own strength.",
+                  text);
+        break;
+    case N_QWEEN_NEUTRAL:
+        e = event(tl, n,
+                  "%s's Qween has no power, %s being a neutral clan (RW-11): she counts "
+                  "her own strength.",
+                  clan_name[n->clan], clan_name[n->clan]);
+        break;
+    default:
+        e = event(tl, n, "%s's Qween finds no rival warrior to charm and counts her own strength.",
+                  clan_name[n->clan]);
+        break;
+    }
+    event_cards(e, BIT(RTW_QWEEN));
+}
+
+static void tell_charm(teller *tl, const rtw_note *n)
+{
+    char w[32];
+    warrior_text(tl->s, n->warrior, w, sizeof w);
+    cJSON *e = event(tl, n,
+                     "%s's Qween charms %s's %s: she counts %d for %s and it counts 0 "
+                     "for %s this turn.",
+                     clan_name[n->clan], clan_name[n->other], w, tl->s->cards.strength[n->warrior],
+                     clan_name[n->clan], clan_name[n->other]);
+    event_cards(e, BIT(RTW_QWEEN) | BIT(n->warrior));
+    if (e)
+        put_word(e, "target", clan_word[n->other]);
+}
+
+static void tell_totals(teller *tl, const rtw_note *n)
+{
+    char text[256];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *totals = cJSON_CreateObject();
+    for (int c = 0; c < tl->s->clans; c++) {
+        rp__text_put(&t, "%s%s %d%s", c ? ", " : "", clan_name[c], n->value[c],
+                     n->mask & BIT(c) ? " (Filchy: cannot capture)" : "");
+        put_number(totals, clan_word[c], n->value[c]);
+    }
+    cJSON *e = event(tl, n, "Totals: %s.", text);
+    if (!e) {
+        cJSON_Delete(totals);
+        return;
+    }
+    cJSON_AddItemToObjectCS(e, "totals", totals);
+    cJSON *out = cJSON_CreateArray();
+    for (uint32_t m = n->mask; m; m &= m - 1)
+        cJSON_AddItemToArray(out, cJSON_CreateStringReference(clan_word[lowest_bit(m)]));
+    cJSON_AddItemToObjectCS(e, "filchy", out);
+}
+
+static void tell_capture(teller *tl, const rtw_note *n)
+{
+    char f[48], tied[96];
+    fort_text(&tl->s->cards, n->fort, f, sizeof f);
+    rp_text t;
+    rp__text_init(&t, tied, sizeof tied);
+    clan_list(&t, n->mask);
+    cJSON *e;
+    if (n->mask)
+        e = event(tl, n,
+                  "%s tie at %d; %s revealed an Arch'r this turn and wins the tie: %s captures %s.",
+                  tied, n->value[0], clan_name[n->clan], clan_name[n->clan], f);
+    else
+        e = event(tl, n, "%s has the highest total, %d, and captures %s.", clan_name[n->clan],
+                  n->value[0], f);
+    event_fort(e, "fort", &tl->s->cards, n->fort);
+}
+
+static void tell_no_capture(teller *tl, const rtw_note *n)
+{
+    char f[48], f2[48], why[128];
+    const rtw_cards *c = &tl->s->cards;
+    fort_text(c, n->fort, f, sizeof f);
+    fort_text(c, n->fort2, f2, sizeof f2);
+    rp_text t;
+    rp__text_init(&t, why, sizeof why);
+    if (!n->mask) {
+        rp__text_str(&t, "Every clan revealed Filchy: nobody can capture");
+    } else {
+        clan_list(&t, n->mask);
+        rp__text_put(&t, " tie at %d", n->value[0]);
+        rp__text_str(&t, n->pos > 1 ? " and more than one of them revealed an Arch'r: the tie "
+                                      "remains, nobody captures"
+                                    : ": nobody captures");
+    }
+    cJSON *e;
+    if (!n->flag)
+        e = event(tl, n, "%s; %s is discarded and every warrior stays face up.", why, f);
+    else if (n->turn == RTW_SLOTS - 1)
+        e = event(tl, n, "%s; %s, the last fort of The Wall, is discarded (Vogel variant).", why,
+                  f);
+    else
+        e = event(tl, n,
+                  "%s; %s stays in The Wall for the next turn, %s at the right end is "
+                  "discarded and the forts between slide one place right (Vogel variant).",
+                  why, f, f2);
+    event_fort(e, "fort", c, n->fort);
+    if (e && n->flag && n->turn < RTW_SLOTS - 1)
+        put_fort(e, "discarded", c, n->fort2);
+}
+
+static void tell_take(teller *tl, const rtw_note *n)
+{
+    char f[48], f2[48];
+    const rtw_cards *c = &tl->s->cards;
+    fort_text(c, n->fort, f, sizeof f);
+    fort_text(c, n->fort2, f2, sizeof f2);
+    cJSON *e;
+    if (n->fort == n->fort2)
+        e = event(tl, n, "%s's Dru'hid keeps %s, the fort fought over.", clan_name[n->clan], f);
+    else if (n->flag)
+        e = event(tl, n,
+                  "%s's Dru'hid takes %s from position %d instead; the forts to its left "
+                  "slide one place right (Vogel variant).",
+                  clan_name[n->clan], f, n->pos + 1);
+    else
+        e = event(tl, n, "%s's Dru'hid takes %s from position %d instead; %s takes its place.",
+                  clan_name[n->clan], f, n->pos + 1, f2);
+    event_fort(e, "fort", c, n->fort);
+    if (e)
+        put_number(e, "position", n->pos + 1);
+}
+
+/* Unwary, Signal, Horsie and Axx: one warrior kept or discarded. */
+static void tell_warrior_effect(teller *tl, const rtw_note *n)
+{
+    char w[32], c[32];
+    const char *name = who(tl->s, n->clan, c, sizeof c);
+    if (n->warrior != RTW_NONE)
+        warrior_text(tl->s, n->warrior, w, sizeof w);
+    cJSON *e = NULL;
+    switch (n->kind) {
+    case N_UNWARY:
+        if (n->warrior == RTW_NONE)
+            e = event(tl, n, "Unwary Fort: %s has no face-up warrior to keep.", name);
+        else
+            e = event(tl, n, "Unwary Fort: %s keeps its weakest face-up warrior, %s.", name, w);
+        break;
+    case N_SIGNAL:
+        e = event(tl, n, "Signal Fort: %s discards %s.", name, w);
+        break;
+    case N_AXX:
+        e = event(tl, n,
+                  n->flag ? "%s keeps its Axx face up."
+                          : "%s drops its Axx with the other face-up warriors.",
+                  name);
+        event_cards(e, BIT(RTW_AXX));
+        return;
+    default: /* N_HORSIE */
+        if (n->warrior == RTW_NONE)
+            e = event(tl, n,
+                      "%s's Horsie lost the turn, but %s has no face-up warrior left to "
+                      "discard (RW-20).",
+                      name, clan_name[n->clan]);
+        else if (n->warrior == RTW_HORSIE)
+            e = event(tl, n,
+                      "%s's Horsie lost the turn and no other warrior is face up: she "
+                      "discards herself, %s.",
+                      name, w);
+        else
+            e = event(tl, n, "%s's Horsie lost the turn: %s discards %s.", name, clan_name[n->clan],
+                      w);
+        break;
+    }
+    if (n->warrior != RTW_NONE)
+        event_cards(e, BIT(n->warrior));
+}
+
+static void tell_discard(teller *tl, const rtw_note *n)
+{
+    char gone[160], kept[96], c[32];
+    rp_text t;
+    rp__text_init(&t, gone, sizeof gone);
+    list_warriors(&t, tl->s, n->mask);
+    rp__text_init(&t, kept, sizeof kept);
+    list_warriors(&t, tl->s, n->mask2);
+    const char *name = who(tl->s, n->clan, c, sizeof c);
+    cJSON *e;
+    if (!n->mask)
+        e = event(tl, n, "%s keeps %s face up; no other warrior to discard.", name, kept);
+    else if (n->mask2)
+        e = event(tl, n, "%s discards its face-up warriors (%s) and keeps %s.", name, gone, kept);
+    else
+        e = event(tl, n, "%s discards its face-up warriors: %s.", name, gone);
+    event_cards(e, (uint32_t)n->mask | n->mask2);
+}
+
+static void tell_tax(teller *tl, const rtw_note *n)
+{
+    char f[48];
+    fort_text(&tl->s->cards, n->fort, f, sizeof f);
+    cJSON *e = n->fort == n->fort2
+                   ? event(tl, n,
+                           "Tax-Collector's Fort: %s holds no other fort and discards "
+                           "the Tax-Collector's Fort itself.",
+                           clan_name[n->clan])
+                   : event(tl, n, "Tax-Collector's Fort: %s pays %s.", clan_name[n->clan], f);
+    event_fort(e, "fort", &tl->s->cards, n->fort);
+}
+
+static void tell_round(teller *tl, const rtw_note *n)
+{
+    char text[256], f[48];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *wall = cJSON_CreateArray();
+    char label[32];
+    for (int i = 0; i < RTW_SLOTS; i++) {
+        fort_text(&tl->s->cards, n->wall[i], f, sizeof f);
+        rp__text_put(&t, "%s%s", i ? ", " : "", f);
+        fort_label(&tl->s->cards, n->wall[i], label, sizeof label);
+        cJSON_AddItemToArray(wall, cJSON_CreateString(label));
+    }
+    cJSON *e = event(tl, n, "Round %d: six forts are drawn; The Wall, left to right, is %s.",
+                     n->round + 1, text);
+    rp__event_reveal(e);
+    if (e)
+        cJSON_AddItemToObjectCS(e, "wall", wall);
+    else
+        cJSON_Delete(wall);
+}
+
+static void tell_draw(teller *tl, const rtw_note *n)
+{
+    char text[160];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *e;
+    if (sees_own(tl->viewer, n->clan)) {
+        list_warriors(&t, tl->s, n->mask);
+        e = event(tl, n, "%s shuffles its nine warriors and draws seven: %s.", clan_name[n->clan],
+                  text);
+        event_cards(e, n->mask);
+    } else {
+        e = event(tl, n, "%s shuffles its nine warriors and draws seven.", clan_name[n->clan]);
+    }
+    rp__event_reveal(e);
+}
+
+/* RW-12, RTW-P6 in one sentence: who won, and the numbers that decided it. */
+static void score_sentence(const rtw_state *s, rp_text *t)
+{
+    uint32_t win = winners(s);
+    int w = lowest_bit(win), runner = -1;
+    if (s->winner >= 0) {
+        rp__text_put(t, "%s captured a third Legion fort and wins at once (RW-18)", clan_name[w]);
+        return;
+    }
+    if (popcount(win) > 1) {
+        clan_list(t, win);
+        rp__text_put(t, " share the win: %d points, %d forts and a highest fort of %d each",
+                     fort_total(s, w), popcount(s->forts[w]), highest_fort(s, w));
+        return;
+    }
+    for (int c = 0; c < s->players; c++)
+        if (c != w && (runner < 0 || compare_clans(s, c, runner) > 0))
+            runner = c;
+    if (runner < 0) {
+        rp__text_put(t, "%s finishes with %d points (neutral clans cannot win)", clan_name[w],
+                     fort_total(s, w));
+        return;
+    }
+    int tw = fort_total(s, w), tr = fort_total(s, runner);
+    int nw = popcount(s->forts[w]), nr = popcount(s->forts[runner]);
+    if (tw != tr)
+        rp__text_put(t, "%s wins with %d points to %s's %d", clan_name[w], tw, clan_name[runner],
+                     tr);
+    else if (nw != nr)
+        rp__text_put(t, "%s and %s tie at %d points; %s wins the tie on forts, %d to %d",
+                     clan_name[w], clan_name[runner], tw, clan_name[w], nw, nr);
+    else
+        rp__text_put(t,
+                     "%s and %s tie at %d points and %d forts; %s wins on the highest fort, "
+                     "%d to %d",
+                     clan_name[w], clan_name[runner], tw, nw, clan_name[w], highest_fort(s, w),
+                     highest_fort(s, runner));
+}
+
+static void tell_game_over(teller *tl, const rtw_note *n)
+{
+    char text[256];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    score_sentence(tl->s, &t);
+    cJSON *e = event(tl, n, "Game over: %s.", text);
+    if (!e)
+        return;
+    cJSON *win = cJSON_CreateArray(), *points = cJSON_CreateObject();
+    for (uint32_t m = winners(tl->s); m; m &= m - 1)
+        cJSON_AddItemToArray(win, cJSON_CreateStringReference(clan_word[lowest_bit(m)]));
+    for (int c = 0; c < tl->s->clans; c++)
+        put_number(points, clan_word[c], fort_total(tl->s, c));
+    cJSON_AddItemToObjectCS(e, "winners", win);
+    cJSON_AddItemToObjectCS(e, "points", points);
+    put_word(e, "reason", tl->s->winner >= 0 ? "legions" : "rounds");
+}
+
+static void tell_round_end(teller *tl, const rtw_note *n)
+{
+    char text[160];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *points = cJSON_CreateObject();
+    for (int c = 0; c < tl->s->clans; c++) {
+        rp__text_put(&t, "%s%s %d", c ? ", " : "", clan_name[c], n->value[c]);
+        put_number(points, clan_word[c], n->value[c]);
+    }
+    cJSON *e = event(tl, n, "Round %d ends: every warrior returns to its clan. Fort points: %s.",
+                     n->round + 1, text);
+    if (e)
+        cJSON_AddItemToObjectCS(e, "points", points);
+    else
+        cJSON_Delete(points);
+}
+
+/* Who decides next, and what. */
+static void tell_to_act(teller *tl, const rtw_note *n)
+{
+    const rtw_state *s = tl->s;
+    static const char *const what[RTW_PHASES] = {"place six warriors face down",
+                                                 "place its hidden warriors again (Zvord)",
+                                                 "pick the rival warrior its Qween charms",
+                                                 "pick the fort its Dru'hid takes",
+                                                 "discard a face-up warrior (Signal Fort)",
+                                                 "pay one of its forts (Tax-Collector's)",
+                                                 "keep its Axx face up or drop it",
+                                                 "discard a face-up warrior (Horsie)",
+                                                 ""};
+    cJSON *e = event(tl, n, "%s to act: %s.", clan_name[n->clan], what[s->phase]);
+    if (e)
+        put_word(e, "phase", phase_word[s->phase]);
+}
+
+static void tell_note(teller *tl, const rtw_note *n)
+{
+    char c[32];
+    switch (n->kind) {
+    case N_PLACE:
+    case N_LAST_PLACE:
+        tell_place(tl, n);
+        break;
+    case N_SET_ASIDE:
+        tell_set_aside(tl, n);
+        break;
+    case N_ATTACK:
+        tell_attack(tl, n);
+        break;
+    case N_REVEAL:
+        tell_reveal(tl, n);
+        break;
+    case N_WRECK:
+    case N_QWEENS_CANCEL:
+    case N_QWEEN_NEUTRAL:
+    case N_QWEEN_ALONE:
+        tell_qween(tl, n);
+        break;
+    case N_CHARM:
+        tell_charm(tl, n);
+        break;
+    case N_TOTALS:
+        tell_totals(tl, n);
+        break;
+    case N_CAPTURE:
+        tell_capture(tl, n);
+        break;
+    case N_NO_CAPTURE:
+        tell_no_capture(tl, n);
+        break;
+    case N_TAKE:
+        tell_take(tl, n);
+        break;
+    case N_UNWARY:
+    case N_SIGNAL:
+    case N_AXX:
+    case N_HORSIE:
+        tell_warrior_effect(tl, n);
+        break;
+    case N_SIGNAL_FORT:
+        event(tl, n, "Signal Fort: every clan with a face-up warrior discards one, %s first.",
+              clan_name[n->clan]);
+        break;
+    case N_TAX:
+        tell_tax(tl, n);
+        break;
+    case N_LEGION:
+        event(tl, n,
+              n->flag ? "%s holds three Legion forts, but a neutral clan cannot win; "
+                        "play goes on (RW-18)."
+                      : "%s holds three Legion forts and wins at once (RW-18).",
+              who(tl->s, n->clan, c, sizeof c));
+        break;
+    case N_DISCARD:
+        tell_discard(tl, n);
+        break;
+    case N_ZVORD:
+        event(tl, n, "%s's Zvord: %s takes back its %d hidden warriors to place them again.",
+              clan_name[n->clan], clan_name[n->clan], n->pos);
+        break;
+    case N_ROUND_END:
+        tell_round_end(tl, n);
+        break;
+    case N_ROUND:
+        tell_round(tl, n);
+        break;
+    case N_DRAW:
+        tell_draw(tl, n);
+        break;
+    case N_NEUTRAL_PLAN:
+        event(tl, n, "%s lays six of its warriors face down at random.",
+              who(tl->s, n->clan, c, sizeof c));
+        break;
+    case N_GAME_OVER:
+        tell_game_over(tl, n);
+        break;
+    default:
+        tell_to_act(tl, n);
+        break;
+    }
+}
+
+/* The action was one placement among several by the same clan: nothing else to say. */
+static bool same_decision(const rtw_state *before, const rtw_state *after)
+{
+    return after->phase == before->phase && after->actor == before->actor &&
+           after->round == before->round && after->turn == before->turn &&
+           (after->phase == RTW_PLAN || after->phase == RTW_ZVORD_PLACE);
+}
+
+static cJSON *rtw_events_json(const void *before, rp_action action, int viewer)
+{
+    rtw_state s = *(const rtw_state *)before;
+    rtw_tell *t = malloc(sizeof *t);
+    cJSON *events = cJSON_CreateArray();
+    if (!t || !events) {
+        free(t);
+        cJSON_Delete(events);
+        return NULL;
+    }
+    t->n = 0;
+    apply_told(&s, t, action);
+    if (s.phase != RTW_OVER && !same_decision(before, &s))
+        say(t, &s, N_TO_ACT, s.actor);
+    teller tl = {&s, viewer, events};
+    for (int i = 0; i < t->n; i++)
+        tell_note(&tl, &t->note[i]);
+    free(t);
+    return events;
+}
+
+/* ---- the AI hooks: determinize, observe_action, evaluate ---- */
+
 /* Resample one other clan's unseen warriors: its hidden slots, its hand, and which of the
- * rest it drew, from the kinds `player` has not seen revealed. */
+ * rest it drew, from the kinds not turned up this round. */
 static void determinize_clan(rtw_state *s, int c, rp_rng *rng)
 {
     int shown = shown_slots(s);
@@ -1941,11 +3200,11 @@ static void determinize_clan(rtw_state *s, int c, rp_rng *rng)
     s->drawn[c] = drawn;
 }
 
-static void rtw_determinize(void *st, int player, rp_rng *rng)
+static void rtw_determinize(void *st, int viewer, rp_rng *rng)
 {
     rtw_state *s = st;
-    for (int c = 0; c < s->clans; c++)
-        if (c != player)
+    for (int c = 0; c < s->clans; c++) /* the spectator (RP_SPECTATOR) sees no clan's own */
+        if (c != viewer)
             determinize_clan(s, c, rng);
     /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
      * result never depends on the hidden order it replaces. */
@@ -2004,139 +3263,147 @@ static double rtw_evaluate(const void *st, int player)
     return v < 0.02 ? 0.02 : v > 0.98 ? 0.98 : v;
 }
 
-/* ---- terminal rendering ---- */
+/* ---- terminal rendering: what view_json shows, for people ---- */
 
 static const char *const clan_color[RTW_MAX_CLANS] = {"\033[32m", "\033[31m", "\033[33m",
                                                       "\033[34m"};
 
-static void fort_text(const rtw_state *s, int f, char *buf, size_t size)
+/* The items of mask for people, or "none". */
+static void render_items(const rtw_state *s, uint32_t mask, item_namer name, FILE *out)
 {
-    snprintf(buf, size, "%s %d", fort_name[s->cards.fort_kind[f]], s->cards.fort_value[f]);
+    char buf[512];
+    rp_text t;
+    rp__text_init(&t, buf, sizeof buf);
+    list_items(&t, s, mask, name);
+    fputs(buf, out);
 }
 
 static void render_forts(const rtw_state *s, uint32_t mask, FILE *out)
 {
-    char buf[48];
-    if (!mask)
-        fputs("none", out);
-    for (uint32_t m = mask, first = 1; m; m &= m - 1, first = 0) {
-        fort_text(s, lowest_bit(m), buf, sizeof buf);
-        fprintf(out, "%s%s", first ? "" : ", ", buf);
-    }
+    render_items(s, mask, fort_text_of, out);
 }
 
 static void render_warriors(const rtw_state *s, uint32_t mask, FILE *out)
 {
-    if (!mask)
-        fputs("none", out);
-    for (uint32_t m = mask, first = 1; m; m &= m - 1, first = 0) {
-        int k = lowest_bit(m);
-        fprintf(out, "%s%s %d", first ? "" : ", ", warrior_name[k], s->cards.strength[k]);
-    }
+    render_items(s, mask, warrior_text, out);
 }
 
 /* What the clan to act must decide, in words. */
-static void render_prompt(const rtw_state *s, int player, FILE *out)
+static void render_prompt(const rtw_state *s, int viewer, FILE *out)
 {
     static const char *const what[RTW_PHASES] = {
         "place a warrior face down (the seventh is set aside)",
-        "re-place the hidden warriors (Zvord)",
+        "place the hidden warriors again (Zvord)",
         "pick the rival warrior the Qween charms",
         "pick the fort the Dru'hid takes",
         "discard a face-up warrior (Signal Fort)",
         "pay one of the forts held (Tax-Collector's Fort)",
         "keep the Axx face up, or drop it",
-        "discard a face-up warrior (Horsie)", ""};
+        "discard a face-up warrior (Horsie)",
+        ""};
     if (s->phase == RTW_OVER) {
-        uint32_t w = winners(s);
-        fputs("Game over: ", out);
-        for (int c = 0, first = 1; c < s->players; c++)
-            if (w & (1u << c)) {
-                fprintf(out, "%s%s", first ? "" : " and ", clan_name[c]);
-                first = 0;
-            }
-        fprintf(out, " %s%s.\n", popcount(w) > 1 ? "share the win" : "wins",
-                s->winner >= 0 ? " with three Legion forts" : "");
+        char text[256];
+        rp_text t;
+        rp__text_init(&t, text, sizeof text);
+        score_sentence(s, &t);
+        fprintf(out, "Game over: %s.\n", text);
         return;
     }
-    fprintf(out, "%s to act: %s", s->actor == player ? "You are" : clan_name[s->actor],
+    fprintf(out, "%s to act: %s", sees_own(viewer, s->actor) ? "You are" : clan_name[s->actor],
             what[s->phase]);
     if (s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE)
         fprintf(out, " in slot %d", s->next_slot + 1);
     fputs(".\n", out);
 }
 
-/* The card values in use (defaults or a cards=FILE), for `ramparts rules rush-the-wall`:
- * the rulebook gives only Arch'r's strength, so every number here is an assumption (RW-2,
- * RW-3) that a user may replace. */
-static void rtw_describe(const void *st, FILE *out)
+static void render_clan(const rtw_state *s, int c, int viewer, FILE *out, bool color)
 {
-    const rtw_state *s = st;
-    char buf[48];
-    fputs("Card values in use (assumptions: the rulebook gives only Arch'r 5; RW-2, RW-3):\n"
-          "  Warriors: ", out);
-    render_warriors(s, ALL_WARRIORS, out);
-    fputs("\n  Forts:", out);
-    for (int f = 0; f < RTW_FORTS; f++) {
-        fort_text(s, f, buf, sizeof buf);
-        fprintf(out, "%s %s", f ? "," : "", buf);
+    const char *reset = color ? "\033[0m" : "";
+    fprintf(out, "%s%-6s%s%s  forts: ", color ? clan_color[c] : "", clan_name[c], reset,
+            !is_player(s, c)      ? " (neutral)"
+            : sees_own(viewer, c) ? " (you)    "
+                                  : "          ");
+    render_forts(s, s->forts[c], out);
+    fprintf(out, " = %d points\n        face up: ", fort_total(s, c));
+    render_warriors(s, s->up[c], out);
+    fputs("\n        slots:", out);
+    int shown = shown_slots(s);
+    for (int i = 0; i < RTW_SLOTS; i++) {
+        int k = s->slot[c][i];
+        if (k == RTW_NONE)
+            fputs("  .", out);
+        else if (i < shown)
+            fprintf(out, "  [%s]", warrior_name[k]);
+        else
+            fprintf(out, "  %s", sees_own(viewer, c) ? warrior_name[k] : "?");
+    }
+    if (s->round > 0) {
+        fputs("\n        last round:", out);
+        for (int i = 0; i < RTW_SLOTS; i++)
+            fprintf(out, " %s", warrior_name[s->prev[c][i]]);
     }
     fputc('\n', out);
 }
 
-static void rtw_render(const void *st, int player, FILE *out, bool color)
+static void rtw_render(const void *st, int viewer, FILE *out, bool color)
 {
     const rtw_state *s = st;
     const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
     char buf[48];
     fprintf(out, "%sRush the Wall%s  round %d/3, turn %d/6%s", bold, reset, s->round + 1,
             s->turn + 1, s->variant ? "  (Vogel variant)" : "");
-    if (player >= 0 && player < s->players)
-        fprintf(out, "  you are %s%s%s", color ? clan_color[player] : "", clan_name[player],
-                reset);
-    fputs("\nCard values (assumptions, RW-2/RW-3): ", out);
-    render_warriors(s, ALL_WARRIORS, out);
-    fputs("\nThe Wall:", out);
+    if (viewer >= 0 && viewer < s->players)
+        fprintf(out, "  you are %s%s%s", color ? clan_color[viewer] : "", clan_name[viewer], reset);
+    else
+        fputs("  (spectator)", out);
+    fputs("\nCard values are assumptions (RW-2, RW-3): `ramparts rules rush-the-wall` lists "
+          "them.\nThe Wall:",
+          out);
     for (int i = 0; i < RTW_SLOTS; i++) {
         if (s->wall[i] == RTW_NONE) {
             fprintf(out, "  %d:--", i + 1);
             continue;
         }
-        fort_text(s, s->wall[i], buf, sizeof buf);
+        fort_text(&s->cards, s->wall[i], buf, sizeof buf);
         bool current = i == s->turn && s->phase != RTW_PLAN;
         fprintf(out, "  %d:%s%s%s", i + 1, current ? "[" : "", buf, current ? "]" : "");
     }
     fprintf(out, "\nForts left to draw: %d; discarded: ", RTW_FORTS - RTW_SLOTS * (s->round + 1));
     render_forts(s, s->gone, out);
     fputc('\n', out);
-    int shown = shown_slots(s);
-    for (int c = 0; c < s->clans; c++) {
-        fprintf(out, "%s%-6s%s%s  forts: ", color ? clan_color[c] : "", clan_name[c], reset,
-                !is_player(s, c) ? " (neutral)" : c == player ? " (you)    " : "          ");
-        render_forts(s, s->forts[c], out);
-        fprintf(out, " = %d points\n        face up: ", fort_total(s, c));
-        render_warriors(s, s->up[c], out);
-        fputs("\n        slots:", out);
-        for (int i = 0; i < RTW_SLOTS; i++) {
-            int k = s->slot[c][i];
-            if (k == RTW_NONE)
-                fputs("  .", out);
-            else if (i < shown)
-                fprintf(out, "  [%s]", warrior_name[k]);
-            else
-                fprintf(out, "  %s", c == player ? warrior_name[k] : "?");
-        }
-        if (c == player && s->hand[c]) {
-            fputs("\n        in hand: ", out);
-            render_warriors(s, s->hand[c], out);
-        }
-        fputc('\n', out);
-    }
+    for (int c = 0; c < s->clans; c++)
+        render_clan(s, c, viewer, out, color);
     if (s->capturer >= 0 && s->captured != RTW_NONE && s->phase != RTW_PLAN) {
-        fort_text(s, s->captured, buf, sizeof buf);
+        fort_text(&s->cards, s->captured, buf, sizeof buf);
         fprintf(out, "This turn %s captured %s.\n", clan_name[s->capturer], buf);
     }
-    render_prompt(s, player, out);
+    if (sees_own(viewer, s->actor) && s->hand[viewer] && s->phase != RTW_OVER) {
+        fputs("Your hand: ", out);
+        render_warriors(s, s->hand[viewer], out);
+        fputc('\n', out);
+    }
+    render_prompt(s, viewer, out);
+}
+
+/* The card values in use (defaults or a cards= set), for `ramparts rules rush-the-wall`: the
+ * rulebook gives only Arch'r's strength, so every number here is an assumption (RW-2, RW-3)
+ * that a user may replace. */
+static void rtw_describe(const void *st, FILE *out)
+{
+    const rtw_state *s = st;
+    char buf[48];
+    fputs("Card values in use (assumptions: the rulebook gives only Arch'r 5; RW-2, RW-3):\n"
+          "  Warriors: ",
+          out);
+    render_warriors(s, ALL_WARRIORS, out);
+    fputs("\n  Forts:", out);
+    for (int f = 0; f < RTW_FORTS; f++) {
+        fort_text(&s->cards, f, buf, sizeof buf);
+        fprintf(out, "%s %s", f ? "," : "", buf);
+    }
+    char value[RP_OPTION_TEXT];
+    rtw_cards_to_value(&s->cards, value, sizeof value);
+    fprintf(out, "\n  As an option: cards=%s\n", value);
 }
 
 /* ---- the game ---- */
@@ -2155,13 +3422,17 @@ const rp_game rp_rush_the_wall = {
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
     .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
+    .bench_options = NULL,   /* the default game (two clans) is the workload */
     .describe = rtw_describe,
+    .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
+    .tool_turn_cap = 0,    /* three rounds end every game (RW-12) */
     /* Planned face down: the evaluation sees only public fort totals, flat while warriors
      * are placed, so the levels play out to the end of the game (docs/ai.md). */
     .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"},
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,
+    .turn_number = rtw_turn_number,
     .legal_actions = rtw_legal_actions,
     .apply = rtw_apply,
     .returns = rtw_returns,
@@ -2169,9 +3440,16 @@ const rp_game rp_rush_the_wall = {
     .action_from_text = rtw_action_from_text,
     .state_to_text = rtw_state_to_text,
     .state_from_text = rtw_state_from_text,
+    .state_ok = rtw_state_ok,
+    .config_of = rtw_config_of,
     .view_json = rtw_view_json,
     .determinize = rtw_determinize,
     .render = rtw_render,
+    .action_json = rtw_action_json,
+    .events_json = rtw_events_json,
+    .explain_illegal = rtw_explain_illegal,
+    .moves_summary = NULL, /* at most nine legal moves */
+    .secret_names = rtw_secret_names,
     .evaluate = rtw_evaluate,
     .observe_action = rtw_observe_action,
 };

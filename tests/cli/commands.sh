@@ -75,17 +75,43 @@ for game in $(games); do
   sed 's/^\[options \(.*\)\]/[options \1 bogus=1]/' "$tmp/$game.rec" > "$tmp/bad3.rec"
   expect_match "$game: bad option in a record" "$("$RAMPARTS" replay "$tmp/bad3.rec" 2>&1)" "bad3.rec:4: unknown option 'bogus'"
 done
-# Rush the Wall's card values come from a replaceable file (RW-2, RW-3): rules shows those in use.
+# Rush the Wall's card values are a replaceable card set (RW-2, RW-3): cards=@FILE reads a card
+# file on the command line into the option's one-word value (issue 11); rules shows the values.
 sed 's/^warrior axx 7$/warrior axx 11/' "$(dirname "$0")/../../data/rush-the-wall.cards" > "$tmp/cards"
-out=$("$RAMPARTS" rules rush-the-wall cards="$tmp/cards")
+out=$("$RAMPARTS" rules rush-the-wall cards=@"$tmp/cards")
 expect_match "rules shows the card values in use" "$out" "Axx 11"
 expect_match "rules says the values are assumptions" "$out" "assumptions"
+expect_match "rules shows the set as an option value" "$out" "cards=1,2,3,4,5,6,11,8,9/u2,s4,t8,l-1,"
 expect_match "rules shows the defaults" "$("$RAMPARTS" rules rush-the-wall)" "Axx 7"
 printf 'warrior filchy 1\nwarrior qween lots\n' > "$tmp/badcards"
-err=$("$RAMPARTS" rules rush-the-wall cards="$tmp/badcards" 2>&1)
-expect_match "a malformed card file names the line" "$err" "line 2"
-expect_status "a malformed card file fails" 1 "$RAMPARTS" rules rush-the-wall cards="$tmp/badcards"
-expect_status "a malformed card file stops play" 2 "$RAMPARTS" play rush-the-wall cards="$tmp/badcards"
+err=$("$RAMPARTS" rules rush-the-wall cards=@"$tmp/badcards" 2>&1)
+expect_match "a malformed card file names the line" "$err" "badcards line 2: strength 'lots'"
+expect_status "a malformed card file fails" 1 "$RAMPARTS" rules rush-the-wall cards=@"$tmp/badcards"
+expect_status "a malformed card file stops play" 1 "$RAMPARTS" play rush-the-wall cards=@"$tmp/badcards"
+expect_status "a malformed card file stops sim" 1 "$RAMPARTS" sim rush-the-wall cards=@"$tmp/badcards"
+err=$("$RAMPARTS" rules rush-the-wall cards=@"$tmp/none" 2>&1)
+expect_match "a missing card file is named" "$err" "cards=@$tmp/none: No such file"
+expect_status "a missing card file fails" 1 "$RAMPARTS" rules rush-the-wall cards=@"$tmp/none"
+printf 'warrior filchy 1\0\n' > "$tmp/nulcards"
+expect_match "a card file with NUL bytes is refused" "$("$RAMPARTS" rules rush-the-wall cards=@"$tmp/nulcards" 2>&1)" "not a text file"
+head -c 70000 /dev/zero | tr '\0' '#' > "$tmp/hugecards"
+expect_match "an overlong card file is refused" "$("$RAMPARTS" rules rush-the-wall cards=@"$tmp/hugecards" 2>&1)" "larger than 65536 bytes"
+expect_status "@FILE on an option without files is a usage error" 2 "$RAMPARTS" play rush-the-wall variant=@"$tmp/cards"
+# Without @ the value is a card set, never a path: the game opens no file.
+expect_match "a path is not a card set" "$("$RAMPARTS" rules rush-the-wall cards="$tmp/cards" 2>&1)" "cards=@FILE"
+expect_status "sim takes cards=@FILE" 0 "$RAMPARTS" sim rush-the-wall --games 4 cards=@"$tmp/cards"
+expect_status "arena takes cards=@FILE" 0 "$RAMPARTS" arena rush-the-wall --games 2 --ai random,random cards=@"$tmp/cards"
+# A record of a game with custom cards carries the card set and replays without the file.
+NO_COLOR=1 "$RAMPARTS" play rush-the-wall --seed 3 --seat 0=random --seat 1=random cards=@"$tmp/cards" --record "$tmp/cards.rec" >/dev/null
+expect_match "the record carries the card set" "$(grep '^\[options' "$tmp/cards.rec")" "cards=1,2,3,4,5,6,11,8,9/u2,"
+rm "$tmp/cards"
+expect_status "the custom-card record replays without the file" 0 "$RAMPARTS" replay "$tmp/cards.rec"
+expect_eq "its result is the game's" "$("$RAMPARTS" replay "$tmp/cards.rec" | sed 's/.*moves, //')" \
+  "$(grep '^# result: ' "$tmp/cards.rec" | sed 's/# result: //')"
+# Issue 18 item 1: a solo game plays with one neutral clan (RTW-P5); its record says so and replays.
+NO_COLOR=1 "$RAMPARTS" play rush-the-wall players=1 --seed 4 --seat 0=random --record "$tmp/solo.rec" >/dev/null
+expect_match "a solo record names the neutral clan in play" "$(grep '^\[options' "$tmp/solo.rec")" "players=1 neutrals=1"
+expect_status "a solo record replays" 0 "$RAMPARTS" replay "$tmp/solo.rec"
 printf '\x00\x01\xff' > "$tmp/binary.rec"
 expect_status "a binary file is refused" 1 "$RAMPARTS" replay "$tmp/binary.rec"
 expect_status "a missing file is refused" 1 "$RAMPARTS" replay "$tmp/none.rec"

@@ -23,6 +23,18 @@ out=$( (head -c 20000 /dev/zero | tr '\0' 'x'; echo; echo list) | "$RAMPARTS" en
 expect_match "an overlong line is refused and the engine goes on" "$out" "^\? line too long.*= "
 expect_eq "every answer ends with an empty line" "$(engine list list | grep -c '^$')" "2"
 
+# Issue 11: the protocol never reads a file. @FILE is refused; a path is not a card set, and
+# the answer is the same whether the file exists or not.
+out=$(engine "new rush-the-wall cards=@/etc/passwd")
+expect_match "the protocol refuses @FILE" "$out" "^\? cards=@/etc/passwd: files are read only by the command-line tool"
+a=$(engine "new rush-the-wall cards=/etc/passwd" | sed 's|/etc/passwd|X|g')
+b=$(engine "new rush-the-wall cards=/no/such/file" | sed 's|/no/such/file|X|g')
+expect_match "a path given as cards is refused" "$a" "^\? "
+expect_eq "an existing and a missing path get the same answer" "$a" "$b"
+expect_match "new answers with the options in effect (RTW-P5)" "$(engine "new rush-the-wall players=1")" "^= rush-the-wall players=1 seed=1 neutrals=1 variant=standard"
+out=$(engine "new rush-the-wall cards=1,2,3,4,5,6,11,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6" "state")
+expect_match "the protocol takes a card set inline" "$(echo "$out" | nth_answer 2)" "cards=1,2,3,4,5,6,11,8,9/"
+
 for game in $(games); do
   out=$(engine "new $game nonsense=1")
   expect_match "$game: unknown option refused" "$out" "^\? unknown option 'nonsense'"
