@@ -233,7 +233,8 @@ static void result_text(rs_table *t, const char *reason, int who)
 }
 
 /* The record `ramparts replay` verifies: the engine writes it from a match rebuilt from the
- * seed and the moves; comment lines above say where and how it ended. */
+ * seed and the moves. Seats are "human" or the AI's level, as records spell who plays;
+ * comment lines above name the players and say where and how it ended. */
 static void store_record(rs_ctx *ctx, rs_table *t)
 {
     rp_match m;
@@ -247,7 +248,7 @@ static void store_record(rs_ctx *ctx, rs_table *t)
         if (seat->kind == RS_SEAT_AI)
             snprintf(m.seats[s], sizeof m.seats[s], "%s", seat->ai_level);
         else
-            snprintf(m.seats[s], sizeof m.seats[s], "%s", t->names[s]);
+            snprintf(m.seats[s], sizeof m.seats[s], "human");
     }
     for (size_t i = 0; i < t->num_moves; i++)
         if (rp_match_play(&m, t->moves[i].action, &err) < 0) {
@@ -259,8 +260,12 @@ static void store_record(rs_ctx *ctx, rs_table *t)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (out) {
-        fprintf(out, "# ramparts serve, game %lld%s\n# ended: %s (%s)\n", (long long)t->row.id,
-                t->row.rated ? ", rated" : "", t->row.result_text, t->row.end_reason);
+        fprintf(out, "# ramparts serve, game %lld%s\n", (long long)t->row.id,
+                t->row.rated ? ", rated" : "");
+        for (int s = 0; s < t->row.seats; s++)
+            if (t->row.seat[s].kind == RS_SEAT_HUMAN)
+                fprintf(out, "# seat %d (%s): %s\n", s, rp_seat_name(t->game, s), t->names[s]);
+        fprintf(out, "# ended: %s (%s)\n", t->row.result_text, t->row.end_reason);
         int rc = rp_record_write(&m, out);
         fclose(out);
         if (rc == RP_OK)

@@ -38,10 +38,48 @@ static void fail(long line, const char *fmt, ...)
 }
 
 typedef struct replay {
-    rp_match m;
+    rp_match m;       /* the record as the engine reads and verifies it */
+    rp_action *moves; /* the moves, read again from the record's move lines */
+    size_t num_moves;
     rp_state *states; /* states[k]: before move k; states[num_moves]: the end */
     char commitment[65];
 } replay;
+
+/* The moves of a record that rp_record_read accepted, with the states between them: every
+ * line that is neither a header nor a comment is a move, played from the start position.
+ * (Read here rather than from the match's history, whose layout is the engine's own.) */
+static int read_moves(replay *r, FILE *in)
+{
+    const rp_game *g = r->m.game;
+    char line[RP_STATE_TEXT + 64];
+    size_t cap = 0;
+    rp_state st;
+    rp_state_copy(g, &st, &r->m.start);
+    while (fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *text = line;
+        while (*text == ' ' || *text == '\t')
+            text++;
+        if (!*text || *text == '#' || *text == '[')
+            continue;
+        rp_action a;
+        rp_error err = {{0}};
+        if (rp_parse_move(g, &st, text, &a, &err) < 0) {
+            fprintf(stderr, "move %zu '%s': %s\n", r->num_moves + 1, text, err.msg);
+            return -1;
+        }
+        if (r->num_moves == cap) {
+            cap = cap ? cap * 2 : 256;
+            rp_action *grown = realloc(r->moves, cap * sizeof *grown);
+            if (!grown)
+                return -1;
+            r->moves = grown;
+        }
+        r->moves[r->num_moves++] = a;
+        g->apply(&st, a);
+    }
+    return 0;
+}
 
 static int load(replay *r, const char *path)
 {
@@ -52,19 +90,24 @@ static int load(replay *r, const char *path)
     }
     rp_error err = {{0}};
     int rc = rp_record_read(&r->m, in, path, &err);
-    fclose(in);
     if (rc < 0) {
+        fclose(in);
         fprintf(stderr, "the record does not replay: %s\n", err.msg);
         return -1;
     }
-    r->states = calloc(r->m.num_moves + 1, sizeof *r->states);
+    rewind(in);
+    rc = read_moves(r, in);
+    fclose(in);
+    if (rc < 0)
+        return -1;
+    r->states = calloc(r->num_moves + 1, sizeof *r->states);
     if (!r->states)
         return -1;
     const rp_game *g = r->m.game;
     rp_state_copy(g, &r->states[0], &r->m.start);
-    for (size_t i = 0; i < r->m.num_moves; i++) {
+    for (size_t i = 0; i < r->num_moves; i++) {
         rp_state_copy(g, &r->states[i + 1], &r->states[i]);
-        g->apply(&r->states[i + 1], r->m.moves[i]);
+        g->apply(&r->states[i + 1], r->moves[i]);
     }
     rs_seed_commitment(r->m.config.seed, r->commitment);
     return 0;
@@ -143,13 +186,13 @@ static void check_move(long line, const replay *r, const cJSON *cause, int viewe
     const rp_game *g = r->m.game;
     const cJSON *ply_item = cJSON_GetObjectItemCaseSensitive(cause, "ply");
     if (!cJSON_IsNumber(ply_item) || ply_item->valuedouble < 0 ||
-        ply_item->valuedouble >= (double)r->m.num_moves) {
+        ply_item->valuedouble >= (double)r->num_moves) {
         fail(line, "a move cause without a ply of the record");
         return;
     }
     const size_t ply = (size_t)ply_item->valuedouble;
     const rp_state *before = &r->states[ply];
-    const rp_action action = r->m.moves[ply];
+    const rp_action action = r->moves[ply];
     const int seat = g->current_player(before);
     const cJSON *seat_item = cJSON_GetObjectItemCaseSensitive(cause, "seat");
     checked++;
@@ -269,7 +312,7 @@ static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
     const cJSON *ply = cJSON_GetObjectItemCaseSensitive(node, "ply");
     const bool is_move = cJSON_IsObject(node) && cJSON_IsString(kind) &&
                          strcmp(kind->valuestring, "move") == 0 && cJSON_IsNumber(ply) &&
-                         ply->valuedouble >= 0 && ply->valuedouble < (double)sc->r->m.num_moves;
+                         ply->valuedouble >= 0 && ply->valuedouble < (double)sc->r->num_moves;
     char move_secrets[16384];
     if (is_move)
         secrets_of_move(sc->r, (size_t)ply->valuedouble, sc->viewer, move_secrets,
@@ -307,7 +350,7 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     const cJSON *ply_item = cJSON_GetObjectItemCaseSensitive(f, "ply");
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(f, "status");
     if (!cJSON_IsNumber(ply_item) || ply_item->valuedouble < 0 ||
-        ply_item->valuedouble > (double)r->m.num_moves || !cJSON_IsString(status)) {
+        ply_item->valuedouble > (double)r->num_moves || !cJSON_IsString(status)) {
         fail(line, "a state without a ply of the record or a status");
         return;
     }
@@ -351,16 +394,17 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
 
 static int print_secrets(const char *record, const char *viewer_text)
 {
-    replay r;
+    replay r = {0};
     if (load(&r, record) < 0)
         return 1;
     int viewer = atoi(viewer_text);
-    for (size_t ply = 0; r.m.game->secret_names && ply <= r.m.num_moves; ply++) {
+    for (size_t ply = 0; r.m.game->secret_names && ply <= r.num_moves; ply++) {
         char *names = secrets_at(&r, ply, viewer);
         printf("%zu%s\n", ply, names ? names : " ?");
         free(names);
     }
     free(r.states);
+    free(r.moves);
     rp_match_free(&r.m);
     return 0;
 }
@@ -375,7 +419,7 @@ int main(int argc, char **argv)
         return 2;
     }
     rs_auth_init();
-    replay r;
+    replay r = {0};
     if (load(&r, argv[1]) < 0)
         return 1;
     FILE *in = fopen(argv[2], "r");
@@ -422,12 +466,13 @@ int main(int argc, char **argv)
     free(buf);
     fclose(in);
     for (int slot = 0; slot < RP_MAX_PLAYERS + 3; slot++)
-        if (seen[slot] && last_ply[slot] != r.m.num_moves)
-            fail(0, "viewer %d never saw the last ply %zu (saw up to %zu)", slot - 2, r.m.num_moves,
+        if (seen[slot] && last_ply[slot] != r.num_moves)
+            fail(0, "viewer %d never saw the last ply %zu (saw up to %zu)", slot - 2, r.num_moves,
                  last_ply[slot]);
     printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", r.m.game->id, frames, checked,
-           failures, r.m.num_moves);
+           failures, r.num_moves);
     free(r.states);
+    free(r.moves);
     rp_match_free(&r.m);
     return failures ? 1 : 0;
 }

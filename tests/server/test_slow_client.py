@@ -41,7 +41,9 @@ async def main():
                 m.messages.clear()
                 m.frames.clear()
                 m.cursor = 0
-            if server.log().count("too slow") >= 2:
+            # Stop soon after the first drop: a client silent for 30 s is hung up as dead
+            # (the ping policy), which is not what this test is about.
+            if "too slow" in server.log():
                 break
         log = server.log()
         checks.ok("too slow, its queue dropped" in log,
