@@ -512,16 +512,28 @@ async function keyboardAgainstAi(browser, server) {
   await me.context.close();
 }
 
-/** Create a Castle Danger game from alice's lobby and have bob join it; returns its id. */
-async function castleDangerFor(server, alice, bob, rated) {
+/** Create a Castle Danger game from alice's lobby and have bob join it, from the lobby or by
+ * the invitation link; returns its id. */
+async function castleDangerFor(server, alice, bob, { rated = false, invite = false, clock = 'none' } = {}) {
   await alice.page.goto(`${server.url}/#/`);
   await alice.page.selectOption('[data-testid=create-game]', 'castle-danger');
   if (rated) await alice.page.check('[data-testid=rated]');
+  if (invite) await alice.page.check('[data-testid=invite]');
+  await alice.page.selectOption('[data-testid=create-clock]', clock);
   await alice.page.click('[data-testid=create]');
+  if (invite) {
+    const link = await alice.page.inputValue('.invite-link');
+    check(/\?game=\d+&invite=/.test(link), `controls: the creator gets an invitation link (${link})`);
+    await bob.page.goto(link);
+    await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+    await alice.page.getByRole('link', { name: 'Go to the table' }).click();
+  }
   await alice.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const id = Number(/#\/game\/(\d+)/.exec(alice.page.url())[1]);
-  await bob.page.goto(`${server.url}/#/`);
-  await bob.page.locator('.games li', { hasText: `#${id}` }).getByRole('button', { name: 'Join' }).click();
+  if (!invite) {
+    await bob.page.goto(`${server.url}/#/`);
+    await bob.page.locator('.games li', { hasText: `#${id}` }).getByRole('button', { name: 'Join' }).click();
+  }
   for (const p of [alice, bob]) await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   return id;
 }
@@ -545,7 +557,21 @@ async function castleStep(p) {
 async function controls(browser, server) {
   const alice = await person(browser, server, 'controls/alice');
   const bob = await person(browser, server, 'controls/bob');
-  await castleDangerFor(server, alice, bob, false);
+  const id = await castleDangerFor(server, alice, bob, { invite: true, clock: '5+5' });
+  // A watcher on fake time: the running clock counts down on the page between server updates.
+  const watcherContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const watcher = await watcherContext.newPage();
+  await watcher.clock.install();
+  await watcher.goto(`${server.url}/#/game/${id}`);
+  await watcher.waitForSelector('[data-testid=seat-0] .clock.running', { timeout: STEP_TIMEOUT });
+  const before = await watcher.textContent('[data-testid=seat-0] .clock');
+  await watcher.clock.fastForward(61000);
+  const after = await watcher.textContent('[data-testid=seat-0] .clock');
+  const secs = (t) => Number(t.split(':')[0]) * 60 + Number(t.split(':')[1]);
+  check(secs(before) - secs(after) >= 60 && secs(before) - secs(after) <= 62,
+    `controls: Blue's running clock counts down on the page (${before} then ${after} a minute later)`);
+  check(await watcher.textContent('[data-testid=seat-1] .clock') === '5:00', 'controls: the waiting clock stands still');
+  await watcherContext.close();
   await castleStep(alice);
   await alice.page.getByRole('button', { name: 'Take back' }).click();
   await bob.page.getByRole('button', { name: 'Accept' }).click();
@@ -580,7 +606,7 @@ async function controls(browser, server) {
   });
   await bob2.page.reload();
   await bob2.page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
-  await castleDangerFor(server, alice, bob2, true);
+  await castleDangerFor(server, alice, bob2, { rated: true });
   await castleStep(alice);
   await alice.page.click('[data-move=end]');
   await waitPly(bob2, 2);

@@ -173,9 +173,9 @@ function CreateGame({ client }) {
                 onChange=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: e.currentTarget.value })}>
                 ${o.choices.split("|").map((c) => html`<option value=${c}>${c}</option>`)}</select>`}
         </label>`)}
-      <label>Clock <select value=${clock} onChange=${(/** @type {any} */ e) => setClock(e.currentTarget.value)}>
+      <label>Clock <select value=${clock} data-testid="create-clock" onChange=${(/** @type {any} */ e) => setClock(e.currentTarget.value)}>
         ${Object.keys(CLOCKS).map((k) => html`<option value=${k}>${k}</option>`)}</select></label>
-      <label class="check"><input type="checkbox" checked=${invite}
+      <label class="check"><input type="checkbox" checked=${invite} data-testid="invite"
         onChange=${(/** @type {any} */ e) => setInvite(e.currentTarget.checked)} /> Invite by link</label>
       <label class="check"><input type="checkbox" checked=${rated} data-testid="rated"
         onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>
