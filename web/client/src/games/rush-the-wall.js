@@ -103,6 +103,7 @@ export function RushTheWallBoard({ view, legal, you, send }) {
         })}
         ${charm && !faceUp.includes(charm.warrior) && html`<button type="button" data-move=${charm.text} onClick=${() => send(charm)}>${charm.text}</button>`}
       </div>
+      ${list(c.last_round).length > 0 && slots.length === 0 && html`<div class="rw-last small muted">Last round: ${list(c.last_round).map((w) => WARRIOR_NAMES[w] || w).join(', ')}</div>`}
       <div class="rw-forts" aria-label="captured forts">
         ${list(c.forts).map((f) => {
           const p = c === mine ? payOf(f) : null;
