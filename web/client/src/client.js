@@ -286,11 +286,9 @@ export class Client {
     const text = typeof move === 'string' ? move : move.text;
     const ply = g.snap.ply;
     this.setGame(game, { pending: { move: text, ply }, error: null, hint: null });
-    this.transport
-      .request({ t: 'move', game, ply, move: text }, { ackable: true })
-      .then((reply) => {
-        if (reply.t === 'error') return; // error() has dropped the pending move
-      });
+    // Resent until its direct reply comes; a refusal reaches error(), which drops the pending
+    // move, and the update that follows an ack replaces it with the new position.
+    this.transport.request({ t: 'move', game, ply, move: text }, { ackable: true });
   }
 
   /** @param {number} game @param {string} t @param {string} [op] */

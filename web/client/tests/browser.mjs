@@ -327,6 +327,7 @@ async function checkGame(server, type, id, pages) {
 }
 
 async function screenshots(p, type) {
+  await p.page.evaluate(() => window.scrollTo(0, 0));
   await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`) });
   await p.page.setViewportSize({ width: 390, height: 844 });
   await p.page.waitForTimeout(100);

@@ -23,7 +23,7 @@ export function Table({ client, id }) {
     const input = document.getElementById('move-text');
     const idle = document.activeElement === document.body || document.activeElement === document.getElementById('main');
     if (input && idle) {
-      input.focus(); // fails while the field is disabled (not your turn yet): tried again later
+      input.focus({ preventScroll: true }); // fails while the field is disabled (not your turn yet): tried again later
       focused.current = document.activeElement === input;
     }
   });
