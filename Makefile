@@ -1,12 +1,13 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
 # `make play` (interactive game), `make serve` (the online server), `make bench` (speed
-# figures), `make bench-web` (the browser client's size and first render). Dependencies install
-# on demand.
+# figures), `make bench-web` (the browser client's size and first render), `make install` (the
+# tool, headers, static library and pkg-config file under PREFIX). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
+PREFIX ?= /usr/local
 
-.PHONY: all deps test play serve bench bench-web clean
+.PHONY: all deps test play serve bench bench-web install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -35,6 +36,9 @@ bench: all
 bench-web: all
 	node web/client/tests/bench.mjs --ramparts build/ramparts --node-modules build/web/node_modules \
 	    --dist build/web/dist
+
+install: all
+	cmake --install build --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-sanitize

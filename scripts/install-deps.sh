@@ -6,8 +6,9 @@
 # tests. Node.js counts as present when `node` and `npm` run (another install may provide
 # them); otherwise Debian's nodejs and npm are installed.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libwebsockets-dev libsqlite3-dev
-          libsodium-dev python3 python3-websockets openssl openmpi-bin libopenmpi-dev chromium)
+packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
+          libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
+          libopenmpi-dev chromium)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi

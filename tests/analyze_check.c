@@ -139,7 +139,12 @@ static int measure(const rp_match *m, game_facts *f)
     if (!ev)
         return -1;
     int last_player = RP_TERMINAL, turns = 0;
-    for (size_t i = 0; i < m->num_moves; i++) {
+    for (size_t h = 0, i = 0; h < m->length; h++) {
+        if (m->history[h].kind != RP_ENTRY_MOVE) { /* an undo's re-sample, or a note */
+            rp_match_apply_entry(m, &m->history[h], &st);
+            continue;
+        }
+        const rp_action move = m->history[h].action;
         rp_action legal[RP_MAX_LEGAL];
         const int n = game->legal_actions(&st, legal), seat = game->current_player(&st);
         if (seat != last_player)
@@ -154,8 +159,9 @@ static int measure(const rp_match *m, game_facts *f)
         for (int p = 0; p < f->players; p++)
             ev[i * (size_t)f->players + (size_t)p] =
                 sum > 0 ? ev[i * (size_t)f->players + (size_t)p] / sum : 1.0 / f->players;
-        note_kind(f, game, &st, m->moves[i], seat);
-        game->apply(&st, m->moves[i]);
+        note_kind(f, game, &st, move, seat);
+        game->apply(&st, move);
+        i++;
     }
     f->turns = game->turn_number ? game->turn_number(&st) : turns;
     f->over = game->current_player(&st) == RP_TERMINAL;

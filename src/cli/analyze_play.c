@@ -316,11 +316,14 @@ int an_measure_match(const rp_match *m, an_game *out, rp_error *err)
         return rp_fail(err, RP_ENOMEM, "analyze: out of memory");
     rp_state st;
     rp_state_copy(game, &st, &m->start);
-    for (size_t i = 0; i < m->num_moves; i++) {
-        rp_action legal[RP_MAX_LEGAL];
-        const int n = game->legal_actions(&st, legal);
-        an_collector_watch(c, &st, game->current_player(&st), m->moves[i], n);
-        game->apply(&st, m->moves[i]);
+    for (size_t i = 0; i < m->length; i++) {
+        const rp_entry *e = &m->history[i];
+        if (e->kind == RP_ENTRY_MOVE) {
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = game->legal_actions(&st, legal);
+            an_collector_watch(c, &st, game->current_player(&st), e->action, n);
+        }
+        rp_match_apply_entry(m, e, &st); /* re-samples after an undo too */
     }
     an_collector_watch(c, &st, RP_TERMINAL, RP_NO_ACTION, 0);
     double returns[RP_MAX_PLAYERS] = {0};

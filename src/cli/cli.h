@@ -29,13 +29,14 @@ int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
 int rp_cmd_arena(int argc, char **argv);
 int rp_cmd_serve(int argc, char **argv);
+int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);
 
 /* Search iterations per second at the start of each game (or only `game` when not NULL), on
  * one thread and on `threads` threads, one line per game on `out`. Returns an exit code. */
 int rp_cli_bench_ai(const rp_game *game, int threads, FILE *out);
 
-/* True when `f` is a terminal and NO_COLOR is unset or empty. */
+/* True when `f` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb". */
 bool rp_cli_color(FILE *f);
 /* True when `f` is a terminal. */
 bool rp_cli_tty(FILE *f);
@@ -146,6 +147,58 @@ bool rp_cli_mpi_root(void);
 bool rp_cli_mpi_any(bool mine);
 /* Bring every process's items (index i lives on process i % ranks) to the root process. */
 int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err);
+
+/* ---- the interactive terminal (term.c) ---- */
+
+/* Read one line for `prompt`: with editing and history (libedit) when stdin and stdout are
+ * terminals, plain reads otherwise. A line longer than size - 1 or holding control
+ * characters is refused whole (a message says so); an accepted line is trimmed, with runs of
+ * blanks inside made one space. */
+enum { RP_LINE_OK = 0, RP_LINE_EOF = -1, RP_LINE_REFUSED = -2 };
+int rp_cli_read_line(const char *prompt, char *buf, size_t size);
+/* A byte below 32, DEL, or a C1 control in UTF-8. */
+bool rp_cli_line_has_control(const char *line);
+void rp_cli_lower(char *text);
+/* Clear the terminal (between the seats of a shared table); on a terminal that cannot
+ * (TERM=dumb) scroll it away; through a pipe, a marked break. */
+void rp_cli_clear_screen(void);
+/* Long text through $PAGER (or less) on a terminal, else straight to stdout. */
+void rp_cli_page(const char *text);
+void rp_cli_sleep_ms(long ms);
+
+/* ---- the record file of an interactive game (record_file.c) ---- */
+
+/* Open the record file before the game starts: `path`, or (NULL) a new name under
+ * $RAMPARTS_RECORDS (default ~/.local/share/ramparts/records) that no other game has. */
+int rp_cli_record_open(const rp_match *m, const char *path, rp_error *err);
+const char *rp_cli_record_path(void);
+/* Keep the record of m current in memory; from the first call on, Ctrl-C (and SIGTERM,
+ * SIGHUP) writes it, says where, and ends the program. */
+void rp_cli_record_snapshot(const rp_match *m);
+/* Write the record now and close it, saying where; returns an exit code. */
+int rp_cli_record_save(const rp_match *m);
+
+/* ---- narration (narrate.c) ---- */
+
+/* The events of `action` (legal in `before`) told to `viewer`, one indented line each, on
+ * out (NULL: only look for the game-over sentence). A game without events gets "Red plays X."
+ * or, when viewer could not see the action, "Red makes a move you cannot see.". The text of a
+ * "game-over" event is copied to over (may be NULL). */
+void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, int viewer,
+                    FILE *out, char *over, size_t over_size);
+/* The one end-of-game line: the resignation, else the game's own "game-over" sentence
+ * (over_text), else who won. */
+void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out);
+/* The "game-over" sentence of the match's last move for viewer ("" when none). */
+void rp_cli_over_text(const rp_match *m, int viewer, char *buf, size_t size);
+/* History entry i of m as `viewer` sees it: a header line ("-- Move 12: Red --"), the events
+ * (a move's, indented) or a note (an undo, a re-sample, a resignation), then an empty line
+ * and the board after it. */
+void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int viewer, bool color,
+                       FILE *out);
+/* A viewer named on the command line: a seat number or "spectator"; -3 (after a message)
+ * when neither. */
+int rp_cli_viewer(const char *command, const rp_game *game, int players, const char *text);
 
 /* Nanoseconds from a monotonic clock. */
 unsigned long long rp_cli_now_ns(void);

@@ -2,12 +2,14 @@
  * One command a line; each answer is "= ..." or "? message" and an empty line, as in the Go
  * Text Protocol. Commands live in a table with their arity, checked in one place; a refused
  * command leaves the engine's state as it was. */
+#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ramparts/version.h"
 
 #define MAX_LINE (RP_STATE_TEXT + 256)
 #define MAX_ARGS 64
@@ -17,7 +19,12 @@ typedef struct engine {
     rp_match match;
     bool has_match;
     bool quit;
-    uint64_t ai_seed; /* advances with each genmove so repeated calls differ, reproducibly */
+    /* Time control (GTP time_settings / time_left), in milliseconds; off until set. */
+    bool timed;
+    long main_ms, byoyomi_ms;
+    int byoyomi_stones;
+    long left_ms[RP_MAX_PLAYERS];
+    int stones_left[RP_MAX_PLAYERS];
 } engine;
 
 /* A growing answer text. */
@@ -67,8 +74,7 @@ typedef struct command {
     const char *help;
 } command;
 
-static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     for (int i = 0; i < rp_num_games; i++)
@@ -76,8 +82,16 @@ static int cmd_list(engine *e, int argc, char **argv, const char *rest, reply *o
     return RP_OK;
 }
 
-static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *out,
-                   rp_error *err)
+/* Every seat's clock back to the main time. */
+static void reset_clocks(engine *e)
+{
+    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
+        e->left_ms[p] = e->main_ms;
+        e->stones_left[p] = e->main_ms > 0 ? 0 : e->byoyomi_stones;
+    }
+}
+
+static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)rest;
     const rp_game *game = rp_game_find(argv[1]);
@@ -95,14 +109,14 @@ static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *ou
         rp_match_free(&e->match);
     e->match = m;
     e->has_match = true;
-    char text[1024];
+    reset_clocks(e);
+    char text[2048];
     rp_config_to_text(game, &e->match.config, text, sizeof text);
     reply_add(out, "%s %s", game->id, text);
     return RP_OK;
 }
 
-static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out,
-                     rp_error *err)
+static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     const rp_game *game = e->match.game;
@@ -116,22 +130,19 @@ static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *
     return RP_OK;
 }
 
-static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)out;
     return rp_match_play_text(&e->match, rest, err);
 }
 
-static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)out;
     return rp_match_undo(&e->match, err);
 }
 
-static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out,
-                     rp_error *err)
+static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest;
     char text[RP_STATE_TEXT];
@@ -141,11 +152,16 @@ static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *
     return RP_OK;
 }
 
-static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
-    (void)argc, (void)argv, (void)out;
-    return rp_match_load(&e->match, rest, err);
+    (void)argc, (void)argv;
+    int rc = rp_match_load(&e->match, rest, err);
+    if (rc < 0)
+        return rc;
+    char text[2048];
+    rp_config_to_text(e->match.game, &e->match.config, text, sizeof text);
+    reply_add(out, "%s %s", e->match.game->id, text);
+    return RP_OK;
 }
 
 /* A seat number given as text, checked against the game's seats. */
@@ -155,18 +171,29 @@ static int parse_seat(const engine *e, const char *text, int *seat, rp_error *er
     long p = strtol(text, &end, 10);
     int players = e->match.game->num_players(&e->match.state);
     if (end == text || *end || p < 0 || p >= players)
-        return rp_fail(err, RP_EINVAL, "no player '%s': players are 0 to %d", text,
-                       players - 1);
+        return rp_fail(err, RP_EINVAL, "no player '%.40s': players are 0 to %d", text, players - 1);
     *seat = (int)p;
     return RP_OK;
 }
 
-static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+/* A seat number or "spectator". */
+static int parse_viewer(const engine *e, const char *text, int *viewer, rp_error *err)
+{
+    if (strcmp(text, "spectator") == 0) {
+        *viewer = RP_SPECTATOR;
+        return RP_OK;
+    }
+    if (parse_seat(e, text, viewer, err) == RP_OK)
+        return RP_OK;
+    return rp_fail(err, RP_EINVAL, "no viewer '%.40s': a seat from 0 to %d or 'spectator'", text,
+                   e->match.game->num_players(&e->match.state) - 1);
+}
+
+static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)rest;
     int seat;
-    if (parse_seat(e, argv[1], &seat, err) < 0)
+    if (parse_viewer(e, argv[1], &seat, err) < 0)
         return RP_EINVAL;
     char *text = rp_view_text(e->match.game, &e->match.state, seat, false);
     if (!text)
@@ -183,7 +210,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
     int seat = e->match.game->current_player(&e->match.state);
     if (seat < 0)
         seat = 0;
-    if (argc > 1 && parse_seat(e, argv[1], &seat, err) < 0)
+    if (argc > 1 && parse_viewer(e, argv[1], &seat, err) < 0)
         return RP_EINVAL;
     char *buf = NULL;
     size_t size = 0;
@@ -206,8 +233,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
     return RP_OK;
 }
 
-static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply *out,
-                      rp_error *err)
+static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     char status[256];
@@ -216,8 +242,7 @@ static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply 
     return RP_OK;
 }
 
-static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     int p = e->match.game->current_player(&e->match.state);
@@ -228,42 +253,243 @@ static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *o
     return RP_OK;
 }
 
+/* The thinking time for the seat to act under the time control: a twentieth of what is left
+ * of the main time, or a share of the byo-yomi period; 0 when there is no time control. */
+static long genmove_budget(const engine *e, int seat)
+{
+    if (!e->timed)
+        return 0;
+    long ms;
+    if (e->left_ms[seat] > 0)
+        ms = e->left_ms[seat] / 20;
+    else if (e->byoyomi_stones > 0)
+        ms = e->byoyomi_ms * 9 / 10 / (e->stones_left[seat] > 0 ? e->stones_left[seat] : 1);
+    else
+        ms = 1;
+    return ms > 0 ? ms : 1;
+}
+
+/* Charge the time a move took to the seat's clock (entering byo-yomi when main time ends). */
+static void charge_clock(engine *e, int seat, long spent)
+{
+    if (!e->timed)
+        return;
+    if (e->left_ms[seat] > 0) {
+        e->left_ms[seat] -= spent;
+        if (e->left_ms[seat] <= 0) {
+            e->left_ms[seat] = 0;
+            e->stones_left[seat] = e->byoyomi_stones;
+        }
+        return;
+    }
+    if (e->byoyomi_stones > 0 && --e->stones_left[seat] <= 0)
+        e->stones_left[seat] = e->byoyomi_stones;
+}
+
 static int cmd_genmove(engine *e, int argc, char **argv, const char *rest, reply *out,
                        rp_error *err)
 {
     (void)rest;
     if (rp_match_over(&e->match))
         return rp_fail(err, RP_EOVER, "the game is over");
-    rp_ai *ai;
-    const char *spec = argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI;
-    if (rp_ai_create(e->match.game, spec, e->match.config.seed * 31u + e->ai_seed, &ai, err) < 0)
-        return RP_EINVAL;
-    rp_action a;
-    int rc = rp_ai_choose(ai, &e->match.state, &a, NULL, err);
-    rp_ai_free(ai);
+    const int seat = e->match.game->current_player(&e->match.state);
+    const long budget = genmove_budget(e, seat);
+    const unsigned long long start = rp_cli_now_ns();
+    rp_genmove g;
+    int rc = rp_match_genmove(&e->match, argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI, budget, &g, err);
     if (rc < 0)
         return rc;
-    char text[RP_ACTION_TEXT];
-    e->match.game->action_to_text(&e->match.state, a, text, sizeof text);
-    if ((rc = rp_match_play(&e->match, a, err)) < 0)
-        return rc;
-    e->ai_seed++;
-    reply_add(out, "%s", text);
+    charge_clock(e, seat, (long)((rp_cli_now_ns() - start) / 1000000u));
+    reply_add(out, "%s\ninfo seat=%d", g.text, g.seat);
+    if (g.info.win_chance >= 0)
+        reply_add(out, " win_chance=%.3f", g.info.win_chance);
+    reply_add(out, " iterations=%llu budget_ms=%ld", (unsigned long long)g.info.iterations, budget);
     return RP_OK;
 }
 
-static int cmd_quit(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+/* A whole number of seconds in [0, 10^7], as milliseconds. */
+static int parse_seconds(const char *text, long *ms, rp_error *err)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > 10000000)
+        return rp_fail(err, RP_EINVAL, "'%.40s': expected whole seconds from 0 to 10000000", text);
+    *ms = v * 1000;
+    return RP_OK;
+}
+
+static int cmd_time_settings(engine *e, int argc, char **argv, const char *rest, reply *out,
+                             rp_error *err)
+{
+    (void)argc, (void)rest, (void)out;
+    long main_ms, byo_ms, stones;
+    if (parse_seconds(argv[1], &main_ms, err) < 0 || parse_seconds(argv[2], &byo_ms, err) < 0 ||
+        parse_seconds(argv[3], &stones, err) < 0)
+        return RP_EINVAL;
+    stones /= 1000;
+    if (stones > 100000 || (byo_ms > 0) != (stones > 0))
+        return rp_fail(err, RP_EINVAL, "byo-yomi needs both a time and a number of moves");
+    e->main_ms = main_ms;
+    e->byoyomi_ms = byo_ms;
+    e->byoyomi_stones = (int)stones;
+    e->timed = main_ms > 0 || byo_ms > 0;
+    reset_clocks(e);
+    return RP_OK;
+}
+
+static int cmd_time_left(engine *e, int argc, char **argv, const char *rest, reply *out,
+                         rp_error *err)
+{
+    (void)argc, (void)rest, (void)out;
+    int seat;
+    long left, stones;
+    if (parse_seat(e, argv[1], &seat, err) < 0 || parse_seconds(argv[2], &left, err) < 0 ||
+        parse_seconds(argv[3], &stones, err) < 0)
+        return RP_EINVAL;
+    if (!e->timed)
+        return rp_fail(err, RP_EINVAL, "no time control: send time_settings first");
+    stones /= 1000;
+    if (stones > 100000)
+        return rp_fail(err, RP_EINVAL, "too many moves");
+    e->left_ms[seat] = stones > 0 ? 0 : left;
+    e->stones_left[seat] = (int)stones;
+    if (stones > 0)
+        e->byoyomi_ms = left; /* GTP: in byo-yomi, the time left for those moves */
+    return RP_OK;
+}
+
+/* The events of the last move told to a viewer, as one line of JSON. */
+static int cmd_events(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
+{
+    (void)argc, (void)rest;
+    int viewer;
+    if (parse_viewer(e, argv[1], &viewer, err) < 0)
+        return RP_EINVAL;
+    const rp_match *m = &e->match;
+    size_t i = m->length;
+    while (i > 0 && m->history[i - 1].kind != RP_ENTRY_MOVE)
+        i--;
+    if (i == 0)
+        return rp_fail(err, RP_EINVAL, "no move has been played yet");
+    rp_state before;
+    rp_match_state_at(m, i - 1, &before);
+    cJSON *events = rp_events(m->game, &before, m->history[i - 1].action, viewer, err);
+    if (!events)
+        return RP_EUNSUPPORTED;
+    char *text = cJSON_PrintUnformatted(events);
+    cJSON_Delete(events);
+    if (!text)
+        return rp_fail(err, RP_ENOMEM, "out of memory");
+    reply_add(out, "%s", text);
+    free(text);
+    return RP_OK;
+}
+
+/* Debug verb: the names the viewer may not learn now, from the referee's state. */
+static int cmd_secrets(engine *e, int argc, char **argv, const char *rest, reply *out,
+                       rp_error *err)
+{
+    (void)argc, (void)rest;
+    int viewer;
+    if (parse_viewer(e, argv[1], &viewer, err) < 0)
+        return RP_EINVAL;
+    if (!e->match.game->secret_names)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s does not name its secrets", e->match.game->id);
+    char names[RP_STATE_TEXT];
+    if (e->match.game->secret_names(&e->match.state, viewer, names, sizeof names) < 0)
+        return rp_fail(err, RP_ENOSPACE, "too many secrets to list");
+    reply_add(out, "%s", names);
+    return RP_OK;
+}
+
+/* A record of the match so far, one line per record line (never an empty one). */
+static int cmd_record(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
+{
+    (void)argc, (void)argv, (void)rest;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return rp_fail(err, RP_ENOMEM, "out of memory");
+    int rc = rp_record_write(&e->match, mem);
+    fclose(mem);
+    if (rc == RP_OK) {
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        reply_add(out, "\n%s", text);
+    } else {
+        rp_fail(err, rc, "cannot write the record");
+    }
+    free(text);
+    return rc;
+}
+
+static int cmd_loadrecord(engine *e, int argc, char **argv, const char *rest, reply *out,
+                          rp_error *err)
+{
+    (void)argc, (void)argv;
+    FILE *in = fopen(rest, "r");
+    if (!in)
+        return rp_fail(err, RP_EIO, "cannot open '%.100s'", rest);
+    rp_match m;
+    int rc = rp_record_read(&m, in, rest, err);
+    fclose(in);
+    if (rc < 0)
+        return rc;
+    if (e->has_match)
+        rp_match_free(&e->match);
+    e->match = m;
+    e->has_match = true;
+    reset_clocks(e);
+    char status[256];
+    rp_match_status(&m, status, sizeof status);
+    reply_add(out, "%s %zu moves %s", m.game->id, m.num_moves, status);
+    return RP_OK;
+}
+
+static int cmd_name(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    reply_add(out, "Ramparts");
+    return RP_OK;
+}
+
+static int cmd_version(engine *e, int argc, char **argv, const char *rest, reply *out,
+                       rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    reply_add(out, "%s", RP_VERSION_STRING);
+    return RP_OK;
+}
+
+static int cmd_protocol_version(engine *e, int argc, char **argv, const char *rest, reply *out,
+                                rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    reply_add(out, "2");
+    return RP_OK;
+}
+
+static int cmd_quit(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)out, (void)err;
     e->quit = true;
     return RP_OK;
 }
 
-static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err);
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err);
+static int cmd_list_commands(engine *e, int argc, char **argv, const char *rest, reply *out,
+                             rp_error *err);
+static int cmd_known_command(engine *e, int argc, char **argv, const char *rest, reply *out,
+                             rp_error *err);
 
 static const command commands[] = {
+    {"name", 0, 0, false, cmd_name, "name            the engine's name"},
+    {"version", 0, 0, false, cmd_version, "version         the engine's version"},
+    {"protocol_version", 0, 0, false, cmd_protocol_version,
+     "protocol_version  2 (GTP 2's envelope)"},
+    {"list_commands", 0, 0, false, cmd_list_commands, "list_commands   the commands, one a line"},
+    {"known_command", 1, 1, false, cmd_known_command, "known_command C true or false"},
     {"list", 0, 0, false, cmd_list, "list            the games"},
     {"new", 1, -1, false, cmd_new, "new GAME [k=v]  start a game with options"},
     {"legal", 0, 0, true, cmd_legal, "legal           the legal moves, one a line"},
@@ -271,18 +497,50 @@ static const command commands[] = {
     {"undo", 0, 0, true, cmd_undo, "undo            take back the last move"},
     {"state", 0, 0, true, cmd_state, "state           the full-state notation"},
     {"load", 1, -1, true, cmd_load, "load NOTATION   set the position from a full-state notation"},
-    {"view", 1, 1, true, cmd_view, "view PLAYER     what PLAYER may know, as JSON"},
-    {"showboard", 0, 1, true, cmd_showboard, "showboard [P]   the board as a player sees it"},
+    {"view", 1, 1, true, cmd_view,
+     "view VIEWER     what a seat (or 'spectator') may know, as JSON"},
+    {"showboard", 0, 1, true, cmd_showboard,
+     "showboard [V]   the board as a seat (or 'spectator') sees it"},
+    {"events", 1, 1, true, cmd_events, "events VIEWER   what the last move showed VIEWER, as JSON"},
     {"status", 0, 0, true, cmd_status, "status          ongoing, or over and the result"},
     {"turn", 0, 0, true, cmd_turn, "turn            the player to act, or over"},
-    {"genmove", 0, 1, true, cmd_genmove, "genmove [AI]    the AI (default medium) plays a move and names it"},
+    {"genmove", 0, 1, true, cmd_genmove,
+     "genmove [AI]    the AI (default medium) plays a move: the move, then its estimate"},
+    {"time_settings", 3, 3, false, cmd_time_settings,
+     "time_settings M B S  main time M s, then B s for every S moves"},
+    {"time_left", 3, 3, true, cmd_time_left,
+     "time_left P T S  seat P has T s left (for S moves in byo-yomi)"},
+    {"record", 0, 0, true, cmd_record, "record          the game so far as a record"},
+    {"loadrecord", 1, -1, false, cmd_loadrecord,
+     "loadrecord FILE replay a record file and continue from its end"},
+    {"secrets", 1, 1, true, cmd_secrets,
+     "secrets VIEWER  debug: the card names VIEWER may not learn now"},
     {"help", 0, 0, false, cmd_help, "help            this list"},
     {"quit", 0, 0, false, cmd_quit, "quit            leave"},
 };
 #define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
-static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out,
-                    rp_error *err)
+static int cmd_list_commands(engine *e, int argc, char **argv, const char *rest, reply *out,
+                             rp_error *err)
+{
+    (void)e, (void)argc, (void)argv, (void)rest, (void)err;
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        reply_add(out, "%s%s", i ? "\n" : "", commands[i].name);
+    return RP_OK;
+}
+
+static int cmd_known_command(engine *e, int argc, char **argv, const char *rest, reply *out,
+                             rp_error *err)
+{
+    (void)e, (void)argc, (void)rest, (void)err;
+    bool known = false;
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        known = known || strcmp(argv[1], commands[i].name) == 0;
+    reply_add(out, "%s", known ? "true" : "false");
+    return RP_OK;
+}
+
+static int cmd_help(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)e, (void)argc, (void)argv, (void)rest, (void)err;
     for (int i = 0; i < NUM_COMMANDS; i++)
@@ -365,8 +623,8 @@ static bool handle_line(engine *e, char *line)
         p++;
     reply out = {0};
     rp_error err = {{0}};
-    int rc = *p ? run_command(e, p, &out, &err)
-                : rp_fail(&err, RP_EINVAL, "an id without a command");
+    int rc =
+        *p ? run_command(e, p, &out, &err) : rp_fail(&err, RP_EINVAL, "an id without a command");
     if (rc < 0)
         printf("?%s %s\n\n", id, err.msg[0] ? err.msg : rp_strerror(rc));
     else

@@ -1,148 +1,216 @@
-/* cmd_play.c — `ramparts play GAME`: a game in the terminal. Humans see their own view and the
- * legal moves numbered, and answer by number or notation; AIs move by themselves. Every game
- * is saved as a record when it ends or the player leaves. */
-#include <errno.h>
+/* cmd_play.c — `ramparts play GAME`: a game at the terminal. Each human sees only their own
+ * view: what happened since their last turn (the game's events told to them), the board,
+ * their hand and a compact prompt. AIs move through the engine facade. Several humans share
+ * the terminal with a hand-over screen between them. Undo is fair (see rp_match_undo_fair);
+ * the record is written on leaving, on Ctrl-C too, and `--resume FILE` continues it. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-#define HUMAN "human"
 #define DEFAULT_OPPONENT "medium"
 #define HINT_AI "hard"
+#define MAX_INPUT 200 /* longer lines are refused whole */
+#define SHORT_LIST 12 /* legal lists up to this long are shown at the prompt */
 
 typedef struct play_session {
     rp_match match;
-    rp_ai *ai[RP_MAX_PLAYERS]; /* NULL for a human seat */
-    const char *record_path;
     bool color;
+    int screen_seat; /* the human whose screen is up, or -1 */
+    /* What each human has not yet been told (their events since their last prompt). */
+    char *pending[RP_MAX_PLAYERS];
+    size_t pending_len[RP_MAX_PLAYERS];
 } play_session;
 
 static void turn_help(void)
 {
     printf("At your turn: a move's number or its notation, or\n"
-           "  help   this list        moves  the legal moves again   rules  the rules\n"
-           "  hint   the AI's suggestion with its estimated win chance\n"
-           "  undo   take back your last move (and the AI's replies)   quit   save and leave\n");
+           "  moves   the legal moves, numbered    board   show the table again\n"
+           "  hint    the AI's suggestion          rules   the rules (through a pager)\n"
+           "  undo    take back your last move     resign  give up the game\n"
+           "  help    this list                    quit    save and leave (resume later)\n"
+           "Commands may be typed in any case. Against the AI, undo takes back your move and\n"
+           "the replies and re-shuffles everything you could not see. At a shared table you\n"
+           "can take back only your own last move, before anyone else moves.\n");
 }
 
 static void play_help(void)
 {
     printf("usage: ramparts play GAME [--seat N=WHO ...] [--seed N] [--position TEXT]\n"
-           "                     [--record FILE] [key=value ...]\n\n"
-           "Plays GAME in the terminal. WHO is 'human' or an AI; by default seat 0 is human\n"
-           "and every other seat is '%s'. --position starts from a full-state notation.\n"
-           "Each game is saved as a record on exit: to --record FILE, else to the folder\n"
-           "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records).\n\n",
+           "                     [--record FILE] [key=value ...]\n"
+           "       ramparts play --resume FILE [--seat N=WHO ...]\n\n"
+           "Plays GAME at the terminal. WHO is 'human' or an AI; by default seat 0 is human\n"
+           "and every other seat is '%s'. Two or more humans share the terminal (hot seat):\n"
+           "the screen is cleared between them and each sees only their own cards.\n"
+           "--position starts from a full-state notation. The game is saved as a record when\n"
+           "it ends, when you quit and on Ctrl-C: to --record FILE, else to a new file in\n"
+           "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records). --resume continues\n"
+           "an unfinished record and saves it back to the same file.\n\n",
            DEFAULT_OPPONENT);
     turn_help();
     printf("\nAIs:\n%s", rp_ai_help());
 }
 
-static bool is_human(const play_session *s, int seat)
+/* ---- what each human is told ---- */
+
+static void tell(play_session *s, int seat, const char *text, size_t len)
 {
-    return s->ai[seat] == NULL;
+    char *grown = realloc(s->pending[seat], s->pending_len[seat] + len + 1);
+    if (!grown)
+        return;
+    memcpy(grown + s->pending_len[seat], text, len);
+    s->pending_len[seat] += len;
+    grown[s->pending_len[seat]] = '\0';
+    s->pending[seat] = grown;
 }
 
-/* The default record path: $RAMPARTS_RECORDS or ~/.local/share/ramparts/records. */
-static int default_record_path(const rp_match *m, char *path, size_t size)
+static void forget(play_session *s, int seat)
 {
-    char dir[768];
-    const char *env = getenv("RAMPARTS_RECORDS");
-    const char *home = getenv("HOME");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.local/share/ramparts/records", home);
-    else
-        snprintf(dir, sizeof dir, "ramparts-records");
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
+    free(s->pending[seat]);
+    s->pending[seat] = NULL;
+    s->pending_len[seat] = 0;
+}
+
+/* Tell every human what the move just made (history entry `at`) did, as they see it. */
+static void narrate_to_humans(play_session *s, const void *before, rp_action action)
+{
+    const rp_match *m = &s->match;
+    for (int p = 0; p < m->game->num_players(&m->state); p++) {
+        if (!rp_match_is_human(m, p))
             continue;
-        *p = '\0';
-        mkdir(dir, 0755);
-        *p = '/';
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem)
+            continue;
+        rp_cli_narrate(m->game, before, action, p, mem, NULL, 0);
+        fclose(mem);
+        tell(s, p, text, len);
+        free(text);
     }
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-        return -1;
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(path, size, "%s/%s-%s-%llu.rec", dir, m->game->id, stamp,
-             (unsigned long long)m->config.seed);
-    return 0;
 }
 
-static void save_record(const play_session *s)
+/* Play a move for the seat to act (by a human), narrating it; false with err when refused. */
+static int play_move(play_session *s, rp_action action, rp_error *err)
 {
-    char path[1024];
-    if (s->record_path)
-        snprintf(path, sizeof path, "%s", s->record_path);
-    else if (default_record_path(&s->match, path, sizeof path) < 0) {
-        fprintf(stderr, "ramparts play: cannot create a folder for the record\n");
-        return;
-    }
-    FILE *out = fopen(path, "w");
-    if (!out || rp_record_write(&s->match, out) < 0) {
-        fprintf(stderr, "ramparts play: cannot write the record %s\n", path);
-        if (out)
-            fclose(out);
-        return;
-    }
-    fclose(out);
-    printf("Game saved: %s\n", path);
+    rp_match *m = &s->match;
+    rp_state before;
+    rp_state_copy(m->game, &before, &m->state);
+    int rc = rp_match_play(m, action, err);
+    if (rc < 0)
+        return rc;
+    narrate_to_humans(s, &before, action);
+    rp_cli_record_snapshot(m);
+    return RP_OK;
 }
+
+static int ai_turn(play_session *s)
+{
+    rp_match *m = &s->match;
+    rp_state before;
+    rp_state_copy(m->game, &before, &m->state);
+    rp_genmove g;
+    rp_error err;
+    if (rp_match_genmove(m, NULL, 0, &g, &err) < 0) {
+        fprintf(stderr, "ramparts play: the AI of %s failed: %s\n", rp_seat_name(m->game, g.seat),
+                err.msg);
+        return RP_EXIT_FAIL;
+    }
+    narrate_to_humans(s, &before, g.action);
+    rp_cli_record_snapshot(m);
+    return RP_EXIT_OK;
+}
+
+/* ---- the screen of a human's turn ---- */
 
 static void list_moves(const play_session *s)
 {
     const rp_game *game = s->match.game;
     rp_action legal[RP_MAX_LEGAL];
     int n = game->legal_actions(&s->match.state, legal);
-    printf("Your moves:\n");
     for (int i = 0; i < n; i++) {
         char text[RP_ACTION_TEXT];
         game->action_to_text(&s->match.state, legal[i], text, sizeof text);
-        printf("  %s%3d%s  %-28s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "",
-               text, (i % 2 == 1 || i == n - 1) ? "\n" : "");
+        printf("%s%4d%s %-21s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "", text,
+               (i % 3 == 2 || i == n - 1) ? "\n" : "");
     }
 }
 
-static void show_turn(const play_session *s)
+/* The compact line above the prompt: the game's summary, a short list, or a count. */
+static void prompt_moves(const play_session *s)
 {
     const rp_game *game = s->match.game;
-    int p = game->current_player(&s->match.state);
-    printf("\n");
-    game->render(&s->match.state, p, stdout, s->color);
-    list_moves(s);
+    char summary[512];
+    if (game->moves_summary && game->moves_summary(&s->match.state, summary, sizeof summary) > 0) {
+        printf("Moves: %s  ('moves' numbers them)\n", summary);
+        return;
+    }
+    rp_action legal[RP_MAX_LEGAL];
+    int n = game->legal_actions(&s->match.state, legal);
+    if (n <= SHORT_LIST) {
+        list_moves(s);
+        return;
+    }
+    printf("%d moves: type one in notation, or 'moves' to see them numbered.\n", n);
 }
 
-/* Take back moves until a human's own move has been undone and a human is to act again. */
-static void undo_to_human(play_session *s)
+static void show_turn(play_session *s, int seat)
+{
+    const rp_game *game = s->match.game;
+    if (s->pending_len[seat])
+        fputs(s->pending[seat], stdout);
+    forget(s, seat);
+    printf("\n");
+    game->render(&s->match.state, seat, stdout, s->color);
+    prompt_moves(s);
+}
+
+/* ---- commands at a human's prompt ---- */
+
+static uint64_t fresh_seed(void)
+{
+    uint64_t seed = 0;
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &seed, sizeof seed) != (ssize_t)sizeof seed)
+            seed = 0;
+        close(fd);
+    }
+    if (!seed)
+        seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15u ^ (uint64_t)clock();
+    return seed;
+}
+
+static bool undo(play_session *s, int seat)
 {
     rp_match *m = &s->match;
-    bool undid_human = false;
-    while (m->num_moves > 0) {
-        rp_error err;
-        rp_match_undo(m, &err);
-        int p = m->game->current_player(&m->state);
-        if (is_human(s, p))
-            undid_human = true;
-        if (undid_human && is_human(s, p))
-            break;
+    size_t taken = 0;
+    rp_error err;
+    if (rp_match_undo_fair(m, seat, fresh_seed(), &taken, &err) < 0) {
+        printf("Cannot undo: %s.\n", err.msg);
+        return false;
     }
-    if (!undid_human)
-        printf("Nothing to undo.\n");
+    forget(s, seat); /* what was seen after the move no longer holds */
+    rp_cli_record_snapshot(m);
+    if (rp_match_humans(m) > 1)
+        printf("%s took back their last move.\n", rp_seat_name(m->game, seat));
+    else if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
+        printf("Took back %zu move%s (yours and the replies). Everything you could not see "
+               "has been shuffled again, so what you saw after that move no longer holds.\n",
+               taken, taken == 1 ? "" : "s");
+    else
+        printf("Took back %zu move%s (yours and the replies).\n", taken, taken == 1 ? "" : "s");
+    return true;
 }
 
 static void hint(play_session *s)
 {
     rp_ai *ai;
     rp_error err;
-    if (rp_ai_create(s->match.game, HINT_AI, (uint64_t)time(NULL), &ai, &err) < 0) {
+    if (rp_ai_create(s->match.game, HINT_AI, fresh_seed(), &ai, &err) < 0) {
         printf("No hint: %s\n", err.msg);
         return;
     }
@@ -165,130 +233,205 @@ static int move_number(const char *line)
 {
     char *end;
     long n = strtol(line, &end, 10);
-    if (end == line || *end)
+    if (end == line || *end || *line == '-' || *line == '+')
         return -1;
     return n > 0 && n < 100000 ? (int)n : 0;
 }
 
-/* One line from a human: a command or a move. Returns false to leave the game. */
-static bool human_input(play_session *s, char *line)
+/* A move typed as a number or in notation (as typed, else in lower case). */
+static void typed_move(play_session *s, const char *line)
 {
     rp_match *m = &s->match;
-    if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
-        return false;
-    if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
-        turn_help();
-        return true;
-    }
-    if (strcmp(line, "moves") == 0 || strcmp(line, "board") == 0 || !*line) {
-        show_turn(s);
-        return true;
-    }
-    if (strcmp(line, "rules") == 0) {
-        const char *rules = rp_game_rules(m->game);
-        fputs(rules ? rules : "No rules document.\n", stdout);
-        return true;
-    }
-    if (strcmp(line, "hint") == 0) {
-        hint(s);
-        return true;
-    }
-    if (strcmp(line, "undo") == 0) {
-        undo_to_human(s); /* the game loop redraws the position it returns to */
-        return true;
-    }
+    rp_action legal[RP_MAX_LEGAL];
+    int n = m->game->legal_actions(&m->state, legal);
     rp_error err = {{0}};
     int number = move_number(line);
-    int rc;
     if (number >= 0) {
-        rp_action legal[RP_MAX_LEGAL];
-        int n = m->game->legal_actions(&m->state, legal);
-        if (number < 1 || number > n) {
-            printf("There is no move %s: choose 1 to %d (or type 'help').\n", line, n);
-            return true;
-        }
-        rc = rp_match_play(m, legal[number - 1], &err);
-    } else {
-        rc = rp_match_play_text(m, line, &err);
+        if (number < 1 || number > n)
+            printf("There is no move %s: choose 1 to %d ('moves' lists them).\n", line, n);
+        else if (play_move(s, legal[number - 1], &err) < 0)
+            printf("Not played: %s.\n", err.msg);
+        return;
     }
+    rp_action action;
+    int rc = m->game->action_from_text(&m->state, line, &action, &err);
+    if (rc < 0) {
+        char lower[MAX_INPUT + 1];
+        snprintf(lower, sizeof lower, "%s", line);
+        rp_cli_lower(lower);
+        rp_error err2;
+        if (strcmp(lower, line) != 0 &&
+            m->game->action_from_text(&m->state, lower, &action, &err2) == RP_OK)
+            rc = RP_OK;
+    }
+    if (rc == RP_OK)
+        rc = play_move(s, action, &err);
     if (rc < 0)
-        printf("Not played: %s. Type a number from the list, or 'help'.\n", err.msg);
+        printf("Not played: %s. ('moves' lists the legal moves, 'help' the commands.)\n", err.msg);
+}
+
+static bool confirm(const char *question)
+{
+    char line[MAX_INPUT + 1];
+    printf("%s (yes/no)\n", question);
+    if (rp_cli_read_line("> ", line, sizeof line) != RP_LINE_OK)
+        return false;
+    rp_cli_lower(line);
+    return strcmp(line, "yes") == 0 || strcmp(line, "y") == 0;
+}
+
+typedef enum { STAY, REDRAW, LEAVE } turn_outcome;
+
+/* One line from the human at `seat`: a command or a move. */
+static turn_outcome human_input(play_session *s, int seat, const char *line)
+{
+    rp_match *m = &s->match;
+    char command[MAX_INPUT + 1];
+    snprintf(command, sizeof command, "%s", line);
+    rp_cli_lower(command);
+    if (!*command || strcmp(command, "board") == 0)
+        return REDRAW;
+    if (strcmp(command, "quit") == 0 || strcmp(command, "exit") == 0)
+        return LEAVE;
+    if (strcmp(command, "help") == 0 || strcmp(command, "?") == 0) {
+        turn_help();
+    } else if (strcmp(command, "moves") == 0) {
+        list_moves(s);
+    } else if (strcmp(command, "rules") == 0) {
+        const char *rules = rp_game_rules(m->game);
+        rp_cli_page(rules ? rules : "No rules document.\n");
+    } else if (strcmp(command, "hint") == 0) {
+        hint(s);
+    } else if (strcmp(command, "undo") == 0) {
+        return undo(s, seat) ? REDRAW : STAY;
+    } else if (strcmp(command, "resign") == 0) {
+        if (confirm("Resign the game?")) {
+            rp_error err;
+            rp_match_resign(m, seat, &err);
+            rp_cli_record_snapshot(m);
+        }
+    } else {
+        size_t before = m->num_moves;
+        typed_move(s, line);
+        if (m->num_moves != before && !rp_match_over(m) &&
+            m->game->current_player(&m->state) == seat)
+            return REDRAW; /* the same seat acts again (a turn of several actions) */
+    }
+    return STAY;
+}
+
+/* Between two humans: clear the screen, wait for the next one; the one who just moved may
+ * still take their move back. Returns false to leave. */
+static bool hand_over(play_session *s, int next)
+{
+    const rp_game *game = s->match.game;
+    const int previous = s->screen_seat;
+    rp_cli_clear_screen();
+    for (;;) {
+        printf("Pass the terminal to %s (seat %d). %s: press Enter when ready.\n",
+               rp_seat_name(game, next), next, rp_seat_name(game, next));
+        if (previous >= 0)
+            printf("(%s: type 'undo' first to take back your move.)\n",
+                   rp_seat_name(game, previous));
+        char line[MAX_INPUT + 1];
+        int rc = rp_cli_read_line("", line, sizeof line);
+        if (rc == RP_LINE_EOF)
+            return false;
+        if (rc == RP_LINE_REFUSED)
+            continue;
+        rp_cli_lower(line);
+        if (strcmp(line, "quit") == 0)
+            return false;
+        if (strcmp(line, "undo") == 0 && previous >= 0) {
+            if (undo(s, previous)) {
+                s->screen_seat = -1;
+                rp_cli_clear_screen();
+                return true; /* the loop shows whoever acts now */
+            }
+            continue;
+        }
+        if (!*line)
+            break;
+    }
+    s->screen_seat = next;
+    rp_cli_clear_screen();
     return true;
 }
 
-static void announce(const play_session *s, int seat, const char *who, const char *move)
+static void game_over_screen(play_session *s)
 {
-    printf("%s%s%s (%s) plays %s\n", s->color ? "\033[1m" : "",
-           rp_seat_name(s->match.game, seat), s->color ? "\033[0m" : "", who, move);
-}
-
-static int ai_turn(play_session *s, int p)
-{
-    rp_match *m = &s->match;
-    rp_action a;
-    rp_error err;
-    if (rp_ai_choose(s->ai[p], &m->state, &a, NULL, &err) < 0) {
-        fprintf(stderr, "ramparts play: %s\n", err.msg);
-        return -1;
+    const rp_match *m = &s->match;
+    const bool shared = rp_match_humans(m) != 1;
+    int viewer = RP_SPECTATOR;
+    for (int p = 0; !shared && p < m->game->num_players(&m->state); p++)
+        if (rp_match_is_human(m, p))
+            viewer = p;
+    if (shared) {
+        rp_cli_clear_screen();
+    } else if (s->pending_len[viewer]) {
+        fputs(s->pending[viewer], stdout);
     }
-    char text[RP_ACTION_TEXT];
-    m->game->action_to_text(&m->state, a, text, sizeof text);
-    if (rp_match_play(m, a, &err) < 0) {
-        fprintf(stderr, "ramparts play: the AI chose an illegal move: %s\n", err.msg);
-        return -1;
-    }
-    announce(s, p, rp_ai_name(s->ai[p]), text);
-    return 0;
+    printf("\n");
+    m->game->render(&m->state, viewer, stdout, s->color);
+    char over[RP_ERROR_TEXT];
+    rp_cli_over_text(m, viewer, over, sizeof over);
+    rp_cli_result_line(m, over, stdout);
 }
 
 static int game_loop(play_session *s)
 {
     rp_match *m = &s->match;
-    int last_human = -1;
-    char line[512];
+    bool redraw = true;
+    char line[MAX_INPUT + 1];
     while (!rp_match_over(m)) {
         int p = m->game->current_player(&m->state);
-        if (!is_human(s, p)) {
-            if (ai_turn(s, p) < 0)
+        if (!rp_match_is_human(m, p)) {
+            if (ai_turn(s) != RP_EXIT_OK)
                 return RP_EXIT_FAIL;
             continue;
         }
-        if (last_human != (int)m->num_moves) {
-            show_turn(s);
-            last_human = (int)m->num_moves;
+        if (p != s->screen_seat) {
+            if (rp_match_humans(m) > 1 && !hand_over(s, p))
+                return RP_EXIT_OK;
+            if (m->game->current_player(&m->state) != p)
+                continue; /* the hand-over took a move back */
+            s->screen_seat = p;
+            redraw = true;
         }
-        printf("%s> ", rp_seat_name(m->game, p));
-        fflush(stdout);
-        if (!fgets(line, sizeof line, stdin)) {
+        if (redraw)
+            show_turn(s, p);
+        redraw = false;
+        char prompt[64];
+        snprintf(prompt, sizeof prompt, "%s> ", rp_seat_name(m->game, p));
+        int rc = rp_cli_read_line(prompt, line, sizeof line);
+        if (rc == RP_LINE_EOF) {
             printf("\n");
             return RP_EXIT_OK;
         }
-        line[strcspn(line, "\r\n")] = '\0';
-        char *start = line;
-        while (*start == ' ' || *start == '\t')
-            start++;
-        if (!human_input(s, start))
+        if (rc == RP_LINE_REFUSED)
+            continue;
+        turn_outcome outcome = human_input(s, p, line);
+        if (outcome == LEAVE)
             return RP_EXIT_OK;
+        redraw = outcome == REDRAW;
+        if (m->game->current_player(&m->state) != p || m->num_moves == 0)
+            redraw = true;
     }
-    int viewer = 0;
-    while (viewer < m->game->num_players(&m->state) - 1 && !is_human(s, viewer))
-        viewer++;
-    printf("\n");
-    m->game->render(&m->state, viewer, stdout, s->color);
-    char status[256];
-    rp_match_status(m, status, sizeof status);
-    double r[RP_MAX_PLAYERS] = {0};
-    m->game->returns(&m->state, r);
-    printf("Game over:");
-    for (int q = 0; q < m->game->num_players(&m->state); q++)
-        printf(" %s %s;", rp_seat_name(m->game, q),
-               r[q] > 0.999 ? "wins" : r[q] > 0 ? "shares the win" : "loses");
-    printf("\n");
+    game_over_screen(s);
     return RP_EXIT_OK;
 }
 
+/* ---- setting up ---- */
+
+typedef struct play_args {
+    const rp_game *game;
+    rp_config cfg;
+    char who[RP_MAX_PLAYERS][RP_RECORD_SEAT_TEXT];
+    const char *position, *record, *resume;
+} play_args;
+
 /* "N=WHO": WHO for seat N. */
-static bool parse_seat(const char *arg, char specs[][96])
+static bool parse_seat(const char *arg, play_args *a)
 {
     char *end;
     long seat = strtol(arg, &end, 10);
@@ -296,8 +439,131 @@ static bool parse_seat(const char *arg, char specs[][96])
         rp_cli_usage_error("play", "--seat %s: expected N=WHO, e.g. --seat 1=greedy", arg);
         return false;
     }
-    snprintf(specs[seat], sizeof specs[seat], "%s", end + 1);
+    snprintf(a->who[seat], sizeof a->who[seat], "%s", end + 1);
     return true;
+}
+
+static int parse_args(int argc, char **argv, play_args *a)
+{
+    int first = 1;
+    if (argc >= 2 && argv[1][0] != '-') {
+        a->game = rp_cli_game("play", argv[1]);
+        if (!a->game)
+            return RP_EXIT_USAGE;
+        rp_config_default(a->game, &a->cfg);
+        a->cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
+        first = 2;
+    }
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        rp_error err;
+        if (strcmp(arg, "--seat") == 0 || strcmp(arg, "--seed") == 0 ||
+            strcmp(arg, "--position") == 0 || strcmp(arg, "--record") == 0 ||
+            strcmp(arg, "--resume") == 0) {
+            if (!(v = rp_cli_value("play", argc, argv, &i)))
+                return RP_EXIT_USAGE;
+            if (strcmp(arg, "--seat") == 0 && !parse_seat(v, a))
+                return RP_EXIT_USAGE;
+            if (strcmp(arg, "--position") == 0)
+                a->position = v;
+            if (strcmp(arg, "--record") == 0)
+                a->record = v;
+            if (strcmp(arg, "--resume") == 0)
+                a->resume = v;
+            if (strcmp(arg, "--seed") == 0 && a->game) {
+                char kv[64];
+                snprintf(kv, sizeof kv, "seed=%.40s", v);
+                if (rp_config_set(a->game, &a->cfg, kv, &err) < 0)
+                    return rp_cli_usage_error("play", "%s", err.msg);
+            }
+        } else if (arg[0] == '-') {
+            return rp_cli_usage_error("play", "unknown option '%s'", arg);
+        } else if (!a->game) {
+            return rp_cli_usage_error("play", "'%s': the game comes first (or --resume FILE)", arg);
+        } else {
+            int rc = rp_cli_set_option("play", a->game, &a->cfg, arg);
+            if (rc != RP_EXIT_OK)
+                return rc;
+        }
+    }
+    if (a->resume && (a->game || a->position || a->record))
+        return rp_cli_usage_error("play", "--resume FILE takes the game, options and record "
+                                          "from FILE; only --seat may be added");
+    if (!a->resume && !a->game)
+        return rp_cli_usage_error("play", "which game? (ramparts list)");
+    return RP_EXIT_OK;
+}
+
+static int resume_match(play_session *s, const char *path)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "ramparts play: cannot open %s\n", path);
+        return RP_EXIT_FAIL;
+    }
+    rp_error err;
+    int rc = rp_record_read(&s->match, in, path, &err);
+    fclose(in);
+    if (rc < 0) {
+        fprintf(stderr, "ramparts play: %s\n", err.msg);
+        return RP_EXIT_FAIL;
+    }
+    if (rp_match_over(&s->match)) {
+        char status[256];
+        rp_match_status(&s->match, status, sizeof status);
+        fprintf(stderr, "ramparts play: the game in %s is over (%s): nothing to resume\n", path,
+                status);
+        rp_match_free(&s->match);
+        return RP_EXIT_FAIL;
+    }
+    return RP_EXIT_OK;
+}
+
+static int new_match(play_session *s, const play_args *a)
+{
+    rp_error err;
+    if (rp_match_new(&s->match, a->game, &a->cfg, &err) < 0)
+        return rp_cli_usage_error("play", "%s", err.msg);
+    if (a->position && rp_match_load(&s->match, a->position, &err) < 0) {
+        rp_match_free(&s->match);
+        return rp_cli_usage_error("play", "--position: %s", err.msg);
+    }
+    const int players = a->game->num_players(&s->match.state);
+    for (int p = 0; p < players; p++)
+        rp_match_set_player(&s->match, p, p == 0 ? RP_HUMAN : DEFAULT_OPPONENT, NULL);
+    return RP_EXIT_OK;
+}
+
+static int seat_players(play_session *s, const play_args *a)
+{
+    const int players = s->match.game->num_players(&s->match.state);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
+        if (!a->who[p][0])
+            continue;
+        rp_error err;
+        if (p >= players)
+            return rp_cli_usage_error("play", "--seat %d: this game has seats 0 to %d", p,
+                                      players - 1);
+        if (rp_match_set_player(&s->match, p, a->who[p], &err) < 0)
+            return rp_cli_usage_error("play", "--seat %d=%s: %s", p, a->who[p], err.msg);
+    }
+    return RP_EXIT_OK;
+}
+
+static void greet(const play_session *s, bool resumed)
+{
+    const rp_match *m = &s->match;
+    printf("%s", m->game->title);
+    if (resumed)
+        printf(", resumed after %zu moves", m->num_moves);
+    const int players = m->game->num_players(&m->state);
+    const int humans = rp_match_humans(m);
+    if (humans > 1)
+        printf(": %d players at one terminal (the screen is cleared between them)", humans);
+    for (int p = 0; p < players && humans == 1; p++)
+        if (rp_match_is_human(m, p))
+            printf(": you are %s (seat %d)", rp_seat_name(m->game, p), p);
+    printf(". Type 'help' for commands.\n");
 }
 
 int rp_cmd_play(int argc, char **argv)
@@ -306,78 +572,32 @@ int rp_cmd_play(int argc, char **argv)
         play_help();
         return RP_EXIT_OK;
     }
-    if (argc < 2 || argv[1][0] == '-')
-        return rp_cli_usage_error("play", "which game? (ramparts list)");
-    const rp_game *game = rp_cli_game("play", argv[1]);
-    if (!game)
-        return RP_EXIT_USAGE;
-    rp_config cfg;
-    rp_config_default(game, &cfg);
-    cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
-    char specs[RP_MAX_PLAYERS][96] = {{0}};
-    const char *position = NULL;
-    play_session s = {.color = rp_cli_color(stdout)};
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        rp_error err;
-        if (strcmp(a, "--seat") == 0 || strcmp(a, "--seed") == 0 ||
-            strcmp(a, "--position") == 0 || strcmp(a, "--record") == 0) {
-            if (!(v = rp_cli_value("play", argc, argv, &i)))
-                return RP_EXIT_USAGE;
-            if (strcmp(a, "--seat") == 0 && !parse_seat(v, specs))
-                return RP_EXIT_USAGE;
-            if (strcmp(a, "--position") == 0)
-                position = v;
-            if (strcmp(a, "--record") == 0)
-                s.record_path = v;
-            if (strcmp(a, "--seed") == 0) {
-                char kv[64];
-                snprintf(kv, sizeof kv, "seed=%s", v);
-                if (rp_config_set(game, &cfg, kv, &err) < 0)
-                    return rp_cli_usage_error("play", "%s", err.msg);
-            }
-        } else if (a[0] == '-') {
-            return rp_cli_usage_error("play", "unknown option '%s'", a);
-        } else {
-            int rc = rp_cli_set_option("play", game, &cfg, a);
-            if (rc != RP_EXIT_OK)
-                return rc;
-        }
-    }
+    play_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(argc, argv, &a);
+    if (rc != RP_EXIT_OK)
+        return rc;
+    play_session s = {.color = rp_cli_color(stdout), .screen_seat = -1};
+    rc = a.resume ? resume_match(&s, a.resume) : new_match(&s, &a);
+    if (rc != RP_EXIT_OK)
+        return rc;
+    rc = seat_players(&s, &a);
     rp_error err;
-    if (rp_match_new(&s.match, game, &cfg, &err) < 0)
-        return rp_cli_usage_error("play", "%s", err.msg);
-    if (position && rp_match_load(&s.match, position, &err) < 0) {
-        rp_match_free(&s.match);
-        return rp_cli_usage_error("play", "--position: %s", err.msg);
-    }
-    int players = game->num_players(&s.match.state);
-    int rc = RP_EXIT_OK;
-    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
-        if (specs[p][0] && p >= players) {
-            rc = rp_cli_usage_error("play", "--seat %d: this game has seats 0 to %d", p,
-                                    players - 1);
-            break;
-        }
-        if (p >= players)
-            continue;
-        const char *who = specs[p][0] ? specs[p] : p == 0 ? HUMAN : DEFAULT_OPPONENT;
-        snprintf(s.match.seats[p], sizeof s.match.seats[p], "%.*s", RP_RECORD_SEAT_TEXT - 1, who);
-        if (strcmp(who, HUMAN) == 0)
-            continue;
-        if (rp_ai_create(game, who, cfg.seed + (uint64_t)p, &s.ai[p], &err) < 0) {
-            rc = rp_cli_usage_error("play", "--seat %d=%s: %s", p, who, err.msg);
-            break;
-        }
+    if (rc == RP_EXIT_OK &&
+        rp_cli_record_open(&s.match, a.resume ? a.resume : a.record, &err) < 0) {
+        fprintf(stderr, "ramparts play: %s\n", err.msg);
+        rc = RP_EXIT_FAIL;
     }
     if (rc == RP_EXIT_OK) {
-        printf("%s — seed %llu. Type 'help' for commands.\n", game->title,
-               (unsigned long long)cfg.seed);
+        rp_cli_record_snapshot(&s.match);
+        greet(&s, a.resume != NULL);
         rc = game_loop(&s);
-        save_record(&s);
+        int saved = rp_cli_record_save(&s.match);
+        if (rc == RP_EXIT_OK)
+            rc = saved;
     }
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
-        rp_ai_free(s.ai[p]);
+        forget(&s, p);
     rp_match_free(&s.match);
     return rc;
 }

@@ -1,24 +1,121 @@
-/* cmd_replay.c — `ramparts replay FILE`: reads a game record, replays every move through the
- * rules, and refuses a record that does not replay with the line and the reason. */
+/* cmd_replay.c — `ramparts replay FILE`: reads a game record, replays every entry through the
+ * rules and checks its result, refusing a record that does not replay with the line and the
+ * reason. --show narrates the game as one viewer saw it; --step walks back and forth. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
+static void replay_help(void)
+{
+    printf("usage: ramparts replay FILE [--show | --step] [--seat N|spectator]\n\n"
+           "Replays a game record move by move and verifies it, its [result] included. Prints\n"
+           "the number of moves and the result. Exit status 1 when the record does not replay.\n"
+           "  --show   tell the whole game as the viewer saw it, then the final board\n"
+           "  --step   step through the game: Enter or 'n' next, 'p' back, a number jumps to\n"
+           "           that move, 'q' leaves\n"
+           "  --seat   the viewer: a seat number, or 'spectator' (the default: public only)\n");
+}
+
+/* The number of moves in history entries before i, plus one if i is a move. */
+static size_t move_number_at(const rp_match *m, size_t i)
+{
+    size_t n = 0;
+    for (size_t k = 0; k <= i && k < m->length; k++)
+        n += m->history[k].kind == RP_ENTRY_MOVE;
+    return n;
+}
+
+static void show_end(const rp_match *m, int viewer)
+{
+    char over[RP_ERROR_TEXT];
+    rp_cli_over_text(m, viewer, over, sizeof over);
+    if (rp_match_over(m))
+        rp_cli_result_line(m, over, stdout);
+    else
+        printf("The game was left unfinished here.\n");
+}
+
+static void show_all(const rp_match *m, int viewer, bool color)
+{
+    for (size_t i = 0; i < m->length; i++)
+        rp_cli_show_entry(m, i, move_number_at(m, i), viewer, color, stdout);
+    show_end(m, viewer);
+}
+
+/* Show the position after `shown` entries (0: the start). */
+static void show_position(const rp_match *m, size_t shown, int viewer, bool color)
+{
+    if (shown == 0) {
+        printf("-- The start (%zu entries; Enter or 'n' for the next) --\n\n", m->length);
+        rp_state st;
+        rp_match_state_at(m, 0, &st);
+        m->game->render(&st, viewer, stdout, color);
+        return;
+    }
+    rp_cli_show_entry(m, shown - 1, move_number_at(m, shown - 1), viewer, color, stdout);
+    if (shown == m->length)
+        show_end(m, viewer);
+}
+
+static void step(const rp_match *m, int viewer, bool color)
+{
+    size_t shown = 0;
+    char line[128];
+    show_position(m, shown, viewer, color);
+    for (;;) {
+        int rc = rp_cli_read_line("replay> ", line, sizeof line);
+        if (rc == RP_LINE_EOF)
+            return;
+        if (rc == RP_LINE_REFUSED)
+            continue;
+        rp_cli_lower(line);
+        char *end;
+        long jump = strtol(line, &end, 10);
+        if (strcmp(line, "q") == 0 || strcmp(line, "quit") == 0)
+            return;
+        if (!*line || strcmp(line, "n") == 0 || strcmp(line, "next") == 0) {
+            if (shown == m->length) {
+                printf("That was the end ('p' goes back, 'q' leaves).\n");
+                continue;
+            }
+            shown++;
+        } else if (strcmp(line, "p") == 0 || strcmp(line, "b") == 0 || strcmp(line, "back") == 0) {
+            if (shown == 0) {
+                printf("This is the start.\n");
+                continue;
+            }
+            shown--;
+        } else if (end != line && !*end && jump >= 0) {
+            size_t target = 0;
+            for (size_t moves = 0; target < m->length && moves < (size_t)jump; target++)
+                moves += m->history[target].kind == RP_ENTRY_MOVE;
+            shown = target;
+        } else {
+            printf("Enter or 'n' next, 'p' back, a move number, 'q' to leave.\n");
+            continue;
+        }
+        show_position(m, shown, viewer, color);
+    }
+}
+
 int rp_cmd_replay(int argc, char **argv)
 {
     if (rp_cli_wants_help(argc, argv)) {
-        printf("usage: ramparts replay FILE [--show]\n\n"
-               "Replays a game record move by move and verifies it. Prints the number of moves\n"
-               "and the result; --show also prints each move and the final position.\n"
-               "Exit status 1 when the record does not replay.\n");
+        replay_help();
         return RP_EXIT_OK;
     }
-    const char *path = NULL;
-    bool show = false;
+    const char *path = NULL, *seat = NULL;
+    bool show = false, stepping = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--show") == 0)
             show = true;
-        else if (argv[i][0] == '-' && argv[i][1])
+        else if (strcmp(argv[i], "--step") == 0)
+            stepping = true;
+        else if (strcmp(argv[i], "--seat") == 0) {
+            if (!(seat = rp_cli_value("replay", argc, argv, &i)))
+                return RP_EXIT_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1])
             return rp_cli_usage_error("replay", "unknown option '%s'", argv[i]);
         else if (path)
             return rp_cli_usage_error("replay", "one record file at a time");
@@ -27,6 +124,8 @@ int rp_cmd_replay(int argc, char **argv)
     }
     if (!path)
         return rp_cli_usage_error("replay", "which record file?");
+    if (show && stepping)
+        return rp_cli_usage_error("replay", "--show or --step, not both");
     FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!in) {
         fprintf(stderr, "ramparts replay: cannot open %s\n", path);
@@ -41,18 +140,17 @@ int rp_cmd_replay(int argc, char **argv)
         fprintf(stderr, "ramparts replay: %s\n", err.msg);
         return RP_EXIT_FAIL;
     }
-    if (show) {
-        rp_state st;
-        rp_state_copy(m.game, &st, &m.start);
-        for (size_t i = 0; i < m.num_moves; i++) {
-            char text[RP_ACTION_TEXT];
-            m.game->action_to_text(&st, m.moves[i], text, sizeof text);
-            printf("%4zu. %-10s %s\n", i + 1, rp_seat_name(m.game, m.game->current_player(&st)),
-                   text);
-            m.game->apply(&st, m.moves[i]);
-        }
-        m.game->render(&m.state, 0, stdout, rp_cli_color(stdout));
+    int viewer = RP_SPECTATOR;
+    if (seat &&
+        (viewer = rp_cli_viewer("replay", m.game, m.game->num_players(&m.state), seat)) == -3) {
+        rp_match_free(&m);
+        return RP_EXIT_USAGE;
     }
+    const bool color = rp_cli_color(stdout);
+    if (show)
+        show_all(&m, viewer, color);
+    if (stepping)
+        step(&m, viewer, color);
     char status[256];
     rp_match_status(&m, status, sizeof status);
     printf("%s: %s, %zu moves, %s\n", path, m.game->id, m.num_moves, status);

@@ -18,6 +18,9 @@ bool rp_cli_color(FILE *f)
     const char *no_color = getenv("NO_COLOR");
     if (no_color && *no_color)
         return false;
+    const char *term = getenv("TERM");
+    if (term && strcmp(term, "dumb") == 0)
+        return false;
     return rp_cli_tty(f);
 }
 

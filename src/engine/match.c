@@ -1,106 +1,336 @@
-/* match.c — a game in progress as the front ends see it: options, start position, move
- * history. Undo replays the history from the start, which is exact because all chance comes
- * from the rng inside the state. */
+/* match.c — a game in progress as the front ends see it: options in effect, start position,
+ * who plays each seat, and the history of moves, undos and re-samples. Undo replays the
+ * history from the start, which is exact because all chance comes from the rng inside the
+ * state and every re-sample is stored with its seed. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ramparts/engine.h"
+#include "internal.h"
 
-static void reset_history(rp_match *m)
+void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st)
 {
-    m->num_moves = 0;
-    rp_state_copy(m->game, &m->state, &m->start);
+    if (e->kind == RP_ENTRY_MOVE) {
+        m->game->apply(st, e->action);
+    } else if (e->kind == RP_ENTRY_RESAMPLE) {
+        rp_rng rng;
+        rp_rng_seed(&rng, e->value, 0x72657361u); /* "resa" */
+        m->game->determinize(st, e->seat, &rng);
+    }
+}
+
+/* Replay the first `count` history entries onto the start position. */
+static void replay_prefix(const rp_match *m, size_t count, void *st)
+{
+    rp_state_copy(m->game, st, &m->start);
+    for (size_t i = 0; i < count; i++)
+        rp_match_apply_entry(m, &m->history[i], st);
+}
+
+void rp_match_state_at(const rp_match *m, size_t i, void *st)
+{
+    replay_prefix(m, i < m->length ? i : m->length, st);
+}
+
+/* Cut the history to its first `count` entries and recompute the state. */
+static void truncate_history(rp_match *m, size_t count)
+{
+    size_t moves = 0;
+    int resigned = -1;
+    for (size_t i = 0; i < count; i++) {
+        moves += m->history[i].kind == RP_ENTRY_MOVE;
+        if (m->history[i].kind == RP_ENTRY_RESIGN)
+            resigned = m->history[i].seat;
+    }
+    m->length = count;
+    m->num_moves = moves;
+    m->resigned = resigned;
+    replay_prefix(m, count, &m->state);
+}
+
+static void set_all_human(rp_match *m)
+{
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        snprintf(m->seats[p], sizeof m->seats[p], "%s", RP_HUMAN);
 }
 
 int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_error *err)
 {
     memset(m, 0, sizeof *m);
     m->game = game;
+    m->resigned = -1;
     int rc = game->init(&m->start, cfg, err);
     if (rc < 0)
         return rc;
-    /* the options in effect, derived ones included, so a record replays as played */
     rp_config_of(game, &m->start, cfg, &m->config);
-    reset_history(m);
+    set_all_human(m);
+    truncate_history(m, 0);
     return RP_OK;
 }
 
 int rp_match_load(rp_match *m, const char *notation, rp_error *err)
 {
+    if (strlen(notation) >= sizeof m->position)
+        return rp_fail(err, RP_ENOSPACE, "position notation too long");
     rp_state loaded;
     int rc = m->game->state_from_text(&loaded, notation, err);
     if (rc < 0)
         return rc;
-    if (strlen(notation) >= sizeof m->position)
-        return rp_fail(err, RP_ENOSPACE, "position notation too long");
     rp_state_copy(m->game, &m->start, &loaded);
     snprintf(m->position, sizeof m->position, "%s", notation);
     m->from_position = true;
-    m->config.players = m->game->num_players(&loaded);
-    rp_config_of(m->game, &loaded, &m->config, &m->config);
-    reset_history(m);
+    rp_config base = m->config;
+    base.players = m->game->num_players(&loaded);
+    rp_config_of(m->game, &loaded, &base, &m->config);
+    truncate_history(m, 0);
     return RP_OK;
 }
 
 void rp_match_free(rp_match *m)
 {
-    free(m->moves);
-    m->moves = NULL;
-    m->num_moves = m->cap_moves = 0;
+    free(m->history);
+    m->history = NULL;
+    m->length = m->cap = m->num_moves = 0;
 }
 
-static int push_move(rp_match *m, rp_action action, rp_error *err)
+int rp_match_set_player(rp_match *m, int seat, const char *who, rp_error *err)
 {
-    if (m->num_moves == m->cap_moves) {
-        size_t cap = m->cap_moves ? m->cap_moves * 2 : 256;
-        rp_action *moves = realloc(m->moves, cap * sizeof *moves);
-        if (!moves)
-            return rp_fail(err, RP_ENOSPACE, "out of memory");
-        m->moves = moves;
-        m->cap_moves = cap;
+    if (seat < 0 || seat >= m->game->num_players(&m->state))
+        return rp_fail(err, RP_EINVAL, "no seat %d: seats are 0 to %d", seat,
+                       m->game->num_players(&m->state) - 1);
+    if (strlen(who) >= sizeof m->seats[seat] || strpbrk(who, " \t\r\n]"))
+        return rp_fail(err, RP_EINVAL, "'%.40s': a player is '%s' or an AI spec without spaces",
+                       who, RP_HUMAN);
+    if (strcmp(who, RP_HUMAN) != 0) {
+        rp_ai *ai;
+        int rc = rp_ai_create(m->game, who, 1, &ai, err);
+        if (rc < 0)
+            return rc;
+        rp_ai_free(ai);
     }
-    m->moves[m->num_moves++] = action;
+    snprintf(m->seats[seat], sizeof m->seats[seat], "%s", who);
     return RP_OK;
+}
+
+bool rp_match_is_human(const rp_match *m, int seat)
+{
+    return seat >= 0 && seat < RP_MAX_PLAYERS && strcmp(m->seats[seat], RP_HUMAN) == 0;
+}
+
+int rp_match_humans(const rp_match *m)
+{
+    int humans = 0;
+    for (int p = 0; p < m->game->num_players(&m->state); p++)
+        humans += rp_match_is_human(m, p);
+    return humans;
+}
+
+/* Room for `want` history entries. */
+static int reserve(rp_match *m, size_t want, rp_error *err)
+{
+    if (want <= m->cap)
+        return RP_OK;
+    size_t cap = m->cap ? m->cap : 256;
+    while (cap < want)
+        cap *= 2;
+    rp_entry *history = realloc(m->history, cap * sizeof *history);
+    if (!history)
+        return rp_fail(err, RP_ENOMEM, "out of memory");
+    m->history = history;
+    m->cap = cap;
+    return RP_OK;
+}
+
+static int push_entry(rp_match *m, rp_entry entry, rp_error *err)
+{
+    int rc = reserve(m, m->length + 1, err);
+    if (rc < 0)
+        return rc;
+    m->history[m->length++] = entry;
+    return RP_OK;
+}
+
+bool rp_match_over(const rp_match *m)
+{
+    return m->resigned >= 0 || m->game->current_player(&m->state) == RP_TERMINAL;
 }
 
 int rp_match_play(rp_match *m, rp_action action, rp_error *err)
 {
-    if (m->game->current_player(&m->state) == RP_TERMINAL)
+    if (rp_match_over(m))
         return rp_fail(err, RP_EOVER, "the game is over");
-    if (!rp_is_legal(m->game, &m->state, action))
-        return rp_fail(err, RP_EILLEGAL, "that move is not legal here");
-    int rc = push_move(m, action, err);
+    if (!rp_is_legal(m->game, &m->state, action)) {
+        char why[RP_ERROR_TEXT];
+        rp_explain_illegal(m->game, &m->state, action, why, sizeof why);
+        return rp_fail(err, RP_EILLEGAL, "%s", why);
+    }
+    rp_entry e = {
+        .kind = RP_ENTRY_MOVE, .seat = m->game->current_player(&m->state), .action = action};
+    int rc = push_entry(m, e, err);
     if (rc < 0)
         return rc;
+    m->num_moves++;
     m->game->apply(&m->state, action);
     return RP_OK;
 }
 
 int rp_match_play_text(rp_match *m, const char *text, rp_error *err)
 {
+    if (rp_match_over(m))
+        return rp_fail(err, RP_EOVER, "the game is over");
     rp_action action;
-    int rc = rp_parse_move(m->game, &m->state, text, &action, err);
+    int rc = m->game->action_from_text(&m->state, text, &action, err);
     if (rc < 0)
         return rc;
     return rp_match_play(m, action, err);
 }
 
-int rp_match_undo(rp_match *m, rp_error *err)
+/* A seed for the AI of `seat` at this point of the match (splitmix64 of the three). */
+static uint64_t genmove_seed(const rp_match *m, int seat)
 {
-    if (m->num_moves == 0)
-        return rp_fail(err, RP_EINVAL, "no move to undo");
-    size_t keep = m->num_moves - 1;
-    reset_history(m);
-    for (size_t i = 0; i < keep; i++)
-        m->game->apply(&m->state, m->moves[i]);
-    m->num_moves = keep;
+    uint64_t z =
+        m->config.seed * 0x9e3779b97f4a7c15u + (uint64_t)m->num_moves * 1000003u + (uint64_t)seat;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Make the AI `spec`, with a time cap when asked and the AI takes one (searches do). */
+static int make_ai(const rp_match *m, const char *spec, long ms, uint64_t seed, rp_ai **ai,
+                   rp_error *err)
+{
+    if (ms > 0) {
+        char timed[RP_RECORD_SEAT_TEXT + 48];
+        snprintf(timed, sizeof timed, "%s%sms=%ld", spec, strchr(spec, ':') ? "," : ":", ms);
+        if (rp_ai_create(m->game, timed, seed, ai, NULL) == RP_OK)
+            return RP_OK;
+    }
+    return rp_ai_create(m->game, spec, seed, ai, err);
+}
+
+int rp_match_genmove(rp_match *m, const char *spec, long ms, rp_genmove *out, rp_error *err)
+{
+    if (rp_match_over(m))
+        return rp_fail(err, RP_EOVER, "the game is over");
+    const int seat = m->game->current_player(&m->state);
+    if (!spec && rp_match_is_human(m, seat))
+        return rp_fail(err, RP_EINVAL, "%s is played by a human", rp_seat_name(m->game, seat));
+    rp_ai *ai;
+    int rc = make_ai(m, spec ? spec : m->seats[seat], ms, genmove_seed(m, seat), &ai, err);
+    if (rc < 0)
+        return rc;
+    rp_genmove g = {.seat = seat, .info = {.win_chance = -1}};
+    rc = rp_ai_choose(ai, &m->state, &g.action, &g.info, err);
+    rp_ai_free(ai);
+    if (rc < 0)
+        return rc;
+    if (m->game->action_to_text(&m->state, g.action, g.text, sizeof g.text) < 0)
+        g.text[0] = '\0';
+    rc = rp_match_play(m, g.action, err);
+    if (rc < 0)
+        return rc;
+    if (out)
+        *out = g;
     return RP_OK;
 }
 
-bool rp_match_over(const rp_match *m)
+/* Index of the last MOVE entry (by `seat` when seat >= 0), or -1. */
+static long last_move(const rp_match *m, int seat)
 {
-    return m->game->current_player(&m->state) == RP_TERMINAL;
+    for (size_t i = m->length; i-- > 0;)
+        if (m->history[i].kind == RP_ENTRY_MOVE && (seat < 0 || m->history[i].seat == seat))
+            return (long)i;
+    return -1;
+}
+
+int rp_match_undo(rp_match *m, rp_error *err)
+{
+    long i = last_move(m, -1);
+    if (i < 0)
+        return rp_fail(err, RP_EINVAL, "no move to undo");
+    truncate_history(m, (size_t)i);
+    return RP_OK;
+}
+
+/* Hot seat: the seat's own last move, only when nothing came after it and it showed nothing. */
+static int check_hot_seat_undo(const rp_match *m, long at, rp_error *err)
+{
+    for (size_t i = (size_t)at + 1; i < m->length; i++) {
+        if (m->history[i].kind != RP_ENTRY_MOVE)
+            continue;
+        const int who = m->history[i].seat;
+        return rp_fail(err, RP_EINVAL,
+                       "%s (%s) has moved since: at a shared table you can take "
+                       "back only your own last move, before anyone else moves",
+                       rp_seat_name(m->game, who), m->seats[who]);
+    }
+    if (!(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+        return RP_OK; /* nothing hidden, nothing left to chance: nothing to reveal */
+    rp_state before;
+    replay_prefix(m, (size_t)at, &before);
+    if (rp_action_reveals(m->game, &before, m->history[at].action))
+        return rp_fail(err, RP_EINVAL,
+                       "your last move showed something that was hidden or "
+                       "left to chance, so it cannot be taken back at a shared table");
+    return RP_OK;
+}
+
+int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_error *err)
+{
+    if (m->resigned >= 0)
+        return rp_fail(err, RP_EOVER, "the game is over");
+    if (!rp_match_is_human(m, seat))
+        return rp_fail(err, RP_EINVAL, "%s is not played by a human", rp_seat_name(m->game, seat));
+    long at = last_move(m, seat);
+    if (at < 0)
+        return rp_fail(err, RP_EINVAL, "you have no move to take back");
+    const bool hot_seat = rp_match_humans(m) > 1;
+    if (hot_seat && check_hot_seat_undo(m, at, err) < 0)
+        return RP_EINVAL;
+    /* Room for the two notes first, so nothing below can fail half-way. */
+    int rc = reserve(m, m->length + 2, err);
+    if (rc < 0)
+        return rc;
+    size_t count = m->num_moves;
+    truncate_history(m, (size_t)at);
+    count -= m->num_moves;
+    rp_entry note = {.kind = RP_ENTRY_UNDO, .seat = seat, .value = count};
+    push_entry(m, note, NULL);
+    if ((m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) && !hot_seat) {
+        rp_entry resample = {.kind = RP_ENTRY_RESAMPLE, .seat = seat, .value = seed};
+        push_entry(m, resample, NULL);
+    }
+    truncate_history(m, m->length);
+    if (taken)
+        *taken = count;
+    return RP_OK;
+}
+
+int rp_match_resign(rp_match *m, int seat, rp_error *err)
+{
+    if (rp_match_over(m))
+        return rp_fail(err, RP_EOVER, "the game is over");
+    if (seat < 0 || seat >= m->game->num_players(&m->state))
+        return rp_fail(err, RP_EINVAL, "no seat %d", seat);
+    rp_entry e = {.kind = RP_ENTRY_RESIGN, .seat = seat};
+    int rc = push_entry(m, e, err);
+    if (rc == RP_OK)
+        m->resigned = seat;
+    return rc;
+}
+
+void rp_match_returns(const rp_match *m, double *out)
+{
+    const int players = m->game->num_players(&m->state);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        out[p] = 0;
+    if (m->resigned < 0) {
+        if (m->game->current_player(&m->state) == RP_TERMINAL)
+            m->game->returns(&m->state, out);
+        return;
+    }
+    for (int p = 0; p < players; p++)
+        out[p] = p == m->resigned ? 0.0 : 1.0 / (players - 1);
 }
 
 void rp_match_status(const rp_match *m, char *buf, size_t size)
@@ -109,9 +339,9 @@ void rp_match_status(const rp_match *m, char *buf, size_t size)
         snprintf(buf, size, "ongoing");
         return;
     }
-    double r[RP_MAX_PLAYERS] = {0};
-    m->game->returns(&m->state, r);
-    int players = m->game->num_players(&m->state);
+    double r[RP_MAX_PLAYERS];
+    rp_match_returns(m, r);
+    const int players = m->game->num_players(&m->state);
     int winners = 0, winner = -1;
     for (int p = 0; p < players; p++)
         if (r[p] > 0) {
@@ -119,10 +349,33 @@ void rp_match_status(const rp_match *m, char *buf, size_t size)
             winner = p;
         }
     int n;
-    if (winners == 1)
+    if (m->resigned >= 0)
+        n = snprintf(buf, size, "over resigned %d returns", m->resigned);
+    else if (winners == 1)
         n = snprintf(buf, size, "over winner %d returns", winner);
     else
         n = snprintf(buf, size, "over shared returns");
     for (int p = 0; p < players && n > 0 && (size_t)n < size; p++)
         n += snprintf(buf + n, size - (size_t)n, " %.4g", r[p]);
+}
+
+int rp__match_append(rp_match *m, const rp_entry *e, rp_error *err)
+{
+    const int players = m->game->num_players(&m->state);
+    if (e->kind == RP_ENTRY_MOVE)
+        return rp_match_play(m, e->action, err);
+    if (e->kind == RP_ENTRY_RESIGN)
+        return rp_match_resign(m, e->seat, err);
+    if (rp_match_over(m))
+        return rp_fail(err, RP_EOVER, "the game is over");
+    if (e->seat < 0 || e->seat >= players)
+        return rp_fail(err, RP_EINVAL, "no seat %d: seats are 0 to %d", e->seat, players - 1);
+    if (e->kind == RP_ENTRY_UNDO && e->value == 0)
+        return rp_fail(err, RP_EINVAL, "an undo takes back at least one move");
+    if (e->kind == RP_ENTRY_RESAMPLE && !(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+        return rp_fail(err, RP_EINVAL, "%s has nothing hidden to re-sample", m->game->id);
+    int rc = push_entry(m, *e, err);
+    if (rc == RP_OK)
+        truncate_history(m, m->length);
+    return rc;
 }

@@ -1,55 +1,82 @@
-/* record.c — game records: a plain-text file of [header] lines and one move a line, which
- * `ramparts play` writes and `ramparts replay` reads back and verifies move by move. */
+/* record.c — game records: a plain-text file of [header] lines, then the history one entry a
+ * line (see engine.h), which `ramparts play` writes and `ramparts replay` reads back and
+ * verifies entry by entry. A record names the options in effect, so it replays as the game
+ * that was played, and its [result] is checked against the replay. */
 #include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
-#include "ramparts/engine.h"
+#include "internal.h"
 
-/* Remove the "seed=N" word from an options text: records give the seed its own line. */
-static void drop_seed(char *options)
+/* The options text of cfg without its "seed=N" word: records give the seed its own line. */
+static int options_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size)
 {
-    char *seed = options;
-    while ((seed = strstr(seed, "seed=")) && seed > options && seed[-1] != ' ')
-        seed++;
-    if (!seed)
-        return;
-    char *end = strchr(seed, ' ');
-    if (end)
-        memmove(seed, end + 1, strlen(end + 1) + 1);
-    else
-        *(seed > options ? seed - 1 : seed) = '\0';
+    rp_config no_seed = *cfg;
+    no_seed.seed = 0;
+    int n = rp_config_to_text(game, &no_seed, buf, size);
+    if (n < 0)
+        return n;
+    char *seed = strstr(buf, " seed=0");
+    if (seed)
+        memmove(seed, seed + 7, strlen(seed + 7) + 1);
+    return RP_OK;
+}
+
+static int write_entry(const rp_game *game, const rp_entry *e, const void *st, FILE *out)
+{
+    char text[RP_ACTION_TEXT];
+    switch (e->kind) {
+    case RP_ENTRY_MOVE:
+        if (game->action_to_text(st, e->action, text, sizeof text) < 0)
+            return RP_EINVAL;
+        fprintf(out, "%s\n", text);
+        break;
+    case RP_ENTRY_UNDO:
+        fprintf(out, "# %s took back %" PRIu64 " move%s (undo)\n[undo %d %" PRIu64 "]\n",
+                rp_seat_name(game, e->seat), e->value, e->value == 1 ? "" : "s", e->seat, e->value);
+        break;
+    case RP_ENTRY_RESAMPLE:
+        fprintf(out, "[resample %d %" PRIu64 "]\n", e->seat, e->value);
+        break;
+    case RP_ENTRY_RESIGN:
+        fprintf(out, "[resign %d]\n", e->seat);
+        break;
+    }
+    return RP_OK;
 }
 
 int rp_record_write(const rp_match *m, FILE *out)
 {
     const rp_game *game = m->game;
-    char options[1024];
-    rp_config_to_text(game, &m->config, options, sizeof options);
-    drop_seed(options);
-    fprintf(out, "# Ramparts game record\n[game %s]\n[seed %llu]\n[options %s]\n", game->id,
-            (unsigned long long)m->config.seed, options);
+    char options[2048];
+    if (options_text(game, &m->config, options, sizeof options) < 0)
+        return RP_ENOSPACE;
+    fprintf(out, "# Ramparts game record\n[game %s]\n[seed %" PRIu64 "]\n[options %s]\n", game->id,
+            m->config.seed, options);
     for (int p = 0; p < game->num_players(&m->state); p++)
-        if (m->seats[p][0])
-            fprintf(out, "[seat %d %s]\n", p, m->seats[p]);
+        fprintf(out, "[seat %d %s]\n", p, m->seats[p]);
     if (m->from_position)
         fprintf(out, "[position %s]\n", m->position);
-    rp_state st;
-    rp_state_copy(game, &st, &m->start);
-    for (size_t i = 0; i < m->num_moves; i++) {
-        char text[RP_ACTION_TEXT];
-        if (game->action_to_text(&st, m->moves[i], text, sizeof text) < 0)
-            return RP_EIO;
-        fprintf(out, "%s\n", text);
-        game->apply(&st, m->moves[i]);
-    }
     char status[256];
     rp_match_status(m, status, sizeof status);
-    fprintf(out, "# result: %s\n", status);
+    fprintf(out, "[result %s]\n", status);
+    rp_state st;
+    rp_state_copy(game, &st, &m->start);
+    for (size_t i = 0; i < m->length; i++) {
+        if (write_entry(game, &m->history[i], &st, out) < 0)
+            return RP_EINVAL;
+        rp_match_apply_entry(m, &m->history[i], &st);
+    }
     return ferror(out) ? RP_EIO : RP_OK;
 }
 
-/* Strip trailing newline and surrounding blanks in place; returns the start. */
+/* ---- reading ---- */
+
+/* Strip surrounding blanks in place; returns the start. */
 static char *trim(char *s)
 {
     while (isspace((unsigned char)*s))
@@ -64,35 +91,103 @@ typedef struct record_reader {
     rp_match *m;
     const rp_game *game;
     rp_config cfg;
-    bool started;
+    bool has_options, started;
+    char seats[RP_MAX_PLAYERS][RP_RECORD_SEAT_TEXT];
+    long seat_line[RP_MAX_PLAYERS];
+    char *position; /* owned copy of [position] */
+    long position_line, options_line;
+    char result[256];
+    long result_line;
     const char *name;
     long line;
 } record_reader;
 
-/* The match starts at the first move (or at the end): the header is complete by then. */
+static int fail_at(const record_reader *r, rp_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* "NAME:LINE: message". */
+static int fail_at(const record_reader *r, rp_error *err, const char *fmt, ...)
+{
+    char msg[RP_ERROR_TEXT];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name, r->line, msg);
+}
+
+/* With a position, the position decides the options; [options] must agree with it. */
+static int check_position_options(record_reader *r, rp_error *err)
+{
+    if (!r->has_options)
+        return RP_OK;
+    char said[2048], in_effect[2048];
+    options_text(r->game, &r->cfg, said, sizeof said);
+    options_text(r->game, &r->m->config, in_effect, sizeof in_effect);
+    if (strcmp(said, in_effect) == 0)
+        return RP_OK;
+    return rp_fail(err, RP_EPARSE, "%s:%ld: [options %s] disagree with the position's (%s)",
+                   r->name, r->options_line, said, in_effect);
+}
+
+/* The match starts at the first history line (or at the end): the header is complete. */
 static int start_match(record_reader *r, rp_error *err)
 {
     if (r->started)
         return RP_OK;
     if (!r->game)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: no [game ...] line before the moves", r->name,
-                       r->line);
+        return fail_at(r, err, "no [game ...] line before the moves");
     rp_error inner;
-    if (rp_match_new(r->m, r->game, &r->cfg, &inner) < 0)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name, r->line, inner.msg);
-    r->started = true;
+    if (r->position) {
+        /* The position decides the options: the record's may not even set up a game of
+         * their own (another player count), so the game is set up from its defaults, then
+         * replaced by the position, which reports the options in effect. */
+        rp_config defaults;
+        rp_config_default(r->game, &defaults);
+        if (rp_match_new(r->m, r->game, &defaults, &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s: %s", r->name, inner.msg);
+        r->started = true;
+        r->m->config = r->cfg;
+        if (rp_match_load(r->m, r->position, &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s:%ld: bad position: %s", r->name, r->position_line,
+                           inner.msg);
+        if (check_position_options(r, err) < 0)
+            return RP_EPARSE;
+    } else {
+        if (rp_match_new(r->m, r->game, &r->cfg, &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name,
+                           r->options_line ? r->options_line : r->line, inner.msg);
+        r->started = true;
+    }
+    const int players = r->game->num_players(&r->m->state);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
+        if (!r->seats[p][0])
+            continue;
+        if (p >= players)
+            return rp_fail(err, RP_EPARSE, "%s:%ld: [seat %d] but the game has %d players", r->name,
+                           r->seat_line[p], p, players);
+        if (rp_match_set_player(r->m, p, r->seats[p], &inner) < 0)
+            return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name, r->seat_line[p], inner.msg);
+    }
     return RP_OK;
 }
 
 static int read_options(record_reader *r, char *value, rp_error *err)
 {
     if (!r->game)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: options before [game]", r->name, r->line);
+        return fail_at(r, err, "[options] before [game]");
     for (char *tok = strtok(value, " \t"); tok; tok = strtok(NULL, " \t")) {
         rp_error inner;
+        if (strncmp(tok, "seed=", 5) == 0)
+            return fail_at(r, err, "the seed has its own line, [seed N]");
         if (rp_config_set(r->game, &r->cfg, tok, &inner) < 0)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name, r->line, inner.msg);
+            return fail_at(r, err, "%s", inner.msg);
     }
+    r->has_options = true;
+    r->options_line = r->line;
     return RP_OK;
 }
 
@@ -100,11 +195,52 @@ static int read_seat(record_reader *r, const char *value, rp_error *err)
 {
     int seat = -1, used = 0;
     if (sscanf(value, "%d %n", &seat, &used) != 1 || seat < 0 || seat >= RP_MAX_PLAYERS ||
-        !value[used])
-        return rp_fail(err, RP_EPARSE, "%s:%ld: [seat N NAME] expected", r->name, r->line);
+        !value[used] || strlen(value + used) >= RP_RECORD_SEAT_TEXT)
+        return fail_at(r, err, "[seat N WHO] expected, N from 0 to %d", RP_MAX_PLAYERS - 1);
+    if (r->seats[seat][0])
+        return fail_at(r, err, "a second [seat %d]", seat);
+    snprintf(r->seats[seat], sizeof r->seats[seat], "%s", value + used);
+    r->seat_line[seat] = r->line;
+    return RP_OK;
+}
+
+/* A whole number with nothing after it. */
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*text))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* [undo S N], [resample S SEED], [resign S]: a history line. */
+static int read_history_header(record_reader *r, const char *key, char *value, rp_error *err)
+{
+    rp_entry e = {0};
+    char *seat_text = strtok(value, " "), *arg = strtok(NULL, " "), *extra = strtok(NULL, " ");
+    uint64_t seat = 0, n = 0;
+    const bool resign = strcmp(key, "resign") == 0;
+    if (!seat_text || !parse_u64(seat_text, &seat) || seat >= RP_MAX_PLAYERS || extra ||
+        (resign ? arg != NULL : !arg || !parse_u64(arg, &n)))
+        return fail_at(r, err, "[%s %s] expected", key,
+                       resign                     ? "SEAT"
+                       : strcmp(key, "undo") == 0 ? "SEAT MOVES"
+                                                  : "SEAT SEED");
+    e.seat = (int)seat;
+    e.value = n;
+    e.kind = resign                     ? RP_ENTRY_RESIGN
+             : strcmp(key, "undo") == 0 ? RP_ENTRY_UNDO
+                                        : RP_ENTRY_RESAMPLE;
     if (start_match(r, err) < 0)
         return RP_EPARSE;
-    snprintf(r->m->seats[seat], sizeof r->m->seats[seat], "%s", value + used);
+    rp_error inner;
+    if (rp__match_append(r->m, &e, &inner) < 0)
+        return fail_at(r, err, "[%s]: %s", key, inner.msg);
     return RP_OK;
 }
 
@@ -112,8 +248,7 @@ static int read_header(record_reader *r, char *line, rp_error *err)
 {
     size_t n = strlen(line);
     if (line[n - 1] != ']')
-        return rp_fail(err, RP_EPARSE, "%s:%ld: header line does not end with ']'", r->name,
-                       r->line);
+        return fail_at(r, err, "header line does not end with ']'");
     line[n - 1] = '\0';
     char *key = line + 1, *value = key;
     while (*value && !isspace((unsigned char)*value))
@@ -121,42 +256,58 @@ static int read_header(record_reader *r, char *line, rp_error *err)
     if (*value)
         *value++ = '\0';
     value = trim(value);
-    if (r->started && r->m->num_moves > 0)
-        return rp_fail(err, RP_EPARSE, "%s:%ld: header [%s] after the moves", r->name, r->line,
-                       key);
+    if (strcmp(key, "undo") == 0 || strcmp(key, "resample") == 0 || strcmp(key, "resign") == 0)
+        return read_history_header(r, key, value, err);
+    static const char *const headers[] = {"game",     "options", "seed", "seat",
+                                          "position", "result",  "date", "event"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+        known = known || strcmp(key, headers[i]) == 0;
+    if (!known)
+        return fail_at(r, err, "unknown header [%s]", key);
+    if (r->started)
+        return fail_at(r, err, "header [%s] after the moves", key);
     if (strcmp(key, "game") == 0) {
         if (r->game)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: a second [game] line", r->name, r->line);
+            return fail_at(r, err, "a second [game] line");
         r->game = rp_game_find(value);
         if (!r->game)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: unknown game '%s'", r->name, r->line, value);
+            return fail_at(r, err, "unknown game '%s'", value);
         rp_config_default(r->game, &r->cfg);
         return RP_OK;
     }
-    if (r->started && (strcmp(key, "options") == 0 || strcmp(key, "seed") == 0))
-        return rp_fail(err, RP_EPARSE, "%s:%ld: [%s] after [seat] or [position]", r->name,
-                       r->line, key);
-    if (strcmp(key, "options") == 0)
+    if (!r->game)
+        return fail_at(r, err, "[%s] before [game]", key);
+    if (strcmp(key, "options") == 0) {
+        if (r->has_options)
+            return fail_at(r, err, "a second [options] line");
         return read_options(r, value, err);
+    }
     if (strcmp(key, "seed") == 0) {
-        char kv[64];
-        snprintf(kv, sizeof kv, "seed=%.40s", value);
-        return read_options(r, kv, err);
+        uint64_t seed;
+        if (!parse_u64(value, &seed))
+            return fail_at(r, err, "[seed N] expected, N a whole number");
+        r->cfg.seed = seed;
+        r->cfg.seed_given = true;
+        return RP_OK;
     }
     if (strcmp(key, "seat") == 0)
         return read_seat(r, value, err);
     if (strcmp(key, "position") == 0) {
-        if (start_match(r, err) < 0)
-            return RP_EPARSE;
-        rp_error inner;
-        if (rp_match_load(r->m, value, &inner) < 0)
-            return rp_fail(err, RP_EPARSE, "%s:%ld: bad position: %s", r->name, r->line,
-                           inner.msg);
+        if (r->position)
+            return fail_at(r, err, "a second [position] line");
+        r->position = strdup(value);
+        r->position_line = r->line;
+        return r->position ? RP_OK : rp_fail(err, RP_ENOMEM, "out of memory");
+    }
+    if (strcmp(key, "result") == 0) {
+        if (r->result_line)
+            return fail_at(r, err, "a second [result] line");
+        snprintf(r->result, sizeof r->result, "%s", value);
+        r->result_line = r->line;
         return RP_OK;
     }
-    if (strcmp(key, "result") == 0 || strcmp(key, "date") == 0 || strcmp(key, "event") == 0)
-        return RP_OK;
-    return rp_fail(err, RP_EPARSE, "%s:%ld: unknown header [%s]", r->name, r->line, key);
+    return RP_OK; /* [date], [event]: for people */
 }
 
 static int read_move(record_reader *r, const char *move, rp_error *err)
@@ -165,33 +316,62 @@ static int read_move(record_reader *r, const char *move, rp_error *err)
         return RP_EPARSE;
     rp_error inner;
     if (rp_match_play_text(r->m, move, &inner) < 0)
-        return rp_fail(err, RP_EILLEGAL, "%s:%ld: move '%s' (move %zu): %s", r->name, r->line,
-                       move, r->m->num_moves + 1, inner.msg);
+        return fail_at(r, err, "move '%.64s' (move %zu): %s", move, r->m->num_moves + 1, inner.msg);
     return RP_OK;
+}
+
+/* After the last line: the replay must give the result the record states. */
+static int check_result(record_reader *r, rp_error *err)
+{
+    if (!r->result_line)
+        return RP_OK;
+    char status[256];
+    rp_match_status(r->m, status, sizeof status);
+    if (strcmp(status, r->result) == 0)
+        return RP_OK;
+    return rp_fail(err, RP_EPARSE, "%s:%ld: [result %s] but the record replays to '%s'", r->name,
+                   r->result_line, r->result, status);
+}
+
+#define MAX_RECORD_LINE (RP_STATE_TEXT + 64)
+
+static int read_lines(record_reader *r, FILE *in, rp_error *err)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = RP_OK;
+    while (rc == RP_OK && (len = getline(&buf, &cap, in)) >= 0) {
+        r->line++;
+        if (len > MAX_RECORD_LINE)
+            rc = fail_at(r, err, "line too long (at most %d characters)", MAX_RECORD_LINE);
+        else if (memchr(buf, '\0', (size_t)len))
+            rc = fail_at(r, err, "a NUL byte in the line: not a record");
+        if (rc < 0)
+            break;
+        char *line = trim(buf);
+        if (!*line || *line == '#')
+            continue;
+        rc = *line == '[' ? read_header(r, line, err) : read_move(r, line, err);
+    }
+    free(buf);
+    if (rc == RP_OK && ferror(in))
+        rc = rp_fail(err, RP_EIO, "%s: read error", r->name);
+    if (rc == RP_OK)
+        rc = start_match(r, err);
+    return rc < 0 ? rc : check_result(r, err);
 }
 
 int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err)
 {
     record_reader r = {.m = m, .name = name};
     memset(m, 0, sizeof *m);
-    char buf[RP_STATE_TEXT + 64];
-    int rc = RP_OK;
-    while (rc == RP_OK && fgets(buf, sizeof buf, in)) {
-        r.line++;
-        if (!strchr(buf, '\n') && !feof(in)) {
-            rc = rp_fail(err, RP_EPARSE, "%s:%ld: line too long", name, r.line);
-            break;
-        }
-        char *line = trim(buf);
-        if (!*line || *line == '#')
-            continue;
-        rc = *line == '[' ? read_header(&r, line, err) : read_move(&r, line, err);
+    int rc = read_lines(&r, in, err);
+    free(r.position);
+    if (rc < 0) {
+        if (r.started)
+            rp_match_free(m);
+        memset(m, 0, sizeof *m);
     }
-    if (rc == RP_OK && ferror(in))
-        rc = rp_fail(err, RP_EIO, "%s: read error", name);
-    if (rc == RP_OK)
-        rc = start_match(&r, err);
-    if (rc < 0 && r.started)
-        rp_match_free(m);
     return rc;
 }

@@ -50,7 +50,7 @@ for game in $(games); do
   replay=$("$RAMPARTS" replay "$tmp/$game.rec")
   expect_match "$game: the record replays" "$replay" "over"
   expect_eq "$game: the record's result is the game's" \
-    "$(echo "$replay" | sed 's/.*moves, //')" "$(grep '^# result: ' "$tmp/$game.rec" | sed 's/# result: //')"
+    "$(echo "$replay" | sed 's/.*moves, //')" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"
   # A human answering by number, then quitting: the record is saved and replays.
   out=$(printf '1\nbogus move\n999\n1\nquit\n' | "$RAMPARTS" play "$game" --seed 5 --record "$tmp/h.rec")
   expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
@@ -107,7 +107,7 @@ expect_match "the record carries the card set" "$(grep '^\[options' "$tmp/cards.
 rm "$tmp/cards"
 expect_status "the custom-card record replays without the file" 0 "$RAMPARTS" replay "$tmp/cards.rec"
 expect_eq "its result is the game's" "$("$RAMPARTS" replay "$tmp/cards.rec" | sed 's/.*moves, //')" \
-  "$(grep '^# result: ' "$tmp/cards.rec" | sed 's/# result: //')"
+  "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/cards.rec")"
 # Issue 18 item 1: a solo game plays with one neutral clan (RTW-P5); its record says so and replays.
 NO_COLOR=1 "$RAMPARTS" play rush-the-wall players=1 --seed 4 --seat 0=random --record "$tmp/solo.rec" >/dev/null
 expect_match "a solo record names the neutral clan in play" "$(grep '^\[options' "$tmp/solo.rec")" "players=1 neutrals=1"

@@ -34,6 +34,72 @@ expect_eq "an existing and a missing path get the same answer" "$a" "$b"
 expect_match "new answers with the options in effect (RTW-P5)" "$(engine "new rush-the-wall players=1")" "^= rush-the-wall players=1 seed=1 neutrals=1 variant=standard"
 out=$(engine "new rush-the-wall cards=1,2,3,4,5,6,11,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6" "state")
 expect_match "the protocol takes a card set inline" "$(echo "$out" | nth_answer 2)" "cards=1,2,3,4,5,6,11,8,9/"
+# GTP's administrative commands.
+out=$(engine "name" "version" "protocol_version" "known_command genmove" "known_command frob" "list_commands")
+expect_eq "name" "$(echo "$out" | nth_answer 1)" "= Ramparts"
+expect_match "version" "$(echo "$out" | nth_answer 2)" "^= [0-9]+\.[0-9]+\.[0-9]+$"
+expect_eq "version is the tool's" "$(echo "$out" | nth_answer 2 | sed 's/^= //')" "$("$RAMPARTS" --version | sed 's/^ramparts //')"
+expect_eq "protocol_version" "$(echo "$out" | nth_answer 3)" "= 2"
+expect_eq "known_command genmove" "$(echo "$out" | nth_answer 4)" "= true"
+expect_eq "known_command frob" "$(echo "$out" | nth_answer 5)" "= false"
+cmds=$(echo "$out" | nth_answer 6 | sed 's/^= //')
+for c in name version protocol_version list_commands known_command new play genmove undo events time_settings time_left record loadrecord secrets quit; do
+  grep -qx "$c" <<<"$cmds" && pass || fail "list_commands lacks $c"
+done
+out=$(engine "known_command")
+expect_match "known_command needs a name" "$out" "^\? wrong number of arguments"
+
+# new answers every option in effect, derived values included (issue 18).
+out=$(engine "new castle-danger tournament=1" "new rush-the-wall players=1" "new king-of-danger players=3")
+expect_match "castle-danger tournament=1 has the 25-turn limit" "$(echo "$out" | nth_answer 1)" "turn-limit=25( |$)"
+expect_match "rush-the-wall alone gets a neutral clan (RTW-P5)" "$(echo "$out" | nth_answer 2)" "players=1 .*neutrals=1( |$)"
+expect_match "king-of-danger players=3" "$(echo "$out" | nth_answer 3)" "^= king-of-danger players=3 seed=1"
+
+# Time control: genmove thinks a twentieth of the time left, or a share of byo-yomi.
+out=$(engine "new castle-danger seed=2" "time_left 0 5 0" "time_settings 10 0 0" "genmove" \
+             "time_left 0 2 0" "time_left 1 2 0" "genmove" "time_settings 0 4 2" "genmove" \
+             "time_settings x 0 0" "time_settings 10 5 0" "time_left 7 1 0" "time_settings 0 0 0" \
+             "genmove random")
+expect_match "time_left before time_settings" "$(echo "$out" | nth_answer 2)" "^\? no time control"
+expect_match "genmove under 10 s main time" "$(echo "$out" | nth_answer 4)" "budget_ms=500$"
+expect_match "genmove with 2 s left" "$(echo "$out" | nth_answer 7)" "budget_ms=100$"
+expect_match "genmove in byo-yomi: 4 s for 2 moves" "$(echo "$out" | nth_answer 9)" "budget_ms=1800$"
+expect_match "time_settings of garbage" "$(echo "$out" | nth_answer 10)" "^\? 'x': expected whole seconds"
+expect_match "byo-yomi without moves" "$(echo "$out" | nth_answer 11)" "^\? byo-yomi needs"
+expect_match "time_left for no seat" "$(echo "$out" | nth_answer 12)" "^\? no player '7'"
+expect_match "no time control again" "$(echo "$out" | nth_answer 14)" "budget_ms=0$"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for game in $(games); do
+  # genmove: the move, then what the AI says about it.
+  out=$(engine "new $game seed=5" "genmove easy:iters=50" "genmove random" "events 0" "events spectator" "events 9")
+  expect_match "$game: genmove reports its estimate and iterations" "$(echo "$out" | nth_answer 2)" $'^= .+\ninfo seat=[0-9]+ win_chance=[0-9.]+ iterations=50 budget_ms=0$'
+  expect_match "$game: genmove random reports its iterations" "$(echo "$out" | nth_answer 3)" $'\ninfo seat=[0-9]+ iterations=[0-9]+ budget_ms=0$'
+  expect_match "$game: events for a seat is a JSON array" "$(echo "$out" | nth_answer 4)" '^= \[\{"kind":"[a-z-]+".*"text":".+\}\]$'
+  expect_match "$game: events for the spectator" "$(echo "$out" | nth_answer 5)" '^= \[\{"kind":'
+  expect_match "$game: events for no viewer" "$(echo "$out" | nth_answer 6)" "^\? no viewer '9'"
+  out=$(engine "new $game" "events 0")
+  expect_match "$game: events before any move" "$(echo "$out" | nth_answer 2)" "^\? no move has been played yet"
+  # secrets (debug): the referee names what a viewer may not learn.
+  out=$(engine "new $game seed=5" "secrets 0" "secrets spectator" "secrets x")
+  expect_match "$game: secrets 0 answers" "$(echo "$out" | nth_answer 2)" "^="
+  expect_match "$game: secrets spectator answers" "$(echo "$out" | nth_answer 3)" "^="
+  expect_match "$game: secrets of no viewer" "$(echo "$out" | nth_answer 4)" "^\? no viewer"
+  # record prints the game; loadrecord reads it back to the same state; bad ones change nothing.
+  out=$(engine "new $game seed=6" "genmove random" "genmove random" "genmove random" "record" "state")
+  echo "$out" | nth_answer 5 | sed '1d' > "$tmp/p.rec"
+  expect_match "$game: record has the header" "$(cat "$tmp/p.rec")" "^# Ramparts game record"
+  expect_eq "$game: record has three moves" "$(grep -c -v -e '^#' -e '^\[' "$tmp/p.rec")" "3"
+  printf '[game %s]\n[seed 1]\nnot a move\n' "$game" > "$tmp/bad.rec"
+  out2=$(engine "new $game seed=9" "state" "loadrecord $tmp/p.rec" "state" "loadrecord $tmp/bad.rec" "state" "loadrecord $tmp/none.rec" "state")
+  expect_match "$game: loadrecord answers the game" "$(echo "$out2" | nth_answer 3)" "^= $game 3 moves ongoing"
+  expect_eq "$game: loadrecord gives the recorded state" "$(echo "$out2" | nth_answer 4)" "$(echo "$out" | nth_answer 6)"
+  expect_match "$game: a bad record names the line" "$(echo "$out2" | nth_answer 5)" "^\? $tmp/bad.rec:3: move 'not a move'"
+  expect_eq "$game: a bad record changes nothing" "$(echo "$out2" | nth_answer 6)" "$(echo "$out2" | nth_answer 4)"
+  expect_match "$game: a missing record" "$(echo "$out2" | nth_answer 7)" "^\? cannot open"
+  expect_eq "$game: a missing record changes nothing" "$(echo "$out2" | nth_answer 8)" "$(echo "$out2" | nth_answer 4)"
+done
 
 for game in $(games); do
   out=$(engine "new $game nonsense=1")
@@ -49,8 +115,8 @@ for game in $(games); do
   expect_eq "$game: bad move changes nothing" "$(echo "$out" | nth_answer 4)" "$s1"
   expect_match "$game: bad load refused" "$(echo "$out" | nth_answer 5)" "^\? "
   expect_eq "$game: bad load changes nothing" "$(echo "$out" | nth_answer 6)" "$s1"
-  expect_match "$game: view of a missing player" "$(echo "$out" | nth_answer 7)" "^\? no player"
-  expect_match "$game: view of garbage" "$(echo "$out" | nth_answer 8)" "^\? no player"
+  expect_match "$game: view of a missing player" "$(echo "$out" | nth_answer 7)" "^\? no viewer"
+  expect_match "$game: view of garbage" "$(echo "$out" | nth_answer 8)" "^\? no viewer"
   expect_match "$game: undo with no moves" "$(echo "$out" | nth_answer 9)" "^\? no move"
   expect_eq "$game: refused undo changes nothing" "$(echo "$out" | nth_answer 10)" "$s1"
   expect_eq "$game: play answers =" "$(echo "$out" | nth_answer 11)" "="
