@@ -350,6 +350,8 @@ async function twoPlayers(browser, server, type) {
   await spectator.page.goto(`${server.url}/#/game/${id}`);
   await spectator.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const row = bob.page.locator('.games li', { hasText: `#${id}` });
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  if (type === GAMES[0]) await screenshots(bob, 'lobby');
   await row.getByRole('button', { name: 'Join' }).click();
   await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   alice.viewer = 0;

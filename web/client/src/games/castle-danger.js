@@ -6,7 +6,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
-import { seatClass } from '../ui/seats.js';
+import { count, seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -66,7 +66,7 @@ function targetLabel(m) {
   if (m.kind === 'fire') return `fire ${m.distance} here${m.target ? `, hitting the ${m.target}` : ''}`;
   if (m.kind === 'build') return 'build a Wall here';
   if (m.kind === 'remove') return 'remove this Wall';
-  if (m.kind === 'add') return `add a ${m.piece} (${m.cost} moves)`;
+  if (m.kind === 'add') return `add a ${m.piece} (${count(m.cost, 'move')})`;
   return m.text;
 }
 
@@ -117,49 +117,53 @@ export function CastleDangerBoard({ view, legal, you, send }) {
     <div class="cd-info">
       <span>Turn ${view.turn}${view.turn_limit ? ` of ${view.turn_limit}` : ''}</span>
       <span class=${`cd-moves ${seatClass(view.to_move === 'red' ? 1 : 0)}`} data-testid="moves-left">
-        ${view.result === 'ongoing' ? `${view.to_move === 'red' ? 'Red' : 'Blue'}: ${view.moves_left} moves left` : resultText(view.result)}</span>
+        ${view.result === 'ongoing' ? `${view.to_move === 'red' ? 'Red' : 'Blue'}: ${count(view.moves_left, 'move')} left` : resultText(view.result)}</span>
       ${view.add_open && view.result === 'ongoing' && html`<span class="muted">Portal open (add costs ${view.add_cost})</span>`}
     </div>
-    <div class="cd-board" role="grid" aria-label="Castle Danger board">
-      ${ranks.map((r) => html`<div role="row" class="cd-row" key=${r}>
-        ${files.map((f) => {
-          const sq = `${f}${r}`;
-          const piece = bySquare.get(sq);
-          const terrain = r === 5 ? 'river' : r === 4 || r === 6 ? 'sand' : 'grass';
-          const portal = sq === 'd1' || sq === 'd9';
-          const isSource = sources.has(sq) || adds.some((m) => m.to === sq);
-          const ts = targets.get(sq);
-          const fireSeat = fire.get(sq);
-          const label = [sq, terrain === 'river' ? 'river' : terrain, portal ? 'Portal' : '',
-            piece ? (piece.kind === 'wall' ? 'Wall' : `${NAMES[piece.seat]} ${piece.kind}${piece.fired ? ' (fired)' : ''}`) : '',
-            fireSeat !== undefined ? `${NAMES[fireSeat]} Fire` : '',
-            ts ? ts.map(targetLabel).join(' or ') : '', selected === sq ? 'selected' : ''].filter(Boolean).join(', ');
-          return html`<button type="button" role="gridcell" key=${sq}
-            class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}`}
-            data-square=${sq} aria-label=${label} disabled=${!isSource && !ts}
-            ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
-            ...${ts ? dropOn(() => click(sq)) : {}}
-            onClick=${() => click(sq)}>
-            ${fireSeat !== undefined && html`<span class=${`cd-fire ${seatClass(fireSeat)}`}><${PieceIcon} kind="fire" /></span>`}
-            ${piece && html`<span class=${`cd-piece ${piece.kind === 'wall' ? 'wall' : seatClass(piece.seat)}${piece.fired ? ' fired' : ''}`}>
-              <${PieceIcon} kind=${piece.kind} /></span>`}
-            ${ts && ts.some((m) => m.kind === 'fire') && html`<span class="cd-dist">${ts.find((m) => m.kind === 'fire').distance}</span>`}
-          </button>`;
-        })}
-      </div>`)}
+    <div class="cd-main">
+      <div class="cd-board" role="grid" aria-label="Castle Danger board">
+        ${ranks.map((r) => html`<div role="row" class="cd-row" key=${r}>
+          ${files.map((f) => {
+            const sq = `${f}${r}`;
+            const piece = bySquare.get(sq);
+            const terrain = r === 5 ? 'river' : r === 4 || r === 6 ? 'sand' : 'grass';
+            const portal = sq === 'd1' || sq === 'd9';
+            const isSource = sources.has(sq) || adds.some((m) => m.to === sq);
+            const ts = targets.get(sq);
+            const fireSeat = fire.get(sq);
+            const label = [sq, terrain === 'river' ? 'river' : terrain, portal ? 'Portal' : '',
+              piece ? (piece.kind === 'wall' ? 'Wall' : `${NAMES[piece.seat]} ${piece.kind}${piece.fired ? ' (fired)' : ''}`) : '',
+              fireSeat !== undefined ? `${NAMES[fireSeat]} Fire` : '',
+              ts ? ts.map(targetLabel).join(' or ') : '', selected === sq ? 'selected' : ''].filter(Boolean).join(', ');
+            return html`<button type="button" role="gridcell" key=${sq}
+              class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}`}
+              data-square=${sq} aria-label=${label} disabled=${!isSource && !ts}
+              ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
+              ...${ts ? dropOn(() => click(sq)) : {}}
+              onClick=${() => click(sq)}>
+              ${fireSeat !== undefined && html`<span class=${`cd-fire ${seatClass(fireSeat)}`}><${PieceIcon} kind="fire" /></span>`}
+              ${piece && html`<span class=${`cd-piece ${piece.kind === 'wall' ? 'wall' : seatClass(piece.seat)}${piece.fired ? ' fired' : ''}`}>
+                <${PieceIcon} kind=${piece.kind} /></span>`}
+              ${ts && ts.some((m) => m.kind === 'fire') && html`<span class="cd-dist">${ts.find((m) => m.kind === 'fire').distance}</span>`}
+            </button>`;
+          })}
+        </div>`)}
+      </div>
+      <div class="cd-aside">
+        <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} label=${choiceLabel} />
+        <div class="cd-actions">
+          ${endMove && html`<button type="button" data-move="end" onClick=${() => send(endMove)}>
+            End turn${endMove.forfeit ? ` (forfeit ${endMove.forfeit})` : ''}</button>`}
+        </div>
+        <${Supply} view=${view} />
+      </div>
     </div>
-    <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} label=${choiceLabel} />
-    <div class="cd-actions">
-      ${endMove && html`<button type="button" data-move="end" onClick=${() => send(endMove)}>
-        End turn${endMove.forfeit ? ` (forfeit ${endMove.forfeit})` : ''}</button>`}
-    </div>
-    <${Supply} view=${view} />
   </div>`;
 }
 
 /** @param {LegalMove} m */
 function choiceLabel(m) {
-  if (m.kind === 'add') return `Add ${m.piece}${m.cost ? ` (${m.cost} moves)` : ' (free)'}`;
+  if (m.kind === 'add') return `Add ${m.piece}${m.cost ? ` (${count(m.cost, 'move')})` : ' (free)'}`;
   if (m.kind === 'fire') return `Fire ${m.distance}`;
   if (m.kind === 'move') return `Move ${m.piece}`;
   if (m.kind === 'build') return 'Build a Wall';

@@ -9,11 +9,12 @@ import { SeatMark, seatClass } from '../ui/seats.js';
 
 const SUIT_OF = (/** @type {string} */ card) =>
   card.startsWith('king') ? 'king' : card.startsWith('walls') ? 'walls' : card.startsWith('cannons') ? 'cannons' : 'wizard';
+// What each King card says (the rulebook's card texts), shown when pointed at.
 const KING_TEXT = {
-  'king-of-danger': 'beats all',
-  'king-of-walls': 'if Walls',
-  'king-of-cannons': 'if Cannons',
-  'king-of-wizards': 'if Wizards',
+  'king-of-danger': 'wins the trick over all other cards',
+  'king-of-walls': 'wins the trick if any Walls are played',
+  'king-of-cannons': 'wins the trick if any Cannons are played',
+  'king-of-wizards': 'wins the trick if any Wizards are played',
 };
 
 /** @param {{suit: string}} props */
@@ -32,10 +33,11 @@ export function KdCard({ card }) {
   const title = suit === 'king'
     ? card.replace('king-of-', 'King of ').replace(/of (\w)/, (_, c) => `of ${c.toUpperCase()}`)
     : `${suit === 'wizard' ? 'Wizard' : suit === 'walls' ? 'Walls' : 'Cannons'} ${number}`;
-  return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} aria-label=${title}>
+  return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} aria-label=${title}
+      title=${suit === 'king' ? `${title}: ${KING_TEXT[card]}` : undefined}>
     <span class="kd-num" aria-hidden="true">${number}</span>
     <${SuitIcon} suit=${suit} />
-    <span class="kd-name" aria-hidden="true">${suit === 'king' ? KING_TEXT[card] : suit}</span>
+    <span class=${`kd-name${suit === 'king' ? ' kd-king-name' : ''}`} aria-hidden="true">${suit === 'king' ? title : suit}</span>
   </span>`;
 }
 

@@ -6,7 +6,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { MoveButtons, dragFrom, dropOn } from './common.js';
-import { seatClass } from '../ui/seats.js';
+import { count, seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -92,24 +92,26 @@ export function RushTheWallBoard({ view, legal, you, send }) {
     const faceUp = list(c.face_up);
     return html`<section class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
         aria-label=${`${cap(c.clan)}${c.neutral ? ' (neutral)' : ''}${c === mine ? ' (you)' : ''}`}>
-      <h3>${cap(c.clan)}${c.neutral ? ' · neutral' : ''} · <b>${c.points}</b> points</h3>
+      <h3>${cap(c.clan)}${c.neutral ? ' · neutral' : ''} · ${count(c.points, 'point')}</h3>
       <div class="rw-slots">${cells}</div>
-      <div class="rw-up" aria-label="face-up warriors">
-        ${faceUp.map((w) => {
-          const d = c === mine ? discardOf(w) : null;
-          if (d) return html`<button type="button" class="card-btn target" data-move=${d.text} aria-label=${d.text} onClick=${() => send(d)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
-          if (charm && charm.warrior === w) return html`<button type="button" class="card-btn target" data-move=${charm.text} aria-label=${charm.text} onClick=${() => send(charm)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
-          return html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></span>`;
-        })}
-        ${charm && !faceUp.includes(charm.warrior) && html`<button type="button" data-move=${charm.text} onClick=${() => send(charm)}>${charm.text}</button>`}
-      </div>
-      ${list(c.last_round).length > 0 && slots.length === 0 && html`<div class="rw-last small muted">Last round: ${list(c.last_round).map((w) => WARRIOR_NAMES[w] || w).join(', ')}</div>`}
-      <div class="rw-forts" aria-label="captured forts">
-        ${list(c.forts).map((f) => {
-          const p = c === mine ? payOf(f) : null;
-          return p ? html`<button type="button" class="card-btn target" data-move=${p.text} aria-label=${p.text} onClick=${() => send(p)}><${Fort} label=${f} /></button>`
-            : html`<${Fort} label=${f} />`;
-        })}
+      <div class="rw-aside">
+        <div class="rw-up" aria-label="face-up warriors">
+          ${faceUp.map((w) => {
+            const d = c === mine ? discardOf(w) : null;
+            if (d) return html`<button type="button" class="card-btn target" data-move=${d.text} aria-label=${d.text} onClick=${() => send(d)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
+            if (charm && charm.warrior === w) return html`<button type="button" class="card-btn target" data-move=${charm.text} aria-label=${charm.text} onClick=${() => send(charm)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
+            return html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></span>`;
+          })}
+          ${charm && !faceUp.includes(charm.warrior) && html`<button type="button" data-move=${charm.text} onClick=${() => send(charm)}>${charm.text}</button>`}
+        </div>
+        ${list(c.last_round).length > 0 && slots.length === 0 && html`<div class="rw-last small muted">Last round: ${list(c.last_round).map((w) => WARRIOR_NAMES[w] || w).join(', ')}</div>`}
+        <div class="rw-forts" aria-label="captured forts">
+          ${list(c.forts).map((f) => {
+            const p = c === mine ? payOf(f) : null;
+            return p ? html`<button type="button" class="card-btn target" data-move=${p.text} aria-label=${p.text} onClick=${() => send(p)}><${Fort} label=${f} /></button>`
+              : html`<${Fort} label=${f} />`;
+          })}
+        </div>
       </div>
     </section>`;
   };

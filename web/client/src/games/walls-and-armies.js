@@ -5,7 +5,7 @@
 // counters.
 import { html } from 'htm/preact';
 import { Pile } from './common.js';
-import { seatClass } from '../ui/seats.js';
+import { count, seatClass } from '../ui/seats.js';
 
 const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
 const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
@@ -43,10 +43,10 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
   /** @param {any} p @param {number} seat */
   const side = (p, seat) => html`<section class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
       aria-label=${`${p.name}'s cards`}>
-    <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${p.walls.length} walls</h3>
+    <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${count(p.walls.length, 'wall')}</h3>
     <div class="wa-rows">
       <div class="wa-row shields" aria-label="Shields">
-        ${p.shields.length === 0 && html`<span class="muted small">no shields</span>`}
+        <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
         ${p.shields.map((c, i) => html`<${Target} card=${c} sideways=${true} label=${`shield ${i + 1}`}
           move=${seat === defender ? attack('shield', i + 1) : null} stack=${seat === defender ? stackOn('shield', i + 1) : null}
           stackMove=${stackMove} send=${send} />`)}

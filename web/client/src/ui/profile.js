@@ -4,6 +4,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { RatingChart } from './chart.js';
+import { count } from './seats.js';
 
 /** @param {{client: import('../client.js').Client, name: string}} props */
 export function Profile({ client, name }) {
@@ -31,7 +32,7 @@ export function Profile({ client, name }) {
         const r = p.ratings[g];
         const hist = p.rating_history.filter((h) => h.game === g).reverse();
         return html`<div class="rating-block">
-          <h3>${title(g)}: ${Math.round(r.rating)} <span class="muted">± ${Math.round(2 * r.rd)}, ${r.games} games</span></h3>
+          <h3>${title(g)}: ${Math.round(r.rating)} <span class="muted">± ${Math.round(2 * r.rd)}, ${count(r.games, 'game')}</span></h3>
           <${RatingChart} points=${hist} title=${`${title(g)} rating`} />
           <table class="data"><caption class="sr-only">${title(g)} rating history</caption>
             <thead><tr><th>Date</th><th>Game</th><th>Rating</th></tr></thead>

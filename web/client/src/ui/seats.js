@@ -18,3 +18,9 @@ export function SeatMark({ seat, name }) {
   const key = (name && BY_NAME[name.toLowerCase()]) || ORDER[seat % ORDER.length];
   return html`<span class=${`mark ${seatClass(seat, name)}`} aria-hidden="true">${SHAPES[key]}</span>`;
 }
+
+/** "1 point", "2 points": a count with its noun in the right number.
+ * @param {number} n @param {string} one @param {string} [many] */
+export function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many || `${one}s`}`;
+}
