@@ -328,10 +328,10 @@ async function checkGame(server, type, id, pages) {
 
 async function screenshots(p, type) {
   await p.page.evaluate(() => window.scrollTo(0, 0));
-  await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`) });
+  await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`), animations: 'disabled' });
   await p.page.setViewportSize({ width: 390, height: 844 });
   await p.page.waitForTimeout(100);
-  await p.page.screenshot({ path: path.join(OUT, `${type}-390x844.png`), fullPage: true });
+  await p.page.screenshot({ path: path.join(OUT, `${type}-390x844.png`), fullPage: true, animations: 'disabled' });
   await p.page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -427,6 +427,14 @@ async function replayChecks(server, type, id, spectator, player) {
   await page.selectOption('[data-testid=replay-viewer]', '0');
   await page.waitForFunction(() => document.querySelector('[data-testid=replay-step]'), null, { timeout: STEP_TIMEOUT });
   await page.waitForTimeout(300);
+  // From every seat at once: one board per seat, each drawn from that seat's replay.
+  await page.selectOption('[data-testid=replay-viewer]', 'all');
+  const seats = replies.length ? replies[0].seats.length : 0;
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=replay-seat]').length === n, seats, { timeout: STEP_TIMEOUT });
+  check(await page.locator('[data-testid=replay-seat] .generic').count() === 0, `${type}: every seat's replay is drawn by the game's board`);
+  check(await stepText() === `Move 1 of ${last}`, `${type}: every seat's replay stays at the same move (${await stepText()})`);
+  if (type === GAMES[0]) await page.screenshot({ path: path.join(OUT, 'replay-every-seat-1280x800.png'), fullPage: true, animations: 'disabled' });
+  await page.waitForTimeout(300);
   page.off('response', grab);
   const data = replies[0];
   if (!check(data && data.frames && data.frames.length === last + 1, `${type}: the replay has one position per ply`)) return;
@@ -440,6 +448,23 @@ async function replayChecks(server, type, id, spectator, player) {
   }
   await checkGame(server, `${type} replay`, id, [fake]);
   check(replies.length >= 2 && replies[1].viewer === 0, `${type}: the replay from seat 0 is seat 0's view`);
+  // Each seat's replay, as if sent live to that seat: every card it shows is that seat's to see.
+  // A replay frame does not repeat the move's notation, which a live frame tells its mover: it
+  // is taken from the record (public once the game is over).
+  const record = await (await fetch(`${server.url}/api/v1/games/${id}/record`)).text();
+  const played = record.split('\n').filter((l) => l.trim() && !l.startsWith('#') && !l.startsWith('['));
+  for (let seat = 0; seat < seats; seat++) {
+    const mine = replies.find((r) => r.viewer === seat);
+    if (!check(mine && mine.frames.length === last + 1, `${type}: the replay from seat ${seat} was fetched`)) continue;
+    const asSeat = { viewer: seat, frames: [], dom: [], label: `${type}/replay-seat-${seat}` };
+    for (const f of mine.frames) {
+      const msg = { t: 'update', game: id, ply: f.ply, status: 'over', you: seat, to_move: null, view: f.view, seed_hash: live.seed_hash };
+      if (f.ply > 0) msg.cause = { kind: 'move', seat: f.seat, ply: f.ply - 1, events: f.events };
+      if (f.ply > 0 && f.seat === seat) msg.cause.move = played[f.ply - 1];
+      asSeat.frames.push(JSON.stringify(msg));
+    }
+    await checkGame(server, `${type} replay from seat ${seat}`, id, [asSeat]);
+  }
 }
 
 /** Against the computer, with the keyboard alone: the skip link, the move field, typing with
