@@ -112,6 +112,6 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
       <div class="hand" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>
     </div>` : seatPanel(0) && html`<div class="kd-mine">${seatPanel(0)}</div>`}
     ${view.played.length > 0 && html`<details class="kd-played-list"><summary>Played this hand (${view.played.length})</summary>
-      ${view.played.map((c) => html`<${KdCard} card=${c} />`)}</details>`}
+      <div class="kd-played-cards">${view.played.map((c) => html`<${KdCard} card=${c} />`)}</div></details>`}
   </div>`;
 }
