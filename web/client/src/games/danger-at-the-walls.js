@@ -145,7 +145,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
     </div>`;
   };
 
-  return html`<div class="dw">
+  return html`<div class="dw-board">
     <div class="dw-counts small">
       <span class=${seatClass(SIDES.indexOf(theirs))}>${cap(theirs)}: ${view.hand_sizes[theirs]} in hand, personal deck ${view.personal_deck_sizes[theirs]}</span>
       <span>Main deck ${view.main_deck_size} · Flags ${view.flags_on_board}/3 · walls ${view.walls_controlled.blue} Blue, ${view.walls_controlled.red} Red</span>

@@ -88,7 +88,7 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
       ${view.table[s].face_down[i] && html`<span class="kd-under" aria-label="a face-down card under it"></span>`}</span>`)}</div>`}
   </section>`;
   const trickBy = new Map(view.trick.map((t) => [t.seat, t.card]));
-  return html`<div class=${`kd kd-p${n}`}>
+  return html`<div class=${`kd-board kd-p${n}`}>
     <div class="kd-others">${others.map(seatPanel)}</div>
     <section class="kd-trick" aria-label="The trick"
       ...${dropOn(() => { if (dragged.current) play(dragged.current.card, dragged.current.from); dragged.current = null; })}>
