@@ -6,6 +6,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { RatingChart } from './chart.js';
 import { count } from './seats.js';
 
+// Every player's rating before their first rated game of a kind (docs/server-protocol.md,
+// "Ratings": new players 1500 / 350), the chart's point 0 when the history is whole.
+const NEW_PLAYER = { rating: 1500, rd: 350 };
+
 /** @param {{client: import('../client.js').Client, name: string}} props */
 export function Profile({ client, name }) {
   const [p, setP] = useState(/** @type {any} */ (null));
@@ -33,7 +37,8 @@ export function Profile({ client, name }) {
         const hist = p.rating_history.filter((h) => h.game === g).reverse();
         return html`<div class="rating-block">
           <h3>${title(g)}: ${Math.round(r.rating)} <span class="muted">± ${Math.round(2 * r.rd)}, ${count(r.games, 'game')}</span></h3>
-          <${RatingChart} points=${hist} title=${`${title(g)} rating`} />
+          <${RatingChart} points=${hist} title=${`${title(g)} rating`} first=${r.games - hist.length + 1}
+            start=${hist.length === r.games ? NEW_PLAYER : null} />
           <table class="data"><caption class="sr-only">${title(g)} rating history</caption>
             <thead><tr><th>Date</th><th>Game</th><th>Rating</th></tr></thead>
             <tbody>${hist.slice(-10).map((h) => html`<tr><td>${new Date(h.at_ms).toLocaleString()}</td>
