@@ -3,9 +3,10 @@
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
 # .ci/run), `make play` (interactive game), `make serve` (the online server), `make bench`
-# (speed figures), `make install` (the tool, headers, static and shared library and pkg-config
-# file under PREFIX), `make python` (the Python package in build/python), `make bench-python`
-# (C, Python and VectorEnv speed side by side). Dependencies install on demand.
+# (speed figures), `make bench-web` (the browser client's size and first render), `make
+# install` (the tool, headers, static and shared library and pkg-config file under PREFIX),
+# `make python` (the Python package in build/python), `make bench-python` (C, Python and
+# VectorEnv speed side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -13,7 +14,7 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve bench python bench-python install clean
+        serve bench bench-web python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -75,6 +76,11 @@ serve: all
 
 bench: all
 	./build/ramparts bench
+
+# The browser client's budgets: shipped size (gzip) and first render of each game's board.
+bench-web: all
+	node web/client/tests/bench.mjs --ramparts build/ramparts --node-modules build/web/node_modules \
+	    --dist build/web/dist
 
 # The package ramparts for /usr/bin/python3, assembled in build/python (PYTHONPATH=build/python).
 python: all
