@@ -135,7 +135,8 @@ static int measure(const rp_match *m, game_facts *f)
     rp_state st;
     rp_state_copy(game, &st, &m->start);
     f->players = game->num_players(&st);
-    double *ev = malloc(sizeof *ev * (m->num_moves + 1) * RP_MAX_PLAYERS);
+    /* Zeroed so the analyzer sees what the loop below writes before it reads. */
+    double *ev = calloc((m->num_moves + 1) * RP_MAX_PLAYERS, sizeof *ev);
     if (!ev)
         return -1;
     int last_player = RP_TERMINAL, turns = 0;

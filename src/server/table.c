@@ -675,7 +675,7 @@ static bool flag_if_out_of_time(rs_ctx *ctx, rs_table *t)
     int seat = rs_clock_flagged(&t->clock, ctx->now_us);
     if (seat < 0)
         return false;
-    double returns[RP_MAX_PLAYERS];
+    double returns[RP_MAX_PLAYERS] = {0};
     share_among_others(t, 1u << seat, returns);
     t->row.v++;
     finish(ctx, t, "time", returns, seat);
@@ -800,7 +800,7 @@ int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
         return -1;
-    double returns[RP_MAX_PLAYERS];
+    double returns[RP_MAX_PLAYERS] = {0};
     share_among_others(t, 1u << seat, returns);
     t->row.v++;
     finish(ctx, t, "resign", returns, seat);
@@ -843,7 +843,7 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
     t->draw_offers |= me;
     t->row.v++;
     if ((t->draw_offers & human_mask(t)) == human_mask(t)) {
-        double returns[RP_MAX_PLAYERS];
+        double returns[RP_MAX_PLAYERS] = {0};
         share_among_others(t, 0, returns);
         finish(ctx, t, "agreement", returns, -1);
         announce(ctx, t, "draw", seat);
@@ -956,7 +956,7 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
     if (!gone)
         return rs_fail(e, "not-allowed", "no opponent has been gone for %lld s",
                        (long long)(ctx->grace_ms / 1000));
-    double returns[RP_MAX_PLAYERS];
+    double returns[RP_MAX_PLAYERS] = {0};
     share_among_others(t, gone, returns);
     int who = -1;
     for (int s = 0; s < t->row.seats && who < 0; s++)

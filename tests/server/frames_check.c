@@ -87,6 +87,14 @@ static int read_moves(replay *r, FILE *in)
     return 0;
 }
 
+static void replay_free(replay *r)
+{
+    free(r->states);
+    free(r->moves);
+    rp_match_free(&r->m);
+}
+
+/* Reads and replays the record at path; on failure everything is freed. */
 static int load(replay *r, const char *path)
 {
     FILE *in = fopen(path, "r");
@@ -104,11 +112,12 @@ static int load(replay *r, const char *path)
     rewind(in);
     rc = read_moves(r, in);
     fclose(in);
-    if (rc < 0)
+    if (rc >= 0)
+        r->states = calloc(r->num_moves + 1, sizeof *r->states);
+    if (rc < 0 || !r->states) {
+        replay_free(r);
         return -1;
-    r->states = calloc(r->num_moves + 1, sizeof *r->states);
-    if (!r->states)
-        return -1;
+    }
     const rp_game *g = r->m.game;
     rp_state_copy(g, &r->states[0], &r->m.start);
     for (size_t i = 0; i < r->num_moves; i++) {
@@ -409,9 +418,7 @@ static int print_secrets(const char *record, const char *viewer_text)
         printf("%zu%s\n", ply, names ? names : " ?");
         free(names);
     }
-    free(r.states);
-    free(r.moves);
-    rp_match_free(&r.m);
+    replay_free(&r);
     return 0;
 }
 
@@ -431,6 +438,7 @@ int main(int argc, char **argv)
     FILE *in = fopen(argv[2], "r");
     if (!in) {
         fprintf(stderr, "cannot open %s\n", argv[2]);
+        replay_free(&r);
         return 1;
     }
     size_t current_ply[RP_MAX_PLAYERS + 3] = {0}; /* per viewer + 2 */
@@ -477,8 +485,6 @@ int main(int argc, char **argv)
                  last_ply[slot]);
     printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", r.m.game->id, frames, checked,
            failures, r.num_moves);
-    free(r.states);
-    free(r.moves);
-    rp_match_free(&r.m);
+    replay_free(&r);
     return failures ? 1 : 0;
 }
