@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 
-.PHONY: all deps test play serve bench install clean
+.PHONY: all deps test play serve bench bench-server install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -37,3 +37,11 @@ install: all
 
 clean:
 	rm -rf build build-sanitize
+
+# The server under load (tests/load/bench_server.py): idle sockets, live games at a set pace,
+# latency, memory, saturation, with every move checked against the store. Sizes from
+# BENCH_IDLE, BENCH_GAMES, BENCH_RATE, BENCH_SECONDS, BENCH_SAT (docs/server.md).
+bench-server: all
+	cmake --build build --target loadgen server_frames_check -j $(JOBS)
+	/usr/bin/python3 tests/load/bench_server.py --ramparts build/ramparts \
+		--checker build/server_frames_check --loadgen build/loadgen

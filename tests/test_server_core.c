@@ -828,6 +828,17 @@ static void test_malformed_messages(void **state)
         {"{\"t\":\"fly\"}", "unknown-type"},
         {"{\"t\":\"move\",\"game\":\"1\",\"ply\":0,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1.5,\"ply\":0,\"move\":\"x\"}", "bad-message"},
+        /* Beyond int64_t: refused before any conversion (found by fuzz_server_messages). */
+        {"{\"t\":\"move\",\"game\":222222222222222222222222222222222221,\"ply\":0,"
+         "\"move\":\"x\"}",
+         "bad-message"},
+        {"{\"t\":\"move\",\"game\":1,\"ply\":-1e300,\"move\":\"x\"}", "bad-message"},
+        {"{\"t\":\"ping\",\"id\":1e300}", "bad-message"},
+        {"{\"t\":\"create\",\"type\":\"castle-danger\",\"seats\":[\"me\",\"open\"],"
+         "\"options\":{\"players\":-1e300}}",
+         "bad-option"},
+        {"{\"t\":\"move\",\"game\":9223372036854775808,\"ply\":0,\"move\":\"x\"}",
+         "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":-1,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":0}", "bad-message"},
         {"{\"t\":\"move\",\"game\":99,\"ply\":0,\"move\":\"x\"}", "not-found"},

@@ -139,8 +139,9 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
     if (type)
         cJSON_AddStringToObject(m, "re", type);
     const cJSON *game = request ? cJSON_GetObjectItemCaseSensitive(request, "game") : NULL;
-    if (cJSON_IsNumber(game)) {
-        rs_table *t = rs_server_table(srv, (int64_t)game->valuedouble);
+    int64_t game_id;
+    if (cJSON_IsNumber(game) && rs_whole_int64(game->valuedouble, &game_id)) {
+        rs_table *t = rs_server_table(srv, game_id);
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {
             cJSON_AddNumberToObject(m, "v", (double)t->row.v);
@@ -162,14 +163,14 @@ bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min,
             rs_fail(e, "bad-message", "field '%s' is missing", key);
         return !required;
     }
-    double d = f->valuedouble;
-    if (!cJSON_IsNumber(f) || d != (double)(int64_t)d)
+    int64_t value;
+    if (!cJSON_IsNumber(f) || !rs_whole_int64(f->valuedouble, &value))
         return rs_fail(e, "bad-message", "field '%s' must be a whole number", key), false;
-    if ((int64_t)d < min || (int64_t)d > max)
+    if (value < min || value > max)
         return rs_fail(e, "bad-message", "field '%s' must be from %lld to %lld", key,
                        (long long)min, (long long)max),
                false;
-    *out = (int64_t)d;
+    *out = value;
     return true;
 }
 
@@ -312,7 +313,8 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
         return true;
     if (cJSON_IsString(id) && strlen(id->valuestring) <= 40)
         return true;
-    if (cJSON_IsNumber(id) && id->valuedouble == (double)(int64_t)id->valuedouble)
+    int64_t whole;
+    if (cJSON_IsNumber(id) && rs_whole_int64(id->valuedouble, &whole))
         return true;
     rs_fail(e, "bad-message",
             "field 'id' must be a whole number or a string of at most 40 "

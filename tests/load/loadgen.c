@@ -471,6 +471,22 @@ static void pace(double now)
     }
 }
 
+/* How many clients wait to (re)connect, recounted at most every 100 ms: scanning thousands
+ * of clients at every turn of the loop would cost more than the load it makes. */
+static int want_connect_count(void)
+{
+    static double counted_at;
+    static int count = -1;
+    const double now = now_s();
+    if (now - counted_at < 0.1)
+        return count;
+    counted_at = now;
+    count = 0;
+    for (int i = 0; i < num_clients; i++)
+        count += clients[i].want_connect;
+    return count;
+}
+
 /* Open connections at the ramp rate, with few handshakes in flight at once. */
 static void ramp(double now)
 {
@@ -481,7 +497,12 @@ static void ramp(double now)
     credit_at = now;
     if (credit > 200)
         credit = 200;
-    for (int i = 0; i < num_clients && credit >= 1 && connecting < 128; i++) {
+    static int cursor; /* where the last scan stopped: each client is looked at once a round */
+    if (want_connect_count() == 0)
+        return;
+    for (int n = 0; n < num_clients && credit >= 1 && connecting < 128; n++) {
+        const int i = cursor;
+        cursor = (cursor + 1) % num_clients;
         if (!clients[i].want_connect)
             continue;
         credit -= 1;
@@ -704,7 +725,7 @@ int main(int argc, char **argv)
         if (play_started && !stopping &&
             (now >= stop_at || (opt.max_moves && moves_sent >= opt.max_moves))) {
             stopping = true;
-            end_wait = now + 10;
+            end_wait = now + 60;
             resign_all();
         }
         if (stopping && (all_over() || now > end_wait))
@@ -720,6 +741,7 @@ int main(int argc, char **argv)
         fclose(acklog);
     if (frames)
         fclose(frames);
+    acklog = frames = NULL;
     while (opt.hold && !interrupted) /* keep every socket open (and answering pings) */
         lws_service(context, 0);
     stopping = true;
