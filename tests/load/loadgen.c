@@ -72,7 +72,7 @@ typedef struct options {
     int port;
     int idle, games, spectate;
     double rate; /* moves per second over all games; 0: as fast as updates come */
-    double duration, ramp_per_s;
+    double duration, ramp_per_s, ready_timeout;
     long max_moves;
     const char *acklog_path, *frames_path;
     bool hold;
@@ -80,7 +80,7 @@ typedef struct options {
 } options;
 
 static options opt = {.host = "127.0.0.1", .port = 8080, .rate = 100, .duration = 10,
-                      .ramp_per_s = 2000, .max_moves = 0, .seed = 1};
+                      .ramp_per_s = 2000, .ready_timeout = 300, .max_moves = 0, .seed = 1};
 static struct lws_context *context;
 static client *clients;
 static pair *pairs;
@@ -520,6 +520,14 @@ static bool everyone_ready(void)
     return true;
 }
 
+static int live_games(void)
+{
+    int n = 0;
+    for (int i = 0; i < num_pairs; i++)
+        n += pairs[i].live && !pairs[i].over;
+    return n;
+}
+
 static void resign_all(void)
 {
     for (int i = 0; i < num_pairs; i++) {
@@ -598,9 +606,11 @@ static void usage(FILE *out)
             "usage: loadgen [--host H] [--port P] [--idle N] [--games N] [--spectate]\n"
             "               [--rate MOVES/S] [--duration S] [--max-moves N] [--ramp CONN/S]\n"
             "               [--acklog FILE] [--frames FILE] [--hold] [--seed N]\n"
+            "               [--ready-timeout S]\n"
             "Opens N idle clients and 2 per game (plus a spectator each with --spectate), plays\n"
             "random legal moves at RATE moves/s in total (0: as fast as updates come) for S\n"
-            "seconds once every game has started, resigns the games still live, and prints a\n"
+            "seconds once every game has started (or after --ready-timeout, 300 s, with the games\n"
+            "that have), resigns the games still live, and prints a\n"
             "JSON summary. --hold: print READY when everyone is connected and playing, and\n"
             "keep every client open after the run until SIGTERM or SIGINT.\n");
 }
@@ -612,7 +622,8 @@ static int parse_options(int argc, char **argv)
         {"games", 1, 0, 'g'},    {"spectate", 0, 0, 's'}, {"rate", 1, 0, 'r'},
         {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'}, {"ramp", 1, 0, 'R'},
         {"acklog", 1, 0, 'a'},   {"frames", 1, 0, 'f'},   {"hold", 0, 0, 'H'},
-        {"seed", 1, 0, 'S'},     {"help", 0, 0, '?'},     {0, 0, 0, 0}};
+        {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'}, {"help", 0, 0, '?'},
+        {0, 0, 0, 0}};
     for (int ch; (ch = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (ch) {
         case 'h': opt.host = optarg; break;
@@ -628,6 +639,7 @@ static int parse_options(int argc, char **argv)
         case 'f': opt.frames_path = optarg; break;
         case 'H': opt.hold = true; break;
         case 'S': opt.seed = (unsigned)atol(optarg); break;
+        case 'T': opt.ready_timeout = atof(optarg); break;
         case '?':
             if (optopt == 0 && strcmp(argv[optind - 1], "--help") == 0) {
                 usage(stdout);
@@ -711,11 +723,15 @@ int main(int argc, char **argv)
         lws_service(context, 0);
         const double now = now_s();
         ramp(now);
-        if (!play_started && everyone_ready()) {
+        const bool late = now - started > opt.ready_timeout;
+        if (late && !play_started)
+            fprintf(stderr, "loadgen: only %d of %d clients ready after %.0f s: playing with "
+                    "those\n", welcomed_count, num_clients, opt.ready_timeout);
+        if (!play_started && (everyone_ready() || late)) {
             play_started = tokens_at = now;
             stop_at = now + opt.duration;
             if (opt.hold && !ready_printed) {
-                printf("READY %d\n", connected_now);
+                printf("READY %d sockets, %d live games\n", connected_now, live_games());
                 fflush(stdout);
                 ready_printed = true;
             }
@@ -730,12 +746,9 @@ int main(int argc, char **argv)
         }
         if (stopping && (all_over() || now > end_wait))
             finished = true;
-        if (!play_started && now - started > 120) {
-            fprintf(stderr, "loadgen: only %d of %d clients ready after 120 s\n", welcomed_count,
-                    num_clients);
-            break;
-        }
     }
+    if (!play_started)
+        fprintf(stderr, "loadgen: interrupted before every client was ready\n");
     summary(stop_at ? (stop_at < now_s() ? stop_at : now_s()) - play_started : 0);
     if (acklog)
         fclose(acklog);
