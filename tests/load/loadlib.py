@@ -98,9 +98,9 @@ def check_store(checks, db_path, acks, label, acks_may_be_missing=False):
     stored = {(g, p): s for g, p, s in db.execute("SELECT game_id, ply, seat FROM moves")}
     db.close()
     fresh = collections.Counter((a["game"], a["ply"]) for a in acks if not a["dup"])
+    seat_of = {(a["game"], a["ply"]): a["seat"] for a in acks if not a["dup"]}
     lost = [k for k in fresh if k not in stored]
-    wrong_seat = [k for k in fresh if k in stored and stored[k] != next(
-        a["seat"] for a in acks if (a["game"], a["ply"]) == k)] if len(fresh) < 20000 else []
+    wrong_seat = [k for k in fresh if k in stored and stored[k] != seat_of[k]]
     duplicated = [k for k, n in fresh.items() if n > 1]
     unacked = [k for k in stored if k not in fresh]
     checks.eq(len(lost), 0, f"{label}: acknowledged moves missing from the store {lost[:5]}")

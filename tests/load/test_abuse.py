@@ -4,7 +4,7 @@ a flood read in turn) leaves out, against a server with its default limits:
   - a thousand WebSocket connections from one address: exactly --max-per-ip (64) are let in,
     the others refused at the upgrade, and a place frees up once one closes;
   - half-open upgrades (a request line and part of the headers, then silence): the server
-    keeps serving others and drops each after its 20 s handshake timeout;
+    keeps serving others and drops each within its handshake timeout (20 s at most);
   - oversized frames (1 MiB in one frame; 64 KiB in 64 fragments): `too-large`, and the
     same connection still works;
   - garbage instead of HTTP, and a write-only flood that never reads its replies: dropped
@@ -59,7 +59,7 @@ async def half_open(checks, server, players, game, rng):
     pong = await fresh.request({"t": "ping"}, "pong")
     checks.eq(pong["t"], "pong", "a new client is served while 200 upgrades hang half-open")
     await fresh.close()
-    # Each is dropped after the handshake timeout (20 s).
+    # Each is dropped within the handshake timeout (20 s at most).
     async def dropped(r):
         try:
             data = await asyncio.wait_for(r.read(65536), 40)
