@@ -59,6 +59,32 @@ static void test_error_texts(void **unused)
     assert_string_equal(err.msg, "bad 3");
 }
 
+/* Bad input gets a clear error: one printable line even when the refused text held newlines
+ * or a terminal escape, since messages quote it (terminal, protocol and network all show it). */
+static void test_errors_quote_input_as_one_printable_line(void **unused)
+{
+    (void)unused;
+    const char *hostile[] = {"a1\nplay x", "\x1b[2J\x1b[31mred", "c1\r-c2", "fire\td2:4\x7f"};
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        rp_config cfg;
+        rp_config_default(game, &cfg);
+        rp_state st;
+        assert_int_equal(game->init(&st, &cfg, NULL), RP_OK);
+        for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+            rp_error err = {{0}};
+            rp_action a;
+            assert_true(game->action_from_text(&st, hostile[i], &a, &err) < 0);
+            assert_true(err.msg[0] != '\0');
+            for (const char *c = err.msg; *c; c++)
+                assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+            assert_true(game->state_from_text(&st, hostile[i], &err) < 0);
+            for (const char *c = err.msg; *c; c++)
+                assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+        }
+    }
+}
+
 /* ---- the notation toolkit ---- */
 
 static rp_span span(const char *text)
@@ -192,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_rng_below_stays_in_range_and_covers_it),
         cmocka_unit_test(test_shuffle_is_a_permutation),
         cmocka_unit_test(test_error_texts),
+        cmocka_unit_test(test_errors_quote_input_as_one_printable_line),
         cmocka_unit_test(test_notation_writes_the_one_grammar),
         cmocka_unit_test(test_notation_reads_fields_in_order),
         cmocka_unit_test(test_notation_refuses_everything_else),

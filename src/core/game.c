@@ -17,6 +17,11 @@ int rp_fail(rp_error *err, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* Messages quote the refused input, which may hold newlines or terminal escapes; an
+         * error is one printable line wherever it is shown (terminal, protocol, network). */
+        for (char *c = err->msg; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     }
     return code;
 }
