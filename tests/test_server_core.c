@@ -727,8 +727,17 @@ static void test_failed_commit(void **state)
     skip_all(1);
     skip_all(2);
     rs_store_fail_commits(H.srv->store, 1);
-    say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game, move);
+    /* With an id, as in the protocol: the one direct reply still carries it. */
+    say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\",\"id\":\"m1\"}",
+        (long long)game, move);
     assert_false(got(1, "ack"));
+    const int at = H.cursor[1];
+    cJSON *refused = take(1, "error");
+    assert_string_equal(str(refused, "code"), "server-error");
+    assert_string_equal(str(refused, "id"), "m1");
+    cJSON_Delete(refused);
+    assert_false(got(1, "error")); /* exactly one reply */
+    H.cursor[1] = at;
     expect_error(1, "server-error");
     assert_int_equal(table(game)->num_moves, 0);
     assert_false(got(2, "update") && strstr(H.out[H.count - 1].text, "\"kind\":\"move\""));

@@ -580,12 +580,54 @@ static void recover_from_failed_commit(rs_server *srv)
     }
 }
 
+/* The direct replies of a failed iteration, as what they must become: a refusal (an error)
+ * or a pong stays true, since it changed nothing; any other reply becomes server-error with
+ * the same id, so each request still gets exactly one direct reply. Replies without an id and
+ * broadcasts are dropped. Returns the messages to send, with their connections. */
+static rs_outbox replies_after_failure(rs_server *srv)
+{
+    rs_outbox kept = {0};
+    for (size_t i = 0; i < srv->outbox.count; i++) {
+        const rs_pending *p = &srv->outbox.items[i];
+        cJSON *m = p->text && p->conn ? cJSON_Parse(p->text) : NULL;
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+        const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "t"));
+        if (id && type && strcmp(type, "error") != 0 && strcmp(type, "pong") != 0) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "t", "error");
+            cJSON_AddStringToObject(e, "code", "server-error");
+            cJSON_AddStringToObject(e, "message",
+                                    "the server could not store that; nothing was done");
+            cJSON_AddItemToObject(e, "id", cJSON_Duplicate(id, true));
+            rs_outbox_put(&kept, p->conn, e);
+        } else if (id && type) {
+            rs_outbox_put(&kept, p->conn, cJSON_Duplicate(m, true));
+        }
+        cJSON_Delete(m);
+    }
+    return kept;
+}
+
+static bool has_reply(const rs_outbox *o, uint64_t conn)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (o->items[i].conn == conn)
+            return true;
+    return false;
+}
+
 static void fail_iteration(rs_server *srv)
 {
     srv->stats.commit_failures++;
     rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
     /* Who heard of a change that did not happen must hear nothing of it. */
+    rs_outbox kept = replies_after_failure(srv);
     outbox_clear(&srv->outbox);
+    for (size_t i = 0; i < kept.count; i++) {
+        rs_outbox_put(&srv->outbox, kept.items[i].conn, cJSON_Parse(kept.items[i].text));
+        free(kept.items[i].text);
+    }
+    free(kept.items);
     for (size_t i = 0; i < srv->conns.cap; i++) {
         rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (!c)
@@ -595,7 +637,7 @@ static void fail_iteration(rs_server *srv)
             c->user = 0;
             c->has_token = false;
         }
-        if (c->asked) {
+        if (c->asked && !has_reply(&srv->outbox, c->id)) { /* requests without an id */
             rs_err e;
             rs_fail(&e, "server-error", "the server could not store that; nothing was done");
             send_error(srv, c, &e, NULL, NULL);
