@@ -1,7 +1,7 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
 # `make play` (interactive game), `make serve` (the online server), `make bench` (speed
-# figures), `make bench-server` (the server under load), `make install` (the tool, headers, static library and pkg-config file under
-# PREFIX). Dependencies install on demand.
+# figures), `make bench-server` (the server under load), `make install` (the tool, headers,
+# static library and pkg-config file under PREFIX). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
