@@ -1,13 +1,15 @@
 # Thin wrapper over CMake: `make` (release build), `make test` (ASan+UBSan build, all tests),
 # `make play` (interactive game), `make serve` (the online server), `make bench` (speed
-# figures), `make bench-server` (the server under load), `make install` (the tool, headers,
-# static library and pkg-config file under PREFIX). Dependencies install on demand.
+# figures), `make bench-server` (the server under load), `make bench-web` (the browser client's
+# size and first render), `make install` (the tool, headers, static and shared library and
+# pkg-config file under PREFIX), `make python` (the Python package in build/python), `make
+# bench-python` (C, Python and VectorEnv speed side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 
-.PHONY: all deps test play serve bench bench-server install clean
+.PHONY: all deps test play serve bench bench-server bench-web python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -31,6 +33,18 @@ serve: all
 
 bench: all
 	./build/ramparts bench
+
+# The browser client's budgets: shipped size (gzip) and first render of each game's board.
+bench-web: all
+	node web/client/tests/bench.mjs --ramparts build/ramparts --node-modules build/web/node_modules \
+	    --dist build/web/dist
+
+# The package ramparts for /usr/bin/python3, assembled in build/python (PYTHONPATH=build/python).
+python: all
+	@echo "PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 -c 'import ramparts'"
+
+bench-python: python
+	PYTHONPATH=$(CURDIR)/build/python /usr/bin/python3 python/benchmarks/bench.py
 
 install: all
 	cmake --install build --prefix $(PREFIX)

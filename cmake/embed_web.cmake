@@ -1,4 +1,4 @@
-# embed_web.cmake — turns the built browser client (every file under WEB_DIR, normally
+# embed_web.cmake — turns the built browser client (every file under WEB_DIR, the build's
 # web/dist) into the C table of src/server/assets.h, so `ramparts serve` carries its client
 # and needs no files at run time. Without WEB_DIR the table is empty and the server shows a
 # page saying the client is not built. Run at build time with -DWEB_DIR and -DOUT.

@@ -4,11 +4,14 @@
 # Open MPI runs sim/arena/analyze across processes; Node.js and npm bundle the analysis
 # report's plotting script (web/, `npm ci` at build time); Chromium opens the report in the
 # tests. Node.js counts as present when `node` and `npm` run (another install may provide
-# them); otherwise Debian's nodejs and npm are installed.
+# them); otherwise Debian's nodejs and npm are installed. The Python package (python/) is built
+# for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
+# setuptools let the tests install it with pip the way a user does.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
-          libopenmpi-dev chromium)
+          libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
+          python3-venv)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi

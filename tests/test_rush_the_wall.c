@@ -1371,6 +1371,17 @@ static void test_state_ok_on_broken_states(void **unused)
         if (!strstr(err.msg, breaks[i].expect))
             fail_msg("break %zu: message '%s' lacks '%s'", i, err.msg, breaks[i].expect);
     }
+    /* Out of range in the planning phase too, where no capture is pending: views and
+     * observations name the capturer and its fort in every phase. */
+    rp_test_init(G, &s, "players=2 seed=3");
+    assert_int_equal(s.phase, RTW_PLAN);
+    s.captured = 117;
+    assert_true(G->state_ok(&s, &err) < 0);
+    assert_non_null(strstr(err.msg, "captured: no fort 117"));
+    s.captured = RTW_NONE;
+    s.capturer = 5;
+    assert_true(G->state_ok(&s, &err) < 0);
+    assert_non_null(strstr(err.msg, "capturer: no clan 5"));
     rp_rng rng;
     rp_rng_seed(&rng, 8, 8);
     for (int i = 0; i < 200; i++) {

@@ -17,21 +17,22 @@ typedef struct rp_ai_info {
 
 /* Create an AI from a spec for `game`, drawing its randomness from `seed`.
  * A bad spec is refused with a message that lists the valid ones. */
-int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **out,
-                 rp_error *err);
-void rp_ai_free(rp_ai *ai);
+RP_EXTERN int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **out,
+                           rp_error *err);
+RP_EXTERN void rp_ai_free(rp_ai *ai);
 /* The spec as given, e.g. "greedy". */
-const char *rp_ai_name(const rp_ai *ai);
+RP_EXTERN const char *rp_ai_name(const rp_ai *ai);
 
 /* Choose a legal move for the player to act in st (which must not be over). info may be NULL. */
-int rp_ai_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info, rp_error *err);
+RP_EXTERN int rp_ai_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info,
+                           rp_error *err);
 
 /* Split a comma-separated list of specs in place ("hard,ismcts:ms=500,threads=2,greedy"):
  * a piece with '=' and no ':' continues the spec before it. Returns how many specs were put
  * in out, or -1 when there are more than max or the list starts with a parameter. */
-int rp_ai_split_specs(char *list, char **out, int max);
+RP_EXTERN int rp_ai_split_specs(char *list, char **out, int max);
 
 /* The valid specs, one per line, for help and error messages. */
-const char *rp_ai_help(void);
+RP_EXTERN const char *rp_ai_help(void);
 
 #endif

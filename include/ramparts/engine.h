@@ -47,22 +47,22 @@ typedef struct rp_match {
 /* Start a new match from options; every seat is RP_HUMAN. The options in effect (derived
  * values included) are what m->config, records and the protocol report. On error nothing is
  * allocated and m is unusable. */
-int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_error *err);
+RP_EXTERN int rp_match_new(rp_match *m, const rp_game *game, const rp_config *cfg, rp_error *err);
 /* Replace the position by a full-state notation; the history starts again from it and the
  * options in effect become the position's (players included). On error m is unchanged. */
-int rp_match_load(rp_match *m, const char *notation, rp_error *err);
-void rp_match_free(rp_match *m);
+RP_EXTERN int rp_match_load(rp_match *m, const char *notation, rp_error *err);
+RP_EXTERN void rp_match_free(rp_match *m);
 
 /* Seat `seat` is played by `who`: RP_HUMAN or an AI spec, checked by making the AI once.
  * On error the seat is unchanged. */
-int rp_match_set_player(rp_match *m, int seat, const char *who, rp_error *err);
-bool rp_match_is_human(const rp_match *m, int seat);
-int rp_match_humans(const rp_match *m);
+RP_EXTERN int rp_match_set_player(rp_match *m, int seat, const char *who, rp_error *err);
+RP_EXTERN bool rp_match_is_human(const rp_match *m, int seat);
+RP_EXTERN int rp_match_humans(const rp_match *m);
 
 /* Play a move by notation or by action id; refused (match unchanged) if illegal, with the
  * game's reason (rp_explain_illegal) when the notation parses. */
-int rp_match_play_text(rp_match *m, const char *text, rp_error *err);
-int rp_match_play(rp_match *m, rp_action action, rp_error *err);
+RP_EXTERN int rp_match_play_text(rp_match *m, const char *text, rp_error *err);
+RP_EXTERN int rp_match_play(rp_match *m, rp_action action, rp_error *err);
 
 /* What an AI move did. */
 typedef struct rp_genmove {
@@ -76,11 +76,12 @@ typedef struct rp_genmove {
  * plays it. ms > 0 caps its thinking time (search AIs only). The AI is seeded from the
  * match's seed, the seat and the number of moves played, so a position reached by the same
  * moves gets the same answer. */
-int rp_match_genmove(rp_match *m, const char *spec, long ms, rp_genmove *out, rp_error *err);
+RP_EXTERN int rp_match_genmove(rp_match *m, const char *spec, long ms, rp_genmove *out,
+                               rp_error *err);
 
 /* Take back the last move (and any undo, re-sample or resignation entries after it) exactly,
  * replaying the history from the start: the referee's undo (the text protocol). */
-int rp_match_undo(rp_match *m, rp_error *err);
+RP_EXTERN int rp_match_undo(rp_match *m, rp_error *err);
 
 /* Fair undo for `seat` (a human at a table). With one human seat: take back that seat's last
  * move and everything after it, then re-sample everything that seat cannot see with `seed`
@@ -88,23 +89,24 @@ int rp_match_undo(rp_match *m, rp_error *err);
  * several human seats (hot seat): only `seat`'s own last move, only when it is the last move
  * and revealed nothing (rp_action_reveals). Refused with the reason, the match unchanged.
  * *taken (may be NULL) is set to the number of moves taken back. */
-int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_error *err);
+RP_EXTERN int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken,
+                                 rp_error *err);
 
 /* `seat` resigns: the match is over and that seat loses (the others share the win). */
-int rp_match_resign(rp_match *m, int seat, rp_error *err);
+RP_EXTERN int rp_match_resign(rp_match *m, int seat, rp_error *err);
 
 /* Over by the rules or by a resignation. */
-bool rp_match_over(const rp_match *m);
+RP_EXTERN bool rp_match_over(const rp_match *m);
 /* The shares of the win once over (see returns in game.h; a resigned seat gets 0). */
-void rp_match_returns(const rp_match *m, double *out);
+RP_EXTERN void rp_match_returns(const rp_match *m, double *out);
 /* "ongoing", or "over winner N returns R0 R1 ..." / "over shared returns ..." /
  * "over resigned N returns ...": what records' [result] carries and replay checks. */
-void rp_match_status(const rp_match *m, char *buf, size_t size);
+RP_EXTERN void rp_match_status(const rp_match *m, char *buf, size_t size);
 /* Apply history entry e of m to st (a move, or a re-sample with its seed; the undo and
  * resignation notes change nothing): walking the history from m->start gives every state. */
-void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st);
+RP_EXTERN void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st);
 /* The state before history entry i (0 <= i <= length), replayed from the start. */
-void rp_match_state_at(const rp_match *m, size_t i, void *st);
+RP_EXTERN void rp_match_state_at(const rp_match *m, size_t i, void *st);
 
 /* ---- records: a plain-text file of header lines, then the history, one entry a line ----
  *   # comments anywhere
@@ -124,9 +126,9 @@ void rp_match_state_at(const rp_match *m, size_t i, void *st);
  * Headers come before the history; every line is checked, and a record that does not parse or
  * replay is refused with the file, the line number and the reason.
  */
-int rp_record_write(const rp_match *m, FILE *out);
+RP_EXTERN int rp_record_write(const rp_match *m, FILE *out);
 /* Read and replay a record into m (a new match, seats as the record names them). On error m
  * holds nothing (nothing half-loaded) and err names the line. */
-int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err);
+RP_EXTERN int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ramparts/export.h"
 #include "ramparts/rng.h"
 
 #define RP_MAX_PLAYERS 6
@@ -63,13 +64,13 @@ typedef struct rp_error {
 } rp_error;
 
 /* Set err->msg printf-style (err may be NULL) and return code, for "return rp_fail(...)". */
-int rp_fail(rp_error *err, int code, const char *fmt, ...)
+RP_EXTERN int rp_fail(rp_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-const char *rp_strerror(int code);
+RP_EXTERN const char *rp_strerror(int code);
 
 typedef uint32_t rp_action;
 #define RP_NO_ACTION UINT32_MAX
@@ -117,6 +118,16 @@ typedef struct rp_config {
 } rp_config;
 
 struct cJSON;
+
+/* One named slice of a game's observation tensor (see observation_tensor below): the floats
+ * [offset, offset + dims[0] * dims[1] * dims[2]) in row-major order; unused trailing dims
+ * are 1. The slices of a game tile its whole tensor in order. */
+typedef struct rp_obs_field {
+    const char *name;    /* "hand" */
+    uint32_t offset;     /* its first float */
+    uint16_t dims[3];    /* its shape: {26, 1, 1}, {5, 26, 1}, {12, 9, 7} */
+    const char *meaning; /* what a value says, e.g. "1 where the card is in your hand" */
+} rp_obs_field;
 
 /* ---- the game: traits and operations ---- */
 
@@ -257,65 +268,90 @@ typedef struct rp_game {
      * action itself when fully visible, else a canonical id standing for everything observer
      * cannot tell apart. NULL means every action is visible to everyone. */
     rp_action (*observe_action)(const void *st, rp_action action, int observer);
+
+    /* ---- optional: observations for learning agents (0 / NULL when absent) ---- */
+
+    /* Floats in every observation of this game, whatever its options and players. */
+    uint32_t observation_size;
+    /* The named slices of the tensor, in order, tiling [0, observation_size). */
+    const rp_obs_field *observation_fields;
+    int num_observation_fields;
+    /* Write the observation_size floats that encode what `player` (a seat of st; not the
+     * spectator) may see in st: a function of that player's view alone, so two states the
+     * player cannot tell apart give the same floats, and an encoding of all of it, so two
+     * views that differ give different floats. Seats are relative: slot 0 is `player`, then
+     * the seats after it in seat order. Values are exact small numbers (flags 0/1, counts
+     * and sizes scaled as each field says). Allocation-free: learning loops call it at every
+     * step. */
+    void (*observation_tensor)(const void *st, int player, float *out);
 } rp_game;
 
 /* The name of a seat for people ("Blue", or "player 2"): constant text, safe from any thread. */
-const char *rp_seat_name(const rp_game *game, int seat);
+RP_EXTERN const char *rp_seat_name(const rp_game *game, int seat);
 
 /* ---- registry ---- */
 
-extern const rp_game *const rp_games[];
-extern const int rp_num_games;
-const rp_game *rp_game_find(const char *id);
+RP_EXTERN extern const rp_game *const rp_games[];
+RP_EXTERN extern const int rp_num_games;
+RP_EXTERN const rp_game *rp_game_find(const char *id);
 /* The rules as implemented (docs/rules/<id>.md, embedded at build time), or NULL. */
-const char *rp_game_rules(const rp_game *game);
+RP_EXTERN const char *rp_game_rules(const rp_game *game);
 
 /* ---- options ---- */
 
 /* Defaults: players = default_players, seed = 1, every option at its default. */
-void rp_config_default(const rp_game *game, rp_config *cfg);
+RP_EXTERN void rp_config_default(const rp_game *game, rp_config *cfg);
 /* Apply one "key=value" (players, seed, or a game option); refuses unknown keys and
  * out-of-range values with a message, leaving cfg unchanged. */
-int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp_error *err);
+RP_EXTERN int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value,
+                            rp_error *err);
 /* "players=2 seed=7 variant=vogel": every option, for records and the protocol. */
-int rp_config_to_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size);
+RP_EXTERN int rp_config_to_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size);
 /* The value of a game option by name (INT value or CHOICE index); def if absent. */
-int64_t rp_config_int(const rp_game *game, const rp_config *cfg, const char *name);
-const char *rp_config_text(const rp_game *game, const rp_config *cfg, const char *name);
+RP_EXTERN int64_t rp_config_int(const rp_game *game, const rp_config *cfg, const char *name);
+RP_EXTERN const char *rp_config_text(const rp_game *game, const rp_config *cfg, const char *name);
 
 /* ---- checked entry points for tools (not the hot path) ---- */
 
-void rp_state_copy(const rp_game *game, void *dst, const void *src);
-bool rp_is_legal(const rp_game *game, const void *st, rp_action action);
+RP_EXTERN void rp_state_copy(const rp_game *game, void *dst, const void *src);
+RP_EXTERN bool rp_is_legal(const rp_game *game, const void *st, rp_action action);
 /* Apply if legal, else RP_EILLEGAL (or RP_EOVER) with a message and st unchanged. */
-int rp_apply_checked(const rp_game *game, void *st, rp_action action, rp_error *err);
+RP_EXTERN int rp_apply_checked(const rp_game *game, void *st, rp_action action, rp_error *err);
 /* Parse a move given by notation and check that it is legal here. */
-int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_action *out,
-                  rp_error *err);
+RP_EXTERN int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_action *out,
+                            rp_error *err);
 /* A JSON view as text (caller frees with free()), or NULL. */
-char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty);
+RP_EXTERN char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty);
 
 /* A seat of st or RP_SPECTATOR. */
-bool rp_viewer_ok(const rp_game *game, const void *st, int viewer);
+RP_EXTERN bool rp_viewer_ok(const rp_game *game, const void *st, int viewer);
 /* The name of a viewer for people: a seat's name, or "spectator". */
-const char *rp_viewer_name(const rp_game *game, int viewer);
+RP_EXTERN const char *rp_viewer_name(const rp_game *game, int viewer);
 
 /* The events of a legal action for a viewer (see events_json), or NULL with err filled when
  * the action is not legal, the viewer is not valid, or the game does not tell events. */
-struct cJSON *rp_events(const rp_game *game, const void *before, rp_action action, int viewer,
-                        rp_error *err);
+RP_EXTERN struct cJSON *rp_events(const rp_game *game, const void *before, rp_action action,
+                                  int viewer, rp_error *err);
 /* True when some event of the action (as the spectator is told it) reveals something hidden
  * or decided by chance: such a move can never be taken back in fair play. */
-bool rp_action_reveals(const rp_game *game, const void *before, rp_action action);
+RP_EXTERN bool rp_action_reveals(const rp_game *game, const void *before, rp_action action);
 /* An action as data with "id" and "text" added; NULL when the game has no action_json. */
-struct cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action);
+RP_EXTERN struct cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action);
 /* The legal actions of st as a JSON array of rp_action_json objects (empty when over). */
-struct cJSON *rp_legal_json(const rp_game *game, const void *st);
+RP_EXTERN struct cJSON *rp_legal_json(const rp_game *game, const void *st);
+/* The observation of `player` (a seat of st) into out[0 .. size), which must hold the game's
+ * observation_size floats: RP_OK, or RP_EUNSUPPORTED / RP_EINVAL / RP_ENOSPACE with err
+ * filled and out untouched. */
+RP_EXTERN int rp_observation(const rp_game *game, const void *st, int player, float *out,
+                             size_t size, rp_error *err);
+/* The legal actions of st as num_actions bytes: 1 where legal, else 0 (all 0 when over). */
+RP_EXTERN void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask);
 /* The options st is played under (config_of), with the seed of base; games without
  * config_of report base unchanged. */
-void rp_config_of(const rp_game *game, const void *st, const rp_config *base, rp_config *out);
+RP_EXTERN void rp_config_of(const rp_game *game, const void *st, const rp_config *base,
+                            rp_config *out);
 /* Why action is not legal in st, in the game's words when it has them: always fills buf. */
-void rp_explain_illegal(const rp_game *game, const void *st, rp_action action, char *buf,
-                        size_t size);
+RP_EXTERN void rp_explain_illegal(const rp_game *game, const void *st, rp_action action, char *buf,
+                                  size_t size);
 
 #endif

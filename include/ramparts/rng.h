@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "ramparts/export.h"
+
 /* The whole generator: 16 bytes, no pointers, so it lives inside game states and is
  * copied with them. */
 typedef struct rp_rng {
@@ -14,19 +16,19 @@ typedef struct rp_rng {
 } rp_rng;
 
 /* Seed a generator; different streams with the same seed give unrelated sequences. */
-void rp_rng_seed(rp_rng *rng, uint64_t seed, uint64_t stream);
+RP_EXTERN void rp_rng_seed(rp_rng *rng, uint64_t seed, uint64_t stream);
 
 /* The next 32 random bits. */
-uint32_t rp_rng_next(rp_rng *rng);
+RP_EXTERN uint32_t rp_rng_next(rp_rng *rng);
 
 /* A uniform integer in [0, bound) without modulo bias (Lemire's method); bound > 0. */
-uint32_t rp_rng_below(rp_rng *rng, uint32_t bound);
+RP_EXTERN uint32_t rp_rng_below(rp_rng *rng, uint32_t bound);
 
 /* A uniform double in [0, 1). */
-double rp_rng_unit(rp_rng *rng);
+RP_EXTERN double rp_rng_unit(rp_rng *rng);
 
 /* Fisher-Yates shuffle of n bytes / n 16-bit values in place. */
-void rp_rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n);
-void rp_rng_shuffle_u16(rp_rng *rng, uint16_t *items, int n);
+RP_EXTERN void rp_rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n);
+RP_EXTERN void rp_rng_shuffle_u16(rp_rng *rng, uint16_t *items, int n);
 
 #endif

@@ -402,3 +402,29 @@ void rp_explain_illegal(const rp_game *game, const void *st, rp_action action, c
         return;
     snprintf(buf, size, "that move is not legal here");
 }
+
+/* ---- observations for learning agents ---- */
+
+int rp_observation(const rp_game *game, const void *st, int player, float *out, size_t size,
+                   rp_error *err)
+{
+    if (!game->observation_tensor)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s has no observation tensor", game->id);
+    if (player < 0 || player >= game->num_players(st))
+        return rp_fail(err, RP_EINVAL, "player %d: the seats are 0..%d", player,
+                       game->num_players(st) - 1);
+    if (size < game->observation_size)
+        return rp_fail(err, RP_ENOSPACE, "an observation of %s takes %u floats, not %zu",
+                       game->id, (unsigned)game->observation_size, size);
+    game->observation_tensor(st, player, out);
+    return RP_OK;
+}
+
+void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = game->legal_actions(st, legal);
+    memset(mask, 0, game->num_actions);
+    for (int i = 0; i < n; i++)
+        mask[legal[i]] = 1;
+}

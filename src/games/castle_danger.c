@@ -1728,6 +1728,77 @@ static double cd_evaluate(const void *st, int player)
     return value < 0.02 ? 0.02 : value > 0.98 ? 0.98 : value;
 }
 
+/* ---- observation tensor (for learning agents; layout in docs/python.md) ----
+ * Everything is public, so this is the whole state as floats, from the observer's side: planes
+ * of the 9 x 7 board (row = rank - 1, column a = 0, as on the board, never turned), "mine" and
+ * "theirs" by the observer's seat, then the turn's numbers. */
+enum {
+    CD_OBS_PLANES = 0,                /* [12][9][7] */
+    CD_OBS_TO_MOVE = 12 * CD_SQUARES, /* [2] */
+    CD_OBS_TURN = CD_OBS_TO_MOVE + 2, /* [5] */
+    CD_OBS_RESULT = CD_OBS_TURN + 5,  /* [4] */
+    CD_OBS_SEAT = CD_OBS_RESULT + 4,  /* [1] */
+    CD_OBS_SIZE = CD_OBS_SEAT + 1
+};
+/* The planes, in order. */
+enum {
+    CD_PLANE_MINE = 0,   /* + kind: my King, Wizards, Builders, Cannons */
+    CD_PLANE_THEIRS = 4, /* + kind */
+    CD_PLANE_WALLS = 8,
+    CD_PLANE_MY_FIRE = 9,
+    CD_PLANE_THEIR_FIRE = 10,
+    CD_PLANE_FIRED = 11
+};
+
+/* One field a line: */
+/* clang-format off */
+static const rp_obs_field cd_obs_fields[] = {
+    {"board", CD_OBS_PLANES, {12, CD_ROWS, CD_COLS},
+     "planes of the board (row = rank - 1, column a = 0), 1 where: your King, Wizard, Builder, "
+     "Cannon; the opponent's King, Wizard, Builder, Cannon; a Wall; your Fire marker; the "
+     "opponent's Fire marker; a Cannon that has fired since its owner's turn began"},
+    {"to_move", CD_OBS_TO_MOVE, {2, 1, 1}, "one-hot: you, the opponent are to move"},
+    {"turn", CD_OBS_TURN, {5, 1, 1},
+     "moves left this turn / 27, 1 while the add step is open, turn number / 100, turn limit "
+     "/ 100 (0: none), 1 under tournament=1"},
+    {"result", CD_OBS_RESULT, {4, 1, 1}, "one-hot: ongoing, you won, the opponent won, draw"},
+    {"seat", CD_OBS_SEAT, {1, 1, 1}, "1 when you are Red (seat 1), 0 when Blue"},
+};
+/* clang-format on */
+
+static void cd_obs_plane(float *plane, uint64_t b)
+{
+    for (; b; b &= b - 1)
+        plane[low_bit(b)] = 1.0f;
+}
+
+static void cd_observation_tensor(const void *st, int player, float *out)
+{
+    const cd_state *s = st;
+    const int them = player ^ 1;
+    memset(out, 0, CD_OBS_SIZE * sizeof *out);
+    for (int k = 0; k < CD_KINDS; k++) {
+        cd_obs_plane(out + (CD_PLANE_MINE + k) * CD_SQUARES, s->piece[player][k]);
+        cd_obs_plane(out + (CD_PLANE_THEIRS + k) * CD_SQUARES, s->piece[them][k]);
+    }
+    cd_obs_plane(out + CD_PLANE_WALLS * CD_SQUARES, s->walls);
+    cd_obs_plane(out + CD_PLANE_MY_FIRE * CD_SQUARES, s->fire[player]);
+    cd_obs_plane(out + CD_PLANE_THEIR_FIRE * CD_SQUARES, s->fire[them]);
+    cd_obs_plane(out + CD_PLANE_FIRED * CD_SQUARES, s->fired);
+    out[CD_OBS_TO_MOVE + (s->side == player ? 0 : 1)] = 1.0f;
+    out[CD_OBS_TURN] = (float)s->moves / (float)MAX_MOVES;
+    out[CD_OBS_TURN + 1] = s->add_open ? 1.0f : 0.0f;
+    out[CD_OBS_TURN + 2] = (float)s->turn / 100.0f;
+    out[CD_OBS_TURN + 3] = (float)s->limit / 100.0f;
+    out[CD_OBS_TURN + 4] = s->tournament ? 1.0f : 0.0f;
+    const int won = s->result == CD_BLUE_WON ? CD_BLUE : s->result == CD_RED_WON ? CD_RED : -1;
+    out[CD_OBS_RESULT + (s->result == CD_ONGOING ? 0
+                         : s->result == CD_DRAW  ? 3
+                         : won == player         ? 1
+                                                 : 2)] = 1.0f;
+    out[CD_OBS_SEAT] = (float)player;
+}
+
 static const char *const cd_seat_names[] = {"Blue", "Red"};
 
 const rp_game rp_castle_danger = {
@@ -1774,4 +1845,8 @@ const rp_game rp_castle_danger = {
     .secret_names = cd_secret_names,
     .evaluate = cd_evaluate,
     .observe_action = NULL,
+    .observation_size = CD_OBS_SIZE,
+    .observation_fields = cd_obs_fields,
+    .num_observation_fields = (int)(sizeof cd_obs_fields / sizeof cd_obs_fields[0]),
+    .observation_tensor = cd_observation_tensor,
 };

@@ -2731,6 +2731,118 @@ static void dw_render(const void *st, int viewer, FILE *out, bool color)
     render_status(s, out, color);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Observation tensor (for learning agents; layout in docs/python.md). What one seat may see
+ * (DW-13, the same things as its view) as floats: "yours" and "the opponent's" by that seat;
+ * cards by face, in the order of the face enum (danger_at_the_walls.h). */
+enum {
+    DW_OBS_HAND = 0,                                         /* [18] */
+    DW_OBS_PERSONAL = DW_OBS_HAND + DW_FACES,                /* [18] */
+    DW_OBS_REMOVED = DW_OBS_PERSONAL + DW_FACES,             /* [2][18] */
+    DW_OBS_SIDE_SIZE = 3 + 8 * 5 + 8 + 1,                    /* one side of a wall */
+    DW_OBS_WALL_SIZE = 2 + 3 + 2 * DW_OBS_SIDE_SIZE,         /* one wall */
+    DW_OBS_WALLS = DW_OBS_REMOVED + 2 * DW_FACES,            /* [5][109] */
+    DW_OBS_SPY = DW_OBS_WALLS + DW_WALLS * DW_OBS_WALL_SIZE, /* [26] */
+    DW_OBS_COUNTS = DW_OBS_SPY + 6 + DW_FACES + 2,           /* [9] */
+    DW_OBS_TURN = DW_OBS_COUNTS + 9,                         /* [12] */
+    DW_OBS_SIZE = DW_OBS_TURN + 12
+};
+
+/* clang-format off */
+static const rp_obs_field dw_obs_fields[] = {
+    {"hand", DW_OBS_HAND, {DW_FACES, 1, 1}, "your hand: cards of each face / 6"},
+    {"personal_deck", DW_OBS_PERSONAL, {DW_FACES, 1, 1},
+     "your personal deck's cards of each face / 8 (not their order)"},
+    {"removed", DW_OBS_REMOVED, {2, DW_FACES, 1},
+     "the removed piles, yours then the opponent's: cards of each face / 8"},
+    {"walls", DW_OBS_WALLS, {DW_WALLS, DW_OBS_WALL_SIZE, 1},
+     "per wall 1..5: one-hot control (you, the opponent); one-hot Flag (none, yours, the "
+     "opponent's); then your side and the opponent's, each: Archers of value 1, 2, 3 / 4 (a "
+     "spied Archer included), the Cannon stack bottom first as 8 slots one-hot over Cannon "
+     "5..9, 1 for each leader face General, Noble, Engineer, Assassin, King, Wizard, Builder, "
+     "Spy on it, and its strength (DW-7) / 30"},
+    {"spy", DW_OBS_SPY, {6 + DW_FACES + 2, 1, 1},
+     "one-hot wall of the Spy (slot 0: not in play, then walls 1..5); one-hot face it covers; "
+     "the covered Cannon's place in its stack / 8 (0: the bottom, or no Cannon covered); 1 "
+     "when a newer Cannon buries it"},
+    {"counts", DW_OBS_COUNTS, {9, 1, 1},
+     "hand sizes / 6 and personal deck sizes / 8 (yours then the opponent's), main deck / 21, "
+     "Flags on the board / 3, turn / 49, walls you control / 5, the opponent controls / 5"},
+    {"turn", DW_OBS_TURN, {12, 1, 1},
+     "one-hot to act: you, the opponent, nobody; one-hot phase: play, refill; one-hot last "
+     "turn: not yet, the third Flag, an empty hand (DW-12); 1 once over; one-hot winner: you, "
+     "the opponent; 1 when you are Red"},
+};
+/* clang-format on */
+
+static void dw_obs_counts(float *out, const uint8_t *counts, float scale)
+{
+    for (int f = 0; f < DW_FACES; f++)
+        out[f] = (float)counts[f] / scale;
+}
+
+/* One side of wall w for the tensor: Archers (a spied one included), Cannons, leaders. */
+static void dw_obs_side(const dw_state *s, int w, int seat, float *out)
+{
+    const dw_side *sd = &s->side[w][seat];
+    uint8_t archers[DW_FACES];
+    side_archers(s, w, seat, archers);
+    for (int v = 0; v < 3; v++)
+        out[v] = (float)archers[DW_A1 + v] / 4.0f;
+    for (int i = 0; i < sd->ncannon; i++)
+        out[3 + i * 5 + (sd->cannon[i] - DW_C5)] = 1.0f;
+    for (int f = DW_GENERAL; f < DW_FACES; f++)
+        out[3 + 40 + (f - DW_GENERAL)] = (sd->leaders & LB(f)) ? 1.0f : 0.0f;
+    out[3 + 40 + 8] = (float)dw_strength(s, w, seat) / 30.0f;
+}
+
+static void dw_observation_tensor(const void *st, int player, float *out)
+{
+    const dw_state *s = st;
+    const int them = player ^ 1;
+    memset(out, 0, DW_OBS_SIZE * sizeof *out);
+    dw_obs_counts(out + DW_OBS_HAND, s->hand[player], 6.0f);
+    uint8_t own[DW_FACES] = {0};
+    for (int i = 0; i < s->personal_n[player]; i++)
+        own[s->personal[player][i]]++;
+    dw_obs_counts(out + DW_OBS_PERSONAL, own, 8.0f);
+    dw_obs_counts(out + DW_OBS_REMOVED, s->removed[player], 8.0f);
+    dw_obs_counts(out + DW_OBS_REMOVED + DW_FACES, s->removed[them], 8.0f);
+    for (int w = 0; w < DW_WALLS; w++) {
+        float *wall = out + DW_OBS_WALLS + w * DW_OBS_WALL_SIZE;
+        wall[s->control[w] == player ? 0 : 1] = 1.0f;
+        wall[2 + (s->flag[w] == 0 ? 0 : s->flag[w] - 1 == player ? 1 : 2)] = 1.0f;
+        dw_obs_side(s, w, player, wall + 5);
+        dw_obs_side(s, w, them, wall + 5 + DW_OBS_SIDE_SIZE);
+    }
+    float *spy = out + DW_OBS_SPY;
+    spy[s->spy_wall] = 1.0f;
+    if (s->spy_wall) {
+        spy[6 + spied_face(s)] = 1.0f;
+        if (s->spy_on == DW_SPY_ON_CANNON)
+            spy[6 + DW_FACES] = (float)s->spy_depth / 8.0f;
+        spy[6 + DW_FACES + 1] = spy_visible(s) ? 0.0f : 1.0f;
+    }
+    float *counts = out + DW_OBS_COUNTS;
+    counts[0] = (float)s->hand_n[player] / 6.0f;
+    counts[1] = (float)s->hand_n[them] / 6.0f;
+    counts[2] = (float)s->personal_n[player] / 8.0f;
+    counts[3] = (float)s->personal_n[them] / 8.0f;
+    counts[4] = (float)s->main_n / 21.0f;
+    counts[5] = (float)s->flags_on_board / 3.0f;
+    counts[6] = (float)s->turn / 49.0f;
+    counts[7] = (float)walls_of(s, player) / 5.0f;
+    counts[8] = (float)walls_of(s, them) / 5.0f;
+    float *turn = out + DW_OBS_TURN;
+    turn[s->over ? 2 : s->to_move == player ? 0 : 1] = 1.0f;
+    turn[3 + s->phase] = 1.0f;
+    turn[5 + s->last_turn] = 1.0f;
+    turn[8] = s->over ? 1.0f : 0.0f;
+    if (s->over)
+        turn[9 + (winner(s) == player ? 0 : 1)] = 1.0f;
+    turn[11] = (float)player;
+}
+
 const rp_game rp_danger_at_the_walls = {
     .id = "danger-at-the-walls",
     .title = "Danger at the Walls",
@@ -2768,4 +2880,8 @@ const rp_game rp_danger_at_the_walls = {
     .secret_names = dw_secret_names,
     .evaluate = dw_evaluate,
     .observe_action = dw_observe_action,
+    .observation_size = DW_OBS_SIZE,
+    .observation_fields = dw_obs_fields,
+    .num_observation_fields = (int)(sizeof dw_obs_fields / sizeof dw_obs_fields[0]),
+    .observation_tensor = dw_observation_tensor,
 };

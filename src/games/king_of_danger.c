@@ -2134,6 +2134,137 @@ static double kd_evaluate(const void *st, int player)
     return 1.0 / (1.0 + exp(-lead / 4.0));
 }
 
+/* ---- observation tensor (for learning agents; layout in docs/python.md) ----
+ * What one seat may see (the same things as its view, KD-10), as floats. Seats are relative:
+ * slot 0 is the observer, slot k the seat k places to its left; slots past the players stay 0.
+ * Cards are one-hot over the 26 card ids of king_of_danger.h. */
+enum {
+    KD_OBS_PLAYERS = 0,                                            /* [4] 2..5 players */
+    KD_OBS_HAND = KD_OBS_PLAYERS + 4,                              /* [26] */
+    KD_OBS_TRICK = KD_OBS_HAND + KD_CARDS,                         /* [5][26] */
+    KD_OBS_SUIT = KD_OBS_TRICK + KD_MAX_PLAYERS * KD_CARDS,        /* [3] */
+    KD_OBS_LEADER = KD_OBS_SUIT + 3,                               /* [5] */
+    KD_OBS_TO_ACT = KD_OBS_LEADER + KD_MAX_PLAYERS,                /* [5] */
+    KD_OBS_DEALER = KD_OBS_TO_ACT + KD_MAX_PLAYERS,                /* [5] */
+    KD_OBS_CASTLE = KD_OBS_DEALER + KD_MAX_PLAYERS,                /* [5] */
+    KD_OBS_SCORE = KD_OBS_CASTLE + KD_MAX_PLAYERS,                 /* [5] */
+    KD_OBS_HELD = KD_OBS_SCORE + KD_MAX_PLAYERS,                   /* [5] */
+    KD_OBS_VOIDS = KD_OBS_HELD + KD_MAX_PLAYERS,                   /* [5][2] */
+    KD_OBS_PLAYED = KD_OBS_VOIDS + 2 * KD_MAX_PLAYERS,             /* [26] */
+    KD_OBS_ASIDE = KD_OBS_PLAYED + KD_CARDS,                       /* [26] */
+    KD_OBS_TABLE_UP = KD_OBS_ASIDE + KD_CARDS,                     /* [2][4][26] */
+    KD_OBS_TABLE_DOWN = KD_OBS_TABLE_UP + 2 * KD_PILES * KD_CARDS, /* [2][4] */
+    KD_OBS_LAST = KD_OBS_TABLE_DOWN + 2 * KD_PILES,                /* [5][26] */
+    KD_OBS_LAST_SUIT = KD_OBS_LAST + KD_MAX_PLAYERS * KD_CARDS,    /* [3] */
+    KD_OBS_LAST_WINNER = KD_OBS_LAST_SUIT + 3,                     /* [6] */
+    KD_OBS_NUMBERS = KD_OBS_LAST_WINNER + KD_MAX_PLAYERS + 1,      /* [3] */
+    KD_OBS_WINNER = KD_OBS_NUMBERS + 3,                            /* [5] */
+    KD_OBS_SIZE = KD_OBS_WINNER + KD_MAX_PLAYERS
+};
+
+/* One field a line: */
+/* clang-format off */
+static const rp_obs_field kd_obs_fields[] = {
+    {"players", KD_OBS_PLAYERS, {4, 1, 1}, "one-hot: 2, 3, 4 or 5 players"},
+    {"hand", KD_OBS_HAND, {KD_CARDS, 1, 1}, "1 for each card in your hand"},
+    {"trick", KD_OBS_TRICK, {KD_MAX_PLAYERS, KD_CARDS, 1},
+     "per relative seat: 1 for the card it played to the current trick"},
+    {"trick_suit", KD_OBS_SUIT, {3, 1, 1}, "one-hot: trick suit not set yet, Walls, Cannons"},
+    {"leader", KD_OBS_LEADER, {KD_MAX_PLAYERS, 1, 1},
+     "one-hot relative seat that led (or leads) the current trick"},
+    {"to_act", KD_OBS_TO_ACT, {KD_MAX_PLAYERS, 1, 1},
+     "one-hot relative seat to play (all 0 once over)"},
+    {"dealer", KD_OBS_DEALER, {KD_MAX_PLAYERS, 1, 1}, "one-hot relative seat that dealt this hand"},
+    {"castle", KD_OBS_CASTLE, {KD_MAX_PLAYERS, 1, 1}, "per relative seat: castle value / 8"},
+    {"score", KD_OBS_SCORE, {KD_MAX_PLAYERS, 1, 1}, "per relative seat: score / 31"},
+    {"hand_size", KD_OBS_HELD, {KD_MAX_PLAYERS, 1, 1},
+     "per relative seat: cards in hand / 13 (two players: table cards not counted)"},
+    {"voids", KD_OBS_VOIDS, {KD_MAX_PLAYERS, 2, 1},
+     "per relative seat: known void in Walls, in Cannons (KD-P2)"},
+    {"played", KD_OBS_PLAYED, {KD_CARDS, 1, 1}, "1 for each card of this hand's finished tricks"},
+    {"aside", KD_OBS_ASIDE, {KD_CARDS, 1, 1}, "1 for each card set aside face up this hand"},
+    {"table_up", KD_OBS_TABLE_UP, {2, KD_PILES, KD_CARDS},
+     "two players, per relative seat and pile: one-hot face-up card (all 0: pile empty)"},
+    {"table_down", KD_OBS_TABLE_DOWN, {2, KD_PILES, 1},
+     "two players, per relative seat and pile: 1 while a card lies face down under it"},
+    {"last_trick", KD_OBS_LAST, {KD_MAX_PLAYERS, KD_CARDS, 1},
+     "per relative seat: 1 for the card it played to the last finished trick"},
+    {"last_trick_suit", KD_OBS_LAST_SUIT, {3, 1, 1},
+     "one-hot suit of the last finished trick: none, Walls, Cannons (all 0: no last trick)"},
+    {"last_trick_winner", KD_OBS_LAST_WINNER, {KD_MAX_PLAYERS + 1, 1, 1},
+     "one-hot relative seat that won the last trick, or slot 5: it was set aside (KD-7)"},
+    {"numbers", KD_OBS_NUMBERS, {3, 1, 1},
+     "hand number / 10, trick number in the hand / 13, 1 once the game is over"},
+    {"winner", KD_OBS_WINNER, {KD_MAX_PLAYERS, 1, 1}, "one-hot relative seat that won (once over)"},
+};
+/* clang-format on */
+
+/* The slot of `seat` as `player` sees the table. */
+static int kd_obs_slot(const kd_state *s, int player, int seat)
+{
+    return seat >= player ? seat - player : seat - player + s->players;
+}
+
+static void kd_obs_cards(float *out, uint32_t mask)
+{
+    for (; mask; mask &= mask - 1)
+        out[lowest(mask)] = 1.0f;
+}
+
+/* The cards of a trick (current or last) from its leader on, by the slot of who played them. */
+static void kd_obs_trick(const kd_state *s, int player, float *out, const uint8_t *cards, int len,
+                         int leader)
+{
+    for (int i = 0; i < len; i++)
+        out[kd_obs_slot(s, player, seat_after(s, leader, i)) * KD_CARDS + cards[i]] = 1.0f;
+}
+
+static void kd_observation_tensor(const void *st, int player, float *out)
+{
+    const kd_state *s = st;
+    const int n = s->players;
+    memset(out, 0, KD_OBS_SIZE * sizeof *out);
+    out[KD_OBS_PLAYERS + n - 2] = 1.0f;
+    kd_obs_cards(out + KD_OBS_HAND, s->hand[player]);
+    kd_obs_trick(s, player, out + KD_OBS_TRICK, s->trick, s->trick_len, s->leader);
+    out[KD_OBS_SUIT + s->suit] = 1.0f;
+    out[KD_OBS_LEADER + kd_obs_slot(s, player, s->leader)] = 1.0f;
+    if (!s->over)
+        out[KD_OBS_TO_ACT + kd_obs_slot(s, player, kd_current_player(s))] = 1.0f;
+    out[KD_OBS_DEALER + kd_obs_slot(s, player, s->dealer)] = 1.0f;
+    for (int p = 0; p < n; p++) {
+        const int k = kd_obs_slot(s, player, p);
+        out[KD_OBS_CASTLE + k] = (float)s->castle[p] / 8.0f;
+        out[KD_OBS_SCORE + k] = (float)s->score[p] / 31.0f;
+        out[KD_OBS_HELD + k] = (float)popcount(s->hand[p]) / 13.0f;
+        out[KD_OBS_VOIDS + 2 * k] = (s->voids[p] & KD_VOID_WALLS) ? 1.0f : 0.0f;
+        out[KD_OBS_VOIDS + 2 * k + 1] = (s->voids[p] & KD_VOID_CANNONS) ? 1.0f : 0.0f;
+    }
+    kd_obs_cards(out + KD_OBS_PLAYED, s->played);
+    kd_obs_cards(out + KD_OBS_ASIDE, s->aside);
+    if (n == 2)
+        for (int p = 0; p < 2; p++) {
+            const int k = kd_obs_slot(s, player, p);
+            for (int i = 0; i < KD_PILES; i++) {
+                if (s->pile_top[p][i] != KD_NONE)
+                    out[KD_OBS_TABLE_UP + (k * KD_PILES + i) * KD_CARDS + s->pile_top[p][i]] = 1;
+                out[KD_OBS_TABLE_DOWN + k * KD_PILES + i] = s->pile_under[p][i] != KD_NONE;
+            }
+        }
+    if (s->last_len) {
+        kd_obs_trick(s, player, out + KD_OBS_LAST, s->last, s->last_len, s->last_leader);
+        out[KD_OBS_LAST_SUIT + s->last_suit] = 1.0f;
+        out[KD_OBS_LAST_WINNER +
+            (s->last_winner == KD_NONE ? KD_MAX_PLAYERS : kd_obs_slot(s, player, s->last_winner))] =
+            1.0f;
+    }
+    out[KD_OBS_NUMBERS] = (float)s->hand_number / 10.0f;
+    out[KD_OBS_NUMBERS + 1] = (float)trick_in_hand(s) / 13.0f;
+    out[KD_OBS_NUMBERS + 2] = s->over ? 1.0f : 0.0f;
+    if (s->over)
+        out[KD_OBS_WINNER + kd_obs_slot(s, player, s->winner)] = 1.0f;
+}
+
 const rp_game rp_king_of_danger = {
     .id = "king-of-danger",
     .title = "King of Danger",
@@ -2170,4 +2301,8 @@ const rp_game rp_king_of_danger = {
     .secret_names = kd_secret_names,
     .evaluate = kd_evaluate,
     .observe_action = NULL,
+    .observation_size = KD_OBS_SIZE,
+    .observation_fields = kd_obs_fields,
+    .num_observation_fields = (int)(sizeof kd_obs_fields / sizeof kd_obs_fields[0]),
+    .observation_tensor = kd_observation_tensor,
 };

@@ -1874,6 +1874,11 @@ static int check_wall(const rtw_state *s, rp_error *err)
 static int check_phase(const rtw_state *s, rp_error *err)
 {
     int ph = s->phase, a = s->actor, cap = s->capturer;
+    /* Ranges first: views and observations name these in every phase, the end included. */
+    if (cap >= s->clans)
+        return rp_fail(err, RP_EINVAL, "capturer: no clan %d", cap);
+    if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
+        return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
     if (ph == RTW_OVER) {
         if (a != 0 || s->next_slot != 0 || s->keep != 0)
             return rp_fail(err, RP_EINVAL, "actor, next, keep: must be 0 when the game is over");
@@ -1917,10 +1922,6 @@ static int check_phase(const rtw_state *s, rp_error *err)
     if (needs[ph] >= 0 && revealed(s, a) != needs[ph])
         return rp_fail(err, RP_EINVAL, "phase %s: %s did not reveal %s", phase_word[ph],
                        clan_word[a], warrior_name[needs[ph]]);
-    if (cap >= s->clans)
-        return rp_fail(err, RP_EINVAL, "capturer: no clan %d", cap);
-    if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
-        return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
     bool before_capture = ph == RTW_QWEEN_PICK || ph == RTW_DRUHID_PICK;
     bool needs_capture =
         ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK || ph == RTW_AXX_PICK;
@@ -3408,6 +3409,157 @@ static void rtw_describe(const void *st, FILE *out)
 
 /* ---- the game ---- */
 
+/* ---- observation tensor (for learning agents; layout in docs/python.md) ----
+ * What one seat may see (the same things as its view) as floats. Clans are relative: slot 0
+ * is the observer, then the other players' clans in seat order, then the neutral clans. Forts
+ * are shown by kind and value, as the view names them: two forts with the same label are the
+ * same card to a player, so holdings count forts per label (at the first fort id of that label
+ * in the card set), never per fort id. */
+enum {
+    RTW_OBS_FORT = RTW_FORT_KINDS + 1, /* one fort: one-hot kind, absolute value */
+    RTW_OBS_SLOT = RTW_KINDS + 1,      /* one slot: one-hot warrior, face down */
+    RTW_OBS_CLAN = 1 + RTW_KINDS + RTW_SLOTS * RTW_OBS_SLOT + 1 + RTW_SLOTS * RTW_KINDS +
+                   RTW_FORTS, /* one clan: 143 */
+    RTW_OBS_GAME = 0,
+    RTW_OBS_STRENGTHS = RTW_OBS_GAME + 4 + 1 + 4 + 4 + 3 + 6 + RTW_PHASES + 4 + 1,
+    RTW_OBS_FORT_SET = RTW_OBS_STRENGTHS + RTW_KINDS,
+    RTW_OBS_WALL = RTW_OBS_FORT_SET + RTW_FORTS * RTW_OBS_FORT,
+    RTW_OBS_TURN = RTW_OBS_WALL + RTW_SLOTS * RTW_OBS_FORT,
+    RTW_OBS_DISCARDED = RTW_OBS_TURN + RTW_SLOTS + 4 + 4 + RTW_OBS_FORT + RTW_KINDS,
+    RTW_OBS_OWN = RTW_OBS_DISCARDED + RTW_FORTS,
+    RTW_OBS_CLANS = RTW_OBS_OWN + 2 * RTW_KINDS,
+    RTW_OBS_SIZE = RTW_OBS_CLANS + RTW_MAX_CLANS * RTW_OBS_CLAN
+};
+
+/* clang-format off */
+static const rp_obs_field rtw_obs_fields[] = {
+    {"game", RTW_OBS_GAME, {RTW_OBS_STRENGTHS - RTW_OBS_GAME, 1, 1},
+     "one-hot your seat 0..3; 1 for the vogel variant; one-hot players 1..4; one-hot neutral "
+     "clans 0..3; one-hot round 1..3; one-hot turn 1..6; one-hot phase (plan, zvord-place, "
+     "qween-pick, druhid-pick, signal-pick, tax-pick, axx-pick, horsie-pick, over); once over, "
+     "1 for each winning clan (relative) and 1 when it won by three Legions (RW-18)"},
+    {"strengths", RTW_OBS_STRENGTHS, {RTW_KINDS, 1, 1},
+     "the card set's warrior strengths / 30 (Filchy, Qween, Dru'hid, Zvord, Arch'r, Horsie, "
+     "Axx, Chariott, Laird)"},
+    {"fort_set", RTW_OBS_FORT_SET, {RTW_FORTS, RTW_OBS_FORT, 1},
+     "the card set's 18 forts in canonical order (fort ids): one-hot kind (unwary, signal, "
+     "tax, legion, dinary) and absolute value / 30 (a legion's value is negative)"},
+    {"wall", RTW_OBS_WALL, {RTW_SLOTS, RTW_OBS_FORT, 1},
+     "The Wall's positions 1..6: the fort there as one-hot kind and absolute value / 30, all "
+     "0 once fought over"},
+    {"turn", RTW_OBS_TURN, {RTW_OBS_DISCARDED - RTW_OBS_TURN, 1, 1},
+     "one-hot the next slot to fill 1..6 (plan and zvord-place only); one-hot clan to act "
+     "(relative; none when over); one-hot this turn's capturer (relative); the fort it took "
+     "(one-hot kind, absolute value / 30); 1 for each warrior kind kept face up (Unwary, Axx)"},
+    {"discarded", RTW_OBS_DISCARDED, {RTW_FORTS, 1, 1},
+     "discarded forts: how many of each label, at the label's first fort id"},
+    {"own", RTW_OBS_OWN, {2, RTW_KINDS, 1},
+     "your hand (warriors still to place) then this round's drawn warriors: 1 per kind"},
+    {"clans", RTW_OBS_CLANS, {RTW_MAX_CLANS, RTW_OBS_CLAN, 1},
+     "per clan (relative; all 0 when absent): 1 present; 1 per face-up warrior kind; the slots "
+     "1..6, each one-hot warrior kind then 1 when placed face down (all 0 when empty); hand "
+     "size / 9; last round's six warriors one-hot by kind; forts held: how many of each label "
+     "at the label's first fort id"},
+};
+/* clang-format on */
+
+/* The first fort id of the card set with the same kind and value as f (f's label). */
+static int fort_label_id(const rtw_cards *c, int f)
+{
+    for (int g = 0; g < f; g++)
+        if (c->fort_kind[g] == c->fort_kind[f] && c->fort_value[g] == c->fort_value[f])
+            return g;
+    return f;
+}
+
+/* Fort f (or nothing for RTW_NONE) as one-hot kind and absolute value / 30. */
+static void obs_fort(const rtw_cards *c, int f, float *out)
+{
+    if (f == RTW_NONE)
+        return;
+    out[c->fort_kind[f]] = 1.0f;
+    const int v = c->fort_value[f];
+    out[RTW_FORT_KINDS] = (float)(v < 0 ? -v : v) / 30.0f;
+}
+
+static void obs_fort_counts(const rtw_cards *c, uint32_t mask, float *out)
+{
+    for (; mask; mask &= mask - 1)
+        out[fort_label_id(c, lowest_bit(mask))] += 1.0f;
+}
+
+static void obs_warriors(uint32_t mask, float *out)
+{
+    for (; mask; mask &= mask - 1)
+        out[lowest_bit(mask)] = 1.0f;
+}
+
+/* The observer's slot for clan c: players rotated to start at `player`, neutrals after. */
+static int obs_clan(const rtw_state *s, int player, int c)
+{
+    return c < s->players ? (c - player + s->players) % s->players : c;
+}
+
+static void obs_clan_row(const rtw_state *s, int player, int c, float *out)
+{
+    const int shown = shown_slots(s);
+    out[0] = 1.0f;
+    obs_warriors(s->up[c], out + 1);
+    float *slots = out + 1 + RTW_KINDS;
+    for (int i = 0; i < RTW_SLOTS && s->slot[c][i] != RTW_NONE; i++) {
+        const bool seen = i < shown || c == player;
+        slots[i * RTW_OBS_SLOT + (seen ? s->slot[c][i] : RTW_KINDS)] = 1.0f;
+    }
+    float *rest = slots + RTW_SLOTS * RTW_OBS_SLOT;
+    rest[0] = (float)popcount(s->hand[c]) / 9.0f;
+    for (int i = 0; s->round > 0 && i < RTW_SLOTS; i++)
+        rest[1 + i * RTW_KINDS + s->prev[c][i]] = 1.0f;
+    obs_fort_counts(&s->cards, s->forts[c], rest + 1 + RTW_SLOTS * RTW_KINDS);
+}
+
+static void obs_game(const rtw_state *s, int player, float *out)
+{
+    out[player] = 1.0f;
+    out[4] = s->variant ? 1.0f : 0.0f;
+    out[5 + s->players - 1] = 1.0f;
+    out[9 + s->neutrals] = 1.0f;
+    out[13 + s->round] = 1.0f;
+    out[16 + s->turn] = 1.0f;
+    out[22 + s->phase] = 1.0f;
+    if (s->phase != RTW_OVER)
+        return;
+    for (uint32_t m = winners(s); m; m &= m - 1)
+        out[22 + RTW_PHASES + obs_clan(s, player, lowest_bit(m))] = 1.0f;
+    out[22 + RTW_PHASES + 4] = s->winner >= 0 ? 1.0f : 0.0f;
+}
+
+static void rtw_observation_tensor(const void *st, int player, float *out)
+{
+    const rtw_state *s = st;
+    memset(out, 0, RTW_OBS_SIZE * sizeof *out);
+    obs_game(s, player, out + RTW_OBS_GAME);
+    for (int k = 0; k < RTW_KINDS; k++)
+        out[RTW_OBS_STRENGTHS + k] = (float)s->cards.strength[k] / 30.0f;
+    for (int f = 0; f < RTW_FORTS; f++)
+        obs_fort(&s->cards, f, out + RTW_OBS_FORT_SET + f * RTW_OBS_FORT);
+    for (int i = 0; i < RTW_SLOTS; i++)
+        obs_fort(&s->cards, s->wall[i], out + RTW_OBS_WALL + i * RTW_OBS_FORT);
+    float *turn = out + RTW_OBS_TURN;
+    if (s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE)
+        turn[s->next_slot] = 1.0f;
+    if (s->phase != RTW_OVER)
+        turn[RTW_SLOTS + obs_clan(s, player, s->actor)] = 1.0f;
+    if (s->capturer >= 0)
+        turn[RTW_SLOTS + 4 + obs_clan(s, player, s->capturer)] = 1.0f;
+    obs_fort(&s->cards, s->captured, turn + RTW_SLOTS + 8);
+    obs_warriors(s->keep, turn + RTW_SLOTS + 8 + RTW_OBS_FORT);
+    obs_fort_counts(&s->cards, s->gone, out + RTW_OBS_DISCARDED);
+    obs_warriors(s->hand[player], out + RTW_OBS_OWN);
+    obs_warriors(s->drawn[player], out + RTW_OBS_OWN + RTW_KINDS);
+    for (int c = 0; c < s->clans; c++)
+        obs_clan_row(s, player, c, out + RTW_OBS_CLANS + obs_clan(s, player, c) * RTW_OBS_CLAN);
+}
+
 const rp_game rp_rush_the_wall = {
     .id = "rush-the-wall",
     .title = "Rush the Wall",
@@ -3452,4 +3604,8 @@ const rp_game rp_rush_the_wall = {
     .secret_names = rtw_secret_names,
     .evaluate = rtw_evaluate,
     .observe_action = rtw_observe_action,
+    .observation_size = RTW_OBS_SIZE,
+    .observation_fields = rtw_obs_fields,
+    .num_observation_fields = (int)(sizeof rtw_obs_fields / sizeof rtw_obs_fields[0]),
+    .observation_tensor = rtw_observation_tensor,
 };

@@ -19,7 +19,8 @@ static const char NOT_BUILT_PAGE[] =
     "<title>Ramparts server</title></head><body>\n"
     "<h1>Ramparts server</h1>\n"
     "<p>This server is running, but the browser client is not built into it yet, so there is "
-    "no game page to show here. Build the client into <code>web/dist/</code> and rebuild the "
+    "no game page to show here. The build bundles it from <code>web/client/</code> (npm and "
+    "Node.js) and rebuilds the "
     "server to serve it at this address.</p>\n"
     "<p>Programs can play now: they speak the JSON protocol over the WebSocket at "
     "<code>/ws</code> (see <code>docs/server-protocol.md</code>).</p>\n"
@@ -204,6 +205,46 @@ static void game_reply(rs_server *srv, int64_t id, bool record, rs_http_reply *r
     rs_table_free(loaded);
 }
 
+/* GET /api/v1/games/ID/replay?viewer=spectator|SEAT: a finished game, ply by ply, as that
+ * viewer saw it (rs_table_replay_json). Refused while the game is not over. */
+static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_reply *r)
+{
+    rs_table *t = rs_server_table(srv, id);
+    rs_game_row row;
+    if (!t && rs_store_game_get(srv->store, id, &row) != RS_STORE_OK) {
+        reply_error(r, 404, "not-found", "no such game");
+        return;
+    }
+    if ((t ? t->row.status : row.status) != RS_GAME_OVER) {
+        reply_error(r, 409, "not-over", "a game is replayed once it is over");
+        return;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table *loaded = NULL;
+    if (!t) {
+        rs_err e;
+        loaded = t = rs_table_load(&ctx, id, 0, &e); /* finished: nothing is written */
+        if (!t) {
+            reply_error(r, 500, "server-error", e.text);
+            return;
+        }
+    }
+    char who[16] = "spectator";
+    query_value(query, "viewer", who, sizeof who);
+    int viewer = RP_SPECTATOR;
+    if (strcmp(who, "spectator") != 0) {
+        int seat = strlen(who) == 1 && isdigit((unsigned char)who[0]) ? who[0] - '0' : -1;
+        if (seat < 0 || seat >= t->row.seats) {
+            reply_error(r, 404, "not-found", "viewer is 'spectator' or a seat of the game");
+            rs_table_free(loaded);
+            return;
+        }
+        viewer = seat;
+    }
+    reply_json(r, 200, rs_table_replay_json(t, viewer, ctx.now_us));
+    rs_table_free(loaded);
+}
+
 static void player_reply(rs_server *srv, const char *name, size_t len, bool games,
                          const char *query, rs_http_reply *r)
 {
@@ -287,8 +328,12 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
         size_t digits = strcspn(rest, "/");
         int64_t id = parse_id(rest, digits);
         bool record = strcmp(rest + digits, "/record") == 0;
-        if (id < 0 || (rest[digits] && !record))
-            reply_error(r, 404, "not-found", "expected /api/v1/games/ID or .../ID/record");
+        bool replay = strcmp(rest + digits, "/replay") == 0;
+        if (id < 0 || (rest[digits] && !record && !replay))
+            reply_error(r, 404, "not-found",
+                        "expected /api/v1/games/ID, .../ID/record or .../ID/replay");
+        else if (replay)
+            replay_reply(srv, id, query, r);
         else
             game_reply(srv, id, record, r);
     } else if (strncmp(path, PLAYERS, sizeof PLAYERS - 1) == 0) {

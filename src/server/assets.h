@@ -1,6 +1,6 @@
-/* assets.h — the browser client, embedded in the binary at build time from web/dist when
- * that directory exists (cmake/embed_web.cmake writes the table), so the server needs no
- * files at run time. Without a built client the table is empty. */
+/* assets.h — the browser client, embedded in the binary at build time from the build's
+ * web/dist when that directory exists (cmake/embed_web.cmake writes the table), so the server
+ * needs no files at run time. Without a built client the table is empty. */
 #ifndef RS_ASSETS_H
 #define RS_ASSETS_H
 

@@ -479,6 +479,9 @@ void rs_server_drain_inbox(rs_server *srv)
         case RS_JOB_AI:
             apply_ai_result(srv, job);
             break;
+        case RS_JOB_HINT:
+            rs_session_hint_result(srv, job);
+            break;
         case RS_JOB_HASH:
         case RS_JOB_VERIFY:
             rs_session_auth_result(srv, job);

@@ -107,6 +107,8 @@ rs_table *rs_field_table(rs_server *srv, const struct cJSON *msg, rs_err *e);
 
 /* session.c */
 void rs_session_auth_result(rs_server *srv, const rs_job *job);
+/* A hint computed on an AI thread, answered to the connection that asked (if still there). */
+void rs_session_hint_result(rs_server *srv, const rs_job *job);
 /* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
 void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
 

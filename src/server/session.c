@@ -822,6 +822,9 @@ static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 /* ---- play ---- */
 
+/* The AI level that suggests moves: quick, so a hint never keeps an AI seat waiting long. */
+#define HINT_LEVEL "easy"
+
 /* The table and the caller's seat in it, with the transaction open. */
 static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat, rs_err *e)
 {
@@ -864,6 +867,72 @@ static int h_move(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     cJSON_AddBoolToObject(m, "dup", duplicate);
     rs_reply(srv, c, m, msg);
     return 0;
+}
+
+/* A suggested move for the seat to act, in a game with an AI seat (never in a game between
+ * people only, so a hint can never help one person against another). The search runs on an
+ * AI thread from the seat's own view of the position (the AI determinizes for the seat to
+ * act) and is answered to this connection only, as `hint`, if the game is still at that ply. */
+static int h_hint(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    rs_table *t = rs_field_table(srv, msg, e);
+    if (!t)
+        return -1;
+    int seat = rs_table_seat_of(t, c->user);
+    if (seat < 0)
+        return rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
+    if (t->row.status != RS_GAME_LIVE)
+        return rs_fail(e, t->row.status == RS_GAME_OPEN ? "not-started" : "game-over",
+                       "game %lld is not being played", (long long)t->row.id);
+    bool against_ai = false;
+    for (int s = 0; s < t->row.seats; s++)
+        against_ai |= t->row.seat[s].kind == RS_SEAT_AI;
+    if (!against_ai)
+        return rs_fail(e, "not-allowed", "hints are given only in games against the computer");
+    if (rs_table_to_move(t) != seat)
+        return rs_fail(e, "not-your-turn", "a hint is for the seat to move");
+    int64_t ply = (int64_t)t->num_moves;
+    if (!rs_field_int(msg, "ply", false, 0, INT64_MAX / 2, &ply, e))
+        return -1;
+    if (ply != (int64_t)t->num_moves)
+        return rs_fail(e, "stale", "the game is at ply %lld", (long long)t->num_moves);
+    rs_job *job = &srv->job_scratch;
+    memset(job, 0, sizeof *job);
+    job->kind = RS_JOB_HINT;
+    job->conn = c->id;
+    job->game_id = t->row.id;
+    job->ply = (int64_t)t->num_moves;
+    job->seat = seat;
+    job->game = t->game;
+    rp_state_copy(t->game, &job->state, &t->state);
+    snprintf(job->level, sizeof job->level, "%s", HINT_LEVEL);
+    job->seed = rs_seed_new();
+    keep_request_id(msg, job->request_id, sizeof job->request_id);
+    if (!rs_workers_submit(srv->workers, job))
+        return rs_fail(e, "busy", "the computer players are busy: ask again in a moment");
+    return 0;
+}
+
+void rs_session_hint_result(rs_server *srv, const rs_job *job)
+{
+    rs_conn *c = rs_server_conn(srv, job->conn);
+    if (!c) /* it went away while the search ran */
+        return;
+    rs_table *t = rs_server_table(srv, job->game_id);
+    if (!t || t->row.status != RS_GAME_LIVE || (int64_t)t->num_moves != job->ply) {
+        job_error(srv, c, job, "hint", "stale", "the game moved on before the hint was ready");
+        return;
+    }
+    char text[RP_ACTION_TEXT];
+    if (!job->ok || t->game->action_to_text(&job->state, job->action, text, sizeof text) < 0) {
+        job_error(srv, c, job, "hint", "server-error", "no hint could be found");
+        return;
+    }
+    cJSON *m = message("hint");
+    cJSON_AddNumberToObject(m, "game", (double)job->game_id);
+    cJSON_AddNumberToObject(m, "ply", (double)job->ply);
+    cJSON_AddStringToObject(m, "move", text);
+    reply_to_job(srv, c, job, m);
 }
 
 typedef int (*offer_fn)(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
@@ -981,23 +1050,14 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 }
 
 const rs_command rs_commands[] = {
-    {"ping", h_ping, false, 0},
-    {"hello", h_hello, false, 1},
-    {"register", h_register, true, 3},
-    {"login", h_login, false, 3},
-    {"logout", h_logout, true, 1},
-    {"lobby", h_lobby, true, 1},
-    {"create", h_create, true, 5},
-    {"join", h_join, true, 2},
-    {"leave", h_leave, true, 1},
-    {"rematch", h_rematch, true, 2},
-    {"open", h_open, true, 1},
-    {"close", h_close, true, 1},
-    {"move", h_move, true, 1},
-    {"resign", h_resign, true, 1},
-    {"draw", h_draw, true, 1},
-    {"takeback", h_takeback, true, 1},
-    {"claim", h_claim, true, 1},
-    {"chat", h_chat, true, 1},
-    {NULL, NULL, false, 0},
+    {"ping", h_ping, false, 0},        {"hello", h_hello, false, 1},
+    {"register", h_register, true, 3}, {"login", h_login, false, 3},
+    {"logout", h_logout, true, 1},     {"lobby", h_lobby, true, 1},
+    {"create", h_create, true, 5},     {"join", h_join, true, 2},
+    {"leave", h_leave, true, 1},       {"rematch", h_rematch, true, 2},
+    {"open", h_open, true, 1},         {"close", h_close, true, 1},
+    {"move", h_move, true, 1},         {"resign", h_resign, true, 1},
+    {"draw", h_draw, true, 1},         {"takeback", h_takeback, true, 1},
+    {"claim", h_claim, true, 1},       {"chat", h_chat, true, 1},
+    {"hint", h_hint, true, 3},         {NULL, NULL, false, 0},
 };

@@ -107,6 +107,12 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e);
 rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e);
 void rs_table_free(rs_table *t);
 
+/* A finished game move by move as `viewer` (a seat or RP_SPECTATOR) was shown it: its summary
+ * plus "frames", one per ply from the start, each with that viewer's view and the events of the
+ * move that led there. Only for games that are over: while a game is live nobody gets more than
+ * their own stream of updates. */
+struct cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us);
+
 /* The seat `user` sits in, or -1. */
 int rs_table_seat_of(const rs_table *t, int64_t user);
 /* True when no seat is an AI. */

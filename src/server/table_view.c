@@ -169,6 +169,34 @@ cJSON *rs_table_summary(const rs_table *t, int64_t now_us)
     return o;
 }
 
+cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
+{
+    cJSON *o = rs_table_summary(t, now_us);
+    cJSON_AddItemToObject(
+        o, "viewer", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateString("spectator"));
+    cJSON *frames = cJSON_AddArrayToObject(o, "frames");
+    rp_state before, after;
+    rp_state_copy(t->game, &after, &t->start);
+    for (size_t k = 0; k <= t->num_moves; k++) {
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddNumberToObject(f, "ply", (double)k);
+        if (k > 0) {
+            const rs_move_rec *m = &t->moves[k - 1];
+            cJSON_AddNumberToObject(f, "seat", m->seat);
+            cJSON *events = rp_events(t->game, &before, m->action, viewer, NULL);
+            cJSON_AddItemToObject(f, "events", events ? events : cJSON_CreateNull());
+        }
+        cJSON *view = t->game->view_json(&after, viewer);
+        cJSON_AddItemToObject(f, "view", view ? view : cJSON_CreateNull());
+        cJSON_AddItemToArray(frames, f);
+        if (k == t->num_moves)
+            break;
+        rp_state_copy(t->game, &before, &after);
+        t->game->apply(&after, t->moves[k].action);
+    }
+    return o;
+}
+
 cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t now_us)
 {
     const bool started = t->row.status == RS_GAME_LIVE || t->row.status == RS_GAME_OVER;

@@ -78,6 +78,7 @@ static void run_job(rs_workers *w, rs_job *job)
 {
     switch (job->kind) {
     case RS_JOB_AI:
+    case RS_JOB_HINT:
         run_ai(job);
         break;
     case RS_JOB_HASH:
@@ -228,7 +229,7 @@ bool rs_workers_submit(rs_workers *w, const rs_job *job)
     copy->ok = false;
     copy->error[0] = '\0';
     pthread_mutex_lock(&w->lock);
-    job_queue *q = job->kind == RS_JOB_AI ? &w->ai : &w->hash;
+    job_queue *q = job->kind == RS_JOB_AI || job->kind == RS_JOB_HINT ? &w->ai : &w->hash;
     bool queued = !w->stopping && queue_push(q, copy);
     if (queued)
         pthread_cond_broadcast(&w->wake);

@@ -15,6 +15,7 @@
 
 typedef enum rs_job_kind {
     RS_JOB_AI,        /* choose a move for an AI seat */
+    RS_JOB_HINT,      /* choose a move for a person who asked for a hint (answered to conn) */
     RS_JOB_HASH,      /* hash a new password (register) */
     RS_JOB_VERIFY,    /* check a password against a stored hash (login) */
     RS_JOB_CHECKPOINT /* a passive WAL checkpoint */
@@ -30,7 +31,7 @@ typedef struct rs_job {
     rp_state state; /* a copy: workers never touch a live game */
     char level[16];
     uint64_t seed;
-    /* HASH / VERIFY */
+    /* HASH / VERIFY / HINT */
     uint64_t conn; /* who asked */
     int64_t user_id;
     char name[RS_NAME_MAX + 1];

@@ -132,7 +132,9 @@ EOF
   extra=""
   grep -q 'RP_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && extra="-fsanitize=address,undefined"
   if cc $extra "$tmp/prog.c" -o "$tmp/prog" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs --static ramparts) 2>"$tmp/cc.err"; then
-    expect_match "a program linked with pkg-config runs" "$("$tmp/prog")" "^[0-9]+\.[0-9]+\.[0-9]+ 5$"
+    # pkg-config links the shared library when both are installed; the prefix is not on the
+    # loader's path, so it is named here.
+    expect_match "a program linked with pkg-config runs" "$(LD_LIBRARY_PATH=$pc/.. "$tmp/prog")" "^[0-9]+\.[0-9]+\.[0-9]+ 5$"
   else
     fail "compiling against the installed library: $(cat "$tmp/cc.err")"
   fi

@@ -532,7 +532,7 @@ static void resign_all(void)
 {
     for (int i = 0; i < num_pairs; i++) {
         pair *p = &pairs[i];
-        if (p->game && !p->over && !p->resigning && p->player[0]->open) {
+        if (p->game && p->live && !p->over && !p->resigning && p->player[0]->open) {
             p->resigning = true;
             send_fmt(p->player[0], "{\"t\":\"resign\",\"game\":%lld}", (long long)p->game);
         }
@@ -545,7 +545,7 @@ static bool all_over(void)
 {
     for (int i = 0; i < num_pairs; i++) {
         const pair *p = &pairs[i];
-        if (!p->game)
+        if (!p->game || !p->live) /* never started: its partner never came */
             continue;
         if (!p->over || p->player[0]->saw_over != p->game || p->player[1]->saw_over != p->game ||
             (p->spectator && p->spectator->saw_over != p->game))

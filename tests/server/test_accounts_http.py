@@ -9,6 +9,7 @@ environment variables; TLS serves the same over HTTPS/WSS; SIGTERM drains (clien
 import asyncio
 import json
 import os
+import re
 import ssl
 import subprocess
 import urllib.request
@@ -122,8 +123,22 @@ def http_checks(checks, server, finished):
     checks.ok(any(g["id"] == finished for g in games.get("finished", [])),
               "/api/v1/games lists finished games")
     status, _, page = server.http("/")
-    checks.ok(status == 200 and "not built" in page and "/api/v1/" in page,
-              "/ says honestly that the client is not built, with the API's links")
+    scripts = re.findall(r'<script type="module" src="(/[^"]+\.js)"></script>', page)
+    if scripts:
+        # The browser client is embedded (web/client/ built): its page loads one script file
+        # and one style sheet, both served from the binary, and runs nothing inline (the CSP
+        # below forbids it).
+        styles = re.findall(r'<link rel="stylesheet" href="(/[^"]+\.css)">', page)
+        checks.ok(status == 200 and len(scripts) == 1 and len(styles) == 1
+                  and "<script>" not in page and "<style" not in page,
+                  "/ is the browser client's page: one script file, one style sheet, nothing inline")
+        for asset, kind in ((scripts[0], "text/javascript"), (styles[0], "text/css")):
+            st, ctype, body = server.http(asset)
+            checks.ok(st == 200 and (ctype or "").startswith(kind) and len(body) > 1000,
+                      f"GET {asset} serves the embedded {kind} ({st}, {ctype}, {len(body)} bytes)")
+    else:
+        checks.ok(status == 200 and "not built" in page and "/api/v1/" in page,
+                  "/ says honestly that the client is not built, with the API's links")
     with urllib.request.urlopen(server.url + "/") as resp:
         csp = resp.headers.get("content-security-policy", "")
     checks.ok("script-src 'self'" in csp, "pages carry a strict Content-Security-Policy")

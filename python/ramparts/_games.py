@@ -1,0 +1,41 @@
+"""load_game and the check every environment makes of its `game` argument."""
+
+from ramparts._ramparts import Game
+
+
+def load_game(game_id, players=None, seed=None, **options):
+    """A Game: `game_id` as `games()` lists it, with its options.
+
+    players and seed are the options every game has; the game's own options (see
+    Game.option_specs()) are keywords too, with '_' for '-' ("turn_limit=30" is the option
+    turn-limit). A string "castle-danger(turn-limit=30,tournament=1)" also works, as OpenSpiel
+    writes game strings. A bad option raises ValueError naming it.
+    """
+    if "(" in game_id and game_id.endswith(")"):
+        game_id, _, inner = game_id[:-1].partition("(")
+        for item in filter(None, inner.split(",")):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"{item!r}: options are key=value")
+            options.setdefault(key.strip(), value.strip())
+    settings = []
+    if players is not None:
+        settings.append(f"players={int(players)}")
+    if seed is not None:
+        settings.append(f"seed={int(seed)}")
+    for key, value in options.items():
+        if isinstance(value, bool):
+            value = int(value)
+        settings.append(f"{key.replace('_', '-')}={value}")
+    return Game(game_id, settings)
+
+
+def resolve_game(game, options):
+    """An environment's game: a Game as it is, or a game id loaded with `options`."""
+    if isinstance(game, str):
+        return load_game(game, **options)
+    if options:
+        raise TypeError("options go with a game id, not with a Game")
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game or a game id, not {type(game).__name__}")
+    return game

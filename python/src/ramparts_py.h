@@ -1,0 +1,55 @@
+/* ramparts_py.h — internal to the CPython module ramparts._ramparts (python/src/): the object
+ * layouts its three files share (Game, State, VectorEnv's core, Bot) and small helpers. The
+ * module uses only the public C API of libramparts (include/ramparts/). */
+#ifndef RAMPARTS_PY_H
+#define RAMPARTS_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "ramparts/ai.h"
+#include "ramparts/game.h"
+
+/* A game with its options resolved: what load_game returns. Immutable. */
+typedef struct {
+    PyObject_HEAD const rp_game *game;
+    rp_config cfg;
+    int players;
+} rp_py_game;
+
+/* One game state. The legal actions are cached between legal_actions() and apply_action(), so
+ * the usual loop computes them once a step. */
+typedef struct {
+    PyObject_HEAD rp_py_game *game; /* strong reference */
+    int num_legal;                  /* -1: not computed since the last change */
+    rp_action legal[RP_MAX_LEGAL];
+    rp_state st;
+} rp_py_state;
+
+extern PyTypeObject rp_py_game_type;
+extern PyTypeObject rp_py_state_type;
+extern PyTypeObject rp_py_vector_type;
+extern PyTypeObject rp_py_bot_type;
+
+/* A new State of `game` holding a copy of st (NULL with an exception set on failure). */
+rp_py_state *rp_py_state_new(rp_py_game *game, const void *st);
+
+/* The legal actions of a State, computed once per change. */
+int rp_py_state_legal(rp_py_state *s);
+
+/* A seat of the state from a Python int, or -1 with ValueError / TypeError set. `what` names
+ * the argument in the message. */
+int rp_py_seat(const rp_py_game *game, const void *st, PyObject *arg, const char *what);
+
+/* A Python object from JSON text (json.loads), or NULL with an exception set. */
+PyObject *rp_py_json(const char *text);
+
+/* The numpy function or type `name` (cached), or NULL with an exception set. */
+PyObject *rp_py_numpy(const char *name);
+
+/* A writable C-contiguous buffer of `count` items of one of the formats in `formats` (struct
+ * codes, e.g. "f" or "?B"), with a clear TypeError / ValueError naming `what` otherwise. */
+int rp_py_get_buffer(PyObject *obj, Py_buffer *view, const char *formats, Py_ssize_t count,
+                     bool writable, const char *what);
+
+#endif

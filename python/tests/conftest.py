@@ -1,0 +1,44 @@
+"""Shared fixtures of the Python tests: every game id, and a seeded random playout."""
+
+import random
+
+import pytest
+
+import ramparts
+
+GAMES = ramparts.games()
+
+
+def _players_ok(game_id, players):
+    try:
+        ramparts.load_game(game_id, players=players)
+        return True
+    except ValueError:
+        return False
+
+
+def game_setups():
+    """(game id, players) for every game at 2 players (or its only count) and at its most."""
+    out = []
+    for g in GAMES:
+        counts = [p for p in range(1, 7) if _players_ok(g, p)]
+        two = [c for c in counts if c >= 2]
+        for p in sorted({two[0] if two else counts[0], counts[-1]}):
+            out.append((g, p))
+    return out
+
+
+def random_states(game, seed, limit=400):
+    """The states of one random game of `game` (a Game), first to last, at most `limit`."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    states = [state.clone()]
+    while not state.is_terminal() and len(states) < limit:
+        state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+@pytest.fixture(params=GAMES)
+def game_id(request):
+    return request.param

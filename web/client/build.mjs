@@ -1,0 +1,58 @@
+// build.mjs — bundles the browser client (src/main.js with Preact, htm and uPlot; src/app.css
+// with uPlot's CSS) into OUT_DIR as content-hashed files plus index.html that loads them, so
+// the strict CSP of `ramparts serve` holds (no inline script or style) and cached files never
+// go stale. Prints each file's size and the gzip-compressed total (the size budget).
+// Usage: node build.mjs NODE_MODULES_DIR OUT_DIR (CMake runs it after `npm ci`).
+import { createRequire } from 'node:module';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const [nodeModules, outDir] = process.argv.slice(2);
+if (!nodeModules || !outDir) {
+  console.error('usage: node build.mjs NODE_MODULES_DIR OUT_DIR');
+  process.exit(2);
+}
+const require = createRequire(path.resolve(nodeModules) + path.sep);
+const esbuild = require('esbuild');
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const result = await esbuild.build({
+  entryPoints: { app: path.join(here, 'src', 'main.js') },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2020'],
+  platform: 'browser',
+  nodePaths: [path.resolve(nodeModules)],
+  entryNames: '[name]-[hash]',
+  assetNames: '[name]-[hash]',
+  legalComments: 'none',
+  outdir: outDir,
+  metafile: true,
+  logLevel: 'warning',
+});
+const outputs = Object.keys(result.metafile.outputs).map((f) => path.basename(f));
+const js = outputs.find((f) => f.endsWith('.js'));
+const css = outputs.find((f) => f.endsWith('.css'));
+if (!js || !css) {
+  console.error('build.mjs: esbuild made no .js or no .css file');
+  process.exit(1);
+}
+const page = readFileSync(path.join(here, 'index.html'), 'utf8')
+  .replace('%APP_JS%', js)
+  .replace('%APP_CSS%', css);
+writeFileSync(path.join(outDir, 'index.html'), page);
+copyFileSync(path.join(here, 'favicon.svg'), path.join(outDir, 'favicon.svg'));
+
+let total = 0;
+for (const f of [...outputs, 'index.html', 'favicon.svg']) {
+  const bytes = readFileSync(path.join(outDir, f));
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  total += gz;
+  if (process.env.RP_BUILD_VERBOSE) console.log(`${f}: ${bytes.length} bytes, ${gz} gzip`);
+}
+if (process.env.RP_BUILD_VERBOSE) console.log(`total shipped: ${total} bytes gzip`);

@@ -1,0 +1,360 @@
+// client.js — the client's one store and what changes it: server messages replace a game's
+// state wholesale (the view, the legal moves, the clocks), events are appended to its log, and
+// the UI only renders this store. Requests go out through the transport; nothing here knows
+// any game's rules.
+import { Transport } from './transport.js';
+
+const TOKEN_KEY = 'ramparts.token';
+
+/**
+ * @typedef {{[key: string]: any}} Message
+ * @typedef {{id: number, text: string, kind?: string, [key: string]: any}} LegalMove
+ * @typedef {{kind: string, text: string, seat?: number, reveal?: boolean, [key: string]: any}} GameEvent
+ * @typedef {{key: number, v: number|null, text: string, seat?: number|null, reveal?: boolean, kind: string}} LogLine
+ * @typedef {{
+ *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
+ *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
+ *   spectators: number, receivedAt: number
+ * }} GameState
+ * @typedef {{
+ *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
+ *   lobby: Message|null, types: Message[], games: {[id: string]: GameState},
+ *   notice: string|null, announce: string
+ * }} State
+ */
+
+export class Client {
+  constructor() {
+    /** @type {State} */
+    this.state = {
+      conn: 'connecting',
+      user: null,
+      server: '',
+      lobby: null,
+      types: [],
+      games: {},
+      notice: null,
+      announce: '',
+    };
+    /** @type {Set<() => void>} */
+    this.listeners = new Set();
+    /** @type {Map<number, number>} the games this page watches, with the last version seen */
+    this.watched = new Map();
+    this.lobbyWatched = false;
+    this.logKey = 1;
+    this.renderQueued = false;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.transport = new Transport(`${proto}//${location.host}/ws`, {
+      onMessage: (m) => this.receive(m),
+      onState: (s) => this.set({ conn: s }),
+      onOpen: () => this.reopen(),
+    });
+    /** @type {Promise<void>} resolved once the first welcome arrives */
+    this.ready = new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+  }
+
+  start() {
+    this.transport.start();
+    fetch('/api/v1/types')
+      .then((r) => r.json())
+      .then((types) => this.set({ types }))
+      .catch(() => this.set({ notice: 'Could not load the list of games.' }));
+  }
+
+  /** @param {() => void} fn */
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** @param {Partial<State>} patch */
+  set(patch) {
+    this.state = { ...this.state, ...patch };
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    queueMicrotask(() => {
+      this.renderQueued = false;
+      for (const fn of this.listeners) fn();
+    });
+  }
+
+  /** @param {number} id @param {Partial<GameState>} patch */
+  setGame(id, patch) {
+    const old = this.state.games[id];
+    if (!old) return;
+    this.set({ games: { ...this.state.games, [id]: { ...old, ...patch } } });
+  }
+
+  // ---- the connection ----
+
+  /** Every (re)connection: say who we are, then resubscribe to what this page shows. */
+  reopen() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const hello = { t: 'hello', proto: 1 };
+    if (token) hello.token = token;
+    this.transport.request(hello).then((reply) => {
+      if (reply.t === 'error' && reply.code === 'bad-token') {
+        localStorage.removeItem(TOKEN_KEY);
+        this.reopen();
+        return;
+      }
+      if (reply.t !== 'welcome') return;
+      if (this.lobbyWatched) this.transport.send({ t: 'lobby' });
+      for (const [game, v] of this.watched) this.transport.send({ t: 'open', game, v });
+      this.resolveReady();
+    });
+  }
+
+  // ---- messages from the server ----
+
+  /** @param {Message} m */
+  receive(m) {
+    switch (m.t) {
+      case 'welcome':
+        if (m.token) localStorage.setItem(TOKEN_KEY, m.token);
+        this.set({ user: m.user, server: m.server });
+        break;
+      case 'registered':
+        this.set({ user: m.user });
+        break;
+      case 'lobby':
+        this.set({ lobby: m });
+        break;
+      case 'snapshot':
+        this.snapshot(m);
+        break;
+      case 'update':
+        this.update(m);
+        break;
+      case 'presence':
+        this.presence(m);
+        break;
+      case 'chat':
+        this.chatLine(m);
+        break;
+      case 'rematch':
+        this.setGame(m.game, { rematch: m.rematch });
+        break;
+      case 'hint':
+        this.setGame(m.game, { hint: m.move, hintBusy: false });
+        this.set({ announce: `Hint: ${m.move}` });
+        break;
+      case 'error':
+        this.error(m);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {Message} m */
+  snapshot(m) {
+    const old = this.state.games[m.game];
+    const log = old ? old.log.slice() : [];
+    if (!old) log.push(this.line(m.v, 'open', openingLine(m)));
+    for (const cause of m.missed || []) this.appendCause(log, m, cause, cause.v);
+    if (m.missed_truncated) log.push(this.line(m.v, 'note', 'Some earlier moves are not shown.'));
+    this.watched.set(m.game, m.v);
+    const pending = old && old.pending && old.pending.ply === m.ply ? old.pending : null;
+    /** @type {GameState} */
+    const game = {
+      snap: m,
+      log,
+      chat: m.chat || (old ? old.chat : []),
+      pending,
+      error: old ? old.error : null,
+      hint: null,
+      hintBusy: false,
+      rematch: old ? old.rematch : null,
+      spectators: old ? old.spectators : 0,
+      receivedAt: performance.now(),
+    };
+    this.set({ games: { ...this.state.games, [m.game]: game } });
+  }
+
+  /** @param {Message} m */
+  update(m) {
+    const old = this.state.games[m.game];
+    if (!old) return;
+    if (m.v <= old.snap.v) return; // already seen
+    if (m.v > old.snap.v + 1) {
+      // A gap: some change never reached us. Ask for a snapshot with what we missed.
+      this.transport.send({ t: 'open', game: m.game, v: old.snap.v });
+      return;
+    }
+    const log = old.log.slice();
+    this.appendCause(log, m, m.cause, m.v);
+    this.watched.set(m.game, m.v);
+    const pending = old.pending && old.pending.ply === m.ply ? old.pending : null;
+    const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: performance.now() };
+    if (pending === null) patch.error = null;
+    this.setGame(m.game, patch);
+    const announce = announceFor(m);
+    if (announce) this.set({ announce });
+  }
+
+  /** @param {LogLine[]} log @param {Message} m @param {Message} cause @param {number} v */
+  appendCause(log, m, cause, v) {
+    if (!cause) return;
+    if (cause.kind === 'move') {
+      const events = Array.isArray(cause.events) ? cause.events : [];
+      for (const e of events) log.push({ ...this.line(v, e.kind, e.text, e.seat), reveal: !!e.reveal });
+      if (events.length === 0) log.push(this.line(v, 'move', moveLine(m, cause), cause.seat));
+      return;
+    }
+    log.push(this.line(v, cause.kind, causeLine(m, cause), cause.seat));
+  }
+
+  /** @param {number|null} v @param {string} kind @param {string} text @param {number} [seat] @returns {LogLine} */
+  line(v, kind, text, seat) {
+    return { key: this.logKey++, v, kind, text, seat: seat === undefined ? null : seat };
+  }
+
+  /** @param {Message} m */
+  presence(m) {
+    const old = this.state.games[m.game];
+    if (!old) return;
+    this.setGame(m.game, { snap: { ...old.snap, seats: m.seats }, spectators: m.spectators });
+  }
+
+  /** @param {Message} m */
+  chatLine(m) {
+    const old = this.state.games[m.game];
+    if (!old) return;
+    this.setGame(m.game, { chat: [...old.chat, m].slice(-200) });
+  }
+
+  /** @param {Message} m */
+  error(m) {
+    if (m.game !== undefined && this.state.games[m.game]) {
+      const g = this.state.games[m.game];
+      this.setGame(m.game, { error: m.message, pending: null, hintBusy: false });
+      if (m.code === 'stale' || m.code === 'not-your-turn') {
+        this.transport.send({ t: 'open', game: m.game, v: g.snap.v });
+      }
+      this.set({ announce: m.message });
+      return;
+    }
+    if (m.code !== 'bad-token' && m.code !== 'disconnected') this.set({ notice: m.message });
+  }
+
+  // ---- what the UI asks for ----
+
+  watchLobby() {
+    if (this.lobbyWatched) return;
+    this.lobbyWatched = true;
+    this.transport.send({ t: 'lobby' });
+  }
+
+  unwatchLobby() {
+    if (!this.lobbyWatched) return;
+    this.lobbyWatched = false;
+    this.transport.send({ t: 'lobby', watch: false });
+  }
+
+  /** @param {number} game */
+  openGame(game) {
+    if (this.watched.has(game)) return;
+    this.watched.set(game, 0);
+    this.transport.send({ t: 'open', game });
+  }
+
+  /** @param {number} game */
+  closeGame(game) {
+    if (!this.watched.has(game)) return;
+    this.watched.delete(game);
+    this.transport.send({ t: 'close', game });
+    const games = { ...this.state.games };
+    delete games[game];
+    this.set({ games });
+  }
+
+  /** @param {Message} msg @returns {Promise<Message>} */
+  async request(msg) {
+    const reply = await this.transport.request(msg);
+    if (reply.t === 'error') this.set({ notice: reply.message });
+    return reply;
+  }
+
+  /** Send a move (the `text` of a legal entry): shown pending until acknowledged and updated.
+   * @param {number} game @param {LegalMove|string} move */
+  move(game, move) {
+    const g = this.state.games[game];
+    if (!g || g.pending) return;
+    const text = typeof move === 'string' ? move : move.text;
+    const ply = g.snap.ply;
+    this.setGame(game, { pending: { move: text, ply }, error: null, hint: null });
+    // Resent until its direct reply comes; a refusal reaches error(), which drops the pending
+    // move, and the update that follows an ack replaces it with the new position.
+    this.transport.request({ t: 'move', game, ply, move: text }, { ackable: true });
+  }
+
+  /** @param {number} game @param {string} t @param {string} [op] */
+  action(game, t, op) {
+    const msg = { t, game };
+    if (op) msg.op = op;
+    return this.request(msg);
+  }
+
+  /** @param {number} game */
+  hint(game) {
+    const g = this.state.games[game];
+    if (!g) return;
+    this.setGame(game, { hintBusy: true, hint: null });
+    this.transport.request({ t: 'hint', game, ply: g.snap.ply });
+  }
+
+  dismissNotice() {
+    this.set({ notice: null });
+  }
+}
+
+/** @param {Message} m */
+function openingLine(m) {
+  if (m.you === null || m.you === undefined) return `Watching ${m.title} as a spectator.`;
+  const seat = m.seats[m.you];
+  return `You play ${seat ? seat.seat_name : 'a seat'} in ${m.title}.`;
+}
+
+/** @param {Message} m @param {Message} cause */
+function moveLine(m, cause) {
+  const who = seatName(m, cause.seat);
+  return cause.move ? `${who} plays ${cause.move}.` : `${who} moves.`;
+}
+
+/** @param {Message} m @param {number} seat */
+export function seatName(m, seat) {
+  const s = m.seats && m.seats[seat];
+  return s ? s.seat_name : `Seat ${seat + 1}`;
+}
+
+/** One sentence for a change that is not a move. @param {Message} m @param {Message} cause */
+function causeLine(m, cause) {
+  const who = cause.seat === undefined || cause.seat === null ? 'Someone' : seatName(m, cause.seat);
+  switch (cause.kind) {
+    case 'join': return `${who} takes a seat.`;
+    case 'leave': return `${who} leaves.`;
+    case 'start': return 'The game starts.';
+    case 'resign': return `${who} resigns.`;
+    case 'draw-offer': return `${who} offers a draw.`;
+    case 'draw-decline': return `${who} declines the draw.`;
+    case 'draw': return 'The game is drawn by agreement.';
+    case 'takeback-offer': return `${who} asks to take back a move.`;
+    case 'takeback-accept': return `${who} accepts the takeback.`;
+    case 'takeback-decline': return `${who} declines the takeback.`;
+    case 'takeback': return 'A move is taken back.';
+    case 'flag': return `${who} runs out of time.`;
+    case 'claim': return `${who} claims the game: the opponent is gone.`;
+    case 'abort': return 'The game is aborted.';
+    default: return `${who}: ${cause.kind}.`;
+  }
+}
+
+/** What a screen reader should hear at once about an update. @param {Message} m */
+function announceFor(m) {
+  if (m.status === 'over' && m.result) return `Game over. ${m.result.text}`;
+  if (m.you !== null && m.you !== undefined && m.to_move === m.you && m.legal) return 'Your turn.';
+  return '';
+}

@@ -1,0 +1,12 @@
+// generic.js — the table of a game without a module of its own: its view as data and its
+// legal moves as buttons. Every game is playable with it, if plainly.
+import { html } from 'htm/preact';
+import { MoveButtons } from './common.js';
+
+/** @param {import('./index.js').BoardProps} props */
+export function GenericBoard({ view, legal, send }) {
+  return html`<div class="generic">
+    <pre class="view-json">${JSON.stringify(view, null, 1)}</pre>
+    ${legal && html`<${MoveButtons} moves=${legal} send=${send} />`}
+  </div>`;
+}

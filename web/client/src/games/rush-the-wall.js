@@ -1,0 +1,166 @@
+// rush-the-wall.js — Rush the Wall's table: The Wall's six forts in a row, the fort fought over
+// marked; each clan's six warrior slots above or below it (face down until turned up), its
+// face-up warriors, captured forts and points; the viewer's drawn warriors. Pick a warrior,
+// then the slot it goes to; the Qween charms a revealed rival by clicking it, the Dru'hid takes
+// a fort from The Wall, discards and payments click the warrior or fort; the Axx keeps or drops.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { MoveButtons, dragFrom, dropOn } from './common.js';
+import { count, seatClass } from '../ui/seats.js';
+
+/** @typedef {import('../client.js').LegalMove} LegalMove */
+
+const WARRIOR_NAMES = {
+  filchy: 'Filchy', qween: 'Qween', druhid: "Dru'hid", zvord: 'Zvord', archr: "Arch'r",
+  horsie: 'Horsie', axx: 'Axx', chariott: "Ch'ariott", laird: 'Laird',
+};
+const WARRIOR_TEXT = {
+  filchy: 'cannot capture', qween: 'charms a rival', druhid: 'takes any fort', zvord: 'replaces hidden',
+  archr: 'wins ties', horsie: 'loses: discards', axx: 'may stay up', chariott: 'two crash', laird: '',
+};
+const CLAN_SEAT = { green: 0, red: 1, gold: 2, blue: 3 };
+
+/** @param {any} v */
+const list = (v) => (Array.isArray(v) ? v : typeof v === 'string' && v ? v.split(/[ ,]+/).filter(Boolean) : []);
+
+/** A warrior card, or its back. @param {{name: string|null, strengths: any, clan?: string}} props */
+export function Warrior({ name, strengths, clan }) {
+  const cls = clan ? seatClass(CLAN_SEAT[clan] ?? 0, clan) : '';
+  if (!name) return html`<span class=${`card back rw-back ${cls}`} aria-label="face-down warrior"></span>`;
+  const strength = strengths ? strengths[name] : undefined;
+  return html`<span class=${`card rw-warrior ${cls}`} data-card=${name}
+    aria-label=${`${WARRIOR_NAMES[name] || name}${strength !== undefined ? `, strength ${strength}` : ''}`}>
+    <span class="rw-str" aria-hidden="true">${strength}</span>
+    <svg viewBox="0 0 24 24" class="rw-icon" aria-hidden="true"><circle cx="12" cy="7" r="4" class="icf"/><path d="M4 22 C5 14 19 14 20 22 Z" class="icf"/></svg>
+    <span class="rw-name" aria-hidden="true">${WARRIOR_NAMES[name] || name}</span>
+    <span class="rw-fx" aria-hidden="true">${WARRIOR_TEXT[name] || ''}</span>
+  </span>`;
+}
+
+/** A fort by its label ("dinary5", "legion-2", "tax8"), or an empty place. @param {{label: string|null, current?: boolean}} props */
+export function Fort({ label, current }) {
+  if (!label) return html`<span class="fort empty" aria-label="no fort"></span>`;
+  const m = /^([a-z]+?)(-?\d+)([a-z]?)$/.exec(label) || [label, label, '', ''];
+  const kind = { dinary: 'Fort-Dinary', unwary: 'Unwary', signal: 'Signal', tax: "Tax-Collector's", legion: 'Legion' }[m[1]] || m[1];
+  return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} aria-label=${`${kind} fort, ${m[2]} points`}>
+    <svg viewBox="0 0 40 36" class="fort-svg" aria-hidden="true">
+      <path d="M3 34 V10 H9 V5 H15 V10 H25 V5 H31 V10 H37 V34 Z" class="fort-stone"/>
+      <path d="M16 34 V24 a4 4 0 0 1 8 0 V34 Z" class="fort-gate"/></svg>
+    <span class="fort-val" aria-hidden="true">${m[2]}</span>
+    <span class="fort-kind" aria-hidden="true">${kind}</span>
+  </span>`;
+}
+
+/** @param {import('./index.js').BoardProps} props */
+export function RushTheWallBoard({ view, legal, you, send }) {
+  const [chosen, setChosen] = useState(/** @type {string|null} */ (null));
+  const moves = legal || [];
+  const strengths = view.cards ? view.cards.strengths : null;
+  const clans = view.clans || [];
+  const mineIdx = clans.findIndex((c) => c.seat === you && you !== null && you !== undefined);
+  const mine = mineIdx >= 0 ? clans[mineIdx] : null;
+  const others = clans.filter((c) => c !== mine);
+  const above = mine ? others : clans.slice(0, Math.ceil(clans.length / 2));
+  const below = mine ? [mine] : clans.slice(Math.ceil(clans.length / 2));
+  const places = moves.filter((m) => m.kind === 'place');
+  const choose = places.length > 0;
+  const placeFor = (/** @type {string} */ w) => places.find((m) => m.warrior === w);
+  const wall = Array.isArray(view.wall) ? view.wall : list(view.wall);
+  const takeAt = (/** @type {number} */ pos) => moves.find((m) => m.kind === 'take' && m.position === pos);
+  const charmOf = (/** @type {string} */ clan) => moves.find((m) => m.kind === 'charm' && m.clan === clan);
+  const discardOf = (/** @type {string} */ w) => moves.find((m) => m.kind === 'discard' && m.warrior === w);
+  const payOf = (/** @type {string} */ f) => moves.find((m) => m.kind === 'pay' && m.fort === f);
+  const other = moves.filter((m) => m.kind === 'keep' || m.kind === 'drop');
+
+  /** @param {any} c */
+  const clanRow = (c) => {
+    const slots = list(c.slots);
+    const cells = [];
+    for (let i = 0; i < 6; i++) {
+      const placed = i < slots.length;
+      const w = placed ? slots[i] : null;
+      const next = c === mine && chosen && view.next_slot === i + 1;
+      const nextMove = next ? placeFor(chosen) : null;
+      cells.push(nextMove
+        ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`place ${chosen} at slot ${i + 1}`}
+            ...${dropOn(() => { setChosen(null); send(nextMove); })}
+            onClick=${() => { setChosen(null); send(nextMove); }}><span class="card empty"></span></button>`
+        : html`<span class=${`rw-slot${placed ? '' : ' open'}`} aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}: ${w}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
+            ${placed && w !== '-' ? html`<${Warrior} name=${w} strengths=${strengths} clan=${c.clan} />` : html`<span class="card empty"></span>`}</span>`);
+    }
+    const charm = charmOf(c.clan);
+    const faceUp = list(c.face_up);
+    return html`<section class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
+        aria-label=${`${cap(c.clan)}${c.neutral ? ' (neutral)' : ''}${c === mine ? ' (you)' : ''}`}>
+      <h3>${cap(c.clan)}${c.neutral ? ' · neutral' : ''} · ${count(c.points, 'point')}</h3>
+      <div class="rw-slots">${cells}</div>
+      <div class="rw-aside">
+        <div class="rw-up" aria-label="face-up warriors">
+          ${faceUp.map((w) => {
+            const d = c === mine ? discardOf(w) : null;
+            if (d) return html`<button type="button" class="card-btn target" data-move=${d.text} aria-label=${d.text} onClick=${() => send(d)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
+            if (charm && charm.warrior === w) return html`<button type="button" class="card-btn target" data-move=${charm.text} aria-label=${charm.text} onClick=${() => send(charm)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
+            return html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></span>`;
+          })}
+          ${charm && !faceUp.includes(charm.warrior) && html`<button type="button" data-move=${charm.text} onClick=${() => send(charm)}>${charm.text}</button>`}
+        </div>
+        ${list(c.last_round).length > 0 && slots.length === 0 && html`<div class="rw-last small muted">Last round: ${list(c.last_round).map((w) => WARRIOR_NAMES[w] || w).join(', ')}</div>`}
+        <div class="rw-forts" aria-label="captured forts">
+          ${list(c.forts).map((f) => {
+            const p = c === mine ? payOf(f) : null;
+            return p ? html`<button type="button" class="card-btn target" data-move=${p.text} aria-label=${p.text} onClick=${() => send(p)}><${Fort} label=${f} /></button>`
+              : html`<${Fort} label=${f} />`;
+          })}
+        </div>
+      </div>
+    </section>`;
+  };
+
+  const handed = mine ? list(mine.hand) : [];
+  return html`<div class="rw">
+    <div class="rw-info small">Round ${view.round} of 3 · turn ${view.turn} · ${phaseText(view)}</div>
+    <div class="rw-clans above">${above.map(clanRow)}</div>
+    <div class="rw-wall" aria-label="The Wall">
+      ${wall.map((f, i) => {
+        const t = takeAt(i + 1);
+        const label = f && f !== '-' ? f : null;
+        return t ? html`<button type="button" class="card-btn target" data-move=${t.text} aria-label=${t.text} onClick=${() => send(t)}><${Fort} label=${label} current=${view.current === i + 1} /></button>`
+          : html`<${Fort} label=${label} current=${view.current === i + 1} />`;
+      })}
+    </div>
+    <div class="rw-clans below">${below.map(clanRow)}</div>
+    ${mine && handed.length > 0 && html`<div class="rw-hand">
+      <span class="small">${choose ? `Choose a warrior for slot ${view.next_slot}, then click the slot:` : 'Your warriors:'}</span>
+      <div class="hand" aria-label="Your warriors">${handed.map((w) => placeFor(w)
+        ? html`<button type="button" class=${`card-btn playable${chosen === w ? ' selected' : ''}`} data-card=${w} aria-pressed=${chosen === w}
+            aria-label=${`${w}${chosen === w ? ', chosen' : ''}`} onClick=${() => setChosen(chosen === w ? null : w)}
+            ...${dragFrom(() => setChosen(w))}>
+            <${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></button>`
+        : html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></span>`)}</div>
+    </div>`}
+    <${MoveButtons} moves=${other} send=${send} label=${(m) => (m.kind === 'keep' ? 'Keep the Axx face up' : 'Drop the Axx')} />
+    ${view.over && html`<p class="rw-over">Game over${view.winners ? `: ${list(view.winners).map(cap).join(' and ')} win${list(view.winners).length === 1 ? 's' : ''}` : ''}.</p>`}
+  </div>`;
+}
+
+/** @param {any} view */
+function phaseText(view) {
+  if (view.over) return 'game over';
+  const who = view.to_act ? cap(view.to_act) : '';
+  switch (view.phase) {
+    case 'plan': return `${who} places warriors`;
+    case 'zvord': return `${who} places again (Zvord)`;
+    case 'qween': return `${who}'s Qween charms`;
+    case 'druhid': return `${who}'s Dru'hid takes a fort`;
+    case 'signal': return `${who} discards (Signal Fort)`;
+    case 'tax': return `${who} pays a fort (Tax-Collector's)`;
+    case 'axx': return `${who} keeps or drops the Axx`;
+    case 'horsie': return `${who} discards (Horsie)`;
+    default: return view.phase;
+  }
+}
+
+/** @param {string} s */
+function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

@@ -1,0 +1,102 @@
+// walls-and-armies.js — Walls and Armies' table: each player's walls (face down, or turned up
+// while attacked), shields laid sideways, and army deck; the attacker's stacks beside their
+// targets; the main deck and the discard pile. The attacker clicks a shield or wall to attack
+// it (only the cards the legal list offers) or one of their stacks; the defender leaves or
+// counters.
+import { html } from 'htm/preact';
+import { Pile } from './common.js';
+import { count, seatClass } from '../ui/seats.js';
+
+const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
+const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
+const RANK_NAMES = { J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
+
+/** A standard playing card ("10D", "QS"), or its back when null. @param {{card: string|null, sideways?: boolean}} props */
+export function PlayingCard({ card, sideways }) {
+  if (!card) return html`<span class=${`card back${sideways ? ' sideways' : ''}`} aria-label="face-down card"></span>`;
+  const rank = card.slice(0, -1);
+  const suit = card.slice(-1);
+  const red = suit === 'D' || suit === 'H';
+  return html`<span class=${`card pc ${red ? 'red' : 'black'} suit-${suit}${sideways ? ' sideways' : ''}`}
+    aria-label=${`${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`} data-card=${card}>
+    <span class="corner" aria-hidden="true">${rank}<br/>${SUITS[suit]}</span>
+    <span class="pip" aria-hidden="true">${RANK_NAMES[rank] ? rank : SUITS[suit]}</span>
+  </span>`;
+}
+
+/** @param {import('./index.js').BoardProps} props */
+export function WallsAndArmiesBoard({ view, legal, you, send }) {
+  const moves = legal || [];
+  const me = you === 1 ? 1 : 0;
+  const order = [1 - me, me];
+  const attack = (kind, n) => moves.find((m) => m.kind === 'attack' && m[kind] === n);
+  const stackMove = (n) => moves.find((m) => m.kind === 'stack' && m.stack === n);
+  const leave = moves.find((m) => m.kind === 'leave');
+  const counter = moves.find((m) => m.kind === 'counter');
+  const defender = 1 - view.attacker;
+  /** Stacks by their target, for drawing them beside it. */
+  const stackOn = (kind, n) => {
+    const i = view.stacks.findIndex((s) => s.target_kind === kind && s.target_number === n);
+    return i < 0 ? null : { ...view.stacks[i], number: i + 1 };
+  };
+
+  /** @param {any} p @param {number} seat */
+  const side = (p, seat) => html`<section class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
+      aria-label=${`${p.name}'s cards`}>
+    <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${count(p.walls.length, 'wall')}</h3>
+    <div class="wa-rows">
+      <div class="wa-row shields" aria-label="Shields">
+        <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
+        ${p.shields.map((c, i) => html`<${Target} card=${c} sideways=${true} label=${`shield ${i + 1}`}
+          move=${seat === defender ? attack('shield', i + 1) : null} stack=${seat === defender ? stackOn('shield', i + 1) : null}
+          stackMove=${stackMove} send=${send} />`)}
+      </div>
+      <div class="wa-row walls" aria-label="Walls">
+        ${p.walls.map((c, i) => html`<${Target} card=${c} label=${`wall ${i + 1}`}
+          move=${seat === defender ? attack('wall', i + 1) : null} stack=${seat === defender ? stackOn('wall', i + 1) : null}
+          stackMove=${stackMove} send=${send} />`)}
+      </div>
+      <${Pile} count=${p.army_cards} label="Army" kind="army" />
+    </div>
+  </section>`;
+
+  return html`<div class="wa">
+    ${side(view.players[order[0]], order[0])}
+    <div class="wa-middle">
+      <${Pile} count=${view.main_deck} label="Main deck" />
+      <div class="pile discard" aria-label=${`Discard pile: ${view.discard.length}`}>
+        <span class="pile-cards">${view.discard.length ? html`<${PlayingCard} card=${view.discard[view.discard.length - 1]} />` : html`<span class="card empty"></span>`}</span>
+        <span class="pile-label">Discard <b>${view.discard.length}</b></span>
+      </div>
+      ${view.revealed.length > 0 && html`<div class="wa-revealed" aria-label="Turned up by the last move">
+        <span class="small muted">Turned up:</span>${view.revealed.map((c) => html`<span class="reveal-card"><${PlayingCard} card=${c} /></span>`)}</div>`}
+      <div class="wa-turn">Turn ${view.turn} of ${view.turn_cap}</div>
+    </div>
+    ${side(view.players[order[1]], order[1])}
+    ${(leave || counter) && html`<div class="wa-defend" role="group" aria-label="Defend">
+      <span>Stack ${view.pending_stack} (total ${(view.stacks[view.pending_stack - 1] || {}).total}) did not beat its target.</span>
+      ${leave && html`<button type="button" data-move=${leave.text} onClick=${() => send(leave)}>Leave it</button>`}
+      ${counter && html`<button type="button" data-move=${counter.text} onClick=${() => send(counter)}>Counter-attack</button>`}
+    </div>`}
+  </div>`;
+}
+
+/**
+ * One of the defender's shields or walls: a button when it can be attacked, with the
+ * attacker's stack against it (a button when it can be added to).
+ * @param {{card: string|null, sideways?: boolean, label: string, move: any, stack: any, stackMove: (n: number) => any, send: (m: any) => void}} props
+ */
+function Target({ card, sideways, label, move, stack, stackMove, send }) {
+  const sm = stack ? stackMove(stack.number) : null;
+  return html`<div class="wa-target">
+    ${move
+      ? html`<button type="button" class="card-btn target" data-move=${move.text} aria-label=${`attack ${label}`}
+          onClick=${() => send(move)}><${PlayingCard} card=${card} sideways=${sideways} /></button>`
+      : html`<span class="card-slot" aria-label=${label}><${PlayingCard} card=${card} sideways=${sideways} /></span>`}
+    ${stack && html`<div class="wa-stack" aria-label=${`stack ${stack.number}, total ${stack.total}`}>
+      ${stack.cards.map((c) => html`<${PlayingCard} card=${c} />`)}
+      <span class="total">= ${stack.total}</span>
+      ${sm && html`<button type="button" class="small-btn" data-move=${sm.text} onClick=${() => send(sm)}>Add to stack ${stack.number}</button>`}
+    </div>`}
+  </div>`;
+}

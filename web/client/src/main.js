@@ -1,0 +1,110 @@
+// main.js — the browser client's entry: one Client (store + transport), a hash router
+// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME), invitation links (?game=ID&invite=CODE)
+// and the page frame: header, connection status, notices and the screen-reader announcer.
+import { html, render } from 'htm/preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Client } from './client.js';
+import { Lobby } from './ui/lobby.js';
+import { Table } from './ui/table.js';
+import { Replay } from './ui/replay.js';
+import { Profile } from './ui/profile.js';
+import { Account } from './ui/account.js';
+import './app.css';
+
+const client = new Client();
+
+/** @returns {{name: string, arg: string}} */
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/');
+  return { name: parts[0] || 'lobby', arg: decodeURIComponent(parts.slice(1).join('/')) };
+}
+
+function useRoute() {
+  const [route, setRoute] = useState(parseRoute());
+  useEffect(() => {
+    const on = () => setRoute(parseRoute());
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}
+
+const CONN_TEXT = { online: 'Online', connecting: 'Connecting…', offline: 'Offline: reconnecting' };
+
+/** @param {{client: Client}} props */
+function App({ client }) {
+  const [, setTick] = useState(0);
+  useEffect(() => client.subscribe(() => setTick((n) => n + 1)), [client]);
+  const route = useRoute();
+  const s = client.state;
+  const firstRoute = useRef(true);
+  // A new page (not the first load) moves the focus to the main area, so keyboard and screen
+  // reader users start there; a page that placed the focus itself (a game's move field) keeps it.
+  useEffect(() => {
+    if (firstRoute.current) {
+      firstRoute.current = false;
+      return;
+    }
+    const main = document.getElementById('main');
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  }, [route.name, route.arg]);
+  let page;
+  if (route.name === 'game' && /^\d+$/.test(route.arg)) {
+    page = html`<${Table} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'replay' && /^\d+$/.test(route.arg)) {
+    page = html`<${Replay} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'player' && route.arg) {
+    page = html`<${Profile} key=${route.arg} client=${client} name=${route.arg} />`;
+  } else {
+    page = html`<${Lobby} client=${client} />`;
+  }
+  return html`
+    <a class="skip" href="#main" onClick=${skipToMain}>Skip to the game</a>
+    <header class="top">
+      <a class="brand" href="#/">Ramparts</a>
+      <nav aria-label="Main">
+        <a href="#/">Lobby</a>
+        ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}
+      </nav>
+      <span class=${`conn conn-${s.conn}`} role="status" data-testid="conn">${CONN_TEXT[s.conn]}</span>
+      <${Account} client=${client} />
+    </header>
+    ${s.notice && html`
+      <div class="notice" role="alert">
+        <span>${s.notice}</span>
+        <button type="button" onClick=${() => client.dismissNotice()} aria-label="Dismiss">×</button>
+      </div>`}
+    <main id="main" tabindex="-1">${page}</main>
+    <div class="sr-only" aria-live="assertive" data-testid="announce">${s.announce}</div>
+  `;
+}
+
+/** @param {Event} e */
+function skipToMain(e) {
+  e.preventDefault();
+  const target = document.querySelector('.move-input input') || document.getElementById('main');
+  if (target instanceof HTMLElement) target.focus();
+}
+
+/** An invitation link (?game=ID&invite=CODE, docs/server-protocol.md) joins, then shows the game. */
+async function followInvitation() {
+  const q = new URLSearchParams(location.search);
+  const game = Number(q.get('game'));
+  if (!game) return;
+  const invite = q.get('invite');
+  history.replaceState(null, '', `/#/game/${game}`);
+  await client.ready;
+  const msg = { t: 'join', game };
+  if (invite) msg.invite = invite;
+  const reply = await client.transport.request(msg);
+  if (reply.t === 'error' && reply.code !== 'already-seated' && reply.code !== 'not-open') {
+    client.set({ notice: reply.message });
+  }
+  location.hash = `#/game/${game}`;
+}
+
+client.start();
+followInvitation();
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+root.textContent = '';
+render(html`<${App} client=${client} />`, root);

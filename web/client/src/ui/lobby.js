@@ -1,0 +1,191 @@
+// lobby.js — the first page: play the AI in one click (game, level, seat), create a game for
+// people (open seats or invitations, a clock, rated), join open games, watch live ones, and
+// replay finished ones.
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import { seatClass } from './seats.js';
+
+const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
+const CLOCKS = {
+  none: { kind: 'none' },
+  '5+5': { kind: 'live', initial_ms: 300000, increment_ms: 5000 },
+  '15+10': { kind: 'live', initial_ms: 900000, increment_ms: 10000 },
+  '3 days': { kind: 'correspondence', days: 3 },
+};
+
+/** @param {{client: import('../client.js').Client}} props */
+export function Lobby({ client }) {
+  useEffect(() => {
+    client.watchLobby();
+    return () => client.unwatchLobby();
+  }, [client]);
+  const s = client.state;
+  const [finished, setFinished] = useState(/** @type {any[]} */ ([]));
+  useEffect(() => {
+    fetch('/api/v1/games?status=finished')
+      .then((r) => r.json())
+      .then((j) => setFinished(j.finished || []))
+      .catch(() => setFinished([]));
+  }, []);
+  const lobby = s.lobby || { open: [], live: [] };
+  return html`
+    <div class="lobby">
+      <h1 class="sr-only">Lobby</h1>
+      <${PlayAi} client=${client} />
+      <${CreateGame} client=${client} />
+      <section class="panel" aria-labelledby="open-h">
+        <h2 id="open-h">Open games</h2>
+        ${lobby.open.length === 0 && html`<p class="muted">No game is waiting for players.</p>`}
+        <ul class="games">${lobby.open.map((g) => html`<${GameRow} key=${g.game} g=${g} client=${client} />`)}</ul>
+      </section>
+      <section class="panel" aria-labelledby="live-h">
+        <h2 id="live-h">Live games</h2>
+        ${lobby.live.length === 0 && html`<p class="muted">No game is being played.</p>`}
+        <ul class="games">${lobby.live.map((g) => html`<${GameRow} key=${g.game} g=${g} client=${client} />`)}</ul>
+      </section>
+      <section class="panel" aria-labelledby="done-h">
+        <h2 id="done-h">Finished games</h2>
+        ${finished.length === 0 && html`<p class="muted">None yet.</p>`}
+        <ul class="games">${finished.slice(0, 20).map((g) => html`<li key=${g.id}>
+          <span class="g-title">${titleOf(s.types, g.game)} #${g.id}</span>
+          <span class="muted">${g.result || g.reason}</span>
+          <a class="button" href=${`#/replay/${g.id}`}>Replay</a>
+        </li>`)}</ul>
+      </section>
+    </div>`;
+}
+
+/** @param {any[]} types @param {string} type */
+function titleOf(types, type) {
+  const t = types.find((x) => x.type === type);
+  return t ? t.title : type;
+}
+
+/** @param {{client: import('../client.js').Client, g: any}} props */
+function GameRow({ client, g }) {
+  const open = g.status === 'open';
+  async function join() {
+    const reply = await client.request({ t: 'join', game: g.game });
+    if (reply.t === 'joined') location.hash = `#/game/${g.game}`;
+  }
+  return html`<li>
+    <span class="g-title">${g.title} #${g.game}</span>
+    <span class="seats-mini">${g.seats.map((seat) => html`<span class=${`chip ${seatClass(seat.seat)}`}>
+      ${seat.seat_name}: ${seat.kind === 'ai' ? `AI (${seat.level})` : seat.name || seat.kind}</span>`)}</span>
+    ${open && html`<button type="button" onClick=${join}>Join</button>`}
+    <a class="button" href=${`#/game/${g.game}`}>Watch</a>
+  </li>`;
+}
+
+/** @param {{client: import('../client.js').Client}} props */
+function PlayAi({ client }) {
+  const types = client.state.types;
+  const [type, setType] = useState('castle-danger');
+  const [level, setLevel] = useState('medium');
+  const [seat, setSeat] = useState('0');
+  const [players, setPlayers] = useState(2);
+  const [busy, setBusy] = useState(false);
+  const t = types.find((x) => x.type === type);
+  const seatNames = t ? t.seat_names.slice(0, players) : ['Blue', 'Red'];
+
+  /** @param {Event} e */
+  async function play(e) {
+    e.preventDefault();
+    setBusy(true);
+    const seats = seatNames.map((_, i) => (String(i) === seat ? 'me' : `ai:${level}`));
+    const reply = await client.request({ t: 'create', type, seats });
+    setBusy(false);
+    if (reply.t === 'created') location.hash = `#/game/${reply.game}`;
+  }
+  const range = t ? rangeOf(t.min_players, t.max_players) : [2];
+  return html`<section class="panel play-ai" aria-labelledby="ai-h">
+    <h2 id="ai-h">Play the computer</h2>
+    <form onSubmit=${play} class="row-form">
+      <label>Game <select value=${type} data-testid="ai-game"
+        onChange=${(/** @type {any} */ e) => { setType(e.currentTarget.value); setPlayers(2); setSeat('0'); }}>
+        ${types.map((x) => html`<option value=${x.type}>${x.title}</option>`)}
+      </select></label>
+      ${range.length > 1 && html`<label>Players <select value=${players}
+        onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
+        ${range.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>`}
+      <label>Level <select value=${level} data-testid="ai-level"
+        onChange=${(/** @type {any} */ e) => setLevel(e.currentTarget.value)}>
+        ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}</select></label>
+      <label>Your seat <select value=${seat} data-testid="ai-seat"
+        onChange=${(/** @type {any} */ e) => setSeat(e.currentTarget.value)}>
+        ${seatNames.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}</select></label>
+      <button type="submit" class="primary" disabled=${busy || !t} data-testid="play-ai">Play</button>
+    </form>
+    ${t && html`<p class="muted">${t.summary}</p>`}
+  </section>`;
+}
+
+/** @param {number} lo @param {number} hi */
+function rangeOf(lo, hi) {
+  const out = [];
+  for (let n = lo; n <= hi; n++) out.push(n);
+  return out;
+}
+
+/** @param {{client: import('../client.js').Client}} props */
+function CreateGame({ client }) {
+  const types = client.state.types;
+  const [type, setType] = useState('danger-at-the-walls');
+  const [players, setPlayers] = useState(2);
+  const [invite, setInvite] = useState(false);
+  const [clock, setClock] = useState('none');
+  const [rated, setRated] = useState(false);
+  const [options, setOptions] = useState(/** @type {{[k: string]: any}} */ ({}));
+  const [links, setLinks] = useState(/** @type {string[]} */ ([]));
+  const t = types.find((x) => x.type === type);
+
+  /** @param {Event} e */
+  async function create(e) {
+    e.preventDefault();
+    const seats = ['me'];
+    for (let i = 1; i < players; i++) seats.push(invite ? 'invite' : 'open');
+    const msg = { t: 'create', type, seats, clock: CLOCKS[clock], rated, options };
+    const reply = await client.request(msg);
+    if (reply.t !== 'created') return;
+    const made = Object.values(reply.invites || {}).map(
+      (code) => `${location.origin}/?game=${reply.game}&invite=${code}`);
+    setLinks(made);
+    if (made.length === 0) location.hash = `#/game/${reply.game}`;
+  }
+  const range = t ? rangeOf(Math.max(2, t.min_players), t.max_players) : [2];
+  return html`<section class="panel" aria-labelledby="create-h">
+    <h2 id="create-h">Play people</h2>
+    <form onSubmit=${create} class="row-form">
+      <label>Game <select value=${type} data-testid="create-game"
+        onChange=${(/** @type {any} */ e) => { setType(e.currentTarget.value); setPlayers(2); setOptions({}); }}>
+        ${types.map((x) => html`<option value=${x.type}>${x.title}</option>`)}
+      </select></label>
+      ${range.length > 1 && html`<label>Players <select value=${players} data-testid="create-players"
+        onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
+        ${range.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>`}
+      ${t && t.options.filter((o) => o.kind === 'int' || o.kind === 'choice').map((o) => html`
+        <label title=${o.help}>${o.name}
+          ${o.kind === 'int'
+            ? html`<input type="number" min=${o.min} max=${o.max} value=${options[o.name] ?? o.default}
+                data-testid=${`opt-${o.name}`}
+                onInput=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: Number(e.currentTarget.value) })} />`
+            : html`<select value=${options[o.name] ?? o.choices.split("|")[o.default]}
+                onChange=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: e.currentTarget.value })}>
+                ${o.choices.split("|").map((c) => html`<option value=${c}>${c}</option>`)}</select>`}
+        </label>`)}
+      <label>Clock <select value=${clock} data-testid="create-clock" onChange=${(/** @type {any} */ e) => setClock(e.currentTarget.value)}>
+        ${Object.keys(CLOCKS).map((k) => html`<option value=${k}>${k}</option>`)}</select></label>
+      <label class="check"><input type="checkbox" checked=${invite} data-testid="invite"
+        onChange=${(/** @type {any} */ e) => setInvite(e.currentTarget.checked)} /> Invite by link</label>
+      <label class="check"><input type="checkbox" checked=${rated} data-testid="rated"
+        onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>
+      <button type="submit" class="primary" data-testid="create">Create</button>
+    </form>
+    ${links.length > 0 && html`<div class="invites">
+      <p>Send ${links.length === 1 ? 'this link' : 'these links'} to the players you invite:</p>
+      ${links.map((l) => html`<input readonly value=${l} class="invite-link" aria-label="Invitation link"
+        onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} />`)}
+      <a class="button" href=${`#/game/${links[0].match(/game=(\d+)/)[1]}`}>Go to the table</a>
+    </div>`}
+  </section>`;
+}
