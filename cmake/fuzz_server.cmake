@@ -21,7 +21,7 @@ if(RP_FUZZ_SERVER)
     message(FATAL_ERROR "RP_FUZZ_SERVER needs clang: CC=clang cmake -DRP_FUZZ_SERVER=ON ...")
   endif()
   # Coverage feedback from the engine and the server, not only from the target's own file.
-  target_compile_options(ramparts_lib PRIVATE -fsanitize=fuzzer-no-link)
+  target_compile_options(ramparts_objects PRIVATE -fsanitize=fuzzer-no-link)
   target_compile_options(ramparts_server PRIVATE -fsanitize=fuzzer-no-link)
   add_executable(fuzz-server-messages tests/fuzz/fuzz_server_messages.c)
   target_include_directories(fuzz-server-messages PRIVATE src)
