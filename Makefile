@@ -3,10 +3,11 @@
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
 # .ci/run), `make play` (interactive game), `make serve` (the online server), `make bench`
-# (speed figures), `make bench-web` (the browser client's size and first render), `make
-# install` (the tool, headers, static and shared library and pkg-config file under PREFIX),
-# `make python` (the Python package in build/python), `make bench-python` (C, Python and
-# VectorEnv speed side by side). Dependencies install on demand.
+# (speed figures), `make bench-server` (the server under load), `make bench-web` (the browser
+# client's size and first render), `make install` (the tool, headers, static and shared
+# library and pkg-config file under PREFIX), `make python` (the Python package in
+# build/python), `make bench-python` (C, Python and VectorEnv speed side by side).
+# Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -14,7 +15,7 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve bench bench-web python bench-python install clean
+        serve bench bench-server bench-web python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -94,3 +95,11 @@ install: all
 
 clean:
 	rm -rf build build-sanitize build-tsan build-fuzz build-clang build-tidy
+
+# The server under load (tests/load/bench_server.py): idle sockets, live games at a set pace,
+# latency, memory, saturation, with every move checked against the store. Sizes from
+# BENCH_IDLE, BENCH_GAMES, BENCH_RATE, BENCH_SECONDS, BENCH_SAT (docs/server.md).
+bench-server: all
+	cmake --build build --target loadgen server_frames_check -j $(JOBS)
+	/usr/bin/python3 tests/load/bench_server.py --ramparts build/ramparts \
+		--checker build/server_frames_check --loadgen build/loadgen

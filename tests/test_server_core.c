@@ -733,8 +733,17 @@ static void test_failed_commit(void **state)
     skip_all(1);
     skip_all(2);
     rs_store_fail_commits(H.srv->store, 1);
-    say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game, move);
+    /* With an id, as in the protocol: the one direct reply still carries it. */
+    say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\",\"id\":\"m1\"}",
+        (long long)game, move);
     assert_false(got(1, "ack"));
+    const int at = H.cursor[1];
+    cJSON *refused = take(1, "error");
+    assert_string_equal(str(refused, "code"), "server-error");
+    assert_string_equal(str(refused, "id"), "m1");
+    cJSON_Delete(refused);
+    assert_false(got(1, "error")); /* exactly one reply */
+    H.cursor[1] = at;
     expect_error(1, "server-error");
     assert_int_equal(table(game)->num_moves, 0);
     assert_false(got(2, "update") && strstr(H.out[H.count - 1].text, "\"kind\":\"move\""));
@@ -834,6 +843,17 @@ static void test_malformed_messages(void **state)
         {"{\"t\":\"fly\"}", "unknown-type"},
         {"{\"t\":\"move\",\"game\":\"1\",\"ply\":0,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1.5,\"ply\":0,\"move\":\"x\"}", "bad-message"},
+        /* Beyond int64_t: refused before any conversion (found by fuzz_server_messages). */
+        {"{\"t\":\"move\",\"game\":222222222222222222222222222222222221,\"ply\":0,"
+         "\"move\":\"x\"}",
+         "bad-message"},
+        {"{\"t\":\"move\",\"game\":1,\"ply\":-1e300,\"move\":\"x\"}", "bad-message"},
+        {"{\"t\":\"ping\",\"id\":1e300}", "bad-message"},
+        {"{\"t\":\"create\",\"type\":\"castle-danger\",\"seats\":[\"me\",\"open\"],"
+         "\"options\":{\"players\":-1e300}}",
+         "bad-option"},
+        {"{\"t\":\"move\",\"game\":9223372036854775808,\"ply\":0,\"move\":\"x\"}",
+         "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":-1,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":0}", "bad-message"},
         {"{\"t\":\"move\",\"game\":99,\"ply\":0,\"move\":\"x\"}", "not-found"},

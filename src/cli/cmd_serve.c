@@ -261,5 +261,8 @@ int rp_cmd_serve(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* A file-size limit reached (RLIMIT_FSIZE) is a full disk: the write fails with EFBIG, the
+     * commit fails and is undone (docs/server.md), instead of the signal killing the server. */
+    signal(SIGXFSZ, SIG_IGN);
     return rs_net_run(&o.net, &o.core, &stop_requested) == 0 ? RP_EXIT_OK : RP_EXIT_FAIL;
 }

@@ -139,8 +139,9 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
     if (type)
         cJSON_AddStringToObject(m, "re", type);
     const cJSON *game = request ? cJSON_GetObjectItemCaseSensitive(request, "game") : NULL;
-    if (game && cJSON_IsNumber(game)) {
-        rs_table *t = rs_server_table(srv, (int64_t)game->valuedouble);
+    int64_t game_id;
+    if (cJSON_IsNumber(game) && rs_whole_int64(game->valuedouble, &game_id)) {
+        rs_table *t = rs_server_table(srv, game_id);
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {
             cJSON_AddNumberToObject(m, "v", (double)t->row.v);
@@ -162,14 +163,14 @@ bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min,
             rs_fail(e, "bad-message", "field '%s' is missing", key);
         return !required;
     }
-    double d = f->valuedouble;
-    if (!cJSON_IsNumber(f) || d != (double)(int64_t)d)
+    int64_t value;
+    if (!cJSON_IsNumber(f) || !rs_whole_int64(f->valuedouble, &value))
         return rs_fail(e, "bad-message", "field '%s' must be a whole number", key), false;
-    if ((int64_t)d < min || (int64_t)d > max)
+    if (value < min || value > max)
         return rs_fail(e, "bad-message", "field '%s' must be from %lld to %lld", key,
                        (long long)min, (long long)max),
                false;
-    *out = (int64_t)d;
+    *out = value;
     return true;
 }
 
@@ -312,7 +313,8 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
         return true;
     if (cJSON_IsString(id) && strlen(id->valuestring) <= 40)
         return true;
-    if (cJSON_IsNumber(id) && id->valuedouble == (double)(int64_t)id->valuedouble)
+    int64_t whole;
+    if (cJSON_IsNumber(id) && rs_whole_int64(id->valuedouble, &whole))
         return true;
     rs_fail(e, "bad-message",
             "field 'id' must be a whole number or a string of at most 40 "
@@ -581,12 +583,54 @@ static void recover_from_failed_commit(rs_server *srv)
     }
 }
 
+/* The direct replies of a failed iteration, as what they must become: a refusal (an error)
+ * or a pong stays true, since it changed nothing; any other reply becomes server-error with
+ * the same id, so each request still gets exactly one direct reply. Replies without an id and
+ * broadcasts are dropped. Returns the messages to send, with their connections. */
+static rs_outbox replies_after_failure(rs_server *srv)
+{
+    rs_outbox kept = {0};
+    for (size_t i = 0; i < srv->outbox.count; i++) {
+        const rs_pending *p = &srv->outbox.items[i];
+        cJSON *m = p->text && p->conn ? cJSON_Parse(p->text) : NULL;
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+        const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "t"));
+        if (id && type && strcmp(type, "error") != 0 && strcmp(type, "pong") != 0) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "t", "error");
+            cJSON_AddStringToObject(e, "code", "server-error");
+            cJSON_AddStringToObject(e, "message",
+                                    "the server could not store that; nothing was done");
+            cJSON_AddItemToObject(e, "id", cJSON_Duplicate(id, true));
+            rs_outbox_put(&kept, p->conn, e);
+        } else if (id && type) {
+            rs_outbox_put(&kept, p->conn, cJSON_Duplicate(m, true));
+        }
+        cJSON_Delete(m);
+    }
+    return kept;
+}
+
+static bool has_reply(const rs_outbox *o, uint64_t conn)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (o->items[i].conn == conn)
+            return true;
+    return false;
+}
+
 static void fail_iteration(rs_server *srv)
 {
     srv->stats.commit_failures++;
     rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
     /* Who heard of a change that did not happen must hear nothing of it. */
+    rs_outbox kept = replies_after_failure(srv);
     outbox_clear(&srv->outbox);
+    for (size_t i = 0; i < kept.count; i++) {
+        rs_outbox_put(&srv->outbox, kept.items[i].conn, cJSON_Parse(kept.items[i].text));
+        free(kept.items[i].text);
+    }
+    free(kept.items);
     for (size_t i = 0; i < srv->conns.cap; i++) {
         rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (!c)
@@ -596,7 +640,7 @@ static void fail_iteration(rs_server *srv)
             c->user = 0;
             c->has_token = false;
         }
-        if (c->asked) {
+        if (c->asked && !has_reply(&srv->outbox, c->id)) { /* requests without an id */
             rs_err e;
             rs_fail(&e, "server-error", "the server could not store that; nothing was done");
             send_error(srv, c, &e, NULL, NULL);

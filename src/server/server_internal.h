@@ -88,6 +88,16 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
 
+/* True when d is a whole number that an int64_t holds (then *out is it): the only safe way to
+ * convert a client's number, since converting a double out of range (or NaN) is undefined. */
+static inline bool rs_whole_int64(double d, int64_t *out)
+{
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != (double)(int64_t)d)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
 bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
                   int64_t *out, rs_err *e);
 bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,

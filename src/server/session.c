@@ -549,8 +549,9 @@ static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
                                "%s: options that take text or files are for "
                                "the command line, not the network",
                                key);
-        if (cJSON_IsNumber(o) && o->valuedouble == (double)(int64_t)o->valuedouble)
-            snprintf(kv, sizeof kv, "%.60s=%lld", key, (long long)o->valuedouble);
+        int64_t whole;
+        if (cJSON_IsNumber(o) && rs_whole_int64(o->valuedouble, &whole))
+            snprintf(kv, sizeof kv, "%.60s=%lld", key, (long long)whole);
         else if (cJSON_IsString(o) && strlen(o->valuestring) < 64)
             snprintf(kv, sizeof kv, "%.60s=%s", key, o->valuestring);
         else
