@@ -83,8 +83,8 @@ static void check_actions(const rp_game *game, const void *st, rp_action *legal,
             fail_msg("%s: notation '%s' of action %u does not parse: %s", game->id, text,
                      (unsigned)legal[i], err.msg);
         if (back != legal[i])
-            fail_msg("%s: notation '%s' reads back as %u, not %u", game->id, text,
-                     (unsigned)back, (unsigned)legal[i]);
+            fail_msg("%s: notation '%s' reads back as %u, not %u", game->id, text, (unsigned)back,
+                     (unsigned)legal[i]);
     }
     qsort(legal, (size_t)n, sizeof *legal, compare_actions);
     for (int i = 1; i < n; i++)
@@ -148,7 +148,8 @@ static void check_render_reads_only_the_view(const rp_game *game, const void *st
     char *a = render_text(game, st, viewer), *b = render_text(game, sample, viewer);
     if (strcmp(a, b) != 0)
         fail_msg("%s: render for %s shows what the view hides\n--- state\n%s--- a state "
-                 "they cannot tell apart\n%s", game->id, rp_viewer_name(game, viewer), a, b);
+                 "they cannot tell apart\n%s",
+                 game->id, rp_viewer_name(game, viewer), a, b);
     free(a);
     free(b);
 }
@@ -171,8 +172,8 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
         /* Comparing trees costs far less than printing them; print only to explain a failure. */
         if (!cJSON_Compare(before, after, true)) {
             char *b = cJSON_PrintUnformatted(before), *a = cJSON_PrintUnformatted(after);
-            fail_msg("%s: determinizing for %s changed their view\nbefore %s\nafter  %s",
-                     game->id, rp_viewer_name(game, p), b, a);
+            fail_msg("%s: determinizing for %s changed their view\nbefore %s\nafter  %s", game->id,
+                     rp_viewer_name(game, p), b, a);
         }
         cJSON_Delete(before);
         cJSON_Delete(after);
@@ -269,8 +270,7 @@ static void check_event_shapes(const rp_game *game, const cJSON *events, const c
 {
     assert_true(cJSON_IsArray(events));
     const cJSON *e;
-    cJSON_ArrayForEach(e, events)
-    {
+    cJSON_ArrayForEach (e, events) {
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(e, "text");
         const cJSON *seat = cJSON_GetObjectItemCaseSensitive(e, "seat");
@@ -286,16 +286,16 @@ static void check_event_shapes(const rp_game *game, const cJSON *events, const c
             fail_msg("%s: event '%s': reveal is true or absent", game->id, kind->valuestring);
         const cJSON *cards = cJSON_GetObjectItemCaseSensitive(e, "cards");
         const cJSON *card;
-        cJSON_ArrayForEach(card, cards)
-        {
+        cJSON_ArrayForEach (card, cards) {
             if (cJSON_IsNull(card))
                 continue;
             if (!cJSON_IsString(card))
                 fail_msg("%s: event '%s': cards are names or null", game->id, kind->valuestring);
             if (!view_names(shown, card->valuestring))
                 fail_msg("%s: event '%s' tells %s of card %s, which their view does not show "
-                         "before or after: %s", game->id, kind->valuestring,
-                         rp_viewer_name(game, viewer), card->valuestring, text->valuestring);
+                         "before or after: %s",
+                         game->id, kind->valuestring, rp_viewer_name(game, viewer),
+                         card->valuestring, text->valuestring);
         }
     }
 }
@@ -352,8 +352,8 @@ void rp_test_check_events(const rp_game *game, const void *st, const void *sampl
             cJSON *twin_events = game->events_json(sample, twin, viewer);
             if (!cJSON_Compare(events, twin_events, true)) {
                 char *a = cJSON_PrintUnformatted(events), *b = cJSON_PrintUnformatted(twin_events);
-                fail_msg("%s: events told to %s depend on what they cannot see\n%s\n%s",
-                         game->id, rp_viewer_name(game, viewer), a, b);
+                fail_msg("%s: events told to %s depend on what they cannot see\n%s\n%s", game->id,
+                         rp_viewer_name(game, viewer), a, b);
             }
             cJSON_Delete(twin_events);
         }
@@ -378,8 +378,7 @@ void rp_test_check_actions_json(const rp_game *game, const void *st)
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(a, "text");
         if (!cJSON_IsString(kind) || !cJSON_IsNumber(id) || !cJSON_IsString(text) ||
             (rp_action)id->valuedouble != legal[i])
-            fail_msg("%s: action %u as data lacks kind, id or text", game->id,
-                     (unsigned)legal[i]);
+            fail_msg("%s: action %u as data lacks kind, id or text", game->id, (unsigned)legal[i]);
         cJSON_Delete(a);
     }
 }

@@ -203,9 +203,16 @@ static rp_action choose(const rp_game *game, const char *spec, uint64_t seed, co
 static void test_valid_specs_are_accepted(void **unused)
 {
     (void)unused;
-    static const char *const specs[] = {
-        "random", "greedy", "easy", "medium", "hard", "mcts:iters=100", "ismcts:ms=5,threads=2",
-        "hard:threads=2", "mcts:iters=50,c=1.4,rollout=-1,nodes=5000", "easy:iters=10"};
+    static const char *const specs[] = {"random",
+                                        "greedy",
+                                        "easy",
+                                        "medium",
+                                        "hard",
+                                        "mcts:iters=100",
+                                        "ismcts:ms=5,threads=2",
+                                        "hard:threads=2",
+                                        "mcts:iters=50,c=1.4,rollout=-1,nodes=5000",
+                                        "easy:iters=10"};
     nim s = {.players = 2, .pile = 7};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         choose(&nim_game, specs[i], 1, &s, NULL);
@@ -214,9 +221,16 @@ static void test_valid_specs_are_accepted(void **unused)
 static void test_bad_specs_are_refused_with_the_valid_ones(void **unused)
 {
     (void)unused;
-    static const char *const specs[] = {"", "foo", "mcts:iters=0", "mcts:bogus=1",
-                                        "mcts:iters", "ismcts:c=abc", "hard:threads=0",
-                                        "mcts:iters=10,", "greedy:iters=5", "MCTS"};
+    static const char *const specs[] = {"",
+                                        "foo",
+                                        "mcts:iters=0",
+                                        "mcts:bogus=1",
+                                        "mcts:iters",
+                                        "ismcts:c=abc",
+                                        "hard:threads=0",
+                                        "mcts:iters=10,",
+                                        "greedy:iters=5",
+                                        "MCTS"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         rp_ai *ai = NULL;
         rp_error err = {{0}};
@@ -367,8 +381,7 @@ static void test_each_player_backs_up_its_own_return(void **unused)
 static void test_hidden_information_is_not_read(void **unused)
 {
     (void)unused;
-    static const char *const specs[] = {"ismcts:iters=2000", "mcts:iters=2000", "hard",
-                                        "greedy"};
+    static const char *const specs[] = {"ismcts:iters=2000", "mcts:iters=2000", "hard", "greedy"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         for (int theirs = 1; theirs <= 6; theirs++) {
             if (theirs == 4)
@@ -444,8 +457,8 @@ static void test_registered_games_hidden_information_is_not_read(void **unused)
                     rp_action ma = choose(game, specs[i], 21, &st, &a);
                     rp_action mb = choose(game, specs[i], 21, &twin, &b);
                     if (ma != mb || a.win_chance != b.win_chance)
-                        fail_msg("%s, %s at step %d: different choices in twin states",
-                                 game->id, specs[i], step);
+                        fail_msg("%s, %s at step %d: different choices in twin states", game->id,
+                                 specs[i], step);
                 }
             }
             rp_test_random_step(game, &st, &rng);
@@ -473,8 +486,8 @@ static void play_turn_and_expect_a_win(const char *position, const char *spec, u
     }
     rp_ai_free(ai);
     if (game->current_player(&st) != RP_TERMINAL)
-        fail_msg("%s (seed %llu) let the exposed King go in %s", spec,
-                 (unsigned long long)seed, position);
+        fail_msg("%s (seed %llu) let the exposed King go in %s", spec, (unsigned long long)seed,
+                 position);
     double r[RP_MAX_PLAYERS];
     game->returns(&st, r);
     assert_true(r[me] > 0.99);

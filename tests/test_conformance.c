@@ -118,8 +118,8 @@ static void test_same_seed_same_game(void **unused)
 static void test_garbage_state_text_is_refused(void **unused)
 {
     (void)unused;
-    static const char *const garbage[] = {"", " ", "garbage", "x;y;z", "0", "-1",
-                                          "\x01\x02\x7f", ";;;;;;;;;;;;;;;;;;;;;;;;;;;;"};
+    static const char *const garbage[] = {
+        "", " ", "garbage", "x;y;z", "0", "-1", "\x01\x02\x7f", ";;;;;;;;;;;;;;;;;;;;;;;;;;;;"};
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         rp_state st, before;
@@ -188,7 +188,7 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
 static void test_garbage_moves_are_refused(void **unused)
 {
     (void)unused;
-    static const char *const garbage[] = {"", "   ", "fly to the moon", "99999999999",
+    static const char *const garbage[] = {"",   "   ",  "fly to the moon",    "99999999999",
                                           "-3", "\x01", "end end end end end"};
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
@@ -213,7 +213,7 @@ static void test_bad_options_are_refused(void **unused)
         rp_config_default(game, &cfg);
         before = cfg;
         static const char *const bad[] = {"nonsense=1", "players=0", "players=99", "seed=-1",
-                                          "seed=abc", "noequals", "=5"};
+                                          "seed=abc",   "noequals",  "=5"};
         for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
             rp_error err = {{0}};
             assert_true(rp_config_set(game, &cfg, bad[i], &err) < 0);
@@ -242,7 +242,7 @@ static void test_bad_options_are_refused(void **unused)
  * C library on the library's behalf). Counting is on only around legal_actions and apply. */
 
 static bool counting;
-static long allocations;        /* every allocation seen while counting */
+static long allocations;         /* every allocation seen while counting */
 static long wrapped_allocations; /* those seen through the --wrap functions */
 
 void *__real_malloc(size_t size);
@@ -433,7 +433,8 @@ static void check_evaluate(const rp_game *game, const void *st, rp_rng *rng)
                 game->state_to_text(st, a, sizeof a);
                 game->state_to_text(&sample, b, sizeof b);
                 fail_msg("%s: evaluate for seat %d reads hidden parts: %.17g, and %.17g once "
-                         "they are resampled\n%s\n%s", game->id, p, value, seen, a, b);
+                         "they are resampled\n%s\n%s",
+                         game->id, p, value, seen, a, b);
             }
         }
     }
@@ -449,8 +450,7 @@ static void test_evaluate_is_a_share_the_player_can_know(void **unused)
 
 /* What `viewer` learns from `action` in st: their view afterwards and the events told them
  * (when the game tells events), as one text (caller frees). */
-static char *what_viewer_learns(const rp_game *game, const void *st, rp_action action,
-                                int viewer)
+static char *what_viewer_learns(const rp_game *game, const void *st, rp_action action, int viewer)
 {
     rp_state after;
     rp_state_copy(game, &after, st);
@@ -498,7 +498,8 @@ static void check_observe_action(const rp_game *game, const void *st, rp_rng *rn
                     game->action_to_text(st, legal[i], a, sizeof a);
                     game->action_to_text(st, legal[j], b, sizeof b);
                     fail_msg("%s: %s cannot tell '%s' from '%s' but observe_action tells them "
-                             "apart", game->id, rp_viewer_name(game, viewer), a, b);
+                             "apart",
+                             game->id, rp_viewer_name(game, viewer), a, b);
                 }
         for (int i = 0; i < n; i++)
             free(learned[i]);
@@ -510,8 +511,7 @@ static void test_observe_action_hides_only_what_is_hidden(void **unused)
     (void)unused;
     for (int g = 0; g < rp_num_games; g++)
         if (rp_games[g]->observe_action)
-            along_random_games(rp_games[g], rp_test_games(200) / 100 + 1, 7,
-                               check_observe_action);
+            along_random_games(rp_games[g], rp_test_games(200) / 100 + 1, 7, check_observe_action);
 }
 
 /* ---- the fair-play interface: required of every registered game ---- */
@@ -653,8 +653,8 @@ static void test_fair_play_hooks_along_random_games(void **unused)
                     rp_test_random_step(game, &st, &rng);
                     const int now = game->turn_number(&st);
                     if (now < turn)
-                        fail_msg("%s (%s): turn_number went back from %d to %d", game->id,
-                                 opts, turn, now);
+                        fail_msg("%s (%s): turn_number went back from %d to %d", game->id, opts,
+                                 turn, now);
                     turn = now;
                 }
                 rp_test_check_state_ok(game, &st);

@@ -130,8 +130,9 @@ static void test_notation_reads_fields_in_order(void **unused)
     rp_error err = {{0}};
     rp_reader r;
     rp_span v;
-    assert_int_equal(rp__read_begin(&r, "xx1 a=5 b=x,y,z rng=0000000000000001.0000000000000003",
-                                    "xx1", &err), RP_OK);
+    assert_int_equal(
+        rp__read_begin(&r, "xx1 a=5 b=x,y,z rng=0000000000000001.0000000000000003", "xx1", &err),
+        RP_OK);
     uint64_t n;
     assert_int_equal(rp__read_field(&r, "a", &v), RP_OK);
     assert_int_equal(rp__span_uint(&r, "a", v, 0, 9, &n), RP_OK);

@@ -852,8 +852,7 @@ static void test_malformed_messages(void **state)
         {"{\"t\":\"create\",\"type\":\"castle-danger\",\"seats\":[\"me\",\"open\"],"
          "\"options\":{\"players\":-1e300}}",
          "bad-option"},
-        {"{\"t\":\"move\",\"game\":9223372036854775808,\"ply\":0,\"move\":\"x\"}",
-         "bad-message"},
+        {"{\"t\":\"move\",\"game\":9223372036854775808,\"ply\":0,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":-1,\"move\":\"x\"}", "bad-message"},
         {"{\"t\":\"move\",\"game\":1,\"ply\":0}", "bad-message"},
         {"{\"t\":\"move\",\"game\":99,\"ply\":0,\"move\":\"x\"}", "not-found"},

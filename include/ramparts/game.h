@@ -22,12 +22,12 @@
 #include "ramparts/rng.h"
 
 #define RP_MAX_PLAYERS 6
-#define RP_MAX_LEGAL 512        /* no state of any game has more legal actions than this */
-#define RP_STATE_MAX_SIZE 8192  /* every game's state_size fits in an rp_state */
-#define RP_MAX_OPTIONS 8        /* game-specific options per game */
-#define RP_OPTION_TEXT 256      /* longest text option value (e.g. a file name), with NUL */
-#define RP_ACTION_TEXT 64       /* longest action notation, with NUL */
-#define RP_STATE_TEXT 4096      /* longest full-state notation, with NUL */
+#define RP_MAX_LEGAL 512       /* no state of any game has more legal actions than this */
+#define RP_STATE_MAX_SIZE 8192 /* every game's state_size fits in an rp_state */
+#define RP_MAX_OPTIONS 8       /* game-specific options per game */
+#define RP_OPTION_TEXT 256     /* longest text option value (e.g. a file name), with NUL */
+#define RP_ACTION_TEXT 64      /* longest action notation, with NUL */
+#define RP_STATE_TEXT 4096     /* longest full-state notation, with NUL */
 #define RP_ERROR_TEXT 256
 
 /* current_player() returns a seat >= 0, or this once the game is over. */
@@ -39,20 +39,20 @@
 
 /* Game trait flags. */
 enum {
-    RP_CHANCE = 1u << 0,      /* shuffles or draws decide part of the game */
-    RP_HIDDEN_INFO = 1u << 1  /* some player cannot see part of the state */
+    RP_CHANCE = 1u << 0,     /* shuffles or draws decide part of the game */
+    RP_HIDDEN_INFO = 1u << 1 /* some player cannot see part of the state */
 };
 
 /* Return codes of the public calls: 0 is success, errors are negative. */
-#define RP_ERRORS(X)                                   \
-    X(RP_OK, 0, "ok")                                  \
-    X(RP_EINVAL, -1, "invalid argument")               \
-    X(RP_EPARSE, -2, "cannot parse")                   \
-    X(RP_EILLEGAL, -3, "illegal move")                 \
-    X(RP_EOVER, -4, "game is over")                    \
-    X(RP_ENOSPACE, -5, "buffer too small")             \
-    X(RP_EIO, -6, "input/output error")                \
-    X(RP_EUNSUPPORTED, -7, "not supported by this game") \
+#define RP_ERRORS(X)                                                                               \
+    X(RP_OK, 0, "ok")                                                                              \
+    X(RP_EINVAL, -1, "invalid argument")                                                           \
+    X(RP_EPARSE, -2, "cannot parse")                                                               \
+    X(RP_EILLEGAL, -3, "illegal move")                                                             \
+    X(RP_EOVER, -4, "game is over")                                                                \
+    X(RP_ENOSPACE, -5, "buffer too small")                                                         \
+    X(RP_EIO, -6, "input/output error")                                                            \
+    X(RP_EUNSUPPORTED, -7, "not supported by this game")                                           \
     X(RP_ENOMEM, -8, "out of memory")
 #define RP_ERROR_ENUM_(name, value, text) name = (value),
 enum { RP_ERRORS(RP_ERROR_ENUM_) };

@@ -11,19 +11,19 @@
  * help's column, and its line of help. This one list makes the table of kinds, the help text and
  * the names in error messages, all as constants: nothing is filled in at run time, so any
  * thread may create AIs or ask for help at any moment. */
-#define AI_KINDS(X)                                                                              \
-    X(rp_ai_random, "random", "   ", "a uniformly random legal move")                            \
-    X(rp_ai_greedy, "greedy", "   ",                                                             \
-      "the move with the best immediate outcome (evaluation or a few playouts); "                \
-      "greedy:rollouts=N")                                                                       \
-    X(rp_ai_easy, "easy", "     ",                                                               \
-      "a quick search (budget per game); easy:threads=T etc. override")                         \
-    X(rp_ai_medium, "medium", "   ", "a longer search (budget per game)")                        \
-    X(rp_ai_hard, "hard", "     ", "the strongest level (budget per game, see docs/ai.md)")      \
-    X(rp_ai_mcts, "mcts", "     ",                                                               \
-      "UCT tree search for full-information games; mcts:iters=N or ms=N, threads=T, c=X, "       \
-      "rollout=D (-1: play out to the end), greedy=P, nodes=N")                                  \
-    X(rp_ai_ismcts, "ismcts", "   ",                                                             \
+#define AI_KINDS(X)                                                                                \
+    X(rp_ai_random, "random", "   ", "a uniformly random legal move")                              \
+    X(rp_ai_greedy, "greedy", "   ",                                                               \
+      "the move with the best immediate outcome (evaluation or a few playouts); "                  \
+      "greedy:rollouts=N")                                                                         \
+    X(rp_ai_easy, "easy", "     ",                                                                 \
+      "a quick search (budget per game); easy:threads=T etc. override")                            \
+    X(rp_ai_medium, "medium", "   ", "a longer search (budget per game)")                          \
+    X(rp_ai_hard, "hard", "     ", "the strongest level (budget per game, see docs/ai.md)")        \
+    X(rp_ai_mcts, "mcts", "     ",                                                                 \
+      "UCT tree search for full-information games; mcts:iters=N or ms=N, threads=T, c=X, "         \
+      "rollout=D (-1: play out to the end), greedy=P, nodes=N")                                    \
+    X(rp_ai_ismcts, "ismcts", "   ",                                                               \
       "information-set tree search for hidden information; same parameters as mcts")
 
 typedef struct kind_entry {
@@ -85,8 +85,10 @@ int rp__param_int(const rp_ai_params *params, const char *key, long def, long mi
         errno = 0;
         long v = strtol(params->value[i], &end, 10);
         if (errno || *end || end == params->value[i] || v < min || v > max)
-            return rp_fail(err, RP_EINVAL, "AI parameter %s=%s: expected a whole number from "
-                           "%ld to %ld", key, params->value[i], min, max);
+            return rp_fail(err, RP_EINVAL,
+                           "AI parameter %s=%s: expected a whole number from "
+                           "%ld to %ld",
+                           key, params->value[i], min, max);
         *out = v;
     }
     return RP_OK;
@@ -129,8 +131,7 @@ int rp__params_only(const rp_ai_params *params, const char *const *keys, const c
     return RP_OK;
 }
 
-int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **out,
-                 rp_error *err)
+int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **out, rp_error *err)
 {
     const char *colon = strchr(spec, ':');
     size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);

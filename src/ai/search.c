@@ -10,8 +10,8 @@
 
 #include "search.h"
 
-#define MAX_PATH 1024         /* deeper walks stop growing and play out instead */
-#define CLOCK_EVERY 16        /* iterations between looks at the clock under a time budget */
+#define MAX_PATH 1024  /* deeper walks stop growing and play out instead */
+#define CLOCK_EVERY 16 /* iterations between looks at the clock under a time budget */
 #define DEFAULT_NODES (1u << 22)
 #define TIME_BUDGET_NODES (1u << 16) /* first arena size when the budget is in milliseconds */
 
@@ -32,7 +32,7 @@ typedef struct worker {
     rp_rng rng;
     key_slot *slots; /* one per action id */
     uint32_t token;
-    long budget;             /* iterations for this thread (0: until the deadline) */
+    long budget; /* iterations for this thread (0: until the deadline) */
     struct timespec deadline;
     uint64_t iterations;
     uint32_t path[MAX_PATH];
@@ -63,11 +63,10 @@ void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg 
     cfg->nodes = DEFAULT_NODES;
 }
 
-int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg,
-                    rp_error *err)
+int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg, rp_error *err)
 {
-    static const char *const keys[] = {"iters", "ms",    "threads", "c",
-                                       "rollout", "nodes", "greedy", NULL};
+    static const char *const keys[] = {"iters",   "ms",    "threads", "c",
+                                       "rollout", "nodes", "greedy",  NULL};
     int rc = rp__params_only(params, keys, kind, err);
     long ms = 0, iters = 0;
     if (rc == RP_OK)
@@ -133,7 +132,8 @@ static worker *worker_new(const rp_game *game, const rp_search_cfg *cfg)
     w->game = game;
     w->cfg = cfg;
     w->slots = calloc(game->num_actions ? game->num_actions : 1, sizeof *w->slots);
-    uint64_t first = cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) * 4 + 1024 : TIME_BUDGET_NODES;
+    uint64_t first =
+        cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) * 4 + 1024 : TIME_BUDGET_NODES;
     if (first > (uint64_t)cfg->nodes)
         first = (uint64_t)cfg->nodes;
     if (!w->slots || rp_arena_init(&w->arena, (uint32_t)first, (uint32_t)cfg->nodes) < 0) {
@@ -261,8 +261,8 @@ static void playout(worker *w, double *returns)
 static int gather_keys(worker *w, int mover, int n)
 {
     const uint32_t token = next_token(w);
-    const bool observed = w->cfg->by_observation && mover != w->root_player &&
-                          w->game->observe_action;
+    const bool observed =
+        w->cfg->by_observation && mover != w->root_player && w->game->observe_action;
     int distinct = 0;
     for (int i = 0; i < n; i++) {
         const rp_action key = observed ? observed_key(w, w->legal[i]) : w->legal[i];

@@ -10,11 +10,11 @@
  * visiting them is one linear scan rather than a chase through memory. Indices, not pointers,
  * so the arena can move when it grows. Index 0 is always the root, so 0 also means "none". */
 typedef struct rp_node {
-    uint32_t child;        /* first node of the children block */
-    uint16_t nchild, cap;  /* children in the block, and room for them */
-    rp_action key;         /* the action (or observation of it) that leads here */
-    uint32_t visits;       /* times this edge was chosen */
-    uint32_t avail;        /* times this edge was legal when its parent was visited (ISMCTS) */
+    uint32_t child;       /* first node of the children block */
+    uint16_t nchild, cap; /* children in the block, and room for them */
+    rp_action key;        /* the action (or observation of it) that leads here */
+    uint32_t visits;      /* times this edge was chosen */
+    uint32_t avail;       /* times this edge was legal when its parent was visited (ISMCTS) */
     uint32_t pad_;
     double reward; /* sum of the return of the player who chose this edge */
 } rp_node;

@@ -67,7 +67,8 @@ int rp_cmd_bench(int argc, char **argv)
                "actions is the workload's total number of actions: a fixed signature that changes\n"
                "only when the rules or the generator change.\n"
                "With --ai it prints instead the AI's search iterations per second from each\n"
-               "game's start, on one thread and on T threads (default 2).\n", BENCH_GAMES);
+               "game's start, on one thread and on T threads (default 2).\n",
+               BENCH_GAMES);
         return RP_EXIT_OK;
     }
     const rp_game *only = NULL;
@@ -110,8 +111,7 @@ int rp_cmd_bench(int argc, char **argv)
         if (json)
             printf("%s{\"game\":\"%s\",\"games\":%lld,\"games_per_s\":%.0f,"
                    "\"ns_per_action\":%.1f,\"actions\":%" PRIu64 "}",
-                   printed ? "," : "", game->id, games, r.games_per_s, r.ns_per_action,
-                   r.actions);
+                   printed ? "," : "", game->id, games, r.games_per_s, r.ns_per_action, r.actions);
         else
             printf("%s games_per_s=%.0f ns_per_action=%.1f actions=%" PRIu64 "\n", game->id,
                    r.games_per_s, r.ns_per_action, r.actions);

@@ -7,7 +7,8 @@
 int rp_cmd_list(int argc, char **argv)
 {
     if (rp_cli_wants_help(argc, argv)) {
-        printf("usage: ramparts list [--json]\n\nThe games, one a line: id, players, traits, title.\n");
+        printf("usage: ramparts list [--json]\n\nThe games, one a line: id, players, traits, "
+               "title.\n");
         return RP_EXIT_OK;
     }
     bool json = false;
@@ -77,8 +78,8 @@ int rp_cmd_rules(int argc, char **argv)
     for (int i = 0; i < game->num_options; i++) {
         const rp_option_spec *o = &game->options[i];
         if (o->kind == RP_OPT_INT)
-            printf(", %s=%lld..%lld (default %lld)", o->name, (long long)o->min,
-                   (long long)o->max, (long long)o->def);
+            printf(", %s=%lld..%lld (default %lld)", o->name, (long long)o->min, (long long)o->max,
+                   (long long)o->def);
         else if (o->kind == RP_OPT_CHOICE)
             printf(", %s=%s", o->name, o->choices);
         else

@@ -47,9 +47,8 @@ static int parse_args(int argc, char **argv, watch_args *a)
                 return rc;
             continue;
         }
-        if (strcmp(arg, "--seat") != 0 && strcmp(arg, "--ai") != 0 &&
-            strcmp(arg, "--pace") != 0 && strcmp(arg, "--seed") != 0 &&
-            strcmp(arg, "--record") != 0)
+        if (strcmp(arg, "--seat") != 0 && strcmp(arg, "--ai") != 0 && strcmp(arg, "--pace") != 0 &&
+            strcmp(arg, "--seed") != 0 && strcmp(arg, "--record") != 0)
             return rp_cli_usage_error("watch", "unknown option '%s'", arg);
         if (!(v = rp_cli_value("watch", argc, argv, &i)))
             return RP_EXIT_USAGE;

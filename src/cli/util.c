@@ -64,11 +64,11 @@ static char *read_option_file(const char *command, const char *key, const char *
     }
     char *text = malloc(RP_CLI_OPTION_FILE_MAX + 1);
     size_t n = text ? fread(text, 1, RP_CLI_OPTION_FILE_MAX + 1, f) : 0;
-    const char *problem = !text ? "out of memory"
-                          : ferror(f) ? "read error"
+    const char *problem = !text                        ? "out of memory"
+                          : ferror(f)                  ? "read error"
                           : n > RP_CLI_OPTION_FILE_MAX ? "larger than 65536 bytes"
-                          : memchr(text, '\0', n) ? "not a text file"
-                                                   : NULL;
+                          : memchr(text, '\0', n)      ? "not a text file"
+                                                       : NULL;
     fclose(f);
     if (problem) {
         fprintf(stderr, "ramparts %s: %s=@%s: %s\n", command, key, path, problem);

@@ -18,7 +18,7 @@ _Noreturn void rp__panic(const char *file, int line, const char *fmt, ...)
 #define rp_assert(cond) ((void)0)
 #define RP_DEBUG_STATE_OK(game, st) ((void)0)
 #else
-#define rp_assert(cond) \
+#define rp_assert(cond)                                                                            \
     ((cond) ? (void)0 : rp__panic(__FILE__, __LINE__, "assertion failed: %s", #cond))
 #define RP_DEBUG_STATE_OK(game, st) rp__debug_state_ok((game), (st), __FILE__, __LINE__)
 #endif

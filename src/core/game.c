@@ -28,8 +28,8 @@ int(rp_fail)(rp_error *err, int code, const char *fmt, ...) /* (): not the analy
 
 const char *rp_strerror(int code)
 {
-#define RP_ERROR_TEXT_(name, value, text) \
-    if (code == (value))                  \
+#define RP_ERROR_TEXT_(name, value, text)                                                          \
+    if (code == (value))                                                                           \
         return text;
     RP_ERRORS(RP_ERROR_TEXT_)
 #undef RP_ERROR_TEXT_
@@ -40,7 +40,7 @@ const char *rp_seat_name(const rp_game *game, int seat)
 {
     /* Constant, not filled on demand: tools call this from many threads at once. */
     static const char *const generic[RP_MAX_PLAYERS] = {"player 0", "player 1", "player 2",
-                                                         "player 3", "player 4", "player 5"};
+                                                        "player 3", "player 4", "player 5"};
     if (seat < 0 || seat >= RP_MAX_PLAYERS)
         return "nobody";
     if (game->seat_names && seat < game->max_players)
@@ -170,16 +170,17 @@ int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp
     if (i < 0) {
         char names[RP_ERROR_TEXT / 2];
         option_names(game, names, sizeof names);
-        return rp_fail(err, RP_EINVAL, "unknown option '%.*s' for %s (options: %s)",
-                       (int)key_len, key_value, game->id, names);
+        return rp_fail(err, RP_EINVAL, "unknown option '%.*s' for %s (options: %s)", (int)key_len,
+                       key_value, game->id, names);
     }
     const rp_option_spec *spec = &game->options[i];
     switch (spec->kind) {
     case RP_OPT_INT: {
         int64_t n;
         if (!parse_int64(value, &n) || n < spec->min || n > spec->max)
-            return rp_fail(err, RP_EINVAL, "%s=%s: expected a whole number from %" PRId64
-                           " to %" PRId64, spec->name, value, spec->min, spec->max);
+            return rp_fail(err, RP_EINVAL,
+                           "%s=%s: expected a whole number from %" PRId64 " to %" PRId64,
+                           spec->name, value, spec->min, spec->max);
         cfg->value[i] = n;
         break;
     }
@@ -194,11 +195,15 @@ int rp_config_set(const rp_game *game, rp_config *cfg, const char *key_value, rp
     case RP_OPT_TEXT:
         /* The library never opens a path: @FILE is resolved by front ends (from_file). */
         if (*value == '@')
-            return rp_fail(err, RP_EINVAL, "%s=%s: files are read only by the command-line "
-                           "tool; give the value itself here", spec->name, value);
+            return rp_fail(err, RP_EINVAL,
+                           "%s=%s: files are read only by the command-line "
+                           "tool; give the value itself here",
+                           spec->name, value);
         if (!*value || strlen(value) >= RP_OPTION_TEXT || strpbrk(value, " \t\r\n"))
-            return rp_fail(err, RP_EINVAL, "%s=%s: expected a value without spaces, shorter "
-                           "than %d characters", spec->name, value, RP_OPTION_TEXT);
+            return rp_fail(err, RP_EINVAL,
+                           "%s=%s: expected a value without spaces, shorter "
+                           "than %d characters",
+                           spec->name, value, RP_OPTION_TEXT);
         snprintf(cfg->text[i], sizeof cfg->text[i], "%s", value);
         break;
     }
@@ -335,7 +340,7 @@ bool rp_action_reveals(const rp_game *game, const void *before, rp_action action
         return true;
     bool reveals = false;
     const cJSON *event;
-    cJSON_ArrayForEach(event, events)
+    cJSON_ArrayForEach (event, events)
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(event, "reveal")))
             reveals = true;
     cJSON_Delete(events);
@@ -414,8 +419,8 @@ int rp_observation(const rp_game *game, const void *st, int player, float *out, 
         return rp_fail(err, RP_EINVAL, "player %d: the seats are 0..%d", player,
                        game->num_players(st) - 1);
     if (size < game->observation_size)
-        return rp_fail(err, RP_ENOSPACE, "an observation of %s takes %u floats, not %zu",
-                       game->id, (unsigned)game->observation_size, size);
+        return rp_fail(err, RP_ENOSPACE, "an observation of %s takes %u floats, not %zu", game->id,
+                       (unsigned)game->observation_size, size);
     game->observation_tensor(st, player, out);
     return RP_OK;
 }

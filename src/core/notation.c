@@ -122,10 +122,14 @@ int rp__read_begin(rp_reader *r, const char *text, const char *tag, rp_error *er
     }
     size_t stem = tag_stem(tag, want);
     if (len > stem && tag_stem(text, len) == stem && memcmp(text, tag, stem) == 0)
-        return rp_fail(err, RP_EPARSE, "notation version '%.*s' is not read by this build, "
-                       "which reads '%s'", (int)(len > 16 ? 16 : len), text, tag);
-    return rp_fail(err, RP_EPARSE, "not a '%s' notation: it must start with '%s', not "
-                   "'%.*s'", tag, tag, (int)(len > 16 ? 16 : len), text);
+        return rp_fail(err, RP_EPARSE,
+                       "notation version '%.*s' is not read by this build, "
+                       "which reads '%s'",
+                       (int)(len > 16 ? 16 : len), text, tag);
+    return rp_fail(err, RP_EPARSE,
+                   "not a '%s' notation: it must start with '%s', not "
+                   "'%.*s'",
+                   tag, tag, (int)(len > 16 ? 16 : len), text);
 }
 
 int rp__read_field(rp_reader *r, const char *key, rp_span *value)
@@ -134,8 +138,7 @@ int rp__read_field(rp_reader *r, const char *key, rp_span *value)
     if (*r->p == '\0')
         return rp__read_fail(r, key, "missing (the text ends before it)");
     if (*r->p != ' ' || r->p[1] == ' ')
-        return rp__read_fail(r, key, "fields are separated by one space, before '%.20s'",
-                             r->p);
+        return rp__read_fail(r, key, "fields are separated by one space, before '%.20s'", r->p);
     const char *f = r->p + 1;
     if (strncmp(f, key, key_len) != 0 || f[key_len] != '=') {
         size_t n = word_length(f);
@@ -188,9 +191,10 @@ int rp__read_canonical(rp_reader *r, const rp_game *game, const void *parsed)
     while (canonical[at] && canonical[at] == r->text[at])
         at++;
     size_t from = at > 12 ? at - 12 : 0;
-    return rp_fail(r->err, RP_EPARSE, "not the canonical spelling at column %zu: this state is "
-                   "written '...%.32s...', the text has '...%.32s...'", at + 1,
-                   canonical + from, r->text + from);
+    return rp_fail(r->err, RP_EPARSE,
+                   "not the canonical spelling at column %zu: this state is "
+                   "written '...%.32s...', the text has '...%.32s...'",
+                   at + 1, canonical + from, r->text + from);
 }
 
 /* ---- values ---- */
@@ -211,21 +215,19 @@ int rp__span_uint(rp_reader *r, const char *what, rp_span v, uint64_t min, uint6
     for (size_t i = 0; i < v.len; i++) {
         char c = v.p[i];
         if (c < '0' || c > '9')
-            return rp__read_fail(r, what, "'%.*s' is not a whole number", (int)(v.len > 20 ? 20 : v.len),
-                                 v.p);
+            return rp__read_fail(r, what, "'%.*s' is not a whole number",
+                                 (int)(v.len > 20 ? 20 : v.len), v.p);
         if (n > (UINT64_MAX - (uint64_t)(c - '0')) / 10)
             return rp__read_fail(r, what, "'%.20s' is too large", v.p);
         n = n * 10 + (uint64_t)(c - '0');
     }
     if (n < min || n > max)
-        return rp__read_fail(r, what, "%" PRIu64 " is not in %" PRIu64 "..%" PRIu64, n, min,
-                             max);
+        return rp__read_fail(r, what, "%" PRIu64 " is not in %" PRIu64 "..%" PRIu64, n, min, max);
     *out = n;
     return RP_OK;
 }
 
-int rp__span_int(rp_reader *r, const char *what, rp_span v, int64_t min, int64_t max,
-                 int64_t *out)
+int rp__span_int(rp_reader *r, const char *what, rp_span v, int64_t min, int64_t max, int64_t *out)
 {
     bool negative = v.len > 0 && v.p[0] == '-';
     rp_span digits = {v.p + negative, v.len - negative};
@@ -237,8 +239,7 @@ int rp__span_int(rp_reader *r, const char *what, rp_span v, int64_t min, int64_t
         return rp__read_fail(r, what, "write 0, not -0");
     int64_t n = negative ? (int64_t)(0 - mag) : (int64_t)mag;
     if (n < min || n > max)
-        return rp__read_fail(r, what, "%" PRId64 " is not in %" PRId64 "..%" PRId64, n, min,
-                             max);
+        return rp__read_fail(r, what, "%" PRId64 " is not in %" PRId64 "..%" PRId64, n, min, max);
     *out = n;
     return RP_OK;
 }
@@ -281,10 +282,10 @@ int rp__span_choice(rp_reader *r, const char *what, rp_span v, const char *const
     known[0] = '\0';
     for (int k = 0; k < n && len < sizeof known; k++)
         if (names[k])
-            len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", len ? "|" : "",
-                                    names[k]);
-    return rp__read_fail(r, what, "'%.*s' is not one of %s", (int)(v.len > 20 ? 20 : v.len),
-                         v.p, known);
+            len +=
+                (size_t)snprintf(known + len, sizeof known - len, "%s%s", len ? "|" : "", names[k]);
+    return rp__read_fail(r, what, "'%.*s' is not one of %s", (int)(v.len > 20 ? 20 : v.len), v.p,
+                         known);
 }
 
 bool rp__span_split(rp_span v, char sep, rp_span *head, rp_span *tail)

@@ -91,8 +91,7 @@ bool rp__span_is(rp_span v, const char *word);
 int rp__span_uint(rp_reader *r, const char *what, rp_span v, uint64_t min, uint64_t max,
                   uint64_t *out);
 /* The same for a signed number ("-3"; no '+', no "-0"). */
-int rp__span_int(rp_reader *r, const char *what, rp_span v, int64_t min, int64_t max,
-                 int64_t *out);
+int rp__span_int(rp_reader *r, const char *what, rp_span v, int64_t min, int64_t max, int64_t *out);
 /* Exactly 16 lower-case hex digits. */
 int rp__span_hex64(rp_reader *r, const char *what, rp_span v, uint64_t *out);
 /* The index of v among names[0..n) (NULL entries skipped), or -1. No message. */

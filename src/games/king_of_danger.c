@@ -1180,7 +1180,8 @@ static int check_last(const kd_state *t, rp_error *err)
 {
     if (t->last_len == 0) {
         uint8_t zero[KD_MAX_PLAYERS] = {0};
-        if (memcmp(t->last, zero, sizeof zero) != 0 || t->last_leader || t->last_suit || t->last_winner)
+        if (memcmp(t->last, zero, sizeof zero) != 0 || t->last_leader || t->last_suit ||
+            t->last_winner)
             return rp_fail(err, RP_EINVAL, "last: values without a last trick");
         return RP_OK;
     }

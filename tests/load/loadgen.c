@@ -79,8 +79,14 @@ typedef struct options {
     unsigned seed;
 } options;
 
-static options opt = {.host = "127.0.0.1", .port = 8080, .rate = 100, .duration = 10,
-                      .ramp_per_s = 2000, .ready_timeout = 300, .max_moves = 0, .seed = 1};
+static options opt = {.host = "127.0.0.1",
+                      .port = 8080,
+                      .rate = 100,
+                      .duration = 10,
+                      .ramp_per_s = 2000,
+                      .ready_timeout = 300,
+                      .max_moves = 0,
+                      .seed = 1};
 static struct lws_context *context;
 static client *clients;
 static pair *pairs;
@@ -90,8 +96,8 @@ static int ready_head, ready_count;
 static FILE *acklog, *frames;
 static double started, play_started, tokens_at, tokens;
 static int connected_now, connected_max, connecting, welcomed_count;
-static long moves_sent, acks, dup_acks, errors, updates, reconnects, games_started,
-    games_finished, connect_failures, closes;
+static long moves_sent, acks, dup_acks, errors, updates, reconnects, games_started, games_finished,
+    connect_failures, closes;
 static long error_codes_after_stop, error_codes_stale, error_codes_other, error_codes_rate;
 static double *latencies;
 static long num_latencies;
@@ -243,8 +249,8 @@ static void on_state(client *c, const cJSON *m, const char *text, size_t len)
     if (c->role != ROLE_PLAYER || !cJSON_IsArray(legal) || cJSON_GetArraySize(legal) == 0)
         return;
     const int n = cJSON_GetArraySize(legal);
-    const char *move =
-        cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(legal, (int)(next_random() % (unsigned)n)), "text"));
+    const char *move = cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(legal, (int)(next_random() % (unsigned)n)), "text"));
     if (!move || strlen(move) >= sizeof c->move_text)
         return;
     snprintf(c->move_text, sizeof c->move_text, "%s", move);
@@ -334,8 +340,7 @@ static void on_message(client *c, const char *text, size_t len)
         p->game = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(m, "game"));
         p->player[1]->joined = false;
         if (p->player[1]->welcomed) /* else it joins once welcomed */
-            send_fmt(p->player[1], "{\"t\":\"join\",\"game\":%lld,\"seat\":1}",
-                     (long long)p->game);
+            send_fmt(p->player[1], "{\"t\":\"join\",\"game\":%lld,\"seat\":1}", (long long)p->game);
         if (p->spectator && p->spectator->welcomed)
             send_fmt(p->spectator, "{\"t\":\"open\",\"game\":%lld}", (long long)p->game);
     } else if (strcmp(t, "snapshot") == 0 || strcmp(t, "update") == 0) {
@@ -574,7 +579,8 @@ static void summary(double play_seconds)
     printf("{\"clients\":%d,\"idle\":%d,\"games\":%d,\"sockets_max\":%d,\"games_started\":%ld,"
            "\"games_finished\":%ld,\"moves_sent\":%ld,\"acks\":%ld,\"dup_acks\":%ld,"
            "\"updates\":%ld,\"errors\":%ld,\"errors_stale\":%ld,\"errors_rate\":%ld,"
-           "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"reconnects\":%ld,\"connect_failures\":%ld,"
+           "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"reconnects\":%ld,\"connect_failures\":"
+           "%ld,"
            "\"play_seconds\":%.3f,\"moves_per_s\":%.1f,\"latency_samples\":%ld,"
            "\"latency_p50_ms\":%.3f,\"latency_p99_ms\":%.3f,\"latency_max_ms\":%.3f}\n",
            num_clients, opt.idle, opt.games, connected_max, games_started, games_finished,
@@ -617,29 +623,58 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"host", 1, 0, 'h'},     {"port", 1, 0, 'p'},     {"idle", 1, 0, 'i'},
-        {"games", 1, 0, 'g'},    {"spectate", 0, 0, 's'}, {"rate", 1, 0, 'r'},
-        {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'}, {"ramp", 1, 0, 'R'},
-        {"acklog", 1, 0, 'a'},   {"frames", 1, 0, 'f'},   {"hold", 0, 0, 'H'},
-        {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'}, {"help", 0, 0, '?'},
-        {0, 0, 0, 0}};
+    static const struct option longs[] = {{"host", 1, 0, 'h'},     {"port", 1, 0, 'p'},
+                                          {"idle", 1, 0, 'i'},     {"games", 1, 0, 'g'},
+                                          {"spectate", 0, 0, 's'}, {"rate", 1, 0, 'r'},
+                                          {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'},
+                                          {"ramp", 1, 0, 'R'},     {"acklog", 1, 0, 'a'},
+                                          {"frames", 1, 0, 'f'},   {"hold", 0, 0, 'H'},
+                                          {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'},
+                                          {"help", 0, 0, '?'},     {0, 0, 0, 0}};
     for (int ch; (ch = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (ch) {
-        case 'h': opt.host = optarg; break;
-        case 'p': opt.port = atoi(optarg); break;
-        case 'i': opt.idle = atoi(optarg); break;
-        case 'g': opt.games = atoi(optarg); break;
-        case 's': opt.spectate = 1; break;
-        case 'r': opt.rate = atof(optarg); break;
-        case 'd': opt.duration = atof(optarg); break;
-        case 'm': opt.max_moves = atol(optarg); break;
-        case 'R': opt.ramp_per_s = atof(optarg); break;
-        case 'a': opt.acklog_path = optarg; break;
-        case 'f': opt.frames_path = optarg; break;
-        case 'H': opt.hold = true; break;
-        case 'S': opt.seed = (unsigned)atol(optarg); break;
-        case 'T': opt.ready_timeout = atof(optarg); break;
+        case 'h':
+            opt.host = optarg;
+            break;
+        case 'p':
+            opt.port = atoi(optarg);
+            break;
+        case 'i':
+            opt.idle = atoi(optarg);
+            break;
+        case 'g':
+            opt.games = atoi(optarg);
+            break;
+        case 's':
+            opt.spectate = 1;
+            break;
+        case 'r':
+            opt.rate = atof(optarg);
+            break;
+        case 'd':
+            opt.duration = atof(optarg);
+            break;
+        case 'm':
+            opt.max_moves = atol(optarg);
+            break;
+        case 'R':
+            opt.ramp_per_s = atof(optarg);
+            break;
+        case 'a':
+            opt.acklog_path = optarg;
+            break;
+        case 'f':
+            opt.frames_path = optarg;
+            break;
+        case 'H':
+            opt.hold = true;
+            break;
+        case 'S':
+            opt.seed = (unsigned)atol(optarg);
+            break;
+        case 'T':
+            opt.ready_timeout = atof(optarg);
+            break;
         case '?':
             if (optopt == 0 && strcmp(argv[optind - 1], "--help") == 0) {
                 usage(stdout);
@@ -725,8 +760,10 @@ int main(int argc, char **argv)
         ramp(now);
         const bool late = now - started > opt.ready_timeout;
         if (late && !play_started)
-            fprintf(stderr, "loadgen: only %d of %d clients ready after %.0f s: playing with "
-                    "those\n", welcomed_count, num_clients, opt.ready_timeout);
+            fprintf(stderr,
+                    "loadgen: only %d of %d clients ready after %.0f s: playing with "
+                    "those\n",
+                    welcomed_count, num_clients, opt.ready_timeout);
         if (!play_started && (everyone_ready() || late)) {
             play_started = tokens_at = now;
             stop_at = now + opt.duration;
