@@ -32,7 +32,7 @@ bool rp_cli_wants_help(int argc, char **argv)
     return false;
 }
 
-int rp_cli_usage_error(const char *command, const char *fmt, ...)
+int(rp_cli_usage_error)(const char *command, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "ramparts %s: ", command);

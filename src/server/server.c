@@ -140,7 +140,7 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
         cJSON_AddStringToObject(m, "re", type);
     const cJSON *game = request ? cJSON_GetObjectItemCaseSensitive(request, "game") : NULL;
     int64_t game_id;
-    if (cJSON_IsNumber(game) && rs_whole_int64(game->valuedouble, &game_id)) {
+    if (game && cJSON_IsNumber(game) && rs_whole_int64(game->valuedouble, &game_id)) {
         rs_table *t = rs_server_table(srv, game_id);
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {

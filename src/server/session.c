@@ -756,7 +756,7 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             to->kind = RS_SEAT_RESERVED;
     }
     rs_table *fresh = NULL;
-    if (create_table(srv, c, &s, msg, &fresh, e) < 0)
+    if (create_table(srv, c, &s, msg, &fresh, e) < 0 || !fresh)
         return -1;
     t->rematch_id = fresh->row.id;
     cJSON *m = message("rematch");

@@ -759,12 +759,12 @@ int main(int argc, char **argv)
         const double now = now_s();
         ramp(now);
         const bool late = now - started > opt.ready_timeout;
-        if (late && !play_started)
+        if (late && play_started == 0)
             fprintf(stderr,
                     "loadgen: only %d of %d clients ready after %.0f s: playing with "
                     "those\n",
                     welcomed_count, num_clients, opt.ready_timeout);
-        if (!play_started && (everyone_ready() || late)) {
+        if (play_started == 0 && (everyone_ready() || late)) {
             play_started = tokens_at = now;
             stop_at = now + opt.duration;
             if (opt.hold && !ready_printed) {
@@ -773,9 +773,9 @@ int main(int argc, char **argv)
                 ready_printed = true;
             }
         }
-        if (play_started)
+        if (play_started > 0)
             pace(now);
-        if (play_started && !stopping &&
+        if (play_started > 0 && !stopping &&
             (now >= stop_at || (opt.max_moves && moves_sent >= opt.max_moves))) {
             stopping = true;
             end_wait = now + 60;
@@ -784,9 +784,9 @@ int main(int argc, char **argv)
         if (stopping && (all_over() || now > end_wait))
             finished = true;
     }
-    if (!play_started)
+    if (play_started == 0)
         fprintf(stderr, "loadgen: interrupted before every client was ready\n");
-    summary(stop_at ? (stop_at < now_s() ? stop_at : now_s()) - play_started : 0);
+    summary(stop_at > 0 ? (stop_at < now_s() ? stop_at : now_s()) - play_started : 0);
     if (acklog)
         fclose(acklog);
     if (frames)
