@@ -133,11 +133,11 @@ async function tableState(p) {
 }
 
 /** Wait until the page shows ply `ply` (or the game over). */
-async function waitPly(p, ply) {
+async function waitPly(p, ply, timeout = STEP_TIMEOUT) {
   await p.page.waitForFunction((n) => {
     const el = document.querySelector('[data-testid=table]');
     return el && (Number(el.getAttribute('data-ply')) >= n || el.getAttribute('data-status') === 'over');
-  }, ply, { timeout: STEP_TIMEOUT });
+  }, ply, { timeout });
 }
 
 /** What the page shows a person, as text: visible text and the attributes that name things. */
@@ -571,7 +571,12 @@ async function castleStep(p) {
   const before = (await tableState(p)).ply;
   for (let tries = 0; tries < 20 && (await tableState(p)).ply === before; tries++) {
     await clickOne(p.page, '.sq.source');
-    if (await clickOne(p.page, '.sq.target')) await clickOne(p.page, '.chooser .move-btn');
+    if (await clickOne(p.page, '.sq.target')) {
+      await clickOne(p.page, '.chooser .move-btn');
+      // A move may be on its way: on a loaded machine the page can show it late, and clicking
+      // again meanwhile would send a second move (seen in CI as an extra ack).
+      await waitPly(p, before + 1, 3000).catch(() => {});
+    }
   }
   await waitPly(p, before + 1);
 }
