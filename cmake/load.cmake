@@ -2,7 +2,7 @@
 # fault and abuse tests that drive `ramparts serve` with it (tests/load/test_*.py, in
 # `make test` at small sizes); `make bench-server` runs tests/load/bench_server.py at full size.
 add_executable(loadgen tests/load/loadgen.c)
-target_link_libraries(loadgen PRIVATE PkgConfig::LWS PkgConfig::CJSON m)
+target_link_libraries(loadgen PRIVATE PkgConfig::LWS PkgConfig::LIBUV PkgConfig::CJSON m)
 file(GLOB RP_LOAD_TESTS CONFIGURE_DEPENDS tests/load/test_*.py)
 foreach(script ${RP_LOAD_TESTS})
   get_filename_component(script_name ${script} NAME_WE)

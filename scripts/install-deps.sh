@@ -8,9 +8,11 @@
 # lint checks. Node.js counts as present when `node` and `npm` run (another install may provide
 # them); otherwise Debian's nodejs and npm are installed. The Python package (python/) is built
 # for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
-# setuptools let the tests install it with pip the way a user does.
+# setuptools let the tests install it with pip the way a user does. The server runs
+# libwebsockets on libuv's epoll loop: libuv1-dev and libwebsockets' libuv plugin.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
+          libwebsockets-evlib-uv libuv1-dev
           libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv clang libclang-rt-dev clang-format clang-tidy)

@@ -46,6 +46,9 @@ static void serve_help(void)
            "                       (default 100)\n"
            "  --max-per-ip N       WebSocket connections from one address\n"
            "                       [RAMPARTS_MAX_PER_IP] (default 64)\n"
+           "  --event-loop KIND    auto, libuv or poll [RAMPARTS_EVENT_LOOP] (default auto:\n"
+           "                       libuv's epoll loop, or libwebsockets' poll(2) loop if its\n"
+           "                       libuv plugin is not installed; poll slows with many sockets)\n"
            "  --quiet              no log lines on stderr [RAMPARTS_QUIET=1]\n\n"
            "It prints 'listening on URL' when ready. Exit status 0 after a clean stop.\n");
 }
@@ -140,6 +143,21 @@ static bool add_origin(serve_options *o, const char *origin)
     return true;
 }
 
+static bool parse_event_loop(const char *text, rs_event_loop *out)
+{
+    static const struct {
+        const char *name;
+        rs_event_loop loop;
+    } LOOPS[] = {{"auto", RS_LOOP_AUTO}, {"libuv", RS_LOOP_LIBUV}, {"poll", RS_LOOP_POLL}};
+    for (size_t i = 0; i < sizeof LOOPS / sizeof LOOPS[0]; i++)
+        if (strcmp(text, LOOPS[i].name) == 0) {
+            *out = LOOPS[i].loop;
+            return true;
+        }
+    rp_cli_usage_error("serve", "--event-loop %s: expected auto, libuv or poll", text);
+    return false;
+}
+
 /* One option with its value (from argv or the environment). */
 static bool apply(serve_options *o, const char *option, const char *value)
 {
@@ -184,6 +202,8 @@ static bool apply(serve_options *o, const char *option, const char *value)
         o->net.max_connections_per_ip = (int)n;
         return true;
     }
+    if (strcmp(option, "--event-loop") == 0)
+        return parse_event_loop(value, &o->net.event_loop);
     return rp_cli_usage_error("serve", "unknown option '%s'", option), false;
 }
 
@@ -198,6 +218,7 @@ static const struct {
     {"RAMPARTS_GRACE", "--grace"},
     {"RAMPARTS_RATE", "--rate"},
     {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
+    {"RAMPARTS_EVENT_LOOP", "--event-loop"},
 };
 
 static bool read_environment(serve_options *o)

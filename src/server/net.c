@@ -5,15 +5,19 @@
  * upgrade, connections per address are capped. Outbound: each connection has a bounded queue
  * written one message per WRITEABLE callback; a client that falls behind loses its queue and
  * gets a fresh snapshot once it drains, and is closed (1008) if it falls behind again first.
- * The loop: lws_service, then rs_server_flush (commit, then deliver), then re-arm the one
- * timer for the next clock deadline. */
+ * The loop is libuv's (epoll) with libwebsockets as a guest in it, or libwebsockets' own
+ * poll(2) loop where its libuv plugin is missing (net.h says why). Either way each iteration
+ * ends, before the loop sleeps, with rs_server_flush (commit, then deliver) and the one timer
+ * re-armed for the next clock deadline: libuv's prepare hook, or after lws_service. */
 #include "net.h"
 
 #include <libwebsockets.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <uv.h>
 
 #include "idmap.h"
 #include "log.h"
@@ -24,6 +28,7 @@
 #define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
 #define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
 #define WS_PATH "/ws"
+#define DRAIN_TICK_MS 20 /* while draining, libuv wakes this often to check the deadline */
 
 typedef struct out_msg {
     struct out_msg *next;
@@ -81,6 +86,13 @@ typedef struct net_state {
     int num_ips, cap_ips;
     bool draining;
     long long slow_callbacks, dropped_slow_clients;
+    /* libuv, when it runs the loop (net.uv): the loop and the handles this file adds to it */
+    bool uv;
+    uv_loop_t loop;
+    uv_prepare_t before_sleep;  /* the iteration's end: commit and deliver */
+    uv_signal_t on_term, on_int; /* libuv retries an interrupted epoll_wait: stop by watcher */
+    uv_timer_t drain_tick;
+    volatile sig_atomic_t *stop;
 } net_state;
 
 static net_state net; /* one server per process: lws callbacks reach it through here */
@@ -327,7 +339,11 @@ static int ws_writeable(struct lws *wsi, ws_conn *c)
     if (c->closing && !c->head) {
         lws_close_reason(wsi, (enum lws_close_status)c->close_code,
                          (unsigned char *)c->close_reason, strlen(c->close_reason));
-        return -1;
+        /* The polite close (close frame, then the client's answer) starts here, not by
+         * returning -1: on that path Debian's libwebsockets (built with _DEBUG) closes a
+         * second time under libuv, cutting the connection before the close frame is sent. */
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+        return 0;
     }
     if (!c->head) {
         if (c->needs_resync) {
@@ -535,18 +551,38 @@ static void end_iteration(void)
     arm_timer();
 }
 
-static int create_context(const rs_net_config *cfg)
+/* Options the context and the vhost share (TLS and the security headers are per vhost). */
+static uint64_t base_options(const rs_net_config *cfg)
+{
+    uint64_t options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+                       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    if (cfg->tls_cert)
+        options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    return options;
+}
+
+/* The context, on libuv's loop when `uv`: false if libwebsockets cannot run on it (its
+ * libuv plugin, libwebsockets-evlib-uv, missing). */
+static bool create_context(const rs_net_config *cfg, bool uv)
 {
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
-    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
-                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
-    if (cfg->tls_cert)
-        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.options = base_options(cfg);
+    void *foreign_loops[1] = {&net.loop};
+    if (uv) {
+        info.options |= LWS_SERVER_OPTION_LIBUV;
+        info.foreign_loops = foreign_loops;
+    }
     info.server_string = "ramparts";
     net.context = lws_create_context(&info);
-    if (!net.context)
-        return -1;
+    return net.context != NULL;
+}
+
+static int create_vhost(const rs_net_config *cfg)
+{
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = base_options(cfg);
     const bool any = strcmp(cfg->host, "0.0.0.0") == 0 || strcmp(cfg->host, "::") == 0;
     info.port = cfg->port;
     info.iface = any ? NULL : cfg->host;
@@ -565,6 +601,122 @@ static int create_context(const rs_net_config *cfg)
     return net.vhost ? 0 : -1;
 }
 
+/* ---- the loop ---- */
+
+static void before_sleep(uv_prepare_t *handle)
+{
+    (void)handle;
+    end_iteration();
+}
+
+static void on_stop_signal(uv_signal_t *handle, int signum)
+{
+    (void)signum;
+    *net.stop = 1;
+    uv_stop(handle->loop);
+}
+
+static void on_drain_tick(uv_timer_t *handle)
+{
+    (void)handle; /* only wakes the loop so the drain sees its deadline */
+}
+
+/* libuv's loop with its hooks, or false (logged) when libuv cannot start. */
+static bool start_uv_loop(void)
+{
+    int rc = uv_loop_init(&net.loop);
+    if (rc < 0) {
+        rs_log("cannot start libuv: %s", uv_strerror(rc));
+        return false;
+    }
+    uv_prepare_init(&net.loop, &net.before_sleep);
+    uv_signal_init(&net.loop, &net.on_term);
+    uv_signal_init(&net.loop, &net.on_int);
+    uv_timer_init(&net.loop, &net.drain_tick);
+    net.uv = true;
+    return true;
+}
+
+static void close_handle(uv_handle_t *handle)
+{
+    if (!uv_is_closing(handle))
+        uv_close(handle, NULL);
+}
+
+/* After lws_context_destroy: close this file's handles, let libuv finish every close (its
+ * own and libwebsockets'), free the loop. Bounded: a handle left open is logged, not waited
+ * for forever. */
+static void stop_uv_loop(void)
+{
+    close_handle((uv_handle_t *)&net.before_sleep);
+    close_handle((uv_handle_t *)&net.on_term);
+    close_handle((uv_handle_t *)&net.on_int);
+    close_handle((uv_handle_t *)&net.drain_tick);
+    for (int i = 0; i < 1000 && uv_run(&net.loop, UV_RUN_NOWAIT) != 0; i++)
+        ;
+    if (uv_loop_close(&net.loop) != 0)
+        rs_log("libuv: handles still open at exit");
+    net.uv = false;
+}
+
+/* Listen on the chosen loop. With RS_LOOP_AUTO a missing libuv plugin falls back to poll. */
+static bool listen_on_loop(const rs_net_config *cfg)
+{
+    if (cfg->event_loop != RS_LOOP_POLL && start_uv_loop()) {
+        if (create_context(cfg, true))
+            return create_vhost(cfg) == 0;
+        stop_uv_loop();
+        if (cfg->event_loop == RS_LOOP_LIBUV) {
+            rs_log("cannot run libwebsockets on libuv (is libwebsockets-evlib-uv installed?)");
+            return false;
+        }
+        rs_log("libwebsockets' libuv plugin did not load: using its poll(2) loop, whose cost "
+               "grows with the open sockets (install libwebsockets-evlib-uv)");
+    } else if (cfg->event_loop == RS_LOOP_LIBUV) {
+        return false;
+    }
+    return create_context(cfg, false) && create_vhost(cfg) == 0;
+}
+
+/* One turn of the loop, ending with end_iteration. */
+static void service_once(void)
+{
+    if (net.uv) {
+        uv_run(&net.loop, UV_RUN_ONCE); /* before_sleep ends each turn */
+        return;
+    }
+    lws_service(net.context, 0);
+    end_iteration();
+}
+
+/* Serve until *stop. */
+static void serve_loop(void)
+{
+    if (!net.uv) {
+        while (!*net.stop) {
+            if (lws_service(net.context, 0) < 0)
+                break;
+            end_iteration();
+        }
+        return;
+    }
+    uv_prepare_start(&net.before_sleep, before_sleep);
+    uv_signal_start(&net.on_term, on_stop_signal, SIGTERM);
+    uv_signal_start(&net.on_int, on_stop_signal, SIGINT);
+    if (!*net.stop) /* a signal before the watchers started set the flag only */
+        uv_run(&net.loop, UV_RUN_DEFAULT);
+}
+
+/* The context, then libuv's loop once libwebsockets has left it. */
+static void destroy_context(void)
+{
+    if (net.context)
+        lws_context_destroy(net.context);
+    net.context = NULL;
+    if (net.uv)
+        stop_uv_loop();
+}
+
 /* SIGTERM: stop accepting, commit, close every WebSocket with 1001, then stop. */
 static void drain(volatile sig_atomic_t *stop)
 {
@@ -579,22 +731,22 @@ static void drain(volatile sig_atomic_t *stop)
             request_close(c, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down");
     }
     int64_t deadline = mono_us(NULL) + DRAIN_MAX_US;
-    while (net.conns.count > 0 && mono_us(NULL) < deadline) {
-        lws_service(net.context, 0);
-        end_iteration();
-    }
+    if (net.uv)
+        uv_timer_start(&net.drain_tick, on_drain_tick, DRAIN_TICK_MS, DRAIN_TICK_MS);
+    while (net.conns.count > 0 && mono_us(NULL) < deadline)
+        service_once();
 }
 
 int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_atomic_t *stop)
 {
     memset(&net, 0, sizeof net);
     net.cfg = cfg;
+    net.stop = stop;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);
-    if (create_context(cfg) < 0) {
+    if (!listen_on_loop(cfg)) {
         rs_log("cannot listen on %s:%d%s", cfg->host, cfg->port,
                cfg->tls_cert ? " with TLS (check --tls-cert and --tls-key)" : "");
-        if (net.context)
-            lws_context_destroy(net.context);
+        destroy_context();
         return 1;
     }
     int port = lws_get_vhost_listen_port(net.vhost);
@@ -607,28 +759,24 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     net.server = rs_server_new(core, &time, &out, err, sizeof err);
     if (!net.server) {
         rs_log("cannot start: %s", err);
-        lws_context_destroy(net.context);
+        destroy_context();
         return 1;
     }
     bool v6 = strchr(cfg->host, ':') != NULL;
     printf(v6 ? "listening on %s://[%s]:%d/\n" : "listening on %s://%s:%d/\n",
            cfg->tls_cert ? "https" : "http", cfg->host, port);
     fflush(stdout);
-    rs_log("listening on %s port %d (database %s)", cfg->host, port, core->db_path);
+    rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port,
+           core->db_path, net.uv ? "libuv" : "poll(2)");
     arm_timer();
-    while (!*stop) {
-        if (lws_service(net.context, 0) < 0)
-            break;
-        end_iteration();
-    }
+    serve_loop();
     drain(stop);
     lws_sul_schedule(net.context, 0, &net.timer, on_timer, LWS_SET_TIMER_USEC_CANCEL);
     rs_server_stats stats;
     rs_server_stats_get(net.server, &stats);
     rs_server_free(net.server);
     net.server = NULL;
-    lws_context_destroy(net.context);
-    net.context = NULL;
+    destroy_context();
     rs_idmap_free(&net.conns);
     free(net.ips);
     rs_log("stopped: %lld messages, %lld moves, %lld commits (%lld failed), %lld slow "

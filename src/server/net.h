@@ -10,6 +10,15 @@
 
 #define RS_NET_MAX_ORIGINS 16
 
+/* The event loop under libwebsockets. Its own loop polls every socket with poll(2) each
+ * wake-up, so its cost grows with the open sockets (docs/server.md: 41 us with none, 743 us
+ * with 5,000 idle); libuv waits with epoll, whose cost grows with the active ones only. */
+typedef enum rs_event_loop {
+    RS_LOOP_AUTO,  /* libuv if libwebsockets' libuv plugin loads, else poll (logged) */
+    RS_LOOP_LIBUV, /* libuv or fail */
+    RS_LOOP_POLL,  /* libwebsockets' own poll(2) loop */
+} rs_event_loop;
+
 typedef struct rs_net_config {
     char host[256];                 /* the address to listen on ("127.0.0.1", "::1", "0.0.0.0") */
     int port;                       /* 0: any free port (printed when listening) */
@@ -17,6 +26,7 @@ typedef struct rs_net_config {
     const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
     int num_allow_origins;
     int max_connections_per_ip;
+    rs_event_loop event_loop;
 } rs_net_config;
 
 /* Listen, print "listening on URL" on stdout, and serve until *stop becomes nonzero (a
