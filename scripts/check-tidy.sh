@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-tidy.sh — runs clang-tidy with the committed .clang-tidy over the files given, or
-# every tracked C source under src/ (what ships: the library, the tool, the server; the tests'
-# own findings are listed by `scripts/check-tidy.sh $(git ls-files 'tests/*.c')`), one process
+# every tracked C source under src/ and tests/ (what ships, and the tests, fuzzers and load
+# generator that check it; tests/.clang-tidy lists what the tests leave out), one process
 # per file (the analyzer keeps state between the files of one process), two at a time.
 # Needs a build's compile_commands.json: it configures build-tidy for that (no build). Exits 1 if any file has a finding.
 set -euo pipefail
@@ -12,7 +12,7 @@ cmake -S . -B build-tidy -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_C_COMPILER=c
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  mapfile -t files < <(git ls-files 'src/*.c')
+  mapfile -t files < <(git ls-files 'src/*.c' 'tests/*.c')
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

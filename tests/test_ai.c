@@ -176,7 +176,7 @@ static showdown showdown_at(int mine, int theirs, int phase)
     s.card[0] = (uint8_t)mine;
     s.card[1] = (uint8_t)theirs;
     s.phase = (uint8_t)phase;
-    rp_rng_seed(&s.rng, (uint64_t)(mine * 10 + theirs), 3);
+    rp_rng_seed(&s.rng, (uint64_t)mine * 10 + (uint64_t)theirs, 3);
     return s;
 }
 

@@ -404,7 +404,7 @@ static void along_random_games(const rp_game *game, int games, int every,
             snprintf(opts, sizeof opts, "players=%d seed=%d", p, 100 + i);
             rp_test_init(game, &st, opts);
             rp_rng rng;
-            rp_rng_seed(&rng, (uint64_t)(p * 1000 + i), 31);
+            rp_rng_seed(&rng, (uint64_t)p * 1000 + (uint64_t)i, 31);
             for (int step = 0; playing(game, &st); step++) {
                 assert_true(step < MAX_STEPS);
                 if (step % every == 0)
@@ -639,7 +639,7 @@ static void test_fair_play_hooks_along_random_games(void **unused)
                 snprintf(opts, sizeof opts, "players=%d seed=%d", p, 300 + i);
                 rp_test_init(game, &st, opts);
                 rp_rng rng;
-                rp_rng_seed(&rng, (uint64_t)(p * 7000 + i), 41);
+                rp_rng_seed(&rng, (uint64_t)p * 7000 + (uint64_t)i, 41);
                 assert_int_equal(game->turn_number(&st), 1);
                 int turn = 1;
                 for (int step = 0; playing(game, &st); step++) {

@@ -241,10 +241,14 @@ static void test_DW1_setup(void **unused)
         assert_int_equal(s.personal_n[DW_BLUE], 8);
         assert_int_equal(s.personal_n[DW_RED], 8);
         assert_int_equal(s.main_n, 21);
-        int depth[2], k = 0;
-        for (int i = s.main_n - 1; i >= 0; i--)
-            if (s.main[i] == DW_FLAG)
-                depth[k++] = s.main_n - 1 - i; /* cards above it */
+        int depth[2] = {0, 0}, k = 0; /* k counts every Flag, depth keeps the first two */
+        for (int i = s.main_n - 1; i >= 0; i--) {
+            if (s.main[i] != DW_FLAG)
+                continue;
+            if (k < 2)
+                depth[k] = s.main_n - 1 - i; /* cards above it */
+            k++;
+        }
         assert_int_equal(k, 2);
         /* Flag A sat at 9..11; Flag B going above it pushes it down by one. */
         const bool ok = (depth[0] >= 9 && depth[0] <= 12 && depth[1] >= 10) ||

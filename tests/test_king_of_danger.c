@@ -98,10 +98,14 @@ static void play_trick_but_last(rp_state *st, int n, const char *castles, const 
         const uint32_t bit = 1u << cards[i];
         if (suit == KD_SUIT_NONE && !(bit & KD_KINGS)) {
             setter = i;
-            suit = bit & KD_WALLS                 ? KD_SUIT_WALLS
-                   : bit & KD_CANNONS             ? KD_SUIT_CANNONS
-                   : strcmp(sp + 1, "walls") == 0 ? KD_SUIT_WALLS
-                                                  : KD_SUIT_CANNONS;
+            if (bit & KD_WALLS)
+                suit = KD_SUIT_WALLS;
+            else if (bit & KD_CANNONS)
+                suit = KD_SUIT_CANNONS;
+            else if (sp) /* a card of neither suit names the suit it sets */
+                suit = strcmp(sp + 1, "walls") == 0 ? KD_SUIT_WALLS : KD_SUIT_CANNONS;
+            else
+                fail_msg("'%s' sets the suit but names none", moves[i]);
         }
     }
     const uint32_t suit_mask = suit == KD_SUIT_WALLS     ? KD_WALLS
@@ -1893,6 +1897,7 @@ static void test_secret_names(void **unused)
 static void check_invariants(const kd_state *s)
 {
     const int n = s->players;
+    assert_true(n >= 2 && n <= KD_MAX_PLAYERS);
     uint32_t seen = s->aside | s->played;
     assert_int_equal(s->aside & s->played, 0);
     uint32_t trick = 0;

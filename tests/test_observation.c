@@ -30,7 +30,9 @@ static void pool_free(seen_pool *pool)
 
 static float *new_tensor(const rp_game *game)
 {
-    float *t = malloc(game->observation_size * sizeof *t);
+    const size_t bytes = game->observation_size * sizeof(float);
+    assert_true(bytes > 0);
+    float *t = malloc(bytes);
     assert_non_null(t);
     return t;
 }
@@ -279,7 +281,7 @@ static void test_observations_show_exactly_the_view(void **unused)
             seen_pool pools[RP_MAX_PLAYERS];
             memset(pools, 0, sizeof pools);
             for (int i = 0; i < games; i++)
-                observed_playout(game, opts, (uint64_t)(100 + i), pools);
+                observed_playout(game, opts, 100 + (uint64_t)i, pools);
             for (int p = 0; p < RP_MAX_PLAYERS; p++)
                 pool_free(&pools[p]);
         }

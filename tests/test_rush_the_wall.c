@@ -2218,6 +2218,8 @@ static int check_events_fair(const rtw_state *s, rp_action action)
             for (int c = 0; clan && c < RTW_MAX_CLANS; c++)
                 if (!strcmp(clan->valuestring, clans[c]))
                     owner = c;
+            if (private_kind && owner < 0)
+                fail_msg("%s event to viewer %d names no clan", kind, viewer);
             if (private_kind && owner != viewer) {
                 if (cJSON_GetObjectItem(e, "cards"))
                     fail_msg("%s's %s event names cards to %d", clan->valuestring, kind, viewer);

@@ -66,7 +66,8 @@ static int run_directory(const char *dir_path)
             count++;
     }
     closedir(dir);
-    qsort(names, count, sizeof *names, compare_names);
+    if (count > 1) /* names is NULL when the directory holds no file */
+        qsort(names, count, sizeof *names, compare_names);
     int ran = 0;
     for (size_t i = 0; i < count; i++) {
         char path[4096];

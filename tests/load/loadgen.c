@@ -151,8 +151,8 @@ static void write_one(client *c)
         return;
     char *text = c->outq[c->out_head];
     const size_t len = strlen(text);
-    unsigned char *buf = malloc(LWS_PRE + len);
-    memcpy(buf + LWS_PRE, text, len);
+    unsigned char *buf = malloc(LWS_PRE + len + 1);
+    memcpy(buf + LWS_PRE, text, len + 1); /* a string, as text was; lws_write sends len bytes */
     lws_write(c->wsi, buf + LWS_PRE, len, LWS_WRITE_TEXT);
     free(buf);
     free(text);
@@ -335,7 +335,7 @@ static void on_message(client *c, const char *text, size_t len)
         else if (p && p->game) /* a reconnect: open the game again from the last version seen */
             send_fmt(c, "{\"t\":\"open\",\"game\":%lld,\"v\":%lld}", (long long)p->game,
                      (long long)c->seen_v);
-        else if (c->role == ROLE_PLAYER && c->seat == 0 && moving_allowed())
+        else if (p && c->role == ROLE_PLAYER && c->seat == 0 && moving_allowed())
             create_game(p);
     } else if (strcmp(t, "joined") == 0) {
         c->joined = true;
@@ -457,6 +457,8 @@ static const struct lws_protocols protocols[] = {
 
 static void pace(double now)
 {
+    if (num_clients == 0) /* --games 0 --idle 0: no client, no move */
+        return;
     if (opt.rate <= 0) {
         while (ready_count) {
             client *c = ready[ready_head];
@@ -704,7 +706,7 @@ static void make_clients(void)
     num_clients = opt.idle + opt.games * (2 + opt.spectate);
     clients = calloc((size_t)num_clients + 1, sizeof *clients);
     pairs = calloc((size_t)num_pairs + 1, sizeof *pairs);
-    ready = calloc((size_t)num_clients + 1, sizeof *ready);
+    ready = calloc((size_t)num_clients + 1, sizeof(client *)); /* a queue of pointers */
     latencies = malloc(MAX_LATENCIES * sizeof *latencies);
     int k = 0;
     for (int i = 0; i < num_pairs; i++) {
