@@ -89,7 +89,7 @@ typedef struct net_state {
     /* libuv, when it runs the loop (net.uv): the loop and the handles this file adds to it */
     bool uv;
     uv_loop_t loop;
-    uv_prepare_t before_sleep;  /* the iteration's end: commit and deliver */
+    uv_prepare_t before_sleep;   /* the iteration's end: commit and deliver */
     uv_signal_t on_term, on_int; /* libuv retries an interrupted epoll_wait: stop by watcher */
     uv_timer_t drain_tick;
     volatile sig_atomic_t *stop;
@@ -766,8 +766,8 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     printf(v6 ? "listening on %s://[%s]:%d/\n" : "listening on %s://%s:%d/\n",
            cfg->tls_cert ? "https" : "http", cfg->host, port);
     fflush(stdout);
-    rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port,
-           core->db_path, net.uv ? "libuv" : "poll(2)");
+    rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port, core->db_path,
+           net.uv ? "libuv" : "poll(2)");
     arm_timer();
     serve_loop();
     drain(stop);
