@@ -50,6 +50,7 @@ typedef struct ws_conn {
     bool needs_resync; /* its queue overflowed: a snapshot follows once it drains */
     int64_t last_overflow_us;
     bool closing;
+    bool close_queued; /* in net.pending_closes */
     int close_code;
     char close_reason[64];
 } ws_conn;
@@ -86,6 +87,8 @@ typedef struct net_state {
     int num_ips, cap_ips;
     bool draining;
     long long slow_callbacks, dropped_slow_clients;
+    uint64_t *pending_closes; /* connections to close at the iteration's end (close_later) */
+    size_t num_pending_closes, cap_pending_closes;
     /* libuv, when it runs the loop (net.uv): the loop and the handles this file adds to it */
     bool uv;
     uv_loop_t loop;
@@ -333,16 +336,48 @@ static void ws_receive(struct lws *wsi, ws_conn *c, const char *in, size_t len)
     timed("a message", start);
 }
 
+/* A connection whose queue has drained and whose close is due: closed by close_pending at the
+ * iteration's end, outside libwebsockets' callbacks. Returning -1 from the callback would be
+ * the usual way, but under libuv Debian's libwebsockets (built with _DEBUG) then closes a
+ * second time, cutting the connection before the close frame goes out; closing from inside
+ * the callback crashes its poll loop. */
+static void close_later(ws_conn *c)
+{
+    if (net.num_pending_closes == net.cap_pending_closes) {
+        size_t cap = net.cap_pending_closes ? net.cap_pending_closes * 2 : 64;
+        uint64_t *grown = realloc(net.pending_closes, cap * sizeof *grown);
+        if (!grown) {
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            return; /* no memory to wait politely: drop the connection */
+        }
+        net.pending_closes = grown;
+        net.cap_pending_closes = cap;
+    }
+    net.pending_closes[net.num_pending_closes++] = c->id;
+}
+
+/* libwebsockets' polite close for each: the close frame with the code and reason, then the
+ * client's answer (or a timeout). A connection gone meanwhile is skipped. */
+static void close_pending(void)
+{
+    for (size_t i = 0; i < net.num_pending_closes; i++) {
+        ws_conn *c = rs_idmap_get(&net.conns, net.pending_closes[i]);
+        if (c && c->wsi)
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+    }
+    net.num_pending_closes = 0;
+}
+
 /* One message per WRITEABLE callback. */
 static int ws_writeable(struct lws *wsi, ws_conn *c)
 {
     if (c->closing && !c->head) {
-        lws_close_reason(wsi, (enum lws_close_status)c->close_code,
-                         (unsigned char *)c->close_reason, strlen(c->close_reason));
-        /* The polite close (close frame, then the client's answer) starts here, not by
-         * returning -1: on that path Debian's libwebsockets (built with _DEBUG) closes a
-         * second time under libuv, cutting the connection before the close frame is sent. */
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+        if (!c->close_queued) {
+            c->close_queued = true;
+            lws_close_reason(wsi, (enum lws_close_status)c->close_code,
+                             (unsigned char *)c->close_reason, strlen(c->close_reason));
+            close_later(c);
+        }
         return 0;
     }
     if (!c->head) {
@@ -551,6 +586,14 @@ static void end_iteration(void)
     arm_timer();
 }
 
+/* The end of a turn of the loop, outside libwebsockets' callbacks: the iteration's end, then
+ * the closes that were waiting for it. */
+static void end_loop_turn(void)
+{
+    end_iteration();
+    close_pending();
+}
+
 /* Options the context and the vhost share (TLS and the security headers are per vhost). */
 static uint64_t base_options(const rs_net_config *cfg)
 {
@@ -606,7 +649,7 @@ static int create_vhost(const rs_net_config *cfg)
 static void before_sleep(uv_prepare_t *handle)
 {
     (void)handle;
-    end_iteration();
+    end_loop_turn();
 }
 
 static void on_stop_signal(uv_signal_t *handle, int signum)
@@ -686,7 +729,7 @@ static void service_once(void)
         return;
     }
     lws_service(net.context, 0);
-    end_iteration();
+    end_loop_turn();
 }
 
 /* Serve until *stop. */
@@ -696,7 +739,7 @@ static void serve_loop(void)
         while (!*net.stop) {
             if (lws_service(net.context, 0) < 0)
                 break;
-            end_iteration();
+            end_loop_turn();
         }
         return;
     }
@@ -779,6 +822,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     destroy_context();
     rs_idmap_free(&net.conns);
     free(net.ips);
+    free(net.pending_closes);
     rs_log("stopped: %lld messages, %lld moves, %lld commits (%lld failed), %lld slow "
            "callbacks, %lld slow clients resynced",
            stats.messages, stats.moves, stats.commits, stats.commit_failures, net.slow_callbacks,
