@@ -99,6 +99,7 @@ rs_table *rs_server_table(rs_server *srv, int64_t id)
 
 void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
 {
+    srv->deadlines_stale = true;
     if (t->row.status != status_before || t->row.status == RS_GAME_OPEN)
         srv->lobby_dirty = true;
     for (size_t i = 0; i < srv->touched_count; i++)
@@ -115,8 +116,43 @@ void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
     srv->touched[srv->touched_count++] = t->row.id;
 }
 
+void rs_server_note(rs_server *srv, rs_conn *c)
+{
+    if (c->noted || srv->noted_overflow)
+        return;
+    if (srv->noted_count == srv->noted_cap) {
+        size_t cap = srv->noted_cap ? srv->noted_cap * 2 : 64;
+        uint64_t *grown = realloc(srv->noted, cap * sizeof *grown);
+        if (!grown) {
+            srv->noted_overflow = true;
+            return;
+        }
+        srv->noted = grown;
+        srv->noted_cap = cap;
+    }
+    c->noted = true;
+    srv->noted[srv->noted_count++] = c->id;
+}
+
+/* Visit the connections noted in this iteration (every one after an overflow). */
+static void visit_noted(rs_server *srv, void (*visit)(rs_server *, rs_conn *))
+{
+    if (srv->noted_overflow) {
+        for (size_t i = 0; i < srv->conns.cap; i++)
+            if (srv->conns.slots[i].key)
+                visit(srv, srv->conns.slots[i].value);
+        return;
+    }
+    for (size_t i = 0; i < srv->noted_count; i++) {
+        rs_conn *c = rs_server_conn(srv, srv->noted[i]);
+        if (c)
+            visit(srv, c);
+    }
+}
+
 bool rs_server_add_table(rs_server *srv, rs_table *t)
 {
+    srv->deadlines_stale = true;
     return rs_idmap_put(&srv->tables, (uint64_t)t->row.id, t);
 }
 
@@ -386,6 +422,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
                 "say hello first (with your token, or without one to be a "
                 "guest)");
     c->asked = true;
+    rs_server_note(srv, c);
     if (!e.code && cmd) {
         if (cmd->handler(srv, c, msg, &e) == 0) {
             cJSON_Delete(msg);
@@ -504,6 +541,7 @@ int rs_server_run_jobs_inline(rs_server *srv)
 
 void rs_server_tick(rs_server *srv)
 {
+    srv->deadlines_stale = true;
     rs_ctx ctx = rs_server_ctx(srv);
     for (size_t i = 0; i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
@@ -527,18 +565,31 @@ void rs_server_tick(rs_server *srv)
     }
 }
 
-int64_t rs_server_next_tick_us(rs_server *srv)
+/* The earliest clock deadline of the games in memory. */
+static int64_t earliest_deadline(const rs_server *srv)
 {
-    int64_t next = rs_server_now_us(srv) + HOUSEKEEPING_US;
+    int64_t earliest = RS_CLOCK_NEVER;
     for (size_t i = 0; i < srv->tables.cap; i++) {
-        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         if (t) {
             int64_t d = rs_table_deadline_us(t);
-            if (d < next)
-                next = d;
+            if (d < earliest)
+                earliest = d;
         }
     }
-    return next;
+    return earliest;
+}
+
+/* Called once per loop iteration: the games are scanned again only when one changed (or the
+ * tick ran), not on every iteration, whose count grows with the traffic. */
+int64_t rs_server_next_tick_us(rs_server *srv)
+{
+    if (srv->deadlines_stale) {
+        srv->earliest_deadline_us = earliest_deadline(srv);
+        srv->deadlines_stale = false;
+    }
+    const int64_t housekeeping = rs_server_now_us(srv) + HOUSEKEEPING_US;
+    return srv->earliest_deadline_us < housekeeping ? srv->earliest_deadline_us : housekeeping;
 }
 
 /* ---- the group commit ---- */
@@ -547,6 +598,7 @@ int64_t rs_server_next_tick_us(rs_server *srv)
  * memory matches what is stored, and tell their watchers. */
 static void recover_from_failed_commit(rs_server *srv)
 {
+    srv->deadlines_stale = true;
     rs_ctx ctx = rs_server_ctx(srv);
     for (size_t i = 0; i < srv->touched_count; i++) {
         rs_table *old = rs_server_table(srv, srv->touched[i]);
@@ -619,6 +671,21 @@ static bool has_reply(const rs_outbox *o, uint64_t conn)
     return false;
 }
 
+/* After a failed commit, for a connection noted in the iteration. */
+static void undo_conn(rs_server *srv, rs_conn *c)
+{
+    if (c->identity_changed) { /* its new identity was not stored: back to none */
+        rs_server_unwatch_all(srv, c);
+        c->user = 0;
+        c->has_token = false;
+    }
+    if (c->asked && !has_reply(&srv->outbox, c->id)) { /* requests without an id */
+        rs_err e;
+        rs_fail(&e, "server-error", "the server could not store that; nothing was done");
+        send_error(srv, c, &e, NULL, NULL);
+    }
+}
+
 static void fail_iteration(rs_server *srv)
 {
     srv->stats.commit_failures++;
@@ -631,21 +698,7 @@ static void fail_iteration(rs_server *srv)
         free(kept.items[i].text);
     }
     free(kept.items);
-    for (size_t i = 0; i < srv->conns.cap; i++) {
-        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (!c)
-            continue;
-        if (c->identity_changed) { /* its new identity was not stored: back to none */
-            rs_server_unwatch_all(srv, c);
-            c->user = 0;
-            c->has_token = false;
-        }
-        if (c->asked && !has_reply(&srv->outbox, c->id)) { /* requests without an id */
-            rs_err e;
-            rs_fail(&e, "server-error", "the server could not store that; nothing was done");
-            send_error(srv, c, &e, NULL, NULL);
-        }
-    }
+    visit_noted(srv, undo_conn);
     recover_from_failed_commit(srv);
     /* The recovery's own writes (clock resumes) and the error messages go out together. */
     if (rs_store_commit(srv->store) != RS_STORE_OK)
@@ -663,6 +716,14 @@ static void unload_finished(rs_server *srv)
             rs_table_free(t);
         }
     }
+}
+
+static void clear_noted(rs_server *srv, rs_conn *c)
+{
+    (void)srv;
+    c->identity_changed = false;
+    c->asked = false;
+    c->noted = false;
 }
 
 int rs_server_flush(rs_server *srv)
@@ -702,13 +763,9 @@ int rs_server_flush(rs_server *srv)
             t->dirty = false;
     }
     srv->touched_count = 0;
-    for (size_t i = 0; i < srv->conns.cap; i++) {
-        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (c) {
-            c->identity_changed = false;
-            c->asked = false;
-        }
-    }
+    visit_noted(srv, clear_noted);
+    srv->noted_count = 0;
+    srv->noted_overflow = false;
     return rc;
 }
 
@@ -763,6 +820,7 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
     srv->cfg = *cfg;
     srv->time = *time;
     srv->out = *out;
+    srv->deadlines_stale = true;
     if (rs_store_open(&srv->store, cfg->db_path, err, err_size) != RS_STORE_OK) {
         free(srv);
         return NULL;
@@ -807,6 +865,7 @@ void rs_server_free(rs_server *srv)
     outbox_clear(&srv->outbox);
     free(srv->outbox.items);
     free(srv->touched);
+    free(srv->noted);
     rs_store_close(srv->store);
     free(srv);
 }

@@ -44,6 +44,7 @@ typedef struct rs_conn {
     bool auth_pending;     /* a password job is running for it */
     bool identity_changed; /* in this iteration (undone if the commit fails) */
     bool asked;            /* sent a request in this iteration */
+    bool noted;            /* in srv->noted: the two flags above are cleared at its end */
     bool closing;
 } rs_conn;
 
@@ -57,7 +58,15 @@ struct rs_server {
     struct rs_outbox outbox;
     int64_t *touched; /* games changed in this iteration */
     size_t touched_count, touched_cap;
+    /* Connections with per-iteration flags set (rs_server_note): the iteration's end clears
+     * those, not every connection, whose count grows with idle clients. */
+    uint64_t *noted;
+    size_t noted_count, noted_cap;
+    bool noted_overflow; /* the list could not grow: the iteration's end visits them all */
     bool lobby_dirty;
+    /* The earliest clock deadline, rescanned when a game was touched, added or ticked. */
+    bool deadlines_stale;
+    int64_t earliest_deadline_us;
     bool draining;
     int64_t started_us, last_heartbeat_us, last_checkpoint_us;
     rs_job job_scratch; /* big: kept here, not on the stack */
@@ -84,6 +93,8 @@ rs_table *rs_server_table(rs_server *srv, int64_t id);
 bool rs_server_add_table(rs_server *srv, rs_table *t);
 /* Note a game changed in this iteration (for AI scheduling, the lobby, commit failure). */
 void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before);
+/* Note c for the iteration's end after setting its `asked` or `identity_changed`. */
+void rs_server_note(rs_server *srv, rs_conn *c);
 void rs_server_schedule_ai(rs_server *srv, rs_table *t);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);

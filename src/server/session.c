@@ -74,8 +74,9 @@ static void welcome(rs_server *srv, rs_conn *c, const char *token, const cJSON *
     rs_reply(srv, c, m, request);
 }
 
-static void become(rs_conn *c, const rs_user *u)
+static void become(rs_server *srv, rs_conn *c, const rs_user *u)
 {
+    rs_server_note(srv, c);
     c->user = u->id;
     snprintf(c->name, sizeof c->name, "%s", u->name);
     c->guest = u->guest;
@@ -115,7 +116,7 @@ static int new_guest(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     char token[RS_TOKEN_TEXT];
     if (issue_token(srv, c, u.id, token, e) < 0)
         return -1;
-    become(c, &u);
+    become(srv, c, &u);
     rs_log("conn %llu: new guest %lld", (unsigned long long)c->id, (long long)u.id);
     welcome(srv, c, token, msg);
     return 0;
@@ -159,7 +160,7 @@ static int h_hello(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "bad-token", "this token's user no longer exists");
     memcpy(c->token_hash, hash, sizeof hash);
     c->has_token = true;
-    become(c, &u);
+    become(srv, c, &u);
     c->identity_changed = false; /* nothing new was stored */
     welcome(srv, c, NULL, msg);
     return 0;
@@ -306,6 +307,7 @@ static void finish_register(rs_server *srv, rs_conn *c, const rs_job *job)
     snprintf(c->name, sizeof c->name, "%s", job->name);
     c->guest = false;
     c->identity_changed = true;
+    rs_server_note(srv, c);
     for (size_t i = 0; i < srv->tables.cap; i++)
         if (srv->tables.slots[i].key)
             rs_table_rename(srv->tables.slots[i].value, c->user, c->name);
@@ -329,7 +331,7 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
         return;
     }
     rs_server_unwatch_all(srv, c);
-    become(c, &u);
+    become(srv, c, &u);
     rs_log("conn %llu: user %lld logs in", (unsigned long long)c->id, (long long)u.id);
     cJSON *m = message("welcome");
     cJSON_AddNumberToObject(m, "proto", RS_PROTOCOL_VERSION);
@@ -347,6 +349,7 @@ void rs_session_auth_result(rs_server *srv, const rs_job *job)
         return;
     c->auth_pending = false;
     c->asked = true;
+    rs_server_note(srv, c);
     if (job->kind == RS_JOB_HASH)
         finish_register(srv, c, job);
     else

@@ -372,6 +372,11 @@ static void on_message(client *c, const char *text, size_t len)
 
 /* ---- connections ---- */
 
+/* libwebsockets' own keepalive off: it re-arms a timer in one sorted list per frame received,
+ * a walk over every client each time. The server pings quiet clients; lws answers them. */
+static const lws_retry_bo_t no_keepalive = {.secs_since_valid_ping = 0,
+                                            .secs_since_valid_hangup = 0};
+
 static void start_connect(client *c)
 {
     struct lws_client_connect_info info;
@@ -384,6 +389,7 @@ static void start_connect(client *c)
     info.protocol = NULL;
     info.userdata = c;
     info.pwsi = &c->wsi;
+    info.retry_and_idle_policy = &no_keepalive;
     c->want_connect = false;
     connecting++;
     if (!lws_client_connect_via_info(&info)) {
