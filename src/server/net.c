@@ -28,11 +28,11 @@
 #define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
 #define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
 #define WS_PATH "/ws"
-#define PING_AFTER_US 15000000  /* a connection quiet this long is pinged */
+#define PING_AFTER_US 15000000   /* a connection quiet this long is pinged */
 #define HANGUP_AFTER_US 30000000 /* and dropped if still quiet this long */
 #define SWEEP_EVERY_US 1000000   /* the keepalive sweep runs each second over a slice */
 #define SWEEP_SLICES 5           /* of the connection slots: each is seen every 5 s */
-#define DRAIN_TICK_MS 20 /* while draining, libuv wakes this often to check the deadline */
+#define DRAIN_TICK_MS 20         /* while draining, libuv wakes this often to check the deadline */
 
 typedef struct out_msg {
     struct out_msg *next;
