@@ -5,12 +5,15 @@ Phases, on one server (release build, fresh database, --rate and --max-per-ip ra
   2. GAMES pairs start games of all five kinds and play at RATE moves/s in total for SECONDS,
      the idle clients still open: open sockets, live games, the p50/p99 latency from a move
      sent to the opponent's update, memory per live game;
+     STALLED more clients watch the lobby and 40 games each, then never read again: the
+     latency above is measured with them there, and the server must drop them (its queue
+     cap, then its keepalive: no pong for 30 s) while everyone else plays on;
   3. SAT pairs play as fast as updates come: moves/s at saturation.
 Afterwards every acknowledged move is checked against the store (none lost, none duplicated)
 and every frame of every finished game against the referee (BENCH_CHECK caps the number of
 games checked; 0, the default, checks them all). Sizes: environment
 BENCH_IDLE (5000), BENCH_GAMES (1000), BENCH_RATE (500), BENCH_SECONDS (30), BENCH_SAT (200),
-BENCH_CHECK (0: all)."""
+BENCH_STALLED (50), BENCH_CHECK (0: all)."""
 import json
 import os
 import signal
@@ -22,6 +25,17 @@ from loadlib import Checks, Server, arguments, check_games, check_store, load_av
     raise_fd_limit, read_acklog, rss_kb, run_loadgen
 
 
+def stalled_gone(server, expected, started_play, limit):
+    """Wait until /healthz counts `expected` connections, at most `limit` s after play began:
+    (seconds since play began, connections then)."""
+    while True:
+        connections = server.http_json("/healthz")[1]["connections"]
+        waited = time.monotonic() - started_play
+        if connections <= expected or waited > limit:
+            return waited, connections
+        time.sleep(0.5)
+
+
 def env(name, default):
     return int(os.environ.get(name, default))
 
@@ -31,6 +45,7 @@ def main():
     checks = Checks()
     idle, games, rate = env("BENCH_IDLE", 5000), env("BENCH_GAMES", 1000), env("BENCH_RATE", 500)
     seconds, sat, check = env("BENCH_SECONDS", 30), env("BENCH_SAT", 200), env("BENCH_CHECK", 0)
+    stalled = env("BENCH_STALLED", 50)
     limit = raise_fd_limit(4 * (idle + 2 * games) + 1024)
     work = tempfile.mkdtemp(prefix="ramparts-bench-")
     server = Server(args.ramparts, workdir=work,
@@ -50,8 +65,10 @@ def main():
     acklog, frames = os.path.join(work, "acks.jsonl"), os.path.join(work, "frames.jsonl")
     player = run_loadgen(args.loadgen, server.port,
                          ["--games", games, "--rate", rate, "--duration", seconds,
-                          "--acklog", acklog, "--frames", frames], hold=True)
+                          "--acklog", acklog, "--frames", frames, "--stalled", stalled],
+                         hold=True)
     line = player.stdout.readline()
+    line_time = time.monotonic()
     checks.ok(line.startswith("READY"), f"the games started ({line.strip()})")
     words = line.split()
     live_now = int(words[3]) if len(words) > 3 else 0
@@ -61,6 +78,14 @@ def main():
     rss2 = rss_kb(server.proc.pid)
     load_during = load_average()
     s = json.loads(player.stdout.readline())
+    # The stalled clients stopped reading when play began: by now, or within the keepalive's
+    # 30 s (+5 s for its sweep), the server has dropped every one; the players stay.
+    expected = idle + 2 * games
+    waited, connections = stalled_gone(server, expected, started_play=line_time, limit=40)
+    stalled_row = (f"stalled clients (never reading), {stalled}: all dropped after",
+                   f"{waited:.0f} s of play" if connections == expected
+                   else f"not all: {connections - expected} still open")
+    checks.eq(connections, expected, "the server dropped every stalled client, no one else")
     player.send_signal(signal.SIGTERM)
     player.wait()
     rows += [("sockets open at once", f"{idle + sockets_now}"),
@@ -72,6 +97,7 @@ def main():
              ("move -> opponent update, p99", f"{s['latency_p99_ms']:.2f} ms"),
              ("move -> opponent update, max", f"{s['latency_max_ms']:.2f} ms"),
              ("errors (other than after the final resignations)", f"{s['errors'] - s['errors_after_stop']}"),
+             stalled_row,
              ("load average during", load_during)]
     checks.eq(s["errors"] - s["errors_after_stop"], 0, "no move refused under load")
     holder.send_signal(signal.SIGTERM)

@@ -30,7 +30,9 @@
 static const char *const game_types[] = {"danger-at-the-walls", "king-of-danger", "rush-the-wall",
                                          "castle-danger", "walls-and-armies"};
 
-typedef enum role { ROLE_IDLE, ROLE_PLAYER, ROLE_SPECTATOR } role;
+/* A stalled client watches the lobby and many games, then never reads again (a frozen tab):
+ * the server must drop it without slowing anyone else. */
+typedef enum role { ROLE_IDLE, ROLE_PLAYER, ROLE_SPECTATOR, ROLE_STALLED } role;
 
 struct pair;
 
@@ -41,6 +43,7 @@ typedef struct client {
     struct pair *pair;
     int seat; /* in the pair's game; -2 for a spectator */
     bool open, welcomed, want_connect, joined;
+    bool stalled; /* stopped reading (ROLE_STALLED, once it asked for its games) */
     int64_t saw_over; /* the last of its pair's games it saw end */
     char token[TOKEN_MAX];
     char *rx;
@@ -73,7 +76,7 @@ typedef struct pair {
 typedef struct options {
     const char *host;
     int port;
-    int idle, games, spectate;
+    int idle, games, spectate, stalled, stalled_watch;
     double rate; /* moves per second over all games; 0: as fast as updates come */
     double duration, ramp_per_s, ready_timeout;
     long max_moves;
@@ -89,7 +92,8 @@ static options opt = {.host = "127.0.0.1",
                       .ramp_per_s = 2000,
                       .ready_timeout = 300,
                       .max_moves = 0,
-                      .seed = 1};
+                      .seed = 1,
+                      .stalled_watch = 40};
 static struct lws_context *context;
 static client *clients;
 static pair *pairs;
@@ -101,6 +105,7 @@ static double started, play_started, tokens_at, tokens;
 static int connected_now, connected_max, connecting, welcomed_count;
 static long moves_sent, acks, dup_acks, errors, updates, reconnects, games_started, games_finished,
     connect_failures, closes;
+static long stalled_closed; /* stalled clients the server closed */
 static long error_codes_after_stop, error_codes_stale, error_codes_other, error_codes_rate;
 static double *latencies;
 static long num_latencies;
@@ -442,6 +447,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             c->wsi = NULL;
             for (; c->out_count; c->out_count--, c->out_head = (c->out_head + 1) % OUTQ)
                 free(c->outq[c->out_head]);
+            if (c->role == ROLE_STALLED) { /* dropped by the server, as it should be */
+                stalled_closed += c->stalled;
+                break;
+            }
             if (!stopping) {
                 c->want_connect = true;
                 reconnects++;
@@ -526,6 +535,27 @@ static void ramp(double now)
     }
 }
 
+/* Each stalled client watches the lobby and up to stalled_watch games, then stops reading:
+ * libwebsockets leaves its socket unread, the kernel's buffers fill, and the server's queue
+ * for it grows until the server drops it. */
+static void stall_clients(void)
+{
+    int next_pair = 0;
+    for (int i = 0; i < num_clients; i++) {
+        client *c = &clients[i];
+        if (c->role != ROLE_STALLED || !c->open || c->stalled)
+            continue;
+        send_fmt(c, "{\"t\":\"lobby\",\"watch\":true}");
+        for (int k = 0; k < opt.stalled_watch && num_pairs > 0; k++) {
+            const pair *p = &pairs[next_pair++ % num_pairs];
+            if (p->game)
+                send_fmt(c, "{\"t\":\"open\",\"game\":%lld}", (long long)p->game);
+        }
+        c->stalled = true;
+        lws_rx_flow_control(c->wsi, 0);
+    }
+}
+
 static bool everyone_ready(void)
 {
     if (welcomed_count < num_clients)
@@ -592,11 +622,12 @@ static void summary(double play_seconds)
            "\"updates\":%ld,\"errors\":%ld,\"errors_stale\":%ld,\"errors_rate\":%ld,"
            "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"reconnects\":%ld,\"connect_failures\":"
            "%ld,"
-           "\"play_seconds\":%.3f,\"moves_per_s\":%.1f,\"latency_samples\":%ld,"
+           "\"stalled\":%d,\"stalled_closed\":%ld,\"play_seconds\":%.3f,\"moves_per_s\":%.1f,\"latency_samples\":%ld,"
            "\"latency_p50_ms\":%.3f,\"latency_p99_ms\":%.3f,\"latency_max_ms\":%.3f}\n",
            num_clients, opt.idle, opt.games, connected_max, games_started, games_finished,
            moves_sent, acks, dup_acks, updates, errors, error_codes_stale, error_codes_rate,
-           error_codes_other, error_codes_after_stop, reconnects, connect_failures, play_seconds,
+           error_codes_other, error_codes_after_stop, reconnects, connect_failures, opt.stalled,
+           stalled_closed, play_seconds,
            play_seconds > 0 ? (double)acks / play_seconds : 0, num_latencies, percentile(0.5),
            percentile(0.99), percentile(1.0));
     fflush(stdout);
@@ -627,13 +658,15 @@ static void usage(FILE *out)
             "usage: loadgen [--host H] [--port P] [--idle N] [--games N] [--spectate]\n"
             "               [--rate MOVES/S] [--duration S] [--max-moves N] [--ramp CONN/S]\n"
             "               [--acklog FILE] [--frames FILE] [--hold] [--seed N]\n"
-            "               [--ready-timeout S]\n"
+            "               [--ready-timeout S] [--stalled N] [--stalled-watch GAMES]\n"
             "Opens N idle clients and 2 per game (plus a spectator each with --spectate), plays\n"
             "random legal moves at RATE moves/s in total (0: as fast as updates come) for S\n"
             "seconds once every game has started (or after --ready-timeout, 300 s, with the games\n"
             "that have), resigns the games still live, and prints a\n"
             "JSON summary. --hold: print READY when everyone is connected and playing, and\n"
-            "keep every client open after the run until SIGTERM or SIGINT.\n");
+            "keep every client open after the run until SIGTERM or SIGINT. --stalled: N more\n"
+            "clients that, once play starts, watch the lobby and GAMES games each (default 40)\n"
+            "and never read again; the summary counts those the server closed.\n");
 }
 
 static int parse_options(int argc, char **argv)
@@ -645,7 +678,8 @@ static int parse_options(int argc, char **argv)
                                           {"ramp", 1, 0, 'R'},     {"acklog", 1, 0, 'a'},
                                           {"frames", 1, 0, 'f'},   {"hold", 0, 0, 'H'},
                                           {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'},
-                                          {"help", 0, 0, '?'},     {0, 0, 0, 0}};
+                                          {"help", 0, 0, '?'},     {"stalled", 1, 0, 'x'},
+                                          {"stalled-watch", 1, 0, 'w'}, {0, 0, 0, 0}};
     for (int ch; (ch = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (ch) {
         case 'h':
@@ -690,6 +724,12 @@ static int parse_options(int argc, char **argv)
         case 'T':
             opt.ready_timeout = atof(optarg);
             break;
+        case 'x':
+            opt.stalled = atoi(optarg);
+            break;
+        case 'w':
+            opt.stalled_watch = atoi(optarg);
+            break;
         case '?':
             if (optopt == 0 && strcmp(argv[optind - 1], "--help") == 0) {
                 usage(stdout);
@@ -699,7 +739,7 @@ static int parse_options(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc || opt.idle < 0 || opt.games < 0 || opt.port <= 0 || opt.duration < 0) {
+    if (optind != argc || opt.idle < 0 || opt.games < 0 || opt.stalled < 0 || opt.stalled_watch < 0 || opt.port <= 0 || opt.duration < 0) {
         usage(stderr);
         return 2;
     }
@@ -709,7 +749,7 @@ static int parse_options(int argc, char **argv)
 static void make_clients(void)
 {
     num_pairs = opt.games;
-    num_clients = opt.idle + opt.games * (2 + opt.spectate);
+    num_clients = opt.idle + opt.games * (2 + opt.spectate) + opt.stalled;
     clients = calloc((size_t)num_clients + 1, sizeof *clients);
     pairs = calloc((size_t)num_pairs + 1, sizeof *pairs);
     ready = calloc((size_t)num_clients + 1, sizeof(client *)); /* a queue of pointers */
@@ -731,6 +771,8 @@ static void make_clients(void)
     }
     for (int i = 0; i < opt.idle; i++)
         clients[k++].role = ROLE_IDLE;
+    for (int i = 0; i < opt.stalled; i++)
+        clients[k++].role = ROLE_STALLED;
     for (int i = 0; i < num_clients; i++) {
         clients[i].index = i;
         clients[i].want_connect = true;
@@ -778,6 +820,7 @@ int main(int argc, char **argv)
     uv_timer_init(&loop, &wake_timer);
     uv_timer_start(&wake_timer, wake, WAKE_PLAYING_MS, WAKE_PLAYING_MS);
     double stop_at = 0, end_wait = 0;
+    bool stalled_done = false;
     while (!finished && !interrupted) {
         uv_run(&loop, UV_RUN_ONCE);
         const double now = now_s();
@@ -796,6 +839,10 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 ready_printed = true;
             }
+        }
+        if (play_started > 0 && !stalled_done) {
+            stall_clients();
+            stalled_done = true;
         }
         if (play_started > 0)
             pace(now);

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """test_load.py — a small load run in `make test`: idle clients, games of all five kinds with a
-spectator each, random legal moves at a set pace over real WebSockets (tests/load/loadgen.c).
+spectator each, random legal moves at a set pace over real WebSockets (tests/load/loadgen.c),
+and a few stalled clients that watch the lobby and many games and never read again (the
+others must not notice: every check below holds with them there).
 Afterwards the store and every client's log agree (no acknowledged move lost, none
 duplicated, none stored unacknowledged), each finished game's record holds exactly the
 acknowledged moves, and every frame each player and spectator received passes the
@@ -22,10 +24,11 @@ def main():
     acklog, frames = os.path.join(work, "acks.jsonl"), os.path.join(work, "frames.jsonl")
     s = run_loadgen(args.loadgen, server.port,
                     ["--games", 25, "--spectate", "--idle", 50, "--rate", 150, "--duration", 6,
-                     "--acklog", acklog, "--frames", frames, "--seed", 7])
+                     "--acklog", acklog, "--frames", frames, "--seed", 7, "--stalled", 5])
     print("loadgen:", s, flush=True)
     checks.eq(s["exit"], 0, "the load generator finished every game")
-    checks.eq(s["sockets_max"], 125, "every client connected")
+    checks.eq(s["sockets_max"], 130, "every client connected")
+    checks.eq(s["stalled"], 5, "the stalled clients were there")
     checks.ok(s["games_started"] >= 25, "every pair played")
     checks.ok(s["acks"] >= 300, f"moves were played ({s['acks']})")
     checks.eq(s["acks"] + s["errors_after_stop"], s["moves_sent"],
