@@ -43,7 +43,7 @@ typedef struct client {
     struct pair *pair;
     int seat; /* in the pair's game; -2 for a spectator */
     bool open, welcomed, want_connect, joined;
-    bool stalled; /* stopped reading (ROLE_STALLED, once it asked for its games) */
+    bool stalled;     /* stopped reading (ROLE_STALLED, once it asked for its games) */
     int64_t saw_over; /* the last of its pair's games it saw end */
     char token[TOKEN_MAX];
     char *rx;
@@ -622,14 +622,14 @@ static void summary(double play_seconds)
            "\"updates\":%ld,\"errors\":%ld,\"errors_stale\":%ld,\"errors_rate\":%ld,"
            "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"reconnects\":%ld,\"connect_failures\":"
            "%ld,"
-           "\"stalled\":%d,\"stalled_closed\":%ld,\"play_seconds\":%.3f,\"moves_per_s\":%.1f,\"latency_samples\":%ld,"
+           "\"stalled\":%d,\"stalled_closed\":%ld,\"play_seconds\":%.3f,\"moves_per_s\":%.1f,"
+           "\"latency_samples\":%ld,"
            "\"latency_p50_ms\":%.3f,\"latency_p99_ms\":%.3f,\"latency_max_ms\":%.3f}\n",
            num_clients, opt.idle, opt.games, connected_max, games_started, games_finished,
            moves_sent, acks, dup_acks, updates, errors, error_codes_stale, error_codes_rate,
            error_codes_other, error_codes_after_stop, reconnects, connect_failures, opt.stalled,
-           stalled_closed, play_seconds,
-           play_seconds > 0 ? (double)acks / play_seconds : 0, num_latencies, percentile(0.5),
-           percentile(0.99), percentile(1.0));
+           stalled_closed, play_seconds, play_seconds > 0 ? (double)acks / play_seconds : 0,
+           num_latencies, percentile(0.5), percentile(0.99), percentile(1.0));
     fflush(stdout);
 }
 
@@ -671,15 +671,13 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv)
 {
-    static const struct option longs[] = {{"host", 1, 0, 'h'},     {"port", 1, 0, 'p'},
-                                          {"idle", 1, 0, 'i'},     {"games", 1, 0, 'g'},
-                                          {"spectate", 0, 0, 's'}, {"rate", 1, 0, 'r'},
-                                          {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'},
-                                          {"ramp", 1, 0, 'R'},     {"acklog", 1, 0, 'a'},
-                                          {"frames", 1, 0, 'f'},   {"hold", 0, 0, 'H'},
-                                          {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'},
-                                          {"help", 0, 0, '?'},     {"stalled", 1, 0, 'x'},
-                                          {"stalled-watch", 1, 0, 'w'}, {0, 0, 0, 0}};
+    static const struct option longs[] = {
+        {"host", 1, 0, 'h'},     {"port", 1, 0, 'p'},          {"idle", 1, 0, 'i'},
+        {"games", 1, 0, 'g'},    {"spectate", 0, 0, 's'},      {"rate", 1, 0, 'r'},
+        {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'},     {"ramp", 1, 0, 'R'},
+        {"acklog", 1, 0, 'a'},   {"frames", 1, 0, 'f'},        {"hold", 0, 0, 'H'},
+        {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'}, {"help", 0, 0, '?'},
+        {"stalled", 1, 0, 'x'},  {"stalled-watch", 1, 0, 'w'}, {0, 0, 0, 0}};
     for (int ch; (ch = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (ch) {
         case 'h':
@@ -739,7 +737,8 @@ static int parse_options(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc || opt.idle < 0 || opt.games < 0 || opt.stalled < 0 || opt.stalled_watch < 0 || opt.port <= 0 || opt.duration < 0) {
+    if (optind != argc || opt.idle < 0 || opt.games < 0 || opt.stalled < 0 ||
+        opt.stalled_watch < 0 || opt.port <= 0 || opt.duration < 0) {
         usage(stderr);
         return 2;
     }
