@@ -59,8 +59,13 @@ static void play_help(void)
 static void tell(play_session *s, int seat, const char *text, size_t len)
 {
     char *grown = realloc(s->pending[seat], s->pending_len[seat] + len + 1);
-    if (!grown)
+    if (!grown) { /* the game goes on; the player is told once that the story has a gap */
+        static bool warned;
+        if (!warned)
+            fprintf(stderr, "ramparts play: out of memory: some of what happened is not shown\n");
+        warned = true;
         return;
+    }
     memcpy(grown + s->pending_len[seat], text, len);
     s->pending_len[seat] += len;
     grown[s->pending_len[seat]] = '\0';

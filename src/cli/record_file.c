@@ -107,10 +107,16 @@ void rp_cli_record_snapshot(const rp_match *m)
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return;
-    const bool ok = rp_record_write(m, mem) == RP_OK;
-    if (fclose(mem) != 0 || !ok) {
+    bool ok = mem != NULL;
+    ok = ok && rp_record_write(m, mem) == RP_OK;
+    if (mem && fclose(mem) != 0)
+        ok = false;
+    if (!ok) { /* out of memory: Ctrl-C keeps the last snapshot; say so once */
+        static bool warned;
+        if (!warned)
+            fprintf(stderr, "ramparts: out of memory: Ctrl-C would save the game as of an "
+                            "earlier move\n");
+        warned = true;
         free(text);
         return;
     }
