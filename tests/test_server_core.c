@@ -360,6 +360,36 @@ static void test_register_and_login(void **state)
 
 /* ---- the lobby ---- */
 
+/* Lobby changes reach its watchers at most every 250 ms (LOBBY_PUSH_EVERY_US): a burst of
+ * changes becomes one push with all of them, and the loop's timer wakes for it. */
+static void test_lobby_pushes_coalesce(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    guest(3, NULL);
+    say(3, "{\"t\":\"lobby\"}");
+    cJSON_Delete(take(3, "lobby"));
+    create(1, "walls-and-armies", "[\"me\",\"open\"]", NULL);
+    cJSON *lobby = take(3, "lobby"); /* the first change goes out at once */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(lobby, "open")), 1);
+    cJSON_Delete(lobby);
+    create(1, "castle-danger", "[\"me\",\"open\"]", NULL);
+    create(1, "king-of-danger", "[\"me\",\"open\",\"open\"]", NULL);
+    assert_false(got(3, "lobby"));
+    const int64_t due = rs_server_next_tick_us(H.srv);
+    assert_true(due <= H.now_us + 250000); /* the timer wakes for the push */
+    advance(100);
+    say(1, "{\"t\":\"ping\"}");
+    assert_false(got(3, "lobby"));
+    advance(150);
+    rs_server_tick(H.srv);
+    rs_server_flush(H.srv);
+    lobby = take(3, "lobby"); /* both changes in one push */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(lobby, "open")), 3);
+    cJSON_Delete(lobby);
+    assert_false(got(3, "lobby"));
+}
+
 static void test_lobby_join_leave_invite(void **state)
 {
     (void)state;
@@ -934,6 +964,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tokens_expire, setup, teardown),
         cmocka_unit_test_setup_teardown(test_register_and_login, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_join_leave_invite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lobby_pushes_coalesce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_is_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_play_the_ai, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_refused_with_reasons, setup, teardown),

@@ -13,6 +13,9 @@
 
 #define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
 #define HOUSEKEEPING_US 1000000ll
+/* Lobby changes are pushed at most this often: the lobby lists every live game, so pushing it
+ * on every change costs its size times its watchers each time (a list of changes coalesces). */
+#define LOBBY_PUSH_EVERY_US 250000ll
 #define CHECKPOINT_US 30000000ll
 #define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
 #define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
@@ -53,6 +56,13 @@ void rs_outbox_put(rs_outbox *o, uint64_t conn, cJSON *msg)
     cJSON_Delete(msg);
     if (text && !outbox_push(o, (rs_pending){conn, text, 0}))
         free(text);
+}
+
+void rs_outbox_put_text(rs_outbox *o, uint64_t conn, const char *text)
+{
+    char *copy = strdup(text);
+    if (copy && !outbox_push(o, (rs_pending){conn, copy, 0}))
+        free(copy);
 }
 
 /* Close conn once what is queued before is delivered. */
@@ -588,8 +598,12 @@ int64_t rs_server_next_tick_us(rs_server *srv)
         srv->earliest_deadline_us = earliest_deadline(srv);
         srv->deadlines_stale = false;
     }
-    const int64_t housekeeping = rs_server_now_us(srv) + HOUSEKEEPING_US;
-    return srv->earliest_deadline_us < housekeeping ? srv->earliest_deadline_us : housekeeping;
+    int64_t next = rs_server_now_us(srv) + HOUSEKEEPING_US;
+    if (srv->earliest_deadline_us < next)
+        next = srv->earliest_deadline_us;
+    if (srv->lobby_dirty && srv->next_lobby_push_us < next)
+        next = srv->next_lobby_push_us;
+    return next;
 }
 
 /* ---- the group commit ---- */
@@ -733,9 +747,10 @@ int rs_server_flush(rs_server *srv)
         if (t)
             rs_server_schedule_ai(srv, t);
     }
-    if (srv->lobby_dirty) {
+    if (srv->lobby_dirty && rs_server_now_us(srv) >= srv->next_lobby_push_us) {
         rs_session_send_lobby(srv, NULL, NULL);
         srv->lobby_dirty = false;
+        srv->next_lobby_push_us = rs_server_now_us(srv) + LOBBY_PUSH_EVERY_US;
     }
     int rc = 0;
     if (rs_store_in_transaction(srv->store)) {

@@ -64,6 +64,7 @@ struct rs_server {
     size_t noted_count, noted_cap;
     bool noted_overflow; /* the list could not grow: the iteration's end visits them all */
     bool lobby_dirty;
+    int64_t next_lobby_push_us; /* the lobby waits for this instant to be pushed again */
     /* The earliest clock deadline, rescanned when a game was touched, added or ticked. */
     bool deadlines_stale;
     int64_t earliest_deadline_us;

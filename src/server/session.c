@@ -422,12 +422,16 @@ void rs_session_send_lobby(rs_server *srv, rs_conn *only, const cJSON *request)
         rs_reply(srv, only, m, request);
         return;
     }
+    char *text = cJSON_PrintUnformatted(m); /* printed once for every watcher */
+    cJSON_Delete(m);
+    if (!text)
+        return;
     for (size_t i = 0; i < srv->conns.cap; i++) {
         rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (c && c->lobby)
-            rs_outbox_put(&srv->outbox, c->id, cJSON_Duplicate(m, true));
+            rs_outbox_put_text(&srv->outbox, c->id, text);
     }
-    cJSON_Delete(m);
+    free(text);
 }
 
 static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)

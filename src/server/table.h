@@ -37,6 +37,8 @@ int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
 typedef struct rs_outbox rs_outbox;
 /* Queue msg (taken over and freed) for conn. */
 void rs_outbox_put(rs_outbox *o, uint64_t conn, struct cJSON *msg);
+/* The same with the message already printed (copied): one print for many recipients. */
+void rs_outbox_put_text(rs_outbox *o, uint64_t conn, const char *text);
 
 /* What the referee needs from around it for one operation. */
 typedef struct rs_ctx {

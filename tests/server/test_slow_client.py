@@ -2,7 +2,8 @@
 without bound: once its queue passes the cap it is dropped and the client gets a fresh
 snapshot of its game when its socket drains; falling behind again soon after closes it with
 1008. Everyone else goes on. The slow client watches a game and the lobby while ten other
-players create and leave games as fast as they can, each change pushing a growing lobby."""
+players create and leave games as fast as they can (lobby changes are pushed at most four
+times a second), and asks for the whole lobby twenty times a round without reading a reply."""
 
 import asyncio
 
@@ -35,6 +36,8 @@ async def main():
                                          "seats": ["me", "open", "open", "open", "open"]},
                                         "created")
                     created.append((m, r["game"]))
+            for _ in range(20):  # replies it will not read, each the whole lobby
+                await slow.send({"t": "lobby"})
             for m, g in created:
                 await m.request({"t": "leave", "game": g}, "left")
             for m in makers:  # keep the test's own memory small
