@@ -13,7 +13,8 @@ Afterwards every acknowledged move is checked against the store (none lost, none
 and every frame of every finished game against the referee (BENCH_CHECK caps the number of
 games checked; 0, the default, checks them all). Sizes: environment
 BENCH_IDLE (5000), BENCH_GAMES (1000), BENCH_RATE (500), BENCH_SECONDS (30), BENCH_SAT (200),
-BENCH_STALLED (50), BENCH_CHECK (0: all)."""
+BENCH_STALLED (50), BENCH_CHECK (0: all); BENCH_EVENT_LOOP (auto) is the server's
+--event-loop (poll: libwebsockets' own loop, for comparison)."""
 import json
 import os
 import signal
@@ -49,10 +50,12 @@ def main():
     limit = raise_fd_limit(4 * (idle + 2 * games) + 1024)
     work = tempfile.mkdtemp(prefix="ramparts-bench-")
     server = Server(args.ramparts, workdir=work,
-                    extra=["--rate", "100000", "--max-per-ip", "100000", "--quiet"]).start()
+                    extra=["--rate", "100000", "--max-per-ip", "100000", "--quiet", "--event-loop",
+                           os.environ.get("BENCH_EVENT_LOOP", "auto")]).start()
     time.sleep(1)
     rss0 = rss_kb(server.proc.pid)
-    rows = [("open-file limit", f"{limit}"), ("load average before", load_average())]
+    rows = [("server event loop", os.environ.get("BENCH_EVENT_LOOP", "auto")),
+            ("open-file limit", f"{limit}"), ("load average before", load_average())]
 
     holder = run_loadgen(args.loadgen, server.port, ["--idle", idle, "--duration", 0], hold=True)
     line = holder.stdout.readline()
