@@ -381,6 +381,9 @@ static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd, c
     if (c->refused++ == 0)
         rs_log("conn %llu (%s): rate limited", (unsigned long long)c->id, c->peer);
     if (c->refused > MAX_REFUSED) {
+        rs_log("conn %llu (%s): %d messages refused within %lld s, closed (1008)",
+               (unsigned long long)c->id, c->peer, c->refused,
+               (long long)(srv->cfg.rate_window_ms / 1000));
         c->closing = true;
         outbox_close(&srv->outbox, c->id, 1008);
         return;

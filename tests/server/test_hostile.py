@@ -222,6 +222,8 @@ async def main():
             code = closed.code
         checks.ok(limited >= 25, f"a flood is refused with rate-limited errors ({limited})")
         checks.eq(code, 1008, "and then closed with 1008")
+        checks.ok("refused within 20 s, closed (1008)" in server.log(),
+                  "the server logs the close and why")
         pong = await alice.request({"t": "ping"}, "pong")
         checks.eq(pong["t"], "pong", "other connections are unaffected")
     finally:
