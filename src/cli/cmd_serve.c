@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "server/log.h"
 #include "server/net.h"
+#include "server/store_faults.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -276,6 +277,15 @@ int rp_cmd_serve(int argc, char **argv)
     }
     o.core.db_path = o.db;
     rs_log_quiet(o.quiet);
+    /* Test builds: tests/load/test_disk_faults.py turns the database read-only under a
+     * running server with this (store_faults.c). */
+    const char *readonly_flag = getenv("RAMPARTS_TEST_STORE_READONLY");
+    if (readonly_flag && *readonly_flag) {
+        char err[200];
+        if (!rs_store_faults_install(readonly_flag, err, sizeof err))
+            return rp_cli_usage_error("serve", "%s", err);
+        rs_log("test build: database writes fail while %s exists", readonly_flag);
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: the service loop wakes at once */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""test_disk_faults.py — the store fails under the server: a full disk and a read-only file
-system. The database lives on a small tmpfs made by the test (root, as in CI); without the
+"""test_disk_faults.py — the store fails under the server: a full disk, a read-only file
+system at a restart, and a database file that turns read-only while the server runs. The database lives on a small tmpfs made by the test (root, as in CI); without the
 right to mount, the full disk is made with a file-size limit instead (RLIMIT_FSIZE, raised
 again with prlimit) and the read-only case needs the mount. In each case: a move is refused
 with `server-error` and a clear message, the game stays where it was for both players, the
@@ -132,6 +132,30 @@ async def read_only_case(checks, server, mnt, rng, acked):
     await bob.close()
 
 
+async def read_only_while_running(checks, args, rng):
+    """The database file turns read-only under the running server: the system cannot do that
+    to a file open for writing, so test builds fail SQLite's writes while a flag file exists
+    (RAMPARTS_TEST_STORE_READONLY, src/server/store_faults.c), as the unix VFS reports a write
+    refused by the file system. The same checks as the full disk."""
+    work = tempfile.mkdtemp(prefix="ramparts-ro-")
+    flag = os.path.join(work, "read-only")
+    server = Server(args.ramparts, workdir=work, extra=["--rate", "100000"],
+                    env={"RAMPARTS_TEST_STORE_READONLY": flag})
+    try:
+        server.start()
+    except RuntimeError as e:
+        # A Release binary has no fault injection (only `make test`'s Debug build runs this).
+        checks.ok("test builds" in str(e), f"read-only while running: refused clearly ({e})")
+        print("read-only while running: not a test build, case not run", flush=True)
+        return
+    acked = []
+    await fault_case(checks, server, "read-only file", lambda: open(flag, "w").close(),
+                     lambda: os.unlink(flag), rng, acked)
+    checks.ok("commit failed" in server.log(), "read-only file: the failed commit is logged")
+    checks.eq(server.stop(), 0, "read-only file: the server drains and exits 0")
+    check_store(checks, server.db, acked, "read-only file", acks_may_be_missing=True)
+
+
 async def main():
     args = arguments()
     checks = Checks()
@@ -176,6 +200,7 @@ async def main():
     check_store(checks, server.db, acked, "disk faults", acks_may_be_missing=True)
     if mounted:
         subprocess.run(["umount", mnt])
+    await read_only_while_running(checks, args, rng)
     checks.finish()
 
 
