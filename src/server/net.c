@@ -102,7 +102,7 @@ typedef struct net_state {
     bool uv;
     uv_loop_t loop;
     uv_prepare_t before_sleep;   /* the iteration's end: commit and deliver */
-    uv_signal_t on_term, on_int; /* libuv retries an interrupted epoll_wait: stop by watcher */
+    uv_signal_t on_term, on_int; /* SIGTERM and SIGINT stop the loop (serve_loop says why) */
     uv_timer_t drain_tick;
     volatile sig_atomic_t *stop;
 } net_state;
@@ -784,33 +784,30 @@ static bool listen_on_loop(const rs_net_config *cfg)
     return create_context(cfg, false) && create_vhost(cfg) == 0;
 }
 
-/* One turn of the loop, ending with end_iteration. */
-static void service_once(void)
+/* One turn of the loop, ending with end_loop_turn; false when libwebsockets' loop fails. */
+static bool service_once(void)
 {
     if (net.uv) {
         uv_run(&net.loop, UV_RUN_ONCE); /* before_sleep ends each turn */
-        return;
+        return true;
     }
-    lws_service(net.context, 0);
+    if (lws_service(net.context, 0) < 0)
+        return false;
     end_loop_turn();
+    return true;
 }
 
-/* Serve until *stop. */
+/* Serve until *stop. Under libuv a signal reaches the loop through its watchers: libuv
+ * retries an interrupted epoll_wait, so the handler's flag alone would not wake it. */
 static void serve_loop(void)
 {
-    if (!net.uv) {
-        while (!*net.stop) {
-            if (lws_service(net.context, 0) < 0)
-                break;
-            end_loop_turn();
-        }
-        return;
+    if (net.uv) {
+        uv_prepare_start(&net.before_sleep, before_sleep);
+        uv_signal_start(&net.on_term, on_stop_signal, SIGTERM);
+        uv_signal_start(&net.on_int, on_stop_signal, SIGINT);
     }
-    uv_prepare_start(&net.before_sleep, before_sleep);
-    uv_signal_start(&net.on_term, on_stop_signal, SIGTERM);
-    uv_signal_start(&net.on_int, on_stop_signal, SIGINT);
-    if (!*net.stop) /* a signal before the watchers started set the flag only */
-        uv_run(&net.loop, UV_RUN_DEFAULT);
+    while (!*net.stop && service_once())
+        ;
 }
 
 /* The context, then libuv's loop once libwebsockets has left it. */
@@ -839,8 +836,8 @@ static void drain(volatile sig_atomic_t *stop)
     int64_t deadline = mono_us(NULL) + DRAIN_MAX_US;
     if (net.uv)
         uv_timer_start(&net.drain_tick, on_drain_tick, DRAIN_TICK_MS, DRAIN_TICK_MS);
-    while (net.conns.count > 0 && mono_us(NULL) < deadline)
-        service_once();
+    while (net.conns.count > 0 && mono_us(NULL) < deadline && service_once())
+        ;
 }
 
 int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_atomic_t *stop)

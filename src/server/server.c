@@ -673,7 +673,7 @@ static rs_outbox replies_after_failure(rs_server *srv)
             cJSON_AddItemToObject(e, "id", cJSON_Duplicate(id, true));
             rs_outbox_put(&kept, p->conn, e);
         } else if (id && type) {
-            rs_outbox_put(&kept, p->conn, cJSON_Duplicate(m, true));
+            rs_outbox_put_text(&kept, p->conn, p->text);
         }
         cJSON_Delete(m);
     }
@@ -710,11 +710,8 @@ static void fail_iteration(rs_server *srv)
     /* Who heard of a change that did not happen must hear nothing of it. */
     rs_outbox kept = replies_after_failure(srv);
     outbox_clear(&srv->outbox);
-    for (size_t i = 0; i < kept.count; i++) {
-        rs_outbox_put(&srv->outbox, kept.items[i].conn, cJSON_Parse(kept.items[i].text));
-        free(kept.items[i].text);
-    }
-    free(kept.items);
+    free(srv->outbox.items);
+    srv->outbox = kept;
     visit_noted(srv, undo_conn);
     recover_from_failed_commit(srv);
     /* The recovery's own writes (clock resumes) and the error messages go out together. */
