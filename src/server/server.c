@@ -661,7 +661,9 @@ static rs_outbox replies_after_failure(rs_server *srv)
     rs_outbox kept = {0};
     for (size_t i = 0; i < srv->outbox.count; i++) {
         const rs_pending *p = &srv->outbox.items[i];
-        cJSON *m = p->text && p->conn ? cJSON_Parse(p->text) : NULL;
+        if (!p->text || !p->conn) /* a close, or a connection gone */
+            continue;
+        cJSON *m = cJSON_Parse(p->text);
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
         const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "t"));
         if (id && type && strcmp(type, "error") != 0 && strcmp(type, "pong") != 0) {
