@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/castle_danger.h"
+#include "games/castle-danger/internal.h"
 #include "support.h"
 
 static const rp_game *const G = &rp_castle_danger;
 
-/* Bit of a square named like "c3" (bit = (rank-1)*7 + column, the layout castle_danger.h
+/* Bit of a square named like "c3" (bit = (rank-1)*7 + column, the layout internal.h
  * documents). */
 static uint64_t bit_of(const char *name)
 {

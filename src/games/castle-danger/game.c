@@ -1,0 +1,80 @@
+/* game.c — Castle Danger's options and traits, and its rp_game table with every field. */
+#include "games/castle-danger/internal.h"
+
+/* ---- options ---- */
+
+static const rp_option_spec cd_options[] = {
+    {"turn-limit", RP_OPT_INT, 0, MAX_LIMIT, 0, NULL,
+     "turns per player; when Red's last turn ends without a King hit the game is a draw "
+     "(CD-15); 0 (the default): no limit (CD-16), or 25 with tournament=1 (CD-8)",
+     NULL},
+    {"tournament", RP_OPT_INT, 0, 1, 0, NULL,
+     "1: formal play (CD-8): a 25-turn limit unless turn-limit gives another", NULL},
+};
+
+/* The options this game is played under: the limit in effect (25 under tournament=1). */
+static void cd_config_of(const void *st, rp_config *cfg)
+{
+    const cd_state *s = st;
+    cfg->players = 2;
+    cfg->value[OPT_LIMIT] = s->limit;
+    cfg->value[OPT_TOURNAMENT] = s->tournament;
+}
+
+/* ---- traits and the table ---- */
+
+static const char *const cd_seat_names[] = {"Blue", "Red"};
+
+const rp_game rp_castle_danger = {
+    .id = "castle-danger",
+    .title = "Castle Danger",
+    .summary = "abstract strategy: Wizards give moves, Builders wall, Cannons fire at the King",
+    .min_players = 2,
+    .max_players = 2,
+    .default_players = 2,
+    .flags = 0, /* no chance and nothing hidden: the whole board is public */
+    .num_actions = A_COUNT,
+    .state_size = sizeof(cd_state),
+    .options = cd_options,
+    .num_options = (int)(sizeof cd_options / sizeof cd_options[0]),
+    .seat_names = cd_seat_names,
+    /* A stated rules workload: formal play's 25-turn limit (CD-8), so every game ends by the
+     * rules and the action count stays a signature of them. */
+    .bench_options = "tournament=1",
+    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
+    /* No chance: the side that moves first is the only asymmetry, so comparisons swap it. */
+    .paired_seats = true,
+    /* CD-16: without a limit a game ends only when a King is hit; tools stop it after 100
+     * turns per player (turn_number counts as CD-15 does) and report it unfinished. */
+    .tool_turn_cap = CD_TOOL_TURN_CAP,
+    .init = cd_init,
+    .num_players = cd_num_players,
+    .current_player = cd_current_player,
+    .turn_number = cd_turn_number,
+    .legal_actions = cd_legal_actions,
+    .apply = cd_apply,
+    .returns = cd_returns,
+    .action_to_text = cd_action_to_text,
+    .action_from_text = cd_action_from_text,
+    .state_to_text = cd_state_to_text,
+    .state_from_text = cd_state_from_text,
+    .state_ok = cd_state_ok,
+    .config_of = cd_config_of,
+    .view_json = cd_view_json,
+    .determinize = cd_determinize,
+    .render = cd_render,
+    .action_json = cd_action_json,
+    .events_json = cd_events_json,
+    /* No numbers from options or data files beyond the turn limit, which the view shows. */
+    .describe = NULL,
+    .explain_illegal = cd_explain_illegal,
+    /* The numbered list of legal actions serves prompts: no summary. */
+    .moves_summary = NULL,
+    .secret_names = cd_secret_names,
+    .evaluate = cd_evaluate,
+    .observe_action = NULL, /* every action is visible to everyone */
+    .observation_size = CD_OBS_SIZE,
+    .observation_fields = cd_obs_fields,
+    .num_observation_fields = (int)(sizeof cd_obs_fields / sizeof cd_obs_fields[0]),
+    .observation_tensor = cd_observation_tensor,
+};

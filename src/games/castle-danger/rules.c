@@ -1,0 +1,332 @@
+/* rules.c — Castle Danger's rules on bitboards, the hot path: setup, the turn flow, legal
+ * actions and apply, with an optional narration of what an action did that the compiler
+ * removes from apply (events_json in view.c reads it). */
+#include "games/castle-danger/internal.h"
+
+#include <string.h>
+
+#include "core/check.h"
+
+/* ---- what stands where ---- */
+
+/* What stands on square sq, and whose it is (-1 for a Wall or nothing). */
+int cd_thing_at(const cd_state *s, int sq, int *owner)
+{
+    const uint64_t bit = 1ULL << sq;
+    for (int side = 0; side < 2; side++) {
+        *owner = side;
+        for (int k = 0; k < CD_KINDS; k++)
+            if (s->piece[side][k] & bit)
+                return k;
+        if (s->fire[side] & bit)
+            return T_FIRE;
+    }
+    *owner = -1;
+    return (s->walls & bit) ? T_WALL : T_NONE;
+}
+
+/* The functions that take a story are inlined into apply, where the story is NULL, so the
+ * compiler removes every narration from the hot path. */
+#define NARRATED static inline __attribute__((always_inline))
+
+/* Record a note when someone is listening (events_json); apply passes NULL. */
+NARRATED void tell(cd_story *story, cd_note note)
+{
+    if (story && story->count < CD_MAX_NOTES)
+        story->note[story->count++] = note;
+}
+
+/* ---- turn flow ---- */
+
+/* CD-3: the start of a turn: own Fire removed, own Cannons reset, 3 + 3 x Wizards moves. */
+NARRATED void start_turn(cd_state *s, cd_story *story)
+{
+    const int side = s->side;
+    if (story && s->fire[side])
+        tell(story, (cd_note){.kind = N_FIRE_OUT,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = -1,
+                              .squares = s->fire[side]});
+    if (story && (s->fired & s->piece[side][CD_CANNON]))
+        tell(story, (cd_note){.kind = N_RESET,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = -1,
+                              .squares = s->fired & s->piece[side][CD_CANNON]});
+    s->fire[side] = 0;
+    s->fired &= ~s->piece[side][CD_CANNON];
+    s->moves = (uint8_t)turn_moves(s, side);
+    s->add_open = 1;
+    if (story)
+        tell(story,
+             (cd_note){
+                 .kind = N_TURN, .side = (uint8_t)side, .from = -1, .to = -1, .count = s->moves});
+}
+
+/* The end of a turn; CD-15: Red's turn number `limit` ending without a King hit is a draw. */
+NARRATED void end_turn(cd_state *s, bool chosen, cd_story *story)
+{
+    if (story)
+        tell(story, (cd_note){.kind = N_END,
+                              .side = s->side,
+                              .from = -1,
+                              .to = -1,
+                              .what = chosen,
+                              .count = s->moves});
+    if (s->side == CD_RED && s->limit && s->turn >= s->limit) {
+        s->result = CD_DRAW;
+        s->moves = 0;
+        s->add_open = 0;
+        tell(story, (cd_note){.kind = N_OVER, .side = s->side, .from = -1, .to = -1});
+        return;
+    }
+    s->side ^= 1;
+    if (s->side == CD_BLUE && s->turn < MAX_TURN)
+        s->turn++;
+    start_turn(s, story);
+}
+
+/* ---- setup ---- */
+
+/* CD-1: the standard setup, Blue to move with its first turn started. CD-16: no turn limit
+ * unless asked; CD-8: 25 under tournament=1 (CD-P5). */
+int cd_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    cd_state *s = st;
+    if (cfg->players != 2)
+        return rp_fail(err, RP_EINVAL, "Castle Danger is for exactly 2 players");
+    const int64_t asked = cfg->value[OPT_LIMIT], tournament = cfg->value[OPT_TOURNAMENT];
+    if (asked < 0 || asked > MAX_LIMIT)
+        return rp_fail(err, RP_EINVAL, "turn-limit=%lld is out of range 0..%d", (long long)asked,
+                       MAX_LIMIT);
+    if (tournament < 0 || tournament > 1)
+        return rp_fail(err, RP_EINVAL, "tournament=%lld: expected 0 or 1", (long long)tournament);
+    memset(s, 0, sizeof *s);
+    s->limit = (uint16_t)(asked ? asked : tournament ? CD_TOURNAMENT_LIMIT : 0);
+    s->tournament = (uint8_t)tournament;
+    s->turn = 1;
+    s->piece[CD_BLUE][CD_KING] = 1ULL << CD_SQ(2, 1);
+    s->piece[CD_BLUE][CD_WIZARD] = 1ULL << CD_SQ(4, 1);
+    s->piece[CD_RED][CD_KING] = 1ULL << CD_SQ(4, 9);
+    s->piece[CD_RED][CD_WIZARD] = 1ULL << CD_SQ(2, 9);
+    s->walls = (1ULL << CD_SQ(2, 2)) | (1ULL << CD_SQ(4, 2)) | (1ULL << CD_SQ(4, 8)) |
+               (1ULL << CD_SQ(2, 8));
+    s->side = CD_BLUE;
+    start_turn(s, NULL);
+    return RP_OK;
+}
+
+/* Always two: Blue (seat 0) and Red (seat 1). */
+int cd_num_players(const void *st)
+{
+    (void)st;
+    return 2;
+}
+
+/* The side to move, or RP_TERMINAL once a King is hit or the turn limit is reached. */
+int cd_current_player(const void *st)
+{
+    const cd_state *s = st;
+    return s->result != CD_ONGOING ? RP_TERMINAL : s->side;
+}
+
+/* As CD-15 counts: Blue's and Red's n-th turns are turn n. */
+int cd_turn_number(const void *st)
+{
+    const cd_state *s = st;
+    return (int)s->turn;
+}
+
+/* ---- legal actions and apply ---- */
+
+/* Every legal action: end (CD-14), the add step, moves, builds, removals and shots. */
+int cd_legal_actions(const void *st, rp_action *out)
+{
+    const cd_state *s = st;
+    if (s->result != CD_ONGOING)
+        return 0;
+    const int side = s->side;
+    const uint64_t occ = occupied(s);
+    int n = 0;
+    out[n++] = A_END;
+    if (s->add_open && !(occ & portal[side]) && s->moves >= add_cost(s))
+        for (int k = CD_WIZARD; k <= CD_CANNON; k++)
+            if (count_bits(s->piece[side][k]) < kind_max[k])
+                out[n++] = (rp_action)(A_ADD + k - 1);
+    const uint64_t mine = side_pieces(s, side);
+    const uint64_t free_own = side_mask[side] & ~occ; /* CD-4 */
+    for (int d = 0; d < 4; d++) {
+        for (uint64_t t = shift_dir(mine, d) & free_own; t; t &= t - 1) {
+            const int from = low_bit(t) - dir_delta[d];
+            out[n++] = (rp_action)(A_MOVE + 4 * from + d);
+        }
+    }
+    const uint64_t reach = adjacent(s->piece[side][CD_BUILDER]);
+    if (count_bits(s->walls) < MAX_WALLS)                      /* CD-2: the 20 Walls are shared */
+        for (uint64_t t = reach & GRASS & ~occ; t; t &= t - 1) /* CD-5, CD-11 */
+            out[n++] = (rp_action)(A_BUILD + low_bit(t));
+    for (uint64_t t = reach & s->walls; t; t &= t - 1)
+        out[n++] = (rp_action)(A_REMOVE + low_bit(t));
+    const int step = side == CD_BLUE ? 7 : -7;
+    for (uint64_t c = s->piece[side][CD_CANNON] & ~s->fired; c; c &= c - 1) { /* CD-6 */
+        const int from = low_bit(c);
+        int sq = from;
+        for (int dist = 1; dist <= s->moves; dist++) {
+            sq += step;
+            if (sq < 0 || sq >= CD_SQUARES)
+                break;
+            if ((RIVER >> sq) & 1)
+                continue;
+            out[n++] = (rp_action)(A_FIRE + 8 * from + dist - 1);
+            if ((s->walls >> sq) & 1)
+                break;
+        }
+    }
+    return n;
+}
+
+/* Take away whatever stands on `bit` (CD-6); returns the side whose King stood there, or -1. */
+static int clear_square(cd_state *s, uint64_t bit)
+{
+    int king_owner = -1;
+    for (int side = 0; side < 2; side++) {
+        if (s->piece[side][CD_KING] & bit)
+            king_owner = side;
+        for (int k = 0; k < CD_KINDS; k++)
+            s->piece[side][k] &= ~bit;
+        s->fire[side] &= ~bit;
+    }
+    s->walls &= ~bit;
+    s->fired &= ~bit;
+    return king_owner;
+}
+
+/* CD-6, CD-7, CD-11: a shot from `from` landing `dist` squares toward the opponent. */
+NARRATED void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
+{
+    const int side = s->side;
+    const int to = from + (side == CD_BLUE ? 7 : -7) * dist;
+    const uint64_t bit = 1ULL << to;
+    s->fired |= 1ULL << from;
+    s->moves = (uint8_t)(s->moves - dist);
+    if (story) {
+        int owner;
+        const int what = cd_thing_at(s, to, &owner);
+        tell(story, (cd_note){.kind = N_FIRE,
+                              .side = (uint8_t)side,
+                              .from = (int8_t)from,
+                              .to = (int8_t)to,
+                              .count = (int16_t)dist,
+                              .left = s->moves});
+        if (what != T_NONE)
+            tell(story, (cd_note){.kind = N_HIT,
+                                  .side = (uint8_t)side,
+                                  .from = (int8_t)from,
+                                  .to = (int8_t)to,
+                                  .what = (int8_t)what,
+                                  .owner = (int8_t)owner});
+    }
+    const int king_owner = clear_square(s, bit);
+    if (!((portal[0] | portal[1]) & bit)) {
+        s->fire[side] |= bit;
+        tell(story, (cd_note){.kind = N_BURN, .side = (uint8_t)side, .from = -1, .to = (int8_t)to});
+    }
+    if (king_owner >= 0) {
+        s->result = king_owner == CD_BLUE ? CD_RED_WON : CD_BLUE_WON;
+        s->moves = 0;
+        tell(story, (cd_note){.kind = N_OVER,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)to,
+                              .owner = (int8_t)king_owner});
+    }
+}
+
+/* CD-4: one step of the piece on `from` (its fired mark travels with a Cannon, CD-12). */
+NARRATED void move_piece(cd_state *s, int from, int d, cd_story *story)
+{
+    const uint64_t a = 1ULL << from, b = 1ULL << (from + dir_delta[d]);
+    uint64_t *kinds = s->piece[s->side];
+    int kind = 0;
+    while (kind < CD_KINDS - 1 && !(kinds[kind] & a))
+        kind++;
+    kinds[kind] ^= a | b;
+    if (s->fired & a)
+        s->fired ^= a | b;
+    s->moves--;
+    tell(story, (cd_note){.kind = N_MOVE,
+                          .side = s->side,
+                          .from = (int8_t)from,
+                          .to = (int8_t)(from + dir_delta[d]),
+                          .what = (int8_t)kind,
+                          .count = 1,
+                          .left = s->moves});
+}
+
+/* Play a legal action, telling `story` (may be NULL) what happened: pay its moves, close the
+ * add step (CD-P4), and end the turn when the moves run out (CD-3). */
+NARRATED void play(cd_state *s, rp_action action, cd_story *story)
+{
+    if (action == A_END) {
+        end_turn(s, true, story);
+        return;
+    }
+    const int side = s->side;
+    if (action < A_MOVE) {
+        const int kind = (int)action - A_ADD + 1, cost = add_cost(s); /* CD-13: before placing */
+        s->moves = (uint8_t)(s->moves - cost);
+        s->piece[side][kind] |= portal[side];
+        tell(story, (cd_note){.kind = N_ADD,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)low_bit(portal[side]),
+                              .what = (int8_t)kind,
+                              .count = (int16_t)cost,
+                              .left = s->moves});
+    } else if (action < A_BUILD) {
+        move_piece(s, (int)(action - A_MOVE) >> 2, (int)(action - A_MOVE) & 3, story);
+    } else if (action < A_FIRE) {
+        const bool build = action < A_REMOVE;
+        const int sq = (int)action - (build ? A_BUILD : A_REMOVE);
+        s->walls ^= 1ULL << sq;
+        s->moves--;
+        tell(story, (cd_note){.kind = build ? N_BUILD : N_REMOVE,
+                              .side = (uint8_t)side,
+                              .from = -1,
+                              .to = (int8_t)sq,
+                              .count = 1,
+                              .left = s->moves});
+    } else {
+        fire_cannon(s, (int)(action - A_FIRE) >> 3, (int)((action - A_FIRE) & 7) + 1, story);
+    }
+    s->add_open = 0;
+    if (s->result == CD_ONGOING && s->moves == 0)
+        end_turn(s, false, story);
+}
+
+void cd_apply(void *st, rp_action action)
+{
+    play(st, action, NULL);
+    RP_DEBUG_STATE_OK(&rp_castle_danger, st);
+}
+
+/* The winner takes 1; a draw at the turn limit gives 1/2 each (CD-15). */
+void cd_returns(const void *st, double *out)
+{
+    const cd_state *s = st;
+    out[0] = out[1] = 0.5;
+    if (s->result == CD_BLUE_WON) {
+        out[0] = 1;
+        out[1] = 0;
+    } else if (s->result == CD_RED_WON) {
+        out[0] = 0;
+        out[1] = 1;
+    }
+}
+
+/* play with a story, for events_json (view.c): the same steps apply takes, told. */
+void cd_play_told(cd_state *s, rp_action action, cd_story *story)
+{
+    play(s, action, story);
+}
