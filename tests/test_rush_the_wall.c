@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/rush_the_wall.h"
+#include "games/rush-the-wall/internal.h"
 #include "support.h"
 
 static const rp_game *const G = &rp_rush_the_wall;

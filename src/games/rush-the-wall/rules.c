@@ -1,0 +1,844 @@
+/* rules.c — Rush the Wall's rules, the hot path: setup and the rounds, turn resolution in
+ * the order of ruling RW-6, legal actions, apply and returns, with a narrator that apply
+ * leaves out (events_json in view.c tells what it notes). */
+#include "games/rush-the-wall/internal.h"
+
+#include <string.h>
+
+#include "core/check.h"
+
+/* The rules take a narrator `t` all along. The stages of a turn are inlined into both
+ * callers, so apply (t = NULL) compiles them without narration; the few functions called once
+ * a turn or a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
+#if defined(__GNUC__)
+#define NARRATED static inline __attribute__((always_inline))
+#else
+#define NARRATED static inline
+#endif
+
+/* A new note in t (not NULL); kept out of line, as only events_json narrates. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+rtw_note *
+rtw_new_note(rtw_tell *t, const rtw_state *s, int kind, int clan)
+{
+    rp_assert(t->n < RTW_MAX_NOTES);
+    if (t->n == RTW_MAX_NOTES)
+        return NULL;
+    rtw_note *n = &t->note[t->n++];
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->round = s->round;
+    n->turn = s->turn;
+    n->clan = (int8_t)clan;
+    n->other = -1;
+    n->warrior = n->fort = n->fort2 = RTW_NONE;
+    return n;
+}
+
+/* A new note of `kind` about `clan` (or -1), or NULL when nobody narrates: one test on the
+ * hot path (apply narrates to nobody). */
+static inline rtw_note *say(rtw_tell *t, const rtw_state *s, int kind, int clan)
+{
+    return t ? rtw_new_note(t, s, kind, clan) : NULL;
+}
+
+/* A note that only names a warrior. */
+static inline void say_warrior(rtw_tell *t, const rtw_state *s, int kind, int clan, int warrior)
+{
+    rtw_note *n = say(t, s, kind, clan);
+    if (n)
+        n->warrior = (uint8_t)warrior;
+}
+
+/* RW-17: the forts a Tax-Collector's capturer may pay, one id per distinct card (the lowest
+ * id), so identical forts make one action. */
+uint32_t rtw_tax_choices(const rtw_state *s)
+{
+    uint32_t others = s->forts[s->capturer] & ~(1u << s->captured), out = 0;
+    for (uint32_t m = others; m; m &= m - 1) {
+        int f = lowest_bit(m);
+        bool dup = false;
+        for (uint32_t o = out; o && !dup; o &= o - 1)
+            dup = same_fort(&s->cards, f, lowest_bit(o));
+        if (!dup)
+            out |= 1u << f;
+    }
+    return out;
+}
+
+/* RW-7 / RW-15: the rivals whose warrior revealed this turn is still face up. */
+uint16_t rtw_charm_choices(const rtw_state *s, int qween_clan)
+{
+    uint16_t out = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (c != qween_clan && (s->up[c] & BIT(revealed(s, c))))
+            out |= BIT(c);
+    return out;
+}
+
+/* ---- setting up rounds ---- */
+
+void rtw_arrange_wall(const rtw_cards *cards, const uint8_t draw[RTW_SLOTS],
+                      uint8_t wall[RTW_SLOTS])
+{
+    int hi = -1, lo = -1;
+    for (int i = RTW_SLOTS - 1; i >= 0; i--) { /* ties: nearest the right end */
+        int v = cards->fort_value[draw[i]];
+        if (v > 0 && (hi < 0 || v > cards->fort_value[draw[hi]]))
+            hi = i;
+    }
+    for (int i = 0; i < RTW_SLOTS; i++) { /* ties: nearest the left end */
+        int v = cards->fort_value[draw[i]];
+        if (v > 0 && (lo < 0 || v < cards->fort_value[draw[lo]]))
+            lo = i;
+    }
+    if (hi < 0) { /* no positive fort: nothing moves */
+        memcpy(wall, draw, RTW_SLOTS);
+        return;
+    }
+    /* RTW-P1: a lone positive fort is moved right, then left (the text's order): it ends left. */
+    int n = 0;
+    wall[n++] = draw[lo];
+    for (int i = 0; i < RTW_SLOTS; i++)
+        if (i != hi && i != lo)
+            wall[n++] = draw[i];
+    if (hi != lo)
+        wall[n++] = draw[hi];
+}
+
+/* RW-4, RW-5, RW-11: draw the round's wall, deal each player clan 7 hidden warriors and lay
+ * each neutral clan's 6 random warriors in random order; the first clan starts planning. The
+ * rounds before keep their warriors in `prev` (RW-12: they return to their clans). */
+static void start_round(rtw_state *s, int round, rtw_tell *t)
+{
+    if (round > 0) /* rows of clans not in the game are zero in both */
+        memcpy(s->prev, s->slot, sizeof s->prev);
+    s->round = (uint8_t)round;
+    s->turn = 0;
+    rtw_arrange_wall(&s->cards, &s->deck[(size_t)RTW_SLOTS * (size_t)round], s->wall);
+    rtw_note *n = say(t, s, N_ROUND, -1);
+    if (n)
+        memcpy(n->wall, s->wall, RTW_SLOTS);
+    for (int c = 0; c < s->clans; c++) {
+        uint8_t order[RTW_KINDS] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        rp_rng_shuffle_u8(&s->rng, order, RTW_KINDS);
+        uint16_t m = 0;
+        int drawn = is_player(s, c) ? RTW_DRAW : RTW_SLOTS;
+        for (int i = 0; i < drawn; i++)
+            m |= BIT(order[i]);
+        s->drawn[c] = m;
+        s->up[c] = 0;
+        if (is_player(s, c)) {
+            s->hand[c] = m;
+            memset(s->slot[c], RTW_NONE, RTW_SLOTS);
+            if ((n = say(t, s, N_DRAW, c)))
+                n->mask = m;
+        } else {
+            s->hand[c] = 0;
+            memcpy(s->slot[c], order, RTW_SLOTS);
+            say(t, s, N_NEUTRAL_PLAN, c);
+        }
+    }
+    s->phase = RTW_PLAN;
+    s->actor = 0;
+    s->next_slot = 0;
+    s->capturer = -1;
+    s->captured = RTW_NONE;
+    s->keep = 0;
+}
+
+/* ---- turn resolution (RW-6) ---- */
+
+enum { ST_REVEAL, ST_DRUHID, ST_FORT, ST_SIGNAL, ST_AXX, ST_DISCARD, ST_HORSIE, ST_ZVORD, ST_END };
+
+static void wait_for(rtw_state *s, int phase, int actor)
+{
+    s->phase = (uint8_t)phase;
+    s->actor = (uint8_t)actor;
+}
+
+/* RW-8 without a capturer: RW-13, RW-19 in the variant the fort stays, the rightmost goes and
+ * the rest slide right; else the fort is discarded. */
+NARRATED void nobody_captures(rtw_state *s, rtw_tell *t, uint16_t tied, int best, int archers)
+{
+    int turn = s->turn;
+    rtw_note *n = say(t, s, N_NO_CAPTURE, -1);
+    if (n) {
+        n->mask = tied;
+        n->value[0] = (int16_t)best;
+        n->pos = (uint8_t)archers;
+        n->fort = s->wall[turn];
+        n->fort2 = s->wall[RTW_SLOTS - 1];
+        n->flag = s->variant;
+    }
+    if (s->variant) {
+        s->gone |= 1u << s->wall[RTW_SLOTS - 1];
+        for (int i = RTW_SLOTS - 1; i > turn; i--)
+            s->wall[i] = s->wall[i - 1];
+    } else {
+        s->gone |= 1u << s->wall[turn];
+    }
+    s->wall[turn] = RTW_NONE;
+}
+
+/* RW-8: totals after Qween (qclan charms target, or -1), Filchy drop-outs, Arch'r ties. */
+/* The clans that revealed warrior kind k this turn (for the narrator only). */
+static uint16_t clans_revealing(const rtw_state *s, int k)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) == k)
+            mask |= BIT(c);
+    return mask;
+}
+
+/* The clans tied at the best total (for the narrator only). */
+static uint16_t clans_tied(const rtw_state *s, const int *total, int best)
+{
+    uint16_t mask = 0;
+    for (int c = 0; c < s->clans; c++)
+        if (revealed(s, c) != RTW_FILCHY && total[c] == best)
+            mask |= BIT(c);
+    return mask;
+}
+
+static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
+{
+    int total[RTW_MAX_CLANS];
+    for (int c = 0; c < s->clans; c++)
+        total[c] = strength_of(s, s->up[c]);
+    if (target >= 0) { /* RW-7: her value replaced by the charmed one's, which counts 0 */
+        int stolen = s->cards.strength[revealed(s, target)];
+        total[qclan] += stolen - s->cards.strength[RTW_QWEEN];
+        total[target] -= stolen;
+        rtw_note *n = say(t, s, N_CHARM, qclan);
+        if (n) {
+            n->other = (int8_t)target;
+            n->warrior = (uint8_t)revealed(s, target);
+        }
+    }
+    int best = 0, tied = 0, archers = 0, archer = -1, winner = -1;
+    for (int c = 0; c < s->clans; c++) {
+        if (revealed(s, c) == RTW_FILCHY)
+            continue;
+        if (tied == 0 || total[c] > best) {
+            best = total[c];
+            tied = 0;
+            archers = 0;
+        } else if (total[c] < best) {
+            continue;
+        }
+        tied++;
+        winner = c;
+        if (revealed(s, c) == RTW_ARCHR) { /* RW-15: a charmed Arch'r keeps its tie power */
+            archers++;
+            archer = c;
+        }
+    }
+    rtw_note *n = say(t, s, N_TOTALS, -1);
+    if (n) {
+        n->mask = clans_revealing(s, RTW_FILCHY);
+        for (int c = 0; c < s->clans; c++)
+            n->value[c] = (int16_t)total[c];
+    }
+    uint16_t tied_mask = t && tied > 1 ? clans_tied(s, total, best) : 0;
+    if (tied > 1)
+        winner = archers == 1 ? archer : -1;
+    s->capturer = (int8_t)winner;
+    if (winner < 0) {
+        nobody_captures(s, t, tied_mask, best, archers);
+        return;
+    }
+    if ((n = say(t, s, N_CAPTURE, winner))) {
+        n->fort = s->wall[s->turn];
+        n->value[0] = (int16_t)best;
+        n->mask = tied_mask;
+    }
+}
+
+/* Reveal, Ch'ariott collisions, then Qween: stops when a Qween's owner must pick. */
+NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
+{
+    int chariotts = 0, qweens = 0, qclan = -1;
+    s->capturer = -1;
+    s->captured = RTW_NONE;
+    s->keep = 0;
+    rtw_note *n = say(t, s, N_ATTACK, -1);
+    if (n) {
+        n->fort = s->wall[s->turn];
+        n->pos = s->turn;
+    }
+    for (int c = 0; c < s->clans; c++) {
+        int k = revealed(s, c);
+        s->up[c] |= BIT(k);
+        chariotts += k == RTW_CHARIOTT;
+        if (k == RTW_QWEEN) {
+            qweens++;
+            qclan = c;
+        }
+        if ((n = say(t, s, N_REVEAL, c))) {
+            n->warrior = (uint8_t)k;
+            n->pos = s->turn;
+        }
+    }
+    if (chariotts >= 2) { /* RW-6: colliding Ch'ariotts are discarded before points */
+        for (int c = 0; c < s->clans; c++)
+            if (revealed(s, c) == RTW_CHARIOTT)
+                s->up[c] &= (uint16_t)~BIT(RTW_CHARIOTT);
+        if ((n = say(t, s, N_WRECK, -1)))
+            n->mask = clans_revealing(s, RTW_CHARIOTT);
+    }
+    int target = -1;
+    if (qweens >= 2) { /* RW-7, RW-14: two or more Qweens cancel */
+        if ((n = say(t, s, N_QWEENS_CANCEL, -1)))
+            n->mask = clans_revealing(s, RTW_QWEEN);
+    } else if (qweens == 1 && !is_player(s, qclan)) { /* RW-11: a neutral's has no power */
+        say(t, s, N_QWEEN_NEUTRAL, qclan);
+    } else if (qweens == 1) {
+        uint16_t choices = rtw_charm_choices(s, qclan);
+        if (popcount(choices) > 1) {
+            wait_for(s, RTW_QWEEN_PICK, qclan);
+            return true;
+        }
+        if (choices)
+            target = lowest_bit(choices);
+        else
+            say(t, s, N_QWEEN_ALONE, qclan);
+    }
+    decide_capture(s, t, target >= 0 ? qclan : -1, target);
+    return false;
+}
+
+/* RW-9 Dru'hid: take the fort at wall position pos; the leftmost fills its place (or, in the
+ * variant RW-13, the forts left of it slide one place right). */
+static void take_fort(rtw_state *s, rtw_tell *t, int pos)
+{
+    int turn = s->turn;
+    int fort = s->wall[pos];
+    rtw_note *n = say(t, s, N_TAKE, s->capturer);
+    if (n) {
+        n->fort = (uint8_t)fort;
+        n->fort2 = s->wall[turn];
+        n->pos = (uint8_t)pos;
+        n->flag = s->variant;
+    }
+    if (pos != turn) {
+        if (s->variant) {
+            for (int i = pos; i > turn; i--)
+                s->wall[i] = s->wall[i - 1];
+        } else {
+            s->wall[pos] = s->wall[turn];
+        }
+    }
+    s->wall[turn] = RTW_NONE;
+    s->captured = (uint8_t)fort;
+    s->forts[s->capturer] |= 1u << fort;
+}
+
+NARRATED bool stage_druhid(rtw_state *s)
+{
+    int cap = s->capturer;
+    if (cap < 0)
+        return false;
+    if (is_player(s, cap) && revealed(s, cap) == RTW_DRUHID && s->turn < RTW_SLOTS - 1) {
+        wait_for(s, RTW_DRUHID_PICK, cap);
+        return true;
+    }
+    take_fort(s, NULL, s->turn); /* the capture note already named the fort */
+    return false;
+}
+
+/* Discard one face-up warrior of clan c, told as a note of `kind`. */
+NARRATED void discard_up(rtw_state *s, rtw_tell *t, int kind, int c, int warrior)
+{
+    s->up[c] &= (uint16_t)~BIT(warrior);
+    say_warrior(t, s, kind, c, warrior);
+}
+
+/* RW-10 Signal, the capturer's own discard (RTW-P2): everything but a kept Axx goes right after,
+ * so it discards its weakest warrior other than the Axx it revealed, Axx only when alone. */
+NARRATED void signal_capturer(rtw_state *s, rtw_tell *t)
+{
+    int cap = s->capturer;
+    uint16_t up = s->up[cap];
+    say(t, s, N_SIGNAL_FORT, cap);
+    if (!up)
+        return;
+    uint16_t pool = up; /* RW-11: a neutral discards its weakest */
+    if (is_player(s, cap) && revealed(s, cap) == RTW_AXX && (up & ~BIT(RTW_AXX)))
+        pool = (uint16_t)(up & ~BIT(RTW_AXX));
+    discard_up(s, t, N_SIGNAL, cap, weakest(s, pool));
+}
+
+/* Pay fort f for the Tax-Collector's (RW-17). */
+NARRATED void pay_fort(rtw_state *s, rtw_tell *t, int f)
+{
+    int cap = s->capturer;
+    s->forts[cap] &= ~(1u << f);
+    s->gone |= 1u << f;
+    rtw_note *n = say(t, s, N_TAX, cap);
+    if (n) {
+        n->fort = (uint8_t)f;
+        n->fort2 = s->captured;
+    }
+}
+
+/* RW-17: pay a fort for the Tax-Collector's; the neutral pays its lowest other fort. */
+NARRATED bool tax(rtw_state *s, rtw_tell *t)
+{
+    int cap = s->capturer;
+    uint32_t choices = rtw_tax_choices(s);
+    int pay;
+    if (!choices) {
+        pay = s->captured;
+    } else if (is_player(s, cap)) {
+        if (popcount(choices) > 1) {
+            wait_for(s, RTW_TAX_PICK, cap);
+            return true;
+        }
+        pay = lowest_bit(choices);
+    } else {
+        pay = lowest_bit(choices);
+        for (uint32_t m = choices; m; m &= m - 1)
+            if (s->cards.fort_value[lowest_bit(m)] < s->cards.fort_value[pay])
+                pay = lowest_bit(m);
+    }
+    pay_fort(s, t, pay);
+    return false;
+}
+
+/* The captured fort's effect (RW-10, RW-18). Stops for a Tax choice or a Legion win. */
+NARRATED bool stage_fort(rtw_state *s, rtw_tell *t)
+{
+    int cap = s->capturer;
+    if (cap < 0)
+        return false;
+    switch (s->cards.fort_kind[s->captured]) {
+    case RTW_UNWARY: {
+        int kept = s->up[cap] ? weakest(s, s->up[cap]) : RTW_NONE;
+        if (kept != RTW_NONE)
+            s->keep |= BIT(kept);
+        say_warrior(t, s, N_UNWARY, cap, kept);
+        return false;
+    }
+    case RTW_SIGNAL:
+        signal_capturer(s, t);
+        return false;
+    case RTW_TAX:
+        return tax(s, t);
+    case RTW_LEGION: {
+        if (legions(s, cap) < RTW_LEGION_WIN)
+            return false;
+        rtw_note *n = say(t, s, N_LEGION, cap);
+        if (n)
+            n->flag = !is_player(s, cap);
+        if (!is_player(s, cap)) /* RW-18: a neutral does not win, play goes on */
+            return false;
+        s->winner = (int8_t)cap;
+        wait_for(s, RTW_OVER, 0);
+        say(t, s, N_GAME_OVER, cap);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* RW-10 Signal for every other clan, in seat order (RW-6) from `from`. */
+NARRATED bool stage_signal(rtw_state *s, rtw_tell *t, int from)
+{
+    if (s->capturer < 0 || s->cards.fort_kind[s->captured] != RTW_SIGNAL)
+        return false;
+    for (int c = from; c < s->clans; c++) {
+        uint16_t up = s->up[c];
+        if (c == s->capturer || !up)
+            continue;
+        if (is_player(s, c) && popcount(up) > 1) {
+            wait_for(s, RTW_SIGNAL_PICK, c);
+            return true;
+        }
+        discard_up(s, t, N_SIGNAL, c, weakest(s, up));
+    }
+    return false;
+}
+
+/* RW-9 Axx: a player capturer may keep it; a neutral always does (RW-11). */
+NARRATED bool stage_axx(rtw_state *s, rtw_tell *t)
+{
+    int cap = s->capturer;
+    if (cap < 0 || revealed(s, cap) != RTW_AXX || !(s->up[cap] & BIT(RTW_AXX)) ||
+        (s->keep & BIT(RTW_AXX)))
+        return false;
+    if (is_player(s, cap)) {
+        wait_for(s, RTW_AXX_PICK, cap);
+        return true;
+    }
+    s->keep |= BIT(RTW_AXX);
+    rtw_note *n = say(t, s, N_AXX, cap);
+    if (n)
+        n->flag = 1;
+    return false;
+}
+
+/* The capturer discards its face-up warriors but the kept ones. */
+NARRATED void stage_discard(rtw_state *s, rtw_tell *t)
+{
+    int cap = s->capturer;
+    if (cap >= 0) {
+        uint16_t gone = (uint16_t)(s->up[cap] & ~s->keep), kept = (uint16_t)(s->up[cap] & s->keep);
+        rtw_note *n = gone || kept ? say(t, s, N_DISCARD, cap) : NULL;
+        if (n) {
+            n->mask = gone;
+            n->mask2 = kept;
+        }
+        s->up[cap] = kept;
+    }
+    s->keep = 0;
+}
+
+/* RW-9 Horsie for every clan that revealed her and did not capture, in seat order. RW-20
+ * (RTW-P3): her penalty belongs to the turn she was revealed, so it applies even when a Signal
+ * discarded her earlier this turn, and takes nothing when nothing is left face up. */
+NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
+{
+    for (int c = from; c < s->clans; c++) {
+        if (c == s->capturer || revealed(s, c) != RTW_HORSIE)
+            continue;
+        uint16_t choices = horsie_choices(s, c);
+        if (!choices) {
+            say_warrior(t, s, N_HORSIE, c, RTW_NONE);
+            continue;
+        }
+        if (is_player(s, c) && popcount(choices) > 1) {
+            wait_for(s, RTW_HORSIE_PICK, c);
+            return true;
+        }
+        discard_up(s, t, N_HORSIE, c, weakest(s, choices)); /* RW-11 for neutrals */
+    }
+    return false;
+}
+
+/* RW-6, RW-19 Zvord: a player clan takes back its hidden warriors and places them again. */
+NARRATED bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
+{
+    int first = s->turn + 1;
+    if (RTW_SLOTS - first < 2)
+        return false;
+    for (int c = from; c < s->players; c++) {
+        if (revealed(s, c) != RTW_ZVORD)
+            continue;
+        uint16_t hand = 0;
+        for (int i = first; i < RTW_SLOTS; i++) {
+            hand |= BIT(s->slot[c][i]);
+            s->slot[c][i] = RTW_NONE;
+        }
+        s->hand[c] = hand;
+        s->next_slot = (uint8_t)first;
+        rtw_note *n = say(t, s, N_ZVORD, c);
+        if (n)
+            n->pos = (uint8_t)(RTW_SLOTS - first);
+        wait_for(s, RTW_ZVORD_PLACE, c);
+        return true;
+    }
+    return false;
+}
+
+/* RW-12: the next turn, else the next round, else the end. */
+NARRATED bool stage_end(rtw_state *s, rtw_tell *t)
+{
+    if (s->turn + 1 < RTW_SLOTS) {
+        s->turn++;
+        return false;
+    }
+    rtw_note *n = say(t, s, N_ROUND_END, -1);
+    for (int c = 0; n && c < s->clans; c++)
+        n->value[c] = (int16_t)fort_total(s, c);
+    if (s->round + 1 < RTW_ROUNDS) {
+        start_round(s, s->round + 1, t);
+    } else {
+        wait_for(s, RTW_OVER, 0);
+        say(t, s, N_GAME_OVER, -1);
+    }
+    return true;
+}
+
+/* Run the turn from `stage` (and, for per-clan stages, from clan `from`) until a clan must
+ * decide or the game ends. */
+NARRATED void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
+{
+    for (;;) {
+        bool stop = false;
+        switch (stage) {
+        case ST_REVEAL:
+            stop = stage_reveal(s, t);
+            break;
+        case ST_DRUHID:
+            stop = stage_druhid(s);
+            break;
+        case ST_FORT:
+            stop = stage_fort(s, t);
+            break;
+        case ST_SIGNAL:
+            stop = stage_signal(s, t, from);
+            break;
+        case ST_AXX:
+            stop = stage_axx(s, t);
+            break;
+        case ST_DISCARD:
+            stage_discard(s, t);
+            break;
+        case ST_HORSIE:
+            stop = stage_horsie(s, t, from);
+            break;
+        case ST_ZVORD:
+            stop = stage_zvord(s, t, from);
+            break;
+        default:
+            if (stage_end(s, t))
+                return;
+            stage = ST_REVEAL;
+            from = 0;
+            continue;
+        }
+        if (stop)
+            return;
+        stage++;
+        from = 0;
+    }
+}
+
+/* RW-1, RTW-P5: the neutral clans these options give (one player alone gets one). */
+static int neutrals_of(const rp_config *cfg)
+{
+    if (!cfg->given[OPT_NEUTRALS] && cfg->players == 1)
+        return 1;
+    return (int)cfg->value[OPT_NEUTRALS];
+}
+
+int rtw_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    int players = cfg->players;
+    int neutrals = neutrals_of(cfg);
+    if (players + neutrals < 2)
+        return rp_fail(err, RP_EINVAL, "players=1 needs neutrals=1 or 2 (RW-1: 2..4 clans)");
+    if (players + neutrals > RTW_MAX_CLANS)
+        return rp_fail(err, RP_EINVAL, "players=%d neutrals=%d: at most %d clans in all (RW-1)",
+                       players, neutrals, RTW_MAX_CLANS);
+    rtw_cards cards = *rtw_default_cards();
+    if (cfg->given[OPT_CARDS]) {
+        int rc = rtw_cards_from_value(cfg->text[OPT_CARDS], &cards, err);
+        if (rc < 0)
+            return RP_EINVAL;
+    }
+    rtw_state *s = st;
+    memset(s, 0, sizeof *s);
+    s->cards = cards;
+    s->players = (uint8_t)players;
+    s->neutrals = (uint8_t)neutrals;
+    s->clans = (uint8_t)(players + neutrals);
+    s->variant = (uint8_t)cfg->value[OPT_VARIANT];
+    s->winner = -1;
+    memset(s->prev, RTW_NONE, (size_t)s->clans * sizeof s->prev[0]);
+    rp_rng_seed(&s->rng, cfg->seed, 0x52545741u);
+    for (int i = 0; i < RTW_FORTS; i++)
+        s->deck[i] = (uint8_t)i;
+    rp_rng_shuffle_u8(&s->rng, s->deck, RTW_FORTS);
+    start_round(s, 0, NULL);
+    return RP_OK;
+}
+
+int rtw_num_players(const void *st)
+{
+    return ((const rtw_state *)st)->players;
+}
+
+int rtw_current_player(const void *st)
+{
+    const rtw_state *s = st;
+    return s->phase == RTW_OVER ? RP_TERMINAL : s->actor;
+}
+
+/* The rulebook's turns: six a round (one per fort), so 1..18; planning belongs to the first
+ * turn of its round. */
+int rtw_turn_number(const void *st)
+{
+    const rtw_state *s = st;
+    return s->round * RTW_SLOTS + s->turn + 1;
+}
+
+static int list_mask(uint32_t mask, rp_action base, rp_action *out)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        out[n++] = base + (rp_action)lowest_bit(mask);
+    return n;
+}
+
+int rtw_legal_actions(const void *st, rp_action *out)
+{
+    const rtw_state *s = st;
+    int a = s->actor;
+    switch (s->phase) {
+    case RTW_PLAN:
+    case RTW_ZVORD_PLACE:
+        return list_mask(s->hand[a], RTW_A_PLACE, out);
+    case RTW_QWEEN_PICK:
+        return list_mask(rtw_charm_choices(s, a), RTW_A_CHARM, out);
+    case RTW_DRUHID_PICK: {
+        int n = 0;
+        for (int p = s->turn; p < RTW_SLOTS; p++)
+            if (s->wall[p] != RTW_NONE)
+                out[n++] = RTW_A_TAKE + (rp_action)p;
+        return n;
+    }
+    case RTW_SIGNAL_PICK:
+        return list_mask(s->up[a], RTW_A_DISCARD, out);
+    case RTW_HORSIE_PICK:
+        return list_mask(horsie_choices(s, a), RTW_A_DISCARD, out);
+    case RTW_TAX_PICK:
+        return list_mask(rtw_tax_choices(s), RTW_A_PAY, out);
+    case RTW_AXX_PICK:
+        out[0] = RTW_A_KEEP_AXX;
+        out[1] = RTW_A_DROP_AXX;
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/* A placement (planning or after Zvord). Planning ends with the seventh warrior set aside
+ * (RW-5); a Zvord re-placement ends when the last warrior goes to the last slot. */
+NARRATED void apply_place(rtw_state *s, rtw_tell *t, int kind)
+{
+    int a = s->actor;
+    rtw_note *n = say(t, s, N_PLACE, a);
+    if (n) {
+        n->warrior = (uint8_t)kind;
+        n->pos = s->next_slot;
+        n->flag = s->phase == RTW_ZVORD_PLACE;
+    }
+    s->slot[a][s->next_slot++] = (uint8_t)kind;
+    s->hand[a] &= (uint16_t)~BIT(kind);
+    if (s->phase == RTW_PLAN) {
+        if (s->next_slot < RTW_SLOTS)
+            return;
+        say_warrior(t, s, N_SET_ASIDE, a, lowest_bit(s->hand[a]));
+        s->hand[a] = 0;
+        s->next_slot = 0;
+        if (a + 1 < s->players) {
+            s->actor = (uint8_t)(a + 1);
+            return;
+        }
+        resolve(s, t, ST_REVEAL, 0);
+        return;
+    }
+    if (popcount(s->hand[a]) > 1)
+        return;
+    int last = lowest_bit(s->hand[a]);
+    s->slot[a][s->next_slot] = (uint8_t)last;
+    if ((n = say(t, s, N_LAST_PLACE, a))) {
+        n->warrior = (uint8_t)last;
+        n->pos = s->next_slot;
+    }
+    s->hand[a] = 0;
+    s->next_slot = 0;
+    resolve(s, t, ST_ZVORD, a + 1);
+}
+
+/* apply, telling t (NULL: nobody) what happened. */
+NARRATED void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
+{
+    int a = s->actor;
+    switch (s->phase) {
+    case RTW_PLAN:
+    case RTW_ZVORD_PLACE:
+        apply_place(s, t, (int)(action - RTW_A_PLACE));
+        return;
+    case RTW_QWEEN_PICK:
+        decide_capture(s, t, a, (int)(action - RTW_A_CHARM));
+        resolve(s, t, ST_DRUHID, 0);
+        return;
+    case RTW_DRUHID_PICK:
+        take_fort(s, t, (int)(action - RTW_A_TAKE));
+        resolve(s, t, ST_FORT, 0);
+        return;
+    case RTW_SIGNAL_PICK:
+        discard_up(s, t, N_SIGNAL, a, (int)(action - RTW_A_DISCARD));
+        resolve(s, t, ST_SIGNAL, a + 1);
+        return;
+    case RTW_HORSIE_PICK:
+        discard_up(s, t, N_HORSIE, a, (int)(action - RTW_A_DISCARD));
+        resolve(s, t, ST_HORSIE, a + 1);
+        return;
+    case RTW_TAX_PICK:
+        pay_fort(s, t, (int)(action - RTW_A_PAY));
+        resolve(s, t, ST_AXX, 0);
+        return;
+    case RTW_AXX_PICK: {
+        rtw_note *n = say(t, s, N_AXX, a);
+        if (n)
+            n->flag = action == RTW_A_KEEP_AXX;
+        if (action == RTW_A_KEEP_AXX)
+            s->keep |= BIT(RTW_AXX);
+        resolve(s, t, ST_DISCARD, 0);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void rtw_apply(void *st, rp_action action)
+{
+    apply_told(st, NULL, action);
+    RP_DEBUG_STATE_OK(&rp_rush_the_wall, st);
+}
+
+/* RW-12 tie-breaks among player clans (RTW-P6: neutrals cannot win, so they are not ranked):
+ * fort total, then number of forts, then highest single fort. */
+int rtw_compare_clans(const rtw_state *s, int a, int b)
+{
+    int ta = fort_total(s, a), tb = fort_total(s, b);
+    if (ta != tb)
+        return ta > tb ? 1 : -1;
+    int na = popcount(s->forts[a]), nb = popcount(s->forts[b]);
+    if (na != nb)
+        return na > nb ? 1 : -1;
+    int ha = highest_fort(s, a), hb = highest_fort(s, b);
+    return (ha > hb) - (ha < hb);
+}
+
+/* The winning player clans as a mask (one bit, or several sharing the win). */
+uint32_t rtw_winners(const rtw_state *s)
+{
+    if (s->winner >= 0)
+        return 1u << s->winner;
+    int best = 0;
+    uint32_t mask = 1;
+    for (int c = 1; c < s->players; c++) {
+        int cmp = rtw_compare_clans(s, c, best);
+        if (cmp > 0) {
+            best = c;
+            mask = 1u << c;
+        } else if (cmp == 0) {
+            mask |= 1u << c;
+        }
+    }
+    return mask;
+}
+
+void rtw_returns(const void *st, double *out)
+{
+    const rtw_state *s = st;
+    uint32_t w = rtw_winners(s);
+    for (int c = 0; c < s->players; c++)
+        out[c] = (w >> c) & 1 ? 1.0 / popcount(w) : 0.0;
+}
+
+/* apply told to t, for events_json (view.c): the same steps apply takes, with a narrator. */
+void rtw_play_told(rtw_state *s, rtw_tell *t, rp_action action)
+{
+    apply_told(s, t, action);
+}
