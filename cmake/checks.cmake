@@ -70,13 +70,16 @@ function(rp_fuzz_target name source)
   endif()
 endfunction()
 
-# Each game's state and action notation: one target per game, named from its source file
-# (src/games/castle_danger.c is the game castle-danger).
-file(GLOB RP_GAME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*.c)
-list(FILTER RP_GAME_SOURCES EXCLUDE REGEX "registry\\.c$")
-foreach(game_source ${RP_GAME_SOURCES})
-  get_filename_component(stem ${game_source} NAME_WE)
-  string(REPLACE "_" "-" game ${stem})
+# Each game's state and action notation: one target per game, named from its folder
+# (src/games/castle-danger/ is the game castle-danger) or, for a game still in one file, from
+# that file (src/games/castle_danger.c).
+file(GLOB RP_GAME_ENTRIES LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*)
+foreach(entry ${RP_GAME_ENTRIES})
+  get_filename_component(name ${entry} NAME_WE)
+  if(NOT IS_DIRECTORY ${entry} AND (NOT entry MATCHES "\\.c$" OR name STREQUAL "registry"))
+    continue()
+  endif()
+  string(REPLACE "_" "-" game ${name})
   rp_fuzz_target(state-${game} fuzz_state.c GAME ${game})
   rp_fuzz_target(action-${game} fuzz_action.c GAME ${game})
 endforeach()
