@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/walls_and_armies.h"
+#include "games/walls-and-armies/internal.h"
 #include "support.h"
 
 static const rp_game *const G = &rp_walls_and_armies;

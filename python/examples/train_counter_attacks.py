@@ -27,7 +27,7 @@ import numpy as np
 
 import ramparts
 
-LEAVE, COUNTER = 120, 121  # Walls and Armies' action ids (src/games/walls_and_armies.h)
+LEAVE, COUNTER = 120, 121  # Walls and Armies' action ids (src/games/walls-and-armies/internal.h)
 
 
 class Features:

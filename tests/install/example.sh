@@ -40,7 +40,8 @@ readelf -d "$prefix/shared_example" | grep -q "NEEDED.*\[$want\]" || fail "examp
 [ "$("$prefix/static_example" danger-at-the-walls 7)" = "$out" ] || fail "static and shared differ"
 
 # Exports: every defined dynamic symbol is declared RP_EXTERN in an installed header, and the
-# internals (the games' tables, the notation toolkit, the search) are hidden.
+# internals (the games' tables and the helpers a game's files share, the notation toolkit, the
+# search) are hidden.
 declared=$(cat "$prefix"/include/ramparts/*.h | tr -c 'A-Za-z0-9_\n' ' ' | tr ' ' '\n' | grep '^rp_' | sort -u)
 count=0
 while read -r sym; do
@@ -49,7 +50,7 @@ while read -r sym; do
   count=$((count + 1))
 done < <(nm -D --defined-only "$libdir/libramparts.so" | awk '{print $3}')
 [ "$count" -ge 40 ] || fail "only $count public symbols exported"
-for hidden in rp_danger_at_the_walls rp__text_put rp__event rp_arena_init; do
+for hidden in rp_danger_at_the_walls wa_play rp__text_put rp__event rp_arena_init; do
   if nm -D --defined-only "$libdir/libramparts.so" | grep -qw "$hidden"; then
     fail "internal symbol exported: $hidden"
   fi

@@ -1,0 +1,91 @@
+/* game.c — Walls and Armies as an rp_game: its options, seat names and traits, and the table
+ * of every hook (each written out, with a comment where the value is a choice). The model a
+ * new game copies: docs/adding-a-game.md. */
+#include "games/walls-and-armies/internal.h"
+
+/* The rulebook names no seats; these are the names every Ramparts two-player game uses. */
+static const char *const wa_seat_names[2] = {"Blue", "Red"};
+
+/* ------------------------------------------------------------------------------------------
+ * Options: setting a game up from them (init) and reading them back from a state (config_of) */
+
+enum { OPT_TURN_CAP };
+
+static const rp_option_spec wa_options[] = {
+    [OPT_TURN_CAP] = {"turn-cap", RP_OPT_INT, 1, WA_MAX_CAP, WA_DEFAULT_CAP, NULL,
+                      "turns before the game is scored on walls (WA-7)", NULL},
+};
+
+/* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
+int wa_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    if (cfg->players != 2)
+        return rp_fail(err, RP_EINVAL, "walls-and-armies is for exactly 2 players, not %d",
+                       cfg->players);
+    int64_t cap = cfg->value[OPT_TURN_CAP];
+    if (cap < 1 || cap > WA_MAX_CAP)
+        return rp_fail(err, RP_EINVAL, "turn-cap must be 1..%d", WA_MAX_CAP);
+    rp_rng rng;
+    rp_rng_seed(&rng, cfg->seed, 0x5741u);
+    uint8_t order[WA_CARDS];
+    for (int i = 0; i < WA_CARDS; i++)
+        order[i] = (uint8_t)i;
+    rp_rng_shuffle_u8(&rng, order, WA_CARDS);
+    wa_deal((wa_state *)st, order, (int)cap, &rng);
+    return RP_OK;
+}
+
+/* The options a state is played under: two players and its turn cap (notation carries it). */
+void wa_config_of(const void *st, rp_config *cfg)
+{
+    const wa_state *s = st;
+    cfg->players = 2;
+    cfg->value[OPT_TURN_CAP] = s->cap;
+}
+
+const rp_game rp_walls_and_armies = {
+    .id = "walls-and-armies",
+    .title = "Walls and Armies",
+    .summary = "two players, one deck: flip armies against shields and walls, counter, capture",
+    .min_players = 2,
+    .max_players = 2,
+    .default_players = 2,
+    .flags = RP_CHANCE | RP_HIDDEN_INFO,
+    .num_actions = WA_NUM_ACTIONS,
+    .state_size = sizeof(wa_state),
+    .options = wa_options,
+    .num_options = (int)(sizeof wa_options / sizeof wa_options[0]),
+    .seat_names = wa_seat_names,
+    .bench_options = NULL, /* the default game is the workload */
+    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
+    .paired_seats = false, /* the deal, not the seat, decides who starts (WA-2) */
+    .tool_turn_cap = 0,    /* the rules' own turn cap ends every game (WA-7) */
+    .init = wa_init,
+    .num_players = wa_num_players,
+    .current_player = wa_current_player,
+    .turn_number = wa_turn_number,
+    .legal_actions = wa_legal_actions,
+    .apply = wa_apply,
+    .returns = wa_returns,
+    .action_to_text = wa_action_to_text,
+    .action_from_text = wa_action_from_text,
+    .state_to_text = wa_state_to_text,
+    .state_from_text = wa_state_from_text,
+    .state_ok = wa_state_ok,
+    .config_of = wa_config_of,
+    .view_json = wa_view_json,
+    .determinize = wa_determinize,
+    .render = wa_render,
+    .action_json = wa_action_json,
+    .events_json = wa_events_json,
+    .describe = NULL, /* no numbers come from options or data beyond the cap */
+    .explain_illegal = wa_explain_illegal,
+    .moves_summary = NULL, /* the legal list is short */
+    .secret_names = wa_secret_names,
+    .evaluate = wa_evaluate,
+    .observe_action = NULL, /* every action is seen by everyone */
+    .observation_size = WA_OBS_SIZE,
+    .observation_fields = wa_obs_fields,
+    .num_observation_fields = WA_OBS_FIELDS,
+    .observation_tensor = wa_observation_tensor,
+};

@@ -1,0 +1,547 @@
+/* rules.c — Walls and Armies: the rules (Christer Kaitila, #1GAM January; two players, one
+ * 52-card deck) and the hot path: setup, turn order, legal actions, apply. The rules are short
+ * functions that narrate what they do into an optional log (NULL on the hot path, view.c's
+ * events pass one). Rules: shared/seeds/walls-and-armies.txt, rulings WA-1..WA-15 and project
+ * rulings WA-P* in docs/rules/walls-and-armies.md; the action table is in internal.h. */
+#include <string.h>
+
+#include "core/check.h"
+#include "games/walls-and-armies/internal.h"
+
+/* ------------------------------------------------------------------------------------------
+ * Narration records (their kinds and fields are in internal.h) */
+
+/* A new zeroed record of `kind` about `seat` (WA_NONE: nobody), or NULL without a log. */
+static wa_event *note(wa_log *log, int kind, int seat)
+{
+    if (!log)
+        return NULL;
+    rp_assert(log->n < WA_MAX_EVENTS);
+    if (log->n >= WA_MAX_EVENTS)
+        return NULL;
+    wa_event *e = &log->ev[log->n++];
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->seat = (uint8_t)seat;
+    return e;
+}
+
+/* A card turned face up by the action in progress (public from now on, WA-8). */
+static void reveal(wa_state *s, int card)
+{
+    rp_assert(s->nrevealed < WA_MAX_REVEALED);
+    if (s->nrevealed < WA_MAX_REVEALED)
+        s->revealed[s->nrevealed++] = (uint8_t)card;
+}
+
+/* A new action starts: what the last one turned up is no longer news. (A fixed-size memset
+ * is a few stores; a loop over nrevealed costs more.) */
+static void forget_revealed(wa_state *s)
+{
+    memset(s->revealed, 0, sizeof s->revealed);
+    s->nrevealed = 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Piles: every removal zeroes the freed slot, so equal states stay equal bytes. */
+
+/* Remove entry i of a list of n, keeping the order of the rest (what a player numbered). */
+static void list_remove(uint8_t *list, uint8_t *n, int i)
+{
+    int last = *n - 1;
+    for (int j = i; j < last; j++)
+        list[j] = list[j + 1];
+    list[last] = 0;
+    *n = (uint8_t)last;
+}
+
+/* Position of card in a list, or -1. */
+int wa_list_find(const uint8_t *list, int n, int card)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == card)
+            return i;
+    return -1;
+}
+
+/* WA-6, WA-10: the discard pile becomes the new main deck only when a card is needed and the
+ * deck is empty. Returns the top card, or -1 when both are empty (fewer cards are dealt). */
+static int draw_main(wa_state *s, wa_log *log)
+{
+    if (s->ndeck == 0) {
+        if (s->discard == 0)
+            return -1;
+        int n = 0;
+        for (uint64_t m = s->discard; m; m &= m - 1)
+            s->deck[n++] = (uint8_t)__builtin_ctzll(m);
+        rp_rng_shuffle_u8(&s->rng, s->deck, n);
+        s->ndeck = (uint8_t)n;
+        s->discard = 0;
+        wa_event *e = note(log, EV_RESHUFFLE, WA_NONE);
+        if (e)
+            e->count = (uint8_t)n;
+    }
+    uint8_t card = s->deck[--s->ndeck];
+    s->deck[s->ndeck] = 0;
+    return card;
+}
+
+/* Deal up to n cards from the main deck onto a list (walls or army deck); returns how many. */
+static int deal_onto(wa_state *s, uint8_t *list, uint8_t *len, int n, wa_log *log)
+{
+    for (int i = 0; i < n; i++) {
+        int card = draw_main(s, log);
+        if (card < 0)
+            return i;
+        list[(*len)++] = (uint8_t)card;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Turn flow */
+
+static void end_turn(wa_state *s, wa_log *log);
+
+/* WA-3, WA-5: the attacker chooses the next attack while army cards remain (the card itself
+ * is flipped only once the choice is made, WA-P1); with none left the turn ends. */
+static void next_attack(wa_state *s, wa_log *log)
+{
+    if (s->p[s->attacker].narmy == 0) {
+        end_turn(s, log);
+        return;
+    }
+    s->phase = WA_ATTACK;
+    s->pending = WA_NONE;
+}
+
+/* WA-5, WA-11: one flip; a face card is a shield and nothing more, a number card is discarded
+ * (WA-10: before the deal, so a reshuffle may bring it back) and deals that many. */
+static void replenish(wa_state *s, int pl, wa_log *log)
+{
+    wa_player *p = &s->p[pl];
+    int card = draw_main(s, log);
+    if (card < 0) {
+        note(log, EV_NO_REPLENISH, pl);
+        return;
+    }
+    reveal(s, card);
+    wa_event *e = note(log, wa_is_face(card) ? EV_SHIELD : EV_REPLENISH, pl);
+    if (e)
+        e->card = (uint8_t)card;
+    if (wa_is_face(card)) {
+        p->shields[p->nshields++] = (uint8_t)card;
+        if (e)
+            e->number = p->nshields;
+        return;
+    }
+    s->discard |= WA_BIT(card);
+    int dealt = deal_onto(s, p->army, &p->narmy, wa_card_value(card), log);
+    if (e)
+        e->count = (uint8_t)dealt;
+}
+
+/* The game ends: winner 0, 1 or WA_DRAW (WA-7). */
+static void finish(wa_state *s, int winner, wa_log *log)
+{
+    s->phase = WA_OVER;
+    s->winner = (uint8_t)winner;
+    s->pending = WA_NONE;
+    wa_event *e = note(log, EV_GAME_OVER, winner == WA_DRAW ? (int)WA_NONE : winner);
+    if (e) {
+        e->walls[0] = s->p[0].nwalls;
+        e->walls[1] = s->p[1].nwalls;
+        e->turn = s->turn;
+        e->last = s->cap;
+    }
+}
+
+/* WA-7, WA-15: after the replenish of the last turn, more walls wins, equal walls draw. */
+static void end_by_cap(wa_state *s, wa_log *log)
+{
+    int w0 = s->p[0].nwalls, w1 = s->p[1].nwalls;
+    finish(s, w0 > w1 ? 0 : w1 > w0 ? 1 : WA_DRAW, log);
+}
+
+/* Neither player holds an army card and no card is left to draw (WA-6): every turn to the cap
+ * would be an empty replenish. */
+static bool nothing_left_to_play(const wa_state *s)
+{
+    return s->ndeck == 0 && s->discard == 0 && s->p[0].narmy == 0 && s->p[1].narmy == 0;
+}
+
+/* Go to the cap at once: the same end as playing the empty turns one by one. */
+static void skip_to_cap(wa_state *s, wa_log *log)
+{
+    wa_event *e = note(log, EV_IDLE, WA_NONE);
+    if (e) {
+        e->turn = (uint16_t)(s->turn + 1);
+        e->last = s->cap;
+    }
+    s->attacker = (uint8_t)(s->attacker ^ ((s->cap - s->turn) & 1));
+    s->turn = s->cap;
+    end_by_cap(s, log);
+}
+
+/* WA-5: unresolved stacks are discarded and face-up walls turned down; the attacker
+ * replenishes; the cap is checked (WA-15); the other player's turn begins. A turn that starts
+ * with an empty army deck is only a replenish and still counts (WA-12), hence the loop. */
+static void end_turn(wa_state *s, wa_log *log)
+{
+    wa_event *e = note(log, EV_TURN_END, s->attacker);
+    if (e) {
+        for (int k = 0; k < s->nstacks; k++)
+            e->cards |= s->stack_cards[k];
+        e->count = s->nstacks;
+        e->flags = s->faceup ? EVF_WALLS_DOWN : 0;
+    }
+    for (int k = 0; k < s->nstacks; k++) {
+        s->discard |= s->stack_cards[k];
+        s->stack_cards[k] = 0;
+        s->stack_target[k] = 0;
+        s->stack_total[k] = 0;
+    }
+    s->nstacks = 0;
+    s->targeted = 0;
+    s->faceup = 0;
+    for (;;) {
+        replenish(s, s->attacker, log);
+        if (s->turn >= s->cap) {
+            end_by_cap(s, log);
+            return;
+        }
+        if (nothing_left_to_play(s)) {
+            skip_to_cap(s, log);
+            return;
+        }
+        s->turn++;
+        s->attacker ^= 1;
+        wa_event *t = note(log, EV_TURN, s->attacker);
+        if (t) {
+            t->turn = s->turn;
+            t->count = s->p[s->attacker].narmy;
+        }
+        if (s->p[s->attacker].narmy > 0) {
+            s->phase = WA_ATTACK;
+            s->pending = WA_NONE;
+            return;
+        }
+    }
+}
+
+/* Drop stack k (its cards have already gone where they belong) and free its target (WA-9). */
+static void remove_stack(wa_state *s, int k)
+{
+    s->targeted &= ~WA_BIT(s->stack_target[k]);
+    int last = s->nstacks - 1;
+    for (int j = k; j < last; j++) {
+        s->stack_cards[j] = s->stack_cards[j + 1];
+        s->stack_target[j] = s->stack_target[j + 1];
+        s->stack_total[j] = s->stack_total[j + 1];
+    }
+    s->stack_cards[last] = 0;
+    s->stack_target[last] = 0;
+    s->stack_total[last] = 0;
+    s->nstacks = (uint8_t)last;
+}
+
+/* WA-3: a stack above its target wins at once; target and stack are discarded. Losing the
+ * last wall ends the game at once, mid-turn (WA-7, WA-15). */
+static void stack_wins(wa_state *s, int k, wa_log *log)
+{
+    wa_player *d = &s->p[s->attacker ^ 1];
+    int target = s->stack_target[k];
+    int i = wa_list_find(d->shields, d->nshields, target);
+    bool shield = i >= 0;
+    if (shield) {
+        list_remove(d->shields, &d->nshields, i);
+    } else {
+        i = wa_list_find(d->walls, d->nwalls, target);
+        list_remove(d->walls, &d->nwalls, i);
+        s->faceup &= ~WA_BIT(target);
+    }
+    wa_event *e = note(log, EV_FALLS, s->attacker ^ 1);
+    if (e) {
+        e->target = (uint8_t)target;
+        e->cards = s->stack_cards[k];
+        e->stack = (uint8_t)(k + 1);
+        e->number = (uint8_t)(i + 1);
+        e->flags = shield ? EVF_SHIELD : 0;
+        e->count = shield ? d->nshields : d->nwalls;
+    }
+    s->discard |= WA_BIT(target) | s->stack_cards[k];
+    remove_stack(s, k);
+    if (d->nwalls == 0) {
+        finish(s, s->attacker, log);
+        return;
+    }
+    next_attack(s, log);
+}
+
+/* Where stack k's target lies, for a record: its 1-based place among the defender's shields
+ * or walls, and EVF_SHIELD. */
+static void note_target(const wa_state *s, int k, wa_event *e)
+{
+    const wa_player *d = &s->p[s->attacker ^ 1];
+    int target = s->stack_target[k];
+    int i = wa_list_find(d->shields, d->nshields, target);
+    e->target = (uint8_t)target;
+    e->stack = (uint8_t)(k + 1);
+    e->flags |= i >= 0 ? EVF_SHIELD : 0;
+    e->number = (uint8_t)((i >= 0 ? i : wa_list_find(d->walls, d->nwalls, target)) + 1);
+}
+
+/* WA-P1: now that the attacker has chosen stack k, flip the top of their army deck onto it
+ * and resolve: a win at once, or the defender's choice (WA-4, WA-13: asked after every flip
+ * that does not win, the last one included). `flags` says how the attack began. */
+static void flip_onto(wa_state *s, int k, int flags, wa_log *log)
+{
+    wa_player *a = &s->p[s->attacker];
+    int card = a->army[--a->narmy];
+    a->army[a->narmy] = 0;
+    reveal(s, card);
+    int before = s->stack_total[k];
+    s->stack_cards[k] |= WA_BIT(card);
+    s->stack_total[k] = (uint8_t)(before + wa_card_value(card));
+    bool beats = s->stack_total[k] > wa_card_value(s->stack_target[k]);
+    wa_event *e = note(log, EV_FLIP, s->attacker);
+    if (e) {
+        e->flags = (uint8_t)(flags | (beats ? EVF_BEATS : 0) |
+                             (s->p[s->attacker ^ 1].narmy ? EVF_CAN_COUNTER : 0));
+        note_target(s, k, e);
+        e->card = (uint8_t)card;
+        e->before = (uint8_t)before;
+        e->total = s->stack_total[k];
+    }
+    if (beats) {
+        stack_wins(s, k, log);
+        return;
+    }
+    s->phase = WA_DEFEND;
+    s->pending = (uint8_t)k;
+}
+
+/* WA-3: a new stack against an opponent card; a face-down wall is revealed; then the flip. */
+static void open_attack(wa_state *s, int target, bool is_wall, wa_log *log)
+{
+    int k = s->nstacks++;
+    s->stack_target[k] = (uint8_t)target;
+    s->stack_cards[k] = 0;
+    s->stack_total[k] = 0;
+    s->targeted |= WA_BIT(target);
+    int flags = EVF_OPENS;
+    if (is_wall && !(s->faceup & WA_BIT(target))) {
+        s->faceup |= WA_BIT(target);
+        reveal(s, target);
+        flags |= EVF_TURNED_UP;
+    }
+    flip_onto(s, k, flags, log);
+}
+
+/* WA-4: the defender leaves the pending stack in play. */
+static void leave_stack(wa_state *s, wa_log *log)
+{
+    wa_event *e = note(log, EV_LEAVE, s->attacker ^ 1);
+    if (e) {
+        note_target(s, s->pending, e);
+        e->total = s->stack_total[s->pending];
+    }
+    next_attack(s, log);
+}
+
+/* WA-4: the counter is the defender's top army card. Greater than the stack: the counter is
+ * discarded and each stack card becomes its own face-down wall of the defender (WA-14), in
+ * card order at the end of the walls (WA-P2). Otherwise counter and stack are discarded.
+ * Either way the target stays, face up. */
+static void counter_attack(wa_state *s, wa_log *log)
+{
+    wa_player *d = &s->p[s->attacker ^ 1];
+    int k = s->pending;
+    int counter = d->army[--d->narmy];
+    d->army[d->narmy] = 0;
+    reveal(s, counter);
+    s->discard |= WA_BIT(counter);
+    bool beats = wa_card_value(counter) > s->stack_total[k];
+    wa_event *e = note(log, EV_COUNTER, s->attacker ^ 1);
+    if (e) {
+        note_target(s, k, e);
+        e->card = (uint8_t)counter;
+        e->total = s->stack_total[k];
+        e->flags |= beats ? EVF_BEATS : 0;
+        e->cards = beats ? 0 : s->stack_cards[k];
+    }
+    if (beats) {
+        wa_event *c = note(log, EV_CAPTURE, s->attacker ^ 1);
+        if (c) {
+            c->card = (uint8_t)counter;
+            c->number = (uint8_t)(d->nwalls + 1);
+            c->count = (uint8_t)__builtin_popcountll(s->stack_cards[k]);
+        }
+        for (uint64_t m = s->stack_cards[k]; m; m &= m - 1)
+            d->walls[d->nwalls++] = (uint8_t)__builtin_ctzll(m);
+    } else {
+        s->discard |= s->stack_cards[k];
+    }
+    remove_stack(s, k);
+    next_attack(s, log);
+}
+
+/* Apply a legal action, narrating into log when there is one. */
+void wa_play(wa_state *s, rp_action action, wa_log *log)
+{
+    forget_revealed(s);
+    const wa_player *d = &s->p[s->attacker ^ 1];
+    if (action < WA_ACT_SHIELD)
+        open_attack(s, d->walls[action - WA_ACT_WALL], true, log);
+    else if (action < WA_ACT_STACK)
+        open_attack(s, d->shields[action - WA_ACT_SHIELD], false, log);
+    else if (action < WA_ACT_LEAVE)
+        flip_onto(s, (int)(action - WA_ACT_STACK), 0, log);
+    else if (action == WA_ACT_LEAVE)
+        leave_stack(s, log);
+    else
+        counter_attack(s, log);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Setup */
+
+/* WA-1: flip for one type (walls or army) until a number card says how many to deal. */
+static void setup_flip(wa_state *s, int pl, bool walls)
+{
+    wa_player *p = &s->p[pl];
+    for (;;) {
+        int card = draw_main(s, NULL);
+        if (card < 0)
+            return;
+        if (wa_is_face(card)) {
+            p->shields[p->nshields++] = (uint8_t)card;
+            continue;
+        }
+        s->discard |= WA_BIT(card);
+        if (walls)
+            deal_onto(s, p->walls, &p->nwalls, wa_card_value(card), NULL);
+        else
+            deal_onto(s, p->army, &p->narmy, wa_card_value(card), NULL);
+        return;
+    }
+}
+
+/* WA-2: fewer walls, then fewer shields, then fewer army cards, then a coin. */
+static int first_player(wa_state *s)
+{
+    const wa_player *a = &s->p[0], *b = &s->p[1];
+    if (a->nwalls != b->nwalls)
+        return a->nwalls < b->nwalls ? 0 : 1;
+    if (a->nshields != b->nshields)
+        return a->nshields < b->nshields ? 0 : 1;
+    if (a->narmy != b->narmy)
+        return a->narmy < b->narmy ? 0 : 1;
+    return (int)rp_rng_below(&s->rng, 2);
+}
+
+void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_rng *rng)
+{
+    memset(s, 0, sizeof *s);
+    s->rng = *rng;
+    for (int i = 0; i < WA_CARDS; i++)
+        s->deck[i] = order[WA_CARDS - 1 - i];
+    s->ndeck = WA_CARDS;
+    s->cap = (uint16_t)turn_cap;
+    s->turn = 1;
+    s->winner = WA_NONE;
+    s->pending = WA_NONE;
+    for (int pl = 0; pl < 2; pl++) {
+        setup_flip(s, pl, true);
+        setup_flip(s, pl, false);
+    }
+    s->attacker = (uint8_t)first_player(s);
+    /* Not reachable from a full deck (the second player's walls are dealt from >= 14 cards),
+     * but a player without walls has lost (WA-7). */
+    if (s->p[0].nwalls == 0 || s->p[1].nwalls == 0) {
+        s->phase = WA_OVER;
+        s->winner = s->p[0].nwalls == s->p[1].nwalls ? WA_DRAW : s->p[0].nwalls ? 0 : 1;
+        return;
+    }
+    next_attack(s, NULL);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Turn order, legal actions, apply, returns */
+
+/* Always two (the rulebook's game is for two). */
+int wa_num_players(const void *st)
+{
+    (void)st;
+    return 2;
+}
+
+/* The attacker chooses attacks; the defender answers a stack that did not win (WA-4). */
+int wa_current_player(const void *st)
+{
+    const wa_state *s = st;
+    if (s->phase == WA_OVER)
+        return RP_TERMINAL;
+    return s->phase == WA_ATTACK ? s->attacker : s->attacker ^ 1;
+}
+
+/* The rulebook's turns: one player's run of attacks and the replenish (WA-12, WA-15). */
+int wa_turn_number(const void *st)
+{
+    return ((const wa_state *)st)->turn;
+}
+
+/* WA-3, WA-9: new attacks on shields while the opponent has any, else on walls, never on a
+ * card already under one of the attacker's stacks; or onto any unresolved stack. Nothing here
+ * reads the attacker's army deck beyond its being non-empty (WA-P1: a blind choice). WA-13:
+ * the defender may always leave, and counter only with army cards left. */
+int wa_legal_actions(const void *st, rp_action *out)
+{
+    const wa_state *s = st;
+    int n = 0;
+    if (s->phase == WA_ATTACK) {
+        const wa_player *d = &s->p[s->attacker ^ 1];
+        if (d->nshields > 0) {
+            for (int i = 0; i < d->nshields; i++)
+                if (!(s->targeted & WA_BIT(d->shields[i])))
+                    out[n++] = WA_ACT_SHIELD + (rp_action)i;
+        } else {
+            for (int i = 0; i < d->nwalls; i++)
+                if (!(s->targeted & WA_BIT(d->walls[i])))
+                    out[n++] = WA_ACT_WALL + (rp_action)i;
+        }
+        for (int k = 0; k < s->nstacks; k++)
+            out[n++] = WA_ACT_STACK + (rp_action)k;
+    } else if (s->phase == WA_DEFEND) {
+        out[n++] = WA_ACT_LEAVE;
+        if (s->p[s->attacker ^ 1].narmy > 0)
+            out[n++] = WA_ACT_COUNTER;
+    }
+    return n;
+}
+
+/* Play a legal action; all chance (flips, reshuffles) happens in here, from the state rng.
+ * Flattened: the rules are inlined here with the log NULL, so the compiler drops every
+ * narration branch and the hot path pays nothing for events. */
+#if defined(__GNUC__)
+#define WA_FLATTEN __attribute__((flatten))
+#else
+#define WA_FLATTEN
+#endif
+WA_FLATTEN void wa_apply(void *st, rp_action action)
+{
+    wa_play(st, action, NULL);
+    RP_DEBUG_STATE_OK(&rp_walls_and_armies, st);
+}
+
+/* Sole winner 1, loser 0, draw 1/2 each (WA-7). */
+void wa_returns(const void *st, double *out)
+{
+    const wa_state *s = st;
+    if (s->winner == 0 || s->winner == 1) {
+        out[s->winner] = 1.0;
+        out[s->winner ^ 1] = 0.0;
+    } else {
+        out[0] = out[1] = 0.5;
+    }
+}
