@@ -150,6 +150,15 @@ int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work
 /* The number of threads to use by default: the cores this process may run on. */
 int rp_cli_cores(void);
 
+/* ---- the programs beside the tool (helper.c) ---- */
+
+/* Replace this process with the program `helper` (ramparts-serve, ramparts-mpi), found in the
+ * installed libexec folder or beside this binary, given argv[1..argc) as its arguments. Returns
+ * (an exit code, after a message naming `what` and where it looked) only when it cannot. */
+int rp_cli_exec_helper(const char *what, const char *helper, int argc, char **argv);
+/* `ramparts serve` in the light tool: runs ramparts-serve (whose main is rp_cmd_serve). */
+int rp_cmd_serve_elsewhere(int argc, char **argv);
+
 /* ---- MPI (mpi.c): sim, arena and analyze split their games across processes ---- */
 
 /* Start MPI when the process was launched by mpirun (else nothing): call first in main. */

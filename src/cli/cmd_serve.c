@@ -1,6 +1,7 @@
-/* cmd_serve.c — `ramparts serve`: the online game server (src/server/). Reads its options
- * from the command line, else from RAMPARTS_* environment variables, else defaults; listens
- * on loopback unless told otherwise; SIGTERM or Ctrl-C drains and stops. */
+/* cmd_serve.c — `ramparts serve` (the program ramparts-serve, serve_main.c): the online game
+ * server (src/server/). Reads its options from the command line, else from RAMPARTS_*
+ * environment variables, else defaults; listens on loopback unless told otherwise; SIGTERM or
+ * Ctrl-C drains and stops. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

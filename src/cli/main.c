@@ -1,5 +1,6 @@
 /* main.c — the `ramparts` tool: a table of commands, each a thin client of the library
- * (the public headers under include/ramparts). */
+ * (the public headers under include/ramparts). The same file is the main of ramparts-mpi
+ * (built with Open MPI); `serve` runs the program ramparts-serve (helper.c). */
 #include <string.h>
 
 #include "cli.h"
@@ -16,7 +17,8 @@ static const rp_command commands[] = {
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
-    {"serve", "run the online server: play each other and the AI in a browser", rp_cmd_serve},
+    {"serve", "run the online server: play each other and the AI in a browser",
+     rp_cmd_serve_elsewhere},
 };
 #define NUM_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -1,17 +1,12 @@
 /* mpi.c — sim, arena and analyze past one machine: under `mpirun -n N` each process plays the
  * games whose index is its rank modulo N and the root process gathers every game's result, so
- * the output is exactly what one process gives. Without mpirun (or without Open MPI at build
- * time) everything here is a no-op and the tool runs as one process. */
+ * the output is exactly what one process gives. Only ramparts-mpi is built with Open MPI
+ * (RP_HAVE_MPI); the light `ramparts` started by mpirun becomes ramparts-mpi (helper.c).
+ * Without mpirun everything here is a no-op and the tool runs as one process. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-#ifdef RP_HAVE_MPI
-#include <mpi.h>
-
-static bool mpi_on;
-static int mpi_rank, mpi_size = 1;
 
 /* mpirun (Open MPI's, or a PMIx / PMI launcher) tells its children through the environment;
  * a process started by hand never touches MPI. */
@@ -23,6 +18,12 @@ static bool launched_by_mpirun(void)
             return true;
     return false;
 }
+
+#ifdef RP_HAVE_MPI
+#include <mpi.h>
+
+static bool mpi_on;
+static int mpi_rank, mpi_size = 1;
 
 void rp_cli_mpi_start(int *argc, char ***argv)
 {
@@ -126,11 +127,15 @@ int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err)
     return RP_OK;
 }
 
-#else /* no Open MPI at build time: always one process */
+#else /* the light tool: one process, or ramparts-mpi under mpirun */
 
 void rp_cli_mpi_start(int *argc, char ***argv)
 {
-    (void)argc, (void)argv;
+    if (!launched_by_mpirun())
+        return;
+    /* Returns only when ramparts-mpi cannot be run: N copies each playing every game alone
+     * would print N wrong answers, so stop instead. */
+    exit(rp_cli_exec_helper("mpirun", "ramparts-mpi", *argc, *argv));
 }
 
 void rp_cli_mpi_end(void)

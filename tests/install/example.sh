@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # example.sh BUILD_DIR SOURCE_DIR CC [EXTRA_CFLAGS] — `make install` as a user gets it: install
-# the build into a temporary prefix, then build examples/random_game.c against it with
+# the build into a temporary prefix (the tool's serve and mpirun helpers in libexec/ramparts,
+# run from there by the installed tool), then build examples/random_game.c against it with
 # `pkg-config --cflags --libs ramparts` (shared) and with the static library, run both, and
 # check that the shared library has the versioned soname and exports only the public API.
 set -euo pipefail
@@ -19,6 +20,13 @@ for h in game engine ai rng export version; do
   [ -f "$prefix/include/ramparts/$h.h" ] || fail "ramparts/$h.h not installed"
 done
 [ -x "$prefix/bin/ramparts" ] || fail "the ramparts tool is not installed"
+# The server and the MPI build of the tool are programs of their own in libexec/ramparts, found
+# by the installed tool relative to itself (src/cli/helper.c).
+for helper in ramparts-serve ramparts-mpi; do
+  [ -x "$prefix/libexec/ramparts/$helper" ] || fail "$helper is not installed in libexec/ramparts"
+done
+"$prefix/bin/ramparts" serve --help | grep -q "^usage: ramparts serve" ||
+  fail "the installed 'ramparts serve' does not run libexec/ramparts/ramparts-serve"
 
 # Shared: what `pkg-config --libs` picks by default.
 # shellcheck disable=SC2086,SC2046

@@ -43,6 +43,7 @@ typedef struct client {
     struct pair *pair;
     int seat; /* in the pair's game; -2 for a spectator */
     bool open, welcomed, want_connect, joined;
+    bool rejoining;   /* sent join again after a reconnect: the first may have been taken */
     bool stalled;     /* stopped reading (ROLE_STALLED, once it asked for its games) */
     int64_t saw_over; /* the last of its pair's games it saw end */
     char token[TOKEN_MAX];
@@ -80,6 +81,8 @@ typedef struct options {
     double rate; /* moves per second over all games; 0: as fast as updates come */
     double duration, ramp_per_s, ready_timeout;
     long max_moves;
+    long min_finished;     /* play on past the duration until this many games have ended */
+    double finish_timeout; /* ... for at most this long; then exit 1 */
     const char *acklog_path, *frames_path;
     bool hold;
     unsigned seed;
@@ -91,6 +94,7 @@ static options opt = {.host = "127.0.0.1",
                       .duration = 10,
                       .ramp_per_s = 2000,
                       .ready_timeout = 300,
+                      .finish_timeout = 600,
                       .max_moves = 0,
                       .seed = 1,
                       .stalled_watch = 40};
@@ -107,6 +111,8 @@ static long moves_sent, acks, dup_acks, errors, updates, reconnects, games_start
     connect_failures, closes;
 static long stalled_closed; /* stalled clients the server closed */
 static long error_codes_after_stop, error_codes_stale, error_codes_other, error_codes_rate;
+static long error_codes_rejoin; /* a join repeated after a reconnect, already taken */
+static bool finished_too_few;   /* fewer than --min-finished games ended in time */
 static double *latencies;
 static long num_latencies;
 static bool ready_printed, stopping, finished;
@@ -332,18 +338,21 @@ static void on_message(client *c, const char *text, size_t len)
         const char *token = cJSON_GetStringValue(cJSON_GetObjectItem(m, "token"));
         if (token)
             snprintf(c->token, sizeof c->token, "%s", token);
+        const bool again = c->welcomed;
         if (!c->welcomed)
             welcomed_count++;
         c->welcomed = true;
-        if (p && p->game && c->seat == 1 && !c->joined) /* created before it connected */
+        if (p && p->game && c->seat == 1 && !c->joined) { /* created before it connected */
+            c->rejoining = again;
             send_fmt(c, "{\"t\":\"join\",\"game\":%lld,\"seat\":1}", (long long)p->game);
-        else if (p && p->game) /* a reconnect: open the game again from the last version seen */
+        } else if (p && p->game) /* a reconnect: open the game again from the last version seen */
             send_fmt(c, "{\"t\":\"open\",\"game\":%lld,\"v\":%lld}", (long long)p->game,
                      (long long)c->seen_v);
         else if (p && c->role == ROLE_PLAYER && c->seat == 0 && moving_allowed())
             create_game(p);
     } else if (strcmp(t, "joined") == 0) {
         c->joined = true;
+        c->rejoining = false;
     } else if (strcmp(t, "created") == 0 && p) {
         p->game = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(m, "game"));
         p->player[1]->joined = false;
@@ -358,9 +367,19 @@ static void on_message(client *c, const char *text, size_t len)
     } else if (strcmp(t, "error") == 0) {
         errors++;
         const char *code = cJSON_GetStringValue(cJSON_GetObjectItem(m, "code"));
+        const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(m, "re"));
         if (code && strcmp(code, "game-over") == 0 && stopping)
             error_codes_after_stop++; /* a move that crossed the final resignation */
-        else if (code && strcmp(code, "stale") == 0)
+        else if (code && strcmp(code, "not-open") == 0 && re && strcmp(re, "join") == 0 &&
+                 c->rejoining && p && p->game) {
+            /* The server was killed after it took the first join and before the reply left:
+             * the seat is this client's, so open the game (a seat not its own would stall
+             * the game, and the run would fail on its unfinished games). */
+            error_codes_rejoin++;
+            c->rejoining = false;
+            c->joined = true;
+            send_fmt(c, "{\"t\":\"open\",\"game\":%lld}", (long long)p->game);
+        } else if (code && strcmp(code, "stale") == 0)
             error_codes_stale++;
         else if (code && strcmp(code, "rate-limited") == 0)
             error_codes_rate++;
@@ -620,17 +639,34 @@ static void summary(double play_seconds)
     printf("{\"clients\":%d,\"idle\":%d,\"games\":%d,\"sockets_max\":%d,\"games_started\":%ld,"
            "\"games_finished\":%ld,\"moves_sent\":%ld,\"acks\":%ld,\"dup_acks\":%ld,"
            "\"updates\":%ld,\"errors\":%ld,\"errors_stale\":%ld,\"errors_rate\":%ld,"
-           "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"reconnects\":%ld,\"connect_failures\":"
-           "%ld,"
+           "\"errors_other\":%ld,\"errors_after_stop\":%ld,\"errors_rejoin\":%ld,"
+           "\"reconnects\":%ld,\"connect_failures\":%ld,"
            "\"stalled\":%d,\"stalled_closed\":%ld,\"play_seconds\":%.3f,\"moves_per_s\":%.1f,"
            "\"latency_samples\":%ld,"
            "\"latency_p50_ms\":%.3f,\"latency_p99_ms\":%.3f,\"latency_max_ms\":%.3f}\n",
            num_clients, opt.idle, opt.games, connected_max, games_started, games_finished,
            moves_sent, acks, dup_acks, updates, errors, error_codes_stale, error_codes_rate,
-           error_codes_other, error_codes_after_stop, reconnects, connect_failures, opt.stalled,
-           stalled_closed, play_seconds, play_seconds > 0 ? (double)acks / play_seconds : 0,
-           num_latencies, percentile(0.5), percentile(0.99), percentile(1.0));
+           error_codes_other, error_codes_after_stop, error_codes_rejoin, reconnects,
+           connect_failures, opt.stalled, stalled_closed, play_seconds,
+           play_seconds > 0 ? (double)acks / play_seconds : 0, num_latencies, percentile(0.5),
+           percentile(0.99), percentile(1.0));
     fflush(stdout);
+}
+
+/* The run's time is up: the duration is over and --min-finished games have ended, or they
+ * have not --finish-timeout seconds later (a failure: the run exits 1). */
+static bool time_is_up(double now, double stop_at)
+{
+    if (now < stop_at)
+        return false;
+    if (games_finished >= opt.min_finished)
+        return true;
+    if (now < stop_at + opt.finish_timeout)
+        return false;
+    fprintf(stderr, "loadgen: only %ld of %ld games ended %.0f s after the duration\n",
+            games_finished, opt.min_finished, opt.finish_timeout);
+    finished_too_few = true;
+    return true;
 }
 
 /* The loop waits for the next event: a timer wakes it often enough to keep the pace and to
@@ -659,6 +695,7 @@ static void usage(FILE *out)
             "               [--rate MOVES/S] [--duration S] [--max-moves N] [--ramp CONN/S]\n"
             "               [--acklog FILE] [--frames FILE] [--hold] [--seed N]\n"
             "               [--ready-timeout S] [--stalled N] [--stalled-watch GAMES]\n"
+            "               [--min-finished N] [--finish-timeout S]\n"
             "Opens N idle clients and 2 per game (plus a spectator each with --spectate), plays\n"
             "random legal moves at RATE moves/s in total (0: as fast as updates come) for S\n"
             "seconds once every game has started (or after --ready-timeout, 300 s, with the games\n"
@@ -666,18 +703,25 @@ static void usage(FILE *out)
             "JSON summary. --hold: print READY when everyone is connected and playing, and\n"
             "keep every client open after the run until SIGTERM or SIGINT. --stalled: N more\n"
             "clients that, once play starts, watch the lobby and GAMES games each (default 40)\n"
-            "and never read again; the summary counts those the server closed.\n");
+            "and never read again; the summary counts those the server closed.\n"
+            "--min-finished: play on past the duration until N games have ended (a count, not a\n"
+            "pace, whatever the machine's speed), for at most --finish-timeout S more (600);\n"
+            "exit 1 if fewer ended by then.\n");
 }
 
 static int parse_options(int argc, char **argv)
 {
     static const struct option longs[] = {
-        {"host", 1, 0, 'h'},     {"port", 1, 0, 'p'},          {"idle", 1, 0, 'i'},
-        {"games", 1, 0, 'g'},    {"spectate", 0, 0, 's'},      {"rate", 1, 0, 'r'},
-        {"duration", 1, 0, 'd'}, {"max-moves", 1, 0, 'm'},     {"ramp", 1, 0, 'R'},
-        {"acklog", 1, 0, 'a'},   {"frames", 1, 0, 'f'},        {"hold", 0, 0, 'H'},
-        {"seed", 1, 0, 'S'},     {"ready-timeout", 1, 0, 'T'}, {"help", 0, 0, '?'},
-        {"stalled", 1, 0, 'x'},  {"stalled-watch", 1, 0, 'w'}, {0, 0, 0, 0}};
+        {"host", 1, 0, 'h'},           {"port", 1, 0, 'p'},
+        {"idle", 1, 0, 'i'},           {"games", 1, 0, 'g'},
+        {"spectate", 0, 0, 's'},       {"rate", 1, 0, 'r'},
+        {"duration", 1, 0, 'd'},       {"max-moves", 1, 0, 'm'},
+        {"ramp", 1, 0, 'R'},           {"acklog", 1, 0, 'a'},
+        {"frames", 1, 0, 'f'},         {"hold", 0, 0, 'H'},
+        {"seed", 1, 0, 'S'},           {"ready-timeout", 1, 0, 'T'},
+        {"help", 0, 0, '?'},           {"stalled", 1, 0, 'x'},
+        {"stalled-watch", 1, 0, 'w'},  {"min-finished", 1, 0, 'n'},
+        {"finish-timeout", 1, 0, 'F'}, {0, 0, 0, 0}};
     for (int ch; (ch = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (ch) {
         case 'h':
@@ -728,6 +772,12 @@ static int parse_options(int argc, char **argv)
         case 'w':
             opt.stalled_watch = atoi(optarg);
             break;
+        case 'n':
+            opt.min_finished = atol(optarg);
+            break;
+        case 'F':
+            opt.finish_timeout = atof(optarg);
+            break;
         case '?':
             if (optopt == 0 && strcmp(argv[optind - 1], "--help") == 0) {
                 usage(stdout);
@@ -738,7 +788,8 @@ static int parse_options(int argc, char **argv)
         }
     }
     if (optind != argc || opt.idle < 0 || opt.games < 0 || opt.stalled < 0 ||
-        opt.stalled_watch < 0 || opt.port <= 0 || opt.duration < 0) {
+        opt.stalled_watch < 0 || opt.port <= 0 || opt.duration < 0 || opt.min_finished < 0 ||
+        opt.finish_timeout < 0) {
         usage(stderr);
         return 2;
     }
@@ -846,7 +897,7 @@ int main(int argc, char **argv)
         if (play_started > 0)
             pace(now);
         if (play_started > 0 && !stopping &&
-            (now >= stop_at || (opt.max_moves && moves_sent >= opt.max_moves))) {
+            (time_is_up(now, stop_at) || (opt.max_moves && moves_sent >= opt.max_moves))) {
             stopping = true;
             end_wait = now + 60;
             resign_all();
@@ -871,5 +922,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < 1000 && uv_run(&loop, UV_RUN_NOWAIT) != 0; i++)
         ; /* let libuv finish closing libwebsockets' handles */
     uv_loop_close(&loop);
-    return finished ? 0 : 1;
+    return finished && !finished_too_few ? 0 : 1;
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# light.sh — the tool starts light (issue 24): `ramparts` itself links neither the server's
+# libraries (libwebsockets, libuv, SQLite, libsodium, OpenSSL) nor Open MPI, which only
+# ramparts-serve and ramparts-mpi link; `ramparts serve` and a `ramparts` started by mpirun run
+# those programs, and say clearly which one is missing when it is.
+RAMPARTS=$1
+. "$(dirname "$0")/lib.bash"
+
+heavy='libwebsockets|libuv|libsqlite3|libsodium|libssl|libcrypto|libmpi|libopen-|libpmix|libevent|libhwloc'
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+
+light=$(needed "$RAMPARTS")
+expect_match "readelf lists what ramparts links" "$light" "libc\.so"
+if grep -Eq "$heavy" <<<"$light"; then
+  fail "ramparts links a heavy library: $(grep -E "$heavy" <<<"$light" | tr '\n' ' ')"
+else pass; fi
+# The checks above see a heavy library when there is one: the helpers do link theirs.
+dir=$(dirname "$RAMPARTS")
+expect_match "ramparts-serve links libwebsockets" "$(needed "$dir/ramparts-serve")" "libwebsockets"
+expect_match "ramparts-serve links SQLite" "$(needed "$dir/ramparts-serve")" "libsqlite3"
+expect_match "ramparts-mpi links Open MPI" "$(needed "$dir/ramparts-mpi")" "libmpi"
+
+# `ramparts serve` is ramparts-serve: its help and its usage errors, exit codes kept.
+out=$("$RAMPARTS" serve --help)
+expect_match "ramparts serve --help runs the server's help" "$out" "^usage: ramparts serve"
+expect_status "ramparts serve --help exits 0" 0 "$RAMPARTS" serve --help
+expect_status "a bad serve option exits 2" 2 "$RAMPARTS" serve --grace
+out=$("$RAMPARTS" serve --nonsense 1 2>&1)
+expect_match "a bad serve option is named" "$out" "ramparts serve: .*--nonsense"
+
+# A copy of the tool alone, without its helpers: serve and mpirun fail with exit 1 and say
+# what is missing; every other command still works.
+alone=$(mktemp -d)
+trap 'rm -rf "$alone"' EXIT
+cp "$RAMPARTS" "$alone/ramparts"
+out=$("$alone/ramparts" serve --help 2>&1)
+expect_status "serve without ramparts-serve exits 1" 1 "$alone/ramparts" serve --help
+expect_match "serve without ramparts-serve says so" "$out" \
+  "serve needs the program ramparts-serve, which is not installed \(looked in $alone/"
+expect_status "under mpirun without ramparts-mpi: exit 1" 1 env OMPI_COMM_WORLD_SIZE=1 \
+  "$alone/ramparts" list
+out=$(env OMPI_COMM_WORLD_SIZE=1 "$alone/ramparts" list 2>&1)
+expect_match "under mpirun without ramparts-mpi: says so" "$out" "mpirun needs the program ramparts-mpi"
+expect_eq "list works without the helpers" "$("$alone/ramparts" list)" "$("$RAMPARTS" list)"
+finish
