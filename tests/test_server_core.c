@@ -919,6 +919,33 @@ static void test_resync(void **state)
 }
 
 /* Reconnecting with the token brings back the seat, the view and the missed moves. */
+/* Issue 23: the loop arms its timer for rs_server_next_tick_us after every turn. That instant
+ * must not move on with each message, or under steady traffic (here one message every
+ * 200 ms, for a minute) the tick never comes: no heartbeat, no WAL checkpoint. */
+static void test_housekeeping_under_traffic(void **state)
+{
+    (void)state;
+    say(1, "{\"t\":\"hello\",\"proto\":1}");
+    int ticks = 0;
+    int64_t armed = rs_server_next_tick_us(H.srv);
+    for (int i = 0; i < 300; i++) {
+        advance(200);
+        if (H.now_us >= armed) { /* the timer fires */
+            rs_server_tick(H.srv);
+            rs_server_flush(H.srv);
+            ticks++;
+        }
+        say(1, "{\"t\":\"ping\"}");
+        const int64_t next = rs_server_next_tick_us(H.srv);
+        assert_true(next <= armed || H.now_us >= armed); /* never pushed later while due */
+        armed = next;
+    }
+    assert_in_range(ticks, 55, 61); /* once a second */
+    int64_t alive_ms = 0;
+    assert_int_equal(rs_store_meta_get(H.srv->store, "alive_ms", &alive_ms), RS_STORE_OK);
+    assert_true(alive_ms >= H.now_ms - 6000); /* the heartbeat, every 5 s */
+}
+
 static void test_reconnect_gets_missed_moves(void **state)
 {
     (void)state;
@@ -982,6 +1009,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_malformed_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconnect_gets_missed_moves, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_housekeeping_under_traffic, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

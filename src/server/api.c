@@ -64,21 +64,45 @@ void rs_http_reply_free(rs_http_reply *reply)
     reply->body = NULL;
 }
 
-/* The value of key in a query string "a=1&b=2" copied to out; false when absent. */
-static bool query_value(const char *query, const char *key, char *out, size_t size)
+/* One parameter an endpoint reads from its query string. */
+typedef struct query_param {
+    const char *key;
+    char value[64];
+    bool given;
+} query_param;
+
+/* Read every parameter of query ("a=1&b=2") into params (n of them, the keys the endpoint
+ * knows). False, with the reason in why, for a parameter it does not know, one given twice,
+ * one without '=' or a value too long: an answer that ignored a parameter would answer
+ * another question than the one asked. */
+static bool read_query(const char *query, query_param *params, int n, char *why, size_t size)
 {
-    size_t klen = strlen(key);
     for (const char *p = query; p && *p;) {
-        if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
-            size_t n = strcspn(p + klen + 1, "&");
-            snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p + klen + 1);
-            return true;
+        const size_t len = strcspn(p, "&");
+        const char *eq = memchr(p, '=', len);
+        const size_t key_len = eq ? (size_t)(eq - p) : len;
+        query_param *param = NULL;
+        for (int i = 0; i < n; i++)
+            if (strlen(params[i].key) == key_len && strncmp(params[i].key, p, key_len) == 0)
+                param = &params[i];
+        if (!param || !eq || param->given || len - key_len - 1 >= sizeof param->value) {
+            snprintf(why, size, "%s query parameter '%.*s'",
+                     !param         ? "unknown"
+                     : param->given ? "a repeated"
+                                    : "a malformed",
+                     (int)(key_len < 40 ? key_len : 40), p);
+            return false;
         }
-        p = strchr(p, '&');
-        if (p)
-            p++;
+        snprintf(param->value, sizeof param->value, "%.*s", (int)(len - key_len - 1), eq + 1);
+        param->given = true;
+        p = p[len] ? p + len + 1 : p + len;
     }
-    return false;
+    return true;
+}
+
+static void reply_bad_query(rs_http_reply *r, const char *why)
+{
+    reply_error(r, 400, "bad-query", why);
 }
 
 /* A positive whole number of at most 15 digits, or -1. */
@@ -93,6 +117,18 @@ static int64_t parse_id(const char *text, size_t len)
         v = v * 10 + (text[i] - '0');
     }
     return v > 0 ? v : -1;
+}
+
+/* The index-th word of choices "a|b|c". */
+static void choice_word(const char *choices, int64_t index, char *buf, size_t size)
+{
+    const char *p = choices;
+    for (int64_t k = 0; p && k < index; k++) {
+        p = strchr(p, '|');
+        p = p ? p + 1 : NULL;
+    }
+    const size_t len = p ? strcspn(p, "|") : 0;
+    snprintf(buf, size, "%.*s", (int)len, p ? p : "");
 }
 
 static cJSON *types_json(void)
@@ -125,9 +161,11 @@ static cJSON *types_json(void)
                 cJSON_AddNumberToObject(opt, "min", (double)spec->min);
                 cJSON_AddNumberToObject(opt, "max", (double)spec->max);
                 cJSON_AddNumberToObject(opt, "default", (double)spec->def);
-            } else {
+            } else { /* a choice is given as a word, so its default is shown as one */
+                char word[64];
+                choice_word(spec->choices, spec->def, word, sizeof word);
                 cJSON_AddStringToObject(opt, "choices", spec->choices);
-                cJSON_AddNumberToObject(opt, "default", (double)spec->def);
+                cJSON_AddStringToObject(opt, "default", word);
             }
             cJSON_AddStringToObject(opt, "help", spec->help ? spec->help : "");
             cJSON_AddItemToArray(options, opt);
@@ -140,12 +178,8 @@ static cJSON *types_json(void)
     return types;
 }
 
-static cJSON *games_json(rs_server *srv, const char *query)
+static cJSON *games_json(rs_server *srv, const char *status, int64_t before)
 {
-    char status[16] = "", before_text[24] = "";
-    query_value(query, "status", status, sizeof status);
-    query_value(query, "before", before_text, sizeof before_text);
-    int64_t before = parse_id(before_text, strlen(before_text));
     cJSON *o = cJSON_CreateObject();
     const bool all = !status[0];
     int64_t now = rs_server_now_us(srv);
@@ -159,9 +193,30 @@ static cJSON *games_json(rs_server *srv, const char *query)
             cJSON_AddItemToArray(live, rs_table_summary(t, now));
     }
     if (all || strcmp(status, "finished") == 0)
-        cJSON_AddItemToObject(o, "finished",
-                              rs_store_finished_json(srv->store, 0, 50, before > 0 ? before : 0));
+        cJSON_AddItemToObject(o, "finished", rs_store_finished_json(srv->store, 0, 50, before));
     return o;
+}
+
+static void games_reply(rs_server *srv, const char *query, rs_http_reply *r)
+{
+    query_param params[] = {{"status", "", false}, {"before", "", false}};
+    char why[96];
+    if (!read_query(query, params, 2, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
+    const char *status = params[0].value;
+    if (params[0].given && strcmp(status, "open") != 0 && strcmp(status, "live") != 0 &&
+        strcmp(status, "finished") != 0) {
+        reply_bad_query(r, "status is open, live or finished");
+        return;
+    }
+    int64_t before = 0;
+    if (params[1].given && (before = parse_id(params[1].value, strlen(params[1].value))) < 0) {
+        reply_bad_query(r, "before is a game id (a whole number from 1)");
+        return;
+    }
+    reply_json(r, 200, games_json(srv, params[0].given ? status : "", before));
 }
 
 static void game_reply(rs_server *srv, int64_t id, bool record, rs_http_reply *r)
@@ -209,6 +264,13 @@ static void game_reply(rs_server *srv, int64_t id, bool record, rs_http_reply *r
  * viewer saw it (rs_table_replay_json). Refused while the game is not over. */
 static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_reply *r)
 {
+    query_param params[] = {{"viewer", "", false}};
+    const query_param *viewer_param = &params[0];
+    char why[96];
+    if (!read_query(query, params, 1, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
     rs_table *t = rs_server_table(srv, id);
     rs_game_row row;
     if (!t && rs_store_game_get(srv->store, id, &row) != RS_STORE_OK) {
@@ -229,13 +291,12 @@ static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_
             return;
         }
     }
-    char who[16] = "spectator";
-    query_value(query, "viewer", who, sizeof who);
+    const char *who = viewer_param->given ? viewer_param->value : "spectator";
     int viewer = RP_SPECTATOR;
     if (strcmp(who, "spectator") != 0) {
         int seat = strlen(who) == 1 && isdigit((unsigned char)who[0]) ? who[0] - '0' : -1;
         if (seat < 0 || seat >= t->row.seats) {
-            reply_error(r, 404, "not-found", "viewer is 'spectator' or a seat of the game");
+            reply_bad_query(r, "viewer is 'spectator' or a seat of the game");
             rs_table_free(loaded);
             return;
         }
@@ -248,6 +309,17 @@ static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_
 static void player_reply(rs_server *srv, const char *name, size_t len, bool games,
                          const char *query, rs_http_reply *r)
 {
+    query_param params[] = {{"before", "", false}};
+    char why[96];
+    if (!read_query(query, params, games ? 1 : 0, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
+    int64_t before = 0;
+    if (params[0].given && (before = parse_id(params[0].value, strlen(params[0].value))) < 0) {
+        reply_bad_query(r, "before is a game id (a whole number from 1)");
+        return;
+    }
     char who[RS_NAME_MAX + 1];
     if (len == 0 || len > RS_NAME_MAX) {
         reply_error(r, 404, "not-found", "no such player");
@@ -260,10 +332,7 @@ static void player_reply(rs_server *srv, const char *name, size_t len, bool game
         return;
     }
     if (games) {
-        char before_text[24] = "";
-        query_value(query, "before", before_text, sizeof before_text);
-        int64_t before = parse_id(before_text, strlen(before_text));
-        reply_json(r, 200, rs_store_finished_json(srv->store, u.id, 50, before > 0 ? before : 0));
+        reply_json(r, 200, rs_store_finished_json(srv->store, u.id, 50, before));
         return;
     }
     reply_json(r, 200, rs_store_profile_json(srv->store, &u));
@@ -318,12 +387,19 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
         return;
     }
     static const char GAMES[] = "/api/v1/games/", PLAYERS[] = "/api/v1/players/";
-    if (strcmp(path, "/healthz") == 0) {
-        health_reply(srv, r);
-    } else if (strcmp(path, "/api/v1/types") == 0) {
-        reply_json(r, 200, types_json());
+    const bool api = strcmp(path, "/healthz") == 0 || strncmp(path, "/api/", 5) == 0;
+    char why[96];
+    if (api && !query)
+        query = "";
+    if (strcmp(path, "/healthz") == 0 || strcmp(path, "/api/v1/types") == 0) {
+        if (!read_query(query, NULL, 0, why, sizeof why))
+            reply_bad_query(r, why);
+        else if (path[1] == 'h')
+            health_reply(srv, r);
+        else
+            reply_json(r, 200, types_json());
     } else if (strcmp(path, "/api/v1/games") == 0) {
-        reply_json(r, 200, games_json(srv, query));
+        games_reply(srv, query, r);
     } else if (strncmp(path, GAMES, sizeof GAMES - 1) == 0) {
         const char *rest = path + sizeof GAMES - 1;
         size_t digits = strcspn(rest, "/");
@@ -335,6 +411,8 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
                         "expected /api/v1/games/ID, .../ID/record or .../ID/replay");
         else if (replay)
             replay_reply(srv, id, query, r);
+        else if (!read_query(query, NULL, 0, why, sizeof why))
+            reply_bad_query(r, why);
         else
             game_reply(srv, id, record, r);
     } else if (strncmp(path, PLAYERS, sizeof PLAYERS - 1) == 0) {

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <sodium.h>
 #include <string.h>
+#include <strings.h>
 
 bool rs_auth_init(void)
 {
@@ -88,7 +89,7 @@ const char *rs_name_problem(const char *name)
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_')
             return "a name has only letters, digits, '-' and '_'";
-    if (strncmp(name, "guest-", 6) == 0)
+    if (strncasecmp(name, "guest-", 6) == 0)
         return "names starting with 'guest-' are for guests";
     return NULL;
 }

@@ -23,6 +23,10 @@
 #include "log.h"
 
 #define OUT_MAX_MESSAGES 64
+/* Reading a connection pauses once this many of its messages wait unanswered or unsent, and
+ * goes on when its queue has drained: each request's reply has room in the queue, however
+ * fast a client sends (a burst of a hundred pings in one packet gets a hundred pongs). */
+#define RX_PAUSE_AT 16
 #define OUT_MAX_BYTES ((size_t)1024 * 1024)
 #define SLOW_CALLBACK_US 5000       /* log callbacks slower than this */
 #define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
@@ -52,6 +56,8 @@ typedef struct ws_conn {
     int out_count;
     size_t out_bytes;
     bool needs_resync; /* its queue overflowed: a snapshot follows once it drains */
+    int rx_burst;      /* messages received since its queue was last empty */
+    bool rx_paused;    /* not read until its queue drains (RX_PAUSE_AT) */
     int64_t last_overflow_us;
     int64_t last_rx_us;   /* the last message, fragment or pong received */
     int64_t last_ping_us; /* the last ping sent, or 0 */
@@ -247,29 +253,41 @@ static bool origin_allowed(const char *origin)
     return false;
 }
 
-/* The upgrade: only to /ws, only from an allowed Origin (browsers always send one; other
- * programs may send none), only while the address has fewer than the allowed connections. */
-static int filter_upgrade(struct lws *wsi)
+/* The upgrade: only to /ws (else 404), only from an allowed Origin (else 403: browsers
+ * always send one; other programs may send none), only while the address has fewer than the
+ * allowed connections (else 429) and the server is not shutting down (else 503). Returns the
+ * HTTP status that refuses it, or 0. */
+static unsigned int upgrade_refusal(struct lws *wsi)
 {
     char uri[64] = "", origin[300] = "", ip[64] = "";
     if (net.draining)
-        return 1;
+        return HTTP_STATUS_SERVICE_UNAVAILABLE;
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, WS_PATH) != 0) {
         rs_log("refused a WebSocket upgrade to %.40s: the socket is at %s", uri, WS_PATH);
-        return 1;
+        return HTTP_STATUS_NOT_FOUND;
     }
     int n = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
     if (n < 0 || (n > 0 && !origin_allowed(origin))) {
         rs_log("refused a WebSocket upgrade from Origin %.100s", origin);
-        return 1;
+        return HTTP_STATUS_FORBIDDEN;
     }
     lws_get_peer_simple(wsi, ip, sizeof ip);
     ip_count *e = ip_entry(ip, false);
     if (e && e->count >= net.cfg->max_connections_per_ip) {
         rs_log("refused a WebSocket from %s: %d connections already", ip, e->count);
-        return 1;
+        return 429; /* Too Many Requests */
     }
     return 0;
+}
+
+/* Refuse an upgrade with its HTTP status, so the client learns why (a close without an answer
+ * says nothing). Returns what LWS_CALLBACK_HTTP_CONFIRM_UPGRADE expects: 1 when refused. */
+static int confirm_upgrade(struct lws *wsi)
+{
+    const unsigned int status = upgrade_refusal(wsi);
+    if (!status)
+        return 0;
+    return lws_return_http_status(wsi, status, NULL) ? -1 : 1;
 }
 
 static void ws_established(struct lws *wsi, session *s)
@@ -336,6 +354,13 @@ static void ws_receive(struct lws *wsi, ws_conn *c, const char *in, size_t len)
     if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
         return;
     int64_t start = mono_us(NULL);
+    if (++c->rx_burst + c->out_count >= RX_PAUSE_AT && !c->rx_paused) {
+        /* Read no more until the replies are out; the writeable callback (after this turn's
+         * flush) resumes it as soon as the queue is empty. */
+        c->rx_paused = true;
+        lws_rx_flow_control(wsi, 0);
+        lws_callback_on_writable(wsi);
+    }
     if (c->rx_dropped)
         rs_server_too_large(net.server, c->id, c->rx_dropped);
     else if (c->rx_binary)
@@ -379,6 +404,16 @@ static void close_pending(void)
     net.num_pending_closes = 0;
 }
 
+/* Its queue is empty: read it again. */
+static void resume_reading(struct lws *wsi, ws_conn *c)
+{
+    c->rx_burst = 0;
+    if (c->rx_paused && !c->closing) {
+        c->rx_paused = false;
+        lws_rx_flow_control(wsi, 1);
+    }
+}
+
 /* One message per WRITEABLE callback. */
 static int ws_writeable(struct lws *wsi, ws_conn *c)
 {
@@ -408,6 +443,7 @@ static int ws_writeable(struct lws *wsi, ws_conn *c)
             c->needs_resync = false;
             rs_server_resync(net.server, c->id); /* delivered by the next flush */
         }
+        resume_reading(wsi, c);
         return 0;
     }
     out_msg *m = c->head;
@@ -422,6 +458,8 @@ static int ws_writeable(struct lws *wsi, ws_conn *c)
     free(m);
     if (c->head || c->closing)
         lws_callback_on_writable(wsi);
+    else
+        resume_reading(wsi, c);
     return 0;
 }
 
@@ -436,14 +474,32 @@ static const char *http_method(struct lws *wsi)
     return "OTHER";
 }
 
+/* The whole query string "a=1&b=2": libwebsockets keeps each parameter as a fragment of the
+ * header (lws_hdr_copy gives only the first). One too long to hold is passed as "&", which
+ * the API refuses as malformed. */
+static void copy_query(struct lws *wsi, char *query, size_t size)
+{
+    size_t n = 0;
+    query[0] = '\0';
+    for (int i = 0; lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
+        char part[256];
+        if (lws_hdr_copy_fragment(wsi, part, sizeof part, WSI_TOKEN_HTTP_URI_ARGS, i) < 0 ||
+            n + strlen(part) + 2 > size) {
+            snprintf(query, size, "&");
+            return;
+        }
+        n += (size_t)snprintf(query + n, size - n, "%s%s", n ? "&" : "", part);
+    }
+}
+
 static int http_request(struct lws *wsi, session *s, const char *path)
 {
     unsigned char headers[LWS_PRE + 2048], *start = headers + LWS_PRE, *p = start,
                                            *end = headers + sizeof headers - 1;
-    char query[512] = "";
+    char query[1024];
     rs_http_reply_free(&s->http.reply);
     memset(&s->http, 0, sizeof s->http);
-    lws_hdr_copy(wsi, query, sizeof query, WSI_TOKEN_HTTP_URI_ARGS);
+    copy_query(wsi, query, sizeof query);
     const char *method = http_method(wsi);
     int64_t t0 = mono_us(NULL);
     rs_server_http(net.server, method, path, query, &s->http.reply);
@@ -506,8 +562,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s)
             rs_http_reply_free(&s->http.reply);
         break;
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return filter_upgrade(wsi);
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return confirm_upgrade(wsi);
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* checked above; a second look costs little */
+        return upgrade_refusal(wsi) ? 1 : 0;
     case LWS_CALLBACK_ESTABLISHED:
         ws_established(wsi, s);
         break;
@@ -553,7 +611,15 @@ static const lws_retry_bo_t retry_policy = {
 static void keepalive(ws_conn *c, int64_t now)
 {
     const int64_t quiet = now - c->last_rx_us;
-    if (quiet >= HANGUP_AFTER_US) {
+    if (quiet >= HANGUP_AFTER_US && c->rx_paused && !c->closing) {
+        /* It sends but does not read: its replies cannot go out, so it is not read either. */
+        rs_log("conn %llu (%s): sends without reading its replies for %lld s, closed (1008)",
+               (unsigned long long)c->id, c->ip, (long long)(quiet / 1000000));
+        request_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not reading");
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 5);
+        return;
+    }
+    if (quiet >= HANGUP_AFTER_US && !c->rx_paused) {
         rs_log("conn %llu (%s): no answer for %lld s, dropped", (unsigned long long)c->id, c->ip,
                (long long)(quiet / 1000000));
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -660,8 +726,10 @@ static void end_loop_turn(void)
 /* Options the context and the vhost share (TLS and the security headers are per vhost). */
 static uint64_t base_options(const rs_net_config *cfg)
 {
+    /* VALIDATE_UTF8: a text message that is not UTF-8 is closed with 1007 (RFC 6455 8.1). */
     uint64_t options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
-                       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+                       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
+                       LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (cfg->tls_cert)
         options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     return options;

@@ -291,6 +291,23 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
     c->num_watching = 0;
 }
 
+/* After a connection of `user` closed: if it was their last, the seats they do not watch
+ * count as gone from now (the grace period before a claim starts again). */
+void rs_server_user_left(rs_server *srv, int64_t user)
+{
+    if (!user)
+        return;
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (other && other->user == user)
+            return;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            rs_table_user_gone(&ctx, srv->tables.slots[i].value, user);
+}
+
 void rs_server_disconnect(rs_server *srv, uint64_t conn)
 {
     rs_conn *c = rs_server_conn(srv, conn);
@@ -298,6 +315,8 @@ void rs_server_disconnect(rs_server *srv, uint64_t conn)
         return;
     rs_server_unwatch_all(srv, c);
     rs_idmap_del(&srv->conns, conn);
+    if (c->user)
+        rs_server_user_left(srv, c->user);
     /* Replies still pending for it go nowhere. */
     for (size_t i = 0; i < srv->outbox.count; i++)
         if (srv->outbox.items[i].conn == conn)
@@ -319,14 +338,21 @@ static void refill(rs_server *srv, rs_conn *c)
     c->credits_at_us = now;
 }
 
-/* Refuse JSON nested deeper than MAX_DEPTH before parsing it (the parser recurses). */
-static bool too_deep(const char *data, size_t len)
+/* Why the bytes of a message cannot be a message, before the parser sees them, or NULL: JSON
+ * nested deeper than MAX_DEPTH (the parser recurses), a string holding U+0000 (C strings end
+ * there: "goodpass\u0000x" would log in as "goodpass"), or text that is not UTF-8. */
+static const char *unreadable(const char *data, size_t len)
 {
     int depth = 0;
     bool in_string = false;
     for (size_t i = 0; i < len; i++) {
-        char ch = data[i];
+        const char ch = data[i];
+        if (ch == '\0')
+            return "the message holds a NUL byte";
         if (in_string) {
+            if (ch == '\\' && i + 1 < len && data[i + 1] == 'u' && i + 5 < len &&
+                strncmp(data + i + 2, "0000", 4) == 0)
+                return "a string holds U+0000";
             if (ch == '\\')
                 i++;
             else if (ch == '"')
@@ -335,12 +361,28 @@ static bool too_deep(const char *data, size_t len)
             in_string = true;
         } else if (ch == '{' || ch == '[') {
             if (++depth > MAX_DEPTH)
-                return true;
+                return "the message is nested too deep";
         } else if (ch == '}' || ch == ']') {
             depth--;
         }
     }
-    return false;
+    return rs_utf8_valid(data, len) ? NULL : "the message is not UTF-8 text";
+}
+
+/* The message parsed, or NULL when it is not exactly one JSON value (with nothing but white
+ * space after it). */
+static cJSON *parse_message(const char *data, size_t len)
+{
+    const char *end = NULL;
+    cJSON *msg = cJSON_ParseWithLengthOpts(data, len, &end, false);
+    if (!msg)
+        return NULL;
+    for (const char *p = end; p < data + len; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            cJSON_Delete(msg);
+            return NULL;
+        }
+    return msg;
 }
 
 static const rs_command *find_command(const char *type)
@@ -406,13 +448,14 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
         rs_server_too_large(srv, conn, len);
         return;
     }
-    if (too_deep(data, len)) {
+    const char *why = unreadable(data, len);
+    if (why) {
         c->credits -= 1;
-        rs_fail(&e, "bad-json", "the message is nested deeper than %d levels", MAX_DEPTH);
+        rs_fail(&e, "bad-json", "%s", why);
         send_error(srv, c, &e, NULL, NULL);
         return;
     }
-    cJSON *msg = cJSON_ParseWithLength(data, len);
+    cJSON *msg = parse_message(data, len);
     const cJSON *type = msg ? cJSON_GetObjectItemCaseSensitive(msg, "t") : NULL;
     const rs_command *cmd = type && cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
     const int cost = cmd ? cmd->cost : 1;
@@ -423,7 +466,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     }
     c->credits -= cost;
     if (!msg)
-        rs_fail(&e, "bad-json", "the message is not valid JSON");
+        rs_fail(&e, "bad-json", "the message is not one JSON value");
     else if (!cJSON_IsObject(msg))
         rs_fail(&e, "bad-message", "a message is a JSON object with a string field 't'");
     else if (!type || !cJSON_IsString(type))
@@ -556,6 +599,7 @@ void rs_server_tick(rs_server *srv)
 {
     srv->deadlines_stale = true;
     rs_ctx ctx = rs_server_ctx(srv);
+    srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         if (!t || t->row.status != RS_GAME_LIVE)
@@ -601,7 +645,10 @@ int64_t rs_server_next_tick_us(rs_server *srv)
         srv->earliest_deadline_us = earliest_deadline(srv);
         srv->deadlines_stale = false;
     }
-    int64_t next = rs_server_now_us(srv) + HOUSEKEEPING_US;
+    /* A fixed instant, not "a second from now": asked again on every turn of the loop, that
+     * would move the timer on with every message, and under steady traffic the heartbeat
+     * and the WAL checkpoints would never run (issue 23). */
+    int64_t next = srv->next_housekeeping_us;
     if (srv->earliest_deadline_us < next)
         next = srv->earliest_deadline_us;
     if (srv->lobby_dirty && srv->next_lobby_push_us < next)
@@ -845,6 +892,7 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
     srv->started_us = rs_server_now_us(srv);
     srv->last_heartbeat_us = srv->started_us;
     srv->last_checkpoint_us = srv->started_us;
+    srv->next_housekeeping_us = srv->started_us + HOUSEKEEPING_US;
     if (load_unfinished(srv, err, err_size) < 0) {
         rs_server_free(srv);
         return NULL;

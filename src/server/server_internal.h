@@ -8,6 +8,7 @@
 #include "server.h"
 #include "store.h"
 #include "table.h"
+#include "text.h"
 #include "workers.h"
 
 struct cJSON;
@@ -70,7 +71,8 @@ struct rs_server {
     int64_t earliest_deadline_us;
     bool draining;
     int64_t started_us, last_heartbeat_us, last_checkpoint_us;
-    rs_job job_scratch; /* big: kept here, not on the stack */
+    int64_t next_housekeeping_us; /* when rs_server_tick is due at the latest */
+    rs_job job_scratch;           /* big: kept here, not on the stack */
     rs_server_stats stats;
 };
 
@@ -98,6 +100,9 @@ void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before);
 void rs_server_note(rs_server *srv, rs_conn *c);
 void rs_server_schedule_ai(rs_server *srv, rs_table *t);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
+/* A connection of `user` closed or logged out: if it was their last, their seats count as gone
+ * from now. */
+void rs_server_user_left(rs_server *srv, int64_t user);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
 
 /* True when d is a whole number that an int64_t holds (then *out is it): the only safe way to

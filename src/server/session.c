@@ -331,7 +331,10 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
         return;
     }
     rs_server_unwatch_all(srv, c);
+    const int64_t before = c->user;
     become(srv, c, &u);
+    if (before != u.id)
+        rs_server_user_left(srv, before);
     rs_log("conn %llu: user %lld logs in", (unsigned long long)c->id, (long long)u.id);
     cJSON *m = message("welcome");
     cJSON_AddNumberToObject(m, "proto", RS_PROTOCOL_VERSION);
@@ -356,6 +359,16 @@ void rs_session_auth_result(rs_server *srv, const rs_job *job)
         finish_login(srv, c, job);
 }
 
+static void forget_identity(rs_server *srv, rs_conn *c)
+{
+    rs_server_unwatch_all(srv, c);
+    const int64_t user = c->user;
+    c->user = 0;
+    c->has_token = false;
+    c->lobby = false;
+    rs_server_user_left(srv, user);
+}
+
 static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (c->has_token) {
@@ -363,10 +376,18 @@ static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             rs_store_token_revoke(srv->store, c->token_hash) != RS_STORE_OK)
             return rs_fail(e, "server-error", "cannot revoke the token");
     }
-    rs_server_unwatch_all(srv, c);
-    c->user = 0;
-    c->has_token = false;
-    c->lobby = false;
+    /* Every connection that said hello with this token loses its identity too (told with a
+     * logged-out of its own): a revoked token must not go on moving and chatting elsewhere. */
+    if (c->has_token)
+        for (size_t i = 0; i < srv->conns.cap; i++) {
+            rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+            if (other && other != c && other->has_token &&
+                memcmp(other->token_hash, c->token_hash, sizeof c->token_hash) == 0) {
+                forget_identity(srv, other);
+                rs_outbox_put(&srv->outbox, other->id, message("logged-out"));
+            }
+        }
+    forget_identity(srv, c);
     rs_reply(srv, c, message("logged-out"), msg);
     return 0;
 }
@@ -447,21 +468,33 @@ static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return 0;
 }
 
+static bool watches(const rs_conn *c, const rs_table *t)
+{
+    for (int i = 0; i < c->num_watching; i++)
+        if (c->watching[i] == t->row.id)
+            return true;
+    return false;
+}
+
+/* True when c watches t or may start to. */
+static bool can_watch(const rs_server *srv, const rs_conn *c, const rs_table *t, rs_err *e)
+{
+    const int limit =
+        srv->cfg.max_watch < RS_MAX_WATCH_LIMIT ? srv->cfg.max_watch : RS_MAX_WATCH_LIMIT;
+    if (watches(c, t) || c->num_watching < limit)
+        return true;
+    rs_fail(e, "too-many", "you watch %d games already: close one first", c->num_watching);
+    return false;
+}
+
 /* Start sending c the game t. */
 static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const cJSON *request,
                  rs_err *e)
 {
-    bool already = false;
-    for (int i = 0; i < c->num_watching; i++)
-        already |= c->watching[i] == t->row.id;
-    if (!already) {
-        int limit =
-            srv->cfg.max_watch < RS_MAX_WATCH_LIMIT ? srv->cfg.max_watch : RS_MAX_WATCH_LIMIT;
-        if (c->num_watching >= limit)
-            return rs_fail(e, "too-many", "you watch %d games already: close one first",
-                           c->num_watching);
+    if (!can_watch(srv, c, t, e))
+        return -1;
+    if (!watches(c, t))
         c->watching[c->num_watching++] = t->row.id;
-    }
     rs_ctx ctx = rs_server_ctx(srv);
     const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
     return rs_table_watch(&ctx, t, c->id, c->user, since,
@@ -524,6 +557,53 @@ static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_
     return 0;
 }
 
+/* The options a create may give, "turn-limit, tournament" (never the seed or a text
+ * option): for the error naming an unknown one. */
+static void network_option_names(const rp_game *game, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "players");
+    for (int i = 0; i < game->num_options && n < size; i++)
+        if (game->options[i].kind != RP_OPT_TEXT)
+            n += (size_t)snprintf(buf + n, size - n, ", %s", game->options[i].name);
+}
+
+/* One option of a create as "key=value" for rp_config_set: a whole number for a number
+ * option, a word for a choice (as /api/v1/types lists them); anything else is refused here,
+ * not read as text ("25" for a number, 0 for a choice). */
+static int option_setting(const rp_game *game, const cJSON *o, char *kv, size_t size, rs_err *e)
+{
+    const char *key = o->string;
+    const rp_option_spec *spec = NULL;
+    for (int i = 0; i < game->num_options; i++)
+        if (strcmp(game->options[i].name, key) == 0)
+            spec = &game->options[i];
+    if (strcmp(key, "seed") == 0)
+        return rs_fail(e, "bad-option", "the server draws each game's seed: nobody chooses it");
+    if (!spec) {
+        char names[RP_ERROR_TEXT / 2];
+        network_option_names(game, names, sizeof names);
+        return rs_fail(e, "bad-option", "unknown option '%.60s' for %s (options: %s)", key,
+                       game->id, names);
+    }
+    if (spec->kind == RP_OPT_TEXT)
+        return rs_fail(e, "bad-option",
+                       "%s: options that take text or files are for the command line, not "
+                       "the network",
+                       key);
+    int64_t whole;
+    if (spec->kind == RP_OPT_INT) {
+        if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &whole))
+            return rs_fail(e, "bad-option", "%s: a whole number from %lld to %lld", key,
+                           (long long)spec->min, (long long)spec->max);
+        snprintf(kv, size, "%s=%lld", key, (long long)whole);
+        return 0;
+    }
+    if (!cJSON_IsString(o) || strlen(o->valuestring) >= 64)
+        return rs_fail(e, "bad-option", "%s: one of the words %s", key, spec->choices);
+    snprintf(kv, size, "%s=%s", key, o->valuestring);
+    return 0;
+}
+
 static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
 {
     if (!options)
@@ -537,33 +617,17 @@ static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
     cJSON_ArrayForEach (o, options) {
         if (++count > RP_MAX_OPTIONS + 1)
             return rs_fail(e, "bad-option", "too many options");
-        const char *key = o->string;
-        char kv[RP_OPTION_TEXT + 64];
-        if (strcmp(key, "seed") == 0)
-            return rs_fail(e, "bad-option",
-                           "the server draws each game's seed: nobody "
-                           "chooses it");
-        if (strcmp(key, "players") == 0) {
-            if (!cJSON_IsNumber(o) || (int)o->valuedouble != s->config.players)
-                return rs_fail(e, "bad-option", "players=%g: the seats list makes %d players",
-                               cJSON_IsNumber(o) ? o->valuedouble : -1.0, s->config.players);
+        if (strcmp(o->string, "players") == 0) {
+            int64_t players;
+            if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &players) ||
+                players != s->config.players)
+                return rs_fail(e, "bad-option", "players: the seats list makes %d players",
+                               s->config.players);
             continue;
         }
-        for (int i = 0; i < s->game->num_options; i++)
-            if (strcmp(s->game->options[i].name, key) == 0 &&
-                s->game->options[i].kind == RP_OPT_TEXT)
-                return rs_fail(e, "bad-option",
-                               "%s: options that take text or files are for "
-                               "the command line, not the network",
-                               key);
-        int64_t whole;
-        if (cJSON_IsNumber(o) && rs_whole_int64(o->valuedouble, &whole))
-            snprintf(kv, sizeof kv, "%.60s=%lld", key, (long long)whole);
-        else if (cJSON_IsString(o) && strlen(o->valuestring) < 64)
-            snprintf(kv, sizeof kv, "%.60s=%s", key, o->valuestring);
-        else
-            return rs_fail(e, "bad-option", "%.60s: a value is a whole number or a short word",
-                           key);
+        char kv[RP_OPTION_TEXT + 64];
+        if (option_setting(s->game, o, kv, sizeof kv, e) < 0)
+            return -1;
         rp_error err = {{0}};
         if (rp_config_set(s->game, &s->config, kv, &err) < 0)
             return rs_fail(e, "bad-option", "%s", err.msg);
@@ -689,17 +753,22 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     int64_t seat = -1;
     const char *invite = NULL;
     rs_table *t = rs_field_table(srv, msg, e);
-    if (!t || !rs_field_int(msg, "seat", false, 0, RP_MAX_PLAYERS - 1, &seat, e) ||
+    if (!t || !rs_field_int(msg, "seat", false, INT32_MIN, INT32_MAX, &seat, e) ||
         !rs_field_string(msg, "invite", false, 64, &invite, e))
         return -1;
+    if (cJSON_GetObjectItemCaseSensitive(msg, "seat") && (seat < 0 || seat >= t->row.seats))
+        return rs_fail(e, "bad-seat", "game %lld has seats 0 to %d", (long long)t->row.id,
+                       t->row.seats - 1);
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_fail(e, "server-error", "the store is unavailable");
+    if (!can_watch(srv, c, t, e)) /* a player watches the game joined */
+        return -1;
     rs_ctx ctx = rs_server_ctx(srv);
     int chosen;
     rs_game_status before = t->row.status;
-    if (rs_table_join(&ctx, t, c->user, c->name, (int)seat, invite, &chosen, e) < 0)
+    if (rs_table_join(&ctx, t, c->user, c->name, c->id, (int)seat, invite, &chosen, e) < 0)
         return -1;
     rs_server_touch(srv, t, before);
     cJSON *m = message("joined");
@@ -998,40 +1067,46 @@ static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return seat_action(srv, c, msg, rs_table_resign, "resign", e);
 }
 
-static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+/* True when some connection is identified as user. */
+static bool user_online(rs_server *srv, int64_t user)
 {
-    return seat_action(srv, c, msg, rs_table_claim, "claim", e);
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c && c->user == user)
+            return true;
+    }
+    return false;
 }
 
-/* Plain text: valid UTF-8 without control characters. */
-static bool chat_text_ok(const char *s)
+/* A claim wins only against people with no connection to the server at all (a player online
+ * elsewhere, or between two tabs, has not left). */
+static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int extra = *p < 0x80             ? 0
-                    : (*p & 0xE0) == 0xC0 ? 1
-                    : (*p & 0xF0) == 0xE0 ? 2
-                    : (*p & 0xF8) == 0xF0 ? 3
-                                          : -1;
-        if (extra < 0 || (*p < 0x20) || *p == 0x7F)
-            return false;
-        if (extra == 1 && *p < 0xC2) /* overlong */
-            return false;
-        p++;
-        for (int i = 0; i < extra; i++, p++)
-            if ((*p & 0xC0) != 0x80)
-                return false;
-    }
-    return true;
+    int seat;
+    rs_table *t = seated(srv, c, msg, &seat, e);
+    if (!t)
+        return -1;
+    uint32_t online = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
+            user_online(srv, t->row.seat[s].user_id))
+            online |= 1u << s;
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_game_status before = t->row.status;
+    if (rs_table_claim(&ctx, t, seat, online, e) < 0)
+        return -1;
+    rs_server_touch(srv, t, before);
+    done(srv, c, msg, "claim", t);
+    return 0;
 }
 
 static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     const char *text;
     rs_table *t = rs_field_table(srv, msg, e);
-    if (!t || !rs_field_string(msg, "text", true, CHAT_MAX, &text, e))
+    if (!t || !rs_field_string(msg, "text", true, RS_MAX_MESSAGE, &text, e))
         return -1;
-    if (!*text || !chat_text_ok(text))
+    if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text))
         return rs_fail(e, "bad-text",
                        "a chat line is 1 to %d bytes of text without control "
                        "characters",

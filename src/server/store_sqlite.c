@@ -239,7 +239,8 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
     sqlite3_busy_timeout(st->db, 5000);
     const char *setup = memory ? "PRAGMA foreign_keys=ON;"
                                : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                                 " PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=0;";
+                                 " PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=0;"
+                                 " PRAGMA journal_size_limit=67108864;";
     char *msg = NULL;
     if (sqlite3_exec(st->db, setup, NULL, NULL, &msg) != SQLITE_OK ||
         sqlite3_exec(st->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {

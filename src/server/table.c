@@ -114,25 +114,63 @@ static void options_text(const rp_game *game, const rp_config *cfg, char *buf, s
     }
 }
 
-static int config_from_text(const rp_game *game, const char *text, uint64_t seed, rp_config *cfg,
-                            rp_error *err)
+/* Read stored options; with skip_defaults, an option at its default value is left unset (as
+ * if not given), which is how rows written before the options in effect were stored must be
+ * read (see config_from_text). */
+static int parse_options_text(const rp_game *game, const char *text, bool skip_defaults,
+                              rp_config *cfg, rp_error *err)
 {
     rp_config_default(game, cfg);
     char copy[RS_OPTIONS_TEXT];
     snprintf(copy, sizeof copy, "%s", text);
     char *save_ptr = NULL;
-    for (char *tok = strtok_r(copy, " ", &save_ptr); tok; tok = strtok_r(NULL, " ", &save_ptr))
-        if (rp_config_set(game, cfg, tok, err) < 0)
+    for (char *tok = strtok_r(copy, " ", &save_ptr); tok; tok = strtok_r(NULL, " ", &save_ptr)) {
+        rp_config one = *cfg;
+        if (rp_config_set(game, &one, tok, err) < 0)
             return -1;
+        bool at_default = false;
+        for (int i = 0; skip_defaults && i < game->num_options; i++)
+            at_default |= one.given[i] && !cfg->given[i] && game->options[i].kind != RP_OPT_TEXT &&
+                          one.value[i] == game->options[i].def;
+        if (!at_default)
+            *cfg = one;
+    }
+    return 0;
+}
+
+static int config_from_text(const rp_game *game, const char *text, uint64_t seed, rp_config *cfg,
+                            rp_error *err)
+{
+    if (parse_options_text(game, text, false, cfg, err) < 0)
+        return -1;
     cfg->seed = seed;
     cfg->seed_given = true;
+    rp_state trial;
+    if (game->init(&trial, cfg, err) == RP_OK)
+        return 0;
+    /* Rows stored before issue 23 hold every option, defaults written as if given: a solo
+     * Rush the Wall game was stored "players=1 neutrals=0" though the neutral clan was only
+     * implied. Read without the defaults, they give the game that was played. */
+    rp_config repaired;
+    rp_error ignored = {{0}};
+    if (parse_options_text(game, text, true, &repaired, &ignored) < 0)
+        return -1;
+    repaired.seed = seed;
+    repaired.seed_given = true;
+    if (game->init(&trial, &repaired, &ignored) != RP_OK)
+        return -1;
+    rs_log("stored options '%s' read without their defaults (written before issue 23)", text);
+    *cfg = repaired;
     return 0;
 }
 
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const cJSON *msg)
 {
-    for (int i = 0; i < t->num_watchers; i++)
-        rs_outbox_put(ctx->out, t->watchers[i].conn, cJSON_Duplicate(msg, true));
+    char *text = cJSON_PrintUnformatted(msg);
+    for (int i = 0; text && i < t->num_watchers; i++)
+        if (!t->watchers[i].joining)
+            rs_outbox_put_text(ctx->out, t->watchers[i].conn, text);
+    free(text);
 }
 
 /* An update for every watcher, each with its own view; `cause_for` adds what happened as
@@ -142,6 +180,8 @@ typedef cJSON *(*cause_fn)(const rs_table *t, int viewer, const void *arg);
 static void broadcast_update(rs_ctx *ctx, rs_table *t, cause_fn cause_for, const void *arg)
 {
     for (int i = 0; i < t->num_watchers; i++) {
+        if (t->watchers[i].joining)
+            continue;
         const int viewer = t->watchers[i].viewer;
         cJSON *m = rs_table_message(t, viewer, "update", ctx->now_us);
         cJSON_AddItemToObject(m, "cause", cause_for(t, viewer, arg));
@@ -423,6 +463,33 @@ static void load_names(rs_ctx *ctx, rs_table *t)
     }
 }
 
+/* The options a new game is stored with: the options in effect (the game's config_of of its
+ * start), which load back to the very same game, where the options as asked may not: a solo
+ * Rush the Wall game's neutral clan is implied by "players=1", and storing the default
+ * "neutrals=0" as if given made a game that could not be loaded (issue 23). Refused when the
+ * text does not read back to the same options, so no game is ever stored that a restart
+ * would lose. *effective gets the options in effect. */
+static int store_options(const rp_game *game, const rp_config *asked, char *text, size_t size,
+                         rp_config *effective, rs_err *e)
+{
+    rp_state trial;
+    rp_error err = {{0}};
+    if (game->init(&trial, asked, &err) < 0)
+        return rs_fail(e, "bad-option", "%s", err.msg);
+    rp_config_of(game, &trial, asked, effective);
+    options_text(game, effective, text, size);
+    rp_config again, again_effective;
+    char text_again[RS_OPTIONS_TEXT];
+    if (config_from_text(game, text, asked->seed, &again, &err) < 0 ||
+        game->init(&trial, &again, &err) < 0)
+        return rs_fail(e, "server-error", "options '%s' would not load back: %s", text, err.msg);
+    rp_config_of(game, &trial, &again, &again_effective);
+    options_text(game, &again_effective, text_again, sizeof text_again);
+    if (strcmp(text, text_again) != 0)
+        return rs_fail(e, "server-error", "options '%s' load back as '%s'", text, text_again);
+    return 0;
+}
+
 rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
 {
     rs_table *t = table_alloc(s->game);
@@ -432,8 +499,10 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
     }
     rs_game_row *row = &t->row;
     snprintf(row->game, sizeof row->game, "%s", s->game->id);
-    options_text(s->game, &s->config, row->options, sizeof row->options);
-    t->config = s->config;
+    if (store_options(s->game, &s->config, row->options, sizeof row->options, &t->config, e) < 0) {
+        rs_table_free(t);
+        return NULL;
+    }
     row->status = RS_GAME_OPEN;
     row->rated = s->rated;
     row->clock_kind = (int)s->clock_kind;
@@ -552,11 +621,22 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
 
 /* ---- lobby ---- */
 
-int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int seat,
+static const char *not_open_text(rs_game_status status)
+{
+    return status == RS_GAME_LIVE   ? "has already started"
+           : status == RS_GAME_OVER ? "is over"
+                                    : "was aborted";
+}
+
+static rs_watcher *find_watcher(rs_table *t, uint64_t conn);
+static rs_watcher *add_watcher(rs_table *t, uint64_t conn, int64_t user, int viewer);
+
+int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, uint64_t conn, int seat,
                   const char *invite, int *seat_out, rs_err *e)
 {
     if (t->row.status != RS_GAME_OPEN)
-        return rs_fail(e, "not-open", "game %lld has already started", (long long)t->row.id);
+        return rs_fail(e, "not-open", "game %lld %s", (long long)t->row.id,
+                       not_open_text(t->row.status));
     if (rs_table_seat_of(t, user) >= 0)
         return rs_fail(e, "already-seated", "you already have a seat in game %lld",
                        (long long)t->row.id);
@@ -593,12 +673,20 @@ int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int 
     t->row.seat[chosen].kind = RS_SEAT_HUMAN;
     t->row.seat[chosen].user_id = user;
     snprintf(t->names[chosen], sizeof t->names[chosen], "%s", name);
-    /* Watchers of this user now see the game from their seat. */
+    /* Watchers of this user now see the game from their seat; the joining connection is
+     * one of them from now on, so the join is told with the seat connected. */
     for (int i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].user == user) {
             t->watchers[i].viewer = chosen;
             t->connections[chosen]++;
         }
+    if (conn && !find_watcher(t, conn)) {
+        rs_watcher *w = add_watcher(t, conn, user, chosen);
+        if (w) {
+            w->joining = true;
+            t->connections[chosen]++;
+        }
+    }
     *seat_out = chosen;
     t->row.v++;
     save(ctx, t);
@@ -611,9 +699,12 @@ int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int 
 
 int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e)
 {
-    if (t->row.status != RS_GAME_OPEN)
+    if (t->row.status == RS_GAME_LIVE)
         return rs_fail(e, "not-open", "game %lld has started: resign instead",
                        (long long)t->row.id);
+    if (t->row.status != RS_GAME_OPEN)
+        return rs_fail(e, "not-open", "game %lld %s", (long long)t->row.id,
+                       not_open_text(t->row.status));
     int seat = rs_table_seat_of(t, user);
     if (seat < 0)
         return rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
@@ -942,7 +1033,15 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
     return 0;
 }
 
-int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
+void rs_table_user_gone(rs_ctx *ctx, rs_table *t, int64_t user)
+{
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN && t->row.seat[s].user_id == user &&
+            t->connections[s] == 0)
+            t->gone_since_us[s] = ctx->now_us;
+}
+
+int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
         return -1;
@@ -951,7 +1050,7 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
     uint32_t gone = 0;
     for (int s = 0; s < t->row.seats; s++)
         if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
-            ctx->now_us - t->gone_since_us[s] >= ctx->grace_ms * 1000)
+            !(online & (1u << s)) && ctx->now_us - t->gone_since_us[s] >= ctx->grace_ms * 1000)
             gone |= 1u << s;
     if (!gone)
         return rs_fail(e, "not-allowed", "no opponent has been gone for %lld s",
@@ -1025,33 +1124,40 @@ static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
     return NULL;
 }
 
+static rs_watcher *add_watcher(rs_table *t, uint64_t conn, int64_t user, int viewer)
+{
+    if (t->num_watchers == t->cap_watchers) {
+        int cap = t->cap_watchers ? t->cap_watchers * 2 : 4;
+        rs_watcher *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->watchers = grown;
+        t->cap_watchers = cap;
+    }
+    rs_watcher *w = &t->watchers[t->num_watchers++];
+    *w = (rs_watcher){conn, user, viewer, false};
+    return w;
+}
+
 int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_t since,
                    cJSON *chat, const cJSON *request_id, rs_err *e)
 {
     rs_watcher *w = find_watcher(t, conn);
-    if (!w) {
-        if (t->num_watchers == t->cap_watchers) {
-            int cap = t->cap_watchers ? t->cap_watchers * 2 : 4;
-            rs_watcher *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                cJSON_Delete(chat);
-                return rs_fail(e, "server-error", "out of memory");
-            }
-            t->watchers = grown;
-            t->cap_watchers = cap;
-        }
-        w = &t->watchers[t->num_watchers++];
-        w->conn = conn;
-        w->user = user;
-        int seat = rs_table_seat_of(t, user);
-        w->viewer = seat >= 0 ? seat : RP_SPECTATOR;
-        const bool arrived = seat < 0 || t->connections[seat]++ == 0;
+    if (w) { /* watching already, or joining: counted, told of nothing yet */
+        w->joining = false;
         send_snapshot(ctx, t, w, since, chat, request_id);
-        if (arrived) /* a seat connected, or one more spectator */
-            broadcast_presence(ctx, t);
         return 0;
     }
+    int seat = rs_table_seat_of(t, user);
+    w = add_watcher(t, conn, user, seat >= 0 ? seat : RP_SPECTATOR);
+    if (!w) {
+        cJSON_Delete(chat);
+        return rs_fail(e, "server-error", "out of memory");
+    }
+    const bool arrived = seat < 0 || t->connections[seat]++ == 0;
     send_snapshot(ctx, t, w, since, chat, request_id);
+    if (arrived) /* a seat connected, or one more spectator */
+        broadcast_presence(ctx, t);
     return 0;
 }
 
@@ -1073,6 +1179,8 @@ bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn)
 void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn)
 {
     rs_watcher *w = find_watcher(t, conn);
-    if (w)
+    if (w) {
+        w->joining = false;
         send_snapshot(ctx, t, w, -1, NULL, NULL);
+    }
 }

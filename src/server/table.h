@@ -52,7 +52,8 @@ typedef struct rs_ctx {
 typedef struct rs_watcher {
     uint64_t conn;
     int64_t user;
-    int viewer; /* a seat or RP_SPECTATOR */
+    int viewer;   /* a seat or RP_SPECTATOR */
+    bool joining; /* counted as connected to its seat, sent nothing until its snapshot */
 } rs_watcher;
 
 typedef struct rs_move_rec {
@@ -125,7 +126,9 @@ int rs_table_to_move(const rs_table *t);
 void rs_table_rename(rs_table *t, int64_t user, const char *name);
 
 /* ---- lobby: seats before the start ---- */
-int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, int seat,
+/* `conn`, the connection asking, counts as connected to the seat from the join on (its
+ * snapshot follows with rs_table_watch, which the caller must send). */
+int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, uint64_t conn, int seat,
                   const char *invite, int *seat_out, rs_err *e);
 int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e);
 
@@ -140,8 +143,11 @@ int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
 /* op: "offer", "accept" or "decline". */
 int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
 int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
-/* Win against seats gone longer than the grace period. */
-int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, rs_err *e);
+/* Win against seats gone longer than the grace period: not watching the game for that long,
+ * and not among `online` (a mask of the seats whose users have a connection to the server). */
+int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *e);
+/* The user's last connection closed: their seats not watched count as gone from now. */
+void rs_table_user_gone(rs_ctx *ctx, rs_table *t, int64_t user);
 /* Flag a seat out of time, if any. Returns true when the game ended. */
 bool rs_table_check_time(rs_ctx *ctx, rs_table *t);
 /* When the clock must be checked next (monotonic us), or RS_CLOCK_NEVER. */

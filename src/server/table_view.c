@@ -3,6 +3,7 @@
  * game as a seat or the spectator may see it, the public summary for the lobby and the API,
  * a move as its events told to that viewer, who is connected. */
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -235,8 +236,12 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
     cJSON_AddItemToObject(m, "offers", offers_json(t));
     if (t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED)
         cJSON_AddItemToObject(m, "result", result_json(t));
-    if (t->row.status == RS_GAME_OVER) /* the seed is secret only while the game is live */
-        cJSON_AddNumberToObject(m, "seed", (double)t->config.seed);
+    if (t->row.status == RS_GAME_OVER) { /* the seed is secret only while the game is live */
+        /* In decimal text: a JSON number is a double to most readers, which holds 53 bits. */
+        char seed[24];
+        snprintf(seed, sizeof seed, "%" PRIu64, t->config.seed);
+        cJSON_AddStringToObject(m, "seed", seed);
+    }
     return m;
 }
 

@@ -12,6 +12,7 @@
  *        VIEWER there, one line each: for tests that the check can fail) */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,10 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     checked++;
     if (seed && strcmp(status->valuestring, "over") != 0)
         fail(line, "the seed is sent while the game is %s", status->valuestring);
+    char seed_text[24];
+    snprintf(seed_text, sizeof seed_text, "%" PRIu64, r->m.config.seed);
+    if (seed && (!cJSON_IsString(seed) || strcmp(seed->valuestring, seed_text) != 0))
+        fail(line, "the seed is not the record's %s in decimal text", seed_text);
     const cJSON *cause = cJSON_GetObjectItemCaseSensitive(f, "cause");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(cause, "kind");
     if (cJSON_IsString(kind) && strcmp(kind->valuestring, "move") == 0)

@@ -70,7 +70,7 @@ async def replay(checks, server, args, rng):
     checks.eq(len(frames), state["ply"] + 1, "one frame per ply, the start included")
     checks.eq([f["ply"] for f in frames], list(range(len(frames))), "frames in ply order")
     bad = server.http(f"/api/v1/games/{game}/replay?viewer=7")
-    checks.eq(bad[0], 404, "a viewer that is not a seat is refused")
+    checks.eq(bad[0], 400, "a viewer that is not a seat is refused (400: a bad parameter)")
     status, seat0 = server.http_json(f"/api/v1/games/{game}/replay?viewer=0")
     checks.eq(seat0["frames"][0]["view"].get("seat"), 0,
               "seat 0's replay is seat 0's view")

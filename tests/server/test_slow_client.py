@@ -3,9 +3,13 @@ without bound: once its queue passes the cap it is dropped and the client gets a
 snapshot of its game when its socket drains; falling behind again soon after closes it with
 1008. Everyone else goes on. The slow client watches a game and the lobby while ten other
 players create and leave games as fast as they can (lobby changes are pushed at most four
-times a second), and asks for the whole lobby twenty times a round without reading a reply."""
+times a second), and asks for the whole lobby twenty times a round without reading a reply
+(the server reads no more than a few of those until their replies are out: the lobby pushes
+are what overflow its queue)."""
 
 import asyncio
+import socket
+import time
 
 import websockets
 
@@ -18,9 +22,13 @@ async def main():
     server = Server(args.ramparts, extra=["--rate", "100000"]).start()
     try:
         slow = Client(server, "slow")
-        # A tiny read buffer and queue: the client stops reading its socket almost at once.
-        slow.ws = await websockets.connect(server.ws_url, max_queue=1, read_limit=1024,
-                                           max_size=2 ** 24)
+        # A tiny read buffer and queue, and a socket with a small receive window: the client
+        # stops reading almost at once, and the server's writes to it stall soon after.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", server.port))
+        slow.ws = await websockets.connect(server.ws_url, sock=sock, max_queue=1,
+                                           read_limit=1024, max_size=2 ** 24)
         await slow.hello()
         owner = await guest(server, "owner")
         game = (await owner.request({"t": "create", "type": "castle-danger",
@@ -28,7 +36,10 @@ async def main():
         await slow.request({"t": "open", "game": game}, "snapshot")
         await slow.send({"t": "lobby"})
         makers = [await guest(server, f"maker{i}") for i in range(10)]
-        for _ in range(12):
+        # Lobby changes are pushed at most four times a second: go on until the queue of
+        # sixty-four overflows (some sixteen seconds of pushes), or 25 s have passed.
+        deadline = time.monotonic() + 25
+        while time.monotonic() < deadline:
             created = []
             for m in makers:
                 for _ in range(10):

@@ -169,7 +169,7 @@ function CreateGame({ client }) {
             ? html`<input type="number" min=${o.min} max=${o.max} value=${options[o.name] ?? o.default}
                 data-testid=${`opt-${o.name}`}
                 onInput=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: Number(e.currentTarget.value) })} />`
-            : html`<select value=${options[o.name] ?? o.choices.split("|")[o.default]}
+            : html`<select value=${options[o.name] ?? o.default}
                 onChange=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: e.currentTarget.value })}>
                 ${o.choices.split("|").map((c) => html`<option value=${c}>${c}</option>`)}</select>`}
         </label>`)}
