@@ -48,7 +48,9 @@ static void play_help(void)
            "--position starts from a full-state notation. The game is saved as a record when\n"
            "it ends, when you quit and on Ctrl-C: to --record FILE, else to a new file in\n"
            "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records). --resume continues\n"
-           "an unfinished record and saves it back to the same file.\n\n",
+           "an unfinished record and saves it back to the same file; against the AI it first\n"
+           "deals anew everything you could not see (as undo does), and an AI's seat stays\n"
+           "an AI.\n\n",
            DEFAULT_OPPONENT);
     turn_help();
     printf("\nAIs:\n%s", rp_ai_help());
@@ -542,6 +544,8 @@ static int new_match(play_session *s, const play_args *a)
 static int seat_players(play_session *s, const play_args *a)
 {
     const int players = s->match.game->num_players(&s->match.state);
+    /* A resumed game against the AI: an AI's seat holds what no human saw, so it stays an AI. */
+    const bool sealed = a->resume && rp_match_keeps_secrets(&s->match);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         if (!a->who[p][0])
             continue;
@@ -549,6 +553,12 @@ static int seat_players(play_session *s, const play_args *a)
         if (p >= players)
             return rp_cli_usage_error("play", "--seat %d: this game has seats 0 to %d", p,
                                       players - 1);
+        if (sealed && !rp_match_is_human(&s->match, p) && strcmp(a->who[p], RP_HUMAN) == 0)
+            return rp_cli_usage_error("play",
+                                      "--seat %d=%s: %s (seat %d) was played by %s, whose cards "
+                                      "no human has seen: it stays an AI until the game ends",
+                                      p, a->who[p], rp_seat_name(s->match.game, p), p,
+                                      s->match.seats[p]);
         if (rp_match_set_player(&s->match, p, a->who[p], &err) < 0)
             return rp_cli_usage_error("play", "--seat %d=%s: %s", p, a->who[p], err.msg);
     }
@@ -560,7 +570,7 @@ static void greet(const play_session *s, bool resumed)
     const rp_match *m = &s->match;
     printf("%s", m->game->title);
     if (resumed)
-        printf(", resumed after %zu moves", m->num_moves);
+        printf(", resumed after %zu move%s", m->num_moves, m->num_moves == 1 ? "" : "s");
     const int players = m->game->num_players(&m->state);
     const int humans = rp_match_humans(m);
     if (humans > 1)
@@ -593,9 +603,18 @@ int rp_cmd_play(int argc, char **argv)
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }
+    bool dealt = false;
+    if (rc == RP_EXIT_OK && a.resume &&
+        rp_match_deal_unseen(&s.match, fresh_seed(), &dealt, &err) < 0) {
+        fprintf(stderr, "ramparts play: %s\n", err.msg);
+        rc = RP_EXIT_FAIL;
+    }
     if (rc == RP_EXIT_OK) {
         rp_cli_record_snapshot(&s.match);
         greet(&s, a.resume != NULL);
+        if (dealt)
+            printf("Everything you could not see has been dealt anew on resuming, so nothing "
+                   "read from the record holds.\n");
         rc = game_loop(&s);
         int saved = rp_cli_record_save(&s.match);
         if (rc == RP_EXIT_OK)

@@ -14,7 +14,8 @@ static void replay_help(void)
            "  --show   tell the whole game as the viewer saw it, then the final board\n"
            "  --step   step through the game: Enter or 'n' next, 'p' back, a number jumps to\n"
            "           that move, 'q' leaves\n"
-           "  --seat   the viewer: a seat number, or 'spectator' (the default: public only)\n");
+           "  --seat   the viewer: a seat number, or 'spectator' (the default: public only)\n"
+           "A game against the AI that is not over is shown only as its human seats saw it.\n");
 }
 
 /* The number of moves in history entries before i, plus one if i is a move. */
@@ -145,6 +146,14 @@ int rp_cmd_replay(int argc, char **argv)
         (viewer = rp_cli_viewer("replay", m.game, m.game->num_players(&m.state), seat)) == -3) {
         rp_match_free(&m);
         return RP_EXIT_USAGE;
+    }
+    if ((show || stepping) && !rp_match_may_show(&m, viewer)) {
+        fprintf(stderr,
+                "ramparts replay: %s: the game is not over and %s (seat %d) is played by %s: "
+                "until it ends only the human seats' views and the spectator's are shown\n",
+                path, rp_seat_name(m.game, viewer), viewer, m.seats[viewer]);
+        rp_match_free(&m);
+        return RP_EXIT_FAIL;
     }
     const bool color = rp_cli_color(stdout);
     if (show)
