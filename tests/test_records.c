@@ -388,6 +388,51 @@ static void hot_seat_undo_rules(void **unused)
     }
 }
 
+/* An unfinished game against the AI keeps its secrets (docs/terminal.md): only the human seats
+ * and the spectator may be shown, and a new deal keeps the human's view; a shared table, an
+ * all-AI game, a finished one and a game with nothing hidden keep none. */
+static void unfinished_games_against_the_ai_keep_secrets(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        const bool secretive = game->flags & (RP_HIDDEN_INFO | RP_CHANCE);
+        rp_config cfg;
+        rp_config_default(game, &cfg);
+        cfg.seed = 11;
+        rp_match m;
+        assert_int_equal(rp_match_new(&m, game, &cfg, NULL), RP_OK);
+        assert_false(rp_match_keeps_secrets(&m)); /* a shared table */
+        for (int p = 1; p < game->num_players(&m.state); p++)
+            assert_int_equal(rp_match_set_player(&m, p, "random", NULL), RP_OK);
+        assert_int_equal(rp_match_keeps_secrets(&m), secretive);
+        assert_true(rp_match_may_show(&m, 0));
+        assert_true(rp_match_may_show(&m, RP_SPECTATOR));
+        assert_int_equal(rp_match_may_show(&m, 1), !secretive);
+        rp_state before;
+        rp_state_copy(game, &before, &m.state);
+        char *view_before = rp_view_text(game, &m.state, 0, false);
+        bool dealt = false;
+        const size_t length = m.length;
+        assert_int_equal(rp_match_deal_unseen(&m, 99, &dealt, NULL), RP_OK);
+        assert_int_equal(dealt, secretive);
+        assert_int_equal(m.length, length + (secretive ? 1 : 0));
+        char *view_after = rp_view_text(game, &m.state, 0, false);
+        assert_string_equal(view_before, view_after);
+        if (game->flags & RP_HIDDEN_INFO)
+            assert_true(memcmp(&before, &m.state, game->state_size) != 0);
+        free(view_before);
+        free(view_after);
+        assert_int_equal(rp_match_set_player(&m, 0, "random", NULL), RP_OK);
+        assert_false(rp_match_keeps_secrets(&m)); /* nobody at the table */
+        assert_int_equal(rp_match_set_player(&m, 0, RP_HUMAN, NULL), RP_OK);
+        assert_int_equal(rp_match_resign(&m, 0, NULL), RP_OK);
+        assert_false(rp_match_keeps_secrets(&m)); /* over */
+        assert_true(rp_match_may_show(&m, 1));
+        rp_match_free(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +440,7 @@ int main(void)
         cmocka_unit_test(broken_records_are_refused),
         cmocka_unit_test(fair_undo_keeps_the_view),
         cmocka_unit_test(hot_seat_undo_rules),
+        cmocka_unit_test(unfinished_games_against_the_ai_keep_secrets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,22 @@ RP_EXTERN int rp_match_undo(rp_match *m, rp_error *err);
 RP_EXTERN int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken,
                                  rp_error *err);
 
+/* ---- records of unfinished games against the AI (docs/terminal.md) ----
+ * A record holds the seed, so whoever opens it could see what the AI holds and what comes
+ * next. Until such a game ends the tools show it only as its human seats saw it, and resuming
+ * it deals anew what the human could not see (as a fair undo does), so nothing read from the
+ * record holds. */
+
+/* True while m keeps secrets from its table: not over, the game has hidden information or
+ * chance, and humans and AIs both play it. */
+RP_EXTERN bool rp_match_keeps_secrets(const rp_match *m);
+/* Whether `viewer` (a seat or RP_SPECTATOR) may be shown m now: always, except an AI's seat
+ * while m keeps secrets. */
+RP_EXTERN bool rp_match_may_show(const rp_match *m, int viewer);
+/* When m keeps secrets and exactly one seat is human: re-sample everything that seat cannot
+ * see with `seed` (a [resample] entry) and set *dealt (may be NULL); else nothing changes. */
+RP_EXTERN int rp_match_deal_unseen(rp_match *m, uint64_t seed, bool *dealt, rp_error *err);
+
 /* `seat` resigns: the match is over and that seat loses (the others share the win). */
 RP_EXTERN int rp_match_resign(rp_match *m, int seat, rp_error *err);
 

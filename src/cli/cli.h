@@ -211,6 +211,9 @@ int rp_cli_record_save(const rp_match *m);
  * "game-over" event is copied to over (may be NULL). */
 void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, int viewer,
                     FILE *out, char *over, size_t over_size);
+/* The board as `viewer` sees it (the game's render), without the game's own game-over line
+ * once the game is over (the one end-of-game line, rp_cli_result_line, says it). */
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out);
 /* The one end-of-game line: the resignation, else the game's own "game-over" sentence
  * (over_text), else who won. */
 void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out);

@@ -440,6 +440,13 @@ static int cmd_loadrecord(engine *e, int argc, char **argv, const char *rest, re
     fclose(in);
     if (rc < 0)
         return rc;
+    if (rp_match_keeps_secrets(&m)) { /* the referee's commands would show the AI's cards */
+        rp_match_free(&m);
+        return rp_fail(err, RP_EINVAL,
+                       "'%.100s' is an unfinished game against the AI: what no human seat saw "
+                       "stays hidden until it ends (continue it with ramparts play --resume)",
+                       rest);
+    }
     if (e->has_match)
         rp_match_free(&e->match);
     e->match = m;

@@ -3,6 +3,7 @@
  * their hand and a compact prompt. AIs move through the engine facade. Several humans share
  * the terminal with a hand-over screen between them. Undo is fair (see rp_match_undo_fair);
  * the record is written on leaving, on Ctrl-C too, and `--resume FILE` continues it. */
+#include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,9 @@ static void play_help(void)
            "--position starts from a full-state notation. The game is saved as a record when\n"
            "it ends, when you quit and on Ctrl-C: to --record FILE, else to a new file in\n"
            "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records). --resume continues\n"
-           "an unfinished record and saves it back to the same file.\n\n",
+           "an unfinished record and saves it back to the same file; against the AI it first\n"
+           "deals anew everything you could not see (as undo does), and an AI's seat stays\n"
+           "an AI.\n\n",
            DEFAULT_OPPONENT);
     turn_help();
     printf("\nAIs:\n%s", rp_ai_help());
@@ -169,7 +172,7 @@ static void show_turn(play_session *s, int seat)
         fputs(s->pending[seat], stdout);
     forget(s, seat);
     printf("\n");
-    game->render(&s->match.state, seat, stdout, s->color);
+    rp_cli_render(game, &s->match.state, seat, s->color, stdout);
     prompt_moves(s);
 }
 
@@ -189,25 +192,46 @@ static uint64_t fresh_seed(void)
     return seed;
 }
 
+/* The notation of seat's last move in m ("" when none), as it was played. */
+static void last_move_text(const rp_match *m, int seat, char *text, size_t size)
+{
+    text[0] = '\0';
+    for (size_t i = m->length; i-- > 0;) {
+        if (m->history[i].kind != RP_ENTRY_MOVE || m->history[i].seat != seat)
+            continue;
+        rp_state before;
+        rp_match_state_at(m, i, &before);
+        if (m->game->action_to_text(&before, m->history[i].action, text, size) < 0)
+            text[0] = '\0';
+        return;
+    }
+}
+
 static bool undo(play_session *s, int seat)
 {
     rp_match *m = &s->match;
     size_t taken = 0;
     rp_error err;
+    char move[RP_ACTION_TEXT];
+    last_move_text(m, seat, move, sizeof move);
     if (rp_match_undo_fair(m, seat, fresh_seed(), &taken, &err) < 0) {
         printf("Cannot undo: %s.\n", err.msg);
         return false;
     }
     forget(s, seat); /* what was seen after the move no longer holds */
     rp_cli_record_snapshot(m);
-    if (rp_match_humans(m) > 1)
-        printf("%s took back their last move.\n", rp_seat_name(m->game, seat));
-    else if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
-        printf("Took back %zu move%s (yours and the replies). Everything you could not see "
-               "has been shuffled again, so what you saw after that move no longer holds.\n",
-               taken, taken == 1 ? "" : "s");
-    else
-        printf("Took back %zu move%s (yours and the replies).\n", taken, taken == 1 ? "" : "s");
+    const size_t replies = taken - 1;
+    if (rp_match_humans(m) > 1) {
+        printf("%s took back their last move, '%s'.\n", rp_seat_name(m->game, seat), move);
+        return true;
+    }
+    printf("Took back your last move, '%s'", move);
+    if (replies)
+        printf(", and the %zu repl%s after it", replies, replies == 1 ? "y" : "ies");
+    if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
+        printf(". Everything you could not see has been shuffled again, so what you saw after "
+               "that move no longer holds");
+    printf(".\n");
     return true;
 }
 
@@ -243,8 +267,63 @@ static int move_number(const char *line)
     return n > 0 && n < 100000 ? (int)n : 0;
 }
 
+static bool confirm(const char *question)
+{
+    char line[MAX_INPUT + 1];
+    printf("%s (yes/no)\n", question);
+    if (rp_cli_read_line("> ", line, sizeof line) != RP_LINE_OK)
+        return false;
+    rp_cli_lower(line);
+    return strcmp(line, "yes") == 0 || strcmp(line, "y") == 0;
+}
+
+/* The action's data (rp_action_json): its number `field` (0 when absent). */
+static int action_number(const rp_match *m, rp_action action, const char *field)
+{
+    cJSON *json = rp_action_json(m->game, &m->state, action);
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(json, field);
+    const int number = cJSON_IsNumber(value) ? value->valueint : 0;
+    cJSON_Delete(json);
+    return number;
+}
+
+/* Whether the action's data names it a draw. */
+static bool action_is_draw(const rp_match *m, rp_action action)
+{
+    cJSON *json = rp_action_json(m->game, &m->state, action);
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(json, "kind");
+    const bool draw = cJSON_IsString(kind) && strcmp(kind->valuestring, "draw") == 0;
+    cJSON_Delete(json);
+    return draw;
+}
+
+/* Play a typed move; an action that gives up moves (Castle Danger's early `end`, perhaps typed
+ * after the turn had already ended by itself) asks first. *drew: it was a draw. */
+static void play_typed(play_session *s, rp_action action, bool *drew)
+{
+    const rp_match *m = &s->match;
+    const int forfeit = action_number(m, action, "forfeit");
+    if (forfeit > 0) {
+        char question[128];
+        snprintf(question, sizeof question,
+                 "This ends your turn with %d move%s left unused. End it?", forfeit,
+                 forfeit == 1 ? "" : "s");
+        if (!confirm(question)) {
+            printf("Not played.\n");
+            return;
+        }
+    }
+    const bool draw = action_is_draw(m, action);
+    rp_error err = {{0}};
+    if (play_move(s, action, &err) < 0) {
+        printf("Not played: %s.\n", err.msg);
+        return;
+    }
+    *drew = draw;
+}
+
 /* A move typed as a number or in notation (as typed, else in lower case). */
-static void typed_move(play_session *s, const char *line)
+static void typed_move(play_session *s, const char *line, bool *drew)
 {
     rp_match *m = &s->match;
     rp_action legal[RP_MAX_LEGAL];
@@ -254,8 +333,8 @@ static void typed_move(play_session *s, const char *line)
     if (number >= 0) {
         if (number < 1 || number > n)
             printf("There is no move %s: choose 1 to %d ('moves' lists them).\n", line, n);
-        else if (play_move(s, legal[number - 1], &err) < 0)
-            printf("Not played: %s.\n", err.msg);
+        else
+            play_typed(s, legal[number - 1], drew);
         return;
     }
     rp_action action;
@@ -269,23 +348,60 @@ static void typed_move(play_session *s, const char *line)
             m->game->action_from_text(&m->state, lower, &action, &err2) == RP_OK)
             rc = RP_OK;
     }
-    if (rc == RP_OK)
-        rc = play_move(s, action, &err);
-    if (rc < 0)
-        printf("Not played: %s. ('moves' lists the legal moves, 'help' the commands.)\n", err.msg);
-}
-
-static bool confirm(const char *question)
-{
-    char line[MAX_INPUT + 1];
-    printf("%s (yes/no)\n", question);
-    if (rp_cli_read_line("> ", line, sizeof line) != RP_LINE_OK)
-        return false;
-    rp_cli_lower(line);
-    return strcmp(line, "yes") == 0 || strcmp(line, "y") == 0;
+    if (rc == RP_OK && !rp_is_legal(m->game, &m->state, action)) {
+        char why[RP_ERROR_TEXT];
+        rp_explain_illegal(m->game, &m->state, action, why, sizeof why);
+        rc = rp_fail(&err, RP_EILLEGAL, "%s", why);
+    }
+    if (rc == RP_OK) {
+        play_typed(s, action, drew);
+        return;
+    }
+    printf("Not played: %s. ('moves' lists the legal moves, 'help' the commands.)\n", err.msg);
 }
 
 typedef enum { STAY, REDRAW, LEAVE } turn_outcome;
+
+/* The board as `seat` sees it now (NULL when out of memory). */
+static char *board_text(const play_session *s, int seat)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return NULL;
+    rp_cli_render(s->match.game, &s->match.state, seat, s->color, mem);
+    if (fclose(mem) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* After a draw when the same seat goes on (Danger at the Walls' refill): what happened and the
+ * board's lines that changed, not the whole board again; REDRAW when that cannot be told. */
+static turn_outcome show_changes(play_session *s, int seat, const char *before)
+{
+    char *after = board_text(s, seat);
+    if (!before || !after) {
+        free(after);
+        return REDRAW;
+    }
+    if (s->pending_len[seat])
+        fputs(s->pending[seat], stdout);
+    forget(s, seat);
+    const char *old_line = before, *new_line = after;
+    while (*new_line) {
+        const size_t old_len = strcspn(old_line, "\n"), new_len = strcspn(new_line, "\n");
+        if (old_len != new_len || memcmp(old_line, new_line, new_len) != 0)
+            printf("%.*s\n", (int)new_len, new_line);
+        old_line += old_len + (old_line[old_len] != '\0');
+        new_line += new_len + (new_line[new_len] != '\0');
+    }
+    free(after);
+    prompt_moves(s);
+    return STAY;
+}
 
 /* One line from the human at `seat`: a command or a move. */
 static turn_outcome human_input(play_session *s, int seat, const char *line)
@@ -294,7 +410,9 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
     char command[MAX_INPUT + 1];
     snprintf(command, sizeof command, "%s", line);
     rp_cli_lower(command);
-    if (!*command || strcmp(command, "board") == 0)
+    if (!*command)
+        return STAY; /* nothing typed: the prompt again, the board stays where it is */
+    if (strcmp(command, "board") == 0)
         return REDRAW;
     if (strcmp(command, "quit") == 0 || strcmp(command, "exit") == 0)
         return LEAVE;
@@ -317,10 +435,15 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
         }
     } else {
         size_t before = m->num_moves;
-        typed_move(s, line);
+        char *board = board_text(s, seat);
+        bool drew = false;
+        typed_move(s, line, &drew);
+        turn_outcome outcome = STAY;
         if (m->num_moves != before && !rp_match_over(m) &&
             m->game->current_player(&m->state) == seat)
-            return REDRAW; /* the same seat acts again (a turn of several actions) */
+            outcome = drew ? show_changes(s, seat, board) : REDRAW; /* the same seat again */
+        free(board);
+        return outcome;
     }
     return STAY;
 }
@@ -377,7 +500,7 @@ static void game_over_screen(play_session *s)
         fputs(s->pending[viewer], stdout);
     }
     printf("\n");
-    m->game->render(&m->state, viewer, stdout, s->color);
+    rp_cli_render(m->game, &m->state, viewer, s->color, stdout);
     char over[RP_ERROR_TEXT];
     rp_cli_over_text(m, viewer, over, sizeof over);
     rp_cli_result_line(m, over, stdout);
@@ -419,7 +542,7 @@ static int game_loop(play_session *s)
         if (outcome == LEAVE)
             return RP_EXIT_OK;
         redraw = outcome == REDRAW;
-        if (m->game->current_player(&m->state) != p || m->num_moves == 0)
+        if (m->game->current_player(&m->state) != p)
             redraw = true;
     }
     game_over_screen(s);
@@ -542,6 +665,8 @@ static int new_match(play_session *s, const play_args *a)
 static int seat_players(play_session *s, const play_args *a)
 {
     const int players = s->match.game->num_players(&s->match.state);
+    /* A resumed game against the AI: an AI's seat holds what no human saw, so it stays an AI. */
+    const bool sealed = a->resume && rp_match_keeps_secrets(&s->match);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         if (!a->who[p][0])
             continue;
@@ -549,6 +674,12 @@ static int seat_players(play_session *s, const play_args *a)
         if (p >= players)
             return rp_cli_usage_error("play", "--seat %d: this game has seats 0 to %d", p,
                                       players - 1);
+        if (sealed && !rp_match_is_human(&s->match, p) && strcmp(a->who[p], RP_HUMAN) == 0)
+            return rp_cli_usage_error("play",
+                                      "--seat %d=%s: %s (seat %d) was played by %s, whose cards "
+                                      "no human has seen: it stays an AI until the game ends",
+                                      p, a->who[p], rp_seat_name(s->match.game, p), p,
+                                      s->match.seats[p]);
         if (rp_match_set_player(&s->match, p, a->who[p], &err) < 0)
             return rp_cli_usage_error("play", "--seat %d=%s: %s", p, a->who[p], err.msg);
     }
@@ -560,7 +691,7 @@ static void greet(const play_session *s, bool resumed)
     const rp_match *m = &s->match;
     printf("%s", m->game->title);
     if (resumed)
-        printf(", resumed after %zu moves", m->num_moves);
+        printf(", resumed after %zu move%s", m->num_moves, m->num_moves == 1 ? "" : "s");
     const int players = m->game->num_players(&m->state);
     const int humans = rp_match_humans(m);
     if (humans > 1)
@@ -593,9 +724,18 @@ int rp_cmd_play(int argc, char **argv)
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }
+    bool dealt = false;
+    if (rc == RP_EXIT_OK && a.resume &&
+        rp_match_deal_unseen(&s.match, fresh_seed(), &dealt, &err) < 0) {
+        fprintf(stderr, "ramparts play: %s\n", err.msg);
+        rc = RP_EXIT_FAIL;
+    }
     if (rc == RP_EXIT_OK) {
         rp_cli_record_snapshot(&s.match);
         greet(&s, a.resume != NULL);
+        if (dealt)
+            printf("Everything you could not see has been dealt anew on resuming, so nothing "
+                   "read from the record holds.\n");
         rc = game_loop(&s);
         int saved = rp_cli_record_save(&s.match);
         if (rc == RP_EXIT_OK)

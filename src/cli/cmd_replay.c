@@ -1,6 +1,7 @@
 /* cmd_replay.c — `ramparts replay FILE`: reads a game record, replays every entry through the
  * rules and checks its result, refusing a record that does not replay with the line and the
  * reason. --show narrates the game as one viewer saw it; --step walks back and forth. */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,13 +9,17 @@
 
 static void replay_help(void)
 {
-    printf("usage: ramparts replay FILE [--show | --step] [--seat N|spectator]\n\n"
-           "Replays a game record move by move and verifies it, its [result] included. Prints\n"
-           "the number of moves and the result. Exit status 1 when the record does not replay.\n"
+    printf("usage: ramparts replay FILE [--show | --step] [--seat N|spectator] [--json]\n\n"
+           "Replays a game record move by move and verifies it, its [result] included. Says\n"
+           "who played, how many moves, and who won and why (or who was to play). Exit status\n"
+           "1 when the record does not replay.\n"
            "  --show   tell the whole game as the viewer saw it, then the final board\n"
            "  --step   step through the game: Enter or 'n' next, 'p' back, a number jumps to\n"
            "           that move, 'q' leaves\n"
-           "  --seat   the viewer: a seat number, or 'spectator' (the default: public only)\n");
+           "  --seat   the viewer: a seat number, or 'spectator' (the default: public only)\n"
+           "  --json   the summary as one JSON object: file, game, moves, status (the\n"
+           "           record's [result] notation), result (in words)\n"
+           "A game against the AI that is not over is shown only as its human seats saw it.\n");
 }
 
 /* The number of moves in history entries before i, plus one if i is a move. */
@@ -47,10 +52,11 @@ static void show_all(const rp_match *m, int viewer, bool color)
 static void show_position(const rp_match *m, size_t shown, int viewer, bool color)
 {
     if (shown == 0) {
-        printf("-- The start (%zu entries; Enter or 'n' for the next) --\n\n", m->length);
+        printf("-- The start (%zu move%s; Enter or 'n' for the next) --\n\n", m->num_moves,
+               m->num_moves == 1 ? "" : "s");
         rp_state st;
         rp_match_state_at(m, 0, &st);
-        m->game->render(&st, viewer, stdout, color);
+        rp_cli_render(m->game, &st, viewer, color, stdout);
         return;
     }
     rp_cli_show_entry(m, shown - 1, move_number_at(m, shown - 1), viewer, color, stdout);
@@ -87,6 +93,9 @@ static void step(const rp_match *m, int viewer, bool color)
             }
             shown--;
         } else if (end != line && !*end && jump >= 0) {
+            if ((unsigned long)jump > m->num_moves)
+                printf("The game has %zu move%s: here is the last.\n", m->num_moves,
+                       m->num_moves == 1 ? "" : "s");
             size_t target = 0;
             for (size_t moves = 0; target < m->length && moves < (size_t)jump; target++)
                 moves += m->history[target].kind == RP_ENTRY_MOVE;
@@ -99,6 +108,65 @@ static void step(const rp_match *m, int viewer, bool color)
     }
 }
 
+/* The result in words: who won and why, or who was to play. */
+static void result_words(const rp_match *m, FILE *out)
+{
+    if (rp_match_over(m)) {
+        char over[RP_ERROR_TEXT];
+        rp_cli_over_text(m, RP_SPECTATOR, over, sizeof over);
+        rp_cli_result_line(m, over, out);
+        return;
+    }
+    const int next = m->game->current_player(&m->state);
+    fprintf(out, "Unfinished: %s (seat %d) was to play.\n", rp_seat_name(m->game, next), next);
+}
+
+/* The record in words: the game, who played, how long, the result; and what else to ask. */
+static void summary(const rp_match *m, const char *path, bool hints)
+{
+    printf("%s: %s, %zu move%s, verified.\n", path, m->game->title, m->num_moves,
+           m->num_moves == 1 ? "" : "s");
+    const int players = m->game->num_players(&m->state);
+    printf("Players:");
+    for (int p = 0; p < players; p++)
+        printf("%s %s (seat %d) %s", p ? "," : "", rp_seat_name(m->game, p), p, m->seats[p]);
+    printf(".\n");
+    result_words(m, stdout);
+    if (hints)
+        printf("'--show' tells the whole game as one seat saw it (--seat N, or the spectator by "
+               "default); '--step' steps through it.\n");
+}
+
+static int summary_json(const rp_match *m, const char *path)
+{
+    char status[256], *words = NULL;
+    size_t len = 0;
+    rp_match_status(m, status, sizeof status);
+    FILE *mem = open_memstream(&words, &len);
+    if (mem) {
+        result_words(m, mem);
+        fclose(mem);
+    }
+    while (words && len && words[len - 1] == '\n')
+        words[--len] = '\0';
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", path);
+    cJSON_AddStringToObject(o, "game", m->game->id);
+    cJSON_AddNumberToObject(o, "moves", (double)m->num_moves);
+    cJSON_AddStringToObject(o, "status", status);
+    cJSON_AddStringToObject(o, "result", words ? words : "");
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    free(words);
+    if (!text) {
+        fprintf(stderr, "ramparts replay: out of memory\n");
+        return RP_EXIT_FAIL;
+    }
+    printf("%s\n", text);
+    free(text);
+    return RP_EXIT_OK;
+}
+
 int rp_cmd_replay(int argc, char **argv)
 {
     if (rp_cli_wants_help(argc, argv)) {
@@ -106,10 +174,12 @@ int rp_cmd_replay(int argc, char **argv)
         return RP_EXIT_OK;
     }
     const char *path = NULL, *seat = NULL;
-    bool show = false, stepping = false;
+    bool show = false, stepping = false, json = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--show") == 0)
             show = true;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = true;
         else if (strcmp(argv[i], "--step") == 0)
             stepping = true;
         else if (strcmp(argv[i], "--seat") == 0) {
@@ -126,6 +196,9 @@ int rp_cmd_replay(int argc, char **argv)
         return rp_cli_usage_error("replay", "which record file?");
     if (show && stepping)
         return rp_cli_usage_error("replay", "--show or --step, not both");
+    if (json && (show || stepping))
+        return rp_cli_usage_error("replay", "--json prints the summary only, not with %s",
+                                  show ? "--show" : "--step");
     FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!in) {
         fprintf(stderr, "ramparts replay: cannot open %s\n", path);
@@ -146,14 +219,22 @@ int rp_cmd_replay(int argc, char **argv)
         rp_match_free(&m);
         return RP_EXIT_USAGE;
     }
+    if ((show || stepping) && !rp_match_may_show(&m, viewer)) {
+        fprintf(stderr,
+                "ramparts replay: %s: the game is not over and %s (seat %d) is played by %s: "
+                "until it ends only the human seats' views and the spectator's are shown\n",
+                path, rp_seat_name(m.game, viewer), viewer, m.seats[viewer]);
+        rp_match_free(&m);
+        return RP_EXIT_FAIL;
+    }
     const bool color = rp_cli_color(stdout);
     if (show)
         show_all(&m, viewer, color);
     if (stepping)
         step(&m, viewer, color);
-    char status[256];
-    rp_match_status(&m, status, sizeof status);
-    printf("%s: %s, %zu moves, %s\n", path, m.game->id, m.num_moves, status);
+    rc = json ? summary_json(&m, path) : RP_EXIT_OK;
+    if (!json)
+        summary(&m, path, !show && !stepping);
     rp_match_free(&m);
-    return RP_EXIT_OK;
+    return rc;
 }

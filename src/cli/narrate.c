@@ -44,9 +44,10 @@ void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, i
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(event, "kind");
         if (!cJSON_IsString(text) || !*text->valuestring)
             continue;
-        if (out)
+        const bool ending = cJSON_IsString(kind) && strcmp(kind->valuestring, "game-over") == 0;
+        if (out && !ending) /* the one end-of-game line (rp_cli_result_line) says it */
             fprintf(out, "  %s\n", text->valuestring);
-        if (over && cJSON_IsString(kind) && strcmp(kind->valuestring, "game-over") == 0)
+        if (over && ending)
             snprintf(over, over_size, "%s", text->valuestring);
     }
     cJSON_Delete(events);
@@ -66,7 +67,8 @@ void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out)
         return;
     }
     if (over_text && *over_text) {
-        fprintf(out, "Game over. %s\n", over_text);
+        const bool said = strncmp(over_text, "Game over", 9) == 0;
+        fprintf(out, "%s%s\n", said ? "" : "Game over. ", over_text);
         return;
     }
     double r[RP_MAX_PLAYERS];
@@ -138,5 +140,43 @@ void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int view
     }
     rp_match_state_at(m, i + 1, &st);
     fprintf(out, "\n");
-    game->render(&st, viewer, out, color);
+    rp_cli_render(game, &st, viewer, color, out);
+}
+
+/* The line starts with "Game over" once blanks and colour codes are skipped. */
+static bool says_game_over(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\033')) {
+        if (line[i] == '\033')
+            while (i < len && line[i] != 'm')
+                i++;
+        i++;
+    }
+    return len - (i < len ? i : len) >= 9 && strncmp(line + i, "Game over", 9) == 0;
+}
+
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        game->render(st, viewer, out, color);
+        return;
+    }
+    game->render(st, viewer, mem, color);
+    if (fclose(mem) != 0) {
+        free(text);
+        game->render(st, viewer, out, color);
+        return;
+    }
+    const bool over = game->current_player(st) == RP_TERMINAL;
+    for (const char *line = text; *line;) {
+        const size_t n = strcspn(line, "\n");
+        if (!over || !says_game_over(line, n))
+            fprintf(out, "%.*s\n", (int)n, line);
+        line += n + (line[n] != '\0');
+    }
+    free(text);
 }

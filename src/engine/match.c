@@ -306,6 +306,38 @@ int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_e
     return RP_OK;
 }
 
+bool rp_match_keeps_secrets(const rp_match *m)
+{
+    if (rp_match_over(m) || !(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+        return false;
+    const int humans = rp_match_humans(m);
+    return humans > 0 && humans < m->game->num_players(&m->state);
+}
+
+bool rp_match_may_show(const rp_match *m, int viewer)
+{
+    return viewer == RP_SPECTATOR || rp_match_is_human(m, viewer) || !rp_match_keeps_secrets(m);
+}
+
+int rp_match_deal_unseen(rp_match *m, uint64_t seed, bool *dealt, rp_error *err)
+{
+    if (dealt)
+        *dealt = false;
+    if (!rp_match_keeps_secrets(m) || rp_match_humans(m) != 1)
+        return RP_OK;
+    int human = 0;
+    while (!rp_match_is_human(m, human))
+        human++;
+    rp_entry resample = {.kind = RP_ENTRY_RESAMPLE, .seat = human, .value = seed};
+    int rc = push_entry(m, resample, err);
+    if (rc < 0)
+        return rc;
+    rp_match_apply_entry(m, &resample, &m->state);
+    if (dealt)
+        *dealt = true;
+    return RP_OK;
+}
+
 int rp_match_resign(rp_match *m, int seat, rp_error *err)
 {
     if (rp_match_over(m))

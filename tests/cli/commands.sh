@@ -46,19 +46,26 @@ for game in $(games); do
   for s in $(seq 0 $((players - 1))); do seats+=(--seat "$s=random"); done
   out=$(NO_COLOR=1 "$RAMPARTS" play "$game" --seed 21 "${seats[@]}" --record "$tmp/$game.rec")
   expect_match "$game: an all-AI game ends" "$out" "Game over"
+  # Issue 26: the end is told once (the game's own game-over line and event give way to it).
+  expect_eq "$game: the end is told once" "$(grep -c -i 'game over' <<<"$out")" "1"
   [[ "$out" != *$'\033'* ]] && pass || fail "$game: colour when not a terminal"
   replay=$("$RAMPARTS" replay "$tmp/$game.rec")
-  expect_match "$game: the record replays" "$replay" "over"
+  # Issue 26: replay says in words who won and why, and what --show and --step do.
+  expect_match "$game: the record replays" "$replay" "verified"
+  expect_match "$game: replay says who won" "$replay" "(wins|share)"
+  expect_eq "$game: replay tells the end as the game did" "$(grep 'Game over' <<<"$replay")" "$(grep 'Game over' <<<"$out")"
+  expect_match "$game: replay says what --show and --step do" "$replay" "'--show' tells the whole game"
+  [[ "$replay" != *returns* ]] && pass || fail "$game: replay prints the status notation: $replay"
   expect_eq "$game: the record's result is the game's" \
-    "$(echo "$replay" | sed 's/.*moves, //')" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"
+    "$(replay_status "$tmp/$game.rec")" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"
   # A human answering by number, then quitting: the record is saved and replays.
-  out=$(printf '1\nbogus move\n999\n1\nquit\n' | "$RAMPARTS" play "$game" --seed 5 --record "$tmp/h.rec")
+  out=$(printf '1\nyes\nbogus move\n999\n1\nyes\nquit\n' | "$RAMPARTS" play "$game" --seed 5 --record "$tmp/h.rec")
   expect_match "$game: a bad move is refused with a reason" "$out" "Not played: "
   expect_match "$game: a number out of range is refused" "$out" "There is no move 999"
   expect_status "$game: the human's record replays" 0 "$RAMPARTS" replay "$tmp/h.rec"
   # undo takes back the human's move and the AI's replies: the record is as if never played.
   printf 'quit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u0.rec" >/dev/null
-  printf '1\nundo\nquit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u1.rec" >/dev/null
+  printf '1\nyes\nundo\nquit\n' | "$RAMPARTS" play "$game" --seed 6 --record "$tmp/u1.rec" >/dev/null
   expect_eq "$game: undo restores the position before the human's move" \
     "$("$RAMPARTS" replay "$tmp/u1.rec" | sed 's/^[^:]*: //')" "$("$RAMPARTS" replay "$tmp/u0.rec" | sed 's/^[^:]*: //')"
   # The default record folder.
@@ -106,7 +113,7 @@ NO_COLOR=1 "$RAMPARTS" play rush-the-wall --seed 3 --seat 0=random --seat 1=rand
 expect_match "the record carries the card set" "$(grep '^\[options' "$tmp/cards.rec")" "cards=1,2,3,4,5,6,11,8,9/u2,"
 rm "$tmp/cards"
 expect_status "the custom-card record replays without the file" 0 "$RAMPARTS" replay "$tmp/cards.rec"
-expect_eq "its result is the game's" "$("$RAMPARTS" replay "$tmp/cards.rec" | sed 's/.*moves, //')" \
+expect_eq "its result is the game's" "$(replay_status "$tmp/cards.rec")" \
   "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/cards.rec")"
 # Issue 18 item 1: a solo game plays with one neutral clan (RTW-P5); its record says so and replays.
 NO_COLOR=1 "$RAMPARTS" play rush-the-wall players=1 --seed 4 --seat 0=random --record "$tmp/solo.rec" >/dev/null

@@ -21,3 +21,5 @@ engine() { printf '%s\n' "$@" | "$RAMPARTS" engine; }
 # The answer body of the Nth reply (1-based) of an engine transcript on stdin.
 nth_answer() { awk -v n="$1" 'BEGIN{RS=""} NR==n {print; exit}'; }
 games() { "$RAMPARTS" list | awk '{print $1}'; }
+# The [result] notation a record replays to (replay --json's status).
+replay_status() { "$RAMPARTS" replay "$1" --json | sed -n 's/.*"status":"\([^"]*\)".*/\1/p'; }

@@ -29,11 +29,11 @@ expect_eq "three games, three records" "$(ls "$RAMPARTS_RECORDS" | grep -c 'cast
 
 # Over-long lines are refused whole; control characters are refused and never echoed.
 long=$(head -c 5000 /dev/zero | tr '\0' '1')
-out=$(printf '%s\n1\nquit\n' "$long" | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/l.rec")
+out=$(printf '%s\n1\nyes\nquit\n' "$long" | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/l.rec")
 expect_match "an over-long line is refused" "$out" "That line is too long"
 expect_match "the game goes on after it" "$out" "Blue> 1"
 expect_eq "the long line played nothing, the next line one move" \
-  "$(grep -c -v -e '^#' -e '^\[' "$tmp/l.rec")" "$(printf '1\nquit\n' | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/l2.rec" >/dev/null; grep -c -v -e '^#' -e '^\[' "$tmp/l2.rec")"
+  "$(grep -c -v -e '^#' -e '^\[' "$tmp/l.rec")" "$(printf '1\nyes\nquit\n' | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/l2.rec" >/dev/null; grep -c -v -e '^#' -e '^\[' "$tmp/l2.rec")"
 out=$(printf 'moves\033[31m\n\001undo\nquit\n' | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/c.rec")
 expect_eq "control characters refused twice" "$(grep -c 'holds control characters' <<<"$out")" "2"
 [[ "$out" != *$'\033[31m'* && "$out" != *$'\001'* ]] && pass || fail "a control character was echoed"
@@ -50,16 +50,18 @@ expect_match "a number out of range" "$out" "There is no move 0"
 out=$(printf 'resign\nyes\n' | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/r.rec")
 expect_match "resign ends the game with one line" "$out" "Blue resigns: Red wins."
 expect_match "the record holds the resignation" "$(cat "$tmp/r.rec")" $'\\[resign 0\\]'
-expect_match "a resigned record replays" "$("$RAMPARTS" replay "$tmp/r.rec")" "over resigned 0 returns 0 1"
+expect_eq "a resigned record replays" "$(replay_status "$tmp/r.rec")" "over resigned 0 returns 0 1"
+expect_match "replay says who resigned" "$("$RAMPARTS" replay "$tmp/r.rec")" "Blue resigns: Red wins."
 out=$(printf 'resign\nno\nquit\n' | "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/r2.rec")
 [[ "$out" != *"resigns"* ]] && pass || fail "resign without yes resigned"
 
 # --resume continues an unfinished record and saves back to it; a finished one is refused.
+# ('yes' confirms Castle Danger's move 1, an early 'end'; the other games refuse it as a move.)
 for game in $(games); do
-  printf '1\n1\nquit\n' | "$RAMPARTS" play "$game" --seed 8 --seat 1=random --record "$tmp/res.rec" >/dev/null
+  printf '1\nyes\n1\nyes\nquit\n' | "$RAMPARTS" play "$game" --seed 8 --seat 1=random --record "$tmp/res.rec" >/dev/null
   before=$(grep -c -v -e '^#' -e '^\[' "$tmp/res.rec")
-  out=$(printf '1\nquit\n' | "$RAMPARTS" play --resume "$tmp/res.rec")
-  expect_match "$game: resume says where it starts" "$out" "resumed after [0-9]+ moves"
+  out=$(printf '1\nyes\nquit\n' | "$RAMPARTS" play --resume "$tmp/res.rec")
+  expect_match "$game: resume says where it starts" "$out" "resumed after [0-9]+ moves?"
   after=$(grep -c -v -e '^#' -e '^\[' "$tmp/res.rec")
   [ "$after" -gt "$before" ] && pass || fail "$game: resume did not add moves ($before -> $after)"
   expect_status "$game: the resumed record replays" 0 "$RAMPARTS" replay "$tmp/res.rec"
@@ -76,14 +78,14 @@ expect_match "solo Rush the Wall records its neutral clan" "$(cat "$tmp/solo.rec
 expect_status "solo Rush the Wall replays" 0 "$RAMPARTS" replay "$tmp/solo.rec"
 printf 'quit\n' | "$RAMPARTS" play castle-danger tournament=1 --seed 3 --seat 0=random --seat 1=random --record "$tmp/t.rec" >/dev/null
 expect_match "a tournament record has the 25-turn limit" "$(cat "$tmp/t.rec")" "turn-limit=25"
-expect_eq "the tournament record replays to its result" "$("$RAMPARTS" replay "$tmp/t.rec" | sed 's/.*moves, //')" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/t.rec")"
+expect_eq "the tournament record replays to its result" "$(replay_status "$tmp/t.rec")" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/t.rec")"
 position=$(printf 'new king-of-danger players=2 seed=3\nstate\n' | "$RAMPARTS" engine | nth_answer 2 | sed 's/^= //')
 printf '1\nquit\n' | "$RAMPARTS" play king-of-danger players=5 dealer=4 --position "$position" --record "$tmp/pos.rec" >/dev/null
 expect_match "a position's record has its player count" "$(cat "$tmp/pos.rec")" $'\\[options players=2 '
 expect_status "a record from another player count's position replays" 0 "$RAMPARTS" replay "$tmp/pos.rec"
 
 # Hot seat: a hand-over screen between humans; undo only of your own last move.
-out=$(printf '\n1\nundo\n\n1\n\nundo\n1\n\nundo\nquit\n' | "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
+out=$(printf '\n1\nyes\nundo\n\n1\nyes\n\nundo\n1\nyes\n\nundo\nquit\n' | "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
 expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \\(seat 1\\)"
 expect_match "hot seat: the screen is cleared" "$out" "the screen is cleared here"
 expect_match "hot seat: your own move may be taken back at the hand-over" "$out" "Blue took back their last move"
@@ -102,6 +104,31 @@ expect_match "replay --show narrates" "$show" "-- Move 2: (Blue|Red) --"
 step=$(printf '\n\n\np\n5\nq\n' | "$RAMPARTS" replay "$tmp/w.rec" --step --seat spectator)
 expect_match "replay --step starts at the start" "$step" "-- The start"
 expect_eq "replay --step goes forward then back" "$(grep -o -- '-- Move [0-9]*' <<<"$step" | tr '\n' ' ')" "-- Move 1 -- Move 2 -- Move 3 -- Move 2 -- Move 5 "
+
+# Issue 26: replay --step counts moves (not history entries) and says when a number is past the end.
+moves=$(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' <<<"$("$RAMPARTS" replay "$tmp/w.rec" --json)")
+step=$(printf '9999\nq\n' | "$RAMPARTS" replay "$tmp/w.rec" --step)
+expect_match "replay --step counts the moves" "$step" "-- The start \($moves moves;"
+expect_match "replay --step: a number past the end says so" "$step" "The game has $moves moves: here is the last."
+
+# Issue 26: a refused input or an empty line prints the error alone; 'board' redraws.
+out=$(printf 'nonsense\n\n999\nboard\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/e.rec")
+expect_eq "errors and empty lines do not redraw the board; 'board' does" "$(grep -c 'Walls in supply' <<<"$out")" "2"
+expect_match "the refused input says why" "$out" "Not played: 'nonsense' is not an action"
+
+# Issue 26: Castle Danger's 'end' with moves left asks first; 'no' plays nothing.
+out=$(printf 'end\nno\nend\nyes\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/end.rec")
+expect_match "an end that forfeits moves asks" "$out" "This ends your turn with 6 moves left unused. End it\? \(yes/no\)"
+expect_eq "only the confirmed end is played" "$(grep -c -x 'end' "$tmp/end.rec")" "1"
+expect_eq "the refused end is said" "$(grep -c '^Not played.$' <<<"$out")" "1"
+
+# Issue 26: Danger at the Walls' refill draws show what changed, not the board again; undo says
+# what it took back (the last draw, not the play).
+out=$(printf '2\n1\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/draw.rec")
+draw_part=$(sed -n '/draws engineer/,/^Blue> /p' <<<"$out")
+expect_match "a draw shows the new hand" "$draw_part" "Your hand: archer-1, archer-2, cannon-7, attack, engineer"
+[[ "$draw_part" != *"Wall 1:"* ]] && pass || fail "a refill draw redrew the whole board: $draw_part"
+expect_match "undo names the move taken back" "$out" "Took back your last move, 'draw personal'"
 
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.
