@@ -7,12 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assets.h"
 #include "ramparts/version.h"
 #include "server_internal.h"
 
 #define JSON_TYPE "application/json"
+
+/* Cache-Control values: a hashed file never changes under its name; the page itself is
+ * checked every time, so a new build's page names the new files at once; the game types
+ * change only with the server, so an hour's reuse is safe; the rest of the API is live. */
+static const char CACHE_IMMUTABLE[] = "public, max-age=31536000, immutable";
+static const char CACHE_PAGE[] = "no-cache";
+static const char CACHE_DAY[] = "public, max-age=86400";
+static const char CACHE_TYPES[] = "public, max-age=3600";
+static const char CACHE_NONE[] = "no-store";
 
 static const char NOT_BUILT_PAGE[] =
     "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -46,7 +56,17 @@ static void reply_json(rs_http_reply *r, int status, cJSON *body)
     r->content_type = JSON_TYPE;
     r->body = cJSON_PrintUnformatted(body);
     r->length = r->body ? strlen(r->body) : 0;
+    r->cache_control = CACHE_NONE;
     cJSON_Delete(body);
+}
+
+/* A strong ETag for a reply's body: FNV-1a over its bytes, quoted. */
+static void set_etag(rs_http_reply *r)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < r->length; i++)
+        h = (h ^ (unsigned char)r->body[i]) * 0x100000001b3ULL;
+    snprintf(r->etag, sizeof r->etag, "\"%016llx\"", (unsigned long long)h);
 }
 
 static void reply_error(rs_http_reply *r, int status, const char *code, const char *text)
@@ -358,21 +378,24 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
 static void asset_reply(const char *path, rs_http_reply *r)
 {
     const rs_asset *a = rs_asset_find(strcmp(path, "/") == 0 ? "/index.html" : path);
+    const bool page = strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0;
     if (a) {
         r->status = 200;
         r->content_type = a->content_type;
         r->body = (char *)a->data;
         r->length = a->size;
         r->body_static = true;
-        r->cacheable = strcmp(path, "/") != 0 && strcmp(path, "/index.html") != 0;
+        r->asset = a;
+        r->cache_control = a->immutable ? CACHE_IMMUTABLE : page ? CACHE_PAGE : CACHE_DAY;
         return;
     }
-    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) {
+    if (page) {
         r->status = 200;
         r->content_type = "text/html; charset=utf-8";
         r->body = (char *)NOT_BUILT_PAGE;
         r->length = sizeof NOT_BUILT_PAGE - 1;
         r->body_static = true;
+        r->cache_control = CACHE_PAGE;
         return;
     }
     reply_error(r, 404, "not-found", "nothing here");
@@ -392,12 +415,16 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
     if (api && !query)
         query = "";
     if (strcmp(path, "/healthz") == 0 || strcmp(path, "/api/v1/types") == 0) {
-        if (!read_query(query, NULL, 0, why, sizeof why))
+        if (!read_query(query, NULL, 0, why, sizeof why)) {
             reply_bad_query(r, why);
-        else if (path[1] == 'h')
+        } else if (path[1] == 'h') {
             health_reply(srv, r);
-        else
+        } else {
             reply_json(r, 200, types_json());
+            r->cache_control = CACHE_TYPES;
+            if (r->body)
+                set_etag(r);
+        }
     } else if (strcmp(path, "/api/v1/games") == 0) {
         games_reply(srv, query, r);
     } else if (strncmp(path, GAMES, sizeof GAMES - 1) == 0) {
@@ -425,5 +452,57 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
             player_reply(srv, rest, len, games, query, r);
     } else {
         asset_reply(path, r);
+    }
+}
+
+/* Does an Accept-Encoding header allow coding? "gzip, br;q=0.5": yes for both; "br;q=0": no. */
+static bool accepts_coding(const char *header, const char *coding)
+{
+    const size_t n = strlen(coding);
+    for (const char *p = header; p && *p;) {
+        p += strspn(p, " \t,");
+        const size_t len = strcspn(p, " \t;,");
+        if (len == n && strncasecmp(p, coding, n) == 0) {
+            const char *end = p + strcspn(p, ",");
+            const char *q = strstr(p, "q=");
+            return !(q && q < end && strtod(q + 2, NULL) <= 0.0);
+        }
+        p = strchr(p, ',');
+    }
+    return false;
+}
+
+/* Does an If-None-Match list ("\"a\", W/\"b\"" or "*") name etag? */
+static bool etag_matches(const char *header, const char *etag)
+{
+    if (!header || !*header || !*etag)
+        return false;
+    return strcmp(header, "*") == 0 || strstr(header, etag) != NULL;
+}
+
+void rs_http_reply_negotiate(rs_http_reply *r, const char *accept_encoding,
+                             const char *if_none_match)
+{
+    if (r->status != 200)
+        return;
+    if (etag_matches(if_none_match, r->etag)) {
+        rs_http_reply_free(r);
+        r->status = 304;
+        r->length = 0;
+        return;
+    }
+    const rs_asset *a = r->asset;
+    if (!a || (!a->brotli && !a->gzip))
+        return;
+    r->vary_encoding = true;
+    const char *accept = accept_encoding ? accept_encoding : "";
+    if (a->brotli && accepts_coding(accept, "br")) {
+        r->body = (char *)a->brotli;
+        r->length = a->brotli_size;
+        r->content_encoding = "br";
+    } else if (a->gzip && accepts_coding(accept, "gzip")) {
+        r->body = (char *)a->gzip;
+        r->length = a->gzip_size;
+        r->content_encoding = "gzip";
     }
 }

@@ -4,6 +4,7 @@
 #ifndef RS_ASSETS_H
 #define RS_ASSETS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct rs_asset {
@@ -11,6 +12,11 @@ typedef struct rs_asset {
     const char *content_type; /* from the file's extension */
     const unsigned char *data;
     size_t size;
+    const unsigned char *gzip; /* the same bytes gzipped at build time, or NULL */
+    size_t gzip_size;
+    const unsigned char *brotli; /* ... and compressed with Brotli, or NULL */
+    size_t brotli_size;
+    bool immutable; /* its name carries a hash of its content: cacheable for ever */
 } rs_asset;
 
 extern const rs_asset rs_web_assets[]; /* ends with a NULL path */

@@ -492,26 +492,48 @@ static void copy_query(struct lws *wsi, char *query, size_t size)
     }
 }
 
+/* Copies request header token into out; empty when absent or longer than out. */
+static void copy_header(struct lws *wsi, enum lws_token_indexes token, char *out, int size)
+{
+    if (lws_hdr_copy(wsi, out, size, token) < 0)
+        out[0] = '\0';
+}
+
+/* One extra response header, when value is set. */
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
+                      unsigned char *end)
+{
+    if (!value || !*value)
+        return 0;
+    return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+                                       (const unsigned char *)value, (int)strlen(value), p, end);
+}
+
 static int http_request(struct lws *wsi, session *s, const char *path)
 {
     unsigned char headers[LWS_PRE + 2048], *start = headers + LWS_PRE, *p = start,
                                            *end = headers + sizeof headers - 1;
-    char query[1024];
+    char query[1024], accept_encoding[256] = "", if_none_match[256] = "";
     rs_http_reply_free(&s->http.reply);
     memset(&s->http, 0, sizeof s->http);
     copy_query(wsi, query, sizeof query);
+    copy_header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, accept_encoding, sizeof accept_encoding);
+    copy_header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, if_none_match, sizeof if_none_match);
     const char *method = http_method(wsi);
     int64_t t0 = mono_us(NULL);
     rs_server_http(net.server, method, path, query, &s->http.reply);
+    rs_http_reply_negotiate(&s->http.reply, accept_encoding, if_none_match);
     timed("an HTTP request", t0);
     rs_http_reply *r = &s->http.reply;
     s->http.active = true;
     s->http.head_only = strcmp(method, "HEAD") == 0;
-    const char *cache = r->cacheable ? "public, max-age=86400" : "no-store";
+    const char *cache = r->cache_control ? r->cache_control : "no-store";
     if (lws_add_http_common_headers(wsi, (unsigned int)r->status, r->content_type,
                                     (lws_filepos_t)r->length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)cache, (int)strlen(cache), &p, end) ||
+        add_header(wsi, "cache-control:", cache, &p, end) ||
+        add_header(wsi, "content-encoding:", r->content_encoding, &p, end) ||
+        add_header(wsi, "vary:", r->vary_encoding ? "Accept-Encoding" : NULL, &p, end) ||
+        add_header(wsi, "etag:", r->etag, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return 1;
     lws_callback_on_writable(wsi);

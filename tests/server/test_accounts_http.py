@@ -2,16 +2,20 @@
 from another connection, logout revokes the token; a rated game between two accounts moves
 their Glicko-2 ratings and shows on their profiles; draws are agreed in Castle Danger and a
 rematch swaps the seats; the HTTP API serves /healthz, the game types, the lists of games,
-a finished game's record (never a live one's), profiles and the page at /; options come from
+a finished game's record (never a live one's), profiles and the page at / (its files
+compressed with Brotli or gzip as the client allows, hashed ones cached as immutable, the game
+types revalidated by ETag); options come from
 environment variables; TLS serves the same over HTTPS/WSS; SIGTERM drains (clients get a
 1001 close) and the process exits 0."""
 
 import asyncio
+import gzip
 import json
 import os
 import re
 import ssl
 import subprocess
+import urllib.error
 import urllib.request
 
 import websockets
@@ -136,6 +140,8 @@ def http_checks(checks, server, finished):
             st, ctype, body = server.http(asset)
             checks.ok(st == 200 and (ctype or "").startswith(kind) and len(body) > 1000,
                       f"GET {asset} serves the embedded {kind} ({st}, {ctype}, {len(body)} bytes)")
+            compression_checks(checks, server, asset, body.encode())
+        types_cached(checks, server)
     else:
         checks.ok(status == 200 and "not built" in page and "/api/v1/" in page,
                   "/ says honestly that the client is not built, with the API's links")
@@ -145,6 +151,51 @@ def http_checks(checks, server, finished):
     for path, code in (("/nothing-here", 404), ("/api/v1/games/abc", 404),
                        ("/api/v1/players/nobody-here", 404), ("/api/v1/games/99999", 404)):
         checks.eq(server.http(path)[0], code, f"GET {path}")
+
+
+def raw_get(server, path, headers):
+    """(status, headers, body bytes as sent): urllib does not decompress."""
+    req = urllib.request.Request(server.url + path, headers=headers)
+    try:
+        with urllib.request.urlopen(req) as resp:
+            return resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def compression_checks(checks, server, asset, plain):
+    """A hashed file is sent Brotli- or gzip-compressed as the client allows, cached for
+    ever; the gzipped bytes are the file."""
+    st, h, body = raw_get(server, asset, {"Accept-Encoding": "gzip, deflate, br"})
+    checks.ok(st == 200 and h.get("content-encoding") == "br" and len(body) < len(plain) / 2
+              and h.get("vary") == "Accept-Encoding",
+              f"GET {asset} with br allowed sends Brotli ({h.get('content-encoding')}, "
+              f"{len(body)} of {len(plain)} bytes)")
+    checks.eq(h.get("cache-control"), "public, max-age=31536000, immutable",
+              f"{asset} (a hashed name) is cached as immutable")
+    st, h, body = raw_get(server, asset, {"Accept-Encoding": "gzip"})
+    checks.ok(st == 200 and h.get("content-encoding") == "gzip" and gzip.decompress(body) == plain,
+              f"GET {asset} with gzip allowed sends gzip that inflates to the file")
+    st, h, body = raw_get(server, asset, {"Accept-Encoding": "br;q=0, gzip;q=0"})
+    checks.ok(st == 200 and h.get("content-encoding") is None and body == plain,
+              f"GET {asset} refusing both codings sends the file as it is")
+    st, h, page = raw_get(server, "/", {"Accept-Encoding": "gzip"})
+    checks.ok(h.get("content-encoding") == "gzip" and h.get("cache-control") == "no-cache"
+              and asset.encode() in gzip.decompress(page),
+              "the page is compressed too and checked on every visit, so it names new builds")
+
+
+def types_cached(checks, server):
+    """The game types are reused by the browser for an hour and revalidated by ETag."""
+    st, h, body = raw_get(server, "/api/v1/types", {})
+    etag = h.get("etag") or ""
+    checks.ok(st == 200 and h.get("cache-control") == "public, max-age=3600"
+              and re.fullmatch(r'"[0-9a-f]{16}"', etag),
+              f"/api/v1/types is cacheable with an ETag ({h.get('cache-control')}, {etag})")
+    st, h, body = raw_get(server, "/api/v1/types", {"If-None-Match": etag})
+    checks.ok(st == 304 and body == b"", f"/api/v1/types with its ETag is 304 Not Modified ({st})")
+    st, h, body = raw_get(server, "/api/v1/types", {"If-None-Match": '"0000000000000000"'})
+    checks.ok(st == 200 and json.loads(body), "/api/v1/types with another ETag is sent again")
 
 
 async def live_record_refused(checks, server):

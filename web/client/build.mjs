@@ -1,13 +1,16 @@
 // build.mjs — bundles the browser client (src/main.js with Preact, htm and uPlot; src/app.css
 // with uPlot's CSS) into OUT_DIR as content-hashed files plus index.html that loads them, so
 // the strict CSP of `ramparts serve` holds (no inline script or style) and cached files never
-// go stale. Prints each file's size and the gzip-compressed total (the size budget).
+// go stale. Each text file also gets FILE.gz (gzip -9) and FILE.br (Brotli, quality 11) beside
+// it, made once here so the server sends them without compressing per request
+// (cmake/embed_web.cmake pairs them with their file). Prints each file's size and the
+// compressed totals (the size budget).
 // Usage: node build.mjs NODE_MODULES_DIR OUT_DIR (CMake runs it after `npm ci`).
 import { createRequire } from 'node:module';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const [nodeModules, outDir] = process.argv.slice(2);
 if (!nodeModules || !outDir) {
@@ -48,11 +51,24 @@ const page = readFileSync(path.join(here, 'index.html'), 'utf8')
 writeFileSync(path.join(outDir, 'index.html'), page);
 copyFileSync(path.join(here, 'favicon.svg'), path.join(outDir, 'favicon.svg'));
 
-let total = 0;
+// Precompressed copies of the text files; a copy no smaller than its file is not kept.
+const TEXT = /\.(js|css|html|svg|json)$/;
+let gzipTotal = 0;
+let brotliTotal = 0;
 for (const f of [...outputs, 'index.html', 'favicon.svg']) {
+  if (!TEXT.test(f)) continue;
   const bytes = readFileSync(path.join(outDir, f));
-  const gz = gzipSync(bytes, { level: 9 }).length;
-  total += gz;
-  if (process.env.RP_BUILD_VERBOSE) console.log(`${f}: ${bytes.length} bytes, ${gz} gzip`);
+  const gz = gzipSync(bytes, { level: 9 });
+  const br = brotliCompressSync(bytes, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  if (gz.length < bytes.length) writeFileSync(path.join(outDir, `${f}.gz`), gz);
+  if (br.length < bytes.length) writeFileSync(path.join(outDir, `${f}.br`), br);
+  gzipTotal += Math.min(gz.length, bytes.length);
+  brotliTotal += Math.min(br.length, bytes.length);
+  if (process.env.RP_BUILD_VERBOSE) console.log(`${f}: ${bytes.length} bytes, ${gz.length} gzip, ${br.length} brotli`);
 }
-if (process.env.RP_BUILD_VERBOSE) console.log(`total shipped: ${total} bytes gzip`);
+if (process.env.RP_BUILD_VERBOSE) console.log(`total shipped: ${gzipTotal} bytes gzip, ${brotliTotal} brotli`);
