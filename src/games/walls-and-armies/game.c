@@ -7,36 +7,15 @@
 static const char *const wa_seat_names[2] = {"Blue", "Red"};
 
 /* ------------------------------------------------------------------------------------------
- * Options: setting a game up from them (init) and reading them back from a state (config_of) */
-
-enum { OPT_TURN_CAP };
+ * Options: the table (rows in internal.h) and the options a state is played under */
 
 static const rp_option_spec wa_options[] = {
     [OPT_TURN_CAP] = {"turn-cap", RP_OPT_INT, 1, WA_MAX_CAP, WA_DEFAULT_CAP, NULL,
                       "turns before the game is scored on walls (WA-7)", NULL},
 };
 
-/* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
-int wa_init(void *st, const rp_config *cfg, rp_error *err)
-{
-    if (cfg->players != 2)
-        return rp_fail(err, RP_EINVAL, "walls-and-armies is for exactly 2 players, not %d",
-                       cfg->players);
-    int64_t cap = cfg->value[OPT_TURN_CAP];
-    if (cap < 1 || cap > WA_MAX_CAP)
-        return rp_fail(err, RP_EINVAL, "turn-cap must be 1..%d", WA_MAX_CAP);
-    rp_rng rng;
-    rp_rng_seed(&rng, cfg->seed, 0x5741u);
-    uint8_t order[WA_CARDS];
-    for (int i = 0; i < WA_CARDS; i++)
-        order[i] = (uint8_t)i;
-    rp_rng_shuffle_u8(&rng, order, WA_CARDS);
-    wa_deal((wa_state *)st, order, (int)cap, &rng);
-    return RP_OK;
-}
-
 /* The options a state is played under: two players and its turn cap (notation carries it). */
-void wa_config_of(const void *st, rp_config *cfg)
+static void wa_config_of(const void *st, rp_config *cfg)
 {
     const wa_state *s = st;
     cfg->players = 2;

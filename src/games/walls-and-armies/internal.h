@@ -165,6 +165,9 @@ typedef struct wa_log {
     int n;
 } wa_log;
 
+/* The rows of the option table (game.c), read by init (rules.c). */
+enum { OPT_TURN_CAP };
+
 /* ------------------------------------------------------------------------------------------
  * The observation tensor's layout (learn.c writes it; the fields are described there and in
  * docs/python.md): per card its channels, per wall slot two flags, then counts and the turn. */
@@ -199,10 +202,7 @@ void wa_play(wa_state *s, rp_action action, wa_log *log);
 /* rules.c: position of card in a list of n, or -1. */
 int wa_list_find(const uint8_t *list, int n, int card);
 
-/* text.c: a card as its name ("7H"), or null when out of range; a set of cards as an array of
- * names in card order; a card appended to notation text. */
-struct cJSON *wa_card_json(int card);
-struct cJSON *wa_set_json(uint64_t set);
+/* text.c: a card appended to notation text ("7H"). */
 void wa_put_card(struct rp_text *t, int card);
 /* text.c: the phases by name, indexed by WA_ATTACK, WA_DEFEND, WA_OVER. */
 extern const char *const wa_phase_names[3];
@@ -213,11 +213,10 @@ uint64_t wa_hidden_cards(const wa_state *s);
 /* learn.c: the named slices of the observation tensor (WA_OBS_FIELDS of them). */
 extern const rp_obs_field wa_obs_fields[];
 
-/* The rp_game hooks, each in the file of its kind; game.c puts them in the table. */
-/* game.c */
-int wa_init(void *st, const rp_config *cfg, rp_error *err);
-void wa_config_of(const void *st, rp_config *cfg);
+/* The rp_game hooks, each in the file of its kind; game.c puts them in the table (config_of
+ * is game.c's own). */
 /* rules.c */
+int wa_init(void *st, const rp_config *cfg, rp_error *err);
 int wa_num_players(const void *st);
 int wa_current_player(const void *st);
 int wa_turn_number(const void *st);
@@ -227,12 +226,12 @@ void wa_returns(const void *st, double *out);
 /* text.c */
 int wa_action_to_text(const void *st, rp_action a, char *buf, size_t size);
 int wa_action_from_text(const void *st, const char *text, rp_action *out, rp_error *err);
-struct cJSON *wa_action_json(const void *st, rp_action a);
 int wa_explain_illegal(const void *st, rp_action a, char *buf, size_t size);
 int wa_state_to_text(const void *st, char *buf, size_t size);
 int wa_state_from_text(void *st, const char *text, rp_error *err);
 int wa_state_ok(const void *st, rp_error *err);
 /* view.c */
+struct cJSON *wa_action_json(const void *st, rp_action a);
 struct cJSON *wa_view_json(const void *st, int viewer);
 int wa_secret_names(const void *st, int viewer, char *buf, size_t size);
 struct cJSON *wa_events_json(const void *before, rp_action action, int viewer);

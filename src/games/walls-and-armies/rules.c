@@ -466,6 +466,25 @@ void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_
     next_attack(s, NULL);
 }
 
+/* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
+int wa_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    if (cfg->players != 2)
+        return rp_fail(err, RP_EINVAL, "walls-and-armies is for exactly 2 players, not %d",
+                       cfg->players);
+    int64_t cap = cfg->value[OPT_TURN_CAP];
+    if (cap < 1 || cap > WA_MAX_CAP)
+        return rp_fail(err, RP_EINVAL, "turn-cap must be 1..%d", WA_MAX_CAP);
+    rp_rng rng;
+    rp_rng_seed(&rng, cfg->seed, 0x5741u);
+    uint8_t order[WA_CARDS];
+    for (int i = 0; i < WA_CARDS; i++)
+        order[i] = (uint8_t)i;
+    rp_rng_shuffle_u8(&rng, order, WA_CARDS);
+    wa_deal((wa_state *)st, order, (int)cap, &rng);
+    return RP_OK;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Turn order, legal actions, apply, returns */
 

@@ -1,7 +1,6 @@
-/* text.c — Walls and Armies as text: cards and actions in notation and as data, why a move is
- * not legal, the full-state notation on the toolkit (src/core/notation.h) and the invariants
- * every state keeps (state_ok). Formats: docs/games/walls-and-armies.md. */
-#include <cjson/cJSON.h>
+/* text.c — Walls and Armies as text: cards and actions in notation, why a move is not legal,
+ * the full-state notation on the toolkit (src/core/notation.h) and the invariants every state
+ * keeps (state_ok). Formats: docs/games/walls-and-armies.md. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,7 +62,7 @@ static int set_total(uint64_t set)
 }
 
 /* ------------------------------------------------------------------------------------------
- * Actions as text, as data, and why one is not legal */
+ * Actions as text, and why one is not legal */
 
 /* The move words of the action table (internal.h); positions are 1-based as drawn. */
 int wa_action_to_text(const void *st, rp_action a, char *buf, size_t size)
@@ -167,66 +166,6 @@ int wa_action_from_text(const void *st, const char *text, rp_action *out, rp_err
                    "unknown move '%.60s': moves are 'attack wall N', 'attack shield N', "
                    "'stack N', 'leave' and 'counter'",
                    text);
-}
-
-/* A card as its name ("7H"), or null when out of range. */
-cJSON *wa_card_json(int card)
-{
-    if (card < 0 || card >= WA_CARDS)
-        return cJSON_CreateNull();
-    char c[4];
-    wa_card_to_text(card, c);
-    return cJSON_CreateString(c);
-}
-
-/* A set of cards as an array of names in card order (the discard pile and stacks have no
- * order). */
-cJSON *wa_set_json(uint64_t set)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (uint64_t m = set; m && arr; m &= m - 1)
-        cJSON_AddItemToArray(arr, wa_card_json(__builtin_ctzll(m)));
-    return arr;
-}
-
-/* The action as data (the kinds and fields are listed in docs/games/walls-and-armies.md):
- * {"kind": "attack", "wall": 3, "target": null} (face down), {"kind": "attack", "shield": 1,
- * "target": "QS"}, {"kind": "stack", "stack": 1, "target": "QS", "total": 5},
- * {"kind": "leave", "stack": 1}, {"kind": "counter", "stack": 1}. Only public cards. */
-cJSON *wa_action_json(const void *st, rp_action a)
-{
-    const wa_state *s = st;
-    const wa_player *d = &s->p[s->attacker ^ 1];
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    const char *kind = "attack", *place = "wall";
-    unsigned n = 0;
-    int target = -1; /* card_json writes null for it */
-    if (a < WA_ACT_SHIELD) {
-        n = a - WA_ACT_WALL;
-        if (n < d->nwalls && (s->faceup & WA_BIT(d->walls[n])))
-            target = d->walls[n];
-    } else if (a < WA_ACT_STACK) {
-        place = "shield";
-        n = a - WA_ACT_SHIELD;
-        target = n < d->nshields ? d->shields[n] : -1;
-    } else if (a < WA_ACT_LEAVE) {
-        kind = place = "stack";
-        n = a - WA_ACT_STACK;
-        target = n < s->nstacks ? s->stack_target[n] : -1;
-    } else {
-        kind = a == WA_ACT_LEAVE ? "leave" : "counter";
-        place = "stack";
-        n = s->pending; /* WA_NONE: no stack, written 0 */
-    }
-    cJSON_AddStringToObject(o, "kind", kind);
-    cJSON_AddNumberToObject(o, place, n == WA_NONE ? 0 : n + 1);
-    if (a < WA_ACT_LEAVE)
-        cJSON_AddItemToObject(o, "target", wa_card_json(target));
-    if (a >= WA_ACT_STACK && a < WA_ACT_LEAVE)
-        cJSON_AddNumberToObject(o, "total", n < s->nstacks ? s->stack_total[n] : 0);
-    return o;
 }
 
 /* printf into buf, returning the length: explain_illegal's answer. */

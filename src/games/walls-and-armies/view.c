@@ -1,6 +1,7 @@
-/* view.c — Walls and Armies as each viewer sees it: the view (view_json), the names of the
- * cards nobody may learn (secret_names), the events of an action told as sentences, and the
- * terminal render. What is hidden: WA-8 (docs/games/walls-and-armies.md lists the fields). */
+/* view.c — Walls and Armies as each viewer sees it: actions as data (action_json), the view
+ * (view_json), the names of the cards nobody may learn (secret_names), the events of an action
+ * told as sentences, and the terminal render. What is hidden: WA-8; the fields are listed in
+ * docs/games/walls-and-armies.md. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,69 @@
 #include "core/notation.h"
 #include "core/text.h"
 #include "games/walls-and-armies/internal.h"
+
+/* ------------------------------------------------------------------------------------------
+ * Cards and actions as data */
+
+/* A card as its name ("7H"), or null when out of range. */
+static cJSON *card_json(int card)
+{
+    if (card < 0 || card >= WA_CARDS)
+        return cJSON_CreateNull();
+    char c[4];
+    wa_card_to_text(card, c);
+    return cJSON_CreateString(c);
+}
+
+/* A set of cards as an array of names in card order (the discard pile and stacks have no
+ * order). */
+static cJSON *set_json(uint64_t set)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (uint64_t m = set; m && arr; m &= m - 1)
+        cJSON_AddItemToArray(arr, card_json(__builtin_ctzll(m)));
+    return arr;
+}
+
+/* The action as data (the kinds and fields are listed in docs/games/walls-and-armies.md):
+ * {"kind": "attack", "wall": 3, "target": null} (face down), {"kind": "attack", "shield": 1,
+ * "target": "QS"}, {"kind": "stack", "stack": 1, "target": "QS", "total": 5},
+ * {"kind": "leave", "stack": 1}, {"kind": "counter", "stack": 1}. Only public cards. */
+cJSON *wa_action_json(const void *st, rp_action a)
+{
+    const wa_state *s = st;
+    const wa_player *d = &s->p[s->attacker ^ 1];
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    const char *kind = "attack", *place = "wall";
+    unsigned n = 0;
+    int target = -1; /* card_json writes null for it */
+    if (a < WA_ACT_SHIELD) {
+        n = a - WA_ACT_WALL;
+        if (n < d->nwalls && (s->faceup & WA_BIT(d->walls[n])))
+            target = d->walls[n];
+    } else if (a < WA_ACT_STACK) {
+        place = "shield";
+        n = a - WA_ACT_SHIELD;
+        target = n < d->nshields ? d->shields[n] : -1;
+    } else if (a < WA_ACT_LEAVE) {
+        kind = place = "stack";
+        n = a - WA_ACT_STACK;
+        target = n < s->nstacks ? s->stack_target[n] : -1;
+    } else {
+        kind = a == WA_ACT_LEAVE ? "leave" : "counter";
+        place = "stack";
+        n = s->pending; /* WA_NONE: no stack, written 0 */
+    }
+    cJSON_AddStringToObject(o, "kind", kind);
+    cJSON_AddNumberToObject(o, place, n == WA_NONE ? 0 : n + 1);
+    if (a < WA_ACT_LEAVE)
+        cJSON_AddItemToObject(o, "target", card_json(target));
+    if (a >= WA_ACT_STACK && a < WA_ACT_LEAVE)
+        cJSON_AddNumberToObject(o, "total", n < s->nstacks ? s->stack_total[n] : 0);
+    return o;
+}
 
 /* ------------------------------------------------------------------------------------------
  * Views (WA-8): face-down walls and every army deck are hidden from both players, the main
@@ -25,11 +89,11 @@ static cJSON *player_json(const wa_state *s, int pl)
     cJSON_AddStringToObject(o, "name", wa_seat_name(pl));
     cJSON *walls = cJSON_AddArrayToObject(o, "walls");
     for (int i = 0; i < p->nwalls; i++)
-        cJSON_AddItemToArray(walls, (s->faceup & WA_BIT(p->walls[i])) ? wa_card_json(p->walls[i])
+        cJSON_AddItemToArray(walls, (s->faceup & WA_BIT(p->walls[i])) ? card_json(p->walls[i])
                                                                       : cJSON_CreateNull());
     cJSON *shields = cJSON_AddArrayToObject(o, "shields");
     for (int i = 0; i < p->nshields; i++)
-        cJSON_AddItemToArray(shields, wa_card_json(p->shields[i]));
+        cJSON_AddItemToArray(shields, card_json(p->shields[i]));
     cJSON_AddNumberToObject(o, "army_cards", p->narmy);
     return o;
 }
@@ -81,10 +145,10 @@ cJSON *wa_view_json(const void *st, int viewer)
     cJSON_AddItemToObject(v, "end_reason",
                           reason ? cJSON_CreateString(reason) : cJSON_CreateNull());
     cJSON_AddNumberToObject(v, "main_deck", s->ndeck);
-    cJSON_AddItemToObject(v, "discard", wa_set_json(s->discard));
+    cJSON_AddItemToObject(v, "discard", set_json(s->discard));
     cJSON *revealed = cJSON_AddArrayToObject(v, "revealed");
     for (int i = 0; i < s->nrevealed; i++)
-        cJSON_AddItemToArray(revealed, wa_card_json(s->revealed[i]));
+        cJSON_AddItemToArray(revealed, card_json(s->revealed[i]));
     cJSON *players = cJSON_AddArrayToObject(v, "players");
     for (int pl = 0; pl < 2; pl++)
         cJSON_AddItemToArray(players, player_json(s, pl));
@@ -92,10 +156,10 @@ cJSON *wa_view_json(const void *st, int viewer)
     for (int k = 0; k < s->nstacks; k++) {
         cJSON *o = cJSON_CreateObject();
         int at = target_position(s, s->stack_target[k]);
-        cJSON_AddItemToObject(o, "target", wa_card_json(s->stack_target[k]));
+        cJSON_AddItemToObject(o, "target", card_json(s->stack_target[k]));
         cJSON_AddStringToObject(o, "target_kind", at < 0 ? "shield" : "wall");
         cJSON_AddNumberToObject(o, "target_number", at < 0 ? -at : at);
-        cJSON_AddItemToObject(o, "cards", wa_set_json(s->stack_cards[k]));
+        cJSON_AddItemToObject(o, "cards", set_json(s->stack_cards[k]));
         cJSON_AddNumberToObject(o, "total", s->stack_total[k]);
         cJSON_AddItemToArray(stacks, o);
     }
@@ -170,7 +234,7 @@ static void set_text(uint64_t set, char *out, size_t size)
 /* The parts every stack event shares: the card, the stack, where its target is. */
 static void add_target_parts(cJSON *ev, const wa_event *e)
 {
-    cJSON_AddItemToObject(ev, "target", wa_card_json(e->target));
+    cJSON_AddItemToObject(ev, "target", card_json(e->target));
     cJSON_AddStringToObject(ev, "target_kind", (e->flags & EVF_SHIELD) ? "shield" : "wall");
     cJSON_AddNumberToObject(ev, "target_number", e->number);
     cJSON_AddNumberToObject(ev, "stack", e->stack);
@@ -181,7 +245,7 @@ static void add_target_parts(cJSON *ev, const wa_event *e)
 static void add_card_against_stack(cJSON *ev, const wa_event *e)
 {
     rp__event_reveal(ev);
-    cJSON_AddItemToObject(ev, "card", wa_card_json(e->card));
+    cJSON_AddItemToObject(ev, "card", card_json(e->card));
     add_target_parts(ev, e);
     cJSON_AddNumberToObject(ev, "total", e->total);
     cJSON_AddBoolToObject(ev, "beats", (e->flags & EVF_BEATS) != 0);
@@ -221,7 +285,7 @@ static cJSON *flip_event(cJSON *events, const wa_event *e)
     add_card_against_stack(ev, e);
     cJSON_AddNumberToObject(ev, "value", against);
     cJSON_AddBoolToObject(ev, "turned_up", (e->flags & EVF_TURNED_UP) != 0);
-    cJSON_AddItemToObject(ev, "cards", wa_set_json(WA_BIT(e->card) | WA_BIT(e->target)));
+    cJSON_AddItemToObject(ev, "cards", set_json(WA_BIT(e->card) | WA_BIT(e->target)));
     return ev;
 }
 
@@ -248,7 +312,7 @@ static cJSON *falls_event(cJSON *events, const wa_event *e)
         return NULL;
     add_target_parts(ev, e);
     cJSON_AddNumberToObject(ev, "left", e->count);
-    cJSON_AddItemToObject(ev, "cards", wa_set_json(e->cards | WA_BIT(e->target)));
+    cJSON_AddItemToObject(ev, "cards", set_json(e->cards | WA_BIT(e->target)));
     return ev;
 }
 
@@ -293,7 +357,7 @@ static cJSON *counter_event(cJSON *events, const wa_event *e)
     if (!ev)
         return NULL;
     add_card_against_stack(ev, e);
-    cJSON_AddItemToObject(ev, "cards", wa_set_json(WA_BIT(e->card) | e->cards));
+    cJSON_AddItemToObject(ev, "cards", set_json(WA_BIT(e->card) | e->cards));
     return ev;
 }
 
@@ -347,7 +411,7 @@ static cJSON *turn_end_event(cJSON *events, const wa_event *e)
         return NULL;
     cJSON_AddNumberToObject(ev, "stacks", e->count);
     cJSON_AddBoolToObject(ev, "turned_down", (e->flags & EVF_WALLS_DOWN) != 0);
-    cJSON_AddItemToObject(ev, "cards", wa_set_json(e->cards));
+    cJSON_AddItemToObject(ev, "cards", set_json(e->cards));
     return ev;
 }
 
@@ -389,8 +453,8 @@ static cJSON *replenish_event(cJSON *events, const wa_event *e)
     if (!ev)
         return NULL;
     rp__event_reveal(ev);
-    cJSON_AddItemToObject(ev, "card", wa_card_json(e->card));
-    cJSON_AddItemToObject(ev, "cards", wa_set_json(WA_BIT(e->card)));
+    cJSON_AddItemToObject(ev, "card", card_json(e->card));
+    cJSON_AddItemToObject(ev, "cards", set_json(WA_BIT(e->card)));
     return ev;
 }
 
