@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/danger_at_the_walls.h"
+#include "games/danger-at-the-walls/internal.h"
 #include "support.h"
 
 static const rp_game *const G = &rp_danger_at_the_walls;

@@ -1,0 +1,68 @@
+/* game.c — Danger at the Walls as an rp_game: its options (none), seat names and traits, and
+ * the table of every hook (each written out, with a comment where the value is a choice). */
+#include "games/danger-at-the-walls/internal.h"
+
+/* Seats in sentences and on the screen (the names every Ramparts two-player game uses). */
+const char *const dw_seat_names[2] = {"Blue", "Red"};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options                                                                                    */
+
+/* The game has no options of its own (players and seed only). */
+static const rp_option_spec dw_options[1] = {{0}};
+
+/* Always two players, and no other option. */
+static void dw_config_of(const void *st, rp_config *cfg)
+{
+    (void)st;
+    cfg->players = 2;
+}
+
+const rp_game rp_danger_at_the_walls = {
+    .id = "danger-at-the-walls",
+    .title = "Danger at the Walls",
+    .summary = "2 players: attackers against defenders, control three of five walls",
+    .min_players = 2,
+    .max_players = 2,
+    .default_players = 2,
+    .flags = RP_CHANCE | RP_HIDDEN_INFO,
+    .num_actions = DW_NUM_ACTIONS,
+    .state_size = sizeof(dw_state),
+    .options = dw_options,
+    .num_options = 0,
+    .seat_names = dw_seat_names,
+    .bench_options = NULL, /* the default game is the workload */
+    .ai_levels = {"iters=300", "iters=2000", "iters=10000"},
+    /* Not paired: chance (the shuffle of DW-1) varies every deal; pairing is for games where
+     * the seat alone decides much. */
+    .paired_seats = false,
+    .tool_turn_cap = 0, /* every game ends by DW-12 within DW_MAX_TURNS turns */
+    .init = dw_init,
+    .num_players = dw_num_players,
+    .current_player = dw_current_player,
+    .turn_number = dw_turn_number,
+    .legal_actions = dw_legal_actions,
+    .apply = dw_apply,
+    .returns = dw_returns,
+    .action_to_text = dw_action_to_text,
+    .action_from_text = dw_action_from_text,
+    .state_to_text = dw_state_to_text,
+    .state_from_text = dw_state_from_text,
+    .state_ok = dw_state_ok,
+    .config_of = dw_config_of,
+    .view_json = dw_view_json,
+    .determinize = dw_determinize,
+    .render = dw_render,
+    .action_json = dw_action_json,
+    .events_json = dw_events_json,
+    .describe = NULL, /* no numbers come from options or data files */
+    .explain_illegal = dw_explain_illegal,
+    .moves_summary = dw_moves_summary, /* every Archer combination on five walls: a long list */
+    .secret_names = dw_secret_names,
+    .evaluate = dw_evaluate,
+    .observe_action = dw_observe_action,
+    .observation_size = DW_OBS_SIZE,
+    .observation_fields = dw_obs_fields,
+    .num_observation_fields = DW_OBS_FIELDS,
+    .observation_tensor = dw_observation_tensor,
+};

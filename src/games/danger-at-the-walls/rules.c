@@ -1,0 +1,507 @@
+/* rules.c — Danger at the Walls (Matt Worden, 2014): the rules and the hot path: the cards,
+ * board queries, setup, legal plays and apply. Rule code cites the shared rulings (DW-n) and
+ * this project's rulings (DW-Pn); the action table is in internal.h. */
+#include <stddef.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "games/danger-at-the-walls/internal.h"
+
+/* Equal states are equal bytes (the notation round trip compares with memcmp): no hidden
+ * padding anywhere in the state. */
+_Static_assert(offsetof(dw_state, pad_) + sizeof(((dw_state *)0)->pad_) == sizeof(dw_state),
+               "dw_state has trailing padding");
+_Static_assert(offsetof(dw_state, hand) == sizeof(rp_rng), "dw_state has inner padding");
+
+/* The main deck (33 cards, with both Flags). */
+const uint8_t dw_main0[DW_FACES] = {13, 7, 5, 1, 1, 1, 1, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+/* The personal decks: Flag, Cannon Attack, Cannon-6, Cannon-8 and four unique Leaders. */
+const uint8_t dw_personal0[2][DW_FACES] = {{0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+                                           {0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1}};
+/* Leader action index l -> face. */
+const uint8_t dw_leader_face[6] = {DW_GENERAL, DW_NOBLE,  DW_ENGINEER,
+                                   DW_KING,    DW_WIZARD, DW_BUILDER};
+
+/* Strength printed on a Cannon face. */
+static int cannon_value(int f)
+{
+    return f - DW_C5 + 5;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Board queries                                                                              */
+
+/* Face of `seat`'s active top Cannon at w, or -1 (DW-5: only the top counts; DW-8: a spied
+ * top Cannon is not active). */
+static inline int active_cannon(const dw_state *s, int w, int seat)
+{
+    const dw_side *sd = &s->side[w][seat];
+    if (sd->ncannon == 0 || (seat == DW_BLUE && dw_spy_on_top_cannon(s, w)))
+        return -1;
+    return sd->cannon[sd->ncannon - 1];
+}
+
+/* Leaders of `seat` at w that are not covered by the Spy. */
+static unsigned active_leaders(const dw_state *s, int w, int seat)
+{
+    unsigned l = s->side[w][seat].leaders;
+    if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on >= DW_GENERAL &&
+        s->spy_on <= DW_ENGINEER)
+        l &= ~LB(s->spy_on);
+    return l;
+}
+
+/* DW-7: Blue = (A*n + C*e)*g, Red = (A + C)*k; Wizard zeroes both A, Builder both C. */
+int dw_strength(const dw_state *s, int wall, int seat)
+{
+    const dw_side *sd = &s->side[wall][seat];
+    unsigned red = s->side[wall][DW_RED].leaders;
+    int a = sd->archers[0] + 2 * sd->archers[1] + 3 * sd->archers[2];
+    int cf = active_cannon(s, wall, seat);
+    int c = cf < 0 ? 0 : cannon_value(cf);
+    if (red & LB(DW_WIZARD))
+        a = 0;
+    if (red & LB(DW_BUILDER))
+        c = 0;
+    if (seat == DW_RED)
+        return (red & LB(DW_KING)) ? 2 * (a + c) : a + c;
+    unsigned blue = active_leaders(s, wall, DW_BLUE);
+    if (blue & LB(DW_NOBLE))
+        a *= 2;
+    if (blue & LB(DW_ENGINEER))
+        c *= 2;
+    return (blue & LB(DW_GENERAL)) ? 2 * (a + c) : a + c;
+}
+
+/* DW-10 and the Flag lock (DW-2): strictly greater strength takes an unflagged wall. */
+static void update_control(dw_state *s, int w)
+{
+    if (s->flag[w])
+        return;
+    const int b = dw_strength(s, w, DW_BLUE), r = dw_strength(s, w, DW_RED);
+    const uint8_t c = s->control[w];
+    s->control[w] = b > r ? (uint8_t)DW_BLUE : r > b ? (uint8_t)DW_RED : c;
+}
+
+/* Whether the Spy is visible: not buried under a newer Blue Cannon (DW-9, DW-P2). */
+bool dw_spy_visible(const dw_state *s)
+{
+    if (!s->spy_wall)
+        return false;
+    if (s->spy_on != DW_SPY_ON_CANNON)
+        return true;
+    return dw_spy_on_top_cannon(s, s->spy_wall - 1);
+}
+
+/* How many walls `seat` controls (three or more win, DW-12). */
+int dw_walls_of(const dw_state *s, int seat)
+{
+    int n = 0;
+    for (int w = 0; w < DW_WALLS; w++)
+        n += s->control[w] == seat;
+    return n;
+}
+
+/* For each hand of Archers (key n1*49 + n2*7 + n3, at most 6 in all), its non-empty
+ * sub-multisets as action offsets a*49 + b*7 + c, in the order a, then b, then c: the j-th is
+ * the mixed-radix number j (digits in bases n1+1, n2+1, n3+1), for j = 1, 2, ... Identical
+ * Archers are interchangeable (DW-P4), so an Archer play is a multiset of values. The table is
+ * a constant the compiler builds from these macros, so any state, also one copied in as raw
+ * bytes, lists its plays from any thread with nothing set up first. Keys of more than six
+ * Archers are never looked up; their rows are empty. */
+/* clang-format off */
+#define SUB_COUNT(n1, n2, n3) \
+    ((n1) + (n2) + (n3) <= DW_HAND ? ((n1) + 1) * ((n2) + 1) * ((n3) + 1) - 1 : 0)
+#define SUB_DIGITS(n1, n2, n3, j) \
+    ((j) / (((n2) + 1) * ((n3) + 1)) * 49 + (j) / ((n3) + 1) % ((n2) + 1) * 7 + (j) % ((n3) + 1))
+#define SUB(n1, n2, n3, i) ((i) < SUB_COUNT(n1, n2, n3) ? SUB_DIGITS(n1, n2, n3, (i) + 1) : 0)
+#define SUB_ROW(n1, n2, n3)                                                                   \
+    {SUB(n1, n2, n3, 0),  SUB(n1, n2, n3, 1),  SUB(n1, n2, n3, 2),  SUB(n1, n2, n3, 3),      \
+     SUB(n1, n2, n3, 4),  SUB(n1, n2, n3, 5),  SUB(n1, n2, n3, 6),  SUB(n1, n2, n3, 7),      \
+     SUB(n1, n2, n3, 8),  SUB(n1, n2, n3, 9),  SUB(n1, n2, n3, 10), SUB(n1, n2, n3, 11),     \
+     SUB(n1, n2, n3, 12), SUB(n1, n2, n3, 13), SUB(n1, n2, n3, 14), SUB(n1, n2, n3, 15),     \
+     SUB(n1, n2, n3, 16), SUB(n1, n2, n3, 17), SUB(n1, n2, n3, 18), SUB(n1, n2, n3, 19),     \
+     SUB(n1, n2, n3, 20), SUB(n1, n2, n3, 21), SUB(n1, n2, n3, 22), SUB(n1, n2, n3, 23),     \
+     SUB(n1, n2, n3, 24), SUB(n1, n2, n3, 25)}
+/* Seven keys n3 = 0..6 of one (n1, n2), then forty-nine of one n1. */
+#define BY_N3(M, n1, n2) \
+    M(n1, n2, 0), M(n1, n2, 1), M(n1, n2, 2), M(n1, n2, 3), M(n1, n2, 4), M(n1, n2, 5), M(n1, n2, 6)
+#define BY_N2(M, n1)                                                                          \
+    BY_N3(M, n1, 0), BY_N3(M, n1, 1), BY_N3(M, n1, 2), BY_N3(M, n1, 3), BY_N3(M, n1, 4),     \
+        BY_N3(M, n1, 5), BY_N3(M, n1, 6)
+#define BY_KEY(M) \
+    BY_N2(M, 0), BY_N2(M, 1), BY_N2(M, 2), BY_N2(M, 3), BY_N2(M, 4), BY_N2(M, 5), BY_N2(M, 6)
+/* clang-format on */
+
+/* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value. */
+static const uint16_t archer_offsets[343][26] = {BY_KEY(SUB_ROW)};
+/* uint16_t, not uint8_t: clang checks both arms of SUB_COUNT's ?: against the element type,
+ * and the arm never taken (keys of more than six Archers) exceeds 255. */
+static const uint16_t archer_count[343] = {BY_KEY(SUB_COUNT)};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Setup                                                                                      */
+
+/* DW-1: shuffled main deck without Flags, six cards each (Blue first, alternating), Flag A
+ * with 9..11 cards above it, then Flag B with at least 10 above it; personal decks shuffled. */
+int dw_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    (void)err;
+    dw_state *s = st;
+    memset(s, 0, sizeof *s);
+    rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
+    uint8_t deck[DW_MAIN + 12];
+    int n = 0;
+    for (int f = 0; f < DW_FACES; f++)
+        for (int c = 0; c < dw_main0[f] - (f == DW_FLAG ? 2 : 0); c++)
+            deck[n++] = (uint8_t)f;
+    rp_rng_shuffle_u8(&s->rng, deck, n); /* deck[0] is the top */
+    for (int i = 0; i < 2 * DW_HAND; i++) {
+        s->hand[i & 1][deck[i]]++;
+        s->hand_n[i & 1]++;
+    }
+    uint8_t rest[DW_MAIN];
+    int m = 0;
+    for (int i = 2 * DW_HAND; i < n; i++)
+        rest[m++] = deck[i];
+    int a = 9 + (int)rp_rng_below(&s->rng, 3);
+    memmove(rest + a + 1, rest + a, (size_t)(m - a));
+    rest[a] = DW_FLAG;
+    m++;
+    int b = 10 + (int)rp_rng_below(&s->rng, (uint32_t)(m - 10 + 1));
+    memmove(rest + b + 1, rest + b, (size_t)(m - b));
+    rest[b] = DW_FLAG;
+    m++;
+    for (int i = 0; i < m; i++)
+        s->main[i] = rest[m - 1 - i];
+    s->main_n = (uint8_t)m;
+    for (int p = 0; p < 2; p++) {
+        int k = 0;
+        for (int f = 0; f < DW_FACES; f++)
+            if (dw_personal0[p][f])
+                s->personal[p][k++] = (uint8_t)f;
+        rp_rng_shuffle_u8(&s->rng, s->personal[p], k);
+        s->personal_n[p] = (uint8_t)k;
+    }
+    for (int w = 0; w < DW_WALLS; w++)
+        s->control[w] = DW_RED; /* DW-1: Red side up */
+    s->to_move = DW_BLUE;
+    s->turn = 1;
+    return RP_OK;
+}
+
+/* Always two: Blue (seat 0) and Red (seat 1). */
+int dw_num_players(const void *st)
+{
+    (void)st;
+    return 2;
+}
+
+/* The seat to act, or RP_TERMINAL once DW-12 has ended the game. */
+int dw_current_player(const void *st)
+{
+    const dw_state *s = st;
+    return s->over ? RP_TERMINAL : s->to_move;
+}
+
+/* The turn in progress: Blue plays turns 1, 3, 5..., Red 2, 4, 6... */
+int dw_turn_number(const void *st)
+{
+    const dw_state *s = st;
+    return s->turn;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Legal actions                                                                              */
+
+/* Every play of the hand (DW-3), or the discards of DW-4 when none exists. */
+static int legal_plays(const dw_state *s, rp_action *out)
+{
+    const int p = s->to_move, q = p ^ 1;
+    const uint8_t *h = s->hand[p];
+    int n = 0;
+    const int m1 = h[DW_A1], m2 = h[DW_A2], m3 = h[DW_A3];
+    if (m1 | m2 | m3) {
+        /* The sub-multisets of the hand's Archers come from a table; one copy per wall. */
+        const int key = m1 * 49 + m2 * 7 + m3, k = archer_count[key];
+        const uint16_t *off = archer_offsets[key];
+        for (int w = 0; w < DW_WALLS; w++, n += k)
+            for (int i = 0; i < k; i++)
+                out[n + i] = (rp_action)(DW_ACT_ARCHERS + w * 343 + off[i]);
+    }
+    /* Cannon faces held: one bit per non-zero count byte (counts are below 0x80, so adding
+     * 0x7f sets a byte's top bit exactly when it is non-zero, with no carry between bytes). */
+    uint64_t counts = 0; /* faces DW_A1..DW_C9 as bytes 0..7 (compiles to one load) */
+    for (int i = 7; i >= 0; i--)
+        counts = counts << 8 | h[i];
+    uint64_t held = (counts + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080000000ull; /* C5..C9 */
+    for (; held; held &= held - 1) {
+        const int f = __builtin_ctzll(held) >> 3;
+        for (int w = 0; w < DW_WALLS; w++)
+            out[n + w] = (rp_action)(DW_ACT_CANNON + w * 5 + f - DW_C5);
+        n += DW_WALLS;
+    }
+    if (h[DW_FLAG])
+        for (int w = 0; w < DW_WALLS; w++) {
+            out[n] = (rp_action)(DW_ACT_FLAG + w);
+            n += !s->flag[w]; /* DW-2 */
+        }
+    if (h[DW_ATTACK]) {
+        /* The wall whose Blue top Cannon the Spy covers, or -1; then no branch per wall. */
+        const int spied =
+            (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
+        for (int w = 0; w < DW_WALLS; w++) {
+            const dw_side *own = &s->side[w][p], *opp = &s->side[w][q];
+            /* DW-6: own active top Cannon; DW-P1: a spied Cannon cannot be moved */
+            const int mine = (own->ncannon != 0) & ((p == DW_RED) | (w != spied));
+            const int theirs = (opp->ncannon != 0) & ((q == DW_RED) | (w != spied));
+            const int archers = (opp->archers[0] | opp->archers[1] | opp->archers[2]) != 0;
+            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
+            n += mine & theirs;
+            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
+            n += mine & archers;
+        }
+    }
+    /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
+    const int l0 = p * 3, f0 = dw_leader_face[l0];
+    uint32_t lead = (uint32_t)h[f0] | (uint32_t)h[f0 + 1] << 8 | (uint32_t)h[f0 + 2] << 16;
+    for (lead = (lead + 0x7F7F7Fu) & 0x808080u; lead; lead &= lead - 1) {
+        const int l = l0 + (__builtin_ctz(lead) >> 3);
+        for (int w = 0; w < DW_WALLS; w++)
+            out[n + w] = (rp_action)(DW_ACT_LEADER + w * 6 + l);
+        n += DW_WALLS;
+    }
+    if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
+        for (int w = 0; w < DW_WALLS; w++) {
+            const dw_side *b = &s->side[w][DW_BLUE];
+            const int base = DW_ACT_SPY + w * 7;
+            /* write each target, keep it when present (no data-dependent branch) */
+            for (int v = 0; v < 3; v++) {
+                out[n] = (rp_action)(base + v);
+                n += b->archers[v] != 0;
+            }
+            out[n] = (rp_action)(base + 3);
+            n += b->ncannon != 0;
+            for (int l = 0; l < 3; l++) {
+                out[n] = (rp_action)(base + 4 + l);
+                n += (b->leaders >> l) & 1;
+            }
+        }
+    if (p == DW_BLUE && h[DW_ASSASSIN]) /* DW-9: any visible Red card in play */
+        for (int w = 0; w < DW_WALLS; w++) {
+            const dw_side *r = &s->side[w][DW_RED];
+            const int base = DW_ACT_ASSASSIN + w * 8;
+            for (int v = 0; v < 3; v++) {
+                out[n] = (rp_action)(base + v);
+                n += r->archers[v] != 0;
+            }
+            out[n] = (rp_action)(base + 3);
+            n += r->ncannon != 0;
+            for (int l = 0; l < 3; l++) {
+                out[n] = (rp_action)(base + 4 + l);
+                n += (r->leaders >> (DW_KING - DW_GENERAL + l)) & 1;
+            }
+            out[n] = (rp_action)(base + 7);
+            n += s->spy_wall == w + 1 && dw_spy_visible(s);
+        }
+    if (n == 0) /* DW-4 */
+        for (int f = 0; f < DW_FACES; f++)
+            if (h[f])
+                out[n++] = (rp_action)(DW_ACT_DISCARD + f);
+    return n;
+}
+
+/* The player's legal actions: a play, or during the refill the decks to draw from (DW-11). */
+int dw_legal_actions(const void *st, rp_action *out)
+{
+    const dw_state *s = st;
+    if (s->over)
+        return 0;
+    if (s->phase == DW_PHASE_PLAY)
+        return legal_plays(s, out);
+    int n = 0;
+    if (s->personal_n[s->to_move])
+        out[n++] = DW_ACT_DRAW_PERSONAL;
+    if (s->main_n)
+        out[n++] = DW_ACT_DRAW_MAIN;
+    return n;
+}
+/* ------------------------------------------------------------------------------------------ */
+/* Apply                                                                                      */
+
+/* After a play or a draw: continue the refill (DW-11), or end the turn and apply the end
+ * trigger of DW-12 (three Flags on the board, or the player's hand empty). */
+static void advance(dw_state *s)
+{
+    const int p = s->to_move, q = p ^ 1;
+    if (s->hand_n[p] < DW_HAND && (s->personal_n[p] || s->main_n)) {
+        s->phase = DW_PHASE_REFILL;
+        return;
+    }
+    s->phase = DW_PHASE_PLAY;
+    if (s->last_turn) {
+        s->over = 1;
+        return;
+    }
+    if (s->flags_on_board >= 3)
+        s->last_turn = DW_LAST_FLAGS;
+    else if (s->hand_n[p] == 0)
+        s->last_turn = DW_LAST_EMPTY_HAND;
+    s->to_move = (uint8_t)q;
+    s->turn++;
+    /* DW-12: a last turn with an empty hand is skipped. Play never gets here (an empty hand
+     * at the end of a turn starts the last turn then, so the next one ends the game): the
+     * ruling is kept as written. */
+    if (s->last_turn && s->hand_n[q] == 0)
+        s->over = 1;
+}
+
+/* Cards leave the hand by face: identical cards are interchangeable (DW-P4). */
+static void take_from_hand(dw_state *s, int p, int face, int count)
+{
+    s->hand[p][face] = (uint8_t)(s->hand[p][face] - count);
+    s->hand_n[p] = (uint8_t)(s->hand_n[p] - count);
+}
+
+/* Cannon Attack (DW-6): the defender's top Cannon, or all their active Archers. */
+static void apply_attack(dw_state *s, int p, int w, int target)
+{
+    const int q = p ^ 1;
+    dw_side *d = &s->side[w][q];
+    s->removed[p][DW_ATTACK]++;
+    if (target == 0) {
+        s->removed[q][d->cannon[--d->ncannon]]++;
+        d->cannon[d->ncannon] = 0;
+    } else {
+        for (int v = 0; v < 3; v++) {
+            s->removed[q][DW_A1 + v] = (uint8_t)(s->removed[q][DW_A1 + v] + d->archers[v]);
+            d->archers[v] = 0;
+        }
+    }
+}
+
+/* The Spy covers one Blue card (DW-8). */
+static void apply_spy(dw_state *s, int w, int t)
+{
+    dw_side *b = &s->side[w][DW_BLUE];
+    s->spy_wall = (uint8_t)(w + 1);
+    if (t < 3) {
+        b->archers[t]--;
+        s->spy_on = (uint8_t)(DW_A1 + t);
+    } else if (t == 3) {
+        s->spy_on = DW_SPY_ON_CANNON;
+        s->spy_depth = (uint8_t)(b->ncannon - 1);
+    } else {
+        s->spy_on = (uint8_t)(DW_GENERAL + t - 4);
+    }
+}
+
+/* The Assassin removes one visible Red card (DW-9); removing the Spy frees its card. */
+static void apply_assassin(dw_state *s, int w, int t)
+{
+    dw_side *r = &s->side[w][DW_RED];
+    s->removed[DW_BLUE][DW_ASSASSIN]++;
+    if (t < 3) {
+        r->archers[t]--;
+        s->removed[DW_RED][DW_A1 + t]++;
+    } else if (t == 3) {
+        s->removed[DW_RED][r->cannon[--r->ncannon]]++;
+        r->cannon[r->ncannon] = 0;
+    } else if (t < 7) {
+        r->leaders &= (uint8_t)~LB(DW_KING + t - 4);
+        s->removed[DW_RED][DW_KING + t - 4]++;
+    } else {
+        if (s->spy_on <= DW_A3)
+            s->side[w][DW_BLUE].archers[s->spy_on - DW_A1]++;
+        s->removed[DW_RED][DW_SPY]++;
+        s->spy_wall = s->spy_on = s->spy_depth = 0;
+    }
+}
+
+/* One play of DW-3 (or a DW-4 discard); returns the wall whose strength may change, or -1. */
+static int apply_play(dw_state *s, int p, rp_action a)
+{
+    if (a < DW_ACT_CANNON) {
+        const int w = (int)a / 343, r = (int)a % 343;
+        const int c[3] = {r / 49, (r / 7) % 7, r % 7};
+        for (int v = 0; v < 3; v++) {
+            take_from_hand(s, p, DW_A1 + v, c[v]);
+            s->side[w][p].archers[v] = (uint8_t)(s->side[w][p].archers[v] + c[v]);
+        }
+        return w;
+    }
+    if (a < DW_ACT_FLAG) {
+        const int w = (int)(a - DW_ACT_CANNON) / 5, f = DW_C5 + (int)(a - DW_ACT_CANNON) % 5;
+        dw_side *sd = &s->side[w][p];
+        take_from_hand(s, p, f, 1);
+        sd->cannon[sd->ncannon++] = (uint8_t)f; /* DW-5: on top of the stack */
+        return w;
+    }
+    if (a < DW_ACT_ATTACK) {
+        const int w = (int)(a - DW_ACT_FLAG);
+        take_from_hand(s, p, DW_FLAG, 1);
+        s->flag[w] = (uint8_t)(p + 1); /* DW-2: control locks as it stands */
+        s->flags_on_board++;
+        return -1;
+    }
+    if (a < DW_ACT_LEADER) {
+        const int w = (int)(a - DW_ACT_ATTACK) / 2;
+        take_from_hand(s, p, DW_ATTACK, 1);
+        apply_attack(s, p, w, (int)(a - DW_ACT_ATTACK) % 2);
+        return w;
+    }
+    if (a < DW_ACT_SPY) {
+        const int w = (int)(a - DW_ACT_LEADER) / 6, f = dw_leader_face[(a - DW_ACT_LEADER) % 6];
+        take_from_hand(s, p, f, 1);
+        s->side[w][p].leaders |= (uint8_t)LB(f);
+        return w;
+    }
+    if (a < DW_ACT_ASSASSIN) {
+        const int w = (int)(a - DW_ACT_SPY) / 7;
+        take_from_hand(s, p, DW_SPY, 1);
+        apply_spy(s, w, (int)(a - DW_ACT_SPY) % 7);
+        return w;
+    }
+    if (a < DW_ACT_DISCARD) {
+        const int w = (int)(a - DW_ACT_ASSASSIN) / 8;
+        take_from_hand(s, p, DW_ASSASSIN, 1);
+        apply_assassin(s, w, (int)(a - DW_ACT_ASSASSIN) % 8);
+        return w;
+    }
+    const int f = (int)(a - DW_ACT_DISCARD);
+    take_from_hand(s, p, f, 1);
+    s->removed[p][f]++;
+    return -1;
+}
+
+/* Apply a legal action: a play (then control is re-evaluated, DW-10) or one refill draw. */
+void dw_apply(void *st, rp_action a)
+{
+    dw_state *s = st;
+    const int p = s->to_move;
+    if (a >= DW_ACT_DRAW_PERSONAL) {
+        /* Select the deck without a branch: the choice is a coin flip in random playouts. */
+        const bool own = a == DW_ACT_DRAW_PERSONAL;
+        uint8_t *deck = own ? s->personal[p] : s->main;
+        uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
+        const int f = deck[--*size];
+        deck[*size] = 0;
+        s->hand[p][f]++;
+        s->hand_n[p]++;
+    } else {
+        const int w = apply_play(s, p, a);
+        if (w >= 0)
+            update_control(s, w);
+    }
+    advance(s);
+    RP_DEBUG_STATE_OK(&rp_danger_at_the_walls, s);
+}
+
+/* DW-12: the side controlling three or more walls wins outright. */
+void dw_returns(const void *st, double *out)
+{
+    const dw_state *s = st;
+    const int blue = dw_walls_of(s, DW_BLUE) >= 3;
+    out[DW_BLUE] = blue ? 1.0 : 0.0;
+    out[DW_RED] = blue ? 0.0 : 1.0;
+}
