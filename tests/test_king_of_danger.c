@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/king_of_danger.h"
+#include "games/king-of-danger/internal.h"
 #include "support.h"
 
 static const rp_game *const G = &rp_king_of_danger;

@@ -1,0 +1,76 @@
+/* game.c — King of Danger as an rp_game: its option (the first dealer), seat names and
+ * traits, and the table of every hook (each written out, with a comment where the value is a
+ * choice). */
+#include "games/king-of-danger/internal.h"
+
+/* The seats for people, in seat order. */
+const char *const kd_seat_names[KD_MAX_PLAYERS] = {"Blue", "Red", "Green", "Gold", "Purple"};
+
+/* ---- options: the table (init in rules.c reads the dealer as value[0]) and the options a
+ * state is played under ---- */
+
+static const rp_option_spec kd_options[] = {
+    {"dealer", RP_OPT_INT, 0, KD_MAX_PLAYERS - 1, 0, NULL,
+     "seat of the first dealer (KD-2); the deal passes left each hand", NULL},
+};
+
+/* The options this state is played under: its players and the first dealer, which its
+ * current dealer and hand number imply (the deal passes left each hand, KD-2), so a record of
+ * a loaded position replays under options that fit it. */
+static void kd_config_of(const void *st, rp_config *cfg)
+{
+    const kd_state *s = st;
+    const int n = s->players;
+    const int passed = (int)((s->hand_number - 1u) % (unsigned)n);
+    cfg->players = n;
+    cfg->value[0] = (s->dealer + n - passed) % n;
+}
+
+const rp_game rp_king_of_danger = {
+    .id = "king-of-danger",
+    .title = "King of Danger",
+    .summary = "trick taking with four Kings: build your castle, knock down the others (2-5)",
+    .min_players = 2,
+    .max_players = KD_MAX_PLAYERS,
+    .default_players = 4,
+    .flags = RP_CHANCE | RP_HIDDEN_INFO,
+    .num_actions = KD_NUM_ACTIONS,
+    .state_size = sizeof(kd_state),
+    .options = kd_options,
+    .num_options = (int)(sizeof kd_options / sizeof kd_options[0]),
+    .seat_names = kd_seat_names,
+    .bench_options = NULL, /* the default game (four players) is the workload */
+    .ai_levels = {"iters=200", "iters=1000", "iters=3000"},
+    .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
+    /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
+     * and the rules end the game. */
+    .tool_turn_cap = 0,
+    .init = kd_init,
+    .num_players = kd_num_players,
+    .current_player = kd_current_player,
+    .turn_number = kd_turn_number,
+    .legal_actions = kd_legal_actions,
+    .apply = kd_apply,
+    .returns = kd_returns,
+    .action_to_text = kd_action_to_text,
+    .action_from_text = kd_action_from_text,
+    .state_to_text = kd_state_to_text,
+    .state_from_text = kd_state_from_text,
+    .state_ok = kd_state_ok,
+    .config_of = kd_config_of,
+    .view_json = kd_view_json,
+    .determinize = kd_determinize,
+    .render = kd_render,
+    .action_json = kd_action_json,
+    .events_json = kd_events_json,
+    .describe = NULL, /* no numbers come from options or data files */
+    .explain_illegal = kd_explain_illegal,
+    .moves_summary = NULL, /* a seat has few cards to play from: the numbered list is short */
+    .secret_names = kd_secret_names,
+    .evaluate = kd_evaluate,
+    .observe_action = NULL, /* every card is played face up: everyone sees every action */
+    .observation_size = KD_OBS_SIZE,
+    .observation_fields = kd_obs_fields,
+    .num_observation_fields = KD_OBS_FIELDS,
+    .observation_tensor = kd_observation_tensor,
+};

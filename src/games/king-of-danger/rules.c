@@ -1,0 +1,440 @@
+/* rules.c — King of Danger, the trick-taking game for 2 to 5 players: the rules and the hot
+ * path (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P5 in
+ * docs/rules/king-of-danger.md): the cards, dealing, setup, legal plays, tricks and scoring,
+ * apply. The action layout is in internal.h. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "games/king-of-danger/internal.h"
+
+/* ---- card tables ---- */
+
+/* The cards' names: moves, the full-state notation, views and events all spell them so. */
+const char *const kd_long_names[KD_CARDS] = {
+    "king-of-danger", "king-of-walls", "king-of-cannons", "king-of-wizards", "walls-1",
+    "walls-2",        "walls-3",       "walls-4",         "walls-5",         "walls-6",
+    "walls-7",        "cannons-1",     "cannons-2",       "cannons-3",       "cannons-4",
+    "cannons-5",      "cannons-6",     "cannons-7",       "wizard-1",        "wizard-2",
+    "wizard-3",       "wizard-4",      "wizard-5",        "wizard-6",        "wizard-7",
+    "wizard-8"};
+
+/* Number on each card (Kings have none). */
+const uint8_t kd_card_rank[KD_CARDS] = {0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 1, 2,
+                                        3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8};
+
+/* The cards that follow a trick suit (KD-5, KD-11: Kings never count as a suit). */
+const uint32_t kd_suit_cards[3] = {0, KD_WALLS, KD_CANNONS};
+const uint8_t kd_suit_void_bit[3] = {0, KD_VOID_WALLS, KD_VOID_CANNONS};
+
+/* Ordering of cards for KD-6 (3): twice the number, plus one for a trick-suit card so that it
+ * beats a Wizard of the same number; 0 for cards that cannot win by number (Kings and off-suit
+ * numbers, KD-13). */
+static int win_key(int suit, int card)
+{
+    const uint32_t bit = 1u << card;
+    if (bit & kd_suit_cards[suit])
+        return 2 * kd_card_rank[card] + 1;
+    if (bit & KD_WIZARDS)
+        return 2 * kd_card_rank[card];
+    return 0;
+}
+
+/* ---- narration: the records are in internal.h ---- */
+
+#if defined(__GNUC__)
+#define KD_INLINE inline __attribute__((always_inline))
+#else
+#define KD_INLINE inline
+#endif
+
+/* A new note of `kind` about `seat`, the rest zero. */
+static kd_note *note(kd_story *story, int kind, int seat)
+{
+    rp_assert(story->count < KD_MAX_NOTES);
+    kd_note *n = &story->notes[story->count++];
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->seat = (uint8_t)seat;
+    n->pile = -1;
+    return n;
+}
+
+/* ---- dealing ---- */
+
+/* Shuffle all 26 cards and deal a new hand (KD-2, KD-3); the leader sits left of the dealer.
+ * The last trick stays on show: at a new hand it tells how the old one ended. */
+static void deal(kd_state *s, kd_story *story)
+{
+    uint8_t deck[KD_CARDS];
+    for (int c = 0; c < KD_CARDS; c++)
+        deck[c] = (uint8_t)c;
+    rp_rng_shuffle_u8(&s->rng, deck, KD_CARDS);
+    const int n = s->players;
+    memset(s->hand, 0, sizeof s->hand);
+    memset(s->voids, 0, sizeof s->voids);
+    s->aside = s->played = s->trick_mask = 0;
+    int k = 0;
+    if (n == 2) {
+        for (int p = 0; p < 2; p++) {
+            s->up[p] = s->down[p] = 0;
+            for (int i = 0; i < KD_PILES; i++) {
+                s->pile_under[p][i] = deck[k++];
+                s->down[p] |= 1u << s->pile_under[p][i];
+            }
+        }
+        for (int p = 0; p < 2; p++)
+            for (int i = 0; i < KD_PILES; i++) {
+                s->pile_top[p][i] = deck[k++];
+                s->up[p] |= 1u << s->pile_top[p][i];
+            }
+    }
+    const int per = kd_hand_deal_size(n);
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < per; i++)
+            s->hand[p] |= 1u << deck[k++];
+    while (k < KD_CARDS)
+        s->aside |= 1u << deck[k++];
+    s->leader = (uint8_t)kd_seat_after(s, s->dealer, 1);
+    s->trick_len = 0;
+    s->suit = KD_SUIT_NONE;
+    if (story)
+        note(story, NOTE_DEAL, s->dealer)->value = s->hand_number;
+}
+
+/* ---- the game: setup, turn order, legal plays, tricks, apply ---- */
+
+/* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2). */
+int kd_init(void *st, const rp_config *cfg, rp_error *err)
+{
+    const int64_t dealer = cfg->value[0];
+    if (cfg->players < 2 || cfg->players > KD_MAX_PLAYERS)
+        return rp_fail(err, RP_EINVAL, "players=%d: King of Danger is for 2 to 5 players",
+                       cfg->players);
+    if (dealer < 0 || dealer >= cfg->players)
+        return rp_fail(err, RP_EINVAL, "dealer=%" PRId64 ": with %d players the seats are 0..%d",
+                       dealer, cfg->players, cfg->players - 1);
+    kd_state *s = st;
+    memset(s, 0, sizeof *s);
+    rp_rng_seed(&s->rng, cfg->seed, 0x4b44u);
+    s->players = (uint8_t)cfg->players;
+    s->dealer = (uint8_t)dealer;
+    s->hand_number = 1;
+    for (int p = 0; p < s->players; p++)
+        s->castle[p] = KD_CASTLE_START;
+    deal(s, NULL);
+    return RP_OK;
+}
+
+/* Seats in this game (2..5). */
+int kd_num_players(const void *st)
+{
+    return ((const kd_state *)st)->players;
+}
+
+/* The seat after the last one to play in the current trick, or RP_TERMINAL. */
+int kd_current_player(const void *st)
+{
+    const kd_state *s = st;
+    return s->over ? RP_TERMINAL : kd_seat_after(s, s->leader, s->trick_len);
+}
+
+/* Tricks are the rulebook's turns: hands of 26/players tricks each (KD-P4), Kings-only tricks
+ * set aside included (KD-7), counted over the whole game. */
+int kd_turn_number(const void *st)
+{
+    const kd_state *s = st;
+    const int per_hand = kd_tricks_per_hand(s->players);
+    const int players = s->players;
+    if (players <= 0) /* a state that passed state_ok always has players */
+        return 1;
+    /* clang 14's analyzer reports a division by zero here on a path where it notes itself that
+     * players > 0: a false positive. */
+    const int done = kd_popcount(s->played) / players; /* NOLINT(clang-analyzer-core.DivideZero) */
+    return (s->hand_number - 1) * per_hand + (s->over ? done : done + 1);
+}
+
+/* The cards the seat to act may play: all it can reach, narrowed to the trick suit when it holds
+ * some (KD-5); before the suit is set, anything (KD-4). */
+static uint32_t legal_cards(const kd_state *s, int seat)
+{
+    uint32_t avail = kd_playable_from(s, seat);
+    const uint32_t follow = avail & kd_suit_cards[s->suit];
+    return follow ? follow : avail;
+}
+
+/* Legal plays of the seat to act (see the action layout at the top); 0 once over. */
+int kd_legal_actions(const void *st, rp_action *out)
+{
+    const kd_state *s = st;
+    if (s->over)
+        return 0;
+    uint32_t m = legal_cards(s, kd_seat_after(s, s->leader, s->trick_len));
+    int n = 0;
+    if (s->suit == KD_SUIT_NONE) {
+        /* KD-4: a Wizard that sets the suit names it, so it is two actions. */
+        for (uint32_t w = m & KD_WIZARDS; w; w &= w - 1) {
+            const rp_action c = (rp_action)kd_lowest(w);
+            out[n++] = c | (KD_SUIT_WALLS << KD_CALL_SHIFT);
+            out[n++] = c | (KD_SUIT_CANNONS << KD_CALL_SHIFT);
+        }
+        m &= ~KD_WIZARDS;
+    }
+    for (; m; m &= m - 1)
+        out[n++] = (rp_action)kd_lowest(m);
+    return n;
+}
+
+/* Index of the winning card (KD-6) of a finished trick whose suit is set; `mask` is the set of
+ * its cards. */
+int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit)
+{
+    if (mask & (1u << KD_KING_DANGER)) {
+        for (int i = 0; i < len; i++)
+            if (trick[i] == KD_KING_DANGER)
+                return i;
+    }
+    /* KD-6 (2), KD-11, KD-12: the last King whose condition holds over the whole trick. */
+    if (mask & KD_KINGS) {
+        const uint32_t holds = ((mask & KD_WALLS) ? 1u << KD_KING_WALLS : 0) |
+                               ((mask & KD_CANNONS) ? 1u << KD_KING_CANNONS : 0) |
+                               ((mask & KD_WIZARDS) ? 1u << KD_KING_WIZARDS : 0);
+        for (int i = len - 1; i >= 0; i--)
+            if ((1u << trick[i]) & holds)
+                return i;
+    }
+    /* KD-6 (3), KD-13: highest trick-suit card or Wizard, the suit card winning a tie. */
+    int best = 0, best_key = -1;
+    for (int i = 0; i < len; i++) {
+        const int key = win_key(suit, trick[i]);
+        if (key > best_key) {
+            best_key = key;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Which case of KD-6 made trick[winner] the winner (for the events only). */
+static int win_case(const uint8_t *trick, int len, int winner, int suit)
+{
+    const int card = trick[winner];
+    if (card == KD_KING_DANGER)
+        return WIN_DANGER;
+    if ((1u << card) & KD_KINGS)
+        return WIN_KING;
+    if ((1u << card) & kd_suit_cards[suit])
+        for (int i = 0; i < len; i++)
+            if (((1u << trick[i]) & KD_WIZARDS) && kd_card_rank[trick[i]] == kd_card_rank[card])
+                return WIN_TIE;
+    return WIN_HIGHEST;
+}
+
+/* KD-1, KD-8: castle values never leave 1..8. */
+static uint8_t clamp_castle(int v)
+{
+    return (uint8_t)(v < KD_CASTLE_MIN ? KD_CASTLE_MIN : v > KD_CASTLE_MAX ? KD_CASTLE_MAX : v);
+}
+
+/* Move one castle tracker by `change`, clamped (KD-8), noting why. */
+static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why, kd_story *story)
+{
+    const uint8_t from = s->castle[seat];
+    s->castle[seat] = clamp_castle(from + change);
+    if (!story)
+        return;
+    kd_note *n = note(story, NOTE_CASTLE, seat);
+    n->from = from;
+    n->to = s->castle[seat];
+    n->change = (int8_t)change;
+    n->why = (uint8_t)why;
+}
+
+/* Castle changes of a won trick (KD-8, KD-11, KD-13): they depend on the trick suit only.
+ * The winner first; then the others in the order they played (Walls) or by seat (Cannons). */
+static KD_INLINE void score_trick(kd_state *s, int winner_seat, kd_story *story)
+{
+    const int n = s->players;
+    if (s->suit == KD_SUIT_WALLS) {
+        move_castle(s, winner_seat, n == 2 ? 1 : 2, CASTLE_WON_WALLS, story);
+        if (n == 2)
+            return;
+        for (int i = 0; i < n; i++) {
+            const int seat = kd_seat_after(s, s->leader, i);
+            if (seat != winner_seat && ((1u << s->trick[i]) & KD_WALLS))
+                move_castle(s, seat, 1, CASTLE_WALLS_CARD, story);
+        }
+    } else {
+        for (int p = 0; p < n; p++)
+            if (p != winner_seat)
+                move_castle(s, p, -1, CASTLE_LOST_CANNONS, story);
+    }
+}
+
+/* True when the scores end the game (KD-9): some score >= 31 and the highest not shared.
+ * Sets *winner to the seat with the highest score. */
+bool kd_game_decided(const kd_state *s, int *winner)
+{
+    int best = 0, count = 0;
+    for (int p = 0; p < s->players; p++) {
+        if (s->score[p] > s->score[best]) {
+            best = p;
+            count = 1;
+        } else if (s->score[p] == s->score[best]) {
+            count++;
+        }
+    }
+    *winner = best;
+    return s->score[best] >= KD_GOAL && count == 1;
+}
+
+/* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends or the deal
+ * passes left with castle values carried over (KD-1). */
+static KD_INLINE void end_hand(kd_state *s, kd_story *story)
+{
+    for (int p = 0; p < s->players; p++)
+        s->score[p] += s->castle[p];
+    if (story)
+        note(story, NOTE_HAND_OVER, 0)->value = s->hand_number;
+    int winner;
+    if (kd_game_decided(s, &winner)) {
+        s->over = 1;
+        s->winner = (uint8_t)winner;
+        if (story)
+            note(story, NOTE_GAME_OVER, winner);
+        return;
+    }
+    if (story && s->score[winner] >= KD_GOAL)
+        note(story, NOTE_TIE, winner);
+    /* Saturates: 65535 hands cannot happen in play (every hand adds at least 1 point). */
+    if (s->hand_number < UINT16_MAX)
+        s->hand_number++;
+    s->dealer = (uint8_t)kd_seat_after(s, s->dealer, 1);
+    deal(s, story);
+}
+
+/* A full trick: find the winner and score it, or set it aside when it holds only Kings (KD-7),
+ * then start the next trick or end the hand. */
+static KD_INLINE void finish_trick(kd_state *s, kd_story *story)
+{
+    int next_leader = s->leader, winner_seat = KD_NONE;
+    if (story) {
+        memcpy(story->trick, s->trick, sizeof story->trick);
+        story->trick_len = s->trick_len;
+    }
+    if (s->suit != KD_SUIT_NONE) {
+        const int i = kd_trick_winner_index(s->trick, s->trick_len, s->trick_mask, s->suit);
+        winner_seat = kd_seat_after(s, s->leader, i);
+        if (story) {
+            kd_note *n = note(story, NOTE_WON, winner_seat);
+            n->card = s->trick[i];
+            n->suit = s->suit;
+            n->why = (uint8_t)win_case(s->trick, s->trick_len, i, s->suit);
+        }
+        score_trick(s, winner_seat, story);
+        next_leader = winner_seat;
+    } else if (story) {
+        note(story, NOTE_SET_ASIDE, s->leader);
+    }
+    memcpy(s->last, s->trick, sizeof s->last);
+    s->last_len = s->trick_len;
+    s->last_leader = s->leader;
+    s->last_suit = s->suit;
+    s->last_winner = (uint8_t)winner_seat;
+    memset(s->trick, 0, sizeof s->trick);
+    s->played |= s->trick_mask;
+    s->trick_mask = 0;
+    s->trick_len = 0;
+    s->suit = KD_SUIT_NONE;
+    s->leader = (uint8_t)next_leader;
+    if (!kd_cards_left(s, next_leader))
+        end_hand(s, story);
+}
+
+/* Take a card from where the seat has it; a face-up table card uncovers the card under it,
+ * which turns face up at once (KD-3). */
+static KD_INLINE void take_card(kd_state *s, int seat, int card, kd_story *story)
+{
+    const uint32_t bit = 1u << card;
+    kd_note *played = story ? note(story, NOTE_PLAY, seat) : NULL;
+    if (played)
+        played->card = (uint8_t)card;
+    if (s->hand[seat] & bit) {
+        s->hand[seat] &= ~bit;
+        return;
+    }
+    s->up[seat] &= ~bit;
+    for (int i = 0; i < KD_PILES; i++)
+        if (s->pile_top[seat][i] == card) {
+            const uint8_t under = s->pile_under[seat][i];
+            s->pile_top[seat][i] = under;
+            s->pile_under[seat][i] = KD_NONE;
+            if (played)
+                played->pile = (int8_t)i;
+            if (under == KD_NONE)
+                return;
+            s->down[seat] &= ~(1u << under);
+            s->up[seat] |= 1u << under;
+            if (story) {
+                kd_note *n = note(story, NOTE_FLIP, seat);
+                n->card = under;
+                n->played = (uint8_t)card;
+                n->pile = (int8_t)i;
+            }
+            return;
+        }
+}
+
+/* Play one card for the seat to act: set the suit (KD-4), note a void (KD-P2), and finish
+ * the trick when everyone has played. The story, when given, receives what happened. */
+static KD_INLINE void play_card(kd_state *s, rp_action action, kd_story *story)
+{
+    const int seat = kd_seat_after(s, s->leader, s->trick_len);
+    const int card = (int)KD_CARD_OF(action);
+    const uint32_t bit = 1u << card;
+    take_card(s, seat, card, story);
+    if (s->suit == KD_SUIT_NONE) {
+        /* KD-4: the first non-King sets the suit; a Wizard by its player's call. */
+        if (bit & KD_WALLS)
+            s->suit = KD_SUIT_WALLS;
+        else if (bit & KD_CANNONS)
+            s->suit = KD_SUIT_CANNONS;
+        else if (bit & KD_WIZARDS)
+            s->suit = (uint8_t)KD_CALL_OF(action);
+        if (story && s->suit != KD_SUIT_NONE) {
+            kd_note *n = note(story, bit & KD_WIZARDS ? NOTE_CALL : NOTE_SUIT, seat);
+            n->card = (uint8_t)card;
+            n->suit = s->suit;
+        }
+    } else if (!(bit & kd_suit_cards[s->suit])) {
+        /* KD-5: not following shows everyone the hand holds none of the suit (KD-P2). */
+        if (story && !(s->voids[seat] & kd_suit_void_bit[s->suit]))
+            note(story, NOTE_VOID, seat)->suit = s->suit;
+        s->voids[seat] |= kd_suit_void_bit[s->suit];
+    }
+    s->trick[s->trick_len++] = (uint8_t)card;
+    s->trick_mask |= bit;
+    if (s->trick_len == s->players)
+        finish_trick(s, story);
+    if (story && !s->over)
+        note(story, NOTE_TURN, kd_current_player(s))->value = s->trick_len == 0;
+}
+
+void kd_play(kd_state *s, rp_action action, kd_story *story)
+{
+    play_card(s, action, story);
+}
+
+void kd_apply(void *st, rp_action action)
+{
+    play_card(st, action, NULL);
+    RP_DEBUG_STATE_OK(&rp_king_of_danger, st);
+}
+
+/* Shares of the win: the game only ends with a sole highest score (KD-9). */
+void kd_returns(const void *st, double *out)
+{
+    const kd_state *s = st;
+    for (int p = 0; p < s->players; p++)
+        out[p] = s->over ? (p == s->winner ? 1.0 : 0.0) : 1.0 / s->players;
+}
