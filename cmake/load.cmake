@@ -2,7 +2,9 @@
 # fault and abuse tests that drive `ramparts serve` with it (tests/load/test_*.py, in
 # `make test` at small sizes); `make bench-server` runs tests/load/bench_server.py at full size.
 add_executable(loadgen tests/load/loadgen.c)
-target_link_libraries(loadgen PRIVATE PkgConfig::LWS PkgConfig::LIBUV PkgConfig::CJSON m)
+# The library only for its registry: the games the pairs play in turn.
+target_link_libraries(loadgen PRIVATE ramparts_lib PkgConfig::LWS PkgConfig::LIBUV PkgConfig::CJSON
+                      m)
 file(GLOB RP_LOAD_TESTS CONFIGURE_DEPENDS tests/load/test_*.py)
 foreach(script ${RP_LOAD_TESTS})
   get_filename_component(script_name ${script} NAME_WE)

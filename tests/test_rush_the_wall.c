@@ -517,6 +517,18 @@ static void test_rw1_clan_counts(void **unused)
     }
 }
 
+/* RW-1: the seats are the clans, by colour: player seat i is clan i, named as the views and
+ * events name that clan. */
+static void test_rw1_seats_are_the_clans(void **unused)
+{
+    (void)unused;
+    static const char *const clans[RTW_MAX_CLANS] = {"Green", "Red", "Gold", "Blue"};
+    for (int c = 0; c < RTW_MAX_CLANS; c++) {
+        assert_string_equal(rp_seat_name(G, c), clans[c]);
+        assert_string_equal(rp_seat_name(G, c), clan_name[c]);
+    }
+}
+
 /* ---- setup and planning ---- */
 
 /* RW-4: highest positive to the right end, lowest positive to the left end, nearest the end
@@ -2329,6 +2341,7 @@ int main(void)
         cmocka_unit_test(test_rtw_p4_equal_strengths_refused),
         cmocka_unit_test(test_cards_option_opens_no_file),
         cmocka_unit_test(test_rw1_clan_counts),
+        cmocka_unit_test(test_rw1_seats_are_the_clans),
         cmocka_unit_test(test_rtw_p5_config_of_reports_the_neutrals_in_play),
         cmocka_unit_test(test_turn_number_counts_rulebook_turns),
         cmocka_unit_test(test_rw4_wall_order),

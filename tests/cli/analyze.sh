@@ -36,7 +36,7 @@ expect_match "analyze names a bad record" \
   --json - 2>&1)" "bad.rec"
 
 # ---- figures equal a direct computation from the games' records ----
-for game in danger-at-the-walls king-of-danger; do
+for game in $(games); do
   "$RAMPARTS" analyze $game --games 10 --ladder-games 0 --judge-games 0 --seed 5 \
     --json "$work/$game.json" --save-records "$work/rec-$game" >/dev/null
   out=$("$CHECK" "$work/$game.json" "$work/rec-$game" 2>&1)

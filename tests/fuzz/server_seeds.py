@@ -3,14 +3,21 @@
 server-messages): for each game, a script where two guests create, join and play legal
 moves (read from the server's own replies, through the target's RS_FUZZ_ECHO mode), then
 chat, offer, take back, resign, rematch; plus an AI game, an account, and hostile lines.
-Usage: server_seeds.py FUZZ-OR-REPLAY-BINARY OUT-FOLDER"""
+The games are the registry's (`ramparts list --json` of RAMPARTS, by default the ramparts
+next to the fuzz binary).
+Usage: server_seeds.py FUZZ-OR-REPLAY-BINARY OUT-FOLDER [RAMPARTS]"""
 import json
 import os
 import subprocess
 import sys
 
-GAMES = ["danger-at-the-walls", "king-of-danger", "rush-the-wall", "castle-danger",
-         "walls-and-armies"]
+
+
+def registry_games(ramparts):
+    """Every game id the tool knows, in the registry's order."""
+    out = subprocess.run([ramparts, "list", "--json"], capture_output=True, text=True,
+                         check=True).stdout
+    return [g["id"] for g in json.loads(out)]
 
 
 def run(binary, lines):
@@ -54,13 +61,15 @@ def game_script(binary, game, plies):
 
 def main():
     global OUT
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
     binary, OUT = sys.argv[1], sys.argv[2]
+    ramparts = sys.argv[3] if len(sys.argv) == 4 else os.path.join(
+        os.path.dirname(os.path.abspath(binary)), "ramparts")
     os.makedirs(OUT, exist_ok=True)
     seeds = {}
-    for game in GAMES:
+    for game in registry_games(ramparts):
         lines = game_script(binary, game, 12)
         seeds["game-" + game] = lines
         seeds["extras-" + game] = lines[:8] + [

@@ -2,9 +2,9 @@
 """bench_server.py — `make bench-server`: the server under load on loopback, as a table.
 Phases, on one server (release build, fresh database, --rate and --max-per-ip raised):
   1. IDLE idle clients connect and say hello (each a guest): memory per idle socket;
-  2. GAMES pairs start games of all five kinds and play at RATE moves/s in total for SECONDS,
-     the idle clients still open: open sockets, live games, the p50/p99 latency from a move
-     sent to the opponent's update, memory per live game;
+  2. GAMES pairs start games of every kind (the registry's games in turn) and play at RATE
+     moves/s in total for SECONDS, the idle clients still open: open sockets, live games, the
+     p50/p99 latency from a move sent to the opponent's update, memory per live game;
      STALLED more clients watch the lobby and 40 games each, then never read again: the
      latency above is measured with them there, and the server must drop them (its queue
      cap, then its keepalive: no pong for 30 s) while everyone else plays on;

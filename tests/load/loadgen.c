@@ -1,7 +1,8 @@
 /* loadgen.c — the load generator of `make bench-server` and the load tests: N real WebSocket
  * clients (libwebsockets' client, one thread) on loopback against `ramparts serve`. Idle
- * clients say hello and wait; players are paired into games of all five kinds and play random
- * legal moves from their own `legal` lists at a set total pace, bounded in time and count.
+ * clients say hello and wait; players are paired into games of every kind (the registry's
+ * games in turn) and play random legal moves from their own `legal` lists at a set total
+ * pace, bounded in time and count.
  * Every acknowledged move is logged (ACKLOG), every game frame a player or spectator received
  * can be logged for the hidden-information checker (FRAMES), and the latency from a move sent
  * to the opponent's update is measured. A summary is printed as one JSON line at the end.
@@ -22,13 +23,12 @@
 #include <time.h>
 #include <uv.h>
 
+#include "ramparts/game.h"
+
 #define OUTQ 16
 #define SENT_RING 8
 #define TOKEN_MAX 64
 #define MAX_LATENCIES 4000000
-
-static const char *const game_types[] = {"danger-at-the-walls", "king-of-danger", "rush-the-wall",
-                                         "castle-danger", "walls-and-armies"};
 
 /* A stalled client watches the lobby and many games, then never reads again (a frozen tab):
  * the server must drop it without slowing anyone else. */
@@ -183,12 +183,12 @@ static void hello(client *c)
 
 static void create_game(pair *p)
 {
-    p->type = (int)((p - pairs) + p->games_played) % 5;
+    p->type = (int)((p - pairs) + p->games_played) % rp_num_games;
     p->game = 0;
     p->live = p->over = p->resigning = false;
     p->sent_ply = -1;
     send_fmt(p->player[0], "{\"t\":\"create\",\"type\":\"%s\",\"seats\":[\"me\",\"open\"]}",
-             game_types[p->type]);
+             rp_games[p->type]->id);
 }
 
 /* ---- the game ---- */

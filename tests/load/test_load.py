@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_load.py — a small load run in `make test`: idle clients, games of all five kinds with a
+"""test_load.py — a small load run in `make test`: idle clients, games of every kind with a
 spectator each, random legal moves at a set pace over real WebSockets (tests/load/loadgen.c),
 and a few stalled clients that watch the lobby and many games and never read again (the
 others must not notice: every check below holds with them there).

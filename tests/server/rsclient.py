@@ -52,6 +52,14 @@ def arguments():
     return p.parse_args()
 
 
+def registry_games(binary):
+    """The ids of every game the binary knows (`ramparts list --json`: the registry), in its
+    order, so tests cover each game without naming them."""
+    out = subprocess.run([binary, "list", "--json"], capture_output=True, text=True,
+                         check=True).stdout
+    return [g["id"] for g in json.loads(out)]
+
+
 class Server:
     """A `ramparts serve` process of its own, on a free port, with its own database."""
 

@@ -373,7 +373,10 @@ static void rtw_config_of(const void *st, rp_config *cfg)
         rtw_cards_to_value(&s->cards, cfg->text[OPT_CARDS], sizeof cfg->text[OPT_CARDS]);
 }
 
-/* ---- the table ---- */
+/* ---- traits and the table ---- */
+
+/* Player seat i is clan colour i (RW-1): the clans' names (clan_name). */
+static const char *const rtw_seat_names[RTW_MAX_CLANS] = {"Green", "Red", "Gold", "Blue"};
 
 const rp_game rp_rush_the_wall = {
     .id = "rush-the-wall",
@@ -388,8 +391,8 @@ const rp_game rp_rush_the_wall = {
     .state_size = sizeof(rtw_state),
     .options = rtw_options,
     .num_options = (int)(sizeof rtw_options / sizeof *rtw_options),
-    .seat_names = clan_name, /* player seat i is clan colour i (RW-1) */
-    .bench_options = NULL,   /* the default game (two clans) is the workload */
+    .seat_names = rtw_seat_names,
+    .bench_options = NULL, /* the default game (two clans) is the workload */
     /* Planned face down: the evaluation sees only public fort totals, flat while warriors
      * are placed, so the levels play out to the end of the game (docs/ai.md). */
     .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"},

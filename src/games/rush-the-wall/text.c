@@ -435,26 +435,25 @@ static int check_wall(const rtw_state *s, rp_error *err)
     return RP_OK;
 }
 
-/* Per-phase preconditions that the decision and the rest of the turn rely on. */
-static int check_phase(const rtw_state *s, rp_error *err)
+/* The game's end: nothing pending, and a winner only with three Legions (RW-18). */
+static int check_over(const rtw_state *s, rp_error *err)
 {
-    int ph = s->phase, a = s->actor, cap = s->capturer;
-    /* Ranges first: views and observations name these in every phase, the end included. */
-    if (cap >= s->clans)
-        return rp_fail(err, RP_EINVAL, "capturer: no clan %d", cap);
-    if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
-        return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
-    if (ph == RTW_OVER) {
-        if (a != 0 || s->next_slot != 0 || s->keep != 0)
-            return rp_fail(err, RP_EINVAL, "actor, next, keep: must be 0 when the game is over");
-        if (s->winner >= 0 && (!is_player(s, s->winner) || legions(s, s->winner) < RTW_LEGION_WIN))
-            return rp_fail(err, RP_EINVAL, "winner: needs three Legions (RW-18)");
-        return RP_OK;
-    }
+    if (s->actor != 0 || s->next_slot != 0 || s->keep != 0)
+        return rp_fail(err, RP_EINVAL, "actor, next, keep: must be 0 when the game is over");
+    if (s->winner >= 0 && (!is_player(s, s->winner) || legions(s, s->winner) < RTW_LEGION_WIN))
+        return rp_fail(err, RP_EINVAL, "winner: needs three Legions (RW-18)");
+    return RP_OK;
+}
+
+/* What every phase of a game still going on needs: no winner yet, a player clan to decide,
+ * a next slot that fits the phase, planning before turn 1, and `keep` only for the Axx. */
+static int check_going_on(const rtw_state *s, rp_error *err)
+{
+    int ph = s->phase;
     if (s->winner != -1)
         return rp_fail(err, RP_EINVAL, "winner: set while the game goes on");
-    if (a >= s->players)
-        return rp_fail(err, RP_EINVAL, "actor: %d is not a player clan", a);
+    if (s->actor >= s->players)
+        return rp_fail(err, RP_EINVAL, "actor: %d is not a player clan", s->actor);
     if (ph == RTW_PLAN          ? s->next_slot >= RTW_SLOTS
         : ph == RTW_ZVORD_PLACE ? (s->next_slot <= s->turn || s->next_slot > RTW_SLOTS - 2)
                                 : s->next_slot != 0)
@@ -464,19 +463,30 @@ static int check_phase(const rtw_state *s, rp_error *err)
         return rp_fail(err, RP_EINVAL, "turn: planning happens before turn 1");
     if (s->keep && ph != RTW_AXX_PICK)
         return rp_fail(err, RP_EINVAL, "keep: only set before the capturer's Axx choice");
-    if (ph == RTW_PLAN)
+    return RP_OK;
+}
+
+/* Just after the reveal (the Qween's or the Dru'hid's choice), this turn's warriors are face
+ * up, except Ch'ariotts revealed by two clans or more, which are discarded (RW-6). */
+static int check_revealed_up(const rtw_state *s, rp_error *err)
+{
+    if (s->phase != RTW_QWEEN_PICK && s->phase != RTW_DRUHID_PICK)
         return RP_OK;
-    if (ph == RTW_QWEEN_PICK || ph == RTW_DRUHID_PICK) { /* just after the reveal */
-        int chariotts = 0;
-        for (int c = 0; c < s->clans; c++)
-            chariotts += revealed(s, c) == RTW_CHARIOTT;
-        for (int c = 0; c < s->clans; c++) {
-            bool gone = chariotts >= 2 && revealed(s, c) == RTW_CHARIOTT;
-            if (gone == !!(s->up[c] & BIT(revealed(s, c))))
-                return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s", clan_word[c],
-                               gone ? "discarded (RW-6)" : "face up");
-        }
+    int chariotts = 0;
+    for (int c = 0; c < s->clans; c++)
+        chariotts += revealed(s, c) == RTW_CHARIOTT;
+    for (int c = 0; c < s->clans; c++) {
+        bool gone = chariotts >= 2 && revealed(s, c) == RTW_CHARIOTT;
+        if (gone == !!(s->up[c] & BIT(revealed(s, c))))
+            return rp_fail(err, RP_EINVAL, "%s: this turn's warrior should be %s", clan_word[c],
+                           gone ? "discarded (RW-6)" : "face up");
     }
+    return RP_OK;
+}
+
+/* A warrior's phase belongs to the clan that revealed that warrior this turn. */
+static int check_phase_warrior(const rtw_state *s, rp_error *err)
+{
     static const int needs[RTW_PHASES] = {[RTW_ZVORD_PLACE] = RTW_ZVORD,
                                           [RTW_QWEEN_PICK] = RTW_QWEEN,
                                           [RTW_DRUHID_PICK] = RTW_DRUHID,
@@ -484,9 +494,18 @@ static int check_phase(const rtw_state *s, rp_error *err)
                                           [RTW_HORSIE_PICK] = RTW_HORSIE,
                                           [RTW_SIGNAL_PICK] = -1,
                                           [RTW_TAX_PICK] = -1};
+    int ph = s->phase, a = s->actor;
     if (needs[ph] >= 0 && revealed(s, a) != needs[ph])
         return rp_fail(err, RP_EINVAL, "phase %s: %s did not reveal %s", phase_word[ph],
                        clan_word[a], warrior_name[needs[ph]]);
+    return RP_OK;
+}
+
+/* The capture so far: none before the Qween has charmed, a capturer where the phase needs
+ * one, and its fort held by it once taken (or already paid for its own tax, RW-17). */
+static int check_capture(const rtw_state *s, rp_error *err)
+{
+    int ph = s->phase, cap = s->capturer;
     bool before_capture = ph == RTW_QWEEN_PICK || ph == RTW_DRUHID_PICK;
     bool needs_capture =
         ph == RTW_DRUHID_PICK || ph == RTW_SIGNAL_PICK || ph == RTW_TAX_PICK || ph == RTW_AXX_PICK;
@@ -503,45 +522,81 @@ static int check_phase(const rtw_state *s, rp_error *err)
                 (s->gone & (1u << s->captured));
     if (needs_capture && !before_capture && !paid && !(s->forts[cap] & (1u << s->captured)))
         return rp_fail(err, RP_EINVAL, "captured: the capturer does not hold that fort");
-    switch (ph) {
+    return RP_OK;
+}
+
+/* Who decides: the capturer takes with its Dru'hid, pays the tax and chooses for its Axx;
+ * the Signal Fort's and a Horsie's discards are for the others. */
+static int check_decider(const rtw_state *s, rp_error *err)
+{
+    int ph = s->phase;
+    bool by_capturer = ph == RTW_DRUHID_PICK || ph == RTW_TAX_PICK || ph == RTW_AXX_PICK;
+    bool by_others = ph == RTW_SIGNAL_PICK || ph == RTW_HORSIE_PICK;
+    if (by_capturer && s->capturer != s->actor)
+        return rp_fail(err, RP_EINVAL, "phase %s: the capturer decides", phase_word[ph]);
+    if (by_others && s->capturer == s->actor)
+        return rp_fail(err, RP_EINVAL, "phase %s: not for the capturer", phase_word[ph]);
+    return RP_OK;
+}
+
+/* The decision has something to choose from: a rival warrior for the one Qween, a face-up
+ * warrior for the Signal Fort, another fort to pay the tax with, an Axx face up and not yet
+ * kept, something for a Horsie's discard. */
+static int check_choices(const rtw_state *s, rp_error *err)
+{
+    int a = s->actor;
+    switch (s->phase) {
     case RTW_QWEEN_PICK: {
         int qweens = 0;
         for (int c = 0; c < s->clans; c++)
             qweens += revealed(s, c) == RTW_QWEEN;
         if (qweens != 1 || !rtw_charm_choices(s, a))
             return rp_fail(err, RP_EINVAL, "phase qween: needs one Qween and a rival warrior");
-        break;
+        return RP_OK;
     }
-    case RTW_DRUHID_PICK:
-    case RTW_TAX_PICK:
-    case RTW_AXX_PICK:
-        if (cap != a)
-            return rp_fail(err, RP_EINVAL, "phase %s: the capturer decides", phase_word[ph]);
-        break;
     case RTW_SIGNAL_PICK:
-    case RTW_HORSIE_PICK:
-        if (cap == a)
-            return rp_fail(err, RP_EINVAL, "phase %s: not for the capturer", phase_word[ph]);
-        break;
-    default:
-        break;
-    }
-    if (ph == RTW_SIGNAL_PICK && (s->cards.fort_kind[s->captured] != RTW_SIGNAL || !s->up[a]))
-        return rp_fail(err, RP_EINVAL,
-                       "phase signal: needs a captured Signal Fort and a face-up warrior");
-    if (ph == RTW_TAX_PICK) {
+        if (s->cards.fort_kind[s->captured] != RTW_SIGNAL || !s->up[a])
+            return rp_fail(err, RP_EINVAL,
+                           "phase signal: needs a captured Signal Fort and a face-up warrior");
+        return RP_OK;
+    case RTW_TAX_PICK:
         if (s->captured >= RTW_FORTS || s->cards.fort_kind[s->captured] != RTW_TAX ||
             !(s->forts[a] & (1u << s->captured)) || !rtw_tax_choices(s))
             return rp_fail(err, RP_EINVAL,
                            "phase tax: needs a captured Tax-Collector's Fort "
                            "and another fort to pay");
+        return RP_OK;
+    case RTW_AXX_PICK:
+        if (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) || (s->keep & BIT(RTW_AXX)))
+            return rp_fail(err, RP_EINVAL, "phase axx: the Axx must be face up and not yet kept");
+        return RP_OK;
+    case RTW_HORSIE_PICK:
+        if (!horsie_choices(s, a))
+            return rp_fail(err, RP_EINVAL, "phase horsie: nothing to discard");
+        return RP_OK;
+    default:
+        return RP_OK;
     }
-    if (ph == RTW_AXX_PICK &&
-        (!(s->up[a] & BIT(RTW_AXX)) || (s->keep & ~s->up[a]) || (s->keep & BIT(RTW_AXX))))
-        return rp_fail(err, RP_EINVAL, "phase axx: the Axx must be face up and not yet kept");
-    if (ph == RTW_HORSIE_PICK && !horsie_choices(s, a))
-        return rp_fail(err, RP_EINVAL, "phase horsie: nothing to discard");
-    return RP_OK;
+}
+
+/* Per-phase preconditions that the decision and the rest of the turn rely on, first broken
+ * one reported. */
+static int check_phase(const rtw_state *s, rp_error *err)
+{
+    /* Ranges first: views and observations name these in every phase, the end included. */
+    if (s->capturer >= s->clans)
+        return rp_fail(err, RP_EINVAL, "capturer: no clan %d", s->capturer);
+    if (s->captured != RTW_NONE && s->captured >= RTW_FORTS)
+        return rp_fail(err, RP_EINVAL, "captured: no fort %d", s->captured);
+    if (s->phase == RTW_OVER)
+        return check_over(s, err);
+    int rc;
+    if ((rc = check_going_on(s, err)) < 0 || s->phase == RTW_PLAN)
+        return rc;
+    if ((rc = check_revealed_up(s, err)) < 0 || (rc = check_phase_warrior(s, err)) < 0 ||
+        (rc = check_capture(s, err)) < 0 || (rc = check_decider(s, err)) < 0)
+        return rc;
+    return check_choices(s, err);
 }
 
 /* The previous round's warriors: none in round 1, else six different ones per clan; rows of

@@ -288,7 +288,8 @@ int rtw_secret_names(const void *st, int viewer, char *buf, size_t size)
     return rp__text_finish(&t);
 }
 
-/* ---- events: the notes of one action, told to one viewer ---- */
+/* ---- events: the notes of one action, told to one viewer; first the teller, and how it
+ * words clans, cards and forts ---- */
 
 typedef struct teller {
     const rtw_state *s; /* the state after the action (for the card set and the final score) */
@@ -377,6 +378,25 @@ static const char *who(const rtw_state *s, int c, char *buf, size_t size)
     return buf;
 }
 
+/* ---- events of planning ---- */
+
+static void tell_draw(teller *tl, const rtw_note *n)
+{
+    char text[160];
+    rp_text t;
+    rp__text_init(&t, text, sizeof text);
+    cJSON *e;
+    if (sees_own(tl->viewer, n->clan)) {
+        rtw_list_warriors(&t, tl->s, n->mask);
+        e = event(tl, n, "%s shuffles its nine warriors and draws seven: %s.", clan_name[n->clan],
+                  text);
+        event_cards(e, n->mask);
+    } else {
+        e = event(tl, n, "%s shuffles its nine warriors and draws seven.", clan_name[n->clan]);
+    }
+    rp__event_reveal(e);
+}
+
 static void tell_place(teller *tl, const rtw_note *n)
 {
     char w[32];
@@ -411,6 +431,15 @@ static void tell_set_aside(teller *tl, const rtw_note *n)
         event(tl, n, "%s has placed six warriors and sets %s aside.", clan_name[n->clan], w),
         BIT(n->warrior));
 }
+
+static void tell_neutral_plan(teller *tl, const rtw_note *n)
+{
+    char c[32];
+    event(tl, n, "%s lays six of its warriors face down at random.",
+          who(tl->s, n->clan, c, sizeof c));
+}
+
+/* ---- events of a turn: the attack, the reveal, the Qween, the totals ---- */
 
 static void tell_attack(teller *tl, const rtw_note *n)
 {
@@ -504,6 +533,8 @@ static void tell_totals(teller *tl, const rtw_note *n)
         cJSON_AddItemToArray(out, cJSON_CreateStringReference(clan_word[lowest_bit(m)]));
     cJSON_AddItemToObjectCS(e, "filchy", out);
 }
+
+/* ---- events of a capture and of the warriors' and forts' effects ---- */
 
 static void tell_capture(teller *tl, const rtw_note *n)
 {
@@ -655,6 +686,30 @@ static void tell_tax(teller *tl, const rtw_note *n)
     event_fort(e, "fort", &tl->s->cards, n->fort);
 }
 
+static void tell_signal_fort(teller *tl, const rtw_note *n)
+{
+    event(tl, n, "Signal Fort: every clan with a face-up warrior discards one, %s first.",
+          clan_name[n->clan]);
+}
+
+static void tell_legion(teller *tl, const rtw_note *n)
+{
+    char c[32];
+    event(tl, n,
+          n->flag ? "%s holds three Legion forts, but a neutral clan cannot win; "
+                    "play goes on (RW-18)."
+                  : "%s holds three Legion forts and wins at once (RW-18).",
+          who(tl->s, n->clan, c, sizeof c));
+}
+
+static void tell_zvord(teller *tl, const rtw_note *n)
+{
+    event(tl, n, "%s's Zvord: %s takes back its %d hidden warriors to place them again.",
+          clan_name[n->clan], clan_name[n->clan], n->pos);
+}
+
+/* ---- events of rounds, the game's end and who acts next ---- */
+
 static void tell_round(teller *tl, const rtw_note *n)
 {
     char text[256], f[48];
@@ -677,21 +732,22 @@ static void tell_round(teller *tl, const rtw_note *n)
         cJSON_Delete(wall);
 }
 
-static void tell_draw(teller *tl, const rtw_note *n)
+static void tell_round_end(teller *tl, const rtw_note *n)
 {
     char text[160];
     rp_text t;
     rp__text_init(&t, text, sizeof text);
-    cJSON *e;
-    if (sees_own(tl->viewer, n->clan)) {
-        rtw_list_warriors(&t, tl->s, n->mask);
-        e = event(tl, n, "%s shuffles its nine warriors and draws seven: %s.", clan_name[n->clan],
-                  text);
-        event_cards(e, n->mask);
-    } else {
-        e = event(tl, n, "%s shuffles its nine warriors and draws seven.", clan_name[n->clan]);
+    cJSON *points = cJSON_CreateObject();
+    for (int c = 0; c < tl->s->clans; c++) {
+        rp__text_put(&t, "%s%s %d", c ? ", " : "", clan_name[c], n->value[c]);
+        put_number(points, clan_word[c], n->value[c]);
     }
-    rp__event_reveal(e);
+    cJSON *e = event(tl, n, "Round %d ends: every warrior returns to its clan. Fort points: %s.",
+                     n->round + 1, text);
+    if (e)
+        cJSON_AddItemToObjectCS(e, "points", points);
+    else
+        cJSON_Delete(points);
 }
 
 /* RW-12, RTW-P6 in one sentence: who won, and the numbers that decided it. */
@@ -752,24 +808,6 @@ static void tell_game_over(teller *tl, const rtw_note *n)
     put_word(e, "reason", tl->s->winner >= 0 ? "legions" : "rounds");
 }
 
-static void tell_round_end(teller *tl, const rtw_note *n)
-{
-    char text[160];
-    rp_text t;
-    rp__text_init(&t, text, sizeof text);
-    cJSON *points = cJSON_CreateObject();
-    for (int c = 0; c < tl->s->clans; c++) {
-        rp__text_put(&t, "%s%s %d", c ? ", " : "", clan_name[c], n->value[c]);
-        put_number(points, clan_word[c], n->value[c]);
-    }
-    cJSON *e = event(tl, n, "Round %d ends: every warrior returns to its clan. Fort points: %s.",
-                     n->round + 1, text);
-    if (e)
-        cJSON_AddItemToObjectCS(e, "points", points);
-    else
-        cJSON_Delete(points);
-}
-
 /* Who decides next, and what. */
 static void tell_to_act(teller *tl, const rtw_note *n)
 {
@@ -788,91 +826,47 @@ static void tell_to_act(teller *tl, const rtw_note *n)
         put_word(e, "phase", phase_word[s->phase]);
 }
 
+/* ---- events: telling the notes ---- */
+
+typedef void (*note_teller)(teller *tl, const rtw_note *n);
+
+/* How each kind of note is told. */
+static const note_teller tell_kind[] = {[N_PLACE] = tell_place,
+                                        [N_LAST_PLACE] = tell_place,
+                                        [N_SET_ASIDE] = tell_set_aside,
+                                        [N_ATTACK] = tell_attack,
+                                        [N_REVEAL] = tell_reveal,
+                                        [N_WRECK] = tell_qween,
+                                        [N_QWEENS_CANCEL] = tell_qween,
+                                        [N_QWEEN_NEUTRAL] = tell_qween,
+                                        [N_QWEEN_ALONE] = tell_qween,
+                                        [N_CHARM] = tell_charm,
+                                        [N_TOTALS] = tell_totals,
+                                        [N_CAPTURE] = tell_capture,
+                                        [N_NO_CAPTURE] = tell_no_capture,
+                                        [N_TAKE] = tell_take,
+                                        [N_UNWARY] = tell_warrior_effect,
+                                        [N_SIGNAL_FORT] = tell_signal_fort,
+                                        [N_SIGNAL] = tell_warrior_effect,
+                                        [N_TAX] = tell_tax,
+                                        [N_LEGION] = tell_legion,
+                                        [N_AXX] = tell_warrior_effect,
+                                        [N_DISCARD] = tell_discard,
+                                        [N_HORSIE] = tell_warrior_effect,
+                                        [N_ZVORD] = tell_zvord,
+                                        [N_ROUND_END] = tell_round_end,
+                                        [N_ROUND] = tell_round,
+                                        [N_DRAW] = tell_draw,
+                                        [N_NEUTRAL_PLAN] = tell_neutral_plan,
+                                        [N_GAME_OVER] = tell_game_over,
+                                        [N_TO_ACT] = tell_to_act};
+_Static_assert(sizeof tell_kind / sizeof tell_kind[0] == N_TO_ACT + 1,
+               "every kind of note has its teller");
+
+/* Tell one note to the viewer (every kind has its teller, so none is NULL). */
 static void tell_note(teller *tl, const rtw_note *n)
 {
-    char c[32];
-    switch (n->kind) {
-    case N_PLACE:
-    case N_LAST_PLACE:
-        tell_place(tl, n);
-        break;
-    case N_SET_ASIDE:
-        tell_set_aside(tl, n);
-        break;
-    case N_ATTACK:
-        tell_attack(tl, n);
-        break;
-    case N_REVEAL:
-        tell_reveal(tl, n);
-        break;
-    case N_WRECK:
-    case N_QWEENS_CANCEL:
-    case N_QWEEN_NEUTRAL:
-    case N_QWEEN_ALONE:
-        tell_qween(tl, n);
-        break;
-    case N_CHARM:
-        tell_charm(tl, n);
-        break;
-    case N_TOTALS:
-        tell_totals(tl, n);
-        break;
-    case N_CAPTURE:
-        tell_capture(tl, n);
-        break;
-    case N_NO_CAPTURE:
-        tell_no_capture(tl, n);
-        break;
-    case N_TAKE:
-        tell_take(tl, n);
-        break;
-    case N_UNWARY:
-    case N_SIGNAL:
-    case N_AXX:
-    case N_HORSIE:
-        tell_warrior_effect(tl, n);
-        break;
-    case N_SIGNAL_FORT:
-        event(tl, n, "Signal Fort: every clan with a face-up warrior discards one, %s first.",
-              clan_name[n->clan]);
-        break;
-    case N_TAX:
-        tell_tax(tl, n);
-        break;
-    case N_LEGION:
-        event(tl, n,
-              n->flag ? "%s holds three Legion forts, but a neutral clan cannot win; "
-                        "play goes on (RW-18)."
-                      : "%s holds three Legion forts and wins at once (RW-18).",
-              who(tl->s, n->clan, c, sizeof c));
-        break;
-    case N_DISCARD:
-        tell_discard(tl, n);
-        break;
-    case N_ZVORD:
-        event(tl, n, "%s's Zvord: %s takes back its %d hidden warriors to place them again.",
-              clan_name[n->clan], clan_name[n->clan], n->pos);
-        break;
-    case N_ROUND_END:
-        tell_round_end(tl, n);
-        break;
-    case N_ROUND:
-        tell_round(tl, n);
-        break;
-    case N_DRAW:
-        tell_draw(tl, n);
-        break;
-    case N_NEUTRAL_PLAN:
-        event(tl, n, "%s lays six of its warriors face down at random.",
-              who(tl->s, n->clan, c, sizeof c));
-        break;
-    case N_GAME_OVER:
-        tell_game_over(tl, n);
-        break;
-    default:
-        tell_to_act(tl, n);
-        break;
-    }
+    tell_kind[n->kind](tl, n);
 }
 
 /* The action was one placement among several by the same clan: nothing else to say. */

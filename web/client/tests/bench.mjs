@@ -83,7 +83,9 @@ try {
   const owner = await browser.newPage();
   await owner.goto(`${url}/`);
   await owner.waitForSelector('[data-testid=play-ai]:not([disabled])');
-  for (const type of ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies']) {
+  // Every game the server offers (its registry), in its order.
+  const types = (await (await fetch(`${url}/api/v1/types`)).json()).map((t) => t.type);
+  for (const type of types) {
     await owner.goto(`${url}/#/`);
     await owner.selectOption('[data-testid=ai-game]', type);
     await owner.selectOption('[data-testid=ai-level]', 'random');

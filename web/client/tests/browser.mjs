@@ -1,6 +1,6 @@
 // browser.mjs — the browser client's end-to-end test, in Debian's Chromium driven by
 // playwright-core: a `ramparts serve` of its own on a free loopback port with a fresh
-// database; for each of the five games two browser contexts play a whole game through the UI
+// database; for each game it offers two browser contexts play a whole game through the UI
 // (clicks on what the page offers, never injected messages) while a third watches as a
 // spectator; every WebSocket frame each page received is checked against the referee by the
 // server's frames checker, and each page's DOM after every move against the names that viewer
@@ -22,9 +22,10 @@ const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
 const STEP_TIMEOUT = 30000;
-const ALL_GAMES = ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies'];
-// --games picks some (for development); 'keyboard' is the keyboard-only game against the AI.
-const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard', 'controls'];
+// Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
+// keyboard-only game against the AI) and 'controls'; --games picks some (for development).
+// Set in main once the server is up.
+let GAMES = [];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
 // get one by agreement, so the game ends by its rules.
 const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
@@ -694,7 +695,11 @@ async function main() {
   });
   const started = Date.now();
   try {
+    const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);
+    check(offered.length > 0, 'the server offers some games');
+    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls'];
     for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls')) {
+      if (!check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`)) continue;
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
       console.log(`${type}: played through the UI in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
