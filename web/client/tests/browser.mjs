@@ -21,7 +21,9 @@ const { chromium } = require('playwright-core');
 const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
-const STEP_TIMEOUT = 30000;
+// How long one step may take: a bound for a hang, generous for a sanitizer build of the server
+// on a busy machine (a step waits only as long as it takes).
+const STEP_TIMEOUT = 120000;
 const ALL_GAMES = ['danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger', 'walls-and-armies'];
 // --games picks some (for development); 'keyboard' is the keyboard-only game against the AI.
 const GAMES = args.games ? args.games.split(',') : [...ALL_GAMES, 'keyboard', 'controls'];
