@@ -653,6 +653,27 @@ static void summary(double play_seconds)
     fflush(stdout);
 }
 
+/* What each game still going waits for, for the failure's message. */
+static void report_stuck_games(void)
+{
+    for (int i = 0; i < num_pairs; i++) {
+        const pair *p = &pairs[i];
+        if (p->over)
+            continue;
+        fprintf(stderr, "loadgen: pair %d: game %lld %s, move in flight at ply %lld\n", i,
+                (long long)p->game, p->live ? "live" : "not started", (long long)p->sent_ply);
+        for (int s = 0; s < 2; s++) {
+            const client *c = p->player[s];
+            fprintf(stderr,
+                    "loadgen:   seat %d: %s%s%s, queued %d, last version %lld, move for ply "
+                    "%lld\n",
+                    s, c->open ? "open" : "closed", c->welcomed ? ", welcomed" : "",
+                    c->joined ? ", joined" : "", c->queued_to_move, (long long)c->seen_v,
+                    (long long)c->move_ply);
+        }
+    }
+}
+
 /* The run's time is up: the duration is over and --min-finished games have ended, or they
  * have not --finish-timeout seconds later (a failure: the run exits 1). */
 static bool time_is_up(double now, double stop_at)
@@ -665,6 +686,7 @@ static bool time_is_up(double now, double stop_at)
         return false;
     fprintf(stderr, "loadgen: only %ld of %ld games ended %.0f s after the duration\n",
             games_finished, opt.min_finished, opt.finish_timeout);
+    report_stuck_games();
     finished_too_few = true;
     return true;
 }
