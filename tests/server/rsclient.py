@@ -54,6 +54,19 @@ def arguments():
     return p.parse_args()
 
 
+async def claim_after_grace(client, game, limit=60.0):
+    """Claim `game` once the opponent has been gone for the grace period: asked again while
+    the server answers not-allowed, since it counts the grace from when it saw the connection
+    go, which on a busy machine may be a while after the client closed it. The last reply,
+    after at most `limit` seconds (a bound for a hang, not for speed)."""
+    deadline = time.monotonic() + limit
+    while True:
+        reply = await client.request({"t": "claim", "game": game}, "done")
+        if reply.get("code") != "not-allowed" or time.monotonic() >= deadline:
+            return reply
+        await asyncio.sleep(0.25)
+
+
 class Server:
     """A `ramparts serve` process of its own, on a free port, with its own database."""
 
