@@ -32,8 +32,9 @@ test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h) and the command-line harnesses four times larger: the tests whose size
-# the environment sets (test_* and cli_*).
+# tests/support.h; make test plays at most 300) and the command-line harnesses larger (leaks
+# 12 times, undo and hotseat 4 times): the tests whose size the environment sets (test_* and
+# cli_*).
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \

@@ -86,7 +86,7 @@ class Terminal:
         self.output = b""
         self.mark = 0  # where the output since the last typed text starts
 
-    def read_until(self, pattern, timeout=60.0):
+    def read_until(self, pattern, timeout=180.0):
         """Read until the output since the last typed text matches the regex; all the
         output, or None on timeout."""
         deadline = time.monotonic() + timeout
@@ -113,7 +113,7 @@ class Terminal:
     def interrupt(self):
         self.type(b"\x03")
 
-    def wait(self, timeout=60.0):
+    def wait(self, timeout=180.0):
         """The exit code (128 + N for signal N), reading what is left meanwhile."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

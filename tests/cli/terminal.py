@@ -61,7 +61,7 @@ def editing_and_history(ramparts, tmp, checks):
                   "a line edited with backspace was not 'moves'")
     before = t.output.count(b"add wizard")
     t.type("\x1b[A\r")  # up arrow: the last line again
-    t.read_until(r"add wizard[\s\S]*add wizard[\s\S]*Blue> $", timeout=20)
+    t.read_until(r"add wizard[\s\S]*add wizard[\s\S]*Blue> $")
     checks.expect(t.output.count(b"add wizard") > before, "the up arrow did not recall 'moves'")
     t.type("quit\r")
     checks.expect(t.wait() == 0, "quit does not exit 0")

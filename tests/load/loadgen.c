@@ -44,6 +44,7 @@ typedef struct client {
     int seat; /* in the pair's game; -2 for a spectator */
     bool open, welcomed, want_connect, joined;
     bool rejoining;   /* sent join again after a reconnect: the first may have been taken */
+    bool connecting;  /* a connection attempt under way (counted in `connecting`) */
     bool stalled;     /* stopped reading (ROLE_STALLED, once it asked for its games) */
     int64_t saw_over; /* the last of its pair's games it saw end */
     char token[TOKEN_MAX];
@@ -401,6 +402,22 @@ static void on_message(client *c, const char *text, size_t len)
 static const lws_retry_bo_t no_keepalive = {.secs_since_valid_ping = 0,
                                             .secs_since_valid_hangup = 0};
 
+/* A connection attempt that ended without a connection: try again (unless stopping). Counted
+ * once per attempt, whichever way lws reports it: an error callback, a NULL from the connect
+ * call, or only the wsi's destruction (an attempt cut off by a kill -9 of the server mid-way
+ * may end so); an attempt lost uncounted would keep its client away for good, and enough of
+ * them would stop every reconnection (at most 128 attempts at once). */
+static void attempt_failed(client *c)
+{
+    if (c->connecting) {
+        c->connecting = false;
+        connecting--;
+    }
+    connect_failures++;
+    c->wsi = NULL;
+    c->want_connect = !stopping;
+}
+
 static void start_connect(client *c)
 {
     struct lws_client_connect_info info;
@@ -415,12 +432,10 @@ static void start_connect(client *c)
     info.pwsi = &c->wsi;
     info.retry_and_idle_policy = &no_keepalive;
     c->want_connect = false;
+    c->connecting = true;
     connecting++;
-    if (!lws_client_connect_via_info(&info)) {
-        connecting--;
-        connect_failures++;
-        c->want_connect = true;
-    }
+    if (!lws_client_connect_via_info(&info) && c->connecting) /* no error callback came */
+        attempt_failed(c);
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -429,7 +444,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     client *c = user;
     switch (reason) {
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
-        connecting--;
+        if (c->connecting) {
+            c->connecting = false;
+            connecting--;
+        }
         c->wsi = wsi;
         c->open = true;
         connected_now++;
@@ -437,11 +455,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             connected_max = connected_now;
         hello(c);
         break;
+    /* Either ends the attempt under way, never a newer one (c->wsi is the newest). */
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        connecting--;
-        connect_failures++;
-        c->wsi = NULL;
-        c->want_connect = !stopping;
+        if (c && (c->wsi == wsi || !c->wsi))
+            attempt_failed(c);
+        break;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (c && c->connecting && !c->open && c->wsi == wsi)
+            attempt_failed(c);
         break;
     case LWS_CALLBACK_CLIENT_RECEIVE:
         if (c->rx_len + len + 1 > c->rx_cap) {
@@ -653,6 +674,33 @@ static void summary(double play_seconds)
     fflush(stdout);
 }
 
+/* What each game still going waits for, for the failure's message. */
+static void report_stuck_games(void)
+{
+    fprintf(stderr, "loadgen: %d connection attempts under way, %d clients connected\n", connecting,
+            connected_now);
+    for (int i = 0; i < num_pairs; i++) {
+        const pair *p = &pairs[i];
+        if (p->over)
+            continue;
+        fprintf(stderr, "loadgen: pair %d: game %lld %s, move in flight at ply %lld\n", i,
+                (long long)p->game, p->live ? "live" : "not started", (long long)p->sent_ply);
+        for (int s = 0; s < 2; s++) {
+            const client *c = p->player[s];
+            fprintf(stderr,
+                    "loadgen:   seat %d: %s%s%s%s, queued %d, last version %lld, move for ply "
+                    "%lld\n",
+                    s,
+                    c->open         ? "open"
+                    : c->connecting ? "connecting"
+                                    : "closed",
+                    c->want_connect ? ", to reconnect" : "", c->welcomed ? ", welcomed" : "",
+                    c->joined ? ", joined" : "", c->queued_to_move, (long long)c->seen_v,
+                    (long long)c->move_ply);
+        }
+    }
+}
+
 /* The run's time is up: the duration is over and --min-finished games have ended, or they
  * have not --finish-timeout seconds later (a failure: the run exits 1). */
 static bool time_is_up(double now, double stop_at)
@@ -665,6 +713,7 @@ static bool time_is_up(double now, double stop_at)
         return false;
     fprintf(stderr, "loadgen: only %ld of %ld games ended %.0f s after the duration\n",
             games_finished, opt.min_finished, opt.finish_timeout);
+    report_stuck_games();
     finished_too_few = true;
     return true;
 }

@@ -19,7 +19,9 @@ import urllib.request
 
 import websockets
 
-TIMEOUT = 30.0  # seconds any one expected message may take (sanitizer builds are slow)
+# Seconds any one expected message may take: a bound for a hang, generous for sanitizer builds
+# on a busy machine (a test waits only as long as the message takes).
+TIMEOUT = 120.0
 
 
 class Checks:
@@ -58,6 +60,19 @@ def registry_games(binary):
     out = subprocess.run([binary, "list", "--json"], capture_output=True, text=True,
                          check=True).stdout
     return [g["id"] for g in json.loads(out)]
+
+
+async def claim_after_grace(client, game, limit=60.0):
+    """Claim `game` once the opponent has been gone for the grace period: asked again while
+    the server answers not-allowed, since it counts the grace from when it saw the connection
+    go, which on a busy machine may be a while after the client closed it. The last reply,
+    after at most `limit` seconds (a bound for a hang, not for speed)."""
+    deadline = time.monotonic() + limit
+    while True:
+        reply = await client.request({"t": "claim", "game": game}, "done")
+        if reply.get("code") != "not-allowed" or time.monotonic() >= deadline:
+            return reply
+        await asyncio.sleep(0.25)
 
 
 class Server:

@@ -27,7 +27,7 @@ async def main():
         mover = start["to_move"]
         for c in (alice, bob, spectator):
             flag = await c.expect(lambda m: m.get("game") == game and m["t"] == "update"
-                                  and m["cause"]["kind"] == "flag", "the flag", timeout=20)
+                                  and m["cause"]["kind"] == "flag", "the flag", timeout=120)
             checks.eq(flag["status"], "over", f"{c.label}: the game is over")
             checks.eq(flag["result"]["reason"], "time", f"{c.label}: on time")
             expected = [0.0, 1.0] if mover == 0 else [1.0, 0.0]

@@ -26,7 +26,7 @@ async def closed_code(client, message, limit):
     try:
         for _ in range(limit):
             await client.ws.send(json.dumps(message))
-            await client._receive_one(10)
+            await client._receive_one(60)  # a bound for a hang, not for speed
             replies += 1
     except websockets.ConnectionClosed as closed:
         return closed.code, closed.reason, replies
@@ -39,7 +39,7 @@ async def on_loop(checks, args, loop):
     server = Server(args.ramparts, workdir=work,
                     extra=["--event-loop", loop, "--rate", "20"]).start()
     try:
-        deadline = time.monotonic() + 10  # stdout's "listening on" comes before the log line
+        deadline = time.monotonic() + 60  # stdout's "listening on" comes before the log line
         while LOG_NAMES[loop] not in server.log() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         checks.ok(LOG_NAMES[loop] in server.log(), f"{label}: the log names the loop")

@@ -13,7 +13,7 @@ import re
 
 import websockets
 
-from rsclient import Checks, Client, Server, arguments, guest
+from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
                    "server-protocol.md")
@@ -292,8 +292,9 @@ async def ai_clock_claim(seen, checks, server, alice, bob):
     quitter = await seen.guest(server, "quitter")
     await ask(seen, checks, quitter, {"t": "join", "game": c["game"]}, "joined")
     await quitter.close()
-    await asyncio.sleep(1.5)
-    await ask(seen, checks, alice, {"t": "claim", "game": c["game"]}, "done")
+    claimed = await claim_after_grace(alice, c["game"])
+    seen.replies.setdefault("claim", set()).add(claimed["t"])
+    checks.eq(claimed["t"], "done", f"claim once the grace is over: {claimed}")
     # Reconnecting with the last version seen: the missed moves, at most 200 of them.
     long_game = await played_long(seen, checks, alice)
     watcher = await seen.guest(server, "watcher")

@@ -21,7 +21,9 @@ const { chromium } = require('playwright-core');
 const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
-const STEP_TIMEOUT = 30000;
+// How long one step may take: a bound for a hang, generous for a sanitizer build of the server
+// on a busy machine (a step waits only as long as it takes).
+const STEP_TIMEOUT = 120000;
 // Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
 // keyboard-only game against the AI) and 'controls'; --games picks some (for development).
 // Set in main once the server is up.
