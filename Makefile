@@ -32,12 +32,13 @@ test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h) and the command-line harnesses four times larger: the tests whose size
-# the environment sets (test_* and cli_*).
+# tests/support.h), the command-line harnesses four times larger, and the server's five-minute
+# soak (resident set and WAL flat) and every option combination played to its end: the tests
+# whose size the environment sets (test_*, cli_*, server_test_soak, server_test_every_option).
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
-	  -j $(JOBS) -R '^(test_|cli_)'
+	  -j $(JOBS) -R '^(test_|cli_|server_test_soak|server_test_every_option)'
 
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake).

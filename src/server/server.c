@@ -17,6 +17,7 @@
  * on every change costs its size times its watchers each time (a list of changes coalesces). */
 #define LOBBY_PUSH_EVERY_US 250000ll
 #define CHECKPOINT_US 30000000ll
+#define CHECKPOINT_FRAMES 2000 /* WAL pages (8 MB of 4 KiB pages) that call for a checkpoint */
 #define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
 #define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
 #define MAX_DEPTH 8            /* JSON nesting accepted in a message */
@@ -580,6 +581,8 @@ void rs_server_drain_inbox(rs_server *srv)
             rs_session_auth_result(srv, job);
             break;
         case RS_JOB_CHECKPOINT:
+            srv->checkpoint_pending = false;
+            srv->checkpoint_tail_due = true; /* after this iteration's commit */
             break;
         }
         rs_secret_wipe(job->password, sizeof job->password);
@@ -615,10 +618,16 @@ void rs_server_tick(rs_server *srv)
         if (rs_store_begin(srv->store) == RS_STORE_OK)
             rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
     }
-    if (srv->cfg.ai_threads > 0 && ctx.now_us - srv->last_checkpoint_us >= CHECKPOINT_US) {
+    /* A checkpoint every 30 s, or sooner when the WAL has grown past CHECKPOINT_FRAMES (under
+     * heavy traffic it grows by megabytes a second); one at a time. */
+    const int64_t since = ctx.now_us - srv->last_checkpoint_us;
+    const bool due = since >= CHECKPOINT_US || rs_store_wal_frames(srv->store) >= CHECKPOINT_FRAMES;
+    /* A job whose answer never came (no memory for the inbox) is given up after a while. */
+    if (srv->cfg.ai_threads > 0 && due &&
+        (!srv->checkpoint_pending || since >= 2 * CHECKPOINT_US)) {
         srv->last_checkpoint_us = ctx.now_us;
         rs_job job = {.kind = RS_JOB_CHECKPOINT};
-        rs_workers_submit(srv->workers, &job);
+        srv->checkpoint_pending = rs_workers_submit(srv->workers, &job);
     }
 }
 
@@ -819,6 +828,10 @@ int rs_server_flush(rs_server *srv)
             srv->out.close(srv->out.ctx, p->conn, p->close_code, "rate limit exceeded");
     }
     outbox_clear(&srv->outbox);
+    if (srv->checkpoint_tail_due && !rs_store_in_transaction(srv->store)) {
+        srv->checkpoint_tail_due = false;
+        rs_store_checkpoint_tail(srv->store);
+    }
     if (rc == 0)
         unload_finished(srv);
     for (size_t i = 0; i < srv->touched_count; i++) {

@@ -134,8 +134,18 @@ struct rs_store {
     bool in_transaction;
     bool doomed; /* a write failed inside the transaction: the commit must not happen */
     int fail_commits;
+    int wal_frames; /* in the WAL after the last commit (sqlite3_wal_hook) */
     char error[256];
 };
+
+/* After each commit: how long the WAL has grown, so a checkpoint is asked for in time. */
+static int note_wal(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+    (void)db;
+    (void)name;
+    ((rs_store *)ctx)->wal_frames = frames;
+    return SQLITE_OK;
+}
 
 static int fail(rs_store *st, const char *what)
 {
@@ -264,6 +274,8 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         sqlite3_open_v2(path, &st->checkpoint_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX,
                         NULL) == SQLITE_OK)
         sqlite3_busy_timeout(st->checkpoint_db, 1000);
+    if (!memory)
+        sqlite3_wal_hook(st->db, note_wal, st);
     *out = st;
     return RS_STORE_OK;
 }
@@ -336,6 +348,19 @@ bool rs_store_in_transaction(const rs_store *st)
 void rs_store_fail_commits(rs_store *st, int n)
 {
     st->fail_commits = n;
+}
+
+int rs_store_checkpoint_tail(rs_store *st)
+{
+    if (!st->checkpoint_db || st->in_transaction)
+        return RS_STORE_OK;
+    int rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
+int rs_store_wal_frames(const rs_store *st)
+{
+    return st->wal_frames;
 }
 
 int rs_store_checkpoint(rs_store *st)
