@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "log.h"
 #include "server_internal.h"
 
@@ -946,6 +947,27 @@ static void test_housekeeping_under_traffic(void **state)
     assert_true(alive_ms >= H.now_ms - 6000); /* the heartbeat, every 5 s */
 }
 
+/* grow.h: room for one more item, the capacity doubling from `first`; an impossible size is
+ * refused with the array unchanged. */
+static void test_grow(void **state)
+{
+    (void)state;
+    int *items = NULL;
+    size_t count = 0, cap = 0;
+    for (int i = 0; i < 100; i++) {
+        assert_true(RS_GROW(items, count, cap, 4));
+        items[count++] = i;
+    }
+    assert_int_equal(cap, 128);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(items[i], i);
+    int *before = items;
+    assert_false(rs_grow(&items, &cap, count + cap, SIZE_MAX / 2, 4)); /* 256 * SIZE_MAX/2 */
+    assert_ptr_equal(items, before);
+    assert_int_equal(cap, 128);
+    free(items);
+}
+
 static void test_reconnect_gets_missed_moves(void **state)
 {
     (void)state;
@@ -1010,6 +1032,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconnect_gets_missed_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_housekeeping_under_traffic, setup, teardown),
+        cmocka_unit_test(test_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

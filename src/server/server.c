@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "log.h"
 
 #define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
@@ -39,14 +40,8 @@ void rs_server_config_default(rs_server_config *cfg)
 
 static bool outbox_push(rs_outbox *o, rs_pending p)
 {
-    if (o->count == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        rs_pending *grown = realloc(o->items, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        o->items = grown;
-        o->cap = cap;
-    }
+    if (!RS_GROW(o->items, o->count, o->cap, 64))
+        return false;
     o->items[o->count++] = p;
     return true;
 }
@@ -116,14 +111,8 @@ void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
     for (size_t i = 0; i < srv->touched_count; i++)
         if (srv->touched[i] == t->row.id)
             return;
-    if (srv->touched_count == srv->touched_cap) {
-        size_t cap = srv->touched_cap ? srv->touched_cap * 2 : 16;
-        int64_t *grown = realloc(srv->touched, cap * sizeof *grown);
-        if (!grown)
-            return;
-        srv->touched = grown;
-        srv->touched_cap = cap;
-    }
+    if (!RS_GROW(srv->touched, srv->touched_count, srv->touched_cap, 16))
+        return;
     srv->touched[srv->touched_count++] = t->row.id;
 }
 
@@ -131,15 +120,9 @@ void rs_server_note(rs_server *srv, rs_conn *c)
 {
     if (c->noted || srv->noted_overflow)
         return;
-    if (srv->noted_count == srv->noted_cap) {
-        size_t cap = srv->noted_cap ? srv->noted_cap * 2 : 64;
-        uint64_t *grown = realloc(srv->noted, cap * sizeof *grown);
-        if (!grown) {
-            srv->noted_overflow = true;
-            return;
-        }
-        srv->noted = grown;
-        srv->noted_cap = cap;
+    if (!RS_GROW(srv->noted, srv->noted_count, srv->noted_cap, 64)) {
+        srv->noted_overflow = true;
+        return;
     }
     c->noted = true;
     srv->noted[srv->noted_count++] = c->id;
@@ -684,7 +667,7 @@ static void recover_from_failed_commit(rs_server *srv)
             fresh->watchers = old->watchers;
             fresh->num_watchers = old->num_watchers;
             fresh->cap_watchers = old->cap_watchers;
-            for (int w = 0; w < fresh->num_watchers; w++) {
+            for (size_t w = 0; w < fresh->num_watchers; w++) {
                 int seat = rs_table_seat_of(fresh, fresh->watchers[w].user);
                 fresh->watchers[w].viewer = seat >= 0 ? seat : RP_SPECTATOR;
                 if (seat >= 0)
@@ -692,11 +675,11 @@ static void recover_from_failed_commit(rs_server *srv)
             }
             old->watchers = NULL;
             rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
-            for (int w = 0; w < fresh->num_watchers; w++)
+            for (size_t w = 0; w < fresh->num_watchers; w++)
                 rs_table_resend(&ctx, fresh, fresh->watchers[w].conn);
         } else {
             /* Created in the failed iteration: it never existed. */
-            for (int w = 0; w < old->num_watchers; w++) {
+            for (size_t w = 0; w < old->num_watchers; w++) {
                 rs_conn *c = rs_server_conn(srv, old->watchers[w].conn);
                 for (int k = 0; c && k < c->num_watching; k++)
                     if (c->watching[k] == old->row.id)

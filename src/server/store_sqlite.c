@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define SCHEMA_VERSION 1
 
 static const char SCHEMA[] =
@@ -195,20 +197,6 @@ static int one_int64(rs_store *st, sqlite3_stmt *s, int64_t *out, const char *wh
         *out = sqlite3_column_int64(s, 0);
     sqlite3_reset(s);
     return row_result(st, rc, what);
-}
-
-/* Room for one more item in a malloc'ed array of *cap items of `size` bytes. */
-static bool room_for_one(void **items, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return true;
-    size_t more = *cap ? *cap * 2 : 64;
-    void *grown = realloc(*items, more * size);
-    if (!grown)
-        return false;
-    *items = grown;
-    *cap = more;
-    return true;
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *text)
@@ -633,7 +621,7 @@ int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
     sqlite3_stmt *s = use(st, STMT_GAMES_UNFINISHED);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (!room_for_one((void **)ids, *n, &cap, sizeof **ids)) {
+        if (!rs_grow(ids, &cap, *n, sizeof **ids, 64)) {
             sqlite3_reset(s);
             return RS_STORE_ERROR;
         }
@@ -664,7 +652,7 @@ int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *
     sqlite3_bind_int64(s, 1, game);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (!room_for_one((void **)moves, *n, &cap, sizeof **moves)) {
+        if (!rs_grow(moves, &cap, *n, sizeof **moves, 64)) {
             sqlite3_reset(s);
             return RS_STORE_ERROR;
         }

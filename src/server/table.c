@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "glicko2.h"
+#include "grow.h"
 #include "log.h"
 #include "ramparts/engine.h"
 
@@ -28,11 +29,10 @@ int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
     return -1;
 }
 
-/* Games whose rules can end in a draw, so a draw may also be agreed. Only Castle Danger's
- * turn limit draws (CD-8, CD-15); the others always have a winner. */
+/* Games whose rules can end in a draw, so a draw may also be agreed: the game's trait. */
 bool rs_game_can_draw(const rp_game *game)
 {
-    return strcmp(game->id, "castle-danger") == 0;
+    return (game->flags & RP_CAN_DRAW) != 0;
 }
 
 const char *rs_status_word(rs_game_status status)
@@ -167,7 +167,7 @@ static int config_from_text(const rp_game *game, const char *text, uint64_t seed
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const cJSON *msg)
 {
     char *text = cJSON_PrintUnformatted(msg);
-    for (int i = 0; text && i < t->num_watchers; i++)
+    for (size_t i = 0; text && i < t->num_watchers; i++)
         if (!t->watchers[i].joining)
             rs_outbox_put_text(ctx->out, t->watchers[i].conn, text);
     free(text);
@@ -179,7 +179,7 @@ typedef cJSON *(*cause_fn)(const rs_table *t, int viewer, const void *arg);
 
 static void broadcast_update(rs_ctx *ctx, rs_table *t, cause_fn cause_for, const void *arg)
 {
-    for (int i = 0; i < t->num_watchers; i++) {
+    for (size_t i = 0; i < t->num_watchers; i++) {
         if (t->watchers[i].joining)
             continue;
         const int viewer = t->watchers[i].viewer;
@@ -675,7 +675,7 @@ int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, uint
     snprintf(t->names[chosen], sizeof t->names[chosen], "%s", name);
     /* Watchers of this user now see the game from their seat; the joining connection is
      * one of them from now on, so the join is told with the seat connected. */
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].user == user) {
             t->watchers[i].viewer = chosen;
             t->connections[chosen]++;
@@ -713,7 +713,7 @@ int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e)
     s->user_id = 0;
     t->names[seat][0] = '\0';
     t->connections[seat] = 0;
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].user == user)
             t->watchers[i].viewer = RP_SPECTATOR;
     t->row.v++;
@@ -746,14 +746,8 @@ static int require_live(const rs_table *t, int seat, rs_err *e)
 
 static bool push_move(rs_table *t, rp_action action, int seat, int64_t v, int64_t at_ms)
 {
-    if (t->num_moves == t->cap_moves) {
-        size_t cap = t->cap_moves ? t->cap_moves * 2 : 128;
-        rs_move_rec *grown = realloc(t->moves, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        t->moves = grown;
-        t->cap_moves = cap;
-    }
+    if (!RS_GROW(t->moves, t->num_moves, t->cap_moves, 128))
+        return false;
     t->moves[t->num_moves++] = (rs_move_rec){action, seat, v, at_ms};
     return true;
 }
@@ -1118,7 +1112,7 @@ static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t
 
 static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
 {
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].conn == conn)
             return &t->watchers[i];
     return NULL;
@@ -1126,14 +1120,8 @@ static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
 
 static rs_watcher *add_watcher(rs_table *t, uint64_t conn, int64_t user, int viewer)
 {
-    if (t->num_watchers == t->cap_watchers) {
-        int cap = t->cap_watchers ? t->cap_watchers * 2 : 4;
-        rs_watcher *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->watchers = grown;
-        t->cap_watchers = cap;
-    }
+    if (!RS_GROW(t->watchers, t->num_watchers, t->cap_watchers, 4))
+        return NULL;
     rs_watcher *w = &t->watchers[t->num_watchers++];
     *w = (rs_watcher){conn, user, viewer, false};
     return w;

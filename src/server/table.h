@@ -80,7 +80,7 @@ typedef struct rs_table {
     double returns[RP_MAX_PLAYERS];              /* once over */
     char seed_commitment[65];
     rs_watcher *watchers;
-    int num_watchers, cap_watchers;
+    size_t num_watchers, cap_watchers;
     int64_t ai_ply;      /* the ply an AI job is working on, or -1 */
     int64_t ai_since_us; /* when it was queued */
     int64_t rematch_id;  /* the rematch created from this game, or 0 */

@@ -272,7 +272,7 @@ cJSON *rs_table_presence(const rs_table *t, int64_t now_us)
     cJSON_AddNumberToObject(m, "game", (double)t->row.id);
     cJSON_AddItemToObject(m, "seats", seats_json(t, now_us));
     int spectators = 0;
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         spectators += t->watchers[i].viewer == RP_SPECTATOR;
     cJSON_AddNumberToObject(m, "spectators", spectators);
     return m;
