@@ -175,7 +175,7 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {
             cJSON_AddNumberToObject(m, "v", (double)t->row.v);
-            cJSON_AddNumberToObject(m, "ply", (double)t->num_moves);
+            cJSON_AddNumberToObject(m, "ply", (double)rs_table_ply(t));
         }
     }
     rs_reply(srv, c, m, request);
@@ -506,16 +506,16 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     if (seat < 0 || t->row.seat[seat].kind != RS_SEAT_AI)
         return;
     int64_t now = rs_server_now_us(srv);
-    if (t->ai_ply == (int64_t)t->num_moves && now - t->ai_since_us < AI_RETRY_US)
+    if (t->ai_ply == (int64_t)rs_table_ply(t) && now - t->ai_since_us < AI_RETRY_US)
         return;
     rs_job *job = &srv->job_scratch;
     memset(job, 0, sizeof *job);
     job->kind = RS_JOB_AI;
     job->game_id = t->row.id;
-    job->ply = (int64_t)t->num_moves;
+    job->ply = (int64_t)rs_table_ply(t);
     job->seat = seat;
     job->game = t->game;
-    rp_state_copy(t->game, &job->state, &t->state);
+    rp_state_copy(t->game, &job->state, &t->match.state);
     snprintf(job->level, sizeof job->level, "%s", t->row.seat[seat].ai_level);
     job->seed = rs_seed_new();
     if (rs_workers_submit(srv->workers, job)) {
