@@ -32,13 +32,14 @@ test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h; make test plays at most 300) and the command-line harnesses larger (leaks
-# 12 times, undo and hotseat 4 times): the tests whose size the environment sets (test_* and
-# cli_*).
+# tests/support.h; make test plays at most 300), the command-line harnesses larger (leaks
+# 12 times, undo and hotseat 4 times), and the server's five-minute soak (resident set and WAL
+# flat) and every option combination played to its end: the tests whose size the environment
+# sets (test_*, cli_*, server_test_soak, server_test_every_option).
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
-	  -j $(JOBS) -R '^(test_|cli_)'
+	  -j $(JOBS) -R '^(test_|cli_|server_test_soak|server_test_every_option)'
 
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake).

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "log.h"
 #include "server_internal.h"
 
@@ -269,7 +270,7 @@ static void play_first(uint64_t conn, int64_t game)
     char move[RP_ACTION_TEXT];
     first_legal(conn, game, move, sizeof move);
     say(conn, "{\"t\":\"move\",\"game\":%lld,\"ply\":%zu,\"move\":\"%s\"}", (long long)game,
-        table(game)->num_moves, move);
+        rs_table_ply(table(game)), move);
     cJSON *ack = take(conn, "ack");
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(ack, "dup")));
     cJSON_Delete(ack);
@@ -490,9 +491,10 @@ static void test_play_the_ai(void **state)
             play_first(1, game);
             moves++;
         } else {
-            size_t before = table(game)->num_moves;
+            size_t before = rs_table_ply(table(game));
             think();
-            assert_true(table(game)->num_moves > before || table(game)->row.status != RS_GAME_LIVE);
+            assert_true(rs_table_ply(table(game)) > before ||
+                        table(game)->row.status != RS_GAME_LIVE);
         }
     }
     assert_int_equal(table(game)->row.status, RS_GAME_OVER);
@@ -534,7 +536,7 @@ static void test_moves_refused_with_reasons(void **state)
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "dup")));
     cJSON_Delete(ack);
     assert_int_equal(table(game)->row.v, v);
-    assert_int_equal(table(game)->num_moves, 1);
+    assert_int_equal(rs_table_ply(table(game)), 1);
     assert_false(got(2, "update"));
     /* A different move at an old ply is stale. */
     rs_table *t = table(game);
@@ -584,7 +586,7 @@ static void test_late_move_flags(void **state)
     advance(1200);
     say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game, move);
     expect_error(1, "game-over");
-    assert_int_equal(table(game)->num_moves, 0);
+    assert_int_equal(rs_table_ply(table(game)), 0);
     assert_string_equal(table(game)->row.end_reason, "time");
 }
 
@@ -642,7 +644,7 @@ static void test_takebacks(void **state)
     int64_t game = two_player_game("castle-danger", NULL);
     rs_table *t = table(game);
     char before[RP_STATE_TEXT], after[RP_STATE_TEXT];
-    t->game->state_to_text(&t->state, before, sizeof before);
+    t->game->state_to_text(&t->match.state, before, sizeof before);
     say(1, "{\"t\":\"takeback\",\"game\":%lld,\"op\":\"offer\"}", (long long)game);
     expect_error(1, "not-allowed"); /* nothing to take back yet */
     play_first(1, game);
@@ -653,8 +655,8 @@ static void test_takebacks(void **state)
     say(2, "{\"t\":\"takeback\",\"game\":%lld,\"op\":\"accept\"}", (long long)game);
     cJSON_Delete(take(2, "done"));
     t = table(game);
-    assert_int_equal(t->num_moves, 0);
-    t->game->state_to_text(&t->state, after, sizeof after);
+    assert_int_equal(rs_table_ply(t), 0);
+    t->game->state_to_text(&t->match.state, after, sizeof after);
     assert_string_equal(before, after);
     /* none in rated games */
     guest(3, NULL);
@@ -675,12 +677,12 @@ static void test_no_takeback_past_a_reveal(void **state)
     play_first(mover, game);
     rs_table *t = table(game);
     rp_state st;
-    rp_state_copy(t->game, &st, &t->start);
-    if (!rp_action_reveals(t->game, &st, t->moves[0].action))
+    rp_state_copy(t->game, &st, &t->match.start);
+    if (!rp_action_reveals(t->game, &st, t->match.history[0].action))
         skip(); /* this first move revealed nothing: the rule is not exercised here */
     say(mover, "{\"t\":\"takeback\",\"game\":%lld,\"op\":\"offer\"}", (long long)game);
     expect_error(mover, "not-allowed");
-    assert_int_equal(table(game)->num_moves, 1);
+    assert_int_equal(rs_table_ply(table(game)), 1);
 }
 
 static void test_resign_and_ratings(void **state)
@@ -775,11 +777,11 @@ static void test_failed_commit(void **state)
     assert_false(got(1, "error")); /* exactly one reply */
     H.cursor[1] = at;
     expect_error(1, "server-error");
-    assert_int_equal(table(game)->num_moves, 0);
+    assert_int_equal(rs_table_ply(table(game)), 0);
     assert_false(got(2, "update") && strstr(H.out[H.count - 1].text, "\"kind\":\"move\""));
     say(1, "{\"t\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", (long long)game, move);
     cJSON_Delete(take(1, "ack"));
-    assert_int_equal(table(game)->num_moves, 1);
+    assert_int_equal(rs_table_ply(table(game)), 1);
 }
 
 /* A restart resumes the game from the store: same moves, same position; the clock is
@@ -798,7 +800,7 @@ static void test_restart_resumes(void **state)
         play_first(rs_table_to_move(table(game)) == 0 ? 1 : 2, game);
     rs_table *t = table(game);
     char position[RP_STATE_TEXT];
-    t->game->state_to_text(&t->state, position, sizeof position);
+    t->game->state_to_text(&t->match.state, position, sizeof position);
     const int running = t->clock.running;
     advance(4000);
     rs_server_tick(H.srv); /* a heartbeat 4 s into the turn */
@@ -809,9 +811,9 @@ static void test_restart_resumes(void **state)
     start_server(H.db, 60000);
     t = table(game);
     char resumed[RP_STATE_TEXT];
-    t->game->state_to_text(&t->state, resumed, sizeof resumed);
+    t->game->state_to_text(&t->match.state, resumed, sizeof resumed);
     assert_string_equal(position, resumed);
-    assert_int_equal(t->num_moves, 3);
+    assert_int_equal(rs_table_ply(t), 3);
     assert_int_equal(t->clock.running, running);
     int64_t left = rs_clock_remaining_ms(&t->clock, running, H.now_us);
     assert_true(left <= left_at_heartbeat + 1 && left >= left_at_heartbeat - 1000);
@@ -901,7 +903,7 @@ static void test_malformed_messages(void **state)
     rs_server_flush(H.srv);
     expect_error(1, "too-large");
     assert_int_equal(table(game)->row.v, v);
-    assert_int_equal(table(game)->num_moves, 0);
+    assert_int_equal(rs_table_ply(table(game)), 0);
 }
 
 /* A client whose queue overflowed gets a fresh snapshot of every game it watches. */
@@ -946,6 +948,27 @@ static void test_housekeeping_under_traffic(void **state)
     assert_true(alive_ms >= H.now_ms - 6000); /* the heartbeat, every 5 s */
 }
 
+/* grow.h: room for one more item, the capacity doubling from `first`; an impossible size is
+ * refused with the array unchanged. */
+static void test_grow(void **state)
+{
+    (void)state;
+    int *items = NULL;
+    size_t count = 0, cap = 0;
+    for (int i = 0; i < 100; i++) {
+        assert_true(RS_GROW(items, count, cap, 4));
+        items[count++] = i;
+    }
+    assert_int_equal(cap, 128);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(items[i], i);
+    int *before = items;
+    assert_false(rs_grow(&items, &cap, count + cap, SIZE_MAX / 2, 4)); /* 256 * SIZE_MAX/2 */
+    assert_ptr_equal(items, before);
+    assert_int_equal(cap, 128);
+    free(items);
+}
+
 static void test_reconnect_gets_missed_moves(void **state)
 {
     (void)state;
@@ -975,9 +998,9 @@ static void test_reconnect_gets_missed_moves(void **state)
     say(6, "{\"t\":\"open\",\"game\":%lld,\"v\":%lld}", (long long)game, (long long)v);
     s = take(6, "snapshot");
     assert_int_equal((int)num(s, "you"), 1);
-    assert_int_equal((int)num(s, "ply"), (int)table(game)->num_moves);
+    assert_int_equal((int)num(s, "ply"), (int)rs_table_ply(table(game)));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(s, "missed")),
-                     (int)table(game)->num_moves);
+                     (int)rs_table_ply(table(game)));
     assert_non_null(cJSON_GetObjectItem(s, "legal"));
     cJSON_Delete(s);
     cJSON *p = take(1, "presence");
@@ -1010,6 +1033,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconnect_gets_missed_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_housekeeping_under_traffic, setup, teardown),
+        cmocka_unit_test(test_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

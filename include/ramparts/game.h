@@ -39,8 +39,9 @@
 
 /* Game trait flags. */
 enum {
-    RP_CHANCE = 1u << 0,     /* shuffles or draws decide part of the game */
-    RP_HIDDEN_INFO = 1u << 1 /* some player cannot see part of the state */
+    RP_CHANCE = 1u << 0,      /* shuffles or draws decide part of the game */
+    RP_HIDDEN_INFO = 1u << 1, /* some player cannot see part of the state */
+    RP_CAN_DRAW = 1u << 2     /* the rules can end drawn, so players may also agree a draw */
 };
 
 /* Return codes of the public calls: 0 is success, errors are negative. */
@@ -141,7 +142,7 @@ typedef struct rp_game {
     const char *title;   /* "Danger at the Walls" */
     const char *summary; /* one line for `ramparts list` */
     int min_players, max_players, default_players;
-    unsigned flags;       /* RP_CHANCE | RP_HIDDEN_INFO */
+    unsigned flags;       /* RP_CHANCE | RP_HIDDEN_INFO | RP_CAN_DRAW */
     uint32_t num_actions; /* every action id is < num_actions */
     size_t state_size;    /* <= RP_STATE_MAX_SIZE */
     const rp_option_spec *options;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <uv.h>
 
+#include "grow.h"
 #include "idmap.h"
 #include "log.h"
 
@@ -99,7 +100,7 @@ typedef struct net_state {
     char origins[RS_NET_MAX_ORIGINS + 4][300];
     int num_origins;
     ip_count *ips;
-    int num_ips, cap_ips;
+    size_t num_ips, cap_ips;
     bool draining;
     long long slow_callbacks, dropped_slow_clients;
     uint64_t *pending_closes; /* connections to close at the iteration's end (close_later) */
@@ -137,19 +138,13 @@ static int64_t wall_ms(void *ctx)
 
 static ip_count *ip_entry(const char *ip, bool create)
 {
-    for (int i = 0; i < net.num_ips; i++)
+    for (size_t i = 0; i < net.num_ips; i++)
         if (strcmp(net.ips[i].ip, ip) == 0)
             return &net.ips[i];
     if (!create)
         return NULL;
-    if (net.num_ips == net.cap_ips) {
-        int cap = net.cap_ips ? net.cap_ips * 2 : 16;
-        ip_count *grown = realloc(net.ips, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        net.ips = grown;
-        net.cap_ips = cap;
-    }
+    if (!RS_GROW(net.ips, net.num_ips, net.cap_ips, 16))
+        return NULL;
     ip_count *e = &net.ips[net.num_ips++];
     snprintf(e->ip, sizeof e->ip, "%s", ip);
     e->count = 0;
@@ -379,15 +374,9 @@ static void ws_receive(struct lws *wsi, ws_conn *c, const char *in, size_t len)
  * the callback crashes its poll loop. */
 static void close_later(ws_conn *c)
 {
-    if (net.num_pending_closes == net.cap_pending_closes) {
-        size_t cap = net.cap_pending_closes ? net.cap_pending_closes * 2 : 64;
-        uint64_t *grown = realloc(net.pending_closes, cap * sizeof *grown);
-        if (!grown) {
-            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-            return; /* no memory to wait politely: drop the connection */
-        }
-        net.pending_closes = grown;
-        net.cap_pending_closes = cap;
+    if (!RS_GROW(net.pending_closes, net.num_pending_closes, net.cap_pending_closes, 64)) {
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return; /* no memory to wait politely: drop the connection */
     }
     net.pending_closes[net.num_pending_closes++] = c->id;
 }

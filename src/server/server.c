@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "log.h"
 
 #define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
@@ -17,6 +18,7 @@
  * on every change costs its size times its watchers each time (a list of changes coalesces). */
 #define LOBBY_PUSH_EVERY_US 250000ll
 #define CHECKPOINT_US 30000000ll
+#define CHECKPOINT_FRAMES 2000 /* WAL pages (8 MB of 4 KiB pages) that call for a checkpoint */
 #define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
 #define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
 #define MAX_DEPTH 8            /* JSON nesting accepted in a message */
@@ -38,14 +40,8 @@ void rs_server_config_default(rs_server_config *cfg)
 
 static bool outbox_push(rs_outbox *o, rs_pending p)
 {
-    if (o->count == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        rs_pending *grown = realloc(o->items, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        o->items = grown;
-        o->cap = cap;
-    }
+    if (!RS_GROW(o->items, o->count, o->cap, 64))
+        return false;
     o->items[o->count++] = p;
     return true;
 }
@@ -115,14 +111,8 @@ void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
     for (size_t i = 0; i < srv->touched_count; i++)
         if (srv->touched[i] == t->row.id)
             return;
-    if (srv->touched_count == srv->touched_cap) {
-        size_t cap = srv->touched_cap ? srv->touched_cap * 2 : 16;
-        int64_t *grown = realloc(srv->touched, cap * sizeof *grown);
-        if (!grown)
-            return;
-        srv->touched = grown;
-        srv->touched_cap = cap;
-    }
+    if (!RS_GROW(srv->touched, srv->touched_count, srv->touched_cap, 16))
+        return;
     srv->touched[srv->touched_count++] = t->row.id;
 }
 
@@ -130,15 +120,9 @@ void rs_server_note(rs_server *srv, rs_conn *c)
 {
     if (c->noted || srv->noted_overflow)
         return;
-    if (srv->noted_count == srv->noted_cap) {
-        size_t cap = srv->noted_cap ? srv->noted_cap * 2 : 64;
-        uint64_t *grown = realloc(srv->noted, cap * sizeof *grown);
-        if (!grown) {
-            srv->noted_overflow = true;
-            return;
-        }
-        srv->noted = grown;
-        srv->noted_cap = cap;
+    if (!RS_GROW(srv->noted, srv->noted_count, srv->noted_cap, 64)) {
+        srv->noted_overflow = true;
+        return;
     }
     c->noted = true;
     srv->noted[srv->noted_count++] = c->id;
@@ -191,7 +175,7 @@ static void send_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *
         cJSON_AddNumberToObject(m, "game", game->valuedouble);
         if (t) {
             cJSON_AddNumberToObject(m, "v", (double)t->row.v);
-            cJSON_AddNumberToObject(m, "ply", (double)t->num_moves);
+            cJSON_AddNumberToObject(m, "ply", (double)rs_table_ply(t));
         }
     }
     rs_reply(srv, c, m, request);
@@ -522,16 +506,16 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     if (seat < 0 || t->row.seat[seat].kind != RS_SEAT_AI)
         return;
     int64_t now = rs_server_now_us(srv);
-    if (t->ai_ply == (int64_t)t->num_moves && now - t->ai_since_us < AI_RETRY_US)
+    if (t->ai_ply == (int64_t)rs_table_ply(t) && now - t->ai_since_us < AI_RETRY_US)
         return;
     rs_job *job = &srv->job_scratch;
     memset(job, 0, sizeof *job);
     job->kind = RS_JOB_AI;
     job->game_id = t->row.id;
-    job->ply = (int64_t)t->num_moves;
+    job->ply = (int64_t)rs_table_ply(t);
     job->seat = seat;
     job->game = t->game;
-    rp_state_copy(t->game, &job->state, &t->state);
+    rp_state_copy(t->game, &job->state, &t->match.state);
     snprintf(job->level, sizeof job->level, "%s", t->row.seat[seat].ai_level);
     job->seed = rs_seed_new();
     if (rs_workers_submit(srv->workers, job)) {
@@ -580,6 +564,8 @@ void rs_server_drain_inbox(rs_server *srv)
             rs_session_auth_result(srv, job);
             break;
         case RS_JOB_CHECKPOINT:
+            srv->checkpoint_pending = false;
+            srv->checkpoint_tail_due = true; /* after this iteration's commit */
             break;
         }
         rs_secret_wipe(job->password, sizeof job->password);
@@ -615,10 +601,16 @@ void rs_server_tick(rs_server *srv)
         if (rs_store_begin(srv->store) == RS_STORE_OK)
             rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
     }
-    if (srv->cfg.ai_threads > 0 && ctx.now_us - srv->last_checkpoint_us >= CHECKPOINT_US) {
+    /* A checkpoint every 30 s, or sooner when the WAL has grown past CHECKPOINT_FRAMES (under
+     * heavy traffic it grows by megabytes a second); one at a time. */
+    const int64_t since = ctx.now_us - srv->last_checkpoint_us;
+    const bool due = since >= CHECKPOINT_US || rs_store_wal_frames(srv->store) >= CHECKPOINT_FRAMES;
+    /* A job whose answer never came (no memory for the inbox) is given up after a while. */
+    if (srv->cfg.ai_threads > 0 && due &&
+        (!srv->checkpoint_pending || since >= 2 * CHECKPOINT_US)) {
         srv->last_checkpoint_us = ctx.now_us;
         rs_job job = {.kind = RS_JOB_CHECKPOINT};
-        rs_workers_submit(srv->workers, &job);
+        srv->checkpoint_pending = rs_workers_submit(srv->workers, &job);
     }
 }
 
@@ -675,7 +667,7 @@ static void recover_from_failed_commit(rs_server *srv)
             fresh->watchers = old->watchers;
             fresh->num_watchers = old->num_watchers;
             fresh->cap_watchers = old->cap_watchers;
-            for (int w = 0; w < fresh->num_watchers; w++) {
+            for (size_t w = 0; w < fresh->num_watchers; w++) {
                 int seat = rs_table_seat_of(fresh, fresh->watchers[w].user);
                 fresh->watchers[w].viewer = seat >= 0 ? seat : RP_SPECTATOR;
                 if (seat >= 0)
@@ -683,11 +675,11 @@ static void recover_from_failed_commit(rs_server *srv)
             }
             old->watchers = NULL;
             rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
-            for (int w = 0; w < fresh->num_watchers; w++)
+            for (size_t w = 0; w < fresh->num_watchers; w++)
                 rs_table_resend(&ctx, fresh, fresh->watchers[w].conn);
         } else {
             /* Created in the failed iteration: it never existed. */
-            for (int w = 0; w < old->num_watchers; w++) {
+            for (size_t w = 0; w < old->num_watchers; w++) {
                 rs_conn *c = rs_server_conn(srv, old->watchers[w].conn);
                 for (int k = 0; c && k < c->num_watching; k++)
                     if (c->watching[k] == old->row.id)
@@ -819,6 +811,10 @@ int rs_server_flush(rs_server *srv)
             srv->out.close(srv->out.ctx, p->conn, p->close_code, "rate limit exceeded");
     }
     outbox_clear(&srv->outbox);
+    if (srv->checkpoint_tail_due && !rs_store_in_transaction(srv->store)) {
+        srv->checkpoint_tail_due = false;
+        rs_store_checkpoint_tail(srv->store);
+    }
     if (rc == 0)
         unload_finished(srv);
     for (size_t i = 0; i < srv->touched_count; i++) {

@@ -72,6 +72,8 @@ struct rs_server {
     bool draining;
     int64_t started_us, last_heartbeat_us, last_checkpoint_us;
     int64_t next_housekeeping_us; /* when rs_server_tick is due at the latest */
+    bool checkpoint_pending;      /* a WAL checkpoint job is queued or running */
+    bool checkpoint_tail_due;     /* it ended: finish it after the next commit */
     rs_job job_scratch;           /* big: kept here, not on the stack */
     rs_server_stats stats;
 };

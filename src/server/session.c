@@ -969,20 +969,20 @@ static int h_hint(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "not-allowed", "hints are given only in games against the computer");
     if (rs_table_to_move(t) != seat)
         return rs_fail(e, "not-your-turn", "a hint is for the seat to move");
-    int64_t ply = (int64_t)t->num_moves;
+    int64_t ply = (int64_t)rs_table_ply(t);
     if (!rs_field_int(msg, "ply", false, 0, INT64_MAX / 2, &ply, e))
         return -1;
-    if (ply != (int64_t)t->num_moves)
-        return rs_fail(e, "stale", "the game is at ply %lld", (long long)t->num_moves);
+    if (ply != (int64_t)rs_table_ply(t))
+        return rs_fail(e, "stale", "the game is at ply %lld", (long long)rs_table_ply(t));
     rs_job *job = &srv->job_scratch;
     memset(job, 0, sizeof *job);
     job->kind = RS_JOB_HINT;
     job->conn = c->id;
     job->game_id = t->row.id;
-    job->ply = (int64_t)t->num_moves;
+    job->ply = (int64_t)rs_table_ply(t);
     job->seat = seat;
     job->game = t->game;
-    rp_state_copy(t->game, &job->state, &t->state);
+    rp_state_copy(t->game, &job->state, &t->match.state);
     snprintf(job->level, sizeof job->level, "%s", HINT_LEVEL);
     job->seed = rs_seed_new();
     keep_request_id(msg, job->request_id, sizeof job->request_id);
@@ -997,7 +997,7 @@ void rs_session_hint_result(rs_server *srv, const rs_job *job)
     if (!c) /* it went away while the search ran */
         return;
     rs_table *t = rs_server_table(srv, job->game_id);
-    if (!t || t->row.status != RS_GAME_LIVE || (int64_t)t->num_moves != job->ply) {
+    if (!t || t->row.status != RS_GAME_LIVE || (int64_t)rs_table_ply(t) != job->ply) {
         job_error(srv, c, job, "hint", "stale", "the game moved on before the hint was ready");
         return;
     }

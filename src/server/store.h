@@ -115,6 +115,13 @@ bool rs_store_in_transaction(const rs_store *st);
 void rs_store_fail_commits(rs_store *st, int n);
 /* A passive WAL checkpoint on the store's second connection; safe on a worker thread. */
 int rs_store_checkpoint(rs_store *st);
+/* After rs_store_checkpoint, on the writing connection between transactions: a passive
+ * checkpoint of the few frames committed while the worker's ran. Under steady writes the
+ * worker's never ends with every frame copied, and the WAL restarts from its beginning only
+ * after a checkpoint that did: without this it grows without bound. */
+int rs_store_checkpoint_tail(rs_store *st);
+/* The frames (pages) in the WAL after the last commit: 0 in memory. */
+int rs_store_wal_frames(const rs_store *st);
 
 /* ---- users and tokens ---- */
 int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms, int64_t *id);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define SCHEMA_VERSION 1
 
 static const char SCHEMA[] =
@@ -134,8 +136,18 @@ struct rs_store {
     bool in_transaction;
     bool doomed; /* a write failed inside the transaction: the commit must not happen */
     int fail_commits;
+    int wal_frames; /* in the WAL after the last commit (sqlite3_wal_hook) */
     char error[256];
 };
+
+/* After each commit: how long the WAL has grown, so a checkpoint is asked for in time. */
+static int note_wal(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+    (void)db;
+    (void)name;
+    ((rs_store *)ctx)->wal_frames = frames;
+    return SQLITE_OK;
+}
 
 static int fail(rs_store *st, const char *what)
 {
@@ -185,20 +197,6 @@ static int one_int64(rs_store *st, sqlite3_stmt *s, int64_t *out, const char *wh
         *out = sqlite3_column_int64(s, 0);
     sqlite3_reset(s);
     return row_result(st, rc, what);
-}
-
-/* Room for one more item in a malloc'ed array of *cap items of `size` bytes. */
-static bool room_for_one(void **items, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return true;
-    size_t more = *cap ? *cap * 2 : 64;
-    void *grown = realloc(*items, more * size);
-    if (!grown)
-        return false;
-    *items = grown;
-    *cap = more;
-    return true;
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *text)
@@ -264,6 +262,8 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         sqlite3_open_v2(path, &st->checkpoint_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX,
                         NULL) == SQLITE_OK)
         sqlite3_busy_timeout(st->checkpoint_db, 1000);
+    if (!memory)
+        sqlite3_wal_hook(st->db, note_wal, st);
     *out = st;
     return RS_STORE_OK;
 }
@@ -336,6 +336,19 @@ bool rs_store_in_transaction(const rs_store *st)
 void rs_store_fail_commits(rs_store *st, int n)
 {
     st->fail_commits = n;
+}
+
+int rs_store_checkpoint_tail(rs_store *st)
+{
+    if (!st->checkpoint_db || st->in_transaction)
+        return RS_STORE_OK;
+    int rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
+int rs_store_wal_frames(const rs_store *st)
+{
+    return st->wal_frames;
 }
 
 int rs_store_checkpoint(rs_store *st)
@@ -608,7 +621,7 @@ int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
     sqlite3_stmt *s = use(st, STMT_GAMES_UNFINISHED);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (!room_for_one((void **)ids, *n, &cap, sizeof **ids)) {
+        if (!rs_grow(ids, &cap, *n, sizeof **ids, 64)) {
             sqlite3_reset(s);
             return RS_STORE_ERROR;
         }
@@ -639,7 +652,7 @@ int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *
     sqlite3_bind_int64(s, 1, game);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (!room_for_one((void **)moves, *n, &cap, sizeof **moves)) {
+        if (!rs_grow(moves, &cap, *n, sizeof **moves, 64)) {
             sqlite3_reset(s);
             return RS_STORE_ERROR;
         }

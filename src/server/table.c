@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "glicko2.h"
+#include "grow.h"
 #include "log.h"
 #include "ramparts/engine.h"
 
@@ -28,11 +29,10 @@ int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
     return -1;
 }
 
-/* Games whose rules can end in a draw, so a draw may also be agreed. Only Castle Danger's
- * turn limit draws (CD-8, CD-15); the others always have a winner. */
+/* Games whose rules can end in a draw, so a draw may also be agreed: the game's trait. */
 bool rs_game_can_draw(const rp_game *game)
 {
-    return strcmp(game->id, "castle-danger") == 0;
+    return (game->flags & RP_CAN_DRAW) != 0;
 }
 
 const char *rs_status_word(rs_game_status status)
@@ -53,7 +53,7 @@ int rs_table_to_move(const rs_table *t)
 {
     if (t->row.status != RS_GAME_LIVE)
         return -1;
-    int p = t->game->current_player(&t->state);
+    int p = t->game->current_player(&t->match.state);
     return p >= 0 ? p : -1;
 }
 
@@ -167,7 +167,7 @@ static int config_from_text(const rp_game *game, const char *text, uint64_t seed
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const cJSON *msg)
 {
     char *text = cJSON_PrintUnformatted(msg);
-    for (int i = 0; text && i < t->num_watchers; i++)
+    for (size_t i = 0; text && i < t->num_watchers; i++)
         if (!t->watchers[i].joining)
             rs_outbox_put_text(ctx->out, t->watchers[i].conn, text);
     free(text);
@@ -179,7 +179,7 @@ typedef cJSON *(*cause_fn)(const rs_table *t, int viewer, const void *arg);
 
 static void broadcast_update(rs_ctx *ctx, rs_table *t, cause_fn cause_for, const void *arg)
 {
-    for (int i = 0; i < t->num_watchers; i++) {
+    for (size_t i = 0; i < t->num_watchers; i++) {
         if (t->watchers[i].joining)
             continue;
         const int viewer = t->watchers[i].viewer;
@@ -273,30 +273,17 @@ static void result_text(rs_table *t, const char *reason, int who)
         snprintf(t->row.result_text, sizeof t->row.result_text, "%s", head);
 }
 
-/* The record `ramparts replay` verifies: the engine writes it from a match rebuilt from the
- * seed and the moves. Seats are "human" or the AI's level, as records spell who plays;
- * comment lines above name the players and say where and how it ended. */
+/* The record `ramparts replay` verifies, written by the engine from the table's match. Seats
+ * are "human" or the AI's level, as records spell who plays; comment lines above name the
+ * players and say where and how it ended. */
 static void store_record(rs_ctx *ctx, rs_table *t)
 {
-    rp_match m;
-    rp_error err = {{0}};
-    if (rp_match_new(&m, t->game, &t->config, &err) < 0) {
-        rs_log("game %lld: no record: %s", (long long)t->row.id, err.msg);
-        return;
-    }
+    rp_match *m = &t->match;
     for (int s = 0; s < t->row.seats; s++) {
         const rs_seat_row *seat = &t->row.seat[s];
-        if (seat->kind == RS_SEAT_AI)
-            snprintf(m.seats[s], sizeof m.seats[s], "%s", seat->ai_level);
-        else
-            snprintf(m.seats[s], sizeof m.seats[s], "human");
+        snprintf(m->seats[s], sizeof m->seats[s], "%s",
+                 seat->kind == RS_SEAT_AI ? seat->ai_level : RP_HUMAN);
     }
-    for (size_t i = 0; i < t->num_moves; i++)
-        if (rp_match_play(&m, t->moves[i].action, &err) < 0) {
-            rs_log("game %lld: no record: move %zu: %s", (long long)t->row.id, i + 1, err.msg);
-            rp_match_free(&m);
-            return;
-        }
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -307,13 +294,12 @@ static void store_record(rs_ctx *ctx, rs_table *t)
             if (t->row.seat[s].kind == RS_SEAT_HUMAN)
                 fprintf(out, "# seat %d (%s): %s\n", s, rp_seat_name(t->game, s), t->names[s]);
         fprintf(out, "# ended: %s (%s)\n", t->row.result_text, t->row.end_reason);
-        int rc = rp_record_write(&m, out);
+        int rc = rp_record_write(m, out);
         fclose(out);
         if (rc == RP_OK)
             rs_store_record_put(ctx->store, t->row.id, text);
     }
     free(text);
-    rp_match_free(&m);
 }
 
 /* One Glicko-2 period per rated game: each player against every other, scored by shares. */
@@ -395,7 +381,7 @@ static void start(rs_ctx *ctx, rs_table *t)
     t->row.seed = t->config.seed;
     rs_seed_commitment(t->config.seed, t->seed_commitment);
     rp_error err = {{0}};
-    if (t->game->init(&t->start, &t->config, &err) < 0) {
+    if (rp_match_new(&t->match, t->game, &t->config, &err) < 0) {
         /* The options were tried at creation, so this cannot happen; end cleanly anyway. */
         rs_log("game %lld: cannot start: %s", (long long)t->row.id, err.msg);
         t->row.status = RS_GAME_ABORTED;
@@ -406,7 +392,6 @@ static void start(rs_ctx *ctx, rs_table *t)
         announce(ctx, t, "abort", -1);
         return;
     }
-    rp_state_copy(t->game, &t->state, &t->start);
     t->row.status = RS_GAME_LIVE;
     t->row.started_ms = ctx->now_ms;
     rs_clock_init(&t->clock, (rs_clock_kind)t->row.clock_kind, t->row.initial_ms,
@@ -446,7 +431,9 @@ void rs_table_free(rs_table *t)
 {
     if (!t)
         return;
-    free(t->moves);
+    if (t->match.game)
+        rp_match_free(&t->match);
+    free(t->meta);
     free(t->watchers);
     free(t);
 }
@@ -536,20 +523,17 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
     return t;
 }
 
+/* Play the stored moves into the new match: each must be legal for the seat stored with it. */
 static int replay_moves(rs_table *t, const rs_move_row *moves, size_t n, rs_err *e)
 {
-    rp_state_copy(t->game, &t->state, &t->start);
-    t->moves = n ? calloc(n, sizeof *t->moves) : NULL;
-    if (n && !t->moves)
-        return rs_fail(e, "server-error", "out of memory");
-    t->cap_moves = n;
     for (size_t i = 0; i < n; i++) {
-        if ((size_t)moves[i].ply != i || !rp_is_legal(t->game, &t->state, moves[i].action) ||
-            t->game->current_player(&t->state) != moves[i].seat)
-            return rs_fail(e, "server-error", "stored move %zu does not replay", i + 1);
-        t->game->apply(&t->state, moves[i].action);
-        t->moves[i] = (rs_move_rec){moves[i].action, moves[i].seat, moves[i].v, moves[i].at_ms};
-        t->num_moves = i + 1;
+        rp_error err = {{0}};
+        if ((size_t)moves[i].ply != i ||
+            t->game->current_player(&t->match.state) != moves[i].seat ||
+            !RS_GROW(t->meta, i, t->cap_meta, n) ||
+            rp_match_play(&t->match, moves[i].action, &err) < 0)
+            return rs_fail(e, "server-error", "stored move %zu does not replay %s", i + 1, err.msg);
+        t->meta[i] = (rs_move_meta){moves[i].v, moves[i].at_ms};
     }
     return 0;
 }
@@ -588,7 +572,7 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
     }
     if (row.status == RS_GAME_LIVE || row.status == RS_GAME_OVER) {
         rs_seed_commitment(row.seed, t->seed_commitment);
-        if (game->init(&t->start, &t->config, &err) < 0) {
+        if (rp_match_new(&t->match, game, &t->config, &err) < 0) {
             rs_fail(e, "server-error", "game %lld: %s", (long long)id, err.msg);
             rs_table_free(t);
             return NULL;
@@ -675,7 +659,7 @@ int rs_table_join(rs_ctx *ctx, rs_table *t, int64_t user, const char *name, uint
     snprintf(t->names[chosen], sizeof t->names[chosen], "%s", name);
     /* Watchers of this user now see the game from their seat; the joining connection is
      * one of them from now on, so the join is told with the seat connected. */
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].user == user) {
             t->watchers[i].viewer = chosen;
             t->connections[chosen]++;
@@ -713,7 +697,7 @@ int rs_table_leave(rs_ctx *ctx, rs_table *t, int64_t user, rs_err *e)
     s->user_id = 0;
     t->names[seat][0] = '\0';
     t->connections[seat] = 0;
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].user == user)
             t->watchers[i].viewer = RP_SPECTATOR;
     t->row.v++;
@@ -742,20 +726,6 @@ static int require_live(const rs_table *t, int seat, rs_err *e)
     if (seat < 0 || seat >= t->row.seats || t->row.seat[seat].kind != RS_SEAT_HUMAN)
         return rs_fail(e, "not-seated", "you have no seat in game %lld", (long long)t->row.id);
     return 0;
-}
-
-static bool push_move(rs_table *t, rp_action action, int seat, int64_t v, int64_t at_ms)
-{
-    if (t->num_moves == t->cap_moves) {
-        size_t cap = t->cap_moves ? t->cap_moves * 2 : 128;
-        rs_move_rec *grown = realloc(t->moves, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        t->moves = grown;
-        t->cap_moves = cap;
-    }
-    t->moves[t->num_moves++] = (rs_move_rec){action, seat, v, at_ms};
-    return true;
 }
 
 /* The seat out of time loses, the others share the win. */
@@ -789,18 +759,20 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
 {
     const rp_game *g = t->game;
     rp_state before;
-    rp_state_copy(g, &before, &t->state);
+    rp_state_copy(g, &before, &t->match.state);
     const int turn_before = g->turn_number ? g->turn_number(&before) : 0;
-    if (!push_move(t, action, seat, t->row.v + 1, ctx->now_ms))
-        return rs_fail(e, "server-error", "out of memory");
+    const int64_t ply = (int64_t)rs_table_ply(t);
+    rp_error err = {{0}};
+    if (!RS_GROW(t->meta, (size_t)ply, t->cap_meta, 128) ||
+        rp_match_play(&t->match, action, &err) < 0)
+        return rs_fail(e, "server-error", "cannot play it: %s", err.msg[0] ? err.msg : "no memory");
     t->row.v++;
-    g->apply(&t->state, action);
-    const int64_t ply = (int64_t)t->num_moves - 1;
+    t->meta[ply] = (rs_move_meta){t->row.v, ctx->now_ms};
     rs_move_row stored = {ply, seat, action, t->row.v, ctx->now_ms};
     rs_store_move_add(ctx->store, t->row.id, &stored);
-    const int next = g->current_player(&t->state);
+    const int next = g->current_player(&t->match.state);
     const bool turn_over =
-        next != seat || (g->turn_number && g->turn_number(&t->state) != turn_before);
+        next != seat || (g->turn_number && g->turn_number(&t->match.state) != turn_before);
     rs_clock_charge(&t->clock, ctx->now_us, turn_over);
     if (turn_over && next >= 0)
         rs_clock_start(&t->clock, next, ctx->now_us);
@@ -809,7 +781,7 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
     t->ai_ply = -1;
     if (next == RP_TERMINAL) {
         double returns[RP_MAX_PLAYERS] = {0};
-        g->returns(&t->state, returns);
+        g->returns(&t->match.state, returns);
         finish(ctx, t, "rules", returns, -1);
     } else {
         save(ctx, t);
@@ -819,12 +791,10 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
     return 0;
 }
 
-/* The state before ply `ply` (0 <= ply <= num_moves), replayed from the start. */
-static void state_at(const rs_table *t, int64_t ply, rp_state *out)
+/* The move played at `ply` (< rs_table_ply). */
+static const rp_entry *move_at(const rs_table *t, int64_t ply)
 {
-    rp_state_copy(t->game, out, &t->start);
-    for (int64_t i = 0; i < ply; i++)
-        t->game->apply(out, t->moves[i].action);
+    return &t->match.history[ply];
 }
 
 int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *move,
@@ -833,17 +803,17 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
     *duplicate = false;
     if (require_live(t, seat, e) < 0) {
         /* A retry of the move that ended the game is still a duplicate. */
-        if (t->row.status != RS_GAME_OVER || ply < 0 || ply >= (int64_t)t->num_moves)
+        if (t->row.status != RS_GAME_OVER || ply < 0 || ply >= (int64_t)rs_table_ply(t))
             return -1;
     }
-    const int64_t n = (int64_t)t->num_moves;
+    const int64_t n = (int64_t)rs_table_ply(t);
     if (ply < n) {
         rp_state before;
-        state_at(t, ply, &before);
+        rp_match_state_at(&t->match, (size_t)ply, &before);
         rp_action a;
-        if (t->moves[ply].seat == seat &&
+        if (move_at(t, ply)->seat == seat &&
             t->game->action_from_text(&before, move, &a, NULL) == RP_OK &&
-            a == t->moves[ply].action) {
+            a == move_at(t, ply)->action) {
             *duplicate = true;
             return 0;
         }
@@ -862,11 +832,11 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
                        rp_seat_name(t->game, rs_table_to_move(t)));
     rp_action action;
     rp_error err = {{0}};
-    if (t->game->action_from_text(&t->state, move, &action, &err) < 0)
+    if (t->game->action_from_text(&t->match.state, move, &action, &err) < 0)
         return rs_fail(e, "illegal", "cannot read the move: %s", err.msg);
-    if (!rp_is_legal(t->game, &t->state, action)) {
+    if (!rp_is_legal(t->game, &t->match.state, action)) {
         char why[RP_ERROR_TEXT];
-        rp_explain_illegal(t->game, &t->state, action, why, sizeof why);
+        rp_explain_illegal(t->game, &t->match.state, action, why, sizeof why);
         return rs_fail(e, "illegal", "not a legal move here: %s", why);
     }
     if (apply_move(ctx, t, seat, action, e) < 0)
@@ -877,12 +847,12 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
 
 int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action action, rs_err *e)
 {
-    if (t->row.status != RS_GAME_LIVE || (int64_t)t->num_moves != ply ||
+    if (t->row.status != RS_GAME_LIVE || (int64_t)rs_table_ply(t) != ply ||
         rs_table_to_move(t) != seat || t->row.seat[seat].kind != RS_SEAT_AI)
         return rs_fail(e, "stale", "the game moved on");
     if (flag_if_out_of_time(ctx, t))
         return rs_fail(e, "game-over", "out of time");
-    if (!rp_is_legal(t->game, &t->state, action))
+    if (!rp_is_legal(t->game, &t->match.state, action))
         return rs_fail(e, "illegal", "the AI chose an illegal action %u", (unsigned)action);
     return apply_move(ctx, t, seat, action, e);
 }
@@ -948,8 +918,8 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
 /* The first ply a takeback by `seat` removes: its last move. -1 when it has none. */
 static int64_t takeback_ply(const rs_table *t, int seat)
 {
-    for (int64_t i = (int64_t)t->num_moves - 1; i >= 0; i--)
-        if (t->moves[i].seat == seat)
+    for (int64_t i = (int64_t)rs_table_ply(t) - 1; i >= 0; i--)
+        if (move_at(t, i)->seat == seat)
             return i;
     return -1;
 }
@@ -958,19 +928,19 @@ static int64_t takeback_ply(const rs_table *t, int seat)
 static bool reveals_since(const rs_table *t, int64_t from)
 {
     rp_state st;
-    state_at(t, from, &st);
-    for (size_t i = (size_t)from; i < t->num_moves; i++) {
-        if (rp_action_reveals(t->game, &st, t->moves[i].action))
+    rp_match_state_at(&t->match, (size_t)from, &st);
+    for (int64_t i = from; i < (int64_t)rs_table_ply(t); i++) {
+        if (rp_action_reveals(t->game, &st, move_at(t, i)->action))
             return true;
-        t->game->apply(&st, t->moves[i].action);
+        rp_match_apply_entry(&t->match, move_at(t, i), &st);
     }
     return false;
 }
 
 static void do_takeback(rs_ctx *ctx, rs_table *t, int seat, int64_t from)
 {
-    t->num_moves = (size_t)from;
-    state_at(t, from, &t->state);
+    while ((int64_t)rs_table_ply(t) > from) /* the engine's referee undo, one move at a time */
+        rp_match_undo(&t->match, NULL);
     rs_store_moves_truncate(ctx->store, t->row.id, from);
     rs_clock_charge(&t->clock, ctx->now_us, false);
     rs_clock_start(&t->clock, rs_table_to_move(t), ctx->now_us);
@@ -1072,25 +1042,26 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *
 /* The moves after version `since`, as this viewer may know them; NULL when none. */
 static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *truncated)
 {
-    size_t first = t->num_moves;
-    for (size_t i = 0; i < t->num_moves; i++)
-        if (t->moves[i].v > since) {
+    const size_t n = rs_table_ply(t);
+    size_t first = n;
+    for (size_t i = 0; i < n; i++)
+        if (t->meta[i].v > since) {
             first = i;
             break;
         }
     *truncated = false;
-    if (first == t->num_moves)
+    if (first == n)
         return NULL;
-    if (t->num_moves - first > MAX_MISSED) {
-        first = t->num_moves - MAX_MISSED;
+    if (n - first > MAX_MISSED) {
+        first = n - MAX_MISSED;
         *truncated = true;
     }
     cJSON *missed = cJSON_CreateArray();
     rp_state st;
-    state_at(t, (int64_t)first, &st);
-    for (size_t i = first; i < t->num_moves; i++) {
+    rp_match_state_at(&t->match, first, &st);
+    for (size_t i = first; i < n; i++) {
         cJSON_AddItemToArray(missed, rs_table_move_cause(t, viewer, &st, (int64_t)i));
-        t->game->apply(&st, t->moves[i].action);
+        rp_match_apply_entry(&t->match, move_at(t, (int64_t)i), &st);
     }
     return missed;
 }
@@ -1118,7 +1089,7 @@ static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t
 
 static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
 {
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         if (t->watchers[i].conn == conn)
             return &t->watchers[i];
     return NULL;
@@ -1126,14 +1097,8 @@ static rs_watcher *find_watcher(rs_table *t, uint64_t conn)
 
 static rs_watcher *add_watcher(rs_table *t, uint64_t conn, int64_t user, int viewer)
 {
-    if (t->num_watchers == t->cap_watchers) {
-        int cap = t->cap_watchers ? t->cap_watchers * 2 : 4;
-        rs_watcher *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->watchers = grown;
-        t->cap_watchers = cap;
-    }
+    if (!RS_GROW(t->watchers, t->num_watchers, t->cap_watchers, 4))
+        return NULL;
     rs_watcher *w = &t->watchers[t->num_watchers++];
     *w = (rs_watcher){conn, user, viewer, false};
     return w;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "clock.h"
-#include "ramparts/game.h"
+#include "ramparts/engine.h"
 #include "store.h"
 
 struct cJSON;
@@ -56,20 +56,22 @@ typedef struct rs_watcher {
     bool joining; /* counted as connected to its seat, sent nothing until its snapshot */
 } rs_watcher;
 
-typedef struct rs_move_rec {
-    rp_action action;
-    int seat;
+/* What the server adds to each move of the match's history: the version it took and when. */
+typedef struct rs_move_meta {
     int64_t v;
     int64_t at_ms;
-} rs_move_rec;
+} rs_move_meta;
 
 typedef struct rs_table {
     rs_game_row row; /* what is stored: settings, status, seats, version, clocks */
     const rp_game *game;
     rp_config config; /* resolved options, with the secret seed once started */
-    rp_state start, state;
-    rs_move_rec *moves;
-    size_t num_moves, cap_moves;
+    /* Once started, the game as the engine's facade keeps it (src/engine): the options in
+     * effect, the start, the position and the history, whose entries are the moves played
+     * (a takeback truncates it), so entry i is ply i. Before the start it is all zero. */
+    rp_match match;
+    rs_move_meta *meta; /* meta[i]: ply i's version and time */
+    size_t cap_meta;
     rs_clock clock;
     char names[RP_MAX_PLAYERS][RS_NAME_MAX + 1]; /* users in human seats */
     int connections[RP_MAX_PLAYERS];             /* of each seat's user, watching */
@@ -80,7 +82,7 @@ typedef struct rs_table {
     double returns[RP_MAX_PLAYERS];              /* once over */
     char seed_commitment[65];
     rs_watcher *watchers;
-    int num_watchers, cap_watchers;
+    size_t num_watchers, cap_watchers;
     int64_t ai_ply;      /* the ply an AI job is working on, or -1 */
     int64_t ai_since_us; /* when it was queued */
     int64_t rematch_id;  /* the rematch created from this game, or 0 */
@@ -115,6 +117,12 @@ void rs_table_free(rs_table *t);
  * move that led there. Only for games that are over: while a game is live nobody gets more than
  * their own stream of updates. */
 struct cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us);
+
+/* The moves played (the ply); 0 before the start. */
+static inline size_t rs_table_ply(const rs_table *t)
+{
+    return t->match.num_moves;
+}
 
 /* The seat `user` sits in, or -1. */
 int rs_table_seat_of(const rs_table *t, int64_t user);

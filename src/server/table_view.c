@@ -84,9 +84,8 @@ static cJSON *clock_json(const rs_table *t, int64_t now_us)
 
 cJSON *rs_table_options_json(const rs_table *t)
 {
-    rp_config eff = t->config;
-    if (t->row.status == RS_GAME_LIVE || t->row.status == RS_GAME_OVER)
-        rp_config_of(t->game, &t->state, &t->config, &eff);
+    const bool started = t->row.status == RS_GAME_LIVE || t->row.status == RS_GAME_OVER;
+    const rp_config eff = started ? t->match.config : t->config;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "players", eff.players);
     for (int i = 0; i < t->game->num_options; i++) {
@@ -168,7 +167,7 @@ cJSON *rs_table_summary(const rs_table *t, int64_t now_us)
     cJSON_AddItemToObject(o, "options", rs_table_options_json(t));
     cJSON_AddItemToObject(o, "clock", clock_json(t, now_us));
     cJSON_AddItemToObject(o, "seats", seats_json(t, now_us));
-    cJSON_AddNumberToObject(o, "ply", (double)t->num_moves);
+    cJSON_AddNumberToObject(o, "ply", (double)rs_table_ply(t));
     add_seat_or_null(o, "to_move", rs_table_to_move(t));
     cJSON_AddNumberToObject(o, "created_ms", (double)t->row.created_ms);
     if (t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED)
@@ -183,12 +182,13 @@ cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
         o, "viewer", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateString("spectator"));
     cJSON *frames = cJSON_AddArrayToObject(o, "frames");
     rp_state before, after;
-    rp_state_copy(t->game, &after, &t->start);
-    for (size_t k = 0; k <= t->num_moves; k++) {
+    rp_match_state_at(&t->match, 0, &after);
+    const size_t n = rs_table_ply(t);
+    for (size_t k = 0; k <= n; k++) {
         cJSON *f = cJSON_CreateObject();
         cJSON_AddNumberToObject(f, "ply", (double)k);
         if (k > 0) {
-            const rs_move_rec *m = &t->moves[k - 1];
+            const rp_entry *m = &t->match.history[k - 1];
             cJSON_AddNumberToObject(f, "seat", m->seat);
             cJSON *events = rp_events(t->game, &before, m->action, viewer, NULL);
             cJSON_AddItemToObject(f, "events", events ? events : cJSON_CreateNull());
@@ -196,10 +196,10 @@ cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
         cJSON *view = t->game->view_json(&after, viewer);
         cJSON_AddItemToObject(f, "view", view ? view : cJSON_CreateNull());
         cJSON_AddItemToArray(frames, f);
-        if (k == t->num_moves)
+        if (k == n)
             break;
         rp_state_copy(t->game, &before, &after);
-        t->game->apply(&after, t->moves[k].action);
+        rp_match_apply_entry(&t->match, &t->match.history[k], &after);
     }
     return o;
 }
@@ -211,7 +211,7 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
     cJSON_AddStringToObject(m, "t", type);
     cJSON_AddNumberToObject(m, "game", (double)t->row.id);
     cJSON_AddNumberToObject(m, "v", (double)t->row.v);
-    cJSON_AddNumberToObject(m, "ply", (double)t->num_moves);
+    cJSON_AddNumberToObject(m, "ply", (double)rs_table_ply(t));
     cJSON_AddStringToObject(m, "status", rs_status_word(t->row.status));
     cJSON_AddStringToObject(m, "type", t->game->id);
     cJSON_AddStringToObject(m, "title", t->game->title);
@@ -227,12 +227,12 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
     add_seat_or_null(m, "to_move", to_move);
     if (started) {
         /* What this viewer may know, straight from the game: never the full state. */
-        cJSON *view = t->game->view_json(&t->state, viewer);
+        cJSON *view = t->game->view_json(&t->match.state, viewer);
         cJSON_AddItemToObject(m, "view", view ? view : cJSON_CreateNull());
         cJSON_AddStringToObject(m, "seed_hash", t->seed_commitment);
     }
     if (to_move >= 0 && to_move == viewer)
-        cJSON_AddItemToObject(m, "legal", rp_legal_json(t->game, &t->state));
+        cJSON_AddItemToObject(m, "legal", rp_legal_json(t->game, &t->match.state));
     cJSON_AddItemToObject(m, "offers", offers_json(t));
     if (t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED)
         cJSON_AddItemToObject(m, "result", result_json(t));
@@ -249,12 +249,12 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
  * and its notation only to the player who made it (a move's text can name a hidden card). */
 cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before, int64_t ply)
 {
-    const rs_move_rec *mv = &t->moves[ply];
+    const rp_entry *mv = &t->match.history[ply];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", "move");
     cJSON_AddNumberToObject(o, "seat", mv->seat);
     cJSON_AddNumberToObject(o, "ply", (double)ply);
-    cJSON_AddNumberToObject(o, "v", (double)mv->v);
+    cJSON_AddNumberToObject(o, "v", (double)t->meta[ply].v);
     if (viewer == mv->seat) {
         char text[RP_ACTION_TEXT];
         if (t->game->action_to_text(before, mv->action, text, sizeof text) >= 0)
@@ -272,7 +272,7 @@ cJSON *rs_table_presence(const rs_table *t, int64_t now_us)
     cJSON_AddNumberToObject(m, "game", (double)t->row.id);
     cJSON_AddItemToObject(m, "seats", seats_json(t, now_us));
     int spectators = 0;
-    for (int i = 0; i < t->num_watchers; i++)
+    for (size_t i = 0; i < t->num_watchers; i++)
         spectators += t->watchers[i].viewer == RP_SPECTATOR;
     cJSON_AddNumberToObject(m, "spectators", spectators);
     return m;
