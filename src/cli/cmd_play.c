@@ -21,6 +21,9 @@ typedef struct play_session {
     rp_match match;
     bool color;
     int screen_seat; /* the human whose screen is up, or -1 */
+    /* At a table where nobody holds anything private the turn passes without a hand-over: the
+     * human who just moved, who may still take it back at the next one's prompt; or -1. */
+    int open_previous;
     /* What each human has not yet been told (their events since their last prompt). */
     char *pending[RP_MAX_PLAYERS];
     size_t pending_len[RP_MAX_PLAYERS];
@@ -215,7 +218,10 @@ static bool undo(play_session *s, int seat)
     char move[RP_ACTION_TEXT];
     last_move_text(m, seat, move, sizeof move);
     if (rp_match_undo_fair(m, seat, fresh_seed(), &taken, &err) < 0) {
-        printf("Cannot undo: %s.\n", err.msg);
+        if (rp_match_humans(m) > 1)
+            printf("%s, you cannot undo: %s.\n", rp_seat_name(m->game, seat), err.msg);
+        else
+            printf("Cannot undo: %s.\n", err.msg);
         return false;
     }
     forget(s, seat); /* what was seen after the move no longer holds */
@@ -426,7 +432,10 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
     } else if (strcmp(command, "hint") == 0) {
         hint(s);
     } else if (strcmp(command, "undo") == 0) {
-        return undo(s, seat) ? REDRAW : STAY;
+        /* At an open table the one who just moved may take it back at the next one's prompt. */
+        const int previous = s->open_previous;
+        const bool theirs = previous >= 0 && rp_match_may_undo(m, seat, NULL) < 0;
+        return undo(s, theirs ? previous : seat) ? REDRAW : STAY;
     } else if (strcmp(command, "resign") == 0) {
         if (confirm("Resign the game?")) {
             rp_error err;
@@ -458,7 +467,7 @@ static bool hand_over(play_session *s, int next)
     for (;;) {
         printf("Pass the terminal to %s (seat %d). %s: press Enter when ready.\n",
                rp_seat_name(game, next), next, rp_seat_name(game, next));
-        if (previous >= 0)
+        if (previous >= 0 && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
             printf("(%s: type 'undo' first to take back your move.)\n",
                    rp_seat_name(game, previous));
         char line[MAX_INPUT + 1];
@@ -484,6 +493,37 @@ static bool hand_over(play_session *s, int next)
     s->screen_seat = next;
     rp_cli_clear_screen();
     return true;
+}
+
+/* Whether `seat` sees anything the spectator does not (a hand, face-down cards): its view,
+ * but for the key naming the viewer, differs from the spectator's. */
+static bool sees_private(const rp_match *m, int seat)
+{
+    if (seat < 0 || !(m->game->flags & RP_HIDDEN_INFO))
+        return false;
+    cJSON *mine = m->game->view_json(&m->state, seat);
+    cJSON *public = m->game->view_json(&m->state, RP_SPECTATOR);
+    static const char *const viewer_keys[] = {"seat", "viewer"};
+    for (size_t k = 0; k < sizeof viewer_keys / sizeof viewer_keys[0]; k++) {
+        cJSON_DeleteItemFromObjectCaseSensitive(mine, viewer_keys[k]);
+        cJSON_DeleteItemFromObjectCaseSensitive(public, viewer_keys[k]);
+    }
+    const bool differ = !mine || !public || !cJSON_Compare(mine, public, true);
+    cJSON_Delete(mine);
+    cJSON_Delete(public);
+    return differ;
+}
+
+/* The turn passes between humans who hold nothing private: no hand-over, the same screen. */
+static void open_turn_change(play_session *s, int next)
+{
+    const rp_game *game = s->match.game;
+    const int previous = s->screen_seat;
+    printf("\n%s (seat %d) to play.", rp_seat_name(game, next), next);
+    if (previous >= 0 && previous != next && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
+        printf(" (%s: 'undo' takes back your move.)", rp_seat_name(game, previous));
+    printf("\n");
+    s->open_previous = previous;
 }
 
 static void game_over_screen(play_session *s)
@@ -519,10 +559,15 @@ static int game_loop(play_session *s)
             continue;
         }
         if (p != s->screen_seat) {
-            if (rp_match_humans(m) > 1 && !hand_over(s, p))
-                return RP_EXIT_OK;
-            if (m->game->current_player(&m->state) != p)
-                continue; /* the hand-over took a move back */
+            if (rp_match_humans(m) > 1 && (sees_private(m, s->screen_seat) || sees_private(m, p))) {
+                s->open_previous = -1;
+                if (!hand_over(s, p))
+                    return RP_EXIT_OK;
+                if (m->game->current_player(&m->state) != p)
+                    continue; /* the hand-over took a move back */
+            } else if (rp_match_humans(m) > 1) {
+                open_turn_change(s, p);
+            }
             s->screen_seat = p;
             redraw = true;
         }
@@ -695,7 +740,10 @@ static void greet(const play_session *s, bool resumed)
     const int players = m->game->num_players(&m->state);
     const int humans = rp_match_humans(m);
     if (humans > 1)
-        printf(": %d players at one terminal (the screen is cleared between them)", humans);
+        printf(": %d players at one terminal (%s)", humans,
+               m->game->flags & RP_HIDDEN_INFO
+                   ? "the screen is cleared between them whenever one holds something private"
+                   : "nothing is hidden: the turn passes on the same screen");
     for (int p = 0; p < players && humans == 1; p++)
         if (rp_match_is_human(m, p))
             printf(": you are %s (seat %d)", rp_seat_name(m->game, p), p);
@@ -713,7 +761,7 @@ int rp_cmd_play(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != RP_EXIT_OK)
         return rc;
-    play_session s = {.color = rp_cli_color(stdout), .screen_seat = -1};
+    play_session s = {.color = rp_cli_color(stdout), .screen_seat = -1, .open_previous = -1};
     rc = a.resume ? resume_match(&s, a.resume) : new_match(&s, &a);
     if (rc != RP_EXIT_OK)
         return rc;

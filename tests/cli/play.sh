@@ -84,13 +84,26 @@ printf '1\nquit\n' | "$RAMPARTS" play king-of-danger players=5 dealer=4 --positi
 expect_match "a position's record has its player count" "$(cat "$tmp/pos.rec")" $'\\[options players=2 '
 expect_status "a record from another player count's position replays" 0 "$RAMPARTS" replay "$tmp/pos.rec"
 
-# Hot seat: a hand-over screen between humans; undo only of your own last move.
-out=$(printf '\n1\nyes\nundo\n\n1\nyes\n\nundo\n1\nyes\n\nundo\nquit\n' | "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
-expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \\(seat 1\\)"
+# Hot seat, nothing hidden (Castle Danger; issue 26): no hand-over, the turn passes on the same
+# screen; the one who just moved may take it back at the next one's prompt, which offers it.
+out=$(printf 'undo\n1\nyes\nundo\n1\nyes\n1\nyes\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
+[[ "$out" != *"Pass the terminal"* && "$out" != *"screen is cleared here"* ]] && pass || fail "hot seat: a hand-over where nothing is hidden"
+expect_match "hot seat: nothing to take back" "$out" "Blue, you cannot undo: you have no move to take back"
+expect_match "hot seat: the turn passes, offering undo" "$out" "Red \(seat 1\) to play. \(Blue: 'undo' takes back your move.\)"
+expect_match "hot seat: the previous player's move taken back at the next prompt" "$out" "Blue took back their last move, 'end'."
+expect_match "hot seat: and the other way round" "$out" "Red took back their last move, 'end'."
+
+# Hot seat with hidden cards (Danger at the Walls): a hand-over screen, which offers undo only
+# where it would be allowed (a played card showed what was hidden: refused, and not offered).
+out=$(printf '\n1\n1\nundo\n\n1\n1\n1\n1\n\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seat 1=human --seed 3 --record "$tmp/h2.rec")
+expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \(seat 1\)"
 expect_match "hot seat: the screen is cleared" "$out" "the screen is cleared here"
-expect_match "hot seat: your own move may be taken back at the hand-over" "$out" "Blue took back their last move"
-expect_match "hot seat: nothing to take back" "$out" "Cannot undo: you have no move to take back"
-expect_match "hot seat: not another's move" "$out" "Cannot undo: Red \\(human\\) has moved since"
+[[ "$out" != *"type 'undo' first"* ]] && pass || fail "hot seat: undo offered where it is refused"
+expect_match "hot seat: a move that showed a card cannot be taken back" "$out" "Blue, you cannot undo: your last move showed something"
+expect_match "hot seat: not another's move" "$out" "Blue, you cannot undo: Red \(human\) has moved since"
+out=$(printf '1\n1\n1\n1\n1\n1\nquit\n' | NO_COLOR=1 "$RAMPARTS" play walls-and-armies --seat 1=human --seed 3 --record "$tmp/h3.rec")
+[[ "$out" != *"Pass the terminal"* ]] && pass || fail "hot seat: Walls and Armies (nothing private) hands over"
+expect_match "hot seat: Walls and Armies passes the turn on the same screen" "$out" "\\(seat [01]\\) to play."
 
 # watch and replay --show / --step tell the game as one viewer saw it.
 out=$("$RAMPARTS" watch castle-danger --ai random --pace 0 --seed 2 --record "$tmp/w.rec")
