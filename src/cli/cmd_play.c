@@ -210,6 +210,15 @@ static void last_move_text(const rp_match *m, int seat, char *text, size_t size)
     }
 }
 
+/* The seat of the last move in m's history, or -1. */
+static int last_mover(const rp_match *m)
+{
+    for (size_t i = m->length; i-- > 0;)
+        if (m->history[i].kind == RP_ENTRY_MOVE)
+            return m->history[i].seat;
+    return -1;
+}
+
 static bool undo(play_session *s, int seat)
 {
     rp_match *m = &s->match;
@@ -238,6 +247,10 @@ static bool undo(play_session *s, int seat)
         printf(". Everything you could not see has been shuffled again, so what you saw after "
                "that move no longer holds");
     printf(".\n");
+    if (last_mover(m) == seat) { /* the same turn: say what one more undo takes back */
+        last_move_text(m, seat, move, sizeof move);
+        printf("('undo' again takes back '%s'.)\n", move);
+    }
     return true;
 }
 

@@ -137,11 +137,13 @@ expect_eq "the refused end is said" "$(grep -c '^Not played.$' <<<"$out")" "1"
 
 # Issue 26: Danger at the Walls' refill draws show what changed, not the board again; undo says
 # what it took back (the last draw, not the play).
-out=$(printf '2\n1\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/draw.rec")
+out=$(printf '2\n1\nundo\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/draw.rec")
 draw_part=$(sed -n '/draws engineer/,/^Blue> /p' <<<"$out")
 expect_match "a draw shows the new hand" "$draw_part" "Your hand: archer-1, archer-2, cannon-7, attack, engineer"
 [[ "$draw_part" != *"Wall 1:"* ]] && pass || fail "a refill draw redrew the whole board: $draw_part"
 expect_match "undo names the move taken back" "$out" "Took back your last move, 'draw personal'"
+expect_match "undo says what one more undo takes back" "$out" "\\('undo' again takes back 'archers 3\\+3 wall 1'.\\)"
+expect_match "and one more undo takes back the play" "$out" "Took back your last move, 'archers 3\\+3 wall 1'"
 
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.
