@@ -187,6 +187,12 @@ void rp_cli_lower(char *text);
 /* Clear the terminal (between the seats of a shared table); on a terminal that cannot
  * (TERM=dumb) scroll it away; through a pipe, a marked break. */
 void rp_cli_clear_screen(void);
+/* The width to wrap to: $COLUMNS when set (20 to 1000), else the terminal's when `f` is one,
+ * else 0 (through a pipe lines stay whole). */
+int rp_cli_width(FILE *f);
+/* Text to out, each line longer than width (> 0) broken at spaces: continuation lines hang
+ * under the text after a leading "Label: ", else two past the line's indent (wrap.c). */
+void rp_cli_write_wrapped(FILE *out, const char *text, int width);
 /* Long text through $PAGER (or less) on a terminal, else straight to stdout. */
 void rp_cli_page(const char *text);
 void rp_cli_sleep_ms(long ms);

@@ -137,17 +137,31 @@ static int ai_turn(play_session *s)
 
 /* ---- the screen of a human's turn ---- */
 
+/* The legal moves numbered, in as many columns as the width takes (80 through a pipe). */
 static void list_moves(const play_session *s)
 {
     const rp_game *game = s->match.game;
     rp_action legal[RP_MAX_LEGAL];
-    int n = game->legal_actions(&s->match.state, legal);
+    const int n = game->legal_actions(&s->match.state, legal);
+    char(*texts)[RP_ACTION_TEXT] = malloc((size_t)(n > 0 ? n : 1) * sizeof *texts);
+    if (!texts)
+        return;
+    int longest = 1;
     for (int i = 0; i < n; i++) {
-        char text[RP_ACTION_TEXT];
-        game->action_to_text(&s->match.state, legal[i], text, sizeof text);
-        printf("%s%4d%s %-21s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "", text,
-               (i % 3 == 2 || i == n - 1) ? "\n" : "");
+        if (game->action_to_text(&s->match.state, legal[i], texts[i], sizeof texts[i]) < 0)
+            snprintf(texts[i], sizeof texts[i], "?");
+        const int len = (int)strlen(texts[i]);
+        longest = len > longest ? len : longest;
     }
+    const int width = rp_cli_width(stdout) ? rp_cli_width(stdout) : 80;
+    const int cell = 5 + longest + 2; /* "  12 " + the move + a gap */
+    const int columns = width / cell > 0 ? width / cell : 1;
+    for (int i = 0; i < n; i++) {
+        const bool last = i % columns == columns - 1 || i == n - 1;
+        printf("%s%4d%s %-*s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "",
+               last ? 0 : longest + 2, texts[i], last ? "\n" : "");
+    }
+    free(texts);
 }
 
 /* The compact line above the prompt: the game's summary, a short list, or a count. */
@@ -156,7 +170,9 @@ static void prompt_moves(const play_session *s)
     const rp_game *game = s->match.game;
     char summary[512];
     if (game->moves_summary && game->moves_summary(&s->match.state, summary, sizeof summary) > 0) {
-        printf("Moves: %s  ('moves' numbers them)\n", summary);
+        char line[sizeof summary + 64];
+        snprintf(line, sizeof line, "Moves: %s  ('moves' numbers them)\n", summary);
+        rp_cli_write_wrapped(stdout, line, rp_cli_width(stdout));
         return;
     }
     rp_action legal[RP_MAX_LEGAL];
@@ -172,7 +188,7 @@ static void show_turn(play_session *s, int seat)
 {
     const rp_game *game = s->match.game;
     if (s->pending_len[seat])
-        fputs(s->pending[seat], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[seat], rp_cli_width(stdout));
     forget(s, seat);
     printf("\n");
     rp_cli_render(game, &s->match.state, seat, s->color, stdout);
@@ -407,7 +423,7 @@ static turn_outcome show_changes(play_session *s, int seat, const char *before)
         return REDRAW;
     }
     if (s->pending_len[seat])
-        fputs(s->pending[seat], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[seat], rp_cli_width(stdout));
     forget(s, seat);
     const char *old_line = before, *new_line = after;
     while (*new_line) {
@@ -550,7 +566,7 @@ static void game_over_screen(play_session *s)
     if (shared) {
         rp_cli_clear_screen();
     } else if (s->pending_len[viewer]) {
-        fputs(s->pending[viewer], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[viewer], rp_cli_width(stdout));
     }
     printf("\n");
     rp_cli_render(m->game, &m->state, viewer, s->color, stdout);

@@ -145,6 +145,20 @@ expect_match "undo names the move taken back" "$out" "Took back your last move, 
 expect_match "undo says what one more undo takes back" "$out" "\\('undo' again takes back 'archers 3\\+3 wall 1'.\\)"
 expect_match "and one more undo takes back the play" "$out" "Took back your last move, 'archers 3\\+3 wall 1'"
 
+# Issue 26: long lines break at words to the width ($COLUMNS here; the terminal's on a terminal):
+# the same words in the same order as unwrapped (through a pipe without COLUMNS), no line wider
+# than the width but for a single word, and the moves list in columns that fit.
+for game in $(games); do
+  whole=$("$RAMPARTS" watch "$game" --ai random --pace 0 --seed 3)
+  narrow=$(COLUMNS=50 "$RAMPARTS" watch "$game" --ai random --pace 0 --seed 3)
+  expect_eq "$game: wrapping keeps every word, whole and in order" "$(tr -s ' \n' '\n\n' <<<"$narrow")" "$(tr -s ' \n' '\n\n' <<<"$whole")"
+  wide=$(python3 -c 'import sys; print([l for l in sys.stdin.read().split("\n") if len(l) > 50 and " " in l.strip()][:1])' <<<"$narrow")
+  expect_eq "$game: no wrapped line is wider than 50 columns" "$wide" "[]"
+done
+out=$(printf 'moves\nquit\n' | COLUMNS=60 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/wrap.rec")
+expect_match "the moves list fits the width in columns" "$out" $'\n   1 archers 3 wall 1 +2 archers 3\\+3 wall 1\n'
+expect_match "the moves hint breaks at a word, hanging under its label" "$out" $'cannon 7 wall\n       <1-5>  \\(\'moves\' numbers them\\)'
+
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.
 out=$(printf 'quit\n' | TERM=dumb "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/d.rec")
