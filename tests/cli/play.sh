@@ -128,6 +128,7 @@ expect_match "replay --step: a number past the end says so" "$step" "The game ha
 out=$(printf 'nonsense\n\n999\nboard\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/e.rec")
 expect_eq "errors and empty lines do not redraw the board; 'board' does" "$(grep -c 'Walls in supply' <<<"$out")" "2"
 expect_match "the refused input says why" "$out" "Not played: 'nonsense' is not an action"
+expect_match "Castle Danger counts one piece in the singular" "$out" "on board: 1 Wizard, 0 Builders, 0 Cannons"
 
 # Issue 26: Castle Danger's 'end' with moves left asks first; 'no' plays nothing.
 out=$(printf 'end\nno\nend\nyes\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/end.rec")
