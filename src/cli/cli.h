@@ -180,6 +180,11 @@ int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err);
  * characters is refused whole (a message says so); an accepted line is trimmed, with runs of
  * blanks inside made one space. */
 enum { RP_LINE_OK = 0, RP_LINE_EOF = -1, RP_LINE_REFUSED = -2 };
+/* Tab completion (libedit): `list` gives the whole lines that may be typed now (commands and
+ * moves; matched in any case), as a new array of new strings and their count; Tab completes the word
+ * under the cursor from those that start with what is typed. NULL: none. */
+typedef char **(*rp_cli_completions)(void *ctx, size_t *count);
+void rp_cli_set_completions(rp_cli_completions list, void *ctx);
 int rp_cli_read_line(const char *prompt, char *buf, size_t size);
 /* A byte below 32, DEL, or a C1 control in UTF-8. */
 bool rp_cli_line_has_control(const char *line);

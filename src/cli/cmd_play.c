@@ -575,8 +575,38 @@ static void game_over_screen(play_session *s)
     rp_cli_result_line(m, over, stdout);
 }
 
+/* What Tab completes at a prompt: the commands and the legal moves' notations. */
+static char **prompt_lines(void *ctx, size_t *count)
+{
+    const play_session *s = ctx;
+    static const char *const commands[] = {"moves", "board",  "hint", "rules",
+                                           "undo",  "resign", "help", "quit"};
+    const size_t ncommands = sizeof commands / sizeof commands[0];
+    rp_action legal[RP_MAX_LEGAL];
+    const int n =
+        rp_match_over(&s->match) ? 0 : s->match.game->legal_actions(&s->match.state, legal);
+    char **lines = calloc(ncommands + (size_t)n, sizeof *lines);
+    *count = 0;
+    if (!lines)
+        return NULL;
+    for (size_t i = 0; i < ncommands; i++)
+        lines[(*count)++] = strdup(commands[i]);
+    for (int i = 0; i < n; i++) {
+        char text[RP_ACTION_TEXT];
+        if (s->match.game->action_to_text(&s->match.state, legal[i], text, sizeof text) >= 0)
+            lines[(*count)++] = strdup(text);
+    }
+    size_t kept = 0; /* drop any strdup that failed */
+    for (size_t i = 0; i < *count; i++)
+        if (lines[i])
+            lines[kept++] = lines[i];
+    *count = kept;
+    return lines;
+}
+
 static int game_loop(play_session *s)
 {
+    rp_cli_set_completions(prompt_lines, s);
     rp_match *m = &s->match;
     bool redraw = true;
     char line[MAX_INPUT + 1];
@@ -814,6 +844,7 @@ int rp_cmd_play(int argc, char **argv)
             printf("Everything you could not see has been dealt anew on resuming, so nothing "
                    "read from the record holds.\n");
         rc = game_loop(&s);
+        rp_cli_set_completions(NULL, NULL);
         int saved = rp_cli_record_save(&s.match);
         if (rc == RP_EXIT_OK)
             rc = saved;

@@ -67,6 +67,28 @@ def editing_and_history(ramparts, tmp, checks):
     checks.expect(t.wait() == 0, "quit does not exit 0")
 
 
+def tab_completion(ramparts, tmp, checks):
+    """Issue 26: Tab completes the moves word by word and the commands; two Tabs list the
+    choices; the completed line plays."""
+    record = os.path.join(tmp, "tab.rec")
+    t = Terminal([ramparts, "play", "danger-at-the-walls", "--seed", "5", "--record", record],
+                 {"TERM": "xterm", "NO_COLOR": "1"})
+    t.read_until(PROMPT)
+    t.type("can\t")
+    checks.expect(t.read_until(r"non $", timeout=20) is not None, "Tab did not complete 'cannon'")
+    t.type("\t\t")
+    checks.expect(t.read_until(r"wall $", timeout=20) is not None,
+                  "Tab did not go on word by word ('7', 'wall')")
+    t.type("\t\t")
+    checks.expect(t.read_until(r"1 +2 +3 +4 +5", timeout=20) is not None,
+                  "two Tabs did not list the walls")
+    t.type("2\r")
+    checks.expect(t.read_until(r"Blue plays cannon-7 at wall 2", timeout=20) is not None,
+                  "the completed move was not played")
+    t.type("qu\t\r")
+    checks.expect(t.wait() == 0, "'qu' + Tab did not complete 'quit'")
+
+
 def colour(ramparts, tmp, checks):
     record = os.path.join(tmp, "colour.rec")
     for env, want in (({"TERM": "xterm"}, True), ({"TERM": "dumb"}, False),
@@ -105,6 +127,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         ctrl_c_and_resume(ramparts, tmp, checks)
         editing_and_history(ramparts, tmp, checks)
+        tab_completion(ramparts, tmp, checks)
         colour(ramparts, tmp, checks)
         pager(ramparts, tmp, checks)
     return checks.finish()
