@@ -223,8 +223,12 @@ int rp_cli_record_save(const rp_match *m);
 void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, int viewer,
                     FILE *out, char *over, size_t over_size);
 /* The board as `viewer` sees it (the game's render), without the game's own game-over line
- * once the game is over (the one end-of-game line, rp_cli_result_line, says it). */
-void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out);
+ * once the game is over (the one end-of-game line, rp_cli_result_line, says it), its long
+ * lines broken at words to `width` (0: whole). */
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, int width,
+                   FILE *out);
+/* The number of rows of the terminal `f` is, or 0 when unknown or not a terminal. */
+int rp_cli_rows(FILE *f);
 /* The one end-of-game line: the resignation, else the game's own "game-over" sentence
  * (over_text), else who won. */
 void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out);

@@ -159,7 +159,7 @@ void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int view
     }
     rp_match_state_at(m, i + 1, &st);
     fprintf(out, "\n");
-    rp_cli_render(game, &st, viewer, color, out);
+    rp_cli_render(game, &st, viewer, color, rp_cli_width(out), out);
 }
 
 /* The line starts with "Game over" once blanks and colour codes are skipped. */
@@ -175,7 +175,8 @@ static bool says_game_over(const char *line, size_t len)
     return len - (i < len ? i : len) >= 9 && strncmp(line + i, "Game over", 9) == 0;
 }
 
-void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out)
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, int width,
+                   FILE *out)
 {
     char *text = NULL;
     size_t len = 0;
@@ -203,6 +204,6 @@ void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, 
         line += n + (line[n] != '\0');
     }
     kept[at] = '\0';
-    rp_cli_write_wrapped(out, kept, rp_cli_width(out));
+    rp_cli_write_wrapped(out, kept, width);
     free(text);
 }

@@ -24,6 +24,14 @@ int rp_cli_width(FILE *f)
     return 0;
 }
 
+int rp_cli_rows(FILE *f)
+{
+    struct winsize ws;
+    if (rp_cli_tty(f) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0)
+        return ws.ws_row;
+    return 0;
+}
+
 /* Bytes of the colour code at p ("\033[...m"), or 0. */
 static size_t escape_length(const char *p, const char *end)
 {
