@@ -91,6 +91,8 @@ RP_EXTERN int rp_match_undo(rp_match *m, rp_error *err);
  * *taken (may be NULL) is set to the number of moves taken back. */
 RP_EXTERN int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken,
                                  rp_error *err);
+/* Whether rp_match_undo_fair(m, seat, ...) would take a move back (RP_OK), or why not. */
+RP_EXTERN int rp_match_may_undo(const rp_match *m, int seat, rp_error *err);
 
 /* ---- records of unfinished games against the AI (docs/terminal.md) ----
  * A record holds the seed, so whoever opens it could see what the AI holds and what comes

@@ -180,6 +180,11 @@ int rp_cli_mpi_gather(void *items, size_t item_size, long count, rp_error *err);
  * characters is refused whole (a message says so); an accepted line is trimmed, with runs of
  * blanks inside made one space. */
 enum { RP_LINE_OK = 0, RP_LINE_EOF = -1, RP_LINE_REFUSED = -2 };
+/* Tab completion (libedit): `list` gives the whole lines that may be typed now (commands and
+ * moves; matched in any case), as a new array of new strings and their count; Tab completes the word
+ * under the cursor from those that start with what is typed. NULL: none. */
+typedef char **(*rp_cli_completions)(void *ctx, size_t *count);
+void rp_cli_set_completions(rp_cli_completions list, void *ctx);
 int rp_cli_read_line(const char *prompt, char *buf, size_t size);
 /* A byte below 32, DEL, or a C1 control in UTF-8. */
 bool rp_cli_line_has_control(const char *line);
@@ -187,6 +192,12 @@ void rp_cli_lower(char *text);
 /* Clear the terminal (between the seats of a shared table); on a terminal that cannot
  * (TERM=dumb) scroll it away; through a pipe, a marked break. */
 void rp_cli_clear_screen(void);
+/* The width to wrap to: $COLUMNS when set (20 to 1000), else the terminal's when `f` is one,
+ * else 0 (through a pipe lines stay whole). */
+int rp_cli_width(FILE *f);
+/* Text to out, each line longer than width (> 0) broken at spaces: continuation lines hang
+ * under the text after a leading "Label: ", else two past the line's indent (wrap.c). */
+void rp_cli_write_wrapped(FILE *out, const char *text, int width);
 /* Long text through $PAGER (or less) on a terminal, else straight to stdout. */
 void rp_cli_page(const char *text);
 void rp_cli_sleep_ms(long ms);
@@ -212,8 +223,12 @@ int rp_cli_record_save(const rp_match *m);
 void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, int viewer,
                     FILE *out, char *over, size_t over_size);
 /* The board as `viewer` sees it (the game's render), without the game's own game-over line
- * once the game is over (the one end-of-game line, rp_cli_result_line, says it). */
-void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out);
+ * once the game is over (the one end-of-game line, rp_cli_result_line, says it), its long
+ * lines broken at words to `width` (0: whole). */
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, int width,
+                   FILE *out);
+/* The number of rows of the terminal `f` is, or 0 when unknown or not a terminal. */
+int rp_cli_rows(FILE *f);
 /* The one end-of-game line: the resignation, else the game's own "game-over" sentence
  * (over_text), else who won. */
 void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out);

@@ -21,9 +21,17 @@ typedef struct play_session {
     rp_match match;
     bool color;
     int screen_seat; /* the human whose screen is up, or -1 */
+    /* At a table where nobody holds anything private the turn passes without a hand-over: the
+     * human who just moved, who may still take it back at the next one's prompt; or -1. */
+    int open_previous;
     /* What each human has not yet been told (their events since their last prompt). */
     char *pending[RP_MAX_PLAYERS];
     size_t pending_len[RP_MAX_PLAYERS];
+    /* On a terminal that can: each turn's screen is drawn in place from the top, the log of
+     * what each human was told above the board (their own log, kept whole). */
+    bool in_place;
+    char *log[RP_MAX_PLAYERS];
+    size_t log_len[RP_MAX_PLAYERS];
 } play_session;
 
 static void turn_help(void)
@@ -41,17 +49,18 @@ static void turn_help(void)
 static void play_help(void)
 {
     printf("usage: ramparts play GAME [--seat N=WHO ...] [--seed N] [--position TEXT]\n"
-           "                     [--record FILE] [key=value ...]\n"
-           "       ramparts play --resume FILE [--seat N=WHO ...]\n\n"
+           "                     [--record FILE] [--scroll] [key=value ...]\n"
+           "       ramparts play --resume FILE [--seat N=WHO ...] [--scroll]\n\n"
            "Plays GAME at the terminal. WHO is 'human' or an AI; by default seat 0 is human\n"
            "and every other seat is '%s'. Two or more humans share the terminal (hot seat):\n"
-           "the screen is cleared between them and each sees only their own cards.\n"
+           "the screen is cleared between them where one holds cards the other may not see.\n"
            "--position starts from a full-state notation. The game is saved as a record when\n"
            "it ends, when you quit and on Ctrl-C: to --record FILE, else to a new file in\n"
            "$RAMPARTS_RECORDS (default ~/.local/share/ramparts/records). --resume continues\n"
            "an unfinished record and saves it back to the same file; against the AI it first\n"
            "deals anew everything you could not see (as undo does), and an AI's seat stays\n"
-           "an AI.\n\n",
+           "an AI. On a terminal each turn's screen is drawn in place, what happened above\n"
+           "the board; --scroll prints each board below the last instead.\n\n",
            DEFAULT_OPPONENT);
     turn_help();
     printf("\nAIs:\n%s", rp_ai_help());
@@ -132,48 +141,133 @@ static int ai_turn(play_session *s)
     return RP_EXIT_OK;
 }
 
+/* A message about the table (an undo): printed now, or, when the screen is redrawn in place,
+ * kept for the log above the next board (which would otherwise wipe it). */
+static void announce(play_session *s, const char *text)
+{
+    const int seat = s->match.game->current_player(&s->match.state);
+    if (s->in_place && seat >= 0 && rp_match_is_human(&s->match, seat)) {
+        tell(s, seat, text, strlen(text));
+        return;
+    }
+    rp_cli_write_wrapped(stdout, text, rp_cli_width(stdout));
+}
+
 /* ---- the screen of a human's turn ---- */
 
-static void list_moves(const play_session *s)
+/* The legal moves numbered, in as many columns as the width takes (80 through a pipe). */
+static void list_moves(const play_session *s, FILE *out, int width)
 {
     const rp_game *game = s->match.game;
     rp_action legal[RP_MAX_LEGAL];
-    int n = game->legal_actions(&s->match.state, legal);
+    const int n = game->legal_actions(&s->match.state, legal);
+    char(*texts)[RP_ACTION_TEXT] = malloc((size_t)(n > 0 ? n : 1) * sizeof *texts);
+    if (!texts)
+        return;
+    int longest = 1;
     for (int i = 0; i < n; i++) {
-        char text[RP_ACTION_TEXT];
-        game->action_to_text(&s->match.state, legal[i], text, sizeof text);
-        printf("%s%4d%s %-21s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "", text,
-               (i % 3 == 2 || i == n - 1) ? "\n" : "");
+        if (game->action_to_text(&s->match.state, legal[i], texts[i], sizeof texts[i]) < 0)
+            snprintf(texts[i], sizeof texts[i], "?");
+        const int len = (int)strlen(texts[i]);
+        longest = len > longest ? len : longest;
     }
+    const int cell = 5 + longest + 2; /* "  12 " + the move + a gap */
+    const int columns = (width ? width : 80) / cell > 0 ? (width ? width : 80) / cell : 1;
+    for (int i = 0; i < n; i++) {
+        const bool last = i % columns == columns - 1 || i == n - 1;
+        fprintf(out, "%s%4d%s %-*s%s", s->color ? "\033[1m" : "", i + 1, s->color ? "\033[0m" : "",
+                last ? 0 : longest + 2, texts[i], last ? "\n" : "");
+    }
+    free(texts);
 }
 
 /* The compact line above the prompt: the game's summary, a short list, or a count. */
-static void prompt_moves(const play_session *s)
+static void prompt_moves(const play_session *s, FILE *out, int width)
 {
     const rp_game *game = s->match.game;
     char summary[512];
     if (game->moves_summary && game->moves_summary(&s->match.state, summary, sizeof summary) > 0) {
-        printf("Moves: %s  ('moves' numbers them)\n", summary);
+        char line[sizeof summary + 64];
+        snprintf(line, sizeof line, "Moves: %s  ('moves' numbers them)\n", summary);
+        rp_cli_write_wrapped(out, line, width);
         return;
     }
     rp_action legal[RP_MAX_LEGAL];
     int n = game->legal_actions(&s->match.state, legal);
     if (n <= SHORT_LIST) {
-        list_moves(s);
+        list_moves(s, out, width);
         return;
     }
-    printf("%d moves: type one in notation, or 'moves' to see them numbered.\n", n);
+    fprintf(out, "%d moves: type one in notation, or 'moves' to see them numbered.\n", n);
+}
+
+/* Grow *buf by text (a log); false when out of memory (the text is dropped). */
+static bool append_text(char **buf, size_t *len, const char *text, size_t n)
+{
+    char *grown = realloc(*buf, *len + n + 1);
+    if (!grown)
+        return false;
+    memcpy(grown + *len, text, n);
+    *len += n;
+    grown[*len] = '\0';
+    *buf = grown;
+    return true;
+}
+
+/* The screen drawn in place: from the top, as much of the seat's log as fits above `bottom`
+ * (the board and what follows it), wrapped to the width. */
+static void draw_in_place(const play_session *s, int seat, const char *bottom, int width, int rows)
+{
+    int bottom_lines = 0;
+    for (const char *p = bottom; *p; p++)
+        bottom_lines += *p == '\n';
+    char *log = NULL;
+    size_t log_len = 0;
+    FILE *mem = open_memstream(&log, &log_len);
+    if (mem) {
+        if (s->log[seat])
+            rp_cli_write_wrapped(mem, s->log[seat], width);
+        if (fclose(mem) != 0)
+            log_len = 0;
+    }
+    int room = rows - bottom_lines - 2; /* a blank line between, and the prompt */
+    const char *from = log ? log + log_len : "";
+    while (log && room > 0 && from > log) {
+        from--; /* back over the newline ending the previous line, then to its start */
+        while (from > log && from[-1] != '\n')
+            from--;
+        room--;
+    }
+    printf("\033[H\033[2J%s\n%s", from, bottom);
+    free(log);
 }
 
 static void show_turn(play_session *s, int seat)
 {
     const rp_game *game = s->match.game;
+    const int width = rp_cli_width(stdout), rows = rp_cli_rows(stdout);
+    if (s->in_place && rows >= 12 && width >= 20) {
+        if (s->pending_len[seat])
+            append_text(&s->log[seat], &s->log_len[seat], s->pending[seat], s->pending_len[seat]);
+        forget(s, seat);
+        char *bottom = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&bottom, &len);
+        if (mem) {
+            rp_cli_render(game, &s->match.state, seat, s->color, width, mem);
+            prompt_moves(s, mem, width);
+            if (fclose(mem) == 0)
+                draw_in_place(s, seat, bottom, width, rows);
+        }
+        free(bottom);
+        return;
+    }
     if (s->pending_len[seat])
-        fputs(s->pending[seat], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[seat], width);
     forget(s, seat);
     printf("\n");
-    rp_cli_render(game, &s->match.state, seat, s->color, stdout);
-    prompt_moves(s);
+    rp_cli_render(game, &s->match.state, seat, s->color, width, stdout);
+    prompt_moves(s, stdout, width);
 }
 
 /* ---- commands at a human's prompt ---- */
@@ -207,6 +301,15 @@ static void last_move_text(const rp_match *m, int seat, char *text, size_t size)
     }
 }
 
+/* The seat of the last move in m's history, or -1. */
+static int last_mover(const rp_match *m)
+{
+    for (size_t i = m->length; i-- > 0;)
+        if (m->history[i].kind == RP_ENTRY_MOVE)
+            return m->history[i].seat;
+    return -1;
+}
+
 static bool undo(play_session *s, int seat)
 {
     rp_match *m = &s->match;
@@ -215,23 +318,37 @@ static bool undo(play_session *s, int seat)
     char move[RP_ACTION_TEXT];
     last_move_text(m, seat, move, sizeof move);
     if (rp_match_undo_fair(m, seat, fresh_seed(), &taken, &err) < 0) {
-        printf("Cannot undo: %s.\n", err.msg);
+        if (rp_match_humans(m) > 1)
+            printf("%s, you cannot undo: %s.\n", rp_seat_name(m->game, seat), err.msg);
+        else
+            printf("Cannot undo: %s.\n", err.msg);
         return false;
     }
     forget(s, seat); /* what was seen after the move no longer holds */
     rp_cli_record_snapshot(m);
+    char said[1024];
     const size_t replies = taken - 1;
+    int n = 0;
     if (rp_match_humans(m) > 1) {
-        printf("%s took back their last move, '%s'.\n", rp_seat_name(m->game, seat), move);
-        return true;
+        n = snprintf(said, sizeof said, "%s took back their last move, '%s'.\n",
+                     rp_seat_name(m->game, seat), move);
+    } else {
+        n = snprintf(said, sizeof said, "Took back your last move, '%s'%s", move,
+                     replies ? ", and the" : "");
+        if (replies)
+            n += snprintf(said + n, sizeof said - (size_t)n, " %zu repl%s after it", replies,
+                          replies == 1 ? "y" : "ies");
+        if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
+            n += snprintf(said + n, sizeof said - (size_t)n,
+                          ". Everything you could not see has been shuffled again, so what you "
+                          "saw after that move no longer holds");
+        n += snprintf(said + n, sizeof said - (size_t)n, ".\n");
     }
-    printf("Took back your last move, '%s'", move);
-    if (replies)
-        printf(", and the %zu repl%s after it", replies, replies == 1 ? "y" : "ies");
-    if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
-        printf(". Everything you could not see has been shuffled again, so what you saw after "
-               "that move no longer holds");
-    printf(".\n");
+    if (last_mover(m) == seat) { /* the same turn: say what one more undo takes back */
+        last_move_text(m, seat, move, sizeof move);
+        snprintf(said + n, sizeof said - (size_t)n, "('undo' again takes back '%s'.)\n", move);
+    }
+    announce(s, said);
     return true;
 }
 
@@ -370,7 +487,7 @@ static char *board_text(const play_session *s, int seat)
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         return NULL;
-    rp_cli_render(s->match.game, &s->match.state, seat, s->color, mem);
+    rp_cli_render(s->match.game, &s->match.state, seat, s->color, 0, mem);
     if (fclose(mem) != 0) {
         free(text);
         return NULL;
@@ -382,13 +499,15 @@ static char *board_text(const play_session *s, int seat)
  * board's lines that changed, not the whole board again; REDRAW when that cannot be told. */
 static turn_outcome show_changes(play_session *s, int seat, const char *before)
 {
+    if (s->in_place)
+        return REDRAW; /* the screen is drawn in place: nothing scrolls */
     char *after = board_text(s, seat);
     if (!before || !after) {
         free(after);
         return REDRAW;
     }
     if (s->pending_len[seat])
-        fputs(s->pending[seat], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[seat], rp_cli_width(stdout));
     forget(s, seat);
     const char *old_line = before, *new_line = after;
     while (*new_line) {
@@ -399,7 +518,7 @@ static turn_outcome show_changes(play_session *s, int seat, const char *before)
         new_line += new_len + (new_line[new_len] != '\0');
     }
     free(after);
-    prompt_moves(s);
+    prompt_moves(s, stdout, rp_cli_width(stdout));
     return STAY;
 }
 
@@ -419,14 +538,17 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
     if (strcmp(command, "help") == 0 || strcmp(command, "?") == 0) {
         turn_help();
     } else if (strcmp(command, "moves") == 0) {
-        list_moves(s);
+        list_moves(s, stdout, rp_cli_width(stdout));
     } else if (strcmp(command, "rules") == 0) {
         const char *rules = rp_game_rules(m->game);
         rp_cli_page(rules ? rules : "No rules document.\n");
     } else if (strcmp(command, "hint") == 0) {
         hint(s);
     } else if (strcmp(command, "undo") == 0) {
-        return undo(s, seat) ? REDRAW : STAY;
+        /* At an open table the one who just moved may take it back at the next one's prompt. */
+        const int previous = s->open_previous;
+        const bool theirs = previous >= 0 && rp_match_may_undo(m, seat, NULL) < 0;
+        return undo(s, theirs ? previous : seat) ? REDRAW : STAY;
     } else if (strcmp(command, "resign") == 0) {
         if (confirm("Resign the game?")) {
             rp_error err;
@@ -458,7 +580,7 @@ static bool hand_over(play_session *s, int next)
     for (;;) {
         printf("Pass the terminal to %s (seat %d). %s: press Enter when ready.\n",
                rp_seat_name(game, next), next, rp_seat_name(game, next));
-        if (previous >= 0)
+        if (previous >= 0 && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
             printf("(%s: type 'undo' first to take back your move.)\n",
                    rp_seat_name(game, previous));
         char line[MAX_INPUT + 1];
@@ -486,6 +608,37 @@ static bool hand_over(play_session *s, int next)
     return true;
 }
 
+/* Whether `seat` sees anything the spectator does not (a hand, face-down cards): its view,
+ * but for the key naming the viewer, differs from the spectator's. */
+static bool sees_private(const rp_match *m, int seat)
+{
+    if (seat < 0 || !(m->game->flags & RP_HIDDEN_INFO))
+        return false;
+    cJSON *mine = m->game->view_json(&m->state, seat);
+    cJSON *public = m->game->view_json(&m->state, RP_SPECTATOR);
+    static const char *const viewer_keys[] = {"seat", "viewer"};
+    for (size_t k = 0; k < sizeof viewer_keys / sizeof viewer_keys[0]; k++) {
+        cJSON_DeleteItemFromObjectCaseSensitive(mine, viewer_keys[k]);
+        cJSON_DeleteItemFromObjectCaseSensitive(public, viewer_keys[k]);
+    }
+    const bool differ = !mine || !public || !cJSON_Compare(mine, public, true);
+    cJSON_Delete(mine);
+    cJSON_Delete(public);
+    return differ;
+}
+
+/* The turn passes between humans who hold nothing private: no hand-over, the same screen. */
+static void open_turn_change(play_session *s, int next)
+{
+    const rp_game *game = s->match.game;
+    const int previous = s->screen_seat;
+    printf("\n%s (seat %d) to play.", rp_seat_name(game, next), next);
+    if (previous >= 0 && previous != next && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
+        printf(" (%s: 'undo' takes back your move.)", rp_seat_name(game, previous));
+    printf("\n");
+    s->open_previous = previous;
+}
+
 static void game_over_screen(play_session *s)
 {
     const rp_match *m = &s->match;
@@ -494,20 +647,69 @@ static void game_over_screen(play_session *s)
     for (int p = 0; !shared && p < m->game->num_players(&m->state); p++)
         if (rp_match_is_human(m, p))
             viewer = p;
+    const int width = rp_cli_width(stdout), rows = rp_cli_rows(stdout);
+    if (!shared && s->in_place && rows >= 12 && width >= 20) {
+        if (s->pending_len[viewer])
+            append_text(&s->log[viewer], &s->log_len[viewer], s->pending[viewer],
+                        s->pending_len[viewer]);
+        char *bottom = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&bottom, &len);
+        if (mem) {
+            rp_cli_render(m->game, &m->state, viewer, s->color, width, mem);
+            char over[RP_ERROR_TEXT];
+            rp_cli_over_text(m, viewer, over, sizeof over);
+            rp_cli_result_line(m, over, mem);
+            if (fclose(mem) == 0)
+                draw_in_place(s, viewer, bottom, width, rows);
+        }
+        free(bottom);
+        return;
+    }
     if (shared) {
         rp_cli_clear_screen();
     } else if (s->pending_len[viewer]) {
-        fputs(s->pending[viewer], stdout);
+        rp_cli_write_wrapped(stdout, s->pending[viewer], rp_cli_width(stdout));
     }
     printf("\n");
-    rp_cli_render(m->game, &m->state, viewer, s->color, stdout);
+    rp_cli_render(m->game, &m->state, viewer, s->color, rp_cli_width(stdout), stdout);
     char over[RP_ERROR_TEXT];
     rp_cli_over_text(m, viewer, over, sizeof over);
     rp_cli_result_line(m, over, stdout);
 }
 
+/* What Tab completes at a prompt: the commands and the legal moves' notations. */
+static char **prompt_lines(void *ctx, size_t *count)
+{
+    const play_session *s = ctx;
+    static const char *const commands[] = {"moves", "board",  "hint", "rules",
+                                           "undo",  "resign", "help", "quit"};
+    const size_t ncommands = sizeof commands / sizeof commands[0];
+    rp_action legal[RP_MAX_LEGAL];
+    const int n =
+        rp_match_over(&s->match) ? 0 : s->match.game->legal_actions(&s->match.state, legal);
+    char **lines = calloc(ncommands + (size_t)n, sizeof *lines);
+    *count = 0;
+    if (!lines)
+        return NULL;
+    for (size_t i = 0; i < ncommands; i++)
+        lines[(*count)++] = strdup(commands[i]);
+    for (int i = 0; i < n; i++) {
+        char text[RP_ACTION_TEXT];
+        if (s->match.game->action_to_text(&s->match.state, legal[i], text, sizeof text) >= 0)
+            lines[(*count)++] = strdup(text);
+    }
+    size_t kept = 0; /* drop any strdup that failed */
+    for (size_t i = 0; i < *count; i++)
+        if (lines[i])
+            lines[kept++] = lines[i];
+    *count = kept;
+    return lines;
+}
+
 static int game_loop(play_session *s)
 {
+    rp_cli_set_completions(prompt_lines, s);
     rp_match *m = &s->match;
     bool redraw = true;
     char line[MAX_INPUT + 1];
@@ -519,10 +721,15 @@ static int game_loop(play_session *s)
             continue;
         }
         if (p != s->screen_seat) {
-            if (rp_match_humans(m) > 1 && !hand_over(s, p))
-                return RP_EXIT_OK;
-            if (m->game->current_player(&m->state) != p)
-                continue; /* the hand-over took a move back */
+            if (rp_match_humans(m) > 1 && (sees_private(m, s->screen_seat) || sees_private(m, p))) {
+                s->open_previous = -1;
+                if (!hand_over(s, p))
+                    return RP_EXIT_OK;
+                if (m->game->current_player(&m->state) != p)
+                    continue; /* the hand-over took a move back */
+            } else if (rp_match_humans(m) > 1) {
+                open_turn_change(s, p);
+            }
             s->screen_seat = p;
             redraw = true;
         }
@@ -556,6 +763,7 @@ typedef struct play_args {
     rp_config cfg;
     char who[RP_MAX_PLAYERS][RP_RECORD_SEAT_TEXT];
     const char *position, *record, *resume;
+    bool scroll; /* --scroll: boards one below the other, never redrawn in place */
 } play_args;
 
 /* "N=WHO": WHO for seat N. */
@@ -604,6 +812,8 @@ static int parse_args(int argc, char **argv, play_args *a)
                 if (rp_config_set(a->game, &a->cfg, kv, &err) < 0)
                     return rp_cli_usage_error("play", "%s", err.msg);
             }
+        } else if (strcmp(arg, "--scroll") == 0) {
+            a->scroll = true;
         } else if (arg[0] == '-') {
             return rp_cli_usage_error("play", "unknown option '%s'", arg);
         } else if (!a->game) {
@@ -686,20 +896,45 @@ static int seat_players(play_session *s, const play_args *a)
     return RP_EXIT_OK;
 }
 
-static void greet(const play_session *s, bool resumed)
+static void greet(const play_session *s, bool resumed, bool dealt, FILE *out)
 {
     const rp_match *m = &s->match;
-    printf("%s", m->game->title);
+    fprintf(out, "%s", m->game->title);
     if (resumed)
-        printf(", resumed after %zu move%s", m->num_moves, m->num_moves == 1 ? "" : "s");
+        fprintf(out, ", resumed after %zu move%s", m->num_moves, m->num_moves == 1 ? "" : "s");
     const int players = m->game->num_players(&m->state);
     const int humans = rp_match_humans(m);
     if (humans > 1)
-        printf(": %d players at one terminal (the screen is cleared between them)", humans);
+        fprintf(out, ": %d players at one terminal (%s)", humans,
+                m->game->flags & RP_HIDDEN_INFO
+                    ? "the screen is cleared between them whenever one holds something private"
+                    : "nothing is hidden: the turn passes on the same screen");
     for (int p = 0; p < players && humans == 1; p++)
         if (rp_match_is_human(m, p))
-            printf(": you are %s (seat %d)", rp_seat_name(m->game, p), p);
-    printf(". Type 'help' for commands.\n");
+            fprintf(out, ": you are %s (seat %d)", rp_seat_name(m->game, p), p);
+    fprintf(out, ". Type 'help' for commands.\n");
+    if (dealt)
+        fprintf(out, "Everything you could not see has been dealt anew on resuming, so nothing "
+                     "read from the record holds.\n");
+}
+
+/* The greeting: printed, or, when screens are drawn in place, the first line of every
+ * human's log (the first screen would wipe it). */
+static void welcome(play_session *s, bool resumed, bool dealt)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = s->in_place ? open_memstream(&text, &len) : NULL;
+    if (!mem) {
+        greet(s, resumed, dealt, stdout);
+        return;
+    }
+    greet(s, resumed, dealt, mem);
+    if (fclose(mem) == 0)
+        for (int p = 0; p < s->match.game->num_players(&s->match.state); p++)
+            if (rp_match_is_human(&s->match, p))
+                tell(s, p, text, len);
+    free(text);
 }
 
 int rp_cmd_play(int argc, char **argv)
@@ -713,7 +948,10 @@ int rp_cmd_play(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != RP_EXIT_OK)
         return rc;
-    play_session s = {.color = rp_cli_color(stdout), .screen_seat = -1};
+    play_session s = {.color = rp_cli_color(stdout), .screen_seat = -1, .open_previous = -1};
+    const char *term = getenv("TERM");
+    s.in_place = !a.scroll && rp_cli_tty(stdin) && rp_cli_tty(stdout) && term && *term &&
+                 strcmp(term, "dumb") != 0;
     rc = a.resume ? resume_match(&s, a.resume) : new_match(&s, &a);
     if (rc != RP_EXIT_OK)
         return rc;
@@ -732,17 +970,17 @@ int rp_cmd_play(int argc, char **argv)
     }
     if (rc == RP_EXIT_OK) {
         rp_cli_record_snapshot(&s.match);
-        greet(&s, a.resume != NULL);
-        if (dealt)
-            printf("Everything you could not see has been dealt anew on resuming, so nothing "
-                   "read from the record holds.\n");
+        welcome(&s, a.resume != NULL, dealt);
         rc = game_loop(&s);
+        rp_cli_set_completions(NULL, NULL);
         int saved = rp_cli_record_save(&s.match);
         if (rc == RP_EXIT_OK)
             rc = saved;
     }
-    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+    for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         forget(&s, p);
+        free(s.log[p]);
+    }
     rp_match_free(&s.match);
     return rc;
 }

@@ -56,7 +56,7 @@ static void show_position(const rp_match *m, size_t shown, int viewer, bool colo
                m->num_moves == 1 ? "" : "s");
         rp_state st;
         rp_match_state_at(m, 0, &st);
-        rp_cli_render(m->game, &st, viewer, color, stdout);
+        rp_cli_render(m->game, &st, viewer, color, rp_cli_width(stdout), stdout);
         return;
     }
     rp_cli_show_entry(m, shown - 1, move_number_at(m, shown - 1), viewer, color, stdout);

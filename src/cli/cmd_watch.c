@@ -93,7 +93,7 @@ static int seat_ais(rp_match *m, char *list)
 static int watch_game(rp_match *m, int viewer, long pace, bool color)
 {
     printf("%s, watched as %s.\n\n", m->game->title, rp_viewer_name(m->game, viewer));
-    rp_cli_render(m->game, &m->state, viewer, color, stdout);
+    rp_cli_render(m->game, &m->state, viewer, color, rp_cli_width(stdout), stdout);
     while (!rp_match_over(m)) {
         rp_genmove g;
         rp_error err;

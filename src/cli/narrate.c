@@ -68,7 +68,9 @@ void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out)
     }
     if (over_text && *over_text) {
         const bool said = strncmp(over_text, "Game over", 9) == 0;
-        fprintf(out, "%s%s\n", said ? "" : "Game over. ", over_text);
+        char line[RP_ERROR_TEXT + 16];
+        snprintf(line, sizeof line, "%s%s\n", said ? "" : "Game over. ", over_text);
+        rp_cli_write_wrapped(out, line, rp_cli_width(out));
         return;
     }
     double r[RP_MAX_PLAYERS];
@@ -112,6 +114,23 @@ int rp_cli_viewer(const char *command, const rp_game *game, int players, const c
     return -3;
 }
 
+/* rp_cli_narrate to out, its long lines broken at words to out's width. */
+static void narrate_wrapped(const rp_game *game, const void *before, rp_action action, int viewer,
+                            FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        rp_cli_narrate(game, before, action, viewer, out, NULL, 0);
+        return;
+    }
+    rp_cli_narrate(game, before, action, viewer, mem, NULL, 0);
+    if (fclose(mem) == 0)
+        rp_cli_write_wrapped(out, text, rp_cli_width(out));
+    free(text);
+}
+
 void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int viewer, bool color,
                        FILE *out)
 {
@@ -124,7 +143,7 @@ void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int view
     case RP_ENTRY_MOVE:
         fprintf(out, "%s-- Move %zu: %s --%s\n", bold, move_number, rp_seat_name(game, e->seat),
                 plain);
-        rp_cli_narrate(game, &st, e->action, viewer, out, NULL, 0);
+        narrate_wrapped(game, &st, e->action, viewer, out);
         break;
     case RP_ENTRY_UNDO:
         fprintf(out, "%s-- %s took back %llu move%s --%s\n", bold, rp_seat_name(game, e->seat),
@@ -140,7 +159,7 @@ void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int view
     }
     rp_match_state_at(m, i + 1, &st);
     fprintf(out, "\n");
-    rp_cli_render(game, &st, viewer, color, out);
+    rp_cli_render(game, &st, viewer, color, rp_cli_width(out), out);
 }
 
 /* The line starts with "Game over" once blanks and colour codes are skipped. */
@@ -156,7 +175,8 @@ static bool says_game_over(const char *line, size_t len)
     return len - (i < len ? i : len) >= 9 && strncmp(line + i, "Game over", 9) == 0;
 }
 
-void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, FILE *out)
+void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, int width,
+                   FILE *out)
 {
     char *text = NULL;
     size_t len = 0;
@@ -172,11 +192,18 @@ void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, 
         return;
     }
     const bool over = game->current_player(st) == RP_TERMINAL;
+    char *kept = text; /* the lines kept, moved down in place */
+    size_t at = 0;
     for (const char *line = text; *line;) {
         const size_t n = strcspn(line, "\n");
-        if (!over || !says_game_over(line, n))
-            fprintf(out, "%.*s\n", (int)n, line);
+        if (!over || !says_game_over(line, n)) {
+            memmove(kept + at, line, n);
+            at += n;
+            kept[at++] = '\n';
+        }
         line += n + (line[n] != '\0');
     }
+    kept[at] = '\0';
+    rp_cli_write_wrapped(out, kept, width);
     free(text);
 }

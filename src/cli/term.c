@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,9 +67,75 @@ static bool read_plain(char *buf, size_t size, bool *too_long)
     return true;
 }
 
+/* ---- Tab completion: the words of whole lines the caller lists (commands, moves) ---- */
+
+static rp_cli_completions completions_of;
+static void *completions_ctx;
+
+void rp_cli_set_completions(rp_cli_completions list, void *ctx)
+{
+    completions_of = list;
+    completions_ctx = ctx;
+}
+
+/* The candidates for the word being typed: for every listed line that starts with what is
+ * typed so far, its word at this place (each once). */
+static char **candidate_words(const char *line_before, const char *word)
+{
+    size_t count = 0;
+    char **lines = completions_of ? completions_of(completions_ctx, &count) : NULL;
+    char **words = calloc(count + 2, sizeof *words);
+    size_t n = 1; /* words[0]: the common prefix, filled by readline's convention below */
+    const size_t before = strlen(line_before), typed = strlen(word);
+    for (size_t i = 0; words && i < count; i++) {
+        const char *c = lines[i];
+        if (strncasecmp(c, line_before, before) != 0 || strncasecmp(c + before, word, typed) != 0)
+            continue;
+        const size_t len = strcspn(c + before, " ");
+        bool seen = false;
+        for (size_t k = 1; k < n && !seen; k++)
+            seen = strlen(words[k]) == len && strncmp(words[k], c + before, len) == 0;
+        if (!seen)
+            words[n++] = strndup(c + before, len);
+    }
+    for (size_t i = 0; i < count; i++)
+        free(lines[i]);
+    free(lines);
+    if (!words || n == 1) {
+        free(words);
+        return NULL;
+    }
+    /* words[0]: the longest prefix the candidates share, which readline puts in the line. */
+    size_t common = strlen(words[1]);
+    for (size_t k = 2; k < n; k++) {
+        size_t j = 0;
+        while (j < common && words[k][j] == words[1][j])
+            j++;
+        common = j;
+    }
+    words[0] = strndup(words[1], common);
+    if (n == 2) { /* one candidate: it alone, as readline expects */
+        free(words[0]);
+        words[0] = words[1];
+        words[1] = NULL;
+    }
+    return words;
+}
+
+static char **complete_word(const char *word, int start, int end)
+{
+    (void)end;
+    rl_attempted_completion_over = 1; /* never file names */
+    char line_before[512];
+    const int keep = start < (int)sizeof line_before ? start : (int)sizeof line_before - 1;
+    snprintf(line_before, sizeof line_before, "%.*s", keep, rl_line_buffer);
+    return candidate_words(line_before, word);
+}
+
 static bool read_edited(const char *prompt, char *buf, size_t size, bool *too_long)
 {
     *too_long = false;
+    rl_attempted_completion_function = complete_word;
     char *line = readline(prompt);
     if (!line)
         return false;

@@ -275,7 +275,7 @@ static int check_hot_seat_undo(const rp_match *m, long at, rp_error *err)
     return RP_OK;
 }
 
-int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_error *err)
+int rp_match_may_undo(const rp_match *m, int seat, rp_error *err)
 {
     if (m->resigned >= 0)
         return rp_fail(err, RP_EOVER, "the game is over");
@@ -284,11 +284,20 @@ int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_e
     long at = last_move(m, seat);
     if (at < 0)
         return rp_fail(err, RP_EINVAL, "you have no move to take back");
-    const bool hot_seat = rp_match_humans(m) > 1;
-    if (hot_seat && check_hot_seat_undo(m, at, err) < 0)
+    if (rp_match_humans(m) > 1 && check_hot_seat_undo(m, at, err) < 0)
         return RP_EINVAL;
+    return RP_OK;
+}
+
+int rp_match_undo_fair(rp_match *m, int seat, uint64_t seed, size_t *taken, rp_error *err)
+{
+    int rc = rp_match_may_undo(m, seat, err);
+    if (rc < 0)
+        return rc;
+    const long at = last_move(m, seat);
+    const bool hot_seat = rp_match_humans(m) > 1;
     /* Room for the two notes first, so nothing below can fail half-way. */
-    int rc = reserve(m, m->length + 2, err);
+    rc = reserve(m, m->length + 2, err);
     if (rc < 0)
         return rc;
     size_t count = m->num_moves;

@@ -9,6 +9,9 @@ import signal
 import subprocess
 import time
 
+# Lines stay whole through pipes unless a test asks for a width (COLUMNS).
+os.environ.pop("COLUMNS", None)
+
 
 class Checks:
     def __init__(self):

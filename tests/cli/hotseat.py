@@ -3,6 +3,8 @@
 
 In every game with hidden information, two humans share `ramparts play` (the second seat is
 `--seat 1=human`), pressing Enter at each hand-over screen and playing the first listed move.
+Where neither holds anything private (Walls and Armies) the turn passes without a hand-over,
+on a line "NAME (seat N) to play.", and the move may be taken back at the next one's prompt.
 Each human's screen (between two clears) is compared with the referee: it must name no card
 that was secret from that seat in every state since that seat's previous screen (the debug
 verb `secrets SEAT` over the game's record). Taking back a move at the hand-over is allowed
@@ -25,6 +27,7 @@ PROMPT = re.compile(r"\n([A-Za-z0-9 ]+)> $")
 HANDOVER = re.compile(r"Pass the terminal to .* \(seat (\d+)\)\. .*press Enter when ready\.\n"
                       r"(\(.*\)\n)?$")
 CLEAR = "-------- the screen is cleared here --------"
+OPEN_TURN = re.compile(r"\(seat (\d+)\) to play\.")
 MOVES = 50
 READY = re.compile(PROMPT.pattern + "|" + HANDOVER.pattern)
 
@@ -64,6 +67,9 @@ def play_one(ramparts, game, seed, record, checks):
         prompt = PROMPT.search(s.screen)
         if not prompt or moves >= MOVES:
             break
+        passed = OPEN_TURN.findall(s.screen.split(CLEAR)[-1])
+        if passed:
+            seat = int(passed[-1])
         screens.append((seat, moves, s.screen.split(CLEAR)[-1]))
         s.send("1")
         moves += 1

@@ -1,6 +1,7 @@
 # lib.bash — helpers for the command-line tests: run the real binary, compare, report.
 # Sourced by tests/cli/*.sh with RAMPARTS set to the binary under test.
 set -u
+unset COLUMNS # lines stay whole through pipes unless a test asks for a width
 failures=0
 checks=0
 pass() { checks=$((checks + 1)); }

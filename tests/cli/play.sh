@@ -84,13 +84,26 @@ printf '1\nquit\n' | "$RAMPARTS" play king-of-danger players=5 dealer=4 --positi
 expect_match "a position's record has its player count" "$(cat "$tmp/pos.rec")" $'\\[options players=2 '
 expect_status "a record from another player count's position replays" 0 "$RAMPARTS" replay "$tmp/pos.rec"
 
-# Hot seat: a hand-over screen between humans; undo only of your own last move.
-out=$(printf '\n1\nyes\nundo\n\n1\nyes\n\nundo\n1\nyes\n\nundo\nquit\n' | "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
-expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \\(seat 1\\)"
+# Hot seat, nothing hidden (Castle Danger; issue 26): no hand-over, the turn passes on the same
+# screen; the one who just moved may take it back at the next one's prompt, which offers it.
+out=$(printf 'undo\n1\nyes\nundo\n1\nyes\n1\nyes\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seat 1=human --seed 3 --record "$tmp/h.rec")
+[[ "$out" != *"Pass the terminal"* && "$out" != *"screen is cleared here"* ]] && pass || fail "hot seat: a hand-over where nothing is hidden"
+expect_match "hot seat: nothing to take back" "$out" "Blue, you cannot undo: you have no move to take back"
+expect_match "hot seat: the turn passes, offering undo" "$out" "Red \(seat 1\) to play. \(Blue: 'undo' takes back your move.\)"
+expect_match "hot seat: the previous player's move taken back at the next prompt" "$out" "Blue took back their last move, 'end'."
+expect_match "hot seat: and the other way round" "$out" "Red took back their last move, 'end'."
+
+# Hot seat with hidden cards (Danger at the Walls): a hand-over screen, which offers undo only
+# where it would be allowed (a played card showed what was hidden: refused, and not offered).
+out=$(printf '\n1\n1\nundo\n\n1\n1\n1\n1\n\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seat 1=human --seed 3 --record "$tmp/h2.rec")
+expect_match "hot seat: a hand-over screen" "$out" "Pass the terminal to Red \(seat 1\)"
 expect_match "hot seat: the screen is cleared" "$out" "the screen is cleared here"
-expect_match "hot seat: your own move may be taken back at the hand-over" "$out" "Blue took back their last move"
-expect_match "hot seat: nothing to take back" "$out" "Cannot undo: you have no move to take back"
-expect_match "hot seat: not another's move" "$out" "Cannot undo: Red \\(human\\) has moved since"
+[[ "$out" != *"type 'undo' first"* ]] && pass || fail "hot seat: undo offered where it is refused"
+expect_match "hot seat: a move that showed a card cannot be taken back" "$out" "Blue, you cannot undo: your last move showed something"
+expect_match "hot seat: not another's move" "$out" "Blue, you cannot undo: Red \(human\) has moved since"
+out=$(printf '1\n1\n1\n1\n1\n1\nquit\n' | NO_COLOR=1 "$RAMPARTS" play walls-and-armies --seat 1=human --seed 3 --record "$tmp/h3.rec")
+[[ "$out" != *"Pass the terminal"* ]] && pass || fail "hot seat: Walls and Armies (nothing private) hands over"
+expect_match "hot seat: Walls and Armies passes the turn on the same screen" "$out" "\\(seat [01]\\) to play."
 
 # watch and replay --show / --step tell the game as one viewer saw it.
 out=$("$RAMPARTS" watch castle-danger --ai random --pace 0 --seed 2 --record "$tmp/w.rec")
@@ -115,6 +128,7 @@ expect_match "replay --step: a number past the end says so" "$step" "The game ha
 out=$(printf 'nonsense\n\n999\nboard\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/e.rec")
 expect_eq "errors and empty lines do not redraw the board; 'board' does" "$(grep -c 'Walls in supply' <<<"$out")" "2"
 expect_match "the refused input says why" "$out" "Not played: 'nonsense' is not an action"
+expect_match "Castle Danger counts one piece in the singular" "$out" "on board: 1 Wizard, 0 Builders, 0 Cannons"
 
 # Issue 26: Castle Danger's 'end' with moves left asks first; 'no' plays nothing.
 out=$(printf 'end\nno\nend\nyes\nquit\n' | NO_COLOR=1 "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/end.rec")
@@ -124,11 +138,27 @@ expect_eq "the refused end is said" "$(grep -c '^Not played.$' <<<"$out")" "1"
 
 # Issue 26: Danger at the Walls' refill draws show what changed, not the board again; undo says
 # what it took back (the last draw, not the play).
-out=$(printf '2\n1\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/draw.rec")
+out=$(printf '2\n1\nundo\nundo\nquit\n' | NO_COLOR=1 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/draw.rec")
 draw_part=$(sed -n '/draws engineer/,/^Blue> /p' <<<"$out")
 expect_match "a draw shows the new hand" "$draw_part" "Your hand: archer-1, archer-2, cannon-7, attack, engineer"
 [[ "$draw_part" != *"Wall 1:"* ]] && pass || fail "a refill draw redrew the whole board: $draw_part"
 expect_match "undo names the move taken back" "$out" "Took back your last move, 'draw personal'"
+expect_match "undo says what one more undo takes back" "$out" "\\('undo' again takes back 'archers 3\\+3 wall 1'.\\)"
+expect_match "and one more undo takes back the play" "$out" "Took back your last move, 'archers 3\\+3 wall 1'"
+
+# Issue 26: long lines break at words to the width ($COLUMNS here; the terminal's on a terminal):
+# the same words in the same order as unwrapped (through a pipe without COLUMNS), no line wider
+# than the width but for a single word, and the moves list in columns that fit.
+for game in $(games); do
+  whole=$("$RAMPARTS" watch "$game" --ai random --pace 0 --seed 3)
+  narrow=$(COLUMNS=50 "$RAMPARTS" watch "$game" --ai random --pace 0 --seed 3)
+  expect_eq "$game: wrapping keeps every word, whole and in order" "$(tr -s ' \n' '\n\n' <<<"$narrow")" "$(tr -s ' \n' '\n\n' <<<"$whole")"
+  wide=$(python3 -c 'import sys; print([l for l in sys.stdin.read().split("\n") if len(l) > 50 and " " in l.strip()][:1])' <<<"$narrow")
+  expect_eq "$game: no wrapped line is wider than 50 columns" "$wide" "[]"
+done
+out=$(printf 'moves\nquit\n' | COLUMNS=60 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/wrap.rec")
+expect_match "the moves list fits the width in columns" "$out" $'\n   1 archers 3 wall 1 +2 archers 3\\+3 wall 1\n'
+expect_match "the moves hint breaks at a word, hanging under its label" "$out" $'cannon 7 wall\n       <1-5>  \\(\'moves\' numbers them\\)'
 
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.

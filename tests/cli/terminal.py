@@ -6,10 +6,13 @@ with TERM=dumb or NO_COLOR; `rules` goes through the pager.
 
 Usage: terminal.py RAMPARTS
 """
+import fcntl
 import os
 import re
+import struct
 import subprocess
 import sys
+import termios
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -67,6 +70,56 @@ def editing_and_history(ramparts, tmp, checks):
     checks.expect(t.wait() == 0, "quit does not exit 0")
 
 
+def tab_completion(ramparts, tmp, checks):
+    """Issue 26: Tab completes the moves word by word and the commands; two Tabs list the
+    choices; the completed line plays."""
+    record = os.path.join(tmp, "tab.rec")
+    t = Terminal([ramparts, "play", "danger-at-the-walls", "--seed", "5", "--record", record],
+                 {"TERM": "xterm", "NO_COLOR": "1"})
+    t.read_until(PROMPT)
+    t.type("can\t")
+    checks.expect(t.read_until(r"non $", timeout=20) is not None, "Tab did not complete 'cannon'")
+    t.type("\t\t")
+    checks.expect(t.read_until(r"wall $", timeout=20) is not None,
+                  "Tab did not go on word by word ('7', 'wall')")
+    t.type("\t\t")
+    checks.expect(t.read_until(r"1 +2 +3 +4 +5", timeout=20) is not None,
+                  "two Tabs did not list the walls")
+    t.type("2\r")
+    checks.expect(t.read_until(r"Blue plays cannon-7 at wall 2", timeout=20) is not None,
+                  "the completed move was not played")
+    t.type("qu\t\r")
+    checks.expect(t.wait() == 0, "'qu' + Tab did not complete 'quit'")
+
+
+def in_place(ramparts, tmp, checks):
+    """Issue 26: on a terminal each turn's screen is drawn in place from the top, what happened
+    above the board, the whole fitting the window; --scroll prints boards one below the other."""
+    clear = b"\x1b[H\x1b[2J"
+    for scroll in (False, True):
+        record = os.path.join(tmp, "place.rec")
+        argv = [ramparts, "play", "danger-at-the-walls", "--seed", "5", "--record", record]
+        t = Terminal(argv + (["--scroll"] if scroll else []), {"TERM": "xterm", "NO_COLOR": "1"})
+        fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        t.read_until(PROMPT)
+        for typed in ("2", "1", "1"):  # a play and two refill draws: the turn passes to Red
+            t.type(typed + "\r")
+            t.read_until(r"\nBlue> $", timeout=60)
+        t.type("quit\r")
+        t.wait()
+        if scroll:
+            checks.expect(clear not in t.output, "--scroll still redraws in place")
+            continue
+        checks.expect(t.output.count(clear) >= 3, "the screens are not drawn in place")
+        last = t.output.split(clear)[-1].decode(errors="replace")
+        screen = last[:last.find("Blue> ")].rstrip("\r\n").split("\n")
+        checks.expect(len(screen) + 1 <= 24, f"the screen is taller than the window: {len(screen)}")
+        checks.expect("Turn 3: Blue to play." in last and last.find("Turn 3") < last.find("Wall 1:"),
+                      f"the log is not above the board:\n{last}")
+        checks.expect("you are Blue" in t.output.split(clear)[1].decode(errors="replace"),
+                      "the greeting is wiped by the first screen")
+
+
 def colour(ramparts, tmp, checks):
     record = os.path.join(tmp, "colour.rec")
     for env, want in (({"TERM": "xterm"}, True), ({"TERM": "dumb"}, False),
@@ -105,6 +158,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         ctrl_c_and_resume(ramparts, tmp, checks)
         editing_and_history(ramparts, tmp, checks)
+        tab_completion(ramparts, tmp, checks)
+        in_place(ramparts, tmp, checks)
         colour(ramparts, tmp, checks)
         pager(ramparts, tmp, checks)
     return checks.finish()

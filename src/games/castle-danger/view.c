@@ -154,16 +154,28 @@ static void render_cell(const cd_state *s, const char *letters, int sq, FILE *ou
         fputs(cell, out);
 }
 
+/* "1 Wizard", "2 Wizards": a count and its noun, singular for one. */
+static void put_count(FILE *out, int n, const char *noun)
+{
+    fprintf(out, "%d %s%s", n, noun, n == 1 ? "" : "s");
+}
+
 /* One line per side: supply left and pieces on the board (CD-2). */
 static void render_side_line(const cd_state *s, int side, FILE *out)
 {
-    fprintf(out,
-            "  %-4s supply: %d Wizards, %d Builders, %d Cannons, %d Fire; on board: %d "
-            "Wizards, %d Builders, %d Cannons\n",
-            side_title[side], supply_left(s, side, CD_WIZARD), supply_left(s, side, CD_BUILDER),
-            supply_left(s, side, CD_CANNON), MAX_FIRE - count_bits(s->fire[side]),
-            count_bits(s->piece[side][CD_WIZARD]), count_bits(s->piece[side][CD_BUILDER]),
-            count_bits(s->piece[side][CD_CANNON]));
+    fprintf(out, "  %-4s supply: ", side_title[side]);
+    put_count(out, supply_left(s, side, CD_WIZARD), "Wizard");
+    fputs(", ", out);
+    put_count(out, supply_left(s, side, CD_BUILDER), "Builder");
+    fputs(", ", out);
+    put_count(out, supply_left(s, side, CD_CANNON), "Cannon");
+    fprintf(out, ", %d Fire; on board: ", MAX_FIRE - count_bits(s->fire[side]));
+    put_count(out, count_bits(s->piece[side][CD_WIZARD]), "Wizard");
+    fputs(", ", out);
+    put_count(out, count_bits(s->piece[side][CD_BUILDER]), "Builder");
+    fputs(", ", out);
+    put_count(out, count_bits(s->piece[side][CD_CANNON]), "Cannon");
+    fputs("\n", out);
 }
 
 /* The board for a terminal, the viewer's side at the bottom (Blue's for the spectator), with
