@@ -75,7 +75,7 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
       <${KdCard} card=${card} />${from === 'table' && html`<span class="sr-only"> from the table</span>`}</button>`;
   };
   /** @param {number} s */
-  const seatPanel = (s) => html`<section class=${`kd-seat ${seatClass(s, name(s))}${view.to_act === s ? ' to-move' : ''}`}
+  const seatPanel = (s) => html`<section role="group" class=${`kd-seat ${seatClass(s, name(s))}${view.to_act === s ? ' to-move' : ''}`}
       aria-label=${`${name(s)}${s === you ? ' (you)' : ''}`}>
     <h3><${SeatMark} seat=${s} name=${name(s)} /> ${name(s)}${s === view.dealer ? ' · dealer' : ''}</h3>
     <${Tracker} value=${view.castle[s]} />
@@ -89,7 +89,7 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
   const trickBy = new Map(view.trick.map((t) => [t.seat, t.card]));
   return html`<div class=${`kd-board kd-p${n}`}>
     <div class="kd-others">${others.map(seatPanel)}</div>
-    <section class="kd-trick" aria-label="The trick"
+    <section role="group" class="kd-trick" aria-label="The trick"
       ...${dropOn(() => { if (dragged.current) play(dragged.current.card, dragged.current.from); dragged.current = null; })}>
       <div class="kd-trick-head">
         Hand ${view.hand_number} · trick ${view.trick_number} of ${view.tricks_per_hand}

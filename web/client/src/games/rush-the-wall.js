@@ -91,7 +91,7 @@ export function RushTheWallBoard({ view, legal, you, send }) {
     }
     const charm = charmOf(c.clan);
     const faceUp = list(c.face_up);
-    return html`<section class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
+    return html`<section role="group" class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
         aria-label=${`${cap(c.clan)}${c.neutral ? ' (neutral)' : ''}${c === mine ? ' (you)' : ''}`}>
       <h3>${cap(c.clan)}${c.neutral ? ' · neutral' : ''} · ${count(c.points, 'point')}</h3>
       <div class="rw-slots">${cells}</div>

@@ -41,7 +41,7 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
   };
 
   /** @param {any} p @param {number} seat */
-  const side = (p, seat) => html`<section class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
+  const side = (p, seat) => html`<section role="group" class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
       aria-label=${`${p.name}'s cards`}>
     <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${count(p.walls.length, 'wall')}</h3>
     <div class="wa-rows">
