@@ -896,6 +896,7 @@ async function controls(browser, server) {
   const heading = await alice.page.textContent('.rating-block h3');
   check(/Castle Danger: \d+/.test(heading), `controls: the profile shows the new rating (${heading})`);
   await alice.page.screenshot({ path: path.join(OUT, 'profile-1280x800.png') });
+  await axeCheck(alice.page, 'a profile with its rating chart');
   for (const p of [alice, bob2]) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
     await p.context.close();
