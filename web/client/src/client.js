@@ -234,8 +234,7 @@ export class Client {
       if (m.code === 'stale' || m.code === 'not-your-turn') {
         this.transport.send({ t: 'open', game: m.game, v: g.snap.v });
       }
-      this.set({ announce: m.message });
-      return;
+      return; // the table shows it in a role=alert paragraph, which reads it once
     }
     if (m.code !== 'bad-token' && m.code !== 'disconnected') this.set({ notice: m.message });
   }

@@ -59,7 +59,7 @@ function App({ client }) {
     page = html`<${Lobby} client=${client} />`;
   }
   return html`
-    <a class="skip" href="#main" onClick=${skipToMain}>Skip to the game</a>
+    <a class="skip" href="#main" onClick=${skipToMain}>Skip to the board</a>
     <header class="top">
       <a class="brand" href="#/">Ramparts</a>
       <nav aria-label="Main">
@@ -79,10 +79,11 @@ function App({ client }) {
   `;
 }
 
-/** @param {Event} e */
+/** The skip link lands on a table's board (its first card or square is then one Tab away),
+ * elsewhere on the page's main area. @param {Event} e */
 function skipToMain(e) {
   e.preventDefault();
-  const target = document.querySelector('.move-input input') || document.getElementById('main');
+  const target = document.getElementById('board') || document.getElementById('main');
   if (target instanceof HTMLElement) target.focus();
 }
 

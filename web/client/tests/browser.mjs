@@ -6,18 +6,23 @@
 // server's frames checker, and each page's DOM after every move against the names that viewer
 // may not know; one player reloads mid-game and must be back in the same seat; a game against
 // the computer is played with the keyboard alone; no page logs a console error; screenshots
-// of every game at 1280x800 and 390x844 are saved.
+// of every game at 1280x800 and 390x844 are saved. Accessibility (issue 32): axe-core over the
+// lobby, the register form, a replay and every table at the start and mid-game, at both sizes
+// and in both colour schemes; the contrast of what is drawn (rings, pieces, marks, the focus
+// ring) from computed styles; each table's accessibility tree names the hand and the board;
+// the first move is at most 3 keys from a table's load.
 // Usage: node browser.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR
 //        [--games a,b] [--seed N]   (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const args = parseArgs(process.argv.slice(2));
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
 const { chromium } = require('playwright-core');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
@@ -160,6 +165,168 @@ async function domText(p) {
 async function recordDom(p) {
   const st = await tableState(p);
   p.dom.push({ ply: st.ply, text: await domText(p) });
+}
+
+// ---- accessibility ----
+
+// axe-core's rules for WCAG 2.0-2.2 A and AA, and its best practices (heading order, regions).
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+// Moderate or minor findings accepted, rule id -> the reason, which docs/web.md ("Accessible
+// and responsive") repeats; anything critical or serious, or not listed here, fails. None is
+// accepted today.
+/** @type {{[rule: string]: string}} */
+const AXE_ACCEPTED = {};
+const axeRuns = { count: 0, rules: new Set(), ms: 0 };
+
+/** Run axe-core on the page as it is, at 1280x800 and 390x844 in the light scheme (every
+ * rule), and at 1280x800 in the dark one (colour contrast: the colours are the same at either
+ * size). Each finding is a check. @param {any} page @param {string} label */
+const AXE_PASSES = [['light', 1280, 800], ['light', 390, 844], ['dark', 1280, 800]];
+async function axeCheck(page, label, passes = AXE_PASSES) {
+  const t0 = Date.now();
+  const size = page.viewportSize();
+  if (!await page.evaluate(() => 'axe' in window)) await page.evaluate(AXE_SOURCE);
+  for (const [scheme, width, height] of passes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height });
+    const found = await page.evaluate(async ([tags, dark]) => {
+      const options = dark ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : { runOnly: { type: 'tag', values: tags } };
+      const r = await window.axe.run(document, { ...options, resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${(n.failureSummary || '').split('\n')[1] || ''}`) }));
+    }, [AXE_TAGS, scheme === 'dark']);
+    axeRuns.count++;
+    for (const v of found) {
+      axeRuns.rules.add(v.id);
+      const accepted = (v.impact === 'moderate' || v.impact === 'minor') && AXE_ACCEPTED[v.id];
+      check(!!accepted, `${label} (${scheme}, ${width}x${height}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(size || { width: 1280, height: 800 });
+  axeRuns.ms += Date.now() - t0;
+}
+
+/**
+ * What axe-core cannot judge, measured from computed styles in both schemes (WCAG 2.2 1.4.11,
+ * 3:1 for graphics that carry meaning): the ring of a playable card and of a target against
+ * what lies behind it, each side's pieces, Fire and shape marks against their square or badge,
+ * the mark of who holds a wall, and the seat markers. @param {any} page @param {string} label
+ */
+async function graphicsContrast(page, label) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const low = await page.evaluate(() => {
+      const rgb = (c) => {
+        const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?/.exec(c || '');
+        return m ? { r: +m[1], g: +m[2], b: +m[3], a: m[4] === undefined ? 1 : +m[4] } : null;
+      };
+      const lum = ({ r, g, b }) => {
+        const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const ratio = (a, b) => { const x = lum(a); const y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+      /** The colour behind an element: the first opaque background among it and its ancestors. */
+      const ground = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const c = rgb(getComputedStyle(e).backgroundColor);
+          if (c && c.a > 0.9) return c;
+        }
+        return rgb(getComputedStyle(document.body).backgroundColor) || { r: 255, g: 255, b: 255, a: 1 };
+      };
+      const out = [];
+      let measured = 0;
+      const need = (what, el, color, behind) => {
+        const c = rgb(color);
+        if (!c || !behind) return;
+        measured++;
+        const r = ratio(c, behind);
+        if (r < 3) out.push(`${what} ${color} on ${JSON.stringify(behind)}: ${r.toFixed(2)}`);
+      };
+      const shadowColor = (el) => (/rgba?\([^)]*\)/.exec(getComputedStyle(el).boxShadow) || [''])[0];
+      for (const el of document.querySelectorAll('.board-area .card-btn.playable')) {
+        need('playable ring', el, shadowColor(el.querySelector('.card')), ground(el.parentElement));
+      }
+      for (const el of document.querySelectorAll('.board-area .card-btn.target .card, .board-area .rw-slot.target .card, .board-area .dw-wall.target')) {
+        need('target outline', el, getComputedStyle(el).outlineColor, ground(el.closest('.card-btn, .rw-slot, .dw-wall').parentElement));
+      }
+      for (const el of document.querySelectorAll('.board-area .cd-piece:not(.wall), .board-area .cd-fire')) {
+        const fill = el.querySelector('.piece-svg .fill');
+        if (fill) need('piece', el, getComputedStyle(fill).fill, ground(el.parentElement));
+        const mark = el.querySelector('.cd-side .mark');
+        if (mark) need('side mark', mark, getComputedStyle(mark).color, ground(mark.parentElement));
+      }
+      for (const el of document.querySelectorAll('.board-area .dw-holder .mark, .board-area .dw-icon, .board-area .rw-icon')) {
+        need('mark', el, getComputedStyle(el).color, ground(el.parentElement));
+      }
+      for (const el of document.querySelectorAll('.seats .mark')) need('seat shape', el, getComputedStyle(el).color, ground(el.parentElement));
+      return { low: out, measured };
+    });
+    check(low.measured >= 2 && low.low.length === 0,
+      `${label} (${scheme}): every mark that means something has 3:1 contrast (${low.measured} measured): ${low.low.slice(0, 5).join('; ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The names a screen reader gives a table's hand and board, from Playwright's ARIA snapshot of
+ * the board, against the view the page was sent. @param {any} p @param {string} type @param {number} id */
+async function accessibleBoard(p, type, id) {
+  const state = lastState(p, id);
+  const view = state && state.view;
+  if (!view) return;
+  const tree = await p.page.locator('.board-area').ariaSnapshot();
+  const lines = tree.split('\n');
+  check(!lines.some((l) => /^\s*- img\s*$|^\s*- img:/.test(l)), `${type}: every image on the board has a name (${p.label})`);
+  check(!lines.some((l) => /^\s*- button\s*$|^\s*- button:/.test(l) && !/- button ".+"/.test(l)), `${type}: every button on the board has a name (${p.label})`);
+  /** The lines under every element named `name` (indented below it). */
+  const group = (name) => {
+    const out = [];
+    lines.forEach((l, at) => {
+      if (!l.includes(`"${name}"`)) return;
+      const depth = l.search(/\S/);
+      for (let i = at + 1; i < lines.length && lines[i].search(/\S/) > depth; i++) out.push(lines[i]);
+    });
+    return out;
+  };
+  const named = (ls) => (ls || []).filter((l) => /- img "[^"]+"/.test(l)).length;
+  const hand = type === 'rush-the-wall' ? null : view.hand;
+  if (Array.isArray(hand) && p.viewer >= 0) {
+    check(named(group('Your hand')) === hand.length, `${type}: the hand's ${hand.length} cards are named in the accessibility tree (${named(group('Your hand'))}): ${tree.slice(0, 400)}`);
+  }
+  if (type === 'danger-at-the-walls') {
+    check(lines.filter((l) => /- button "wall \d, held by (Blue|Red)/.test(l)).length === 5, `${type}: the five walls are named with who holds them`);
+    check(lines.filter((l) => /- group "(Blue|Red) at wall \d, strength \d+"/.test(l)).length === 10, `${type}: each side of each wall is a named group`);
+  } else if (type === 'king-of-danger') {
+    check(view.trick.length === 0 || named(group('The trick')) >= view.trick.length, `${type}: the cards in the trick are named`);
+  } else if (type === 'castle-danger') {
+    check(lines.filter((l) => /- gridcell "[a-g][1-9], (grass|sand|river)/.test(l)).length === 63, `${type}: the 63 squares are named`);
+    const pieces = view.pieces.length;
+    check(lines.filter((l) => /- gridcell "[^"]*(Blue|Red) (king|wizard|builder|cannon)/.test(l)).length === pieces, `${type}: each of the ${pieces} pieces is named with its side`);
+  } else if (type === 'rush-the-wall') {
+    check(named(group('The Wall')) === 6, `${type}: The Wall's six places are named (${named(group('The Wall'))})`);
+    check(lines.filter((l) => /"slot [1-6]/.test(l)).length >= 6 * (view.clans || []).length, `${type}: every clan's six slots are named`);
+  } else if (type === 'walls-and-armies') {
+    const cards = view.players.reduce((n, pl) => n + pl.walls.length + pl.shields.length, 0);
+    const shown = named(group('Walls')) + named(group('Shields'));
+    check(lines.filter((l) => /- group "(Walls|Shields)"/.test(l)).length === 4 && shown >= cards,
+      `${type}: both sides' walls and shields are named groups holding their ${cards} cards, each named (${shown})`);
+  }
+}
+
+/** From a table's load, the player to move makes a move in at most 3 key presses: the cursor
+ * is already in the move field, Down opens the list of legal moves, Enter plays the first. */
+async function firstMoveByKeys(p, type) {
+  await p.page.reload();
+  await p.page.waitForSelector('[data-testid=table][data-my-turn=yes]', { timeout: STEP_TIMEOUT });
+  const before = (await tableState(p)).ply;
+  await p.page.waitForFunction(() => document.activeElement && document.activeElement.id === 'move-text', null, { timeout: STEP_TIMEOUT });
+  let keys = 0;
+  for (const key of ['ArrowDown', 'Enter']) {
+    await p.page.keyboard.press(key);
+    keys++;
+  }
+  await waitPly(p, before + 1);
+  const after = (await tableState(p)).ply;
+  check(after > before && keys <= 3, `${type}: the first move was made ${keys} key presses after the table loaded (ply ${before} to ${after})`);
 }
 
 // ---- clicking a legal move, per game, the way a person would ----
@@ -354,7 +521,13 @@ async function twoPlayers(browser, server, type) {
   await spectator.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const row = bob.page.locator('.games li', { hasText: `#${id}` });
   await row.waitFor({ timeout: STEP_TIMEOUT });
-  if (type === GAMES[0]) await screenshots(bob, 'lobby');
+  if (type === GAMES[0]) {
+    await screenshots(bob, 'lobby');
+    await axeCheck(bob.page, 'lobby');
+    await bob.page.getByRole('button', { name: 'Register' }).click();
+    await axeCheck(bob.page, 'the register form');
+    await bob.page.getByRole('button', { name: 'Cancel' }).click();
+  }
   await row.getByRole('button', { name: 'Join' }).click();
   await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   alice.viewer = 0;
@@ -372,14 +545,41 @@ async function twoPlayers(browser, server, type) {
     for (const p of [alice, bob, spectator]) await p.context.close();
     return id;
   }
+  // The table at its start, as each player sees it; then the first move, by keys alone.
+  const starter = (await tableState(alice)).myTurn ? alice : bob;
+  await axeCheck(starter.page, `${type} at the start`);
+  await accessibleBoard(starter, type, id);
+  await firstMoveByKeys(starter, type);
   let shot = false;
   let reloaded = false;
+  let logMarked = 0;
   await playOut(type, id, [alice, bob], [spectator], {
     async afterMove(ply) {
+      if (logMarked) {
+        // The live log only ever gains lines: the lines already there are the same DOM nodes
+        // after a move (a re-created line would be read again), and the move's events follow.
+        const log = await spectator.page.evaluate(() => ({
+          kept: document.querySelectorAll('[data-testid=event-log] li[data-seen]').length,
+          added: document.querySelectorAll('[data-testid=event-log] li:not([data-seen])').length,
+        }));
+        check(log.kept === logMarked && log.added > 0,
+          `${type}: the event log keeps its ${logMarked} lines and adds the move's (${log.kept} kept, ${log.added} added), so each event is announced once`);
+        logMarked = 0;
+      }
       if (!shot && ply >= (SHOT_AT[type] || 6)) {
         shot = true;
         const st = await tableState(alice);
-        await screenshots(st.myTurn ? alice : bob, type);
+        const mover = st.myTurn ? alice : bob;
+        await screenshots(mover, type);
+        await axeCheck(mover.page, `${type} mid-game (ply ${ply})`);
+        await graphicsContrast(mover.page, `${type} mid-game`);
+        await accessibleBoard(mover, type, id);
+        await accessibleBoard(spectator, type, id);
+        logMarked = await spectator.page.evaluate(() => {
+          const lines = document.querySelectorAll('[data-testid=event-log] li');
+          for (const li of lines) li.setAttribute('data-seen', '1');
+          return lines.length;
+        });
       }
       if (!reloaded && ply >= 4) {
         reloaded = true;
@@ -436,7 +636,10 @@ async function replayChecks(server, type, id, spectator, player) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=replay-seat]').length === n, seats, { timeout: STEP_TIMEOUT });
   check(await page.locator('[data-testid=replay-seat] .generic').count() === 0, `${type}: every seat's replay is drawn by the game's board`);
   check(await stepText() === `Move 1 of ${last}`, `${type}: every seat's replay stays at the same move (${await stepText()})`);
+  // Every game's replay from every seat (one board per seat: names must not clash); the first
+  // game's in every pass, the others' in one.
   if (type === GAMES[0]) await page.screenshot({ path: path.join(OUT, 'replay-every-seat-1280x800.png'), fullPage: true, animations: 'disabled' });
+  await axeCheck(page, `${type} replay from every seat`, type === GAMES[0] ? AXE_PASSES : AXE_PASSES.slice(0, 1));
   await page.waitForTimeout(300);
   page.off('response', grab);
   const data = replies[0];
@@ -477,10 +680,34 @@ async function keyboardAgainstAi(browser, server) {
   const me = await person(browser, server, 'keyboard');
   const page = me.page;
   // Tab to the game list of "Play the computer", pick by typing, Tab on, Enter on Play.
+  // Every element the Tab key reaches shows a focus ring of 3:1 contrast against what is behind
+  // it (WCAG 2.2 1.4.11 and 2.4.7), in the header's dark band as on the page.
+  const weakRings = new Set();
+  const ringCheck = async () => {
+    const r = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const cs = getComputedStyle(el);
+      const rgb = (c) => (/rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?/.exec(c) || []).slice(1).filter((v) => v !== undefined).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      let behind = [255, 255, 255];
+      for (let e = el.parentElement; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length && (c[3] === undefined || c[3] > 0.9)) { behind = c; break; }
+      }
+      const a = lum(rgb(cs.outlineColor));
+      const b = lum(behind);
+      return { what: `${el.tagName.toLowerCase()}.${el.className}`, width: parseFloat(cs.outlineWidth), style: cs.outlineStyle,
+        ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+    });
+    if (r && (r.style === 'none' || r.width < 2 || r.ratio < 3)) weakRings.add(`${r.what} (${r.style} ${r.width}px, ${r.ratio.toFixed(2)}:1)`);
+  };
   /** @param {string} testid */
   const tabTo = async (testid) => {
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
+      await ringCheck();
       if (await page.evaluate((t) => document.activeElement && document.activeElement.getAttribute('data-testid') === t, testid)) return true;
     }
     return false;
@@ -494,6 +721,7 @@ async function keyboardAgainstAi(browser, server) {
   check(await tabTo('ai-level'), 'keyboard: Tab reaches the level');
   await page.keyboard.type('random');
   check(await tabTo('play-ai'), 'keyboard: Tab reaches Play');
+  check(weakRings.size === 0, `keyboard: every focus ring on the way is visible, 3:1 against its ground: ${[...weakRings].join(', ')}`);
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
@@ -671,6 +899,7 @@ async function controls(browser, server) {
   const heading = await alice.page.textContent('.rating-block h3');
   check(/Castle Danger: \d+/.test(heading), `controls: the profile shows the new rating (${heading})`);
   await alice.page.screenshot({ path: path.join(OUT, 'profile-1280x800.png') });
+  await axeCheck(alice.page, 'a profile with its rating chart');
   for (const p of [alice, bob2]) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
     await p.context.close();
@@ -714,6 +943,7 @@ async function main() {
     await browser.close();
     server.proc.kill('SIGTERM');
   }
+  console.log(`axe-core ran ${axeRuns.count} times in ${(axeRuns.ms / 1000).toFixed(1)} s${axeRuns.rules.size ? `; findings: ${[...axeRuns.rules].join(', ')}` : ', with no finding'}`);
   console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${OUT}`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || !passed ? 1 : 0);

@@ -6,7 +6,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
-import { count, seatClass } from '../ui/seats.js';
+import { SeatMark, count, seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -141,9 +141,10 @@ export function CastleDangerBoard({ view, legal, you, send }) {
               ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
               ...${ts ? dropOn(() => click(sq)) : {}}
               onClick=${() => click(sq)}>
-              ${fireSeat !== undefined && html`<span class=${`cd-fire ${seatClass(fireSeat)}`}><${PieceIcon} kind="fire" /></span>`}
+              ${fireSeat !== undefined && html`<span class=${`cd-fire ${seatClass(fireSeat)}`}><${PieceIcon} kind="fire" />
+                <${SideMark} seat=${fireSeat} /></span>`}
               ${piece && html`<span class=${`cd-piece ${piece.kind === 'wall' ? 'wall' : seatClass(piece.seat)}${piece.fired ? ' fired' : ''}`}>
-                <${PieceIcon} kind=${piece.kind} /></span>`}
+                <${PieceIcon} kind=${piece.kind} />${piece.kind !== 'wall' && html`<${SideMark} seat=${piece.seat} />`}</span>`}
               ${ts && ts.some((m) => m.kind === 'fire') && html`<span class="cd-dist">${ts.find((m) => m.kind === 'fire').distance}</span>`}
             </button>`;
           })}
@@ -159,6 +160,12 @@ export function CastleDangerBoard({ view, legal, you, send }) {
       </div>
     </div>
   </div>`;
+}
+
+/** The side's shape in a piece's corner (● Blue, ▲ Red), as in the seats bar: the two sides'
+ * pieces are told apart by more than their colour. @param {{seat: number}} props */
+function SideMark({ seat }) {
+  return html`<span class="cd-side" aria-hidden="true"><${SeatMark} seat=${seat} /></span>`;
 }
 
 /** @param {LegalMove} m */

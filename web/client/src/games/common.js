@@ -41,7 +41,7 @@ export function MoveButtons({ moves, send, label }) {
 
 /** A count of hidden cards as a small stack. @param {{count: number, label: string, kind?: string}} props */
 export function Pile({ count, label, kind }) {
-  return html`<div class=${`pile ${kind || ''}`} aria-label=${`${label}: ${count}`}>
+  return html`<div class=${`pile ${kind || ''}`} role="group" aria-label=${`${label}: ${count}`}>
     <span class="pile-cards" aria-hidden="true">${count > 0 ? html`<span class="card back"></span>` : html`<span class="card empty"></span>`}</span>
     <span class="pile-label">${label} <b>${count}</b></span>
   </div>`;

@@ -7,7 +7,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, Pile, dragFrom, dropOn, pick } from './common.js';
-import { seatClass } from '../ui/seats.js';
+import { SeatMark, seatClass } from '../ui/seats.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -53,13 +53,14 @@ function DwIcon({ kind }) {
 
 /** A Danger at the Walls card by name ("archer-2", "cannon-7", "spy"). @param {{name: string|null, side?: string, small?: boolean}} props */
 export function DwCard({ name, side, small }) {
-  if (!name) return html`<span class="card back dw-back" aria-label="face-down card"></span>`;
+  if (!name) return html`<span class="card back dw-back" role="img" aria-label="face-down card"></span>`;
   const kind = kindOf(name);
   const value = valueOf(name);
   const leader = LEADERS[name];
-  const label = value ? `${kind} ${value}` : name;
+  // The name said is the one printed: "Archer 1", "Spy".
+  const label = value ? `${cap(kind)} ${value}` : cap(name);
   return html`<span class=${`card dw dwc-${kind}${side ? ` ${seatClass(SIDES.indexOf(side))}` : ''}${small ? ' small' : ''}`}
-    data-card=${name} aria-label=${label} title=${leader ? `${name}: ${leader}` : label}>
+    data-card=${name} role="img" aria-label=${label} title=${leader ? `${label}: ${leader}` : label}>
     <span class="dw-val" aria-hidden="true">${value}</span>
     <${DwIcon} kind=${kind} />
     <span class="dw-name" aria-hidden="true">${value ? kind : name}</span>
@@ -121,13 +122,13 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
         spyShown = true;
         const spyCard = html`<${DwCard} name="spy" side="red" small=${true} />`;
         spiedMark = spyMove
-          ? html`<button type="button" class="dw-spied card-btn target" data-move=${spyMove.text} aria-label=${spyMove.text}
-              onClick=${(/** @type {Event} */ e) => { e.stopPropagation(); send(spyMove); }}>${spyCard}</button>`
-          : html`<span class="dw-spied" title="the Spy covers this card">${spyCard}</span>`;
+          ? html`<button type="button" class="dw-spied card-btn target" data-move=${spyMove.text}
+              onClick=${(/** @type {Event} */ e) => { e.stopPropagation(); send(spyMove); }}>${spyCard}<span class="sr-only">: ${spyMove.text}</span></button>`
+          : html`<span class="dw-spied" title="the Spy covers this card">${spyCard}<span class="sr-only"> covers it</span></span>`;
       }
       if (tm) {
         return html`<button type="button" class=${`card-btn target ${extra || ''}`} data-move=${tm.text}
-          aria-label=${tm.text} onClick=${() => send(tm)}>${body}${spiedMark}</button>`;
+          onClick=${() => send(tm)}>${body}<span class="sr-only">: ${tm.text}</span>${spiedMark}</button>`;
       }
       return html`<span class=${`card-slot ${extra || ''}`}>${body}${spiedMark}</span>`;
     };
@@ -138,7 +139,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
     ];
     // The Archers lie next to the wall, the Leaders farthest from it: the opponent's side reads
     // downwards towards the wall, the viewer's upwards from it.
-    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}`}
+    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}`} role="group"
       aria-label=${`${side === 'blue' ? 'Blue' : 'Red'} at wall ${wall.wall}, strength ${s.strength}`}>
       ${side === mine ? parts : parts.slice().reverse()}
       <span class="dw-strength">${s.strength}</span>
@@ -168,6 +169,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
               <rect x="34" y="1" width="9" height="6" class="stone"/><rect x="50" y="1" width="9" height="6" class="stone"/>
             </svg>
             <span class="dw-wall-num">${wall.wall}</span>
+            <span class="dw-holder" aria-hidden="true" title=${`held by ${cap(wall.control)}`}><${SeatMark} seat=${SIDES.indexOf(wall.control)} /></span>
             ${flagged && html`<span class="dw-flag-mark"><${DwIcon} kind="flag" /></span>`}
           </button>
           ${sideOf(wall, mine)}
@@ -177,10 +179,10 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
     <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} label=${attackLabel} />
     ${boardTargets.length > 0 && html`<p class="dw-prompt" role="status">Choose the card for the ${selCards[0]} on the board.</p>`}
     ${view.hand && html`<div class="dw-mine">
-      <div class="hand" aria-label="Your hand">
+      <div class="hand" role="group" aria-label="Your hand">
         ${hand.map((c, i) => playable.has(c)
           ? html`<button type="button" class=${`card-btn playable${sel.includes(i) ? ' selected' : ''}`} data-card=${c}
-              aria-pressed=${sel.includes(i)} aria-label=${`${c}${sel.includes(i) ? ', chosen' : ''}`} onClick=${() => toggle(i)}
+              aria-pressed=${sel.includes(i)} onClick=${() => toggle(i)}
               ...${dragFrom(() => { if (!sel.includes(i)) toggle(i); })}>
               <${DwCard} name=${c} side=${mine} /></button>`
           : html`<span class="card-slot"><${DwCard} name=${c} side=${mine} /></span>`)}

@@ -27,13 +27,13 @@ function SuitIcon({ suit }) {
 
 /** A King of Danger card by its name ("walls-3", "king-of-danger"), or a back. @param {{card: string|null}} props */
 export function KdCard({ card }) {
-  if (!card) return html`<span class="card back kd-back" aria-label="face-down card"></span>`;
+  if (!card) return html`<span class="card back kd-back" role="img" aria-label="face-down card"></span>`;
   const suit = SUIT_OF(card);
   const number = suit === 'king' ? '' : card.split('-').pop();
   const title = suit === 'king'
     ? card.replace('king-of-', 'King of ').replace(/of (\w)/, (_, c) => `of ${c.toUpperCase()}`)
     : `${suit === 'wizard' ? 'Wizard' : suit === 'walls' ? 'Walls' : 'Cannons'} ${number}`;
-  return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} aria-label=${title}
+  return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} role="img" aria-label=${title}
       title=${suit === 'king' ? `${title}: ${KING_TEXT[card]}` : undefined}>
     <span class="kd-num" aria-hidden="true">${number}</span>
     <${SuitIcon} suit=${suit} />
@@ -71,26 +71,25 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
     const ms = card ? movesFor(card, from) : [];
     if (!ms.length) return html`<span class="card-slot"><${KdCard} card=${card} /></span>`;
     return html`<button type="button" class="card-btn playable" data-move=${ms[0].text} data-card=${card}
-      ...${dragFrom(() => { dragged.current = { card, from }; })}
-      aria-label=${`play ${card}${from === 'table' ? ' from the table' : ''}`} onClick=${() => play(card, from)}>
-      <${KdCard} card=${card} /></button>`;
+      ...${dragFrom(() => { dragged.current = { card, from }; })} onClick=${() => play(card, from)}>
+      <${KdCard} card=${card} />${from === 'table' && html`<span class="sr-only"> from the table</span>`}</button>`;
   };
   /** @param {number} s */
-  const seatPanel = (s) => html`<section class=${`kd-seat ${seatClass(s, name(s))}${view.to_act === s ? ' to-move' : ''}`}
+  const seatPanel = (s) => html`<section role="group" class=${`kd-seat ${seatClass(s, name(s))}${view.to_act === s ? ' to-move' : ''}`}
       aria-label=${`${name(s)}${s === you ? ' (you)' : ''}`}>
     <h3><${SeatMark} seat=${s} name=${name(s)} /> ${name(s)}${s === view.dealer ? ' · dealer' : ''}</h3>
     <${Tracker} value=${view.castle[s]} />
     <span class="kd-score">Score <b>${view.score[s]}</b></span>
     ${s !== you && html`<span class="kd-hand-size">${view.hand_sizes[s]} in hand</span>`}
     ${view.voids[s].length > 0 && html`<span class="kd-voids">no ${view.voids[s].join(', no ')}</span>`}
-    ${view.table && html`<div class="kd-row" aria-label="table cards">${view.table[s].face_up.map((c, i) => html`<span class="kd-pile">
+    ${view.table && html`<div class="kd-row" role="group" aria-label="table cards">${view.table[s].face_up.map((c, i) => html`<span class="kd-pile">
       ${c ? (s === you ? cardButton(c, 'table') : html`<${KdCard} card=${c} />`) : html`<span class="card empty"></span>`}
-      ${view.table[s].face_down[i] && html`<span class="kd-under" aria-label="a face-down card under it"></span>`}</span>`)}</div>`}
+      ${view.table[s].face_down[i] && html`<span class="kd-under" role="img" aria-label="a face-down card under it"></span>`}</span>`)}</div>`}
   </section>`;
   const trickBy = new Map(view.trick.map((t) => [t.seat, t.card]));
   return html`<div class=${`kd-board kd-p${n}`}>
     <div class="kd-others">${others.map(seatPanel)}</div>
-    <section class="kd-trick" aria-label="The trick"
+    <section role="group" class="kd-trick" aria-label="The trick"
       ...${dropOn(() => { if (dragged.current) play(dragged.current.card, dragged.current.from); dragged.current = null; })}>
       <div class="kd-trick-head">
         Hand ${view.hand_number} · trick ${view.trick_number} of ${view.tricks_per_hand}
@@ -109,7 +108,7 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
       label=${(m) => `${m.card} names ${m.call === 'walls' ? 'Walls' : 'Cannons'}`} />
     ${you !== null && you !== undefined ? html`<div class="kd-mine">
       ${seatPanel(you)}
-      <div class="hand" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>
+      <div class="hand" role="group" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>
     </div>` : seatPanel(0) && html`<div class="kd-mine">${seatPanel(0)}</div>`}
     ${view.played.length > 0 && html`<details class="kd-played-list"><summary>Played this hand (${view.played.length})</summary>
       <div class="kd-played-cards">${view.played.map((c) => html`<${KdCard} card=${c} />`)}</div></details>`}

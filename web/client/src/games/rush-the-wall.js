@@ -26,9 +26,9 @@ const list = (v) => (Array.isArray(v) ? v : typeof v === 'string' && v ? v.split
 /** A warrior card, or its back. @param {{name: string|null, strengths: any, clan?: string}} props */
 export function Warrior({ name, strengths, clan }) {
   const cls = clan ? seatClass(CLAN_SEAT[clan] ?? 0, clan) : '';
-  if (!name) return html`<span class=${`card back rw-back ${cls}`} aria-label="face-down warrior"></span>`;
+  if (!name) return html`<span class=${`card back rw-back ${cls}`} role="img" aria-label="face-down warrior"></span>`;
   const strength = strengths ? strengths[name] : undefined;
-  return html`<span class=${`card rw-warrior ${cls}`} data-card=${name}
+  return html`<span class=${`card rw-warrior ${cls}`} data-card=${name} role="img"
     aria-label=${`${WARRIOR_NAMES[name] || name}${strength !== undefined ? `, strength ${strength}` : ''}`}>
     <span class="rw-str" aria-hidden="true">${strength}</span>
     <svg viewBox="0 0 24 24" class="rw-icon" aria-hidden="true"><circle cx="12" cy="7" r="4" class="icf"/><path d="M4 22 C5 14 19 14 20 22 Z" class="icf"/></svg>
@@ -39,10 +39,10 @@ export function Warrior({ name, strengths, clan }) {
 
 /** A fort by its label ("dinary5", "legion-2", "tax8"), or an empty place. @param {{label: string|null, current?: boolean}} props */
 export function Fort({ label, current }) {
-  if (!label) return html`<span class="fort empty" aria-label="no fort"></span>`;
+  if (!label) return html`<span class="fort empty" role="img" aria-label="no fort"></span>`;
   const m = /^([a-z]+?)(-?\d+)([a-z]?)$/.exec(label) || [label, label, '', ''];
   const kind = { dinary: 'Fort-Dinary', unwary: 'Unwary', signal: 'Signal', tax: "Tax-Collector's", legion: 'Legion' }[m[1]] || m[1];
-  return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} aria-label=${`${kind} fort, ${m[2]} points`}>
+  return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} role="img" aria-label=${`${kind} fort, ${m[2]} points`}>
     <svg viewBox="0 0 40 36" class="fort-svg" aria-hidden="true">
       <path d="M3 34 V10 H9 V5 H15 V10 H25 V5 H31 V10 H37 V34 Z" class="fort-stone"/>
       <path d="M16 34 V24 a4 4 0 0 1 8 0 V34 Z" class="fort-gate"/></svg>
@@ -82,33 +82,34 @@ export function RushTheWallBoard({ view, legal, you, send }) {
       const next = c === mine && chosen && view.next_slot === i + 1;
       const nextMove = next ? placeFor(chosen) : null;
       cells.push(nextMove
-        ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`place ${chosen} at slot ${i + 1}`}
+        ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`Slot ${i + 1}: place ${WARRIOR_NAMES[chosen] || chosen} here`}
             ...${dropOn(() => { setChosen(null); send(nextMove); })}
             onClick=${() => { setChosen(null); send(nextMove); }}><span class="card empty"></span></button>`
-        : html`<span class=${`rw-slot${placed ? '' : ' open'}`} aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}: ${w}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
+        : html`<span class=${`rw-slot${placed ? '' : ' open'}`} role=${placed && w !== '-' ? 'group' : 'img'}
+            aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
             ${placed && w !== '-' ? html`<${Warrior} name=${w} strengths=${strengths} clan=${c.clan} />` : html`<span class="card empty"></span>`}</span>`);
     }
     const charm = charmOf(c.clan);
     const faceUp = list(c.face_up);
-    return html`<section class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
+    return html`<section role="group" class=${`rw-clan ${seatClass(CLAN_SEAT[c.clan] ?? 0, c.clan)}${view.to_act === c.clan ? ' to-move' : ''}`}
         aria-label=${`${cap(c.clan)}${c.neutral ? ' (neutral)' : ''}${c === mine ? ' (you)' : ''}`}>
       <h3>${cap(c.clan)}${c.neutral ? ' · neutral' : ''} · ${count(c.points, 'point')}</h3>
       <div class="rw-slots">${cells}</div>
       <div class="rw-aside">
-        <div class="rw-up" aria-label="face-up warriors">
+        <div class="rw-up" role="group" aria-label="face-up warriors">
           ${faceUp.map((w) => {
             const d = c === mine ? discardOf(w) : null;
-            if (d) return html`<button type="button" class="card-btn target" data-move=${d.text} aria-label=${d.text} onClick=${() => send(d)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
-            if (charm && charm.warrior === w) return html`<button type="button" class="card-btn target" data-move=${charm.text} aria-label=${charm.text} onClick=${() => send(charm)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></button>`;
+            if (d) return html`<button type="button" class="card-btn target" data-move=${d.text} onClick=${() => send(d)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /><span class="sr-only">: ${d.text}</span></button>`;
+            if (charm && charm.warrior === w) return html`<button type="button" class="card-btn target" data-move=${charm.text} onClick=${() => send(charm)}><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /><span class="sr-only">: ${charm.text}</span></button>`;
             return html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${c.clan} /></span>`;
           })}
           ${charm && !faceUp.includes(charm.warrior) && html`<button type="button" data-move=${charm.text} onClick=${() => send(charm)}>${charm.text}</button>`}
         </div>
         ${list(c.last_round).length > 0 && slots.length === 0 && html`<div class="rw-last small muted">Last round: ${list(c.last_round).map((w) => WARRIOR_NAMES[w] || w).join(', ')}</div>`}
-        <div class="rw-forts" aria-label="captured forts">
+        <div class="rw-forts" role="group" aria-label="captured forts">
           ${list(c.forts).map((f) => {
             const p = c === mine ? payOf(f) : null;
-            return p ? html`<button type="button" class="card-btn target" data-move=${p.text} aria-label=${p.text} onClick=${() => send(p)}><${Fort} label=${f} /></button>`
+            return p ? html`<button type="button" class="card-btn target" data-move=${p.text} onClick=${() => send(p)}><${Fort} label=${f} /><span class="sr-only">: ${p.text}</span></button>`
               : html`<${Fort} label=${f} />`;
           })}
         </div>
@@ -120,20 +121,20 @@ export function RushTheWallBoard({ view, legal, you, send }) {
   return html`<div class="rw">
     <div class="rw-info small">Round ${view.round} of 3 · turn ${view.turn} · ${phaseText(view)}</div>
     <div class="rw-clans above">${above.map(clanRow)}</div>
-    <div class="rw-wall" aria-label="The Wall">
+    <div class="rw-wall" role="group" aria-label="The Wall">
       ${wall.map((f, i) => {
         const t = takeAt(i + 1);
         const label = f && f !== '-' ? f : null;
-        return t ? html`<button type="button" class="card-btn target" data-move=${t.text} aria-label=${t.text} onClick=${() => send(t)}><${Fort} label=${label} current=${view.current === i + 1} /></button>`
+        return t ? html`<button type="button" class="card-btn target" data-move=${t.text} onClick=${() => send(t)}><${Fort} label=${label} current=${view.current === i + 1} /><span class="sr-only">: ${t.text}</span></button>`
           : html`<${Fort} label=${label} current=${view.current === i + 1} />`;
       })}
     </div>
     <div class="rw-clans below">${below.map(clanRow)}</div>
     ${mine && handed.length > 0 && html`<div class="rw-hand">
       <span class="small">${choose ? `Choose a warrior for slot ${view.next_slot}, then click the slot:` : 'Your warriors:'}</span>
-      <div class="hand" aria-label="Your warriors">${handed.map((w) => placeFor(w)
+      <div class="hand" role="group" aria-label="Your warriors">${handed.map((w) => placeFor(w)
         ? html`<button type="button" class=${`card-btn playable${chosen === w ? ' selected' : ''}`} data-card=${w} aria-pressed=${chosen === w}
-            aria-label=${`${w}${chosen === w ? ', chosen' : ''}`} onClick=${() => setChosen(chosen === w ? null : w)}
+            onClick=${() => setChosen(chosen === w ? null : w)}
             ...${dragFrom(() => setChosen(w))}>
             <${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></button>`
         : html`<span class="card-slot"><${Warrior} name=${w} strengths=${strengths} clan=${mine.clan} /></span>`)}</div>

@@ -13,12 +13,12 @@ const RANK_NAMES = { J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
 
 /** A standard playing card ("10D", "QS"), or its back when null. @param {{card: string|null, sideways?: boolean}} props */
 export function PlayingCard({ card, sideways }) {
-  if (!card) return html`<span class=${`card back${sideways ? ' sideways' : ''}`} aria-label="face-down card"></span>`;
+  if (!card) return html`<span class=${`card back${sideways ? ' sideways' : ''}`} role="img" aria-label="face-down card"></span>`;
   const rank = card.slice(0, -1);
   const suit = card.slice(-1);
   const red = suit === 'D' || suit === 'H';
   return html`<span class=${`card pc ${red ? 'red' : 'black'} suit-${suit}${sideways ? ' sideways' : ''}`}
-    aria-label=${`${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`} data-card=${card}>
+    role="img" aria-label=${`${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`} data-card=${card}>
     <span class="corner" aria-hidden="true">${rank}<br/>${SUITS[suit]}</span>
     <span class="pip" aria-hidden="true">${RANK_NAMES[rank] ? rank : SUITS[suit]}</span>
   </span>`;
@@ -41,17 +41,17 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
   };
 
   /** @param {any} p @param {number} seat */
-  const side = (p, seat) => html`<section class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
+  const side = (p, seat) => html`<section role="group" class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
       aria-label=${`${p.name}'s cards`}>
     <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${count(p.walls.length, 'wall')}</h3>
     <div class="wa-rows">
-      <div class="wa-row shields" aria-label="Shields">
+      <div class="wa-row shields" role="group" aria-label="Shields">
         <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
         ${p.shields.map((c, i) => html`<${Target} card=${c} sideways=${true} label=${`shield ${i + 1}`}
           move=${seat === defender ? attack('shield', i + 1) : null} stack=${seat === defender ? stackOn('shield', i + 1) : null}
           stackMove=${stackMove} send=${send} />`)}
       </div>
-      <div class="wa-row walls" aria-label="Walls">
+      <div class="wa-row walls" role="group" aria-label="Walls">
         ${p.walls.map((c, i) => html`<${Target} card=${c} label=${`wall ${i + 1}`}
           move=${seat === defender ? attack('wall', i + 1) : null} stack=${seat === defender ? stackOn('wall', i + 1) : null}
           stackMove=${stackMove} send=${send} />`)}
@@ -64,11 +64,11 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
     ${side(view.players[order[0]], order[0])}
     <div class="wa-middle">
       <${Pile} count=${view.main_deck} label="Main deck" />
-      <div class="pile discard" aria-label=${`Discard pile: ${view.discard.length}`}>
+      <div class="pile discard" role="group" aria-label=${`Discard pile: ${view.discard.length}`}>
         <span class="pile-cards">${view.discard.length ? html`<${PlayingCard} card=${view.discard[view.discard.length - 1]} />` : html`<span class="card empty"></span>`}</span>
         <span class="pile-label">Discard <b>${view.discard.length}</b></span>
       </div>
-      ${view.revealed.length > 0 && html`<div class="wa-revealed" aria-label="Turned up by the last move">
+      ${view.revealed.length > 0 && html`<div class="wa-revealed" role="group" aria-label="Turned up by the last move">
         <span class="small muted">Turned up:</span>${view.revealed.map((c) => html`<span class="reveal-card"><${PlayingCard} card=${c} /></span>`)}</div>`}
       <div class="wa-turn">Turn ${view.turn} of ${view.turn_cap}</div>
     </div>
@@ -90,10 +90,10 @@ function Target({ card, sideways, label, move, stack, stackMove, send }) {
   const sm = stack ? stackMove(stack.number) : null;
   return html`<div class="wa-target">
     ${move
-      ? html`<button type="button" class="card-btn target" data-move=${move.text} aria-label=${`attack ${label}`}
-          onClick=${() => send(move)}><${PlayingCard} card=${card} sideways=${sideways} /></button>`
-      : html`<span class="card-slot" aria-label=${label}><${PlayingCard} card=${card} sideways=${sideways} /></span>`}
-    ${stack && html`<div class="wa-stack" aria-label=${`stack ${stack.number}, total ${stack.total}`}>
+      ? html`<button type="button" class="card-btn target" data-move=${move.text}
+          onClick=${() => send(move)}><span class="sr-only">Attack ${label}: </span><${PlayingCard} card=${card} sideways=${sideways} /></button>`
+      : html`<span class="card-slot" role="group" aria-label=${label}><${PlayingCard} card=${card} sideways=${sideways} /></span>`}
+    ${stack && html`<div class="wa-stack" role="group" aria-label=${`stack ${stack.number}, total ${stack.total}`}>
       ${stack.cards.map((c) => html`<${PlayingCard} card=${c} />`)}
       <span class="total">= ${stack.total}</span>
       ${sm && html`<button type="button" class="small-btn" data-move=${sm.text} onClick=${() => send(sm)}>Add to stack ${stack.number}</button>`}

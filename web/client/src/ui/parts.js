@@ -33,16 +33,19 @@ export function SeatsBar({ g }) {
 
 /** @param {{g: GameState}} props */
 export function EventLog({ g }) {
-  const list = useRef(/** @type {HTMLOListElement|null} */ (null));
+  const list = useRef(/** @type {HTMLDivElement|null} */ (null));
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [g.log.length]);
   const lines = g.log.slice(-300);
+  // The live region wraps the list (role=log is not allowed on a list); it scrolls, so it takes
+  // the focus, and the arrow keys then scroll it. Only additions are read, each once.
   return html`<section class="log-panel" aria-labelledby="log-h">
     <h2 id="log-h">What happened</h2>
-    <ol class="log" ref=${list} role="log" aria-live="polite" aria-relevant="additions" data-testid="event-log">
-      ${lines.map((l) => html`<li key=${l.key} class=${`ev ev-${l.kind}${l.reveal ? ' reveal' : ''}${l.seat !== null && l.seat !== undefined ? ` ${seatClass(l.seat, seatNameOf(g, l.seat))}` : ''}`}>${l.text}</li>`)}
-    </ol>
+    <div class="log" ref=${list} role="log" aria-labelledby="log-h" aria-live="polite" aria-relevant="additions"
+      tabindex="0" data-testid="event-log">
+      <ol>${lines.map((l) => html`<li key=${l.key} class=${`ev ev-${l.kind}${l.reveal ? ' reveal' : ''}${l.seat !== null && l.seat !== undefined ? ` ${seatClass(l.seat, seatNameOf(g, l.seat))}` : ''}`}>${l.text}</li>`)}</ol>
+    </div>
   </section>`;
 }
 
@@ -65,7 +68,7 @@ export function Chat({ g, client }) {
   }
   return html`<section class="chat" aria-labelledby="chat-h">
     <h2 id="chat-h">Chat</h2>
-    <ol class="chat-lines">${g.chat.slice(-50).map((c, i) => html`<li key=${i}><b>${c.from}:</b> ${c.text}</li>`)}</ol>
+    <ol class="chat-lines" tabindex=${g.chat.length ? '0' : undefined} aria-label="Chat lines">${g.chat.slice(-50).map((c, i) => html`<li key=${i}><b>${c.from}:</b> ${c.text}</li>`)}</ol>
     <form onSubmit=${say} class="chat-form">
       <input value=${text} maxlength="300" aria-label="Chat message"
         onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)} />
@@ -86,6 +89,9 @@ const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 export function MoveInput({ legal, send, disabled, hint }) {
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
+  // The list opened by the Down arrow on an empty field: every legal move, so the first move
+  // is two keys from a table's load (Down, Enter) for a player who knows no notation yet.
+  const [browsing, setBrowsing] = useState(false);
   const field = useRef(/** @type {HTMLInputElement|null} */ (null));
   const hadFocus = useRef(false);
   // The field is disabled while a move is sent and the others play, which drops the focus; a
@@ -105,9 +111,14 @@ export function MoveInput({ legal, send, disabled, hint }) {
   const typed = norm(value);
   const starts = moves.filter((m) => norm(m.text).startsWith(typed));
   const contains = typed ? moves.filter((m) => !norm(m.text).startsWith(typed) && norm(m.text).includes(typed)) : [];
-  const suggestions = [...starts, ...contains].slice(0, 8);
-  const open = !disabled && moves.length > 0 && value !== '' && suggestions.length > 0;
+  const suggestions = typed ? [...starts, ...contains].slice(0, 8) : moves;
+  const open = !disabled && suggestions.length > 0 && (typed !== '' || browsing);
   const current = suggestions[Math.min(active, suggestions.length - 1)];
+  const currentId = open && current ? `move-opt-${current.id}` : undefined;
+  useEffect(() => {
+    const option = currentId ? document.getElementById(currentId) : null;
+    if (option) option.scrollIntoView({ block: 'nearest' });
+  }, [currentId]);
 
   /** @param {LegalMove|string} m */
   function play(m) {
@@ -115,10 +126,15 @@ export function MoveInput({ legal, send, disabled, hint }) {
     send(m);
     setValue('');
     setActive(0);
+    setBrowsing(false);
   }
   /** @param {KeyboardEvent} e */
   function onKey(e) {
-    if (e.key === 'ArrowDown' && open) {
+    if (e.key === 'ArrowDown' && !open && !disabled && moves.length > 0) {
+      e.preventDefault();
+      setBrowsing(true);
+      setActive(0);
+    } else if (e.key === 'ArrowDown' && open) {
       e.preventDefault();
       setActive((active + 1) % suggestions.length);
     } else if (e.key === 'ArrowUp' && open) {
@@ -129,25 +145,30 @@ export function MoveInput({ legal, send, disabled, hint }) {
       setValue(current.text);
     } else if (e.key === 'Escape') {
       setValue('');
+      setBrowsing(false);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      if (disabled || !typed) return;
+      if (disabled) return;
+      if (!typed) {
+        if (open && current) play(current);
+        return;
+      }
       const exact = moves.find((m) => norm(m.text) === typed);
       if (exact) play(exact);
       else if (open && current) play(current);
       else play(value.trim());
     }
   }
-  const label = disabled ? 'Move (not your turn)' : `Type a move (${moves.length} legal)`;
+  const label = disabled ? 'Move (not your turn)' : `Type a move, or press Down for the list (${moves.length} legal)`;
   return html`<div class="move-input">
     <label for="move-text">${label}</label>
     <input id="move-text" ref=${field} value=${value}
       disabled=${disabled} autocomplete="off" spellcheck=${false}
       role="combobox" aria-autocomplete="list" aria-expanded=${open} aria-controls="move-list"
-      aria-activedescendant=${open && current ? `move-opt-${current.id}` : undefined}
+      aria-activedescendant=${currentId}
       placeholder=${moves[0] ? `e.g. ${moves[0].text}` : ''} data-testid="move-text"
       onInput=${(/** @type {any} */ e) => { setValue(e.currentTarget.value); setActive(0); }}
-      onKeyDown=${onKey} />
+      onBlur=${() => setBrowsing(false)} onKeyDown=${onKey} />
     <ul id="move-list" role="listbox" class=${open ? 'completions' : 'completions hidden'}>
       ${open && suggestions.map((m) => html`<li key=${m.id} id=${`move-opt-${m.id}`} role="option"
         aria-selected=${m === current} class=${m === current ? 'active' : ''}

@@ -52,7 +52,7 @@ export function Profile({ client, name }) {
           <td>${title(g)}</td><td>${lvl}</td><td>${r.won}</td><td>${r.lost}</td><td>${r.drawn}</td></tr>`))}</tbody></table>`}
     </section>
     <section class="panel"><h2>Finished games</h2>
-      <table class="data"><thead><tr><th>Game</th><th>Result</th><th></th></tr></thead>
+      <table class="data"><thead><tr><th>Game</th><th>Result</th><th>Replay and record</th></tr></thead>
         <tbody>${p.games.map((g) => html`<tr><td>${title(g.game)} #${g.id}${g.rated ? ' (rated)' : ''}</td><td>${g.result}</td>
           <td><a href=${`#/replay/${g.id}`}>Replay</a> · <a href=${`/api/v1/games/${g.id}/record`} download=${`game-${g.id}.record`}>Record</a></td></tr>`)}</tbody></table>
     </section>

@@ -65,7 +65,8 @@ export function Replay({ id }) {
       <a class="button" href=${`/api/v1/games/${id}/record`} download=${`game-${id}.record`}>Record</a>
     </div>
     <div class="table-body">
-      <section class="board-area" aria-label="Table">
+      <section class="board-area" id="board" tabindex="-1" aria-label="Board">
+        ${!data.each && html`<h2 class="sr-only">Board</h2>`}
         ${data.each
           ? data.each.map((/** @type {any} */ d) => html`<section class="replay-seat" key=${d.viewer} data-testid="replay-seat"
               aria-label=${`Seen by ${seatName(data.seats, d.viewer)}`}>

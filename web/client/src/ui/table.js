@@ -44,7 +44,8 @@ export function Table({ client, id }) {
     </header>
     ${snap.status === 'open' && html`<${Waiting} client=${client} g=${g} />`}
     <div class="table-body">
-      <section class="board-area" aria-label="Table">
+      <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h">
+        <h2 id="board-h" class="sr-only">Board</h2>
         ${snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
           legal=${interactive ? snap.legal : null} you=${snap.you} seats=${snap.seats}
           send=${send} status=${snap.status} />`}
