@@ -9,7 +9,6 @@
 
 #include "api.h"
 
-#define RW_EXPORT(name) __attribute__((export_name(name), visibility("default")))
 #define MAX_MATCHES 16
 
 static rp_match *matches[MAX_MATCHES];
@@ -623,11 +622,6 @@ static cJSON *dispatch(const cJSON *req, rp_error *err)
     return NULL;
 }
 
-/* Memory for the strings JavaScript passes in and reads back. */
-RW_EXPORT("rw_alloc") void *rw_alloc(size_t size);
-RW_EXPORT("rw_free") void rw_free(void *p);
-RW_EXPORT("rw_call") char *rw_call(const char *request);
-
 void *rw_alloc(size_t size)
 {
     return malloc(size ? size : 1);
@@ -638,7 +632,6 @@ void rw_free(void *p)
     free(p);
 }
 
-/* Answer one request (JSON text); the answer is JSON text the caller frees with rw_free. */
 char *rw_call(const char *request)
 {
     rp_error err = {{0}};

@@ -1,12 +1,27 @@
-/* api.h — inside the WebAssembly build's browser API (api.c): the request helpers the
- * operations share and the benchmark operations (bench.c). Each operation reads its fields
- * from the request object and returns a new answer object, or NULL with err filled. */
+/* api.h — the WebAssembly build's browser API (api.c): the three exported calls, the request
+ * helpers the operations share and the benchmark operations (bench.c). Each operation reads
+ * its fields from the request object and returns a new answer object, or NULL with err
+ * filled. The API also compiles natively, so its tests run under the sanitizers
+ * (tests/test_wasm_api.c). */
 #ifndef RAMPARTS_WASM_API_H
 #define RAMPARTS_WASM_API_H
 
 #include <cjson/cJSON.h>
 
 #include "ramparts/engine.h"
+
+/* In WebAssembly, what the module exports under the function's name. */
+#if defined(__wasm__)
+#define RW_EXPORT(name) __attribute__((export_name(name), visibility("default")))
+#else
+#define RW_EXPORT(name)
+#endif
+
+/* Memory for the strings JavaScript passes in and reads back. */
+RW_EXPORT("rw_alloc") void *rw_alloc(size_t size);
+RW_EXPORT("rw_free") void rw_free(void *p);
+/* Answer one request (JSON text); the answer is JSON text the caller frees with rw_free. */
+RW_EXPORT("rw_call") char *rw_call(const char *request);
 
 /* An integer field of the request in [min, max]; def when absent and not required. */
 int rw_field_int(const cJSON *req, const char *name, bool required, long long def, long long min,

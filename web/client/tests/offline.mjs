@@ -159,7 +159,10 @@ async function savedRecord(page) {
  */
 async function refereeAt(engine, record, seat, name, depth) {
   const file = path.join(WORK, `${name}.record`);
-  writeFileSync(file, record);
+  // The native engine keeps unfinished games against the AI closed (their hidden cards stay
+  // hidden); the referee here may see them, so every seat is written as a human one (who
+  // plays a seat changes nothing in the position).
+  writeFileSync(file, record.replace(/^\[seat (\d+) [^\]]*\]$/gm, '[seat $1 human]'));
   await engine.ask(`loadrecord ${file}`);
   const secretsNow = async () => (await engine.ask(`secrets ${seat}`)).split(' ').filter((w) => w && w !== '?');
   const secrets = await secretsNow();
@@ -310,7 +313,7 @@ async function main() {
     }
     server.proc.kill('SIGTERM');
     await once(server.proc, 'exit');
-    check(await page.evaluate(() => fetch('/api/v1/types').then(() => false, () => true)), 'the server is stopped');
+    check(await page.evaluate(() => fetch('/healthz', { cache: 'no-store' }).then(() => false, () => true)), 'the server is stopped');
     await page.reload();
     await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
     check(await page.evaluate(() => !!navigator.serviceWorker.controller), 'with no server the page loads from the service worker');
