@@ -4,10 +4,10 @@
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
 # .ci/run), `make play` (interactive game), `make serve` (the online server), `make bench`
 # (speed figures), `make bench-server` (the server under load), `make bench-web` (the browser
-# client's size and first render), `make install` (the tool, headers, static and shared
-# library and pkg-config file under PREFIX), `make python` (the Python package in
-# build/python), `make bench-python` (C, Python and VectorEnv speed side by side).
-# Dependencies install on demand.
+# client's size and first render, the engine's speed in WebAssembly), `make install` (the
+# tool, headers, static and shared library and pkg-config file under PREFIX), `make python`
+# (the Python package in build/python), `make bench-python` (C, Python and VectorEnv speed
+# side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -80,10 +80,14 @@ serve: all
 bench: all
 	./build/ramparts bench
 
-# The browser client's budgets: shipped size (gzip) and first render of each game's board.
+# The browser client's budgets: shipped size (gzip) and first render of each game's board;
+# then the engine in WebAssembly beside native (playouts, search iterations) and the whole
+# offline client's download size (web/client/tests/bench_wasm.mjs).
 bench-web: all
 	node web/client/tests/bench.mjs --ramparts build/ramparts --node-modules build/web/node_modules \
 	    --dist build/web/dist
+	node web/client/tests/bench_wasm.mjs --ramparts build/ramparts --wasm build/wasm/build/ramparts.wasm \
+	    --dist build/web/dist --node-modules build/web/node_modules
 
 # The package ramparts for /usr/bin/python3, assembled in build/python (PYTHONPATH=build/python).
 python: all

@@ -9,13 +9,17 @@
 # them); otherwise Debian's nodejs and npm are installed. The Python package (python/) is built
 # for Debian's own /usr/bin/python3 and tested with its numpy and pytest; python3-venv and
 # setuptools let the tests install it with pip the way a user does. The server runs
-# libwebsockets on libuv's epoll loop: libuv1-dev and libwebsockets' libuv plugin.
+# libwebsockets on libuv's epoll loop: libuv1-dev and libwebsockets' libuv plugin. The engine's
+# WebAssembly build (src/wasm) uses clang and lld for wasm32-wasi over wasi-libc and
+# compiler-rt's wasm32 builtins; dpkg-dev unpacks Debian's cJSON source for it
+# (scripts/cjson-source.sh).
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libwebsockets-evlib-uv libuv1-dev
           libsqlite3-dev libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
-          python3-venv clang libclang-rt-dev clang-format clang-tidy)
+          python3-venv clang libclang-rt-dev clang-format clang-tidy lld wasi-libc
+          libclang-rt-14-dev-wasm32 dpkg-dev)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi

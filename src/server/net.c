@@ -498,6 +498,31 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
                                        (const unsigned char *)value, (int)strlen(value), p, end);
 }
 
+/* The security headers of every HTTP reply: libwebsockets' "best practice" set (its
+ * LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE), with a policy that also
+ * lets the client compile its engine's WebAssembly ('wasm-unsafe-eval': compiling only, no
+ * eval of text), start its engine's Web Worker and service worker from the site's own files,
+ * and read its web app manifest. HSTS with TLS only. */
+static int add_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
+{
+    static const char *const headers[][2] = {
+        {"content-security-policy:",
+         "default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; "
+         "worker-src 'self'; manifest-src 'self'; font-src 'self'; style-src 'self'; "
+         "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
+         "form-action 'self';"},
+        {"x-content-type-options:", "nosniff"},
+        {"x-xss-protection:", "1; mode=block"},
+        {"x-frame-options:", "deny"},
+        {"referrer-policy:", "no-referrer"},
+    };
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+        if (add_header(wsi, headers[i][0], headers[i][1], p, end))
+            return 1;
+    const char *hsts = net.cfg->tls_cert ? "max-age=15768000 ; includeSubDomains" : NULL;
+    return add_header(wsi, "strict-transport-security:", hsts, p, end);
+}
+
 static int http_request(struct lws *wsi, session *s, const char *path)
 {
     unsigned char headers[LWS_PRE + 2048], *start = headers + LWS_PRE, *p = start,
@@ -522,7 +547,7 @@ static int http_request(struct lws *wsi, session *s, const char *path)
         add_header(wsi, "cache-control:", cache, &p, end) ||
         add_header(wsi, "content-encoding:", r->content_encoding, &p, end) ||
         add_header(wsi, "vary:", r->vary_encoding ? "Accept-Encoding" : NULL, &p, end) ||
-        add_header(wsi, "etag:", r->etag, &p, end) ||
+        add_header(wsi, "etag:", r->etag, &p, end) || add_security_headers(wsi, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return 1;
     lws_callback_on_writable(wsi);
@@ -734,13 +759,12 @@ static void end_loop_turn(void)
     close_pending();
 }
 
-/* Options the context and the vhost share (TLS and the security headers are per vhost). */
+/* Options the context and the vhost share (TLS is per vhost). */
 static uint64_t base_options(const rs_net_config *cfg)
 {
-    /* VALIDATE_UTF8: a text message that is not UTF-8 is closed with 1007 (RFC 6455 8.1). */
-    uint64_t options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
-                       LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
-                       LWS_SERVER_OPTION_VALIDATE_UTF8;
+    /* VALIDATE_UTF8: a text message that is not UTF-8 is closed with 1007 (RFC 6455 8.1). The
+     * security headers are this file's own (add_security_headers), not libwebsockets'. */
+    uint64_t options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (cfg->tls_cert)
         options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     return options;

@@ -1,6 +1,7 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
-// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME), invitation links (?game=ID&invite=CODE)
-// and the page frame: header, connection status, notices and the screen-reader announcer.
+// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME, #/offline: the computer with no server),
+// invitation links (?game=ID&invite=CODE), the service worker for offline loading, and the
+// page frame: header, connection status, notices and the screen-reader announcer.
 import { html, render } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Client } from './client.js';
@@ -9,6 +10,8 @@ import { Table } from './ui/table.js';
 import { Replay } from './ui/replay.js';
 import { Profile } from './ui/profile.js';
 import { Account } from './ui/account.js';
+import { Offline } from './ui/offline.js';
+import { registerServiceWorker } from './offline/register.js';
 import './app.css';
 
 const client = new Client();
@@ -53,6 +56,8 @@ function App({ client }) {
     page = html`<${Table} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
   } else if (route.name === 'replay' && /^\d+$/.test(route.arg)) {
     page = html`<${Replay} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'offline') {
+    page = html`<${Offline} />`;
   } else if (route.name === 'player' && route.arg) {
     page = html`<${Profile} key=${route.arg} client=${client} name=${route.arg} />`;
   } else {
@@ -64,6 +69,7 @@ function App({ client }) {
       <a class="brand" href="#/">Ramparts</a>
       <nav aria-label="Main">
         <a href="#/">Lobby</a>
+        <a href="#/offline" data-testid="nav-offline">Play offline</a>
         ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}
       </nav>
       <span class=${`conn conn-${s.conn}`} role="status" data-testid="conn">${CONN_TEXT[s.conn]}</span>
@@ -106,6 +112,7 @@ async function followInvitation() {
 
 client.start();
 followInvitation();
+registerServiceWorker();
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 root.textContent = '';
 render(html`<${App} client=${client} />`, root);

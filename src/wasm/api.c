@@ -1,0 +1,650 @@
+/* api.c — the engine's entry for the browser (the WebAssembly build, docs/wasm.md): one call,
+ * rw_call, takes a request as JSON ({"op": "new", ...}) and answers in JSON, so JavaScript
+ * needs nothing of the C structs. Operations live in a table, matches in a table of handles.
+ * The Web Worker running this is the referee of an offline game; it hands the page only what
+ * the human's seat may see. A refused request changes nothing and answers {"error": "..."}. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+#define MAX_MATCHES 16
+
+static rp_match *matches[MAX_MATCHES];
+
+/* ---- request fields ---- */
+
+int rw_field_int(const cJSON *req, const char *name, bool required, long long def, long long min,
+                 long long max, long long *out, rp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, name);
+    if (!v) {
+        if (required)
+            return rp_fail(err, RP_EINVAL, "the request needs the field '%s'", name);
+        *out = def;
+        return RP_OK;
+    }
+    const double d = cJSON_IsNumber(v) ? v->valuedouble : -1e300;
+    if (d < (double)min || d > (double)max || d != (double)(long long)d)
+        return rp_fail(err, RP_EINVAL, "'%s' must be a whole number from %lld to %lld", name, min,
+                       max);
+    *out = (long long)d;
+    return RP_OK;
+}
+
+int rw_field_text(const cJSON *req, const char *name, bool required, const char *def,
+                  const char **out, rp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, name);
+    if (!v) {
+        if (required)
+            return rp_fail(err, RP_EINVAL, "the request needs the field '%s'", name);
+        *out = def;
+        return RP_OK;
+    }
+    if (!cJSON_IsString(v))
+        return rp_fail(err, RP_EINVAL, "'%s' must be a string", name);
+    *out = v->valuestring;
+    return RP_OK;
+}
+
+int rw_field_game(const cJSON *req, const rp_game **out, rp_error *err)
+{
+    const char *id;
+    int rc = rw_field_text(req, "game", true, NULL, &id, err);
+    if (rc < 0)
+        return rc;
+    *out = rp_game_find(id);
+    return *out ? RP_OK : rp_fail(err, RP_EINVAL, "no game '%s'", id);
+}
+
+int rw_apply_options(const rp_game *game, rp_config *cfg, const char *options, rp_error *err)
+{
+    char copy[1024];
+    if (strlen(options) >= sizeof copy)
+        return rp_fail(err, RP_EINVAL, "the options are too long");
+    snprintf(copy, sizeof copy, "%s", options);
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        int rc = rp_config_set(game, cfg, tok, err);
+        if (rc < 0)
+            return rc;
+    }
+    return RP_OK;
+}
+
+/* The match named by the field "match". */
+static int field_match(const cJSON *req, rp_match **out, rp_error *err)
+{
+    long long h;
+    int rc = rw_field_int(req, "match", true, 0, 0, MAX_MATCHES - 1, &h, err);
+    if (rc < 0)
+        return rc;
+    if (!matches[h])
+        return rp_fail(err, RP_EINVAL, "no match %lld", h);
+    *out = matches[h];
+    return RP_OK;
+}
+
+/* A viewer: a seat number of m, or "spectator" (field absent: def). */
+static int field_viewer(const cJSON *req, const char *name, const rp_match *m, int def, int *out,
+                        rp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, name);
+    if (!v) {
+        *out = def;
+        return RP_OK;
+    }
+    if (cJSON_IsString(v) && strcmp(v->valuestring, "spectator") == 0) {
+        *out = RP_SPECTATOR;
+        return RP_OK;
+    }
+    const double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    if (d < 0 || d >= RP_MAX_PLAYERS || d != (double)(int)d ||
+        !rp_viewer_ok(m->game, &m->state, (int)d))
+        return rp_fail(err, RP_EINVAL, "'%s' must be a seat of this game or \"spectator\"", name);
+    *out = (int)d;
+    return RP_OK;
+}
+
+/* ---- answers ---- */
+
+static cJSON *answer_ok(void)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "ok", true);
+    return o;
+}
+
+static void add_viewer(cJSON *o, const char *name, int viewer)
+{
+    if (viewer == RP_SPECTATOR)
+        cJSON_AddStringToObject(o, name, "spectator");
+    else
+        cJSON_AddNumberToObject(o, name, viewer);
+}
+
+/* Where the match stands: whose turn, the result once over, who plays each seat. */
+static cJSON *match_info(int handle, const rp_match *m)
+{
+    cJSON *o = answer_ok();
+    char text[RP_STATE_TEXT];
+    cJSON_AddNumberToObject(o, "match", handle);
+    cJSON_AddStringToObject(o, "game", m->game->id);
+    cJSON_AddStringToObject(o, "title", m->game->title);
+    rp_config_to_text(m->game, &m->config, text, sizeof text);
+    cJSON_AddStringToObject(o, "options", text);
+    const int players = m->game->num_players(&m->state);
+    cJSON_AddNumberToObject(o, "players", players);
+    cJSON_AddNumberToObject(o, "to_move",
+                            rp_match_over(m) ? -1 : m->game->current_player(&m->state));
+    cJSON_AddNumberToObject(o, "turn", m->game->turn_number(&m->state));
+    cJSON_AddNumberToObject(o, "moves", (double)m->num_moves);
+    cJSON_AddNumberToObject(o, "entries", (double)m->length);
+    cJSON_AddBoolToObject(o, "over", rp_match_over(m));
+    rp_match_status(m, text, sizeof text);
+    cJSON_AddStringToObject(o, "status", text);
+    cJSON *seats = cJSON_AddArrayToObject(o, "seats");
+    for (int s = 0; s < players; s++) {
+        cJSON *seat = cJSON_CreateObject();
+        cJSON_AddNumberToObject(seat, "seat", s);
+        cJSON_AddStringToObject(seat, "seat_name", rp_seat_name(m->game, s));
+        cJSON_AddStringToObject(seat, "who", m->seats[s]);
+        cJSON_AddItemToArray(seats, seat);
+    }
+    if (rp_match_over(m)) {
+        double returns[RP_MAX_PLAYERS];
+        rp_match_returns(m, returns);
+        cJSON_AddItemToObject(o, "returns", cJSON_CreateDoubleArray(returns, players));
+    }
+    return o;
+}
+
+static int handle_of(const rp_match *m)
+{
+    for (int h = 0; h < MAX_MATCHES; h++)
+        if (matches[h] == m)
+            return h;
+    return -1;
+}
+
+/* Keep a new match in a free slot (taking ownership), or free it when the table is full. */
+static cJSON *adopt_match(rp_match *m, rp_error *err)
+{
+    for (int h = 0; h < MAX_MATCHES; h++) {
+        if (!matches[h]) {
+            matches[h] = m;
+            return match_info(h, m);
+        }
+    }
+    rp_match_free(m);
+    free(m);
+    rp_fail(err, RP_ENOMEM, "too many matches open (at most %d): free one first", MAX_MATCHES);
+    return NULL;
+}
+
+/* ---- operations on the games ---- */
+
+static cJSON *option_json(const rp_option_spec *o)
+{
+    static const char *const kinds[] = {"int", "choice", "text"};
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", o->name);
+    cJSON_AddStringToObject(j, "kind", kinds[o->kind]);
+    cJSON_AddNumberToObject(j, "min", (double)o->min);
+    cJSON_AddNumberToObject(j, "max", (double)o->max);
+    cJSON_AddNumberToObject(j, "default", (double)o->def);
+    if (o->choices)
+        cJSON_AddStringToObject(j, "choices", o->choices);
+    cJSON_AddStringToObject(j, "help", o->help ? o->help : "");
+    return j;
+}
+
+static cJSON *game_json(const rp_game *g)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "id", g->id);
+    cJSON_AddStringToObject(j, "title", g->title);
+    cJSON_AddStringToObject(j, "summary", g->summary);
+    cJSON_AddNumberToObject(j, "min_players", g->min_players);
+    cJSON_AddNumberToObject(j, "max_players", g->max_players);
+    cJSON_AddNumberToObject(j, "default_players", g->default_players);
+    cJSON_AddBoolToObject(j, "chance", (g->flags & RP_CHANCE) != 0);
+    cJSON_AddBoolToObject(j, "hidden_info", (g->flags & RP_HIDDEN_INFO) != 0);
+    cJSON *names = cJSON_AddArrayToObject(j, "seat_names");
+    for (int s = 0; s < g->max_players; s++)
+        cJSON_AddItemToArray(names, cJSON_CreateString(rp_seat_name(g, s)));
+    cJSON *options = cJSON_AddArrayToObject(j, "options");
+    for (int i = 0; i < g->num_options; i++)
+        cJSON_AddItemToArray(options, option_json(&g->options[i]));
+    return j;
+}
+
+static cJSON *op_games(const cJSON *req, rp_error *err)
+{
+    (void)req;
+    (void)err;
+    cJSON *o = answer_ok();
+    cJSON *games = cJSON_AddArrayToObject(o, "games");
+    for (int i = 0; i < rp_num_games; i++)
+        cJSON_AddItemToArray(games, game_json(rp_games[i]));
+    cJSON_AddStringToObject(o, "ai_help", rp_ai_help());
+    return o;
+}
+
+static cJSON *op_rules(const cJSON *req, rp_error *err)
+{
+    const rp_game *game;
+    if (rw_field_game(req, &game, err) < 0)
+        return NULL;
+    const char *rules = rp_game_rules(game);
+    cJSON *o = answer_ok();
+    cJSON_AddStringToObject(o, "rules", rules ? rules : "");
+    return o;
+}
+
+/* ---- opening and closing matches ---- */
+
+/* Seat s of m is played by the s-th entry of "seats" (a human or an AI spec). */
+static int set_seats(rp_match *m, const cJSON *req, rp_error *err)
+{
+    const cJSON *seats = cJSON_GetObjectItemCaseSensitive(req, "seats");
+    if (!seats)
+        return RP_OK;
+    const int players = m->game->num_players(&m->state);
+    if (!cJSON_IsArray(seats) || cJSON_GetArraySize(seats) != players)
+        return rp_fail(err, RP_EINVAL, "'seats' must list who plays each of the %d seats", players);
+    for (int s = 0; s < players; s++) {
+        const cJSON *who = cJSON_GetArrayItem(seats, s);
+        if (!cJSON_IsString(who))
+            return rp_fail(err, RP_EINVAL, "seat %d: say \"human\" or an AI such as \"medium\"", s);
+        int rc = rp_match_set_player(m, s, who->valuestring, err);
+        if (rc < 0)
+            return rc;
+    }
+    return RP_OK;
+}
+
+static cJSON *op_new(const cJSON *req, rp_error *err)
+{
+    const rp_game *game;
+    const char *options;
+    if (rw_field_game(req, &game, err) < 0 ||
+        rw_field_text(req, "options", false, "", &options, err) < 0)
+        return NULL;
+    rp_config cfg;
+    rp_config_default(game, &cfg);
+    if (rw_apply_options(game, &cfg, options, err) < 0)
+        return NULL;
+    rp_match *m = malloc(sizeof *m);
+    if (!m) {
+        rp_fail(err, RP_ENOMEM, "out of memory for a match");
+        return NULL;
+    }
+    if (rp_match_new(m, game, &cfg, err) < 0) {
+        free(m);
+        return NULL;
+    }
+    if (set_seats(m, req, err) < 0) {
+        rp_match_free(m);
+        free(m);
+        return NULL;
+    }
+    return adopt_match(m, err);
+}
+
+/* A record's text (what `ramparts replay` reads), replayed into a new match. */
+static cJSON *op_load_record(const cJSON *req, rp_error *err)
+{
+    const char *text;
+    if (rw_field_text(req, "record", true, NULL, &text, err) < 0)
+        return NULL;
+    size_t len = strlen(text);
+    FILE *in = fmemopen((void *)(uintptr_t)text, len ? len : 1, "r");
+    rp_match *m = malloc(sizeof *m);
+    if (!in || !m) {
+        if (in)
+            fclose(in);
+        free(m);
+        rp_fail(err, RP_ENOMEM, "out of memory for a record");
+        return NULL;
+    }
+    int rc = rp_record_read(m, in, "record", err);
+    fclose(in);
+    if (rc < 0) {
+        free(m);
+        return NULL;
+    }
+    return adopt_match(m, err);
+}
+
+static cJSON *op_free(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0)
+        return NULL;
+    matches[handle_of(m)] = NULL;
+    rp_match_free(m);
+    free(m);
+    return answer_ok();
+}
+
+static cJSON *op_info(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0)
+        return NULL;
+    return match_info(handle_of(m), m);
+}
+
+/* ---- what a viewer sees ---- */
+
+static cJSON *op_view(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    int viewer;
+    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        return NULL;
+    cJSON *o = answer_ok();
+    add_viewer(o, "viewer", viewer);
+    cJSON_AddItemToObject(o, "view", m->game->view_json(&m->state, viewer));
+    return o;
+}
+
+/* The legal moves, told only to the seat to act (they can name that seat's hidden cards). */
+static cJSON *op_legal(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    int viewer;
+    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        return NULL;
+    cJSON *o = answer_ok();
+    const bool to_act = !rp_match_over(m) && m->game->current_player(&m->state) == viewer;
+    cJSON_AddItemToObject(o, "legal",
+                          to_act ? rp_legal_json(m->game, &m->state) : cJSON_CreateArray());
+    return o;
+}
+
+/* The events of history entry `entry` (default: the last move) told to `viewer`. */
+static cJSON *op_events(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    int viewer;
+    long long entry;
+    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        return NULL;
+    long long last = -1;
+    for (size_t i = 0; i < m->length; i++)
+        if (m->history[i].kind == RP_ENTRY_MOVE)
+            last = (long long)i;
+    if (rw_field_int(req, "entry", false, last, 0, (long long)m->length - 1, &entry, err) < 0)
+        return NULL;
+    if (entry < 0 || m->history[entry].kind != RP_ENTRY_MOVE) {
+        rp_fail(err, RP_EINVAL, "no move there to tell");
+        return NULL;
+    }
+    rp_state before;
+    rp_match_state_at(m, (size_t)entry, &before);
+    cJSON *events = rp_events(m->game, &before, m->history[entry].action, viewer, err);
+    if (!events)
+        return NULL;
+    cJSON *o = answer_ok();
+    cJSON_AddItemToObject(o, "events", events);
+    return o;
+}
+
+static cJSON *op_state(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0)
+        return NULL;
+    char text[RP_STATE_TEXT];
+    if (m->game->state_to_text(&m->state, text, sizeof text) < 0) {
+        rp_fail(err, RP_ENOSPACE, "the state notation does not fit");
+        return NULL;
+    }
+    cJSON *o = answer_ok();
+    cJSON_AddStringToObject(o, "state", text);
+    return o;
+}
+
+static cJSON *op_record(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out) {
+        rp_fail(err, RP_ENOMEM, "out of memory for a record");
+        return NULL;
+    }
+    int rc = rp_record_write(m, out);
+    fclose(out);
+    if (rc < 0) {
+        free(text);
+        rp_fail(err, RP_EIO, "the record could not be written");
+        return NULL;
+    }
+    cJSON *o = answer_ok();
+    cJSON_AddStringToObject(o, "record", text);
+    free(text);
+    return o;
+}
+
+/* ---- moves ---- */
+
+/* What a move did: who made it, its id and notation (the referee's), and its events told to
+ * the request's "viewer" when given. `before` is the state it was played in. */
+static cJSON *move_answer(const rp_match *m, const cJSON *req, const void *before, int seat,
+                          rp_action action, rp_error *err)
+{
+    cJSON *o = answer_ok();
+    char text[RP_ACTION_TEXT];
+    m->game->action_to_text(before, action, text, sizeof text);
+    cJSON_AddNumberToObject(o, "seat", seat);
+    cJSON_AddNumberToObject(o, "action", action);
+    cJSON_AddStringToObject(o, "text", text);
+    int viewer;
+    if (cJSON_GetObjectItemCaseSensitive(req, "viewer") &&
+        field_viewer(req, "viewer", m, 0, &viewer, err) == RP_OK) {
+        cJSON *events = rp_events(m->game, before, action, viewer, err);
+        cJSON_AddItemToObject(o, "events", events ? events : cJSON_CreateArray());
+    }
+    return o;
+}
+
+/* {"move": "notation"} or {"move": action id}. */
+static cJSON *op_play(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0)
+        return NULL;
+    int viewer;
+    if (field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        return NULL;
+    const cJSON *move = cJSON_GetObjectItemCaseSensitive(req, "move");
+    if (!cJSON_IsString(move) && !cJSON_IsNumber(move)) {
+        rp_fail(err, RP_EINVAL, "'move' must be a move's notation or its action id");
+        return NULL;
+    }
+    if (rp_match_over(m)) {
+        rp_fail(err, RP_EOVER, "the game is over");
+        return NULL;
+    }
+    rp_state before;
+    rp_state_copy(m->game, &before, &m->state);
+    const int seat = m->game->current_player(&m->state);
+    size_t moves = m->num_moves;
+    int rc = cJSON_IsString(move)
+                 ? rp_match_play_text(m, move->valuestring, err)
+                 : (move->valuedouble < 0 || move->valuedouble >= (double)m->game->num_actions
+                        ? rp_fail(err, RP_EILLEGAL, "no action %g in this game", move->valuedouble)
+                        : rp_match_play(m, (rp_action)move->valuedouble, err));
+    if (rc < 0 || m->num_moves != moves + 1)
+        return NULL;
+    return move_answer(m, req, &before, seat, m->history[m->length - 1].action, err);
+}
+
+/* The AI playing the seat to act (or "spec") chooses and plays its move. */
+static cJSON *op_genmove(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    const char *spec;
+    int viewer;
+    if (field_match(req, &m, err) < 0 || rw_field_text(req, "spec", false, NULL, &spec, err) < 0 ||
+        field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        return NULL;
+    rp_state before;
+    rp_state_copy(m->game, &before, &m->state);
+    rp_genmove g;
+    if (rp_match_genmove(m, spec, 0, &g, err) < 0)
+        return NULL;
+    cJSON *o = move_answer(m, req, &before, g.seat, g.action, err);
+    cJSON_AddNumberToObject(o, "win_chance", g.info.win_chance);
+    cJSON_AddNumberToObject(o, "iterations", (double)g.info.iterations);
+    return o;
+}
+
+/* The AI's suggestion for the seat to act, not played: as the terminal's `hint`. */
+static cJSON *op_hint(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    const char *spec;
+    long long seed;
+    if (field_match(req, &m, err) < 0 ||
+        rw_field_text(req, "spec", false, "hard", &spec, err) < 0 ||
+        rw_field_int(req, "seed", false, 1, 0, (1LL << 53), &seed, err) < 0)
+        return NULL;
+    if (rp_match_over(m)) {
+        rp_fail(err, RP_EOVER, "the game is over");
+        return NULL;
+    }
+    rp_ai *ai;
+    if (rp_ai_create(m->game, spec, (uint64_t)seed, &ai, err) < 0)
+        return NULL;
+    rp_action action;
+    rp_ai_info info;
+    int rc = rp_ai_choose(ai, &m->state, &action, &info, err);
+    rp_ai_free(ai);
+    if (rc < 0)
+        return NULL;
+    char text[RP_ACTION_TEXT];
+    m->game->action_to_text(&m->state, action, text, sizeof text);
+    cJSON *o = answer_ok();
+    cJSON_AddNumberToObject(o, "action", action);
+    cJSON_AddStringToObject(o, "text", text);
+    cJSON_AddNumberToObject(o, "win_chance", info.win_chance);
+    return o;
+}
+
+/* The referee's undo (the text protocol's): the last move back exactly. */
+static cJSON *op_undo(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    if (field_match(req, &m, err) < 0 || rp_match_undo(m, err) < 0)
+        return NULL;
+    return match_info(handle_of(m), m);
+}
+
+/* A human's fair undo (the terminal's): see rp_match_undo_fair. */
+static cJSON *op_undo_fair(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    long long seat, seed;
+    if (field_match(req, &m, err) < 0 ||
+        rw_field_int(req, "seat", true, 0, 0, RP_MAX_PLAYERS - 1, &seat, err) < 0 ||
+        rw_field_int(req, "seed", true, 0, 0, (1LL << 53), &seed, err) < 0)
+        return NULL;
+    size_t taken = 0;
+    if (rp_match_undo_fair(m, (int)seat, (uint64_t)seed, &taken, err) < 0)
+        return NULL;
+    cJSON *o = match_info(handle_of(m), m);
+    cJSON_AddNumberToObject(o, "taken", (double)taken);
+    return o;
+}
+
+static cJSON *op_resign(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    long long seat;
+    if (field_match(req, &m, err) < 0 ||
+        rw_field_int(req, "seat", true, 0, 0, RP_MAX_PLAYERS - 1, &seat, err) < 0 ||
+        rp_match_resign(m, (int)seat, err) < 0)
+        return NULL;
+    return match_info(handle_of(m), m);
+}
+
+/* ---- the table of operations and the exported calls ---- */
+
+typedef struct operation {
+    const char *name;
+    cJSON *(*run)(const cJSON *req, rp_error *err);
+} operation;
+
+static const operation operations[] = {
+    {"games", op_games},
+    {"rules", op_rules},
+    {"new", op_new},
+    {"load_record", op_load_record},
+    {"free", op_free},
+    {"info", op_info},
+    {"view", op_view},
+    {"legal", op_legal},
+    {"events", op_events},
+    {"state", op_state},
+    {"record", op_record},
+    {"play", op_play},
+    {"genmove", op_genmove},
+    {"hint", op_hint},
+    {"undo", op_undo},
+    {"undo_fair", op_undo_fair},
+    {"resign", op_resign},
+    {"bench", rw_op_bench},
+    {"bench_ai", rw_op_bench_ai},
+};
+
+static cJSON *dispatch(const cJSON *req, rp_error *err)
+{
+    const char *name;
+    if (!cJSON_IsObject(req)) {
+        rp_fail(err, RP_EPARSE, "a request is a JSON object such as {\"op\": \"games\"}");
+        return NULL;
+    }
+    if (rw_field_text(req, "op", true, NULL, &name, err) < 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof operations / sizeof operations[0]; i++)
+        if (strcmp(operations[i].name, name) == 0)
+            return operations[i].run(req, err);
+    rp_fail(err, RP_EINVAL, "no operation '%s'", name);
+    return NULL;
+}
+
+void *rw_alloc(size_t size)
+{
+    return malloc(size ? size : 1);
+}
+
+void rw_free(void *p)
+{
+    free(p);
+}
+
+char *rw_call(const char *request)
+{
+    rp_error err = {{0}};
+    cJSON *req = cJSON_Parse(request);
+    cJSON *answer = req ? dispatch(req, &err) : NULL;
+    if (!req)
+        rp_fail(&err, RP_EPARSE, "the request is not JSON");
+    if (!answer) {
+        answer = cJSON_CreateObject();
+        cJSON_AddStringToObject(answer, "error", err.msg[0] ? err.msg : "refused");
+    }
+    char *text = cJSON_PrintUnformatted(answer);
+    cJSON_Delete(answer);
+    cJSON_Delete(req);
+    return text;
+}

@@ -1,0 +1,186 @@
+/* test_wasm_api.c — the browser API of the WebAssembly build (src/wasm/api.c), compiled
+ * natively so it runs under ASan and UBSan: bad requests are refused with a reason and change
+ * nothing; a match is played through it (moves, AI moves, events, views, fair undo, resign);
+ * the legal moves go only to the seat to act; a record it writes loads back to the same state;
+ * the table of matches refuses a seventeenth. (wasm_parity plays the WebAssembly build itself
+ * against the native engine.) */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "wasm/api.h"
+
+/* The answer to a request, parsed; the caller frees it with cJSON_Delete. */
+static cJSON *call(const char *request)
+{
+    char *text = rw_call(request);
+    assert_non_null(text);
+    cJSON *answer = cJSON_Parse(text);
+    rw_free(text);
+    assert_non_null(answer);
+    return answer;
+}
+
+/* The request is refused with a message containing `reason`. */
+static void refused(const char *request, const char *reason)
+{
+    cJSON *a = call(request);
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(a, "error");
+    if (!cJSON_IsString(error) || !strstr(error->valuestring, reason))
+        fail_msg("%s: expected an error with '%s', got %s", request, reason,
+                 cJSON_IsString(error) ? error->valuestring : "no error");
+    cJSON_Delete(a);
+}
+
+/* A field of an answer that must have succeeded, as text (the caller frees it). */
+static char *field_text(const char *request, const char *name)
+{
+    cJSON *a = call(request);
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(a, "error");
+    if (error)
+        fail_msg("%s: refused: %s", request, cJSON_GetStringValue(error));
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, name);
+    assert_non_null(v);
+    char *text = cJSON_IsString(v) ? strdup(v->valuestring) : cJSON_PrintUnformatted(v);
+    cJSON_Delete(a);
+    return text;
+}
+
+static void bad_requests_are_refused(void **unused)
+{
+    (void)unused;
+    refused("not json", "not JSON");
+    refused("[1,2]", "JSON object");
+    refused("{}", "'op'");
+    refused("{\"op\": 7}", "'op' must be a string");
+    refused("{\"op\": \"fly\"}", "no operation 'fly'");
+    refused("{\"op\": \"new\", \"game\": \"chess\"}", "no game 'chess'");
+    refused("{\"op\": \"new\", \"game\": \"castle-danger\", \"options\": \"players=9\"}",
+            "players");
+    refused("{\"op\": \"new\", \"game\": \"castle-danger\", \"seats\": [\"human\"]}",
+            "each of the 2 seats");
+    refused("{\"op\": \"new\", \"game\": \"castle-danger\", \"seats\": [\"human\", \"wizard\"]}",
+            "wizard");
+    refused("{\"op\": \"view\", \"match\": 3}", "no match 3");
+    refused("{\"op\": \"view\", \"match\": 1.5}", "whole number");
+    refused("{\"op\": \"view\", \"match\": 99}", "whole number");
+    refused("{\"op\": \"load_record\", \"record\": \"[game nope]\\n\"}", "nope");
+    refused("{\"op\": \"bench\", \"game\": \"castle-danger\", \"games\": 0}", "'games'");
+}
+
+static void a_match_through_the_api(void **unused)
+{
+    (void)unused;
+    char *info = field_text("{\"op\": \"new\", \"game\": \"danger-at-the-walls\", \"options\": "
+                            "\"seed=5\", \"seats\": [\"human\", \"easy\"]}",
+                            "match");
+    assert_string_equal(info, "0");
+    free(info);
+    char *before = field_text("{\"op\": \"state\", \"match\": 0}", "state");
+    /* Seat 0 acts first: the other seat is told no legal moves (they name seat 0's hand). */
+    char *theirs = field_text("{\"op\": \"legal\", \"match\": 0, \"viewer\": 1}", "legal");
+    assert_string_equal(theirs, "[]");
+    free(theirs);
+    refused("{\"op\": \"play\", \"match\": 0, \"move\": \"flag wall 9\"}", "");
+    refused("{\"op\": \"play\", \"match\": 0, \"move\": 99999}", "no action");
+    char *same = field_text("{\"op\": \"state\", \"match\": 0}", "state");
+    assert_string_equal(before, same); /* refused moves changed nothing */
+    free(same);
+    free(before);
+    char *legal = field_text("{\"op\": \"legal\", \"match\": 0, \"viewer\": 0}", "legal");
+    cJSON *moves = cJSON_Parse(legal);
+    free(legal);
+    assert_true(cJSON_GetArraySize(moves) > 0);
+    char request[512];
+    snprintf(request, sizeof request,
+             "{\"op\": \"play\", \"match\": 0, \"move\": %d, \"viewer\": 0}",
+             cJSON_GetObjectItem(cJSON_GetArrayItem(moves, 0), "id")->valueint);
+    cJSON_Delete(moves);
+    char *events = field_text(request, "events");
+    assert_true(strlen(events) > 2);
+    free(events);
+    char *ai = field_text("{\"op\": \"genmove\", \"match\": 0, \"spec\": \"easy\", \"viewer\": 0}",
+                          "text");
+    assert_true(strlen(ai) > 0);
+    free(ai);
+    char *told =
+        field_text("{\"op\": \"events\", \"match\": 0, \"viewer\": \"spectator\"}", "events");
+    assert_true(strlen(told) > 2);
+    free(told);
+    char *view = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 1}", "view");
+    assert_true(view[0] == '{');
+    free(view);
+    char *hint = field_text("{\"op\": \"hint\", \"match\": 0, \"spec\": \"greedy\"}", "text");
+    free(hint);
+    char *taken =
+        field_text("{\"op\": \"undo_fair\", \"match\": 0, \"seat\": 0, \"seed\": 9}", "taken");
+    assert_true(atoi(taken) >= 1); /* seat 0's move and what followed it */
+    free(taken);
+    /* The record loads back into a new match at the same state. */
+    char *record = field_text("{\"op\": \"record\", \"match\": 0}", "record");
+    cJSON *load = cJSON_CreateObject();
+    cJSON_AddStringToObject(load, "op", "load_record");
+    cJSON_AddStringToObject(load, "record", record);
+    char *load_text = cJSON_PrintUnformatted(load);
+    cJSON_Delete(load);
+    free(record);
+    char *copy = field_text(load_text, "match");
+    free(load_text);
+    assert_string_equal(copy, "1");
+    free(copy);
+    char *a = field_text("{\"op\": \"state\", \"match\": 0}", "state");
+    char *b = field_text("{\"op\": \"state\", \"match\": 1}", "state");
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    char *status = field_text("{\"op\": \"resign\", \"match\": 1, \"seat\": 0}", "status");
+    assert_non_null(strstr(status, "resigned 0"));
+    free(status);
+    refused("{\"op\": \"play\", \"match\": 1, \"move\": 0}", "over");
+    free(field_text("{\"op\": \"free\", \"match\": 1}", "ok"));
+    free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
+    refused("{\"op\": \"info\", \"match\": 0}", "no match 0");
+}
+
+static void the_match_table_has_sixteen_places(void **unused)
+{
+    (void)unused;
+    for (int i = 0; i < 16; i++)
+        free(field_text("{\"op\": \"new\", \"game\": \"walls-and-armies\"}", "match"));
+    refused("{\"op\": \"new\", \"game\": \"walls-and-armies\"}", "too many matches");
+    char request[64];
+    for (int i = 0; i < 16; i++) {
+        snprintf(request, sizeof request, "{\"op\": \"free\", \"match\": %d}", i);
+        free(field_text(request, "ok"));
+    }
+}
+
+static void games_and_benchmarks_answer(void **unused)
+{
+    (void)unused;
+    char *games = field_text("{\"op\": \"games\"}", "games");
+    for (int i = 0; i < rp_num_games; i++)
+        assert_non_null(strstr(games, rp_games[i]->id));
+    free(games);
+    char *rules = field_text("{\"op\": \"rules\", \"game\": \"king-of-danger\"}", "rules");
+    assert_true(strlen(rules) > 100);
+    free(rules);
+    char *actions =
+        field_text("{\"op\": \"bench\", \"game\": \"walls-and-armies\", \"games\": 3}", "actions");
+    assert_true(atoi(actions) > 0);
+    free(actions);
+    free(field_text("{\"op\": \"bench_ai\", \"game\": \"walls-and-armies\", \"ms\": 5}",
+                    "iters_per_s"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_requests_are_refused),
+        cmocka_unit_test(a_match_through_the_api),
+        cmocka_unit_test(the_match_table_has_sixteen_places),
+        cmocka_unit_test(games_and_benchmarks_answer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,165 @@
+// session.js — the page's side of an offline game against the computer: it talks to the Web
+// Worker that referees the game (worker.js) and keeps what the UI renders: the human seat's
+// view and legal moves, the event log as told to that seat, the hint. The game's record is
+// saved in local storage after every change, so a reload resumes it; the page never reads
+// the referee's state (what the record holds is for resuming and downloading only).
+
+const SAVE_KEY = 'ramparts.offline';
+
+/**
+ * @typedef {{info: any, you: number, view: any, legal: import('../client.js').LegalMove[],
+ *   events: any[], record: string}} Snapshot
+ * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
+ *   hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
+ *   failed: string|null}} OfflineState
+ */
+
+/** Where the built client put the worker and the engine (index.html's meta ramparts-offline). */
+export function offlineFiles() {
+  const meta = document.querySelector('meta[name=ramparts-offline]');
+  /** @type {{[key: string]: string}} */
+  const files = {};
+  for (const pair of (meta ? meta.getAttribute('content') || '' : '').split(' ')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) files[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return files.worker && files.wasm ? files : null;
+}
+
+export class OfflineSession {
+  constructor() {
+    /** @type {OfflineState} */
+    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null };
+    /** @type {Set<() => void>} */
+    this.listeners = new Set();
+    this.logKey = 1;
+    this.files = offlineFiles();
+    /** @type {Worker|null} */
+    this.worker = null;
+    if (!this.files) {
+      this.state.failed = 'This build has no offline engine.';
+      return;
+    }
+    this.worker = new Worker(this.files.worker, { type: 'module' });
+    this.worker.onmessage = (e) => this.receive(e.data);
+    this.worker.onerror = () => this.set({ failed: 'The offline engine could not start.' });
+    this.send({ t: 'games' });
+  }
+
+  /** @param {() => void} fn */
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** @param {Partial<OfflineState>} patch */
+  set(patch) {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  /** @param {{t: string, [key: string]: any}} msg */
+  send(msg) {
+    if (this.worker && this.files) this.worker.postMessage({ ...msg, wasm: this.files.wasm });
+  }
+
+  /** @param {any} m */
+  receive(m) {
+    switch (m.t) {
+      case 'games':
+        this.set({ games: m.games });
+        break;
+      case 'snapshot':
+        this.snapshot(m);
+        break;
+      case 'hint':
+        this.set({ hint: m.text, hintBusy: false });
+        break;
+      case 'error':
+        this.set({ error: m.message, hintBusy: false, pending: false });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {Snapshot} m */
+  snapshot(m) {
+    const log = this.state.log.slice(-300);
+    for (const e of m.events) {
+      log.push({ key: this.logKey++, v: null, kind: e.kind, text: e.text, seat: e.seat ?? null, reveal: !!e.reveal });
+    }
+    if (m.info.over && !(this.state.snap && this.state.snap.info.over)) {
+      log.push({ key: this.logKey++, v: null, kind: 'game-over', text: resultText(m.info, m.you), seat: null });
+    }
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ record: m.record, human: m.you, game: m.info.game }));
+    this.set({ snap: m, log, hint: null, error: null, pending: false });
+  }
+
+  /** The saved game, if any. @returns {{record: string, human: number, game: string}|null} */
+  saved() {
+    try {
+      const s = JSON.parse(localStorage.getItem(SAVE_KEY) || 'null');
+      return s && typeof s.record === 'string' && Number.isInteger(s.human) ? s : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** @param {string} game @param {number} players @param {number} human @param {string} level */
+  start(game, players, human, level) {
+    this.set({ snap: null, log: [], error: null, hint: null });
+    this.send({ t: 'start', game, players, human, level });
+  }
+
+  resume() {
+    const s = this.saved();
+    if (!s) return;
+    this.set({ snap: null, log: [], error: null, hint: null });
+    this.send({ t: 'resume', record: s.record, human: s.human });
+  }
+
+  /** Leave the game for the setup screen; the saved game stays until another starts. */
+  leave() {
+    this.set({ snap: null, log: [], error: null, hint: null });
+  }
+
+  /** @param {import('../client.js').LegalMove|string} move */
+  move(move) {
+    // Until the referee answers, the board takes no other move (the online table's pending).
+    if (this.state.pending) return;
+    this.set({ error: null, hint: null, pending: true });
+    this.send({ t: 'move', move: typeof move === 'string' ? move : move.text });
+  }
+
+  hint() {
+    this.set({ hintBusy: true, hint: null });
+    this.send({ t: 'hint' });
+  }
+
+  undo() {
+    this.set({ pending: true });
+    this.send({ t: 'undo' });
+  }
+
+  resign() {
+    this.send({ t: 'resign' });
+  }
+
+  close() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+  }
+}
+
+/** One sentence for the end, from the human's side. @param {any} info @param {number} you */
+export function resultText(info, you) {
+  const returns = info.returns || [];
+  const best = Math.max(...returns);
+  const winners = info.seats.filter((/** @type {any} */ s) => returns[s.seat] === best && best > 0);
+  if (info.status.startsWith('over resigned')) return 'You resigned: the computer wins.';
+  if (winners.length === info.seats.length) return 'The game is drawn.';
+  const names = winners.map((/** @type {any} */ s) => (s.seat === you ? 'you' : s.seat_name)).join(' and ');
+  if (winners.length === 1 && winners[0].seat === you) return 'You win!';
+  return `Game over: ${names} ${winners.length === 1 ? 'wins' : 'share the win'}.`;
+}

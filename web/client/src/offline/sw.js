@@ -1,0 +1,39 @@
+// sw.js — the service worker that makes the client load with no network: at install it
+// caches every file of the built client (the list build.mjs writes to offline-files.json:
+// the page, scripts, styles, the engine's worker and ramparts.wasm, the manifest and icon)
+// under the build's version, given in its URL (/sw.js?v=VERSION). Pages are fetched from the
+// network first and from the cache when that fails; the content-hashed files from the cache
+// first. The server's API and WebSocket are never cached.
+const sw = /** @type {any} */ (self);
+const VERSION = new URL(sw.location.href).searchParams.get('v') || 'dev';
+const CACHE = `ramparts-${VERSION}`;
+
+sw.addEventListener('install', (/** @type {any} */ event) => {
+  event.waitUntil((async () => {
+    const list = await fetch('/offline-files.json', { cache: 'no-store' }).then((r) => r.json());
+    const cache = await caches.open(CACHE);
+    await cache.addAll(list.files.map((/** @type {string} */ f) => new Request(f, { cache: 'reload' })));
+    await sw.skipWaiting();
+  })());
+});
+
+sw.addEventListener('activate', (/** @type {any} */ event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith('ramparts-') && key !== CACHE) await caches.delete(key);
+    }
+    await sw.clients.claim();
+  })());
+});
+
+sw.addEventListener('fetch', (/** @type {any} */ event) => {
+  const request = /** @type {Request} */ (event.request);
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== location.origin) return;
+  if (url.pathname.startsWith('/api/') || url.pathname === '/ws') return;
+  if (request.mode === 'navigate') {
+    event.respondWith(fetch(request).catch(async () => (await caches.match('/', { cacheName: CACHE })) || Response.error()));
+    return;
+  }
+  event.respondWith((async () => (await caches.match(request, { cacheName: CACHE })) || fetch(request))());
+});

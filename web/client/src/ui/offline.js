@@ -1,0 +1,142 @@
+// offline.js — "Play the computer" with no server (#/offline): the engine runs in the browser
+// as WebAssembly in a Web Worker (offline/worker.js), so it works on a train or from a page
+// installed on the device. A setup form (game, seats, your seat, the computer's level), then
+// the game's own board with the seat's view only, the move field, hint, fair undo as in the
+// terminal, resign, the record to download (which `ramparts replay` reads), and resume after
+// a reload.
+import { html } from 'htm/preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { OfflineSession } from '../offline/session.js';
+import { boardFor } from '../games/index.js';
+import { BoardGuard } from './table.js';
+import { EventLog, MoveInput } from './parts.js';
+import { SeatMark, seatClass } from './seats.js';
+
+const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
+
+/** @type {OfflineSession|null} one session for the page's lifetime (the worker keeps the game) */
+let session = null;
+
+export function Offline() {
+  if (!session) session = new OfflineSession();
+  const s = /** @type {OfflineSession} */ (session);
+  const [, setTick] = useState(0);
+  useEffect(() => s.subscribe(() => setTick((n) => n + 1)), [s]);
+  const st = s.state;
+  if (st.failed) return html`<p class="error" role="alert">${st.failed}</p>`;
+  if (!st.games) return html`<p class="loading" role="status">Starting the offline engine…</p>`;
+  return st.snap ? html`<${OfflineTable} s=${s} />` : html`<${Setup} s=${s} />`;
+}
+
+/** @param {{s: OfflineSession}} props */
+function Setup({ s }) {
+  const games = s.state.games || [];
+  const [gameId, setGameId] = useState(games[0].id);
+  const game = games.find((g) => g.id === gameId) || games[0];
+  const [players, setPlayers] = useState(game.default_players);
+  const [human, setHuman] = useState(0);
+  const [level, setLevel] = useState('medium');
+  const saved = s.saved();
+  const seats = Math.min(Math.max(players, game.min_players), game.max_players);
+  /** @param {Event} e */
+  function submit(e) {
+    e.preventDefault();
+    s.start(game.id, seats, Math.min(human, seats - 1), level);
+  }
+  return html`<div class="offline-setup">
+    <section class="panel" aria-labelledby="offline-h">
+      <h1 id="offline-h">Play the computer, offline</h1>
+      <p class="muted">The game runs in this browser: no server is needed, and once this page
+        has loaded it works without a connection.</p>
+      ${s.state.error && html`<p class="error" role="alert">${s.state.error}</p>`}
+      ${saved && html`<p>A game of ${titleOf(games, saved.game)} is saved here.
+        <button type="button" class="primary" data-testid="offline-resume" onClick=${() => s.resume()}>Resume it</button></p>`}
+      <form onSubmit=${submit} class="offline-form">
+        <label>Game <select data-testid="offline-game" value=${game.id}
+          onChange=${(/** @type {any} */ e) => { setGameId(e.currentTarget.value); setHuman(0); const g = games.find((x) => x.id === e.currentTarget.value); if (g) setPlayers(g.default_players); }}>
+          ${games.map((g) => html`<option value=${g.id}>${g.title}</option>`)}
+        </select></label>
+        ${game.max_players > game.min_players && html`<label>Players <select data-testid="offline-players" value=${seats}
+          onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
+          ${range(game.min_players, game.max_players).map((n) => html`<option value=${n}>${n}</option>`)}
+        </select></label>`}
+        <label>You play <select data-testid="offline-seat" value=${Math.min(human, seats - 1)}
+          onChange=${(/** @type {any} */ e) => setHuman(Number(e.currentTarget.value))}>
+          ${range(0, seats - 1).map((n) => html`<option value=${n}>${game.seat_names[n]}</option>`)}
+        </select></label>
+        <label>Computer <select data-testid="offline-level" value=${level}
+          onChange=${(/** @type {any} */ e) => setLevel(e.currentTarget.value)}>
+          ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}
+        </select></label>
+        <button type="submit" class="primary" data-testid="offline-start">Start</button>
+      </form>
+    </section>
+  </div>`;
+}
+
+/** @param {number} lo @param {number} hi */
+function range(lo, hi) {
+  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+}
+
+/** @param {any[]} games @param {string} id */
+function titleOf(games, id) {
+  const g = games.find((x) => x.id === id);
+  return g ? g.title : id;
+}
+
+/** @param {{s: OfflineSession}} props */
+function OfflineTable({ s }) {
+  const st = s.state;
+  const snap = /** @type {import('../offline/session.js').Snapshot} */ (st.snap);
+  const info = snap.info;
+  const Board = boardFor(info.game);
+  const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending;
+  const seats = info.seats.map((/** @type {any} */ x) => ({ ...x, kind: x.who === 'human' ? 'human' : 'ai', level: x.who }));
+  const g = useMemo(() => ({ log: st.log, snap: { seats } }), [st.log, info]);
+  const [confirmResign, setConfirmResign] = useState(false);
+  const recordUrl = useMemo(() => URL.createObjectURL(new Blob([snap.record], { type: 'text/plain' })), [snap.record]);
+  useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);
+  const status = info.over ? st.log.length && st.log[st.log.length - 1].kind === 'game-over' ? st.log[st.log.length - 1].text : 'The game is over.'
+    : myTurn ? 'Your turn.' : `${info.seats[info.to_move].seat_name} (computer) is thinking…`;
+  return html`<div class=${`table-page game-${info.game}`} data-testid="table" data-offline="yes" data-ply=${info.moves}
+      data-status=${info.over ? 'over' : 'live'} data-my-turn=${myTurn ? 'yes' : 'no'}>
+    <header class="table-head">
+      <h1>${info.title} <span class="muted">offline</span></h1>
+      <ol class="seats" aria-label="Players">${seats.map((/** @type {any} */ x) => html`<li key=${x.seat}
+        class=${`seat ${seatClass(x.seat, x.seat_name)}${!info.over && info.to_move === x.seat ? ' to-move' : ''}${x.seat === snap.you ? ' me' : ''}`}
+        data-testid=${`seat-${x.seat}`}>
+        <${SeatMark} seat=${x.seat} name=${x.seat_name} />
+        <span class="seat-name">${x.seat_name}</span>
+        <span class="seat-who">${x.seat === snap.you ? 'you' : `Computer (${x.who})`}</span>
+      </li>`)}</ol>
+      <p class="status" data-testid="status" role="status">${status}</p>
+    </header>
+    <div class="table-body">
+      <section class="board-area" aria-label="Table">
+        <${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
+          legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
+          send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'} />
+      </section>
+      <aside class="side">
+        ${!info.over && html`<${MoveInput} legal=${myTurn ? snap.legal : null}
+          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint} />`}
+        ${st.error && html`<p class="error" role="alert" data-testid="move-error">${st.error}</p>`}
+        <div class="controls" role="group" aria-label="Game actions">
+          ${!info.over && html`<button type="button" data-testid="hint-btn" disabled=${!myTurn || st.hintBusy}
+            onClick=${() => s.hint()}>${st.hintBusy ? 'Thinking…' : 'Hint'}</button>`}
+          ${!info.over && html`<button type="button" data-testid="offline-undo" disabled=${!myTurn || info.moves === 0}
+            onClick=${() => s.undo()}>Undo</button>`}
+          ${!info.over && (confirmResign
+            ? html`<span class="offer">Resign? <button type="button" class="danger" data-testid="resign-yes"
+                onClick=${() => { setConfirmResign(false); s.resign(); }}>Yes, resign</button>
+                <button type="button" onClick=${() => setConfirmResign(false)}>No</button></span>`
+            : html`<button type="button" data-testid="resign" onClick=${() => setConfirmResign(true)}>Resign</button>`)}
+          <a class="button" href=${recordUrl} download=${`${info.game}-offline.record`} data-testid="offline-record">Record</a>
+          <button type="button" data-testid="offline-new" onClick=${() => s.leave()}>New game</button>
+        </div>
+        <${EventLog} g=${g} />
+      </aside>
+    </div>
+  </div>`;
+}

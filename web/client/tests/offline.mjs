@@ -1,0 +1,337 @@
+// offline.mjs — the browser client's offline play, end to end in Debian's Chromium driven by
+// playwright-core: the page is opened once from a `ramparts serve` of its own (the service
+// worker installs, the manifest and the security policy are checked), then the server is
+// stopped for good and the page reloaded: it must load from the service worker, and a game of
+// each of the five games is played against the computer by clicking what the board offers,
+// with the engine in WebAssembly in a Web Worker. Along the way: a hint (a legal move), a fair
+// undo, a reload that resumes the saved game, the record downloaded and accepted by
+// `ramparts replay`, and after every move the page's text checked against the names the
+// human's seat may not know (the referee's `secrets` of the native engine, from the record
+// saved at that moment). No page error may be logged.
+// Usage: node offline.mjs --ramparts BIN --node-modules DIR --out DIR [--games a,b] [--seed N]
+//        (prints 'N passed, N failed'; exit 0 when all pass)
+import { createRequire } from 'node:module';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DRIVERS } from './drivers.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const require = createRequire(path.resolve(args['node-modules']) + path.sep);
+const { chromium } = require('playwright-core');
+const OUT = path.resolve(args.out);
+const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-offline-'));
+mkdirSync(OUT, { recursive: true });
+const STEP_TIMEOUT = 60000;
+const ALL_GAMES = ['walls-and-armies', 'danger-at-the-walls', 'king-of-danger', 'rush-the-wall', 'castle-danger'];
+const GAMES = args.games ? args.games.split(',') : ALL_GAMES;
+const rng = mulberry32(Number(args.seed || 11));
+
+let passed = 0;
+let failed = 0;
+/** @param {boolean} ok @param {string} what */
+function check(ok, what) {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.error(`FAIL: ${what}`);
+  }
+  return ok;
+}
+
+/** @param {string[]} argv */
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  for (const need of ['ramparts', 'node-modules', 'out']) {
+    if (!out[need]) {
+      console.error('usage: node offline.mjs --ramparts BIN --node-modules DIR --out DIR [--games a,b] [--seed N]');
+      process.exit(2);
+    }
+  }
+  return out;
+}
+
+/** @param {number} a */
+function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function startServer() {
+  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', path.join(WORK, 'server.db'), '--quiet'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    proc.stdout.on('data', (d) => {
+      seen += String(d);
+      const m = /listening on (http:\/\/[^\s]+?)\/?\s/.exec(seen);
+      if (m) resolve({ proc, url: m[1] });
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+/** The native engine (the referee's knowledge), one command at a time. */
+class NativeEngine {
+  constructor() {
+    this.proc = spawn(args.ramparts, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.buffer = '';
+    /** @type {((s: string) => void)[]} */
+    this.waiting = [];
+    this.proc.stdout.setEncoding('utf8');
+    this.proc.stdout.on('data', (chunk) => {
+      this.buffer += chunk;
+      let end;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        const answer = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        const resolve = this.waiting.shift();
+        if (resolve) resolve(answer);
+      }
+    });
+  }
+
+  /** @param {string} line @returns {Promise<string>} */
+  async ask(line) {
+    const answer = await new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.stdin.write(`${line}\n`);
+    });
+    if (!answer.startsWith('=')) throw new Error(`native engine refused '${line}': ${answer}`);
+    return answer.replace(/^= ?/, '');
+  }
+
+  close() {
+    this.proc.stdin.end('quit\n');
+  }
+}
+
+/** @param {any} page */
+async function tableState(page) {
+  return page.$eval('[data-testid=table]', (el) => ({
+    ply: Number(el.getAttribute('data-ply')),
+    status: el.getAttribute('data-status'),
+    myTurn: el.getAttribute('data-my-turn') === 'yes',
+  }));
+}
+
+/** Wait until the human is to act or the game is over. @param {any} page */
+async function waitMyTurn(page) {
+  await page.waitForFunction(() => {
+    const el = document.querySelector('[data-testid=table]');
+    return el && (el.getAttribute('data-my-turn') === 'yes' || el.getAttribute('data-status') === 'over');
+  }, null, { timeout: STEP_TIMEOUT });
+}
+
+/** What the page shows, as text: visible text and the attributes that name things. @param {any} page */
+async function domText(page) {
+  return page.evaluate(() => {
+    const parts = [document.body.innerText];
+    for (const el of document.querySelectorAll('*')) {
+      for (const a of ['aria-label', 'title', 'data-card', 'data-move', 'data-fort', 'value', 'alt']) {
+        const v = el.getAttribute(a);
+        if (v) parts.push(v);
+      }
+    }
+    return parts.join('\n');
+  });
+}
+
+/** The saved game (what a reload resumes). @param {any} page */
+async function savedRecord(page) {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('ramparts.offline') || 'null'));
+}
+
+/**
+ * The referee's knowledge where a record ends: the names `seat` may not know there, its legal
+ * moves, and the secret names at each of the `depth` positions before it (the native engine
+ * takes the moves back one by one).
+ * @param {NativeEngine} engine @param {string} record @param {number} seat @param {string} name
+ * @param {number} depth
+ */
+async function refereeAt(engine, record, seat, name, depth) {
+  const file = path.join(WORK, `${name}.record`);
+  // The native engine keeps unfinished games against the AI closed (their hidden cards stay
+  // hidden); the referee here may see them, so every seat is written as a human one (who
+  // plays a seat changes nothing in the position).
+  writeFileSync(file, record.replace(/^\[seat (\d+) [^\]]*\]$/gm, '[seat $1 human]'));
+  await engine.ask(`loadrecord ${file}`);
+  const secretsNow = async () => (await engine.ask(`secrets ${seat}`)).split(' ').filter((w) => w && w !== '?');
+  const secrets = await secretsNow();
+  const turn = await engine.ask('turn');
+  const legal = turn === 'over' ? [] : (await engine.ask('legal')).split('\n');
+  const before = [];
+  for (let k = 0; k < depth; k++) {
+    await engine.ask('undo');
+    before.push(await secretsNow());
+  }
+  return { secrets, legal, before };
+}
+
+/** @param {string} name */
+const nameRe = (name) => new RegExp(`(^|[^A-Za-z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_-])`);
+
+/** One game against the computer with the server down. @param {any} page @param {string} type @param {number} index */
+async function playOffline(page, type, index) {
+  await page.selectOption('[data-testid=offline-game]', type);
+  await page.selectOption('[data-testid=offline-level]', 'easy');
+  await page.click('[data-testid=offline-start]');
+  await page.waitForSelector('[data-testid=table][data-offline=yes]', { timeout: STEP_TIMEOUT });
+  check(await page.$('.board-area .generic') === null, `${type}: the game's own board draws the offline game`);
+  const engine = new NativeEngine();
+  // The names secret to the human at every position so far: a name that was known at some
+  // point may stay on the page (in the log), as browser.mjs allows.
+  /** @type {Set<string>|null} */
+  let alwaysSecret = null;
+  const narrow = (/** @type {string[]} */ names) => {
+    alwaysSecret = alwaysSecret ? new Set(names.filter((n) => alwaysSecret.has(n))) : new Set(names);
+  };
+  let walked = 0; // the positions of the current line already narrowed by
+  let turns = 0;
+  let leaks = 0;
+  let undone = false;
+  let resumed = false;
+  try {
+    for (let guard = 0; guard < 3000; guard++) {
+      await waitMyTurn(page);
+      const st = await tableState(page);
+      const saved = await savedRecord(page);
+      const depth = walked <= st.ply ? st.ply - walked + 1 : st.ply;
+      const referee = await refereeAt(engine, saved.record, saved.human, `${type}-${st.ply}`, Math.min(depth, st.ply));
+      for (const names of referee.before) narrow(names);
+      narrow(referee.secrets);
+      walked = st.ply;
+      const text = await domText(page);
+      for (const name of referee.secrets) {
+        if (!alwaysSecret.has(name) || !nameRe(name).test(text)) continue;
+        if (leaks++ < 5) console.error(`  ${type} at ply ${st.ply} shows the secret '${name}'`);
+      }
+      if (st.status === 'over') break;
+      turns++;
+      if (index === 0 && turns === 2) {
+        await page.click('[data-testid=hint-btn]');
+        await page.waitForSelector('[data-testid=hint]', { timeout: STEP_TIMEOUT });
+        const hint = (await page.textContent('[data-testid=hint]')).replace(/^Hint:\s*/, '');
+        check(referee.legal.includes(hint), `${type}: the hint is a legal move (${hint})`);
+      }
+      if (!undone && turns === 3 && st.ply > 0) {
+        await page.click('[data-testid=offline-undo]');
+        await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) < n, st.ply,
+          { timeout: STEP_TIMEOUT });
+        check(true, `${type}: undo takes back a move`);
+        undone = true;
+        continue;
+      }
+      if (index === 0 && !resumed && turns === 5) {
+        // A reload (still with no server) resumes the saved game where it was.
+        await page.reload();
+        await page.click('[data-testid=offline-resume]', { timeout: STEP_TIMEOUT });
+        await waitMyTurn(page);
+        const again = await tableState(page);
+        check(again.ply === st.ply, `${type}: a reload resumes the game at the same move (${again.ply} vs ${st.ply})`);
+        resumed = true;
+        continue;
+      }
+      let moved = false;
+      for (let tries = 0; tries < 40 && !moved; tries++) {
+        await DRIVERS[type](page, rng);
+        const now = await tableState(page);
+        moved = now.ply > st.ply || now.status === 'over' || !now.myTurn;
+      }
+      if (!moved) {
+        const shot = path.join(OUT, `offline-stuck-${type}.png`);
+        await page.screenshot({ path: shot, fullPage: true });
+        check(false, `${type}: found no way to play at ply ${st.ply}; see ${shot}`);
+        return;
+      }
+    }
+    check(leaks === 0, `${type}: the page never shows a card the human's seat may not know (${turns} turns)`);
+    const final = await tableState(page);
+    check(final.status === 'over', `${type}: the offline game is played to its end (${turns} turns)`);
+    check(undone, `${type}: an undo was tried`);
+    await page.screenshot({ path: path.join(OUT, `offline-${type}.png`), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=offline-record]')]);
+    const file = path.join(WORK, `${type}-download.record`);
+    await download.saveAs(file);
+    const replay = spawnSync(args.ramparts, ['replay', file], { encoding: 'utf8' });
+    check(replay.status === 0, `${type}: \`ramparts replay\` accepts the downloaded record: ${replay.stdout}${replay.stderr}`);
+    await page.click('[data-testid=offline-new]');
+    await page.waitForSelector('[data-testid=offline-start]');
+  } finally {
+    engine.close();
+  }
+}
+
+async function main() {
+  const server = await startServer();
+  // A profile on disk (not an incognito context), as a visitor has: Chromium installs apps
+  // only from such profiles.
+  const context = await chromium.launchPersistentContext(path.join(WORK, 'profile'), {
+    executablePath: process.env.RAMPARTS_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    acceptDownloads: true,
+  });
+  const errors = [];
+  try {
+    const page = context.pages()[0] || await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      // With the server stopped, the lobby's connection attempts fail by design.
+      if (m.type() === 'error' && !/WebSocket|Failed to load resource|ERR_CONNECTION_REFUSED|Failed to fetch/.test(m.text())) errors.push(m.text());
+    });
+    const home = await fetch(`${server.url}/`);
+    const csp = home.headers.get('content-security-policy') || '';
+    check(csp.includes("'wasm-unsafe-eval'") && !csp.includes("'unsafe-eval'") && !csp.includes("'unsafe-inline'"),
+      `the policy lets the page compile WebAssembly and nothing more: ${csp}`);
+    check(csp.includes("manifest-src 'self'") && csp.includes("worker-src 'self'"), 'the policy allows the manifest and the workers');
+    await page.goto(`${server.url}/#/offline`);
+    await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
+    check(await page.evaluate(() => navigator.serviceWorker.ready.then(() => true)), 'the service worker installs');
+    const manifest = await page.evaluate(async () => {
+      const link = document.querySelector('link[rel=manifest]');
+      const r = await fetch(link.getAttribute('href'));
+      return { ok: r.ok, type: r.headers.get('content-type'), json: await r.json() };
+    });
+    check(manifest.ok && manifest.type === 'application/manifest+json' && manifest.json.display === 'standalone' &&
+      manifest.json.icons.length > 0, `the web app manifest is served: ${JSON.stringify(manifest)}`);
+    const cdp = await context.newCDPSession(page);
+    const installable = await cdp.send('Page.getInstallabilityErrors').catch(() => null);
+    if (installable) {
+      check(installable.installabilityErrors.length === 0,
+        `Chromium finds the page installable: ${JSON.stringify(installable.installabilityErrors)}`);
+    }
+    server.proc.kill('SIGTERM');
+    await once(server.proc, 'exit');
+    check(await page.evaluate(() => fetch('/healthz', { cache: 'no-store' }).then(() => false, () => true)), 'the server is stopped');
+    await page.reload();
+    await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
+    check(await page.evaluate(() => !!navigator.serviceWorker.controller), 'with no server the page loads from the service worker');
+    for (const [index, type] of GAMES.entries()) {
+      try {
+        await playOffline(page, type, index);
+      } catch (e) {
+        await page.screenshot({ path: path.join(OUT, `offline-failed-${type}.png`), fullPage: true }).catch(() => {});
+        check(false, `${type}: ${e instanceof Error ? e.stack : e}`);
+      }
+    }
+    check(errors.length === 0, `no page errors: ${errors.join(' | ')}`);
+  } finally {
+    await context.close();
+    if (server.proc.exitCode === null) server.proc.kill('SIGTERM');
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,228 @@
+// wasm_parity.mjs — the engine in WebAssembly plays the same games as the native one: seeded
+// games of every game run side by side in ramparts.wasm (through the client's own loader,
+// src/offline/engine.js) and in the native `ramparts engine`, and after every move the two
+// must agree on the full-state notation, the legal moves, every seat's and the spectator's
+// view and the events each viewer is told; AI moves (rp_match_genmove, seeded from the match)
+// must be the same moves; an undo must restore the same state; at the end the status and
+// the record must match, and the native record replayed in WebAssembly reaches the same
+// state. A second part checks that bad requests are refused with a reason.
+// Usage: node wasm_parity.mjs --ramparts BIN --wasm FILE [--games a,b] [--seeds N]
+//        (prints 'N passed, N failed'; exit 0 when all pass)
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { loadEngine } from '../src/offline/engine.js';
+
+const args = parseArgs(process.argv.slice(2));
+const SEEDS = Number(args.seeds || 2);
+const MAX_PLIES = 300;
+// Options beyond the defaults for some runs: more seats where a game allows them.
+const GAMES = {
+  'danger-at-the-walls': [''],
+  'king-of-danger': ['', 'players=2', 'players=5 dealer=3'],
+  'rush-the-wall': ['', 'players=1', 'players=3 variant=vogel'],
+  'castle-danger': ['turn-limit=4'],
+  'walls-and-armies': [''],
+};
+
+let passed = 0;
+let failed = 0;
+/** @param {boolean} ok @param {string} what */
+function check(ok, what) {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.error(`FAIL: ${what}`);
+  }
+  return ok;
+}
+
+/** @param {string[]} argv */
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  if (!out.ramparts || !out.wasm) {
+    console.error('usage: node wasm_parity.mjs --ramparts BIN --wasm FILE [--games a,b] [--seeds N]');
+    process.exit(2);
+  }
+  return out;
+}
+
+/** A small seeded generator for the choice of moves. @param {number} a */
+function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The native engine over its text protocol: one command, one answer (docs/protocol.md). */
+class NativeEngine {
+  /** @param {string} bin */
+  constructor(bin) {
+    this.proc = spawn(bin, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.buffer = '';
+    /** @type {((s: string) => void)[]} */
+    this.waiting = [];
+    this.proc.stdout.setEncoding('utf8');
+    this.proc.stdout.on('data', (chunk) => {
+      this.buffer += chunk;
+      let end;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        const answer = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        const resolve = this.waiting.shift();
+        if (resolve) resolve(answer);
+      }
+    });
+  }
+
+  /** The answer's text after '= ' (throws on '? reason'). @param {string} line */
+  async ask(line) {
+    const answer = await new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.stdin.write(`${line}\n`);
+    });
+    if (!answer.startsWith('=')) throw new Error(`native engine refused '${line}': ${answer}`);
+    return answer.replace(/^= ?/, '');
+  }
+
+  close() {
+    this.proc.stdin.end('quit\n');
+  }
+}
+
+/** The wasm engine's answer, which must not be a refusal. @param {any} engine @param {object} req */
+function must(engine, req) {
+  const a = engine.call(req);
+  if (a.error) throw new Error(`wasm refused ${JSON.stringify(req)}: ${a.error}`);
+  return a;
+}
+
+/**
+ * Compare everything every viewer may see, and the referee's state, in both engines.
+ * @param {NativeEngine} native @param {any} wasm @param {number} players @param {string} where
+ * @param {boolean} afterMove
+ */
+async function compareAll(native, wasm, players, where, afterMove) {
+  const nState = await native.ask('state');
+  const wState = must(wasm, { op: 'state', match: 0 }).state;
+  let ok = check(nState === wState, `${where}: state\n  native ${nState}\n  wasm   ${wState}`);
+  const info = must(wasm, { op: 'info', match: 0 });
+  const nLegal = info.over ? [] : (await native.ask('legal')).split('\n');
+  const wLegal = info.over ? [] : must(wasm, { op: 'legal', match: 0, viewer: info.to_move }).legal.map((m) => m.text);
+  ok = check(isDeepStrictEqual(nLegal, wLegal), `${where}: legal moves differ`) && ok;
+  const nTurn = await native.ask('turn');
+  ok = check(nTurn === (info.over ? 'over' : String(info.to_move)), `${where}: turn ${nTurn} vs ${info.to_move}`) && ok;
+  for (const viewer of [...Array(players).keys(), 'spectator']) {
+    const nView = JSON.parse(await native.ask(`view ${viewer}`));
+    const wView = must(wasm, { op: 'view', match: 0, viewer }).view;
+    ok = check(isDeepStrictEqual(nView, wView), `${where}: view of ${viewer} differs`) && ok;
+    if (!afterMove) continue;
+    const nEvents = JSON.parse(await native.ask(`events ${viewer}`));
+    const wEvents = must(wasm, { op: 'events', match: 0, viewer }).events;
+    ok = check(isDeepStrictEqual(nEvents, wEvents), `${where}: events told to ${viewer} differ`) && ok;
+  }
+  return { ok, info, legal: wLegal };
+}
+
+/** One seeded game played in both engines. @param {any} wasm @param {string} game @param {string} options @param {number} seed */
+async function playGame(wasm, game, options, seed) {
+  const native = new NativeEngine(args.ramparts);
+  const opts = `seed=${seed} ${options}`.trim();
+  const rng = mulberry32(seed * 7919 + game.length);
+  const started = must(wasm, { op: 'new', game, options: opts });
+  const nNew = await native.ask(`new ${game} ${opts}`);
+  check(nNew === `${game} ${started.options}`, `${game} ${opts}: options in effect: ${nNew} vs ${started.options}`);
+  const label = `${game} ${opts}`;
+  let state = await compareAll(native, wasm, started.players, `${label} start`, false);
+  let plies = 0;
+  let undone = false;
+  while (!state.info.over && plies < MAX_PLIES && state.ok) {
+    const where = `${label} ply ${plies + 1}`;
+    if (plies % 9 === 4) {
+      // An AI move: the same search from the same seed must choose the same move.
+      const nMove = (await native.ask('genmove easy')).split('\n')[0];
+      const wMove = must(wasm, { op: 'genmove', match: 0, spec: 'easy' }).text;
+      check(nMove === wMove, `${where}: the AI chose ${nMove} natively, ${wMove} in wasm`);
+    } else {
+      const move = state.legal[Math.floor(rng() * state.legal.length)];
+      await native.ask(`play ${move}`);
+      must(wasm, { op: 'play', match: 0, move });
+    }
+    plies++;
+    if (!undone && plies === 6) {
+      // The referee's undo takes the move back exactly in both; then it is played again.
+      const before = must(wasm, { op: 'record', match: 0 }).record.trim().split('\n').pop();
+      await native.ask('undo');
+      must(wasm, { op: 'undo', match: 0 });
+      await compareAll(native, wasm, started.players, `${where} after undo`, false);
+      await native.ask(`play ${before}`);
+      must(wasm, { op: 'play', match: 0, move: before });
+      undone = true;
+    }
+    state = await compareAll(native, wasm, started.players, where, true);
+  }
+  const nStatus = await native.ask('status');
+  check(nStatus === state.info.status, `${label}: status ${nStatus} vs ${state.info.status}`);
+  // The protocol's answer starts on the line after '= ' and drops the final newline.
+  const nRecord = (await native.ask('record')).replace(/^\n/, '');
+  const wRecord = must(wasm, { op: 'record', match: 0 }).record;
+  check(`${nRecord}\n` === wRecord, `${label}: records differ\n--- native\n${nRecord}\n--- wasm\n${wRecord}`);
+  const loaded = must(wasm, { op: 'load_record', record: `${nRecord}\n` });
+  const replayed = must(wasm, { op: 'state', match: loaded.match }).state;
+  check(replayed === (await native.ask('state')), `${label}: the native record replayed in wasm ends elsewhere`);
+  must(wasm, { op: 'free', match: loaded.match });
+  must(wasm, { op: 'free', match: 0 });
+  native.close();
+  console.log(`${label}: ${plies} plies${state.info.over ? ', over' : ''}`);
+}
+
+/** Bad requests: refused with a reason, nothing changed. @param {any} wasm */
+function badRequests(wasm) {
+  const refusals = [
+    [{ op: 'nope' }, /no operation 'nope'/],
+    [{ op: 'new', game: 'chess' }, /no game 'chess'/],
+    [{ op: 'new', game: 'castle-danger', options: 'players=9' }, /players/],
+    [{ op: 'new', game: 'castle-danger', seats: ['human', 'grandmaster'] }, /grandmaster|AI/],
+    [{ op: 'view', match: 5 }, /no match 5/],
+    [{ op: 'view', match: -1 }, /'match' must be a whole number/],
+    [{ op: 'load_record', record: '[game nope]\n' }, /record/],
+  ];
+  for (const [req, pattern] of refusals) {
+    const a = wasm.call(req);
+    check(typeof a.error === 'string' && pattern.test(a.error), `${JSON.stringify(req)} refused: ${JSON.stringify(a)}`);
+  }
+  const m = must(wasm, { op: 'new', game: 'danger-at-the-walls', options: 'seed=3' });
+  const before = must(wasm, { op: 'state', match: m.match }).state;
+  const illegal = wasm.call({ op: 'play', match: m.match, move: 'flag wall 99' });
+  check(typeof illegal.error === 'string', `an illegal move is refused: ${JSON.stringify(illegal)}`);
+  check(must(wasm, { op: 'state', match: m.match }).state === before, 'a refused move changes nothing');
+  const other = must(wasm, { op: 'info', match: m.match }).to_move === 0 ? 1 : 0;
+  check(must(wasm, { op: 'legal', match: m.match, viewer: other }).legal.length === 0,
+    'the legal moves are told only to the seat to act');
+  must(wasm, { op: 'free', match: m.match });
+  const notJson = wasm.call(/** @type {any} */ ({ toJSON: () => 'x' }));
+  check(typeof notJson.error === 'string', 'a request that is not an object is refused');
+}
+
+const wasm = await loadEngine(readFileSync(args.wasm));
+const only = args.games ? args.games.split(',') : Object.keys(GAMES);
+for (const game of only) {
+  for (const options of GAMES[game]) {
+    for (let s = 1; s <= SEEDS; s++) {
+      try {
+        await playGame(wasm, game, options, 100 + s);
+      } catch (e) {
+        check(false, `${game} ${options} seed ${100 + s}: ${e instanceof Error ? e.stack : e}`);
+        for (let h = 0; h < 16; h++) wasm.call({ op: 'free', match: h });
+      }
+    }
+  }
+}
+badRequests(wasm);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
