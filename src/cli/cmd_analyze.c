@@ -260,10 +260,14 @@ static char **list_records(const char *dir, int *count, rp_error *err)
     return names;
 }
 
+/* The records of --records DIR: games with a human seat, and games only AIs played (from
+ * `watch`, `--save-records`), kept apart: an AI-only record is no evidence of human play. */
 typedef struct human_set {
-    an_game *games;
-    long count, other_games, files;
-    cJSON *options_seen; /* options text -> number of games */
+    an_game *games;      /* the human games from the front, the AI-only ones from the back */
+    long count, ai_only; /* how many of each */
+    long capacity;       /* slots in games */
+    long other_games, files;
+    cJSON *options_seen; /* options text -> number of human games */
 } human_set;
 
 static int read_one_record(const analyze_job *job, const char *path, human_set *h, rp_error *err)
@@ -282,18 +286,24 @@ static int read_one_record(const analyze_job *job, const char *path, human_set *
         rp_match_free(&m);
         return RP_OK;
     }
-    char options[1024];
-    rp_config cfg = m.config;
-    cfg.seed = 0;
-    rp_config_to_text(m.game, &cfg, options, sizeof options);
-    cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
-    if (seen)
-        cJSON_SetNumberValue(seen, seen->valuedouble + 1);
-    else
-        cJSON_AddNumberToObject(h->options_seen, options, 1);
-    rc = an_measure_match(&m, &h->games[h->count], err);
-    if (rc == RP_OK)
+    const bool human = rp_match_humans(&m) > 0;
+    if (human) {
+        char options[1024];
+        rp_config cfg = m.config;
+        cfg.seed = 0;
+        rp_config_to_text(m.game, &cfg, options, sizeof options);
+        cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
+        if (seen)
+            cJSON_SetNumberValue(seen, seen->valuedouble + 1);
+        else
+            cJSON_AddNumberToObject(h->options_seen, options, 1);
+    }
+    an_game *slot = human ? &h->games[h->count] : &h->games[h->capacity - 1 - h->ai_only];
+    rc = an_measure_match(&m, slot, err);
+    if (rc == RP_OK && human)
         h->count++;
+    else if (rc == RP_OK)
+        h->ai_only++;
     rp_match_free(&m);
     return rc;
 }
@@ -304,7 +314,8 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
     char **names = list_records(job->records_dir, &n, err);
     if (!names)
         return RP_EIO;
-    h->games = calloc((size_t)n + 1, sizeof *h->games);
+    h->capacity = n + 1;
+    h->games = calloc((size_t)h->capacity, sizeof *h->games);
     h->options_seen = cJSON_CreateObject();
     int rc = h->games ? RP_OK : rp_fail(err, RP_ENOMEM, "out of memory");
     for (int i = 0; i < n && rc == RP_OK; i++) {
@@ -315,7 +326,13 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
-    if (rc == RP_OK && h->count == 0)
+    /* the AI-only games were filled from the back: put them in the files' order */
+    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; a < b; a++, b--) {
+        const an_game swap = h->games[a];
+        h->games[a] = h->games[b];
+        h->games[b] = swap;
+    }
+    if (rc == RP_OK && h->count + h->ai_only == 0)
         rc = rp_fail(err, RP_EINVAL, "--records %s: no records of %s there (%ld files read)",
                      job->records_dir, job->game->id, h->files);
     return rc;
@@ -369,14 +386,21 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
         cJSON_AddItemToObject(r, "decisive", an_decisive_json(&set, job->judge));
     }
-    if (human) {
+    if (human && human->count > 0) {
         const an_set set = {human->games, human->count, false};
         cJSON *o = an_figures_json(job->game, &set);
         cJSON_AddStringToObject(o, "directory", job->records_dir);
         cJSON_AddNumberToObject(o, "files", (double)human->files);
         cJSON_AddNumberToObject(o, "other_games", (double)human->other_games);
+        cJSON_AddNumberToObject(o, "ai_only_records", (double)human->ai_only);
         cJSON_AddItemToObject(o, "options_seen", cJSON_Duplicate(human->options_seen, true));
         cJSON_AddItemToObject(r, "human_games", o);
+    }
+    if (human && human->ai_only > 0) {
+        const an_set set = {human->games + human->capacity - human->ai_only, human->ai_only, false};
+        cJSON *o = an_figures_json(job->game, &set);
+        cJSON_AddStringToObject(o, "directory", job->records_dir);
+        cJSON_AddItemToObject(r, "ai_records", o);
     }
     return r;
 }
@@ -492,6 +516,37 @@ static int parse_specs(const rp_game *game, char *list, const char **out, int ma
     return n;
 }
 
+/* Whether text starts with "KEY=" for an option of game (players and seed too). */
+static bool starts_option(const rp_game *game, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq)
+        return false;
+    const size_t len = (size_t)(eq - text);
+    if ((len == 7 && strncmp(text, "players", 7) == 0) ||
+        (len == 4 && strncmp(text, "seed", 4) == 0))
+        return true;
+    for (int i = 0; i < game->num_options; i++)
+        if (strlen(game->options[i].name) == len && strncmp(game->options[i].name, text, len) == 0)
+            return true;
+    return false;
+}
+
+/* Split "key=value,key=value" in place at the commas that start another option, so a value
+ * may hold commas itself (cards=1,2,3,...). Returns how many settings were put in out. */
+static int split_settings(const rp_game *game, char *text, char **out, int max)
+{
+    int n = 0;
+    out[n++] = text;
+    for (char *c = strchr(text, ','); c && n < max; c = strchr(c + 1, ',')) {
+        if (starts_option(game, c + 1)) {
+            *c = '\0';
+            out[n++] = c + 1;
+        }
+    }
+    return n;
+}
+
 /* --vs "key=value,key=value": the base options with these changed. */
 static bool parse_variant(analyze_job *job, char *text)
 {
@@ -504,17 +559,17 @@ static bool parse_variant(analyze_job *job, char *text)
     }
     rp_config *v = &job->variants[job->num_variants];
     *v = job->cfg;
-    char *save = NULL;
-    for (char *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        rp_error err;
-        if (strncmp(kv, "seed=", 5) == 0)
+    char *settings[RP_MAX_OPTIONS + 2];
+    const int n = split_settings(job->game, text, settings, RP_MAX_OPTIONS + 2);
+    for (int i = 0; i < n; i++) {
+        if (strncmp(settings[i], "seed=", 5) == 0)
             return rp_cli_usage_error("analyze",
                                       "--vs %s: a variant is played on the same "
                                       "seeds; change the rules, not the seed",
-                                      kv),
+                                      settings[i]),
                    false;
-        if (rp_config_set(job->game, v, kv, &err) < 0)
-            return rp_cli_usage_error("analyze", "--vs: %s", err.msg), false;
+        if (rp_cli_set_option("analyze", job->game, v, settings[i]) != RP_EXIT_OK)
+            return false;
     }
     job->num_variants++;
     return true;
@@ -552,9 +607,9 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
         for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
             is_number = is_number || strcmp(a, numbers[k]) == 0;
         if (a[0] != '-') {
-            rp_error err;
-            if (rp_config_set(job->game, &job->cfg, a, &err) < 0)
-                return rp_cli_usage_error("analyze", "%s", err.msg);
+            const int rc = rp_cli_set_option("analyze", job->game, &job->cfg, a);
+            if (rc != RP_EXIT_OK)
+                return rc;
             continue;
         }
         const char *v = rp_cli_value("analyze", argc, argv, &i);
