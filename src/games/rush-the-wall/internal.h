@@ -369,8 +369,7 @@ void rtw_put_cards_value(rp_text *t, const rtw_cards *c);
 /* A card set value for `what` (the option, or the notation's field): "default" or the
  * canonical spelled set. The notation may not spell out the default set (one text per
  * state); the option may (a designer writes sets out, and sweeps through the default). */
-int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, bool option,
-                         rtw_cards *out);
+int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, bool option, rtw_cards *out);
 
 /* ---- the rp_game operations, each defined in the file its section names ---- */
 
