@@ -82,6 +82,29 @@ expect_eq "the default card set written out is the default" \
 expect_status "analyze names a missing card file" 1 "$RAMPARTS" analyze rush-the-wall \
   "cards=@$work/none.cards" --json -
 
+# ---- a sweep: every value on the same deals ----
+"$RAMPARTS" analyze king-of-danger --games 8 --ladder-games 0 --judge-games 0 \
+  --sweep dealer=0..2:2 --json "$work/sweep.json" >/dev/null
+expect_eq "sweep: the values a..b:step" \
+  "$(json_value "$work/sweep.json" 'd.sweep.points.map(p => [p.value, p.x])')" '[["0",0],["2",2]]'
+expect_eq "sweep: the base value's point is the base games exactly (same seeds)" \
+  "$(json_value "$work/sweep.json" 'JSON.stringify(d.sweep.points[0].figures.per_game) === JSON.stringify(d.ai_games.per_game)')" "true"
+expect_eq "sweep: the player after the dealer moves first (KD: left of the dealer leads)" \
+  "$(json_value "$work/sweep.json" 'd.sweep.points.map(p => p.figures.first_mover.seat_counts)')" \
+  "[[0,8,0,0],[0,0,0,8]]"
+expect_status "sweep: a bad range is a usage error" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep dealer=3..1
+expect_status "sweep: the seed is not a rule" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep seed=1..3
+expect_status "sweep: a value the option refuses" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep dealer=0..9
+"$RAMPARTS" analyze rush-the-wall --games 2 --ladder-games 0 --judge-games 0 --sweep \
+  "cards=1,2,3,4,5,6,7,8,9/u2,s4,t{2,14},l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6" \
+  --json "$work/sweep3.json" >/dev/null
+expect_eq "sweep: braces mark the swept part of a longer value" \
+  "$(json_value "$work/sweep3.json" 'd.sweep.points.map(p => [p.x, p.options.includes(",t" + p.x + ",")])')" \
+  "[[2,true],[14,true]]"
+
 # ---- results do not depend on the number of threads ----
 "$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
   --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
@@ -170,7 +193,7 @@ expect_eq "records: nothing called significant in 6 games" \
 
 # ---- the HTML report in headless Chromium ----
 "$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
-  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 \
+  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 --sweep players=2 \
   --records "$work/rec-danger-at-the-walls" --out "$work/report.html" >/dev/null
 expect_match "the report is one file with its script inline" \
   "$(grep -c '<script' "$work/report.html")" "^2$"
@@ -178,5 +201,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants sweep human$"
 finish

@@ -147,3 +147,25 @@ export function variant(v) {
     resolve: { scale: { x: 'independent' } },
   };
 }
+
+// Curves over a swept value: rows {x, series, value, low, high}, a line per series with its
+// 95% band. x is a number when every swept value is one, else the values in their order.
+export function sweepCurves(rows, { numeric, xTitle, yTitle, percent = true, zero = false }) {
+  const x = numeric ? { field: 'x', type: 'quantitative', title: xTitle }
+    : { field: 'x', type: 'ordinal', sort: null, title: xTitle };
+  const y = { type: 'quantitative', title: yTitle, ...(percent ? { axis: { format: '.0%' } } : {}),
+    scale: { zero: false } };
+  const color = { field: 'series', type: 'nominal', title: null };
+  const layer = [
+    { mark: { type: 'area', opacity: 0.18 },
+      encoding: { x, y: { field: 'low', ...y }, y2: { field: 'high' }, color } },
+    { mark: { type: 'line', point: true },
+      encoding: { x, y: { field: 'value', ...y }, color,
+        tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'value', format: '.3f' },
+          { field: 'low', format: '.3f' }, { field: 'high', format: '.3f' }, { field: 'n' }] } },
+  ];
+  if (zero)
+    layer.push({ mark: { type: 'rule', color: '#999', strokeDash: [3, 3] },
+      encoding: { y: { datum: 0, type: 'quantitative' } } });
+  return { ...base, height: 220, data: { values: rows.filter((r) => r.value !== null) }, layer };
+}

@@ -214,6 +214,63 @@ function variantsSection(root, data) {
   }
 }
 
+// Curves over the swept value: wins by seat and of the first mover, length, decisiveness,
+// and each feature's impact (the features significant at some value, else the largest).
+function sweepSection(root, data) {
+  const sw = data.sweep;
+  if (!sw) return;
+  const s = section(root, 'sweep', `Sweep: ${sw.option}`,
+    `The same deals played at every value of ${sw.option} (${sw.points.map((p) => p.value).join(', ')}), ` +
+    'so the curves differ by the rule, not by the deals. Bands are 95% intervals at each value.');
+  const xOf = (p) => (sw.numeric ? p.x : p.value);
+  const wins = [];
+  for (const p of sw.points) {
+    for (const seat of p.figures.seats)
+      wins.push({ x: xOf(p), series: `seat ${seat.seat} ${seat.name}`, ...seat.wins });
+    const fm = p.figures.first_mover;
+    if (fm && fm.defined) wins.push({ x: xOf(p), series: 'first mover', ...fm.wins });
+  }
+  plot(s, 'sweep-wins', charts.sweepCurves(wins, { numeric: sw.numeric, xTitle: sw.option,
+    yTitle: 'share of games won' }), 'Wins by seat and of the first mover.');
+  const pick = (id, list) => sw.points.map((p) => {
+    const f = p.figures[list].find((g) => g.id === id);
+    return { x: xOf(p), series: f.label, ...f };
+  });
+  plot(s, 'sweep-length', charts.sweepCurves(pick('turns', 'length'), { numeric: sw.numeric,
+    xTitle: sw.option, yTitle: 'turns per game', percent: false }), 'Length: turns per game.');
+  plot(s, 'sweep-decisive', charts.sweepCurves(
+    pick('decisiveness', 'ludii').concat(pick('completion', 'ludii')),
+    { numeric: sw.numeric, xTitle: sw.option, yTitle: 'share' }),
+  'Decisiveness (share of the moves before the winner is clear) and completion (games with a winner).');
+  const byLabel = new Map();
+  for (const p of sw.points)
+    for (const r of p.figures.impact.rows.filter((q) => q.tested)) {
+      if (!byLabel.has(r.label)) byLabel.set(r.label, []);
+      byLabel.get(r.label).push({ x: xOf(p), series: r.label, value: r.diff, low: r.low,
+        high: r.high, n: r.n_with, significant: r.significant });
+    }
+  let features = [...byLabel.values()];
+  const significant = features.filter((rows) => rows.some((r) => r.significant));
+  features = (significant.length ? significant : features)
+    .sort((a, b) => Math.max(...b.map((r) => Math.abs(r.value))) - Math.max(...a.map((r) => Math.abs(r.value))))
+    .slice(0, 8);
+  if (features.length)
+    plot(s, 'sweep-impact', charts.sweepCurves(features.flat(), { numeric: sw.numeric,
+      xTitle: sw.option, yTitle: 'share of the win: with minus without', zero: true }),
+    `Impact of ${significant.length ? 'the features significant at some value' : 'the largest features'} ` +
+    '(Bonferroni intervals within each value).');
+  s.append(table(['value', ...sw.points[0].figures.seats.map((x) => `${x.name} wins`), 'first mover wins',
+    'turns', 'decisiveness', 'unfinished'],
+  sw.points.map((p) => {
+    const len = Object.fromEntries(p.figures.length.map((f) => [f.id, f]));
+    const lud = Object.fromEntries(p.figures.ludii.map((f) => [f.id, f]));
+    const fm = p.figures.first_mover;
+    return [p.value, ...p.figures.seats.map((x) => interval(x.wins, pct)),
+      fm && fm.defined ? interval(fm.wins, pct) : 'none', interval(len.turns, num),
+      interval(lud.decisiveness, num), interval(len.unfinished, pct)];
+  })));
+}
+
 function humanNote(root, data) {
   const h = data.human_games;
   if (!h) return;
@@ -240,6 +297,7 @@ function render(data) {
   if (data.human_games) impactSection(root, { figs: data.human_games }, 'impact-human', 'Cards and actions: human games');
   decisiveSection(root, data);
   variantsSection(root, data);
+  sweepSection(root, data);
   humanNote(root, data);
 }
 
