@@ -18,6 +18,7 @@
 
 typedef struct game_facts {
     int players, winner; /* winner: sole winner or -1 */
+    int first;           /* the seat to act at the start; -1 when the rules play at once */
     bool over;
     double returns[RP_MAX_PLAYERS];
     double turns, actions, decisions, forced, legal;
@@ -30,15 +31,28 @@ typedef struct game_facts {
 static game_facts facts[MAX_GAMES];
 static double turn_cap = NAN; /* the report's cap for tools, NaN for none */
 static int num_games, checks, failures;
+static bool paired; /* the report's games come in pairs: games 2k and 2k+1 share a deal */
 
-static void expect_near(const char *what, double report, double direct)
+/* Student's t 0.975 quantiles for 1 to 30 degrees of freedom, from a printed table (NIST/
+ * SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2), for the intervals over deals. */
+static const double t975[31] = {NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+
+static void expect_within(const char *what, double report, double direct, double tolerance)
 {
     checks++;
     const bool both_missing = isnan(report) && isnan(direct);
-    if (both_missing || fabs(report - direct) <= 1e-9 * fmax(1, fabs(direct)))
+    if (both_missing || fabs(report - direct) <= tolerance * fmax(1, fabs(direct)))
         return;
     failures++;
     fprintf(stderr, "FAIL %s: report %.12g, direct from the records %.12g\n", what, report, direct);
+}
+
+static void expect_near(const char *what, double report, double direct)
+{
+    expect_within(what, report, direct, 1e-9);
 }
 
 static double number_of(const cJSON *o, const char *key)
@@ -135,6 +149,7 @@ static int measure(const rp_match *m, game_facts *f)
     rp_state st;
     rp_state_copy(game, &st, &m->start);
     f->players = game->num_players(&st);
+    f->first = game->simultaneous ? -1 : game->current_player(&st);
     /* Zeroed so the analyzer sees what the loop below writes before it reads. */
     double *ev = calloc((m->num_moves + 1) * RP_MAX_PLAYERS, sizeof *ev);
     if (!ev)
@@ -240,36 +255,78 @@ static double mean_of(size_t offset)
     return count ? sum / count : NAN;
 }
 
+/* A share of games and its interval as the report must give it: Wilson's over the games, or,
+ * when the games are paired, Student's t over the deals' shares (the table's three decimals,
+ * so compared to 1e-3). won(g) says whether game g counts. */
+static void check_share(const char *what, const cJSON *o, bool (*won)(int g, int param), int param)
+{
+    double share = 0;
+    for (int g = 0; g < num_games; g++)
+        share += won(g, param);
+    share /= num_games;
+    expect_near(what, number_of(o, "value"), share);
+    expect_near("n", number_of(o, "n"), num_games);
+    double low, high, tolerance = 1e-9;
+    if (!paired) {
+        wilson(share, num_games, &low, &high);
+    } else {
+        const int deals = num_games / 2;
+        double sq = 0;
+        for (int d = 0; d < deals; d++) {
+            const double x = (won(2 * d, param) + won(2 * d + 1, param)) / 2.0;
+            sq += (x - share) * (x - share);
+        }
+        const double half = t975[deals - 1] * sqrt(sq / (deals - 1) / deals);
+        low = fmax(0, share - half);
+        high = fmin(1, share + half);
+        tolerance = 1e-3;
+    }
+    expect_within(what, number_of(o, "low"), low, tolerance);
+    expect_within(what, number_of(o, "high"), high, tolerance);
+}
+
+static bool seat_won(int g, int seat)
+{
+    return facts[g].winner == seat;
+}
+
+static bool first_won(int g, int param)
+{
+    (void)param;
+    return facts[g].first >= 0 && facts[g].winner == facts[g].first;
+}
+
 static void check_seats(const cJSON *figs, int players)
 {
-    int wins[RP_MAX_PLAYERS] = {0};
-    for (int g = 0; g < num_games; g++)
+    int wins[RP_MAX_PLAYERS] = {0}, ended = 0;
+    for (int g = 0; g < num_games; g++) {
+        ended += facts[g].over;
         if (facts[g].winner >= 0)
             wins[facts[g].winner]++;
+    }
     const cJSON *seat;
     int p = 0;
     cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
-        const double share = (double)wins[p] / num_games;
-        double low, high;
-        wilson(share, num_games, &low, &high);
-        expect_near("seat wins", number_of(w, "value"), share);
-        expect_near("seat wins low", number_of(w, "low"), low);
-        expect_near("seat wins high", number_of(w, "high"), high);
-        expect_near("seat wins n", number_of(w, "n"), num_games);
+        check_share("seat wins", cJSON_GetObjectItemCaseSensitive(seat, "wins"), seat_won, p);
         p++;
     }
     expect_near("seats listed", p, players);
+    const cJSON *first = cJSON_GetObjectItemCaseSensitive(figs, "first_mover");
+    const bool defined = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(first, "defined"));
+    expect_near("first mover defined", defined, facts[0].first >= 0);
+    if (defined)
+        check_share("first mover wins", cJSON_GetObjectItemCaseSensitive(first, "wins"), first_won,
+                    0);
     double worst = 0;
     for (int a = 0; a < players; a++)
         for (int b = a + 1; b < players; b++)
-            worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / num_games);
+            worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / ended);
     const cJSON *ludii_list = cJSON_GetObjectItemCaseSensitive(figs, "ludii");
     const cJSON *m;
     cJSON_ArrayForEach (m, ludii_list) {
         const char *id = cJSON_GetObjectItemCaseSensitive(m, "id")->valuestring;
         if (strcmp(id, "balance") == 0)
-            expect_near("balance", number_of(m, "value"), 1 - worst);
+            expect_near("balance", number_of(m, "value"), ended ? 1 - worst : NAN);
         if (strcmp(id, "advantage_p1") == 0)
             expect_near("advantage_p1", number_of(m, "value"), (double)wins[0] / num_games);
     }
@@ -316,25 +373,53 @@ static void check_length_and_ludii(const cJSON *figs)
     }
 }
 
-/* Every kind of action in the report's impact table: its win rate when played and without. */
+/* The rows of the impact table that stand for feature (played): its own row, or the row whose
+ * statistic it repeats (listed under that row's same_as). */
+static const cJSON *impact_row_of(const cJSON *rows, const char *feature)
+{
+    const cJSON *row, *other;
+    cJSON_ArrayForEach (row, rows) {
+        const char *when = cJSON_GetObjectItemCaseSensitive(row, "when")->valuestring;
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "feature")->valuestring, feature) == 0 &&
+            strcmp(when, "played") == 0)
+            return row;
+        cJSON_ArrayForEach (other, cJSON_GetObjectItemCaseSensitive(row, "same_as"))
+            if (strcmp(cJSON_GetObjectItemCaseSensitive(other, "feature")->valuestring, feature) ==
+                    0 &&
+                strcmp(cJSON_GetObjectItemCaseSensitive(other, "when")->valuestring, "played") == 0)
+                return row;
+    }
+    return NULL;
+}
+
+/* Every kind of action the games played is in the report's impact table (its own row, or one
+ * it repeats exactly), with its win rate when played and without; no label appears twice. */
 static void check_impact(const cJSON *figs)
 {
-    const cJSON *row;
-    int kinds = 0;
-    cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(
-                                 cJSON_GetObjectItemCaseSensitive(figs, "impact"), "rows")) {
-        const char *feature = cJSON_GetObjectItemCaseSensitive(row, "feature")->valuestring;
-        const char *when = cJSON_GetObjectItemCaseSensitive(row, "when")->valuestring;
-        if (strncmp(feature, "kind:", 5) != 0 || strcmp(when, "played") != 0)
-            continue;
-        kinds++;
+    const cJSON *impact = cJSON_GetObjectItemCaseSensitive(figs, "impact");
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(impact, "rows");
+    int distinct = 0;
+    static char seen[512][40];
+    for (int g = 0; g < num_games; g++)
+        for (int k = 0; k < facts[g].num_kinds; k++) {
+            int i = 0;
+            while (i < distinct && strcmp(seen[i], facts[g].kinds[k]) != 0)
+                i++;
+            if (i == distinct && distinct < 512)
+                snprintf(seen[distinct++], sizeof seen[0], "%s", facts[g].kinds[k]);
+        }
+    for (int i = 0; i < distinct; i++) {
+        char feature[64];
+        snprintf(feature, sizeof feature, "kind:%s", seen[i]);
+        const cJSON *row = impact_row_of(rows, feature);
+        expect_near("kind of action in the impact table", row != NULL, 1);
         double with = 0, without = 0;
         int n_with = 0, n_without = 0;
         for (int g = 0; g < num_games; g++) {
             const game_facts *f = &facts[g];
             unsigned seats = 0;
             for (int k = 0; k < f->num_kinds; k++)
-                if (strcmp(f->kinds[k], feature + 5) == 0)
+                if (strcmp(f->kinds[k], seen[i]) == 0)
                     seats = f->kind_seats[k];
             for (int p = 0; p < f->players; p++) {
                 if (seats & (1u << p))
@@ -348,17 +433,27 @@ static void check_impact(const cJSON *figs)
         expect_near(feature, number_of(row, "rate_with"), n_with ? with / n_with : NAN);
         expect_near(feature, number_of(row, "rate_without"), n_without ? without / n_without : NAN);
     }
-    int distinct = 0;
-    char seen[512][40];
-    for (int g = 0; g < num_games; g++)
-        for (int k = 0; k < facts[g].num_kinds; k++) {
-            int i = 0;
-            while (i < distinct && strcmp(seen[i], facts[g].kinds[k]) != 0)
-                i++;
-            if (i == distinct && distinct < 512)
-                snprintf(seen[distinct++], sizeof seen[0], "%s", facts[g].kinds[k]);
-        }
-    expect_near("kinds of action in the impact table", kinds, distinct);
+    const cJSON *a, *b;
+    int repeated = 0;
+    cJSON_ArrayForEach (a, rows)
+        for (b = a->next; b; b = b->next)
+            repeated += strcmp(cJSON_GetObjectItemCaseSensitive(a, "label")->valuestring,
+                               cJSON_GetObjectItemCaseSensitive(b, "label")->valuestring) == 0;
+    expect_near("labels that appear twice", repeated, 0);
+    /* Bonferroni both ways: significant exactly when the interval leaves out 0 */
+    const double tests = number_of(impact, "tests");
+    cJSON_ArrayForEach (a, rows) {
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "tested")))
+            continue;
+        const double low = number_of(a, "low"), high = number_of(a, "high");
+        const bool excludes_zero = low > 0 || high < 0;
+        expect_near("p_adjusted = p * tests", number_of(a, "p_adjusted"),
+                    fmin(1, number_of(a, "p") * tests));
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(impact, "significance_shown")))
+            expect_near("significant exactly when the interval leaves out 0",
+                        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "significant")),
+                        excludes_zero);
+    }
 }
 
 int main(int argc, char **argv)
@@ -376,6 +471,7 @@ int main(int argc, char **argv)
     cJSON *report = cJSON_Parse(text);
     const cJSON *figs = cJSON_GetObjectItemCaseSensitive(report, "ai_games");
     turn_cap = number_of(report, "turn_cap");
+    paired = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "paired"));
     if (!figs || read_records(argv[2]) < 0 || num_games == 0) {
         fprintf(stderr, "analyze_check: cannot read %s or the records in %s\n", argv[1], argv[2]);
         return 1;

@@ -163,6 +163,10 @@ typedef struct rp_game {
      * this many turns and report it as unfinished, never as a result of the rules (CD-16);
      * 0 when every game ends by its rules. */
     int tool_turn_cap;
+    /* The rules have every seat decide at once (the engine only asks them in seat order), so
+     * no seat moves first. Otherwise the seat to act in the starting state is the one the
+     * rules (or the deal, as in Walls and Armies) name to move first; analyses report it. */
+    bool simultaneous;
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);

@@ -8,8 +8,10 @@
 
 #include "cli.h"
 
-/* Cards and kinds of action a game touched, as text lines "PP HH name\n": PP the hex mask of
- * the seats that played it, HH of the seats holding it at the end. */
+/* Cards and kinds of action a game touched, as text lines "PP HH E name\n": PP the hex mask of
+ * the seats that played it, HH of the seats holding it at the end, E 1 when an action other
+ * than the game's last set it off (0: only the last action did, as the event that ends a
+ * game). */
 #define AN_FEATURE_TEXT 4096
 
 /* The measurements of one game (fixed size, no pointers: MPI gathers them as bytes). */
@@ -19,6 +21,8 @@ typedef struct an_game {
     bool unfinished; /* stopped at the tools' turn cap (CD-16) */
     double returns[RP_MAX_PLAYERS];
     int strong_seat; /* ladder games: the seat of the stronger AI (-1 otherwise) */
+    int first_mover; /* the seat that moved first (the rules' first player), -1 when the
+                      * rules have none (simultaneous play) */
     int turns;
     long actions;     /* every action applied */
     long decisions;   /* actions chosen among two or more legal ones */
@@ -56,6 +60,23 @@ an_interval an_wilson(double successes, long n);
 double an_normal_quantile(double p);
 /* Two-sided p-value of a normal z. */
 double an_normal_p(double z);
+/* Student's t distribution with df degrees of freedom: its distribution function and its
+ * quantile (the regularized incomplete beta function, Numerical Recipes 6.4). */
+double an_t_cdf(double t, double df);
+double an_t_quantile(double p, double df);
+/* The mean of x with its 95% Student t interval (n - 1 degrees of freedom): in a paired
+ * design each x is one deal's figure, so the two games of a deal count once together. */
+an_interval an_mean_t(const double *x, long n);
+/* Exact two-sided binomial test of k successes in n against p0: the probability of every
+ * outcome no more likely than k (as R's binom.test). */
+double an_binomial_test(long k, long n, double p0);
+/* McNemar's exact test on a paired binary outcome: b and c the two kinds of discordant
+ * pairs; the binomial test of b in b + c against one half. */
+double an_mcnemar_exact(long b, long c);
+/* Games needed for a two-sided 5% test of a share p0 to detect a true share p1 with 80%
+ * power (the normal approximation: n = ((z.975 sqrt(p0 q0) + z.80 sqrt(p1 q1)) / (p1-p0))^2,
+ * Fleiss, Statistical Methods for Rates and Proportions, 3rd ed., 2.5). */
+double an_games_to_detect(double p0, double p1);
 
 /* A figure computed over the games of a set picked by idx (indices into set->games, repeats
  * allowed: bootstrap samples). ctx carries a parameter such as a seat. */

@@ -15,6 +15,8 @@
 typedef struct feature {
     char name[FEATURE_NAME]; /* "kind:archers", "card:archer 1" */
     unsigned played, held;   /* seat masks */
+    bool last_action;        /* set off by the action being measured (until the next one) */
+    bool before_end;         /* seen on an action other than the game's last */
 } feature;
 
 struct an_collector {
@@ -39,6 +41,7 @@ an_collector *an_collector_new(const rp_game *game, an_game *out)
     c->out = out;
     memset(out, 0, sizeof *out);
     out->strong_seat = -1;
+    out->first_mover = -1;
     rp_cli_turns_start(&c->turns);
     return c;
 }
@@ -73,6 +76,17 @@ static void add_feature(an_collector *c, const char *prefix, const char *name, i
         c->features[i].held |= 1u << seat;
     else
         c->features[i].played |= 1u << seat;
+    if (!held)
+        c->features[i].last_action = true;
+}
+
+/* A new action is being measured: what the one before set off was not on the last action. */
+static void mark_before_end(an_collector *c)
+{
+    for (int i = 0; i < c->num_features; i++) {
+        c->features[i].before_end = c->features[i].before_end || c->features[i].last_action;
+        c->features[i].last_action = false;
+    }
 }
 
 /* Card names in a JSON value: a string, or strings in an array (nested arrays too). */
@@ -196,6 +210,9 @@ void an_collector_watch(void *collector, const void *st, int mover, rp_action ac
         return;
     }
     note_evaluation(c, st, g->players);
+    mark_before_end(c);
+    if (g->actions == 0 && !c->game->simultaneous)
+        g->first_mover = mover; /* the seat to act at the start: the rules' first player */
     g->actions++;
     g->legal_sum += legal;
     if (legal > 1)
@@ -270,8 +287,8 @@ static int write_features(const an_collector *c, an_game *g, rp_error *err)
     size_t used = 0;
     for (int i = 0; i < c->num_features; i++) {
         const feature *f = &c->features[i];
-        int n = snprintf(g->features + used, sizeof g->features - used, "%02x %02x %s\n", f->played,
-                         f->held, f->name);
+        int n = snprintf(g->features + used, sizeof g->features - used, "%02x %02x %d %s\n",
+                         f->played, f->held, f->before_end, f->name);
         if (n < 0 || (size_t)n >= sizeof g->features - used)
             return rp_fail(err, RP_ENOSPACE,
                            "analyze: a game touched too many cards and kinds "
@@ -369,6 +386,7 @@ int an_judge_new(const rp_game *game, const char *judge_spec, uint64_t seed, an_
     j->out = out;
     memset(out, 0, sizeof *out);
     out->strong_seat = -1;
+    out->first_mover = -1;
     *judge = j;
     return RP_OK;
 }

@@ -5,6 +5,7 @@
  * and the number of games behind it. */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,25 +80,28 @@ static double fig_completion(const an_set *s, const long *idx, long n, const voi
     return n ? (double)decided / (double)n : NAN;
 }
 
-/* Ludii's Balance: 1 minus the largest difference between two seats' win rates. */
+/* Ludii's Balance: 1 minus the largest difference between two seats' win rates, over the
+ * games that ended by the rules (a game stopped at the cap has no result to balance: with
+ * most games stopped, seats that both "win" rarely would look balanced). */
 static double fig_balance(const an_set *s, const long *idx, long n, const void *ctx)
 {
     (void)ctx;
-    if (n == 0)
-        return NAN;
-    long wins[RP_MAX_PLAYERS] = {0};
+    long wins[RP_MAX_PLAYERS] = {0}, ended = 0;
     int players = 0;
     for (long i = 0; i < n; i++) {
         const an_game *g = &s->games[idx[i]];
         players = g->players > players ? g->players : players;
+        ended += !g->unfinished;
         const int w = sole_winner(g);
         if (w >= 0)
             wins[w]++;
     }
+    if (ended == 0)
+        return NAN;
     double worst = 0;
     for (int a = 0; a < players; a++)
         for (int b = a + 1; b < players; b++)
-            worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / (double)n);
+            worst = fmax(worst, fabs((double)(wins[a] - wins[b])) / (double)ended);
     return 1 - worst;
 }
 
@@ -191,10 +195,13 @@ static const int seat_ids[RP_MAX_PLAYERS] = {0, 1, 2, 3, 4, 5};
 static const figure_def ludii_figures[] = {
     {"balance", "Balance", fig_balance, NULL, false, "Balance",
      "Similarity between player win rates: 1 minus the largest difference between two seats' "
-     "win rates.",
+     "win rates (here over the games that ended by the rules: games stopped at the turn cap "
+     "are left out).",
      LUDII_DIR "single/outcome/Balance.java"},
-    {"advantage_p1", "Advantage of the first player", fig_wins, &seat_ids[0], true, "AdvantageP1",
-     "Percentage of games where player 1 (seat 0) won.",
+    {"advantage_p1", "Advantage of seat 0 (Ludii's player 1)", fig_wins, &seat_ids[0], true,
+     "AdvantageP1",
+     "Percentage of games where player 1 (seat 0) won. Ludii's player 1 is a seat, not "
+     "necessarily the player who moves first: see the first mover.",
      LUDII_DIR "single/outcome/AdvantageP1.java"},
     {"drawishness", "Drawishness", fig_draws, NULL, true, "Drawishness",
      "Percentage of games which end in a draw (not including timeouts: games stopped at the "
@@ -242,18 +249,15 @@ static const figure_def length_figures[] = {
 };
 #define NUM_LENGTH ((int)(sizeof length_figures / sizeof length_figures[0]))
 
-static an_interval figure_interval(const an_set *set, const figure_def *f)
+static an_interval share_interval(const an_set *set, an_figure fn, const void *ctx,
+                                  const char **method);
+
+static an_interval figure_interval(const an_set *set, const figure_def *f, const char **method)
 {
-    if (!f->share)
-        return an_bootstrap(set, f->fn, f->ctx);
-    long *all = malloc(sizeof *all * (size_t)(set->count + 1));
-    if (!all)
-        return (an_interval){NAN, NAN, NAN, set->count};
-    for (long i = 0; i < set->count; i++)
-        all[i] = i;
-    const double share = f->fn(set, all, set->count, f->ctx);
-    free(all);
-    return an_wilson(share * (double)set->count, set->count);
+    if (f->share)
+        return share_interval(set, f->fn, f->ctx, method);
+    *method = "bootstrap over deals";
+    return an_bootstrap(set, f->fn, f->ctx);
 }
 
 static int set_players(const an_set *set)
@@ -264,6 +268,123 @@ static int set_players(const an_set *set)
     return players;
 }
 
+/* ---- seats and the first mover: the deal is the unit of a paired design ---- */
+
+static double fig_first_mover_wins(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    long wins = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        wins += g->first_mover >= 0 && sole_winner(g) == g->first_mover;
+    }
+    return n ? (double)wins / (double)n : NAN;
+}
+
+/* A share of games with its 95% interval: Wilson's when the games are independent; when the
+ * deals are paired, the two games of a deal share their cards (the same seat often wins
+ * both), so the unit is the deal: Student's t interval over the deals' shares. */
+static an_interval share_interval(const an_set *set, an_figure fn, const void *ctx,
+                                  const char **method)
+{
+    if (!set->paired || set->count < 2) {
+        *method = "wilson";
+        long *all = malloc(sizeof *all * (size_t)(set->count + 1));
+        if (!all)
+            return (an_interval){NAN, NAN, NAN, set->count};
+        for (long i = 0; i < set->count; i++)
+            all[i] = i;
+        const double share = set->count ? fn(set, all, set->count, ctx) : NAN;
+        free(all);
+        return an_wilson(share * (double)set->count, set->count);
+    }
+    *method = "t over deals";
+    const long deals = (set->count + 1) / 2;
+    double *per_deal = malloc(sizeof *per_deal * (size_t)deals);
+    if (!per_deal)
+        return (an_interval){NAN, NAN, NAN, set->count};
+    for (long d = 0; d < deals; d++) {
+        const long idx[2] = {2 * d, 2 * d + 1};
+        per_deal[d] = fn(set, idx, 2 * d + 1 < set->count ? 2 : 1, ctx);
+    }
+    an_interval r = an_mean_t(per_deal, deals);
+    free(per_deal);
+    r.low = fmax(0, r.low);
+    r.high = fmin(1, r.high);
+    r.n = set->count;
+    return r;
+}
+
+static cJSON *share_json(const an_set *set, an_figure fn, const void *ctx)
+{
+    const char *method;
+    cJSON *o = interval_json(share_interval(set, fn, ctx, &method));
+    cJSON_AddStringToObject(o, "interval", method);
+    if (set->paired)
+        cJSON_AddNumberToObject(o, "deals", (double)((set->count + 1) / 2));
+    return o;
+}
+
+/* The deals of a two-player paired set whose two games were both won by the seat `who` names
+ * in each game (the first mover, or a fixed seat): McNemar's b, and c for the other seat. */
+typedef int (*seat_of_game)(const an_game *g, int param);
+static int fixed_seat(const an_game *g, int seat)
+{
+    (void)g;
+    return seat;
+}
+static int mover_seat(const an_game *g, int param)
+{
+    (void)param;
+    return g->first_mover;
+}
+
+static void concordant_pairs(const an_set *set, seat_of_game who, int param, long *b, long *c)
+{
+    *b = *c = 0;
+    for (long d = 0; 2 * d + 1 < set->count; d++) {
+        const an_game *x = &set->games[2 * d], *y = &set->games[2 * d + 1];
+        const int sx = who(x, param), sy = who(y, param), wx = sole_winner(x), wy = sole_winner(y);
+        if (sx < 0 || sy < 0 || wx < 0 || wy < 0)
+            continue;
+        if (wx == sx && wy == sy)
+            (*b)++;
+        else if (wx != sx && wy != sy)
+            (*c)++;
+    }
+}
+
+/* The test of "no advantage": McNemar's exact test over the deals in a paired two-player set
+ * (the seats' AIs swap, so a deal won twice by the same side tells about the side); else the
+ * exact binomial test of the side's wins among the games with a sole winner against a fair
+ * share of one in the number of players. */
+static void advantage_test(cJSON *o, const an_set *set, seat_of_game who, int param)
+{
+    const int players = set_players(set);
+    if (set->paired && players == 2) {
+        long b, c;
+        concordant_pairs(set, who, param, &b, &c);
+        cJSON_AddStringToObject(o, "test", "McNemar exact over deals");
+        cJSON_AddNumberToObject(o, "deals_won_twice", (double)b);
+        cJSON_AddNumberToObject(o, "deals_lost_twice", (double)c);
+        add_number(o, "p", an_mcnemar_exact(b, c));
+        return;
+    }
+    long wins = 0, decided = 0;
+    for (long i = 0; i < set->count; i++) {
+        const an_game *g = &set->games[i];
+        const int w = sole_winner(g), side = who(g, param);
+        if (w < 0 || side < 0)
+            continue;
+        decided++;
+        wins += w == side;
+    }
+    cJSON_AddStringToObject(o, "test", "exact binomial against the fair share");
+    cJSON_AddNumberToObject(o, "wins", (double)wins);
+    cJSON_AddNumberToObject(o, "decided", (double)decided);
+    add_number(o, "p", players > 0 ? an_binomial_test(wins, decided, 1.0 / players) : NAN);
+}
+
 static cJSON *seats_json(const rp_game *game, const an_set *set)
 {
     cJSON *seats = cJSON_CreateArray();
@@ -271,11 +392,35 @@ static cJSON *seats_json(const rp_game *game, const an_set *set)
         cJSON *row = cJSON_CreateObject();
         cJSON_AddNumberToObject(row, "seat", p);
         cJSON_AddStringToObject(row, "name", rp_seat_name(game, p));
-        const figure_def f = {"wins", "wins", fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
-        cJSON_AddItemToObject(row, "wins", interval_json(figure_interval(set, &f)));
+        cJSON_AddItemToObject(row, "wins", share_json(set, fig_wins, &seat_ids[p]));
+        advantage_test(row, set, fixed_seat, p);
         cJSON_AddItemToArray(seats, row);
     }
     return seats;
+}
+
+/* Who moved first as the rules define it (the deal decides in some games), and how often
+ * that seat won. */
+static cJSON *first_mover_json(const rp_game *game, const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    const int players = set_players(set);
+    cJSON_AddBoolToObject(o, "defined", !game->simultaneous);
+    add_number(o, "fair_share", players > 0 ? 1.0 / players : NAN);
+    if (game->simultaneous) {
+        cJSON_AddStringToObject(o, "why", "the rules have every seat decide at once");
+        return o;
+    }
+    cJSON *by_seat = cJSON_AddArrayToObject(o, "seat_counts");
+    for (int p = 0; p < players; p++) {
+        long n = 0;
+        for (long i = 0; i < set->count; i++)
+            n += set->games[i].first_mover == p;
+        cJSON_AddItemToArray(by_seat, cJSON_CreateNumber((double)n));
+    }
+    cJSON_AddItemToObject(o, "wins", share_json(set, fig_first_mover_wins, NULL));
+    advantage_test(o, set, mover_seat, 0);
+    return o;
 }
 
 static cJSON *per_game_json(const an_set *set)
@@ -285,8 +430,10 @@ static cJSON *per_game_json(const an_set *set)
     cJSON *actions = cJSON_AddArrayToObject(o, "actions");
     cJSON *winner = cJSON_AddArrayToObject(o, "winner");
     cJSON *stopped = cJSON_AddArrayToObject(o, "unfinished");
+    cJSON *first = cJSON_AddArrayToObject(o, "first_mover");
     for (long i = 0; i < set->count; i++) {
         const an_game *g = &set->games[i];
+        cJSON_AddItemToArray(first, cJSON_CreateNumber(g->first_mover));
         cJSON_AddItemToArray(turns, cJSON_CreateNumber(g->turns));
         cJSON_AddItemToArray(actions, cJSON_CreateNumber((double)g->actions));
         cJSON_AddItemToArray(winner, cJSON_CreateNumber(sole_winner(g)));
@@ -300,10 +447,12 @@ static cJSON *figure_list_json(const an_set *set, const figure_def *defs, int co
     cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < count; i++) {
         const figure_def *f = &defs[i];
-        cJSON *row = interval_json(figure_interval(set, f));
+        const char *method;
+        cJSON *row = interval_json(figure_interval(set, f, &method));
         cJSON_AddStringToObject(row, "id", f->id);
         cJSON_AddStringToObject(row, "label", f->label);
-        cJSON_AddStringToObject(row, "interval", f->share ? "wilson" : "bootstrap");
+        cJSON_AddStringToObject(row, "interval", method);
+        cJSON_AddBoolToObject(row, "share", f->share || f->fn == fig_balance);
         if (f->definition) {
             cJSON_AddStringToObject(row, "ludii_name", f->ludii_name);
             cJSON_AddStringToObject(row, "definition", f->definition);
@@ -318,10 +467,13 @@ static cJSON *figure_list_json(const an_set *set, const figure_def *defs, int co
 
 typedef struct impact_row {
     char name[64];
-    bool held; /* held at the end, else played */
+    bool held;       /* held at the end, else played */
+    bool before_end; /* some game saw it on an action other than its last */
     double with_sum, with_sq, without_sum, without_sq;
     long with_n, without_n;
-    double diff, se, p, p_holm;
+    uint64_t pattern; /* a hash of which seats had it in every game: equal rows are one test */
+    int same_as;      /* the row whose statistic this one repeats, or -1 */
+    double diff, se, p, p_adjusted;
 } impact_row;
 
 typedef struct impact_table {
@@ -354,17 +506,17 @@ static int impact_search(const impact_table *t, const char *name, bool held)
     return -lo - 1;
 }
 
-static void impact_add(impact_table *t, const char *name, bool held)
+static impact_row *impact_add(impact_table *t, const char *name, bool held)
 {
     int at = impact_search(t, name, held);
     if (at >= 0)
-        return;
+        return &t->rows[at];
     at = -at - 1;
     if (t->count == t->cap) {
         const int cap = t->cap ? 2 * t->cap : 64;
         impact_row *grown = realloc(t->rows, sizeof *grown * (size_t)cap);
         if (!grown)
-            return;
+            return NULL;
         t->rows = grown;
         t->cap = cap;
     }
@@ -374,10 +526,13 @@ static void impact_add(impact_table *t, const char *name, bool held)
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
     r->held = held;
+    r->same_as = -1;
+    return r;
 }
 
-/* Call fn for every feature line "PP HH name" of a game. */
-typedef void (*feature_fn)(void *ctx, const char *name, unsigned played, unsigned held);
+/* Call fn for every feature line "PP HH E name" of a game. */
+typedef void (*feature_fn)(void *ctx, const char *name, unsigned played, unsigned held,
+                           bool before_end);
 static void each_feature(const an_game *g, feature_fn fn, void *ctx)
 {
     for (const char *line = g->features; *line;) {
@@ -385,24 +540,32 @@ static void each_feature(const an_game *g, feature_fn fn, void *ctx)
         if (!end)
             return;
         unsigned played, held;
-        int used = 0;
+        int before_end = 1, used = 0;
         /* hex the program wrote itself (write_features), never outside input */
-        if (sscanf(line, "%x %x %n", &played, &held, &used) == 2 && /* NOLINT(cert-err34-c) */
+        if (sscanf(line, "%x %x %d %n", &played, &held, &before_end, /* NOLINT(cert-err34-c) */
+                   &used) == 3 &&
             used > 0) {
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(end - line - used), line + used);
-            fn(ctx, name, played, held);
+            fn(ctx, name, played, held, before_end != 0);
         }
         line = end + 1;
     }
 }
 
-static void collect_one(void *ctx, const char *name, unsigned played, unsigned held)
+static void collect_one(void *ctx, const char *name, unsigned played, unsigned held,
+                        bool before_end)
 {
-    if (played)
-        impact_add(ctx, name, false);
-    if (held)
-        impact_add(ctx, name, true);
+    if (played) {
+        impact_row *r = impact_add(ctx, name, false);
+        if (r)
+            r->before_end = r->before_end || before_end;
+    }
+    if (held) {
+        impact_row *r = impact_add(ctx, name, true);
+        if (r)
+            r->before_end = true;
+    }
 }
 
 typedef struct mask_pass {
@@ -410,8 +573,9 @@ typedef struct mask_pass {
     unsigned *masks; /* per row: the seats that played or held it in this game */
 } mask_pass;
 
-static void mask_one(void *ctx, const char *name, unsigned played, unsigned held)
+static void mask_one(void *ctx, const char *name, unsigned played, unsigned held, bool before_end)
 {
+    (void)before_end;
     mask_pass *m = ctx;
     const int a = impact_search(m->t, name, false), b = impact_search(m->t, name, true);
     if (a >= 0)
@@ -420,12 +584,15 @@ static void mask_one(void *ctx, const char *name, unsigned played, unsigned held
         m->masks[b] = held;
 }
 
-/* Each row's share of the win with and without it, over every seat of every game. */
+/* Each row's share of the win with and without it, over every seat of every game, and the
+ * pattern of seats that had it (FNV-1a over the games' masks). */
 static void impact_measure(impact_table *t, const an_set *set)
 {
     unsigned *masks = calloc((size_t)t->count + 1, sizeof *masks);
     if (!masks)
         return;
+    for (int k = 0; k < t->count; k++)
+        t->rows[k].pattern = 0xcbf29ce484222325ull;
     mask_pass pass = {t, masks};
     for (long i = 0; i < set->count; i++) {
         const an_game *g = &set->games[i];
@@ -433,6 +600,7 @@ static void impact_measure(impact_table *t, const an_set *set)
         each_feature(g, mask_one, &pass);
         for (int k = 0; k < t->count; k++) {
             impact_row *r = &t->rows[k];
+            r->pattern = (r->pattern ^ masks[k]) * 0x100000001b3ull;
             for (int p = 0; p < g->players; p++) {
                 const double x = g->returns[p];
                 if (masks[k] & (1u << p))
@@ -454,37 +622,81 @@ static double sample_variance(double sum, double sq, long n)
     return v > 0 ? v : 0;
 }
 
-static int compare_p(const void *a, const void *b)
+#define IMPACT_MIN 5        /* observations needed on each side for a test */
+#define IMPACT_MIN_GAMES 30 /* games a set needs before anything is called significant */
+
+/* A feature for people, one label per feature: "played card cannon-9", "held card cannon-9
+ * at the end", "action pay", "event tax". */
+static void feature_label(const impact_row *r, char *out, size_t size)
 {
-    const impact_row *x = *(impact_row *const *)a, *y = *(impact_row *const *)b;
-    if (x->p != y->p)
-        return x->p < y->p ? -1 : 1;
-    return strcmp(x->name, y->name);
+    const char *colon = strchr(r->name, ':');
+    const char *name = colon ? colon + 1 : r->name;
+    if (r->held)
+        snprintf(out, size, "held %s at the end", name);
+    else if (strncmp(r->name, "card:", 5) == 0)
+        snprintf(out, size, "played %s", name);
+    else if (strncmp(r->name, "kind:", 5) == 0)
+        snprintf(out, size, "action %s", name);
+    else
+        snprintf(out, size, "%.*s %s", colon ? (int)(colon - r->name) : 0, r->name, name);
 }
 
-#define IMPACT_MIN 5 /* observations needed on each side for a test */
-
-/* Holm's step-down adjustment over the tested rows. */
-static void holm(impact_row **tested, int m)
+/* An event that no game saw before its last action is how games end (a three-Legion win),
+ * not something a seat does on the way: it is left out of the tests. */
+static bool outcome_event(const impact_row *r)
 {
-    qsort(tested, (size_t)m, sizeof *tested, compare_p); /* NOLINT(bugprone-sizeof-expression) */
-    double running = 0;
-    for (int k = 0; k < m; k++) {
-        double adj = (double)(m - k) * tested[k]->p;
-        adj = adj > 1 ? 1 : adj;
-        running = adj > running ? adj : running;
-        tested[k]->p_holm = running;
+    return strncmp(r->name, "event:", 6) == 0 && !r->before_end;
+}
+
+static bool testable(const impact_row *r)
+{
+    return r->same_as < 0 && !outcome_event(r) && r->with_n >= IMPACT_MIN &&
+           r->without_n >= IMPACT_MIN;
+}
+
+/* Rows that had exactly the same seats in every game measure one statistic: the first of
+ * them stands for all (kind:flag and card:flag, an action and the event it always sets off). */
+static void mark_repeats(impact_table *t)
+{
+    for (int i = 0; i < t->count; i++) {
+        impact_row *r = &t->rows[i];
+        for (int j = 0; j < i && r->same_as < 0; j++) {
+            const impact_row *q = &t->rows[j];
+            if (q->same_as < 0 && !outcome_event(q) && q->pattern == r->pattern &&
+                q->with_n == r->with_n && q->without_n == r->without_n &&
+                q->with_sum == r->with_sum)
+                r->same_as = j;
+        }
     }
 }
 
-static cJSON *impact_row_json(const impact_row *r, bool tested, double z)
+static cJSON *impact_row_json(const impact_table *t, int index, bool tested, bool may_signal,
+                              double z)
 {
+    const impact_row *r = &t->rows[index];
     cJSON *o = cJSON_CreateObject();
     const char *colon = strchr(r->name, ':');
+    char label[160];
+    feature_label(r, label, sizeof label);
     cJSON_AddStringToObject(o, "feature", r->name);
-    cJSON_AddStringToObject(o, "type", colon && strncmp(r->name, "card", 4) == 0 ? "card" : "kind");
+    cJSON_AddStringToObject(o, "label", label);
+    cJSON_AddStringToObject(o, "type",
+                            colon ? (strncmp(r->name, "card", 4) == 0    ? "card"
+                                     : strncmp(r->name, "event", 5) == 0 ? "event"
+                                                                         : "kind")
+                                  : "kind");
     cJSON_AddStringToObject(o, "name", colon ? colon + 1 : r->name);
     cJSON_AddStringToObject(o, "when", r->held ? "held at the end" : "played");
+    cJSON *same = cJSON_AddArrayToObject(o, "same_as");
+    for (int j = 0; j < t->count; j++)
+        if (t->rows[j].same_as == index) {
+            cJSON *other = cJSON_CreateObject();
+            feature_label(&t->rows[j], label, sizeof label);
+            cJSON_AddStringToObject(other, "feature", t->rows[j].name);
+            cJSON_AddStringToObject(other, "when", t->rows[j].held ? "held at the end" : "played");
+            cJSON_AddStringToObject(other, "label", label);
+            cJSON_AddItemToArray(same, other);
+        }
     add_number(o, "rate_with", r->with_n ? r->with_sum / (double)r->with_n : NAN);
     cJSON_AddNumberToObject(o, "n_with", (double)r->with_n);
     add_number(o, "rate_without", r->without_n ? r->without_sum / (double)r->without_n : NAN);
@@ -492,13 +704,23 @@ static cJSON *impact_row_json(const impact_row *r, bool tested, double z)
     cJSON_AddBoolToObject(o, "tested", tested);
     if (tested) {
         add_number(o, "diff", r->diff);
-        add_number(o, "low", r->diff - z * r->se);
-        add_number(o, "high", r->diff + z * r->se);
+        /* a difference of shares lies in [-1, 1]; the normal interval may not */
+        add_number(o, "low", fmax(-1, r->diff - z * r->se));
+        add_number(o, "high", fmin(1, r->diff + z * r->se));
         add_number(o, "p", r->p);
-        add_number(o, "p_holm", r->p_holm);
-        cJSON_AddBoolToObject(o, "significant", r->p_holm < 0.05);
+        add_number(o, "p_adjusted", r->p_adjusted);
+        cJSON_AddBoolToObject(o, "significant", may_signal && r->p_adjusted < 0.05);
     }
     return o;
+}
+
+static int compare_effect(const void *a, const void *b)
+{
+    const impact_row *x = *(impact_row *const *)a, *y = *(impact_row *const *)b;
+    const double dx = fabs(x->diff), dy = fabs(y->diff);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return strcmp(x->name, y->name);
 }
 
 static cJSON *impact_json(const an_set *set)
@@ -507,13 +729,14 @@ static cJSON *impact_json(const an_set *set)
     for (long i = 0; i < set->count; i++)
         each_feature(&set->games[i], collect_one, &t);
     impact_measure(&t, set);
+    mark_repeats(&t);
     /* an array of pointers to rows: sizeof *tested is a pointer's size on purpose */
     impact_row **tested =
         malloc(sizeof *tested * (size_t)(t.count + 1)); /* NOLINT(bugprone-sizeof-expression) */
     int m = 0;
     for (int i = 0; i < t.count && tested; i++) {
         impact_row *r = &t.rows[i];
-        if (r->with_n < IMPACT_MIN || r->without_n < IMPACT_MIN)
+        if (!testable(r))
             continue;
         const double a = r->with_sum / (double)r->with_n;
         const double b = r->without_sum / (double)r->without_n;
@@ -524,35 +747,43 @@ static cJSON *impact_json(const an_set *set)
         r->p = r->se > 0 ? an_normal_p(r->diff / r->se) : (r->diff == 0 ? 1 : 0);
         tested[m++] = r;
     }
-    if (m > 0)
-        holm(tested, m);
-    /* Bonferroni: each interval at level 1 - 0.05 / m, so all hold together at 95% */
+    /* Bonferroni, both ways: each interval at level 1 - 0.05 / m and each p-value times m, so a
+     * row is significant exactly when its interval leaves out 0, and all hold together at 95% */
+    for (int k = 0; k < m; k++)
+        tested[k]->p_adjusted = fmin(1, tested[k]->p * m);
     const double z = m > 0 ? an_normal_quantile(1 - 0.025 / m) : 1.959964;
+    const bool may_signal = set->count >= IMPACT_MIN_GAMES;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "tests", m);
     cJSON_AddStringToObject(o, "unit", "a seat in a game: its share of the win");
     cJSON_AddStringToObject(o, "correction",
-                            "Bonferroni intervals (each at 1 - 0.05/tests, jointly 95%); "
-                            "Holm-adjusted p-values; significant when p_holm < 0.05");
+                            "Bonferroni: each interval at 1 - 0.05/tests (jointly 95%) and each "
+                            "p-value times the tests; significant when p_adjusted < 0.05, that "
+                            "is when the interval leaves out 0");
     cJSON_AddNumberToObject(o, "min_each_side", IMPACT_MIN);
+    cJSON_AddNumberToObject(o, "min_games", IMPACT_MIN_GAMES);
+    cJSON_AddBoolToObject(o, "significance_shown", may_signal);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+    cJSON *outcome = cJSON_AddArrayToObject(o, "outcome_events");
     for (int i = 0; i < t.count; i++) {
         const impact_row *r = &t.rows[i];
-        const bool was_tested = r->with_n >= IMPACT_MIN && r->without_n >= IMPACT_MIN;
-        cJSON_AddItemToArray(rows, impact_row_json(r, was_tested, z));
+        if (outcome_event(r)) {
+            char label[160];
+            feature_label(r, label, sizeof label);
+            cJSON_AddItemToArray(outcome, cJSON_CreateString(label));
+        } else if (r->same_as < 0) {
+            cJSON_AddItemToArray(rows, impact_row_json(&t, i, testable(r), may_signal, z));
+        }
     }
     /* the ones that matter most: significant, by the size of the difference */
+    if (m > 1)
+        qsort(tested, (size_t)m, sizeof *tested, /* NOLINT(bugprone-sizeof-expression) */
+              compare_effect);
     cJSON *top = cJSON_AddArrayToObject(o, "top");
-    for (int k = 0; k < m; k++)
-        for (int j = k + 1; j < m; j++)
-            if (fabs(tested[j]->diff) > fabs(tested[k]->diff)) {
-                impact_row *swap = tested[k];
-                tested[k] = tested[j];
-                tested[j] = swap;
-            }
     for (int k = 0; k < m && cJSON_GetArraySize(top) < 10; k++)
-        if (tested[k]->p_holm < 0.05)
-            cJSON_AddItemToArray(top, impact_row_json(tested[k], true, z));
+        if (may_signal && tested[k]->p_adjusted < 0.05)
+            cJSON_AddItemToArray(top,
+                                 impact_row_json(&t, (int)(tested[k] - t.rows), true, true, z));
     free(tested);
     free(t.rows);
     return o;
@@ -567,6 +798,7 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     cJSON_AddBoolToObject(o, "paired", set->paired);
     cJSON_AddNumberToObject(o, "players", set_players(set));
     cJSON_AddItemToObject(o, "seats", seats_json(game, set));
+    cJSON_AddItemToObject(o, "first_mover", first_mover_json(game, set));
     cJSON_AddItemToObject(o, "length", figure_list_json(set, length_figures, NUM_LENGTH));
     cJSON_AddItemToObject(o, "ludii", figure_list_json(set, ludii_figures, NUM_LUDII));
     cJSON_AddBoolToObject(o, "state_evaluation", game->evaluate != NULL);

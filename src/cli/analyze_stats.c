@@ -1,6 +1,8 @@
-/* analyze_stats.c — the intervals of `ramparts analyze`: Wilson intervals for shares, and a
- * seeded percentile bootstrap over deals (pairs of games kept together) for every other figure
- * and for paired differences between a rule variant and the base rules. */
+/* analyze_stats.c — the statistics of `ramparts analyze`: Wilson intervals for shares, Student's
+ * t interval over deals (the unit of a paired design), exact binomial and McNemar tests, the
+ * games needed to detect a difference, and a seeded percentile bootstrap over deals (pairs of
+ * games kept together) for every other figure and for paired differences between a rule
+ * variant and the base rules. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -160,4 +162,134 @@ an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, c
     }
     free(all), free(idx), free(samples);
     return r;
+}
+
+/* ---- Student's t and exact binomial tests ---- */
+
+/* The continued fraction of the regularized incomplete beta function (modified Lentz's
+ * method, as in Press et al., Numerical Recipes, 2nd ed., section 6.4). */
+static double beta_fraction(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        const double m2 = 2.0 * m;
+        for (int half = 0; half < 2; half++) {
+            const double aa = half == 0 ? m * (b - m) * x / ((a + m2 - 1) * (a + m2))
+                                        : -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+            d = 1 + aa * d;
+            d = 1 / (fabs(d) < tiny ? tiny : d);
+            c = 1 + aa / c;
+            c = fabs(c) < tiny ? tiny : c;
+            h *= d * c;
+            if (half == 1 && fabs(d * c - 1) < 1e-15)
+                return h;
+        }
+    }
+    return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function. */
+static double incomplete_beta(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2))
+        return front * beta_fraction(a, b, x) / a;
+    return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double an_t_cdf(double t, double df)
+{
+    const double tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t));
+    return t >= 0 ? 1 - tail : tail;
+}
+
+double an_t_quantile(double p, double df)
+{
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return NAN;
+    /* bisection on the distribution function: monotone, and 200 halvings reach the double's
+     * precision from any bracket that holds the answer */
+    double lo = -1, hi = 1;
+    while (an_t_cdf(lo, df) > p)
+        lo *= 2;
+    while (an_t_cdf(hi, df) < p)
+        hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(lo)); i++) {
+        const double mid = 0.5 * (lo + hi);
+        if (an_t_cdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+an_interval an_mean_t(const double *x, long n)
+{
+    an_interval r = {NAN, NAN, NAN, n};
+    if (n <= 0)
+        return r;
+    double sum = 0;
+    for (long i = 0; i < n; i++)
+        sum += x[i];
+    r.value = sum / (double)n;
+    if (n < 2)
+        return r;
+    double sq = 0;
+    for (long i = 0; i < n; i++)
+        sq += (x[i] - r.value) * (x[i] - r.value);
+    const double se = sqrt(sq / (double)(n - 1) / (double)n);
+    const double half = an_t_quantile(0.975, (double)(n - 1)) * se;
+    r.low = r.value - half;
+    r.high = r.value + half;
+    return r;
+}
+
+/* log of the binomial probability P(X = k), X ~ Bin(n, p) */
+static double log_binomial(long k, long n, double p)
+{
+    const double coefficient =
+        lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+    if (p <= 0)
+        return k == 0 ? 0 : -INFINITY;
+    if (p >= 1)
+        return k == n ? 0 : -INFINITY;
+    return coefficient + (double)k * log(p) + (double)(n - k) * log1p(-p);
+}
+
+double an_binomial_test(long k, long n, double p0)
+{
+    if (n <= 0 || k < 0 || k > n)
+        return NAN;
+    /* two-sided: the probability of every outcome no more likely than k (the "minlike" rule
+     * of R's binom.test and SciPy's binomtest), with a relative tolerance for ties */
+    const double observed = log_binomial(k, n, p0);
+    double p = 0;
+    for (long i = 0; i <= n; i++) {
+        const double l = log_binomial(i, n, p0);
+        if (l <= observed + 1e-7 * fabs(observed) + 1e-12)
+            p += exp(l);
+    }
+    return p > 1 ? 1 : p;
+}
+
+double an_mcnemar_exact(long b, long c)
+{
+    return b + c > 0 ? an_binomial_test(b, b + c, 0.5) : 1;
+}
+
+double an_games_to_detect(double p0, double p1)
+{
+    if (!(p0 > 0 && p0 < 1 && p1 > 0 && p1 < 1) || p0 == p1)
+        return NAN;
+    const double za = an_normal_quantile(0.975), zb = an_normal_quantile(0.80);
+    const double root = za * sqrt(p0 * (1 - p0)) + zb * sqrt(p1 * (1 - p1));
+    return ceil(root * root / ((p1 - p0) * (p1 - p0)));
 }

@@ -5,6 +5,7 @@
  * arguments. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include "analyze.h"
 
 #define MAX_VARIANTS 6
+#define MAX_SWEEP 12 /* values of one --sweep */
 #define MAX_LEVELS 8
 
 typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_JUDGE } task_kind;
@@ -24,9 +26,14 @@ typedef struct analyze_job {
     long games;  /* AI games under the base rules (and per variant) */
     bool paired; /* two-player: games 2k, 2k+1 share a deal, the AIs swap seats */
     int turn_cap;
-    rp_config variants[MAX_VARIANTS];
-    const char *variant_text[MAX_VARIANTS];
-    int num_variants;
+    /* the --vs variants, then the --sweep values: every one played on the base games' seeds */
+    rp_config variants[MAX_VARIANTS + MAX_SWEEP];
+    const char *variant_text[MAX_VARIANTS + MAX_SWEEP];
+    int num_variants; /* both kinds */
+    int num_vs;       /* the --vs variants among them (the first ones) */
+    const char *sweep_option;
+    double sweep_x[MAX_SWEEP];       /* the number swept, NaN when a value is not a number */
+    char sweep_label[MAX_SWEEP][64]; /* the swept part of the value, as given */
     const char *levels[MAX_LEVELS];
     int num_levels;
     long ladder_games; /* per pairing of neighbouring levels */
@@ -260,10 +267,14 @@ static char **list_records(const char *dir, int *count, rp_error *err)
     return names;
 }
 
+/* The records of --records DIR: games with a human seat, and games only AIs played (from
+ * `watch`, `--save-records`), kept apart: an AI-only record is no evidence of human play. */
 typedef struct human_set {
-    an_game *games;
-    long count, other_games, files;
-    cJSON *options_seen; /* options text -> number of games */
+    an_game *games;      /* the human games from the front, the AI-only ones from the back */
+    long count, ai_only; /* how many of each */
+    long capacity;       /* slots in games */
+    long other_games, files;
+    cJSON *options_seen; /* options text -> number of human games */
 } human_set;
 
 static int read_one_record(const analyze_job *job, const char *path, human_set *h, rp_error *err)
@@ -282,18 +293,24 @@ static int read_one_record(const analyze_job *job, const char *path, human_set *
         rp_match_free(&m);
         return RP_OK;
     }
-    char options[1024];
-    rp_config cfg = m.config;
-    cfg.seed = 0;
-    rp_config_to_text(m.game, &cfg, options, sizeof options);
-    cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
-    if (seen)
-        cJSON_SetNumberValue(seen, seen->valuedouble + 1);
-    else
-        cJSON_AddNumberToObject(h->options_seen, options, 1);
-    rc = an_measure_match(&m, &h->games[h->count], err);
-    if (rc == RP_OK)
+    const bool human = rp_match_humans(&m) > 0;
+    if (human) {
+        char options[1024];
+        rp_config cfg = m.config;
+        cfg.seed = 0;
+        rp_config_to_text(m.game, &cfg, options, sizeof options);
+        cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
+        if (seen)
+            cJSON_SetNumberValue(seen, seen->valuedouble + 1);
+        else
+            cJSON_AddNumberToObject(h->options_seen, options, 1);
+    }
+    an_game *slot = human ? &h->games[h->count] : &h->games[h->capacity - 1 - h->ai_only];
+    rc = an_measure_match(&m, slot, err);
+    if (rc == RP_OK && human)
         h->count++;
+    else if (rc == RP_OK)
+        h->ai_only++;
     rp_match_free(&m);
     return rc;
 }
@@ -304,7 +321,8 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
     char **names = list_records(job->records_dir, &n, err);
     if (!names)
         return RP_EIO;
-    h->games = calloc((size_t)n + 1, sizeof *h->games);
+    h->capacity = n + 1;
+    h->games = calloc((size_t)h->capacity, sizeof *h->games);
     h->options_seen = cJSON_CreateObject();
     int rc = h->games ? RP_OK : rp_fail(err, RP_ENOMEM, "out of memory");
     for (int i = 0; i < n && rc == RP_OK; i++) {
@@ -315,7 +333,13 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
-    if (rc == RP_OK && h->count == 0)
+    /* the AI-only games were filled from the back: put them in the files' order */
+    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; a < b; a++, b--) {
+        const an_game swap = h->games[a];
+        h->games[a] = h->games[b];
+        h->games[b] = swap;
+    }
+    if (rc == RP_OK && h->count + h->ai_only == 0)
         rc = rp_fail(err, RP_EINVAL, "--records %s: no records of %s there (%ld files read)",
                      job->records_dir, job->game->id, h->files);
     return rc;
@@ -328,6 +352,30 @@ static cJSON *config_json(const analyze_job *job, const rp_config *cfg)
     char text[1024];
     rp_config_to_text(job->game, cfg, text, sizeof text);
     return cJSON_CreateString(text);
+}
+
+/* The sweep: every value's figures on the same deals, for curves over the value. */
+static cJSON *sweep_json(const analyze_job *job)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "option", job->sweep_option);
+    bool numeric = true;
+    for (int v = job->num_vs; v < job->num_variants; v++)
+        numeric = numeric && isfinite(job->sweep_x[v - job->num_vs]);
+    cJSON_AddBoolToObject(o, "numeric", numeric);
+    cJSON *points = cJSON_AddArrayToObject(o, "points");
+    for (int v = job->num_vs; v < job->num_variants; v++) {
+        const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "setting", job->variant_text[v]);
+        cJSON_AddStringToObject(p, "value", job->sweep_label[v - job->num_vs]);
+        if (numeric)
+            cJSON_AddNumberToObject(p, "x", job->sweep_x[v - job->num_vs]);
+        cJSON_AddItemToObject(p, "options", config_json(job, &job->variants[v]));
+        cJSON_AddItemToObject(p, "figures", an_figures_json(job->game, &set));
+        cJSON_AddItemToArray(points, p);
+    }
+    return o;
 }
 
 static cJSON *build_report(const analyze_job *job, const human_set *human)
@@ -350,7 +398,7 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
     if (job->games > 0)
         cJSON_AddItemToObject(r, "ai_games", an_figures_json(job->game, &base));
     cJSON *variants = cJSON_AddArrayToObject(r, "variants");
-    for (int v = 0; v < job->num_variants; v++) {
+    for (int v = 0; v < job->num_vs; v++) {
         const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "vs", job->variant_text[v]);
@@ -359,6 +407,8 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddItemToObject(o, "difference", an_compare_json(job->game, &base, &set));
         cJSON_AddItemToArray(variants, o);
     }
+    if (job->sweep_option)
+        cJSON_AddItemToObject(r, "sweep", sweep_json(job));
     cJSON *ladder = cJSON_AddArrayToObject(r, "ladder");
     for (int k = 0; k + 1 < job->num_levels && job->ladder_games > 0; k++) {
         const an_set set = {job->items + ladder_start(job) + k * job->ladder_games,
@@ -369,14 +419,21 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
         cJSON_AddItemToObject(r, "decisive", an_decisive_json(&set, job->judge));
     }
-    if (human) {
+    if (human && human->count > 0) {
         const an_set set = {human->games, human->count, false};
         cJSON *o = an_figures_json(job->game, &set);
         cJSON_AddStringToObject(o, "directory", job->records_dir);
         cJSON_AddNumberToObject(o, "files", (double)human->files);
         cJSON_AddNumberToObject(o, "other_games", (double)human->other_games);
+        cJSON_AddNumberToObject(o, "ai_only_records", (double)human->ai_only);
         cJSON_AddItemToObject(o, "options_seen", cJSON_Duplicate(human->options_seen, true));
         cJSON_AddItemToObject(r, "human_games", o);
+    }
+    if (human && human->ai_only > 0) {
+        const an_set set = {human->games + human->capacity - human->ai_only, human->ai_only, false};
+        cJSON *o = an_figures_json(job->game, &set);
+        cJSON_AddStringToObject(o, "directory", job->records_dir);
+        cJSON_AddItemToObject(r, "ai_records", o);
     }
     return r;
 }
@@ -408,6 +465,37 @@ static int write_outputs(const cJSON *report, const char *html_path, const char 
     return RP_EXIT_OK;
 }
 
+static double value_of(const cJSON *interval)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(interval, "value");
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* "Blue 49.0% [42.2%, 55.9%]" for each seat of a set's figures, then the first mover. */
+static void print_seats(const cJSON *figs, const char *indent)
+{
+    const cJSON *seat;
+    cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
+        printf("%s%-12s wins %5.1f%% [%5.1f%%, %5.1f%%]\n", indent,
+               cJSON_GetObjectItemCaseSensitive(seat, "name")->valuestring, 100 * value_of(w),
+               100 * cJSON_GetObjectItemCaseSensitive(w, "low")->valuedouble,
+               100 * cJSON_GetObjectItemCaseSensitive(w, "high")->valuedouble);
+    }
+    const cJSON *first = cJSON_GetObjectItemCaseSensitive(figs, "first_mover");
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(first, "defined"))) {
+        printf("%sfirst mover  none (the seats decide at once)\n", indent);
+        return;
+    }
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(first, "wins");
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(first, "p");
+    printf("%sfirst mover  wins %5.1f%% [%5.1f%%, %5.1f%%], p = %.3g (%s)\n", indent,
+           100 * value_of(w), 100 * cJSON_GetObjectItemCaseSensitive(w, "low")->valuedouble,
+           100 * cJSON_GetObjectItemCaseSensitive(w, "high")->valuedouble,
+           cJSON_IsNumber(p) ? p->valuedouble : NAN,
+           cJSON_GetObjectItemCaseSensitive(first, "test")->valuestring);
+}
+
 /* A few lines on the terminal: where the report is and the headline figures. */
 static void print_summary(const analyze_job *job, const cJSON *report, const char *html_path)
 {
@@ -417,14 +505,13 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
     if (job->turn_cap > 0)
         printf(", games still going after %d turns stopped as unfinished", job->turn_cap);
     printf("\n");
-    const cJSON *seat;
-    cJSON_ArrayForEach (seat, cJSON_GetObjectItemCaseSensitive(figs, "seats")) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
-        printf("  %-8s wins %5.1f%% [%5.1f%%, %5.1f%%]\n",
-               cJSON_GetObjectItemCaseSensitive(seat, "name")->valuestring,
-               100 * cJSON_GetObjectItemCaseSensitive(w, "value")->valuedouble,
-               100 * cJSON_GetObjectItemCaseSensitive(w, "low")->valuedouble,
-               100 * cJSON_GetObjectItemCaseSensitive(w, "high")->valuedouble);
+    print_seats(figs, "  ");
+    const cJSON *point;
+    cJSON_ArrayForEach (point, cJSON_GetObjectItemCaseSensitive(
+                                   cJSON_GetObjectItemCaseSensitive(report, "sweep"), "points")) {
+        printf("  %s %s:\n", job->sweep_option,
+               cJSON_GetObjectItemCaseSensitive(point, "value")->valuestring);
+        print_seats(cJSON_GetObjectItemCaseSensitive(point, "figures"), "    ");
     }
     if (html_path)
         printf("report: %s\n", html_path);
@@ -445,6 +532,10 @@ static void analyze_help(void)
            "  --ai A,B,...       the AI of each seat, the last filling the rest (default greedy)\n"
            "  --vs key=value     a rule variant played on the same seeds and compared, figure\n"
            "                     by figure, with a paired interval (repeatable, up to %d)\n"
+           "  --sweep OPTION=a..b[:step] | OPTION=x,y,z | OPTION=text{a..b}text\n"
+           "                     every value played on the same seeds: wins by seat and of the\n"
+           "                     first mover, length, decisiveness and each feature's impact as\n"
+           "                     curves over the value (up to %d values)\n"
            "  --records DIR      also report human games: the records (*.rec) in DIR\n"
            "  --ladder A,B,...   the skill ladder, weakest first (default\n"
            "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
@@ -460,7 +551,7 @@ static void analyze_help(void)
            "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
            "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
            "AIs:\n%s",
-           MAX_VARIANTS, rp_ai_help());
+           MAX_VARIANTS, MAX_SWEEP, rp_ai_help());
 }
 
 static bool check_ai(const rp_game *game, const char *spec)
@@ -492,6 +583,37 @@ static int parse_specs(const rp_game *game, char *list, const char **out, int ma
     return n;
 }
 
+/* Whether text starts with "KEY=" for an option of game (players and seed too). */
+static bool starts_option(const rp_game *game, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq)
+        return false;
+    const size_t len = (size_t)(eq - text);
+    if ((len == 7 && strncmp(text, "players", 7) == 0) ||
+        (len == 4 && strncmp(text, "seed", 4) == 0))
+        return true;
+    for (int i = 0; i < game->num_options; i++)
+        if (strlen(game->options[i].name) == len && strncmp(game->options[i].name, text, len) == 0)
+            return true;
+    return false;
+}
+
+/* Split "key=value,key=value" in place at the commas that start another option, so a value
+ * may hold commas itself (cards=1,2,3,...). Returns how many settings were put in out. */
+static int split_settings(const rp_game *game, char *text, char **out, int max)
+{
+    int n = 0;
+    out[n++] = text;
+    for (char *c = strchr(text, ','); c && n < max; c = strchr(c + 1, ',')) {
+        if (starts_option(game, c + 1)) {
+            *c = '\0';
+            out[n++] = c + 1;
+        }
+    }
+    return n;
+}
+
 /* --vs "key=value,key=value": the base options with these changed. */
 static bool parse_variant(analyze_job *job, char *text)
 {
@@ -504,26 +626,130 @@ static bool parse_variant(analyze_job *job, char *text)
     }
     rp_config *v = &job->variants[job->num_variants];
     *v = job->cfg;
-    char *save = NULL;
-    for (char *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        rp_error err;
-        if (strncmp(kv, "seed=", 5) == 0)
+    char *settings[RP_MAX_OPTIONS + 2];
+    const int n = split_settings(job->game, text, settings, RP_MAX_OPTIONS + 2);
+    for (int i = 0; i < n; i++) {
+        if (strncmp(settings[i], "seed=", 5) == 0)
             return rp_cli_usage_error("analyze",
                                       "--vs %s: a variant is played on the same "
                                       "seeds; change the rules, not the seed",
-                                      kv),
+                                      settings[i]),
                    false;
-        if (rp_config_set(job->game, v, kv, &err) < 0)
-            return rp_cli_usage_error("analyze", "--vs: %s", err.msg), false;
+        if (rp_cli_set_option("analyze", job->game, v, settings[i]) != RP_EXIT_OK)
+            return false;
     }
     job->num_variants++;
     return true;
+}
+
+/* One value of a sweep: "OPTION=prefix VALUE suffix" played on the base games' seeds. */
+static bool add_sweep_value(analyze_job *job, const char *option, const char *prefix,
+                            const char *value, size_t value_len, const char *suffix)
+{
+    if (job->num_variants - job->num_vs == MAX_SWEEP)
+        return rp_cli_usage_error("analyze", "--sweep: at most %d values", MAX_SWEEP), false;
+    char setting[RP_OPTION_TEXT + 64];
+    snprintf(setting, sizeof setting, "%s=%s%.*s%s", option, prefix, (int)value_len, value, suffix);
+    char *number = job->sweep_label[job->num_variants - job->num_vs];
+    snprintf(number, sizeof job->sweep_label[0], "%.*s", (int)value_len, value);
+    char *end = NULL;
+    const double x = strtod(number, &end);
+    job->sweep_x[job->num_variants - job->num_vs] = end && *end == '\0' && end != number ? x : NAN;
+    rp_config *v = &job->variants[job->num_variants];
+    *v = job->cfg;
+    if (rp_cli_set_option("analyze", job->game, v, setting) != RP_EXIT_OK)
+        return false;
+    if (!(job->variant_text[job->num_variants] = strdup(setting))) {
+        fprintf(stderr, "ramparts analyze: out of memory\n");
+        return false;
+    }
+    job->num_variants++;
+    return true;
+}
+
+/* A whole number of a range, its end at *end. */
+static bool range_number(const char *text, char **end, long *out)
+{
+    errno = 0;
+    *out = strtol(text, end, 10);
+    return errno == 0 && *end != text;
+}
+
+/* The values of a sweep: "a..b" or "a..b:step" (whole numbers), else a list "x,y,z". */
+static bool sweep_values(analyze_job *job, const char *option, const char *prefix,
+                         const char *inner, size_t inner_len, const char *suffix)
+{
+    char text[RP_OPTION_TEXT];
+    snprintf(text, sizeof text, "%.*s", (int)inner_len, inner);
+    const char *dots = strstr(text, "..");
+    if (dots) {
+        long a, b, step = 1;
+        char *end;
+        if (!range_number(text, &end, &a) || end != dots || !range_number(dots + 2, &end, &b) ||
+            (*end == ':' && !range_number(end + 1, &end, &step)) || *end != '\0' || step <= 0 ||
+            b < a)
+            return rp_cli_usage_error("analyze",
+                                      "--sweep: '%s' is not a range a..b or a..b:step of whole "
+                                      "numbers (a <= b, step > 0)",
+                                      text),
+                   false;
+        if ((b - a) / step + 1 > MAX_SWEEP)
+            return rp_cli_usage_error("analyze", "--sweep %s: %ld values, at most %d", text,
+                                      (b - a) / step + 1, MAX_SWEEP),
+                   false;
+        for (long x = a; x <= b; x += step) {
+            char number[24];
+            const int n = snprintf(number, sizeof number, "%ld", x);
+            if (!add_sweep_value(job, option, prefix, number, (size_t)n, suffix))
+                return false;
+        }
+        return true;
+    }
+    for (const char *item = text; *item;) {
+        const size_t len = strcspn(item, ",");
+        if (len == 0)
+            return rp_cli_usage_error("analyze", "--sweep: an empty value in '%s'", text), false;
+        if (!add_sweep_value(job, option, prefix, item, len, suffix))
+            return false;
+        item += len + (item[len] == ',');
+    }
+    return true;
+}
+
+/* --sweep OPTION=a..b[:step], OPTION=x,y,z, or OPTION=text{a..b}text (the braces mark the
+ * part of a longer value that is swept, such as one fort of Rush the Wall's card set). */
+static bool parse_sweep(analyze_job *job, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || !eq[1])
+        return rp_cli_usage_error("analyze",
+                                  "--sweep %s: expected OPTION=a..b[:step], "
+                                  "OPTION=x,y,z or OPTION=text{a..b}text",
+                                  text),
+               false;
+    static char option[64];
+    snprintf(option, sizeof option, "%.*s", (int)(eq - text), text);
+    if (strcmp(option, "seed") == 0)
+        return rp_cli_usage_error("analyze", "--sweep seed: the values are played on the same "
+                                             "seeds; sweep a rule, not the seed"),
+               false;
+    job->sweep_option = option;
+    const char *value = eq + 1, *open = strchr(value, '{');
+    if (!open)
+        return sweep_values(job, option, "", value, strlen(value), "");
+    const char *close = strchr(open, '}');
+    if (!close)
+        return rp_cli_usage_error("analyze", "--sweep %s: a '{' without its '}'", text), false;
+    char prefix[RP_OPTION_TEXT];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(open - value), value);
+    return sweep_values(job, option, prefix, open + 1, (size_t)(close - open - 1), close + 1);
 }
 
 typedef struct analyze_args {
     long long games, seed, threads, max_turns, ladder_games, judge_games;
     char *ai, *ladder, *vs[MAX_VARIANTS];
     int num_vs;
+    const char *sweep;
     const char *html, *json;
 } analyze_args;
 
@@ -552,9 +778,9 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
         for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
             is_number = is_number || strcmp(a, numbers[k]) == 0;
         if (a[0] != '-') {
-            rp_error err;
-            if (rp_config_set(job->game, &job->cfg, a, &err) < 0)
-                return rp_cli_usage_error("analyze", "%s", err.msg);
+            const int rc = rp_cli_set_option("analyze", job->game, &job->cfg, a);
+            if (rc != RP_EXIT_OK)
+                return rc;
             continue;
         }
         const char *v = rp_cli_value("analyze", argc, argv, &i);
@@ -571,6 +797,10 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             if (args->num_vs == MAX_VARIANTS)
                 return rp_cli_usage_error("analyze", "at most %d --vs variants", MAX_VARIANTS);
             args->vs[args->num_vs++] = argv[i];
+        } else if (strcmp(a, "--sweep") == 0) {
+            if (args->sweep)
+                return rp_cli_usage_error("analyze", "one --sweep at a time");
+            args->sweep = v;
         } else if (strcmp(a, "--judge") == 0) {
             job->judge = v;
         } else if (strcmp(a, "--records") == 0) {
@@ -615,6 +845,9 @@ static int settle(analyze_job *job, analyze_args *args)
     for (int v = 0; v < args->num_vs; v++)
         if (!parse_variant(job, args->vs[v]))
             return RP_EXIT_USAGE;
+    job->num_vs = job->num_variants;
+    if (args->sweep && !parse_sweep(job, args->sweep))
+        return RP_EXIT_USAGE;
     job->games = (long)args->games;
     if (job->games == 0 && !job->records_dir)
         return rp_cli_usage_error("analyze", "--games 0 needs --records DIR");

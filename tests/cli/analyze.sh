@@ -43,6 +43,68 @@ for game in $(games); do
   expect_match "$game figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
 done
 
+# ---- the first mover as the rules define it ----
+"$RAMPARTS" analyze walls-and-armies --games 16 --ladder-games 0 --judge-games 0 \
+  --json "$work/wa.json" >/dev/null
+expect_eq "walls-and-armies: the deal decides who moves first (both seats do)" \
+  "$(json_value "$work/wa.json" 'd.ai_games.first_mover.seat_counts.every(n => n > 0)')" "true"
+expect_eq "walls-and-armies: the first mover's wins counted per game" \
+  "$(json_value "$work/wa.json" 'd.ai_games.first_mover.wins.value * 16 === d.ai_games.per_game.winner.filter((w, i) => w === d.ai_games.per_game.first_mover[i]).length')" "true"
+expect_eq "walls-and-armies: paired deals, so a t interval over the deals and McNemar's test" \
+  "$(json_value "$work/wa.json" '[d.ai_games.first_mover.wins.interval, d.ai_games.first_mover.test]')" \
+  '["t over deals","McNemar exact over deals"]'
+"$RAMPARTS" analyze rush-the-wall --games 4 --ladder-games 0 --judge-games 0 \
+  --json "$work/rw.json" >/dev/null
+expect_eq "rush-the-wall: simultaneous play has no first mover" \
+  "$(json_value "$work/rw.json" 'd.ai_games.first_mover.defined')" "false"
+"$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
+  --json "$work/kd3.json" >/dev/null
+expect_eq "king-of-danger, 3 players: the fair share is a third; the player after the dealer leads" \
+  "$(json_value "$work/kd3.json" '[d.ai_games.first_mover.fair_share, d.ai_games.first_mover.seat_counts]')" \
+  '[0.3333333333333333,[0,6,0]]'
+
+# ---- every option sim takes works in analyze and in --vs: files, values with commas ----
+printf 'warrior filchy 1\nwarrior qween 2\nwarrior druhid 3\nwarrior zvord 4\nwarrior archr 5\n' \
+  > "$work/my.cards"
+sed -n '/^warrior horsie/,$p' "$SOURCE/data/rush-the-wall.cards" | sed 's/^fort tax 8/fort tax 12/' \
+  >> "$work/my.cards"
+"$RAMPARTS" analyze rush-the-wall "cards=@$work/my.cards" --games 2 --ladder-games 0 \
+  --judge-games 0 --json "$work/file.json" >/dev/null
+expect_match "analyze reads cards=@FILE" "$(json_value "$work/file.json" 'd.options')" "t12"
+spelled=1,2,3,4,5,6,7,8,9/u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6
+"$RAMPARTS" analyze rush-the-wall --games 2 --ladder-games 0 --judge-games 0 \
+  --vs "cards=${spelled/t8/t12},variant=vogel" --vs "cards=$spelled" --json "$work/vs.json" >/dev/null
+expect_eq "--vs keeps the commas of a value and splits before the next option" \
+  "$(json_value "$work/vs.json" 'd.variants.map(v => [v.options.includes("t12"), v.options.includes("vogel")])')" \
+  '[[true,true],[false,false]]'
+expect_eq "the default card set written out is the default" \
+  "$(json_value "$work/vs.json" 'd.variants[1].difference.every(x => x.value === 0 || x.value === null)')" "true"
+expect_status "analyze names a missing card file" 1 "$RAMPARTS" analyze rush-the-wall \
+  "cards=@$work/none.cards" --json -
+
+# ---- a sweep: every value on the same deals ----
+"$RAMPARTS" analyze king-of-danger --games 8 --ladder-games 0 --judge-games 0 \
+  --sweep dealer=0..2:2 --json "$work/sweep.json" >/dev/null
+expect_eq "sweep: the values a..b:step" \
+  "$(json_value "$work/sweep.json" 'd.sweep.points.map(p => [p.value, p.x])')" '[["0",0],["2",2]]'
+expect_eq "sweep: the base value's point is the base games exactly (same seeds)" \
+  "$(json_value "$work/sweep.json" 'JSON.stringify(d.sweep.points[0].figures.per_game) === JSON.stringify(d.ai_games.per_game)')" "true"
+expect_eq "sweep: the player after the dealer moves first (KD: left of the dealer leads)" \
+  "$(json_value "$work/sweep.json" 'd.sweep.points.map(p => p.figures.first_mover.seat_counts)')" \
+  "[[0,8,0,0],[0,0,0,8]]"
+expect_status "sweep: a bad range is a usage error" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep dealer=3..1
+expect_status "sweep: the seed is not a rule" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep seed=1..3
+expect_status "sweep: a value the option refuses" 2 "$RAMPARTS" analyze king-of-danger \
+  --json - --sweep dealer=0..9
+"$RAMPARTS" analyze rush-the-wall --games 2 --ladder-games 0 --judge-games 0 --sweep \
+  "cards=1,2,3,4,5,6,7,8,9/u2,s4,t{2,14},l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6" \
+  --json "$work/sweep3.json" >/dev/null
+expect_eq "sweep: braces mark the swept part of a longer value" \
+  "$(json_value "$work/sweep3.json" 'd.sweep.points.map(p => [p.x, p.options.includes(",t" + p.x + ",")])')" \
+  "[[2,true],[14,true]]"
+
 # ---- results do not depend on the number of threads ----
 "$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
   --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
@@ -116,9 +178,22 @@ RAMPARTS_MPI_GATHER_BYTES=20000 "${mpi[@]}" -x RAMPARTS_MPI_GATHER_BYTES "$RAMPA
 if cmp -s "$work/one.json" "$work/blocks.json"; then pass; else
   fail "analyze under mpirun -n 2, gathered in small blocks, differs from one process"; fi
 
+# ---- records: games with a human seat apart from games AIs played alone ----
+for f in $(ls "$work/rec-danger-at-the-walls"/*.rec | head -6); do
+  sed -i 's/^\[seat 0 .*\]$/[seat 0 human]/' "$f"; done
+"$RAMPARTS" analyze danger-at-the-walls --games 0 --ladder-games 0 \
+  --records "$work/rec-danger-at-the-walls" \
+  --json "$work/human.json" >/dev/null
+expect_eq "records: 6 with a human seat, 4 played by AIs alone, kept apart" \
+  "$(json_value "$work/human.json" '[d.human_games.games, d.human_games.ai_only_records, d.ai_records.games]')" \
+  "[6,4,4]"
+expect_eq "records: nothing called significant in 6 games" \
+  "$(json_value "$work/human.json" '[d.human_games.impact.significance_shown, d.human_games.impact.rows.some(r => r.significant)]')" \
+  "[false,false]"
+
 # ---- the HTML report in headless Chromium ----
 "$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
-  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 \
+  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 --sweep players=2 \
   --records "$work/rec-danger-at-the-walls" --out "$work/report.html" >/dev/null
 expect_match "the report is one file with its script inline" \
   "$(grep -c '<script' "$work/report.html")" "^2$"
@@ -126,5 +201,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants sweep human$"
 finish

@@ -28,10 +28,14 @@ function forest(rows, { x = share, title = 'share', colorField = 'group' } = {})
 
 export function seatWins(sets) {
   const rows = [];
-  for (const s of sets)
+  for (const s of sets) {
     for (const seat of s.figs.seats)
       rows.push({ label: `seat ${seat.seat} ${seat.name}`, group: s.name, ...seat.wins });
-  const spec = forest(rows, { title: 'share of games won (95% Wilson interval)' });
+    const fm = s.figs.first_mover;
+    if (fm && fm.defined && fm.wins.value !== null)
+      rows.push({ label: 'first mover', group: s.name, ...fm.wins });
+  }
+  const spec = forest(rows, { title: 'share of games won (95% interval)' });
   spec.layer.push({ mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
     data: { values: [{ fair: 1 / Math.max(1, sets[0].figs.players) }] },
     encoding: { x: { field: 'fair', type: 'quantitative' }, y: null, color: null, yOffset: null } });
@@ -92,7 +96,7 @@ export function ladder(rows) {
 }
 
 export function impact(rows) {
-  const data = rows.map((r) => ({ label: `${r.name} (${r.when})`, group: r.significant ? 'significant' : 'not significant',
+  const data = rows.map((r) => ({ label: r.label, group: r.significant ? 'significant' : 'not significant',
     value: r.diff, low: r.low, high: r.high, n: r.n_with }));
   data.sort((a, b) => b.value - a.value);
   const spec = forest(data, { title: 'share of the win: with minus without (corrected 95% interval)' });
@@ -142,4 +146,26 @@ export function variant(v) {
     },
     resolve: { scale: { x: 'independent' } },
   };
+}
+
+// Curves over a swept value: rows {x, series, value, low, high}, a line per series with its
+// 95% band. x is a number when every swept value is one, else the values in their order.
+export function sweepCurves(rows, { numeric, xTitle, yTitle, percent = true, zero = false }) {
+  const x = numeric ? { field: 'x', type: 'quantitative', title: xTitle }
+    : { field: 'x', type: 'ordinal', sort: null, title: xTitle };
+  const y = { type: 'quantitative', title: yTitle, ...(percent ? { axis: { format: '.0%' } } : {}),
+    scale: { zero: false } };
+  const color = { field: 'series', type: 'nominal', title: null };
+  const layer = [
+    { mark: { type: 'area', opacity: 0.18 },
+      encoding: { x, y: { field: 'low', ...y }, y2: { field: 'high' }, color } },
+    { mark: { type: 'line', point: true },
+      encoding: { x, y: { field: 'value', ...y }, color,
+        tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'value', format: '.3f' },
+          { field: 'low', format: '.3f' }, { field: 'high', format: '.3f' }, { field: 'n' }] } },
+  ];
+  if (zero)
+    layer.push({ mark: { type: 'rule', color: '#999', strokeDash: [3, 3] },
+      encoding: { y: { datum: 0, type: 'quantitative' } } });
+  return { ...base, height: 220, data: { values: rows.filter((r) => r.value !== null) }, layer };
 }

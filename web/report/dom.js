@@ -25,6 +25,12 @@ export function num(x) {
   return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toFixed(3);
 }
 
+// A p-value: three decimals, or "< 0.001" (never a bare 0.000).
+export function pval(p) {
+  if (missing(p)) return 'n/a';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
 // "value [low, high] (n)" for an interval object {value, low, high, n}.
 export function interval(iv, format) {
   if (!iv || missing(iv.value)) return `n/a (n=${iv ? iv.n : 0})`;

@@ -4,7 +4,7 @@
 // the ramparts binary, so the report opens offline.
 import embed from 'vega-embed';
 import css from './report.css';
-import { el, pct, num, interval, table, note } from './dom.js';
+import { el, pct, num, pval, interval, table, note } from './dom.js';
 import * as charts from './charts.js';
 
 const pending = [];
@@ -35,6 +35,7 @@ function sets(data) {
   const out = [];
   if (data.ai_games) out.push({ name: `AI games (${data.ai.join(' vs ')})`, figs: data.ai_games });
   if (data.human_games) out.push({ name: 'Human games (records)', figs: data.human_games });
+  if (data.ai_records) out.push({ name: 'AI-only records', figs: data.ai_records });
   for (const v of data.variants) out.push({ name: `Variant ${v.vs}`, figs: v.figures });
   return out;
 }
@@ -54,20 +55,45 @@ function header(root, data) {
       'Every figure shows a 95% interval [low, high] and n, the number of games behind it.'));
 }
 
+// "1/2" in words, for the fair line.
+function fairText(players) {
+  return players === 1 ? 'a single player has no rival seat'
+    : `a fair game gives each of the ${players} seats close to ${pct(1 / players)}`;
+}
+
+function testText(row) {
+  if (row.p === undefined || row.p === null) return '';
+  const detail = row.test === 'McNemar exact over deals'
+    ? `McNemar exact over deals: ${row.deals_won_twice} won twice, ${row.deals_lost_twice} lost twice`
+    : `exact binomial: ${row.wins} of ${row.decided} decided games`;
+  return `p = ${pval(row.p)} (${detail})`;
+}
+
 function seatsSection(root, data) {
+  const all = sets(data);
+  const players = all[0].figs.players;
   const s = section(root, 'seats', 'Seats: who wins',
-    'Outright wins per seat; draws and shared wins; games stopped at the turn cap. ' +
-    'A fair two-player game gives each seat close to half.');
+    `Outright wins per seat and of the first mover (the seat the rules, or the deal, let move ` +
+    `first); draws and shared wins; games stopped at the turn cap. With ${players} ` +
+    `player${players === 1 ? '' : 's'}, ${fairText(players)}. Intervals: Wilson's over the ` +
+    'games, or, when two-player deals are played twice with the seats swapped, Student\'s t ' +
+    'over the deals (the two games of a deal are not independent).');
   const rows = [];
-  for (const set of sets(data)) {
+  for (const set of all) {
     for (const seat of set.figs.seats)
-      rows.push([set.name, `${seat.seat} ${seat.name}`, interval(seat.wins, pct)]);
+      rows.push([set.name, `${seat.seat} ${seat.name}`, interval(seat.wins, pct), testText(seat)]);
+    const fm = set.figs.first_mover;
+    if (fm && fm.defined) rows.push([set.name, 'first mover', interval(fm.wins, pct), testText(fm)]);
+    else if (fm) rows.push([set.name, 'first mover', `none: ${fm.why}`, '']);
     const byId = Object.fromEntries(set.figs.length.map((f) => [f.id, f]));
-    rows.push([set.name, 'draws or shared', interval(byId.draws, pct)]);
-    rows.push([set.name, 'unfinished (turn cap)', interval(byId.unfinished, pct)]);
+    rows.push([set.name, 'draws or shared', interval(byId.draws, pct), '']);
+    rows.push([set.name, 'unfinished (turn cap)', interval(byId.unfinished, pct), '']);
+    if (set.figs.scores)
+      for (const sc of set.figs.scores)
+        rows.push([set.name, `${sc.seat} ${sc.name}: points`, interval(sc.points, num), '']);
   }
-  s.append(table(['games', 'seat', 'share of games [95% interval] (n)'], rows));
-  plot(s, 'seat-wins', charts.seatWins(sets(data)), 'Wins per seat with 95% Wilson intervals.');
+  s.append(table(['games', 'seat', 'share of games [95% interval] (n)', 'test of no advantage'], rows));
+  plot(s, 'seat-wins', charts.seatWins(all), 'Wins per seat and of the first mover, with 95% intervals; the dashed line is the fair share.');
 }
 
 function lengthSection(root, data) {
@@ -80,7 +106,7 @@ function lengthSection(root, data) {
     const first = all[0].figs.length.find((f) => f.id === id);
     return [first.label, ...all.map((set) => {
       const f = set.figs.length.find((g) => g.id === id);
-      return interval(f, f.interval === 'wilson' || id === 'forced_share' ? pct : num);
+      return interval(f, f.share || id === 'forced_share' ? pct : num);
     })];
   });
   s.append(table(['figure', ...all.map((x) => x.name)], rows));
@@ -98,7 +124,7 @@ function ludiiSection(root, data) {
     m.label,
     ...all.map((set) => {
       const f = set.figs.ludii.find((g) => g.id === m.id);
-      return interval(f, f.interval === 'wilson' || m.id === 'balance' ? pct : num);
+      return interval(f, f.share ? pct : num);
     }),
     el('span', { class: 'def' }, `${m.definition} `, el('cite', {}, `${m.ludii_name}: ${m.source}`)),
   ]);
@@ -124,24 +150,35 @@ function ladderSection(root, data) {
 function impactSection(root, set, id, title) {
   const imp = set.figs.impact;
   const s = section(root, id, title,
-    `A seat's share of the win when it played a card or kind of action (or held a card at the ` +
-    `end) against its share without. ${imp.tests} comparisons, so the intervals are ` +
-    `Bonferroni-corrected (jointly 95%) and p-values Holm-adjusted. Features seen fewer than ` +
-    `${imp.min_each_side} times on either side are listed untested.`);
+    `A seat's share of the win when it played a card or kind of action, set off an event (or ` +
+    `held a card at the end) against its share without. ${imp.tests} distinct comparisons ` +
+    `(features that had the same seats in every game are one comparison, listed together), ` +
+    `Bonferroni-corrected: each interval at 1 - 0.05/${imp.tests || 1}, jointly 95%, and each ` +
+    `p-value times ${imp.tests || 1}, so a row is significant exactly when its interval leaves ` +
+    `out 0. Features seen fewer than ${imp.min_each_side} times on either side are listed ` +
+    'untested. A difference is an association, not a cause.');
+  if (!imp.significance_shown)
+    s.append(note(`Only ${set.figs.games} games: below ${imp.min_games} games nothing is called ` +
+      'significant; the figures are shown for what they are.'));
+  if (imp.outcome_events.length)
+    s.append(note(`Left out: ${imp.outcome_events.join(', ')}: no game saw ` +
+      `${imp.outcome_events.length === 1 ? 'it' : 'them'} before its last action, so ` +
+      `${imp.outcome_events.length === 1 ? 'it is' : 'they are'} how games end, not a cause.`));
   const tested = imp.rows.filter((r) => r.tested);
   if (imp.top.length)
     s.append(el('p', {}, el('strong', {}, 'Matter most: '),
-      imp.top.map((r) => `${r.name} ${r.when} (${r.diff > 0 ? '+' : ''}${pct(r.diff)})`).join('; ')));
-  else s.append(note('No card or kind of action makes a significant difference at this sample size.'));
+      imp.top.map((r) => `${r.label} (${r.diff > 0 ? '+' : ''}${pct(r.diff)})`).join('; ')));
+  else s.append(note('No card, action or event makes a significant difference at this sample size.'));
   if (tested.length)
     plot(s, `${id}-forest`, charts.impact(tested),
-      'Difference in the share of the win, with and without, with corrected 95% intervals.');
-  s.append(table(['feature', 'when', 'with (n)', 'without (n)', 'difference [corrected interval]', 'p (Holm)'],
+      'Difference in the share of the win, with and without, with Bonferroni 95% intervals.');
+  s.append(table(['feature', 'with (n)', 'without (n)', 'difference [corrected interval]', 'p (Bonferroni)'],
     imp.rows.map((r) => [
-      `${r.type} ${r.name}`, r.when, `${pct(r.rate_with)} (${r.n_with})`,
+      r.same_as.length ? `${r.label} (= ${r.same_as.map((x) => x.label).join(', ')})` : r.label,
+      `${pct(r.rate_with)} (${r.n_with})`,
       `${pct(r.rate_without)} (${r.n_without})`,
       r.tested ? `${pct(r.diff)} [${pct(r.low)}, ${pct(r.high)}]` : 'untested',
-      r.tested ? `${num(r.p_holm)}${r.significant ? ' *' : ''}` : '',
+      r.tested ? `${pval(r.p_adjusted)}${r.significant ? ' *' : ''}` : '',
     ])));
 }
 
@@ -172,17 +209,76 @@ function variantsSection(root, data) {
   for (const v of data.variants) {
     s.append(el('h3', {}, `${v.vs} (${v.options})`));
     s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'significant'],
-      v.difference.map((d) => [d.label, interval(d, num), num(d.p), d.significant ? 'yes' : 'no'])));
+      v.difference.map((d) => [d.label, interval(d, num), pval(d.p), d.significant ? 'yes' : 'no'])));
     plot(s, `variant-${v.vs}`, charts.variant(v), `Differences, ${v.vs} minus base.`);
   }
+}
+
+// Curves over the swept value: wins by seat and of the first mover, length, decisiveness,
+// and each feature's impact (the features significant at some value, else the largest).
+function sweepSection(root, data) {
+  const sw = data.sweep;
+  if (!sw) return;
+  const s = section(root, 'sweep', `Sweep: ${sw.option}`,
+    `The same deals played at every value of ${sw.option} (${sw.points.map((p) => p.value).join(', ')}), ` +
+    'so the curves differ by the rule, not by the deals. Bands are 95% intervals at each value.');
+  const xOf = (p) => (sw.numeric ? p.x : p.value);
+  const wins = [];
+  for (const p of sw.points) {
+    for (const seat of p.figures.seats)
+      wins.push({ x: xOf(p), series: `seat ${seat.seat} ${seat.name}`, ...seat.wins });
+    const fm = p.figures.first_mover;
+    if (fm && fm.defined) wins.push({ x: xOf(p), series: 'first mover', ...fm.wins });
+  }
+  plot(s, 'sweep-wins', charts.sweepCurves(wins, { numeric: sw.numeric, xTitle: sw.option,
+    yTitle: 'share of games won' }), 'Wins by seat and of the first mover.');
+  const pick = (id, list) => sw.points.map((p) => {
+    const f = p.figures[list].find((g) => g.id === id);
+    return { x: xOf(p), series: f.label, ...f };
+  });
+  plot(s, 'sweep-length', charts.sweepCurves(pick('turns', 'length'), { numeric: sw.numeric,
+    xTitle: sw.option, yTitle: 'turns per game', percent: false }), 'Length: turns per game.');
+  plot(s, 'sweep-decisive', charts.sweepCurves(
+    pick('decisiveness', 'ludii').concat(pick('completion', 'ludii')),
+    { numeric: sw.numeric, xTitle: sw.option, yTitle: 'share' }),
+  'Decisiveness (share of the moves before the winner is clear) and completion (games with a winner).');
+  const byLabel = new Map();
+  for (const p of sw.points)
+    for (const r of p.figures.impact.rows.filter((q) => q.tested)) {
+      if (!byLabel.has(r.label)) byLabel.set(r.label, []);
+      byLabel.get(r.label).push({ x: xOf(p), series: r.label, value: r.diff, low: r.low,
+        high: r.high, n: r.n_with, significant: r.significant });
+    }
+  let features = [...byLabel.values()];
+  const significant = features.filter((rows) => rows.some((r) => r.significant));
+  features = (significant.length ? significant : features)
+    .sort((a, b) => Math.max(...b.map((r) => Math.abs(r.value))) - Math.max(...a.map((r) => Math.abs(r.value))))
+    .slice(0, 8);
+  if (features.length)
+    plot(s, 'sweep-impact', charts.sweepCurves(features.flat(), { numeric: sw.numeric,
+      xTitle: sw.option, yTitle: 'share of the win: with minus without', zero: true }),
+    `Impact of ${significant.length ? 'the features significant at some value' : 'the largest features'} ` +
+    '(Bonferroni intervals within each value).');
+  s.append(table(['value', ...sw.points[0].figures.seats.map((x) => `${x.name} wins`), 'first mover wins',
+    'turns', 'decisiveness', 'unfinished'],
+  sw.points.map((p) => {
+    const len = Object.fromEntries(p.figures.length.map((f) => [f.id, f]));
+    const lud = Object.fromEntries(p.figures.ludii.map((f) => [f.id, f]));
+    const fm = p.figures.first_mover;
+    return [p.value, ...p.figures.seats.map((x) => interval(x.wins, pct)),
+      fm && fm.defined ? interval(fm.wins, pct) : 'none', interval(len.turns, num),
+      interval(lud.decisiveness, num), interval(len.unfinished, pct)];
+  })));
 }
 
 function humanNote(root, data) {
   const h = data.human_games;
   if (!h) return;
   const s = section(root, 'human', 'Human games',
-    `${h.games} records of this game from ${h.directory} (${h.files} record files read, ` +
-    `${h.other_games} of other games left out), reported beside the AI games above.`);
+    `${h.games} records of this game with at least one human seat, from ${h.directory} ` +
+    `(${h.files} record files read, ${h.other_games} of other games left out, ` +
+    `${h.ai_only_records} played by AIs alone reported apart as "AI-only records"), beside ` +
+    'the AI games above.');
   s.append(table(['options', 'games'], Object.entries(h.options_seen).map(([k, n]) => [k, n])));
 }
 
@@ -201,6 +297,7 @@ function render(data) {
   if (data.human_games) impactSection(root, { figs: data.human_games }, 'impact-human', 'Cards and actions: human games');
   decisiveSection(root, data);
   variantsSection(root, data);
+  sweepSection(root, data);
   humanNote(root, data);
 }
 

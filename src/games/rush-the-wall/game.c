@@ -272,8 +272,9 @@ static int read_fort_item(rp_reader *r, const char *what, rp_span item, rtw_card
 }
 
 /* A card set value for `what` (the option, or the notation's field): "default" or the
- * canonical spelled set, which may not be the default set spelled out. */
-int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards *out)
+ * canonical spelled set. The notation may not spell out the default set (one text per
+ * state); the option may (a designer writes sets out, and sweeps through the default). */
+int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, bool option, rtw_cards *out)
 {
     if (rp__span_is(v, "default")) {
         *out = *rtw_default_cards();
@@ -316,7 +317,7 @@ int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards *o
         return rp__read_fail(r, what, "%d forts, expected eighteen", n);
     if (rtw_check_cards(&c, what, r->err) < 0)
         return RP_EPARSE;
-    if (cards_are_default(&c))
+    if (cards_are_default(&c) && !option)
         return rp__read_fail(r, what, "this is the default card set: write 'default'");
     *out = c;
     return RP_OK;
@@ -326,7 +327,7 @@ int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err)
 {
     rp_reader r = {value, value, "", err};
     rp_span v = {value, strlen(value)};
-    return rtw_read_cards_value(&r, "cards", v, out);
+    return rtw_read_cards_value(&r, "cards", v, true, out);
 }
 
 /* The cards= option's from_file: a card file's text into the option's one-word value. */
@@ -398,6 +399,7 @@ const rp_game rp_rush_the_wall = {
     .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=4000,rollout=-1"},
     .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
     .tool_turn_cap = 0,    /* three rounds end every game (RW-12) */
+    .simultaneous = true,  /* planning and revealing are simultaneous (RW-5): no first player */
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,

@@ -367,8 +367,9 @@ int rtw_check_cards(const rtw_cards *c, const char *what, rp_error *err);
  * warrior order (filchy .. laird) and each fort as its kind letter and value ("l-2"). */
 void rtw_put_cards_value(rp_text *t, const rtw_cards *c);
 /* A card set value for `what` (the option, or the notation's field): "default" or the
- * canonical spelled set, which may not be the default set spelled out. */
-int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, rtw_cards *out);
+ * canonical spelled set. The notation may not spell out the default set (one text per
+ * state); the option may (a designer writes sets out, and sweeps through the default). */
+int rtw_read_cards_value(rp_reader *r, const char *what, rp_span v, bool option, rtw_cards *out);
 
 /* ---- the rp_game operations, each defined in the file its section names ---- */
 

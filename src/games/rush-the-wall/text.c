@@ -906,7 +906,7 @@ static int read_fields(rp_reader *r, rtw_state *s, fort_names *fn)
         (rc = read_number(r, "neutrals", 0, 2, false, &s->neutrals)) < 0 ||
         (rc = read_name(r, "variant", variants, 2, &variant)) < 0 ||
         (rc = rp__read_field(r, "cards", &v)) < 0 ||
-        (rc = rtw_read_cards_value(r, "cards", v, &s->cards)) < 0)
+        (rc = rtw_read_cards_value(r, "cards", v, false, &s->cards)) < 0)
         return rc;
     name_forts(&s->cards, fn);
     if ((rc = read_number(r, "round", 1, RTW_ROUNDS, false, &s->round)) < 0 ||

@@ -1,0 +1,101 @@
+/* test_analyze_stats.c — the statistics of `ramparts analyze` (src/cli/analyze_stats.c) against
+ * values computed independently: printed tables of Student's t, R's binom.test, and Python's
+ * exact arithmetic (math.comb, statistics.NormalDist), each quoted where it is used. */
+#include "support.h"
+
+#include <math.h>
+
+#include "cli/analyze.h"
+
+static void near(double got, double want, double tolerance)
+{
+    if (!(fabs(got - want) <= tolerance))
+        fail_msg("got %.10g, want %.10g (within %g)", got, want, tolerance);
+}
+
+/* Student's t, two-sided 95% (the 0.975 quantile), from any printed table (e.g. Fisher and
+ * Yates, or NIST/SEMATECH e-Handbook 1.3.6.7.2): 12.706 (1 df), 2.262 (9), 2.045 (29),
+ * 1.984 (100); the table's six-digit values for 9 and 29 df are 2.262157 and 2.045230. */
+static void test_t_quantiles(void **state)
+{
+    (void)state;
+    near(an_t_quantile(0.975, 1), 12.7062, 5e-4);
+    near(an_t_quantile(0.975, 9), 2.262157, 2e-6);
+    near(an_t_quantile(0.975, 29), 2.045230, 2e-6);
+    near(an_t_quantile(0.975, 100), 1.983972, 2e-6);
+    near(an_t_quantile(0.025, 9), -2.262157, 2e-6);
+    near(an_t_cdf(0, 5), 0.5, 1e-12);
+    /* 1 df is the Cauchy distribution: F(1) = 3/4 exactly */
+    near(an_t_cdf(1, 1), 0.75, 1e-12);
+}
+
+/* The mean of ten deals' shares with its t interval. Python: statistics.mean and stdev of
+ * [0, .5, 1, 1, .5, .5, 1, 0, 1, 1] give 0.65 and 0.4116; 0.65 -+ 2.262157 * sd / sqrt(10) =
+ * [0.355533, 0.944467]. */
+static void test_mean_t(void **state)
+{
+    (void)state;
+    const double x[] = {0, 0.5, 1, 1, 0.5, 0.5, 1, 0, 1, 1};
+    const an_interval r = an_mean_t(x, 10);
+    near(r.value, 0.65, 1e-12);
+    near(r.low, 0.35553312921, 1e-8);
+    near(r.high, 0.94446687079, 1e-8);
+    assert_int_equal(r.n, 10);
+}
+
+/* Wilson's interval for 45 of 100: [0.3561, 0.5476] (Newcombe, Statistics in Medicine 17
+ * (1998) 857-872, method 3; Python gives 0.356145, 0.547554). */
+static void test_wilson(void **state)
+{
+    (void)state;
+    const an_interval r = an_wilson(45, 100);
+    near(r.low, 0.356145, 2e-6);
+    near(r.high, 0.547554, 2e-6);
+    const an_interval none = an_wilson(0, 10);
+    near(none.low, 0, 1e-12);
+    assert_true(none.high > 0.2 && none.high < 0.35); /* 0.2775 */
+}
+
+/* Exact binomial tests, two-sided as R's binom.test: binom.test(7, 20) p = 0.2632 (exactly
+ * 2 * 137980 / 2^20 = 0.263176); binom.test(10, 20, 0.25) p = 0.01704; binom.test(2, 30,
+ * 0.25) p = 0.01878 (Python with math.comb: 0.0170356, 0.0187751). */
+static void test_binomial(void **state)
+{
+    (void)state;
+    near(an_binomial_test(7, 20, 0.5), 0.26317596435546875, 1e-12);
+    near(an_binomial_test(10, 20, 0.25), 0.017035628882695164, 1e-9);
+    near(an_binomial_test(2, 30, 0.25), 0.018775062714801206, 1e-9);
+    near(an_binomial_test(10, 20, 0.5), 1, 1e-12);
+    assert_true(isnan(an_binomial_test(3, 2, 0.5)));
+}
+
+/* McNemar's exact test: 11 pairs one way, 2 the other: 2 * (1 + 13 + 78) / 2^13 = 0.0224609375
+ * (Agresti, Categorical Data Analysis, 3rd ed., 11.1.1: the binomial test of b in b + c). */
+static void test_mcnemar(void **state)
+{
+    (void)state;
+    near(an_mcnemar_exact(11, 2), 0.0224609375, 1e-12);
+    near(an_mcnemar_exact(2, 11), 0.0224609375, 1e-12);
+    near(an_mcnemar_exact(0, 0), 1, 0);
+}
+
+/* Games to detect 60% against 50% at 5% two-sided with 80% power: 193.85, so 194 (Fleiss
+ * 2.5; Python: ((1.959964 * 0.5 + 0.841621 * sqrt(0.24)) / 0.1)^2 = 193.847); 35% against 25%:
+ * 156.28, so 157. */
+static void test_games_to_detect(void **state)
+{
+    (void)state;
+    near(an_games_to_detect(0.5, 0.6), 194, 0);
+    near(an_games_to_detect(0.25, 0.35), 157, 0);
+    assert_true(isnan(an_games_to_detect(0.5, 0.5)));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_t_quantiles), cmocka_unit_test(test_mean_t),
+        cmocka_unit_test(test_wilson),      cmocka_unit_test(test_binomial),
+        cmocka_unit_test(test_mcnemar),     cmocka_unit_test(test_games_to_detect),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
