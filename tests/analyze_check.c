@@ -410,7 +410,7 @@ static void check_impact(const cJSON *figs)
         }
     for (int i = 0; i < distinct; i++) {
         char feature[64];
-        snprintf(feature, sizeof feature, "kind:%s", seen[i]);
+        snprintf(feature, sizeof feature, "kind:%.39s", seen[i]);
         const cJSON *row = impact_row_of(rows, feature);
         expect_near("kind of action in the impact table", row != NULL, 1);
         double with = 0, without = 0;

@@ -51,7 +51,7 @@ int rw_field_text(const cJSON *req, const char *name, bool required, const char 
 
 int rw_field_game(const cJSON *req, const rp_game **out, rp_error *err)
 {
-    const char *id;
+    const char *id = NULL;
     int rc = rw_field_text(req, "game", true, NULL, &id, err);
     if (rc < 0)
         return rc;
@@ -77,7 +77,7 @@ int rw_apply_options(const rp_game *game, rp_config *cfg, const char *options, r
 /* The match named by the field "match". */
 static int field_match(const cJSON *req, rp_match **out, rp_error *err)
 {
-    long long h;
+    long long h = 0;
     int rc = rw_field_int(req, "match", true, 0, 0, MAX_MATCHES - 1, &h, err);
     if (rc < 0)
         return rc;
