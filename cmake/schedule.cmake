@@ -11,7 +11,7 @@ set(RP_TEST_COSTS
     load_test_kill9_load 110
     test_conformance 52
     cli_analyze 44
-    server_test_keepalive 43
+    server_test_keepalive 52
     install_python 40
     cli_leaks 35
     test_rush_the_wall 30

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_load.py — a small load run in `make test`: idle clients, games of every kind with a
-spectator each, random legal moves at a set pace over real WebSockets (tests/load/loadgen.c),
-and a few stalled clients that watch the lobby and many games and never read again (the
+spectator each, 600 random legal moves at a set pace over real WebSockets (tests/load/loadgen.c:
+a count, not a time, so a slow machine plays them more slowly but plays them all), and a few
+stalled clients that watch the lobby and many games and never read again (the
 others must not notice: every check below holds with them there).
 Afterwards the store and every client's log agree (no acknowledged move lost, none
 duplicated, none stored unacknowledged), each finished game's record holds exactly the
@@ -23,8 +24,9 @@ def main():
                     extra=["--rate", "100000", "--max-per-ip", "1000", "--quiet"]).start()
     acklog, frames = os.path.join(work, "acks.jsonl"), os.path.join(work, "frames.jsonl")
     s = run_loadgen(args.loadgen, server.port,
-                    ["--games", 25, "--spectate", "--idle", 50, "--rate", 150, "--duration", 6,
-                     "--acklog", acklog, "--frames", frames, "--seed", 7, "--stalled", 5])
+                    ["--games", 25, "--spectate", "--idle", 50, "--rate", 150,
+                     "--max-moves", 600, "--duration", 600, "--acklog", acklog,
+                     "--frames", frames, "--seed", 7, "--stalled", 5])
     print("loadgen:", s, flush=True)
     checks.eq(s["exit"], 0, "the load generator finished every game")
     checks.eq(s["sockets_max"], 130, "every client connected")

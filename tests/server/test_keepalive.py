@@ -1,9 +1,10 @@
 """Keepalive (docs/server-protocol.md: "The server pings quiet connections every 15 s and
 closes those that do not answer within 30 s"): two raw WebSocket connections stay silent; the
-server pings both between 15 and 21 s (its sweep sees each connection every 5 s); the one that
-answers each ping with a pong is still open and pinged again after 40 s, the one that never
-answers is closed between 30 and 36 s, and the server logs why. Raw sockets, so the test sees
-the ping frames and decides whether to answer them."""
+server pings both between 15 and 25 s (its sweep sees each connection every 5 s; 5 s more for
+a busy machine); the one that answers each ping with a pong is still open and pinged again
+after 50 s, the one that never answers is closed between 30 and 40 s, and the server logs why.
+The lower bounds are the protocol's; the upper ones only allow for a late sweep. Raw sockets,
+so the test sees the ping frames and decides whether to answer them."""
 
 import base64
 import os
@@ -81,8 +82,8 @@ def main():
     server = Server(args.ramparts).start()
     try:
         answering, silent = [], []
-        threads = [threading.Thread(target=watch, args=(server.port, True, 42, answering)),
-                   threading.Thread(target=watch, args=(server.port, False, 42, silent))]
+        threads = [threading.Thread(target=watch, args=(server.port, True, 50, answering)),
+                   threading.Thread(target=watch, args=(server.port, False, 50, silent))]
         for t in threads:
             t.start()
         for t in threads:
@@ -90,15 +91,15 @@ def main():
         for label, log in (("answering", answering), ("silent", silent)):
             checks.ok(log and "101" in log[0][1], f"{label}: upgraded ({log[:1]})")
             pings = [t for t, what in log if what == "opcode 9"]
-            checks.ok(pings and 15 <= pings[0] <= 21,
-                      f"{label}: pinged between 15 and 21 s of silence ({pings})")
+            checks.ok(pings and 15 <= pings[0] <= 25,
+                      f"{label}: pinged between 15 and 25 s of silence ({pings})")
         pings = [t for t, what in answering if what == "opcode 9"]
         checks.ok(len(pings) >= 2 and pings[1] - pings[0] >= 15,
                   f"answering: pinged again 15 s or more after its pong ({pings})")
-        checks.eq(answering[-1][1], "still open", "answering: still open after 42 s")
+        checks.eq(answering[-1][1], "still open", "answering: still open after 50 s")
         closed = [t for t, what in silent if what == "closed"]
-        checks.ok(closed and 30 <= closed[0] <= 36,
-                  f"silent: closed between 30 and 36 s ({silent[-2:]})")
+        checks.ok(closed and 30 <= closed[0] <= 40,
+                  f"silent: closed between 30 and 40 s ({silent[-2:]})")
         checks.ok("no answer for" in server.log(), "the server logs the drop and why")
     finally:
         checks.eq(server.stop(), 0, "the server stops cleanly")
