@@ -8,6 +8,7 @@
 #include "support.h"
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -786,6 +787,48 @@ static void test_failed_commit(void **state)
 
 /* A restart resumes the game from the store: same moves, same position; the clock is
  * charged up to the last sign of life and not for the downtime. */
+/* Issue 23: a solo Rush the Wall game (its neutral clan implied by players=1) is stored with
+ * the options in effect and resumes; a row stored the old way ("neutrals=0" written as if
+ * given, which no game can start from) is read without its defaults and resumes too. */
+static void test_solo_game_reloads(void **state)
+{
+    (void)state;
+    rs_server_free(H.srv);
+    char dir[] = "/tmp/ramparts-core-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    snprintf(H.db, sizeof H.db, "%s/server.db", dir);
+    start_server(H.db, 60000);
+    guest(1, NULL);
+    const int64_t fresh = create(1, "rush-the-wall", "[\"me\"]", NULL);
+    const int64_t old = create(1, "rush-the-wall", "[\"me\"]", NULL);
+    assert_non_null(strstr(table(fresh)->row.options, "neutrals=1"));
+    rs_server_free(H.srv);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(H.db, &db), SQLITE_OK);
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "UPDATE games SET options = 'players=1 neutrals=0 variant=standard' WHERE id = %lld",
+             (long long)old);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    start_server(H.db, 60000);
+    for (int i = 0; i < 2; i++) {
+        const rs_table *t = table(i == 0 ? fresh : old);
+        assert_int_equal(t->row.status, RS_GAME_LIVE);
+        assert_int_equal(rp_config_int(t->game, &t->match.config, "neutrals"), 1);
+    }
+    rs_server_free(H.srv);
+    H.srv = NULL;
+    start_server(":memory:", 60000); /* for teardown */
+    char path[300];
+    snprintf(path, sizeof path, "%s-wal", H.db);
+    unlink(path);
+    snprintf(path, sizeof path, "%s-shm", H.db);
+    unlink(path);
+    unlink(H.db);
+    rmdir(dir);
+}
+
 static void test_restart_resumes(void **state)
 {
     (void)state;
@@ -1028,6 +1071,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_record_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart_resumes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_solo_game_reloads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resync, setup, teardown),

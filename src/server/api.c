@@ -12,6 +12,8 @@
 #include "assets.h"
 #include "ramparts/version.h"
 #include "server_internal.h"
+#include "session.h"
+#include "table_view.h"
 
 #define JSON_TYPE "application/json"
 

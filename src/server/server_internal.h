@@ -1,10 +1,12 @@
-/* server_internal.h — what the core's files share (server.c, session.c, api.c): the server
- * and connection structs, the command table, and field readers. Nothing here is seen by
- * net.c, which uses only server.h. */
+/* server_internal.h — what the core's files share (server.c, loop.c, session.c, api.c): the
+ * server and connection structs and the registry of connections and games (server.c).
+ * Nothing here is seen by net.c, which uses only server.h. */
 #ifndef RS_SERVER_INTERNAL_H
 #define RS_SERVER_INTERNAL_H
 
+#include "fields.h"
 #include "idmap.h"
+#include "outbox.h"
 #include "server.h"
 #include "store.h"
 #include "table.h"
@@ -14,17 +16,6 @@
 struct cJSON;
 
 #define RS_MAX_WATCH_LIMIT 64
-
-typedef struct rs_pending {
-    uint64_t conn; /* 0 once that connection closed */
-    char *text;    /* NULL for a close, delivered in order after the messages before it */
-    int close_code;
-} rs_pending;
-
-struct rs_outbox {
-    rs_pending *items;
-    size_t count, cap;
-};
 
 typedef struct rs_conn {
     uint64_t id;
@@ -56,7 +47,7 @@ struct rs_server {
     rs_store *store;
     rs_workers *workers;
     rs_idmap conns, tables;
-    struct rs_outbox outbox;
+    rs_outbox outbox;
     int64_t *touched; /* games changed in this iteration */
     size_t touched_count, touched_cap;
     /* Connections with per-iteration flags set (rs_server_note): the iteration's end clears
@@ -78,18 +69,6 @@ struct rs_server {
     rs_server_stats stats;
 };
 
-/* A client message type: its handler, whether it needs an identity, and its rate cost. */
-typedef struct rs_command {
-    const char *name;
-    int (*handler)(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
-    bool needs_user;
-    int cost;
-} rs_command;
-extern const rs_command rs_commands[]; /* session.c; ends with a NULL name */
-/* The AI levels a seat may have (session.c; ends with NULL): never an arbitrary AI spec,
- * which could ask for any number of threads or any search time. */
-extern const char *const rs_ai_levels[];
-
 rs_ctx rs_server_ctx(rs_server *srv);
 int64_t rs_server_now_us(rs_server *srv);
 int64_t rs_server_now_ms(rs_server *srv);
@@ -106,29 +85,13 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
  * from now. */
 void rs_server_user_left(rs_server *srv, int64_t user);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
-
-/* True when d is a whole number that an int64_t holds (then *out is it): the only safe way to
- * convert a client's number, since converting a double out of range (or NaN) is undefined. */
-static inline bool rs_whole_int64(double d, int64_t *out)
-{
-    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != (double)(int64_t)d)
-        return false;
-    *out = (int64_t)d;
-    return true;
-}
-
-bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
-                  int64_t *out, rs_err *e);
-bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,
-                     const char **out, rs_err *e);
-bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *e);
-rs_table *rs_field_table(rs_server *srv, const struct cJSON *msg, rs_err *e);
-
-/* session.c */
-void rs_session_auth_result(rs_server *srv, const rs_job *job);
-/* A hint computed on an AI thread, answered to the connection that asked (if still there). */
-void rs_session_hint_result(rs_server *srv, const rs_job *job);
-/* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
-void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
+/* Reply with the error e to request (of message type `type`, when known), with the game's
+ * version and ply when it names one. */
+void rs_server_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *type,
+                     const struct cJSON *request);
+/* Call visit for each connection noted in this iteration (every one after an overflow). */
+void rs_server_visit_noted(rs_server *srv, void (*visit)(rs_server *, rs_conn *));
+/* The loop's housekeeping (rs_server_tick) runs at least this often. */
+#define RS_HOUSEKEEPING_US 1000000ll
 
 #endif

@@ -10,7 +10,8 @@
 
 #include "log.h"
 #include "ramparts/version.h"
-#include "server_internal.h"
+#include "session.h"
+#include "table_view.h"
 
 #define CHAT_MAX 300    /* bytes in one chat line */
 #define CHAT_HISTORY 50 /* lines sent with a snapshot */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "outbox.h"
 #include "ramparts/engine.h"
 #include "store.h"
 
@@ -32,13 +33,6 @@ int rs_fail(rs_err *e, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-
-/* Where messages go: the server's pending outbox, released after the commit. */
-typedef struct rs_outbox rs_outbox;
-/* Queue msg (taken over and freed) for conn. */
-void rs_outbox_put(rs_outbox *o, uint64_t conn, struct cJSON *msg);
-/* The same with the message already printed (copied): one print for many recipients. */
-void rs_outbox_put_text(rs_outbox *o, uint64_t conn, const char *text);
 
 /* What the referee needs from around it for one operation. */
 typedef struct rs_ctx {
@@ -101,7 +95,8 @@ typedef struct rs_table_settings {
     int64_t rematch_of;
 } rs_table_settings;
 
-/* Games where a draw can be offered (their rules can end drawn). */
+/* ---- queries (table_query.c) ---- */
+/* Games where a draw can be offered (their rules can end drawn: RP_CAN_DRAW). */
 bool rs_game_can_draw(const rp_game *game);
 
 /* A new game, inserted into the store. Starts at once when no seat is left to fill. */
@@ -111,12 +106,6 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e);
  * up to `alive_ms` (the server's last sign of life). */
 rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e);
 void rs_table_free(rs_table *t);
-
-/* A finished game move by move as `viewer` (a seat or RP_SPECTATOR) was shown it: its summary
- * plus "frames", one per ply from the start, each with that viewer's view and the events of the
- * move that led there. Only for games that are over: while a game is live nobody gets more than
- * their own stream of updates. */
-struct cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us);
 
 /* The moves played (the ply); 0 before the start. */
 static inline size_t rs_table_ply(const rs_table *t)
@@ -174,22 +163,7 @@ void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn);
 /* Send msg (not freed) to every watcher. */
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
 
-/* The public summary of a game for the lobby and the HTTP API (no view, no seed). */
-struct cJSON *rs_table_summary(const rs_table *t, int64_t now_us);
-/* The invitation codes of the seats still waiting for them, as {"2": "code"}: for the
- * creator only. */
-struct cJSON *rs_table_invites_json(const rs_table *t);
-/* The options in effect as {"players": 2, "turn-limit": 25, ...} (never the seed). */
-struct cJSON *rs_table_options_json(const rs_table *t);
-/* The message for `viewer` (a seat, RP_SPECTATOR) of type "snapshot" or "update". */
-struct cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t now_us);
-
+/* "open", "live", "over", "aborted". */
 const char *rs_status_word(rs_game_status status);
-
-/* table_view.c, for the referee: a move (the one at `ply`, played from `before`) as
- * `viewer` may know it; and who is connected, as a "presence" message. */
-struct cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before,
-                                  int64_t ply);
-struct cJSON *rs_table_presence(const rs_table *t, int64_t now_us);
 
 #endif

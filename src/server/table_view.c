@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "table.h"
+#include "table_view.h"
 
 /* Whole milliseconds since a seat left (the division truncates on purpose). */
 static int64_t gone_ms(int64_t now_us, int64_t since_us)

@@ -1,0 +1,27 @@
+/* session.h — the handlers of the client messages (session.c): the command table the
+ * dispatch reads, the AI levels a seat may have, and the worker results and lobby pushes the
+ * loop hands back to them. */
+#ifndef RS_SESSION_H
+#define RS_SESSION_H
+
+#include "server_internal.h"
+
+/* A client message type: its handler, whether it needs an identity, and its rate cost. */
+typedef struct rs_command {
+    const char *name;
+    int (*handler)(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
+    bool needs_user;
+    int cost;
+} rs_command;
+extern const rs_command rs_commands[]; /* session.c; ends with a NULL name */
+/* The AI levels a seat may have (session.c; ends with NULL): never an arbitrary AI spec,
+ * which could ask for any number of threads or any search time. */
+extern const char *const rs_ai_levels[];
+
+void rs_session_auth_result(rs_server *srv, const rs_job *job);
+/* A hint computed on an AI thread, answered to the connection that asked (if still there). */
+void rs_session_hint_result(rs_server *srv, const rs_job *job);
+/* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
+void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
+
+#endif
