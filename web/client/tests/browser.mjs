@@ -575,6 +575,7 @@ async function twoPlayers(browser, server, type) {
         await graphicsContrast(mover.page, `${type} mid-game`);
         await accessibleBoard(mover, type, id);
         await accessibleBoard(spectator, type, id);
+        await axeCheck(spectator.page, `${type} mid-game, as a spectator`, AXE_PASSES.slice(0, 1));
         logMarked = await spectator.page.evaluate(() => {
           const lines = document.querySelectorAll('[data-testid=event-log] li');
           for (const li of lines) li.setAttribute('data-seen', '1');
