@@ -182,6 +182,9 @@ def compression_checks(checks, server, asset, plain):
     checks.ok(h.get("content-encoding") == "gzip" and h.get("cache-control") == "no-cache"
               and asset.encode() in gzip.decompress(page),
               "the page is compressed too and checked on every visit, so it names new builds")
+    st, h, _ = raw_get(server, "/favicon.svg", {})
+    checks.eq((st, h.get("cache-control")), (200, "public, max-age=86400"),
+              "a file without a hash in its name (the favicon) is cached for a day, not for ever")
 
 
 def types_cached(checks, server):

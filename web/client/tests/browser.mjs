@@ -6,7 +6,7 @@
 // server's frames checker, and each page's DOM after every move against the names that viewer
 // may not know; one player reloads mid-game and must be back in the same seat; a game against
 // the computer is played with the keyboard alone; no page logs a console error; screenshots
-// of every game at 1280x800 and 390x844 are saved. Accessibility (issue 32): axe-core over the
+// of every game at 1280x800 (light and dark) and 390x844 are saved. Accessibility (issue 32): axe-core over the
 // lobby, the register form, a replay and every table at the start and mid-game, at both sizes
 // and in both colour schemes; the contrast of what is drawn (rings, pieces, marks, the focus
 // ring) from computed styles; each table's accessibility tree names the hand and the board;
@@ -499,6 +499,9 @@ async function checkGame(server, type, id, pages) {
 async function screenshots(p, type) {
   await p.page.evaluate(() => window.scrollTo(0, 0));
   await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`), animations: 'disabled' });
+  await p.page.emulateMedia({ colorScheme: 'dark' });
+  await p.page.screenshot({ path: path.join(OUT, `${type}-dark-1280x800.png`), animations: 'disabled' });
+  await p.page.emulateMedia({ colorScheme: 'light' });
   await p.page.setViewportSize({ width: 390, height: 844 });
   await p.page.waitForTimeout(100);
   await p.page.screenshot({ path: path.join(OUT, `${type}-390x844.png`), fullPage: true, animations: 'disabled' });
@@ -575,6 +578,7 @@ async function twoPlayers(browser, server, type) {
         await graphicsContrast(mover.page, `${type} mid-game`);
         await accessibleBoard(mover, type, id);
         await accessibleBoard(spectator, type, id);
+        await axeCheck(spectator.page, `${type} mid-game, as a spectator`, AXE_PASSES.slice(0, 1));
         logMarked = await spectator.page.evaluate(() => {
           const lines = document.querySelectorAll('[data-testid=event-log] li');
           for (const li of lines) li.setAttribute('data-seen', '1');

@@ -113,7 +113,8 @@ function OfflineTable({ s }) {
       <p class="status" data-testid="status" role="status">${status}</p>
     </header>
     <div class="table-body">
-      <section class="board-area" aria-label="Table">
+      <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h">
+        <h2 id="board-h" class="sr-only">Board</h2>
         <${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
           send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'} />
