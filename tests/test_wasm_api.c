@@ -83,7 +83,7 @@ static void a_match_through_the_api(void **unused)
     assert_string_equal(theirs, "[]");
     free(theirs);
     refused("{\"op\": \"play\", \"match\": 0, \"move\": \"flag wall 9\"}", "");
-    refused("{\"op\": \"play\", \"match\": 0, \"move\": 99999}", "no action");
+    refused("{\"op\": \"play\", \"match\": 0, \"move\": 99999}", "action id");
     char *same = field_text("{\"op\": \"state\", \"match\": 0}", "state");
     assert_string_equal(before, same); /* refused moves changed nothing */
     free(same);

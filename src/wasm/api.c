@@ -456,34 +456,30 @@ static cJSON *move_answer(const rp_match *m, const cJSON *req, const void *befor
     return o;
 }
 
-/* {"move": "notation"} or {"move": action id}. */
+/* Play `move` (a notation, or an action id) in m: the match's own checks refuse what is not
+ * legal, with the game's reason. */
+static int play_requested(rp_match *m, const cJSON *move, rp_error *err)
+{
+    if (cJSON_IsString(move))
+        return rp_match_play_text(m, move->valuestring, err);
+    const double id = cJSON_IsNumber(move) ? move->valuedouble : -1;
+    if (id < 0 || id >= (double)m->game->num_actions || id != (double)(rp_action)id)
+        return rp_fail(err, RP_EINVAL, "'move' must be a move's notation or an action id");
+    return rp_match_play(m, (rp_action)id, err);
+}
+
+/* {"move": "notation"} or {"move": action id}; the viewer is checked before anything is
+ * played, so a bad request changes nothing. */
 static cJSON *op_play(const cJSON *req, rp_error *err)
 {
     rp_match *m;
-    if (field_match(req, &m, err) < 0)
-        return NULL;
     int viewer;
-    if (field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
         return NULL;
-    const cJSON *move = cJSON_GetObjectItemCaseSensitive(req, "move");
-    if (!cJSON_IsString(move) && !cJSON_IsNumber(move)) {
-        rp_fail(err, RP_EINVAL, "'move' must be a move's notation or its action id");
-        return NULL;
-    }
-    if (rp_match_over(m)) {
-        rp_fail(err, RP_EOVER, "the game is over");
-        return NULL;
-    }
     rp_state before;
     rp_state_copy(m->game, &before, &m->state);
     const int seat = m->game->current_player(&m->state);
-    size_t moves = m->num_moves;
-    int rc = cJSON_IsString(move)
-                 ? rp_match_play_text(m, move->valuestring, err)
-                 : (move->valuedouble < 0 || move->valuedouble >= (double)m->game->num_actions
-                        ? rp_fail(err, RP_EILLEGAL, "no action %g in this game", move->valuedouble)
-                        : rp_match_play(m, (rp_action)move->valuedouble, err));
-    if (rc < 0 || m->num_moves != moves + 1)
+    if (play_requested(m, cJSON_GetObjectItemCaseSensitive(req, "move"), err) < 0)
         return NULL;
     return move_answer(m, req, &before, seat, m->history[m->length - 1].action, err);
 }
