@@ -234,6 +234,8 @@ async def tls(checks, args):
     try:
         with urllib.request.urlopen(f"https://127.0.0.1:{server.port}/healthz", context=ctx) as resp:
             checks.eq(resp.status, 200, "/healthz over HTTPS")
+            checks.eq(resp.headers.get("strict-transport-security"),
+                      "max-age=15768000 ; includeSubDomains", "HTTPS replies carry HSTS")
         ws = await websockets.connect(f"wss://127.0.0.1:{server.port}/ws", ssl=ctx,
                                       origin=f"https://127.0.0.1:{server.port}")
         await ws.send(json.dumps({"t": "hello", "proto": 1}))
