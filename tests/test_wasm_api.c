@@ -1,7 +1,9 @@
 /* test_wasm_api.c — the browser API of the WebAssembly build (src/wasm/api.c), compiled
  * natively so it runs under ASan and UBSan: bad requests are refused with a reason and change
  * nothing; a match is played through it (moves, AI moves, events, views, fair undo, resign);
- * the legal moves go only to the seat to act; a record it writes loads back to the same state;
+ * the legal moves go only to the seat to act; an unfinished game against the AI shows nothing
+ * of the AI's seat and resuming deals anew what the human could not see; a record it writes
+ * loads back to the same position;
  * the table of matches refuses a seventeenth. (wasm_parity plays the WebAssembly build itself
  * against the native engine.) */
 #include <cjson/cJSON.h>
@@ -77,14 +79,15 @@ static void a_match_through_the_api(void **unused)
                             "match");
     assert_string_equal(info, "0");
     free(info);
-    char *before = field_text("{\"op\": \"state\", \"match\": 0}", "state");
+    char *before = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
     /* Seat 0 acts first: the other seat is told no legal moves (they name seat 0's hand). */
-    char *theirs = field_text("{\"op\": \"legal\", \"match\": 0, \"viewer\": 1}", "legal");
-    assert_string_equal(theirs, "[]");
-    free(theirs);
+    char *spectator =
+        field_text("{\"op\": \"legal\", \"match\": 0, \"viewer\": \"spectator\"}", "legal");
+    assert_string_equal(spectator, "[]");
+    free(spectator);
     refused("{\"op\": \"play\", \"match\": 0, \"move\": \"flag wall 9\"}", "");
-    refused("{\"op\": \"play\", \"match\": 0, \"move\": 99999}", "no action");
-    char *same = field_text("{\"op\": \"state\", \"match\": 0}", "state");
+    refused("{\"op\": \"play\", \"match\": 0, \"move\": 99999}", "action id");
+    char *same = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
     assert_string_equal(before, same); /* refused moves changed nothing */
     free(same);
     free(before);
@@ -100,6 +103,9 @@ static void a_match_through_the_api(void **unused)
     char *events = field_text(request, "events");
     assert_true(strlen(events) > 2);
     free(events);
+    /* Seat 0 is still to act, so the human may ask for a hint. */
+    char *hint = field_text("{\"op\": \"hint\", \"match\": 0, \"spec\": \"greedy\"}", "text");
+    free(hint);
     char *ai = field_text("{\"op\": \"genmove\", \"match\": 0, \"spec\": \"easy\", \"viewer\": 0}",
                           "text");
     assert_true(strlen(ai) > 0);
@@ -108,11 +114,9 @@ static void a_match_through_the_api(void **unused)
         field_text("{\"op\": \"events\", \"match\": 0, \"viewer\": \"spectator\"}", "events");
     assert_true(strlen(told) > 2);
     free(told);
-    char *view = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 1}", "view");
+    char *view = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": \"spectator\"}", "view");
     assert_true(view[0] == '{');
     free(view);
-    char *hint = field_text("{\"op\": \"hint\", \"match\": 0, \"spec\": \"greedy\"}", "text");
-    free(hint);
     char *taken =
         field_text("{\"op\": \"undo_fair\", \"match\": 0, \"seat\": 0, \"seed\": 9}", "taken");
     assert_true(atoi(taken) >= 1); /* seat 0's move and what followed it */
@@ -129,8 +133,8 @@ static void a_match_through_the_api(void **unused)
     free(load_text);
     assert_string_equal(copy, "1");
     free(copy);
-    char *a = field_text("{\"op\": \"state\", \"match\": 0}", "state");
-    char *b = field_text("{\"op\": \"state\", \"match\": 1}", "state");
+    char *a = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
+    char *b = field_text("{\"op\": \"view\", \"match\": 1, \"viewer\": 0}", "view");
     assert_string_equal(a, b);
     free(a);
     free(b);
@@ -141,6 +145,42 @@ static void a_match_through_the_api(void **unused)
     free(field_text("{\"op\": \"free\", \"match\": 1}", "ok"));
     free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
     refused("{\"op\": \"info\", \"match\": 0}", "no match 0");
+}
+
+/* An unfinished game against the AI shows nothing of the AI's seat (rp_match_may_show), and
+ * resuming deals anew what the human could not see, keeping the human's view. */
+static void unfinished_games_against_the_ai_keep_secrets(void **unused)
+{
+    (void)unused;
+    free(field_text("{\"op\": \"new\", \"game\": \"king-of-danger\", \"options\": "
+                    "\"players=2 seed=4\", \"seats\": [\"human\", \"easy\"]}",
+                    "match"));
+    refused("{\"op\": \"view\", \"match\": 0, \"viewer\": 1}", "stay hidden");
+    refused("{\"op\": \"legal\", \"match\": 0, \"viewer\": 1}", "stay hidden");
+    refused("{\"op\": \"state\", \"match\": 0}", "stay hidden");
+    refused("{\"op\": \"genmove\", \"match\": 0, \"viewer\": 1}", "stay hidden");
+    char *before = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
+    char *dealt = field_text("{\"op\": \"deal_unseen\", \"match\": 0, \"seed\": 77}", "dealt");
+    assert_string_equal(dealt, "true");
+    free(dealt);
+    char *after = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    free(field_text("{\"op\": \"resign\", \"match\": 0, \"seat\": 0}", "ok"));
+    /* Over, it keeps nothing back. */
+    free(field_text("{\"op\": \"state\", \"match\": 0}", "state"));
+    free(field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 1}", "view"));
+    free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
+    /* Between people (here every seat human) nothing is held back and nothing is dealt. */
+    free(field_text("{\"op\": \"new\", \"game\": \"king-of-danger\", \"options\": "
+                    "\"players=2 seed=4\"}",
+                    "match"));
+    free(field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 1}", "view"));
+    char *none = field_text("{\"op\": \"deal_unseen\", \"match\": 0, \"seed\": 77}", "dealt");
+    assert_string_equal(none, "false");
+    free(none);
+    free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
 }
 
 static void the_match_table_has_sixteen_places(void **unused)
@@ -179,6 +219,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_requests_are_refused),
         cmocka_unit_test(a_match_through_the_api),
+        cmocka_unit_test(unfinished_games_against_the_ai_keep_secrets),
         cmocka_unit_test(the_match_table_has_sixteen_places),
         cmocka_unit_test(games_and_benchmarks_answer),
     };

@@ -108,6 +108,18 @@ static int field_viewer(const cJSON *req, const char *name, const rp_match *m, i
     return RP_OK;
 }
 
+/* A viewer the match may show (rp_match_may_show): not an AI's seat while an unfinished game
+ * against the AI keeps secrets, which the worker never asks for and no caller may see. */
+static int field_shown_viewer(const cJSON *req, const rp_match *m, int *out, rp_error *err)
+{
+    int rc = field_viewer(req, "viewer", m, 0, out, err);
+    if (rc < 0 || rp_match_may_show(m, *out))
+        return rc;
+    return rp_fail(err, RP_EINVAL,
+                   "%s is played by %s, whose cards stay hidden until the game ends",
+                   rp_seat_name(m->game, *out), m->seats[*out]);
+}
+
 /* ---- answers ---- */
 
 static cJSON *answer_ok(void)
@@ -344,7 +356,7 @@ static cJSON *op_view(const cJSON *req, rp_error *err)
 {
     rp_match *m;
     int viewer;
-    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+    if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
     cJSON *o = answer_ok();
     add_viewer(o, "viewer", viewer);
@@ -357,7 +369,7 @@ static cJSON *op_legal(const cJSON *req, rp_error *err)
 {
     rp_match *m;
     int viewer;
-    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+    if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
     cJSON *o = answer_ok();
     const bool to_act = !rp_match_over(m) && m->game->current_player(&m->state) == viewer;
@@ -372,7 +384,7 @@ static cJSON *op_events(const cJSON *req, rp_error *err)
     rp_match *m;
     int viewer;
     long long entry;
-    if (field_match(req, &m, err) < 0 || field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+    if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
     long long last = -1;
     for (size_t i = 0; i < m->length; i++)
@@ -394,11 +406,16 @@ static cJSON *op_events(const cJSON *req, rp_error *err)
     return o;
 }
 
+/* The referee's notation: refused while an unfinished game against the AI keeps secrets. */
 static cJSON *op_state(const cJSON *req, rp_error *err)
 {
     rp_match *m;
     if (field_match(req, &m, err) < 0)
         return NULL;
+    if (rp_match_keeps_secrets(m)) {
+        rp_fail(err, RP_EINVAL, "the AI's cards stay hidden until the game ends");
+        return NULL;
+    }
     char text[RP_STATE_TEXT];
     if (m->game->state_to_text(&m->state, text, sizeof text) < 0) {
         rp_fail(err, RP_ENOSPACE, "the state notation does not fit");
@@ -456,34 +473,30 @@ static cJSON *move_answer(const rp_match *m, const cJSON *req, const void *befor
     return o;
 }
 
-/* {"move": "notation"} or {"move": action id}. */
+/* Play `move` (a notation, or an action id) in m: the match's own checks refuse what is not
+ * legal, with the game's reason. */
+static int play_requested(rp_match *m, const cJSON *move, rp_error *err)
+{
+    if (cJSON_IsString(move))
+        return rp_match_play_text(m, move->valuestring, err);
+    const double id = cJSON_IsNumber(move) ? move->valuedouble : -1;
+    if (id < 0 || id >= (double)m->game->num_actions || id != (double)(rp_action)id)
+        return rp_fail(err, RP_EINVAL, "'move' must be a move's notation or an action id");
+    return rp_match_play(m, (rp_action)id, err);
+}
+
+/* {"move": "notation"} or {"move": action id}; the viewer is checked before anything is
+ * played, so a bad request changes nothing. */
 static cJSON *op_play(const cJSON *req, rp_error *err)
 {
     rp_match *m;
-    if (field_match(req, &m, err) < 0)
-        return NULL;
     int viewer;
-    if (field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+    if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
-    const cJSON *move = cJSON_GetObjectItemCaseSensitive(req, "move");
-    if (!cJSON_IsString(move) && !cJSON_IsNumber(move)) {
-        rp_fail(err, RP_EINVAL, "'move' must be a move's notation or its action id");
-        return NULL;
-    }
-    if (rp_match_over(m)) {
-        rp_fail(err, RP_EOVER, "the game is over");
-        return NULL;
-    }
     rp_state before;
     rp_state_copy(m->game, &before, &m->state);
     const int seat = m->game->current_player(&m->state);
-    size_t moves = m->num_moves;
-    int rc = cJSON_IsString(move)
-                 ? rp_match_play_text(m, move->valuestring, err)
-                 : (move->valuedouble < 0 || move->valuedouble >= (double)m->game->num_actions
-                        ? rp_fail(err, RP_EILLEGAL, "no action %g in this game", move->valuedouble)
-                        : rp_match_play(m, (rp_action)move->valuedouble, err));
-    if (rc < 0 || m->num_moves != moves + 1)
+    if (play_requested(m, cJSON_GetObjectItemCaseSensitive(req, "move"), err) < 0)
         return NULL;
     return move_answer(m, req, &before, seat, m->history[m->length - 1].action, err);
 }
@@ -495,7 +508,7 @@ static cJSON *op_genmove(const cJSON *req, rp_error *err)
     const char *spec;
     int viewer;
     if (field_match(req, &m, err) < 0 || rw_field_text(req, "spec", false, NULL, &spec, err) < 0 ||
-        field_viewer(req, "viewer", m, 0, &viewer, err) < 0)
+        field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
     rp_state before;
     rp_state_copy(m->game, &before, &m->state);
@@ -520,6 +533,11 @@ static cJSON *op_hint(const cJSON *req, rp_error *err)
         return NULL;
     if (rp_match_over(m)) {
         rp_fail(err, RP_EOVER, "the game is over");
+        return NULL;
+    }
+    /* The AI's advice to an AI's seat would tell what it holds. */
+    if (!rp_match_may_show(m, m->game->current_player(&m->state))) {
+        rp_fail(err, RP_EINVAL, "hints are for the human seats");
         return NULL;
     }
     rp_ai *ai;
@@ -566,6 +584,23 @@ static cJSON *op_undo_fair(const cJSON *req, rp_error *err)
     return o;
 }
 
+/* On resuming a saved game against the AI: everything the human could not see is dealt anew
+ * (rp_match_deal_unseen), as the terminal's `play --resume` does, so nothing read from the
+ * saved record holds. */
+static cJSON *op_deal_unseen(const cJSON *req, rp_error *err)
+{
+    rp_match *m;
+    long long seed;
+    bool dealt = false;
+    if (field_match(req, &m, err) < 0 ||
+        rw_field_int(req, "seed", true, 0, 0, (1LL << 53), &seed, err) < 0 ||
+        rp_match_deal_unseen(m, (uint64_t)seed, &dealt, err) < 0)
+        return NULL;
+    cJSON *o = match_info(handle_of(m), m);
+    cJSON_AddBoolToObject(o, "dealt", dealt);
+    return o;
+}
+
 static cJSON *op_resign(const cJSON *req, rp_error *err)
 {
     rp_match *m;
@@ -601,6 +636,7 @@ static const operation operations[] = {
     {"hint", op_hint},
     {"undo", op_undo},
     {"undo_fair", op_undo_fair},
+    {"deal_unseen", op_deal_unseen},
     {"resign", op_resign},
     {"bench", rw_op_bench},
     {"bench_ai", rw_op_bench_ai},

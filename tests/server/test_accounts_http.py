@@ -146,7 +146,15 @@ def http_checks(checks, server, finished):
                   "/ says honestly that the client is not built, with the API's links")
     with urllib.request.urlopen(server.url + "/") as resp:
         csp = resp.headers.get("content-security-policy", "")
-    checks.ok("script-src 'self'" in csp, "pages carry a strict Content-Security-Policy")
+        others = {k: resp.headers.get(k, "") for k in
+                  ("x-content-type-options", "x-frame-options", "referrer-policy",
+                   "strict-transport-security")}
+    checks.ok("default-src 'none'" in csp and "script-src 'self' 'wasm-unsafe-eval';" in csp
+              and "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp,
+              f"pages carry a strict Content-Security-Policy, WebAssembly compiling only: {csp}")
+    checks.ok(others == {"x-content-type-options": "nosniff", "x-frame-options": "deny",
+                         "referrer-policy": "no-referrer", "strict-transport-security": ""},
+              f"and the other security headers (no HSTS without TLS): {others}")
     for path, code in (("/nothing-here", 404), ("/api/v1/games/abc", 404),
                        ("/api/v1/players/nobody-here", 404), ("/api/v1/games/99999", 404)):
         checks.eq(server.http(path)[0], code, f"GET {path}")
@@ -229,6 +237,8 @@ async def tls(checks, args):
     try:
         with urllib.request.urlopen(f"https://127.0.0.1:{server.port}/healthz", context=ctx) as resp:
             checks.eq(resp.status, 200, "/healthz over HTTPS")
+            checks.eq(resp.headers.get("strict-transport-security"),
+                      "max-age=15768000 ; includeSubDomains", "HTTPS replies carry HSTS")
         ws = await websockets.connect(f"wss://127.0.0.1:{server.port}/ws", ssl=ctx,
                                       origin=f"https://127.0.0.1:{server.port}")
         await ws.send(json.dumps({"t": "hello", "proto": 1}))

@@ -2,14 +2,15 @@
 // for each game the random-playout workload of `ramparts bench` (same seeds, so the action
 // counts must agree) and the AI's search iterations per second of `ramparts bench --ai` on
 // one thread, run natively and in Debian's Chromium (headless, through the client's own
-// loader src/offline/engine.js). Each WebAssembly figure follows a warm-up run of a fifth of
-// the workload: V8 first runs new code from its baseline compiler and moves hot functions to
-// its optimizing one while they run, so a first long call is slower (the warm-up's speed is
-// printed too). Then the download size of the offline client (every file of the built
-// client, gzip). Budgets (issue 28): at least half the native playout speed; the whole
+// loader src/offline/engine.js). V8 first runs new code from its baseline compiler and moves
+// hot functions to its optimizing one in the background while they run, so each game is
+// first run in WebAssembly for two seconds of warm-up (the first call's speed is printed as
+// "first"); every figure is then the median of RUNS runs (default 3), natively too, since
+// the machine's load moves single runs. Then the download size of the offline client (every
+// file of the built client, gzip). Budgets (issue 28): at least half the native playout speed; the whole
 // offline client under 400 KB gzip. Prints one line per figure.
 // Usage: node bench_wasm.mjs --ramparts BIN --wasm FILE --dist DIR --node-modules DIR
-//        [--games N] [--ms N]
+//        [--games N] [--ms N] [--runs N]
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -29,6 +30,18 @@ const { chromium } = require('playwright-core');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GAMES = Number(args.games || 20000);
 const MS = Number(args.ms || 1000);
+const RUNS = Number(args.runs || 3);
+const WARM_UP_MS = 2000;
+
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of `RUNS` results of `run`, by `key`. @param {() => Promise<any>|any} run @param {string} key */
+async function medianOf(run, key) {
+  const results = [];
+  for (let i = 0; i < RUNS; i++) results.push(await run());
+  const m = median(results.map((r) => r[key]));
+  return results.find((r) => r[key] === m);
+}
 
 /** @param {string[]} cmd */
 function native(cmd) {
@@ -60,24 +73,24 @@ try {
   const games = (await wasmCall({ op: 'games' })).games.map((/** @type {any} */ g) => g.id);
   let slowest = Infinity;
   for (const game of games) {
-    const n = JSON.parse(native(['bench', game, '--games', String(GAMES), '--json']))[0];
-    const warm = await wasmCall({ op: 'bench', game, games: Math.ceil(GAMES / 5) });
-    const w = await wasmCall({ op: 'bench', game, games: GAMES });
+    const first = await wasmCall({ op: 'bench', game, games: Math.ceil(GAMES / 5) });
+    for (const t0 = Date.now(); Date.now() - t0 < WARM_UP_MS;) await wasmCall({ op: 'bench', game, games: Math.ceil(GAMES / 20) });
+    const n = await medianOf(() => JSON.parse(native(['bench', game, '--games', String(GAMES), '--json']))[0], 'games_per_s');
+    const w = await medianOf(() => wasmCall({ op: 'bench', game, games: GAMES }), 'games_per_s');
     const share = w.games_per_s / n.games_per_s;
     slowest = Math.min(slowest, share);
     const same = w.actions === n.actions ? 'same actions' : `ACTIONS DIFFER (native ${n.actions})`;
     console.log(`playouts ${game}: native ${n.games_per_s.toFixed(0)} games/s (${n.ns_per_action.toFixed(1)} ns/action), ` +
-      `wasm ${w.games_per_s.toFixed(0)} games/s (${w.ns_per_action.toFixed(1)} ns/action; warm-up ${warm.games_per_s.toFixed(0)}): ` +
+      `wasm ${w.games_per_s.toFixed(0)} games/s (${w.ns_per_action.toFixed(1)} ns/action; first ${first.games_per_s.toFixed(0)}): ` +
       `${(100 * share).toFixed(0)}% of native, ${w.actions} actions, ${same}`);
   }
   console.log(`playouts: the slowest game runs at ${(100 * slowest).toFixed(0)}% of native in wasm (budget 50%)`);
   for (const game of games) {
-    const line = native(['bench', game, '--ai', '--threads', '1']);
-    const n = Number(/iters_per_s_1=(\d+)/.exec(line)[1]);
-    await wasmCall({ op: 'bench_ai', game, ms: Math.ceil(MS / 5) });
-    const w = await wasmCall({ op: 'bench_ai', game, ms: MS });
-    console.log(`search ${game} (${w.ai}): native ${n} iterations/s, wasm ${w.iters_per_s.toFixed(0)} iterations/s: ` +
-      `${((100 * w.iters_per_s) / n).toFixed(0)}% of native`);
+    const n = await medianOf(() => ({ per_s: Number(/iters_per_s_1=(\d+)/.exec(native(['bench', game, '--ai', '--threads', '1']))[1]) }), 'per_s');
+    await wasmCall({ op: 'bench_ai', game, ms: WARM_UP_MS });
+    const w = await medianOf(() => wasmCall({ op: 'bench_ai', game, ms: MS }), 'iters_per_s');
+    console.log(`search ${game} (${w.ai}): native ${n.per_s} iterations/s, wasm ${w.iters_per_s.toFixed(0)} iterations/s: ` +
+      `${((100 * w.iters_per_s) / n.per_s).toFixed(0)}% of native`);
   }
   console.log(`wasm in ${await page.evaluate(() => navigator.userAgent)}`);
 } finally {
@@ -92,6 +105,14 @@ const filesUnder = (dir) => readdirSync(dir).flatMap((f) => {
 });
 const wasmGz = gzipSync(readFileSync(args.wasm), { level: 9 }).length;
 console.log(`size ramparts.wasm: ${statSync(args.wasm).size} bytes, ${wasmGz} gzip`);
+// Every file the client is made of, without the build's precompressed copies (FILE.gz,
+// FILE.br: the server sends one of them in place of FILE).
 let total = 0;
-for (const f of filesUnder(args.dist)) total += gzipSync(readFileSync(f), { level: 9 }).length;
-console.log(`size whole offline client (${args.dist}, every file): ${(total / 1024).toFixed(1)} KiB gzip (budget 400 KB)`);
+let brotli = 0;
+for (const f of filesUnder(args.dist).filter((p) => !/\.(gz|br)$/.test(p))) {
+  const gz = gzipSync(readFileSync(f), { level: 9 }).length;
+  total += gz;
+  brotli += statSync(`${f}.br`, { throwIfNoEntry: false }) ? statSync(`${f}.br`).size : gz;
+}
+console.log(`size whole offline client (${args.dist}, every file): ${(total / 1024).toFixed(1)} KiB gzip, ` +
+  `${(brotli / 1024).toFixed(1)} KiB as the server sends it to a browser that takes Brotli (budget 400 KB)`);

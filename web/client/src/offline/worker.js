@@ -101,7 +101,10 @@ async function handle(engine, msg) {
       const loaded = must(engine, { op: 'load_record', record: msg.record });
       const game = must(engine, { op: 'games' }).games.find((/** @type {any} */ g) => g.id === loaded.game);
       current = { match: loaded.match, human: msg.human, reshuffles: game.hidden_info || game.chance };
-      snapshot(engine, []);
+      // As the terminal's `play --resume`: what the human could not see is dealt anew, so
+      // nothing read from the saved record (it holds the seed) holds.
+      const deal = must(engine, { op: 'deal_unseen', match: loaded.match, seed: freshSeed() });
+      snapshot(engine, deal.dealt ? [{ kind: 'note', text: 'Everything you could not see has been dealt anew on resuming, so nothing read from the saved game holds.' }] : []);
       computerTurns(engine);
       return;
     }
