@@ -72,7 +72,7 @@ endfunction()
 
 # Each game's state and action notation: one target per game, named from its folder
 # (src/games/castle-danger/ is the game castle-danger) or, for a game still in one file, from
-# that file (src/games/walls_and_armies.c is the game walls-and-armies).
+# that file (src/games/king_of_danger.c is the game king-of-danger).
 file(GLOB RP_GAME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*.c
      ${CMAKE_SOURCE_DIR}/src/games/*/game.c)
 list(FILTER RP_GAME_SOURCES EXCLUDE REGEX "registry\\.c$")
