@@ -36,7 +36,7 @@ static void expand(const char *spec, char text[RP_STATE_TEXT])
     char copy[RP_STATE_TEXT], rest[RP_STATE_TEXT] = "";
     snprintf(copy, sizeof copy, "%s", spec);
     uint64_t named = 0;
-    for (char *t = strtok(copy, " ,=:+*/"); t; t = strtok(NULL, " ,=:+*/")) {
+    for (char *t = strtok(copy, " ,=:+*/~"); t; t = strtok(NULL, " ,=:+*/~")) {
         int card = wa_card_from_text(t, strlen(t));
         if (card >= 0)
             named |= BIT(card);
@@ -531,6 +531,71 @@ static void test_WA5_end_of_turn_discards_stacks_and_replenishes(void **unused)
     char *v = view(&s, 1);
     assert_non_null(strstr(v, "\"walls\":[null,null,null]"));
     assert_non_null(strstr(v, "\"shields\":[\"KS\"]"));
+    free(v);
+}
+
+/* WA-5 "face-up walls are turned face down", WA-8 "face-up cards ... are public", issue 26:
+ * a wall turned down again, and a captured army card (WA-4, flipped face up before it joined
+ * the walls face down), are face down but both players have seen them: the view, the screen
+ * and the notation say which card lies there, determinize leaves them in place, and they are
+ * no secret; turned up again they are plain face-up walls, and gone they are forgotten. */
+static void test_WA5_walls_turned_down_stay_seen(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, "wa1 turn=1 cap=200 attacker=0 phase=defend pending=2 winner=- "
+             "deck=4C,2D,3D,5D,6D,REST discard=- walls0=2S,3S shields0=KS army0=- "
+             "walls1=4D*,9S*,JD shields1=- army1=8D stacks=4D:3C,9S:5H" TAIL);
+    rp_test_play(G, &s, "leave");
+    assert_int_equal(s.faceup, 0);
+    assert_int_equal(s.seen, BIT(C("4D")) | BIT(C("9S")));
+    char *v = view(&s, 0);
+    assert_non_null(strstr(v, "\"walls\":[null,null,null]"));
+    assert_non_null(strstr(v, "\"walls_seen\":[\"4D\",\"9S\",null]"));
+    free(v);
+    char *screen = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&screen, &len);
+    G->render(&s, RP_SPECTATOR, out, false);
+    fclose(out);
+    assert_non_null(strstr(screen, "walls:   1:(4D) 2:(9S) 3:[##]"));
+    free(screen);
+    char secrets[RP_STATE_TEXT], text[RP_STATE_TEXT];
+    assert_true(G->secret_names(&s, 0, secrets, sizeof secrets) >= 0);
+    assert_null(strstr(secrets, "4D"));
+    assert_null(strstr(secrets, "9S"));
+    assert_true(G->state_to_text(&s, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "walls1=4D~,9S~,"));
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        wa_state d = s;
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 3);
+        G->determinize(&d, 0, &rng);
+        assert_int_equal(d.p[1].walls[0], C("4D"));
+        assert_int_equal(d.p[1].walls[1], C("9S"));
+    }
+    /* Red attacks; Blue's turn: Blue attacks the seen 9S (wall 2) and it is face up again. */
+    load(&s, "wa1 turn=2 cap=200 attacker=0 phase=attack pending=- winner=- deck=REST discard=- "
+             "walls0=2S,3S shields0=- army0=10H walls1=4D~,9S~,JD shields1=- army1=8D "
+             "stacks=-" TAIL);
+    rp_test_play(G, &s, "attack wall 2");
+    assert_int_equal(s.seen, BIT(C("4D"))); /* 10 beats 9S: gone, and forgotten */
+    assert_int_equal(s.faceup, 0);
+    assert_int_equal(s.p[1].nwalls, 2);
+}
+
+/* WA-4 then WA-5: captured army cards were seen face up; as walls they stay seen. */
+static void test_WA4_captured_cards_stay_seen(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
+                         "walls1=4D,9S* shields1=- army1=10D,8D stacks=9S:2C+5H" TAIL);
+    rp_test_play(G, &s, "counter");
+    assert_int_equal(s.seen, BIT(C("2C")) | BIT(C("5H")));
+    assert_int_equal(s.faceup, BIT(C("9S")));
+    char *v = view(&s, 1);
+    assert_non_null(strstr(v, "\"walls_seen\":[null,null,\"2C\",\"5H\"]"));
     free(v);
 }
 
@@ -1574,12 +1639,13 @@ static void test_explain_illegal_in_the_games_terms(void **unused)
 }
 
 /* The hidden cards, worked out from the referee's state independently of the game: face-down
- * walls, army decks and the main deck, less what the last action turned up (public). */
+ * walls (but those both players have seen), army decks and the main deck, less what the last
+ * action turned up (public). */
 static void expected_secrets(const wa_state *s, char *out, size_t size)
 {
     uint64_t hidden = set_of(s->deck, s->ndeck);
     for (int p = 0; p < 2; p++)
-        hidden |= (set_of(s->p[p].walls, s->p[p].nwalls) & ~s->faceup) |
+        hidden |= (set_of(s->p[p].walls, s->p[p].nwalls) & ~s->faceup & ~s->seen) |
                   set_of(s->p[p].army, s->p[p].narmy);
     hidden &= ~set_of(s->revealed, s->nrevealed);
     size_t len = 0;
@@ -1940,6 +2006,8 @@ int main(void)
         cmocka_unit_test(test_actions_as_data),
         cmocka_unit_test(test_explain_illegal_in_the_games_terms),
         cmocka_unit_test(test_secret_names_match_the_referee_state),
+        cmocka_unit_test(test_WA5_walls_turned_down_stay_seen),
+        cmocka_unit_test(test_WA4_captured_cards_stay_seen),
         cmocka_unit_test(test_config_of_reports_the_turn_cap_in_effect),
         cmocka_unit_test(test_turn_number_counts_the_rulebooks_turns),
         cmocka_unit_test(test_state_ok_refuses_broken_states),

@@ -160,6 +160,10 @@ out=$(printf 'moves\nquit\n' | COLUMNS=60 "$RAMPARTS" play danger-at-the-walls -
 expect_match "the moves list fits the width in columns" "$out" $'\n   1 archers 3 wall 1 +2 archers 3\\+3 wall 1\n'
 expect_match "the moves hint breaks at a word, hanging under its label" "$out" $'cannon 7 wall\n       <1-5>  \\(\'moves\' numbers them\\)'
 
+# Issue 26: Walls and Armies shows a face-down wall both players have seen as (CARD), not [##].
+expect_match "Walls and Armies shows the walls both players have seen" \
+  "$("$RAMPARTS" watch walls-and-armies --ai random --pace 0 --seed 3)" "walls: .*:\([0-9JQKA]+[CDHS]\)"
+
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.
 out=$(printf 'quit\n' | TERM=dumb "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/d.rec")

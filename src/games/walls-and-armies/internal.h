@@ -65,10 +65,12 @@ typedef struct wa_player {
  * shields or army deck, or one of the attacker's stacks. Unused slots of every array are
  * zero, so equal states are equal bytes. */
 typedef struct wa_state {
-    rp_rng rng;                     /* all chance after the deal: reshuffles (WA-6) */
-    uint64_t discard;               /* the discard pile, as a set (public, WA-8) */
-    uint64_t faceup;                /* walls currently turned face up */
-    uint64_t targeted;              /* cards one of the attacker's stacks is against (WA-9) */
+    rp_rng rng;        /* all chance after the deal: reshuffles (WA-6) */
+    uint64_t discard;  /* the discard pile, as a set (public, WA-8) */
+    uint64_t faceup;   /* walls currently turned face up */
+    uint64_t seen;     /* face-down walls both players have seen: turned up earlier (WA-5 turns
+                    * them down again) or captured army cards (WA-14); public, as memory */
+    uint64_t targeted; /* cards one of the attacker's stacks is against (WA-9) */
     uint64_t stack_cards[WA_CARDS]; /* the attacker's unresolved stacks, as sets */
     uint8_t stack_target[WA_CARDS]; /* the opponent card each stack is against */
     uint8_t stack_total[WA_CARDS];  /* the sum of the stack's values */

@@ -24,7 +24,7 @@ void wa_determinize(void *st, int viewer, rp_rng *rng)
     for (int pl = 0; pl < 2; pl++) {
         wa_player *p = &s->p[pl];
         for (int i = 0; i < p->nwalls; i++)
-            if (!(s->faceup & WA_BIT(p->walls[i])))
+            if (!((s->faceup | s->seen) & WA_BIT(p->walls[i])))
                 slots[n++] = &p->walls[i];
         for (int i = 0; i < p->narmy; i++)
             slots[n++] = &p->army[i];
@@ -111,10 +111,10 @@ void wa_observation_tensor(const void *st, int player, float *out)
         float *slots = out + WA_OBS_SLOTS + side * 2 * WA_CARDS;
         for (int i = 0; i < p->nwalls; i++) {
             slots[i] = 1.0f;
-            if (!(s->faceup & WA_BIT(p->walls[i]))) {
+            if (!(s->faceup & WA_BIT(p->walls[i])))
                 slots[WA_CARDS + i] = 1.0f;
-                continue;
-            }
+            if (!((s->faceup | s->seen) & WA_BIT(p->walls[i])))
+                continue; /* face down and unseen: only its slot says it is there */
             cards[p->walls[i] * WA_CHANNELS + WA_CH_MY_WALL + side] = 1.0f;
             cards[p->walls[i] * WA_CHANNELS + WA_CH_POSITION] = (float)(i + 1) / WA_CARDS;
         }

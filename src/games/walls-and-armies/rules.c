@@ -203,6 +203,7 @@ static void end_turn(wa_state *s, wa_log *log)
     }
     s->nstacks = 0;
     s->targeted = 0;
+    s->seen |= s->faceup; /* turned face down, but both players saw them */
     s->faceup = 0;
     for (;;) {
         replenish(s, s->attacker, log);
@@ -259,6 +260,7 @@ static void stack_wins(wa_state *s, int k, wa_log *log)
         i = wa_list_find(d->walls, d->nwalls, target);
         list_remove(d->walls, &d->nwalls, i);
         s->faceup &= ~WA_BIT(target);
+        s->seen &= ~WA_BIT(target);
     }
     wa_event *e = note(log, EV_FALLS, s->attacker ^ 1);
     if (e) {
@@ -332,6 +334,7 @@ static void open_attack(wa_state *s, int target, bool is_wall, wa_log *log)
     int flags = EVF_OPENS;
     if (is_wall && !(s->faceup & WA_BIT(target))) {
         s->faceup |= WA_BIT(target);
+        s->seen &= ~WA_BIT(target); /* face up now */
         reveal(s, target);
         flags |= EVF_TURNED_UP;
     }
@@ -379,6 +382,7 @@ static void counter_attack(wa_state *s, wa_log *log)
         }
         for (uint64_t m = s->stack_cards[k]; m; m &= m - 1)
             d->walls[d->nwalls++] = (uint8_t)__builtin_ctzll(m);
+        s->seen |= s->stack_cards[k]; /* face down, but both players saw them flipped */
     } else {
         s->discard |= s->stack_cards[k];
     }

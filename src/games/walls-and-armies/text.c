@@ -282,8 +282,8 @@ static int fit(int n, int size)
     return n < size ? n : size;
 }
 
-/* A list in its order; '*' after the cards in `faceup`. */
-static void put_list(rp_text *t, const uint8_t *list, int n, uint64_t faceup)
+/* A list in its order; '*' after the cards in `faceup`, '~' after those in `seen`. */
+static void put_list(rp_text *t, const uint8_t *list, int n, uint64_t faceup, uint64_t seen)
 {
     int count = 0;
     for (int i = 0; i < n; i++) {
@@ -291,6 +291,8 @@ static void put_list(rp_text *t, const uint8_t *list, int n, uint64_t faceup)
         wa_put_card(t, list[i]);
         if (list[i] < WA_CARDS && (faceup & WA_BIT(list[i])))
             rp__text_ch(t, '*');
+        else if (list[i] < WA_CARDS && (seen & WA_BIT(list[i])))
+            rp__text_ch(t, '~');
     }
     rp__put_list_end(t, count);
 }
@@ -346,9 +348,9 @@ int wa_state_to_text(const void *st, char *buf, size_t size)
     for (int pl = 0; pl < 2; pl++) {
         const wa_player *p = &s->p[pl];
         rp__put_key(&t, WALLS_KEY[pl]);
-        put_list(&t, p->walls, fit(p->nwalls, WA_CARDS), s->faceup);
+        put_list(&t, p->walls, fit(p->nwalls, WA_CARDS), s->faceup, s->seen);
         rp__put_key(&t, SHIELDS_KEY[pl]);
-        put_list(&t, p->shields, fit(p->nshields, WA_MAX_SHIELDS), 0);
+        put_list(&t, p->shields, fit(p->nshields, WA_MAX_SHIELDS), 0, 0);
         rp__put_key(&t, ARMY_KEY[pl]);
         put_pile(&t, p->army, fit(p->narmy, WA_CARDS));
     }
@@ -362,7 +364,7 @@ int wa_state_to_text(const void *st, char *buf, size_t size)
     }
     rp__put_list_end(&t, count);
     rp__put_key(&t, "revealed");
-    put_list(&t, s->revealed, fit(s->nrevealed, WA_MAX_REVEALED), 0);
+    put_list(&t, s->revealed, fit(s->nrevealed, WA_MAX_REVEALED), 0, 0);
     rp__put_rng(&t, &s->rng);
     return rp__text_finish(&t);
 }
@@ -377,10 +379,11 @@ static int read_card(rp_reader *r, const char *what, rp_span v)
     return card;
 }
 
-/* The field `key`: a list of at most max cards into list[] in text order. With faceup, a card
- * may carry '*' (a face-up wall), recorded there. */
+/* The field `key`: a list of at most max cards into list[] in text order. With faceup and
+ * seen, a card may carry '*' (a face-up wall) or '~' (a face-down wall both players have
+ * seen), recorded there. */
 static int read_list(rp_reader *r, const char *key, uint8_t *list, int max, uint8_t *n,
-                     uint64_t *faceup)
+                     uint64_t *faceup, uint64_t *seen)
 {
     rp_span v, item;
     int rc = rp__read_field(r, key, &v);
@@ -391,7 +394,8 @@ static int read_list(rp_reader *r, const char *key, uint8_t *list, int max, uint
     *n = 0;
     while (rp__list_next(&l, &item)) {
         bool up = faceup && item.len > 1 && item.p[item.len - 1] == '*';
-        if (up)
+        bool known = seen && item.len > 1 && item.p[item.len - 1] == '~';
+        if (up || known)
             item.len--;
         if (*n >= max)
             return rp__read_fail(r, key, "more than %d cards", max);
@@ -401,6 +405,8 @@ static int read_list(rp_reader *r, const char *key, uint8_t *list, int max, uint
         list[(*n)++] = (uint8_t)card;
         if (up)
             *faceup |= WA_BIT(card);
+        if (known)
+            *seen |= WA_BIT(card);
     }
     return RP_OK;
 }
@@ -409,7 +415,7 @@ static int read_list(rp_reader *r, const char *key, uint8_t *list, int max, uint
 static int read_pile(rp_reader *r, const char *key, uint8_t *pile, uint8_t *n)
 {
     uint8_t top_first[WA_CARDS];
-    int rc = read_list(r, key, top_first, WA_CARDS, n, NULL);
+    int rc = read_list(r, key, top_first, WA_CARDS, n, NULL, NULL);
     for (int i = 0; rc == RP_OK && i < *n; i++)
         pile[i] = top_first[*n - 1 - i];
     return rc;
@@ -494,8 +500,10 @@ static int read_player(rp_reader *r, wa_state *s, int pl)
 {
     wa_player *p = &s->p[pl];
     int rc;
-    if ((rc = read_list(r, WALLS_KEY[pl], p->walls, WA_CARDS, &p->nwalls, &s->faceup)) < 0 ||
-        (rc = read_list(r, SHIELDS_KEY[pl], p->shields, WA_MAX_SHIELDS, &p->nshields, NULL)) < 0)
+    if ((rc = read_list(r, WALLS_KEY[pl], p->walls, WA_CARDS, &p->nwalls, &s->faceup, &s->seen)) <
+            0 ||
+        (rc = read_list(r, SHIELDS_KEY[pl], p->shields, WA_MAX_SHIELDS, &p->nshields, NULL, NULL)) <
+            0)
         return rc;
     return read_pile(r, ARMY_KEY[pl], p->army, &p->narmy);
 }
@@ -516,7 +524,8 @@ int wa_state_from_text(void *st, const char *text, rp_error *err)
         return rc;
     if ((rc = read_player(&r, &s, 0)) < 0 || (rc = read_player(&r, &s, 1)) < 0 ||
         (rc = read_stacks(&r, &s)) < 0 ||
-        (rc = read_list(&r, "revealed", s.revealed, WA_MAX_REVEALED, &s.nrevealed, NULL)) < 0 ||
+        (rc = read_list(&r, "revealed", s.revealed, WA_MAX_REVEALED, &s.nrevealed, NULL, NULL)) <
+            0 ||
         (rc = rp__read_rng(&r, &s.rng)) < 0 || (rc = rp__read_end(&r)) < 0)
         return rc;
     if (wa_state_ok(&s, err) < 0)
@@ -647,6 +656,13 @@ static int check_cards(const wa_state *s, rp_error *err)
         defender_walls |= WA_BIT(d->walls[i]);
     if (s->faceup & ~defender_walls)
         return rp_fail(err, RP_EINVAL, "faceup: only walls are turned face up");
+    uint64_t walls = defender_walls;
+    for (int i = 0; i < a->nwalls; i++)
+        walls |= WA_BIT(a->walls[i]);
+    if (s->seen & ~walls)
+        return rp_fail(err, RP_EINVAL, "seen: only walls are marked seen ('~')");
+    if (s->seen & s->faceup)
+        return rp_fail(err, RP_EINVAL, "a wall is face up ('*') or seen face down ('~'), not both");
     return RP_OK;
 }
 

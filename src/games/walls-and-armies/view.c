@@ -94,6 +94,11 @@ static cJSON *player_json(const wa_state *s, int pl)
     cJSON *shields = cJSON_AddArrayToObject(o, "shields");
     for (int i = 0; i < p->nshields; i++)
         cJSON_AddItemToArray(shields, card_json(p->shields[i]));
+    /* Face-down walls both players have seen (parallel to walls; null where unseen or up). */
+    cJSON *seen = cJSON_AddArrayToObject(o, "walls_seen");
+    for (int i = 0; i < p->nwalls; i++)
+        cJSON_AddItemToArray(seen, (s->seen & WA_BIT(p->walls[i])) ? card_json(p->walls[i])
+                                                                   : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "army_cards", p->narmy);
     return o;
 }
@@ -180,7 +185,7 @@ uint64_t wa_hidden_cards(const wa_state *s)
         for (int i = 0; i < p->narmy; i++)
             hidden |= WA_BIT(p->army[i]);
     }
-    return hidden & ~s->faceup;
+    return hidden & ~s->faceup & ~s->seen;
 }
 
 /* The names of the hidden cards not also shown by the view (the last action's revealed cards
@@ -620,7 +625,11 @@ static void render_player(const wa_state *s, int pl, int viewer, FILE *out, bool
         fprintf(out, " %d:", i + 1);
         if (s->faceup & WA_BIT(p->walls[i]))
             render_card(out, p->walls[i], color);
-        else
+        else if (s->seen & WA_BIT(p->walls[i])) { /* face down, and both saw it: (7H) */
+            char name[4];
+            wa_card_to_text(p->walls[i], name);
+            fprintf(out, "(%s)", name);
+        } else
             fprintf(out, "[##]");
     }
     fprintf(out, "\n");
