@@ -57,6 +57,75 @@ static bool pick_personal(const dw_state *s, int q, uint8_t *rest, rp_rng *rng, 
     return true;
 }
 
+/* Hidden seat q's hand takes the cards gone from its personal deck that it has not played
+ * (they can be nowhere else); returns the hand's slots left for other cards, or -1. */
+static int take_personal_origins(const dw_state *s, int q, uint8_t played[2][DW_FACES],
+                                 uint8_t *rest, dw_split *out)
+{
+    int need = 0;
+    for (int f = 0; f < DW_FACES; f++) {
+        const int origin = dw_personal0[q][f] - out->personal[q][f] - played[q][f];
+        if (origin <= 0)
+            continue;
+        if (origin > rest[f])
+            return -1;
+        out->hand[q][f] = (uint8_t)origin;
+        rest[f] = (uint8_t)(rest[f] - origin);
+        need += origin;
+    }
+    const int slots = s->hand_n[q] - need;
+    return slots < 0 ? -1 : slots;
+}
+
+/* Cards the main deck cannot hold (beyond its own cards and the k Flags still in it) go to a
+ * hand with room; the rest but the Flags are listed in free_list. Returns their count, or -1. */
+static int place_excess(uint8_t *rest, int k, int slots[2], rp_rng *rng, dw_split *out,
+                        uint8_t *free_list)
+{
+    int nfree = 0;
+    for (int f = 0; f < DW_FACES; f++) {
+        const int cap = f == DW_FLAG ? k : dw_main0[f];
+        if (f == DW_FLAG && rest[f] < k)
+            return -1;
+        for (int excess = rest[f] - cap; excess > 0; excess--) {
+            /* a card the main deck cannot hold: to a hand with room, chosen at random when
+             * both have room (only the spectator hides two hands) */
+            const int q = slots[0] > 0 && slots[1] > 0 ? (int)rp_rng_below(rng, 2)
+                          : slots[0] > 0               ? 0
+                          : slots[1] > 0               ? 1
+                                                       : -1;
+            if (q < 0)
+                return -1;
+            out->hand[q][f]++;
+            slots[q]--;
+            rest[f]--;
+        }
+        if (f != DW_FLAG)
+            for (int i = 0; i < rest[f]; i++)
+                free_list[nfree++] = (uint8_t)f;
+    }
+    return nfree;
+}
+
+/* The free cards fill the hands' slots: a partial shuffle of free_list, whose first `taken`
+ * are dealt. False when there are too few. */
+static bool deal_free(uint8_t *free_list, int nfree, const int slots[2], uint8_t *rest, rp_rng *rng,
+                      dw_split *out)
+{
+    for (int q = 0, taken = 0; q < 2; q++)
+        for (int i = 0; i < slots[q]; i++, taken++) {
+            if (taken == nfree)
+                return false;
+            const int j = taken + (int)rp_rng_below(rng, (uint32_t)(nfree - taken));
+            const uint8_t f = free_list[j];
+            free_list[j] = free_list[taken];
+            free_list[taken] = f;
+            out->hand[q][f]++;
+            rest[f]--;
+        }
+    return true;
+}
+
 /* One try at dealing `pool`, the cards the viewer cannot see, consistently with what is
  * public: a hidden personal deck holds only its own cards, the main deck only main cards with
  * its Flags where DW-1 can put them, and a card gone from a personal deck is in its owner's
@@ -75,59 +144,13 @@ static bool try_split(const dw_state *s, const bool hidden[2], const uint8_t *po
     for (int q = 0; q < 2; q++)
         if (hidden[q] && !pick_personal(s, q, rest, rng, out))
             return false;
-    for (int q = 0; q < 2; q++) {
-        if (!hidden[q])
-            continue;
-        int need = 0;
-        for (int f = 0; f < DW_FACES; f++) {
-            const int origin = dw_personal0[q][f] - out->personal[q][f] - played[q][f];
-            if (origin <= 0)
-                continue;
-            if (origin > rest[f])
-                return false;
-            out->hand[q][f] = (uint8_t)origin;
-            rest[f] = (uint8_t)(rest[f] - origin);
-            need += origin;
-        }
-        slots[q] = s->hand_n[q] - need;
-        if (slots[q] < 0)
+    for (int q = 0; q < 2; q++)
+        if (hidden[q] && (slots[q] = take_personal_origins(s, q, played, rest, out)) < 0)
             return false;
-    }
     uint8_t free_list[DW_MAIN + 2 * (DW_HAND + DW_PERSONAL)];
-    int nfree = 0;
-    for (int f = 0; f < DW_FACES; f++) {
-        const int cap = f == DW_FLAG ? k : dw_main0[f];
-        if (f == DW_FLAG && rest[f] < k)
-            return false;
-        for (int excess = rest[f] - cap; excess > 0; excess--) {
-            /* a card the main deck cannot hold: to a hand with room, chosen at random when
-             * both have room (only the spectator hides two hands) */
-            const int q = slots[0] > 0 && slots[1] > 0 ? (int)rp_rng_below(rng, 2)
-                          : slots[0] > 0               ? 0
-                          : slots[1] > 0               ? 1
-                                                       : -1;
-            if (q < 0)
-                return false;
-            out->hand[q][f]++;
-            slots[q]--;
-            rest[f]--;
-        }
-        if (f != DW_FLAG)
-            for (int i = 0; i < rest[f]; i++)
-                free_list[nfree++] = (uint8_t)f;
-    }
-    /* the free cards: a partial shuffle of free_list, whose first `taken` are dealt */
-    for (int q = 0, taken = 0; q < 2; q++)
-        for (int i = 0; i < slots[q]; i++, taken++) {
-            if (taken == nfree)
-                return false;
-            const int j = taken + (int)rp_rng_below(rng, (uint32_t)(nfree - taken));
-            const uint8_t f = free_list[j];
-            free_list[j] = free_list[taken];
-            free_list[taken] = f;
-            out->hand[q][f]++;
-            rest[f]--;
-        }
+    const int nfree = place_excess(rest, k, slots, rng, out, free_list);
+    if (nfree < 0 || !deal_free(free_list, nfree, slots, rest, rng, out))
+        return false;
     memcpy(out->main_other, rest, DW_FACES);
     out->main_other[DW_FLAG] = 0;
     return true;

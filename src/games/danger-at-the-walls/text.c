@@ -1186,6 +1186,68 @@ static const char *const CANNON_WORD[5] = {"5", "6", "7", "8", "9"};
 static const char *const LEADER_WORD[6] = {"general", "noble",  "engineer",
                                            "king",    "wizard", "builder"};
 
+/* The legal plays of a turn gathered for the summary: per kind and face or target, the walls
+ * (as bits) it may go to. */
+typedef struct dw_summary {
+    uint8_t most[3]; /* the largest Archer play: every part of it is legal too */
+    unsigned archers, cannon[5], flag[1], attack[2], leader[6];
+    unsigned spy[7], assassin[8], discard[DW_FACES];
+} dw_summary;
+
+/* Add one legal play to the summary. */
+static void summarize_play(dw_summary *sum, const dw_move *m)
+{
+    const unsigned bit = m->wall >= 0 ? 1u << m->wall : 1u;
+    switch (m->kind) {
+    case K_ARCHERS:
+        sum->archers |= bit;
+        for (int v = 0; v < 3; v++)
+            sum->most[v] = m->cards[DW_A1 + v] > sum->most[v] ? m->cards[DW_A1 + v] : sum->most[v];
+        break;
+    case K_CANNON:
+        for (int f = DW_C5; f <= DW_C9; f++)
+            sum->cannon[f - DW_C5] |= m->cards[f] ? bit : 0;
+        break;
+    case K_FLAG:
+        sum->flag[0] |= bit;
+        break;
+    case K_ATTACK:
+        sum->attack[m->target] |= bit;
+        break;
+    case K_LEADER:
+        for (int l = 0; l < 6; l++)
+            sum->leader[l] |= m->cards[dw_leader_face[l]] ? bit : 0;
+        break;
+    case K_SPY:
+        sum->spy[m->target] |= bit;
+        break;
+    case K_ASSASSIN:
+        sum->assassin[m->target] |= bit;
+        break;
+    default:
+        for (int f = 0; f < DW_FACES; f++)
+            sum->discard[f] |= m->cards[f] ? 1u : 0;
+    }
+}
+
+/* "archers <some of 1+1+3> wall <1|2>": the largest Archer play and the walls it may go to. */
+static void put_archers(rp_text *t, int *parts, const dw_summary *sum)
+{
+    char list[24];
+    rp_text l;
+    rp__text_init(&l, list, sizeof list);
+    int k = 0, total = sum->most[0] + sum->most[1] + sum->most[2];
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < sum->most[v]; i++) {
+            rp__put_sep(&l, &k, '+');
+            rp__text_ch(&l, (char)('1' + v));
+        }
+    rp__text_put(t, "archers %s%s%s wall ", total > 1 ? "<some of " : "", list,
+                 total > 1 ? ">" : "");
+    put_walls(t, sum->archers);
+    (*parts)++;
+}
+
 /* The legal plays in a few words, grouped by kind (see rp_game.moves_summary). */
 int dw_moves_summary(const void *st, char *buf, size_t size)
 {
@@ -1194,67 +1256,23 @@ int dw_moves_summary(const void *st, char *buf, size_t size)
     const int n = dw_legal_actions(s, legal);
     if (n < SUMMARY_MIN_ACTIONS || s->phase != DW_PHASE_PLAY)
         return -1;
-    uint8_t most[3] = {0, 0, 0}; /* the largest Archer play: every part of it is legal too */
-    unsigned archers = 0, cannon[5] = {0}, flag[1] = {0}, attack[2] = {0}, leader[6] = {0};
-    unsigned spy[7] = {0}, assassin[8] = {0}, discard[DW_FACES] = {0};
+    dw_summary sum;
+    memset(&sum, 0, sizeof sum);
     for (int i = 0; i < n; i++) {
         const dw_move m = dw_decode(legal[i]);
-        const unsigned bit = m.wall >= 0 ? 1u << m.wall : 1u;
-        switch (m.kind) {
-        case K_ARCHERS:
-            archers |= bit;
-            for (int v = 0; v < 3; v++)
-                most[v] = m.cards[DW_A1 + v] > most[v] ? m.cards[DW_A1 + v] : most[v];
-            break;
-        case K_CANNON:
-            for (int f = DW_C5; f <= DW_C9; f++)
-                cannon[f - DW_C5] |= m.cards[f] ? bit : 0;
-            break;
-        case K_FLAG:
-            flag[0] |= bit;
-            break;
-        case K_ATTACK:
-            attack[m.target] |= bit;
-            break;
-        case K_LEADER:
-            for (int l = 0; l < 6; l++)
-                leader[l] |= m.cards[dw_leader_face[l]] ? bit : 0;
-            break;
-        case K_SPY:
-            spy[m.target] |= bit;
-            break;
-        case K_ASSASSIN:
-            assassin[m.target] |= bit;
-            break;
-        default:
-            for (int f = 0; f < DW_FACES; f++)
-                discard[f] |= m.cards[f] ? 1u : 0;
-        }
+        summarize_play(&sum, &m);
     }
     rp_text t;
     rp__text_init(&t, buf, size);
     int parts = 0;
-    if (archers) {
-        char list[24];
-        rp_text l;
-        rp__text_init(&l, list, sizeof list);
-        int k = 0, total = most[0] + most[1] + most[2];
-        for (int v = 0; v < 3; v++)
-            for (int i = 0; i < most[v]; i++) {
-                rp__put_sep(&l, &k, '+');
-                rp__text_ch(&l, (char)('1' + v));
-            }
-        rp__text_put(&t, "archers %s%s%s wall ", total > 1 ? "<some of " : "", list,
-                     total > 1 ? ">" : "");
-        put_walls(&t, archers);
-        parts++;
-    }
-    put_group(&t, &parts, "cannon", CANNON_WORD, cannon, 5, true);
-    put_group(&t, &parts, NULL, (const char *const[]){"flag"}, flag, 1, true);
-    put_group(&t, &parts, "attack", dw_attack_target, attack, 2, true);
-    put_group(&t, &parts, NULL, LEADER_WORD, leader, 6, true);
-    put_group(&t, &parts, "spy", SPY_TARGET, spy, 7, true);
-    put_group(&t, &parts, "assassin", ASSASSIN_TARGET, assassin, 8, true);
-    put_group(&t, &parts, "discard", FACE_WORDS, discard, DW_FACES, false);
+    if (sum.archers)
+        put_archers(&t, &parts, &sum);
+    put_group(&t, &parts, "cannon", CANNON_WORD, sum.cannon, 5, true);
+    put_group(&t, &parts, NULL, (const char *const[]){"flag"}, sum.flag, 1, true);
+    put_group(&t, &parts, "attack", dw_attack_target, sum.attack, 2, true);
+    put_group(&t, &parts, NULL, LEADER_WORD, sum.leader, 6, true);
+    put_group(&t, &parts, "spy", SPY_TARGET, sum.spy, 7, true);
+    put_group(&t, &parts, "assassin", ASSASSIN_TARGET, sum.assassin, 8, true);
+    put_group(&t, &parts, "discard", FACE_WORDS, sum.discard, DW_FACES, false);
     return rp__text_finish(&t);
 }

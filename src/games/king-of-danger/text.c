@@ -183,6 +183,64 @@ static void put_piles(rp_text *t, const kd_state *s, int seat)
     }
 }
 
+/* The per-seat fields of the notation for n seats: castle, score, voids, hands, and with two
+ * players the table. */
+static void put_seats(rp_text *t, const kd_state *s, int n)
+{
+    int count = 0;
+    rp__put_key(t, "castle");
+    for (int p = 0; p < n; p++) {
+        rp__put_sep(t, &count, ',');
+        rp__put_uint(t, s->castle[p]);
+    }
+    count = 0;
+    rp__put_key(t, "score");
+    for (int p = 0; p < n; p++) {
+        rp__put_sep(t, &count, ',');
+        rp__put_uint(t, s->score[p]);
+    }
+    count = 0;
+    rp__put_key(t, "voids");
+    for (int p = 0; p < n; p++) {
+        rp__put_sep(t, &count, ',');
+        rp__text_str(t, void_names[s->voids[p] & 3]);
+    }
+    count = 0;
+    rp__put_key(t, "hands");
+    for (int p = 0; p < n; p++) {
+        rp__put_sep(t, &count, '/');
+        put_card_set(t, s->hand[p]);
+    }
+    if (n == 2) {
+        count = 0;
+        rp__put_key(t, "table");
+        for (int p = 0; p < 2; p++) {
+            rp__put_sep(t, &count, '/');
+            put_piles(t, s, p);
+        }
+    }
+}
+
+/* The last finished trick: "-", or leader:winner (x: set aside):suit:cards. */
+static void put_last(rp_text *t, const kd_state *s)
+{
+    rp__put_key(t, "last");
+    if (s->last_len == 0) {
+        rp__text_ch(t, '-');
+        return;
+    }
+    rp__put_uint(t, s->last_leader);
+    rp__text_ch(t, ':');
+    if (s->last_winner == KD_NONE)
+        rp__text_ch(t, 'x');
+    else
+        rp__put_uint(t, s->last_winner);
+    rp__text_ch(t, ':');
+    rp__text_str(t, kd_suit_names[s->last_suit <= KD_SUIT_CANNONS ? s->last_suit : 0]);
+    rp__text_ch(t, ':');
+    put_card_list(t, s->last, s->last_len <= KD_MAX_PLAYERS ? s->last_len : 0);
+}
+
 /* The referee's notation of the whole state. Defensive about out-of-range values, so that a
  * broken state can still be printed by the debug check that found it. */
 int kd_state_to_text(const void *st, char *buf, size_t size)
@@ -204,57 +262,12 @@ int kd_state_to_text(const void *st, char *buf, size_t size)
     rp__text_str(&t, kd_suit_names[s->suit <= KD_SUIT_CANNONS ? s->suit : 0]);
     rp__put_key(&t, "trick");
     put_card_list(&t, s->trick, s->trick_len < KD_MAX_PLAYERS ? s->trick_len : 0);
-    int count = 0;
-    rp__put_key(&t, "castle");
-    for (int p = 0; p < n; p++) {
-        rp__put_sep(&t, &count, ',');
-        rp__put_uint(&t, s->castle[p]);
-    }
-    count = 0;
-    rp__put_key(&t, "score");
-    for (int p = 0; p < n; p++) {
-        rp__put_sep(&t, &count, ',');
-        rp__put_uint(&t, s->score[p]);
-    }
-    count = 0;
-    rp__put_key(&t, "voids");
-    for (int p = 0; p < n; p++) {
-        rp__put_sep(&t, &count, ',');
-        rp__text_str(&t, void_names[s->voids[p] & 3]);
-    }
-    count = 0;
-    rp__put_key(&t, "hands");
-    for (int p = 0; p < n; p++) {
-        rp__put_sep(&t, &count, '/');
-        put_card_set(&t, s->hand[p]);
-    }
-    if (n == 2) {
-        count = 0;
-        rp__put_key(&t, "table");
-        for (int p = 0; p < 2; p++) {
-            rp__put_sep(&t, &count, '/');
-            put_piles(&t, s, p);
-        }
-    }
+    put_seats(&t, s, n);
     rp__put_key(&t, "aside");
     put_card_set(&t, s->aside);
     rp__put_key(&t, "played");
     put_card_set(&t, s->played);
-    rp__put_key(&t, "last");
-    if (s->last_len == 0) {
-        rp__text_ch(&t, '-');
-    } else {
-        rp__put_uint(&t, s->last_leader);
-        rp__text_ch(&t, ':');
-        if (s->last_winner == KD_NONE)
-            rp__text_ch(&t, 'x');
-        else
-            rp__put_uint(&t, s->last_winner);
-        rp__text_ch(&t, ':');
-        rp__text_str(&t, kd_suit_names[s->last_suit <= KD_SUIT_CANNONS ? s->last_suit : 0]);
-        rp__text_ch(&t, ':');
-        put_card_list(&t, s->last, s->last_len <= KD_MAX_PLAYERS ? s->last_len : 0);
-    }
+    put_last(&t, s);
     rp__put_rng(&t, &s->rng);
     return rp__text_finish(&t);
 }
