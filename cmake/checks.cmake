@@ -71,19 +71,11 @@ function(rp_fuzz_target name source)
 endfunction()
 
 # Each game's state and action notation: one target per game, named from its folder
-# (src/games/castle-danger/ is the game castle-danger) or, for a game still in one file, from
-# that file (src/games/king_of_danger.c is the game king-of-danger).
-file(GLOB RP_GAME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*.c
-     ${CMAKE_SOURCE_DIR}/src/games/*/game.c)
-list(FILTER RP_GAME_SOURCES EXCLUDE REGEX "registry\\.c$")
+# (src/games/castle-danger/ is the game castle-danger).
+file(GLOB RP_GAME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/games/*/game.c)
 foreach(game_source ${RP_GAME_SOURCES})
-  if(game_source MATCHES "/game\\.c$")
-    get_filename_component(game_dir ${game_source} DIRECTORY)
-    get_filename_component(game ${game_dir} NAME)
-  else()
-    get_filename_component(stem ${game_source} NAME_WE)
-    string(REPLACE "_" "-" game ${stem})
-  endif()
+  get_filename_component(game_dir ${game_source} DIRECTORY)
+  get_filename_component(game ${game_dir} NAME)
   rp_fuzz_target(state-${game} fuzz_state.c GAME ${game})
   rp_fuzz_target(action-${game} fuzz_action.c GAME ${game})
 endforeach()
