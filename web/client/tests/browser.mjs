@@ -15,14 +15,15 @@
 //        [--games a,b] [--seed N]   (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
 const { chromium } = require('playwright-core');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = axeSource(require.resolve);
 const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
@@ -169,40 +170,20 @@ async function recordDom(p) {
 
 // ---- accessibility ----
 
-// axe-core's rules for WCAG 2.0-2.2 A and AA, and its best practices (heading order, regions).
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-// Moderate or minor findings accepted, rule id -> the reason, which docs/web.md ("Accessible
-// and responsive") repeats; anything critical or serious, or not listed here, fails. None is
-// accepted today.
-/** @type {{[rule: string]: string}} */
-const AXE_ACCEPTED = {};
 const axeRuns = { count: 0, rules: new Set(), ms: 0 };
 
-/** Run axe-core on the page as it is, at 1280x800 and 390x844 in the light scheme (every
- * rule), and at 1280x800 in the dark one (colour contrast: the colours are the same at either
- * size). Each finding is a check. @param {any} page @param {string} label */
-const AXE_PASSES = [['light', 1280, 800], ['light', 390, 844], ['dark', 1280, 800]];
+/** Run axe-core on the page as it is (tests/a11y.mjs: at 1280x800 and 390x844 in the light
+ * scheme, at 1280x800 in the dark one, or the passes given). Each finding is a check.
+ * @param {any} page @param {string} label @param {any[]} [passes] */
 async function axeCheck(page, label, passes = AXE_PASSES) {
   const t0 = Date.now();
-  const size = page.viewportSize();
-  if (!await page.evaluate(() => 'axe' in window)) await page.evaluate(AXE_SOURCE);
-  for (const [scheme, width, height] of passes) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height });
-    const found = await page.evaluate(async ([tags, dark]) => {
-      const options = dark ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : { runOnly: { type: 'tag', values: tags } };
-      const r = await window.axe.run(document, { ...options, resultTypes: ['violations'] });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${(n.failureSummary || '').split('\n')[1] || ''}`) }));
-    }, [AXE_TAGS, scheme === 'dark']);
-    axeRuns.count++;
-    for (const v of found) {
-      axeRuns.rules.add(v.id);
-      const accepted = (v.impact === 'moderate' || v.impact === 'minor') && AXE_ACCEPTED[v.id];
-      check(!!accepted, `${label} (${scheme}, ${width}x${height}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-    }
+  const { findings, rules } = await axeFindings(page, AXE_SOURCE, passes);
+  check(rules > 0, `${label}: axe-core ran (${rules} rules applied)`);
+  for (const v of findings) {
+    axeRuns.rules.add(v.id);
+    check(v.accepted, `${label} (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(size || { width: 1280, height: 800 });
+  axeRuns.count += passes.length;
   axeRuns.ms += Date.now() - t0;
 }
 

@@ -7,7 +7,8 @@
 // undo, a reload that resumes the saved game, the record downloaded and accepted by
 // `ramparts replay`, and after every move the page's text checked against the names the
 // human's seat may not know (the referee's `secrets` of the native engine, from the record
-// saved at that moment). No page error may be logged.
+// saved at that moment). axe-core looks at the setup form and each offline table
+// (tests/a11y.mjs). No page error may be logged.
 // Usage: node offline.mjs --ramparts BIN --node-modules DIR --out DIR [--games a,b] [--seed N]
 //        (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
@@ -17,10 +18,12 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DRIVERS } from './drivers.mjs';
+import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
 const { chromium } = require('playwright-core');
+const AXE_SOURCE = axeSource(require.resolve);
 const OUT = path.resolve(args.out);
 const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-offline-'));
 mkdirSync(OUT, { recursive: true });
@@ -186,6 +189,13 @@ async function playOffline(page, type, index) {
   await page.click('[data-testid=offline-start]');
   await page.waitForSelector('[data-testid=table][data-offline=yes]', { timeout: STEP_TIMEOUT });
   check(await page.$('.board-area .generic') === null, `${type}: the game's own board draws the offline game`);
+  // The offline table as axe-core sees it (issue 32): the first game's in every pass, the
+  // others' at 1280x800 in the light scheme.
+  const axe = await axeFindings(page, AXE_SOURCE, index === 0 ? AXE_PASSES : AXE_PASSES.slice(0, 1));
+  check(axe.rules > 0, `${type}: axe-core ran on the offline table (${axe.rules} rules applied)`);
+  for (const v of axe.findings) {
+    check(v.accepted, `${type}: the offline table (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+  }
   const engine = new NativeEngine();
   // The names secret to the human at every position so far: a name that was known at some
   // point may stay on the page (in the log), as browser.mjs allows.
@@ -317,6 +327,11 @@ async function main() {
     await page.reload();
     await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
     check(await page.evaluate(() => !!navigator.serviceWorker.controller), 'with no server the page loads from the service worker');
+    const axe = await axeFindings(page, AXE_SOURCE);
+    check(axe.rules > 0, `axe-core ran on the offline setup form (${axe.rules} rules applied)`);
+    for (const v of axe.findings) {
+      check(v.accepted, `the offline setup form (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+    }
     for (const [index, type] of GAMES.entries()) {
       try {
         await playOffline(page, type, index);
