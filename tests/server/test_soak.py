@@ -20,8 +20,6 @@ from rsclient import Checks, Server, arguments, guest
 
 SOAK = os.environ.get("RAMPARTS_SOAK") == "1"
 SECONDS = 300 if SOAK else 20
-GAMES = ["danger-at-the-walls", "king-of-danger", "rush-the-wall", "castle-danger",
-         "walls-and-armies"]
 OPTIONS = {"castle-danger": {"turn-limit": 40}}
 
 
@@ -42,10 +40,10 @@ def alive_ms(db):
         con.close()
 
 
-async def player(server, label, rng, stop, counts):
+async def player(server, label, rng, stop, counts, games):
     c = await guest(server, label)
     while time.monotonic() < stop:
-        kind = rng.choice(GAMES)
+        kind = rng.choice(games)
         r = await c.request({"t": "create", "type": kind, "seats": ["me", "ai:random"],
                              "options": OPTIONS.get(kind, {})}, "created")
         g = r["game"]
@@ -101,10 +99,13 @@ async def main():
                     env={"ASAN_OPTIONS": (asan + ":" if asan else "") + "quarantine_size_mb=4"})
     server.start()
     try:
+        _, types = server.http_json("/api/v1/types")  # every game the server offers
+        games = [t["type"] for t in types]
         stop = time.monotonic() + SECONDS
         counts = {"moves": 0, "games": 0}
         samples = []
-        await asyncio.gather(*(player(server, f"p{i}", random.Random(rng.random()), stop, counts)
+        await asyncio.gather(*(player(server, f"p{i}", random.Random(rng.random()), stop, counts,
+                                      games)
                                for i in range(4)),
                              spectator(server, random.Random(rng.random()), stop),
                              sampler(server, stop, samples))

@@ -16,8 +16,9 @@ import { loadEngine } from '../src/offline/engine.js';
 const args = parseArgs(process.argv.slice(2));
 const SEEDS = Number(args.seeds || 2);
 const MAX_PLIES = 300;
-// Options beyond the defaults for some runs: more seats where a game allows them.
-const GAMES = {
+// The options of each game's runs where they go beyond the defaults: more seats where a game
+// allows them. Every other game of the registry plays at its defaults.
+const OPTION_RUNS = {
   'danger-at-the-walls': [''],
   'king-of-danger': ['', 'players=2', 'players=5 dealer=3'],
   'rush-the-wall': ['', 'players=1', 'players=3 variant=vogel'],
@@ -210,9 +211,11 @@ function badRequests(wasm) {
 }
 
 const wasm = await loadEngine(readFileSync(args.wasm));
-const only = args.games ? args.games.split(',') : Object.keys(GAMES);
+const registry = must(wasm, { op: 'games' }).games.map((/** @type {{id: string}} */ g) => g.id);
+for (const game of Object.keys(OPTION_RUNS)) check(registry.includes(game), `${game} (OPTION_RUNS) is a game of the registry`);
+const only = args.games ? args.games.split(',') : registry;
 for (const game of only) {
-  for (const options of GAMES[game]) {
+  for (const options of OPTION_RUNS[game] || ['']) {
     for (let s = 1; s <= SEEDS; s++) {
       try {
         await playGame(wasm, game, options, 100 + s);
