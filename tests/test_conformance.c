@@ -50,6 +50,15 @@ static void check_ended(const rp_game *game, const void *st)
     rp_action legal[RP_MAX_LEGAL];
     assert_int_equal(game->legal_actions(st, legal), 0);
     rp_test_check_returns(game, st);
+    /* A game that ends drawn (every seat the same share) must say so (RP_CAN_DRAW): the
+     * server lets players agree a draw only in such games. */
+    double r[RP_MAX_PLAYERS] = {0};
+    game->returns(st, r);
+    bool drawn = game->num_players(st) > 1; /* alone, a player's whole share is no draw */
+    for (int p = 1; p < game->num_players(st); p++)
+        drawn &= r[p] == r[0];
+    if (drawn && !(game->flags & RP_CAN_DRAW))
+        fail_msg("%s ended drawn but lacks the RP_CAN_DRAW trait", game->id);
 }
 
 /* One random game with the generic per-step checks; returns its number of actions. */
