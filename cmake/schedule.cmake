@@ -8,7 +8,7 @@
 #    means a hang, never a slow or busy machine. No test asserts how fast anything runs (that
 #    is what `make bench`, `make bench-server` and `make bench-web` are for).
 set(RP_TEST_COSTS
-    web_client_browser 180
+    web_client_browser 220
     load_test_kill9_load 90
     server_test_keepalive 52
     cli_analyze 44
