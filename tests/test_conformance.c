@@ -11,6 +11,10 @@
 #include "ramparts/ai.h"
 #include "support.h"
 
+/* The size the counts below scale with: `make soak` runs it whole, `make test` at
+ * RP_TEST_QUICK_GAMES (support.h), so about a third as many games. */
+#define SIZE 1000
+
 /* AddressSanitizer's allocator calls these hooks on every allocation (declared here: gcc ships
  * no <sanitizer/allocator_interface.h>). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -83,7 +87,7 @@ static int checked_playout(const rp_game *game, uint64_t seed, const char *optio
 static void test_random_games_follow_the_contract(void **unused)
 {
     (void)unused;
-    int games = rp_test_games(200) / 10 + 1;
+    int games = rp_test_games(SIZE) / 50 + 1;
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         assert_true(game->state_size <= RP_STATE_MAX_SIZE);
@@ -152,7 +156,7 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
     static const char alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyzABCXYZ;:,.-|/ =";
     rp_rng rng;
     rp_rng_seed(&rng, 2024, 1);
-    int rounds = rp_test_games(200) / 4 + 50;
+    int rounds = rp_test_games(SIZE) / 20 + 50;
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         for (int r = 0; r < rounds; r++) {
@@ -368,7 +372,7 @@ static void test_allocation_counter_sees_allocations(void **unused)
 static void test_legal_actions_and_apply_never_allocate(void **unused)
 {
     (void)unused;
-    const int games = rp_test_games(200) / 20 + 2;
+    const int games = rp_test_games(SIZE) / 100 + 2;
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         for (int p = game->min_players; p <= game->max_players; p++) {
@@ -454,7 +458,7 @@ static void test_evaluate_is_a_share_the_player_can_know(void **unused)
     (void)unused;
     for (int g = 0; g < rp_num_games; g++)
         if (rp_games[g]->evaluate)
-            along_random_games(rp_games[g], rp_test_games(200) / 40 + 2, 3, check_evaluate);
+            along_random_games(rp_games[g], rp_test_games(SIZE) / 200 + 2, 3, check_evaluate);
 }
 
 /* What `viewer` learns from `action` in st: their view afterwards and the events told them
@@ -520,7 +524,7 @@ static void test_observe_action_hides_only_what_is_hidden(void **unused)
     (void)unused;
     for (int g = 0; g < rp_num_games; g++)
         if (rp_games[g]->observe_action)
-            along_random_games(rp_games[g], rp_test_games(200) / 100 + 1, 7, check_observe_action);
+            along_random_games(rp_games[g], rp_test_games(SIZE) / 500 + 1, 7, check_observe_action);
 }
 
 /* ---- the fair-play interface: required of every registered game ---- */
@@ -638,7 +642,7 @@ static void check_explain_illegal(const rp_game *game, const void *st, rp_rng *r
 static void test_fair_play_hooks_along_random_games(void **unused)
 {
     (void)unused;
-    const int games = rp_test_games(200) / 50 + 1;
+    const int games = rp_test_games(SIZE) / 250 + 1;
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         for (int p = game->min_players; p <= game->max_players; p++) {

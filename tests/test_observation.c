@@ -270,7 +270,8 @@ static void test_fields_tile_the_tensor(void **unused)
 static void test_observations_show_exactly_the_view(void **unused)
 {
     (void)unused;
-    const int games = rp_test_games(200) / 40 + 1;
+    /* 6 games a game in make soak, 2 in make test (rp_test_games, support.h). */
+    const int games = rp_test_games(1000) / 200 + 1;
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
         if (!game->observation_tensor)
