@@ -164,6 +164,13 @@ expect_match "the moves hint breaks at a word, hanging under its label" "$out" $
 expect_match "Walls and Armies shows the walls both players have seen" \
   "$("$RAMPARTS" watch walls-and-armies --ai random --pace 0 --seed 3)" "walls: .*:\([0-9JQKA]+[CDHS]\)"
 
+# Issue 26: King of Danger's cards played this hand are grouped by suit, numbers in runs.
+played=$("$RAMPARTS" watch king-of-danger --ai random --pace 0 --seed 3 | grep 'Played this hand: ')
+group='(kings( [a-z]+)+|(walls|cannons|wizard)( [0-9]+(-[0-9]+)?)+)'
+bad=$(grep -v -E "^  Played this hand: (\(none\)|$group(; $group)*)\$" <<<"$played" | head -1)
+expect_eq "King of Danger groups the cards played this hand" "$bad" ""
+expect_match "and runs of numbers are ranges" "$played" "walls 1-[0-9]"
+
 # TERM=dumb: no colour even where colour would be allowed (checked on a terminal in
 # terminal.py); here: the decision does not depend on TERM alone.
 out=$(printf 'quit\n' | TERM=dumb "$RAMPARTS" play castle-danger --seed 4 --record "$tmp/d.rec")

@@ -34,7 +34,10 @@ def undo_screen_table(screen):
     body = screen.rstrip("\n").split("\n")[:-1]
     for i, line in enumerate(body):
         if line.startswith("Took back"):
-            return body[i + 1:]
+            after = body[i + 1:]
+            if after and after[0].startswith("('undo' again"):
+                after = after[1:]  # what one more undo would take back
+            return after
     return None
 
 
@@ -50,7 +53,7 @@ def one_seed(ramparts, game, seed, record, checks):
         if not PROMPT.search(peeked):
             return None  # the human's move ended the game: nothing to take back and redo
         undone = s.send("undo")
-        taken = re.search(r"Took back (\d+) move", undone)
+        taken = re.search(r"Took back your last move, '[^']*'(, and the (\d+) repl)?", undone)
         if not taken:
             checks.fail(f"{game} seed {seed}: undo was refused: {undone[-300:]}")
             s.close()
@@ -59,7 +62,7 @@ def one_seed(ramparts, game, seed, record, checks):
         checks.expect(table is not None and table == table_part(before, len(table)),
                       f"{game} seed {seed}: the table after undo is not the one before the move")
         redone = s.send("1")
-        if int(taken.group(1)) > 1:  # the AI had answered: its answer was the peek
+        if taken.group(2):  # the AI had answered: its answer was the peek
             s.close()
             text = open(record).read()
             checks.expect(re.search(r"^\[undo 0 \d+\]$", text, re.M) is not None,

@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/check.h"
@@ -573,6 +574,53 @@ static void put_cards(FILE *out, uint32_t mask, bool color)
     }
 }
 
+/* A long set of cards grouped by suit, numbers in runs: "kings danger walls; walls 1-4 6;
+ * cannons 2-3; wizard 1 5-8" (the cards played this hand: one long line of names otherwise). */
+static void put_cards_grouped(FILE *out, uint32_t mask, bool color)
+{
+    static const uint32_t suits[] = {KD_KINGS, KD_WALLS, KD_CANNONS, KD_WIZARDS};
+    static const char *const colors[] = {"1;36", "33", "31", "35"};
+    if (!mask)
+        fputs("(none)", out);
+    bool first = true;
+    for (size_t g = 0; g < sizeof suits / sizeof suits[0]; g++) {
+        uint32_t cards = mask & suits[g];
+        if (!cards)
+            continue;
+        const char *name = kd_long_names[kd_lowest(cards)];
+        const char *dash = strrchr(name, '-');
+        if (color)
+            fprintf(out, "%s\033[%sm", first ? "" : "; ", colors[g]);
+        else
+            fputs(first ? "" : "; ", out);
+        first = false;
+        if (g == 0)
+            fputs("kings", out);
+        else
+            fprintf(out, "%.*s", dash ? (int)(dash - name) : (int)strlen(name), name);
+        int numbers[KD_CARDS], n = 0;
+        for (; cards; cards &= cards - 1) {
+            const char *card = kd_long_names[kd_lowest(cards)];
+            const char *part = strrchr(card, '-') ? strrchr(card, '-') + 1 : card;
+            if (g == 0)
+                fprintf(out, " %s", part);
+            else
+                numbers[n++] = atoi(part);
+        }
+        for (int i = 0; i < n;) {
+            int j = i;
+            while (j + 1 < n && numbers[j + 1] == numbers[j] + 1)
+                j++;
+            fprintf(out, " %d", numbers[i]);
+            if (j > i)
+                fprintf(out, "-%d", numbers[j]);
+            i = j + 1;
+        }
+        if (color)
+            fputs("\033[0m", out);
+    }
+}
+
 /* A trick as "Blue walls-3, Red wizard-5". */
 static void put_trick(const kd_state *s, FILE *out, const uint8_t *cards, int len, int leader,
                       bool color)
@@ -630,7 +678,7 @@ void kd_render(const void *st, int viewer, FILE *out, bool color)
         fputs("\n", out);
     }
     fputs("  Played this hand: ", out);
-    put_cards(out, s->played, color);
+    put_cards_grouped(out, s->played, color);
     fputs("\n", out);
     if (s->last_len) {
         fputs("  Last trick: ", out);
