@@ -395,8 +395,11 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddNullToObject(r, "turn_cap");
     cJSON_AddBoolToObject(r, "paired", job->paired);
     const an_set base = {job->items, job->games, job->paired};
-    if (job->games > 0)
-        cJSON_AddItemToObject(r, "ai_games", an_figures_json(job->game, &base));
+    if (job->games > 0) {
+        cJSON *figs = an_figures_json(job->game, &base);
+        cJSON_AddItemToObject(r, "verdict", an_verdict_json(figs, job->turn_cap));
+        cJSON_AddItemToObject(r, "ai_games", figs);
+    }
     cJSON *variants = cJSON_AddArrayToObject(r, "variants");
     for (int v = 0; v < job->num_vs; v++) {
         const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
@@ -436,6 +439,103 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddItemToObject(r, "ai_records", o);
     }
     return r;
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+static void csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.10g", v);
+    else
+        fputs(",", out);
+}
+
+/* One row per game of a set: which set, the deal, who moved first and won, lengths, Ludii's
+ * per-game metrics, each seat's share of the win and points. */
+static void csv_rows(FILE *out, const analyze_job *job, const char *set_name, const an_game *games,
+                     long count, bool deals)
+{
+    for (long i = 0; i < count; i++) {
+        const an_game *g = &games[i];
+        int winner = -1;
+        for (int p = 0; p < g->players && !g->unfinished; p++)
+            winner = g->returns[p] > 0.999 ? p : winner;
+        csv_field(out, set_name);
+        const long deal = deals ? (job->paired ? i / 2 : i) : -1;
+        fprintf(out, ",%ld", i);
+        if (deal >= 0)
+            fprintf(out, ",%ld,%llu", deal, (unsigned long long)(job->cfg.seed + (uint64_t)deal));
+        else
+            fputs(",,", out);
+        fprintf(out, ",%d,%d,%d,%d,%d,%ld,%ld,%ld", g->players, g->first_mover, winner,
+                g->unfinished, g->turns, g->actions, g->decisions, g->forced);
+        csv_number(out, g->actions ? g->legal_sum / (double)g->actions : NAN);
+        csv_number(out, g->lead_change);
+        csv_number(out, g->stability);
+        csv_number(out, g->drama);
+        csv_number(out, g->decisiveness);
+        for (int p = 0; p < RP_MAX_PLAYERS; p++)
+            csv_number(out, p < g->players ? g->returns[p] : NAN);
+        for (int p = 0; p < RP_MAX_PLAYERS; p++)
+            csv_number(out, p < g->players && g->scored ? g->scores[p] : NAN);
+        fputc('\n', out);
+    }
+}
+
+/* --csv FILE: the per-game data of the AI games, the variants, the sweep and the records. */
+static int write_csv(const analyze_job *job, const human_set *human, const char *path)
+{
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "ramparts analyze: cannot write %s: %s\n", path, strerror(errno));
+        return RP_EXIT_FAIL;
+    }
+    fputs("set,game,deal,seed,players,first_mover,winner,unfinished,turns,actions,decisions,"
+          "forced,branching,lead_changes,stability,drama,decisiveness",
+          out);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        fprintf(out, ",share_%d", p);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        fprintf(out, ",points_%d", p);
+    fputc('\n', out);
+    csv_rows(out, job, "base", job->items, job->games, true);
+    for (int v = 0; v < job->num_variants; v++) {
+        char name[RP_OPTION_TEXT + 80];
+        if (v < job->num_vs)
+            snprintf(name, sizeof name, "vs %s", job->variant_text[v]);
+        else
+            snprintf(name, sizeof name, "sweep %s=%s", job->sweep_option,
+                     job->sweep_label[v - job->num_vs]);
+        csv_rows(out, job, name, job->items + (v + 1) * job->games, job->games, true);
+    }
+    if (human) {
+        csv_rows(out, job, "human records", human->games, human->count, false);
+        csv_rows(out, job, "ai-only records", human->games + human->capacity - human->ai_only,
+                 human->ai_only, false);
+    }
+    bool ok = !ferror(out);
+    if (out != stdout)
+        ok = fclose(out) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "ramparts analyze: cannot write %s\n", path);
+        return RP_EXIT_FAIL;
+    }
+    return RP_EXIT_OK;
 }
 
 static int write_outputs(const cJSON *report, const char *html_path, const char *json_path)
@@ -523,7 +623,8 @@ static void analyze_help(void)
 {
     printf("usage: ramparts analyze GAME [key=value ...] [--games N] [--ai A,B,...]\n"
            "                        [--vs key=value[,key=value]] ... [--records DIR]\n"
-           "                        [--out report.html] [--json FILE|-] [options]\n\n"
+           "                        [--sweep OPTION=a..b[:step]] [--out report.html]\n"
+           "                        [--json FILE|-] [--csv FILE|-] [options]\n\n"
            "Plays AI games and writes a balance report a designer can act on: one self-contained\n"
            "HTML file (plots drawn by Vega-Lite, works offline) and the same figures as JSON.\n"
            "Every figure has a 95%% interval and the number of games behind it.\n\n"
@@ -547,7 +648,9 @@ static void analyze_help(void)
            "  --seed S           the first deal's seed (default 1)\n"
            "  --threads T        threads (default: every core)\n"
            "  --save-records DIR write the base AI games as records\n"
-           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n\n"
+           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n"
+           "  --csv FILE         one row per game (AI games, variants, sweep values, records)\n"
+           "                     for spreadsheets (- for stdout)\n\n"
            "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
            "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
            "AIs:\n%s",
@@ -750,7 +853,7 @@ typedef struct analyze_args {
     char *ai, *ladder, *vs[MAX_VARIANTS];
     int num_vs;
     const char *sweep;
-    const char *html, *json;
+    const char *html, *json, *csv;
 } analyze_args;
 
 static bool number_option(const char *a, const char *v, analyze_args *args)
@@ -811,6 +914,8 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             args->html = v;
         } else if (strcmp(a, "--json") == 0) {
             args->json = v;
+        } else if (strcmp(a, "--csv") == 0) {
+            args->csv = v;
         } else {
             return rp_cli_usage_error("analyze", "unknown option '%s'", a);
         }
@@ -820,8 +925,9 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
 
 static int settle(analyze_job *job, analyze_args *args)
 {
-    if (!args->html && !args->json)
-        return rp_cli_usage_error("analyze", "where to? --out report.html and/or --json FILE");
+    if (!args->html && !args->json && !args->csv)
+        return rp_cli_usage_error("analyze",
+                                  "where to? --out report.html, --json FILE and/or --csv FILE");
     job->cfg.seed = (uint64_t)args->seed;
     static char default_ai[] = "greedy", default_ladder[] = "random,greedy,easy,medium,hard";
     job->num_ai = parse_specs(job->game, args->ai ? args->ai : default_ai, job->ai_specs,
@@ -914,7 +1020,11 @@ int rp_cmd_analyze(int argc, char **argv)
     if (rc == RP_EXIT_OK && rp_cli_mpi_root()) {
         cJSON *report = build_report(&job, have_human ? &human : NULL);
         rc = write_outputs(report, args.html, args.json);
-        if (rc == RP_EXIT_OK && !(args.json && strcmp(args.json, "-") == 0) && job.games > 0)
+        if (rc == RP_EXIT_OK && args.csv)
+            rc = write_csv(&job, have_human ? &human : NULL, args.csv);
+        const bool to_stdout =
+            (args.json && strcmp(args.json, "-") == 0) || (args.csv && strcmp(args.csv, "-") == 0);
+        if (rc == RP_EXIT_OK && !to_stdout && job.games > 0)
             print_summary(&job, report, args.html);
         cJSON_Delete(report);
     }

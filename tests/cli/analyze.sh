@@ -36,12 +36,40 @@ expect_match "analyze names a bad record" \
   --json - 2>&1)" "bad.rec"
 
 # ---- figures equal a direct computation from the games' records ----
-for game in $(games); do
-  "$RAMPARTS" analyze $game --games 10 --ladder-games 0 --judge-games 0 --seed 5 \
-    --json "$work/$game.json" --save-records "$work/rec-$game" >/dev/null
-  out=$("$CHECK" "$work/$game.json" "$work/rec-$game" 2>&1)
-  expect_match "$game figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
+for game in $(games) solo; do
+  options=()
+  [ $game == solo ] && game=rush-the-wall options=(players=1) # points, no rival seat
+  name=$game${options[0]:+-solo}
+  "$RAMPARTS" analyze $game "${options[@]}" --games 10 --ladder-games 0 --judge-games 0 \
+    --seed 5 --json "$work/$name.json" --save-records "$work/rec-$name" >/dev/null
+  out=$("$CHECK" "$work/$name.json" "$work/rec-$name" 2>&1)
+  expect_match "$name figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
 done
+expect_eq "solo rush-the-wall: the verdict gives points, not wins" \
+  "$(json_value "$work/rush-the-wall-solo.json" 'd.verdict[0].topic + ": " + /Points at the end/.test(d.verdict[0].text)')" \
+  '"solo: true"'
+expect_eq "the verdict says the sample is small" \
+  "$(json_value "$work/king-of-danger.json" 'd.verdict.some(v => v.topic === "sample")')" "true"
+
+# ---- the per-game CSV agrees with the JSON ----
+"$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
+  --sweep dealer=1,2 --json "$work/csv.json" --csv "$work/games.csv" >/dev/null
+csv_check=$(python3 - "$work/games.csv" "$work/csv.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+base = [r for r in rows if r['set'] == 'base']
+sweep = [r for r in rows if r['set'].startswith('sweep dealer=')]
+ok = len(rows) == 18 and len(base) == 6 and len(sweep) == 12
+ok = ok and [int(r['winner']) for r in base] == d['ai_games']['per_game']['winner']
+ok = ok and [int(r['turns']) for r in base] == d['ai_games']['per_game']['turns']
+ok = ok and [int(r['first_mover']) for r in sweep] == [2] * 6 + [0] * 6
+ok = ok and all(abs(sum(float(r['share_%d' % p]) for p in range(3)) - 1) < 1e-9 for r in rows)
+print('ok' if ok else 'mismatch')
+PY
+)
+expect_eq "CSV: one row per game, the JSON's winners and turns, the sweep's first movers" \
+  "$csv_check" "ok"
 
 # ---- the first mover as the rules define it ----
 "$RAMPARTS" analyze walls-and-armies --games 16 --ladder-games 0 --judge-games 0 \
@@ -201,5 +229,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants sweep human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii ladder impact impact-human decisive variants sweep human$"
 finish

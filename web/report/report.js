@@ -69,6 +69,18 @@ function testText(row) {
   return `p = ${pval(row.p)} (${detail})`;
 }
 
+// The verdict: what a designer reads first, each line marked by its level.
+function verdictSection(root, data) {
+  if (!data.verdict) return;
+  const s = section(root, 'verdict', 'Verdict',
+    'Read off the figures below. "Act": a clear effect worth a designer\'s attention; "note": ' +
+    'worth knowing; "ok": no sign of a problem. The verdict\'s tests of the first mover and ' +
+    'the seats are Bonferroni-adjusted together; the effects are those significant after the ' +
+    'impact table\'s own correction.');
+  s.append(el('ul', { class: 'verdict' }, data.verdict.map((v) =>
+    el('li', { class: `level-${v.level}` }, el('strong', {}, `${v.level}: `), `${v.topic}. `, v.text))));
+}
+
 function seatsSection(root, data) {
   const all = sets(data);
   const players = all[0].figs.players;
@@ -289,6 +301,7 @@ function render(data) {
   const root = document.getElementById('report');
   root.textContent = '';
   header(root, data);
+  verdictSection(root, data);
   seatsSection(root, data);
   lengthSection(root, data);
   ludiiSection(root, data);
