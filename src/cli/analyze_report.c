@@ -950,7 +950,8 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     cJSON_AddStringToObject(o, "strong", strong);
     cJSON_AddNumberToObject(o, "games", (double)set->count);
     /* the stronger side sits alone against copies of the weaker: its fair share */
-    cJSON_AddNumberToObject(o, "fair_share", set_players(set) ? 1.0 / set_players(set) : NAN);
+    const double fair = set_players(set) ? 1.0 / set_players(set) : NAN;
+    cJSON_AddNumberToObject(o, "fair_share", fair);
     long *all = malloc(sizeof *all * (size_t)(set->count + 1));
     if (!all)
         return o;
@@ -959,8 +960,14 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     const double score = fig_strong_score(set, all, set->count, NULL);
     const double weak_wins = fig_weak_wins(set, all, set->count, NULL);
     free(all);
-    cJSON_AddItemToObject(o, "strong_score",
-                          interval_json(an_wilson(score * (double)set->count, set->count)));
+    const an_interval s = an_wilson(score * (double)set->count, set->count);
+    cJSON_AddItemToObject(o, "strong_score", interval_json(s));
+    /* separated: the stronger side's interval lies above its fair share */
+    cJSON_AddBoolToObject(o, "separated", s.low > fair);
+    /* how many games this step needs to tell the levels apart (the score as measured), and
+     * how many a 5-point step would need */
+    add_number(o, "games_to_detect", an_games_to_detect(fair, fmin(0.99, fmax(0.01, s.value))));
+    add_number(o, "games_to_detect_5_points", an_games_to_detect(fair, fair + 0.05));
     const an_interval w = an_wilson(weak_wins * (double)set->count, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin

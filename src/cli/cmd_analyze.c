@@ -10,13 +10,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ai/oracle.h"
 #include "analyze.h"
 
 #define MAX_VARIANTS 6
 #define MAX_SWEEP 12 /* values of one --sweep */
 #define MAX_LEVELS 8
 
-typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_JUDGE } task_kind;
+typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_CEILING, TASK_JUDGE } task_kind;
+
+/* The ceiling's opponents: the weakest and the strongest level of the ladder. */
+#define CEILING_PAIRINGS 2
 
 typedef struct analyze_job {
     const rp_game *game;
@@ -36,7 +40,8 @@ typedef struct analyze_job {
     char sweep_label[MAX_SWEEP][64]; /* the swept part of the value, as given */
     const char *levels[MAX_LEVELS];
     int num_levels;
-    long ladder_games; /* per pairing of neighbouring levels */
+    long ladder_games;  /* per pairing of neighbouring levels */
+    long ceiling_games; /* per pairing of the oracle with the weakest and the strongest level */
     const char *judge;
     long judge_games;
     const char *records_dir;
@@ -52,9 +57,14 @@ static long ladder_start(const analyze_job *job)
     return job->games * (1 + job->num_variants);
 }
 
-static long judge_start(const analyze_job *job)
+static long ceiling_start(const analyze_job *job)
 {
     return ladder_start(job) + (long)(job->num_levels - 1) * job->ladder_games;
+}
+
+static long judge_start(const analyze_job *job)
+{
+    return ceiling_start(job) + CEILING_PAIRINGS * job->ceiling_games;
 }
 
 static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
@@ -64,10 +74,15 @@ static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
         *g = index % job->games;
         return *k == 0 ? TASK_MAIN : TASK_VARIANT;
     }
-    if (index < judge_start(job)) {
+    if (index < ceiling_start(job)) {
         *k = (index - ladder_start(job)) / job->ladder_games;
         *g = (index - ladder_start(job)) % job->ladder_games;
         return TASK_LADDER;
+    }
+    if (index < judge_start(job)) {
+        *k = (index - ceiling_start(job)) / job->ceiling_games;
+        *g = (index - ceiling_start(job)) % job->ceiling_games;
+        return TASK_CEILING;
     }
     *k = 0;
     *g = index - judge_start(job);
@@ -99,6 +114,20 @@ static int ladder_setup(const analyze_job *job, long k, long g, int players, rp_
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
         specs[p] = job->levels[p == strong ? k + 1 : k];
     *ai_seed = (job->cfg.seed + (uint64_t)k * 7919u + (uint64_t)g) * 1000003u + 29u;
+    return strong;
+}
+
+/* Ceiling pairing k (0: the oracle against the weakest level, 1: against the strongest),
+ * game g: the oracle alone on one seat, rotating over the seats of each deal. */
+static int ceiling_setup(const analyze_job *job, long k, long g, int players, rp_config *cfg,
+                         const char **specs, uint64_t *ai_seed)
+{
+    const int strong = (int)(g % players);
+    const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
+    cfg->seed = job->cfg.seed + (uint64_t)(g / players);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        specs[p] = p == strong ? rp_cli_oracle_spec : level;
+    *ai_seed = (job->cfg.seed + (uint64_t)k * 104729u + (uint64_t)g) * 1000003u + 31u;
     return strong;
 }
 
@@ -208,6 +237,8 @@ static int run_task(void *ctx, long index, void *item, rp_error *err)
     int strong = -1;
     if (kind == TASK_LADDER)
         strong = ladder_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
+    else if (kind == TASK_CEILING)
+        strong = ceiling_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
     else
         base_setup(job, g, &cfg, specs, &ai_seed);
     rp_error inner = {{0}};
@@ -417,6 +448,15 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         const an_set set = {job->items + ladder_start(job) + k * job->ladder_games,
                             job->ladder_games, false};
         cJSON_AddItemToArray(ladder, an_ladder_json(job->levels[k], job->levels[k + 1], &set));
+    }
+    if (job->ceiling_games > 0)
+        cJSON_AddStringToObject(r, "oracle", rp_cli_oracle_spec);
+    cJSON *ceiling = cJSON_AddArrayToObject(r, "ceiling");
+    for (int k = 0; k < CEILING_PAIRINGS && job->ceiling_games > 0; k++) {
+        const an_set set = {job->items + ceiling_start(job) + k * job->ceiling_games,
+                            job->ceiling_games, false};
+        const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
+        cJSON_AddItemToArray(ceiling, an_ladder_json(level, "oracle", &set));
     }
     if (job->judge_games > 0) {
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
@@ -641,6 +681,11 @@ static void analyze_help(void)
            "  --ladder A,B,...   the skill ladder, weakest first (default\n"
            "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
            "                     neighbouring pair (default 40; 0 leaves it out)\n"
+           "  --ceiling-games N  games of the oracle (the hard search seeing every hidden card,\n"
+           "                     analysis only) against the ladder's weakest and strongest AI:\n"
+           "                     the ceiling of what skill can win (default 20, with the ladder;\n"
+           "                     0 leaves it out); --oracle PARAMS changes its search budget\n"
+           "                     (e.g. iters=500; default: the hard level's)\n"
            "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
            "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
            "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
@@ -848,11 +893,29 @@ static bool parse_sweep(analyze_job *job, const char *text)
     return sweep_values(job, option, prefix, open + 1, (size_t)(close - open - 1), close + 1);
 }
 
+/* --oracle PARAMS: the oracle's search parameters, checked by making one. */
+static bool set_oracle(const rp_game *game, const char *params)
+{
+    rp_ai *ai;
+    rp_error err;
+    if (strlen(params) + sizeof RP_ORACLE_NAME + 1 > RP_CLI_ORACLE_SPEC ||
+        rp_ai_create_oracle(game, params, 1, &ai, &err) < 0)
+        return rp_cli_usage_error("analyze", "--oracle %s: %s", params,
+                                  strlen(params) + sizeof RP_ORACLE_NAME + 1 > RP_CLI_ORACLE_SPEC
+                                      ? "too long"
+                                      : err.msg),
+               false;
+    rp_ai_free(ai);
+    snprintf(rp_cli_oracle_spec, RP_CLI_ORACLE_SPEC, "%s:%s", RP_ORACLE_NAME, params);
+    return true;
+}
+
 typedef struct analyze_args {
-    long long games, seed, threads, max_turns, ladder_games, judge_games;
+    long long games, seed, threads, max_turns, ladder_games, judge_games, ceiling_games;
     char *ai, *ladder, *vs[MAX_VARIANTS];
     int num_vs;
     const char *sweep;
+    const char *oracle; /* the oracle's search parameters */
     const char *html, *json, *csv;
 } analyze_args;
 
@@ -868,13 +931,16 @@ static bool number_option(const char *a, const char *v, analyze_args *args)
         return rp_cli_number("analyze", a, v, 1, 1000000, &args->max_turns);
     if (strcmp(a, "--ladder-games") == 0)
         return rp_cli_number("analyze", a, v, 0, 1000000, &args->ladder_games);
+    if (strcmp(a, "--ceiling-games") == 0)
+        return rp_cli_number("analyze", a, v, 0, 1000000, &args->ceiling_games);
     return rp_cli_number("analyze", a, v, 0, 1000000, &args->judge_games);
 }
 
 static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
 {
-    static const char *const numbers[] = {"--games",     "--seed",         "--threads",
-                                          "--max-turns", "--ladder-games", "--judge-games"};
+    static const char *const numbers[] = {"--games",        "--seed",         "--threads",
+                                          "--max-turns",    "--ladder-games", "--judge-games",
+                                          "--ceiling-games"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool is_number = false;
@@ -904,6 +970,8 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             if (args->sweep)
                 return rp_cli_usage_error("analyze", "one --sweep at a time");
             args->sweep = v;
+        } else if (strcmp(a, "--oracle") == 0) {
+            args->oracle = v;
         } else if (strcmp(a, "--judge") == 0) {
             job->judge = v;
         } else if (strcmp(a, "--records") == 0) {
@@ -943,6 +1011,9 @@ static int settle(analyze_job *job, analyze_args *args)
             return rp_cli_usage_error("analyze", "--ladder needs at least two AIs");
     }
     job->ladder_games = job->num_levels >= 2 ? args->ladder_games : 0;
+    job->ceiling_games = job->ladder_games > 0 ? args->ceiling_games : 0; /* beside the ladder */
+    if (args->oracle && !set_oracle(job->game, args->oracle))
+        return RP_EXIT_USAGE;
     if (!job->judge)
         job->judge = "hard";
     if (args->judge_games > 0 && !check_ai(job->game, job->judge))
@@ -1008,8 +1079,12 @@ int rp_cmd_analyze(int argc, char **argv)
     if (!(job.game = rp_cli_game("analyze", argv[1])))
         return RP_EXIT_USAGE;
     rp_config_default(job.game, &job.cfg);
-    analyze_args args = {
-        .games = 200, .seed = 1, .threads = rp_cli_cores(), .ladder_games = 40, .judge_games = 4};
+    analyze_args args = {.games = 200,
+                         .seed = 1,
+                         .threads = rp_cli_cores(),
+                         .ladder_games = 40,
+                         .judge_games = 4,
+                         .ceiling_games = 20};
     int rc = parse_args(&job, &args, argc, argv);
     if (rc == RP_EXIT_OK)
         rc = settle(&job, &args);

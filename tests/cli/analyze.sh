@@ -133,13 +133,36 @@ expect_eq "sweep: braces mark the swept part of a longer value" \
   "$(json_value "$work/sweep3.json" 'd.sweep.points.map(p => [p.x, p.options.includes(",t" + p.x + ",")])')" \
   "[[2,true],[14,true]]"
 
+# ---- the oracle (sees every hidden card): analysis only ----
+expect_status "sim refuses the oracle" 2 "$RAMPARTS" sim walls-and-armies --ai oracle --games 1
+expect_match "sim says why" "$("$RAMPARTS" sim walls-and-armies --ai oracle 2>&1)" \
+  "only inside .ramparts analyze."
+expect_status "arena refuses the oracle" 2 "$RAMPARTS" arena walls-and-armies --ai oracle,random
+expect_status "analyze --ai refuses the oracle" 2 "$RAMPARTS" analyze walls-and-armies \
+  --ai oracle --json -
+expect_status "analyze --oracle with a bad parameter" 2 "$RAMPARTS" analyze walls-and-armies \
+  --oracle bogus=1 --json -
+if grep -rlE 'oracle\.h|rp_ai_create_oracle|rp_cli_oracle_spec' "$SOURCE/src/server" \
+  "$SOURCE/src/engine" "$SOURCE/python" "$SOURCE/include" >/dev/null; then
+  fail "the server, the engine, the Python package or a public header reaches the oracle"
+else pass; fi
+if [ -e "$BUILD/libramparts.so" ] && command -v nm >/dev/null; then
+  expect_eq "the shared library does not export the oracle" \
+    "$(nm -D --defined-only "$BUILD/libramparts.so" | grep -c oracle)" "0"
+fi
+
 # ---- results do not depend on the number of threads ----
-"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
-  --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
-"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
-  --judge-games 1 --threads 3 --json "$work/t3.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 \
+  --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 1 --threads 1 \
+  --json "$work/t1.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 \
+  --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 1 --threads 3 \
+  --json "$work/t3.json" >/dev/null
 if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
   fail "analyze depends on --threads"; fi
+expect_eq "the ceiling: the oracle against the ladder's weakest and strongest AI" \
+  "$(json_value "$work/t1.json" 'd.ceiling.map(r => [r.weak, r.strong, r.games])')" \
+  '[["random","oracle",2],["greedy","oracle",2]]'
 
 # ---- a paired variant with identical options: no significant difference ----
 "$RAMPARTS" analyze danger-at-the-walls --games 12 --ladder-games 0 --judge-games 0 \
@@ -194,7 +217,8 @@ expect_eq "sim under mpirun -n 2 equals one process" "$two" "$one"
 one=$("$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
 two=$("${mpi[@]}" "$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
 expect_eq "arena under mpirun -n 2 equals one process" "$two" "$one"
-args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --judge easy
+args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --ceiling-games 2
+  --oracle iters=30 --judge easy
   --judge-games 1 --vs turn-cap=150)
 "$RAMPARTS" analyze "${args[@]}" --json "$work/one.json" >/dev/null
 "${mpi[@]}" "$RAMPARTS" analyze "${args[@]}" --json "$work/two.json" >/dev/null
@@ -221,7 +245,8 @@ expect_eq "records: nothing called significant in 6 games" \
 
 # ---- the HTML report in headless Chromium ----
 "$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
-  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 --sweep players=2 \
+  --ladder-games 4 --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 2 \
+  --vs players=2 --sweep players=2 \
   --records "$work/rec-danger-at-the-walls" --out "$work/report.html" >/dev/null
 expect_match "the report is one file with its script inline" \
   "$(grep -c '<script' "$work/report.html")" "^2$"

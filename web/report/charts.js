@@ -89,9 +89,11 @@ export function ludii(sets) {
   };
 }
 
-export function ladder(rows) {
-  return forest(rows.map((r) => ({ label: `${r.strong} vs ${r.weak}`, group: 'stronger side\'s score', ...r.strong_score }))
-    .concat(rows.map((r) => ({ label: `${r.strong} vs ${r.weak}`, group: 'weaker side\'s wins', ...r.weak_wins }))),
+export function ladder(rows, ceiling = []) {
+  const point = (r, group, key) => ({ label: `${r.strong} vs ${r.weak}`, group, ...r[key] });
+  return forest(rows.map((r) => point(r, 'stronger side\'s score', 'strong_score'))
+    .concat(rows.map((r) => point(r, 'weaker side\'s wins', 'weak_wins')))
+    .concat(ceiling.map((r) => point(r, 'the oracle\'s score (ceiling)', 'strong_score'))),
   { title: 'share (95% Wilson interval)' });
 }
 

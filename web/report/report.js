@@ -146,17 +146,34 @@ function ludiiSection(root, data) {
 
 function ladderSection(root, data) {
   if (!data.ladder.length) return;
-  const s = section(root, 'ladder', 'Skill and luck: the ladder',
+  const s = section(root, 'ladder', 'Skill and luck: the ladder and the ceiling',
     'Each AI against the next stronger one. If skill always told, the stronger side would ' +
     'win every game; how often the weaker side still wins shows how much the deal decides. ' +
     '"Deal decides" assumes a game is either won by the better player or a coin flip, so it ' +
     'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
     'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
-    'number of players, and the weaker side wins when any of its seats does.');
-  s.append(table(['weaker', 'stronger', 'fair share', 'stronger scores', 'weaker side wins', 'deal decides'],
-    data.ladder.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
-      interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a'])));
-  plot(s, 'ladder', charts.ladder(data.ladder), 'The stronger AI\'s score in each pairing.');
+    'number of players, and the weaker side wins when any of its seats does. A step is ' +
+    '"separated" when the stronger side\'s interval lies above its fair share; "games to tell ' +
+    'apart" is how many games a two-sided 5% test with 80% power needs for the score measured ' +
+    '(Fleiss 2.5).');
+  const games = (r) => (r.games_to_detect === null || r.games_to_detect === undefined ? 'n/a'
+    : `${Math.round(r.games_to_detect)}`);
+  const rows = (list) => list.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
+    r.separated ? 'yes' : 'no', games(r), interval(r.weak_wins, pct),
+    r.deal_decides ? interval(r.deal_decides, pct) : 'n/a']);
+  const head = ['weaker', 'stronger', 'fair share', 'stronger scores', 'separated',
+    'games to tell apart', 'weaker side wins', 'deal decides'];
+  s.append(table(head, rows(data.ladder)));
+  if (data.ceiling && data.ceiling.length) {
+    s.append(el('h3', {}, 'The ceiling: an oracle that sees every hidden card'));
+    s.append(note('The oracle is the hard search run on the true state: it sees the other hands ' +
+      'and the order of the deck (so the draws to come). No player can do better, so its score ' +
+      'against the weakest AI bounds what skill can win in this game, and its score against the ' +
+      'strongest shows how far that AI is from the ceiling. It exists only inside this analysis: ' +
+      'no player and no server can choose it.'));
+    s.append(table(head, rows(data.ceiling)));
+  }
+  plot(s, 'ladder', charts.ladder(data.ladder, data.ceiling || []), 'The stronger AI\'s score in each pairing.');
 }
 
 function impactSection(root, set, id, title) {
