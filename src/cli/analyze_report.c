@@ -943,6 +943,16 @@ static double fig_weak_wins(const an_set *s, const long *idx, long n, const void
     return n ? (double)wins / (double)n : NAN;
 }
 
+/* Wilson's interval for a share measured over `games` games in `deals` deals, the deal the
+ * unit; n stays the games. */
+static an_interval deal_wilson(double share, long deals, long games)
+{
+    an_interval r = an_wilson(share * (double)deals, deals);
+    r.value = share;
+    r.n = games;
+    return r;
+}
+
 cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
 {
     cJSON *o = cJSON_CreateObject();
@@ -960,7 +970,14 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     const double score = fig_strong_score(set, all, set->count, NULL);
     const double weak_wins = fig_weak_wins(set, all, set->count, NULL);
     free(all);
-    const an_interval s = an_wilson(score * (double)set->count, set->count);
+    /* The games of a deal (the stronger side on each seat in turn) share their cards, so
+     * the deal is the unit: Wilson's interval over the deals, each deal's share one
+     * observation (conservative when the games of a deal agree less than fully). */
+    const int players = set_players(set);
+    const long deals = players > 0 ? (set->count + players - 1) / players : 0;
+    cJSON_AddNumberToObject(o, "deals", (double)deals);
+    cJSON_AddStringToObject(o, "interval", "wilson over deals");
+    const an_interval s = deal_wilson(score, deals, set->count);
     cJSON_AddItemToObject(o, "strong_score", interval_json(s));
     /* separated: the stronger side's interval lies above its fair share */
     cJSON_AddBoolToObject(o, "separated", s.low > fair);
@@ -968,7 +985,7 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
      * how many a 5-point step would need */
     add_number(o, "games_to_detect", an_games_to_detect(fair, fmin(0.99, fmax(0.01, s.value))));
     add_number(o, "games_to_detect_5_points", an_games_to_detect(fair, fair + 0.05));
-    const an_interval w = an_wilson(weak_wins * (double)set->count, set->count);
+    const an_interval w = deal_wilson(weak_wins, deals, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin
      * flip between the sides), the weaker side wins half the deal-decided games. */

@@ -36,9 +36,11 @@ export function seatWins(sets) {
       rows.push({ label: 'first mover', group: s.name, ...fm.wins });
   }
   const spec = forest(rows, { title: 'share of games won (95% interval)' });
-  spec.layer.push({ mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
-    data: { values: [{ fair: 1 / Math.max(1, sets[0].figs.players) }] },
-    encoding: { x: { field: 'fair', type: 'quantitative' }, y: null, color: null, yOffset: null } });
+  // each set's own fair share (a variant may change the number of players)
+  spec.layer.push({ mark: { type: 'rule', strokeDash: [4, 4], opacity: 0.7 },
+    data: { values: sets.map((s) => ({ fair: 1 / Math.max(1, s.figs.players), group: s.name })) },
+    encoding: { x: { field: 'fair', type: 'quantitative' }, y: null, yOffset: null,
+      color: { field: 'group', type: 'nominal', title: null } } });
   return spec;
 }
 

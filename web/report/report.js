@@ -87,7 +87,8 @@ function seatsSection(root, data) {
   const s = section(root, 'seats', 'Seats: who wins',
     `Outright wins per seat and of the first mover (the seat the rules, or the deal, let move ` +
     `first); draws and shared wins; games stopped at the turn cap. With ${players} ` +
-    `player${players === 1 ? '' : 's'}, ${fairText(players)}. Intervals: Wilson's over the ` +
+    `player${players === 1 ? '' : 's'}, ${fairText(players)}` +
+    `${all.some((x) => x.figs.players !== players) ? ' (a set with another number of players has its own fair share, its own dashed line)' : ''}. Intervals: Wilson's over the ` +
     'games, or, when two-player deals are played twice with the seats swapped, Student\'s t ' +
     'over the deals (the two games of a deal are not independent).');
   const rows = [];
