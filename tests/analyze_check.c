@@ -282,6 +282,10 @@ static void check_share(const char *what, const cJSON *o, bool (*won)(int g, int
         wilson(share, num_games, &low, &high);
     } else {
         const int deals = num_games / 2;
+        if (deals < 2 || deals > 31) {
+            expect_near("deals within the printed t table (2 to 31)", deals, 2);
+            return;
+        }
         double sq = 0;
         for (int d = 0; d < deals; d++) {
             const double x = (won(2 * d, param) + won(2 * d + 1, param)) / 2.0;

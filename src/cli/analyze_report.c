@@ -384,7 +384,7 @@ static cJSON *share_json(const an_set *set, an_figure fn, const void *ctx)
     cJSON *o = interval_json(share_interval(set, fn, ctx, &method));
     cJSON_AddStringToObject(o, "interval", method);
     if (set->paired)
-        cJSON_AddNumberToObject(o, "deals", (double)((set->count + 1) / 2));
+        cJSON_AddNumberToObject(o, "deals", ceil((double)set->count / 2));
     return o;
 }
 

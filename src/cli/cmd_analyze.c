@@ -365,7 +365,7 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
         free(names[i]);
     free(names);
     /* the AI-only games were filled from the back: put them in the files' order */
-    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; a < b; a++, b--) {
+    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; h->games && a < b; a++, b--) {
         const an_game swap = h->games[a];
         h->games[a] = h->games[b];
         h->games[b] = swap;
@@ -518,8 +518,9 @@ static void csv_rows(FILE *out, const analyze_job *job, const char *set_name, co
         csv_field(out, set_name);
         const long deal = deals ? (job->paired ? i / 2 : i) : -1;
         fprintf(out, ",%ld", i);
+        const uint64_t seed = job->cfg.seed + (uint64_t)(deal >= 0 ? deal : 0);
         if (deal >= 0)
-            fprintf(out, ",%ld,%llu", deal, (unsigned long long)(job->cfg.seed + (uint64_t)deal));
+            fprintf(out, ",%ld,%llu", deal, (unsigned long long)seed);
         else
             fputs(",,", out);
         fprintf(out, ",%d,%d,%d,%d,%d,%ld,%ld,%ld", g->players, g->first_mover, winner,
