@@ -23,6 +23,7 @@ typedef struct game_facts {
     double returns[RP_MAX_PLAYERS];
     double turns, actions, decisions, forced, legal;
     double lead, stability, drama, decisive; /* NaN when not defined */
+    double margin; /* the winner's points minus the best other's; NaN without points or winner */
     char kinds[MAX_KINDS][40];
     unsigned kind_seats[MAX_KINDS];
     int num_kinds;
@@ -185,11 +186,21 @@ static int measure(const rp_match *m, game_facts *f)
     if (!f->over && f->turns > turn_cap)
         f->turns = turn_cap;
     f->winner = -1;
+    f->margin = NAN;
     if (f->over) {
         game->returns(&st, f->returns);
         for (int p = 0; p < f->players; p++)
             if (f->returns[p] > 0.999)
                 f->winner = p;
+        if (game->score && f->players == 1)
+            f->margin = game->score(&st, 0);
+        if (game->score && f->players > 1 && f->winner >= 0) {
+            double best = -1e300;
+            for (int p = 0; p < f->players; p++)
+                if (p != f->winner && game->score(&st, p) > best)
+                    best = game->score(&st, p);
+            f->margin = game->score(&st, f->winner) - best;
+        }
     } else {
         for (int p = 0; p < f->players; p++)
             f->returns[p] = 1.0 / f->players;
@@ -271,6 +282,10 @@ static void check_share(const char *what, const cJSON *o, bool (*won)(int g, int
         wilson(share, num_games, &low, &high);
     } else {
         const int deals = num_games / 2;
+        if (deals < 2 || deals > 31) {
+            expect_near("deals within the printed t table (2 to 31)", deals, 2);
+            return;
+        }
         double sq = 0;
         for (int d = 0; d < deals; d++) {
             const double x = (won(2 * d, param) + won(2 * d + 1, param)) / 2.0;
@@ -335,7 +350,7 @@ static void check_seats(const cJSON *figs, int players)
 static void check_length_and_ludii(const cJSON *figs)
 {
     double draws = 0, stopped = 0, decided = 0, turns = 0, actions = 0, decisions = 0, forced = 0,
-           legal = 0;
+           legal = 0, turns_sq = 0;
     for (int g = 0; g < num_games; g++) {
         const game_facts *f = &facts[g];
         draws += f->over && f->winner < 0;
@@ -343,6 +358,7 @@ static void check_length_and_ludii(const cJSON *figs)
         decided += f->winner >= 0;
         turns += f->turns, actions += f->actions, decisions += f->decisions;
         forced += f->forced, legal += f->legal;
+        turns_sq += f->turns * f->turns;
     }
     const struct {
         const char *list, *id;
@@ -358,6 +374,8 @@ static void check_length_and_ludii(const cJSON *figs)
         {"ludii", "drawishness", draws / num_games},
         {"ludii", "completion", decided / num_games},
         {"ludii", "duration", turns / num_games},
+        {"ludii", "duration_sd", sqrt((turns_sq - turns * turns / num_games) / (num_games - 1))},
+        {"length", "score_margin", mean_of(offsetof(game_facts, margin))},
         {"ludii", "lead_change", mean_of(offsetof(game_facts, lead))},
         {"ludii", "stability", mean_of(offsetof(game_facts, stability))},
         {"ludii", "drama", mean_of(offsetof(game_facts, drama))},

@@ -2,8 +2,10 @@
  * per-player returns in a 3-player game, and that a hidden-information AI chooses the same move
  * in any two states its player cannot tell apart. Two tiny games written here (Nim and a
  * one-card showdown) make the checks exact; the registered games are searched too. */
+#include <math.h>
 #include <string.h>
 
+#include "ai/oracle.h"
 #include "ramparts/ai.h"
 #include "support.h"
 
@@ -315,6 +317,40 @@ static void test_search_is_deterministic(void **unused)
     }
 }
 
+/* The analysis-only oracle sees the card its player may not: in Showdown, holding 3, it calls
+ * against a 1 (a sure win) and folds against a 5 (0.4 beats a sure loss), and says so in its
+ * estimate; rp_ai_create refuses its name, so no player can have it (issue 29). */
+static void test_oracle_sees_hidden_cards_and_only_analysis_makes_it(void **unused)
+{
+    (void)unused;
+    const struct {
+        int theirs;
+        rp_action want;
+        double chance;
+    } cases[] = {{1, SD_CALL, 1.0}, {5, SD_FOLD, 0.4}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        showdown s = showdown_at(3, cases[i].theirs, 1);
+        rp_ai *oracle = NULL;
+        rp_error err = {{0}};
+        assert_int_equal(rp_ai_create_oracle(&showdown_game, "", 7, &oracle, &err), RP_OK);
+        assert_string_equal(rp_ai_name(oracle), RP_ORACLE_NAME);
+        rp_action move;
+        rp_ai_info info;
+        assert_int_equal(rp_ai_choose(oracle, &s, &move, &info, &err), RP_OK);
+        assert_int_equal(move, cases[i].want);
+        assert_true(fabs(info.win_chance - cases[i].chance) < 0.02);
+        rp_ai_free(oracle);
+    }
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    assert_true(rp_ai_create(&showdown_game, "oracle", 1, &ai, &err) < 0);
+    assert_null(ai);
+    assert_non_null(strstr(err.msg, "only inside `ramparts analyze`"));
+    assert_true(rp_ai_create(&showdown_game, "oracle:iters=5", 1, &ai, &err) < 0);
+    assert_true(rp_ai_create_oracle(&showdown_game, "bogus=1", 1, &ai, &err) < 0);
+    assert_null(ai);
+}
+
 /* The same AI object keeps giving legal, repeatable answers: its arena is reused each move. */
 static void test_one_ai_plays_a_whole_game_reusing_its_arena(void **unused)
 {
@@ -547,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_bad_specs_are_refused_with_the_valid_ones),
         cmocka_unit_test(test_help_lists_every_kind),
         cmocka_unit_test(test_spec_lists_split_between_specs),
+        cmocka_unit_test(test_oracle_sees_hidden_cards_and_only_analysis_makes_it),
         cmocka_unit_test(test_search_is_deterministic),
         cmocka_unit_test(test_one_ai_plays_a_whole_game_reusing_its_arena),
         cmocka_unit_test(test_search_finds_the_winning_nim_move),

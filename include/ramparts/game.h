@@ -269,6 +269,11 @@ typedef struct rp_game {
      * and events would spell them. Returns the length, or < 0 on a small buffer. */
     int (*secret_names)(const void *st, int viewer, char *buf, size_t size);
 
+    /* Optional: a seat's points as the rulebook counts them now (fort points in Rush the Wall,
+     * the game score in King of Danger), for tools that report scores and winning margins;
+     * NULL when the game keeps no points. */
+    double (*score)(const void *st, int seat);
+
     /* ---- optional hooks for the AI (NULL when absent) ---- */
 
     /* A heuristic estimate in [0, 1] of `player`'s share of the win; only reads what

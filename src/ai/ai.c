@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ai_internal.h"
+#include "oracle.h"
 
 /* Every kind of AI: its name (the word before ':' in a spec), spaces that pad the name to the
  * help's column, and its line of help. This one list makes the table of kinds, the help text and
@@ -139,6 +140,12 @@ int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **o
     for (int i = 0; i < NUM_KINDS; i++)
         if (strlen(kinds[i].name) == name_len && strncmp(kinds[i].name, spec, name_len) == 0)
             entry = &kinds[i];
+    if (!entry && name_len == strlen(RP_ORACLE_NAME) &&
+        strncmp(spec, RP_ORACLE_NAME, name_len) == 0)
+        return rp_fail(err, RP_EINVAL,
+                       "'%s' sees every hidden card: it exists only inside `ramparts analyze`, "
+                       "never as a player; valid AIs: %s",
+                       RP_ORACLE_NAME, names_text);
     if (!entry)
         return rp_fail(err, RP_EINVAL, "unknown AI '%s'; valid AIs: %s", spec, names_text);
     rp_ai_params params;
@@ -154,6 +161,30 @@ int rp_ai_create(const rp_game *game, const char *spec, uint64_t seed, rp_ai **o
     rp_rng_seed(&ai->rng, seed, 0x5eed);
     snprintf(ai->name, sizeof ai->name, "%s", spec);
     rc = entry->kind->create(ai, &params, err);
+    if (rc < 0) {
+        free(ai);
+        return rc;
+    }
+    *out = ai;
+    return RP_OK;
+}
+
+int rp_ai_create_oracle(const rp_game *game, const char *params, uint64_t seed, rp_ai **out,
+                        rp_error *err)
+{
+    rp_ai_params parsed;
+    int rc = parse_params(params, &parsed, err);
+    if (rc < 0)
+        return rc;
+    rp_ai *ai = calloc(1, sizeof *ai);
+    if (!ai)
+        return rp_fail(err, RP_ENOMEM, "out of memory for the oracle");
+    ai->game = game;
+    ai->kind = &rp_ai_oracle;
+    ai->kind_name = RP_ORACLE_NAME;
+    rp_rng_seed(&ai->rng, seed, 0x5eed);
+    snprintf(ai->name, sizeof ai->name, "%s", RP_ORACLE_NAME);
+    rc = rp_ai_oracle.create(ai, &parsed, err);
     if (rc < 0) {
         free(ai);
         return rc;

@@ -37,6 +37,7 @@ extern const rp_ai_kind rp_ai_ismcts;
 extern const rp_ai_kind rp_ai_easy;
 extern const rp_ai_kind rp_ai_medium;
 extern const rp_ai_kind rp_ai_hard;
+extern const rp_ai_kind rp_ai_oracle; /* analysis only: see oracle.h */
 
 /* A uniformly random legal action of st (not over). */
 rp_action rp__random_action(const rp_game *game, const void *st, rp_rng *rng);

@@ -17,8 +17,10 @@ static const char *level_budget(const rp_game *game, int level)
     return game->ai_levels[level] ? game->ai_levels[level] : default_budget[level];
 }
 
-/* Parameters of the level first, the user's after them, so the user's win. */
-static int level_create(rp_ai *ai, const rp_ai_params *user, int level, rp_error *err)
+/* Parameters of the level first, the user's after them, so the user's win. sees_all makes
+ * the analysis-only oracle: the level's search on the true state. */
+static int level_create(rp_ai *ai, const rp_ai_params *user, int level, bool sees_all,
+                        rp_error *err)
 {
     rp_ai_params merged;
     memset(&merged, 0, sizeof merged);
@@ -41,26 +43,40 @@ static int level_create(rp_ai *ai, const rp_ai_params *user, int level, rp_error
         memcpy(merged.value[merged.count - 1], user->value[i], sizeof merged.value[0]);
     }
     rp_search_cfg cfg;
-    /* Hidden information needs the information-set search; perfect information does not. */
-    rp_search_defaults(ai->game, (ai->game->flags & RP_HIDDEN_INFO) != 0, &cfg);
+    /* Hidden information needs the information-set search; perfect information (and the
+     * oracle, to which nothing is hidden) does not. */
+    rp_search_defaults(ai->game, !sees_all && (ai->game->flags & RP_HIDDEN_INFO) != 0, &cfg);
     int rc = rp_search_parse(&merged, ai->kind_name, &cfg, err);
+    cfg.sees_all = sees_all;
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }
 
 static int easy_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 0, err);
+    return level_create(ai, params, 0, false, err);
 }
 
 static int medium_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 1, err);
+    return level_create(ai, params, 1, false, err);
 }
 
 static int hard_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 2, err);
+    return level_create(ai, params, 2, false, err);
 }
+
+/* The oracle: the hard level's budget, seeing everything (made only by rp_ai_create_oracle). */
+static int oracle_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
+{
+    return level_create(ai, params, 2, true, err);
+}
+
+const rp_ai_kind rp_ai_oracle = {
+    .create = oracle_create,
+    .choose = rp_search_choose,
+    .destroy = rp_search_destroy,
+};
 
 const rp_ai_kind rp_ai_easy = {
     .create = easy_create,

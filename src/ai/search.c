@@ -481,7 +481,8 @@ static int prepare_workers(rp_ai *ai, const void *st, long total)
         worker *w = data->workers[t];
         w->root = st;
         w->root_player = game->current_player(st);
-        w->determinize = (game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) != 0;
+        /* the oracle walks the true state: the hidden cards and the deck's order as they are */
+        w->determinize = !data->cfg.sees_all && (game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) != 0;
         w->budget = total ? total / data->count + (t < total % data->count) : 0;
         w->deadline = deadline;
         w->iterations = 0;

@@ -44,6 +44,7 @@ typedef struct rp_search_cfg {
     long rollout;        /* playout depth before evaluate (-1: to the end) */
     long greedy;         /* percent of playout moves chosen by a 1-ply look at evaluate */
     long nodes;          /* arena limit per thread */
+    bool sees_all;       /* the analysis-only oracle: search the true state, determinize nothing */
 } rp_search_cfg;
 
 /* Parse the search parameters of a spec over `defaults`; refuse unknown keys. */

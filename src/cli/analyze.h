@@ -20,7 +20,9 @@ typedef struct an_game {
     int players;
     bool unfinished; /* stopped at the tools' turn cap (CD-16) */
     double returns[RP_MAX_PLAYERS];
-    int strong_seat; /* ladder games: the seat of the stronger AI (-1 otherwise) */
+    bool scored;                   /* the game keeps points (its score hook) */
+    double scores[RP_MAX_PLAYERS]; /* each seat's points at the end */
+    int strong_seat;               /* ladder games: the seat of the stronger AI (-1 otherwise) */
     int first_mover; /* the seat that moved first (the rules' first player), -1 when the
                       * rules have none (simultaneous play) */
     int turns;
@@ -125,6 +127,11 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
 cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set);
 /* "Decided by one move" over the judged games of a set. */
 cJSON *an_decisive_json(const an_set *set, const char *judge_spec);
+
+/* The verdict of a set's figures (an_figures_json): first mover, length, decisiveness and the
+ * effects that matter, each with its level ("ok", "note", "act") and the tests' p-values
+ * Bonferroni-adjusted over the verdict's own tests. */
+cJSON *an_verdict_json(const cJSON *figures, int turn_cap);
 
 /* The HTML report: the figures as data and the plotting bundle, one file. */
 int an_write_html(FILE *out, const cJSON *report);

@@ -316,6 +316,9 @@ int an_collector_finish(an_collector *c, const double *returns, bool unfinished,
             winner = p;
     }
     note_hands(c, &c->last, g->players);
+    g->scored = c->game->score != NULL;
+    for (int p = 0; p < g->players && g->scored; p++)
+        g->scores[p] = c->game->score(&c->last, p);
     if (c->overflow)
         return rp_fail(err, RP_ENOMEM,
                        "analyze: more than %d cards and kinds of action in one "

@@ -146,6 +146,62 @@ static double fig_mean(const an_set *s, const long *idx, long n, const void *ctx
     return count ? sum / (double)count : NAN;
 }
 
+/* The standard deviation of the turns of the sample (n - 1 in the denominator). */
+static double fig_turns_sd(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    if (n < 2)
+        return NAN;
+    double sum = 0, sq = 0;
+    for (long i = 0; i < n; i++)
+        sum += s->games[idx[i]].turns;
+    const double mean = sum / (double)n;
+    for (long i = 0; i < n; i++)
+        sq += (s->games[idx[i]].turns - mean) * (s->games[idx[i]].turns - mean);
+    return sqrt(sq / (double)(n - 1));
+}
+
+/* The winner's points minus the best other seat's, over games with a sole winner and points;
+ * alone, the player's own points. */
+static double fig_score_margin(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    double sum = 0;
+    long count = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        if (!g->scored || g->unfinished)
+            continue;
+        if (g->players == 1) {
+            sum += g->scores[0], count++;
+            continue;
+        }
+        const int w = sole_winner(g);
+        if (w < 0)
+            continue;
+        double best = -INFINITY;
+        for (int p = 0; p < g->players; p++)
+            if (p != w)
+                best = fmax(best, g->scores[p]);
+        sum += g->scores[w] - best, count++;
+    }
+    return count ? sum / (double)count : NAN;
+}
+
+/* A seat's mean points at the end of the games that ended. */
+static double fig_points(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    const int seat = *(const int *)ctx;
+    double sum = 0;
+    long count = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        if (g->scored && !g->unfinished && seat < g->players)
+            sum += g->scores[seat], count++;
+    }
+    return count ? sum / (double)count : NAN;
+}
+
 /* Legal actions per state acted in, over all states of the sample. */
 static double fig_branching(const an_set *s, const long *idx, long n, const void *ctx)
 {
@@ -212,6 +268,9 @@ static const figure_def ludii_figures[] = {
      LUDII_DIR "single/outcome/Completion.java"},
     {"duration", "Duration (turns)", fig_mean, &m_turns, false, "DurationTurns",
      "Number of turns in a game (mean).", LUDII_DIR "single/duration/DurationTurns.java"},
+    {"duration_sd", "Length spread (turns)", fig_turns_sd, NULL, false, "DurationTurnsStdDev",
+     "Number of turns in a game (standard deviation).",
+     LUDII_DIR "single/duration/DurationTurnsStdDev.java"},
     {"decisiveness", "Decisiveness", fig_mean, &m_decisive, false, "DecisivenessMoves",
      "Percentage number of moves after a winning player has a state evaluation above the "
      "decisiveness threshold (the highest evaluation any non-winner reached in that game); "
@@ -245,6 +304,10 @@ static const figure_def length_figures[] = {
     {"forced_share", "Share of forced (single-option) decisions", fig_forced, NULL, false, NULL,
      NULL, NULL},
     {"unfinished", "Games stopped at the turn cap", fig_unfinished, NULL, true, NULL, NULL, NULL},
+    {"score_margin",
+     "Winning margin in points (the winner's minus the best other's; alone, "
+     "the points)",
+     fig_score_margin, NULL, false, NULL, NULL, NULL},
     {"draws", "Draws (and shared wins)", fig_draws, NULL, true, NULL, NULL, NULL},
 };
 #define NUM_LENGTH ((int)(sizeof length_figures / sizeof length_figures[0]))
@@ -321,7 +384,7 @@ static cJSON *share_json(const an_set *set, an_figure fn, const void *ctx)
     cJSON *o = interval_json(share_interval(set, fn, ctx, &method));
     cJSON_AddStringToObject(o, "interval", method);
     if (set->paired)
-        cJSON_AddNumberToObject(o, "deals", (double)((set->count + 1) / 2));
+        cJSON_AddNumberToObject(o, "deals", ceil((double)set->count / 2));
     return o;
 }
 
@@ -791,6 +854,21 @@ static cJSON *impact_json(const an_set *set)
 
 /* ---- the report parts ---- */
 
+/* Each seat's mean points at the end (games that keep points), with a bootstrap interval. */
+static cJSON *scores_json(const rp_game *game, const an_set *set)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int p = 0; p < set_players(set); p++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "seat", p);
+        cJSON_AddStringToObject(row, "name", rp_seat_name(game, p));
+        cJSON_AddItemToObject(row, "points",
+                              interval_json(an_bootstrap(set, fig_points, &seat_ids[p])));
+        cJSON_AddItemToArray(list, row);
+    }
+    return list;
+}
+
 cJSON *an_figures_json(const rp_game *game, const an_set *set)
 {
     cJSON *o = cJSON_CreateObject();
@@ -799,6 +877,8 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     cJSON_AddNumberToObject(o, "players", set_players(set));
     cJSON_AddItemToObject(o, "seats", seats_json(game, set));
     cJSON_AddItemToObject(o, "first_mover", first_mover_json(game, set));
+    if (game->score)
+        cJSON_AddItemToObject(o, "scores", scores_json(game, set));
     cJSON_AddItemToObject(o, "length", figure_list_json(set, length_figures, NUM_LENGTH));
     cJSON_AddItemToObject(o, "ludii", figure_list_json(set, ludii_figures, NUM_LUDII));
     cJSON_AddBoolToObject(o, "state_evaluation", game->evaluate != NULL);
@@ -863,6 +943,16 @@ static double fig_weak_wins(const an_set *s, const long *idx, long n, const void
     return n ? (double)wins / (double)n : NAN;
 }
 
+/* Wilson's interval for a share measured over `games` games in `deals` deals, the deal the
+ * unit; n stays the games. */
+static an_interval deal_wilson(double share, long deals, long games)
+{
+    an_interval r = an_wilson(share * (double)deals, deals);
+    r.value = share;
+    r.n = games;
+    return r;
+}
+
 cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
 {
     cJSON *o = cJSON_CreateObject();
@@ -870,7 +960,8 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     cJSON_AddStringToObject(o, "strong", strong);
     cJSON_AddNumberToObject(o, "games", (double)set->count);
     /* the stronger side sits alone against copies of the weaker: its fair share */
-    cJSON_AddNumberToObject(o, "fair_share", set_players(set) ? 1.0 / set_players(set) : NAN);
+    const double fair = set_players(set) ? 1.0 / set_players(set) : NAN;
+    cJSON_AddNumberToObject(o, "fair_share", fair);
     long *all = malloc(sizeof *all * (size_t)(set->count + 1));
     if (!all)
         return o;
@@ -879,9 +970,22 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     const double score = fig_strong_score(set, all, set->count, NULL);
     const double weak_wins = fig_weak_wins(set, all, set->count, NULL);
     free(all);
-    cJSON_AddItemToObject(o, "strong_score",
-                          interval_json(an_wilson(score * (double)set->count, set->count)));
-    const an_interval w = an_wilson(weak_wins * (double)set->count, set->count);
+    /* The games of a deal (the stronger side on each seat in turn) share their cards, so
+     * the deal is the unit: Wilson's interval over the deals, each deal's share one
+     * observation (conservative when the games of a deal agree less than fully). */
+    const int players = set_players(set);
+    const long deals = players > 0 ? (set->count + players - 1) / players : 0;
+    cJSON_AddNumberToObject(o, "deals", (double)deals);
+    cJSON_AddStringToObject(o, "interval", "wilson over deals");
+    const an_interval s = deal_wilson(score, deals, set->count);
+    cJSON_AddItemToObject(o, "strong_score", interval_json(s));
+    /* separated: the stronger side's interval lies above its fair share */
+    cJSON_AddBoolToObject(o, "separated", s.low > fair);
+    /* how many games this step needs to tell the levels apart (the score as measured), and
+     * how many a 5-point step would need */
+    add_number(o, "games_to_detect", an_games_to_detect(fair, fmin(0.99, fmax(0.01, s.value))));
+    add_number(o, "games_to_detect_5_points", an_games_to_detect(fair, fair + 0.05));
+    const an_interval w = deal_wilson(weak_wins, deals, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin
      * flip between the sides), the weaker side wins half the deal-decided games. */

@@ -129,6 +129,13 @@ typedef struct rp_cli_outcome {
  * when the game was stopped at the cap) and RP_NO_ACTION. */
 typedef void (*rp_cli_watch)(void *ctx, const void *st, int mover, rp_action action, int legal);
 
+/* The analysis-only oracle's spec (src/ai/oracle.h), "oracle" or "oracle:PARAMS" (analyze
+ * writes its --oracle parameters here before any game starts): rp_cli_ai_game makes the
+ * oracle for a seat whose spec is this very array (compared by address), so text a user
+ * types ("oracle" in `sim --ai`) never makes one; only `analyze` passes it. */
+#define RP_CLI_ORACLE_SPEC 96
+extern char rp_cli_oracle_spec[RP_CLI_ORACLE_SPEC];
+
 /* Play one game from cfg, the AI specs[p] on each seat p (seeded ai_seed + p). A game still
  * going when turn turn_cap + 1 would begin (turn_cap > 0) is stopped and reported
  * unfinished. watch may be NULL. */

@@ -10,13 +10,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ai/oracle.h"
 #include "analyze.h"
 
 #define MAX_VARIANTS 6
 #define MAX_SWEEP 12 /* values of one --sweep */
 #define MAX_LEVELS 8
 
-typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_JUDGE } task_kind;
+typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_CEILING, TASK_JUDGE } task_kind;
+
+/* The ceiling's opponents: the weakest and the strongest level of the ladder. */
+#define CEILING_PAIRINGS 2
 
 typedef struct analyze_job {
     const rp_game *game;
@@ -36,7 +40,8 @@ typedef struct analyze_job {
     char sweep_label[MAX_SWEEP][64]; /* the swept part of the value, as given */
     const char *levels[MAX_LEVELS];
     int num_levels;
-    long ladder_games; /* per pairing of neighbouring levels */
+    long ladder_games;  /* per pairing of neighbouring levels */
+    long ceiling_games; /* per pairing of the oracle with the weakest and the strongest level */
     const char *judge;
     long judge_games;
     const char *records_dir;
@@ -52,9 +57,14 @@ static long ladder_start(const analyze_job *job)
     return job->games * (1 + job->num_variants);
 }
 
-static long judge_start(const analyze_job *job)
+static long ceiling_start(const analyze_job *job)
 {
     return ladder_start(job) + (long)(job->num_levels - 1) * job->ladder_games;
+}
+
+static long judge_start(const analyze_job *job)
+{
+    return ceiling_start(job) + CEILING_PAIRINGS * job->ceiling_games;
 }
 
 static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
@@ -64,10 +74,15 @@ static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
         *g = index % job->games;
         return *k == 0 ? TASK_MAIN : TASK_VARIANT;
     }
-    if (index < judge_start(job)) {
+    if (index < ceiling_start(job)) {
         *k = (index - ladder_start(job)) / job->ladder_games;
         *g = (index - ladder_start(job)) % job->ladder_games;
         return TASK_LADDER;
+    }
+    if (index < judge_start(job)) {
+        *k = (index - ceiling_start(job)) / job->ceiling_games;
+        *g = (index - ceiling_start(job)) % job->ceiling_games;
+        return TASK_CEILING;
     }
     *k = 0;
     *g = index - judge_start(job);
@@ -99,6 +114,20 @@ static int ladder_setup(const analyze_job *job, long k, long g, int players, rp_
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
         specs[p] = job->levels[p == strong ? k + 1 : k];
     *ai_seed = (job->cfg.seed + (uint64_t)k * 7919u + (uint64_t)g) * 1000003u + 29u;
+    return strong;
+}
+
+/* Ceiling pairing k (0: the oracle against the weakest level, 1: against the strongest),
+ * game g: the oracle alone on one seat, rotating over the seats of each deal. */
+static int ceiling_setup(const analyze_job *job, long k, long g, int players, rp_config *cfg,
+                         const char **specs, uint64_t *ai_seed)
+{
+    const int strong = (int)(g % players);
+    const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
+    cfg->seed = job->cfg.seed + (uint64_t)(g / players);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        specs[p] = p == strong ? rp_cli_oracle_spec : level;
+    *ai_seed = (job->cfg.seed + (uint64_t)k * 104729u + (uint64_t)g) * 1000003u + 31u;
     return strong;
 }
 
@@ -208,6 +237,8 @@ static int run_task(void *ctx, long index, void *item, rp_error *err)
     int strong = -1;
     if (kind == TASK_LADDER)
         strong = ladder_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
+    else if (kind == TASK_CEILING)
+        strong = ceiling_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
     else
         base_setup(job, g, &cfg, specs, &ai_seed);
     rp_error inner = {{0}};
@@ -334,7 +365,7 @@ static int read_records(const analyze_job *job, human_set *h, rp_error *err)
         free(names[i]);
     free(names);
     /* the AI-only games were filled from the back: put them in the files' order */
-    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; a < b; a++, b--) {
+    for (long a = h->capacity - h->ai_only, b = h->capacity - 1; h->games && a < b; a++, b--) {
         const an_game swap = h->games[a];
         h->games[a] = h->games[b];
         h->games[b] = swap;
@@ -395,8 +426,11 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddNullToObject(r, "turn_cap");
     cJSON_AddBoolToObject(r, "paired", job->paired);
     const an_set base = {job->items, job->games, job->paired};
-    if (job->games > 0)
-        cJSON_AddItemToObject(r, "ai_games", an_figures_json(job->game, &base));
+    if (job->games > 0) {
+        cJSON *figs = an_figures_json(job->game, &base);
+        cJSON_AddItemToObject(r, "verdict", an_verdict_json(figs, job->turn_cap));
+        cJSON_AddItemToObject(r, "ai_games", figs);
+    }
     cJSON *variants = cJSON_AddArrayToObject(r, "variants");
     for (int v = 0; v < job->num_vs; v++) {
         const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
@@ -414,6 +448,15 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         const an_set set = {job->items + ladder_start(job) + k * job->ladder_games,
                             job->ladder_games, false};
         cJSON_AddItemToArray(ladder, an_ladder_json(job->levels[k], job->levels[k + 1], &set));
+    }
+    if (job->ceiling_games > 0)
+        cJSON_AddStringToObject(r, "oracle", rp_cli_oracle_spec);
+    cJSON *ceiling = cJSON_AddArrayToObject(r, "ceiling");
+    for (int k = 0; k < CEILING_PAIRINGS && job->ceiling_games > 0; k++) {
+        const an_set set = {job->items + ceiling_start(job) + k * job->ceiling_games,
+                            job->ceiling_games, false};
+        const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
+        cJSON_AddItemToArray(ceiling, an_ladder_json(level, "oracle", &set));
     }
     if (job->judge_games > 0) {
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
@@ -436,6 +479,104 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddItemToObject(r, "ai_records", o);
     }
     return r;
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+static void csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.10g", v);
+    else
+        fputs(",", out);
+}
+
+/* One row per game of a set: which set, the deal, who moved first and won, lengths, Ludii's
+ * per-game metrics, each seat's share of the win and points. */
+static void csv_rows(FILE *out, const analyze_job *job, const char *set_name, const an_game *games,
+                     long count, bool deals)
+{
+    for (long i = 0; i < count; i++) {
+        const an_game *g = &games[i];
+        int winner = -1;
+        for (int p = 0; p < g->players && !g->unfinished; p++)
+            winner = g->returns[p] > 0.999 ? p : winner;
+        csv_field(out, set_name);
+        const long deal = deals ? (job->paired ? i / 2 : i) : -1;
+        fprintf(out, ",%ld", i);
+        const uint64_t seed = job->cfg.seed + (uint64_t)(deal >= 0 ? deal : 0);
+        if (deal >= 0)
+            fprintf(out, ",%ld,%llu", deal, (unsigned long long)seed);
+        else
+            fputs(",,", out);
+        fprintf(out, ",%d,%d,%d,%d,%d,%ld,%ld,%ld", g->players, g->first_mover, winner,
+                g->unfinished, g->turns, g->actions, g->decisions, g->forced);
+        csv_number(out, g->actions ? g->legal_sum / (double)g->actions : NAN);
+        csv_number(out, g->lead_change);
+        csv_number(out, g->stability);
+        csv_number(out, g->drama);
+        csv_number(out, g->decisiveness);
+        for (int p = 0; p < RP_MAX_PLAYERS; p++)
+            csv_number(out, p < g->players ? g->returns[p] : NAN);
+        for (int p = 0; p < RP_MAX_PLAYERS; p++)
+            csv_number(out, p < g->players && g->scored ? g->scores[p] : NAN);
+        fputc('\n', out);
+    }
+}
+
+/* --csv FILE: the per-game data of the AI games, the variants, the sweep and the records. */
+static int write_csv(const analyze_job *job, const human_set *human, const char *path)
+{
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "ramparts analyze: cannot write %s: %s\n", path, strerror(errno));
+        return RP_EXIT_FAIL;
+    }
+    fputs("set,game,deal,seed,players,first_mover,winner,unfinished,turns,actions,decisions,"
+          "forced,branching,lead_changes,stability,drama,decisiveness",
+          out);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        fprintf(out, ",share_%d", p);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        fprintf(out, ",points_%d", p);
+    fputc('\n', out);
+    csv_rows(out, job, "base", job->items, job->games, true);
+    for (int v = 0; v < job->num_variants; v++) {
+        char name[RP_OPTION_TEXT + 80];
+        if (v < job->num_vs)
+            snprintf(name, sizeof name, "vs %s", job->variant_text[v]);
+        else
+            snprintf(name, sizeof name, "sweep %s=%s", job->sweep_option,
+                     job->sweep_label[v - job->num_vs]);
+        csv_rows(out, job, name, job->items + (v + 1) * job->games, job->games, true);
+    }
+    if (human) {
+        csv_rows(out, job, "human records", human->games, human->count, false);
+        csv_rows(out, job, "ai-only records", human->games + human->capacity - human->ai_only,
+                 human->ai_only, false);
+    }
+    bool ok = !ferror(out);
+    if (out != stdout)
+        ok = fclose(out) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "ramparts analyze: cannot write %s\n", path);
+        return RP_EXIT_FAIL;
+    }
+    return RP_EXIT_OK;
 }
 
 static int write_outputs(const cJSON *report, const char *html_path, const char *json_path)
@@ -523,7 +664,8 @@ static void analyze_help(void)
 {
     printf("usage: ramparts analyze GAME [key=value ...] [--games N] [--ai A,B,...]\n"
            "                        [--vs key=value[,key=value]] ... [--records DIR]\n"
-           "                        [--out report.html] [--json FILE|-] [options]\n\n"
+           "                        [--sweep OPTION=a..b[:step]] [--out report.html]\n"
+           "                        [--json FILE|-] [--csv FILE|-] [options]\n\n"
            "Plays AI games and writes a balance report a designer can act on: one self-contained\n"
            "HTML file (plots drawn by Vega-Lite, works offline) and the same figures as JSON.\n"
            "Every figure has a 95%% interval and the number of games behind it.\n\n"
@@ -540,6 +682,11 @@ static void analyze_help(void)
            "  --ladder A,B,...   the skill ladder, weakest first (default\n"
            "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
            "                     neighbouring pair (default 40; 0 leaves it out)\n"
+           "  --ceiling-games N  games of the oracle (the hard search seeing every hidden card,\n"
+           "                     analysis only) against the ladder's weakest and strongest AI:\n"
+           "                     the ceiling of what skill can win (default 20, with the ladder;\n"
+           "                     0 leaves it out); --oracle PARAMS changes its search budget\n"
+           "                     (e.g. iters=500; default: the hard level's)\n"
            "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
            "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
            "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
@@ -547,7 +694,9 @@ static void analyze_help(void)
            "  --seed S           the first deal's seed (default 1)\n"
            "  --threads T        threads (default: every core)\n"
            "  --save-records DIR write the base AI games as records\n"
-           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n\n"
+           "  --out FILE         the HTML report;  --json FILE  the figures (- for stdout)\n"
+           "  --csv FILE         one row per game (AI games, variants, sweep values, records)\n"
+           "                     for spreadsheets (- for stdout)\n\n"
            "Under mpirun (mpirun -n 8 ramparts analyze ...) the games are split across the\n"
            "processes and the report is the same as from one process. See docs/analysis.md.\n\n"
            "AIs:\n%s",
@@ -745,12 +894,30 @@ static bool parse_sweep(analyze_job *job, const char *text)
     return sweep_values(job, option, prefix, open + 1, (size_t)(close - open - 1), close + 1);
 }
 
+/* --oracle PARAMS: the oracle's search parameters, checked by making one. */
+static bool set_oracle(const rp_game *game, const char *params)
+{
+    rp_ai *ai;
+    rp_error err;
+    if (strlen(params) + sizeof RP_ORACLE_NAME + 1 > RP_CLI_ORACLE_SPEC ||
+        rp_ai_create_oracle(game, params, 1, &ai, &err) < 0)
+        return rp_cli_usage_error("analyze", "--oracle %s: %s", params,
+                                  strlen(params) + sizeof RP_ORACLE_NAME + 1 > RP_CLI_ORACLE_SPEC
+                                      ? "too long"
+                                      : err.msg),
+               false;
+    rp_ai_free(ai);
+    snprintf(rp_cli_oracle_spec, RP_CLI_ORACLE_SPEC, "%s:%s", RP_ORACLE_NAME, params);
+    return true;
+}
+
 typedef struct analyze_args {
-    long long games, seed, threads, max_turns, ladder_games, judge_games;
+    long long games, seed, threads, max_turns, ladder_games, judge_games, ceiling_games;
     char *ai, *ladder, *vs[MAX_VARIANTS];
     int num_vs;
     const char *sweep;
-    const char *html, *json;
+    const char *oracle; /* the oracle's search parameters */
+    const char *html, *json, *csv;
 } analyze_args;
 
 static bool number_option(const char *a, const char *v, analyze_args *args)
@@ -765,13 +932,16 @@ static bool number_option(const char *a, const char *v, analyze_args *args)
         return rp_cli_number("analyze", a, v, 1, 1000000, &args->max_turns);
     if (strcmp(a, "--ladder-games") == 0)
         return rp_cli_number("analyze", a, v, 0, 1000000, &args->ladder_games);
+    if (strcmp(a, "--ceiling-games") == 0)
+        return rp_cli_number("analyze", a, v, 0, 1000000, &args->ceiling_games);
     return rp_cli_number("analyze", a, v, 0, 1000000, &args->judge_games);
 }
 
 static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
 {
-    static const char *const numbers[] = {"--games",     "--seed",         "--threads",
-                                          "--max-turns", "--ladder-games", "--judge-games"};
+    static const char *const numbers[] = {"--games",        "--seed",         "--threads",
+                                          "--max-turns",    "--ladder-games", "--judge-games",
+                                          "--ceiling-games"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool is_number = false;
@@ -801,6 +971,8 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             if (args->sweep)
                 return rp_cli_usage_error("analyze", "one --sweep at a time");
             args->sweep = v;
+        } else if (strcmp(a, "--oracle") == 0) {
+            args->oracle = v;
         } else if (strcmp(a, "--judge") == 0) {
             job->judge = v;
         } else if (strcmp(a, "--records") == 0) {
@@ -811,6 +983,8 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             args->html = v;
         } else if (strcmp(a, "--json") == 0) {
             args->json = v;
+        } else if (strcmp(a, "--csv") == 0) {
+            args->csv = v;
         } else {
             return rp_cli_usage_error("analyze", "unknown option '%s'", a);
         }
@@ -820,8 +994,9 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
 
 static int settle(analyze_job *job, analyze_args *args)
 {
-    if (!args->html && !args->json)
-        return rp_cli_usage_error("analyze", "where to? --out report.html and/or --json FILE");
+    if (!args->html && !args->json && !args->csv)
+        return rp_cli_usage_error("analyze",
+                                  "where to? --out report.html, --json FILE and/or --csv FILE");
     job->cfg.seed = (uint64_t)args->seed;
     static char default_ai[] = "greedy", default_ladder[] = "random,greedy,easy,medium,hard";
     job->num_ai = parse_specs(job->game, args->ai ? args->ai : default_ai, job->ai_specs,
@@ -837,6 +1012,9 @@ static int settle(analyze_job *job, analyze_args *args)
             return rp_cli_usage_error("analyze", "--ladder needs at least two AIs");
     }
     job->ladder_games = job->num_levels >= 2 ? args->ladder_games : 0;
+    job->ceiling_games = job->ladder_games > 0 ? args->ceiling_games : 0; /* beside the ladder */
+    if (args->oracle && !set_oracle(job->game, args->oracle))
+        return RP_EXIT_USAGE;
     if (!job->judge)
         job->judge = "hard";
     if (args->judge_games > 0 && !check_ai(job->game, job->judge))
@@ -902,8 +1080,12 @@ int rp_cmd_analyze(int argc, char **argv)
     if (!(job.game = rp_cli_game("analyze", argv[1])))
         return RP_EXIT_USAGE;
     rp_config_default(job.game, &job.cfg);
-    analyze_args args = {
-        .games = 200, .seed = 1, .threads = rp_cli_cores(), .ladder_games = 40, .judge_games = 4};
+    analyze_args args = {.games = 200,
+                         .seed = 1,
+                         .threads = rp_cli_cores(),
+                         .ladder_games = 40,
+                         .judge_games = 4,
+                         .ceiling_games = 20};
     int rc = parse_args(&job, &args, argc, argv);
     if (rc == RP_EXIT_OK)
         rc = settle(&job, &args);
@@ -914,7 +1096,11 @@ int rp_cmd_analyze(int argc, char **argv)
     if (rc == RP_EXIT_OK && rp_cli_mpi_root()) {
         cJSON *report = build_report(&job, have_human ? &human : NULL);
         rc = write_outputs(report, args.html, args.json);
-        if (rc == RP_EXIT_OK && !(args.json && strcmp(args.json, "-") == 0) && job.games > 0)
+        if (rc == RP_EXIT_OK && args.csv)
+            rc = write_csv(&job, have_human ? &human : NULL, args.csv);
+        const bool to_stdout =
+            (args.json && strcmp(args.json, "-") == 0) || (args.csv && strcmp(args.csv, "-") == 0);
+        if (rc == RP_EXIT_OK && !to_stdout && job.games > 0)
             print_summary(&job, report, args.html);
         cJSON_Delete(report);
     }

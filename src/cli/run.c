@@ -10,7 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ai/oracle.h"
 #include "cli.h"
+
+char rp_cli_oracle_spec[RP_CLI_ORACLE_SPEC] = RP_ORACLE_NAME;
 
 int rp_cli_turn_cap(const rp_game *game, long long max_turns)
 {
@@ -60,7 +63,12 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
     int rc = game->init(&st, cfg, err);
     const int players = rc < 0 ? 0 : game->num_players(&st);
     for (int p = 0; rc == RP_OK && p < players; p++)
-        rc = rp_ai_create(game, specs[p], ai_seed + (uint64_t)p, &ais[p], err);
+        rc = specs[p] == rp_cli_oracle_spec /* this very array: only analyze passes it */
+                 ? rp_ai_create_oracle(game,
+                                       rp_cli_oracle_spec + strlen(RP_ORACLE_NAME) +
+                                           (strchr(rp_cli_oracle_spec, ':') != NULL),
+                                       ai_seed + (uint64_t)p, &ais[p], err)
+                 : rp_ai_create(game, specs[p], ai_seed + (uint64_t)p, &ais[p], err);
     rp_cli_turns turns;
     rp_cli_turns_start(&turns);
     while (rc == RP_OK && game->current_player(&st) != RP_TERMINAL) {

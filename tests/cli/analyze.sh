@@ -36,12 +36,40 @@ expect_match "analyze names a bad record" \
   --json - 2>&1)" "bad.rec"
 
 # ---- figures equal a direct computation from the games' records ----
-for game in $(games); do
-  "$RAMPARTS" analyze $game --games 10 --ladder-games 0 --judge-games 0 --seed 5 \
-    --json "$work/$game.json" --save-records "$work/rec-$game" >/dev/null
-  out=$("$CHECK" "$work/$game.json" "$work/rec-$game" 2>&1)
-  expect_match "$game figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
+for game in $(games) solo; do
+  options=()
+  [ $game == solo ] && game=rush-the-wall options=(players=1) # points, no rival seat
+  name=$game${options[0]:+-solo}
+  "$RAMPARTS" analyze $game "${options[@]}" --games 10 --ladder-games 0 --judge-games 0 \
+    --seed 5 --json "$work/$name.json" --save-records "$work/rec-$name" >/dev/null
+  out=$("$CHECK" "$work/$name.json" "$work/rec-$name" 2>&1)
+  expect_match "$name figures equal the records' ($out)" "$out" "^[0-9]+ passed, 0 failed$"
 done
+expect_eq "solo rush-the-wall: the verdict gives points, not wins" \
+  "$(json_value "$work/rush-the-wall-solo.json" 'd.verdict[0].topic + ": " + /Points at the end/.test(d.verdict[0].text)')" \
+  '"solo: true"'
+expect_eq "the verdict says the sample is small" \
+  "$(json_value "$work/king-of-danger.json" 'd.verdict.some(v => v.topic === "sample")')" "true"
+
+# ---- the per-game CSV agrees with the JSON ----
+"$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
+  --sweep dealer=1,2 --json "$work/csv.json" --csv "$work/games.csv" >/dev/null
+csv_check=$(python3 - "$work/games.csv" "$work/csv.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+base = [r for r in rows if r['set'] == 'base']
+sweep = [r for r in rows if r['set'].startswith('sweep dealer=')]
+ok = len(rows) == 18 and len(base) == 6 and len(sweep) == 12
+ok = ok and [int(r['winner']) for r in base] == d['ai_games']['per_game']['winner']
+ok = ok and [int(r['turns']) for r in base] == d['ai_games']['per_game']['turns']
+ok = ok and [int(r['first_mover']) for r in sweep] == [2] * 6 + [0] * 6
+ok = ok and all(abs(sum(float(r['share_%d' % p]) for p in range(3)) - 1) < 1e-9 for r in rows)
+print('ok' if ok else 'mismatch')
+PY
+)
+expect_eq "CSV: one row per game, the JSON's winners and turns, the sweep's first movers" \
+  "$csv_check" "ok"
 
 # ---- the first mover as the rules define it ----
 "$RAMPARTS" analyze walls-and-armies --games 16 --ladder-games 0 --judge-games 0 \
@@ -105,13 +133,36 @@ expect_eq "sweep: braces mark the swept part of a longer value" \
   "$(json_value "$work/sweep3.json" 'd.sweep.points.map(p => [p.x, p.options.includes(",t" + p.x + ",")])')" \
   "[[2,true],[14,true]]"
 
+# ---- the oracle (sees every hidden card): analysis only ----
+expect_status "sim refuses the oracle" 2 "$RAMPARTS" sim walls-and-armies --ai oracle --games 1
+expect_match "sim says why" "$("$RAMPARTS" sim walls-and-armies --ai oracle 2>&1)" \
+  "only inside .ramparts analyze."
+expect_status "arena refuses the oracle" 2 "$RAMPARTS" arena walls-and-armies --ai oracle,random
+expect_status "analyze --ai refuses the oracle" 2 "$RAMPARTS" analyze walls-and-armies \
+  --ai oracle --json -
+expect_status "analyze --oracle with a bad parameter" 2 "$RAMPARTS" analyze walls-and-armies \
+  --oracle bogus=1 --json -
+if grep -rlE 'oracle\.h|rp_ai_create_oracle|rp_cli_oracle_spec' "$SOURCE/src/server" \
+  "$SOURCE/src/engine" "$SOURCE/python" "$SOURCE/include" >/dev/null; then
+  fail "the server, the engine, the Python package or a public header reaches the oracle"
+else pass; fi
+if [ -e "$BUILD/libramparts.so" ] && command -v nm >/dev/null; then
+  expect_eq "the shared library does not export the oracle" \
+    "$(nm -D --defined-only "$BUILD/libramparts.so" | grep -c oracle)" "0"
+fi
+
 # ---- results do not depend on the number of threads ----
-"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
-  --judge-games 1 --threads 1 --json "$work/t1.json" >/dev/null
-"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 --judge easy \
-  --judge-games 1 --threads 3 --json "$work/t3.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 \
+  --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 1 --threads 1 \
+  --json "$work/t1.json" >/dev/null
+"$RAMPARTS" analyze rush-the-wall --games 6 --ladder random,greedy --ladder-games 2 \
+  --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 1 --threads 3 \
+  --json "$work/t3.json" >/dev/null
 if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
   fail "analyze depends on --threads"; fi
+expect_eq "the ceiling: the oracle against the ladder's weakest and strongest AI" \
+  "$(json_value "$work/t1.json" 'd.ceiling.map(r => [r.weak, r.strong, r.games])')" \
+  '[["random","oracle",2],["greedy","oracle",2]]'
 
 # ---- a paired variant with identical options: no significant difference ----
 "$RAMPARTS" analyze danger-at-the-walls --games 12 --ladder-games 0 --judge-games 0 \
@@ -166,7 +217,8 @@ expect_eq "sim under mpirun -n 2 equals one process" "$two" "$one"
 one=$("$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
 two=$("${mpi[@]}" "$RAMPARTS" arena rush-the-wall players=2 --ai random,greedy --games 5 --json)
 expect_eq "arena under mpirun -n 2 equals one process" "$two" "$one"
-args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --judge easy
+args=(walls-and-armies --games 7 --ladder random,greedy --ladder-games 3 --ceiling-games 2
+  --oracle iters=30 --judge easy
   --judge-games 1 --vs turn-cap=150)
 "$RAMPARTS" analyze "${args[@]}" --json "$work/one.json" >/dev/null
 "${mpi[@]}" "$RAMPARTS" analyze "${args[@]}" --json "$work/two.json" >/dev/null
@@ -193,7 +245,8 @@ expect_eq "records: nothing called significant in 6 games" \
 
 # ---- the HTML report in headless Chromium ----
 "$RAMPARTS" analyze danger-at-the-walls --games 10 --ladder random,greedy,easy \
-  --ladder-games 4 --judge easy --judge-games 2 --vs players=2 --sweep players=2 \
+  --ladder-games 4 --ceiling-games 2 --oracle iters=30 --judge easy --judge-games 2 \
+  --vs players=2 --sweep players=2 \
   --records "$work/rec-danger-at-the-walls" --out "$work/report.html" >/dev/null
 expect_match "the report is one file with its script inline" \
   "$(grep -c '<script' "$work/report.html")" "^2$"
@@ -201,5 +254,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections seats length ludii ladder impact impact-human decisive variants sweep human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii ladder impact impact-human decisive variants sweep human$"
 finish

@@ -36,9 +36,11 @@ export function seatWins(sets) {
       rows.push({ label: 'first mover', group: s.name, ...fm.wins });
   }
   const spec = forest(rows, { title: 'share of games won (95% interval)' });
-  spec.layer.push({ mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
-    data: { values: [{ fair: 1 / Math.max(1, sets[0].figs.players) }] },
-    encoding: { x: { field: 'fair', type: 'quantitative' }, y: null, color: null, yOffset: null } });
+  // each set's own fair share (a variant may change the number of players)
+  spec.layer.push({ mark: { type: 'rule', strokeDash: [4, 4], opacity: 0.7 },
+    data: { values: sets.map((s) => ({ fair: 1 / Math.max(1, s.figs.players), group: s.name })) },
+    encoding: { x: { field: 'fair', type: 'quantitative' }, y: null, yOffset: null,
+      color: { field: 'group', type: 'nominal', title: null } } });
   return spec;
 }
 
@@ -89,9 +91,11 @@ export function ludii(sets) {
   };
 }
 
-export function ladder(rows) {
-  return forest(rows.map((r) => ({ label: `${r.strong} vs ${r.weak}`, group: 'stronger side\'s score', ...r.strong_score }))
-    .concat(rows.map((r) => ({ label: `${r.strong} vs ${r.weak}`, group: 'weaker side\'s wins', ...r.weak_wins }))),
+export function ladder(rows, ceiling = []) {
+  const point = (r, group, key) => ({ label: `${r.strong} vs ${r.weak}`, group, ...r[key] });
+  return forest(rows.map((r) => point(r, 'stronger side\'s score', 'strong_score'))
+    .concat(rows.map((r) => point(r, 'weaker side\'s wins', 'weak_wins')))
+    .concat(ceiling.map((r) => point(r, 'the oracle\'s score (ceiling)', 'strong_score'))),
   { title: 'share (95% Wilson interval)' });
 }
 

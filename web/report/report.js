@@ -69,13 +69,26 @@ function testText(row) {
   return `p = ${pval(row.p)} (${detail})`;
 }
 
+// The verdict: what a designer reads first, each line marked by its level.
+function verdictSection(root, data) {
+  if (!data.verdict) return;
+  const s = section(root, 'verdict', 'Verdict',
+    'Read off the figures below. "Act": a clear effect worth a designer\'s attention; "note": ' +
+    'worth knowing; "ok": no sign of a problem. The verdict\'s tests of the first mover and ' +
+    'the seats are Bonferroni-adjusted together; the effects are those significant after the ' +
+    'impact table\'s own correction.');
+  s.append(el('ul', { class: 'verdict' }, data.verdict.map((v) =>
+    el('li', { class: `level-${v.level}` }, el('strong', {}, `${v.level}: `), `${v.topic}. `, v.text))));
+}
+
 function seatsSection(root, data) {
   const all = sets(data);
   const players = all[0].figs.players;
   const s = section(root, 'seats', 'Seats: who wins',
     `Outright wins per seat and of the first mover (the seat the rules, or the deal, let move ` +
     `first); draws and shared wins; games stopped at the turn cap. With ${players} ` +
-    `player${players === 1 ? '' : 's'}, ${fairText(players)}. Intervals: Wilson's over the ` +
+    `player${players === 1 ? '' : 's'}, ${fairText(players)}` +
+    `${all.some((x) => x.figs.players !== players) ? ' (a set with another number of players has its own fair share, its own dashed line)' : ''}. Intervals: Wilson's over the ` +
     'games, or, when two-player deals are played twice with the seats swapped, Student\'s t ' +
     'over the deals (the two games of a deal are not independent).');
   const rows = [];
@@ -134,17 +147,34 @@ function ludiiSection(root, data) {
 
 function ladderSection(root, data) {
   if (!data.ladder.length) return;
-  const s = section(root, 'ladder', 'Skill and luck: the ladder',
+  const s = section(root, 'ladder', 'Skill and luck: the ladder and the ceiling',
     'Each AI against the next stronger one. If skill always told, the stronger side would ' +
     'win every game; how often the weaker side still wins shows how much the deal decides. ' +
     '"Deal decides" assumes a game is either won by the better player or a coin flip, so it ' +
     'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
     'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
-    'number of players, and the weaker side wins when any of its seats does.');
-  s.append(table(['weaker', 'stronger', 'fair share', 'stronger scores', 'weaker side wins', 'deal decides'],
-    data.ladder.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
-      interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a'])));
-  plot(s, 'ladder', charts.ladder(data.ladder), 'The stronger AI\'s score in each pairing.');
+    'number of players, and the weaker side wins when any of its seats does. A step is ' +
+    '"separated" when the stronger side\'s interval lies above its fair share; "games to tell ' +
+    'apart" is how many games a two-sided 5% test with 80% power needs for the score measured ' +
+    '(Fleiss 2.5).');
+  const games = (r) => (r.games_to_detect === null || r.games_to_detect === undefined ? 'n/a'
+    : `${Math.round(r.games_to_detect)}`);
+  const rows = (list) => list.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
+    r.separated ? 'yes' : 'no', games(r), interval(r.weak_wins, pct),
+    r.deal_decides ? interval(r.deal_decides, pct) : 'n/a']);
+  const head = ['weaker', 'stronger', 'fair share', 'stronger scores', 'separated',
+    'games to tell apart', 'weaker side wins', 'deal decides'];
+  s.append(table(head, rows(data.ladder)));
+  if (data.ceiling && data.ceiling.length) {
+    s.append(el('h3', {}, 'The ceiling: an oracle that sees every hidden card'));
+    s.append(note('The oracle is the hard search run on the true state: it sees the other hands ' +
+      'and the order of the deck (so the draws to come). No player can do better, so its score ' +
+      'against the weakest AI bounds what skill can win in this game, and its score against the ' +
+      'strongest shows how far that AI is from the ceiling. It exists only inside this analysis: ' +
+      'no player and no server can choose it.'));
+    s.append(table(head, rows(data.ceiling)));
+  }
+  plot(s, 'ladder', charts.ladder(data.ladder, data.ceiling || []), 'The stronger AI\'s score in each pairing.');
 }
 
 function impactSection(root, set, id, title) {
@@ -289,6 +319,7 @@ function render(data) {
   const root = document.getElementById('report');
   root.textContent = '';
   header(root, data);
+  verdictSection(root, data);
   seatsSection(root, data);
   lengthSection(root, data);
   ludiiSection(root, data);

@@ -67,6 +67,7 @@ const rp_game rp_king_of_danger = {
     .explain_illegal = kd_explain_illegal,
     .moves_summary = NULL, /* a seat has few cards to play from: the numbered list is short */
     .secret_names = kd_secret_names,
+    .score = kd_score,
     .evaluate = kd_evaluate,
     .observe_action = NULL, /* every card is played face up: everyone sees every action */
     .observation_size = KD_OBS_SIZE,

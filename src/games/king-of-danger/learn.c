@@ -126,6 +126,12 @@ void kd_determinize(void *st, int player, rp_rng *rng)
 
 /* ---- evaluation ---- */
 
+/* A seat's game score: the points its hands have scored so far. */
+double kd_score(const void *st, int seat)
+{
+    return ((const kd_state *)st)->score[seat];
+}
+
 /* A cheap estimate of `player`'s chance to win from public numbers only: the score each seat
  * will have after this hand if castle values stood still, against the best other seat. */
 double kd_evaluate(const void *st, int player)

@@ -422,6 +422,7 @@ const rp_game rp_rush_the_wall = {
     .explain_illegal = rtw_explain_illegal,
     .moves_summary = NULL, /* at most nine legal moves */
     .secret_names = rtw_secret_names,
+    .score = rtw_score,
     .evaluate = rtw_evaluate,
     .observe_action = rtw_observe_action,
     .observation_size = RTW_OBS_SIZE,

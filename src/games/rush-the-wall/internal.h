@@ -399,6 +399,7 @@ void rtw_describe(const void *st, FILE *out);
 void rtw_determinize(void *st, int viewer, rp_rng *rng);
 rp_action rtw_observe_action(const void *st, rp_action action, int observer);
 double rtw_evaluate(const void *st, int player);
+double rtw_score(const void *st, int seat);
 void rtw_observation_tensor(const void *st, int player, float *out);
 
 extern const rp_game rp_rush_the_wall;

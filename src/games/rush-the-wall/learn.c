@@ -67,6 +67,12 @@ rp_action rtw_observe_action(const void *st, rp_action action, int observer)
     return placing && observer != s->actor ? RTW_A_HIDDEN : action;
 }
 
+/* A clan's fort points, as the rules count them (RW-12). */
+double rtw_score(const void *st, int seat)
+{
+    return fort_total(st, seat);
+}
+
 /* A cheap estimate for `player` from public facts: fort points against the best rival clan
  * (neutrals count as rivals only in a solo game), a nudge for face-up strength, and the
  * three-Legion threat. */

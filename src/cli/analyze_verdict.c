@@ -1,0 +1,219 @@
+/* analyze_verdict.c — the verdict at the top of an analysis report: a few sentences a designer
+ * reads first (first mover, games stopped at the cap, length, decisiveness, the effects that
+ * matter, the sample's size), each with a level, read off the figures already computed. The
+ * verdict's own tests are Bonferroni-adjusted together. */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "analyze.h"
+
+#define MAX_VERDICT_TESTS 2 /* the first mover's and the most uneven seat's */
+
+static double number_at(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const cJSON *by_id(const cJSON *list, const char *id)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach (row, list) {
+        const cJSON *rid = cJSON_GetObjectItemCaseSensitive(row, "id");
+        if (cJSON_IsString(rid) && strcmp(rid->valuestring, id) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+static cJSON *add_item(cJSON *list, const char *topic, const char *level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static cJSON *add_item(cJSON *list, const char *topic, const char *level, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "topic", topic);
+    cJSON_AddStringToObject(o, "level", level);
+    cJSON_AddStringToObject(o, "text", text);
+    cJSON_AddItemToArray(list, o);
+    return o;
+}
+
+/* The seat whose test of "no advantage" has the smallest p-value. */
+static const cJSON *most_uneven_seat(const cJSON *seats)
+{
+    const cJSON *seat, *worst = NULL;
+    cJSON_ArrayForEach (seat, seats)
+        if (isfinite(number_at(seat, "p")) &&
+            (!worst || number_at(seat, "p") < number_at(worst, "p")))
+            worst = seat;
+    return worst;
+}
+
+/* A share against the fair share: its level from the adjusted p-value and the size. */
+static const char *share_level(double share, double fair, double p_adjusted)
+{
+    if (!(p_adjusted < 0.05))
+        return "ok";
+    return fabs(share - fair) >= 0.05 ? "act" : "note";
+}
+
+static void first_mover_item(cJSON *list, const cJSON *figs, int tests)
+{
+    const cJSON *fm = cJSON_GetObjectItemCaseSensitive(figs, "first_mover");
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fm, "defined"))) {
+        add_item(list, "first mover", "ok", "No first mover: %s.",
+                 cJSON_GetObjectItemCaseSensitive(fm, "why")->valuestring);
+        return;
+    }
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(fm, "wins");
+    const double share = number_at(w, "value"), fair = number_at(fm, "fair_share");
+    const double p = number_at(fm, "p"), adjusted = fmin(1, p * tests);
+    const char *level = share_level(share, fair, adjusted);
+    const double need = an_games_to_detect(fair, fmin(0.99, fair + 0.05));
+    cJSON *o =
+        add_item(list, "first mover", level,
+                 "The first mover won %.1f%% [%.1f%%, %.1f%%] of %g games (fair: %.1f%%); %s, "
+                 "p = %.3g adjusted (%s).",
+                 100 * share, 100 * number_at(w, "low"), 100 * number_at(w, "high"),
+                 number_at(w, "n"), 100 * fair,
+                 strcmp(level, "ok") == 0 ? "no significant advantage either way"
+                 : share > fair           ? "an advantage to moving first"
+                                          : "a disadvantage to moving first",
+                 adjusted, cJSON_GetObjectItemCaseSensitive(fm, "test")->valuestring);
+    cJSON_AddNumberToObject(o, "p", p);
+    cJSON_AddNumberToObject(o, "p_adjusted", adjusted);
+    if (strcmp(level, "ok") != 0 || !isfinite(need))
+        return;
+    /* as for independent games (Fleiss 2.5); where the deal decides much, pairs need more */
+    cJSON_AddNumberToObject(o, "games_to_detect_5_points", need);
+    char more[160];
+    snprintf(more, sizeof more,
+             " About %.0f games would detect a 5-point edge (two-sided 5%% test, 80%% power).",
+             need);
+    cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+    char joined[700];
+    snprintf(joined, sizeof joined, "%s%s", text->valuestring, more);
+    cJSON_SetValuestring(text, joined);
+}
+
+static void seat_item(cJSON *list, const cJSON *figs, int tests)
+{
+    const cJSON *seat = most_uneven_seat(cJSON_GetObjectItemCaseSensitive(figs, "seats"));
+    if (!seat)
+        return;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(seat, "wins");
+    const double players = number_at(figs, "players"), share = number_at(w, "value");
+    const double p = number_at(seat, "p"), adjusted = fmin(1, p * tests);
+    const char *level = share_level(share, 1 / players, adjusted);
+    cJSON *o =
+        add_item(list, "seats", level,
+                 "The most uneven seat, %s, won %.1f%% [%.1f%%, %.1f%%] (fair: %.1f%%); "
+                 "p = %.3g adjusted.",
+                 cJSON_GetObjectItemCaseSensitive(seat, "name")->valuestring, 100 * share,
+                 100 * number_at(w, "low"), 100 * number_at(w, "high"), 100 / players, adjusted);
+    cJSON_AddNumberToObject(o, "p", p);
+    cJSON_AddNumberToObject(o, "p_adjusted", adjusted);
+}
+
+static void length_items(cJSON *list, const cJSON *figs, int turn_cap)
+{
+    const cJSON *length = cJSON_GetObjectItemCaseSensitive(figs, "length");
+    const cJSON *ludii = cJSON_GetObjectItemCaseSensitive(figs, "ludii");
+    const double stopped = number_at(by_id(length, "unfinished"), "value");
+    if (stopped > 0.10)
+        add_item(list, "turn cap", "act",
+                 "%.0f%% of the games were stopped unfinished at the cap of %d turns: the seat "
+                 "figures rest on the other %.0f%%. Ask again with a stronger --ai, or a turn "
+                 "limit among the options.",
+                 100 * stopped, turn_cap, 100 * (1 - stopped));
+    const cJSON *turns = by_id(length, "turns");
+    add_item(list, "length", "note",
+             "Games last %.1f turns [%.1f, %.1f] on average (spread: standard deviation %.1f), "
+             "%.1f decisions each.",
+             number_at(turns, "value"), number_at(turns, "low"), number_at(turns, "high"),
+             number_at(by_id(ludii, "duration_sd"), "value"),
+             number_at(by_id(length, "decisions"), "value"));
+    const double decisive = number_at(by_id(ludii, "decisiveness"), "value");
+    const double draws = number_at(by_id(length, "draws"), "value");
+    if (isfinite(decisive) && number_at(figs, "players") > 1)
+        add_item(list, "decisiveness", draws > 0.10 ? "act" : "note",
+                 "The eventual winner is clearly ahead after %.0f%% of a game's moves "
+                 "(decisiveness); %.1f%% of games are drawn or shared.",
+                 100 * decisive, 100 * draws);
+    else if (draws > 0.10)
+        add_item(list, "decisiveness", "act", "%.1f%% of games are drawn or shared.", 100 * draws);
+}
+
+static void effect_items(cJSON *list, const cJSON *figs)
+{
+    const cJSON *impact = cJSON_GetObjectItemCaseSensitive(figs, "impact");
+    const cJSON *top = cJSON_GetObjectItemCaseSensitive(impact, "top");
+    const int tests = (int)number_at(impact, "tests");
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(impact, "significance_shown"))) {
+        add_item(list, "effects", "note",
+                 "Too few games to call any card, action or event significant (below %g).",
+                 number_at(impact, "min_games"));
+        return;
+    }
+    if (cJSON_GetArraySize(top) == 0) {
+        add_item(list, "effects", "ok",
+                 "No card, action or event goes with a significant difference in the share of "
+                 "the win (%d comparisons, Bonferroni).",
+                 tests);
+        return;
+    }
+    const cJSON *row;
+    int shown = 0;
+    cJSON_ArrayForEach (row, top) {
+        if (shown++ == 3)
+            break;
+        add_item(list, "effects", "act",
+                 "%s goes with %+.1f points of the share of the win [%+.1f, %+.1f] (Bonferroni "
+                 "over %d comparisons; an association, not proof of a cause).",
+                 cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring,
+                 100 * number_at(row, "diff"), 100 * number_at(row, "low"),
+                 100 * number_at(row, "high"), tests);
+    }
+}
+
+cJSON *an_verdict_json(const cJSON *figs, int turn_cap)
+{
+    cJSON *list = cJSON_CreateArray();
+    const double games = number_at(figs, "games"), players = number_at(figs, "players");
+    if (players == 1) {
+        const cJSON *scores = cJSON_GetObjectItemCaseSensitive(figs, "scores");
+        const cJSON *points =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(scores, 0), "points");
+        if (points)
+            add_item(list, "solo", "note",
+                     "One player: no rival seat to balance. Points at the end: %.1f [%.1f, "
+                     "%.1f] on average.",
+                     number_at(points, "value"), number_at(points, "low"),
+                     number_at(points, "high"));
+        else
+            add_item(list, "solo", "note", "One player: no rival seat to balance.");
+    } else {
+        const bool first = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(figs, "first_mover"), "defined"));
+        const int tests = first ? MAX_VERDICT_TESTS : 1;
+        first_mover_item(list, figs, tests);
+        seat_item(list, figs, tests);
+    }
+    length_items(list, figs, turn_cap);
+    effect_items(list, figs);
+    if (games < 30)
+        add_item(list, "sample", "note",
+                 "Only %g games: every interval is wide; --games 2000 narrows a share's to "
+                 "about 2 points either way.",
+                 games);
+    return list;
+}
