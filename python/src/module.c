@@ -106,13 +106,24 @@ int rp_py_seat(const rp_py_game *game, const void *st, PyObject *arg, const char
 /* An action id from a Python int within the game's range (legality is checked elsewhere). */
 static int action_of(const rp_py_game *g, PyObject *arg, rp_action *out)
 {
-    if (!PyLong_Check(arg)) {
+    /* Any integer (numpy's too) through __index__; a float is refused, never truncated. */
+    if (!PyIndex_Check(arg)) {
         PyErr_Format(PyExc_TypeError, "an action is an int, not %s", Py_TYPE(arg)->tp_name);
         return -1;
     }
-    const long long a = PyLong_AsLongLong(arg);
+    PyObject *index = PyNumber_Index(arg);
+    if (!index)
+        return -1;
+    int overflow = 0;
+    const long long a = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
     if (a == -1 && PyErr_Occurred())
         return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "action out of range: %s's actions are 0..%u", g->game->id,
+                     (unsigned)g->game->num_actions - 1);
+        return -1;
+    }
     if (a < 0 || a >= (long long)g->game->num_actions) {
         PyErr_Format(PyExc_ValueError, "action %lld: %s's actions are 0..%u", a, g->game->id,
                      (unsigned)g->game->num_actions - 1);
@@ -124,12 +135,36 @@ static int action_of(const rp_py_game *g, PyObject *arg, rp_action *out)
 
 /* ---- Game ---- */
 
+/* The options of Game(): a list of "key=value", or one string of them separated by spaces or
+ * commas (as options_text writes them). A new list, or NULL with TypeError set. */
+static PyObject *options_list(PyObject *options)
+{
+    if (!options || options == Py_None)
+        return PyList_New(0);
+    if (!PyUnicode_Check(options))
+        return PySequence_Fast(options, "options must be a list of 'key=value' or one string");
+    PyObject *comma = PyUnicode_FromString(","), *space = PyUnicode_FromString(" ");
+    PyObject *spaced = comma && space ? PyUnicode_Replace(options, comma, space, -1) : NULL;
+    Py_XDECREF(comma);
+    Py_XDECREF(space);
+    if (!spaced)
+        return NULL;
+    PyObject *list = PyUnicode_Split(spaced, NULL, -1);
+    Py_DECREF(spaced);
+    return list;
+}
+
 static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"game_id", "options", NULL};
     rp_py_game *g = (rp_py_game *)self;
     const char *id;
     PyObject *options = NULL;
+    if (g->game) {
+        /* States and envs of this Game hold its bytes: it never becomes another game. */
+        PyErr_SetString(PyExc_RuntimeError, "Game is already initialised: make a new one");
+        return -1;
+    }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|O", keywords, &id, &options))
         return -1;
     const rp_game *game = rp_game_find(id);
@@ -144,8 +179,7 @@ static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     rp_config cfg;
     rp_config_default(game, &cfg);
-    PyObject *seq =
-        options ? PySequence_Fast(options, "options must be a list of 'key=value'") : PyList_New(0);
+    PyObject *seq = options_list(options);
     if (!seq)
         return -1;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
@@ -169,6 +203,7 @@ static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     g->game = game;
     g->cfg = cfg;
+    rp_config_of(game, &probe, &cfg, &g->played);
     g->players = game->num_players(&probe);
     return 0;
 }
@@ -203,6 +238,26 @@ static PyObject *game_new_initial_state(PyObject *self, PyObject *args, PyObject
     return (PyObject *)rp_py_state_new(g, &st);
 }
 
+/* True when st is played under g's options; else false with ValueError naming both. */
+static bool same_options(const rp_py_game *g, const void *st)
+{
+    rp_config of_state;
+    rp_config_of(g->game, st, &g->cfg, &of_state);
+    char mine[RP_MAX_OPTIONS * (RP_OPTION_TEXT + 32) + 64];
+    char theirs[sizeof mine];
+    if (rp_config_to_text(g->game, &g->played, mine, sizeof mine) < 0 ||
+        rp_config_to_text(g->game, &of_state, theirs, sizeof theirs) < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "options do not fit their text");
+        return false;
+    }
+    if (strcmp(mine, theirs) == 0)
+        return true;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: the state was saved under the options '%s'; this game has '%s'", g->game->id,
+                 theirs, mine);
+    return false;
+}
+
 static PyObject *game_deserialize_state(PyObject *self, PyObject *arg)
 {
     rp_py_game *g = (rp_py_game *)self;
@@ -220,6 +275,8 @@ static PyObject *game_deserialize_state(PyObject *self, PyObject *arg)
                      g->game->id, g->game->num_players(&st), g->players);
         return NULL;
     }
+    if (!same_options(g, &st))
+        return NULL;
     return (PyObject *)rp_py_state_new(g, &st);
 }
 

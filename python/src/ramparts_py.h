@@ -14,6 +14,7 @@
 typedef struct {
     PyObject_HEAD const rp_game *game;
     rp_config cfg;
+    rp_config played; /* the options its states report (config_of), derived values included */
     int players;
 } rp_py_game;
 

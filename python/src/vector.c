@@ -19,6 +19,7 @@ typedef struct {
     uint64_t *legal_bits;   /* per env, one bit per action: what step accepts */
     size_t words;           /* uint64 words of legal_bits per env */
     uint64_t *games_played; /* per env: finished games, for the next seed */
+    rp_action *actions;     /* per env: the action step checked, copied from the caller */
     uint64_t seed;
     uint64_t finished; /* games finished since the last reset */
     rp_rng rng;        /* for sample_actions */
@@ -84,6 +85,7 @@ static void vector_dealloc(PyObject *self)
     free(v->states);
     free(v->legal_bits);
     free(v->games_played);
+    free(v->actions);
     Py_XDECREF(v->game);
     Py_TYPE(self)->tp_free(self);
 }
@@ -174,7 +176,8 @@ static int vector_init(PyObject *self, PyObject *args, PyObject *kwargs)
     v->states = aligned_alloc(64, v->stride * (size_t)num_envs);
     v->legal_bits = calloc((size_t)num_envs * v->words, sizeof *v->legal_bits);
     v->games_played = calloc((size_t)num_envs, sizeof *v->games_played);
-    if (!v->states || !v->legal_bits || !v->games_played) {
+    v->actions = calloc((size_t)num_envs, sizeof *v->actions);
+    if (!v->states || !v->legal_bits || !v->games_played || !v->actions) {
         PyErr_NoMemory();
         return -1;
     }
@@ -263,7 +266,9 @@ static int step_env(rp_py_vector *v, int env, rp_action action)
 }
 
 /* step(actions): one action per env (int32 or int64 array), all checked before any is played,
- * so an illegal one raises ValueError naming the env and changes nothing. */
+ * so an illegal one raises ValueError naming the env and changes nothing. The checked actions
+ * are copied before the GIL is released: another thread writing the caller's array meanwhile
+ * cannot slip an unchecked action in. */
 static PyObject *vector_step(PyObject *self, PyObject *arg)
 {
     rp_py_vector *v = (rp_py_vector *)self;
@@ -284,16 +289,17 @@ static PyObject *vector_step(PyObject *self, PyObject *arg)
                          (long long)a);
             return NULL;
         }
+        v->actions[env] = (rp_action)a;
     }
+    PyBuffer_Release(&actions);
     int failed = -1;
     v->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
     for (int env = 0; env < v->num_envs && failed < 0; env++)
-        if (step_env(v, env, (rp_action)action_at(&actions, env)) < 0)
+        if (step_env(v, env, v->actions[env]) < 0)
             failed = env;
     Py_END_ALLOW_THREADS;
     v->busy = 0;
-    PyBuffer_Release(&actions);
     if (failed >= 0) {
         PyErr_Format(PyExc_RuntimeError, "env %d: cannot start a new game", failed);
         return NULL;
