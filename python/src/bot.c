@@ -95,7 +95,7 @@ static int choose(rp_py_bot *b, PyObject *arg, rp_action *action, rp_ai_info *in
     }
     const rp_py_state *s = (rp_py_state *)arg;
     const rp_game *game = s->game->game;
-    if (game->current_player(&s->st) == RP_TERMINAL) {
+    if (game->current_player(s->st) == RP_TERMINAL) {
         PyErr_SetString(PyExc_ValueError, "the game is over: no move to choose");
         return -1;
     }
@@ -107,7 +107,7 @@ static int choose(rp_py_bot *b, PyObject *arg, rp_action *action, rp_ai_info *in
         PyErr_NoMemory();
         return -1;
     }
-    memcpy(copy, &s->st, game->state_size);
+    memcpy(copy, s->st, game->state_size);
     rp_error err;
     int rc;
     b->busy = 1;
@@ -140,7 +140,7 @@ static PyObject *bot_hint(PyObject *self, PyObject *arg)
         return NULL;
     const rp_py_state *s = (rp_py_state *)arg;
     char text[RP_ACTION_TEXT];
-    if (s->game->game->action_to_text(&s->st, action, text, sizeof text) < 0)
+    if (s->game->game->action_to_text(s->st, action, text, sizeof text) < 0)
         text[0] = '\0';
     PyObject *chance =
         info.win_chance < 0 ? Py_NewRef(Py_None) : PyFloat_FromDouble(info.win_chance);

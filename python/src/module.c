@@ -484,7 +484,33 @@ static PyObject *game_seat_names(PyObject *self, void *unused)
     return names;
 }
 
+static PyObject *game_observation_size(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    return game_int(self, g->game ? g->game->observation_size : 0);
+}
+
+/* The returns are shares of the win: a sole winner 1, losers 0, shares summing to 1. */
+static PyObject *game_min_utility(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return game_ready((rp_py_game *)self) ? PyFloat_FromDouble(0.0) : NULL;
+}
+
+static PyObject *game_max_utility(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return game_ready((rp_py_game *)self) ? PyFloat_FromDouble(1.0) : NULL;
+}
+
 static PyMethodDef game_methods[] = {
+    {"observation_tensor_size", game_observation_size, METH_NOARGS,
+     "floats in State.observation_tensor"},
+    {"min_utility", game_min_utility, METH_NOARGS, "the least a seat's return can be: 0"},
+    {"max_utility", game_max_utility, METH_NOARGS, "the most a seat's return can be: 1"},
+    {"utility_sum", game_max_utility, METH_NOARGS,
+     "what the returns of all seats add up to: 1 (shares of the win)"},
     {"new_initial_state", (PyCFunction)(void (*)(void))game_new_initial_state,
      METH_VARARGS | METH_KEYWORDS,
      "new_initial_state(seed=None) -> State: a new game, dealt from the game's seed or this one"},
@@ -534,28 +560,79 @@ PyTypeObject rp_py_game_type = {
 
 /* ---- State ---- */
 
-rp_py_state *rp_py_state_new(rp_py_game *game, const void *st)
+/* A new State holding a copy of st, with root as its root (a new reference is taken) and no
+ * history yet. */
+static rp_py_state *state_alloc(rp_py_game *game, const void *st, PyObject *root)
 {
-    rp_py_state *s = PyObject_New(rp_py_state, &rp_py_state_type);
+    const Py_ssize_t size = (Py_ssize_t)game->game->state_size;
+    rp_py_state *s = PyObject_NewVar(rp_py_state, &rp_py_state_type, size);
     if (!s)
         return NULL;
-    Py_INCREF(game);
-    s->game = game;
+    s->game = (rp_py_game *)Py_NewRef((PyObject *)game);
+    s->root = Py_NewRef(root);
+    s->history = NULL;
+    s->history_len = s->history_cap = 0;
     s->num_legal = -1;
-    memcpy(&s->st, st, game->game->state_size);
+    memcpy(s->st, st, (size_t)size);
+    return s;
+}
+
+rp_py_state *rp_py_state_new(rp_py_game *game, const void *st)
+{
+    PyObject *root = PyBytes_FromStringAndSize(st, (Py_ssize_t)game->game->state_size);
+    if (!root)
+        return NULL;
+    rp_py_state *s = state_alloc(game, st, root);
+    Py_DECREF(root);
     return s;
 }
 
 static void state_dealloc(PyObject *self)
 {
-    Py_XDECREF(((rp_py_state *)self)->game);
+    rp_py_state *s = (rp_py_state *)self;
+    Py_XDECREF(s->game);
+    Py_XDECREF(s->root);
+    PyMem_Free(s->history);
     PyObject_Free(self);
+}
+
+/* Append an action to the history, growing it by doubling. */
+static int history_push(rp_py_state *s, rp_action action)
+{
+    if (s->history_len == s->history_cap) {
+        const Py_ssize_t cap = s->history_cap ? 2 * s->history_cap : 64;
+        rp_action *grown = PyMem_Realloc(s->history, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->history = grown;
+        s->history_cap = cap;
+    }
+    s->history[s->history_len++] = action;
+    return 0;
+}
+
+/* A copy of s with the same root and history. */
+static rp_py_state *state_copy(const rp_py_state *s)
+{
+    rp_py_state *copy = state_alloc(s->game, s->st, s->root);
+    if (!copy || s->history_len == 0)
+        return copy;
+    copy->history = PyMem_Malloc((size_t)s->history_len * sizeof *copy->history);
+    if (!copy->history) {
+        Py_DECREF(copy);
+        return (rp_py_state *)PyErr_NoMemory();
+    }
+    memcpy(copy->history, s->history, (size_t)s->history_len * sizeof *copy->history);
+    copy->history_len = copy->history_cap = s->history_len;
+    return copy;
 }
 
 int rp_py_state_legal(rp_py_state *s)
 {
     if (s->num_legal < 0)
-        s->num_legal = s->game->game->legal_actions(&s->st, s->legal);
+        s->num_legal = s->game->game->legal_actions(s->st, s->legal);
     return s->num_legal;
 }
 
@@ -568,14 +645,14 @@ static PyObject *state_current_player(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyLong_FromLong(game_of(s)->current_player(&s->st));
+    return PyLong_FromLong(game_of(s)->current_player(s->st));
 }
 
 static PyObject *state_is_terminal(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyBool_FromLong(game_of(s)->current_player(&s->st) == RP_TERMINAL);
+    return PyBool_FromLong(game_of(s)->current_player(s->st) == RP_TERMINAL);
 }
 
 static PyObject *state_is_chance_node(PyObject *self, PyObject *unused)
@@ -598,7 +675,7 @@ static PyObject *state_legal_actions(PyObject *self, PyObject *const *args, Py_s
         const long p = PyLong_AsLong(args[0]);
         if (p == -1 && PyErr_Occurred())
             return NULL;
-        if (p != game_of(s)->current_player(&s->st))
+        if (p != game_of(s)->current_player(s->st))
             return PyList_New(0);
     }
     const int n = rp_py_state_legal(s);
@@ -673,12 +750,14 @@ static PyObject *state_apply_action(PyObject *self, PyObject *arg)
     const int n = rp_py_state_legal(s);
     for (int i = 0; i < n; i++)
         if (s->legal[i] == action) {
-            game_of(s)->apply(&s->st, action);
+            if (history_push(s, action) < 0)
+                return NULL;
+            game_of(s)->apply(s->st, action);
             s->num_legal = -1;
             Py_RETURN_NONE;
         }
     char why[RP_ERROR_TEXT];
-    rp_explain_illegal(game_of(s), &s->st, action, why, sizeof why);
+    rp_explain_illegal(game_of(s), s->st, action, why, sizeof why);
     PyErr_Format(PyExc_ValueError, "action %u is not legal here: %s", (unsigned)action, why);
     return NULL;
 }
@@ -686,9 +765,9 @@ static PyObject *state_apply_action(PyObject *self, PyObject *arg)
 static PyObject *returns_list(rp_py_state *s, bool only_when_over)
 {
     double r[RP_MAX_PLAYERS] = {0};
-    const int players = game_of(s)->num_players(&s->st);
-    if (!only_when_over || game_of(s)->current_player(&s->st) == RP_TERMINAL)
-        game_of(s)->returns(&s->st, r);
+    const int players = game_of(s)->num_players(s->st);
+    if (!only_when_over || game_of(s)->current_player(s->st) == RP_TERMINAL)
+        game_of(s)->returns(s->st, r);
     PyObject *list = PyList_New(players);
     for (int p = 0; list && p < players; p++)
         PyList_SET_ITEM(list, p, PyFloat_FromDouble(r[p]));
@@ -704,8 +783,7 @@ static PyObject *state_returns(PyObject *self, PyObject *unused)
 static PyObject *state_clone(PyObject *self, PyObject *unused)
 {
     (void)unused;
-    rp_py_state *s = (rp_py_state *)self;
-    return (PyObject *)rp_py_state_new(s->game, &s->st);
+    return (PyObject *)state_copy((rp_py_state *)self);
 }
 
 static PyObject *state_deepcopy(PyObject *self, PyObject *memo)
@@ -726,7 +804,7 @@ static PyObject *state_action_to_string(PyObject *self, PyObject *const *args, P
     if (action_of(s->game, args[nargs - 1], &action) < 0)
         return NULL;
     char text[RP_ACTION_TEXT];
-    if (game_of(s)->action_to_text(&s->st, action, text, sizeof text) < 0) {
+    if (game_of(s)->action_to_text(s->st, action, text, sizeof text) < 0) {
         PyErr_Format(PyExc_ValueError, "action %u has no notation here", (unsigned)action);
         return NULL;
     }
@@ -746,7 +824,7 @@ static PyObject *state_string_to_action(PyObject *self, PyObject *const *args, P
         return NULL;
     rp_action action;
     rp_error err;
-    if (rp_parse_move(game_of(s), &s->st, text, &action, &err) < 0) {
+    if (rp_parse_move(game_of(s), s->st, text, &action, &err) < 0) {
         PyErr_Format(PyExc_ValueError, "'%s': %s", text, err.msg);
         return NULL;
     }
@@ -757,8 +835,8 @@ static PyObject *state_string_to_action(PyObject *self, PyObject *const *args, P
 static int player_arg(rp_py_state *s, PyObject *arg, bool spectator_ok, int *out)
 {
     if (arg && arg != Py_None)
-        return viewer_of(s->game, &s->st, arg, "player", spectator_ok, out);
-    const int p = game_of(s)->current_player(&s->st);
+        return viewer_of(s->game, s->st, arg, "player", spectator_ok, out);
+    const int p = game_of(s)->current_player(s->st);
     *out = p < 0 ? 0 : p;
     return 0;
 }
@@ -775,7 +853,7 @@ static PyObject *state_observation_string(PyObject *self, PyObject *args)
     FILE *out = open_memstream(&text, &len);
     if (!out)
         return PyErr_NoMemory();
-    game_of(s)->render(&s->st, viewer, out, false);
+    game_of(s)->render(s->st, viewer, out, false);
     fclose(out);
     PyObject *r = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
     free(text);
@@ -784,7 +862,7 @@ static PyObject *state_observation_string(PyObject *self, PyObject *args)
 
 static void fill_observation(rp_py_state *s, int player, void *data)
 {
-    game_of(s)->observation_tensor(&s->st, player, data);
+    game_of(s)->observation_tensor(s->st, player, data);
 }
 
 static PyObject *state_observation_tensor(PyObject *self, PyObject *args, PyObject *kwargs)
@@ -812,7 +890,7 @@ static PyObject *state_view(PyObject *self, PyObject *args)
     int viewer;
     if (!PyArg_ParseTuple(args, "|O", &arg) || player_arg(s, arg, true, &viewer) < 0)
         return NULL;
-    return json_to_python(game_of(s)->view_json(&s->st, viewer));
+    return json_to_python(game_of(s)->view_json(s->st, viewer));
 }
 
 static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
@@ -822,14 +900,14 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     unsigned long long seed;
     int viewer;
     if (!PyArg_ParseTuple(args, "OK", &arg, &seed) ||
-        viewer_of(s->game, &s->st, arg, "player", true, &viewer) < 0)
+        viewer_of(s->game, s->st, arg, "player", true, &viewer) < 0)
         return NULL;
-    rp_py_state *copy = rp_py_state_new(s->game, &s->st);
+    rp_py_state *copy = rp_py_state_new(s->game, s->st);
     if (!copy)
         return NULL;
     rp_rng rng;
     rp_rng_seed(&rng, seed, 0x5265u);
-    game_of(s)->determinize(&copy->st, viewer, &rng);
+    game_of(s)->determinize(copy->st, viewer, &rng);
     return (PyObject *)copy;
 }
 
@@ -838,7 +916,7 @@ static PyObject *state_serialize(PyObject *self, PyObject *unused)
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
     char text[RP_STATE_TEXT];
-    if (game_of(s)->state_to_text(&s->st, text, sizeof text) < 0) {
+    if (game_of(s)->state_to_text(s->st, text, sizeof text) < 0) {
         PyErr_SetString(PyExc_RuntimeError, "the state does not fit its notation");
         return NULL;
     }
@@ -856,10 +934,10 @@ static PyObject *state_events(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O", keywords, &action_arg, &viewer_arg) ||
         action_of(s->game, action_arg, &action) < 0)
         return NULL;
-    if (viewer_arg && viewer_of(s->game, &s->st, viewer_arg, "viewer", true, &viewer) < 0)
+    if (viewer_arg && viewer_of(s->game, s->st, viewer_arg, "viewer", true, &viewer) < 0)
         return NULL;
     rp_error err;
-    cJSON *events = rp_events(game_of(s), &s->st, action, viewer, &err);
+    cJSON *events = rp_events(game_of(s), s->st, action, viewer, &err);
     if (!events) {
         PyErr_Format(PyExc_ValueError, "action %u: %s", (unsigned)action, err.msg);
         return NULL;
@@ -874,7 +952,7 @@ static PyObject *state_action_data(PyObject *self, PyObject *arg)
     rp_action action;
     if (action_of(s->game, arg, &action) < 0)
         return NULL;
-    cJSON *json = rp_action_json(game_of(s), &s->st, action);
+    cJSON *json = rp_action_json(game_of(s), s->st, action);
     if (!json) {
         PyErr_Format(PyExc_ValueError, "action %u has no data form here", (unsigned)action);
         return NULL;
@@ -886,14 +964,14 @@ static PyObject *state_turn_number(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyLong_FromLong(game_of(s)->turn_number(&s->st));
+    return PyLong_FromLong(game_of(s)->turn_number(s->st));
 }
 
 static PyObject *state_num_players(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyLong_FromLong(game_of(s)->num_players(&s->st));
+    return PyLong_FromLong(game_of(s)->num_players(s->st));
 }
 
 static PyObject *state_get_game(PyObject *self, PyObject *unused)
@@ -920,13 +998,164 @@ static PyObject *state_str(PyObject *self)
     return state_serialize(self, NULL);
 }
 
+/* ---- history: what the State has been through since its root ---- */
+
+static PyObject *state_history(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_state *s = (rp_py_state *)self;
+    PyObject *list = PyList_New(s->history_len);
+    for (Py_ssize_t i = 0; list && i < s->history_len; i++) {
+        PyObject *a = PyLong_FromUnsignedLong(s->history[i]);
+        if (!a) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
+}
+
+static PyObject *state_move_number(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromSsize_t(((rp_py_state *)self)->history_len);
+}
+
+/* child(action): a copy with the action applied (ValueError if it is not legal). */
+static PyObject *state_child(PyObject *self, PyObject *arg)
+{
+    rp_py_state *copy = state_copy((rp_py_state *)self);
+    if (!copy)
+        return NULL;
+    PyObject *r = state_apply_action((PyObject *)copy, arg);
+    if (!r) {
+        Py_DECREF(copy);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return (PyObject *)copy;
+}
+
+/* The state after the first `moves` actions of s's history, into st. */
+static void replay(const rp_py_state *s, Py_ssize_t moves, void *st)
+{
+    memcpy(st, PyBytes_AS_STRING(s->root), game_of(s)->state_size);
+    for (Py_ssize_t i = 0; i < moves; i++)
+        game_of(s)->apply(st, s->history[i]);
+}
+
+/* undo_action(player, action): take back the last action, which `player` played (as
+ * OpenSpiel); the state before it is replayed from the root. */
+static PyObject *state_undo_action(PyObject *self, PyObject *args)
+{
+    rp_py_state *s = (rp_py_state *)self;
+    PyObject *player_arg, *action_arg;
+    rp_action action;
+    long player;
+    if (!PyArg_ParseTuple(args, "OO", &player_arg, &action_arg) ||
+        action_of(s->game, action_arg, &action) < 0)
+        return NULL;
+    if ((player = PyLong_AsLong(player_arg)) == -1 && PyErr_Occurred())
+        return NULL;
+    if (s->history_len == 0 || s->history[s->history_len - 1] != action) {
+        PyErr_Format(PyExc_ValueError, "action %u is not the last action of this state's history",
+                     (unsigned)action);
+        return NULL;
+    }
+    rp_state before;
+    replay(s, s->history_len - 1, &before);
+    if (game_of(s)->current_player(&before) != player) {
+        PyErr_Format(PyExc_ValueError, "the last action was played by seat %d, not %ld",
+                     game_of(s)->current_player(&before), player);
+        return NULL;
+    }
+    memcpy(s->st, &before, game_of(s)->state_size);
+    s->history_len--;
+    s->num_legal = -1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_player_return(PyObject *self, PyObject *arg)
+{
+    rp_py_state *s = (rp_py_state *)self;
+    const int seat = rp_py_seat(s->game, s->st, arg, "player");
+    if (seat < 0)
+        return NULL;
+    PyObject *all = returns_list(s, true);
+    if (!all)
+        return NULL;
+    PyObject *r = Py_NewRef(PyList_GET_ITEM(all, seat));
+    Py_DECREF(all);
+    return r;
+}
+
+/* The events of `action` in st as `viewer` is told them, one line of text each, into out. */
+static int write_events(const rp_game *game, const void *st, rp_action action, int viewer,
+                        FILE *out)
+{
+    rp_error err;
+    cJSON *events = rp_events(game, st, action, viewer, &err);
+    if (!events) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s", game->id, err.msg);
+        return -1;
+    }
+    const cJSON *event;
+    cJSON_ArrayForEach (event, events) {
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(event, "text");
+        fprintf(out, "%s\n", cJSON_IsString(text) ? text->valuestring : "?");
+    }
+    cJSON_Delete(events);
+    return 0;
+}
+
+/* information_state_string(player=None): everything that seat has been told, in order (perfect
+ * recall): its screen at the root, then each action's events as that seat is told them. */
+static PyObject *state_information_state_string(PyObject *self, PyObject *args)
+{
+    rp_py_state *s = (rp_py_state *)self;
+    PyObject *arg = NULL;
+    int seat;
+    if (!PyArg_ParseTuple(args, "|O", &arg) || player_arg(s, arg, false, &seat) < 0)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return PyErr_NoMemory();
+    rp_state st;
+    replay(s, 0, &st);
+    game_of(s)->render(&st, seat, out, false);
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < s->history_len && !failed; i++) {
+        fprintf(out, "-- move %zd\n", i + 1);
+        failed = write_events(game_of(s), &st, s->history[i], seat, out) < 0;
+        game_of(s)->apply(&st, s->history[i]);
+    }
+    fclose(out);
+    PyObject *r = failed ? NULL : PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+    free(text);
+    return r;
+}
+
+/* By the full state (as ==): FNV-1a over its bytes. */
+static Py_hash_t state_hash(PyObject *self)
+{
+    const rp_py_state *s = (rp_py_state *)self;
+    uint64_t h = 14695981039346656037u ^ (uint64_t)(uintptr_t)game_of(s);
+    for (size_t i = 0; i < game_of(s)->state_size; i++)
+        h = (h ^ s->st[i]) * 1099511628211u;
+    const Py_hash_t r = (Py_hash_t)h;
+    return r == -1 ? -2 : r;
+}
+
 static PyObject *state_richcompare(PyObject *a, PyObject *b, int op)
 {
     if (!PyObject_TypeCheck(b, &rp_py_state_type) || (op != Py_EQ && op != Py_NE))
         Py_RETURN_NOTIMPLEMENTED;
     const rp_py_state *x = (rp_py_state *)a, *y = (rp_py_state *)b;
     const bool same =
-        x->game->game == y->game->game && memcmp(&x->st, &y->st, x->game->game->state_size) == 0;
+        x->game->game == y->game->game && memcmp(x->st, y->st, x->game->game->state_size) == 0;
     return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
 
@@ -978,14 +1207,26 @@ static PyMethodDef state_methods[] = {
     {"num_players", state_num_players, METH_NOARGS, "seats in this game"},
     {"get_game", state_get_game, METH_NOARGS, "the Game this state belongs to"},
     {"__reduce__", state_reduce, METH_NOARGS, NULL},
+    {"history", state_history, METH_NOARGS,
+     "the actions applied since this State was made (a new deal, deserialize_state, an env)"},
+    {"move_number", state_move_number, METH_NOARGS, "len(history())"},
+    {"child", state_child, METH_O, "child(action) -> a copy with action applied"},
+    {"undo_action", state_undo_action, METH_VARARGS,
+     "undo_action(player, action): take back the last action (replayed from the start)"},
+    {"player_return", state_player_return, METH_O, "player_return(player) -> returns()[player]"},
+    {"information_state_string", state_information_state_string, METH_VARARGS,
+     "information_state_string(player=None) -> everything that seat has been told, in order "
+     "(perfect recall): its screen at the start, then every action's events as told to it"},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject rp_py_state_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ramparts._ramparts.State",
     .tp_basicsize = sizeof(rp_py_state),
+    .tp_itemsize = 1,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A game state (Game.new_initial_state makes one)",
+    .tp_hash = state_hash,
     .tp_dealloc = state_dealloc,
     .tp_str = state_str,
     .tp_richcompare = state_richcompare,

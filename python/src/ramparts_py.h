@@ -18,13 +18,19 @@ typedef struct {
     int players;
 } rp_py_game;
 
-/* One game state. The legal actions are cached between legal_actions() and apply_action(), so
- * the usual loop computes them once a step. */
+/* One game state, sized to its game: st holds the game's state_size bytes (ob_size). The legal
+ * actions are cached between legal_actions() and apply_action(), so the usual loop computes
+ * them once a step. The actions applied since `root` (the state the State was made as: a new
+ * deal, a deserialized or an env's state) are kept for history(), undo_action and the
+ * information states, which replay them from root. */
 typedef struct {
-    PyObject_HEAD rp_py_game *game; /* strong reference */
-    int num_legal;                  /* -1: not computed since the last change */
+    PyObject_VAR_HEAD rp_py_game *game; /* strong reference */
+    PyObject *root;                     /* bytes of the state history() starts from (shared) */
+    rp_action *history;                 /* the actions applied since root */
+    Py_ssize_t history_len, history_cap;
+    int num_legal; /* -1: not computed since the last change */
     rp_action legal[RP_MAX_LEGAL];
-    rp_state st;
+    _Alignas(16) unsigned char st[];
 } rp_py_state;
 
 extern PyTypeObject rp_py_game_type;
@@ -32,7 +38,8 @@ extern PyTypeObject rp_py_state_type;
 extern PyTypeObject rp_py_vector_type;
 extern PyTypeObject rp_py_bot_type;
 
-/* A new State of `game` holding a copy of st (NULL with an exception set on failure). */
+/* A new State of `game` holding a copy of st, its own root with an empty history (NULL with
+ * an exception set on failure). */
 rp_py_state *rp_py_state_new(rp_py_game *game, const void *st);
 
 /* The legal actions of a State, computed once per change. */
