@@ -9,7 +9,8 @@
 #define BOT_SPEC_TEXT 256
 
 typedef struct {
-    PyObject_HEAD char spec[BOT_SPEC_TEXT];
+    PyObject_HEAD
+    char spec[BOT_SPEC_TEXT];
     uint64_t seed;
     rp_ai **ais; /* per game of the registry, made on first use */
     int busy;
@@ -180,8 +181,11 @@ static PyGetSetDef bot_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* PyVarObject_HEAD_INIT ends with its own comma, which clang-format cannot see: */
+/* clang-format off */
 PyTypeObject rp_py_bot_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ramparts.Bot",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ramparts.Bot",
     .tp_basicsize = sizeof(rp_py_bot),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Bot(spec='hard', seed=0): one of the project's AIs (see Bot.specs())",
@@ -192,3 +196,4 @@ PyTypeObject rp_py_bot_type = {
     .tp_methods = bot_methods,
     .tp_getset = bot_getset,
 };
+/* clang-format on */

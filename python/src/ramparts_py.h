@@ -12,7 +12,8 @@
 
 /* A game with its options resolved: what load_game returns. Immutable. */
 typedef struct {
-    PyObject_HEAD const rp_game *game;
+    PyObject_HEAD
+    const rp_game *game;
     rp_config cfg;
     rp_config played; /* the options its states report (config_of), derived values included */
     int players;
@@ -24,9 +25,10 @@ typedef struct {
  * deal, a deserialized or an env's state) are kept for history(), undo_action and the
  * information states, which replay them from root. */
 typedef struct {
-    PyObject_VAR_HEAD rp_py_game *game; /* strong reference */
-    PyObject *root;                     /* bytes of the state history() starts from (shared) */
-    rp_action *history;                 /* the actions applied since root */
+    PyObject_VAR_HEAD
+    rp_py_game *game;   /* strong reference */
+    PyObject *root;     /* bytes of the state history() starts from (shared) */
+    rp_action *history; /* the actions applied since root */
     Py_ssize_t history_len, history_cap;
     int num_legal; /* -1: not computed since the last change */
     rp_action legal[RP_MAX_LEGAL];
@@ -48,6 +50,22 @@ int rp_py_state_legal(rp_py_state *s);
 /* A seat of the state from a Python int, or -1 with ValueError / TypeError set. `what` names
  * the argument in the message. */
 int rp_py_seat(const rp_py_game *game, const void *st, PyObject *arg, const char *what);
+
+/* True when the Game was initialised; else false with RuntimeError set. */
+bool rp_py_game_ready(const rp_py_game *g);
+
+/* A viewer from a Python int: a seat of st, or (when spectator_ok) SPECTATOR; else -1 with
+ * TypeError / ValueError naming `what`. */
+int rp_py_viewer(const rp_py_game *g, const void *st, PyObject *arg, const char *what,
+                 bool spectator_ok, int *out);
+
+/* An action id from any Python integer (__index__) within the game's range (legality is
+ * checked elsewhere); else -1 with TypeError / ValueError. */
+int rp_py_action(const rp_py_game *g, PyObject *arg, rp_action *out);
+
+/* JSON made by the library as a Python object; frees it. NULL with an exception set. */
+struct cJSON;
+PyObject *rp_py_json_from_cjson(struct cJSON *json);
 
 /* A Python object from JSON text (json.loads), or NULL with an exception set. */
 PyObject *rp_py_json(const char *text);

@@ -12,7 +12,8 @@
 enum { OUT_OBS, OUT_MASK, OUT_REWARDS, OUT_TERMINATED, OUT_TRUNCATED, OUT_PLAYER, OUT_COUNT };
 
 typedef struct {
-    PyObject_HEAD rp_py_game *game;
+    PyObject_HEAD
+    rp_py_game *game;
     int num_envs, players;
     size_t stride;          /* bytes per state in states, a multiple of 64 */
     unsigned char *states;  /* num_envs states */
@@ -370,8 +371,11 @@ static PyGetSetDef vector_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* PyVarObject_HEAD_INIT ends with its own comma, which clang-format cannot see: */
+/* clang-format off */
 PyTypeObject rp_py_vector_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ramparts._ramparts.VectorCore",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ramparts._ramparts.VectorCore",
     .tp_basicsize = sizeof(rp_py_vector),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The C core of ramparts.VectorEnv (use that)",
@@ -381,3 +385,4 @@ PyTypeObject rp_py_vector_type = {
     .tp_methods = vector_methods,
     .tp_getset = vector_getset,
 };
+/* clang-format on */
