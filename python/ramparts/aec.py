@@ -29,10 +29,37 @@ class Box:
 
     def contains(self, x):
         x = np.asarray(x)
-        return x.shape == self.shape and bool(np.all(x >= self.low) and np.all(x <= self.high))
+        return (
+            x.shape == self.shape
+            and np.can_cast(x.dtype, self.dtype)
+            and bool(np.all(x >= self.low) and np.all(x <= self.high))
+        )
 
     def __repr__(self):
         return f"Box({self.low}, {self.high}, {self.shape}, {self.dtype})"
+
+
+class Dict:
+    """An observation space of named parts (a minimal stand-in for gymnasium's Dict)."""
+
+    def __init__(self, spaces):
+        self.spaces = dict(spaces)
+
+    def __getitem__(self, key):
+        return self.spaces[key]
+
+    def keys(self):
+        return self.spaces.keys()
+
+    def contains(self, x):
+        return (
+            isinstance(x, dict)
+            and x.keys() == self.spaces.keys()
+            and all(space.contains(x[key]) for key, space in self.spaces.items())
+        )
+
+    def __repr__(self):
+        return f"Dict({self.spaces!r})"
 
 
 class Discrete:
@@ -75,15 +102,30 @@ class AECEnv:
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         self._next_seed = game.seed if seed is None else int(seed)
         size = game.observation_tensor_shape()
-        self._observation_space = Box(size)
+        self._observation_space = Dict(
+            {
+                "observation": Box(size),
+                "action_mask": Box((game.num_distinct_actions(),), 0, 1, np.uint8),
+            }
+        )
         self._action_spaces = {
             a: Discrete(game.num_distinct_actions(), seed=self._next_seed + i)
             for i, a in enumerate(self.possible_agents)
         }
-        self.state = None
+        self._state = None
         self.agents = []
 
     # ---- spaces ----
+
+    @property
+    def unwrapped(self):
+        """This env (PettingZoo's wrappers answer with the env they wrap)."""
+        return self
+
+    def state(self):
+        """The game's current State (the referee's: hidden cards included), or None before
+        reset()."""
+        return self._state
 
     @property
     def num_agents(self):
@@ -104,12 +146,14 @@ class AECEnv:
     # ---- the cycle ----
 
     def reset(self, seed=None, options=None):
-        """Deal a new game (from `seed`, else the next seed) and select the first agent."""
-        if options:
-            raise ValueError("options are the game's: give them to load_game")
+        """Deal a new game (from `seed`, else the next seed) and select the first agent.
+        `options` (a dict, as PettingZoo passes) changes nothing: a game's options are fixed
+        by load_game."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, not {type(options).__name__}")
         if seed is not None:
             self._next_seed = int(seed)
-        self.state = self.game.new_initial_state(seed=self._next_seed)
+        self._state = self.game.new_initial_state(seed=self._next_seed)
         self._next_seed += 1
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -117,16 +161,16 @@ class AECEnv:
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self._state.current_player()]
 
     def observe(self, agent):
         """{"observation": float32 tensor of what the agent's seat sees, "action_mask": uint8}."""
         self._check_agent(agent)
         seat = self._seat[agent]
         mask = np.zeros(self.game.num_distinct_actions(), np.uint8)
-        if self.state.current_player() == seat:
-            self.state.legal_actions_mask(out=mask)
-        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
+        if self._state.current_player() == seat:
+            self._state.legal_actions_mask(out=mask)
+        return {"observation": self._state.observation_tensor(seat), "action_mask": mask}
 
     def last(self, observe=True):
         """(observation, reward, termination, truncation, info) of the selected agent; the
@@ -142,30 +186,33 @@ class AECEnv:
 
     def step(self, action):
         """The selected agent acts: a legal action id, or None once its game is over."""
-        if self.state is None:
+        if self._state is None:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise ValueError(f"{agent}'s game is over: step it with None")
             self._remove(agent)
+            self.rewards = {a: 0.0 for a in self.agents}  # paid once, on the final step
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for an agent whose game is over")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
+        self._state.apply_action(int(action))
         self.rewards = {a: 0.0 for a in self.agents}
         cap = self.game.turn_cap
-        if self.state.is_terminal():
-            for a, share in zip(self.possible_agents, self.state.returns()):
+        if self._state.is_terminal():
+            for a, share in zip(self.possible_agents, self._state.returns()):
                 self.rewards[a] = share
                 self.terminations[a] = True
-        elif cap and self.state.turn_number() > cap:
+        elif cap and self._state.turn_number() > cap:
             for a in self.agents:
                 self.truncations[a] = True
         for a in self.agents:
             self._cumulative_rewards[a] += self.rewards[a]
-        player = self.state.current_player()
+        player = self._state.current_player()
         self.agent_selection = self.possible_agents[player] if player >= 0 else self.agents[0]
         if any(self.truncations.values()):
             self.agent_selection = self.agents[0]
@@ -179,9 +226,9 @@ class AECEnv:
 
     def render(self):
         """What a spectator sees, as text (render_mode 'ansi')."""
-        if self.state is None:
+        if self._state is None:
             raise RuntimeError("call reset() before render()")
-        return self.state.observation_string(-2)
+        return self._state.observation_string(-2)
 
     def close(self):
         pass

@@ -63,10 +63,15 @@ class VectorEnv:
         return self.observations, self._info
 
     def step(self, actions):
-        """One legal action per env (an int array, or anything numpy turns into one). All are
-        checked before any is played: an illegal one raises ValueError naming the env, and
-        nothing changes. Returns (observations, rewards, terminations, truncations, info)."""
-        if not isinstance(actions, np.ndarray) or actions.dtype not in (np.int64, np.int32):
+        """One legal action per env (an integer array of any layout, or a list of ints; floats
+        are refused, never truncated). All are checked before any is played: an illegal one
+        raises ValueError naming the env, and nothing changes. Returns (observations, rewards,
+        terminations, truncations, info)."""
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            # Never truncate: 2.7 is no action id.
+            raise TypeError(f"actions must be integers, not {actions.dtype}")
+        if actions.dtype not in (np.int64, np.int32) or not actions.flags.c_contiguous:
             actions = np.ascontiguousarray(actions, dtype=np.int64)
         self._core.step(actions)
         return self.observations, self.rewards, self.terminations, self.truncations, self._info

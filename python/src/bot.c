@@ -9,7 +9,8 @@
 #define BOT_SPEC_TEXT 256
 
 typedef struct {
-    PyObject_HEAD char spec[BOT_SPEC_TEXT];
+    PyObject_HEAD
+    char spec[BOT_SPEC_TEXT];
     uint64_t seed;
     rp_ai **ais; /* per game of the registry, made on first use */
     int busy;
@@ -95,7 +96,7 @@ static int choose(rp_py_bot *b, PyObject *arg, rp_action *action, rp_ai_info *in
     }
     const rp_py_state *s = (rp_py_state *)arg;
     const rp_game *game = s->game->game;
-    if (game->current_player(&s->st) == RP_TERMINAL) {
+    if (game->current_player(s->st) == RP_TERMINAL) {
         PyErr_SetString(PyExc_ValueError, "the game is over: no move to choose");
         return -1;
     }
@@ -107,7 +108,7 @@ static int choose(rp_py_bot *b, PyObject *arg, rp_action *action, rp_ai_info *in
         PyErr_NoMemory();
         return -1;
     }
-    memcpy(copy, &s->st, game->state_size);
+    memcpy(copy, s->st, game->state_size);
     rp_error err;
     int rc;
     b->busy = 1;
@@ -140,7 +141,7 @@ static PyObject *bot_hint(PyObject *self, PyObject *arg)
         return NULL;
     const rp_py_state *s = (rp_py_state *)arg;
     char text[RP_ACTION_TEXT];
-    if (s->game->game->action_to_text(&s->st, action, text, sizeof text) < 0)
+    if (s->game->game->action_to_text(s->st, action, text, sizeof text) < 0)
         text[0] = '\0';
     PyObject *chance =
         info.win_chance < 0 ? Py_NewRef(Py_None) : PyFloat_FromDouble(info.win_chance);
@@ -180,8 +181,11 @@ static PyGetSetDef bot_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* PyVarObject_HEAD_INIT ends with its own comma, which clang-format cannot see: */
+/* clang-format off */
 PyTypeObject rp_py_bot_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ramparts.Bot",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ramparts.Bot",
     .tp_basicsize = sizeof(rp_py_bot),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Bot(spec='hard', seed=0): one of the project's AIs (see Bot.specs())",
@@ -192,3 +196,4 @@ PyTypeObject rp_py_bot_type = {
     .tp_methods = bot_methods,
     .tp_getset = bot_getset,
 };
+/* clang-format on */

@@ -12,18 +12,27 @@
 
 /* A game with its options resolved: what load_game returns. Immutable. */
 typedef struct {
-    PyObject_HEAD const rp_game *game;
+    PyObject_HEAD
+    const rp_game *game;
     rp_config cfg;
+    rp_config played; /* the options its states report (config_of), derived values included */
     int players;
 } rp_py_game;
 
-/* One game state. The legal actions are cached between legal_actions() and apply_action(), so
- * the usual loop computes them once a step. */
+/* One game state, sized to its game: st holds the game's state_size bytes (ob_size). The legal
+ * actions are cached between legal_actions() and apply_action(), so the usual loop computes
+ * them once a step. The actions applied since `root` (the state the State was made as: a new
+ * deal, a deserialized or an env's state) are kept for history(), undo_action and the
+ * information states, which replay them from root. */
 typedef struct {
-    PyObject_HEAD rp_py_game *game; /* strong reference */
-    int num_legal;                  /* -1: not computed since the last change */
+    PyObject_VAR_HEAD
+    rp_py_game *game;   /* strong reference */
+    PyObject *root;     /* bytes of the state history() starts from (shared) */
+    rp_action *history; /* the actions applied since root */
+    Py_ssize_t history_len, history_cap;
+    int num_legal; /* -1: not computed since the last change */
     rp_action legal[RP_MAX_LEGAL];
-    rp_state st;
+    _Alignas(16) unsigned char st[];
 } rp_py_state;
 
 extern PyTypeObject rp_py_game_type;
@@ -31,7 +40,8 @@ extern PyTypeObject rp_py_state_type;
 extern PyTypeObject rp_py_vector_type;
 extern PyTypeObject rp_py_bot_type;
 
-/* A new State of `game` holding a copy of st (NULL with an exception set on failure). */
+/* A new State of `game` holding a copy of st, its own root with an empty history (NULL with
+ * an exception set on failure). */
 rp_py_state *rp_py_state_new(rp_py_game *game, const void *st);
 
 /* The legal actions of a State, computed once per change. */
@@ -40,6 +50,22 @@ int rp_py_state_legal(rp_py_state *s);
 /* A seat of the state from a Python int, or -1 with ValueError / TypeError set. `what` names
  * the argument in the message. */
 int rp_py_seat(const rp_py_game *game, const void *st, PyObject *arg, const char *what);
+
+/* True when the Game was initialised; else false with RuntimeError set. */
+bool rp_py_game_ready(const rp_py_game *g);
+
+/* A viewer from a Python int: a seat of st, or (when spectator_ok) SPECTATOR; else -1 with
+ * TypeError / ValueError naming `what`. */
+int rp_py_viewer(const rp_py_game *g, const void *st, PyObject *arg, const char *what,
+                 bool spectator_ok, int *out);
+
+/* An action id from any Python integer (__index__) within the game's range (legality is
+ * checked elsewhere); else -1 with TypeError / ValueError. */
+int rp_py_action(const rp_py_game *g, PyObject *arg, rp_action *out);
+
+/* JSON made by the library as a Python object; frees it. NULL with an exception set. */
+struct cJSON;
+PyObject *rp_py_json_from_cjson(struct cJSON *json);
 
 /* A Python object from JSON text (json.loads), or NULL with an exception set. */
 PyObject *rp_py_json(const char *text);

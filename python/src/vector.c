@@ -12,13 +12,15 @@
 enum { OUT_OBS, OUT_MASK, OUT_REWARDS, OUT_TERMINATED, OUT_TRUNCATED, OUT_PLAYER, OUT_COUNT };
 
 typedef struct {
-    PyObject_HEAD rp_py_game *game;
+    PyObject_HEAD
+    rp_py_game *game;
     int num_envs, players;
     size_t stride;          /* bytes per state in states, a multiple of 64 */
     unsigned char *states;  /* num_envs states */
     uint64_t *legal_bits;   /* per env, one bit per action: what step accepts */
     size_t words;           /* uint64 words of legal_bits per env */
     uint64_t *games_played; /* per env: finished games, for the next seed */
+    rp_action *actions;     /* per env: the action step checked, copied from the caller */
     uint64_t seed;
     uint64_t finished; /* games finished since the last reset */
     rp_rng rng;        /* for sample_actions */
@@ -84,6 +86,7 @@ static void vector_dealloc(PyObject *self)
     free(v->states);
     free(v->legal_bits);
     free(v->games_played);
+    free(v->actions);
     Py_XDECREF(v->game);
     Py_TYPE(self)->tp_free(self);
 }
@@ -174,7 +177,8 @@ static int vector_init(PyObject *self, PyObject *args, PyObject *kwargs)
     v->states = aligned_alloc(64, v->stride * (size_t)num_envs);
     v->legal_bits = calloc((size_t)num_envs * v->words, sizeof *v->legal_bits);
     v->games_played = calloc((size_t)num_envs, sizeof *v->games_played);
-    if (!v->states || !v->legal_bits || !v->games_played) {
+    v->actions = calloc((size_t)num_envs, sizeof *v->actions);
+    if (!v->states || !v->legal_bits || !v->games_played || !v->actions) {
         PyErr_NoMemory();
         return -1;
     }
@@ -263,7 +267,9 @@ static int step_env(rp_py_vector *v, int env, rp_action action)
 }
 
 /* step(actions): one action per env (int32 or int64 array), all checked before any is played,
- * so an illegal one raises ValueError naming the env and changes nothing. */
+ * so an illegal one raises ValueError naming the env and changes nothing. The checked actions
+ * are copied before the GIL is released: another thread writing the caller's array meanwhile
+ * cannot slip an unchecked action in. */
 static PyObject *vector_step(PyObject *self, PyObject *arg)
 {
     rp_py_vector *v = (rp_py_vector *)self;
@@ -284,16 +290,17 @@ static PyObject *vector_step(PyObject *self, PyObject *arg)
                          (long long)a);
             return NULL;
         }
+        v->actions[env] = (rp_action)a;
     }
+    PyBuffer_Release(&actions);
     int failed = -1;
     v->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
     for (int env = 0; env < v->num_envs && failed < 0; env++)
-        if (step_env(v, env, (rp_action)action_at(&actions, env)) < 0)
+        if (step_env(v, env, v->actions[env]) < 0)
             failed = env;
     Py_END_ALLOW_THREADS;
     v->busy = 0;
-    PyBuffer_Release(&actions);
     if (failed >= 0) {
         PyErr_Format(PyExc_RuntimeError, "env %d: cannot start a new game", failed);
         return NULL;
@@ -364,8 +371,11 @@ static PyGetSetDef vector_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* PyVarObject_HEAD_INIT ends with its own comma, which clang-format cannot see: */
+/* clang-format off */
 PyTypeObject rp_py_vector_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ramparts._ramparts.VectorCore",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ramparts._ramparts.VectorCore",
     .tp_basicsize = sizeof(rp_py_vector),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The C core of ramparts.VectorEnv (use that)",
@@ -375,3 +385,4 @@ PyTypeObject rp_py_vector_type = {
     .tp_methods = vector_methods,
     .tp_getset = vector_getset,
 };
+/* clang-format on */

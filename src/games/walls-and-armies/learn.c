@@ -72,8 +72,9 @@ double wa_evaluate(const void *st, int player)
 /* clang-format off */
 const rp_obs_field wa_obs_fields[] = {
     {"cards", WA_OBS_CARDS, {WA_CARDS, WA_CHANNELS, 1},
-     "per card (2C 2D 2H 2S 3C ... AS), 1 where it is: a face-up wall of yours, of the "
-     "opponent's, your shield, the opponent's shield, in the discard pile, in a stack, the "
+     "per card (2C 2D 2H 2S 3C ... AS), 1 where it is: a wall of yours, of the opponent's "
+     "(face up, or face down but seen by both players: `wall_slots` says which), your shield, "
+     "the opponent's shield, in the discard pile, in a stack, the "
      "target of a stack, turned up by the last action; then its wall or shield number / 52, "
      "the number of the stack it is in or is the target of / 52, its place among the cards the "
      "last action turned up / 20 (0 where none applies)"},
