@@ -894,6 +894,14 @@ static bool reveals_since(const rs_table *t, int64_t from)
     return false;
 }
 
+bool rs_table_can_take_back(const rs_table *t, int seat)
+{
+    if (t->row.rated || seat < 0 || t->row.status != RS_GAME_LIVE)
+        return false;
+    const int64_t from = takeback_ply(t, seat);
+    return from >= 0 && !reveals_since(t, from);
+}
+
 static void do_takeback(rs_ctx *ctx, rs_table *t, int seat, int64_t from)
 {
     while ((int64_t)rs_table_ply(t) > from) /* the engine's referee undo, one move at a time */

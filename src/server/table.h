@@ -117,6 +117,9 @@ static inline size_t rs_table_ply(const rs_table *t)
 int rs_table_seat_of(const rs_table *t, int64_t user);
 /* True when no seat is an AI. */
 bool rs_table_all_human(const rs_table *t);
+/* True when `seat` could be granted a takeback now: an unrated live game, a move of its own to
+ * take back, and nothing hidden revealed since (what rs_table_takeback would refuse). */
+bool rs_table_can_take_back(const rs_table *t, int seat);
 /* The seat to act, or -1 when none (not started, over). */
 int rs_table_to_move(const rs_table *t);
 /* Set the name shown for a user (after a guest registers). */

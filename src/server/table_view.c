@@ -218,7 +218,7 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
     cJSON_AddBoolToObject(m, "rated", t->row.rated);
     cJSON *rules = cJSON_AddObjectToObject(m, "allowed");
     cJSON_AddBoolToObject(rules, "draw", rs_game_can_draw(t->game) && rs_table_all_human(t));
-    cJSON_AddBoolToObject(rules, "takeback", !t->row.rated);
+    cJSON_AddBoolToObject(rules, "takeback", rs_table_can_take_back(t, viewer));
     cJSON_AddItemToObject(m, "options", rs_table_options_json(t));
     cJSON_AddItemToObject(m, "clock", clock_json(t, now_us));
     cJSON_AddItemToObject(m, "seats", seats_json(t, now_us));

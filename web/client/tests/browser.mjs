@@ -353,6 +353,8 @@ async function dragOne(page, from, to) {
   return true;
 }
 const DRAG = 0.35; // how often a move is dragged instead of clicked
+/** How many forced moves (the only legal one) played themselves, per game. */
+const forcedPlayed = {};
 let lastAction = '';
 
 /** @type {{[type: string]: ((page: any) => Promise<void>) & {drags?: boolean}}} */
@@ -418,6 +420,12 @@ async function playOut(type, id, players, watchers, hooks = {}) {
     check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
     let moved = false;
     lastAction = '';
+    if (legal.length === 1) {
+      // A forced move plays itself (issue 27: it waited for a click and burned the clock).
+      moved = await waitPly(mover, ply + 1, 30000).then(() => true, () => false);
+      check(moved, `${type}: ply ${ply}: the only legal move (${legal[0].text}) played itself`);
+      forcedPlayed[type] = (forcedPlayed[type] || 0) + 1;
+    }
     for (let tries = 0; tries < 40 && !moved; tries++) {
       await DRIVERS[type](mover.page);
       const st = await tableState(mover);
@@ -712,6 +720,7 @@ async function keyboardAgainstAi(browser, server) {
   const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
   me.viewer = 0;
   let moves = 0;
+  let sawTakeback = false;
   for (let guard = 0; guard < 2000; guard++) {
     const st = await tableState(me);
     if (st.status === 'over') break;
@@ -723,6 +732,18 @@ async function keyboardAgainstAi(browser, server) {
       continue;
     }
     const legal = lastState(me, id).legal;
+    if (moves >= 1 && !sawTakeback) {
+      // A card game against the computer: every move shows cards, so a takeback would always
+      // be refused; the page does not offer one (issue 27).
+      sawTakeback = await page.getByRole('button', { name: 'Take back' }).count() > 0;
+      check(!sawTakeback, `keyboard: no Take back offered in ${type} against the computer`);
+    }
+    if (legal.length === 1) {
+      const forced = await waitPly(me, st.ply + 1, 30000).then(() => true, () => false);
+      check(forced, `keyboard: the only legal move (${legal[0].text}) played itself`);
+      forcedPlayed.keyboard = (forcedPlayed.keyboard || 0) + 1;
+      continue;
+    }
     const move = choose(legal).text;
     // Entering the game put the cursor in the move field; after each move it comes back there.
     const inField = await page.evaluate(() => document.activeElement && document.activeElement.id);
@@ -831,6 +852,7 @@ async function controls(browser, server) {
   await alice.page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
   const drawn = await alice.page.textContent('[data-testid=status]');
   check(/draw/i.test(drawn), `controls: the draw by agreement ends the game (${drawn})`);
+  await resultShown(alice, 'the draw by agreement', /^Drawn\.$/, /draw/i);
 
   // Bob again, through a route that can drop what the server sends and cut the connection.
   await bob.context.close();
@@ -878,6 +900,8 @@ async function controls(browser, server) {
   await bob2.page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
   const result = await bob2.page.textContent('[data-testid=status]');
   check(/resign/i.test(result), `controls: resigning ends the game (${result})`);
+  await resultShown(bob2, 'alice\'s resignation', /^You won\.$/, /Red wins: Blue resigned/);
+  await resultShown(alice, 'her resignation', /^You lost\.$/, /Red wins: Blue resigned/);
   const name = await alice.page.textContent('[data-testid=user-name]');
   await alice.page.goto(`${server.url}/#/player/${name}`);
   await alice.page.waitForSelector('.rating-block canvas', { timeout: STEP_TIMEOUT });
@@ -889,6 +913,20 @@ async function controls(browser, server) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
     await p.context.close();
   }
+}
+
+/**
+ * A game ended by resignation or agreement (its position still mid-turn) shows its result on
+ * the table, the player's own outcome first, and Castle Danger's board no longer says whose
+ * turn it is (issue 27: it said "Red: 2 moves left" after a resignation).
+ */
+async function resultShown(p, how, mine, text) {
+  await p.page.waitForSelector('[data-testid=result]', { timeout: STEP_TIMEOUT });
+  const own = await p.page.textContent('[data-testid=result-mine]').catch(() => '');
+  const said = await p.page.textContent('[data-testid=result]');
+  check(mine.test(own.trim()) && text.test(said), `controls: after ${how} ${p.label}'s table says so (${said})`);
+  const board = await p.page.textContent('[data-testid=moves-left]');
+  check(!/left|to play/i.test(board), `controls: after ${how} the board does not say whose turn it is (${board})`);
 }
 
 /** Wait until the page shows exactly ply n (a takeback goes back). */
@@ -930,6 +968,7 @@ async function main() {
   }
   console.log(`axe-core ran ${axeRuns.count} times in ${(axeRuns.ms / 1000).toFixed(1)} s${axeRuns.rules.size ? `; findings: ${[...axeRuns.rules].join(', ')}` : ', with no finding'}`);
   console.log(`browser tests took ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${OUT}`);
+  console.log(`forced moves that played themselves: ${JSON.stringify(forcedPlayed)}`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || !passed ? 1 : 0);
 }

@@ -1,6 +1,7 @@
 // castle-danger.js — Castle Danger's table: the 7x9 board (grass, sand beside the river, the
 // river, the Portals d1 and d9) with Kings, Wizards, Builders, Cannons, Walls and Fire drawn
-// in SVG, the viewer's side at the bottom; the moves left this turn and the supply. Click a
+// in SVG, the viewer's side at the bottom, with the files a-g and ranks 1-9 beside it as the log
+// and the notation name squares; the moves left this turn and the supply. Click a
 // piece, then one of the squares the legal list offers for it (a step, a Wall to build or
 // remove, a shot's landing square); the Portal offers the pieces that can be added.
 import { html } from 'htm/preact';
@@ -71,7 +72,7 @@ function targetLabel(m) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function CastleDangerBoard({ view, legal, you, send }) {
+export function CastleDangerBoard({ view, legal, you, send, status }) {
   const [selected, setSelected] = useState(/** @type {string|null} */ (null));
   const [choice, setChoice] = useState(/** @type {LegalMove[]|null} */ (null));
   const moves = legal || [];
@@ -96,6 +97,9 @@ export function CastleDangerBoard({ view, legal, you, send }) {
   const files = flip ? [...FILES].reverse() : [...FILES];
   const endMove = moves.find((m) => m.kind === 'end');
   const adds = moves.filter((m) => m.kind === 'add');
+  // A game ended by resignation, agreement, time or a claim is over though its position is not:
+  // the board then says so rather than whose turn it was.
+  const ongoing = view.result === 'ongoing' && (status === 'live' || status === undefined);
 
   /** @param {string} sq */
   function click(sq) {
@@ -117,10 +121,12 @@ export function CastleDangerBoard({ view, legal, you, send }) {
     <div class="cd-info">
       <span>Turn ${view.turn}${view.turn_limit ? ` of ${view.turn_limit}` : ''}</span>
       <span class=${`cd-moves ${seatClass(view.to_move === 'red' ? 1 : 0)}`} data-testid="moves-left">
-        ${view.result === 'ongoing' ? `${view.to_move === 'red' ? 'Red' : 'Blue'}: ${count(view.moves_left, 'move')} left` : resultText(view.result)}</span>
-      ${view.add_open && view.result === 'ongoing' && html`<span class="muted">Portal open (add costs ${view.add_cost})</span>`}
+        ${ongoing ? `${view.to_move === 'red' ? 'Red' : 'Blue'}: ${count(view.moves_left, 'move')} left` : resultText(view.result)}</span>
+      ${view.add_open && ongoing && html`<span class="muted">Portal open (add costs ${view.add_cost})</span>`}
     </div>
     <div class="cd-main">
+      <div class="cd-frame">
+      <div class="cd-ranks" aria-hidden="true" data-testid="cd-ranks">${ranks.map((r) => html`<span key=${r}>${r}</span>`)}</div>
       <div class="cd-board" role="grid" aria-label="Castle Danger board">
         ${ranks.map((r) => html`<div role="row" class="cd-row" key=${r}>
           ${files.map((f) => {
@@ -149,6 +155,9 @@ export function CastleDangerBoard({ view, legal, you, send }) {
             </button>`;
           })}
         </div>`)}
+      </div>
+      <span></span>
+      <div class="cd-files" aria-hidden="true" data-testid="cd-files">${files.map((f) => html`<span key=${f}>${f}</span>`)}</div>
       </div>
       <div class="cd-aside">
         <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} label=${choiceLabel} />
@@ -183,7 +192,7 @@ function resultText(result) {
   if (result === 'blue-won') return 'Blue wins';
   if (result === 'red-won') return 'Red wins';
   if (result === 'draw') return 'Drawn';
-  return result;
+  return 'Game over';
 }
 
 /** @param {{view: any}} props */

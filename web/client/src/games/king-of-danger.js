@@ -25,14 +25,20 @@ function SuitIcon({ suit }) {
   return html`<svg viewBox="0 0 24 24" class="suit-icon" aria-hidden="true"><path d="M3 18 L4 7 L9 12 L12 4 L15 12 L20 7 L21 18 Z" class="icf"/></svg>`;
 }
 
+/** A card as players say it: "Wizard 5", "Walls 3", "King of Danger" (the view's id is "wizard-5").
+ * @param {string} card */
+export function cardTitle(card) {
+  const suit = SUIT_OF(card);
+  if (suit === 'king') return card.replace('king-of-', 'King of ').replace(/of (\w)/, (_, c) => `of ${c.toUpperCase()}`);
+  return `${suit === 'wizard' ? 'Wizard' : suit === 'walls' ? 'Walls' : 'Cannons'} ${card.split('-').pop()}`;
+}
+
 /** A King of Danger card by its name ("walls-3", "king-of-danger"), or a back. @param {{card: string|null}} props */
 export function KdCard({ card }) {
   if (!card) return html`<span class="card back kd-back" role="img" aria-label="face-down card"></span>`;
   const suit = SUIT_OF(card);
   const number = suit === 'king' ? '' : card.split('-').pop();
-  const title = suit === 'king'
-    ? card.replace('king-of-', 'King of ').replace(/of (\w)/, (_, c) => `of ${c.toUpperCase()}`)
-    : `${suit === 'wizard' ? 'Wizard' : suit === 'walls' ? 'Walls' : 'Cannons'} ${number}`;
+  const title = cardTitle(card);
   return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} role="img" aria-label=${title}
       title=${suit === 'king' ? `${title}: ${KING_TEXT[card]}` : undefined}>
     <span class="kd-num" aria-hidden="true">${number}</span>
@@ -50,7 +56,9 @@ function Tracker({ value }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function KingOfDangerBoard({ view, legal, you, seats, send }) {
+export function KingOfDangerBoard({ view, legal, you, seats, send, status }) {
+  // Over by the rules, or by resignation, agreement or time though the hand is not played out.
+  const over = view.over || (status !== undefined && status !== 'live');
   const [choice, setChoice] = useState(/** @type {any[]|null} */ (null));
   const dragged = useRef(/** @type {{card: string, from: string}|null} */ (null));
   const moves = legal || [];
@@ -96,16 +104,16 @@ export function KingOfDangerBoard({ view, legal, you, seats, send }) {
         ${view.trick_suit ? html` · <b class=${`suit-${view.trick_suit}`}>${view.trick_suit} trick</b>` : ''}
       </div>
       <div class="kd-trick-cards">
-        ${view.trick.length === 0 && html`<span class="muted">${view.over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
+        ${view.trick.length === 0 && html`<span class="muted">${over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
         ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card`}>
           <${KdCard} card=${c} /><figcaption>${name(s)}</figcaption></figure>`)}
       </div>
-      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t) => `${name(t.seat)} ${t.card}`).join(', ')}
+      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t) => `${name(t.seat)} ${cardTitle(t.card)}`).join(', ')}
         ${view.last_trick.winner !== null && view.last_trick.winner !== undefined ? ` — ${name(view.last_trick.winner)} won` : ' — set aside'}</div>`}
       ${view.aside.length > 0 && html`<div class="kd-aside small">Set aside: ${view.aside.map((c) => html`<${KdCard} card=${c} />`)}</div>`}
     </section>
     <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} title="Name the trick suit"
-      label=${(m) => `${m.card} names ${m.call === 'walls' ? 'Walls' : 'Cannons'}`} />
+      label=${(m) => `${cardTitle(m.card)} names ${m.call === 'walls' ? 'Walls' : 'Cannons'}`} />
     ${you !== null && you !== undefined ? html`<div class="kd-mine">
       ${seatPanel(you)}
       <div class="hand" role="group" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>

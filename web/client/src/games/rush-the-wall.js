@@ -52,7 +52,7 @@ export function Fort({ label, current }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function RushTheWallBoard({ view, legal, you, send }) {
+export function RushTheWallBoard({ view, legal, you, send, status }) {
   const [chosen, setChosen] = useState(/** @type {string|null} */ (null));
   const moves = legal || [];
   const strengths = view.cards ? view.cards.strengths : null;
@@ -119,7 +119,7 @@ export function RushTheWallBoard({ view, legal, you, send }) {
 
   const handed = mine ? list(mine.hand) : [];
   return html`<div class="rw">
-    <div class="rw-info small">Round ${view.round} of 3 · turn ${view.turn} · ${phaseText(view)}</div>
+    <div class="rw-info small">Round ${view.round} of 3 · turn ${view.turn} · ${phaseText(view, status)}</div>
     <div class="rw-clans above">${above.map(clanRow)}</div>
     <div class="rw-wall" role="group" aria-label="The Wall">
       ${wall.map((f, i) => {
@@ -144,9 +144,9 @@ export function RushTheWallBoard({ view, legal, you, send }) {
   </div>`;
 }
 
-/** @param {any} view */
-function phaseText(view) {
-  if (view.over) return 'game over';
+/** @param {any} view @param {string} [status] the game's, over too by resignation or time */
+function phaseText(view, status) {
+  if (view.over || (status !== undefined && status !== 'live')) return 'game over';
   const who = view.to_act ? cap(view.to_act) : '';
   switch (view.phase) {
     case 'plan': return `${who} places warriors`;

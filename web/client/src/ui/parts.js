@@ -5,6 +5,7 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Clock } from './clock.js';
 import { SeatMark, seatClass } from './seats.js';
+import { speak } from '../games/speech.js';
 
 /** @typedef {import('../client.js').GameState} GameState */
 /** @typedef {import('../client.js').LegalMove} LegalMove */
@@ -44,7 +45,7 @@ export function EventLog({ g }) {
     <h2 id="log-h">What happened</h2>
     <div class="log" ref=${list} role="log" aria-labelledby="log-h" aria-live="polite" aria-relevant="additions"
       tabindex="0" data-testid="event-log">
-      <ol>${lines.map((l) => html`<li key=${l.key} class=${`ev ev-${l.kind}${l.reveal ? ' reveal' : ''}${l.seat !== null && l.seat !== undefined ? ` ${seatClass(l.seat, seatNameOf(g, l.seat))}` : ''}`}>${l.text}</li>`)}</ol>
+      <ol>${lines.map((l) => html`<li key=${l.key} class=${`ev ev-${l.kind}${l.reveal ? ' reveal' : ''}${l.seat !== null && l.seat !== undefined ? ` ${seatClass(l.seat, seatNameOf(g, l.seat))}` : ''}`}>${speak(g.snap.type, l.text)}</li>`)}</ol>
     </div>
   </section>`;
 }

@@ -5,6 +5,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
+import { speak } from '../games/speech.js';
 import { BoardGuard } from './table.js';
 
 /** @param {{client: import('../client.js').Client, id: number}} props */
@@ -72,14 +73,14 @@ export function Replay({ id }) {
               aria-label=${`Seen by ${seatName(data.seats, d.viewer)}`}>
               <h2>Seen by ${seatName(data.seats, d.viewer)}</h2>
               <${BoardGuard} Board=${Board} key=${`${d.viewer}-${at}`} view=${d.frames[at].view} legal=${null} you=${d.viewer}
-                seats=${data.seats} send=${() => {}} status="over" />
+                seats=${data.seats} send=${() => {}} status=${at === last ? 'over' : 'live'} />
             </section>`)
           : html`<${BoardGuard} Board=${Board} key=${`${viewer}-${at}`} view=${frame.view} legal=${null} you=${you}
-              seats=${data.seats} send=${() => {}} status="over" />`}
+              seats=${data.seats} send=${() => {}} status=${at === last ? 'over' : 'live'} />`}
       </section>
       <aside class="side">
         <section class="log-panel"><h2>This move</h2>
-          <ol class="log" aria-live="polite">${events.map((e, i) => html`<li key=${i} class=${`ev ev-${e.kind}${e.reveal ? ' reveal' : ''}`}>${e.text}</li>`)}
+          <ol class="log" aria-live="polite">${events.map((e, i) => html`<li key=${i} class=${`ev ev-${e.kind}${e.reveal ? ' reveal' : ''}`}>${speak(data.type, e.text)}</li>`)}
             ${at === 0 && html`<li class="ev">The start of the game.</li>`}</ol>
         </section>
         ${data.seed !== undefined && html`<p class="small muted">Seed ${data.seed}</p>`}

@@ -3,7 +3,7 @@
 // controls, the event log and chat. Everything shown comes from the game's store entry.
 import { Component } from 'preact';
 import { html } from 'htm/preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
 import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
@@ -55,6 +55,7 @@ export function Table({ client, id }) {
           send=${send} disabled=${!interactive} hint=${g.hint} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
+        ${snap.you !== null && live && html`<${ForcedMoves} legal=${interactive ? snap.legal : null} send=${send} />`}
         <${EventLog} g=${g} />
         <${Chat} g=${g} client=${client} />
       </aside>
@@ -65,12 +66,73 @@ export function Table({ client, id }) {
 /** @param {import('../client.js').GameState} g @param {boolean} interactive */
 function statusLine(g, interactive) {
   const snap = g.snap;
-  if (snap.status === 'over' || snap.status === 'aborted') return snap.result ? snap.result.text : 'The game is over.';
+  if (snap.status === 'over' || snap.status === 'aborted') return html`<${ResultBanner} snap=${snap} />`;
   if (snap.status === 'open') return 'Waiting for players.';
   if (g.pending) return `Sending ${g.pending.move}…`;
   if (interactive) return 'Your turn.';
   const s = snap.seats[snap.to_move];
   return s ? `${s.seat_name} to play.` : '';
+}
+
+/**
+ * How a finished game ended, in the table's status line above the board (which may still show
+ * the last position's turn): the player's own outcome first ("You won"), then the server's
+ * words ("Red wins: Blue resigned").
+ * @param {{snap: any}} props
+ */
+function ResultBanner({ snap }) {
+  const result = snap.result;
+  const text = result ? result.text : snap.status === 'aborted' ? 'The game was aborted.' : 'The game is over.';
+  const mine = ownOutcome(snap);
+  return html`<span class="result-banner" data-testid="result">
+    ${mine && html`<b data-testid="result-mine">${mine}</b> `}<span>${text}</span></span>`;
+}
+
+/** "You won", "You lost", "Drawn" or "You shared the win", for a seated player. @param {any} snap */
+export function ownOutcome(snap) {
+  const seated = snap.you !== null && snap.you !== undefined;
+  const returns = snap.result && snap.result.returns;
+  if (!seated || !returns || snap.status !== 'over') return null;
+  const share = returns[snap.you];
+  if (share >= 0.999) return 'You won.';
+  if (share <= 0.001) return 'You lost.';
+  const best = Math.max(...returns);
+  return returns.every((r) => Math.abs(r - share) < 0.001) ? 'Drawn.' : share >= best - 0.001 ? 'You shared the win.' : 'You shared a place.';
+}
+
+// How long a forced move waits before it plays itself: long enough to be seen.
+const FORCED_DELAY_MS = 700;
+const FORCED_KEY = 'ramparts.autoForced';
+
+/**
+ * The option to have a forced move (the only legal one, such as Walls and Armies' "Leave it"
+ * with nothing to counter with) play itself after a moment, so it neither waits for a click nor
+ * burns the clock; on unless the player turned it off (kept in this browser). A click first
+ * cancels the timer, as the table then stops being interactive.
+ * @param {{legal: import('../client.js').LegalMove[]|null, send: (m: import('../client.js').LegalMove) => void}} props
+ */
+function ForcedMoves({ legal, send }) {
+  const [auto, setAuto] = useState(() => readAutoForced());
+  const forced = auto && legal && legal.length === 1 ? legal[0] : null;
+  useEffect(() => {
+    if (!forced) return undefined;
+    const timer = setTimeout(() => send(forced), FORCED_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [forced]);
+  /** @param {any} e */
+  const toggle = (e) => {
+    const on = e.currentTarget.checked;
+    setAuto(on);
+    try { localStorage.setItem(FORCED_KEY, on ? '1' : '0'); } catch { /* private mode: this page only */ }
+  };
+  return html`<p class="auto-forced small">
+    <label><input type="checkbox" checked=${auto} onChange=${toggle} data-testid="auto-forced" />
+      Play forced moves for me</label>
+    ${forced && html` <span class="muted" role="status" data-testid="forced-pending">Only one move: ${forced.text}</span>`}</p>`;
+}
+
+function readAutoForced() {
+  try { return localStorage.getItem(FORCED_KEY) !== '0'; } catch { return true; }
 }
 
 /** @param {{client: import('../client.js').Client, g: import('../client.js').GameState}} props */
