@@ -464,8 +464,9 @@ static const char *http_method(struct lws *wsi)
 }
 
 /* The whole query string "a=1&b=2": libwebsockets keeps each parameter as a fragment of the
- * header (lws_hdr_copy gives only the first). One too long to hold is passed as "&", which
- * the API refuses as malformed. */
+ * header (lws_hdr_copy gives only the first), URL-decoded. One too long to hold, or holding
+ * an encoded '&' (no value of the API has one), is passed as "&", which the API refuses as
+ * malformed. */
 static void copy_query(struct lws *wsi, char *query, size_t size)
 {
     size_t n = 0;
@@ -473,7 +474,7 @@ static void copy_query(struct lws *wsi, char *query, size_t size)
     for (int i = 0; lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
         char part[256];
         if (lws_hdr_copy_fragment(wsi, part, sizeof part, WSI_TOKEN_HTTP_URI_ARGS, i) < 0 ||
-            n + strlen(part) + 2 > size) {
+            strchr(part, '&') || n + strlen(part) + 2 > size) {
             snprintf(query, size, "&");
             return;
         }
