@@ -605,7 +605,7 @@ static void put_cards_grouped(FILE *out, uint32_t mask, bool color)
             if (g == 0)
                 fprintf(out, " %s", part);
             else
-                numbers[n++] = atoi(part);
+                numbers[n++] = (int)strtol(part, NULL, 10);
         }
         for (int i = 0; i < n;) {
             int j = i;
