@@ -443,7 +443,7 @@ static void advantage_test(cJSON *o, const an_set *set, seat_of_game who, int pa
         wins += w == side;
     }
     cJSON_AddStringToObject(o, "test", "exact binomial against the fair share");
-    cJSON_AddNumberToObject(o, "wins", (double)wins);
+    cJSON_AddNumberToObject(o, "side_wins", (double)wins); /* "wins" is the share's interval */
     cJSON_AddNumberToObject(o, "decided", (double)decided);
     add_number(o, "p", players > 0 ? an_binomial_test(wins, decided, 1.0 / players) : NAN);
 }

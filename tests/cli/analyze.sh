@@ -87,6 +87,9 @@ expect_eq "rush-the-wall: simultaneous play has no first mover" \
   "$(json_value "$work/rw.json" 'd.ai_games.first_mover.defined')" "false"
 "$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
   --json "$work/kd3.json" >/dev/null
+expect_eq "king-of-danger, 3 players: each seat's wins an interval, its test's counts apart" \
+  "$(json_value "$work/kd3.json" 'd.ai_games.seats.every(s => typeof s.wins === "object" && s.side_wins >= 0 && s.decided === 6)')" \
+  "true"
 expect_eq "king-of-danger, 3 players: the fair share is a third; the player after the dealer leads" \
   "$(json_value "$work/kd3.json" '[d.ai_games.first_mover.fair_share, d.ai_games.first_mover.seat_counts]')" \
   '[0.3333333333333333,[0,6,0]]'

@@ -65,7 +65,7 @@ function testText(row) {
   if (row.p === undefined || row.p === null) return '';
   const detail = row.test === 'McNemar exact over deals'
     ? `McNemar exact over deals: ${row.deals_won_twice} won twice, ${row.deals_lost_twice} lost twice`
-    : `exact binomial: ${row.wins} of ${row.decided} decided games`;
+    : `exact binomial: ${row.side_wins} of ${row.decided} decided games`;
   return `p = ${pval(row.p)} (${detail})`;
 }
 
