@@ -31,7 +31,8 @@ mkdirSync(OUT, { recursive: true });
 // on a busy machine (a step waits only as long as it takes).
 const STEP_TIMEOUT = 120000;
 // Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
-// keyboard-only game against the AI) and 'controls'; --games picks some (for development).
+// keyboard-only game against the AI), 'controls' and 'layout' (the tables that were found not
+// to fit the screen); --games picks some (for development).
 // Set in main once the server is up.
 let GAMES = [];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
@@ -929,6 +930,50 @@ async function resultShown(p, how, mine, text) {
   check(!/left|to play/i.test(board), `controls: after ${how} the board does not say whose turn it is (${board})`);
 }
 
+/**
+ * What a player needs to act is on the first screen, measured from the DOM (issue 27): the
+ * page never scrolls sideways, and every element matching `needed` lies within the viewport
+ * with the page scrolled to its top. Returns what does not fit, for the message.
+ */
+async function offScreen(page, needed) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return page.evaluate((sel) => {
+    const out = [];
+    const root = document.scrollingElement || document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1) out.push(`the page is ${root.scrollWidth} px wide`);
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1 || r.left < -1 || r.top < -1) {
+        out.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      }
+    }
+    return out;
+  }, needed);
+}
+
+/**
+ * Tables found not to fit the screen (issue 27): Rush the Wall with four clans against the
+ * computer at 1280x800, where the warriors to place were below the fold.
+ */
+async function layout(browser, server) {
+  const me = await person(browser, server, 'layout/rush-the-wall');
+  const { page } = me;
+  await page.selectOption('[data-testid=ai-game]', 'rush-the-wall');
+  await page.selectOption('[data-testid=ai-players]', '4');
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table][data-my-turn=yes]', { timeout: STEP_TIMEOUT });
+  await page.waitForSelector('.rw-hand .card-btn.playable', { timeout: STEP_TIMEOUT });
+  const needed = '.rw-hand .card-btn, .rw-clans.below .rw-slot, .rw-wall .fort, #move-text';
+  const lost = await offScreen(page, needed);
+  check(lost.length === 0, `layout: Rush the Wall with 4 clans at 1280x800 shows the warriors to place and their slots without scrolling: ${lost.join('; ')}`);
+  await page.screenshot({ path: path.join(OUT, 'rush-the-wall-4-clans-1280x800.png'), animations: 'disabled' });
+  await axeCheck(page, 'Rush the Wall with 4 clans');
+  check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
 /** Wait until the page shows exactly ply n (a takeback goes back). */
 async function waitPlyExactly(p, n) {
   await p.page.waitForFunction((k) => {
@@ -951,8 +996,8 @@ async function main() {
   try {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);
     check(offered.length > 0, 'the server offers some games');
-    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls'];
-    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls')) {
+    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls', 'layout'];
+    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls' && g !== 'layout')) {
       if (!check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`)) continue;
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
@@ -960,6 +1005,7 @@ async function main() {
     }
     if (GAMES.includes('keyboard')) await keyboardAgainstAi(browser, server);
     if (GAMES.includes('controls')) await controls(browser, server);
+    if (GAMES.includes('layout')) await layout(browser, server);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {
