@@ -972,6 +972,75 @@ async function layout(browser, server) {
   await axeCheck(page, 'Rush the Wall with 4 clans');
   check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
+  await dangerAtTheWallsNarrow(browser, server);
+}
+
+/**
+ * Danger at the Walls at 390x844, some cards played (issue 27: wall 1 ~85 px lower than the
+ * others, Archer fans spilling out of their column over the strengths, "Genera" for General):
+ * the five walls stand level, every card on the board inside its wall's column, every card name
+ * shown whole, and no sideways scroll.
+ */
+async function dangerAtTheWallsNarrow(browser, server) {
+  const me = await person(browser, server, 'layout/danger-at-the-walls');
+  const { page } = me;
+  await page.selectOption('[data-testid=ai-game]', 'danger-at-the-walls');
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Play the first legal move each turn, from the move list (Down, Enter), until the board
+  // has cards at several walls.
+  for (let turn = 0; turn < 14; turn++) {
+    await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+    const st = await tableState(me);
+    if (st.status === 'over') break;
+    const legal = (lastState(me, id) || {}).legal || [];
+    // Leaders first (their names are the longest on the board), then any play, then a draw.
+    const leaders = legal.filter((m) => /general|noble|engineer|king|wizard|builder/i.test(m.text));
+    const plays = legal.filter((m) => !/^draw/.test(m.text));
+    const move = (leaders.length ? leaders : plays.length ? plays : legal)[0];
+    await page.fill('#move-text', move.text);
+    await page.press('#move-text', 'Enter');
+    await waitPly(me, st.ply + 1);
+  }
+  const m = await page.evaluate(() => {
+    const walls = [...document.querySelectorAll('.dw-wall')].map((w) => Math.round(w.getBoundingClientRect().top));
+    const spill = [];
+    for (const col of document.querySelectorAll('.dw-side')) {
+      const c = col.getBoundingClientRect();
+      for (const card of col.querySelectorAll('.card')) {
+        const r = card.getBoundingClientRect();
+        // The Spy lies tilted over the card it covers: its middle must be in the column.
+        const mid = (r.left + r.right) / 2;
+        const out = card.closest('.dw-spied') ? mid < c.left || mid > c.right : r.left < c.left - 1 || r.right > c.right + 1;
+        if (out) spill.push(`${card.getAttribute('aria-label')} ${Math.round(r.left)}-${Math.round(r.right)} outside ${Math.round(c.left)}-${Math.round(c.right)}`);
+      }
+    }
+    // A name is cut when its text reaches past the card's inside (the card clips at its border).
+    const cut = [...document.querySelectorAll('.dw-name')].filter((n) => {
+      if (getComputedStyle(n).display === 'none' || !n.textContent) return false;
+      const card = n.closest('.card');
+      const inLeft = card.getBoundingClientRect().left + card.clientLeft;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const t = range.getBoundingClientRect();
+      return t.left < inLeft - 0.5 || t.right > inLeft + card.clientWidth + 0.5;
+    }).map((n) => n.textContent);
+    const cards = document.querySelectorAll('.dw-side .card').length;
+    const leaders = document.querySelectorAll('.dw-leaders .card').length;
+    return { walls, spill, cut, cards, leaders };
+  });
+  await page.screenshot({ path: path.join(OUT, 'danger-at-the-walls-midgame-390x844.png'), fullPage: true, animations: 'disabled' });
+  check(m.cards >= 3 && m.leaders >= 2, `layout: Danger at the Walls has cards and Leaders on the board to measure (${m.cards}, ${m.leaders} Leaders)`);
+  check(Math.max(...m.walls) - Math.min(...m.walls) <= 1, `layout: Danger at the Walls' walls stand level at 390 px (tops ${m.walls.join(', ')})`);
+  check(m.spill.length === 0, `layout: Danger at the Walls' cards stay in their wall's column at 390 px: ${m.spill.join('; ')}`);
+  check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at 390 px: ${m.cut.join(', ')}`);
+  const lost = await offScreen(page, '.dw-walls');
+  check(lost.length === 0, `layout: Danger at the Walls at 390 px does not scroll sideways: ${lost.join('; ')}`);
+  check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
 }
 
 /** Wait until the page shows exactly ply n (a takeback goes back). */
