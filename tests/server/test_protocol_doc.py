@@ -226,6 +226,12 @@ async def lobby_and_play(seen, checks, server):
     mine = await mover.state_at(g, ply=0)
     await ask(seen, checks, mover, {"t": "move", "game": g, "ply": 0,
                                     "move": mine["legal"][0]["text"]}, "ack")
+    # allowed.takeback: true only for whom one could be granted now (issue 27)
+    moved = await mover.state_at(g, ply=1)
+    checks.eq(moved["allowed"]["takeback"], True, "allowed.takeback for the player who moved")
+    other = await waiter.state_at(g, ply=1)
+    checks.eq(other["allowed"]["takeback"], False,
+              "no allowed.takeback for a player with no move to take back")
     await ask(seen, checks, mover, {"t": "hint", "game": g}, "not-allowed")
     await ask(seen, checks, alice, {"t": "rematch", "game": g}, "not-over")
     await ask(seen, checks, alice, {"t": "draw", "game": g, "op": "accept"}, "no-offer")
@@ -277,6 +283,16 @@ async def ai_clock_claim(seen, checks, server, alice, bob):
     await ask(seen, checks, alice, {"t": "hint", "game": d["game"], "ply": st["ply"] + 7},
               "stale")
     await ask(seen, checks, alice, {"t": "hint", "game": d["game"], "ply": st["ply"]}, "hint")
+    # A card played shows it: a takeback could never be granted, so allowed.takeback says no
+    # and the offer is refused (issue 27: the page offered it and it was always refused).
+    play = next(m for m in st["legal"] if not m["text"].startswith("draw"))
+    await ask(seen, checks, alice, {"t": "move", "game": d["game"], "ply": st["ply"],
+                                    "move": play["text"]}, "ack")
+    later = await alice.state_at(d["game"], ply=st["ply"] + 1)
+    checks.eq(later["allowed"]["takeback"], False,
+              f"no allowed.takeback once a card was seen ({play['text']})")
+    await ask(seen, checks, alice, {"t": "takeback", "game": d["game"], "op": "offer"},
+              "not-allowed")
     await ask(seen, checks, alice, {"t": "resign", "game": d["game"]}, "done")
     # A live clock of one second runs out: flag.
     f = await ask(seen, checks, alice, {"t": "create", "type": "castle-danger",

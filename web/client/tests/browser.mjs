@@ -31,7 +31,8 @@ mkdirSync(OUT, { recursive: true });
 // on a busy machine (a step waits only as long as it takes).
 const STEP_TIMEOUT = 120000;
 // Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
-// keyboard-only game against the AI) and 'controls'; --games picks some (for development).
+// keyboard-only game against the AI), 'controls' and 'layout' (the tables that were found not
+// to fit the screen); --games picks some (for development).
 // Set in main once the server is up.
 let GAMES = [];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
@@ -929,6 +930,119 @@ async function resultShown(p, how, mine, text) {
   check(!/left|to play/i.test(board), `controls: after ${how} the board does not say whose turn it is (${board})`);
 }
 
+/**
+ * What a player needs to act is on the first screen, measured from the DOM (issue 27): the
+ * page never scrolls sideways, and every element matching `needed` lies within the viewport
+ * with the page scrolled to its top. Returns what does not fit, for the message.
+ */
+async function offScreen(page, needed) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return page.evaluate((sel) => {
+    const out = [];
+    const root = document.scrollingElement || document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1) out.push(`the page is ${root.scrollWidth} px wide`);
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1 || r.left < -1 || r.top < -1) {
+        out.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      }
+    }
+    return out;
+  }, needed);
+}
+
+/**
+ * Tables found not to fit the screen (issue 27): Rush the Wall with four clans against the
+ * computer at 1280x800, where the warriors to place were below the fold.
+ */
+async function layout(browser, server) {
+  const me = await person(browser, server, 'layout/rush-the-wall');
+  const { page } = me;
+  await page.selectOption('[data-testid=ai-game]', 'rush-the-wall');
+  await page.selectOption('[data-testid=ai-players]', '4');
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table][data-my-turn=yes]', { timeout: STEP_TIMEOUT });
+  await page.waitForSelector('.rw-hand .card-btn.playable', { timeout: STEP_TIMEOUT });
+  const needed = '.rw-hand .card-btn, .rw-clans.below .rw-slot, .rw-wall .fort, #move-text';
+  const lost = await offScreen(page, needed);
+  check(lost.length === 0, `layout: Rush the Wall with 4 clans at 1280x800 shows the warriors to place and their slots without scrolling: ${lost.join('; ')}`);
+  await page.screenshot({ path: path.join(OUT, 'rush-the-wall-4-clans-1280x800.png'), animations: 'disabled' });
+  await axeCheck(page, 'Rush the Wall with 4 clans');
+  check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+  await dangerAtTheWallsNarrow(browser, server);
+}
+
+/**
+ * Danger at the Walls at 390x844, some cards played (issue 27: wall 1 ~85 px lower than the
+ * others, Archer fans spilling out of their column over the strengths, "Genera" for General):
+ * the five walls stand level, every card on the board inside its wall's column, every card name
+ * shown whole, and no sideways scroll.
+ */
+async function dangerAtTheWallsNarrow(browser, server) {
+  const me = await person(browser, server, 'layout/danger-at-the-walls');
+  const { page } = me;
+  await page.selectOption('[data-testid=ai-game]', 'danger-at-the-walls');
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Play the first legal move each turn, from the move list (Down, Enter), until the board
+  // has cards at several walls.
+  for (let turn = 0; turn < 14; turn++) {
+    await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+    const st = await tableState(me);
+    if (st.status === 'over') break;
+    const legal = (lastState(me, id) || {}).legal || [];
+    // Leaders first (their names are the longest on the board), then any play, then a draw.
+    const leaders = legal.filter((m) => /general|noble|engineer|king|wizard|builder/i.test(m.text));
+    const plays = legal.filter((m) => !/^draw/.test(m.text));
+    const move = (leaders.length ? leaders : plays.length ? plays : legal)[0];
+    await page.fill('#move-text', move.text);
+    await page.press('#move-text', 'Enter');
+    await waitPly(me, st.ply + 1);
+  }
+  const m = await page.evaluate(() => {
+    const walls = [...document.querySelectorAll('.dw-wall')].map((w) => Math.round(w.getBoundingClientRect().top));
+    const spill = [];
+    for (const col of document.querySelectorAll('.dw-side')) {
+      const c = col.getBoundingClientRect();
+      for (const card of col.querySelectorAll('.card')) {
+        const r = card.getBoundingClientRect();
+        // The Spy lies tilted over the card it covers: its middle must be in the column.
+        const mid = (r.left + r.right) / 2;
+        const out = card.closest('.dw-spied') ? mid < c.left || mid > c.right : r.left < c.left - 1 || r.right > c.right + 1;
+        if (out) spill.push(`${card.getAttribute('aria-label')} ${Math.round(r.left)}-${Math.round(r.right)} outside ${Math.round(c.left)}-${Math.round(c.right)}`);
+      }
+    }
+    // A name is cut when its text reaches past the card's inside (the card clips at its border).
+    const cut = [...document.querySelectorAll('.dw-name')].filter((n) => {
+      if (getComputedStyle(n).display === 'none' || !n.textContent) return false;
+      const card = n.closest('.card');
+      const inLeft = card.getBoundingClientRect().left + card.clientLeft;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const t = range.getBoundingClientRect();
+      return t.left < inLeft - 0.5 || t.right > inLeft + card.clientWidth + 0.5;
+    }).map((n) => n.textContent);
+    const cards = document.querySelectorAll('.dw-side .card').length;
+    const leaders = document.querySelectorAll('.dw-leaders .card').length;
+    return { walls, spill, cut, cards, leaders };
+  });
+  await page.screenshot({ path: path.join(OUT, 'danger-at-the-walls-midgame-390x844.png'), fullPage: true, animations: 'disabled' });
+  check(m.cards >= 3 && m.leaders >= 2, `layout: Danger at the Walls has cards and Leaders on the board to measure (${m.cards}, ${m.leaders} Leaders)`);
+  check(Math.max(...m.walls) - Math.min(...m.walls) <= 1, `layout: Danger at the Walls' walls stand level at 390 px (tops ${m.walls.join(', ')})`);
+  check(m.spill.length === 0, `layout: Danger at the Walls' cards stay in their wall's column at 390 px: ${m.spill.join('; ')}`);
+  check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at 390 px: ${m.cut.join(', ')}`);
+  const lost = await offScreen(page, '.dw-walls');
+  check(lost.length === 0, `layout: Danger at the Walls at 390 px does not scroll sideways: ${lost.join('; ')}`);
+  check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
 /** Wait until the page shows exactly ply n (a takeback goes back). */
 async function waitPlyExactly(p, n) {
   await p.page.waitForFunction((k) => {
@@ -951,8 +1065,8 @@ async function main() {
   try {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);
     check(offered.length > 0, 'the server offers some games');
-    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls'];
-    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls')) {
+    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls', 'layout'];
+    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls' && g !== 'layout')) {
       if (!check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`)) continue;
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
@@ -960,6 +1074,7 @@ async function main() {
     }
     if (GAMES.includes('keyboard')) await keyboardAgainstAi(browser, server);
     if (GAMES.includes('controls')) await controls(browser, server);
+    if (GAMES.includes('layout')) await layout(browser, server);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {

@@ -118,7 +118,7 @@ export function RushTheWallBoard({ view, legal, you, send, status }) {
   };
 
   const handed = mine ? list(mine.hand) : [];
-  return html`<div class="rw">
+  return html`<div class=${`rw rw-n${clans.length}`}>
     <div class="rw-info small">Round ${view.round} of 3 · turn ${view.turn} · ${phaseText(view, status)}</div>
     <div class="rw-clans above">${above.map(clanRow)}</div>
     <div class="rw-wall" role="group" aria-label="The Wall">

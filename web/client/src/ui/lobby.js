@@ -105,7 +105,7 @@ function PlayAi({ client }) {
         onChange=${(/** @type {any} */ e) => { setType(e.currentTarget.value); setPlayers(2); setSeat('0'); }}>
         ${types.map((x) => html`<option value=${x.type}>${x.title}</option>`)}
       </select></label>
-      ${range.length > 1 && html`<label>Players <select value=${players}
+      ${range.length > 1 && html`<label>Players <select value=${players} data-testid="ai-players"
         onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
         ${range.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>`}
       <label>Level <select value=${level} data-testid="ai-level"
