@@ -305,6 +305,7 @@ static void test_postgres_connection_lost(void **state)
     assert_int_equal(rs_store_move_add(st, 1, &m), RS_STORE_ERROR);
     assert_int_equal(rs_store_commit(st), RS_STORE_ERROR);
     assert_non_null(strstr(rs_store_error(st), "unavailable"));
+    assert_true(rs_store_unavailable(st));
     assert_false(rs_store_in_transaction(st));
     /* past the pause between reconnection attempts */
     nanosleep(&(struct timespec){0, 600 * 1000 * 1000}, NULL);
@@ -314,6 +315,11 @@ static void test_postgres_connection_lost(void **state)
     assert_int_equal(rs_store_user_add(st, "Erin", false, 0, &user), RS_STORE_OK);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     assert_int_equal(rs_store_user_find(st, "Erin", &u), RS_STORE_OK);
+    /* Lost between transactions: the next one cannot begin, and says why. */
+    postgres_exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                  " WHERE pid <> pg_backend_pid() AND datname = current_database()");
+    assert_int_equal(rs_store_begin(st), RS_STORE_ERROR);
+    assert_true(rs_store_unavailable(st));
     rs_store_close(st);
 }
 

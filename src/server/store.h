@@ -104,6 +104,9 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
 void rs_store_close(rs_store *st);
 /* The last database error, for logs. */
 const char *rs_store_error(const rs_store *st);
+/* Whether the last failure was the database server out of reach (PostgreSQL down or the
+ * connection lost): clients are then told `unavailable` rather than `server-error`. */
+bool rs_store_unavailable(const rs_store *st);
 
 /* Start the write transaction of this iteration unless one is open. */
 int rs_store_begin(rs_store *st);

@@ -58,7 +58,7 @@ static const char SCHEMA[] =
     "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);";
 
 #define GAME_COLUMNS                                                                               \
-    "game, options, seed, status, rated, clock_kind, initial_ms, increment_ms, per_move_ms,"      \
+    "game, options, seed, status, rated, clock_kind, initial_ms, increment_ms, per_move_ms,"       \
     " seats, v, remaining, running, turn_wall_ms, created_ms, started_ms, ended_ms, creator,"      \
     " rematch_of, end_reason, result_text"
 
@@ -66,7 +66,9 @@ struct rs_pg {
     PGconn *conn;
     char *address;
     bool in_transaction;
-    bool doomed; /* a write failed inside the transaction: the commit must not happen */
+    bool doomed;      /* a write failed inside the transaction: the commit must not happen */
+    bool unavailable; /* the last failure was the server out of reach */
+    bool lost;        /* the connection failed: the next transaction opens a new one */
     int fail_commits;
     int64_t next_reconnect_ms;
     char error[256];
@@ -123,14 +125,15 @@ static int64_t now_ms(void)
 
 static bool connected(const rs_pg *pg)
 {
-    return pg->conn && PQstatus(pg->conn) == CONNECTION_OK;
+    return pg->conn && !pg->lost && PQstatus(pg->conn) == CONNECTION_OK;
 }
 
 static int fail_text(rs_pg *pg, const char *what, const char *why)
 {
     if (pg->in_transaction)
         pg->doomed = true;
-    snprintf(pg->error, sizeof pg->error, "%s: %s%s", what, connected(pg) ? "" : "unavailable: ",
+    pg->unavailable = !connected(pg);
+    snprintf(pg->error, sizeof pg->error, "%s: %s%s", what, pg->unavailable ? "unavailable: " : "",
              why);
     size_t len = strlen(pg->error);
     while (len > 0 && (pg->error[len - 1] == '\n' || pg->error[len - 1] == ' '))
@@ -146,6 +149,11 @@ static int fail(rs_pg *pg, const char *what)
 const char *rs_pg_error(const rs_pg *pg)
 {
     return pg->error;
+}
+
+bool rs_pg_unavailable(const rs_pg *pg)
+{
+    return pg->unavailable;
 }
 
 bool rs_pg_is_address(const char *address)
@@ -165,6 +173,7 @@ static int reconnect(rs_pg *pg, char *err, size_t err_size)
     if (pg->conn)
         PQfinish(pg->conn);
     pg->conn = PQconnectdb(pg->address);
+    pg->lost = false;
     if (!connected(pg)) {
         pg->next_reconnect_ms = now + RECONNECT_EVERY_MS;
         snprintf(err, err_size, "unavailable: cannot connect to PostgreSQL: %s",
@@ -202,6 +211,12 @@ static PGresult *exec(rs_pg *pg, const char *sql, const params *p, const char *w
     ExecStatusType status = PQresultStatus(r);
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
         return r;
+    /* No SQLSTATE: libpq's own failure (the server closed the connection, which libpq may
+     * not yet report in PQstatus); class 57 is the server shutting down, 08 a connection
+     * failure. Each loses the connection. */
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (!state || strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
+        pg->lost = true;
     fail(pg, what);
     PQclear(r);
     return NULL;
@@ -461,8 +476,8 @@ int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now, 
     *expired = false;
     params p = {0};
     p_blob(&p, hash, RS_TOKEN_HASH);
-    PGresult *r = exec(pg, "SELECT user_id, expires_ms FROM tokens WHERE hash = $1", &p,
-                       "read token");
+    PGresult *r =
+        exec(pg, "SELECT user_id, expires_ms FROM tokens WHERE hash = $1", &p, "read token");
     if (!r)
         return RS_STORE_ERROR;
     int rc = RS_STORE_NOTFOUND;
@@ -645,8 +660,7 @@ int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, id);
-    PGresult *r = exec(pg, "SELECT id, " GAME_COLUMNS " FROM games WHERE id = $1", &p,
-                       "read game");
+    PGresult *r = exec(pg, "SELECT id, " GAME_COLUMNS " FROM games WHERE id = $1", &p, "read game");
     if (!r)
         return RS_STORE_ERROR;
     bool found = PQntuples(r) == 1;

@@ -13,6 +13,8 @@ bool rs_pg_is_address(const char *address);
 int rs_pg_open(rs_pg **out, const char *address, char *err, size_t err_size);
 void rs_pg_close(rs_pg *pg);
 const char *rs_pg_error(const rs_pg *pg);
+/* The last call failed because PostgreSQL could not be reached. */
+bool rs_pg_unavailable(const rs_pg *pg);
 
 int rs_pg_begin(rs_pg *pg);
 int rs_pg_commit(rs_pg *pg);
@@ -26,8 +28,8 @@ int rs_pg_user_find(rs_pg *pg, const char *name, rs_user *out);
 int rs_pg_user_register(rs_pg *pg, int64_t id, const char *name, const char *pwhash);
 int rs_pg_token_add(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t user, int64_t now_ms,
                     int64_t expires_ms);
-int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
-                     int64_t *user, bool *expired);
+int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms, int64_t *user,
+                     bool *expired);
 int rs_pg_token_revoke(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH]);
 
 int rs_pg_game_insert(rs_pg *pg, rs_game_row *row);

@@ -223,6 +223,11 @@ static void name_key(const char *name, char out[RS_NAME_MAX + 1])
     out[i] = '\0';
 }
 
+bool rs_store_unavailable(const rs_store *st)
+{
+    return st->pg && rs_pg_unavailable(st->pg);
+}
+
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
 {
     *out = NULL;
