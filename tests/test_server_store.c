@@ -1,21 +1,51 @@
-/* test_server_store.c — the server's storage interface over SQLite (src/server/store.h):
- * users and tokens, games with seats and moves, records, chat, ratings, a failed commit
- * rolling everything back, and a file database surviving a reopen. */
+/* test_server_store.c — the server's storage interface (src/server/store.h): users and
+ * tokens, games with seats and moves, records, chat, ratings, a failed commit rolling
+ * everything back, and a database surviving a reopen. Over SQLite by default; with
+ * RAMPARTS_TEST_STORE=postgresql://... (tests/server/test_postgres.py starts a server) the
+ * same tests run over PostgreSQL, each on an emptied schema, with PostgreSQL's own cases. */
 #include "support.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <libpq-fe.h>
 
 #include "store.h"
 
+/* The PostgreSQL address under test, or NULL for SQLite. */
+static const char *postgres_address(void)
+{
+    const char *address = getenv("RAMPARTS_TEST_STORE");
+    return address && *address ? address : NULL;
+}
+
+/* Run SQL on a connection of the test's own (setting up, or breaking things). */
+static void postgres_exec(const char *sql)
+{
+    PGconn *conn = PQconnectdb(postgres_address());
+    assert_int_equal(PQstatus(conn), CONNECTION_OK);
+    PGresult *r = PQexec(conn, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(conn);
+}
+
+/* A fresh, empty store: in memory, or PostgreSQL with its tables dropped. */
 static rs_store *open_memory(void)
 {
     rs_store *st;
     char err[256];
-    assert_int_equal(rs_store_open(&st, ":memory:", err, sizeof err), RS_STORE_OK);
+    const char *address = postgres_address();
+    if (address)
+        postgres_exec("SET client_min_messages = warning;"
+                      " DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    if (rs_store_open(&st, address ? address : ":memory:", err, sizeof err) != RS_STORE_OK)
+        fail_msg("cannot open the store: %s", err);
     return st;
 }
 
@@ -236,6 +266,76 @@ static void test_file_database_survives_reopen(void **state)
     rmdir(dir);
 }
 
+/* PostgreSQL: what was committed is there for the next connection. */
+static void test_postgres_survives_reopen(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_game_row row = sample_game();
+    rs_store_begin(st);
+    assert_int_equal(rs_store_game_insert(st, &row), RS_STORE_OK);
+    rs_store_meta_set(st, "alive_ms", 42);
+    rs_store_meta_set(st, "alive_ms", 43); /* replaced, not added */
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+    char err[256];
+    assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_game_row back;
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_true(back.seed == row.seed);
+    assert_int_equal(back.seat[0].user_id, 5);
+    int64_t alive = 0;
+    assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
+    assert_int_equal(alive, 43);
+    rs_store_close(st);
+}
+
+/* PostgreSQL: the connection lost mid-transaction. Nothing of the transaction is committed,
+ * the error says the store is unavailable, and a later transaction reconnects. */
+static void test_postgres_connection_lost(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user;
+    rs_store_begin(st);
+    assert_int_equal(rs_store_user_add(st, "Erin", false, 0, &user), RS_STORE_OK);
+    postgres_exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                  " WHERE pid <> pg_backend_pid() AND datname = current_database()");
+    rs_move_row m = {0, 0, 1, 1, 1};
+    assert_int_equal(rs_store_move_add(st, 1, &m), RS_STORE_ERROR);
+    assert_int_equal(rs_store_commit(st), RS_STORE_ERROR);
+    assert_non_null(strstr(rs_store_error(st), "unavailable"));
+    assert_true(rs_store_unavailable(st));
+    assert_false(rs_store_in_transaction(st));
+    /* past the pause between reconnection attempts */
+    nanosleep(&(struct timespec){0, 600 * 1000 * 1000}, NULL);
+    assert_int_equal(rs_store_begin(st), RS_STORE_OK);
+    rs_user u;
+    assert_int_equal(rs_store_user_find(st, "Erin", &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_user_add(st, "Erin", false, 0, &user), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_user_find(st, "Erin", &u), RS_STORE_OK);
+    /* Lost between transactions: the next one cannot begin, and says why. */
+    postgres_exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                  " WHERE pid <> pg_backend_pid() AND datname = current_database()");
+    assert_int_equal(rs_store_begin(st), RS_STORE_ERROR);
+    assert_true(rs_store_unavailable(st));
+    rs_store_close(st);
+}
+
+/* PostgreSQL: an address where no server listens is refused at open, saying so. */
+static void test_postgres_unreachable_is_refused(void **state)
+{
+    (void)state;
+    rs_store *st = (rs_store *)1;
+    char err[256] = "";
+    assert_int_equal(rs_store_open(&st, "postgresql:///x?host=/nonexistent-dir&connect_timeout=2",
+                                   err, sizeof err),
+                     RS_STORE_ERROR);
+    assert_null(st);
+    assert_non_null(strstr(err, "unavailable: cannot connect to PostgreSQL"));
+}
+
 static void test_unopenable_path_is_refused(void **state)
 {
     (void)state;
@@ -249,15 +349,25 @@ static void test_unopenable_path_is_refused(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest common[] = {
         cmocka_unit_test(test_users_and_names),
         cmocka_unit_test(test_tokens_expire_and_revoke),
         cmocka_unit_test(test_games_moves_and_records),
         cmocka_unit_test(test_hostile_text_is_data),
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),
+        cmocka_unit_test(test_postgres_unreachable_is_refused),
+    };
+    const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_file_database_survives_reopen),
         cmocka_unit_test(test_unopenable_path_is_refused),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest postgres_only[] = {
+        cmocka_unit_test(test_postgres_survives_reopen),
+        cmocka_unit_test(test_postgres_connection_lost),
+    };
+    int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
+    if (postgres_address())
+        return failed + cmocka_run_group_tests_name("postgres", postgres_only, NULL, NULL);
+    return failed + cmocka_run_group_tests_name("sqlite", sqlite_only, NULL, NULL);
 }

@@ -24,17 +24,21 @@ static void on_signal(int sig)
 
 static void serve_help(void)
 {
-    printf("usage: ramparts serve [--listen HOST:PORT] [--db FILE] [options]\n\n"
+    printf("usage: ramparts serve [--listen HOST:PORT] [--db FILE | --store ADDRESS] [options]\n\n"
            "Runs the online server: the browser client at /, the JSON protocol over the\n"
            "WebSocket at /ws (docs/server-protocol.md), a read-only HTTP API under /api/v1/\n"
-           "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file;\n"
-           "every game in progress resumes after a restart (docs/server.md).\n\n"
+           "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file or a\n"
+           "PostgreSQL database (--store); every game in progress resumes after a restart\n"
+           "(docs/server.md, docs/cluster.md).\n\n"
            "Options (each also from the environment variable in brackets):\n"
            "  --listen HOST:PORT   where to listen [RAMPARTS_LISTEN] (default 127.0.0.1:8080;\n"
            "                       port 0 picks a free one; 0.0.0.0 listens everywhere)\n"
            "  --db FILE            the database [RAMPARTS_DB] (default\n"
            "                       $XDG_DATA_HOME/ramparts/server.db, or\n"
            "                       ~/.local/share/ramparts/server.db)\n"
+           "  --store ADDRESS      the store instead [RAMPARTS_STORE]: sqlite:FILE, or a\n"
+           "                       PostgreSQL server postgres://USER@HOST:PORT/DB (or its\n"
+           "                       key=value form after postgres://?...; docs/cluster.md)\n"
            "  --tls-cert FILE      serve HTTPS and WSS with this certificate [RAMPARTS_TLS_CERT]\n"
            "  --tls-key FILE       and this private key [RAMPARTS_TLS_KEY]\n"
            "  --allow-origin URL   a further web origin allowed to open the WebSocket, e.g.\n"
@@ -160,6 +164,20 @@ static bool parse_event_loop(const char *text, rs_event_loop *out)
     return false;
 }
 
+/* --store: sqlite:FILE or a PostgreSQL address, handed to rs_store_open as it is. */
+static bool parse_store(const char *text, char *out, size_t size)
+{
+    const bool known = strncmp(text, "sqlite:", 7) == 0 || strncmp(text, "postgres://", 11) == 0 ||
+                       strncmp(text, "postgresql://", 13) == 0;
+    if (!known || !text[7] || strlen(text) >= size) {
+        rp_cli_usage_error(
+            "serve", "--store %s: expected sqlite:FILE, postgres://... or postgresql://...", text);
+        return false;
+    }
+    snprintf(out, size, "%s", text);
+    return true;
+}
+
 /* One option with its value (from argv or the environment). */
 static bool apply(serve_options *o, const char *option, const char *value)
 {
@@ -170,6 +188,8 @@ static bool apply(serve_options *o, const char *option, const char *value)
         snprintf(o->db, sizeof o->db, "%s", value);
         return true;
     }
+    if (strcmp(option, "--store") == 0)
+        return parse_store(value, o->db, sizeof o->db);
     if (strcmp(option, "--tls-cert") == 0) {
         o->net.tls_cert = value;
         return true;
@@ -214,6 +234,7 @@ static const struct {
 } ENV_OPTIONS[] = {
     {"RAMPARTS_LISTEN", "--listen"},
     {"RAMPARTS_DB", "--db"},
+    {"RAMPARTS_STORE", "--store"}, /* read after RAMPARTS_DB: it wins */
     {"RAMPARTS_TLS_CERT", "--tls-cert"},
     {"RAMPARTS_TLS_KEY", "--tls-key"},
     {"RAMPARTS_AI_THREADS", "--ai-threads"},

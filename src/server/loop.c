@@ -392,7 +392,8 @@ static rs_outbox replies_after_failure(rs_server *srv)
         if (id && type && strcmp(type, "error") != 0 && strcmp(type, "pong") != 0) {
             cJSON *e = cJSON_CreateObject();
             cJSON_AddStringToObject(e, "t", "error");
-            cJSON_AddStringToObject(e, "code", "server-error");
+            cJSON_AddStringToObject(
+                e, "code", rs_store_unavailable(srv->store) ? "unavailable" : "server-error");
             cJSON_AddStringToObject(e, "message",
                                     "the server could not store that; nothing was done");
             cJSON_AddItemToObject(e, "id", cJSON_Duplicate(id, true));

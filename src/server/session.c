@@ -20,6 +20,13 @@
 
 const char *const rs_ai_levels[] = {"random", "greedy", "easy", "medium", "hard", NULL};
 
+/* The error code of a request the store could not take: `unavailable` while the database
+ * server is out of reach (PostgreSQL), else `server-error`. */
+static const char *store_down_code(const rs_server *srv)
+{
+    return rs_store_unavailable(srv->store) ? "unavailable" : "server-error";
+}
+
 static cJSON *user_json(const rs_conn *c)
 {
     if (!c->user)
@@ -104,7 +111,7 @@ static int issue_token(rs_server *srv, rs_conn *c, int64_t user, char token[RS_T
 static int new_guest(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (rs_store_begin(srv->store) != RS_STORE_OK)
-        return rs_fail(e, "server-error", "the store is unavailable");
+        return rs_fail(e, store_down_code(srv), "the store is unavailable");
     rs_user u = {0};
     int rc = RS_STORE_CONFLICT;
     for (int attempt = 0; attempt < 5 && rc == RS_STORE_CONFLICT; attempt++) {
@@ -697,7 +704,7 @@ static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, 
                         rs_table **out, rs_err *e)
 {
     if (rs_store_begin(srv->store) != RS_STORE_OK)
-        return rs_fail(e, "server-error", "the store is unavailable");
+        return rs_fail(e, store_down_code(srv), "the store is unavailable");
     rs_ctx ctx = rs_server_ctx(srv);
     rs_table *t = rs_table_create(&ctx, s, e);
     if (!t)
@@ -763,7 +770,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
-        return rs_fail(e, "server-error", "the store is unavailable");
+        return rs_fail(e, store_down_code(srv), "the store is unavailable");
     if (!can_watch(srv, c, t, e)) /* a player watches the game joined */
         return -1;
     rs_ctx ctx = rs_server_ctx(srv);
@@ -785,7 +792,7 @@ static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     rs_table *t = rs_field_table(srv, msg, e);
     if (!t || rs_store_begin(srv->store) != RS_STORE_OK)
-        return t ? rs_fail(e, "server-error", "the store is unavailable") : -1;
+        return t ? rs_fail(e, store_down_code(srv), "the store is unavailable") : -1;
     rs_ctx ctx = rs_server_ctx(srv);
     rs_game_status before = t->row.status;
     if (rs_table_leave(&ctx, t, c->user, e) < 0)
@@ -916,7 +923,7 @@ static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat,
         return NULL;
     }
     if (rs_store_begin(srv->store) != RS_STORE_OK) {
-        rs_fail(e, "server-error", "the store is unavailable");
+        rs_fail(e, store_down_code(srv), "the store is unavailable");
         return NULL;
     }
     return t;

@@ -1,7 +1,7 @@
 /* store.h — the server's storage interface: users and tokens, games with their seats and
- * moves, chat, ratings, and the read models of the HTTP API. One implementation today
- * (store_sqlite.c: SQLite in WAL mode, or in memory with the path ":memory:"); a server
- * database can follow behind the same calls.
+ * moves, chat, ratings, and the read models of the HTTP API. Two implementations behind
+ * the same calls: store_sqlite.c (SQLite in WAL mode, or in memory with the path ":memory:")
+ * and store_pg.c (PostgreSQL, for an address postgres://...; docs/cluster.md).
  *
  * Writes happen on one thread (the service thread) inside a transaction the caller opens
  * with rs_store_begin and ends with rs_store_commit (a group commit: every change of one loop
@@ -98,11 +98,15 @@ typedef struct rs_rating_row {
     int64_t games;
 } rs_rating_row;
 
-/* Open (creating and migrating) the database at path; ":memory:" keeps it in memory. */
+/* Open (creating and migrating) the database at path: a file, "sqlite:FILE", ":memory:"
+ * (kept in memory), or a PostgreSQL address "postgres://..." / "postgresql://...". */
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
 void rs_store_close(rs_store *st);
 /* The last database error, for logs. */
 const char *rs_store_error(const rs_store *st);
+/* Whether the last failure was the database server out of reach (PostgreSQL down or the
+ * connection lost): clients are then told `unavailable` rather than `server-error`. */
+bool rs_store_unavailable(const rs_store *st);
 
 /* Start the write transaction of this iteration unless one is open. */
 int rs_store_begin(rs_store *st);

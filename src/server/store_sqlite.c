@@ -1,7 +1,8 @@
 /* store_sqlite.c — the storage interface (store.h) over SQLite: WAL with synchronous=NORMAL
  * (a commit survives the process being killed; see docs/server.md), one writer connection
  * owned by the service thread with every statement prepared once and rebound per use, and a
- * second connection only for passive checkpoints on a worker thread. */
+ * second connection only for passive checkpoints on a worker thread. Given a postgres://
+ * address instead, rs_store_open opens store_pg.c and every call here forwards to it. */
 #include "store.h"
 
 #include <cjson/cJSON.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "store_pg.h"
 
 #define SCHEMA_VERSION 1
 
@@ -130,6 +132,7 @@ static const char *const STATEMENT_SQL[] = {STATEMENTS(STMT_SQL_)};
 #undef STMT_SQL_
 
 struct rs_store {
+    rs_pg *pg; /* a PostgreSQL address was given: every call goes there (store_pg.c) */
     sqlite3 *db;
     sqlite3 *checkpoint_db; /* NULL in memory */
     sqlite3_stmt *stmt[NUM_STATEMENTS];
@@ -159,6 +162,8 @@ static int fail(rs_store *st, const char *what)
 
 const char *rs_store_error(const rs_store *st)
 {
+    if (st->pg)
+        return rs_pg_error(st->pg);
     return st->error;
 }
 
@@ -218,6 +223,11 @@ static void name_key(const char *name, char out[RS_NAME_MAX + 1])
     out[i] = '\0';
 }
 
+bool rs_store_unavailable(const rs_store *st)
+{
+    return st->pg && rs_pg_unavailable(st->pg);
+}
+
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
 {
     *out = NULL;
@@ -226,6 +236,16 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return RS_STORE_ERROR;
     }
+    if (rs_pg_is_address(path)) {
+        if (rs_pg_open(&st->pg, path, err, err_size) != RS_STORE_OK) {
+            free(st);
+            return RS_STORE_ERROR;
+        }
+        *out = st;
+        return RS_STORE_OK;
+    }
+    if (strncmp(path, "sqlite:", 7) == 0) /* the explicit form of --store */
+        path += 7;
     const bool memory = strcmp(path, ":memory:") == 0;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
@@ -272,6 +292,8 @@ void rs_store_close(rs_store *st)
 {
     if (!st)
         return;
+    rs_pg_close(st->pg);
+    st->pg = NULL;
     if (st->in_transaction)
         rs_store_rollback(st);
     for (int i = 0; i < NUM_STATEMENTS; i++)
@@ -286,6 +308,8 @@ void rs_store_close(rs_store *st)
 
 int rs_store_begin(rs_store *st)
 {
+    if (st->pg)
+        return rs_pg_begin(st->pg);
     if (st->in_transaction)
         return RS_STORE_OK;
     int rc = run(st, use(st, STMT_BEGIN), "begin");
@@ -296,6 +320,8 @@ int rs_store_begin(rs_store *st)
 
 int rs_store_commit(rs_store *st)
 {
+    if (st->pg)
+        return rs_pg_commit(st->pg);
     if (!st->in_transaction)
         return RS_STORE_OK;
     if (st->doomed) {
@@ -319,6 +345,10 @@ int rs_store_commit(rs_store *st)
 
 void rs_store_rollback(rs_store *st)
 {
+    if (st->pg) {
+        rs_pg_rollback(st->pg);
+        return;
+    }
     if (!st->in_transaction)
         return;
     sqlite3_stmt *s = use(st, STMT_ROLLBACK);
@@ -330,11 +360,17 @@ void rs_store_rollback(rs_store *st)
 
 bool rs_store_in_transaction(const rs_store *st)
 {
+    if (st->pg)
+        return rs_pg_in_transaction(st->pg);
     return st->in_transaction;
 }
 
 void rs_store_fail_commits(rs_store *st, int n)
 {
+    if (st->pg) {
+        rs_pg_fail_commits(st->pg, n);
+        return;
+    }
     st->fail_commits = n;
 }
 
@@ -364,6 +400,8 @@ int rs_store_checkpoint(rs_store *st)
 
 int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms, int64_t *id)
 {
+    if (st->pg)
+        return rs_pg_user_add(st->pg, name, guest, now_ms, id);
     char key[RS_NAME_MAX + 1];
     name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_ADD);
@@ -393,6 +431,8 @@ static int read_user(rs_store *st, sqlite3_stmt *s, rs_user *out)
 
 int rs_store_user_get(rs_store *st, int64_t id, rs_user *out)
 {
+    if (st->pg)
+        return rs_pg_user_get(st->pg, id, out);
     sqlite3_stmt *s = use(st, STMT_USER_GET);
     sqlite3_bind_int64(s, 1, id);
     return read_user(st, s, out);
@@ -400,6 +440,8 @@ int rs_store_user_get(rs_store *st, int64_t id, rs_user *out)
 
 int rs_store_user_find(rs_store *st, const char *name, rs_user *out)
 {
+    if (st->pg)
+        return rs_pg_user_find(st->pg, name, out);
     char key[RS_NAME_MAX + 1];
     name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_FIND);
@@ -409,6 +451,8 @@ int rs_store_user_find(rs_store *st, const char *name, rs_user *out)
 
 int rs_store_user_register(rs_store *st, int64_t id, const char *name, const char *pwhash)
 {
+    if (st->pg)
+        return rs_pg_user_register(st->pg, id, name, pwhash);
     char key[RS_NAME_MAX + 1];
     name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_REGISTER);
@@ -422,6 +466,8 @@ int rs_store_user_register(rs_store *st, int64_t id, const char *name, const cha
 int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
                        int64_t now_ms, int64_t expires_ms)
 {
+    if (st->pg)
+        return rs_pg_token_add(st->pg, hash, user, now_ms, expires_ms);
     sqlite3_stmt *s = use(st, STMT_TOKEN_ADD);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     sqlite3_bind_int64(s, 2, user);
@@ -433,6 +479,8 @@ int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t 
 int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
                         int64_t *user, bool *expired)
 {
+    if (st->pg)
+        return rs_pg_token_user(st->pg, hash, now_ms, user, expired);
     sqlite3_stmt *s = use(st, STMT_TOKEN_USER);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
@@ -454,6 +502,8 @@ int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t
 
 int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH])
 {
+    if (st->pg)
+        return rs_pg_token_revoke(st->pg, hash);
     sqlite3_stmt *s = use(st, STMT_TOKEN_REVOKE);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     return run(st, s, "revoke token");
@@ -519,6 +569,8 @@ static int save_seats(rs_store *st, const rs_game_row *row)
 
 int rs_store_game_insert(rs_store *st, rs_game_row *row)
 {
+    if (st->pg)
+        return rs_pg_game_insert(st->pg, row);
     sqlite3_stmt *s = use(st, STMT_GAME_INSERT);
     bind_game(s, row);
     int rc = run(st, s, "insert game");
@@ -530,6 +582,8 @@ int rs_store_game_insert(rs_store *st, rs_game_row *row)
 
 int rs_store_game_save(rs_store *st, const rs_game_row *row)
 {
+    if (st->pg)
+        return rs_pg_game_save(st->pg, row);
     sqlite3_stmt *s = use(st, STMT_GAME_UPDATE);
     bind_game(s, row);
     int rc = run(st, s, "save game");
@@ -573,6 +627,8 @@ static int read_seats(rs_store *st, rs_game_row *out)
 
 int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
 {
+    if (st->pg)
+        return rs_pg_game_get(st->pg, id, out);
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_GAME_GET);
     sqlite3_bind_int64(s, 1, id);
@@ -615,6 +671,8 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
 
 int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
 {
+    if (st->pg)
+        return rs_pg_games_unfinished(st->pg, ids, n);
     *ids = NULL;
     *n = 0;
     size_t cap = 0;
@@ -633,6 +691,8 @@ int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
 
 int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move)
 {
+    if (st->pg)
+        return rs_pg_move_add(st->pg, game, move);
     sqlite3_stmt *s = use(st, STMT_MOVE_ADD);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, move->ply);
@@ -645,6 +705,8 @@ int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move)
 
 int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n)
 {
+    if (st->pg)
+        return rs_pg_moves_get(st->pg, game, moves, n);
     *moves = NULL;
     *n = 0;
     size_t cap = 0;
@@ -669,6 +731,8 @@ int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *
 
 int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply)
 {
+    if (st->pg)
+        return rs_pg_moves_truncate(st->pg, game, from_ply);
     sqlite3_stmt *s = use(st, STMT_MOVES_TRUNCATE);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, from_ply);
@@ -677,6 +741,8 @@ int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply)
 
 int rs_store_record_put(rs_store *st, int64_t game, const char *record)
 {
+    if (st->pg)
+        return rs_pg_record_put(st->pg, game, record);
     sqlite3_stmt *s = use(st, STMT_RECORD_PUT);
     sqlite3_bind_int64(s, 1, game);
     bind_text(s, 2, record);
@@ -685,6 +751,8 @@ int rs_store_record_put(rs_store *st, int64_t game, const char *record)
 
 int rs_store_record_get(rs_store *st, int64_t game, char **record)
 {
+    if (st->pg)
+        return rs_pg_record_get(st->pg, game, record);
     *record = NULL;
     sqlite3_stmt *s = use(st, STMT_RECORD_GET);
     sqlite3_bind_int64(s, 1, game);
@@ -701,6 +769,8 @@ int rs_store_record_get(rs_store *st, int64_t game, char **record)
 
 int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 {
+    if (st->pg)
+        return rs_pg_rematch_find(st->pg, game, rematch);
     sqlite3_stmt *s = use(st, STMT_REMATCH_FIND);
     sqlite3_bind_int64(s, 1, game);
     return one_int64(st, s, rematch, "find rematch");
@@ -710,6 +780,8 @@ int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 
 int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text)
 {
+    if (st->pg)
+        return rs_pg_chat_add(st->pg, game, user, at_ms, text);
     sqlite3_stmt *s = use(st, STMT_CHAT_ADD);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, user);
@@ -720,6 +792,8 @@ int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, c
 
 cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit)
 {
+    if (st->pg)
+        return rs_pg_chat_json(st->pg, game, limit);
     cJSON *lines = cJSON_CreateArray();
     sqlite3_stmt *s = use(st, STMT_CHAT_RECENT);
     sqlite3_bind_int64(s, 1, game);
@@ -739,6 +813,8 @@ cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit)
 
 int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_row *out)
 {
+    if (st->pg)
+        return rs_pg_rating_get(st->pg, user, game, out);
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_RATING_GET);
     sqlite3_bind_int64(s, 1, user);
@@ -757,6 +833,8 @@ int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_
 int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
                         int64_t game_id, int64_t at_ms)
 {
+    if (st->pg)
+        return rs_pg_rating_put(st->pg, user, game, r, game_id, at_ms);
     sqlite3_stmt *s = use(st, STMT_RATING_PUT);
     sqlite3_bind_int64(s, 1, user);
     bind_text(s, 2, game);
@@ -781,6 +859,8 @@ int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_r
 
 int rs_store_meta_set(rs_store *st, const char *key, int64_t value)
 {
+    if (st->pg)
+        return rs_pg_meta_set(st->pg, key, value);
     sqlite3_stmt *s = use(st, STMT_META_SET);
     bind_text(s, 1, key);
     sqlite3_bind_int64(s, 2, value);
@@ -789,6 +869,8 @@ int rs_store_meta_set(rs_store *st, const char *key, int64_t value)
 
 int rs_store_meta_get(rs_store *st, const char *key, int64_t *value)
 {
+    if (st->pg)
+        return rs_pg_meta_get(st->pg, key, value);
     sqlite3_stmt *s = use(st, STMT_META_GET);
     bind_text(s, 1, key);
     return one_int64(st, s, value, "read meta");
@@ -825,6 +907,8 @@ static cJSON *seats_json(rs_store *st, int64_t game)
 
 cJSON *rs_store_finished_json(rs_store *st, int64_t user, int limit, int64_t before)
 {
+    if (st->pg)
+        return rs_pg_finished_json(st->pg, user, limit, before);
     cJSON *games = cJSON_CreateArray();
     /* Collect the ids first: seats_json reuses statements while this one is open. */
     int64_t ids[200];
@@ -852,6 +936,8 @@ cJSON *rs_store_finished_json(rs_store *st, int64_t user, int limit, int64_t bef
 
 cJSON *rs_store_profile_json(rs_store *st, const rs_user *user)
 {
+    if (st->pg)
+        return rs_pg_profile_json(st->pg, user);
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "name", user->name);
     cJSON_AddBoolToObject(p, "guest", user->guest);

@@ -1,0 +1,1033 @@
+/* store_pg.c — the storage interface (store.h) over PostgreSQL through libpq: one connection
+ * owned by the service thread, every value a bound parameter, one transaction per loop
+ * iteration committed (synchronous_commit on: flushed to the server's disk) before anything
+ * is acknowledged. While the server cannot be reached every call fails with an error naming
+ * it "unavailable", and rs_pg_begin reconnects, at most every RECONNECT_EVERY_MS. */
+#include "store_pg.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "grow.h"
+
+#define RECONNECT_EVERY_MS 500
+#define MAX_PARAMS 24
+
+/* The same tables as store_sqlite.c, in PostgreSQL's types; seeds and actions keep their
+ * bits in a BIGINT. */
+static const char SCHEMA[] =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS users(id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL,"
+    " name_key TEXT NOT NULL UNIQUE, guest BOOLEAN NOT NULL, pwhash TEXT NOT NULL,"
+    " created_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tokens(hash BYTEA PRIMARY KEY, user_id BIGINT NOT NULL"
+    " REFERENCES users(id), created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS games(id BIGSERIAL PRIMARY KEY, game TEXT NOT NULL,"
+    " options TEXT NOT NULL, seed BIGINT NOT NULL, status INTEGER NOT NULL,"
+    " rated BOOLEAN NOT NULL, clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL,"
+    " increment_ms BIGINT NOT NULL, per_move_ms BIGINT NOT NULL, seats INTEGER NOT NULL,"
+    " v BIGINT NOT NULL, remaining TEXT NOT NULL, running INTEGER NOT NULL,"
+    " turn_wall_ms BIGINT NOT NULL, created_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL,"
+    " ended_ms BIGINT NOT NULL, creator BIGINT NOT NULL, rematch_of BIGINT NOT NULL,"
+    " end_reason TEXT NOT NULL, result_text TEXT NOT NULL, record TEXT);"
+    "CREATE INDEX IF NOT EXISTS games_status ON games(status, id);"
+    "CREATE INDEX IF NOT EXISTS games_rematch ON games(rematch_of);"
+    "CREATE TABLE IF NOT EXISTS seats(game_id BIGINT NOT NULL REFERENCES games(id),"
+    " seat INTEGER NOT NULL, kind INTEGER NOT NULL, user_id BIGINT NOT NULL,"
+    " ai_level TEXT NOT NULL, invite TEXT NOT NULL, score DOUBLE PRECISION NOT NULL,"
+    " PRIMARY KEY(game_id, seat));"
+    "CREATE INDEX IF NOT EXISTS seats_user ON seats(user_id, game_id);"
+    "CREATE TABLE IF NOT EXISTS moves(game_id BIGINT NOT NULL, ply BIGINT NOT NULL,"
+    " seat INTEGER NOT NULL, action BIGINT NOT NULL, v BIGINT NOT NULL,"
+    " at_ms BIGINT NOT NULL, PRIMARY KEY(game_id, ply));"
+    "CREATE TABLE IF NOT EXISTS chat(id BIGSERIAL PRIMARY KEY, game_id BIGINT NOT NULL,"
+    " user_id BIGINT NOT NULL, at_ms BIGINT NOT NULL, text TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, id);"
+    "CREATE TABLE IF NOT EXISTS ratings(user_id BIGINT NOT NULL, game TEXT NOT NULL,"
+    " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+    " vol DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL, PRIMARY KEY(user_id, game));"
+    "CREATE TABLE IF NOT EXISTS rating_history(id BIGSERIAL PRIMARY KEY,"
+    " user_id BIGINT NOT NULL, game TEXT NOT NULL, game_id BIGINT NOT NULL,"
+    " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);";
+
+#define GAME_COLUMNS                                                                               \
+    "game, options, seed, status, rated, clock_kind, initial_ms, increment_ms, per_move_ms,"       \
+    " seats, v, remaining, running, turn_wall_ms, created_ms, started_ms, ended_ms, creator,"      \
+    " rematch_of, end_reason, result_text"
+
+struct rs_pg {
+    PGconn *conn;
+    char *address;
+    bool in_transaction;
+    bool doomed;      /* a write failed inside the transaction: the commit must not happen */
+    bool unavailable; /* the last failure was the server out of reach */
+    bool lost;        /* the connection failed: the next transaction opens a new one */
+    int fail_commits;
+    int64_t next_reconnect_ms;
+    char error[256];
+};
+
+/* The parameters of one statement, all as text but for binary blobs. */
+typedef struct params {
+    int n;
+    const char *value[MAX_PARAMS];
+    int length[MAX_PARAMS];
+    int format[MAX_PARAMS];
+    char text[MAX_PARAMS][32];
+} params;
+
+static void p_int(params *p, int64_t v)
+{
+    snprintf(p->text[p->n], sizeof p->text[p->n], "%" PRId64, v);
+    p->value[p->n] = p->text[p->n];
+    p->format[p->n++] = 0;
+}
+
+static void p_real(params *p, double v)
+{
+    snprintf(p->text[p->n], sizeof p->text[p->n], "%.17g", v);
+    p->value[p->n] = p->text[p->n];
+    p->format[p->n++] = 0;
+}
+
+static void p_bool(params *p, bool v)
+{
+    p->value[p->n] = v ? "t" : "f";
+    p->format[p->n++] = 0;
+}
+
+static void p_text(params *p, const char *text)
+{
+    p->value[p->n] = text;
+    p->format[p->n++] = 0;
+}
+
+static void p_blob(params *p, const uint8_t *bytes, int size)
+{
+    p->value[p->n] = (const char *)bytes;
+    p->length[p->n] = size;
+    p->format[p->n++] = 1;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool connected(const rs_pg *pg)
+{
+    return pg->conn && !pg->lost && PQstatus(pg->conn) == CONNECTION_OK;
+}
+
+static int fail_text(rs_pg *pg, const char *what, const char *why)
+{
+    if (pg->in_transaction)
+        pg->doomed = true;
+    pg->unavailable = !connected(pg);
+    snprintf(pg->error, sizeof pg->error, "%s: %s%s", what, pg->unavailable ? "unavailable: " : "",
+             why);
+    size_t len = strlen(pg->error);
+    while (len > 0 && (pg->error[len - 1] == '\n' || pg->error[len - 1] == ' '))
+        pg->error[--len] = '\0';
+    return RS_STORE_ERROR;
+}
+
+static int fail(rs_pg *pg, const char *what)
+{
+    return fail_text(pg, what, pg->conn ? PQerrorMessage(pg->conn) : "no connection");
+}
+
+const char *rs_pg_error(const rs_pg *pg)
+{
+    return pg->error;
+}
+
+bool rs_pg_unavailable(const rs_pg *pg)
+{
+    return pg->unavailable;
+}
+
+bool rs_pg_is_address(const char *address)
+{
+    return strncmp(address, "postgres://", 11) == 0 || strncmp(address, "postgresql://", 13) == 0;
+}
+
+/* Connect (again): a fresh connection with the schema in place. Fails at once, without
+ * blocking the loop, within RECONNECT_EVERY_MS of the last failed attempt. */
+static int reconnect(rs_pg *pg, char *err, size_t err_size)
+{
+    int64_t now = now_ms();
+    if (now < pg->next_reconnect_ms) {
+        snprintf(err, err_size, "unavailable: PostgreSQL cannot be reached (retrying)");
+        return RS_STORE_ERROR;
+    }
+    if (pg->conn)
+        PQfinish(pg->conn);
+    pg->conn = PQconnectdb(pg->address);
+    pg->lost = false;
+    if (!connected(pg)) {
+        pg->next_reconnect_ms = now + RECONNECT_EVERY_MS;
+        snprintf(err, err_size, "unavailable: cannot connect to PostgreSQL: %s",
+                 pg->conn ? PQerrorMessage(pg->conn) : "out of memory");
+        return RS_STORE_ERROR;
+    }
+    PGresult *r = PQexec(pg->conn, "SET client_min_messages = warning;"
+                                   " SET synchronous_commit = on;");
+    PQclear(r);
+    r = PQexec(pg->conn, SCHEMA);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        snprintf(err, err_size, "cannot set up the schema: %s", PQresultErrorMessage(r));
+    PQclear(r);
+    return ok ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
+/* Run one statement. NULL on failure (recorded); a refused write comes back as a result
+ * whose status the caller reads. */
+static PGresult *exec(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    if (!connected(pg) && !pg->in_transaction) {
+        char why[256];
+        if (reconnect(pg, why, sizeof why) != RS_STORE_OK) {
+            fail_text(pg, what, why);
+            return NULL;
+        }
+    }
+    if (pg->doomed) {
+        fail_text(pg, what, "an earlier statement of this transaction failed");
+        return NULL;
+    }
+    PGresult *r = PQexecParams(pg->conn, sql, p ? p->n : 0, NULL, p ? p->value : NULL,
+                               p ? p->length : NULL, p ? p->format : NULL, 0);
+    ExecStatusType status = PQresultStatus(r);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+        return r;
+    /* No SQLSTATE: libpq's own failure (the server closed the connection, which libpq may
+     * not yet report in PQstatus); class 57 is the server shutting down, 08 a connection
+     * failure. Each loses the connection. */
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (!state || strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
+        pg->lost = true;
+    fail(pg, what);
+    PQclear(r);
+    return NULL;
+}
+
+/* Run a statement that returns no rows. */
+static int run(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    PGresult *r = exec(pg, sql, p, what);
+    if (!r)
+        return RS_STORE_ERROR;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+/* Run an INSERT ... ON CONFLICT DO NOTHING: CONFLICT when it inserted nothing. A refused
+ * write never aborts the transaction this way, as with SQLite. */
+static int run_insert(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    PGresult *r = exec(pg, sql, p, what);
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = strcmp(PQcmdTuples(r), "0") == 0 ? RS_STORE_CONFLICT : RS_STORE_OK;
+    PQclear(r);
+    return rc;
+}
+
+static int64_t col_int(const PGresult *r, int row, int col)
+{
+    return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static double col_real(const PGresult *r, int row, int col)
+{
+    return strtod(PQgetvalue(r, row, col), NULL);
+}
+
+static bool col_bool(const PGresult *r, int row, int col)
+{
+    return PQgetvalue(r, row, col)[0] == 't';
+}
+
+static void col_copy(const PGresult *r, int row, int col, char *out, size_t size)
+{
+    snprintf(out, size, "%s", PQgetvalue(r, row, col));
+}
+
+/* A statement returning one integer (column 0, row 0) into *out. */
+static int one_int64(rs_pg *pg, const char *sql, const params *p, int64_t *out, const char *what)
+{
+    PGresult *r = exec(pg, sql, p, what);
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = PQntuples(r) > 0 ? RS_STORE_OK : RS_STORE_NOTFOUND;
+    if (rc == RS_STORE_OK)
+        *out = col_int(r, 0, 0);
+    PQclear(r);
+    return rc;
+}
+
+static void name_key(const char *name, char out[RS_NAME_MAX + 1])
+{
+    size_t i = 0;
+    for (; name[i] && i < RS_NAME_MAX; i++)
+        out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+int rs_pg_open(rs_pg **out, const char *address, char *err, size_t err_size)
+{
+    *out = NULL;
+    rs_pg *pg = calloc(1, sizeof *pg);
+    if (!pg || !(pg->address = strdup(address))) {
+        free(pg);
+        snprintf(err, err_size, "out of memory");
+        return RS_STORE_ERROR;
+    }
+    if (reconnect(pg, err, err_size) != RS_STORE_OK) {
+        rs_pg_close(pg);
+        return RS_STORE_ERROR;
+    }
+    *out = pg;
+    return RS_STORE_OK;
+}
+
+void rs_pg_close(rs_pg *pg)
+{
+    if (!pg)
+        return;
+    rs_pg_rollback(pg);
+    if (pg->conn)
+        PQfinish(pg->conn);
+    free(pg->address);
+    free(pg);
+}
+
+int rs_pg_begin(rs_pg *pg)
+{
+    if (pg->in_transaction)
+        return RS_STORE_OK;
+    int rc = run(pg, "BEGIN", NULL, "begin");
+    if (rc == RS_STORE_OK) {
+        pg->in_transaction = true;
+        pg->doomed = false;
+    }
+    return rc;
+}
+
+int rs_pg_commit(rs_pg *pg)
+{
+    if (!pg->in_transaction)
+        return RS_STORE_OK;
+    if (pg->doomed) {
+        rs_pg_rollback(pg);
+        return RS_STORE_ERROR;
+    }
+    if (pg->fail_commits > 0) {
+        pg->fail_commits--;
+        snprintf(pg->error, sizeof pg->error, "commit: failure injected by a test");
+        rs_pg_rollback(pg);
+        return RS_STORE_ERROR;
+    }
+    /* COMMIT of an aborted transaction reports success as ROLLBACK: check the tag. */
+    PGresult *r = exec(pg, "COMMIT", NULL, "commit");
+    bool ok = r && strcmp(PQcmdStatus(r), "COMMIT") == 0;
+    if (r && !ok)
+        fail_text(pg, "commit", "the transaction was rolled back");
+    PQclear(r);
+    if (!ok) {
+        rs_pg_rollback(pg);
+        return RS_STORE_ERROR;
+    }
+    pg->in_transaction = false;
+    return RS_STORE_OK;
+}
+
+void rs_pg_rollback(rs_pg *pg)
+{
+    if (!pg->in_transaction)
+        return;
+    if (connected(pg))
+        PQclear(PQexec(pg->conn, "ROLLBACK"));
+    pg->in_transaction = false;
+    pg->doomed = false;
+}
+
+bool rs_pg_in_transaction(const rs_pg *pg)
+{
+    return pg->in_transaction;
+}
+
+void rs_pg_fail_commits(rs_pg *pg, int n)
+{
+    pg->fail_commits = n;
+}
+
+/* ---- users and tokens ---- */
+
+int rs_pg_user_add(rs_pg *pg, const char *name, bool guest, int64_t now, int64_t *id)
+{
+    char key[RS_NAME_MAX + 1];
+    name_key(name, key);
+    params p = {0};
+    p_text(&p, name);
+    p_text(&p, key);
+    p_bool(&p, guest);
+    p_int(&p, now);
+    PGresult *r = exec(pg,
+                       "INSERT INTO users(name, name_key, guest, pwhash, created_ms)"
+                       " VALUES($1, $2, $3, '', $4) ON CONFLICT DO NOTHING RETURNING id",
+                       &p, "add user");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+    if (rc == RS_STORE_OK)
+        *id = col_int(r, 0, 0);
+    PQclear(r);
+    return rc;
+}
+
+static int read_user(rs_pg *pg, const char *where, const params *p, rs_user *out)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE %s",
+             where);
+    PGresult *r = exec(pg, sql, p, "read user");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_NOTFOUND;
+    if (rc == RS_STORE_OK) {
+        out->id = col_int(r, 0, 0);
+        col_copy(r, 0, 1, out->name, sizeof out->name);
+        out->guest = col_bool(r, 0, 2);
+        col_copy(r, 0, 3, out->pwhash, sizeof out->pwhash);
+        out->created_ms = col_int(r, 0, 4);
+    }
+    PQclear(r);
+    return rc;
+}
+
+int rs_pg_user_get(rs_pg *pg, int64_t id, rs_user *out)
+{
+    params p = {0};
+    p_int(&p, id);
+    return read_user(pg, "id = $1", &p, out);
+}
+
+int rs_pg_user_find(rs_pg *pg, const char *name, rs_user *out)
+{
+    char key[RS_NAME_MAX + 1];
+    name_key(name, key);
+    params p = {0};
+    p_text(&p, key);
+    return read_user(pg, "name_key = $1", &p, out);
+}
+
+int rs_pg_user_register(rs_pg *pg, int64_t id, const char *name, const char *pwhash)
+{
+    char key[RS_NAME_MAX + 1];
+    name_key(name, key);
+    params p = {0};
+    p_int(&p, id);
+    p_text(&p, name);
+    p_text(&p, key);
+    p_text(&p, pwhash);
+    /* A name taken is refused without an error that would abort the transaction; the
+     * unique index still guards a race with another node. */
+    PGresult *r = exec(pg,
+                       "UPDATE users SET name = $2, name_key = $3, guest = false, pwhash = $4"
+                       " WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE"
+                       " name_key = $3 AND id <> $1)",
+                       &p, "register user");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = strcmp(PQcmdTuples(r), "1") == 0 ? RS_STORE_OK : RS_STORE_CONFLICT;
+    PQclear(r);
+    return rc;
+}
+
+int rs_pg_token_add(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t user, int64_t now,
+                    int64_t expires_ms)
+{
+    params p = {0};
+    p_blob(&p, hash, RS_TOKEN_HASH);
+    p_int(&p, user);
+    p_int(&p, now);
+    p_int(&p, expires_ms);
+    return run_insert(pg,
+                      "INSERT INTO tokens(hash, user_id, created_ms, expires_ms)"
+                      " VALUES($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                      &p, "add token");
+}
+
+int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now, int64_t *user,
+                     bool *expired)
+{
+    *expired = false;
+    params p = {0};
+    p_blob(&p, hash, RS_TOKEN_HASH);
+    PGresult *r =
+        exec(pg, "SELECT user_id, expires_ms FROM tokens WHERE hash = $1", &p, "read token");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = RS_STORE_NOTFOUND;
+    if (PQntuples(r) == 1) {
+        if (col_int(r, 0, 1) > now) {
+            *user = col_int(r, 0, 0);
+            rc = RS_STORE_OK;
+        } else {
+            *expired = true;
+        }
+    }
+    PQclear(r);
+    return rc;
+}
+
+int rs_pg_token_revoke(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH])
+{
+    params p = {0};
+    p_blob(&p, hash, RS_TOKEN_HASH);
+    return run(pg, "DELETE FROM tokens WHERE hash = $1", &p, "revoke token");
+}
+
+/* ---- games ---- */
+
+static void game_params(params *p, const rs_game_row *row, char *remaining, size_t size)
+{
+    int n = 0;
+    remaining[0] = '\0';
+    for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS && (size_t)n < size; i++)
+        n += snprintf(remaining + n, size - (size_t)n, "%s%" PRId64, i ? " " : "",
+                      row->remaining_ms[i]);
+    p_text(p, row->game);
+    p_text(p, row->options);
+    p_int(p, (int64_t)row->seed);
+    p_int(p, (int64_t)row->status);
+    p_bool(p, row->rated);
+    p_int(p, row->clock_kind);
+    p_int(p, row->initial_ms);
+    p_int(p, row->increment_ms);
+    p_int(p, row->per_move_ms);
+    p_int(p, row->seats);
+    p_int(p, row->v);
+    p_text(p, remaining);
+    p_int(p, row->running);
+    p_int(p, row->turn_wall_ms);
+    p_int(p, row->created_ms);
+    p_int(p, row->started_ms);
+    p_int(p, row->ended_ms);
+    p_int(p, row->creator);
+    p_int(p, row->rematch_of);
+    p_text(p, row->end_reason);
+    p_text(p, row->result_text);
+}
+
+static int save_seats(rs_pg *pg, const rs_game_row *row)
+{
+    for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS; i++) {
+        const rs_seat_row *seat = &row->seat[i];
+        params p = {0};
+        p_int(&p, row->id);
+        p_int(&p, i);
+        p_int(&p, (int64_t)seat->kind);
+        p_int(&p, seat->user_id);
+        p_text(&p, seat->ai_level);
+        p_text(&p, seat->invite);
+        p_real(&p, seat->score);
+        int rc = run(pg,
+                     "INSERT INTO seats(game_id, seat, kind, user_id, ai_level, invite, score)"
+                     " VALUES($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, seat) DO UPDATE"
+                     " SET kind = $3, user_id = $4, ai_level = $5, invite = $6, score = $7",
+                     &p, "save seat");
+        if (rc != RS_STORE_OK)
+            return rc;
+    }
+    return RS_STORE_OK;
+}
+
+int rs_pg_game_insert(rs_pg *pg, rs_game_row *row)
+{
+    char remaining[RP_MAX_PLAYERS * 24];
+    params p = {0};
+    game_params(&p, row, remaining, sizeof remaining);
+    PGresult *r = exec(pg,
+                       "INSERT INTO games(" GAME_COLUMNS ") VALUES($1, $2, $3, $4, $5, $6, $7,"
+                       " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
+                       " RETURNING id",
+                       &p, "insert game");
+    if (!r)
+        return RS_STORE_ERROR;
+    row->id = col_int(r, 0, 0);
+    PQclear(r);
+    return save_seats(pg, row);
+}
+
+int rs_pg_game_save(rs_pg *pg, const rs_game_row *row)
+{
+    char remaining[RP_MAX_PLAYERS * 24];
+    params p = {0};
+    game_params(&p, row, remaining, sizeof remaining);
+    p_int(&p, row->id);
+    PGresult *r = exec(pg,
+                       "UPDATE games SET game = $1, options = $2, seed = $3, status = $4,"
+                       " rated = $5, clock_kind = $6, initial_ms = $7, increment_ms = $8,"
+                       " per_move_ms = $9, seats = $10, v = $11, remaining = $12, running = $13,"
+                       " turn_wall_ms = $14, created_ms = $15, started_ms = $16, ended_ms = $17,"
+                       " creator = $18, rematch_of = $19, end_reason = $20, result_text = $21"
+                       " WHERE id = $22",
+                       &p, "save game");
+    if (!r)
+        return RS_STORE_ERROR;
+    bool found = strcmp(PQcmdTuples(r), "1") == 0;
+    PQclear(r);
+    return found ? save_seats(pg, row) : RS_STORE_NOTFOUND;
+}
+
+static void parse_remaining(const char *text, rs_game_row *row)
+{
+    for (int i = 0; i < RP_MAX_PLAYERS && *text; i++) {
+        char *end;
+        row->remaining_ms[i] = strtoll(text, &end, 10);
+        if (end == text)
+            break;
+        text = end;
+    }
+}
+
+static int read_seats(rs_pg *pg, rs_game_row *out)
+{
+    params p = {0};
+    p_int(&p, out->id);
+    PGresult *r = exec(pg,
+                       "SELECT seat, kind, user_id, ai_level, invite, score FROM seats"
+                       " WHERE game_id = $1 ORDER BY seat",
+                       &p, "read seats");
+    if (!r)
+        return RS_STORE_ERROR;
+    for (int row = 0; row < PQntuples(r); row++) {
+        int64_t i = col_int(r, row, 0);
+        if (i < 0 || i >= RP_MAX_PLAYERS)
+            continue;
+        rs_seat_row *seat = &out->seat[i];
+        seat->kind = (rs_seat_kind)col_int(r, row, 1);
+        seat->user_id = col_int(r, row, 2);
+        col_copy(r, row, 3, seat->ai_level, sizeof seat->ai_level);
+        col_copy(r, row, 4, seat->invite, sizeof seat->invite);
+        seat->score = col_real(r, row, 5);
+    }
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+static void read_game_columns(const PGresult *r, rs_game_row *out)
+{
+    out->id = col_int(r, 0, 0);
+    col_copy(r, 0, 1, out->game, sizeof out->game);
+    col_copy(r, 0, 2, out->options, sizeof out->options);
+    out->seed = (uint64_t)col_int(r, 0, 3);
+    out->status = (rs_game_status)col_int(r, 0, 4);
+    out->rated = col_bool(r, 0, 5);
+    out->clock_kind = (int)col_int(r, 0, 6);
+    out->initial_ms = col_int(r, 0, 7);
+    out->increment_ms = col_int(r, 0, 8);
+    out->per_move_ms = col_int(r, 0, 9);
+    out->seats = (int)col_int(r, 0, 10);
+    out->v = col_int(r, 0, 11);
+    parse_remaining(PQgetvalue(r, 0, 12), out);
+    out->running = (int)col_int(r, 0, 13);
+    out->turn_wall_ms = col_int(r, 0, 14);
+    out->created_ms = col_int(r, 0, 15);
+    out->started_ms = col_int(r, 0, 16);
+    out->ended_ms = col_int(r, 0, 17);
+    out->creator = col_int(r, 0, 18);
+    out->rematch_of = col_int(r, 0, 19);
+    col_copy(r, 0, 20, out->end_reason, sizeof out->end_reason);
+    col_copy(r, 0, 21, out->result_text, sizeof out->result_text);
+}
+
+int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
+{
+    memset(out, 0, sizeof *out);
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r = exec(pg, "SELECT id, " GAME_COLUMNS " FROM games WHERE id = $1", &p, "read game");
+    if (!r)
+        return RS_STORE_ERROR;
+    bool found = PQntuples(r) == 1;
+    if (found)
+        read_game_columns(r, out);
+    PQclear(r);
+    if (!found)
+        return RS_STORE_NOTFOUND;
+    if (out->seats < 1 || out->seats > RP_MAX_PLAYERS) {
+        snprintf(pg->error, sizeof pg->error, "game %" PRId64 " has %d seats", id, out->seats);
+        return RS_STORE_ERROR;
+    }
+    return read_seats(pg, out);
+}
+
+int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    PGresult *r =
+        exec(pg, "SELECT id FROM games WHERE status IN (0, 1) ORDER BY id", NULL, "list games");
+    if (!r)
+        return RS_STORE_ERROR;
+    size_t rows = (size_t)PQntuples(r);
+    if (rows > 0 && !(*ids = malloc(rows * sizeof **ids))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (size_t i = 0; i < rows; i++)
+        (*ids)[i] = col_int(r, (int)i, 0);
+    *n = rows;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+int rs_pg_move_add(rs_pg *pg, int64_t game, const rs_move_row *move)
+{
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, move->ply);
+    p_int(&p, move->seat);
+    p_int(&p, move->action);
+    p_int(&p, move->v);
+    p_int(&p, move->at_ms);
+    return run_insert(pg,
+                      "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"
+                      " VALUES($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                      &p, "add move");
+}
+
+int rs_pg_moves_get(rs_pg *pg, int64_t game, rs_move_row **moves, size_t *n)
+{
+    *moves = NULL;
+    *n = 0;
+    params p = {0};
+    p_int(&p, game);
+    PGresult *r = exec(pg,
+                       "SELECT ply, seat, action, v, at_ms FROM moves WHERE game_id = $1"
+                       " ORDER BY ply",
+                       &p, "read moves");
+    if (!r)
+        return RS_STORE_ERROR;
+    size_t rows = (size_t)PQntuples(r);
+    if (rows > 0 && !(*moves = calloc(rows, sizeof **moves))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        rs_move_row *m = &(*moves)[i];
+        m->ply = col_int(r, (int)i, 0);
+        m->seat = (int)col_int(r, (int)i, 1);
+        m->action = (uint32_t)col_int(r, (int)i, 2);
+        m->v = col_int(r, (int)i, 3);
+        m->at_ms = col_int(r, (int)i, 4);
+    }
+    *n = rows;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+int rs_pg_moves_truncate(rs_pg *pg, int64_t game, int64_t from_ply)
+{
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, from_ply);
+    return run(pg, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &p, "truncate moves");
+}
+
+int rs_pg_record_put(rs_pg *pg, int64_t game, const char *record)
+{
+    params p = {0};
+    p_int(&p, game);
+    p_text(&p, record);
+    return run(pg, "UPDATE games SET record = $2 WHERE id = $1", &p, "store record");
+}
+
+int rs_pg_record_get(rs_pg *pg, int64_t game, char **record)
+{
+    *record = NULL;
+    params p = {0};
+    p_int(&p, game);
+    PGresult *r = exec(pg, "SELECT record FROM games WHERE id = $1 AND record IS NOT NULL", &p,
+                       "read record");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = RS_STORE_NOTFOUND;
+    if (PQntuples(r) == 1) {
+        *record = strdup(PQgetvalue(r, 0, 0));
+        rc = *record ? RS_STORE_OK : RS_STORE_ERROR;
+    }
+    PQclear(r);
+    return rc;
+}
+
+int rs_pg_rematch_find(rs_pg *pg, int64_t game, int64_t *rematch)
+{
+    params p = {0};
+    p_int(&p, game);
+    return one_int64(pg, "SELECT id FROM games WHERE rematch_of = $1 ORDER BY id LIMIT 1", &p,
+                     rematch, "find rematch");
+}
+
+/* ---- chat ---- */
+
+int rs_pg_chat_add(rs_pg *pg, int64_t game, int64_t user, int64_t at_ms, const char *text)
+{
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, user);
+    p_int(&p, at_ms);
+    p_text(&p, text);
+    return run(pg, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES($1, $2, $3, $4)", &p,
+               "add chat");
+}
+
+cJSON *rs_pg_chat_json(rs_pg *pg, int64_t game, int limit)
+{
+    cJSON *lines = cJSON_CreateArray();
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, limit);
+    PGresult *r = exec(pg,
+                       "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"
+                       " game_id = $1 ORDER BY id DESC LIMIT $2) c JOIN users u ON"
+                       " u.id = c.user_id ORDER BY c.id",
+                       &p, "read chat");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        cJSON *line = cJSON_CreateObject();
+        cJSON_AddStringToObject(line, "from", PQgetvalue(r, i, 0));
+        cJSON_AddNumberToObject(line, "at", (double)col_int(r, i, 1));
+        cJSON_AddStringToObject(line, "text", PQgetvalue(r, i, 2));
+        cJSON_AddItemToArray(lines, line);
+    }
+    PQclear(r);
+    return lines;
+}
+
+/* ---- ratings ---- */
+
+int rs_pg_rating_get(rs_pg *pg, int64_t user, const char *game, rs_rating_row *out)
+{
+    memset(out, 0, sizeof *out);
+    params p = {0};
+    p_int(&p, user);
+    p_text(&p, game);
+    PGresult *r = exec(pg,
+                       "SELECT rating, rd, vol, games FROM ratings WHERE user_id = $1"
+                       " AND game = $2",
+                       &p, "read rating");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_NOTFOUND;
+    if (rc == RS_STORE_OK) {
+        out->rating = col_real(r, 0, 0);
+        out->rd = col_real(r, 0, 1);
+        out->vol = col_real(r, 0, 2);
+        out->games = col_int(r, 0, 3);
+    }
+    PQclear(r);
+    return rc;
+}
+
+int rs_pg_rating_put(rs_pg *pg, int64_t user, const char *game, const rs_rating_row *rating,
+                     int64_t game_id, int64_t at_ms)
+{
+    params p = {0};
+    p_int(&p, user);
+    p_text(&p, game);
+    p_real(&p, rating->rating);
+    p_real(&p, rating->rd);
+    p_real(&p, rating->vol);
+    p_int(&p, rating->games);
+    int rc = run(pg,
+                 "INSERT INTO ratings(user_id, game, rating, rd, vol, games)"
+                 " VALUES($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id, game) DO UPDATE"
+                 " SET rating = $3, rd = $4, vol = $5, games = $6",
+                 &p, "store rating");
+    if (rc != RS_STORE_OK)
+        return rc;
+    params h = {0};
+    p_int(&h, user);
+    p_text(&h, game);
+    p_int(&h, game_id);
+    p_int(&h, at_ms);
+    p_real(&h, rating->rating);
+    p_real(&h, rating->rd);
+    return run(pg,
+               "INSERT INTO rating_history(user_id, game, game_id, at_ms, rating, rd)"
+               " VALUES($1, $2, $3, $4, $5, $6)",
+               &h, "store rating history");
+}
+
+/* ---- meta ---- */
+
+int rs_pg_meta_set(rs_pg *pg, const char *key, int64_t value)
+{
+    params p = {0};
+    p_text(&p, key);
+    p_int(&p, value);
+    return run(pg,
+               "INSERT INTO meta(key, value) VALUES($1, $2) ON CONFLICT (key) DO UPDATE"
+               " SET value = $2",
+               &p, "set meta");
+}
+
+int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value)
+{
+    params p = {0};
+    p_text(&p, key);
+    return one_int64(pg, "SELECT value FROM meta WHERE key = $1", &p, value, "read meta");
+}
+
+/* ---- read models ---- */
+
+static const char *seat_kind_word(int64_t kind)
+{
+    static const char *const words[] = {"open", "invite", "reserved", "ai", "human"};
+    return kind >= 0 && kind <= RS_SEAT_HUMAN ? words[kind] : "?";
+}
+
+static cJSON *seats_json(rs_pg *pg, int64_t game)
+{
+    cJSON *seats = cJSON_CreateArray();
+    params p = {0};
+    p_int(&p, game);
+    PGresult *r = exec(pg,
+                       "SELECT s.seat, s.kind, u.name, s.ai_level, s.score FROM seats s"
+                       " LEFT JOIN users u ON u.id = s.user_id AND s.kind = 4"
+                       " WHERE s.game_id = $1 ORDER BY s.seat",
+                       &p, "read seats");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        cJSON *seat = cJSON_CreateObject();
+        int64_t kind = col_int(r, i, 1);
+        cJSON_AddNumberToObject(seat, "seat", (double)col_int(r, i, 0));
+        cJSON_AddStringToObject(seat, "kind", seat_kind_word(kind));
+        if (kind == RS_SEAT_HUMAN && !PQgetisnull(r, i, 2))
+            cJSON_AddStringToObject(seat, "name", PQgetvalue(r, i, 2));
+        if (kind == RS_SEAT_AI)
+            cJSON_AddStringToObject(seat, "level", PQgetvalue(r, i, 3));
+        cJSON_AddNumberToObject(seat, "score", col_real(r, i, 4));
+        cJSON_AddItemToArray(seats, seat);
+    }
+    PQclear(r);
+    return seats;
+}
+
+cJSON *rs_pg_finished_json(rs_pg *pg, int64_t user, int limit, int64_t before)
+{
+    cJSON *games = cJSON_CreateArray();
+    params p = {0};
+    p_int(&p, before);
+    p_int(&p, user);
+    p_int(&p, limit > 200 ? 200 : limit);
+    PGresult *r = exec(pg,
+                       "SELECT g.id, g.game, g.rated, g.ended_ms, g.end_reason, g.result_text"
+                       " FROM games g WHERE g.status = 2 AND ($1::bigint = 0 OR g.id < $1)"
+                       " AND ($2::bigint = 0 OR EXISTS (SELECT 1 FROM seats s WHERE"
+                       " s.game_id = g.id AND s.user_id = $2 AND s.kind = 4))"
+                       " ORDER BY g.id DESC LIMIT $3",
+                       &p, "list finished games");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        cJSON *g = cJSON_CreateObject();
+        cJSON_AddNumberToObject(g, "id", (double)col_int(r, i, 0));
+        cJSON_AddStringToObject(g, "game", PQgetvalue(r, i, 1));
+        cJSON_AddBoolToObject(g, "rated", col_bool(r, i, 2));
+        cJSON_AddNumberToObject(g, "ended_ms", (double)col_int(r, i, 3));
+        cJSON_AddStringToObject(g, "reason", PQgetvalue(r, i, 4));
+        cJSON_AddStringToObject(g, "result", PQgetvalue(r, i, 5));
+        cJSON_AddItemToObject(g, "seats", seats_json(pg, col_int(r, i, 0)));
+        cJSON_AddItemToArray(games, g);
+    }
+    PQclear(r);
+    return games;
+}
+
+static void profile_ratings(rs_pg *pg, int64_t user, cJSON *ratings)
+{
+    params p = {0};
+    p_int(&p, user);
+    PGresult *r = exec(pg,
+                       "SELECT game, rating, rd, vol, games FROM ratings WHERE user_id = $1"
+                       " ORDER BY game",
+                       &p, "read ratings");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        cJSON *one = cJSON_AddObjectToObject(ratings, PQgetvalue(r, i, 0));
+        cJSON_AddNumberToObject(one, "rating", col_real(r, i, 1));
+        cJSON_AddNumberToObject(one, "rd", col_real(r, i, 2));
+        cJSON_AddNumberToObject(one, "vol", col_real(r, i, 3));
+        cJSON_AddNumberToObject(one, "games", (double)col_int(r, i, 4));
+    }
+    PQclear(r);
+}
+
+static void profile_history(rs_pg *pg, int64_t user, cJSON *history)
+{
+    params p = {0};
+    p_int(&p, user);
+    PGresult *r = exec(pg,
+                       "SELECT game, game_id, at_ms, rating, rd FROM rating_history"
+                       " WHERE user_id = $1 ORDER BY id DESC LIMIT 200",
+                       &p, "read rating history");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        cJSON *h = cJSON_CreateObject();
+        cJSON_AddStringToObject(h, "game", PQgetvalue(r, i, 0));
+        cJSON_AddNumberToObject(h, "id", (double)col_int(r, i, 1));
+        cJSON_AddNumberToObject(h, "at_ms", (double)col_int(r, i, 2));
+        cJSON_AddNumberToObject(h, "rating", col_real(r, i, 3));
+        cJSON_AddNumberToObject(h, "rd", col_real(r, i, 4));
+        cJSON_AddItemToArray(history, h);
+    }
+    PQclear(r);
+}
+
+static void profile_vs_ai(rs_pg *pg, int64_t user, cJSON *vs_ai)
+{
+    params p = {0};
+    p_int(&p, user);
+    PGresult *r = exec(pg,
+                       "SELECT g.game, a.ai_level, COUNT(*) FILTER (WHERE me.score > a.score),"
+                       " COUNT(*) FILTER (WHERE me.score < a.score),"
+                       " COUNT(*) FILTER (WHERE me.score = a.score) FROM games g"
+                       " JOIN seats me ON me.game_id = g.id AND me.user_id = $1 AND me.kind = 4"
+                       " JOIN seats a ON a.game_id = g.id AND a.kind = 3 WHERE g.status = 2"
+                       " GROUP BY g.game, a.ai_level ORDER BY g.game, a.ai_level",
+                       &p, "read results against the AI");
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        const char *game = PQgetvalue(r, i, 0);
+        cJSON *per_game = cJSON_GetObjectItemCaseSensitive(vs_ai, game);
+        if (!per_game)
+            per_game = cJSON_AddObjectToObject(vs_ai, game);
+        cJSON *one = cJSON_AddObjectToObject(per_game, PQgetvalue(r, i, 1));
+        cJSON_AddNumberToObject(one, "won", (double)col_int(r, i, 2));
+        cJSON_AddNumberToObject(one, "lost", (double)col_int(r, i, 3));
+        cJSON_AddNumberToObject(one, "drawn", (double)col_int(r, i, 4));
+    }
+    PQclear(r);
+}
+
+cJSON *rs_pg_profile_json(rs_pg *pg, const rs_user *user)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "name", user->name);
+    cJSON_AddBoolToObject(p, "guest", user->guest);
+    cJSON_AddNumberToObject(p, "created_ms", (double)user->created_ms);
+    profile_ratings(pg, user->id, cJSON_AddObjectToObject(p, "ratings"));
+    profile_history(pg, user->id, cJSON_AddArrayToObject(p, "rating_history"));
+    profile_vs_ai(pg, user->id, cJSON_AddObjectToObject(p, "vs_ai"));
+    cJSON_AddItemToObject(p, "games", rs_pg_finished_json(pg, user->id, 50, 0));
+    return p;
+}

@@ -1,0 +1,148 @@
+"""The server on PostgreSQL (--store postgres://..., docs/cluster.md), against a PostgreSQL
+server this test starts itself (pgserver.py): the store test suite (test_server_store) over
+PostgreSQL; games played through the real server, which is killed with kill -9 mid-game and
+restarted, losing no acknowledged move, every frame matching the referee; and PostgreSQL
+stopped under the running server: moves are refused with an error naming the store
+unavailable, never acknowledged, and accepted again once it is back. Skips (exit 77) only
+where PostgreSQL is not installed."""
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+
+from pgserver import SKIP, PostgresServer
+from rsclient import Checks, Client, Server, arguments, guest, play_out, run_checker
+
+
+async def play_fast(game, players, rng, acked):
+    """Both players move as fast as acks come back, recording (ply, text, seat) of each ack."""
+    try:
+        state = await players[0].state_at(game, ply=0)
+        while state["status"] == "live":
+            mover = players[state["to_move"]]
+            mine = await mover.state_at(game, ply=state["ply"])
+            text = rng.choice(mine["legal"])["text"]
+            ack = await mover.request({"t": "move", "game": game, "ply": mine["ply"],
+                                       "move": text}, "ack")
+            if ack["t"] != "ack":
+                return
+            acked.append((mine["ply"], text, state["to_move"]))
+            state = await players[0].state_at(game, ply=mine["ply"] + 1)
+    except Exception:
+        return  # the server died under us
+
+
+def store_suite(checks, binary, pg):
+    suite = os.path.join(os.path.dirname(os.path.abspath(binary)), "test_server_store")
+    if not os.access(suite, os.X_OK):
+        checks.ok(False, f"the store test suite is built next to ramparts: {suite}")
+        return
+    result = subprocess.run([suite], capture_output=True, text=True,
+                            env=dict(os.environ, RAMPARTS_TEST_STORE=pg.address))
+    checks.eq(result.returncode, 0, "the store test suite passes over PostgreSQL")
+    if result.returncode != 0:
+        print(result.stdout, result.stderr, file=sys.stderr)
+
+
+async def new_game(alice, bob, kind="king-of-danger"):
+    game = (await alice.request({"t": "create", "type": kind, "seats": ["me", "open"],
+                                 "clock": {"kind": "live", "initial_ms": 3600000}},
+                                "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    return game
+
+
+async def kill_and_restart(checks, args, server, rng):
+    alice = await guest(server, "alice")
+    bob = await guest(server, "bob")
+    game = await new_game(alice, bob)
+    acked = []
+    player = asyncio.ensure_future(play_fast(game, {0: alice, 1: bob}, rng, acked))
+    target = rng.randint(5, 30)
+    while len(acked) < target and not player.done():
+        await asyncio.sleep(0.002)
+    server.kill9()
+    await player
+    checks.ok(len(acked) >= target, f"moves were acknowledged before the kill ({len(acked)})")
+    server.start()
+    a2, b2 = Client(server, "alice-2"), Client(server, "bob-2")
+    for old, new in ((alice, a2), (bob, b2)):
+        await new.connect()
+        welcome = await new.hello(old.token)
+        checks.eq(welcome["t"], "welcome", f"{old.label} comes back with the token")
+    snap_a = await a2.request({"t": "open", "game": game, "v": 0}, "snapshot")
+    snap_b = await b2.request({"t": "open", "game": game, "v": 0}, "snapshot")
+    checks.eq((snap_a["you"], snap_b["you"]), (0, 1), "both seats resume")
+    checks.ok(snap_a["ply"] >= len(acked),
+              f"no acknowledged move is lost: {len(acked)} acked, {snap_a['ply']} stored")
+    texts = {}
+    for snap, seat in ((snap_a, 0), (snap_b, 1)):
+        for m in snap.get("missed", []):
+            if m["seat"] == seat:
+                texts[m["ply"]] = m["move"]
+    lost = [(ply, text) for ply, text, seat in acked if texts.get(ply) != text]
+    checks.eq(lost, [], "every acknowledged move is stored as it was played")
+    final = await play_out(checks, game, {0: a2, 1: b2}, rng, label="after restart")
+    checks.eq(final["status"], "over", "the game finishes after the restart")
+    await a2.drain(0.1)
+    await b2.drain(0.1)
+    run_checker(checks, args.checker, server, game, [(alice, 0), (bob, 1), (a2, 0), (b2, 1)],
+                server.dir, "postgres-crash")
+    return a2, b2
+
+
+async def postgres_down(checks, args, server, pg, alice, bob, rng):
+    game = await new_game(alice, bob, "walls-and-armies")
+    players = {0: alice, 1: bob}
+    state = await alice.state_at(game, ply=0)
+    pg.stop("immediate")
+    mover = players[state["to_move"]]
+    mine = await mover.state_at(game, ply=state["ply"])
+    text = rng.choice(mine["legal"])["text"]
+    move = {"t": "move", "game": game, "ply": mine["ply"], "move": text}
+    refused = await mover.request(move, "ack")
+    checks.eq(refused["t"], "error", "a move while PostgreSQL is down is not acknowledged")
+    checks.eq(refused.get("code"), "unavailable", f"the error says so: {refused}")
+    pg.start()
+    deadline = time.monotonic() + 60
+    reply = refused
+    while reply["t"] != "ack" and time.monotonic() < deadline:
+        await asyncio.sleep(0.3)
+        reply = await mover.request(move, "ack")
+    checks.eq(reply["t"], "ack", "the move is accepted once PostgreSQL is back")
+    for c in players.values():  # both have the move before the game goes on
+        await c.state_at(game, ply=mine["ply"] + 1)
+    final = await play_out(checks, game, players, rng, label="after PostgreSQL restart")
+    checks.eq(final["status"], "over", "the game finishes after PostgreSQL's restart")
+    await alice.drain(0.1)
+    await bob.drain(0.1)
+    run_checker(checks, args.checker, server, game, [(alice, 0), (bob, 1)], server.dir,
+                "postgres-down")
+
+
+async def main():
+    args = arguments()
+    try:
+        pg = PostgresServer()
+    except FileNotFoundError as e:
+        print(f"SKIP: {e}")
+        sys.exit(SKIP)
+    checks = Checks()
+    rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
+    try:
+        pg.init()
+        store_suite(checks, args.ramparts, pg)
+        server = Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address]).start()
+        alice, bob = await kill_and_restart(checks, args, server, rng)
+        await postgres_down(checks, args, server, pg, alice, bob, rng)
+        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.ok(not os.path.exists(server.db), "nothing was written to the SQLite default")
+    finally:
+        pg.destroy()
+    checks.finish()
+
+
+asyncio.run(main())
