@@ -15,6 +15,7 @@
 #include <libpq-fe.h>
 
 #include "store.h"
+#include "store_pg.h"
 
 /* The PostgreSQL address under test, or NULL for SQLite. */
 static const char *postgres_address(void)
@@ -347,6 +348,22 @@ static void test_unopenable_path_is_refused(void **state)
     assert_non_null(strstr(err, "cannot open"));
 }
 
+/* The startup log line shows the database address: never a password in it. */
+static void test_address_for_log_hides_the_password(void **state)
+{
+    (void)state;
+    char out[256];
+    rs_pg_address_for_log("postgres://ramparts:s3cret@db.example:5432/games", out, sizeof out);
+    assert_string_equal(out, "postgres://ramparts:***@db.example:5432/games");
+    rs_pg_address_for_log("postgresql://db/games?user=r&password=s3cret&sslmode=require", out,
+                          sizeof out);
+    assert_string_equal(out, "postgresql://db/games?user=r&password=***&sslmode=require");
+    rs_pg_address_for_log("postgres://ramparts@db/games", out, sizeof out);
+    assert_string_equal(out, "postgres://ramparts@db/games");
+    rs_pg_address_for_log("/var/lib/ramparts/server.db", out, sizeof out);
+    assert_string_equal(out, "/var/lib/ramparts/server.db");
+}
+
 int main(void)
 {
     const struct CMUnitTest common[] = {
@@ -357,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),
         cmocka_unit_test(test_postgres_unreachable_is_refused),
+        cmocka_unit_test(test_address_for_log_hides_the_password),
     };
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_file_database_survives_reopen),

@@ -22,6 +22,7 @@
 #include "grow.h"
 #include "idmap.h"
 #include "log.h"
+#include "store_pg.h"
 
 #define OUT_MAX_MESSAGES 64
 /* Reading a connection pauses once this many of its messages wait unanswered or unsent, and
@@ -973,7 +974,9 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     printf(v6 ? "listening on %s://[%s]:%d/\n" : "listening on %s://%s:%d/\n",
            cfg->tls_cert ? "https" : "http", cfg->host, port);
     fflush(stdout);
-    rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port, core->db_path,
+    char database[512]; /* never the password of a postgres:// address */
+    rs_pg_address_for_log(core->db_path, database, sizeof database);
+    rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port, database,
            net.uv ? "libuv" : "poll(2)");
     arm_timer();
     lws_sul_schedule(net.context, 0, &net.sweep_timer, on_sweep, SWEEP_EVERY_US);

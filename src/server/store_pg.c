@@ -161,6 +161,34 @@ bool rs_pg_is_address(const char *address)
     return strncmp(address, "postgres://", 11) == 0 || strncmp(address, "postgresql://", 13) == 0;
 }
 
+/* Replaces the n bytes at text + at with "***" (out holds size bytes, NUL-terminated). */
+static void mask_span(char *out, size_t size, size_t at, size_t n)
+{
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", out + at + n);
+    snprintf(out + at, size - at, "***%s", rest);
+}
+
+void rs_pg_address_for_log(const char *address, char *out, size_t size)
+{
+    snprintf(out, size, "%s", address);
+    if (!rs_pg_is_address(out))
+        return;
+    /* user:secret@host: the password is between the first ':' and the '@' of the authority. */
+    char *authority = strstr(out, "://") + 3;
+    const size_t authority_len = strcspn(authority, "/?");
+    char *at = memchr(authority, '@', authority_len);
+    char *colon = at ? memchr(authority, ':', (size_t)(at - authority)) : NULL;
+    if (colon)
+        mask_span(out, size, (size_t)(colon + 1 - out), (size_t)(at - colon - 1));
+    /* ?password=secret (libpq's keyword form in the query string). */
+    char *key = strstr(out, "password=");
+    if (key) {
+        char *value = key + strlen("password=");
+        mask_span(out, size, (size_t)(value - out), strcspn(value, "&"));
+    }
+}
+
 /* Connect (again): a fresh connection with the schema in place. Fails at once, without
  * blocking the loop, within RECONNECT_EVERY_MS of the last failed attempt. */
 static int reconnect(rs_pg *pg, char *err, size_t err_size)

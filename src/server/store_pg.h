@@ -10,6 +10,9 @@ typedef struct rs_pg rs_pg;
 
 /* True for an address this implementation serves (postgres:// or postgresql://). */
 bool rs_pg_is_address(const char *address);
+/* The address as a log line may show it: a password in it (user:secret@ or password=secret)
+ * becomes "***"; any other address is copied as it is. */
+void rs_pg_address_for_log(const char *address, char *out, size_t size);
 int rs_pg_open(rs_pg **out, const char *address, char *err, size_t err_size);
 void rs_pg_close(rs_pg *pg);
 const char *rs_pg_error(const rs_pg *pg);
