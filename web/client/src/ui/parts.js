@@ -99,7 +99,9 @@ export function MoveInput({ legal, send, disabled, hint }) {
   // player who typed their move finds the cursor back in the field when it is their turn
   // again, unless they have moved the focus elsewhere since.
   useEffect(() => {
-    const moved = (/** @type {FocusEvent} */ e) => { if (e.target !== field.current) hadFocus.current = false; };
+    // A forced move that plays itself (table.js) disables the field without play(): the focus
+    // is remembered whenever it enters the field, not only when a move is typed.
+    const moved = (/** @type {FocusEvent} */ e) => { hadFocus.current = e.target === field.current; };
     document.addEventListener('focusin', moved);
     return () => document.removeEventListener('focusin', moved);
   }, []);
