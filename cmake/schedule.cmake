@@ -14,7 +14,6 @@ set(RP_TEST_COSTS
     cli_analyze 44
     install_python 40
     test_conformance 35
-    cli_terminal 35
     cli_leaks 30
     test_rush_the_wall 30
     web_client_offline 30

@@ -64,7 +64,9 @@ def editing_and_history(ramparts, tmp, checks):
                   "a line edited with backspace was not 'moves'")
     before = t.output.count(b"add wizard")
     t.type("\x1b[A\r")  # up arrow: the last line again
-    t.read_until(r"add wizard[\s\S]*add wizard[\s\S]*Blue> $")
+    # Only what came after the up arrow is searched: the recalled 'moves' lists once more.
+    checks.expect(t.read_until(r"add wizard[\s\S]*Blue> $", timeout=60) is not None,
+                  "no prompt after the up arrow")
     checks.expect(t.output.count(b"add wizard") > before, "the up arrow did not recall 'moves'")
     t.type("quit\r")
     checks.expect(t.wait() == 0, "quit does not exit 0")
