@@ -608,7 +608,10 @@ async function twoPlayers(browser, server, type) {
 async function replayChecks(server, type, id, spectator, player) {
   const page = spectator.page;
   const replies = [];
-  const grab = async (r) => { if (r.url().includes(`/games/${id}/replay`)) replies.push(await r.json()); };
+  const grab = async (r) => {
+    if (!r.url().includes(`/games/${id}/replay`)) return;
+    try { replies.push(await r.json()); } catch { /* the page moved on before the body came */ }
+  };
   page.on('response', grab);
   await page.goto(`${server.url}/#/replay/${id}`);
   await page.waitForSelector('[data-testid=replay-step]', { timeout: STEP_TIMEOUT });
@@ -621,9 +624,10 @@ async function replayChecks(server, type, id, spectator, player) {
   check(await stepText() === `Move 0 of ${last}`, `${type}: the slider goes to the start`);
   await page.click('[data-testid=replay-forward]');
   check(await stepText() === `Move 1 of ${last}`, `${type}: forward one move`);
+  const seatReplay = page.waitForResponse((r) => r.url().includes(`/games/${id}/replay?viewer=0`), { timeout: STEP_TIMEOUT });
   await page.selectOption('[data-testid=replay-viewer]', '0');
+  await seatReplay;
   await page.waitForFunction(() => document.querySelector('[data-testid=replay-step]'), null, { timeout: STEP_TIMEOUT });
-  await page.waitForTimeout(300);
   // From every seat at once: one board per seat, each drawn from that seat's replay.
   await page.selectOption('[data-testid=replay-viewer]', 'all');
   const seats = replies.length ? replies[0].seats.length : 0;
@@ -634,7 +638,6 @@ async function replayChecks(server, type, id, spectator, player) {
   // game's in every pass, the others' in one.
   if (type === GAMES[0]) await page.screenshot({ path: path.join(OUT, 'replay-every-seat-1280x800.png'), fullPage: true, animations: 'disabled' });
   await axeCheck(page, `${type} replay from every seat`, type === GAMES[0] ? AXE_PASSES : AXE_PASSES.slice(0, 1));
-  await page.waitForTimeout(300);
   page.off('response', grab);
   const data = replies[0];
   if (!check(data && data.frames && data.frames.length === last + 1, `${type}: the replay has one position per ply`)) return;
@@ -884,7 +887,8 @@ async function controls(browser, server) {
   await waitPly(bob2, 2);
   dropAcks = 1;
   await castleStep(bob2);
-  await bob2.page.waitForTimeout(4000); // the resend comes after 2.5 s without an ack
+  // The resend comes after 2.5 s without an ack: wait for its ack, however slow the machine.
+  for (const until = Date.now() + STEP_TIMEOUT; acks.length < 2 && Date.now() < until;) await bob2.page.waitForTimeout(50);
   check(acks.length >= 2 && acks[0].dup === false && acks[1].dup === true && acks[1].ply === acks[0].ply,
     `controls: a move whose ack was lost is resent and acknowledged as a duplicate (${JSON.stringify(acks)})`);
   check((await tableState(alice)).ply === 3, `controls: the resent move was played once (ply ${(await tableState(alice)).ply})`);
