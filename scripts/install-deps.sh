@@ -13,11 +13,12 @@
 # WebAssembly build (src/wasm) uses clang and lld for wasm32-wasi over wasi-libc and
 # compiler-rt's wasm32 builtins; dpkg-dev unpacks Debian's cJSON source for it
 # (scripts/cjson-source.sh). The server's PostgreSQL store links libpq (libpq-dev); its tests
-# start a PostgreSQL server of their own (postgresql's initdb and postgres, docs/cluster.md).
+# start a PostgreSQL server of their own (postgresql's initdb and postgres, docs/cluster.md);
+# the cluster's tests and `make cluster` put HAProxy (haproxy) in front of the servers.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libwebsockets-evlib-uv libuv1-dev
-          libsqlite3-dev libpq-dev postgresql libsodium-dev python3 python3-websockets openssl openmpi-bin
+          libsqlite3-dev libpq-dev postgresql haproxy libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv clang libclang-rt-dev clang-format clang-tidy lld wasi-libc
           libclang-rt-14-dev-wasm32 dpkg-dev)

@@ -39,6 +39,11 @@ static void serve_help(void)
            "  --store ADDRESS      the store instead [RAMPARTS_STORE]: sqlite:FILE, or a\n"
            "                       PostgreSQL server postgres://USER@HOST:PORT/DB (or its\n"
            "                       key=value form after postgres://?...; docs/cluster.md)\n"
+           "  --node NAME          this server's name among several on one PostgreSQL\n"
+           "                       database [RAMPARTS_NODE] (default: host name and process id)\n"
+           "  --lease SECONDS      how long a game's lease lasts unrenewed on a cluster: a\n"
+           "                       server gone this long has its games' clocks and AI seats\n"
+           "                       taken over [RAMPARTS_LEASE] (default 3)\n"
            "  --tls-cert FILE      serve HTTPS and WSS with this certificate [RAMPARTS_TLS_CERT]\n"
            "  --tls-key FILE       and this private key [RAMPARTS_TLS_KEY]\n"
            "  --allow-origin URL   a further web origin allowed to open the WebSocket, e.g.\n"
@@ -128,6 +133,7 @@ typedef struct serve_options {
     rs_net_config net;
     rs_server_config core;
     char db[1024];
+    char node[64]; /* --node */
     char origins_env[2048];
     bool quiet;
 } serve_options;
@@ -190,6 +196,22 @@ static bool apply(serve_options *o, const char *option, const char *value)
     }
     if (strcmp(option, "--store") == 0)
         return parse_store(value, o->db, sizeof o->db);
+    if (strcmp(option, "--node") == 0) {
+        if (!*value || strlen(value) >= sizeof o->node || strpbrk(value, " \t\n")) {
+            rp_cli_usage_error("serve", "--node %s: expected one word of at most %zu bytes", value,
+                               sizeof o->node - 1);
+            return false;
+        }
+        snprintf(o->node, sizeof o->node, "%s", value);
+        o->core.node = o->node;
+        return true;
+    }
+    if (strcmp(option, "--lease") == 0) {
+        if (!number(option, value, 2, 600, &n))
+            return false;
+        o->core.lease_ms = n * 1000;
+        return true;
+    }
     if (strcmp(option, "--tls-cert") == 0) {
         o->net.tls_cert = value;
         return true;
@@ -235,6 +257,8 @@ static const struct {
     {"RAMPARTS_LISTEN", "--listen"},
     {"RAMPARTS_DB", "--db"},
     {"RAMPARTS_STORE", "--store"}, /* read after RAMPARTS_DB: it wins */
+    {"RAMPARTS_NODE", "--node"},
+    {"RAMPARTS_LEASE", "--lease"},
     {"RAMPARTS_TLS_CERT", "--tls-cert"},
     {"RAMPARTS_TLS_KEY", "--tls-key"},
     {"RAMPARTS_AI_THREADS", "--ai-threads"},

@@ -62,6 +62,8 @@ rs_table *rs_field_table(rs_server *srv, const cJSON *msg, rs_err *e)
     if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
         return NULL;
     rs_table *t = rs_server_table(srv, id);
+    if (!t) /* on a cluster, a game another server has just created */
+        t = rs_cluster_fetch(srv, id);
     if (!t)
         rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
     return t;

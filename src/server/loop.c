@@ -135,6 +135,10 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     rs_conn *c = rs_server_conn(srv, conn);
     if (!c || c->closing)
         return;
+    /* Behind a request waiting for a row another server holds: in order, after it. */
+    if (srv->deferred_count && rs_cluster_deferring(srv, conn) &&
+        rs_cluster_defer(srv, conn, data, len))
+        return;
     srv->stats.messages++;
     refill(srv, c);
     rs_err e = {0};
@@ -171,6 +175,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
         rs_fail(&e, "no-identity",
                 "say hello first (with your token, or without one to be a "
                 "guest)");
+    const bool asked_before = c->asked;
     c->asked = true;
     rs_server_note(srv, c);
     if (!e.code && cmd) {
@@ -178,6 +183,16 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
             cJSON_Delete(msg);
             return;
         }
+        /* Another server holds the game's row: the request waits for the next turn. */
+        if (e.code == RS_CODE_RETRY && rs_cluster_defer(srv, conn, data, len)) {
+            c->credits += cost;
+            c->asked = asked_before;
+            srv->stats.messages--;
+            cJSON_Delete(msg);
+            return;
+        }
+        if (e.code == RS_CODE_RETRY)
+            rs_fail(&e, "unavailable", "the game is busy: try again");
     }
     c->credits -= 1; /* errors cost double */
     rs_server_error(srv, c, &e, cmd ? cmd->name : NULL, cJSON_IsObject(msg) ? msg : NULL);
@@ -204,20 +219,35 @@ void rs_server_resync(rs_server *srv, uint64_t conn)
     for (int i = 0; i < c->num_watching; i++) {
         rs_table *t = rs_server_table(srv, c->watching[i]);
         if (t)
-            rs_table_resend(&ctx, t, conn);
+            rs_table_resend(&ctx, t, conn, -1);
     }
 }
 
-static void apply_ai_result(rs_server *srv, const rs_job *job)
+static void apply_ai_result(rs_server *srv, const rs_ai_result *job, const char *error)
 {
     rs_table *t = rs_server_table(srv, job->game_id);
     if (!t)
         return;
-    if (t->ai_ply == job->ply)
+    /* Only the holder of the game's lease plays its AI seats: a server paused past its lease
+     * finds it taken and drops the result. A row another server holds for a moment keeps
+     * the result for the next turn. */
+    bool busy;
+    rs_table *owned = rs_cluster_own(srv, t, &busy);
+    if (!owned && busy) {
+        rs_cluster_keep_ai(srv, job);
+        return;
+    }
+    t = owned ? owned : rs_server_table(srv, job->game_id);
+    if (t && t->ai_ply == job->ply)
         t->ai_ply = -1;
+    if (!owned) {
+        rs_log("game %lld: AI move at ply %lld dropped: another server holds the game",
+               (long long)job->game_id, (long long)job->ply);
+        return;
+    }
     if (!job->ok) {
         rs_log("game %lld: the AI failed at ply %lld: %s", (long long)job->game_id,
-               (long long)job->ply, job->error);
+               (long long)job->ply, error);
         return;
     }
     rs_ctx ctx = rs_server_ctx(srv);
@@ -237,9 +267,11 @@ void rs_server_drain_inbox(rs_server *srv)
     rs_job *job = &srv->job_scratch;
     while (rs_workers_take(srv->workers, job)) {
         switch (job->kind) {
-        case RS_JOB_AI:
-            apply_ai_result(srv, job);
+        case RS_JOB_AI: {
+            const rs_ai_result r = {job->game_id, job->ply, job->seat, job->action, job->ok};
+            apply_ai_result(srv, &r, job->error);
             break;
+        }
         case RS_JOB_HINT:
             rs_session_hint_result(srv, job);
             break;
@@ -267,12 +299,22 @@ int rs_server_run_jobs_inline(rs_server *srv)
 
 void rs_server_tick(rs_server *srv)
 {
+    rs_cluster_retry(srv);
+    rs_ai_result kept;
+    while (rs_cluster_take_ai(srv, &kept))
+        apply_ai_result(srv, &kept, "");
     srv->deadlines_stale = true;
     rs_ctx ctx = rs_server_ctx(srv);
+    if (ctx.now_us >= srv->next_housekeeping_us)
+        rs_cluster_tick(srv);
     srv->next_housekeeping_us = ctx.now_us + RS_HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         if (!t || t->row.status != RS_GAME_LIVE)
+            continue;
+        /* A flag falls once: on the server holding the game's lease. */
+        if (srv->shared && rs_table_deadline_us(t) <= ctx.now_us &&
+            (rs_cluster_leased_elsewhere(srv, t) || !(t = rs_cluster_own(srv, t, NULL))))
             continue;
         if (rs_table_check_time(&ctx, t)) {
             rs_server_touch(srv, t, RS_GAME_LIVE);
@@ -283,7 +325,7 @@ void rs_server_tick(rs_server *srv)
     if (ctx.now_us - srv->last_heartbeat_us >= HEARTBEAT_US) {
         srv->last_heartbeat_us = ctx.now_us;
         if (rs_store_begin(srv->store) == RS_STORE_OK)
-            rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
+            rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
     }
     /* A checkpoint every 30 s, or sooner when the WAL has grown past CHECKPOINT_FRAMES (under
      * heavy traffic it grows by megabytes a second); one at a time. */
@@ -329,6 +371,8 @@ int64_t rs_server_next_tick_us(rs_server *srv)
         next = srv->earliest_deadline_us;
     if (srv->lobby_dirty && srv->next_lobby_push_us < next)
         next = srv->next_lobby_push_us;
+    if ((srv->deferred_count || srv->ai_waiting_count) && srv->deferred_due_us < next)
+        next = srv->deferred_due_us;
     return next;
 }
 
@@ -347,21 +391,17 @@ static void recover_from_failed_commit(rs_server *srv)
         rs_err e;
         rs_table *fresh = rs_table_load(&ctx, old->row.id, ctx.now_ms, &e);
         if (fresh) {
-            /* Keep the watchers: they are connections, not stored state. */
-            fresh->watchers = old->watchers;
-            fresh->num_watchers = old->num_watchers;
-            fresh->cap_watchers = old->cap_watchers;
-            for (size_t w = 0; w < fresh->num_watchers; w++) {
-                int seat = rs_table_seat_of(fresh, fresh->watchers[w].user);
-                fresh->watchers[w].viewer = seat >= 0 ? seat : RP_SPECTATOR;
-                if (seat >= 0)
-                    fresh->connections[seat]++;
-            }
-            old->watchers = NULL;
-            rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
-            for (size_t w = 0; w < fresh->num_watchers; w++)
-                rs_table_resend(&ctx, fresh, fresh->watchers[w].conn);
-        } else {
+            fresh->lease_token = old->lease_token;
+            rs_server_replace_table(srv, old, fresh, -1);
+            continue;
+        }
+        if (srv->shared && rs_store_unavailable(srv->store)) {
+            /* The database is out of reach, not the game gone: version 0 has every later
+             * look at it (a lock, the resync once the database is back) read it again. */
+            old->row.v = 0;
+            continue;
+        }
+        {
             /* Created in the failed iteration: it never existed. */
             for (size_t w = 0; w < old->num_watchers; w++) {
                 rs_conn *c = rs_server_conn(srv, old->watchers[w].conn);
@@ -479,6 +519,7 @@ int rs_server_flush(rs_server *srv)
         srv->next_lobby_push_us = rs_server_now_us(srv) + LOBBY_PUSH_EVERY_US;
     }
     int rc = 0;
+    rs_cluster_announce(srv);
     if (rs_store_in_transaction(srv->store)) {
         srv->stats.commits++;
         if (rs_store_commit(srv->store) != RS_STORE_OK) {
@@ -496,6 +537,7 @@ int rs_server_flush(rs_server *srv)
             srv->out.close(srv->out.ctx, p->conn, p->close_code, "rate limit exceeded");
     }
     rs_outbox_clear(&srv->outbox);
+    rs_cluster_clear(srv);
     if (srv->checkpoint_tail_due && !rs_store_in_transaction(srv->store)) {
         srv->checkpoint_tail_due = false;
         rs_store_checkpoint_tail(srv->store);

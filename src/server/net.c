@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "grow.h"
@@ -112,6 +113,10 @@ typedef struct net_state {
     uv_prepare_t before_sleep;   /* the iteration's end: commit and deliver */
     uv_signal_t on_term, on_int; /* SIGTERM and SIGINT stop the loop (serve_loop says why) */
     uv_timer_t drain_tick;
+    /* On a cluster (docs/cluster.md): the socket of the other servers' announcements wakes
+     * the loop. A duplicate of it is watched, so the core may close its own at any time. */
+    uv_poll_t *listen_poll;
+    int listen_fd; /* the core's socket being watched, or -1 */
     volatile sig_atomic_t *stop;
 } net_state;
 
@@ -693,15 +698,22 @@ static void on_timer(lws_sorted_usec_list_t *sul)
 {
     (void)sul;
     net.timer_at = 0;
-    rs_server_tick(net.server);
+    if (mono_us(NULL) >= rs_server_next_tick_us(net.server))
+        rs_server_tick(net.server);
     end_iteration();
 }
+
+/* Without libuv nothing watches the announcements' socket: on a cluster the loop wakes this
+ * often to read them. */
+#define LISTEN_POLL_US 10000
 
 /* Arm the one timer for the core's next deadline, unless it is armed for that instant
  * already: re-arming every iteration would push a due timer forever into the future. */
 static void arm_timer(void)
 {
     int64_t next = rs_server_next_tick_us(net.server);
+    if (!net.uv && rs_server_shared(net.server) && next > mono_us(NULL) + LISTEN_POLL_US)
+        next = mono_us(NULL) + LISTEN_POLL_US;
     if (net.timer_at == next)
         return;
     int64_t delay = next - mono_us(NULL);
@@ -744,12 +756,54 @@ static void set_origins(const rs_net_config *cfg, int port)
         add_origin(cfg->allow_origins[i]);
 }
 
-/* The iteration's end: commit, deliver, re-arm. */
+static void on_listen_readable(uv_poll_t *handle, int status, int events)
+{
+    (void)handle;
+    (void)status;
+    (void)events; /* before_sleep reads the announcements (rs_server_listen) */
+}
+
+static void free_poll(uv_handle_t *handle)
+{
+    free(handle);
+}
+
+/* Watch the core's announcement socket, following it when it is reopened. */
+static void watch_listen_fd(void)
+{
+    const int fd = rs_server_listen_fd(net.server);
+    if (!net.uv || fd == net.listen_fd)
+        return;
+    if (net.listen_poll) {
+        uv_os_fd_t dup_fd = -1;
+        uv_fileno((uv_handle_t *)net.listen_poll, &dup_fd);
+        uv_poll_stop(net.listen_poll);
+        uv_close((uv_handle_t *)net.listen_poll, free_poll);
+        close(dup_fd);
+        net.listen_poll = NULL;
+    }
+    net.listen_fd = fd;
+    const int dup_fd = fd >= 0 ? dup(fd) : -1;
+    if (dup_fd < 0)
+        return;
+    net.listen_poll = malloc(sizeof *net.listen_poll);
+    if (!net.listen_poll || uv_poll_init(&net.loop, net.listen_poll, dup_fd) != 0) {
+        free(net.listen_poll);
+        net.listen_poll = NULL;
+        close(dup_fd);
+        return;
+    }
+    uv_poll_start(net.listen_poll, UV_READABLE, on_listen_readable);
+}
+
+/* The iteration's end: what the other servers announced, commit, deliver, re-arm. */
 static void end_iteration(void)
 {
     int64_t start = mono_us(NULL);
+    rs_server_listen(net.server);
     rs_server_flush(net.server);
     timed("a commit", start);
+    watch_listen_fd();
     arm_timer();
 }
 
@@ -859,6 +913,13 @@ static void close_handle(uv_handle_t *handle)
  * for forever. */
 static void stop_uv_loop(void)
 {
+    if (net.listen_poll) {
+        uv_os_fd_t dup_fd = -1;
+        uv_fileno((uv_handle_t *)net.listen_poll, &dup_fd);
+        uv_close((uv_handle_t *)net.listen_poll, free_poll);
+        close(dup_fd);
+        net.listen_poll = NULL;
+    }
     close_handle((uv_handle_t *)&net.before_sleep);
     close_handle((uv_handle_t *)&net.on_term);
     close_handle((uv_handle_t *)&net.on_int);
@@ -948,6 +1009,7 @@ static void drain(volatile sig_atomic_t *stop)
 int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_atomic_t *stop)
 {
     memset(&net, 0, sizeof net);
+    net.listen_fd = -1;
     net.cfg = cfg;
     net.stop = stop;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);

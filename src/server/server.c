@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
 #include "log.h"
@@ -25,14 +26,19 @@ void rs_server_config_default(rs_server_config *cfg)
     cfg->rate_window_ms = 20000;
     cfg->max_watch = 32;
     cfg->max_open_games = 10;
+    cfg->lease_ms = 3000;
 }
 
 /* ---- helpers for handlers ---- */
 
 rs_ctx rs_server_ctx(rs_server *srv)
 {
-    rs_ctx ctx = {srv->store, &srv->outbox, srv->time.mono_us(srv->time.ctx),
-                  srv->time.wall_ms(srv->time.ctx), srv->cfg.grace_ms};
+    rs_ctx ctx = {srv->store,
+                  &srv->outbox,
+                  srv->time.mono_us(srv->time.ctx),
+                  srv->time.wall_ms(srv->time.ctx),
+                  srv->cfg.grace_ms,
+                  srv->shared};
     return ctx;
 }
 
@@ -100,6 +106,27 @@ bool rs_server_add_table(rs_server *srv, rs_table *t)
 {
     srv->deadlines_stale = true;
     return rs_idmap_put(&srv->tables, (uint64_t)t->row.id, t);
+}
+
+void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int64_t since)
+{
+    /* Keep the watchers: they are connections, not stored state. */
+    fresh->watchers = old->watchers;
+    fresh->num_watchers = old->num_watchers;
+    fresh->cap_watchers = old->cap_watchers;
+    for (size_t w = 0; w < fresh->num_watchers; w++) {
+        int seat = rs_table_seat_of(fresh, fresh->watchers[w].user);
+        fresh->watchers[w].viewer = seat >= 0 ? seat : RP_SPECTATOR;
+        if (seat >= 0)
+            fresh->connections[seat]++;
+    }
+    old->watchers = NULL;
+    rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
+    srv->deadlines_stale = true;
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (size_t w = 0; w < fresh->num_watchers; w++)
+        rs_table_resend(&ctx, fresh, fresh->watchers[w].conn, since);
+    rs_table_free(old);
 }
 
 /* Reply to the connection that asked, echoing its "id". */
@@ -209,6 +236,10 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     int64_t now = rs_server_now_us(srv);
     if (t->ai_ply == (int64_t)rs_table_ply(t) && now - t->ai_since_us < AI_RETRY_US)
         return;
+    /* An AI seat thinks on one server: the one holding the game's lease. */
+    if (rs_cluster_leased_elsewhere(srv, t) || !(t = rs_cluster_own(srv, t, NULL)) ||
+        rs_table_to_move(t) != seat)
+        return;
     rs_job *job = &srv->job_scratch;
     memset(job, 0, sizeof *job);
     job->kind = RS_JOB_AI;
@@ -227,6 +258,39 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
 
 /* ---- startup and shutdown ---- */
 
+/* This server's name: the configured one, else host-pid, unique among running servers. */
+static void name_node(rs_server *srv)
+{
+    if (srv->cfg.node && srv->cfg.node[0]) {
+        snprintf(srv->node, sizeof srv->node, "%s", srv->cfg.node);
+    } else {
+        char host[40] = "host";
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = '\0';
+        snprintf(srv->node, sizeof srv->node, "%s-%ld", host, (long)getpid());
+    }
+    for (char *p = srv->node; *p; p++) /* one word in the announcements */
+        if (*p == ' ' || *p == '\n' || *p == '\t')
+            *p = '_';
+    snprintf(srv->alive_key, sizeof srv->alive_key, "alive_ms:%s", srv->node);
+    srv->cfg.node = NULL; /* the caller's text may not outlive this */
+}
+
+bool rs_server_shared(const rs_server *srv)
+{
+    return srv->shared;
+}
+
+void rs_server_listen(rs_server *srv)
+{
+    rs_cluster_listen(srv);
+}
+
+int rs_server_listen_fd(const rs_server *srv)
+{
+    return rs_store_listen_fd(srv->store);
+}
+
 static int load_unfinished(rs_server *srv, char *err, size_t err_size)
 {
     int64_t *ids = NULL;
@@ -235,8 +299,13 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
         snprintf(err, err_size, "cannot list games: %s", rs_store_error(srv->store));
         return -1;
     }
+    /* The last sign of life of any server of the database: on a cluster, games another
+     * server serves are loaded without charging their clocks' time twice. */
     int64_t alive_ms = 0;
-    rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
+    if (srv->shared)
+        rs_store_meta_max(srv->store, "alive_ms", &alive_ms);
+    else
+        rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
     rs_store_begin(srv->store);
     rs_ctx ctx = rs_server_ctx(srv);
     size_t loaded = 0;
@@ -251,7 +320,7 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
         loaded++;
     }
     free(ids);
-    rs_store_meta_set(srv->store, "alive_ms", ctx.now_ms);
+    rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
     if (rs_store_commit(srv->store) != RS_STORE_OK) {
         snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
         return -1;
@@ -281,6 +350,8 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
         free(srv);
         return NULL;
     }
+    srv->shared = rs_store_shared(srv->store);
+    name_node(srv);
     srv->started_us = rs_server_now_us(srv);
     srv->last_heartbeat_us = srv->started_us;
     srv->last_checkpoint_us = srv->started_us;
@@ -298,6 +369,8 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
     for (size_t i = 0; i < srv->tables.cap; i++)
         if (srv->tables.slots[i].key)
             rs_server_schedule_ai(srv, srv->tables.slots[i].value);
+    if (rs_store_commit(srv->store) != RS_STORE_OK) /* the leases those took */
+        rs_log("cannot store the leases taken at the start: %s", rs_store_error(srv->store));
     return srv;
 }
 
@@ -308,8 +381,10 @@ void rs_server_free(rs_server *srv)
     rs_workers_stop(srv->workers);
     if (srv->store) {
         if (rs_store_begin(srv->store) == RS_STORE_OK)
-            rs_store_meta_set(srv->store, "alive_ms", rs_server_now_ms(srv));
+            rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms",
+                              rs_server_now_ms(srv));
         rs_store_commit(srv->store);
+        rs_cluster_release(srv);
     }
     for (size_t i = 0; i < srv->conns.cap; i++)
         if (srv->conns.slots[i].key)
@@ -323,6 +398,7 @@ void rs_server_free(rs_server *srv)
     free(srv->outbox.items);
     free(srv->touched);
     free(srv->noted);
+    rs_cluster_free(srv);
     rs_store_close(srv->store);
     free(srv);
 }

@@ -40,8 +40,11 @@ typedef struct rs_server_config {
     int64_t token_days;  /* a login token lives this long */
     int rate_messages;   /* messages per rate window and connection */
     int64_t rate_window_ms;
-    int max_watch;             /* games one connection may watch */
-    int max_open_games;        /* open games one user may have created */
+    int max_watch;      /* games one connection may watch */
+    int max_open_games; /* open games one user may have created */
+    const char *node;   /* this server's name among several on one database (cluster.h); NULL:
+                         the host's name and the process id */
+    int64_t lease_ms;   /* how long a game's lease lasts unrenewed (docs/cluster.md) */
     void (*notify)(void *ctx); /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
 } rs_server_config;
@@ -110,5 +113,15 @@ typedef struct rs_server_stats {
 void rs_server_stats_get(rs_server *srv, rs_server_stats *out);
 /* Draining (SIGTERM): refuse new games and joins; games in progress go on until close. */
 void rs_server_drain(rs_server *srv);
+
+/* ---- several servers on one database (docs/cluster.md) ---- */
+/* True when the store is shared with other servers (PostgreSQL). */
+bool rs_server_shared(const rs_server *srv);
+/* Read what the other servers announced and catch up (call each loop turn, before
+ * rs_server_flush; the socket of rs_server_listen_fd wakes the loop for it). */
+void rs_server_listen(rs_server *srv);
+/* The socket the announcements arrive on, or -1; it changes when the connection is
+ * reopened. */
+int rs_server_listen_fd(const rs_server *srv);
 
 #endif

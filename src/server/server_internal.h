@@ -4,6 +4,7 @@
 #ifndef RS_SERVER_INTERNAL_H
 #define RS_SERVER_INTERNAL_H
 
+#include "cluster.h"
 #include "fields.h"
 #include "idmap.h"
 #include "outbox.h"
@@ -67,6 +68,20 @@ struct rs_server {
     bool checkpoint_tail_due;     /* it ended: finish it after the next commit */
     rs_job job_scratch;           /* big: kept here, not on the stack */
     rs_server_stats stats;
+    /* ---- several servers on one database (cluster.c) ---- */
+    bool shared;                       /* the store is PostgreSQL: other servers may share it */
+    char node[RS_NODE_TEXT];           /* this server's name in leases and announcements */
+    char alive_key[RS_NODE_TEXT + 16]; /* its sign of life in meta: alive_ms:NODE */
+    char *announce;                    /* lines for the other servers at this iteration's commit */
+    size_t announce_len, announce_cap;
+    int64_t *locked; /* games whose rows this iteration's transaction holds */
+    size_t locked_count, locked_cap;
+    struct rs_deferred *deferred; /* requests waiting for a row another server holds */
+    size_t deferred_count, deferred_cap;
+    int64_t deferred_due_us;
+    rs_ai_result *ai_waiting; /* AI results waiting for such a row */
+    size_t ai_waiting_count, ai_waiting_cap;
+    bool listen_down; /* the announcements cannot be heard (logged once) */
 };
 
 rs_ctx rs_server_ctx(rs_server *srv);
@@ -80,6 +95,13 @@ void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before);
 /* Note c for the iteration's end after setting its `asked` or `identity_changed`. */
 void rs_server_note(rs_server *srv, rs_conn *c);
 void rs_server_schedule_ai(rs_server *srv, rs_table *t);
+/* Put fresh in old's place (the same game read again from the store): old's watchers move
+ * over and each gets a snapshot with what it missed since version `since` (-1: none). Frees
+ * old. */
+void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int64_t since);
+/* A game held by another server of the cluster, read from the store (NULL on SQLite, or
+ * when there is no such game). */
+rs_table *rs_cluster_fetch(rs_server *srv, int64_t id);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
 /* A connection of `user` closed or logged out: if it was their last, their seats count as gone
  * from now. */

@@ -771,6 +771,8 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_fail(e, store_down_code(srv), "the store is unavailable");
+    if (!(t = rs_cluster_lock(srv, t, e)))
+        return -1;
     if (!can_watch(srv, c, t, e)) /* a player watches the game joined */
         return -1;
     rs_ctx ctx = rs_server_ctx(srv);
@@ -793,6 +795,8 @@ static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_table *t = rs_field_table(srv, msg, e);
     if (!t || rs_store_begin(srv->store) != RS_STORE_OK)
         return t ? rs_fail(e, store_down_code(srv), "the store is unavailable") : -1;
+    if (!(t = rs_cluster_lock(srv, t, e)))
+        return -1;
     rs_ctx ctx = rs_server_ctx(srv);
     rs_game_status before = t->row.status;
     if (rs_table_leave(&ctx, t, c->user, e) < 0)
@@ -862,6 +866,8 @@ static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         !rs_field_int(msg, "v", false, 0, INT64_MAX / 2, &since, e))
         return -1;
     rs_table *t = rs_server_table(srv, id);
+    if (!t) /* on a cluster, a game another server has just created */
+        t = rs_cluster_fetch(srv, id);
     bool loaded = false;
     if (!t) { /* a finished game, back from the store while someone watches it */
         rs_ctx ctx = rs_server_ctx(srv);
@@ -911,11 +917,15 @@ static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 /* The AI level that suggests moves: quick, so a hint never keeps an AI seat waiting long. */
 #define HINT_LEVEL "easy"
 
-/* The table and the caller's seat in it, with the transaction open. */
+/* The table and the caller's seat in it, with the transaction open and (on a cluster) the
+ * game's row locked. */
 static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat, rs_err *e)
 {
     rs_table *t = rs_field_table(srv, msg, e);
     if (!t)
+        return NULL;
+    if (rs_table_seat_of(t, c->user) >= 0 && rs_store_begin(srv->store) == RS_STORE_OK &&
+        !(t = rs_cluster_lock(srv, t, e)))
         return NULL;
     *seat = rs_table_seat_of(t, c->user);
     if (*seat < 0) {
@@ -1094,6 +1104,10 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_table *t = seated(srv, c, msg, &seat, e);
     if (!t)
         return -1;
+    /* Who is connected is known per server, not across a cluster: a claim could win
+     * against a player connected to another server (docs/cluster.md). */
+    if (srv->shared)
+        return rs_fail(e, "not-allowed", "claims are not available on a cluster of servers yet");
     uint32_t online = 0;
     for (int s = 0; s < t->row.seats; s++)
         if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
@@ -1136,6 +1150,12 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     cJSON_AddStringToObject(m, "text", text);
     rs_ctx ctx = rs_server_ctx(srv);
     rs_table_broadcast(&ctx, t, m);
+    if (srv->shared) {
+        char *said = cJSON_PrintUnformatted(m);
+        if (said)
+            rs_cluster_note_chat(srv, t->row.id, said);
+        free(said);
+    }
     cJSON_Delete(m);
     done(srv, c, msg, "chat", t);
     return 0;

@@ -24,7 +24,8 @@ enum {
     RS_STORE_OK = 0,
     RS_STORE_NOTFOUND = -100,
     RS_STORE_CONFLICT = -101, /* a unique name already taken */
-    RS_STORE_ERROR = -102     /* the database failed: see rs_store_error */
+    RS_STORE_ERROR = -102,    /* the database failed: see rs_store_error */
+    RS_STORE_BUSY = -103      /* another server holds the row: try again in a moment */
 };
 
 typedef struct rs_user {
@@ -172,6 +173,52 @@ int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_r
 /* ---- small persistent values (the server's last sign of life) ---- */
 int rs_store_meta_set(rs_store *st, const char *key, int64_t value);
 int rs_store_meta_get(rs_store *st, const char *key, int64_t *value);
+
+/* The largest value among the keys starting with `prefix` (each server of a cluster keeps
+ * its own sign of life); NOTFOUND when there is none. */
+int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value);
+
+/* ---- several servers on one database (PostgreSQL; docs/cluster.md) ---- */
+#define RS_NODE_TEXT 64
+
+/* True when other servers may share the database (PostgreSQL): the server then locks a
+ * game's row before changing it, announces its commits and reads the others'. */
+bool rs_store_shared(const rs_store *st);
+
+/* A game's row as rs_store_game_lock found it: its version and its lease. */
+typedef struct rs_game_lock {
+    int64_t v;
+    char owner[RS_NODE_TEXT]; /* the server holding the game's lease, "" for none */
+    int64_t token;            /* the lease's fencing token: raised at every take-over */
+    bool expired;             /* the lease has run out (by the database's clock) */
+    int64_t left_ms;          /* until it runs out (negative once it has) */
+} rs_game_lock;
+
+/* Inside the transaction: lock the game's row against every other server until the commit
+ * or rollback, without waiting, and read its version and lease. BUSY (and nothing waits)
+ * when another server holds the row; NOTFOUND when there is no such game. */
+int rs_store_game_lock(rs_store *st, int64_t id, rs_game_lock *out);
+/* With the row locked: `node` takes the game's lease for lease_ms; *token gets the new
+ * fencing token (the old one plus one). */
+int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t lease_ms,
+                        int64_t *token);
+/* With the row locked: the lease is renewed for lease_ms if `node` still holds it with
+ * `token`; CONFLICT (the database refuses the stale token) otherwise. */
+int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t token,
+                         int64_t lease_ms);
+/* Renew every lease `node` holds on a game open or live whose row no other server holds
+ * now (rows held are skipped, never waited for). */
+int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms);
+/* Inside the transaction: a line for the other servers, delivered at the commit and only if
+ * it commits (NOTIFY); nothing on SQLite. */
+int rs_store_announce(rs_store *st, const char *text);
+/* Read the lines the servers announced (this one's too), without waiting: got(ctx, line)
+ * for each. Opens the listening connection first when it is not open (at most every 500 ms).
+ * Returns 1 when it was (re)opened by this call (lines may have been missed: the caller
+ * reads again what it holds), 0, or RS_STORE_ERROR when it cannot listen. */
+int rs_store_announcements(rs_store *st, void (*got)(void *ctx, const char *line), void *ctx);
+/* The socket the announcements arrive on, or -1 (none open, or SQLite). */
+int rs_store_listen_fd(const rs_store *st);
 
 /* ---- read models of the HTTP API ---- */
 /* Finished games, newest first, at most `limit`, ids below `before` (0: from the newest),

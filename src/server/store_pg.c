@@ -55,7 +55,26 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS rating_history(id BIGSERIAL PRIMARY KEY,"
     " user_id BIGINT NOT NULL, game TEXT NOT NULL, game_id BIGINT NOT NULL,"
     " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);";
+    "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);"
+    /* Leases of servers sharing the database (docs/cluster.md): who does a game's work that
+     * must happen once, until when, and the fencing token raised at each take-over. */
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS lease_token BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS lease_until TIMESTAMPTZ NOT NULL"
+    " DEFAULT 'epoch';";
+
+/* Each connection's settings. A row lock is never waited for long: the rows servers contend
+ * for are taken with SKIP LOCKED, and anything else waits at most LOCK_TIMEOUT. A server
+ * stopped inside a transaction (SIGSTOP, a hung machine) loses its session, and with it its
+ * locks, after IDLE_TIMEOUT, so the others never wait for it longer than that. */
+#define SESSION_SETTINGS                                                                           \
+    "SET client_min_messages = warning; SET synchronous_commit = on;"                              \
+    " SET lock_timeout = '500ms'; SET idle_in_transaction_session_timeout = '3s';"
+/* Servers starting together must not create the tables at the same instant (CREATE ... IF
+ * NOT EXISTS races in PostgreSQL): the schema is set up under a transaction-wide advisory
+ * lock. */
+#define SCHEMA_LOCK "SELECT pg_advisory_xact_lock(72657374)"
+#define CHANNEL "ramparts"
 
 #define GAME_COLUMNS                                                                               \
     "game, options, seed, status, rated, clock_kind, initial_ms, increment_ms, per_move_ms,"       \
@@ -71,6 +90,8 @@ struct rs_pg {
     bool lost;        /* the connection failed: the next transaction opens a new one */
     int fail_commits;
     int64_t next_reconnect_ms;
+    PGconn *listener; /* LISTENs for the announcements of every server (NULL: not open) */
+    int64_t next_listen_ms;
     char error[256];
 };
 
@@ -208,14 +229,15 @@ static int reconnect(rs_pg *pg, char *err, size_t err_size)
                  pg->conn ? PQerrorMessage(pg->conn) : "out of memory");
         return RS_STORE_ERROR;
     }
-    PGresult *r = PQexec(pg->conn, "SET client_min_messages = warning;"
-                                   " SET synchronous_commit = on;");
+    PGresult *r = PQexec(pg->conn, SESSION_SETTINGS);
     PQclear(r);
+    PQclear(PQexec(pg->conn, "BEGIN; " SCHEMA_LOCK));
     r = PQexec(pg->conn, SCHEMA);
     bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     if (!ok)
         snprintf(err, err_size, "cannot set up the schema: %s", PQresultErrorMessage(r));
     PQclear(r);
+    PQclear(PQexec(pg->conn, ok ? "COMMIT" : "ROLLBACK"));
     return ok ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
@@ -337,6 +359,8 @@ void rs_pg_close(rs_pg *pg)
     rs_pg_rollback(pg);
     if (pg->conn)
         PQfinish(pg->conn);
+    if (pg->listener)
+        PQfinish(pg->listener);
     free(pg->address);
     free(pg);
 }
@@ -919,6 +943,153 @@ int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value)
     params p = {0};
     p_text(&p, key);
     return one_int64(pg, "SELECT value FROM meta WHERE key = $1", &p, value, "read meta");
+}
+
+int rs_pg_meta_max(rs_pg *pg, const char *prefix, int64_t *value)
+{
+    params p = {0};
+    p_text(&p, prefix);
+    /* max() of no rows is one NULL row: no value. */
+    PGresult *r =
+        exec(pg, "SELECT max(value) FROM meta WHERE starts_with(key, $1)", &p, "read meta");
+    if (!r)
+        return RS_STORE_ERROR;
+    const bool found = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);
+    if (found)
+        *value = col_int(r, 0, 0);
+    PQclear(r);
+    return found ? RS_STORE_OK : RS_STORE_NOTFOUND;
+}
+
+/* ---- several servers on one database ---- */
+
+int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out)
+{
+    memset(out, 0, sizeof *out);
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r = exec(pg,
+                       "SELECT v, owner, lease_token, lease_until < clock_timestamp(),"
+                       " (extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint"
+                       " FROM games WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                       &p, "lock game");
+    if (!r)
+        return RS_STORE_ERROR;
+    const bool got = PQntuples(r) == 1;
+    if (got) {
+        out->v = col_int(r, 0, 0);
+        col_copy(r, 0, 1, out->owner, sizeof out->owner);
+        out->token = col_int(r, 0, 2);
+        out->expired = col_bool(r, 0, 3);
+        out->left_ms = col_int(r, 0, 4);
+    }
+    PQclear(r);
+    if (got)
+        return RS_STORE_OK;
+    /* No row: held by another server, or no such game. */
+    int64_t v;
+    int rc = one_int64(pg, "SELECT v FROM games WHERE id = $1", &p, &v, "find game");
+    return rc == RS_STORE_OK ? RS_STORE_BUSY : rc;
+}
+
+int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token)
+{
+    params p = {0};
+    p_int(&p, id);
+    p_text(&p, node);
+    p_int(&p, lease_ms);
+    return one_int64(pg,
+                     "UPDATE games SET owner = $2, lease_token = lease_token + 1,"
+                     " lease_until = clock_timestamp() + $3 * interval '1 millisecond'"
+                     " WHERE id = $1 RETURNING lease_token",
+                     &p, token, "take lease");
+}
+
+int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms)
+{
+    params p = {0};
+    p_int(&p, id);
+    p_text(&p, node);
+    p_int(&p, token);
+    p_int(&p, lease_ms);
+    int64_t kept;
+    int rc = one_int64(pg,
+                       "UPDATE games SET lease_until = clock_timestamp() + $4 * interval"
+                       " '1 millisecond' WHERE id = $1 AND owner = $2 AND lease_token = $3"
+                       " RETURNING lease_token",
+                       &p, &kept, "check lease");
+    return rc == RS_STORE_NOTFOUND ? RS_STORE_CONFLICT : rc;
+}
+
+int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
+{
+    params p = {0};
+    p_text(&p, node);
+    p_int(&p, lease_ms);
+    return run(pg,
+               "UPDATE games SET lease_until = clock_timestamp() + $2 * interval '1 millisecond'"
+               " WHERE id IN (SELECT id FROM games WHERE status < 2 AND owner = $1"
+               " FOR UPDATE SKIP LOCKED)",
+               &p, "renew leases");
+}
+
+int rs_pg_announce(rs_pg *pg, const char *text)
+{
+    params p = {0};
+    p_text(&p, text);
+    return run(pg, "SELECT pg_notify('" CHANNEL "', $1)", &p, "announce");
+}
+
+/* The listening connection: LISTEN, then non-blocking. Fails at once within
+ * RECONNECT_EVERY_MS of the last failed attempt. */
+static bool open_listener(rs_pg *pg)
+{
+    int64_t now = now_ms();
+    if (now < pg->next_listen_ms)
+        return false;
+    pg->next_listen_ms = now + RECONNECT_EVERY_MS;
+    pg->listener = PQconnectdb(pg->address);
+    PGresult *r = pg->listener && PQstatus(pg->listener) == CONNECTION_OK
+                      ? PQexec(pg->listener, "LISTEN " CHANNEL)
+                      : NULL;
+    const bool ok =
+        r && PQresultStatus(r) == PGRES_COMMAND_OK && PQsetnonblocking(pg->listener, 1) == 0;
+    PQclear(r);
+    if (!ok) {
+        snprintf(pg->error, sizeof pg->error, "listen: unavailable: %s",
+                 pg->listener ? PQerrorMessage(pg->listener) : "out of memory");
+        PQfinish(pg->listener);
+        pg->listener = NULL;
+    }
+    return ok;
+}
+
+int rs_pg_announcements(rs_pg *pg, void (*got)(void *ctx, const char *line), void *ctx)
+{
+    int opened = 0;
+    if (!pg->listener) {
+        if (!open_listener(pg))
+            return RS_STORE_ERROR;
+        opened = 1;
+    }
+    if (!PQconsumeInput(pg->listener)) { /* the connection is gone: reopen next time */
+        snprintf(pg->error, sizeof pg->error, "listen: unavailable: %s",
+                 PQerrorMessage(pg->listener));
+        PQfinish(pg->listener);
+        pg->listener = NULL;
+        return RS_STORE_ERROR;
+    }
+    PGnotify *n;
+    while ((n = PQnotifies(pg->listener)) != NULL) {
+        got(ctx, n->extra);
+        PQfreemem(n);
+    }
+    return opened;
+}
+
+int rs_pg_listen_fd(const rs_pg *pg)
+{
+    return pg->listener ? PQsocket(pg->listener) : -1;
 }
 
 /* ---- read models ---- */

@@ -56,6 +56,16 @@ int rs_pg_rating_put(rs_pg *pg, int64_t user, const char *game, const rs_rating_
 int rs_pg_meta_set(rs_pg *pg, const char *key, int64_t value);
 int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value);
 
+int rs_pg_meta_max(rs_pg *pg, const char *prefix, int64_t *value);
+
+int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out);
+int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token);
+int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms);
+int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms);
+int rs_pg_announce(rs_pg *pg, const char *text);
+int rs_pg_announcements(rs_pg *pg, void (*got)(void *ctx, const char *line), void *ctx);
+int rs_pg_listen_fd(const rs_pg *pg);
+
 struct cJSON *rs_pg_finished_json(rs_pg *pg, int64_t user, int limit, int64_t before);
 struct cJSON *rs_pg_profile_json(rs_pg *pg, const rs_user *user);
 

@@ -876,6 +876,88 @@ int rs_store_meta_get(rs_store *st, const char *key, int64_t *value)
     return one_int64(st, s, value, "read meta");
 }
 
+int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value)
+{
+    if (st->pg)
+        return rs_pg_meta_max(st->pg, prefix, value);
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT max(value) FROM meta WHERE substr(key, 1, length(?1)) = ?1", -1,
+                           &s, NULL) != SQLITE_OK)
+        return fail(st, "read meta");
+    bind_text(s, 1, prefix);
+    int rc = sqlite3_step(s);
+    const bool found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+    if (found)
+        *value = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return fail(st, "read meta");
+    return found ? RS_STORE_OK : RS_STORE_NOTFOUND;
+}
+
+/* ---- several servers on one database: PostgreSQL only; one SQLite file has one server,
+ * which holds every row and every lease itself ---- */
+
+bool rs_store_shared(const rs_store *st)
+{
+    return st->pg != NULL;
+}
+
+int rs_store_game_lock(rs_store *st, int64_t id, rs_game_lock *out)
+{
+    if (st->pg)
+        return rs_pg_game_lock(st->pg, id, out);
+    memset(out, 0, sizeof *out);
+    rs_game_row row;
+    int rc = rs_store_game_get(st, id, &row);
+    out->v = row.v;
+    return rc;
+}
+
+int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t lease_ms,
+                        int64_t *token)
+{
+    if (st->pg)
+        return rs_pg_lease_take(st->pg, id, node, lease_ms, token);
+    *token = 1;
+    return RS_STORE_OK;
+}
+
+int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t token,
+                         int64_t lease_ms)
+{
+    if (st->pg)
+        return rs_pg_lease_fence(st->pg, id, node, token, lease_ms);
+    return RS_STORE_OK;
+}
+
+int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms)
+{
+    if (st->pg)
+        return rs_pg_leases_renew(st->pg, node, lease_ms);
+    return RS_STORE_OK;
+}
+
+int rs_store_announce(rs_store *st, const char *text)
+{
+    if (st->pg)
+        return rs_pg_announce(st->pg, text);
+    return RS_STORE_OK;
+}
+
+int rs_store_announcements(rs_store *st, void (*got)(void *ctx, const char *line), void *ctx)
+{
+    if (st->pg)
+        return rs_pg_announcements(st->pg, got, ctx);
+    return 0;
+}
+
+int rs_store_listen_fd(const rs_store *st)
+{
+    return st->pg ? rs_pg_listen_fd(st->pg) : -1;
+}
+
 /* ---- read models ---- */
 
 static const char *seat_kind_word(int kind)

@@ -552,7 +552,8 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
         t->clock.running = row.running;
         int64_t charged = alive_ms > row.turn_wall_ms ? alive_ms - row.turn_wall_ms : 0;
         rs_clock_resume(&t->clock, charged, ctx->now_us);
-        save(ctx, t);
+        if (!ctx->shared) /* another server may hold the row: only its changes write it */
+            save(ctx, t);
     }
     int64_t rematch;
     if (rs_store_rematch_find(ctx->store, id, &rematch) == RS_STORE_OK)
@@ -1106,11 +1107,11 @@ bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn)
     return true;
 }
 
-void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn)
+void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t since)
 {
     rs_watcher *w = find_watcher(t, conn);
     if (w) {
         w->joining = false;
-        send_snapshot(ctx, t, w, -1, NULL, NULL);
+        send_snapshot(ctx, t, w, since, NULL, NULL);
     }
 }

@@ -41,6 +41,7 @@ typedef struct rs_ctx {
     int64_t now_us;   /* monotonic */
     int64_t now_ms;   /* wall clock, for stored stamps */
     int64_t grace_ms; /* disconnect time before a claim */
+    bool shared;      /* other servers share the store: loading a game writes nothing */
 } rs_ctx;
 
 typedef struct rs_watcher {
@@ -81,6 +82,9 @@ typedef struct rs_table {
     int64_t ai_since_us; /* when it was queued */
     int64_t rematch_id;  /* the rematch created from this game, or 0 */
     bool dirty;          /* changed since the last commit */
+    bool locked;         /* its row is locked by this iteration's transaction (cluster.c) */
+    int64_t lease_token; /* the fencing token of this server's lease on it, or 0 */
+    int64_t leased_elsewhere_until_us; /* another server's lease on it lasts until then */
 } rs_table;
 
 /* The settings of a new game, checked by the server before rs_table_create. */
@@ -161,8 +165,9 @@ int rs_table_watch(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t user, int64_
                    struct cJSON *chat, const struct cJSON *request_id, rs_err *e);
 /* Stop sending conn this game; false when it was not watching. */
 bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn);
-/* A fresh snapshot for one watching connection (after its queue overflowed). */
-void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn);
+/* A fresh snapshot for one watching connection (after its queue overflowed, or the game was
+ * read again), with the moves missed since version `since` when since >= 0. */
+void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t since);
 /* Send msg (not freed) to every watcher. */
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
 

@@ -78,6 +78,15 @@ class PostgresServer:
         """fast: a clean shutdown; immediate: as if the machine lost power (no checkpoint)."""
         self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
 
+    def query(self, sql):
+        """The rows of one SQL statement through psql, as lists of column texts."""
+        cmd = [os.path.join(self.bindir, "psql"), "-h", self.dir, "-p", str(self.port),
+               "-U", "ramparts", "-d", "ramparts", "-AtX", "-F", "\t", "-c", sql]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"psql failed: {result.stderr}")
+        return [line.split("\t") for line in result.stdout.splitlines()]
+
     def destroy(self):
         try:
             self.stop("immediate")

@@ -1,0 +1,65 @@
+/* cluster.h — one server among several on one PostgreSQL database (docs/cluster.md): a game's
+ * row is locked before it is changed, so the database orders the changes of every server;
+ * each commit is announced (NOTIFY) and every server catches up with what the others
+ * announced, sending the new versions to its own clients; a game's work that must happen
+ * once (clock flags, AI seats) belongs to the server holding its lease. On SQLite (one
+ * server) every call here does nothing or returns what it was given. */
+#ifndef RS_CLUSTER_H
+#define RS_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "table.h"
+
+typedef struct rs_server rs_server;
+
+/* The error code of a request that must wait for the next turn of the loop: another server
+ * holds the game's row. Never sent: the request is kept and handled again. */
+extern const char RS_CODE_RETRY[];
+
+/* Before changing game t for a client: its row locked until the commit, and the table caught
+ * up with what other servers committed. Returns the table to use (a fresh one may replace
+ * t), or NULL with e set (RS_CODE_RETRY when another server holds the row). */
+rs_table *rs_cluster_lock(rs_server *srv, rs_table *t, rs_err *e);
+/* Before a game's work that must happen once (a flag, an AI seat's move or its search):
+ * locked and caught up as above, and this server holding the game's lease (renewed, or
+ * taken when free or run out, with a new fencing token). NULL when another server holds
+ * the row or the lease. */
+rs_table *rs_cluster_own(rs_server *srv, rs_table *t, bool *busy);
+/* True while another server's lease on t lasts (as last seen): no use trying to own it. */
+bool rs_cluster_leased_elsewhere(rs_server *srv, const rs_table *t);
+
+/* An AI search's result that found the game's row held by another server: kept to be
+ * applied a moment later (rs_cluster_take_ai), not thrown away. */
+typedef struct rs_ai_result {
+    int64_t game_id, ply;
+    int seat;
+    rp_action action;
+    bool ok;
+} rs_ai_result;
+void rs_cluster_keep_ai(rs_server *srv, const rs_ai_result *result);
+/* The next kept AI result once due; false when none. */
+bool rs_cluster_take_ai(rs_server *srv, rs_ai_result *out);
+/* A chat line (the message every watcher gets) for the other servers' watchers. */
+void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *message);
+/* Before the commit: announce the games changed in this iteration and its chat lines. */
+void rs_cluster_announce(rs_server *srv);
+/* After the commit, or its failure: the announcements are spent. */
+void rs_cluster_clear(rs_server *srv);
+/* Read what the servers announced and catch up the games it names. */
+void rs_cluster_listen(rs_server *srv);
+/* Once a second: renew this server's leases. */
+void rs_cluster_tick(rs_server *srv);
+/* Keep a message of conn for the next turn; true when kept. */
+bool rs_cluster_defer(rs_server *srv, uint64_t conn, const char *data, size_t len);
+/* Whether conn has messages kept (its next ones wait behind them). */
+bool rs_cluster_deferring(const rs_server *srv, uint64_t conn);
+/* Handle the kept messages again, in order. */
+void rs_cluster_retry(rs_server *srv);
+/* At the stop: leases given up, so another server takes them at once. */
+void rs_cluster_release(rs_server *srv);
+void rs_cluster_free(rs_server *srv);
+
+#endif

@@ -1,0 +1,259 @@
+"""`ramparts serve` as a cluster (docs/cluster.md): three servers on one PostgreSQL database
+this test starts itself (pgserver.py), clients connected to different servers.
+
+- Every game of the registry played in full with its two players and a spectator on three
+  different servers, a chat line crossing servers, every frame each of them received checked
+  against the referee (server_frames_check).
+- The concurrent-move race: one player's two connections, on two servers, send different
+  moves for the same ply at once, again and again: exactly one is acknowledged, the other is
+  refused as `stale`; the stored game holds each ply once.
+- A clock runs out with both servers holding the game: the flag falls once.
+- The server holding an AI game's lease is stopped with SIGSTOP: another takes the lease over
+  (a higher fencing token) and the AI plays on; after SIGCONT the paused server acts on the
+  game no more, and the game plays out with every frame checked.
+
+Skips (exit 77) only where PostgreSQL is not installed."""
+
+import asyncio
+import os
+import random
+import signal
+import sys
+import time
+
+from pgserver import SKIP, PostgresServer
+from rsclient import Checks, Server, arguments, guest, play_out, registry_games, run_checker
+
+# As in test_full_games.py: random players get a turn limit in Castle Danger (CD-16).
+OPTIONS = {"castle-danger": {"turn-limit": 60}}
+LEASE_S = 2
+
+
+def start_node(args, pg, name):
+    return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
+                                        "--lease", str(LEASE_S)]).start()
+
+
+async def wait_until(condition, what, limit=120.0):
+    """Poll condition() until it holds; a bound for a hang, never a measure of speed."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {limit} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def across_nodes(checks, args, nodes, kind, rng):
+    a, b, c = nodes
+    alice, bob, carol = await guest(a, "alice"), await guest(b, "bob"), await guest(c, "carol")
+    created = await alice.request({"t": "create", "type": kind, "seats": ["me", "open"],
+                                   "options": OPTIONS.get(kind, {})}, "created")
+    if not checks.eq(created["t"], "created", f"{kind}: created on server a"):
+        return
+    game = created["game"]
+    joined = await bob.request({"t": "join", "game": game}, "joined")
+    checks.eq((joined["t"], joined.get("seat")), ("joined", 1), f"{kind}: joined on server b")
+    opened = await carol.request({"t": "open", "game": game}, "snapshot")
+    checks.eq(opened["t"], "snapshot", f"{kind}: watched from server c")
+    await alice.state_at(game, ply=0)
+    said = await bob.request({"t": "chat", "game": game, "text": "good luck"}, "done")
+    checks.eq(said["t"], "done", f"{kind}: a chat line on server b")
+    for who in (alice, carol):
+        line = await who.expect(lambda m: m["t"] == "chat" and m.get("game") == game,
+                                "the chat line")
+        checks.eq(line["text"], "good luck", f"{kind}: the line reaches {who.label}")
+    final = await play_out(checks, game, {0: alice, 1: bob}, rng, watchers=[carol], label=kind)
+    checks.eq(final["status"], "over", f"{kind}: played to its end across three servers")
+    for who in (alice, bob, carol):
+        await who.drain(0.1)
+    run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
+                f"{kind} across servers")
+    for who in (alice, bob, carol):
+        await who.close()
+
+
+async def race(checks, args, pg, nodes, rng, rounds=12):
+    """Alice's two connections (servers a and b) send different moves for each ply at once."""
+    a, b, _ = nodes
+    alice = await guest(a, "alice-a")
+    alice_b = await guest(b, "alice-b")
+    alice_b.token = alice.token
+    await alice_b.close()
+    await alice_b.connect()
+    await alice_b.hello(alice.token)
+    bob = await guest(a, "bob")
+    races = 0
+    for _ in range(10):  # games until enough races were run
+        if races >= rounds:
+            break
+        races += await race_game(checks, args, pg, a, alice, alice_b, bob, rounds - races, rng)
+    checks.eq(races, rounds, "the races were run")
+    for who in (alice, bob, alice_b):
+        await who.close()
+
+
+async def race_game(checks, args, pg, a, alice, alice_b, bob, rounds, rng):
+    game = (await alice.request({"t": "create", "type": "walls-and-armies",
+                                 "seats": ["me", "open"]}, "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    await alice_b.request({"t": "open", "game": game}, "snapshot")
+    players = {0: alice, 1: bob}
+    races = 0
+    state = await alice.state_at(game, ply=0)
+    while races < rounds and state["status"] == "live":
+        ply = state["ply"]
+        if state["to_move"] == 0:
+            mine_a = await alice.state_at(game, ply=ply)
+            mine_b = await alice_b.state_at(game, ply=ply)
+            legal = [m["text"] for m in mine_a["legal"]]
+            if len(legal) >= 2 and [m["text"] for m in mine_b["legal"]] == legal:
+                first, second = rng.sample(legal, 2)
+                replies = await asyncio.gather(
+                    alice.request({"t": "move", "game": game, "ply": ply, "move": first}, "ack"),
+                    alice_b.request({"t": "move", "game": game, "ply": ply, "move": second},
+                                    "ack"))
+                kinds = sorted((r["t"], r.get("code", r.get("dup"))) for r in replies)
+                checks.eq(kinds, [("ack", False), ("error", "stale")],
+                          f"race at ply {ply}: one move applied, the other stale")
+                races += 1
+                state = await bob.state_at(game, ply=ply + 1)
+                continue
+        mover = players[state["to_move"]]
+        mine = await mover.state_at(game, ply=ply)
+        text = rng.choice(mine["legal"])["text"]
+        ack = await mover.request({"t": "move", "game": game, "ply": ply, "move": text}, "ack")
+        checks.eq(ack["t"], "ack", f"race game: move at ply {ply}")
+        state = await bob.state_at(game, ply=ply + 1)
+    rows = pg.query(f"SELECT count(*), count(DISTINCT ply), max(ply) FROM moves "
+                    f"WHERE game_id = {game}")
+    count, distinct, top = (int(x) for x in rows[0])
+    checks.ok(count == distinct == top + 1, f"each ply stored once: {rows}")
+    final = await play_out(checks, game, players, rng, watchers=[alice_b], label="race game")
+    checks.eq(final["status"], "over", "the race game plays out")
+    for who in (alice, bob, alice_b):
+        await who.drain(0.1)
+    run_checker(checks, args.checker, a, game, [(alice, 0), (bob, 1), (alice_b, 0)], a.dir,
+                "race game")
+    for who in (alice, bob, alice_b):  # the next game's frames only
+        who.frames.clear()
+    return races
+
+
+async def flag_once(checks, pg, nodes):
+    """A live clock of 2 s runs out while both servers hold the game: one flag, one result."""
+    a, b, _ = nodes
+    alice, bob = await guest(a, "alice-clock"), await guest(b, "bob-clock")
+    game = (await alice.request({"t": "create", "type": "king-of-danger", "seats": ["me", "open"],
+                                 "clock": {"kind": "live", "initial_ms": 2000}},
+                                "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    ends = []
+    for who in (alice, bob):
+        over = await who.expect(lambda m: m.get("game") == game and m.get("status") == "over",
+                                "the flag")
+        checks.eq(over.get("result", {}).get("reason"), "time", f"{who.label}: out of time")
+        ends.append(over["v"])
+    # Every server holds the game; the one holding its lease flags it (its log says so) and
+    # the others catch up with a snapshot of that version.
+    flagged = [n.extra[5] for n in nodes if f"game {game} over: time" in n.log()]
+    checks.eq(len(flagged), 1, f"the flag falls once, on one server: {flagged}")
+    checks.eq(ends[0], ends[1], "both servers show the same final version")
+    row = pg.query(f"SELECT end_reason, v FROM games WHERE id = {game}")[0]
+    checks.eq(row, ["time", str(ends[0])], "the store holds that one ending")
+    for who in (alice, bob):
+        await who.close()
+
+
+async def paused_past_lease(checks, args, pg, nodes, rng):
+    a, b, _ = nodes
+    human = await guest(b, "human")
+    watcher = await guest(b, "watcher")
+    game = (await human.request({"t": "create", "type": "walls-and-armies",
+                                 "seats": ["me", "ai:easy"]}, "created"))["game"]
+    await watcher.request({"t": "open", "game": game}, "snapshot")
+
+    async def human_moves(count, followers=(watcher,)):
+        """The human plays `count` moves (the AI answering); followers read along."""
+        state = await human.state_at(game, ply=0)
+        played = 0
+        while played < count and state["status"] == "live":
+            if state["to_move"] == 0:
+                text = rng.choice(state["legal"])["text"]
+                ack = await human.request({"t": "move", "game": game, "ply": state["ply"],
+                                           "move": text}, "ack")
+                checks.eq(ack["t"], "ack", f"lease game: move at ply {state['ply']}")
+                played += 1
+            state = await human.state_at(game, ply=state["ply"] + 1)  # or the AI's move
+            for f in followers:
+                await f.state_at(game, ply=state["ply"])
+        return state
+
+    await human_moves(2)
+    owner, token = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+    checks.ok(owner in ("a", "b"), f"a server holds the AI game's lease: {owner}")
+    holder = a if owner == "a" else b
+    holder.proc.send_signal(signal.SIGSTOP)
+    try:
+        if holder is b:  # the human's own server is the one paused: play through a
+            human2 = await guest(a, "human-again")
+            await human2.close()
+            human2.token = human.token
+            await human2.connect()
+            await human2.hello(human.token)
+            await human2.request({"t": "open", "game": game}, "snapshot")
+            human = human2
+        await human_moves(3, followers=())
+        taken = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+        checks.ok(taken[0] not in ("", owner), f"another server took the lease over: {taken}")
+        checks.ok(int(taken[1]) > int(token), f"with a higher fencing token: {token} -> "
+                                              f"{taken[1]}")
+    finally:
+        holder.proc.send_signal(signal.SIGCONT)
+    state = await human_moves(4)
+    kept = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+    checks.eq(kept[0], taken[0], "the paused server did not take the lease back")
+    checks.ok(f"game {game}: lease taken over from {owner}" in
+              next(n for n in nodes if n.extra[5] == taken[0]).log(),
+              "the new holder logs the take-over")
+    rows = pg.query(f"SELECT count(*), count(DISTINCT ply), max(ply) FROM moves "
+                    f"WHERE game_id = {game}")
+    count, distinct, top = (int(x) for x in rows[0])
+    checks.ok(count == distinct == top + 1, f"each ply stored once: {rows}")
+    while state["status"] == "live":
+        state = await human_moves(50)
+    checks.eq(state["status"], "over", "the AI game plays out")
+    await human.drain(0.1)
+    await watcher.drain(0.1)
+    viewers = [(watcher, -2)]
+    run_checker(checks, args.checker, a, game, viewers, a.dir, "lease game")
+
+
+async def main():
+    args = arguments()
+    try:
+        pg = PostgresServer()
+    except FileNotFoundError as e:
+        print(f"SKIP: {e}")
+        sys.exit(SKIP)
+    checks = Checks()
+    rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
+    nodes = []
+    try:
+        pg.init()
+        nodes = [start_node(args, pg, name) for name in ("a", "b", "c")]
+        for kind in registry_games(args.ramparts):
+            await across_nodes(checks, args, nodes, kind, rng)
+        await race(checks, args, pg, nodes, rng)
+        await flag_once(checks, pg, nodes)
+        await paused_past_lease(checks, args, pg, nodes, rng)
+        for node in nodes:
+            checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
+    finally:
+        for node in nodes:
+            if node.proc:
+                node.kill9()
+        pg.destroy()
+    checks.finish()
+
+
+asyncio.run(main())
