@@ -154,8 +154,54 @@ static void check_render_reads_only_the_view(const rp_game *game, const void *st
     free(b);
 }
 
+/* Two or more humans with an AI (rp_match_deal_unseen): determinize_seats for a random set
+ * of two or more seats keeps each one's view, and reads only what they see together (the
+ * same random stream from two states they cannot tell apart gives the same state). */
+static void check_determinize_seats(const rp_game *game, const void *st, const rp_rng *stream)
+{
+    rp_rng own = *stream; /* leaves the caller's stream as it was: its games stay the same */
+    rp_rng *rng = &own;
+    const int players = game->num_players(st);
+    if (players < 3 || game->current_player(st) == RP_TERMINAL)
+        return;
+    if (!game->determinize_seats)
+        fail_msg("%s seats %d players with hidden information or chance but has no "
+                 "determinize_seats",
+                 game->id, players);
+    uint32_t seats = 0;
+    while (__builtin_popcount(seats) < 2 || seats == (1u << players) - 1)
+        seats = rp_rng_below(rng, 1u << players);
+    rp_state sample, again, twice;
+    rp_state_copy(game, &sample, st);
+    game->determinize_seats(&sample, seats, rng);
+    rp_test_check_state_ok(game, &sample);
+    for (int p = 0; p < players; p++) {
+        if (!(seats & 1u << p))
+            continue;
+        cJSON *before = game->view_json(st, p), *after = game->view_json(&sample, p);
+        if (!cJSON_Compare(before, after, true)) {
+            char *b = cJSON_PrintUnformatted(before), *a = cJSON_PrintUnformatted(after);
+            fail_msg("%s: determinize_seats for seats mask %u changed %s's view\nbefore %s\n"
+                     "after  %s",
+                     game->id, (unsigned)seats, rp_viewer_name(game, p), b, a);
+        }
+        cJSON_Delete(before);
+        cJSON_Delete(after);
+    }
+    rp_state_copy(game, &again, st);
+    rp_state_copy(game, &twice, &sample);
+    rp_rng ra = *rng, rb = *rng;
+    game->determinize_seats(&again, seats, &ra);
+    game->determinize_seats(&twice, seats, &rb);
+    if (memcmp(&again, &twice, game->state_size) != 0)
+        fail_msg("%s: determinize_seats for mask %u depends on hidden parts it replaces", game->id,
+                 (unsigned)seats);
+}
+
 static void check_views(const rp_game *game, const void *st, rp_rng *rng)
 {
+    if (game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
+        check_determinize_seats(game, st, rng);
     int players = game->num_players(st);
     int to_act = game->current_player(st);
     /* The spectator is checked in games that tell events (the fair-play interface). */

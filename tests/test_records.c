@@ -5,6 +5,7 @@
  * resignations (issue 18); a false [result] or any broken line is refused with the line, and
  * nothing is left half-loaded; fair undo keeps the human's view and re-samples the rest. */
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,7 +271,9 @@ static void broken_records_are_refused(void **unused)
         expect_refused(t, want, game->id);
         free(t);
         const char *bad[][2] = {
-            {"[resample 0]", "[resample SEAT SEED] expected"},
+            {"[resample 0]", "[resample SEAT[+SEAT...] SEED] expected"},
+            {"[resample 0+0 1]", "[resample SEAT[+SEAT...] SEED] expected"},
+            {"[undo 0+1 1]", "[undo SEAT MOVES] expected"},
             {"[resample 5 1]", "no seat 5"},
             {"[undo 0 0]", "at least one move"},
             {"[resign x]", "[resign SEAT] expected"},
@@ -433,11 +436,133 @@ static void unfinished_games_against_the_ai_keep_secrets(void **unused)
     }
 }
 
+/* Up to `moves` random legal moves, fewer when the game ends. */
+static void play_random(rp_match *m, rp_rng *rng, int moves)
+{
+    for (int i = 0; i < moves && !rp_match_over(m); i++) {
+        rp_action legal[RP_MAX_LEGAL];
+        const int n = m->game->legal_actions(&m->state, legal);
+        assert_int_equal(rp_match_play(m, legal[rp_rng_below(rng, (uint32_t)n)], NULL), RP_OK);
+    }
+}
+
+/* The views of the seats in `seats`, one text (caller frees). */
+static char *views_of(const rp_game *game, const void *st, uint32_t seats)
+{
+    char *all = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&all, &len);
+    assert_non_null(mem);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        if (seats & 1u << p) {
+            char *view = rp_view_text(game, st, p, false);
+            fprintf(mem, "%s\n", view);
+            free(view);
+        }
+    fclose(mem);
+    return all;
+}
+
+/* Two humans with an AI (docs/terminal.md, "Records"): resuming deals anew what neither human
+ * could see (a [resample 0+2 SEED] entry), keeping both humans' views; the record reads back
+ * to the same state, and a re-sample for several seats is refused where it cannot be made. */
+static void two_humans_with_an_ai_get_a_new_deal(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        if (game->max_players < 3 || !(game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+            continue;
+        const int players = game->max_players >= 4 ? 4 : 3;
+        const uint32_t humans = 1u << 0 | 1u << 2;
+        int ai_changed = 0;
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            rp_config cfg;
+            rp_config_default(game, &cfg);
+            char kv[32];
+            snprintf(kv, sizeof kv, "players=%d", players);
+            assert_int_equal(rp_config_set(game, &cfg, kv, NULL), RP_OK);
+            cfg.seed = seed;
+            rp_match m;
+            assert_int_equal(rp_match_new(&m, game, &cfg, NULL), RP_OK);
+            for (int p = 0; p < players; p++)
+                if (!(humans & 1u << p))
+                    assert_int_equal(rp_match_set_player(&m, p, "random", NULL), RP_OK);
+            rp_rng rng;
+            rp_rng_seed(&rng, seed, 5);
+            play_random(&m, &rng, (int)(seed * 3));
+            if (!rp_match_keeps_secrets(&m)) {
+                rp_match_free(&m);
+                continue;
+            }
+            rp_state before;
+            rp_state_copy(game, &before, &m.state);
+            char *seen = views_of(game, &m.state, humans);
+            char *ai_view = rp_view_text(game, &m.state, 1, false);
+            bool dealt = false;
+            assert_int_equal(rp_match_deal_unseen(&m, 1000 + seed, &dealt, NULL), RP_OK);
+            assert_true(dealt);
+            const rp_entry *last = &m.history[m.length - 1];
+            assert_int_equal(last->kind, RP_ENTRY_RESAMPLE);
+            assert_int_equal(last->seats, humans);
+            char *still = views_of(game, &m.state, humans);
+            assert_string_equal(seen, still);
+            assert_true(memcmp(&before, &m.state, game->state_size) != 0);
+            char *ai_after = rp_view_text(game, &m.state, 1, false);
+            ai_changed += strcmp(ai_view, ai_after) != 0;
+            char *text = record_text(&m);
+            char want[64];
+            snprintf(want, sizeof want, "\n[resample 0+2 %" PRIu64 "]\n", 1000 + seed);
+            assert_non_null(strstr(text, want));
+            rp_match back;
+            rp_error err;
+            if (read_text(text, &back, &err) < 0)
+                fail_msg("%s: %s", game->id, err.msg);
+            assert_memory_equal(&back.state, &m.state, game->state_size);
+            rp_match_free(&back);
+            const size_t at = (size_t)(strstr(text, want) - text) + 1;
+            char *reordered = strdup(text);
+            memcpy(reordered + at, "[resample 2+0", 13);
+            assert_true(read_text(reordered, &back, &err) < 0);
+            assert_non_null(strstr(err.msg, "lowest first"));
+            free(reordered);
+            free(text);
+            free(seen);
+            free(still);
+            free(ai_view);
+            free(ai_after);
+            rp_match_free(&m);
+        }
+        /* The AI's cards are dealt anew (not only what is still to come) in some of the games. */
+        if (game->flags & RP_HIDDEN_INFO && ai_changed == 0)
+            fail_msg("%s: no new deal changed what the AI at seat 1 holds", game->id);
+    }
+}
+
+/* A two-seat game re-samples for one seat at a time: "[resample 0+1 SEED]" is refused. */
+static void two_seat_games_refuse_a_resample_for_several(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        if (game->determinize_seats || !(game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+            continue;
+        char text[512];
+        snprintf(text, sizeof text, "[game %s]\n[seed 3]\n[resample 0+1 9]\n", game->id);
+        rp_match m;
+        rp_error err;
+        assert_true(read_text(text, &m, &err) < 0);
+        assert_non_null(strstr(err.msg, "one seat at a time"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(records_replay_exactly),
         cmocka_unit_test(broken_records_are_refused),
+        cmocka_unit_test(two_humans_with_an_ai_get_a_new_deal),
+        cmocka_unit_test(two_seat_games_refuse_a_resample_for_several),
         cmocka_unit_test(fair_undo_keeps_the_view),
         cmocka_unit_test(hot_seat_undo_rules),
         cmocka_unit_test(unfinished_games_against_the_ai_keep_secrets),

@@ -27,6 +27,10 @@ typedef struct rp_entry {
     int seat;         /* MOVE: who moved; UNDO, RESAMPLE, RESIGN: whose */
     rp_action action; /* MOVE */
     uint64_t value;   /* RESAMPLE: the seed; UNDO: how many moves were taken back */
+    /* RESAMPLE for several seats (two or more humans with an AI): bit p for each seat whose
+     * view is kept, `seat` the lowest of them (the game's determinize_seats); 0 when the
+     * re-sample keeps `seat`'s view alone. */
+    uint32_t seats;
 } rp_entry;
 
 typedef struct rp_match {
@@ -106,8 +110,9 @@ RP_EXTERN bool rp_match_keeps_secrets(const rp_match *m);
 /* Whether `viewer` (a seat or RP_SPECTATOR) may be shown m now: always, except an AI's seat
  * while m keeps secrets. */
 RP_EXTERN bool rp_match_may_show(const rp_match *m, int viewer);
-/* When m keeps secrets and exactly one seat is human: re-sample everything that seat cannot
- * see with `seed` (a [resample] entry) and set *dealt (may be NULL); else nothing changes. */
+/* When m keeps secrets: re-sample with `seed` everything no human seat can see (a [resample]
+ * entry: the game's determinize for a single human, determinize_seats for several) and set
+ * *dealt (may be NULL); else nothing changes. */
 RP_EXTERN int rp_match_deal_unseen(rp_match *m, uint64_t seed, bool *dealt, rp_error *err);
 
 /* `seat` resigns: the match is over and that seat loses (the others share the win). */
@@ -140,6 +145,7 @@ RP_EXTERN void rp_match_state_at(const rp_match *m, size_t i, void *st);
  *   archers 1+2 wall 3       moves in notation, one a line
  *   [undo 0 2]               seat 0 took back 2 moves here (they are not in the record)
  *   [resample 0 SEED]        then everything seat 0 could not see was re-sampled with SEED
+ *   [resample 0+2 SEED]      everything neither seat 0 nor seat 2 could see (determinize_seats)
  *   [resign 1]               seat 1 resigned (last line)
  * Headers come before the history; every line is checked, and a record that does not parse or
  * replay is refused with the file, the line number and the reason.

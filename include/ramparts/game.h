@@ -220,6 +220,11 @@ typedef struct rp_game {
     /* Replace everything `viewer` (a seat, or RP_SPECTATOR) cannot see by a random assignment
      * consistent with that viewer's view (including the rng that drives future chance). */
     void (*determinize)(void *st, int viewer, rp_rng *rng);
+    /* The same for several seats at once (bit p of `viewers` for seat p): replace everything
+     * none of them can see, consistently with each one's view, and reseed the rng. Needed
+     * where two humans can share a table with an AI (games of three or more seats with
+     * hidden information or chance: rp_match_deal_unseen); NULL in two-seat games. */
+    void (*determinize_seats)(void *st, uint32_t viewers, rp_rng *rng);
     /* Draw the view of `viewer` (a seat, or RP_SPECTATOR) for a terminal; colour only when
      * asked. Shows exactly what view_json shows. */
     void (*render)(const void *st, int viewer, FILE *out, bool color);

@@ -914,8 +914,10 @@ static void greet(const play_session *s, bool resumed, bool dealt, FILE *out)
             fprintf(out, ": you are %s (seat %d)", rp_seat_name(m->game, p), p);
     fprintf(out, ". Type 'help' for commands.\n");
     if (dealt)
-        fprintf(out, "Everything you could not see has been dealt anew on resuming, so nothing "
-                     "read from the record holds.\n");
+        fprintf(out,
+                "Everything %s has been dealt anew on resuming, so nothing read from the "
+                "record holds.\n",
+                humans > 1 ? "none of you could see" : "you could not see");
 }
 
 /* The greeting: printed, or, when screens are drawn in place, the first line of every

@@ -131,6 +131,30 @@ static void narrate_wrapped(const rp_game *game, const void *before, rp_action a
     free(text);
 }
 
+/* What a re-sample replaced: "Red could not see", or "neither Red nor Green could see",
+ * "none of Red, Green and Blue could see" (two or more humans with an AI). */
+static void tell_resampled_seats(const rp_game *game, const rp_entry *e, FILE *out)
+{
+    if (!e->seats) {
+        fprintf(out, "%s could not see", rp_seat_name(game, e->seat));
+        return;
+    }
+    const int count = __builtin_popcount(e->seats);
+    const char *last_join = count == 2 ? " nor " : " and ";
+    fprintf(out, "%s", count == 2 ? "neither " : "none of ");
+    for (int p = 0, told = 0; p < RP_MAX_PLAYERS; p++) {
+        if (!(e->seats & 1u << p))
+            continue;
+        told++;
+        fprintf(out, "%s%s",
+                told == 1       ? ""
+                : told == count ? last_join
+                                : ", ",
+                rp_seat_name(game, p));
+    }
+    fprintf(out, " could see");
+}
+
 void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int viewer, bool color,
                        FILE *out)
 {
@@ -150,8 +174,9 @@ void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int view
                 (unsigned long long)e->value, e->value == 1 ? "" : "s", plain);
         break;
     case RP_ENTRY_RESAMPLE:
-        fprintf(out, "%s-- everything %s could not see was shuffled again --%s\n", bold,
-                rp_seat_name(game, e->seat), plain);
+        fprintf(out, "%s-- everything ", bold);
+        tell_resampled_seats(game, e, out);
+        fprintf(out, " was shuffled again --%s\n", plain);
         break;
     case RP_ENTRY_RESIGN:
         fprintf(out, "%s-- %s resigns --%s\n", bold, rp_seat_name(game, e->seat), plain);

@@ -15,7 +15,10 @@ void rp_match_apply_entry(const rp_match *m, const rp_entry *e, void *st)
     } else if (e->kind == RP_ENTRY_RESAMPLE) {
         rp_rng rng;
         rp_rng_seed(&rng, e->value, 0x72657361u); /* "resa" */
-        m->game->determinize(st, e->seat, &rng);
+        if (e->seats && m->game->determinize_seats)
+            m->game->determinize_seats(st, e->seats, &rng);
+        else
+            m->game->determinize(st, e->seat, &rng);
     }
 }
 
@@ -332,12 +335,21 @@ int rp_match_deal_unseen(rp_match *m, uint64_t seed, bool *dealt, rp_error *err)
 {
     if (dealt)
         *dealt = false;
-    if (!rp_match_keeps_secrets(m) || rp_match_humans(m) != 1)
+    if (!rp_match_keeps_secrets(m))
         return RP_OK;
+    uint32_t humans = 0;
+    for (int p = m->game->num_players(&m->state) - 1; p >= 0; p--)
+        if (rp_match_is_human(m, p))
+            humans |= 1u << p;
+    const bool several = (humans & (humans - 1)) != 0;
+    if (several && !m->game->determinize_seats)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s cannot deal anew what several seats did not see",
+                       m->game->id);
     int human = 0;
-    while (!rp_match_is_human(m, human))
+    while (!(humans & 1u << human))
         human++;
-    rp_entry resample = {.kind = RP_ENTRY_RESAMPLE, .seat = human, .value = seed};
+    rp_entry resample = {
+        .kind = RP_ENTRY_RESAMPLE, .seat = human, .value = seed, .seats = several ? humans : 0};
     int rc = push_entry(m, resample, err);
     if (rc < 0)
         return rc;
@@ -415,6 +427,16 @@ int rp__match_append(rp_match *m, const rp_entry *e, rp_error *err)
         return rp_fail(err, RP_EINVAL, "an undo takes back at least one move");
     if (e->kind == RP_ENTRY_RESAMPLE && !(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
         return rp_fail(err, RP_EINVAL, "%s has nothing hidden to re-sample", m->game->id);
+    if (e->kind == RP_ENTRY_RESAMPLE && e->seats) {
+        if (!m->game->determinize_seats)
+            return rp_fail(err, RP_EINVAL, "%s re-samples for one seat at a time", m->game->id);
+        if (e->seats >> players || !(e->seats & (e->seats - 1)) ||
+            (e->seats & ((2u << e->seat) - 1)) != 1u << e->seat)
+            return rp_fail(err, RP_EINVAL,
+                           "a re-sample for several seats names two or more "
+                           "of seats 0 to %d, lowest first",
+                           players - 1);
+    }
     int rc = push_entry(m, *e, err);
     if (rc == RP_OK)
         truncate_history(m, m->length);

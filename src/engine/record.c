@@ -40,7 +40,13 @@ static int write_entry(const rp_game *game, const rp_entry *e, const void *st, F
                 rp_seat_name(game, e->seat), e->value, e->value == 1 ? "" : "s", e->seat, e->value);
         break;
     case RP_ENTRY_RESAMPLE:
-        fprintf(out, "[resample %d %" PRIu64 "]\n", e->seat, e->value);
+        fprintf(out, "[resample ");
+        for (int p = 0, first = 1; p < RP_MAX_PLAYERS; p++)
+            if (e->seats ? (e->seats & 1u << p) != 0 : p == e->seat) {
+                fprintf(out, "%s%d", first ? "" : "+", p);
+                first = 0;
+            }
+        fprintf(out, " %" PRIu64 "]\n", e->value);
         break;
     case RP_ENTRY_RESIGN:
         fprintf(out, "[resign %d]\n", e->seat);
@@ -226,7 +232,26 @@ static bool parse_u64(const char *text, uint64_t *out)
     return true;
 }
 
-/* [undo S N], [resample S SEED], [resign S]: a history line. */
+/* "S" or, for a re-sample keeping several seats' views, "S+T+...": the first seat in *seat,
+ * and every seat's bit in *seats when there are several (else 0). */
+static bool parse_seats(char *text, bool several_allowed, uint64_t *seat, uint32_t *seats)
+{
+    char *save = NULL;
+    uint32_t mask = 0;
+    int count = 0;
+    for (char *part = strtok_r(text, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
+        uint64_t s;
+        if (!parse_u64(part, &s) || s >= RP_MAX_PLAYERS || (mask & 1u << s))
+            return false;
+        if (count++ == 0)
+            *seat = s;
+        mask |= 1u << s;
+    }
+    *seats = count > 1 ? mask : 0;
+    return count == 1 || (count > 1 && several_allowed);
+}
+
+/* [undo S N], [resample S SEED] or [resample S+T SEED], [resign S]: a history line. */
 static int read_history_header(record_reader *r, const char *key, char *value, rp_error *err)
 {
     rp_entry e = {0};
@@ -235,12 +260,12 @@ static int read_history_header(record_reader *r, const char *key, char *value, r
          *extra = strtok_r(NULL, " ", &save);
     uint64_t seat = 0, n = 0;
     const bool resign = strcmp(key, "resign") == 0;
-    if (!seat_text || !parse_u64(seat_text, &seat) || seat >= RP_MAX_PLAYERS || extra ||
-        (resign ? arg != NULL : !arg || !parse_u64(arg, &n)))
+    if (!seat_text || !parse_seats(seat_text, strcmp(key, "resample") == 0, &seat, &e.seats) ||
+        extra || (resign ? arg != NULL : !arg || !parse_u64(arg, &n)))
         return fail_at(r, err, "[%s %s] expected", key,
                        resign                     ? "SEAT"
                        : strcmp(key, "undo") == 0 ? "SEAT MOVES"
-                                                  : "SEAT SEED");
+                                                  : "SEAT[+SEAT...] SEED");
     e.seat = (int)seat;
     e.value = n;
     e.kind = resign                     ? RP_ENTRY_RESIGN

@@ -3,14 +3,18 @@
 see, and resuming it deals anew what the human could not see (docs/terminal.md, "Records").
 
 In every game with hidden information or chance, a human (the first seat or, for every other
-seed, the last, so that an AI acts before them) plays a few moves against the AI and quits. Then every way back into the record is tried: `replay --show` and `--step`
+seed, the last, so that an AI acts before them) plays a few moves against the AI and quits; in
+the games that seat three or more, two humans sharing the terminal do the same with one AI
+(Rush the Wall, three clans) or two (King of Danger, four players). Then every way back into
+the record is tried: `replay --show` and `--step`
 as each seat and as the spectator, `engine` `loadrecord` followed by the referee's commands
 (view, showboard, state, secrets, events), `play --resume` handing an AI's seat to a human,
 and a plain `play --resume`. The referee's state comes from a copy of the record whose seats
 are all human (a shared table, which the tools open whole). Each AI seat's private lines (its
 board lines that name a card the human may not learn) must appear in no output; the human's
-own view must be shown exactly as the referee draws it; and resuming must keep the human's
-view while changing the referee's state (the unseen cards dealt anew).
+own view must be shown exactly as the referee draws it; and resuming must keep every human's
+view while changing the referee's state (the unseen cards dealt anew: with two humans, what
+neither saw, and in some game of each such kind the cards an AI holds).
 
 Seeds per game: RAMPARTS_CLI_PEEK_SEEDS (default 4). Usage: peeking.py RAMPARTS
 """
@@ -48,28 +52,31 @@ def answer_body(answer):
     return answer[2:] if answer.startswith("= ") else answer
 
 
-def referee(ramparts, record, tmp, players, human):
-    """The referee's picture of the record's end: boards per viewer, the secrets of the human
-    seat, the full state."""
+def referee(ramparts, record, tmp, players, humans):
+    """The referee's picture of the record's end: boards per viewer, the secrets no human seat
+    may learn (those of every human's), the full state."""
     copy = os.path.join(tmp, "referee.rec")
     all_human_copy(record, copy)
     viewers = [str(p) for p in range(players)] + ["spectator"]
-    answers = engine_session(ramparts, [f"loadrecord {copy}", f"secrets {human}", "state"] +
+    answers = engine_session(ramparts, [f"loadrecord {copy}", "state"] +
+                             [f"secrets {h}" for h in humans] +
                              [f"showboard {v}" for v in viewers])
     if not all(a.startswith("=") for a in answers):
         raise RuntimeError(f"the referee's copy does not load: {answers}")
-    boards = {v: answer_body(answers[3 + i]).strip("\n").split("\n")
+    secrets = [set(answer_body(answers[2 + i]).split()) for i in range(len(humans))]
+    first_board = 2 + len(humans)
+    boards = {v: answer_body(answers[first_board + i]).strip("\n").split("\n")
               for i, v in enumerate(viewers)}
-    return {"secrets": set(answer_body(answers[1]).split()), "state": answer_body(answers[2]),
+    return {"secrets": set.intersection(*secrets), "state": answer_body(answers[1]),
             "boards": boards}
 
 
-def private_lines(ref, seat, human, named):
-    """Lines of seat's board that neither the human nor the spectator sees (leaving out those
-    that only say whose board it is); with `named`, only those naming a card the human may not
+def private_lines(ref, seat, humans, named):
+    """Lines of seat's board that neither a human nor the spectator sees (leaving out those
+    that only say whose board it is); with `named`, only those naming a card no human may
     learn (Rush the Wall's seats hold the same warriors, so there the names are no secret but
     where each lies is)."""
-    others = set(ref["boards"][str(human)]) | set(ref["boards"]["spectator"])
+    others = set(ref["boards"]["spectator"]).union(*(ref["boards"][str(h)] for h in humans))
     lines = [line for line in ref["boards"][str(seat)]
              if line.strip() and line not in others and not re.search(r"\byou\b", line, re.I)]
     if not named:
@@ -92,30 +99,42 @@ def last_board(output, board):
     return "\n".join(board) in output
 
 
-def try_every_way(ramparts, checks, game, players, seed, tmp):
-    record = os.path.join(tmp, f"{game}-{seed}.rec")
-    human = 0 if seed % 2 else players - 1
-    ai_seats = [p for p in range(players) if p != human]
+def human_seats(players, seed, two):
+    """One human (the first seat, or for even seeds the last: an AI acts before them), or two
+    (the first and last, or for even seeds the two middle ones)."""
+    if not two:
+        return [0 if seed % 2 else players - 1]
+    return [0, players - 1] if seed % 2 else [1, 2]
+
+
+def try_every_way(ramparts, checks, game, players, seed, tmp, two=False):
+    """Play, quit and try every way back in; (private lines looked for, whether the new deal
+    changed what an AI seat sees)."""
+    record = os.path.join(tmp, f"{game}-{players}-{seed}.rec")
+    humans = human_seats(players, seed, two)
+    ai_seats = [p for p in range(players) if p not in humans]
     seats = [a for p in range(players)
-             for a in ("--seat", f"{p}={'human' if p == human else 'random'}")]
+             for a in ("--seat", f"{p}={'human' if p in humans else 'random'}")]
+    # An empty line answers a hand-over screen (and only prompts again elsewhere).
     for typed in (12, 6, 3, 1):  # fewer moves when the game ended before the quit
-        code, out = play_piped(ramparts, [game, "--seed", str(seed), "--record", record,
-                                          *seats], ["1"] * typed + ["quit"])
+        code, out = play_piped(ramparts, [game, f"players={players}", "--seed", str(seed),
+                                          "--record", record, *seats],
+                               ["", "1"] * typed + ["", "quit"])
         if code != 0 or "[result ongoing]" in open(record).read():
             break
-    where = f"{game} seed {seed} (human seat {human})"
+    where = f"{game} players={players} seed {seed} (human seats {humans})"
     if code != 0 or "[result ongoing]" not in open(record).read():
         checks.fail(f"{where}: the game to peek at did not stay unfinished (exit {code})")
-        return 0
-    ref = referee(ramparts, record, tmp, players, human)
-    # Shown nowhere: the AI seats' private lines. Shown in none of the human's screens (which
-    # may name the same cards elsewhere): those that name a card the human may not learn.
-    secret = [line for p in ai_seats for line in private_lines(ref, p, human, False)]
-    named = [line for p in ai_seats for line in private_lines(ref, p, human, True)]
+        return 0, False
+    ref = referee(ramparts, record, tmp, players, humans)
+    # Shown nowhere: the AI seats' private lines. Shown in none of the humans' screens (which
+    # may name the same cards elsewhere): those that name a card no human may learn.
+    secret = [line for p in ai_seats for line in private_lines(ref, p, humans, False)]
+    named = [line for p in ai_seats for line in private_lines(ref, p, humans, True)]
     # Walls and Armies shows no seat anything private (its secrets are the decks' order and
     # face-down walls): there the referee's state and the new deal carry the test.
-    # The human's own view and the spectator's are shown, exactly as the referee draws them.
-    for viewer in (str(human), "spectator"):
+    # Each human's own view and the spectator's are shown, exactly as the referee draws them.
+    for viewer in [str(h) for h in humans] + ["spectator"]:
         code, out = run([ramparts, "replay", record, "--show", "--seat", viewer])
         checks.expect(code == 0 and last_board(out, ref["boards"][viewer]),
                       f"{where}: replay --show --seat {viewer}: exit {code}, the final board "
@@ -129,7 +148,7 @@ def try_every_way(ramparts, checks, game, players, seed, tmp):
                           f"{where}: replay {mode} --seat {p}: exit {code}: {out[-300:]}")
             shows_none(checks, f"{where}: replay {mode} --seat {p}", out, secret)
     # The referee's commands never get the record.
-    commands = [f"loadrecord {record}", "state", f"secrets {human}"] + [
+    commands = [f"loadrecord {record}", "state"] + [f"secrets {h}" for h in humans] + [
         f"{verb} {p}" for p in ai_seats for verb in ("events", "view", "showboard")]
     answers = engine_session(ramparts, commands)
     checks.expect(answers[0].startswith("?") and "unfinished game against the AI" in answers[0],
@@ -140,27 +159,36 @@ def try_every_way(ramparts, checks, game, players, seed, tmp):
     # An AI's seat cannot be handed to a human on resuming.
     before = open(record).read()
     for p in ai_seats:
-        for extra in ([], ["--seat", f"{human}=random"]):
+        for extra in ([], ["--seat", f"{humans[0]}=random"]):
             code, out = play_piped(ramparts, ["--resume", record, "--seat", f"{p}=human", *extra],
                                    ["", "board", "quit"])
             checks.expect(code == 2 and "stays an AI" in out,
                           f"{where}: --resume --seat {p}=human {extra}: exit {code}: {out[-300:]}")
             shows_none(checks, f"{where}: --resume --seat {p}=human", out, secret)
     checks.expect(open(record).read() == before, f"{where}: a refused resume changed the record")
-    # Resuming deals anew what the human could not see: the same view, another state.
-    code, out = play_piped(ramparts, ["--resume", record], ["board", "quit"])
+    # Resuming deals anew what no human could see: the same views, another state.
+    code, out = play_piped(ramparts, ["--resume", record], ["", "board", "quit"])
     checks.expect(code == 0 and "dealt anew" in out, f"{where}: resume: exit {code}: {out[-300:]}")
     shows_none(checks, f"{where}: resume", out, named)
-    checks.expect(last_board(out, ref["boards"][str(human)]),
-                  f"{where}: the resumed table is not the one the human left:\n{out[-1500:]}")
-    after = referee(ramparts, record, tmp, players, human)
-    checks.expect(after["boards"][str(human)] == ref["boards"][str(human)],
-                  f"{where}: resuming changed what the human sees")
+    checks.expect(any(last_board(out, ref["boards"][str(h)]) for h in humans),
+                  f"{where}: the resumed table is not the one the humans left:\n{out[-1500:]}")
+    after = referee(ramparts, record, tmp, players, humans)
+    for h in humans:
+        checks.expect(after["boards"][str(h)] == ref["boards"][str(h)],
+                      f"{where}: resuming changed what seat {h} sees")
     checks.expect(after["state"] != ref["state"],
                   f"{where}: resuming kept every unseen card where it was")
-    checks.expect(re.search(rf"^\[resample {human} \d+\]$", open(record).read(), re.M),
-                  f"{where}: the record does not note the new deal")
-    return len(secret)
+    noted = "+".join(str(h) for h in sorted(humans))
+    checks.expect(re.search(rf"^\[resample {re.escape(noted)} \d+\]$", open(record).read(), re.M),
+                  f"{where}: the record does not note the new deal for seats {noted}")
+    ai_dealt = any(after["boards"][str(p)] != ref["boards"][str(p)] for p in ai_seats)
+    return len(secret), ai_dealt
+
+
+# Games that seat three or more: the player count where two humans share the table with AIs
+# whose cards are more than what the humans' cards leave (King of Danger at three: the AI's
+# hand is what the two humans do not hold, so only what is still to come is dealt anew).
+SHARED_WITH_AN_AI = {"king-of-danger": 4, "rush-the-wall": 3}
 
 
 def main():
@@ -181,10 +209,17 @@ def main():
                 code, out = run([ramparts, "replay", record, "--show", "--seat", "1"])
                 checks.expect(code == 0, f"{game}: replay --seat 1 refused: {out[-300:]}")
                 continue
-            private = sum(try_every_way(ramparts, checks, game, players, seed, tmp)
+            private = sum(try_every_way(ramparts, checks, game, players, seed, tmp)[0]
                           for seed in range(1, seeds + 1))
             print(f"{game}: {private} private lines of the AI looked for")
             private_seen += private
+            if game in SHARED_WITH_AN_AI:
+                tried = [try_every_way(ramparts, checks, game, SHARED_WITH_AN_AI[game], seed,
+                                       tmp, two=True) for seed in range(1, seeds + 1)]
+                print(f"{game}, two humans: {sum(t[0] for t in tried)} private lines of the AI "
+                      f"looked for, {sum(t[1] for t in tried)} new deals of the AI's cards")
+                checks.expect(any(t[1] for t in tried),
+                              f"{game}: two humans resumed and no AI's cards were dealt anew")
     checks.expect(private_seen > 0, "no AI held a private line: the test proves little")
     return checks.finish()
 

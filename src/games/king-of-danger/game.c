@@ -60,6 +60,7 @@ const rp_game rp_king_of_danger = {
     .config_of = kd_config_of,
     .view_json = kd_view_json,
     .determinize = kd_determinize,
+    .determinize_seats = kd_determinize_seats,
     .render = kd_render,
     .action_json = kd_action_json,
     .events_json = kd_events_json,

@@ -65,10 +65,11 @@ static void place_card(kd_group *g, int groups, int card, int walls, int cannons
     }
 }
 
-/* Resample the other hands (every hand, for the spectator) and every face-down card, the
- * viewer's own too (KD-10, KD-P3), among the cards `player` has not seen, keeping hand sizes,
- * pile shapes and known voids (KD-P2); reseed the deal rng. */
-void kd_determinize(void *st, int player, rp_rng *rng)
+/* Resample the hands of the seats not in `viewers` (every hand, for none) and every
+ * face-down card, the viewers' own too (KD-10, KD-P3), among the cards none of the viewers
+ * holds or has seen, keeping hand sizes, pile shapes and known voids (KD-P2); reseed the deal
+ * rng. */
+void kd_determinize_seats(void *st, uint32_t viewers, rp_rng *rng)
 {
     kd_state *s = st;
     const uint64_t a = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
@@ -80,7 +81,7 @@ void kd_determinize(void *st, int player, rp_rng *rng)
     int seat_of[KD_MAX_PLAYERS + 1], groups = 0;
     uint32_t pool = 0;
     for (int q = 0; q < s->players; q++) {
-        if (q == player)
+        if (viewers & 1u << q)
             continue;
         memset(&g[groups], 0, sizeof g[groups]);
         g[groups].accept = KD_ALL & ~((s->voids[q] & KD_VOID_WALLS ? KD_WALLS : 0) |
@@ -122,6 +123,12 @@ void kd_determinize(void *st, int player, rp_rng *rng)
                 }
         }
     }
+}
+
+/* One viewer (a seat, or RP_SPECTATOR who holds no hand). */
+void kd_determinize(void *st, int player, rp_rng *rng)
+{
+    kd_determinize_seats(st, player >= 0 ? 1u << player : 0u, rng);
 }
 
 /* ---- evaluation ---- */

@@ -415,6 +415,7 @@ const rp_game rp_rush_the_wall = {
     .config_of = rtw_config_of,
     .view_json = rtw_view_json,
     .determinize = rtw_determinize,
+    .determinize_seats = rtw_determinize_seats,
     .render = rtw_render,
     .action_json = rtw_action_json,
     .events_json = rtw_events_json,

@@ -38,11 +38,12 @@ static void determinize_clan(rtw_state *s, int c, rp_rng *rng)
     s->drawn[c] = drawn;
 }
 
-void rtw_determinize(void *st, int viewer, rp_rng *rng)
+/* Every clan not in `viewers` (neutral clans included) resampled, then the undrawn forts. */
+void rtw_determinize_seats(void *st, uint32_t viewers, rp_rng *rng)
 {
     rtw_state *s = st;
-    for (int c = 0; c < s->clans; c++) /* the spectator (RP_SPECTATOR) sees no clan's own */
-        if (c != viewer)
+    for (int c = 0; c < s->clans; c++)
+        if (!(viewers & 1u << c))
             determinize_clan(s, c, rng);
     /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
      * result never depends on the hidden order it replaces. */
@@ -57,6 +58,12 @@ void rtw_determinize(void *st, int viewer, rp_rng *rng)
     rp_rng_shuffle_u8(rng, undrawn, RTW_FORTS - drawn);
     uint64_t seed = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
+}
+
+void rtw_determinize(void *st, int viewer, rp_rng *rng)
+{
+    /* the spectator (RP_SPECTATOR) sees no clan's own */
+    rtw_determinize_seats(st, viewer >= 0 ? 1u << viewer : 0u, rng);
 }
 
 /* Other clans see that a placement was made, not which warrior (RW-5). */
