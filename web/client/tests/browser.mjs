@@ -311,6 +311,83 @@ async function firstMoveByKeys(p, type) {
   check(after > before && keys <= 3, `${type}: the first move was made ${keys} key presses after the table loaded (ply ${before} to ${after})`);
 }
 
+// ---- the last move, marked on the board ----
+
+/** Where a move happened, from its events as the frames carried them (docs/server-protocol.md):
+ * the spots (data-spot) the board must mark. Written from the events' fields, apart from the
+ * client's own reading of them (games/last-move.js). */
+function expectedSpots(type, events) {
+  const e0 = events[0] || {};
+  if (type === 'castle-danger') {
+    const e = events.find((x) => ['move', 'add', 'build', 'remove', 'fire'].includes(x.kind));
+    if (!e) return [];
+    const out = [e.from, e.to].filter(Boolean).map((sq) => `sq:${sq}`);
+    if (e.kind === 'fire') {
+      const step = Math.sign(Number(e.to.slice(1)) - Number(e.from.slice(1)));
+      for (let r = Number(e.from.slice(1)) + step; r !== Number(e.to.slice(1)); r += step) out.push(`path:${e.from[0]}${r}`);
+    }
+    return out;
+  }
+  if (type === 'king-of-danger') {
+    const e = events.find((x) => x.kind === 'play');
+    return e ? e.cards.map((c) => `card:${c}`) : [];
+  }
+  if (type === 'walls-and-armies') {
+    if (!e0.target_kind) return [];
+    return [`wa:${e0.kind === 'flip' ? 1 - e0.seat : e0.seat}:${e0.target_kind}:${e0.target_number}`];
+  }
+  if (type === 'danger-at-the-walls') {
+    if (!e0.wall) return [];
+    const mover = e0.seat === 1 ? 'red' : 'blue';
+    const other = mover === 'red' ? 'blue' : 'red';
+    return [`dw:${['attack', 'spy', 'assassin'].includes(e0.kind) ? other : mover}:${e0.wall}`];
+  }
+  if (type === 'rush-the-wall') return e0.kind === 'place' ? [`rw:${e0.clan}:${e0.slot}`] : [];
+  return [];
+}
+
+/** Per game: moves whose marks were compared, how many showed a mark, and the mismatches. */
+const lastMoveSeen = {};
+
+/** The board marks exactly the spots of the last move the page was sent: every marked element
+ * is one of them, and each of them the board draws is marked (issue 27). */
+async function lastMoveMarked(p, type, id) {
+  const st = lastState(p, id);
+  if (!st || !st.cause || st.cause.kind !== 'move' || !Array.isArray(st.cause.events)) return;
+  const want = new Set(expectedSpots(type, st.cause.events));
+  const dom = await p.page.evaluate(() => {
+    const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
+    return {
+      drawn: [...document.querySelectorAll('.board-area [data-spot]')].map((el) => el.getAttribute('data-spot')),
+      marked: [...document.querySelectorAll('.board-area [data-last]')].map(key),
+      told: document.querySelectorAll('.board-area [data-last]').length === 0 ? true
+        : [...document.querySelectorAll('.board-area [data-last]')].every((el) => /last (move|shot)/.test(`${el.getAttribute('aria-label') || ''} ${el.textContent}`)),
+    };
+  });
+  const drawn = new Set(dom.drawn);
+  const seen = lastMoveSeen[type] || (lastMoveSeen[type] = { moves: 0, shown: 0, bad: [] });
+  seen.moves++;
+  if (dom.marked.length) seen.shown++;
+  const missing = [...want].filter((k) => drawn.has(k.replace(/^path:/, 'sq:')) && !dom.marked.includes(k));
+  const extra = dom.marked.filter((k) => !want.has(k));
+  if (missing.length || extra.length || !dom.told) {
+    seen.bad.push(`ply ${st.ply}: ${st.cause.events[0] && st.cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
+  }
+}
+
+/** The mark fades in for a page that allows motion and appears at once under
+ * prefers-reduced-motion. @param {any} p @param {boolean} reduced */
+async function lastMoveMotion(p, type, reduced) {
+  const anim = await p.page.evaluate(() => {
+    const el = document.querySelector('.board-area [data-last]');
+    if (!el) return null;
+    const sq = el.classList.contains('sq');
+    return getComputedStyle(el, sq ? '::before' : null).animationName;
+  });
+  if (anim === null) return;
+  check(reduced ? anim === 'none' : anim !== 'none', `${type}: the last move's mark ${reduced ? 'does not move under prefers-reduced-motion' : 'fades in'} (${p.label}: ${anim})`);
+}
+
 // ---- clicking a legal move, per game, the way a person would ----
 
 /** Click (a real mouse click) one random enabled, visible element matching selector inside
@@ -443,6 +520,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
     ply = (await tableState(mover)).ply;
     await Promise.all(everyone.map((p) => waitPly(p, ply)));
     for (const p of everyone) await recordDom(p);
+    await lastMoveMarked(watchers[0] || players[0], type, id);
     if (hooks.afterMove) await hooks.afterMove(ply);
   }
   check(false, `${type}: the game ended within 3000 steps`);
@@ -566,6 +644,8 @@ async function twoPlayers(browser, server, type) {
         await screenshots(mover, type);
         await axeCheck(mover.page, `${type} mid-game (ply ${ply})`);
         await graphicsContrast(mover.page, `${type} mid-game`);
+        await lastMoveMotion(spectator, type, false);
+        await lastMoveMotion(mover, type, true);
         await accessibleBoard(mover, type, id);
         await accessibleBoard(spectator, type, id);
         await axeCheck(spectator.page, `${type} mid-game, as a spectator`, AXE_PASSES.slice(0, 1));
@@ -591,6 +671,9 @@ async function twoPlayers(browser, server, type) {
   check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
+  const seen = lastMoveSeen[type] || { moves: 0, shown: 0, bad: [] };
+  check(seen.moves > 0 && seen.shown > 0 && seen.bad.length === 0,
+    `${type}: the board marks where each last move happened (${seen.moves} moves compared, ${seen.shown} marked): ${seen.bad.slice(0, 4).join('; ')}`);
   await checkGame(server, type, id, [alice, bob, spectator]);
   await replayChecks(server, type, id, spectator, alice);
   for (const p of [alice, bob, spectator]) {

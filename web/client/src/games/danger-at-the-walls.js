@@ -8,6 +8,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, Pile, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -71,7 +72,8 @@ export function DwCard({ name, side, small }) {
 const key = (cards) => [...cards].sort().join('+');
 
 /** @param {import('./index.js').BoardProps} props */
-export function DangerAtTheWallsBoard({ view, legal, you, send }) {
+export function DangerAtTheWallsBoard({ view, legal, you, send, last }) {
+  const marks = lastSpots('danger-at-the-walls', last);
   const [sel, setSel] = useState(/** @type {number[]} */ ([]));
   const [choice, setChoice] = useState(/** @type {LegalMove[]|null} */ (null));
   const moves = legal || [];
@@ -139,8 +141,10 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
     ];
     // The Archers lie next to the wall, the Leaders farthest from it: the opponent's side reads
     // downwards towards the wall, the viewer's upwards from it.
-    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}`} role="group"
-      aria-label=${`${side === 'blue' ? 'Blue' : 'Red'} at wall ${wall.wall}, strength ${s.strength}`}>
+    const spot = `dw:${side}:${wall.wall}`;
+    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}${spotClass(marks, spot)}`} role="group"
+      aria-label=${`${side === 'blue' ? 'Blue' : 'Red'} at wall ${wall.wall}, strength ${s.strength}`} ...${spotAttrs(marks, spot)}>
+      <${LastTag} marks=${marks} spot=${spot} />
       ${side === mine ? parts : parts.slice().reverse()}
       <span class="dw-strength">${s.strength}</span>
     </div>`;

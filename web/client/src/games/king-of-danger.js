@@ -6,6 +6,7 @@ import { html } from 'htm/preact';
 import { useRef, useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 
 const SUIT_OF = (/** @type {string} */ card) =>
   card.startsWith('king') ? 'king' : card.startsWith('walls') ? 'walls' : card.startsWith('cannons') ? 'cannons' : 'wizard';
@@ -56,7 +57,8 @@ function Tracker({ value }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function KingOfDangerBoard({ view, legal, you, seats, send, status }) {
+export function KingOfDangerBoard({ view, legal, you, seats, send, status, last }) {
+  const marks = lastSpots('king-of-danger', last);
   // Over by the rules, or by resignation, agreement or time though the hand is not played out.
   const over = view.over || (status !== undefined && status !== 'live');
   const [choice, setChoice] = useState(/** @type {any[]|null} */ (null));
@@ -105,10 +107,12 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status }) {
       </div>
       <div class="kd-trick-cards">
         ${view.trick.length === 0 && html`<span class="muted">${over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
-        ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card`}>
-          <${KdCard} card=${c} /><figcaption>${name(s)}</figcaption></figure>`)}
+        ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card${spotClass(marks, `card:${c}`)}`}
+          ...${spotAttrs(marks, `card:${c}`)}><${KdCard} card=${c} /><figcaption>${name(s)}<${LastTag} marks=${marks} spot=${`card:${c}`} /></figcaption></figure>`)}
       </div>
-      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t) => `${name(t.seat)} ${cardTitle(t.card)}`).join(', ')}
+      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t, i) => html`${i ? ', ' : ''}<span
+          class=${`kd-last-card${spotClass(marks, `card:${t.card}`)}`} ...${spotAttrs(marks, `card:${t.card}`)}>${name(t.seat)} ${cardTitle(t.card)}<${LastTag}
+          marks=${marks} spot=${`card:${t.card}`} /></span>`)}
         ${view.last_trick.winner !== null && view.last_trick.winner !== undefined ? ` — ${name(view.last_trick.winner)} won` : ' — set aside'}</div>`}
       ${view.aside.length > 0 && html`<div class="kd-aside small">Set aside: ${view.aside.map((c) => html`<${KdCard} card=${c} />`)}</div>`}
     </section>

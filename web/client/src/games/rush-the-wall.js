@@ -7,6 +7,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { MoveButtons, dragFrom, dropOn } from './common.js';
 import { count, seatClass } from '../ui/seats.js';
+import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -52,7 +53,8 @@ export function Fort({ label, current }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function RushTheWallBoard({ view, legal, you, send, status }) {
+export function RushTheWallBoard({ view, legal, you, send, status, last }) {
+  const marks = lastSpots('rush-the-wall', last);
   const [chosen, setChosen] = useState(/** @type {string|null} */ (null));
   const moves = legal || [];
   const strengths = view.cards ? view.cards.strengths : null;
@@ -85,8 +87,10 @@ export function RushTheWallBoard({ view, legal, you, send, status }) {
         ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`Slot ${i + 1}: place ${WARRIOR_NAMES[chosen] || chosen} here`}
             ...${dropOn(() => { setChosen(null); send(nextMove); })}
             onClick=${() => { setChosen(null); send(nextMove); }}><span class="card empty"></span></button>`
-        : html`<span class=${`rw-slot${placed ? '' : ' open'}`} role=${placed && w !== '-' ? 'group' : 'img'}
-            aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
+        : html`<span class=${`rw-slot${placed ? '' : ' open'}${spotClass(marks, `rw:${c.clan}:${i + 1}`)}`} role=${placed && w !== '-' ? 'group' : 'img'}
+            ...${spotAttrs(marks, `rw:${c.clan}:${i + 1}`)}
+            aria-label=${[placed ? (w && w !== '-' ? `slot ${i + 1}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`,
+              spotWords(marks, `rw:${c.clan}:${i + 1}`)].filter(Boolean).join(', ')}>
             ${placed && w !== '-' ? html`<${Warrior} name=${w} strengths=${strengths} clan=${c.clan} />` : html`<span class="card empty"></span>`}</span>`);
     }
     const charm = charmOf(c.clan);

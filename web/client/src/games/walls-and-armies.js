@@ -6,6 +6,7 @@
 import { html } from 'htm/preact';
 import { Pile } from './common.js';
 import { count, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 
 const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
 const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
@@ -25,7 +26,8 @@ export function PlayingCard({ card, sideways }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function WallsAndArmiesBoard({ view, legal, you, send }) {
+export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
+  const marks = lastSpots('walls-and-armies', last);
   const moves = legal || [];
   const me = you === 1 ? 1 : 0;
   const order = [1 - me, me];
@@ -49,12 +51,12 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
         <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
         ${p.shields.map((c, i) => html`<${Target} card=${c} sideways=${true} label=${`shield ${i + 1}`}
           move=${seat === defender ? attack('shield', i + 1) : null} stack=${seat === defender ? stackOn('shield', i + 1) : null}
-          stackMove=${stackMove} send=${send} />`)}
+          stackMove=${stackMove} send=${send} marks=${marks} spot=${`wa:${seat}:shield:${i + 1}`} />`)}
       </div>
       <div class="wa-row walls" role="group" aria-label="Walls">
         ${p.walls.map((c, i) => html`<${Target} card=${c} label=${`wall ${i + 1}`}
           move=${seat === defender ? attack('wall', i + 1) : null} stack=${seat === defender ? stackOn('wall', i + 1) : null}
-          stackMove=${stackMove} send=${send} />`)}
+          stackMove=${stackMove} send=${send} marks=${marks} spot=${`wa:${seat}:wall:${i + 1}`} />`)}
       </div>
       <${Pile} count=${p.army_cards} label="Army" kind="army" />
     </div>
@@ -84,11 +86,12 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
 /**
  * One of the defender's shields or walls: a button when it can be attacked, with the
  * attacker's stack against it (a button when it can be added to).
- * @param {{card: string|null, sideways?: boolean, label: string, move: any, stack: any, stackMove: (n: number) => any, send: (m: any) => void}} props
+ * @param {{card: string|null, sideways?: boolean, label: string, move: any, stack: any, stackMove: (n: number) => any,
+ *   send: (m: any) => void, marks: Set<string>, spot: string}} props
  */
-function Target({ card, sideways, label, move, stack, stackMove, send }) {
+function Target({ card, sideways, label, move, stack, stackMove, send, marks, spot }) {
   const sm = stack ? stackMove(stack.number) : null;
-  return html`<div class="wa-target">
+  return html`<div class=${`wa-target${spotClass(marks, spot)}`} ...${spotAttrs(marks, spot)}><${LastTag} marks=${marks} spot=${spot} />
     ${move
       ? html`<button type="button" class="card-btn target" data-move=${move.text}
           onClick=${() => send(move)}><span class="sr-only">Attack ${label}: </span><${PlayingCard} card=${card} sideways=${sideways} /></button>`

@@ -48,7 +48,7 @@ export function Table({ client, id }) {
         <h2 id="board-h" class="sr-only">Board</h2>
         ${snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
           legal=${interactive ? snap.legal : null} you=${snap.you} seats=${snap.seats}
-          send=${send} status=${snap.status} />`}
+          send=${send} status=${snap.status} last=${g.last} />`}
       </section>
       <aside class="side">
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
