@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, count, seatClass } from '../ui/seats.js';
 import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
+import { explainAttrs } from '../rules/index.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -146,7 +147,8 @@ export function CastleDangerBoard({ view, legal, you, send, status, last }) {
               spotWords(marks, `sq:${sq}`)].filter(Boolean).join(', ');
             return html`<button type="button" role="gridcell" key=${sq}
               class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}${spotClass(marks, `sq:${sq}`)}`}
-              data-square=${sq} ...${spotAttrs(marks, `sq:${sq}`)} aria-label=${label} disabled=${!isSource && !ts}
+              data-square=${sq} ...${spotAttrs(marks, `sq:${sq}`)}
+              ...${explainAttrs('castle-danger', piece ? piece.kind : fireSeat !== undefined ? 'fire' : portal ? 'portal' : terrain === 'river' ? 'river' : '')} aria-label=${label} disabled=${!isSource && !ts}
               ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
               ...${ts ? dropOn(() => click(sq)) : {}}
               onClick=${() => click(sq)}>

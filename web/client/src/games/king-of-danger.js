@@ -7,16 +7,10 @@ import { useRef, useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
 import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
+import { explain, explainAttrs } from '../rules/index.js';
 
 const SUIT_OF = (/** @type {string} */ card) =>
   card.startsWith('king') ? 'king' : card.startsWith('walls') ? 'walls' : card.startsWith('cannons') ? 'cannons' : 'wizard';
-// What each King card says (the rulebook's card texts), shown when pointed at.
-const KING_TEXT = {
-  'king-of-danger': 'wins the trick over all other cards',
-  'king-of-walls': 'wins the trick if any Walls are played',
-  'king-of-cannons': 'wins the trick if any Cannons are played',
-  'king-of-wizards': 'wins the trick if any Wizards are played',
-};
 
 /** @param {{suit: string}} props */
 function SuitIcon({ suit }) {
@@ -40,8 +34,10 @@ export function KdCard({ card }) {
   const suit = SUIT_OF(card);
   const number = suit === 'king' ? '' : card.split('-').pop();
   const title = cardTitle(card);
+  // What the card does by the rules (rules/index.js), when pointed at or focused.
+  const key = suit === 'king' ? card : suit;
   return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} role="img" aria-label=${title}
-      title=${suit === 'king' ? `${title}: ${KING_TEXT[card]}` : undefined}>
+      title=${explain('king-of-danger', key)} ...${explainAttrs('king-of-danger', key)}>
     <span class="kd-num" aria-hidden="true">${number}</span>
     <${SuitIcon} suit=${suit} />
     <span class=${`kd-name${suit === 'king' ? ' kd-king-name' : ''}`} aria-hidden="true">${suit === 'king' ? title : suit}</span>
