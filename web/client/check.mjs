@@ -1,6 +1,7 @@
 // check.mjs — the client's static checks for `make test`: TypeScript over the JavaScript
 // (tsc --checkJs, with a tsconfig written into the build directory so the npm packages there
-// resolve) and ESLint over the client and its tests. Exit 0 when both pass.
+// resolve), ESLint over the client and its tests, and that the rules text the page shows
+// (src/rules/text.js) is the one rules-gen.mjs makes from docs/rules. Exit 0 when both pass.
 // Usage: node check.mjs NODE_MODULES_DIR WORK_DIR
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -80,5 +81,9 @@ if (text) console.log(text);
 const errors = results.reduce((n, r) => n + r.errorCount, 0);
 console.log(`eslint: ${results.length} files, ${errors} errors`);
 if (errors) failed = true;
+
+// ---- the rules text the page shows, generated from docs/rules ----
+const rulesGen = spawnSync(process.execPath, [path.join(here, 'rules-gen.mjs'), '--check'], { stdio: 'inherit' });
+if (rulesGen.status !== 0) failed = true;
 console.log(failed ? '0 passed, 1 failed' : '1 passed, 0 failed');
 process.exit(failed ? 1 : 0);

@@ -14,7 +14,7 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
  *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
- *   spectators: number, receivedAt: number
+ *   spectators: number, receivedAt: number, last: {seat: number|null, events: any[]}|null
  * }} GameState
  * @typedef {{
  *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
@@ -158,6 +158,8 @@ export class Client {
     if (m.missed_truncated) log.push(this.line(m.v, 'note', 'Some earlier moves are not shown.'));
     this.watched.set(m.game, m.v);
     const pending = old && old.pending && old.pending.ply === m.ply ? old.pending : null;
+    let last = old ? old.last : null;
+    for (const cause of m.missed || []) last = lastMoveAfter(last, cause);
     /** @type {GameState} */
     const game = {
       snap: m,
@@ -170,6 +172,7 @@ export class Client {
       rematch: old ? old.rematch : null,
       spectators: old ? old.spectators : 0,
       receivedAt: performance.now(),
+      last,
     };
     this.set({ games: { ...this.state.games, [m.game]: game } });
   }
@@ -188,7 +191,8 @@ export class Client {
     this.appendCause(log, m, m.cause, m.v);
     this.watched.set(m.game, m.v);
     const pending = old.pending && old.pending.ply === m.ply ? old.pending : null;
-    const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: performance.now() };
+    const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: performance.now(),
+      last: lastMoveAfter(old.last, m.cause) };
     if (pending === null) patch.error = null;
     this.setGame(m.game, patch);
     const announce = announceFor(m);
@@ -308,6 +312,15 @@ export class Client {
   dismissNotice() {
     this.set({ notice: null });
   }
+}
+
+/** The last move after a change (the boards mark where it happened): a move replaces it, a
+ * takeback forgets it, anything else keeps it. @param {GameState['last']} last @param {Message} cause */
+function lastMoveAfter(last, cause) {
+  if (!cause) return last;
+  if (cause.kind === 'move') return { seat: cause.seat ?? null, events: Array.isArray(cause.events) ? cause.events : [] };
+  if (cause.kind === 'takeback') return null;
+  return last;
 }
 
 /** @param {Message} m */

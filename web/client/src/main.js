@@ -1,5 +1,6 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
-// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME, #/offline: the computer with no server),
+// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
+// no server),
 // invitation links (?game=ID&invite=CODE), the service worker for offline loading, and the
 // page frame: header, connection status, notices and the screen-reader announcer.
 import { html, render } from 'htm/preact';
@@ -11,6 +12,8 @@ import { Replay } from './ui/replay.js';
 import { Profile } from './ui/profile.js';
 import { Account } from './ui/account.js';
 import { Offline } from './ui/offline.js';
+import { RulesPage } from './ui/rules.js';
+import { Learn } from './ui/learn.js';
 import { registerServiceWorker } from './offline/register.js';
 import './app.css';
 
@@ -56,6 +59,11 @@ function App({ client }) {
     page = html`<${Table} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
   } else if (route.name === 'replay' && /^\d+$/.test(route.arg)) {
     page = html`<${Replay} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'learn' && /^[a-z-]+(\/\d+)?$/.test(route.arg)) {
+    const [game, id] = route.arg.split('/');
+    page = html`<${Learn} key=${route.arg} client=${client} game=${game} id=${id ? Number(id) : null} />`;
+  } else if (route.name === 'rules') {
+    page = html`<${RulesPage} key=${route.arg} client=${client} game=${route.arg} />`;
   } else if (route.name === 'offline') {
     page = html`<${Offline} />`;
   } else if (route.name === 'player' && route.arg) {
@@ -69,6 +77,7 @@ function App({ client }) {
       <a class="brand" href="#/">Ramparts</a>
       <nav aria-label="Main">
         <a href="#/">Lobby</a>
+        <a href="#/rules" data-testid="nav-rules">Rules</a>
         <a href="#/offline" data-testid="nav-offline">Play offline</a>
         ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}
       </nav>

@@ -19,6 +19,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
+import { GLOSSARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
@@ -35,6 +36,8 @@ const STEP_TIMEOUT = 120000;
 // to fit the screen); --games picks some (for development).
 // Set in main once the server is up.
 let GAMES = [];
+/** Every game the server offers. */
+let OFFERED = [];
 // Castle Danger has no turn limit outside tournaments (CD-16): players who click at random
 // get one by agreement, so the game ends by its rules.
 const OPTIONS = { 'castle-danger': { 'turn-limit': '3' } };
@@ -294,6 +297,135 @@ async function accessibleBoard(p, type, id) {
   }
 }
 
+/**
+ * A card, piece or fort under the pointer or focused says what it does by the rules (issue 27):
+ * the line under the board shows the rules' words for it, and a screen reader gets the same
+ * words as its description (aria-describedby).
+ */
+async function explainsItself(p, type) {
+  const page = p.page;
+  const keys = await page.$$eval('.board-area [data-explain]', (els) => [...new Set(els.map((e) => e.getAttribute('data-explain')))]);
+  check(keys.length >= 2, `${type}: cards and pieces on the board explain themselves (${keys.join(', ')})`);
+  for (const key of keys.slice(0, 5)) {
+    const el = page.locator(`.board-area [data-explain="${key}"]`).first();
+    await el.hover();
+    const line = await page.textContent('[data-testid=explain]');
+    const described = await el.evaluate((e) => {
+      const d = document.getElementById(e.getAttribute('aria-describedby') || '');
+      return d ? d.textContent : '';
+    });
+    const words = GLOSSARY[type][key];
+    check(!!words && line === words && described === words, `${type}: pointing at a ${key} explains it by the rules (line: ${line}; description: ${described})`);
+  }
+  // The keyboard: focusing a card or piece that can be played says what it is, too.
+  const focused = await page.evaluate(() => {
+    const el = [...document.querySelectorAll('.board-area button:not(:disabled)')].find((b) => b.matches('[data-explain]') || b.querySelector('[data-explain]'));
+    if (!el) return null;
+    el.focus();
+    const inner = el.matches('[data-explain]') ? el : el.querySelector('[data-explain]');
+    return inner.getAttribute('data-explain');
+  });
+  if (focused) {
+    await page.waitForFunction((w) => document.querySelector('[data-testid=explain]').textContent === w, GLOSSARY[type][focused], { timeout: STEP_TIMEOUT });
+    check(true, `${type}: focusing a ${focused} explains it`);
+  }
+  await page.mouse.move(0, 0);
+}
+
+/**
+ * The guided first game of each game against the easy computer (issue 27): started from the
+ * lobby's "Learn by playing", its coach suggests a legal move and points at where to make it on
+ * the board; the player follows it (typing the suggested move) until the coach says every kind
+ * of move was made, each ticked off.
+ */
+async function learnGames(browser, server) {
+  for (const type of OFFERED) {
+    const me = await person(browser, server, `learn/${type}`);
+    const { page } = me;
+    await page.selectOption('[data-testid=ai-game]', type);
+    await page.click('[data-testid=lobby-learn]');
+    await page.waitForSelector('[data-testid=coach]', { timeout: STEP_TIMEOUT });
+    const id = Number(/#\/learn\/[a-z-]+\/(\d+)/.exec(page.url())[1]);
+    me.viewer = 0;
+    let followed = 0;
+    let unpointed = 0;
+    let illegal = 0;
+    let shot = false;
+    for (let guard = 0; guard < 600; guard++) {
+      await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over], [data-testid=coach-done]', { timeout: STEP_TIMEOUT });
+      if (await page.locator('[data-testid=coach-done]').count()) break;
+      const st = await tableState(me);
+      if (st.status === 'over') break;
+      const legal = (lastState(me, id) || {}).legal || [];
+      if (legal.length === 1) {
+        await waitPly(me, st.ply + 1, 30000).catch(() => {});
+        continue;
+      }
+      await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT });
+      const move = await page.textContent('[data-testid=coach-move]');
+      if (!legal.some((m) => m.text === move)) illegal++;
+      if (await page.locator('.board-area [data-coach]').count() === 0) unpointed++;
+      if (!shot && (followed === 3 || (followed === 1 && type !== 'castle-danger'))) {
+        shot = true;
+        if (type === 'castle-danger') await page.screenshot({ path: path.join(OUT, `learn-${type}-1280x800.png`), animations: 'disabled' });
+        await axeCheck(page, `the guided game of ${type}`, AXE_PASSES.slice(0, 1));
+      }
+      await page.fill('#move-text', move);
+      await page.press('#move-text', 'Enter');
+      await waitPly(me, st.ply + 1);
+      followed++;
+    }
+    const lessons = await page.$$eval('.coach-list li', (els) => els.map((e) => ({ id: e.getAttribute('data-lesson'), done: e.getAttribute('data-done') === 'yes', text: e.textContent })));
+    const open = lessons.filter((l) => !l.done && !/when it comes/.test(l.text));
+    console.log(`  learn ${type}: ${followed} moves followed, done ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}`);
+    check(await page.locator('[data-testid=coach-done]').count() === 1 && open.length === 0,
+      `learn: following the coach in ${type} makes every kind of move (${followed} moves followed; done: ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}; not yet: ${open.map((l) => l.id).join(', ')})`);
+    check(illegal === 0 && unpointed === 0, `learn: in ${type} every suggestion was legal (${illegal} not) and pointed at on the board (${unpointed} not)`);
+    check(me.errors.length === 0, `learn/${type}: no console errors: ${me.errors.join(' | ')}`);
+    await me.context.close();
+  }
+}
+
+/** A game's rules open from the table (a panel, and from it the rules page) and pass axe. */
+async function rulesFromTable(p, type) {
+  const page = p.page;
+  await page.locator('[data-testid=table-rules] > summary').click();
+  const body = page.locator('[data-testid=table-rules] [data-testid=rules-body]');
+  check(await body.isVisible(), `${type}: the table's rules panel opens`);
+  await axeCheck(page, `${type}: the rules on the table`, AXE_PASSES.slice(0, 1));
+  await page.locator('[data-testid=table-rules]').getByRole('link', { name: 'On a page of their own' }).click();
+  await page.waitForSelector('[data-testid=rules-page]', { timeout: STEP_TIMEOUT });
+  check(page.url().endsWith(`#/rules/${type}`), `${type}: the table links to the rules page (${page.url()})`);
+}
+
+/** Each game's rules page, from the lobby (the link beside the game chosen to play the
+ * computer) and from the header's list: its summary, what each thing does, the full text with
+ * the rulings; axe-core over each. */
+async function rulesPages(browser, server) {
+  const me = await person(browser, server, 'rules');
+  const { page } = me;
+  for (const type of OFFERED) {
+    await page.goto(`${server.url}/#/`);
+    await page.selectOption('[data-testid=ai-game]', type);
+    await page.click('[data-testid=lobby-rules]');
+    await page.waitForSelector('[data-testid=rules-page]', { timeout: STEP_TIMEOUT });
+    const title = await page.textContent('[data-testid=rules-page] h1');
+    const terms = await page.$$eval('.glossary dd', (els) => els.map((e) => e.getAttribute('data-key')));
+    check(page.url().endsWith(`#/rules/${type}`) && terms.length === Object.keys(GLOSSARY[type]).length,
+      `rules: the lobby opens ${type}'s rules (${title}, ${terms.length} things explained)`);
+    if (type === OFFERED[0]) await page.screenshot({ path: path.join(OUT, `rules-${type}-1280x800.png`), animations: 'disabled' });
+    await page.click('.rules-full > summary');
+    const full = await page.textContent('.rules-full');
+    check(/[A-Z]{2,3}-\d+/.test(full) && full.length > 3000, `rules: ${type}'s full rules state the rulings (${full.length} characters)`);
+    await axeCheck(page, `the rules of ${type}`, type === OFFERED[0] ? AXE_PASSES : AXE_PASSES.slice(0, 1));
+  }
+  await page.click('[data-testid=nav-rules]');
+  const listed = await page.$$eval('[data-testid^=rules-link-]', (els) => els.length);
+  check(listed === Object.keys(GLOSSARY).length, `rules: the header's Rules page lists every game (${listed})`);
+  check(me.errors.length === 0, `rules: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
 /** From a table's load, the player to move makes a move in at most 3 key presses: the cursor
  * is already in the move field, Down opens the list of legal moves, Enter plays the first. */
 async function firstMoveByKeys(p, type) {
@@ -309,6 +441,90 @@ async function firstMoveByKeys(p, type) {
   await waitPly(p, before + 1);
   const after = (await tableState(p)).ply;
   check(after > before && keys <= 3, `${type}: the first move was made ${keys} key presses after the table loaded (ply ${before} to ${after})`);
+}
+
+// ---- the last move, marked on the board ----
+
+/** Where a move happened, from its events as the frames carried them (docs/server-protocol.md):
+ * the spots (data-spot) the board must mark. Written from the events' fields, apart from the
+ * client's own reading of them (games/last-move.js). */
+function expectedSpots(type, events) {
+  const e0 = events[0] || {};
+  if (type === 'castle-danger') {
+    const e = events.find((x) => ['move', 'add', 'build', 'remove', 'fire'].includes(x.kind));
+    if (!e) return [];
+    const out = [e.from, e.to].filter(Boolean).map((sq) => `sq:${sq}`);
+    if (e.kind === 'fire') {
+      const step = Math.sign(Number(e.to.slice(1)) - Number(e.from.slice(1)));
+      for (let r = Number(e.from.slice(1)) + step; r !== Number(e.to.slice(1)); r += step) out.push(`path:${e.from[0]}${r}`);
+    }
+    return out;
+  }
+  if (type === 'king-of-danger') {
+    const e = events.find((x) => x.kind === 'play');
+    return e ? e.cards.map((c) => `card:${c}`) : [];
+  }
+  if (type === 'walls-and-armies') {
+    if (!e0.target_kind) return [];
+    return [`wa:${e0.kind === 'flip' ? 1 - e0.seat : e0.seat}:${e0.target_kind}:${e0.target_number}`];
+  }
+  if (type === 'danger-at-the-walls') {
+    if (!e0.wall) return [];
+    const mover = e0.seat === 1 ? 'red' : 'blue';
+    const other = mover === 'red' ? 'blue' : 'red';
+    return [`dw:${['attack', 'spy', 'assassin'].includes(e0.kind) ? other : mover}:${e0.wall}`];
+  }
+  if (type === 'rush-the-wall') return e0.kind === 'place' ? [`rw:${e0.clan}:${e0.slot}`] : [];
+  return [];
+}
+
+/** A game's card ids as the engine's texts carry them, which the log must never show. */
+const CARD_IDS = {
+  'danger-at-the-walls': /\b(?:archer|cannon)-[1-9]\b|\b(?:general|noble|engineer|assassin|king|wizard|builder|spy|flag|attack)\b/,
+  'king-of-danger': /\b(?:walls|cannons|wizard)-[1-9]\b|\bking-of-/,
+  'walls-and-armies': /\b(?:10|[2-9JQKA])[CDHS]\b/,
+};
+
+/** Per game: moves whose marks were compared, how many showed a mark, and the mismatches. */
+const lastMoveSeen = {};
+
+/** The board marks exactly the spots of the last move the page was sent: every marked element
+ * is one of them, and each of them the board draws is marked (issue 27). */
+async function lastMoveMarked(p, type, id) {
+  const st = lastState(p, id);
+  if (!st || !st.cause || st.cause.kind !== 'move' || !Array.isArray(st.cause.events)) return;
+  const want = new Set(expectedSpots(type, st.cause.events));
+  const dom = await p.page.evaluate(() => {
+    const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
+    return {
+      drawn: [...document.querySelectorAll('.board-area [data-spot]')].map((el) => el.getAttribute('data-spot')),
+      marked: [...document.querySelectorAll('.board-area [data-last]')].map(key),
+      told: document.querySelectorAll('.board-area [data-last]').length === 0 ? true
+        : [...document.querySelectorAll('.board-area [data-last]')].every((el) => /last (move|shot)/.test(`${el.getAttribute('aria-label') || ''} ${el.textContent}`)),
+    };
+  });
+  const drawn = new Set(dom.drawn);
+  const seen = lastMoveSeen[type] || (lastMoveSeen[type] = { moves: 0, shown: 0, bad: [] });
+  seen.moves++;
+  if (dom.marked.length) seen.shown++;
+  const missing = [...want].filter((k) => drawn.has(k.replace(/^path:/, 'sq:')) && !dom.marked.includes(k));
+  const extra = dom.marked.filter((k) => !want.has(k));
+  if (missing.length || extra.length || !dom.told) {
+    seen.bad.push(`ply ${st.ply}: ${st.cause.events[0] && st.cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
+  }
+}
+
+/** The mark fades in for a page that allows motion and appears at once under
+ * prefers-reduced-motion. @param {any} p @param {boolean} reduced */
+async function lastMoveMotion(p, type, reduced) {
+  const anim = await p.page.evaluate(() => {
+    const el = document.querySelector('.board-area [data-last]');
+    if (!el) return null;
+    const sq = el.classList.contains('sq');
+    return getComputedStyle(el, sq ? '::before' : null).animationName;
+  });
+  if (anim === null) return;
+  check(reduced ? anim === 'none' : anim !== 'none', `${type}: the last move's mark ${reduced ? 'does not move under prefers-reduced-motion' : 'fades in'} (${p.label}: ${anim})`);
 }
 
 // ---- clicking a legal move, per game, the way a person would ----
@@ -443,6 +659,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
     ply = (await tableState(mover)).ply;
     await Promise.all(everyone.map((p) => waitPly(p, ply)));
     for (const p of everyone) await recordDom(p);
+    await lastMoveMarked(watchers[0] || players[0], type, id);
     if (hooks.afterMove) await hooks.afterMove(ply);
   }
   check(false, `${type}: the game ended within 3000 steps`);
@@ -527,6 +744,9 @@ async function twoPlayers(browser, server, type) {
   bob.viewer = 1;
   check(await bob.page.locator('[data-testid=seat-1]', { hasText: '(you)' }).count() === 1, `${type}: bob sits in seat 1`);
   check(await spectator.page.locator('.seat.me').count() === 0, `${type}: the spectator sits in no seat`);
+  check(await spectator.page.locator('[data-testid=spectating]').isVisible()
+    && await alice.page.locator('[data-testid=spectating]').count() === 0 && await bob.page.locator('[data-testid=spectating]').count() === 0,
+  `${type}: the spectator's table says they are watching, the players' tables do not`);
   await spectator.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   for (const p of [alice, bob, spectator]) await recordDom(p);
   // A game whose engine does not yet send its moves as data (its fair-play interface not
@@ -542,6 +762,7 @@ async function twoPlayers(browser, server, type) {
   const starter = (await tableState(alice)).myTurn ? alice : bob;
   await axeCheck(starter.page, `${type} at the start`);
   await accessibleBoard(starter, type, id);
+  await explainsItself(starter, type);
   await firstMoveByKeys(starter, type);
   let shot = false;
   let reloaded = false;
@@ -566,6 +787,8 @@ async function twoPlayers(browser, server, type) {
         await screenshots(mover, type);
         await axeCheck(mover.page, `${type} mid-game (ply ${ply})`);
         await graphicsContrast(mover.page, `${type} mid-game`);
+        await lastMoveMotion(spectator, type, false);
+        await lastMoveMotion(mover, type, true);
         await accessibleBoard(mover, type, id);
         await accessibleBoard(spectator, type, id);
         await axeCheck(spectator.page, `${type} mid-game, as a spectator`, AXE_PASSES.slice(0, 1));
@@ -589,15 +812,37 @@ async function twoPlayers(browser, server, type) {
   for (const p of [alice, bob, spectator]) await waitPly(p, (await tableState(alice)).ply);
   const status = await spectator.page.textContent('[data-testid=status]');
   check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
+  // Names as players say them (issue 27): the log names cards as printed, never by their ids.
+  const ids = CARD_IDS[type];
+  if (ids) {
+    const logText = await spectator.page.textContent('[data-testid=event-log]');
+    const found = logText.match(new RegExp(ids.source, 'g')) || [];
+    check(found.length === 0, `${type}: the event log names every card as players say it, no ids (${[...new Set(found)].slice(0, 5).join(', ')})`);
+  }
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
+  const seen = lastMoveSeen[type] || { moves: 0, shown: 0, bad: [] };
+  check(seen.moves > 0 && seen.shown > 0 && seen.bad.length === 0,
+    `${type}: the board marks where each last move happened (${seen.moves} moves compared, ${seen.shown} marked): ${seen.bad.slice(0, 4).join('; ')}`);
   await checkGame(server, type, id, [alice, bob, spectator]);
   await replayChecks(server, type, id, spectator, alice);
+  await finishedListNames(spectator, type, id, [alice, bob]);
+  await rulesFromTable(alice, type);
   for (const p of [alice, bob, spectator]) {
     check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
     await p.context.close();
   }
   return id;
+}
+
+/** The lobby's list of finished games shows who played (issue 27). */
+async function finishedListNames(viewer, type, id, players) {
+  const names = await Promise.all(players.map((p) => p.page.textContent('[data-testid=user-name]')));
+  await viewer.page.goto(`${viewer.page.url().split('#')[0]}#/`);
+  const row = viewer.page.locator(`[data-testid=finished-${id}]`);
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  const text = await row.textContent();
+  check(names.every((n) => text.includes(n)), `${type}: the lobby's finished game #${id} names its players ${names.join(', ')} (${text})`);
 }
 
 /**
@@ -911,6 +1156,10 @@ async function controls(browser, server) {
   await alice.page.goto(`${server.url}/#/player/${name}`);
   await alice.page.waitForSelector('.rating-block canvas', { timeout: STEP_TIMEOUT });
   const heading = await alice.page.textContent('.rating-block h3');
+  const bobName = await bob2.page.textContent('[data-testid=user-name]');
+  const rows = await alice.page.locator('.profile [data-testid^=finished-]').allTextContents();
+  check(rows.length > 0 && rows.every((r) => r.includes(name) && r.includes(bobName)),
+    `controls: the profile's finished games name both players (${rows.join(' | ')})`);
   check(/Castle Danger: \d+/.test(heading), `controls: the profile shows the new rating (${heading})`);
   await alice.page.screenshot({ path: path.join(OUT, 'profile-1280x800.png') });
   await axeCheck(alice.page, 'a profile with its rating chart');
@@ -1069,8 +1318,9 @@ async function main() {
   try {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);
     check(offered.length > 0, 'the server offers some games');
-    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls', 'layout'];
-    for (const type of GAMES.filter((g) => g !== 'keyboard' && g !== 'controls' && g !== 'layout')) {
+    OFFERED = offered;
+    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls', 'layout', 'rules', 'learn'];
+    for (const type of GAMES.filter((g) => !['keyboard', 'controls', 'layout', 'rules', 'learn'].includes(g))) {
       if (!check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`)) continue;
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
@@ -1079,6 +1329,8 @@ async function main() {
     if (GAMES.includes('keyboard')) await keyboardAgainstAi(browser, server);
     if (GAMES.includes('controls')) await controls(browser, server);
     if (GAMES.includes('layout')) await layout(browser, server);
+    if (GAMES.includes('rules')) await rulesPages(browser, server);
+    if (GAMES.includes('learn')) await learnGames(browser, server);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {

@@ -8,6 +8,8 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, count, seatClass } from '../ui/seats.js';
+import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
+import { explainAttrs } from '../rules/index.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -72,7 +74,8 @@ function targetLabel(m) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function CastleDangerBoard({ view, legal, you, send, status }) {
+export function CastleDangerBoard({ view, legal, you, send, status, last }) {
+  const marks = lastSpots('castle-danger', last);
   const [selected, setSelected] = useState(/** @type {string|null} */ (null));
   const [choice, setChoice] = useState(/** @type {LegalMove[]|null} */ (null));
   const moves = legal || [];
@@ -140,10 +143,12 @@ export function CastleDangerBoard({ view, legal, you, send, status }) {
             const label = [sq, terrain === 'river' ? 'river' : terrain, portal ? 'Portal' : '',
               piece ? (piece.kind === 'wall' ? 'Wall' : `${NAMES[piece.seat]} ${piece.kind}${piece.fired ? ' (fired)' : ''}`) : '',
               fireSeat !== undefined ? `${NAMES[fireSeat]} Fire` : '',
-              ts ? ts.map(targetLabel).join(' or ') : '', selected === sq ? 'selected' : ''].filter(Boolean).join(', ');
+              ts ? ts.map(targetLabel).join(' or ') : '', selected === sq ? 'selected' : '',
+              spotWords(marks, `sq:${sq}`)].filter(Boolean).join(', ');
             return html`<button type="button" role="gridcell" key=${sq}
-              class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}`}
-              data-square=${sq} aria-label=${label} disabled=${!isSource && !ts}
+              class=${`sq ${terrain}${portal ? ' portal' : ''}${isSource ? ' source' : ''}${ts ? ' target' : ''}${selected === sq ? ' selected' : ''}${spotClass(marks, `sq:${sq}`)}`}
+              data-square=${sq} ...${spotAttrs(marks, `sq:${sq}`)}
+              ...${explainAttrs('castle-danger', piece ? piece.kind : fireSeat !== undefined ? 'fire' : portal ? 'portal' : terrain === 'river' ? 'river' : '')} aria-label=${label} disabled=${!isSource && !ts}
               ...${sources.has(sq) ? dragFrom(() => { setChoice(null); setSelected(sq); }) : {}}
               ...${ts ? dropOn(() => click(sq)) : {}}
               onClick=${() => click(sq)}>

@@ -39,9 +39,10 @@ export function MoveButtons({ moves, send, label }) {
   </div>`;
 }
 
-/** A count of hidden cards as a small stack. @param {{count: number, label: string, kind?: string}} props */
-export function Pile({ count, label, kind }) {
-  return html`<div class=${`pile ${kind || ''}`} role="group" aria-label=${`${label}: ${count}`}>
+/** A count of hidden cards as a small stack; `attrs` are extra attributes (an explanation).
+ * @param {{count: number, label: string, kind?: string, attrs?: {[k: string]: string}}} props */
+export function Pile({ count, label, kind, attrs }) {
+  return html`<div class=${`pile ${kind || ''}`} role="group" aria-label=${`${label}: ${count}`} ...${attrs || {}}>
     <span class="pile-cards" aria-hidden="true">${count > 0 ? html`<span class="card back"></span>` : html`<span class="card empty"></span>`}</span>
     <span class="pile-label">${label} <b>${count}</b></span>
   </div>`;

@@ -8,15 +8,12 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Chooser, Pile, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
+import { explain, explainAttrs } from '../rules/index.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
 const SIDES = ['blue', 'red'];
-const LEADERS = {
-  general: 'doubles Blue at this wall', noble: "doubles Blue's Archers", engineer: "doubles Blue's Cannon",
-  assassin: 'removes one Red card', king: 'doubles Red at this wall', wizard: 'Archers count 0 here',
-  builder: 'Cannons count 0 here', spy: 'covers a Blue card',
-};
 
 /** @param {string} name */
 const kindOf = (name) => (name.startsWith('archer') ? 'archer' : name.startsWith('cannon') ? 'cannon' : name);
@@ -56,11 +53,11 @@ export function DwCard({ name, side, small }) {
   if (!name) return html`<span class="card back dw-back" role="img" aria-label="face-down card"></span>`;
   const kind = kindOf(name);
   const value = valueOf(name);
-  const leader = LEADERS[name];
-  // The name said is the one printed: "Archer 1", "Spy".
+  // The name said is the one printed: "Archer 1", "Spy"; pointed at, what it does (rules/index.js).
   const label = value ? `${cap(kind)} ${value}` : cap(name);
+  const key = value ? kind : name;
   return html`<span class=${`card dw dwc-${kind}${side ? ` ${seatClass(SIDES.indexOf(side))}` : ''}${small ? ' small' : ''}`}
-    data-card=${name} role="img" aria-label=${label} title=${leader ? `${label}: ${leader}` : label}>
+    data-card=${name} role="img" aria-label=${label} title=${explain('danger-at-the-walls', key) || label} ...${explainAttrs('danger-at-the-walls', key)}>
     <span class="dw-val" aria-hidden="true">${value}</span>
     <${DwIcon} kind=${kind} />
     <span class="dw-name" aria-hidden="true">${value ? kind : name}</span>
@@ -71,7 +68,8 @@ export function DwCard({ name, side, small }) {
 const key = (cards) => [...cards].sort().join('+');
 
 /** @param {import('./index.js').BoardProps} props */
-export function DangerAtTheWallsBoard({ view, legal, you, send }) {
+export function DangerAtTheWallsBoard({ view, legal, you, send, last }) {
+  const marks = lastSpots('danger-at-the-walls', last);
   const [sel, setSel] = useState(/** @type {number[]} */ ([]));
   const [choice, setChoice] = useState(/** @type {LegalMove[]|null} */ (null));
   const moves = legal || [];
@@ -139,8 +137,10 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
     ];
     // The Archers lie next to the wall, the Leaders farthest from it: the opponent's side reads
     // downwards towards the wall, the viewer's upwards from it.
-    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}`} role="group"
-      aria-label=${`${side === 'blue' ? 'Blue' : 'Red'} at wall ${wall.wall}, strength ${s.strength}`}>
+    const spot = `dw:${side}:${wall.wall}`;
+    return html`<div class=${`dw-side ${seatClass(SIDES.indexOf(side))} ${side === mine ? 'near' : 'far'}${spotClass(marks, spot)}`} role="group"
+      aria-label=${`${side === 'blue' ? 'Blue' : 'Red'} at wall ${wall.wall}, strength ${s.strength}`} ...${spotAttrs(marks, spot)}>
+      <${LastTag} marks=${marks} spot=${spot} />
       ${side === mine ? parts : parts.slice().reverse()}
       <span class="dw-strength">${s.strength}</span>
     </div>`;
@@ -158,7 +158,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
         return html`<div class="dw-col" key=${wall.wall}>
           ${sideOf(wall, theirs)}
           <button type="button" class=${`dw-wall ${seatClass(SIDES.indexOf(wall.control))}${wm.length ? ' target' : ''}`}
-            data-wall=${wall.wall} disabled=${!wm.length} data-move=${wm.length === 1 ? wm[0].text : undefined}
+            data-wall=${wall.wall} disabled=${!wm.length} ...${explainAttrs('danger-at-the-walls', 'wall')} data-move=${wm.length === 1 ? wm[0].text : undefined}
             ...${wm.length ? dropOn(() => clickWall(wall.wall)) : {}}
             aria-label=${`wall ${wall.wall}, held by ${cap(wall.control)}${flagged ? `, locked by ${cap(wall.flag.by)}'s Flag` : ''}${wm.length ? `: ${wm.map((m) => m.text).join(' or ')}` : ''}`}
             onClick=${() => clickWall(wall.wall)}>
@@ -177,7 +177,7 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
       })}
     </div>
     <${Chooser} moves=${choice} send=${send} onCancel=${() => setChoice(null)} label=${attackLabel} />
-    ${boardTargets.length > 0 && html`<p class="dw-prompt" role="status">Choose the card for the ${selCards[0]} on the board.</p>`}
+    ${boardTargets.length > 0 && html`<p class="dw-prompt" role="status">Choose the card for the ${dwTitle(selCards[0])} on the board.</p>`}
     ${view.hand && html`<div class="dw-mine">
       <div class="hand" role="group" aria-label="Your hand">
         ${hand.map((c, i) => playable.has(c)
@@ -192,13 +192,13 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
           Draw from ${m.from === 'personal' ? `your deck (${view.personal_deck_sizes[mine]})` : `the main deck (${view.main_deck_size})`}</button>`)}
         ${draws.length === 0 && html`<${Pile} count=${view.personal_deck_sizes[mine]} label="Your deck" />
           <${Pile} count=${view.main_deck_size} label="Main deck" />`}
-        ${discards.map((m) => html`<button type="button" data-move=${m.text} onClick=${() => send(m)}>Discard ${m.cards[0]}</button>`)}
+        ${discards.map((m) => html`<button type="button" data-move=${m.text} onClick=${() => send(m)}>Discard ${dwTitle(m.cards[0])}</button>`)}
       </div>
-      ${view.personal_deck && html`<p class="small muted">Left in your deck: ${view.personal_deck.join(', ') || 'nothing'}</p>`}
+      ${view.personal_deck && html`<p class="small muted">Left in your deck: ${view.personal_deck.map(dwTitle).join(', ') || 'nothing'}</p>`}
     </div>`}
     ${!view.hand && html`<div class="dw-counts small"><span class=${seatClass(SIDES.indexOf(mine))}>${cap(mine)}: ${view.hand_sizes[mine]} in hand, personal deck ${view.personal_deck_sizes[mine]}</span></div>`}
     <div class="dw-removed small">
-      ${SIDES.map((s) => html`<div>Removed ${cap(s)}: ${view.removed[s].length ? view.removed[s].join(', ') : 'none'}</div>`)}
+      ${SIDES.map((s) => html`<div>Removed ${cap(s)}: ${view.removed[s].length ? view.removed[s].map(dwTitle).join(', ') : 'none'}</div>`)}
     </div>
   </div>`;
 }
@@ -207,6 +207,14 @@ export function DangerAtTheWallsBoard({ view, legal, you, send }) {
 function attackLabel(m) {
   if (m.kind === 'attack') return m.target === 'cannon' ? 'Remove the top Cannon' : 'Remove all Archers';
   return m.text;
+}
+
+/** A card as players say it: "Archer 2", "Cannon 7", "Cannon Attack", "General" (the view's
+ * names are "archer-2", "attack", "general"). @param {string} name */
+export function dwTitle(name) {
+  if (name === 'attack') return 'Cannon Attack';
+  const value = valueOf(name);
+  return value ? `${cap(kindOf(name))} ${value}` : cap(name);
 }
 
 /** @param {string} s */

@@ -10,7 +10,7 @@ import { RushTheWallBoard } from './rush-the-wall.js';
 /**
  * @typedef {{view: any, legal: import('../client.js').LegalMove[]|null, you: number|null,
  *   seats: any[], send: (m: import('../client.js').LegalMove) => void, status: string,
- *   reveal?: boolean}} BoardProps
+ *   reveal?: boolean, last?: import('./last-move.js').LastMove|null}} BoardProps
  */
 
 const BOARDS = {

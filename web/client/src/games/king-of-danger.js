@@ -6,16 +6,11 @@ import { html } from 'htm/preact';
 import { useRef, useState } from 'preact/hooks';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
+import { explain, explainAttrs } from '../rules/index.js';
 
 const SUIT_OF = (/** @type {string} */ card) =>
   card.startsWith('king') ? 'king' : card.startsWith('walls') ? 'walls' : card.startsWith('cannons') ? 'cannons' : 'wizard';
-// What each King card says (the rulebook's card texts), shown when pointed at.
-const KING_TEXT = {
-  'king-of-danger': 'wins the trick over all other cards',
-  'king-of-walls': 'wins the trick if any Walls are played',
-  'king-of-cannons': 'wins the trick if any Cannons are played',
-  'king-of-wizards': 'wins the trick if any Wizards are played',
-};
 
 /** @param {{suit: string}} props */
 function SuitIcon({ suit }) {
@@ -39,8 +34,10 @@ export function KdCard({ card }) {
   const suit = SUIT_OF(card);
   const number = suit === 'king' ? '' : card.split('-').pop();
   const title = cardTitle(card);
+  // What the card does by the rules (rules/index.js), when pointed at or focused.
+  const key = suit === 'king' ? card : suit;
   return html`<span class=${`card kd kd-${suit}${card === 'king-of-danger' ? ' kd-danger' : ''}`} data-card=${card} role="img" aria-label=${title}
-      title=${suit === 'king' ? `${title}: ${KING_TEXT[card]}` : undefined}>
+      title=${explain('king-of-danger', key)} ...${explainAttrs('king-of-danger', key)}>
     <span class="kd-num" aria-hidden="true">${number}</span>
     <${SuitIcon} suit=${suit} />
     <span class=${`kd-name${suit === 'king' ? ' kd-king-name' : ''}`} aria-hidden="true">${suit === 'king' ? title : suit}</span>
@@ -56,7 +53,8 @@ function Tracker({ value }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function KingOfDangerBoard({ view, legal, you, seats, send, status }) {
+export function KingOfDangerBoard({ view, legal, you, seats, send, status, last }) {
+  const marks = lastSpots('king-of-danger', last);
   // Over by the rules, or by resignation, agreement or time though the hand is not played out.
   const over = view.over || (status !== undefined && status !== 'live');
   const [choice, setChoice] = useState(/** @type {any[]|null} */ (null));
@@ -105,10 +103,12 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status }) {
       </div>
       <div class="kd-trick-cards">
         ${view.trick.length === 0 && html`<span class="muted">${over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
-        ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card`}>
-          <${KdCard} card=${c} /><figcaption>${name(s)}</figcaption></figure>`)}
+        ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card${spotClass(marks, `card:${c}`)}`}
+          ...${spotAttrs(marks, `card:${c}`)}><${KdCard} card=${c} /><figcaption>${name(s)}<${LastTag} marks=${marks} spot=${`card:${c}`} /></figcaption></figure>`)}
       </div>
-      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t) => `${name(t.seat)} ${cardTitle(t.card)}`).join(', ')}
+      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t, i) => html`${i ? ', ' : ''}<span
+          class=${`kd-last-card${spotClass(marks, `card:${t.card}`)}`} ...${spotAttrs(marks, `card:${t.card}`)}>${name(t.seat)} ${cardTitle(t.card)}<${LastTag}
+          marks=${marks} spot=${`card:${t.card}`} /></span>`)}
         ${view.last_trick.winner !== null && view.last_trick.winner !== undefined ? ` — ${name(view.last_trick.winner)} won` : ' — set aside'}</div>`}
       ${view.aside.length > 0 && html`<div class="kd-aside small">Set aside: ${view.aside.map((c) => html`<${KdCard} card=${c} />`)}</div>`}
     </section>

@@ -7,6 +7,8 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { MoveButtons, dragFrom, dropOn } from './common.js';
 import { count, seatClass } from '../ui/seats.js';
+import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
+import { explain, explainAttrs } from '../rules/index.js';
 
 /** @typedef {import('../client.js').LegalMove} LegalMove */
 
@@ -28,7 +30,7 @@ export function Warrior({ name, strengths, clan }) {
   const cls = clan ? seatClass(CLAN_SEAT[clan] ?? 0, clan) : '';
   if (!name) return html`<span class=${`card back rw-back ${cls}`} role="img" aria-label="face-down warrior"></span>`;
   const strength = strengths ? strengths[name] : undefined;
-  return html`<span class=${`card rw-warrior ${cls}`} data-card=${name} role="img"
+  return html`<span class=${`card rw-warrior ${cls}`} data-card=${name} role="img" title=${explain('rush-the-wall', name)} ...${explainAttrs('rush-the-wall', name)}
     aria-label=${`${WARRIOR_NAMES[name] || name}${strength !== undefined ? `, strength ${strength}` : ''}`}>
     <span class="rw-str" aria-hidden="true">${strength}</span>
     <svg viewBox="0 0 24 24" class="rw-icon" aria-hidden="true"><circle cx="12" cy="7" r="4" class="icf"/><path d="M4 22 C5 14 19 14 20 22 Z" class="icf"/></svg>
@@ -42,7 +44,7 @@ export function Fort({ label, current }) {
   if (!label) return html`<span class="fort empty" role="img" aria-label="no fort"></span>`;
   const m = /^([a-z]+?)(-?\d+)([a-z]?)$/.exec(label) || [label, label, '', ''];
   const kind = { dinary: 'Fort-Dinary', unwary: 'Unwary', signal: 'Signal', tax: "Tax-Collector's", legion: 'Legion' }[m[1]] || m[1];
-  return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} role="img" aria-label=${`${kind} fort, ${m[2]} points`}>
+  return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} role="img" title=${explain('rush-the-wall', m[1])} ...${explainAttrs('rush-the-wall', m[1])} aria-label=${`${kind} fort, ${m[2]} points`}>
     <svg viewBox="0 0 40 36" class="fort-svg" aria-hidden="true">
       <path d="M3 34 V10 H9 V5 H15 V10 H25 V5 H31 V10 H37 V34 Z" class="fort-stone"/>
       <path d="M16 34 V24 a4 4 0 0 1 8 0 V34 Z" class="fort-gate"/></svg>
@@ -52,7 +54,8 @@ export function Fort({ label, current }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function RushTheWallBoard({ view, legal, you, send, status }) {
+export function RushTheWallBoard({ view, legal, you, send, status, last }) {
+  const marks = lastSpots('rush-the-wall', last);
   const [chosen, setChosen] = useState(/** @type {string|null} */ (null));
   const moves = legal || [];
   const strengths = view.cards ? view.cards.strengths : null;
@@ -85,8 +88,10 @@ export function RushTheWallBoard({ view, legal, you, send, status }) {
         ? html`<button type="button" class="rw-slot target" data-move=${nextMove.text} aria-label=${`Slot ${i + 1}: place ${WARRIOR_NAMES[chosen] || chosen} here`}
             ...${dropOn(() => { setChosen(null); send(nextMove); })}
             onClick=${() => { setChosen(null); send(nextMove); }}><span class="card empty"></span></button>`
-        : html`<span class=${`rw-slot${placed ? '' : ' open'}`} role=${placed && w !== '-' ? 'group' : 'img'}
-            aria-label=${placed ? (w && w !== '-' ? `slot ${i + 1}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`}>
+        : html`<span class=${`rw-slot${placed ? '' : ' open'}${spotClass(marks, `rw:${c.clan}:${i + 1}`)}`} role=${placed && w !== '-' ? 'group' : 'img'}
+            ...${spotAttrs(marks, `rw:${c.clan}:${i + 1}`)}
+            aria-label=${[placed ? (w && w !== '-' ? `slot ${i + 1}` : `slot ${i + 1}: face down`) : `slot ${i + 1}: empty`,
+              spotWords(marks, `rw:${c.clan}:${i + 1}`)].filter(Boolean).join(', ')}>
             ${placed && w !== '-' ? html`<${Warrior} name=${w} strengths=${strengths} clan=${c.clan} />` : html`<span class="card empty"></span>`}</span>`);
     }
     const charm = charmOf(c.clan);

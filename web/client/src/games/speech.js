@@ -1,7 +1,8 @@
 // speech.js — the event log's lines in the words players use: the engines' event texts name
 // cards by their ids ("walls-3", "9H", "cannon-5"), which the log shows as "Walls 3",
-// "9 of hearts", "Cannon 5". Only whole tokens of a game's own card ids are replaced.
+// "9 of hearts", "Cannon 5", "General". Only whole tokens of a game's own card ids are replaced.
 import { cardTitle } from './king-of-danger.js';
+import { dwTitle } from './danger-at-the-walls.js';
 
 const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
 const RANK_NAMES = { J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
@@ -17,8 +18,8 @@ const SPEAK = {
   'king-of-danger': (text) => text.replace(/\b(king-of-(?:danger|walls|cannons|wizards)|(?:walls|cannons|wizard)-[1-9])\b/g,
     (id) => cardTitle(id)),
   'walls-and-armies': (text) => text.replace(/\b(10|[2-9JQKA])([CDHS])\b/g, (card) => playingCardName(card)),
-  'danger-at-the-walls': (text) => text.replace(/\b(archer|cannon)-([1-9])\b/g,
-    (_, kind, n) => `${kind === 'archer' ? 'Archer' : 'Cannon'} ${n}`),
+  'danger-at-the-walls': (text) => text.replace(
+    /\b((?:archer|cannon)-[1-9]|general|noble|engineer|assassin|king|wizard|builder|spy|flag|attack)\b/g, (id) => dwTitle(id)),
 };
 
 /** The log line of a game's event as players say it. @param {string} type @param {string} text */

@@ -6,26 +6,32 @@
 import { html } from 'htm/preact';
 import { Pile } from './common.js';
 import { count, seatClass } from '../ui/seats.js';
+import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
+import { explain, explainAttrs } from '../rules/index.js';
 
 const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
 const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
 const RANK_NAMES = { J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
 
-/** A standard playing card ("10D", "QS"), or its back when null. @param {{card: string|null, sideways?: boolean}} props */
-export function PlayingCard({ card, sideways }) {
-  if (!card) return html`<span class=${`card back${sideways ? ' sideways' : ''}`} role="img" aria-label="face-down card"></span>`;
+/** A standard playing card ("10D", "QS"), or its back when null; `explain` names what it is on
+ * the table (a wall, a shield), which it then explains when pointed at or focused (rules/index.js).
+ * @param {{card: string|null, sideways?: boolean, explain?: string}} props */
+export function PlayingCard({ card, sideways, explain: role }) {
+  const told = role ? { title: explain('walls-and-armies', role), ...explainAttrs('walls-and-armies', role) } : {};
+  if (!card) return html`<span class=${`card back${sideways ? ' sideways' : ''}`} role="img" aria-label="face-down card" ...${told}></span>`;
   const rank = card.slice(0, -1);
   const suit = card.slice(-1);
   const red = suit === 'D' || suit === 'H';
   return html`<span class=${`card pc ${red ? 'red' : 'black'} suit-${suit}${sideways ? ' sideways' : ''}`}
-    role="img" aria-label=${`${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`} data-card=${card}>
+    role="img" aria-label=${`${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`} data-card=${card} ...${told}>
     <span class="corner" aria-hidden="true">${rank}<br/>${SUITS[suit]}</span>
     <span class="pip" aria-hidden="true">${RANK_NAMES[rank] ? rank : SUITS[suit]}</span>
   </span>`;
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function WallsAndArmiesBoard({ view, legal, you, send }) {
+export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
+  const marks = lastSpots('walls-and-armies', last);
   const moves = legal || [];
   const me = you === 1 ? 1 : 0;
   const order = [1 - me, me];
@@ -49,22 +55,22 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
         <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
         ${p.shields.map((c, i) => html`<${Target} card=${c} sideways=${true} label=${`shield ${i + 1}`}
           move=${seat === defender ? attack('shield', i + 1) : null} stack=${seat === defender ? stackOn('shield', i + 1) : null}
-          stackMove=${stackMove} send=${send} />`)}
+          stackMove=${stackMove} send=${send} marks=${marks} spot=${`wa:${seat}:shield:${i + 1}`} />`)}
       </div>
       <div class="wa-row walls" role="group" aria-label="Walls">
         ${p.walls.map((c, i) => html`<${Target} card=${c} label=${`wall ${i + 1}`}
           move=${seat === defender ? attack('wall', i + 1) : null} stack=${seat === defender ? stackOn('wall', i + 1) : null}
-          stackMove=${stackMove} send=${send} />`)}
+          stackMove=${stackMove} send=${send} marks=${marks} spot=${`wa:${seat}:wall:${i + 1}`} />`)}
       </div>
-      <${Pile} count=${p.army_cards} label="Army" kind="army" />
+      <${Pile} count=${p.army_cards} label="Army" kind="army" attrs=${explainAttrs('walls-and-armies', 'army')} />
     </div>
   </section>`;
 
   return html`<div class="wa">
     ${side(view.players[order[0]], order[0])}
     <div class="wa-middle">
-      <${Pile} count=${view.main_deck} label="Main deck" />
-      <div class="pile discard" role="group" aria-label=${`Discard pile: ${view.discard.length}`}>
+      <${Pile} count=${view.main_deck} label="Main deck" attrs=${explainAttrs('walls-and-armies', 'deck')} />
+      <div class="pile discard" role="group" aria-label=${`Discard pile: ${view.discard.length}`} ...${explainAttrs('walls-and-armies', 'discard')}>
         <span class="pile-cards">${view.discard.length ? html`<${PlayingCard} card=${view.discard[view.discard.length - 1]} />` : html`<span class="card empty"></span>`}</span>
         <span class="pile-label">Discard <b>${view.discard.length}</b></span>
       </div>
@@ -84,16 +90,17 @@ export function WallsAndArmiesBoard({ view, legal, you, send }) {
 /**
  * One of the defender's shields or walls: a button when it can be attacked, with the
  * attacker's stack against it (a button when it can be added to).
- * @param {{card: string|null, sideways?: boolean, label: string, move: any, stack: any, stackMove: (n: number) => any, send: (m: any) => void}} props
+ * @param {{card: string|null, sideways?: boolean, label: string, move: any, stack: any, stackMove: (n: number) => any,
+ *   send: (m: any) => void, marks: Set<string>, spot: string}} props
  */
-function Target({ card, sideways, label, move, stack, stackMove, send }) {
+function Target({ card, sideways, label, move, stack, stackMove, send, marks, spot }) {
   const sm = stack ? stackMove(stack.number) : null;
-  return html`<div class="wa-target">
+  return html`<div class=${`wa-target${spotClass(marks, spot)}`} ...${spotAttrs(marks, spot)}><${LastTag} marks=${marks} spot=${spot} />
     ${move
       ? html`<button type="button" class="card-btn target" data-move=${move.text}
-          onClick=${() => send(move)}><span class="sr-only">Attack ${label}: </span><${PlayingCard} card=${card} sideways=${sideways} /></button>`
-      : html`<span class="card-slot" role="group" aria-label=${label}><${PlayingCard} card=${card} sideways=${sideways} /></span>`}
-    ${stack && html`<div class="wa-stack" role="group" aria-label=${`stack ${stack.number}, total ${stack.total}`}>
+          onClick=${() => send(move)}><span class="sr-only">Attack ${label}: </span><${PlayingCard} card=${card} sideways=${sideways} explain=${sideways ? 'shield' : 'wall'} /></button>`
+      : html`<span class="card-slot" role="group" aria-label=${label}><${PlayingCard} card=${card} sideways=${sideways} explain=${sideways ? 'shield' : 'wall'} /></span>`}
+    ${stack && html`<div class="wa-stack" role="group" aria-label=${`stack ${stack.number}, total ${stack.total}`} ...${explainAttrs('walls-and-armies', 'stack')}>
       ${stack.cards.map((c) => html`<${PlayingCard} card=${c} />`)}
       <span class="total">= ${stack.total}</span>
       ${sm && html`<button type="button" class="small-btn" data-move=${sm.text} onClick=${() => send(sm)}>Add to stack ${stack.number}</button>`}

@@ -46,13 +46,26 @@ export function Lobby({ client }) {
       <section class="panel" aria-labelledby="done-h">
         <h2 id="done-h">Finished games</h2>
         ${finished.length === 0 && html`<p class="muted">None yet.</p>`}
-        <ul class="games">${finished.slice(0, 20).map((g) => html`<li key=${g.id}>
+        <ul class="games">${finished.slice(0, 20).map((g) => html`<li key=${g.id} data-testid=${`finished-${g.id}`}>
           <span class="g-title">${titleOf(s.types, g.game)} #${g.id}</span>
+          <${Players} types=${s.types} g=${g} />
           <span class="muted">${g.result || g.reason}</span>
           <a class="button" href=${`#/replay/${g.id}`}>Replay</a>
         </li>`)}</ul>
       </section>
     </div>`;
+}
+
+/**
+ * Who played a finished game (its list entry: `seats` with `name` or an AI's `level`), each
+ * under their seat's name.
+ * @param {{types: any[], g: any}} props
+ */
+export function Players({ types, g }) {
+  const t = types.find((x) => x.type === g.game);
+  const seatName = (/** @type {number} */ i) => (t && t.seat_names[i]) || `Seat ${i + 1}`;
+  return html`<span class="seats-mini" data-testid="players">${(g.seats || []).map((seat) => html`<span
+    class=${`chip ${seatClass(seat.seat, seatName(seat.seat))}`}>${seatName(seat.seat)}: ${seat.kind === 'ai' ? `AI (${seat.level})` : seat.name || seat.kind}</span>`)}</span>`;
 }
 
 /** @param {any[]} types @param {string} type */
@@ -116,7 +129,8 @@ function PlayAi({ client }) {
         ${seatNames.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}</select></label>
       <button type="submit" class="primary" disabled=${busy || !t} data-testid="play-ai">Play</button>
     </form>
-    ${t && html`<p class="muted">${t.summary}</p>`}
+    ${t && html`<p class="muted">${t.summary} <a href=${`#/rules/${t.type}`} data-testid="lobby-rules">Rules of ${t.title}</a> ·
+      <a href=${`#/learn/${t.type}`} data-testid="lobby-learn">Learn by playing</a></p>`}
   </section>`;
 }
 

@@ -5,6 +5,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { RatingChart } from './chart.js';
 import { count } from './seats.js';
+import { Players } from './lobby.js';
 
 // Every player's rating before their first rated game of a kind (docs/server-protocol.md,
 // "Ratings": new players 1500 / 350), the chart's point 0 when the history is whole.
@@ -52,8 +53,9 @@ export function Profile({ client, name }) {
           <td>${title(g)}</td><td>${lvl}</td><td>${r.won}</td><td>${r.lost}</td><td>${r.drawn}</td></tr>`))}</tbody></table>`}
     </section>
     <section class="panel"><h2>Finished games</h2>
-      <table class="data"><thead><tr><th>Game</th><th>Result</th><th>Replay and record</th></tr></thead>
-        <tbody>${p.games.map((g) => html`<tr><td>${title(g.game)} #${g.id}${g.rated ? ' (rated)' : ''}</td><td>${g.result}</td>
+      <table class="data"><thead><tr><th>Game</th><th>Players</th><th>Result</th><th>Replay and record</th></tr></thead>
+        <tbody>${p.games.map((g) => html`<tr data-testid=${`finished-${g.id}`}><td>${title(g.game)} #${g.id}${g.rated ? ' (rated)' : ''}</td>
+          <td><${Players} types=${client.state.types} g=${g} /></td><td>${g.result}</td>
           <td><a href=${`#/replay/${g.id}`}>Replay</a> · <a href=${`/api/v1/games/${g.id}/record`} download=${`game-${g.id}.record`}>Record</a></td></tr>`)}</tbody></table>
     </section>
   </div>`;

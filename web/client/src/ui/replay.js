@@ -26,18 +26,18 @@ export function Replay({ id }) {
   if (error) return html`<p class="error" role="alert">${error}</p>`;
   if (!data) return html`<p role="status">Loading the replay of game ${id}…</p>`;
   const frames = data.frames;
-  const last = frames.length - 1;
-  const at = Math.min(step, last);
+  const final = frames.length - 1;
+  const at = Math.min(step, final);
   const frame = frames[at];
   const Board = boardFor(data.type);
   /** @param {number} s */
-  const go = (s) => setStep(Math.max(0, Math.min(last, s)));
+  const go = (s) => setStep(Math.max(0, Math.min(final, s)));
   /** @param {KeyboardEvent} e */
   function onKey(e) {
     if (e.key === 'ArrowLeft') go(at - 1);
     else if (e.key === 'ArrowRight') go(at + 1);
     else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(last);
+    else if (e.key === 'End') go(final);
     else return;
     e.preventDefault();
   }
@@ -45,6 +45,7 @@ export function Replay({ id }) {
   // From every seat, the move is told as the seat that made it was told it (the fullest telling).
   const mover = data.each && frame.seat !== undefined ? data.each.find((/** @type {any} */ d) => d.viewer === frame.seat) : null;
   const events = (mover ? mover.frames[at] : frame).events || [];
+  const last = at > 0 ? { seat: frame.seat ?? null, events } : null;
   return html`<div class=${`replay game-${data.type}`} onKeyDown=${onKey}>
     <header class="table-head">
       <h1>Replay: ${data.title} <span class="muted">#${id}</span></h1>
@@ -58,11 +59,11 @@ export function Replay({ id }) {
       </select></label>
       <button type="button" onClick=${() => go(0)} aria-label="First position">|◀</button>
       <button type="button" onClick=${() => go(at - 1)} aria-label="Back one move" data-testid="replay-back">◀</button>
-      <input type="range" min="0" max=${last} value=${at} aria-label="Move" data-testid="replay-slider"
+      <input type="range" min="0" max=${final} value=${at} aria-label="Move" data-testid="replay-slider"
         onInput=${(/** @type {any} */ e) => go(Number(e.currentTarget.value))} />
       <button type="button" onClick=${() => go(at + 1)} aria-label="Forward one move" data-testid="replay-forward">▶</button>
-      <button type="button" onClick=${() => go(last)} aria-label="Last position">▶|</button>
-      <span data-testid="replay-step">Move ${at} of ${last}</span>
+      <button type="button" onClick=${() => go(final)} aria-label="Last position">▶|</button>
+      <span data-testid="replay-step">Move ${at} of ${final}</span>
       <a class="button" href=${`/api/v1/games/${id}/record`} download=${`game-${id}.record`}>Record</a>
     </div>
     <div class="table-body">
@@ -73,10 +74,11 @@ export function Replay({ id }) {
               aria-label=${`Seen by ${seatName(data.seats, d.viewer)}`}>
               <h2>Seen by ${seatName(data.seats, d.viewer)}</h2>
               <${BoardGuard} Board=${Board} key=${`${d.viewer}-${at}`} view=${d.frames[at].view} legal=${null} you=${d.viewer}
-                seats=${data.seats} send=${() => {}} status=${at === last ? 'over' : 'live'} />
+                seats=${data.seats} send=${() => {}} status=${at === final ? 'over' : 'live'}
+                last=${at > 0 ? { seat: frame.seat ?? null, events: d.frames[at].events || [] } : null} />
             </section>`)
           : html`<${BoardGuard} Board=${Board} key=${`${viewer}-${at}`} view=${frame.view} legal=${null} you=${you}
-              seats=${data.seats} send=${() => {}} status=${at === last ? 'over' : 'live'} />`}
+              seats=${data.seats} send=${() => {}} status=${at === final ? 'over' : 'live'} last=${last} />`}
       </section>
       <aside class="side">
         <section class="log-panel"><h2>This move</h2>

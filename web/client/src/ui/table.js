@@ -7,15 +7,19 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
 import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
+import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
+import { Coach, lessonsDone, noteLesson } from './learn.js';
 
-/** @param {{client: import('../client.js').Client, id: number}} props */
-export function Table({ client, id }) {
+/** A game's table; `learn` adds the coach of a guided first game (learn.js).
+ * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
+export function Table({ client, id, learn = false }) {
   useEffect(() => {
     client.openGame(id);
     return () => client.closeGame(id);
   }, [client, id]);
   const g = client.state.games[id];
   const focused = useRef(false);
+  const [pointed, setPointed] = useState(/** @type {string|null} */ (null));
   // Entering a game you play puts the cursor in the move field (once), unless the focus is
   // already somewhere on purpose.
   useEffect(() => {
@@ -34,7 +38,11 @@ export function Table({ client, id }) {
   const myTurn = live && snap.you !== null && snap.to_move === snap.you && !!snap.legal;
   const interactive = myTurn && !g.pending;
   /** @param {import('../client.js').LegalMove|string} m */
-  const send = (m) => client.move(id, m);
+  const send = (m) => {
+    const entry = typeof m === 'string' ? (snap.legal || []).find((x) => x.text.toLowerCase() === m.trim().toLowerCase()) : m;
+    if (learn && entry) noteLesson(id, snap.type, entry, snap.view);
+    client.move(id, m);
+  };
   return html`<div class=${`table-page game-${snap.type}`} data-testid="table" data-ply=${snap.ply}
       data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'}>
     <header class="table-head">
@@ -42,21 +50,33 @@ export function Table({ client, id }) {
       <${SeatsBar} g=${g} />
       <p class="status" data-testid="status">${statusLine(g, interactive)}</p>
     </header>
+    ${(snap.you === null || snap.you === undefined) && html`<p class="watching" data-testid="spectating">
+      <b>You are watching</b> this game as a spectator: you see what every spectator sees, and no one's hidden cards.</p>`}
     ${snap.status === 'open' && html`<${Waiting} client=${client} g=${g} />`}
     <div class="table-body">
-      <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h">
+      <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h"
+        onMouseOver=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}
+        onFocusIn=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}>
         <h2 id="board-h" class="sr-only">Board</h2>
         ${snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
           legal=${interactive ? snap.legal : null} you=${snap.you} seats=${snap.seats}
-          send=${send} status=${snap.status} />`}
+          send=${send} status=${snap.status} last=${g.last} />`}
+        <${ExplainLine} game=${snap.type} keyName=${pointed} />
+        <${Explanations} game=${snap.type} />
       </section>
       <aside class="side">
+        ${learn && snap.you !== null && html`<${Coach} g=${g} interactive=${interactive} done=${lessonsDone(id)} />`}
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
           send=${send} disabled=${!interactive} hint=${g.hint} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
         ${snap.you !== null && live && html`<${ForcedMoves} legal=${interactive ? snap.legal : null} send=${send} />`}
         <${EventLog} g=${g} />
+        <details class="panel rules-panel" data-testid="table-rules">
+          <summary>Rules of ${snap.title}</summary>
+          <p class="small"><a href=${`#/rules/${snap.type}`}>On a page of their own</a></p>
+          <${RulesBody} game=${snap.type} title=${snap.title} level=${3} />
+        </details>
         <${Chat} g=${g} client=${client} />
       </aside>
     </div>
