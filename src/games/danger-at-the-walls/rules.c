@@ -51,8 +51,9 @@ static unsigned active_leaders(const dw_state *s, int w, int seat)
     return l;
 }
 
-/* DW-7: Blue = (A*n + C*e)*g, Red = (A + C)*k; Wizard zeroes both A, Builder both C. */
-int dw_strength(const dw_state *s, int wall, int seat)
+/* DW-7: Blue = (A*n + C*e)*g, Red = (A + C)*k; Wizard zeroes both A, Builder both C.
+ * Inline so update_control, on the hot path, computes both sides without calls. */
+static inline int strength(const dw_state *s, int wall, int seat)
 {
     const dw_side *sd = &s->side[wall][seat];
     unsigned red = s->side[wall][DW_RED].leaders;
@@ -73,12 +74,18 @@ int dw_strength(const dw_state *s, int wall, int seat)
     return (blue & LB(DW_GENERAL)) ? 2 * (a + c) : a + c;
 }
 
+/* DW-7, for the views and the AI. */
+int dw_strength(const dw_state *s, int wall, int seat)
+{
+    return strength(s, wall, seat);
+}
+
 /* DW-10 and the Flag lock (DW-2): strictly greater strength takes an unflagged wall. */
 static void update_control(dw_state *s, int w)
 {
     if (s->flag[w])
         return;
-    const int b = dw_strength(s, w, DW_BLUE), r = dw_strength(s, w, DW_RED);
+    const int b = strength(s, w, DW_BLUE), r = strength(s, w, DW_RED);
     const uint8_t c = s->control[w];
     s->control[w] = b > r ? (uint8_t)DW_BLUE : r > b ? (uint8_t)DW_RED : c;
 }
@@ -133,8 +140,9 @@ int dw_walls_of(const dw_state *s, int seat)
     BY_N2(M, 0), BY_N2(M, 1), BY_N2(M, 2), BY_N2(M, 3), BY_N2(M, 4), BY_N2(M, 5), BY_N2(M, 6)
 /* clang-format on */
 
-/* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value. */
-static const uint16_t archer_offsets[343][26] = {BY_KEY(SUB_ROW)};
+/* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value; rows of 28
+ * (zero-padded) so they are copied four at a time. */
+static const uint32_t archer_offsets[343][28] = {BY_KEY(SUB_ROW)};
 /* uint16_t, not uint8_t: clang checks both arms of SUB_COUNT's ?: against the element type,
  * and the arm never taken (keys of more than six Archers) exceeds 255. */
 static const uint16_t archer_count[343] = {BY_KEY(SUB_COUNT)};
@@ -214,52 +222,107 @@ int dw_turn_number(const void *st)
 /* ------------------------------------------------------------------------------------------ */
 /* Legal actions                                                                              */
 
-/* Every play of the hand (DW-3), or the discards of DW-4 when none exists. */
-static int legal_plays(const dw_state *s, rp_action *out)
+/* Four actions at once: legal_plays writes its lists of consecutive plays in blocks of four
+ * (GCC's and Clang's vector extension, so plain SSE2 on x86-64 and SIMD128 in WebAssembly). A
+ * block may run up to three actions past the list's end: the next list overwrites them and
+ * the buffer has RP_MAX_LEGAL slots, far more than the longest list (130 Archer plays). */
+typedef uint32_t dw_block __attribute__((vector_size(16)));
+
+static inline void put_block(rp_action *out, dw_block v)
+{
+    memcpy(out, &v, sizeof v);
+}
+
+/* The five walls' copies of a play whose action id grows by `stride` per wall. */
+static inline void put_five(rp_action *out, uint32_t first, uint32_t stride)
+{
+    const dw_block step = {0, stride, 2 * stride, 3 * stride};
+    put_block(out, step + first);
+    out[4] = first + 4 * stride;
+}
+
+/* Counts of the hand's faces DW_A1..DW_C9 as the bytes of one word, byte i = face i. */
+static inline uint64_t hand_word(const uint8_t *h)
+{
+    uint64_t w;
+    memcpy(&w, h, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* What of a side shows as bits: 1, 2, 4 for Archers of value 1, 2, 3, 8 for a Cannon (its
+ * stack height) — the bytes archers[0..2] and ncannon read as one word, top bit per non-zero
+ * byte (the same trick as the hand's counts). */
+_Static_assert(offsetof(dw_side, ncannon) == 3, "dw_side: archers[3] then ncannon");
+static inline unsigned shown_cards(const dw_side *sd)
+{
+    uint32_t x;
+    memcpy(&x, sd->archers, sizeof x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap32(x);
+#endif
+    x = (x + 0x7F7F7F7Fu) & 0x80808080u;
+    return (x >> 7 & 1u) | (x >> 14 & 2u) | (x >> 21 & 4u) | (x >> 28 & 8u);
+}
+
+/* Every play of the hand (DW-3), or the discards of DW-4 when none exists. The hot path of a
+ * random playout: lists are written in blocks, absent targets are written and not counted
+ * (no data-dependent branch), and the order is fixed (bench signatures depend on it). */
+__attribute__((noinline)) /* so the refill's short path saves no registers */
+static int
+legal_plays(const dw_state *s, rp_action *out)
 {
     const int p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
     int n = 0;
-    const int m1 = h[DW_A1], m2 = h[DW_A2], m3 = h[DW_A3];
-    if (m1 | m2 | m3) {
+    /* faces DW_A1..DW_C9 as bytes 0..7; counts are below 0x80, so adding 0x7f sets a byte's
+     * top bit exactly when it is non-zero, with no carry between bytes */
+    const uint64_t counts = hand_word(h);
+    if (counts & 0xFFFFFFu) {
         /* The sub-multisets of the hand's Archers come from a table; one copy per wall. */
-        const int key = m1 * 49 + m2 * 7 + m3, k = archer_count[key];
-        const uint16_t *off = archer_offsets[key];
-        for (int w = 0; w < DW_WALLS; w++, n += k)
-            for (int i = 0; i < k; i++)
-                out[n + i] = (rp_action)(DW_ACT_ARCHERS + w * 343 + off[i]);
+        const int key = h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3], k = archer_count[key];
+        const uint32_t *off = archer_offsets[key];
+        /* Blocks from the last down, so a block that runs past the end of wall w's list is
+         * overwritten by wall w + 1's first block, written after it. */
+        for (int i = (k - 1) & ~3; i >= 0; i -= 4) {
+            dw_block v;
+            memcpy(&v, off + i, sizeof v);
+            put_block(out + i, v + DW_ACT_ARCHERS);
+            put_block(out + k + i, v + (DW_ACT_ARCHERS + 343));
+            put_block(out + 2 * k + i, v + (DW_ACT_ARCHERS + 2 * 343));
+            put_block(out + 3 * k + i, v + (DW_ACT_ARCHERS + 3 * 343));
+            put_block(out + 4 * k + i, v + (DW_ACT_ARCHERS + 4 * 343));
+        }
+        n = DW_WALLS * k;
     }
-    /* Cannon faces held: one bit per non-zero count byte (counts are below 0x80, so adding
-     * 0x7f sets a byte's top bit exactly when it is non-zero, with no carry between bytes). */
-    uint64_t counts = 0; /* faces DW_A1..DW_C9 as bytes 0..7 (compiles to one load) */
-    for (int i = 7; i >= 0; i--)
-        counts = counts << 8 | h[i];
     uint64_t held = (counts + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080000000ull; /* C5..C9 */
     for (; held; held &= held - 1) {
         const int f = __builtin_ctzll(held) >> 3;
-        for (int w = 0; w < DW_WALLS; w++)
-            out[n + w] = (rp_action)(DW_ACT_CANNON + w * 5 + f - DW_C5);
+        put_five(out + n, (uint32_t)(DW_ACT_CANNON + f - DW_C5), 5);
         n += DW_WALLS;
     }
     if (h[DW_FLAG])
+#pragma GCC unroll 5
         for (int w = 0; w < DW_WALLS; w++) {
             out[n] = (rp_action)(DW_ACT_FLAG + w);
             n += !s->flag[w]; /* DW-2 */
         }
     if (h[DW_ATTACK]) {
-        /* The wall whose Blue top Cannon the Spy covers, or -1; then no branch per wall. */
+        /* The wall whose Blue top Cannon the Spy covers, or -1 (DW-P1: a spied Cannon cannot
+         * be moved, nor be the target). */
         const int spied =
             (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *own = &s->side[w][p], *opp = &s->side[w][q];
-            /* DW-6: own active top Cannon; DW-P1: a spied Cannon cannot be moved */
-            const int mine = (own->ncannon != 0) & ((p == DW_RED) | (w != spied));
-            const int theirs = (opp->ncannon != 0) & ((q == DW_RED) | (w != spied));
-            const int archers = (opp->archers[0] | opp->archers[1] | opp->archers[2]) != 0;
+            if (!own->ncannon || (p == DW_BLUE && w == spied))
+                continue; /* DW-6: the attacker needs its own active top Cannon here */
+            const unsigned shown = shown_cards(opp);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
-            n += mine & theirs;
+            n += (int)(shown >> 3) & !(q == DW_BLUE && w == spied);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
-            n += mine & archers;
+            n += (shown & 7u) != 0;
         }
     }
     /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
@@ -267,42 +330,25 @@ static int legal_plays(const dw_state *s, rp_action *out)
     uint32_t lead = (uint32_t)h[f0] | (uint32_t)h[f0 + 1] << 8 | (uint32_t)h[f0 + 2] << 16;
     for (lead = (lead + 0x7F7F7Fu) & 0x808080u; lead; lead &= lead - 1) {
         const int l = l0 + (__builtin_ctz(lead) >> 3);
-        for (int w = 0; w < DW_WALLS; w++)
-            out[n + w] = (rp_action)(DW_ACT_LEADER + w * 6 + l);
+        put_five(out + n, (uint32_t)(DW_ACT_LEADER + l), 6);
         n += DW_WALLS;
     }
     if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *b = &s->side[w][DW_BLUE];
-            const int base = DW_ACT_SPY + w * 7;
-            /* write each target, keep it when present (no data-dependent branch) */
-            for (int v = 0; v < 3; v++) {
-                out[n] = (rp_action)(base + v);
-                n += b->archers[v] != 0;
-            }
-            out[n] = (rp_action)(base + 3);
-            n += b->ncannon != 0;
-            for (int l = 0; l < 3; l++) {
-                out[n] = (rp_action)(base + 4 + l);
-                n += (b->leaders >> l) & 1;
-            }
+            /* targets 0..6 as bits: Archers 1-3, the top Cannon, General, Noble, Engineer */
+            unsigned t = shown_cards(b) | (b->leaders & 7u) << 4;
+            for (; t; t &= t - 1)
+                out[n++] = (rp_action)(DW_ACT_SPY + w * 7 + __builtin_ctz(t));
         }
     if (p == DW_BLUE && h[DW_ASSASSIN]) /* DW-9: any visible Red card in play */
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *r = &s->side[w][DW_RED];
-            const int base = DW_ACT_ASSASSIN + w * 8;
-            for (int v = 0; v < 3; v++) {
-                out[n] = (rp_action)(base + v);
-                n += r->archers[v] != 0;
-            }
-            out[n] = (rp_action)(base + 3);
-            n += r->ncannon != 0;
-            for (int l = 0; l < 3; l++) {
-                out[n] = (rp_action)(base + 4 + l);
-                n += (r->leaders >> (DW_KING - DW_GENERAL + l)) & 1;
-            }
-            out[n] = (rp_action)(base + 7);
-            n += s->spy_wall == w + 1 && dw_spy_visible(s);
+            /* targets 0..7 as bits: Archers 1-3, the top Cannon, King, Wizard, Builder, Spy */
+            unsigned t = shown_cards(r) | (r->leaders >> (DW_KING - DW_GENERAL) & 7u) << 4;
+            t |= (unsigned)(s->spy_wall == w + 1 && dw_spy_visible(s)) << 7;
+            for (; t; t &= t - 1)
+                out[n++] = (rp_action)(DW_ACT_ASSASSIN + w * 8 + __builtin_ctz(t));
         }
     if (n == 0) /* DW-4 */
         for (int f = 0; f < DW_FACES; f++)
@@ -474,6 +520,15 @@ static int apply_play(dw_state *s, int p, rp_action a)
     return -1;
 }
 
+/* A play, then control of its wall re-evaluated (DW-10). Not inlined, so a refill draw (half
+ * of all actions) saves no registers for it. */
+__attribute__((noinline)) static void play(dw_state *s, int p, rp_action a)
+{
+    const int w = apply_play(s, p, a);
+    if (w >= 0)
+        update_control(s, w);
+}
+
 /* Apply a legal action: a play (then control is re-evaluated, DW-10) or one refill draw. */
 void dw_apply(void *st, rp_action a)
 {
@@ -489,9 +544,7 @@ void dw_apply(void *st, rp_action a)
         s->hand[p][f]++;
         s->hand_n[p]++;
     } else {
-        const int w = apply_play(s, p, a);
-        if (w >= 0)
-            update_control(s, w);
+        play(s, p, a);
     }
     advance(s);
     RP_DEBUG_STATE_OK(&rp_danger_at_the_walls, s);
