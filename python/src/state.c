@@ -589,6 +589,46 @@ static PyObject *state_information_state_string(PyObject *self, PyObject *args)
     return r;
 }
 
+/* information_state_tensor(player=None, out=None): the perfect-recall tensor of that seat
+ * (rp_information_state): its observation at the root, then a row per action of the history. */
+static PyObject *state_information_state_tensor(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"player", "out", NULL};
+    rp_py_state *s = (rp_py_state *)self;
+    PyObject *arg = NULL, *out = NULL;
+    int player;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", keywords, &arg, &out) ||
+        player_arg(s, arg, false, &player) < 0)
+        return NULL;
+    const char *root = PyBytes_AS_STRING(s->root);
+    const size_t size = rp_information_state_size(game_of(s), root);
+    if (size == 0) {
+        PyErr_Format(PyExc_NotImplementedError, "%s has no information state tensor",
+                     game_of(s)->id);
+        return NULL;
+    }
+    PyObject *array =
+        out && out != Py_None ? Py_NewRef(out) : new_array((Py_ssize_t)size, "float32");
+    if (!array)
+        return NULL;
+    Py_buffer view;
+    if (rp_py_get_buffer(array, &view, "f", (Py_ssize_t)size, true, "out") < 0) {
+        Py_DECREF(array);
+        return NULL;
+    }
+    rp_error err;
+    const int rc = rp_information_state(game_of(s), root, s->history, (size_t)s->history_len,
+                                        player, view.buf, size, &err);
+    PyBuffer_Release(&view);
+    if (rc < 0) {
+        Py_DECREF(array);
+        PyErr_Format(rc == RP_ENOSPACE ? PyExc_OverflowError : PyExc_ValueError, "%s: %s",
+                     game_of(s)->id, err.msg);
+        return NULL;
+    }
+    return array;
+}
+
 /* By the full state (as ==): FNV-1a over its bytes. */
 static Py_hash_t state_hash(PyObject *self)
 {
@@ -668,6 +708,11 @@ static PyMethodDef state_methods[] = {
     {"information_state_string", state_information_state_string, METH_VARARGS,
      "information_state_string(player=None) -> everything that seat has been told, in order "
      "(perfect recall): its screen at the start, then every action's events as told to it"},
+    {"information_state_tensor", (PyCFunction)(void (*)(void))state_information_state_tensor,
+     METH_VARARGS | METH_KEYWORDS,
+     "information_state_tensor(player=None, out=None) -> float32 numpy array: that seat's "
+     "observation at the start, then per action [1, the action as it saw it, its observation "
+     "after it] (Game.information_state_tensor_size floats; perfect recall)"},
     {NULL, NULL, 0, NULL},
 };
 
