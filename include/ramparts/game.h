@@ -306,6 +306,13 @@ typedef struct rp_game {
      * cap (tool_turn_cap) or says which assumption it makes (King of Danger's tie hands);
      * the information state (rp_information_state) holds this many actions. */
     int (*max_game_length)(const void *st);
+
+    /* Optional in a game without RP_CHANCE, required with it for rp_reseed: redraw what no
+     * seat and no spectator knows, drawing it anew from rng (deck orders nobody has seen,
+     * cards nobody has seen, the generator of every later draw), so that every seat's view and
+     * legal actions stay as they are but the future draws are no longer the true game's. A
+     * search on the referee's state reseeds its copies so it cannot see what will be drawn. */
+    void (*reseed)(void *st, rp_rng *rng);
 } rp_game;
 
 /* The name of a seat for people ("Blue", or "player 2"): constant text, safe from any thread. */
@@ -387,6 +394,9 @@ RP_EXTERN size_t rp_information_state_row_size(const rp_game *game);
 RP_EXTERN int rp_information_state(const rp_game *game, const void *root, const rp_action *actions,
                                    size_t count, int player, float *out, size_t size,
                                    rp_error *err);
+/* Redraw what nobody knows in st (the reseed hook) from rng: RP_OK (nothing to do in a game
+ * without chance), or RP_EUNSUPPORTED with err filled when a game with chance lacks it. */
+RP_EXTERN int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err);
 /* The legal actions of st as num_actions bytes: 1 where legal, else 0 (all 0 when over). */
 RP_EXTERN void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask);
 /* The options st is played under (config_of), with the seed of base; games without

@@ -362,6 +362,27 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     return (PyObject *)copy;
 }
 
+/* reseed(seed): a copy whose future chance is drawn anew (rp_reseed). */
+static PyObject *state_reseed(PyObject *self, PyObject *arg)
+{
+    rp_py_state *s = (rp_py_state *)self;
+    const unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred())
+        return NULL;
+    rp_py_state *copy = rp_py_state_new(s->game, s->st);
+    if (!copy)
+        return NULL;
+    rp_rng rng;
+    rp_rng_seed(&rng, seed, 0x7273u);
+    rp_error err;
+    if (rp_reseed(game_of(s), copy->st, &rng, &err) < 0) {
+        Py_DECREF(copy);
+        PyErr_Format(PyExc_NotImplementedError, "%s", err.msg);
+        return NULL;
+    }
+    return (PyObject *)copy;
+}
+
 static PyObject *state_serialize(PyObject *self, PyObject *unused)
 {
     (void)unused;
@@ -688,6 +709,9 @@ static PyMethodDef state_methods[] = {
     {"resample_from_infostate", state_resample_from_infostate, METH_VARARGS,
      "resample_from_infostate(player, seed) -> a State that player cannot tell from this one, "
      "everything hidden from them drawn at random"},
+    {"reseed", state_reseed, METH_O,
+     "reseed(seed) -> a State every seat sees as this one, with what nobody knows (deck orders, "
+     "later draws) drawn anew: a search on it cannot see the true game's future draws"},
     {"serialize", state_serialize, METH_NOARGS,
      "the full-state notation (hidden cards included): Game.deserialize_state reads it"},
     {"events", (PyCFunction)(void (*)(void))state_events, METH_VARARGS | METH_KEYWORDS,

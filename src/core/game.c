@@ -434,6 +434,18 @@ void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask)
         mask[legal[i]] = 1;
 }
 
+/* ---- reseeding: the future drawn anew ---- */
+
+int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err)
+{
+    if (!(game->flags & RP_CHANCE))
+        return RP_OK;
+    if (!game->reseed)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s cannot redraw its chance", game->id);
+    game->reseed(st, rng);
+    return RP_OK;
+}
+
 /* ---- perfect-recall information states ---- */
 
 int rp_max_game_length(const rp_game *game, const void *st)

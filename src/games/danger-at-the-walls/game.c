@@ -74,4 +74,5 @@ const rp_game rp_danger_at_the_walls = {
     .num_observation_fields = DW_OBS_FIELDS,
     .observation_tensor = dw_observation_tensor,
     .max_game_length = dw_max_game_length,
+    .reseed = dw_reseed,
 };

@@ -87,4 +87,5 @@ const rp_game rp_king_of_danger = {
     .num_observation_fields = KD_OBS_FIELDS,
     .observation_tensor = kd_observation_tensor,
     .max_game_length = kd_max_game_length,
+    .reseed = kd_reseed,
 };

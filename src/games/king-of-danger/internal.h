@@ -260,6 +260,7 @@ int kd_secret_names(const void *st, int viewer, char *buf, size_t size);
 void kd_render(const void *st, int viewer, FILE *out, bool color);
 /* learn.c */
 void kd_determinize(void *st, int player, rp_rng *rng);
+void kd_reseed(void *st, rp_rng *rng);
 double kd_evaluate(const void *st, int player);
 double kd_score(const void *st, int seat);
 void kd_observation_tensor(const void *st, int player, float *out);

@@ -440,4 +440,5 @@ const rp_game rp_rush_the_wall = {
     .num_observation_fields = (int)(sizeof rtw_obs_fields / sizeof rtw_obs_fields[0]),
     .observation_tensor = rtw_observation_tensor,
     .max_game_length = rtw_max_game_length,
+    .reseed = rtw_reseed,
 };

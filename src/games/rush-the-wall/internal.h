@@ -397,6 +397,7 @@ int rtw_secret_names(const void *st, int viewer, char *buf, size_t size);
 void rtw_describe(const void *st, FILE *out);
 /* learn.c */
 void rtw_determinize(void *st, int viewer, rp_rng *rng);
+void rtw_reseed(void *st, rp_rng *rng);
 rp_action rtw_observe_action(const void *st, rp_action action, int observer);
 double rtw_evaluate(const void *st, int player);
 double rtw_score(const void *st, int seat);

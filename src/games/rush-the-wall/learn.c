@@ -38,12 +38,9 @@ static void determinize_clan(rtw_state *s, int c, rp_rng *rng)
     s->drawn[c] = drawn;
 }
 
-void rtw_determinize(void *st, int viewer, rp_rng *rng)
+/* The undrawn forts' order and the generator (every later warrior draw), anew. */
+static void redraw_future(rtw_state *s, rp_rng *rng)
 {
-    rtw_state *s = st;
-    for (int c = 0; c < s->clans; c++) /* the spectator (RP_SPECTATOR) sees no clan's own */
-        if (c != viewer)
-            determinize_clan(s, c, rng);
     /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
      * result never depends on the hidden order it replaces. */
     int drawn = RTW_SLOTS * (s->round + 1);
@@ -57,6 +54,25 @@ void rtw_determinize(void *st, int viewer, rp_rng *rng)
     rp_rng_shuffle_u8(rng, undrawn, RTW_FORTS - drawn);
     uint64_t seed = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
+}
+
+void rtw_determinize(void *st, int viewer, rp_rng *rng)
+{
+    rtw_state *s = st;
+    for (int c = 0; c < s->clans; c++) /* the spectator (RP_SPECTATOR) sees no clan's own */
+        if (c != viewer)
+            determinize_clan(s, c, rng);
+    redraw_future(s, rng);
+}
+
+/* What no player knows: the neutral clans' warriors (RW-11: random, face down, nobody's to
+ * see), the undrawn forts' order and the generator. */
+void rtw_reseed(void *st, rp_rng *rng)
+{
+    rtw_state *s = st;
+    for (int c = s->players; c < s->clans; c++)
+        determinize_clan(s, c, rng);
+    redraw_future(s, rng);
 }
 
 /* Other clans see that a placement was made, not which warrior (RW-5). */

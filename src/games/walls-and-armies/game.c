@@ -30,6 +30,13 @@ static int wa_max_game_length(const void *st)
     return ((const wa_state *)st)->cap * 2 * 10;
 }
 
+/* Nothing hidden is known to anyone, owners included (WA-8): what no seat knows is what the
+ * spectator cannot see. */
+static void wa_reseed(void *st, rp_rng *rng)
+{
+    wa_determinize(st, RP_SPECTATOR, rng);
+}
+
 const rp_game rp_walls_and_armies = {
     .id = "walls-and-armies",
     .title = "Walls and Armies",
@@ -76,4 +83,5 @@ const rp_game rp_walls_and_armies = {
     .num_observation_fields = WA_OBS_FIELDS,
     .observation_tensor = wa_observation_tensor,
     .max_game_length = wa_max_game_length,
+    .reseed = wa_reseed,
 };
