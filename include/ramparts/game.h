@@ -304,6 +304,20 @@ typedef struct rp_game {
      * and sizes scaled as each field says). Allocation-free: learning loops call it at every
      * step. */
     void (*observation_tensor)(const void *st, int player, float *out);
+
+    /* Optional: an upper bound on the actions of a game played from its start under st's
+     * options (what OpenSpiel calls max_game_length), derived from the rules: turns at most
+     * times actions a turn at most. Where the rules set no bound it counts up to the tools'
+     * cap (tool_turn_cap) or says which assumption it makes (King of Danger's tie hands);
+     * the information state (rp_information_state) holds this many actions. */
+    int (*max_game_length)(const void *st);
+
+    /* Optional in a game without RP_CHANCE, required with it for rp_reseed: redraw what no
+     * seat and no spectator knows, drawing it anew from rng (deck orders nobody has seen,
+     * cards nobody has seen, the generator of every later draw), so that every seat's view and
+     * legal actions stay as they are but the future draws are no longer the true game's. A
+     * search on the referee's state reseeds its copies so it cannot see what will be drawn. */
+    void (*reseed)(void *st, rp_rng *rng);
 } rp_game;
 
 /* The name of a seat for people ("Blue", or "player 2"): constant text, safe from any thread. */
@@ -364,6 +378,30 @@ RP_EXTERN struct cJSON *rp_legal_json(const rp_game *game, const void *st);
  * filled and out untouched. */
 RP_EXTERN int rp_observation(const rp_game *game, const void *st, int player, float *out,
                              size_t size, rp_error *err);
+/* The game's bound on the actions of a game under st's options (max_game_length), or
+ * RP_EUNSUPPORTED when it has none. */
+RP_EXTERN int rp_max_game_length(const rp_game *game, const void *st);
+/* Floats of a perfect-recall information state under st's options (0 when the game has no
+ * observation tensor or no max_game_length): the observation at the start, then one row per
+ * action up to max_game_length, each [1, the action as the player observed it (its id, or
+ * observe_action's canonical id, plus 1, over num_actions), the player's observation after
+ * it]; the observation part of the rows is left out in a game without chance or hidden
+ * information, where the actions alone fix every later observation. Rows past the actions
+ * played are 0. */
+RP_EXTERN size_t rp_information_state_size(const rp_game *game, const void *st);
+/* Floats of one row of that tensor (2 + the observation, or 2). */
+RP_EXTERN size_t rp_information_state_row_size(const rp_game *game);
+/* The information state of `player` after `actions` (count of them, each legal in turn) played
+ * from `root`, into out[0 .. size): RP_OK; RP_EINVAL for a bad seat or an illegal action,
+ * RP_ENOSPACE when out is too small or the actions outnumber max_game_length, RP_EUNSUPPORTED
+ * without an observation tensor or a bound; err says which, and out is then unspecified. Two
+ * histories the player cannot tell apart give the same floats; two it can, different ones. */
+RP_EXTERN int rp_information_state(const rp_game *game, const void *root, const rp_action *actions,
+                                   size_t count, int player, float *out, size_t size,
+                                   rp_error *err);
+/* Redraw what nobody knows in st (the reseed hook) from rng: RP_OK (nothing to do in a game
+ * without chance), or RP_EUNSUPPORTED with err filled when a game with chance lacks it. */
+RP_EXTERN int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err);
 /* The legal actions of st as num_actions bytes: 1 where legal, else 0 (all 0 when over). */
 RP_EXTERN void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask);
 /* The options st is played under (config_of), with the seed of base; games without

@@ -74,7 +74,7 @@ class GameTypeInfo:
     max_num_players: int
     min_num_players: int
     provides_information_state_string: bool = True
-    provides_information_state_tensor: bool = False
+    provides_information_state_tensor: bool = True
     provides_observation_string: bool = True
     provides_observation_tensor: bool = True
     parameter_specification: dict = field(default_factory=dict)
@@ -154,6 +154,15 @@ class Game:
 
     def observation_tensor_size(self):
         return self._game.observation_tensor_size()
+
+    def max_game_length(self):
+        return self._game.max_game_length()
+
+    def information_state_tensor_shape(self):
+        return list(self._game.information_state_tensor_shape())
+
+    def information_state_tensor_size(self):
+        return self._game.information_state_tensor_size()
 
     def get_parameters(self):
         return dict(kv.split("=", 1) for kv in self._game.options_text().split())
@@ -254,6 +263,9 @@ class State:
 
     def information_state_string(self, player=None):
         return self._state.information_state_string(self._seat(player))
+
+    def information_state_tensor(self, player=None):
+        return self._state.information_state_tensor(self._seat(player)).tolist()
 
     def observation_string(self, player=None):
         return self._state.observation_string(self._seat(player))

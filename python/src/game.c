@@ -379,7 +379,70 @@ static PyObject *game_max_utility(PyObject *self, PyObject *unused)
     return rp_py_game_ready((rp_py_game *)self) ? PyFloat_FromDouble(1.0) : NULL;
 }
 
+/* A state of g's options, for the traits that depend on them (max_game_length). */
+static int game_sample_state(const rp_py_game *g, rp_state *st)
+{
+    rp_error err;
+    if (g->game->init(st, &g->cfg, &err) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", g->game->id, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *game_max_game_length(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    rp_state st;
+    if (!rp_py_game_ready(g) || game_sample_state(g, &st) < 0)
+        return NULL;
+    const int length = rp_max_game_length(g->game, &st);
+    if (length < 0) {
+        PyErr_Format(PyExc_NotImplementedError, "%s sets no bound on its length", g->game->id);
+        return NULL;
+    }
+    return PyLong_FromLong(length);
+}
+
+static PyObject *game_information_state_size(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    rp_state st;
+    if (!rp_py_game_ready(g) || game_sample_state(g, &st) < 0)
+        return NULL;
+    const size_t size = rp_information_state_size(g->game, &st);
+    if (size == 0) {
+        PyErr_Format(PyExc_NotImplementedError, "%s has no information state tensor", g->game->id);
+        return NULL;
+    }
+    return PyLong_FromSize_t(size);
+}
+
+static PyObject *game_information_state_shape(PyObject *self, PyObject *unused)
+{
+    PyObject *size = game_information_state_size(self, unused);
+    return size ? Py_BuildValue("(N)", size) : NULL;
+}
+
+static PyObject *game_information_state_row_size(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    return rp_py_game_ready(g) ? PyLong_FromSize_t(rp_information_state_row_size(g->game)) : NULL;
+}
+
 static PyMethodDef game_methods[] = {
+    {"max_game_length", game_max_game_length, METH_NOARGS,
+     "the most actions a game under these options can take (the rules' bound; see docs)"},
+    {"information_state_tensor_size", game_information_state_size, METH_NOARGS,
+     "floats in State.information_state_tensor"},
+    {"information_state_tensor_shape", game_information_state_shape, METH_NOARGS,
+     "the shape of State.information_state_tensor: (size,)"},
+    {"information_state_row_size", game_information_state_row_size, METH_NOARGS,
+     "floats of one action's row in the information state tensor (after the first "
+     "observation_tensor_size floats)"},
     {"observation_tensor_size", game_observation_size, METH_NOARGS,
      "floats in State.observation_tensor"},
     {"min_utility", game_min_utility, METH_NOARGS, "the least a seat's return can be: 0"},

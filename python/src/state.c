@@ -362,6 +362,27 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     return (PyObject *)copy;
 }
 
+/* reseed(seed): a copy whose future chance is drawn anew (rp_reseed). */
+static PyObject *state_reseed(PyObject *self, PyObject *arg)
+{
+    rp_py_state *s = (rp_py_state *)self;
+    const unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred())
+        return NULL;
+    rp_py_state *copy = rp_py_state_new(s->game, s->st);
+    if (!copy)
+        return NULL;
+    rp_rng rng;
+    rp_rng_seed(&rng, seed, 0x7273u);
+    rp_error err;
+    if (rp_reseed(game_of(s), copy->st, &rng, &err) < 0) {
+        Py_DECREF(copy);
+        PyErr_Format(PyExc_NotImplementedError, "%s", err.msg);
+        return NULL;
+    }
+    return (PyObject *)copy;
+}
+
 static PyObject *state_serialize(PyObject *self, PyObject *unused)
 {
     (void)unused;
@@ -589,6 +610,46 @@ static PyObject *state_information_state_string(PyObject *self, PyObject *args)
     return r;
 }
 
+/* information_state_tensor(player=None, out=None): the perfect-recall tensor of that seat
+ * (rp_information_state): its observation at the root, then a row per action of the history. */
+static PyObject *state_information_state_tensor(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"player", "out", NULL};
+    rp_py_state *s = (rp_py_state *)self;
+    PyObject *arg = NULL, *out = NULL;
+    int player;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", keywords, &arg, &out) ||
+        player_arg(s, arg, false, &player) < 0)
+        return NULL;
+    const char *root = PyBytes_AS_STRING(s->root);
+    const size_t size = rp_information_state_size(game_of(s), root);
+    if (size == 0) {
+        PyErr_Format(PyExc_NotImplementedError, "%s has no information state tensor",
+                     game_of(s)->id);
+        return NULL;
+    }
+    PyObject *array =
+        out && out != Py_None ? Py_NewRef(out) : new_array((Py_ssize_t)size, "float32");
+    if (!array)
+        return NULL;
+    Py_buffer view;
+    if (rp_py_get_buffer(array, &view, "f", (Py_ssize_t)size, true, "out") < 0) {
+        Py_DECREF(array);
+        return NULL;
+    }
+    rp_error err;
+    const int rc = rp_information_state(game_of(s), root, s->history, (size_t)s->history_len,
+                                        player, view.buf, size, &err);
+    PyBuffer_Release(&view);
+    if (rc < 0) {
+        Py_DECREF(array);
+        PyErr_Format(rc == RP_ENOSPACE ? PyExc_OverflowError : PyExc_ValueError, "%s: %s",
+                     game_of(s)->id, err.msg);
+        return NULL;
+    }
+    return array;
+}
+
 /* By the full state (as ==): FNV-1a over its bytes. */
 static Py_hash_t state_hash(PyObject *self)
 {
@@ -648,6 +709,9 @@ static PyMethodDef state_methods[] = {
     {"resample_from_infostate", state_resample_from_infostate, METH_VARARGS,
      "resample_from_infostate(player, seed) -> a State that player cannot tell from this one, "
      "everything hidden from them drawn at random"},
+    {"reseed", state_reseed, METH_O,
+     "reseed(seed) -> a State every seat sees as this one, with what nobody knows (deck orders, "
+     "later draws) drawn anew: a search on it cannot see the true game's future draws"},
     {"serialize", state_serialize, METH_NOARGS,
      "the full-state notation (hidden cards included): Game.deserialize_state reads it"},
     {"events", (PyCFunction)(void (*)(void))state_events, METH_VARARGS | METH_KEYWORDS,
@@ -668,6 +732,11 @@ static PyMethodDef state_methods[] = {
     {"information_state_string", state_information_state_string, METH_VARARGS,
      "information_state_string(player=None) -> everything that seat has been told, in order "
      "(perfect recall): its screen at the start, then every action's events as told to it"},
+    {"information_state_tensor", (PyCFunction)(void (*)(void))state_information_state_tensor,
+     METH_VARARGS | METH_KEYWORDS,
+     "information_state_tensor(player=None, out=None) -> float32 numpy array: that seat's "
+     "observation at the start, then per action [1, the action as it saw it, its observation "
+     "after it] (Game.information_state_tensor_size floats; perfect recall)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -169,3 +169,14 @@ def test_a_pyspiel_style_search_runs_and_beats_random():
                 state.apply_action(rng.choice(state.legal_actions()))
         won += state.player_return(searcher)
     assert won >= 2.0, f"the search won {won} of 4 games against random"
+
+
+def test_information_state_tensor_as_pyspiel_names_it(game_id):
+    game = pyspiel.load_game(game_id, {"turn-cap": 10} if game_id == "walls-and-armies" else {})
+    assert game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    tensor = state.information_state_tensor(0)
+    assert isinstance(tensor, list) and [len(tensor)] == game.information_state_tensor_shape()
+    assert len(tensor) == game.information_state_tensor_size()
+    assert game.max_game_length() > 0

@@ -433,3 +433,82 @@ void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask)
     for (int i = 0; i < n; i++)
         mask[legal[i]] = 1;
 }
+
+/* ---- reseeding: the future drawn anew ---- */
+
+int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err)
+{
+    if (!(game->flags & RP_CHANCE))
+        return RP_OK;
+    if (!game->reseed)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s cannot redraw its chance", game->id);
+    game->reseed(st, rng);
+    return RP_OK;
+}
+
+/* ---- perfect-recall information states ---- */
+
+int rp_max_game_length(const rp_game *game, const void *st)
+{
+    return game->max_game_length ? game->max_game_length(st) : RP_EUNSUPPORTED;
+}
+
+/* The rows carry the observation only where chance or hidden information can make two
+ * histories of the same actions look different to a player. */
+static bool rows_carry_observations(const rp_game *game)
+{
+    return (game->flags & (RP_CHANCE | RP_HIDDEN_INFO)) != 0;
+}
+
+size_t rp_information_state_row_size(const rp_game *game)
+{
+    return 2u + (rows_carry_observations(game) ? game->observation_size : 0u);
+}
+
+size_t rp_information_state_size(const rp_game *game, const void *st)
+{
+    const int max_length = rp_max_game_length(game, st);
+    if (!game->observation_tensor || max_length < 0)
+        return 0;
+    return game->observation_size + (size_t)max_length * rp_information_state_row_size(game);
+}
+
+int rp_information_state(const rp_game *game, const void *root, const rp_action *actions,
+                         size_t count, int player, float *out, size_t size, rp_error *err)
+{
+    const size_t total = rp_information_state_size(game, root);
+    if (total == 0)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s has no information state tensor", game->id);
+    if (player < 0 || player >= game->num_players(root))
+        return rp_fail(err, RP_EINVAL, "player %d: the seats are 0..%d", player,
+                       game->num_players(root) - 1);
+    if (size < total)
+        return rp_fail(err, RP_ENOSPACE, "an information state of %s takes %zu floats, not %zu",
+                       game->id, total, size);
+    const int max_length = rp_max_game_length(game, root);
+    if (count > (size_t)max_length)
+        return rp_fail(err, RP_ENOSPACE,
+                       "%zu actions: the information state of %s holds at most %d "
+                       "(max_game_length under these options)",
+                       count, game->id, max_length);
+    const size_t row_size = rp_information_state_row_size(game);
+    memset(out, 0, total * sizeof *out);
+    rp_state st;
+    rp_state_copy(game, &st, root);
+    game->observation_tensor(&st, player, out);
+    float *row = out + game->observation_size;
+    for (size_t i = 0; i < count; i++, row += row_size) {
+        const rp_action action = actions[i];
+        if (!rp_is_legal(game, &st, action))
+            return rp_fail(err, RP_EINVAL, "action %zu (%u) is not legal there", i,
+                           (unsigned)action);
+        const rp_action seen =
+            game->observe_action ? game->observe_action(&st, action, player) : action;
+        row[0] = 1.0f;
+        row[1] = (float)(seen + 1u) / (float)game->num_actions;
+        game->apply(&st, action);
+        if (rows_carry_observations(game))
+            game->observation_tensor(&st, player, row + 2);
+    }
+    return RP_OK;
+}

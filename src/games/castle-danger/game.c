@@ -25,6 +25,16 @@ static void cd_config_of(const void *st, rp_config *cfg)
 
 static const char *const cd_seat_names[] = {"Blue", "Red"};
 
+/* A turn is at most an add, 27 moves (3 + 3 per Wizard, eight Wizards: CD-2, CD-3) and an
+ * end; a side has `limit` turns (CD-15), or the tools' cap without a limit (CD-16: the rules
+ * then set no bound, and tools stop the game there). */
+static int cd_max_game_length(const void *st)
+{
+    const cd_state *s = st;
+    const int turns_per_side = s->limit ? s->limit : CD_TOOL_TURN_CAP;
+    return 2 * turns_per_side * (1 + MAX_MOVES + 1);
+}
+
 const rp_game rp_castle_danger = {
     .id = "castle-danger",
     .title = "Castle Danger",
@@ -77,4 +87,5 @@ const rp_game rp_castle_danger = {
     .observation_fields = cd_obs_fields,
     .num_observation_fields = (int)(sizeof cd_obs_fields / sizeof cd_obs_fields[0]),
     .observation_tensor = cd_observation_tensor,
+    .max_game_length = cd_max_game_length,
 };

@@ -18,6 +18,14 @@ static void dw_config_of(const void *st, rp_config *cfg)
     cfg->players = 2;
 }
 
+/* At most DW_MAX_TURNS plays (one action each, DW-12) and one draw action per card that can
+ * be drawn: the main deck and both personal decks (DW-11, DW-P5). */
+static int dw_max_game_length(const void *st)
+{
+    (void)st;
+    return DW_MAX_TURNS + DW_MAIN + 2 * DW_PERSONAL;
+}
+
 const rp_game rp_danger_at_the_walls = {
     .id = "danger-at-the-walls",
     .title = "Danger at the Walls",
@@ -65,4 +73,6 @@ const rp_game rp_danger_at_the_walls = {
     .observation_fields = dw_obs_fields,
     .num_observation_fields = DW_OBS_FIELDS,
     .observation_tensor = dw_observation_tensor,
+    .max_game_length = dw_max_game_length,
+    .reseed = dw_reseed,
 };

@@ -213,17 +213,14 @@ static void deal_split(dw_state *s, const bool hidden[2], const dw_split *sp, rp
     }
 }
 
-/* Resample what `viewer` cannot see (DW-13): the other hand and personal deck (both for the
- * spectator), the main deck's order and contents, the order of the viewer's own personal deck,
- * and the rng. A split is almost always found in one or two tries (none missed in 400,000
+/* Resample what a viewer cannot see (DW-13): the hands and personal decks of the `hidden`
+ * seats, the main deck's order and contents, the order of the other personal decks, and the
+ * rng. A split is almost always found in one or two tries (none missed in 400,000
  * random-game calls with 256 tries); should all tries fail (e.g. a hand-made position whose
  * main-deck Flags sit where DW-1 cannot put them), the hidden contents stay and only orders
  * change. */
-void dw_determinize(void *st, int viewer, rp_rng *rng)
+static void resample(dw_state *s, const bool hidden[2], rp_rng *rng)
 {
-    dw_state *s = st;
-    const int me = dw_viewer_seat(viewer);
-    const bool hidden[2] = {me != DW_BLUE, me != DW_RED};
     uint8_t pool[DW_FACES] = {0}, played[2][DW_FACES];
     for (int q = 0; q < 2; q++) {
         dw_played_by(s, q, played[q]);
@@ -244,10 +241,26 @@ void dw_determinize(void *st, int viewer, rp_rng *rng)
                 canonical_shuffle(s->personal[q], s->personal_n[q], rng);
         shuffle_main_keeping_flags(s, rng);
     }
-    if (me >= 0)
-        canonical_shuffle(s->personal[me], s->personal_n[me], rng);
+    for (int q = 0; q < 2; q++) /* a seen hand's personal deck: its order is still unknown */
+        if (!hidden[q])
+            canonical_shuffle(s->personal[q], s->personal_n[q], rng);
     const uint64_t hi = rp_rng_next(rng), lo = rp_rng_next(rng);
     rp_rng_seed(&s->rng, hi << 32 | lo, 0xD4A11u);
+}
+
+void dw_determinize(void *st, int viewer, rp_rng *rng)
+{
+    const int me = dw_viewer_seat(viewer);
+    const bool hidden[2] = {me != DW_BLUE, me != DW_RED};
+    resample(st, hidden, rng);
+}
+
+/* What no player knows: the main deck (its Flags' depths drawn again as DW-1 places them,
+ * given what has been drawn) and both personal decks' orders, and the generator. */
+void dw_reseed(void *st, rp_rng *rng)
+{
+    const bool hidden[2] = {false, false};
+    resample(st, hidden, rng);
 }
 
 /* Every action is seen as played: a refill shows its deck but the action never names the

@@ -26,6 +26,18 @@ static void kd_config_of(const void *st, rp_config *cfg)
     cfg->value[0] = (s->dealer + n - passed) % n;
 }
 
+/* Hands the information state makes room for. The rules set no bound: every hand adds a
+ * castle of at least 1 to each score (KD-1, KD-9), so some score reaches 31 by hand 31, but a
+ * shared highest score plays another hand (KD-14) with no limit. 40 leaves nine such hands. */
+enum { KD_LENGTH_HANDS = KD_GOAL + 9 };
+
+/* Each action plays one card, and a hand deals at most the 26 cards (KD-P4). */
+static int kd_max_game_length(const void *st)
+{
+    (void)st;
+    return KD_LENGTH_HANDS * KD_CARDS;
+}
+
 const rp_game rp_king_of_danger = {
     .id = "king-of-danger",
     .title = "King of Danger",
@@ -75,4 +87,6 @@ const rp_game rp_king_of_danger = {
     .observation_fields = kd_obs_fields,
     .num_observation_fields = KD_OBS_FIELDS,
     .observation_tensor = kd_observation_tensor,
+    .max_game_length = kd_max_game_length,
+    .reseed = kd_reseed,
 };

@@ -261,6 +261,7 @@ void kd_render(const void *st, int viewer, FILE *out, bool color);
 /* learn.c */
 void kd_determinize(void *st, int player, rp_rng *rng);
 void kd_determinize_seats(void *st, uint32_t viewers, rp_rng *rng);
+void kd_reseed(void *st, rp_rng *rng);
 double kd_evaluate(const void *st, int player);
 double kd_score(const void *st, int seat);
 void kd_observation_tensor(const void *st, int player, float *out);

@@ -131,6 +131,33 @@ void kd_determinize(void *st, int player, rp_rng *rng)
     kd_determinize_seats(st, player >= 0 ? 1u << player : 0u, rng);
 }
 
+/* What no player knows (KD-10, KD-P3): the face-down table cards of a two-player hand, owners
+ * included, are shuffled among their places (sorted first, so the result never depends on
+ * where they lay); the generator of every later deal is seeded anew. */
+void kd_reseed(void *st, rp_rng *rng)
+{
+    kd_state *s = st;
+    const uint64_t a = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
+    const uint64_t b = (uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng);
+    rp_rng_seed(&s->rng, a, b);
+    if (s->over || s->players != 2)
+        return;
+    uint8_t cards[2 * KD_PILES];
+    int count = 0;
+    for (uint32_t m = s->down[0] | s->down[1]; m; m &= m - 1)
+        cards[count++] = (uint8_t)kd_lowest(m);
+    rp_rng_shuffle_u8(rng, cards, count);
+    int k = 0;
+    for (int p = 0; p < 2; p++) {
+        s->down[p] = 0;
+        for (int j = 0; j < KD_PILES; j++)
+            if (s->pile_under[p][j] != KD_NONE) {
+                s->pile_under[p][j] = cards[k++];
+                s->down[p] |= 1u << s->pile_under[p][j];
+            }
+    }
+}
+
 /* ---- evaluation ---- */
 
 /* A seat's game score: the points its hands have scored so far. */

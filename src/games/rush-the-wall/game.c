@@ -379,6 +379,16 @@ static void rtw_config_of(const void *st, rp_config *cfg)
 /* Player seat i is clan colour i (RW-1): the clans' names (clan_name). */
 static const char *const rtw_seat_names[RTW_MAX_CLANS] = {"Green", "Red", "Gold", "Blue"};
 
+/* Per round (RW-5, RW-6) each player clan places its six warriors, and each of the six turns
+ * asks at most one Qween charm, one Dru'hid pick, one Tax payment and one Axx choice (the
+ * capturer's), one Signal and one Horsie discard per clan, and a Zvord re-placing of at most
+ * five hidden warriors per clan: 6P + 6 (4 + 7P) actions with P player clans, three rounds. */
+static int rtw_max_game_length(const void *st)
+{
+    const int clans = ((const rtw_state *)st)->players;
+    return RTW_ROUNDS * (6 * clans + RTW_SLOTS * (4 + 7 * clans));
+}
+
 const rp_game rp_rush_the_wall = {
     .id = "rush-the-wall",
     .title = "Rush the Wall",
@@ -430,4 +440,6 @@ const rp_game rp_rush_the_wall = {
     .observation_fields = rtw_obs_fields,
     .num_observation_fields = (int)(sizeof rtw_obs_fields / sizeof rtw_obs_fields[0]),
     .observation_tensor = rtw_observation_tensor,
+    .max_game_length = rtw_max_game_length,
+    .reseed = rtw_reseed,
 };

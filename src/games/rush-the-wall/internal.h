@@ -398,6 +398,7 @@ void rtw_describe(const void *st, FILE *out);
 /* learn.c */
 void rtw_determinize(void *st, int viewer, rp_rng *rng);
 void rtw_determinize_seats(void *st, uint32_t viewers, rp_rng *rng);
+void rtw_reseed(void *st, rp_rng *rng);
 rp_action rtw_observe_action(const void *st, rp_action action, int observer);
 double rtw_evaluate(const void *st, int player);
 double rtw_score(const void *st, int seat);

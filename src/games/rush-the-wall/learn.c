@@ -38,13 +38,9 @@ static void determinize_clan(rtw_state *s, int c, rp_rng *rng)
     s->drawn[c] = drawn;
 }
 
-/* Every clan not in `viewers` (neutral clans included) resampled, then the undrawn forts. */
-void rtw_determinize_seats(void *st, uint32_t viewers, rp_rng *rng)
+/* The undrawn forts' order and the generator (every later warrior draw), anew. */
+static void redraw_future(rtw_state *s, rp_rng *rng)
 {
-    rtw_state *s = st;
-    for (int c = 0; c < s->clans; c++)
-        if (!(viewers & 1u << c))
-            determinize_clan(s, c, rng);
     /* The undrawn forts are known as a set, not in order: sort them before shuffling so the
      * result never depends on the hidden order it replaces. */
     int drawn = RTW_SLOTS * (s->round + 1);
@@ -60,10 +56,30 @@ void rtw_determinize_seats(void *st, uint32_t viewers, rp_rng *rng)
     rp_rng_seed(&s->rng, seed, rp_rng_next(rng));
 }
 
+/* Every clan not in `viewers` (neutral clans included) resampled, then the undrawn forts. */
+void rtw_determinize_seats(void *st, uint32_t viewers, rp_rng *rng)
+{
+    rtw_state *s = st;
+    for (int c = 0; c < s->clans; c++)
+        if (!(viewers & 1u << c))
+            determinize_clan(s, c, rng);
+    redraw_future(s, rng);
+}
+
 void rtw_determinize(void *st, int viewer, rp_rng *rng)
 {
     /* the spectator (RP_SPECTATOR) sees no clan's own */
     rtw_determinize_seats(st, viewer >= 0 ? 1u << viewer : 0u, rng);
+}
+
+/* What no player knows: the neutral clans' warriors (RW-11: random, face down, nobody's to
+ * see), the undrawn forts' order and the generator. */
+void rtw_reseed(void *st, rp_rng *rng)
+{
+    rtw_state *s = st;
+    for (int c = s->players; c < s->clans; c++)
+        determinize_clan(s, c, rng);
+    redraw_future(s, rng);
 }
 
 /* Other clans see that a placement was made, not which warrior (RW-5). */

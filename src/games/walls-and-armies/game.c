@@ -22,6 +22,21 @@ static void wa_config_of(const void *st, rp_config *cfg)
     cfg->value[OPT_TURN_CAP] = s->cap;
 }
 
+/* A turn flips at most the attacker's army deck, which a deal fills with at most 10 cards (a
+ * number card's value, WA-1, WA-5), each flip one attacker choice and one defender answer
+ * (WA-3, WA-4); the turn cap ends the game (WA-7). */
+static int wa_max_game_length(const void *st)
+{
+    return ((const wa_state *)st)->cap * 2 * 10;
+}
+
+/* Nothing hidden is known to anyone, owners included (WA-8): what no seat knows is what the
+ * spectator cannot see. */
+static void wa_reseed(void *st, rp_rng *rng)
+{
+    wa_determinize(st, RP_SPECTATOR, rng);
+}
+
 const rp_game rp_walls_and_armies = {
     .id = "walls-and-armies",
     .title = "Walls and Armies",
@@ -67,4 +82,6 @@ const rp_game rp_walls_and_armies = {
     .observation_fields = wa_obs_fields,
     .num_observation_fields = WA_OBS_FIELDS,
     .observation_tensor = wa_observation_tensor,
+    .max_game_length = wa_max_game_length,
+    .reseed = wa_reseed,
 };
