@@ -117,3 +117,10 @@ bench-server: all
 	cmake --build build --target loadgen server_frames_check -j $(JOBS)
 	/usr/bin/python3 tests/load/bench_server.py --ramparts build/ramparts \
 		--checker build/server_frames_check --loadgen build/loadgen
+
+# The same load on SQLite and on 1, 2 and 3 nodes on PostgreSQL behind HAProxy, as one table
+# (tests/load/bench_cluster.py; BENCH_CONFIGS picks the columns; docs/cluster.md).
+bench-cluster: all
+	cmake --build build --target loadgen server_frames_check -j $(JOBS)
+	/usr/bin/python3 tests/load/bench_cluster.py --ramparts build/ramparts \
+		--checker build/server_frames_check --loadgen build/loadgen
