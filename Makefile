@@ -2,12 +2,13 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play` (interactive game), `make serve` (the online server), `make bench`
-# (speed figures), `make bench-server` (the server under load), `make bench-web` (the browser
-# client's size and first render, the engine's speed in WebAssembly), `make install` (the
-# tool, headers, static and shared library and pkg-config file under PREFIX), `make python`
-# (the Python package in build/python), `make bench-python` (C, Python and VectorEnv speed
-# side by side). Dependencies install on demand.
+# .ci/run), `make play` (interactive game), `make serve` (the online server), `make cluster`
+# (three servers on PostgreSQL behind HAProxy), `make bench` (speed figures), `make
+# bench-server` (the server under load), `make bench-cluster` (the same on 1 to 3 nodes),
+# `make bench-web` (the browser client's size and first render, the engine's speed in
+# WebAssembly), `make install` (the tool, headers, static and shared library and pkg-config
+# file under PREFIX), `make python` (the Python package in build/python), `make bench-python`
+# (C, Python and VectorEnv speed side by side). Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -15,7 +16,7 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve bench bench-server bench-web python bench-python install clean
+        serve cluster bench bench-server bench-cluster bench-web python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -77,6 +78,13 @@ serve: all
 	@echo "Starting the Ramparts server; open the address below in a browser (Ctrl-C stops it)."
 	./build/ramparts serve --listen $(LISTEN)
 
+# A local cluster (docs/cluster.md): PostgreSQL in a temporary directory (as `nobody` when
+# run as root), three nodes on one database and HAProxy in front on CLUSTER_PORT; it prints
+# the address. Ctrl-C stops it all.
+CLUSTER_PORT ?= 8080
+cluster: all
+	/usr/bin/python3 tests/server/clusterlib.py --ramparts build/ramparts --port $(CLUSTER_PORT)
+
 bench: all
 	./build/ramparts bench
 
@@ -108,4 +116,11 @@ clean:
 bench-server: all
 	cmake --build build --target loadgen server_frames_check -j $(JOBS)
 	/usr/bin/python3 tests/load/bench_server.py --ramparts build/ramparts \
+		--checker build/server_frames_check --loadgen build/loadgen
+
+# The same load on SQLite and on 1, 2 and 3 nodes on PostgreSQL behind HAProxy, as one table
+# (tests/load/bench_cluster.py; BENCH_CONFIGS picks the columns; docs/cluster.md).
+bench-cluster: all
+	cmake --build build --target loadgen server_frames_check -j $(JOBS)
+	/usr/bin/python3 tests/load/bench_cluster.py --ramparts build/ramparts \
 		--checker build/server_frames_check --loadgen build/loadgen

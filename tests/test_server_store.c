@@ -17,6 +17,12 @@
 #include "store.h"
 #include "store_pg.h"
 
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
 /* The PostgreSQL address under test, or NULL for SQLite. */
 static const char *postgres_address(void)
 {
@@ -324,6 +330,121 @@ static void test_postgres_connection_lost(void **state)
     rs_store_close(st);
 }
 
+/* Two servers on one database (docs/cluster.md): a row one holds is never waited for by the
+ * other (BUSY at once), and is the other's after the commit, with the version committed. */
+static void test_postgres_row_locks_do_not_wait(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    assert_true(rs_store_shared(one));
+    rs_game_row row = sample_game();
+    rs_store_begin(one);
+    assert_int_equal(rs_store_game_insert(one, &row), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_game_lock lock;
+    rs_store_begin(one);
+    assert_int_equal(rs_store_game_lock(one, row.id, &lock), RS_STORE_OK);
+    assert_int_equal(lock.v, row.v);
+    row.v++;
+    assert_int_equal(rs_store_game_save(one, &row), RS_STORE_OK);
+    rs_store_begin(two);
+    /* BUSY, not the lock timeout's error: it did not wait (one has not committed). */
+    assert_int_equal(rs_store_game_lock(two, row.id, &lock), RS_STORE_BUSY);
+    assert_int_equal(rs_store_game_lock(two, row.id + 1000, &lock), RS_STORE_NOTFOUND);
+    rs_store_rollback(two);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_game_lock(two, row.id, &lock), RS_STORE_OK);
+    assert_int_equal(lock.v, row.v);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
+/* A lease and its fencing token: taken when free, renewed only with the token it was taken
+ * with; once it ran out and another server took it (a higher token), the first server's
+ * token is refused by the database, whatever it believes. */
+static void test_postgres_lease_fences_a_stale_token(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_game_row row = sample_game();
+    rs_store_begin(one);
+    assert_int_equal(rs_store_game_insert(one, &row), RS_STORE_OK);
+    rs_game_lock lock;
+    assert_int_equal(rs_store_game_lock(one, row.id, &lock), RS_STORE_OK);
+    assert_string_equal(lock.owner, "");
+    int64_t token_one, token_two;
+    assert_int_equal(rs_store_lease_take(one, row.id, "one", 1, &token_one), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    sleep_ms(20); /* a lease of 1 ms has run out */
+    rs_store_begin(two);
+    assert_int_equal(rs_store_game_lock(two, row.id, &lock), RS_STORE_OK);
+    assert_string_equal(lock.owner, "one");
+    assert_int_equal(lock.token, token_one);
+    assert_true(lock.expired);
+    assert_int_equal(rs_store_lease_take(two, row.id, "two", 60000, &token_two), RS_STORE_OK);
+    assert_int_equal(token_two, token_one + 1);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    rs_store_begin(one); /* the first server wakes up and acts with its old token */
+    assert_int_equal(rs_store_game_lock(one, row.id, &lock), RS_STORE_OK);
+    assert_string_equal(lock.owner, "two");
+    assert_false(lock.expired);
+    assert_true(lock.left_ms > 50000);
+    assert_int_equal(rs_store_lease_fence(one, row.id, "one", token_one, 60000), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_lease_fence(one, row.id, "two", token_one, 60000), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_game_lock(two, row.id, &lock), RS_STORE_OK);
+    assert_int_equal(rs_store_lease_fence(two, row.id, "two", token_two, 60000), RS_STORE_OK);
+    assert_int_equal(rs_store_leases_renew(two, "two", 0), RS_STORE_OK); /* given up */
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_game_lock(one, row.id, &lock), RS_STORE_OK);
+    assert_true(lock.expired);
+    rs_store_rollback(one);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
+static void collect_line(void *ctx, const char *line)
+{
+    char *out = ctx;
+    strncat(out, line, 255 - strlen(out));
+    strncat(out, "|", 255 - strlen(out));
+}
+
+/* Announcements reach every listener at the commit, and only if it commits. */
+static void test_postgres_announcements_follow_the_commit(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    char heard[256] = "";
+    assert_int_equal(rs_store_announcements(two, collect_line, heard), 1); /* opened */
+    assert_true(rs_store_listen_fd(two) >= 0);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_announce(one, "g 1 2 one"), RS_STORE_OK);
+    rs_store_rollback(one);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_announce(one, "g 1 3 one"), RS_STORE_OK);
+    assert_int_equal(rs_store_announcements(two, collect_line, heard), 0);
+    assert_string_equal(heard, ""); /* nothing before the commit */
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    for (int i = 0; i < 200 && !heard[0]; i++) {
+        sleep_ms(5);
+        assert_int_equal(rs_store_announcements(two, collect_line, heard), 0);
+    }
+    assert_string_equal(heard, "g 1 3 one|");
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
 /* PostgreSQL: an address where no server listens is refused at open, saying so. */
 static void test_postgres_unreachable_is_refused(void **state)
 {
@@ -383,6 +504,9 @@ int main(void)
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test(test_postgres_survives_reopen),
         cmocka_unit_test(test_postgres_connection_lost),
+        cmocka_unit_test(test_postgres_row_locks_do_not_wait),
+        cmocka_unit_test(test_postgres_lease_fences_a_stale_token),
+        cmocka_unit_test(test_postgres_announcements_follow_the_commit),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())

@@ -368,6 +368,8 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
     cJSON_AddBoolToObject(o, "ok", !srv->draining);
     cJSON_AddStringToObject(o, "server", "ramparts " RP_VERSION_STRING);
     cJSON_AddNumberToObject(o, "protocol", RS_PROTOCOL_VERSION);
+    if (srv->shared) /* which server of the cluster answered (docs/cluster.md) */
+        cJSON_AddStringToObject(o, "node", srv->node);
     cJSON_AddNumberToObject(o, "connections", st.connections);
     cJSON_AddNumberToObject(o, "games_open", st.games_open);
     cJSON_AddNumberToObject(o, "games_live", st.games_live);

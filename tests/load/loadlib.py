@@ -97,6 +97,11 @@ def check_store(checks, db_path, acks, label, acks_may_be_missing=False):
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     stored = {(g, p): s for g, p, s in db.execute("SELECT game_id, ply, seat FROM moves")}
     db.close()
+    return check_stored(checks, stored, acks, label, acks_may_be_missing)
+
+
+def check_stored(checks, stored, acks, label, acks_may_be_missing=False):
+    """check_store over the stored moves as {(game, ply): seat} (from any database)."""
     fresh = collections.Counter((a["game"], a["ply"]) for a in acks if not a["dup"])
     seat_of = {(a["game"], a["ply"]): a["seat"] for a in acks if not a["dup"]}
     lost = [k for k in fresh if k not in stored]

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""bench_cluster.py — `make bench-cluster`: the load of `make bench-server` on one server with
+SQLite and on 1, 2 and 3 nodes sharing one PostgreSQL database behind HAProxy
+(tests/server/clusterlib.py, deploy/haproxy.cfg), as one table (docs/cluster.md).
+
+For each: IDLE idle clients connect and stay; GAMES pairs play at RATE moves/s in total for
+SECONDS (the two players of a pair connect one after the other, so HAProxy's leastconn puts
+them on different nodes: most moves cross nodes); then SAT pairs play as fast as updates come
+for 15 s. Afterwards every acknowledged move is checked against the store (none lost, none
+duplicated) and the frames of up to BENCH_CHECK finished games against the referee.
+Sizes: BENCH_IDLE (5000), BENCH_GAMES (1000), BENCH_RATE (500), BENCH_SECONDS (30),
+BENCH_SAT (200), BENCH_CHECK (100); BENCH_CONFIGS (sqlite,1,2,3) picks the columns.
+
+Separately it measures what the model in docs/cluster.md needs: the per-move cost on the
+database (PostgreSQL's own count of statements and transactions per acknowledged move), and
+the time a node spends catching up per announced move (from its log's commit timings)."""
+import os
+import sys
+import tempfile
+import time
+
+from loadlib import Checks, Server, arguments, check_games, check_store, check_stored, \
+    load_average, raise_fd_limit, read_acklog, run_loadgen
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from clusterlib import Cluster, missing_component  # noqa: E402
+
+
+def env(name, default):
+    return int(os.environ.get(name, default))
+
+
+def pg_stats(pg):
+    """PostgreSQL's counters: (transactions committed, rows inserted or updated). Its
+    statistics reach the counters within about a second: read after a pause."""
+    time.sleep(1.5)
+    xact = int(pg.query("SELECT xact_commit FROM pg_stat_database "
+                        "WHERE datname = 'ramparts'")[0][0])
+    tuples = pg.query("SELECT coalesce(sum(n_tup_ins + n_tup_upd), 0) FROM pg_stat_user_tables")
+    return xact, int(tuples[0][0])
+
+
+def run_config(checks, args, config, sizes, work):
+    idle, games, rate, seconds, sat, check = sizes
+    node_args = ["--max-per-ip", "100000", "--quiet"]
+    cluster = server = None
+    if config == "sqlite":
+        server = Server(args.ramparts, workdir=work,
+                        extra=["--rate", "100000"] + node_args).start()
+        port, http = server.port, server
+    else:
+        cluster = Cluster(args.ramparts, nodes=int(config), extra=node_args).start()
+        port, http = cluster.front_port, cluster.nodes[0]
+    col = {}
+    try:
+        holder = run_loadgen(args.loadgen, port, ["--idle", idle, "--duration", 0], hold=True)
+        line = holder.stdout.readline()
+        checks.ok(line.startswith("READY"), f"{config}: {idle} idle clients ({line.strip()})")
+        before = pg_stats(cluster.pg) if cluster else None
+        acklog = os.path.join(work, f"acks-{config}.jsonl")
+        frames = os.path.join(work, f"frames-{config}.jsonl")
+        s = run_loadgen(args.loadgen, port, ["--games", games, "--rate", rate, "--duration",
+                                             seconds, "--acklog", acklog, "--frames", frames])
+        after = pg_stats(cluster.pg) if cluster else None
+        col["load"] = load_average()
+        col["paced"] = f"{s['moves_per_s']:.0f}/s"
+        col["p50"] = f"{s['latency_p50_ms']:.1f}"
+        col["p99"] = f"{s['latency_p99_ms']:.1f}"
+        col["errors"] = f"{s['errors'] - s['errors_after_stop']}"
+        checks.eq(s["errors"] - s["errors_after_stop"], 0, f"{config}: no move refused")
+        if cluster and s["acks"]:
+            col["xact"] = f"{(after[0] - before[0]) / s['acks']:.2f}"
+            col["rows"] = f"{(after[1] - before[1]) / s['acks']:.1f}"
+        sat_acklog = os.path.join(work, f"acks-sat-{config}.jsonl")
+        t = run_loadgen(args.loadgen, port, ["--games", sat, "--rate", 0, "--duration", 15,
+                                             "--acklog", sat_acklog])
+        col["sat"] = f"{t['moves_per_s']:.0f}/s"
+        col["sat_p99"] = f"{t['latency_p99_ms']:.1f}"
+        checks.eq(t["errors"] - t["errors_after_stop"], 0, f"{config}: none refused at saturation")
+        holder.terminate()
+        holder.wait()
+        acks = read_acklog(acklog)
+        checked, nframes, failed = check_games(checks, http, acks, frames, args.checker, work,
+                                               config, limit=check or None)
+        col["frames"] = f"{checked} games, {failed} failing"
+        all_acks = acks + read_acklog(sat_acklog)
+        if cluster:
+            stored = {(int(g), int(p)): int(st) for g, p, st in
+                      cluster.pg.query("SELECT game_id, ply, seat FROM moves")}
+            fresh, _, _ = check_stored(checks, stored, all_acks, config)
+        else:
+            checks.eq(server.stop(30), 0, "the server drains and exits 0")
+            fresh, _, _ = check_store(checks, server.db, all_acks, config)
+        col["acked"] = f"{fresh} / 0 / 0" if checks.failed == 0 else f"{fresh} (FAIL lines)"
+    finally:
+        if cluster:
+            checks.eq(cluster.stop(), [0] * int(config), f"{config}: every node exits 0")
+        elif server and server.proc:
+            server.stop(30)
+    return col
+
+
+ROWS = [("load average (1 min) after the paced phase", "load"),
+        ("moves at the asked pace (BENCH_RATE/s)", "paced"),
+        ("move -> opponent update p50 (ms)", "p50"),
+        ("move -> opponent update **p99** (ms)", "p99"),
+        ("moves refused", "errors"),
+        ("PostgreSQL transactions per acknowledged move", "xact"),
+        ("rows written per acknowledged move", "rows"),
+        ("saturation: SAT games as fast as they go", "sat"),
+        ("saturation p99 (ms)", "sat_p99"),
+        ("acknowledged moves / lost / duplicated", "acked"),
+        ("hidden-information check", "frames")]
+
+
+def main():
+    args = arguments()
+    why = missing_component()
+    if why:
+        print(f"cannot run: {why}", file=sys.stderr)
+        return 1
+    checks = Checks()
+    sizes = (env("BENCH_IDLE", 5000), env("BENCH_GAMES", 1000), env("BENCH_RATE", 500),
+             env("BENCH_SECONDS", 30), env("BENCH_SAT", 200), env("BENCH_CHECK", 100))
+    configs = os.environ.get("BENCH_CONFIGS", "sqlite,1,2,3").split(",")
+    limit = raise_fd_limit(8 * (sizes[0] + 2 * max(sizes[1], sizes[4])) + 4096)
+    work = tempfile.mkdtemp(prefix="ramparts-bench-cluster-")
+    cols = {}
+    for config in configs:
+        started = time.monotonic()
+        cols[config] = run_config(checks, args, config, sizes, work)
+        print(f"{config}: done in {time.monotonic() - started:.0f} s", file=sys.stderr,
+              flush=True)
+    names = {"sqlite": "SQLite, 1 server"} | {c: f"PostgreSQL, {c} node{'s' if c != '1' else ''}"
+                                              for c in ("1", "2", "3")}
+    idle, games, rate, seconds, sat, _ = sizes
+    print(f"\n{idle} idle sockets, {games} games at {rate} moves/s for {seconds} s, then {sat} "
+          f"games at full speed for 15 s; open-file limit {limit}\n")
+    print("| measure | " + " | ".join(names.get(c, c) for c in configs) + " |")
+    print("|---|" + "---|" * len(configs))
+    for label, key in ROWS:
+        label = label.replace("BENCH_RATE", str(rate)).replace("SAT", str(sat))
+        print(f"| {label} | " + " | ".join(cols[c].get(key, "-") for c in configs) + " |")
+    print()
+    checks.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,221 @@
+"""clusterlib.py — a local cluster of `ramparts serve` (docs/cluster.md): a PostgreSQL server
+in a temporary directory (pgserver.py, run as `nobody` when started as root), N nodes on
+free loopback ports sharing it, and HAProxy in front with the project's deploy/haproxy.cfg.
+Used by the cluster tests, `make cluster` (run as a script: prints the address, Ctrl-C
+stops everything) and `make bench-cluster`."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgserver import SKIP, PostgresServer  # noqa: E402
+from rsclient import Server  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HAPROXY_CFG = os.path.join(ROOT, "deploy", "haproxy.cfg")
+MAX_NODES = 3  # deploy/haproxy.cfg names node1..node3
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(condition, what, limit=60.0):
+    """Poll condition() until it holds: a bound for a hang, never a measure of speed."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {limit} s: {what}")
+        time.sleep(0.05)
+
+
+def missing_component():
+    """Why a cluster cannot start here (a component not installed), or None."""
+    if not shutil.which("haproxy"):
+        return "HAProxy is not installed (Debian: haproxy; scripts/install-deps.sh installs it)"
+    try:
+        PostgresServer().destroy()
+    except FileNotFoundError as e:
+        return str(e)
+    return None
+
+
+class Cluster:
+    def __init__(self, binary, nodes=3, extra=(), front_port=0, lease_s=2):
+        assert 1 <= nodes <= MAX_NODES
+        self.binary = binary
+        self.count = nodes
+        self.extra = list(extra)
+        self.lease_s = lease_s
+        self.dir = tempfile.mkdtemp(prefix="ramparts-cluster-")
+        self.pg = PostgresServer()
+        self.nodes = []
+        self.haproxy = None
+        self.front_port = front_port or free_port()
+        self.admin = os.path.join(self.dir, "haproxy.sock")
+
+    # ---- starting and stopping ----
+
+    def node_args(self, name):
+        return ["--rate", "100000", "--store", self.pg.address, "--node", name,
+                "--lease", str(self.lease_s)] + self.extra
+
+    def start(self):
+        self.pg.init()
+        for i in range(self.count):
+            name = f"node{i + 1}"
+            workdir = os.path.join(self.dir, name)
+            os.makedirs(workdir)
+            self.nodes.append(Server(self.binary, workdir=workdir,
+                                     extra=self.node_args(name)).start())
+        env = dict(os.environ, RAMPARTS_FRONT=f"127.0.0.1:{self.front_port}",
+                   RAMPARTS_HAPROXY_ADMIN=self.admin)
+        for i in range(MAX_NODES):  # unused slots point at a closed port: always down
+            port = self.nodes[i].port if i < self.count else free_port()
+            env[f"RAMPARTS_NODE{i + 1}"] = f"127.0.0.1:{port}"
+        self.haproxy_log = open(os.path.join(self.dir, "haproxy.log"), "a")
+        self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", HAPROXY_CFG], env=env,
+                                        stdout=self.haproxy_log, stderr=self.haproxy_log)
+        def all_up():
+            if self.haproxy.poll() is not None:
+                raise RuntimeError(f"HAProxy exited: {open(self.haproxy_log.name).read()}")
+            return all(self.state(i) == "UP" for i in range(self.count))
+        wait_for(all_up, "HAProxy sees every node up")
+        return self
+
+    def stop(self):
+        """SIGTERM to every node (their exit statuses), then HAProxy and PostgreSQL."""
+        statuses = [n.stop() for n in self.nodes]
+        if self.haproxy:
+            self.haproxy.send_signal(signal.SIGTERM)
+            try:
+                self.haproxy.wait(10)
+            except subprocess.TimeoutExpired:
+                self.haproxy.kill()
+            self.haproxy = None
+        self.pg.destroy()
+        return statuses
+
+    def destroy(self):
+        for n in self.nodes:
+            if n.proc:
+                n.kill9()
+        if self.haproxy:
+            self.haproxy.kill()
+            self.haproxy.wait()
+            self.haproxy = None
+        self.pg.destroy()
+
+    # ---- HAProxy's view ----
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.front_port}"
+
+    @property
+    def ws_url(self):
+        return f"ws://127.0.0.1:{self.front_port}/ws"
+
+    def admin_command(self, command):
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(self.admin)
+            s.sendall((command + "\n").encode())
+            chunks = []
+            while True:
+                data = s.recv(65536)
+                if not data:
+                    break
+                chunks.append(data)
+        return b"".join(chunks).decode()
+
+    def state(self, i):
+        """HAProxy's word for node i: UP, DOWN, DRAIN, MAINT (from `show stat`)."""
+        try:
+            out = self.admin_command("show stat")
+        except OSError:
+            return None
+        for line in out.splitlines():
+            cols = line.split(",")
+            if len(cols) > 17 and cols[0] == "nodes" and cols[1] == f"node{i + 1}":
+                return cols[17].split(" ")[0]
+        return None
+
+    def health(self):
+        """/healthz through HAProxy: which node answered."""
+        import json
+        with urllib.request.urlopen(self.url + "/healthz", timeout=30) as r:
+            return json.loads(r.read())
+
+    # ---- one node ----
+
+    def kill9(self, i):
+        self.nodes[i].kill9()
+
+    def drain_and_stop(self, i):
+        """HAProxy sends the node nothing new; SIGTERM: it closes its sockets with 1001 and
+        exits. Returns its exit status."""
+        self.admin_command(f"set server nodes/node{i + 1} state drain")
+        return self.nodes[i].stop()
+
+    def restart(self, i):
+        """The node again on its own port, taken back by HAProxy once its check passes."""
+        self.nodes[i].start(port=self.nodes[i].port)
+        self.admin_command(f"set server nodes/node{i + 1} state ready")
+        wait_for(lambda: self.state(i) == "UP", f"node{i + 1} back up")
+
+
+class Front:
+    """What rsclient.Client needs of a server: the address to connect to."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+
+    @property
+    def ws_url(self):
+        return self.cluster.ws_url
+
+
+def main():
+    """`make cluster`: PostgreSQL, three nodes and HAProxy until Ctrl-C."""
+    import argparse
+    p = argparse.ArgumentParser(description=main.__doc__)
+    p.add_argument("--ramparts", required=True)
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--nodes", type=int, default=3)
+    args = p.parse_args()
+    why = missing_component()
+    if why:
+        print(f"cannot start a cluster: {why}", file=sys.stderr)
+        return 1
+    cluster = Cluster(args.ramparts, nodes=args.nodes, front_port=args.port)
+    stop = []
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    try:
+        cluster.start()
+        print(f"cluster of {args.nodes} nodes on PostgreSQL ({cluster.pg.address}) behind "
+              f"HAProxy: open {cluster.url}/", flush=True)
+        for i, n in enumerate(cluster.nodes):
+            print(f"  node{i + 1}: {n.url}/ (log {n.log_path})", flush=True)
+        print("Ctrl-C stops it all.", flush=True)
+        while not stop:
+            time.sleep(0.2)
+        print("stopping", flush=True)
+        statuses = cluster.stop()
+        return 0 if all(s == 0 for s in statuses) else 1
+    except BaseException:
+        cluster.destroy()
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

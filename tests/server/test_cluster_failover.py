@@ -1,0 +1,242 @@
+"""The cluster behind HAProxy losing parts (docs/cluster.md): three `ramparts serve` nodes on
+one PostgreSQL database, HAProxy in front with deploy/haproxy.cfg (clusterlib.py), players and
+a spectator connected through HAProxy, who reconnect with their tokens when their connection
+drops and re-open the game from the last version they saw.
+
+- A node killed with kill -9 mid-game: its clients reconnect through HAProxy to another node
+  and the game goes on to its end.
+- A rolling restart: each node in turn drained (HAProxy's admin socket, then SIGTERM: exit 0,
+  its sockets closed with 1001) and started again while the game is played; no request is
+  answered with an error.
+- PostgreSQL stopped under the cluster: a move is refused with `unavailable`, never
+  acknowledged; once it is back the game goes on.
+
+After each game: every acknowledged move is stored once at its ply, as played, and every
+frame each connection received passes the referee (server_frames_check). Skips (exit 77) only
+where PostgreSQL or HAProxy is not installed."""
+
+import asyncio
+import os
+import random
+import sys
+
+import websockets.exceptions
+
+from clusterlib import SKIP, Cluster, Front, missing_component
+from rsclient import Checks, Client, arguments, run_checker
+
+DROPPED = (websockets.exceptions.WebSocketException, OSError)
+
+
+class Seat:
+    """One person (or spectator) through HAProxy, reconnecting when the connection drops."""
+
+    def __init__(self, front, label, viewer):
+        self.front = front
+        self.label = label
+        self.viewer = viewer  # the seat, or -2 for a spectator (the checker's word)
+        self.clients = []  # every connection it had, for the checker
+        self.token = None
+        self.game = None
+        self.reconnects = 0
+        self.errors = []  # error replies to requests
+
+    @property
+    def client(self):
+        return self.clients[-1]
+
+    def last_v(self):
+        vs = [m["v"] for c in self.clients for m in c.messages
+              if m.get("game") == self.game and m["t"] in ("snapshot", "update")]
+        return max(vs, default=0)
+
+    async def connect(self):
+        c = Client(self.front, f"{self.label}-{len(self.clients)}")
+        await c.connect()
+        self.clients.append(c)
+        reply = await c.hello(self.token)
+        if reply["t"] != "welcome":
+            raise RuntimeError(f"{self.label}: {reply}")
+        self.token = c.token
+        if self.game:
+            await c.request({"t": "open", "game": self.game, "v": self.last_v()}, "snapshot")
+
+    async def reconnect(self):
+        self.reconnects += 1
+        try:
+            await self.client.close()
+        except DROPPED:
+            pass
+        for _ in range(600):  # HAProxy has no node up for a moment: a bound for a hang
+            try:
+                await self.connect()
+                return
+            except DROPPED:
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"{self.label} cannot reconnect")
+
+    async def call(self, step):
+        """step(client), again on a new connection whenever the connection drops."""
+        for _ in range(50):
+            try:
+                return await step(self.client)
+            except DROPPED:
+                await self.reconnect()
+        raise RuntimeError(f"{self.label}: the connection keeps dropping")
+
+    async def request(self, msg, reply_type):
+        reply = await self.call(lambda c: c.request(msg, reply_type))
+        if reply["t"] == "error":
+            self.errors.append(reply)
+        return reply
+
+
+async def new_game(alice, bob, carol):
+    created = await alice.request({"t": "create", "type": "walls-and-armies",
+                                   "seats": ["me", "open"]}, "created")
+    game = created["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    await carol.request({"t": "open", "game": game}, "snapshot")
+    for s in (alice, bob, carol):
+        s.game = game
+    return game
+
+
+async def play(game, seats, watchers, rng, acked, moves):
+    """Up to `moves` moves (fewer if the game ends); acked gets (ply, seat, text) per ack.
+    A move refused as unavailable (the database down) is tried again."""
+    played = 0
+    ply = len(acked)
+    state = None
+    while played < moves:
+        state = await seats[0].call(lambda c: c.state_at(game, ply=ply))
+        if state["status"] != "live":
+            return state
+        seat = state["to_move"]
+        mine = await seats[seat].call(lambda c: c.state_at(game, ply=ply))
+        text = rng.choice(mine["legal"])["text"]
+        reply = await seats[seat].request({"t": "move", "game": game, "ply": ply, "move": text},
+                                          "ack")
+        if reply["t"] != "ack":
+            await asyncio.sleep(0.2)  # unavailable: ask again in a moment
+            continue
+        acked.append((ply, seat, text))
+        played += 1
+        ply += 1
+        for s in list(seats.values()) + list(watchers):
+            state = await s.call(lambda c: c.state_at(game, ply=ply))
+    return state
+
+
+async def finish_and_check(checks, args, cluster, label, game, seats, watchers, rng, acked):
+    final = await play(game, seats, watchers, rng, acked, 100000)
+    checks.eq(final["status"], "over", f"{label}: the game ends")
+    rows = cluster.pg.query(f"SELECT ply, seat FROM moves WHERE game_id = {game} ORDER BY ply")
+    stored = [(int(p), int(s)) for p, s in rows]
+    checks.eq(stored, [(p, s) for p, s, _ in acked],
+              f"{label}: every acknowledged move stored once, at its ply, nothing else")
+    for seat, s in seats.items():  # the moves as played: each seat's own notation
+        snap = await s.call(lambda c: c.request({"t": "open", "game": game, "v": 0}, "snapshot"))
+        texts = {m["ply"]: m.get("move") for m in snap.get("missed", []) if m["seat"] == seat}
+        mine = [(p, t) for p, st, t in acked if st == seat and p >= len(acked) - 200]
+        checks.eq([(p, texts.get(p)) for p, _ in mine], mine,
+                  f"{label}: seat {seat}'s moves stored as played")
+    everyone = list(seats.values()) + list(watchers)
+    for s in everyone:
+        await s.client.drain(0.1)
+    viewers = [(c, s.viewer) for s in everyone for c in s.clients]
+    run_checker(checks, args.checker, cluster.nodes[0], game, viewers, cluster.dir, label)
+
+
+async def people(front, label):
+    seats = {0: Seat(front, f"{label}-alice", 0), 1: Seat(front, f"{label}-bob", 1)}
+    carol = Seat(front, f"{label}-carol", -2)
+    for s in (seats[0], seats[1], carol):
+        await s.connect()
+    return seats, carol
+
+
+def busiest(cluster):
+    """The node with the most connections now (its /healthz)."""
+    counts = []
+    for i, n in enumerate(cluster.nodes):
+        status, health = n.http_json("/healthz")
+        counts.append((health.get("connections", 0), i))
+    return max(counts)
+
+
+async def kill9(checks, args, cluster, front, rng):
+    seats, carol = await people(front, "kill9")
+    game = await new_game(seats[0], seats[1], carol)
+    acked = []
+    await play(game, seats, [carol], rng, acked, 6)
+    connections, victim = busiest(cluster)
+    checks.ok(connections > 0, f"node{victim + 1} serves some of the players ({connections})")
+    cluster.kill9(victim)
+    await play(game, seats, [carol], rng, acked, 6)
+    moved = sum(s.reconnects for s in (seats[0], seats[1], carol))
+    checks.ok(moved > 0, f"clients of the killed node reconnected ({moved})")
+    await finish_and_check(checks, args, cluster, "kill -9", game, seats, [carol], rng, acked)
+    cluster.restart(victim)
+
+
+async def rolling_restart(checks, args, cluster, front, rng):
+    seats, carol = await people(front, "rolling")
+    game = await new_game(seats[0], seats[1], carol)
+    acked = []
+    for i in range(len(cluster.nodes)):
+        await play(game, seats, [carol], rng, acked, 4)
+        checks.eq(cluster.drain_and_stop(i), 0, f"node{i + 1} drains and exits 0")
+        await play(game, seats, [carol], rng, acked, 4)
+        cluster.restart(i)
+    everyone = (seats[0], seats[1], carol)
+    checks.eq([e for s in everyone for e in s.errors], [],
+              "no request got an error while the nodes restarted one by one")
+    checks.ok(sum(s.reconnects for s in everyone) > 0, "clients moved between nodes")
+    await finish_and_check(checks, args, cluster, "rolling restart", game, seats, [carol], rng,
+                           acked)
+
+
+async def postgres_restart(checks, args, cluster, front, rng):
+    seats, carol = await people(front, "pg")
+    game = await new_game(seats[0], seats[1], carol)
+    acked = []
+    state = await play(game, seats, [carol], rng, acked, 5)
+    cluster.pg.stop("immediate")
+    seat = state["to_move"]
+    mine = await seats[seat].call(lambda c: c.state_at(game, ply=len(acked)))
+    text = rng.choice(mine["legal"])["text"]
+    refused = await seats[seat].request({"t": "move", "game": game, "ply": len(acked),
+                                         "move": text}, "ack")
+    checks.eq((refused["t"], refused.get("code")), ("error", "unavailable"),
+              "a move while PostgreSQL is down is refused as unavailable")
+    cluster.pg.start()
+    await finish_and_check(checks, args, cluster, "PostgreSQL restart", game, seats, [carol],
+                           rng, acked)
+
+
+async def main():
+    args = arguments()
+    why = missing_component()
+    if why:
+        print(f"SKIP: {why}")
+        sys.exit(SKIP)
+    checks = Checks()
+    rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
+    cluster = Cluster(args.ramparts, nodes=3)
+    try:
+        cluster.start()
+        front = Front(cluster)
+        await kill9(checks, args, cluster, front, rng)
+        await rolling_restart(checks, args, cluster, front, rng)
+        await postgres_restart(checks, args, cluster, front, rng)
+        checks.eq(cluster.stop(), [0, 0, 0], "every node exits 0 on SIGTERM")
+    except BaseException:
+        for n in cluster.nodes:
+            print(f"--- {n.extra[5]} log tail:\n{n.log()[-3000:]}", file=sys.stderr)
+        cluster.destroy()
+        raise
+    checks.finish()
+
+
+asyncio.run(main())
