@@ -90,12 +90,80 @@ static void test_games_to_detect(void **state)
     assert_true(isnan(an_games_to_detect(0.5, 0.5)));
 }
 
+/* Holm's adjustment, as R computes it: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") gives
+ * 0.03 0.06 0.06 0.02 (by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03,
+ * 0.06, 0.04, the last raised to the 0.06 before it); a NaN is left out of the count, and
+ * nothing goes past 1 (p.adjust(c(0.5, 0.6), "holm") = 1 1). */
+static void test_holm(void **state)
+{
+    (void)state;
+    const double p[] = {0.01, 0.04, 0.03, 0.005};
+    double adj[4];
+    an_holm(p, 4, adj);
+    near(adj[0], 0.03, 1e-12);
+    near(adj[1], 0.06, 1e-12);
+    near(adj[2], 0.06, 1e-12);
+    near(adj[3], 0.02, 1e-12);
+    const double q[] = {0.01, NAN, 0.04};
+    double adj_q[3];
+    an_holm(q, 3, adj_q);
+    near(adj_q[0], 0.02, 1e-12);
+    assert_true(isnan(adj_q[1]));
+    near(adj_q[2], 0.04, 1e-12);
+    const double r[] = {0.5, 0.6};
+    double adj_r[2];
+    an_holm(r, 2, adj_r);
+    near(adj_r[0], 1, 0);
+    near(adj_r[1], 1, 0);
+}
+
+/* The mean of seat 0's share over the games picked. */
+static double mean_share(const an_set *set, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    double sum = 0;
+    for (long i = 0; i < n; i++)
+        sum += set->games[idx[i]].returns[0];
+    return n ? sum / (double)n : NAN;
+}
+
+/* The paired difference's test: the difference over its bootstrap standard error. The
+ * bootstrap's standard error of a mean of n paired differences d is the plug-in sd(d) /
+ * sqrt(n) (Efron and Tibshirani 1993, 5.2: sqrt(sum (d - mean)^2) / n), so its z is known
+ * without resampling; 1000 resamples give it within a few percent. Here 200 deals: d = 1 in
+ * 50, -1 in 20, 0 in 130: mean 0.15, plug-in sd sqrt(0.35 - 0.0225) = 0.572276, z = 3.70681,
+ * p = 2.0988e-4 (Python: 2 * (1 - NormalDist().cdf(3.70681))). The interval is the paired one:
+ * it lies around 0.15 and leaves out 0. */
+static void test_paired_difference(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    static an_game a[N], b[N];
+    for (int i = 0; i < N; i++) {
+        a[i].done = b[i].done = true;
+        a[i].players = b[i].players = 2;
+        const double base = i % 3 == 0 ? 1 : 0; /* shared by both: the pairing removes it */
+        a[i].returns[0] = base;
+        b[i].returns[0] = base + (i < 50 ? 1 : i < 70 ? -1 : 0);
+    }
+    const an_set sa = {a, N, false}, sb = {b, N, false};
+    double p;
+    const an_interval d = an_bootstrap_diff(&sa, &sb, mean_share, NULL, &p);
+    near(d.value, 0.15, 1e-12);
+    assert_true(d.low > 0.05 && d.low < 0.15 && d.high > 0.15 && d.high < 0.25);
+    const double z_exact = 3.70681;
+    /* p within the z range of a 5% error in the bootstrap's standard error */
+    assert_true(p > an_normal_p(z_exact * 1.05) && p < an_normal_p(z_exact * 0.95));
+    near(an_normal_p(z_exact), 2.0988e-4, 2e-7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_t_quantiles), cmocka_unit_test(test_mean_t),
         cmocka_unit_test(test_wilson),      cmocka_unit_test(test_binomial),
         cmocka_unit_test(test_mcnemar),     cmocka_unit_test(test_games_to_detect),
+        cmocka_unit_test(test_holm),        cmocka_unit_test(test_paired_difference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1903,6 +1903,115 @@ static void check_invariants(const wa_state *s)
     }
 }
 
+/* The discard pile as the screen tells it, read back into a set of cards: " empty", each card
+ * "[2S] [9H]", or "N cards: clubs 4-5 7 K-A; hearts 2" (ranks in runs). Fails on anything else,
+ * and when a grouped pile's count is not its number of cards. */
+static uint64_t discard_from_screen(const char *screen)
+{
+    static const char *const ranks[13] = {"2", "3",  "4", "5", "6", "7", "8",
+                                          "9", "10", "J", "Q", "K", "A"};
+    static const char *const suits[4] = {"clubs", "diamonds", "hearts", "spades"};
+    const char *line = strstr(screen, "Discard pile:");
+    assert_non_null(line);
+    const char *after = line + strlen("Discard pile:");
+    char text[512];
+    snprintf(text, sizeof text, "%.*s", (int)strcspn(after, "\n"), after);
+    uint64_t set = 0;
+    if (strcmp(text, " empty") == 0)
+        return 0;
+    int told = -1, suit = -1;
+    char *save = NULL;
+    for (char *word = strtok_r(text, " ;", &save); word; word = strtok_r(NULL, " ;", &save)) {
+        const size_t n = strlen(word);
+        if (word[0] == '[' && word[n - 1] == ']') {
+            word[n - 1] = '\0';
+            set |= BIT(C(word + 1));
+            continue;
+        }
+        if (told < 0 && suit < 0 && strspn(word, "0123456789") == n) {
+            told = atoi(word);
+            continue;
+        }
+        if (strcmp(word, "cards:") == 0)
+            continue;
+        int which = -1;
+        for (int k = 0; k < 4; k++)
+            if (strcmp(word, suits[k]) == 0)
+                which = k;
+        if (which >= 0) {
+            suit = which;
+            continue;
+        }
+        if (suit < 0)
+            fail_msg("the discard pile line has '%s' before a suit: %s", word, line);
+        char *dash = strchr(word, '-');
+        if (dash)
+            *dash = '\0';
+        int from = -1, to = -1;
+        for (int r = 0; r < 13; r++) {
+            if (strcmp(word, ranks[r]) == 0)
+                from = r;
+            if (strcmp(dash ? dash + 1 : word, ranks[r]) == 0)
+                to = r;
+        }
+        if (from < 0 || to < from)
+            fail_msg("the discard pile line has '%s'", word);
+        for (int r = from; r <= to; r++) {
+            char name[4];
+            snprintf(name, sizeof name, "%s%c", ranks[r], "CDHS"[suit]);
+            set |= BIT(C(name));
+        }
+    }
+    if (told >= 0)
+        assert_int_equal(told, __builtin_popcountll(set));
+    return set;
+}
+
+/* Issue 26, "group what is long": a discard pile of more than six cards is told as its count
+ * and the cards by suit, ranks in runs, which reads back to exactly the view's discard pile
+ * (WA-8: it is public); a short one lists each card. */
+static void check_discard_line(const wa_state *s)
+{
+    char *screen = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&screen, &len);
+    G->render(s, 0, out, false);
+    fclose(out);
+    uint64_t from_view = 0;
+    cJSON *v = G->view_json(s, 0), *pile = cJSON_GetObjectItem(v, "discard"), *card;
+    cJSON_ArrayForEach (card, pile)
+        from_view |= BIT(C(card->valuestring));
+    cJSON_Delete(v);
+    assert_int_equal(discard_from_screen(screen), from_view);
+    const char *line = strstr(screen, "Discard pile:");
+    const bool grouped =
+        strstr(line, " cards:") != NULL && strstr(line, " cards:") < strchr(line, '\n');
+    assert_int_equal(grouped, __builtin_popcountll(from_view) > 6);
+    free(screen);
+}
+
+static void test_discard_pile_is_grouped_when_long(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=2C,2S,3C,4C,6C,10H,JH,QH,KC,AC "
+                       "walls0=5C,7C shields0=KS army0=6D,9D,10D walls1=4D,5D shields1=- "
+                       "army1=JD,QD stacks=-" TAIL);
+    check_discard_line(&s);
+    char *screen = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&screen, &len);
+    G->render(&s, 0, out, false);
+    fclose(out);
+    /* Clubs 2, 3, 4, 6, K, A: the runs 2-4 and K-A (the ranks go 2..10, J, Q, K, A, WA-3). */
+    assert_non_null(strstr(screen, "clubs 2-4 6 K-A; hearts 10-Q; spades 2"));
+    free(screen);
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=2C,AS "
+                       "walls0=5C,7C shields0=KS army0=6D,9D,10D walls1=4D,5D shields1=- "
+                       "army1=JD,QD stacks=-" TAIL);
+    check_discard_line(&s);
+}
+
 /* Every step gets the cheap generic checks (legal list, notations, actions as data, state_ok)
  * and the game's invariants. The costly ones (views, render, determinize and events for both
  * seats and the spectator) run at every step of one game in VIEW_EVERY and at about one step
@@ -1927,8 +2036,10 @@ static void test_property_random_games(void **unused)
             assert_true(++steps < 200 * 40); /* a turn is at most 10 flips, each answered */
             check_invariants(&s);
             rp_test_check_notation(G, &s);
-            if (g % VIEW_EVERY == 0 || rp_rng_below(&rng, VIEW_SAMPLE) == 0)
+            if (g % VIEW_EVERY == 0 || rp_rng_below(&rng, VIEW_SAMPLE) == 0) {
                 rp_test_check_views(G, &s, &rng);
+                check_discard_line(&s);
+            }
             double e = G->evaluate(&s, steps & 1);
             assert_true(e >= 0.0 && e <= 1.0);
             rp_test_random_step(G, &s, &rng);
@@ -2007,6 +2118,7 @@ int main(void)
         cmocka_unit_test(test_explain_illegal_in_the_games_terms),
         cmocka_unit_test(test_secret_names_match_the_referee_state),
         cmocka_unit_test(test_WA5_walls_turned_down_stay_seen),
+        cmocka_unit_test(test_discard_pile_is_grouped_when_long),
         cmocka_unit_test(test_WA4_captured_cards_stay_seen),
         cmocka_unit_test(test_config_of_reports_the_turn_cap_in_effect),
         cmocka_unit_test(test_turn_number_counts_the_rulebooks_turns),

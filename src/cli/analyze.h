@@ -80,6 +80,16 @@ double an_mcnemar_exact(long b, long c);
  * Fleiss, Statistical Methods for Rates and Proportions, 3rd ed., 2.5). */
 double an_games_to_detect(double p0, double p1);
 
+/* Holm's step-down adjustment (Holm, Scand. J. Statist. 6 (1979) 65-70; R's p.adjust "holm")
+ * of the m p-values: sorted ascending, the k-th (from 0) becomes max over j <= k of
+ * min(1, (tests - j) p_(j)), tests the finite ones (at most AN_MAX_TESTS); NaN stays NaN.
+ * It controls the chance of any false "significant" in the family at 5%, as Bonferroni does,
+ * and calls at least as many. */
+#define AN_MAX_TESTS 4096
+/* A p-value for people: "< 0.001", "= 0.012", "n/a" (not "0.000"). */
+void an_format_p(double p, char *buf, size_t size);
+void an_holm(const double *p, int m, double *adjusted);
+
 /* A figure computed over the games of a set picked by idx (indices into set->games, repeats
  * allowed: bootstrap samples). ctx carries a parameter such as a seat. */
 typedef double (*an_figure)(const an_set *set, const long *idx, long n, const void *ctx);
@@ -89,7 +99,8 @@ typedef double (*an_figure)(const an_set *set, const long *idx, long n, const vo
  * same interval. */
 an_interval an_bootstrap(const an_set *set, an_figure fig, const void *ctx);
 /* The paired difference fig(b) - fig(a) over the same deals (a and b played on the same
- * seeds), with its 95% paired bootstrap interval; *p_value from the bootstrap. */
+ * seeds), with its 95% paired bootstrap interval; *p_value the two-sided normal test of the
+ * difference over its bootstrap standard error. */
 an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, const void *ctx,
                               double *p_value);
 
@@ -123,8 +134,14 @@ void an_judge_free(an_judge *j);
 cJSON *an_figures_json(const rp_game *game, const an_set *set);
 /* Every figure of `variant` minus `base` on the same deals, with intervals. */
 cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *variant);
-/* The ladder row of a pairing: the stronger side's score and the weaker side's wins. */
-cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set);
+/* Holm over every row of `lists` (arrays of an_compare_json rows) as one family: each row
+ * gets "p_holm", and "significant" becomes p_holm < 0.05 with its 95% interval leaving out 0.
+ * Returns the number of tests (rows with a p-value). */
+int an_holm_rows(cJSON *const *lists, int count);
+/* The ladder row of a pairing: the stronger side's score and the weaker side's wins, and the
+ * deals and games needed to tell the levels apart (for the score measured, and for a step of
+ * `detect` above the fair share). */
+cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, double detect);
 /* "Decided by one move" over the judged games of a set. */
 cJSON *an_decisive_json(const an_set *set, const char *judge_spec);
 
@@ -132,6 +149,10 @@ cJSON *an_decisive_json(const an_set *set, const char *judge_spec);
  * effects that matter, each with its level ("ok", "note", "act") and the tests' p-values
  * Bonferroni-adjusted over the verdict's own tests. */
 cJSON *an_verdict_json(const cJSON *figures, int turn_cap);
+
+/* Verdict lines for the --vs variants (their "difference" rows already Holm-adjusted as one
+ * family of `tests`): per variant, the figures that differ significantly, or that none does. */
+void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests);
 
 /* The HTML report: the figures as data and the plotting bundle, one file. */
 int an_write_html(FILE *out, const cJSON *report);

@@ -897,6 +897,7 @@ static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
         cJSON_AddStringToObject(row, "id", defs[i].id);
         cJSON_AddStringToObject(row, "label", defs[i].label);
         add_number(row, "p", p);
+        cJSON_AddBoolToObject(row, "share", defs[i].share);
         cJSON_AddBoolToObject(row, "significant",
                               isfinite(d.low) && isfinite(d.high) && (d.low > 0 || d.high < 0));
         cJSON_AddItemToArray(list, row);
@@ -916,9 +917,54 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
         const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
         compare_rows(list, base, variant, &f, 1);
     }
+    if (!game->simultaneous && players > 1) {
+        const figure_def f = {"first_mover_wins",
+                              "Wins of the first mover",
+                              fig_first_mover_wins,
+                              NULL,
+                              true,
+                              NULL,
+                              NULL,
+                              NULL};
+        compare_rows(list, base, variant, &f, 1);
+    }
     compare_rows(list, base, variant, length_figures, NUM_LENGTH);
     compare_rows(list, base, variant, ludii_figures, NUM_LUDII);
     return list;
+}
+
+/* Interval bound `key` of a row, NaN when absent. */
+static double row_number(const cJSON *row, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int an_holm_rows(cJSON *const *lists, int count)
+{
+    static double p[AN_MAX_TESTS], adjusted[AN_MAX_TESTS];
+    cJSON *rows[AN_MAX_TESTS];
+    int m = 0;
+    for (int l = 0; l < count; l++) {
+        cJSON *row;
+        cJSON_ArrayForEach (row, lists[l])
+            if (m < AN_MAX_TESTS) {
+                rows[m] = row;
+                p[m++] = row_number(row, "p");
+            }
+    }
+    an_holm(p, m, adjusted);
+    int tests = 0;
+    for (int i = 0; i < m; i++) {
+        tests += isfinite(adjusted[i]);
+        cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "p_holm");
+        cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "significant");
+        add_number(rows[i], "p_holm", adjusted[i]);
+        /* significant: the family-wise test rejects and the row's own interval agrees */
+        const double low = row_number(rows[i], "low"), high = row_number(rows[i], "high");
+        cJSON_AddBoolToObject(rows[i], "significant", adjusted[i] < 0.05 && (low > 0 || high < 0));
+    }
+    return tests;
 }
 
 /* The stronger AI's share of the win, over idx. */
@@ -953,7 +999,19 @@ static an_interval deal_wilson(double share, long deals, long games)
     return r;
 }
 
-cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
+/* Deals a two-sided 5% test with 80% power needs to tell `share` from `fair` (the deal the
+ * unit, as the ladder's interval), and the games they take: "deals_KEY" and "games_KEY". */
+static void add_sizing(cJSON *o, const char *key, double fair, double share, int players)
+{
+    char name[64];
+    const double deals = an_games_to_detect(fair, share);
+    snprintf(name, sizeof name, "deals_%s", key);
+    add_number(o, name, deals);
+    snprintf(name, sizeof name, "games_%s", key);
+    add_number(o, name, deals * players);
+}
+
+cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, double detect)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "weak", weak);
@@ -981,10 +1039,12 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set)
     cJSON_AddItemToObject(o, "strong_score", interval_json(s));
     /* separated: the stronger side's interval lies above its fair share */
     cJSON_AddBoolToObject(o, "separated", s.low > fair);
-    /* how many games this step needs to tell the levels apart (the score as measured), and
-     * how many a 5-point step would need */
-    add_number(o, "games_to_detect", an_games_to_detect(fair, fmin(0.99, fmax(0.01, s.value))));
-    add_number(o, "games_to_detect_5_points", an_games_to_detect(fair, fair + 0.05));
+    /* How many deals (each `players` games, the stronger side on every seat) this step needs
+     * to tell the levels apart: for the score as measured, and for a step of `detect` above
+     * the fair share (--detect: sizing the ladder before running it). */
+    add_sizing(o, "to_detect", fair, fmin(0.99, fmax(0.01, s.value)), players);
+    cJSON_AddNumberToObject(o, "detect", detect);
+    add_sizing(o, "to_detect_step", fair, fmin(0.99, fair + detect), players);
     const an_interval w = deal_wilson(weak_wins, deals, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin

@@ -4,6 +4,7 @@
  * games kept together) for every other figure and for paired differences between a rule
  * variant and the base rules. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "analyze.h"
@@ -141,22 +142,28 @@ an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, c
         r.value = fig(&other, all, r.n, ctx) - fig(&base, all, r.n, ctx);
         rp_rng rng;
         rp_rng_seed(&rng, BOOTSTRAP_SEED, 2);
-        long at_or_below = 0, at_or_above = 0, finite = 0;
+        long finite = 0;
+        double sum = 0, sum_sq = 0;
         for (int s = 0; s < BOOTSTRAP_SAMPLES; s++) {
             const long n = resample(&base, &rng, idx);
             const double d = fig(&other, idx, n, ctx) - fig(&base, idx, n, ctx);
             samples[s] = d;
             if (isfinite(d)) {
                 finite++;
-                at_or_below += d <= 0;
-                at_or_above += d >= 0;
+                sum += d;
+                sum_sq += d * d;
             }
         }
-        if (finite > 0) {
-            /* two-sided: twice the smaller tail beyond zero, at most 1 */
-            const long tail = at_or_below < at_or_above ? at_or_below : at_or_above;
-            const double p = 2.0 * (double)tail / (double)finite;
-            *p_value = p > 1 ? 1 : p;
+        if (finite > 1 && isfinite(r.value)) {
+            /* The difference over its bootstrap standard error, two-sided normal (Efron and
+             * Tibshirani, An Introduction to the Bootstrap, 1993, 16.4): unlike counting the
+             * resamples beyond 0 (whose smallest p is 2/1000), it stays fine enough for a
+             * multiple-comparison correction over many figures. */
+            const double mean = sum / (double)finite;
+            const double var =
+                fmax(0, (sum_sq - (double)finite * mean * mean) / (double)(finite - 1));
+            const double se = sqrt(var);
+            *p_value = se > 0 ? an_normal_p(r.value / se) : (r.value == 0 ? 1 : 0);
         }
         percentiles(samples, BOOTSTRAP_SAMPLES, &r);
     }
@@ -292,4 +299,36 @@ double an_games_to_detect(double p0, double p1)
     const double za = an_normal_quantile(0.975), zb = an_normal_quantile(0.80);
     const double root = za * sqrt(p0 * (1 - p0)) + zb * sqrt(p1 * (1 - p1));
     return ceil(root * root / ((p1 - p0) * (p1 - p0)));
+}
+
+void an_holm(const double *p, int m, double *adjusted)
+{
+    int order[AN_MAX_TESTS], tests = 0;
+    for (int i = 0; i < m; i++) {
+        adjusted[i] = NAN;
+        if (isfinite(p[i]) && tests < AN_MAX_TESTS)
+            order[tests++] = i;
+    }
+    /* ascending p (insertion sort: the families are small), ties in input order */
+    for (int i = 1; i < tests; i++)
+        for (int j = i; j > 0 && p[order[j - 1]] > p[order[j]]; j--) {
+            const int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double running = 0; /* step-down: never below an earlier (smaller) p's adjustment */
+    for (int k = 0; k < tests; k++) {
+        running = fmax(running, fmin(1, (double)(tests - k) * p[order[k]]));
+        adjusted[order[k]] = running;
+    }
+}
+
+void an_format_p(double p, char *buf, size_t size)
+{
+    if (!isfinite(p))
+        snprintf(buf, size, "n/a");
+    else if (p < 0.001)
+        snprintf(buf, size, "< 0.001");
+    else
+        snprintf(buf, size, "= %.2g", p);
 }

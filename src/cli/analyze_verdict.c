@@ -217,3 +217,33 @@ cJSON *an_verdict_json(const cJSON *figs, int turn_cap)
                  games);
     return list;
 }
+
+void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests)
+{
+    const cJSON *variant;
+    cJSON_ArrayForEach (variant, variants) {
+        const char *vs = cJSON_GetObjectItemCaseSensitive(variant, "vs")->valuestring;
+        const cJSON *row;
+        int shown = 0;
+        cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(variant, "difference")) {
+            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) || shown++ == 3)
+                continue;
+            const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
+            const double scale = share ? 100 : 1;
+            char p_text[32];
+            an_format_p(number_at(row, "p_holm"), p_text, sizeof p_text);
+            add_item(verdict, "variant", "act",
+                     "Under %s, %s: %+.*f%s [%+.*f, %+.*f] against the base rules (Holm-adjusted "
+                     "p %s over %d comparisons).",
+                     vs, cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, share ? 1 : 2,
+                     scale * number_at(row, "value"), share ? " points" : "", share ? 1 : 2,
+                     scale * number_at(row, "low"), share ? 1 : 2, scale * number_at(row, "high"),
+                     p_text, tests);
+        }
+        if (shown == 0)
+            add_item(verdict, "variant", "ok",
+                     "Under %s, no figure differs significantly from the base rules (Holm over %d "
+                     "comparisons).",
+                     vs, tests);
+    }
+}

@@ -42,6 +42,7 @@ typedef struct analyze_job {
     int num_levels;
     long ladder_games;  /* per pairing of neighbouring levels */
     long ceiling_games; /* per pairing of the oracle with the weakest and the strongest level */
+    double detect;      /* --detect: the step between levels the ladder is sized for (a share) */
     const char *judge;
     long judge_games;
     const char *records_dir;
@@ -385,6 +386,16 @@ static cJSON *config_json(const analyze_job *job, const rp_config *cfg)
     return cJSON_CreateString(text);
 }
 
+/* How a family of comparisons was corrected (an_holm_rows). */
+static cJSON *correction_json(int tests, const char *family)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "method", "holm");
+    cJSON_AddNumberToObject(o, "tests", tests);
+    cJSON_AddStringToObject(o, "family", family);
+    return o;
+}
+
 /* The sweep: every value's figures on the same deals, for curves over the value. */
 static cJSON *sweep_json(const analyze_job *job)
 {
@@ -395,6 +406,11 @@ static cJSON *sweep_json(const analyze_job *job)
         numeric = numeric && isfinite(job->sweep_x[v - job->num_vs]);
     cJSON_AddBoolToObject(o, "numeric", numeric);
     cJSON *points = cJSON_AddArrayToObject(o, "points");
+    /* Every value is played on the same deals, so each one's difference from the first value
+     * (the baseline) is paired: the same deals resampled in both. */
+    const an_set baseline = {job->items + (job->num_vs + 1) * job->games, job->games, job->paired};
+    cJSON *differences[MAX_SWEEP];
+    int compared = 0;
     for (int v = job->num_vs; v < job->num_variants; v++) {
         const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
         cJSON *p = cJSON_CreateObject();
@@ -404,8 +420,18 @@ static cJSON *sweep_json(const analyze_job *job)
             cJSON_AddNumberToObject(p, "x", job->sweep_x[v - job->num_vs]);
         cJSON_AddItemToObject(p, "options", config_json(job, &job->variants[v]));
         cJSON_AddItemToObject(p, "figures", an_figures_json(job->game, &set));
+        cJSON_AddBoolToObject(p, "baseline", v == job->num_vs);
+        if (v > job->num_vs) {
+            differences[compared] = an_compare_json(job->game, &baseline, &set);
+            cJSON_AddItemToObject(p, "difference", differences[compared++]);
+        }
         cJSON_AddItemToArray(points, p);
     }
+    cJSON_AddStringToObject(o, "baseline", job->sweep_label[0]);
+    cJSON_AddItemToObject(o, "correction",
+                          correction_json(an_holm_rows(differences, compared),
+                                          "every figure of every value's "
+                                          "difference from the baseline"));
     return o;
 }
 
@@ -426,28 +452,39 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         cJSON_AddNullToObject(r, "turn_cap");
     cJSON_AddBoolToObject(r, "paired", job->paired);
     const an_set base = {job->items, job->games, job->paired};
+    cJSON *verdict = NULL;
     if (job->games > 0) {
         cJSON *figs = an_figures_json(job->game, &base);
-        cJSON_AddItemToObject(r, "verdict", an_verdict_json(figs, job->turn_cap));
+        verdict = an_verdict_json(figs, job->turn_cap);
+        cJSON_AddItemToObject(r, "verdict", verdict);
         cJSON_AddItemToObject(r, "ai_games", figs);
     }
     cJSON *variants = cJSON_AddArrayToObject(r, "variants");
+    cJSON *differences[MAX_VARIANTS];
     for (int v = 0; v < job->num_vs; v++) {
         const an_set set = {job->items + (v + 1) * job->games, job->games, job->paired};
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "vs", job->variant_text[v]);
         cJSON_AddItemToObject(o, "options", config_json(job, &job->variants[v]));
         cJSON_AddItemToObject(o, "figures", an_figures_json(job->game, &set));
-        cJSON_AddItemToObject(o, "difference", an_compare_json(job->game, &base, &set));
+        differences[v] = an_compare_json(job->game, &base, &set);
+        cJSON_AddItemToObject(o, "difference", differences[v]);
         cJSON_AddItemToArray(variants, o);
     }
+    /* The variants' figures are one family: Holm over all of them, the verdict's stars too. */
+    const int variant_tests = an_holm_rows(differences, job->num_vs);
+    cJSON_AddItemToObject(r, "variants_correction",
+                          correction_json(variant_tests, "every figure of every --vs variant"));
+    if (verdict)
+        an_verdict_variants(verdict, variants, variant_tests);
     if (job->sweep_option)
         cJSON_AddItemToObject(r, "sweep", sweep_json(job));
     cJSON *ladder = cJSON_AddArrayToObject(r, "ladder");
     for (int k = 0; k + 1 < job->num_levels && job->ladder_games > 0; k++) {
         const an_set set = {job->items + ladder_start(job) + k * job->ladder_games,
                             job->ladder_games, false};
-        cJSON_AddItemToArray(ladder, an_ladder_json(job->levels[k], job->levels[k + 1], &set));
+        cJSON_AddItemToArray(ladder,
+                             an_ladder_json(job->levels[k], job->levels[k + 1], &set, job->detect));
     }
     if (job->ceiling_games > 0)
         cJSON_AddStringToObject(r, "oracle", rp_cli_oracle_spec);
@@ -456,7 +493,7 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
         const an_set set = {job->items + ceiling_start(job) + k * job->ceiling_games,
                             job->ceiling_games, false};
         const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
-        cJSON_AddItemToArray(ceiling, an_ladder_json(level, "oracle", &set));
+        cJSON_AddItemToArray(ceiling, an_ladder_json(level, "oracle", &set, job->detect));
     }
     if (job->judge_games > 0) {
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
@@ -637,6 +674,57 @@ static void print_seats(const cJSON *figs, const char *indent)
            cJSON_GetObjectItemCaseSensitive(first, "test")->valuestring);
 }
 
+static double number_in(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The rows of a difference list that stay significant after Holm ("Turns per game +2.10
+ * [+0.80, +3.40], Holm p = 0.004"), or a line saying none does. */
+static void print_differences(const cJSON *rows, const char *against, int tests, const char *indent)
+{
+    const cJSON *row;
+    int shown = 0;
+    cJSON_ArrayForEach (row, rows) {
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")))
+            continue;
+        const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
+        const double k = share ? 100 : 1;
+        char p_text[32];
+        an_format_p(number_in(row, "p_holm"), p_text, sizeof p_text);
+        printf("%s%s %+.*f%s [%+.*f, %+.*f] against %s, Holm p %s\n", indent,
+               cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, share ? 1 : 2,
+               k * number_in(row, "value"), share ? " points" : "", share ? 1 : 2,
+               k * number_in(row, "low"), share ? 1 : 2, k * number_in(row, "high"), against,
+               p_text);
+        shown++;
+    }
+    if (!shown)
+        printf("%sno figure differs significantly from %s (Holm over %d comparisons)\n", indent,
+               against, tests);
+}
+
+/* Each step of the ladder: the stronger side's score and the games needed to tell the levels
+ * apart, as measured and for the --detect step. */
+static void print_ladder(const cJSON *ladder)
+{
+    const cJSON *step;
+    cJSON_ArrayForEach (step, ladder) {
+        const cJSON *score = cJSON_GetObjectItemCaseSensitive(step, "strong_score");
+        printf("  ladder %s over %s: %5.1f%% [%5.1f%%, %5.1f%%] (fair %.0f%%), %s; a %.0f-point "
+               "step needs %.0f games (%.0f deals)\n",
+               cJSON_GetObjectItemCaseSensitive(step, "strong")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(step, "weak")->valuestring,
+               100 * number_in(score, "value"), 100 * number_in(score, "low"),
+               100 * number_in(score, "high"), 100 * number_in(step, "fair_share"),
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(step, "separated")) ? "separated"
+                                                                                 : "not separated",
+               100 * number_in(step, "detect"), number_in(step, "games_to_detect_step"),
+               number_in(step, "deals_to_detect_step"));
+    }
+}
+
 /* A few lines on the terminal: where the report is and the headline figures. */
 static void print_summary(const analyze_job *job, const cJSON *report, const char *html_path)
 {
@@ -653,7 +741,26 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
         printf("  %s %s:\n", job->sweep_option,
                cJSON_GetObjectItemCaseSensitive(point, "value")->valuestring);
         print_seats(cJSON_GetObjectItemCaseSensitive(point, "figures"), "    ");
+        const cJSON *diff = cJSON_GetObjectItemCaseSensitive(point, "difference");
+        if (diff) {
+            char against[96];
+            snprintf(against, sizeof against, "%s %s", job->sweep_option, job->sweep_label[0]);
+            const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(report, "sweep");
+            print_differences(
+                diff, against,
+                (int)number_in(cJSON_GetObjectItemCaseSensitive(sweep, "correction"), "tests"),
+                "    ");
+        }
     }
+    const cJSON *variant;
+    const int variant_tests =
+        (int)number_in(cJSON_GetObjectItemCaseSensitive(report, "variants_correction"), "tests");
+    cJSON_ArrayForEach (variant, cJSON_GetObjectItemCaseSensitive(report, "variants")) {
+        printf("  vs %s:\n", cJSON_GetObjectItemCaseSensitive(variant, "vs")->valuestring);
+        print_differences(cJSON_GetObjectItemCaseSensitive(variant, "difference"), "the base rules",
+                          variant_tests, "    ");
+    }
+    print_ladder(cJSON_GetObjectItemCaseSensitive(report, "ladder"));
     if (html_path)
         printf("report: %s\n", html_path);
 }
@@ -673,15 +780,20 @@ static void analyze_help(void)
            "                     are played in pairs on one deal with the seats swapped\n"
            "  --ai A,B,...       the AI of each seat, the last filling the rest (default greedy)\n"
            "  --vs key=value     a rule variant played on the same seeds and compared, figure\n"
-           "                     by figure, with a paired interval (repeatable, up to %d)\n"
+           "                     by figure, with a paired interval; Holm-adjusted over every\n"
+           "                     figure of every variant (repeatable, up to %d)\n"
            "  --sweep OPTION=a..b[:step] | OPTION=x,y,z | OPTION=text{a..b}text\n"
            "                     every value played on the same seeds: wins by seat and of the\n"
            "                     first mover, length, decisiveness and each feature's impact as\n"
-           "                     curves over the value (up to %d values)\n"
+           "                     curves over the value, and each value's paired difference\n"
+           "                     from the first (up to %d values)\n"
            "  --records DIR      also report human games: the records (*.rec) in DIR\n"
            "  --ladder A,B,...   the skill ladder, weakest first (default\n"
            "                     random,greedy,easy,medium,hard); --ladder-games N per\n"
            "                     neighbouring pair (default 40; 0 leaves it out)\n"
+           "  --detect POINTS    size the ladder for a step of POINTS (1-49) of the stronger\n"
+           "                     side's score: the games a 5%% test with 80%% power needs\n"
+           "                     beside each step (default 5)\n"
            "  --ceiling-games N  games of the oracle (the hard search seeing every hidden card,\n"
            "                     analysis only) against the ladder's weakest and strongest AI:\n"
            "                     the ceiling of what skill can win (default 20, with the ladder;\n"
@@ -912,7 +1024,7 @@ static bool set_oracle(const rp_game *game, const char *params)
 }
 
 typedef struct analyze_args {
-    long long games, seed, threads, max_turns, ladder_games, judge_games, ceiling_games;
+    long long games, seed, threads, max_turns, ladder_games, judge_games, ceiling_games, detect;
     char *ai, *ladder, *vs[MAX_VARIANTS];
     int num_vs;
     const char *sweep;
@@ -934,14 +1046,16 @@ static bool number_option(const char *a, const char *v, analyze_args *args)
         return rp_cli_number("analyze", a, v, 0, 1000000, &args->ladder_games);
     if (strcmp(a, "--ceiling-games") == 0)
         return rp_cli_number("analyze", a, v, 0, 1000000, &args->ceiling_games);
+    if (strcmp(a, "--detect") == 0)
+        return rp_cli_number("analyze", a, v, 1, 49, &args->detect);
     return rp_cli_number("analyze", a, v, 0, 1000000, &args->judge_games);
 }
 
 static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
 {
-    static const char *const numbers[] = {"--games",        "--seed",         "--threads",
-                                          "--max-turns",    "--ladder-games", "--judge-games",
-                                          "--ceiling-games"};
+    static const char *const numbers[] = {"--games",         "--seed",         "--threads",
+                                          "--max-turns",     "--ladder-games", "--judge-games",
+                                          "--ceiling-games", "--detect"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool is_number = false;
@@ -1013,6 +1127,7 @@ static int settle(analyze_job *job, analyze_args *args)
     }
     job->ladder_games = job->num_levels >= 2 ? args->ladder_games : 0;
     job->ceiling_games = job->ladder_games > 0 ? args->ceiling_games : 0; /* beside the ladder */
+    job->detect = (double)args->detect / 100;
     if (args->oracle && !set_oracle(job->game, args->oracle))
         return RP_EXIT_USAGE;
     if (!job->judge)
@@ -1085,7 +1200,8 @@ int rp_cmd_analyze(int argc, char **argv)
                          .threads = rp_cli_cores(),
                          .ladder_games = 40,
                          .judge_games = 4,
-                         .ceiling_games = 20};
+                         .ceiling_games = 20,
+                         .detect = 5};
     int rc = parse_args(&job, &args, argc, argv);
     if (rc == RP_EXIT_OK)
         rc = settle(&job, &args);

@@ -926,13 +926,15 @@ static void welcome(play_session *s, bool resumed, bool dealt)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *mem = s->in_place ? open_memstream(&text, &len) : NULL;
+    FILE *mem = open_memstream(&text, &len);
     if (!mem) {
         greet(s, resumed, dealt, stdout);
         return;
     }
     greet(s, resumed, dealt, mem);
-    if (fclose(mem) == 0)
+    if (fclose(mem) == 0 && !s->in_place)
+        rp_cli_write_wrapped(stdout, text, rp_cli_width(stdout)); /* broken at words */
+    else if (text)
         for (int p = 0; p < s->match.game->num_players(&s->match.state); p++)
             if (rp_match_is_human(&s->match, p))
                 tell(s, p, text, len);

@@ -123,6 +123,27 @@ expect_eq "sweep: the base value's point is the base games exactly (same seeds)"
 expect_eq "sweep: the player after the dealer moves first (KD: left of the dealer leads)" \
   "$(json_value "$work/sweep.json" 'd.sweep.points.map(p => p.figures.first_mover.seat_counts)')" \
   "[[0,8,0,0],[0,0,0,8]]"
+# Issue 29: each value's paired difference from the first value (the baseline), computed
+# here from the two values' own figures; the first value has none; Holm over them all,
+# recomputed here from the p-values (R's p.adjust "holm").
+HOLM='function holm(ps) { const o = ps.map((p, i) => [p, i]).filter(x => x[0] !== null).sort((a, b) => a[0] - b[0]);
+  const out = ps.map(() => null); let run = 0;
+  o.forEach(([p, i], k) => { run = Math.max(run, Math.min(1, (o.length - k) * p)); out[i] = run; }); return out; }'
+expect_eq "sweep: the baseline is the first value and has no difference" \
+  "$(json_value "$work/sweep.json" '[d.sweep.baseline, d.sweep.points.map(p => [p.baseline, !!p.difference])]')" \
+  '["0",[[true,false],[false,true]]]'
+expect_eq "sweep: a value's difference is its figure minus the baseline's, on the same games" \
+  "$(json_value "$work/sweep.json" 'd.sweep.points[1].difference.filter(x => ["turns", "actions", "first_mover_wins"].includes(x.id)).map(x => {
+     const fig = (p) => x.id === "first_mover_wins" ? p.figures.first_mover.wins.value : p.figures.length.find(f => f.id === x.id).value;
+     return [x.id, Math.abs(x.value - (fig(d.sweep.points[1]) - fig(d.sweep.points[0]))) < 1e-9, x.n, x.low <= x.value && x.value <= x.high]; })')" \
+  '[["first_mover_wins",true,8,true],["turns",true,8,true],["actions",true,8,true]]'
+expect_eq "sweep: Holm over every difference, as p.adjust computes it" \
+  "$(json_value "$work/sweep.json" "(() => { $HOLM
+     const rows = d.sweep.points.flatMap(p => p.difference || []); const want = holm(rows.map(r => r.p));
+     return [d.sweep.correction.method, d.sweep.correction.tests === want.filter(x => x !== null).length,
+       rows.every((r, i) => (r.p_holm === null) === (want[i] === null) && (r.p_holm === null || Math.abs(r.p_holm - want[i]) < 1e-12)),
+       rows.every(r => r.significant === (r.p_holm !== null && r.p_holm < 0.05 && (r.low > 0 || r.high < 0)))]; })()")" \
+  '["holm",true,true,true]'
 expect_status "sweep: a bad range is a usage error" 2 "$RAMPARTS" analyze king-of-danger \
   --json - --sweep dealer=3..1
 expect_status "sweep: the seed is not a rule" 2 "$RAMPARTS" analyze king-of-danger \
@@ -178,10 +199,38 @@ expect_eq "identical variant: compared over the same games" \
   "$(json_value "$work/same.json" 'd.variants[0].difference[0].n')" "12"
 
 # and a real change is found: three players instead of four play fewer actions (cards)
-"$RAMPARTS" analyze king-of-danger --games 12 --ladder-games 0 --judge-games 0 \
-  --vs players=3 --json "$work/kd3.json" >/dev/null
+# (40 games: every figure of both variants is corrected together, Holm over about 40 tests)
+kd3_summary=$("$RAMPARTS" analyze king-of-danger --games 40 --ladder-games 0 --judge-games 0 \
+  --vs players=3 --vs players=5 --json "$work/kd3.json")
 expect_eq "players=3 against 4: fewer actions, significantly" \
   "$(json_value "$work/kd3.json" 'd.variants[0].difference.filter(x => x.id === "actions").map(x => x.significant && x.high < 0)')" "[true]"
+# Issue 29: the variants' figures are one family, Holm-adjusted together (recomputed here);
+# significant = adjusted p below 0.05 with the interval leaving out 0; the verdict says so.
+expect_eq "variants: Holm over every figure of every variant, as p.adjust computes it" \
+  "$(json_value "$work/kd3.json" "(() => { $HOLM
+     const rows = d.variants.flatMap(v => v.difference); const want = holm(rows.map(r => r.p));
+     return [d.variants_correction.method, d.variants_correction.tests, want.filter(x => x !== null).length,
+       rows.every((r, i) => (r.p_holm === null) === (want[i] === null) && (r.p_holm === null || Math.abs(r.p_holm - want[i]) < 1e-12)),
+       rows.every(r => r.significant === (r.p_holm !== null && r.p_holm < 0.05 && (r.low > 0 || r.high < 0)))]; })()")" \
+  "$(json_value "$work/kd3.json" '["holm", d.variants.flatMap(v => v.difference).filter(r => r.p !== null).length, d.variants.flatMap(v => v.difference).filter(r => r.p !== null).length, true, true]')"
+expect_eq "variants: the verdict names what differs, Holm-adjusted" \
+  "$(json_value "$work/kd3.json" 'd.verdict.filter(v => v.topic === "variant").some(v => /^Under players=3, Actions per game: -.*Holm-adjusted p .* over [0-9]+ comparisons/.test(v.text))')" "true"
+expect_match "variants: the summary lists the significant figures" \
+  "$kd3_summary" \
+  "vs players=3:.*Actions per game -[0-9.]+ \\[-[0-9.]+, -[0-9.]+\\] against the base rules, Holm p"
+
+# Issue 29: sizing the ladder. The deals a two-sided 5% test with 80% power needs to tell the
+# stronger side's score from its fair share, for the --detect step: Fleiss 2.5, with the normal
+# quantiles of any table (1.959964, 0.841621), computed here; the games are deals times players.
+"$RAMPARTS" analyze king-of-danger --games 2 --ladder random,greedy --ladder-games 4 \
+  --ceiling-games 0 --judge-games 0 --detect 10 --json "$work/size.json" >/dev/null
+expect_eq "ladder: the games to detect a 10-point step, as Fleiss's formula gives" \
+  "$(json_value "$work/size.json" 'd.ladder.map(r => { const f = r.fair_share, p = f + 0.10;
+     const deals = Math.ceil(((1.959964 * Math.sqrt(f * (1 - f)) + 0.841621 * Math.sqrt(p * (1 - p))) / 0.10) ** 2);
+     return [r.detect, r.deals_to_detect_step === deals, r.games_to_detect_step === deals * Math.round(1 / f), deals]; })')" \
+  '[[0.1,true,true,157]]'
+expect_status "--detect outside 1-49 is a usage error" 2 "$RAMPARTS" analyze king-of-danger \
+  --detect 50 --json -
 
 # ---- the turn cap: stated, and its games unfinished (never a win or a draw) ----
 sim=$("$RAMPARTS" sim castle-danger --games 6 --max-turns 2 --json)

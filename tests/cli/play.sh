@@ -159,6 +159,9 @@ done
 out=$(printf 'moves\nquit\n' | COLUMNS=60 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/wrap.rec")
 expect_match "the moves list fits the width in columns" "$out" $'\n   1 archers 3 wall 1 +2 archers 3\\+3 wall 1\n'
 expect_match "the moves hint breaks at a word, hanging under its label" "$out" $'cannon 7 wall\n       <1-5>  \\(\'moves\' numbers them\\)'
+out=$(printf 'quit\n' | COLUMNS=40 "$RAMPARTS" play danger-at-the-walls --seed 5 --record "$tmp/greet.rec")
+expect_eq "the greeting breaks at words too" "$(head -2 <<<"$out" | awk 'length > 40' | head -1)" ""
+expect_match "the whole greeting is kept" "$(head -2 <<<"$out" | tr '\n' ' ')" "you are Blue \(seat +0\)\. Type 'help' for commands\."
 
 # Issue 26: Walls and Armies shows a face-down wall both players have seen as (CARD), not [##].
 expect_match "Walls and Armies shows the walls both players have seen" \

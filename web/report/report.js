@@ -154,16 +154,18 @@ function ladderSection(root, data) {
     'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
     'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
     'number of players, and the weaker side wins when any of its seats does. A step is ' +
-    '"separated" when the stronger side\'s interval lies above its fair share; "games to tell ' +
-    'apart" is how many games a two-sided 5% test with 80% power needs for the score measured ' +
-    '(Fleiss 2.5).');
-  const games = (r) => (r.games_to_detect === null || r.games_to_detect === undefined ? 'n/a'
-    : `${Math.round(r.games_to_detect)}`);
+    '"separated" when the stronger side\'s interval lies above its fair share. Sizing the ' +
+    'ladder: how many games a two-sided 5% test with 80% power needs (Fleiss 2.5, the deal the ' +
+    'unit as in the interval: deals times the games of a deal), for the score measured and for ' +
+    `a step of ${pct((data.ladder[0] || {}).detect)} above the fair share (--detect).`);
+  const games = (r, key) => (r[`games_${key}`] === null || r[`games_${key}`] === undefined ? 'n/a'
+    : `${Math.round(r[`games_${key}`])} (${Math.round(r[`deals_${key}`])} deals)`);
   const rows = (list) => list.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
-    r.separated ? 'yes' : 'no', games(r), interval(r.weak_wins, pct),
-    r.deal_decides ? interval(r.deal_decides, pct) : 'n/a']);
+    r.separated ? 'yes' : 'no', games(r, 'to_detect'), games(r, 'to_detect_step'),
+    interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a']);
   const head = ['weaker', 'stronger', 'fair share', 'stronger scores', 'separated',
-    'games to tell apart', 'weaker side wins', 'deal decides'];
+    'games to tell apart (as measured)', `games for a ${pct((data.ladder[0] || {}).detect)} step`,
+    'weaker side wins', 'deal decides'];
   s.append(table(head, rows(data.ladder)));
   if (data.ceiling && data.ceiling.length) {
     s.append(el('h3', {}, 'The ceiling: an oracle that sees every hidden card'));
@@ -233,13 +235,17 @@ function variantsSection(root, data) {
   if (!data.variants.length) return;
   const s = section(root, 'variants', 'Rule variants against the base rules',
     'Each variant played on the same seeds with the same AIs; every difference (variant minus ' +
-    'base) has a paired bootstrap 95% interval and is significant when the interval leaves out 0. ' +
-    'Each interval holds at 95% on its own: among twenty figures with no real difference, about ' +
-    'one shows as significant by chance.');
+    'base) has a paired bootstrap 95% interval (the same deals resampled in both) and a p-value ' +
+    '(the difference over its bootstrap standard error). Every figure of every variant is one ' +
+    `family of ${data.variants_correction ? data.variants_correction.tests : 0} comparisons, ` +
+    'corrected by Holm\'s step-down method: a figure is significant when its Holm-adjusted ' +
+    'p-value is below 0.05 and its interval leaves out 0, so the chance of any false ' +
+    '"significant" among them all stays at 5%.');
   for (const v of data.variants) {
     s.append(el('h3', {}, `${v.vs} (${v.options})`));
-    s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'significant'],
-      v.difference.map((d) => [d.label, interval(d, num), pval(d.p), d.significant ? 'yes' : 'no'])));
+    s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'p (Holm)', 'significant'],
+      v.difference.map((d) => [d.label, interval(d, d.share ? pct : num), pval(d.p), pval(d.p_holm),
+        d.significant ? 'yes *' : 'no'])));
     plot(s, `variant-${v.vs}`, charts.variant(v), `Differences, ${v.vs} minus base.`);
   }
 }
@@ -299,6 +305,21 @@ function sweepSection(root, data) {
       fm && fm.defined ? interval(fm.wins, pct) : 'none', interval(len.turns, num),
       interval(lud.decisiveness, num), interval(len.unfinished, pct)];
   })));
+  // Each value against the first (the baseline) on the same deals: paired differences.
+  const compared = sw.points.filter((p) => p.difference);
+  if (compared.length) {
+    s.append(el('h3', {}, `Each value against ${sw.option} ${sw.baseline} (paired)`));
+    s.append(note('Every value is played on the baseline\'s deals, so each difference is paired: ' +
+      'the same deals resampled in both, usually a narrower interval than two separate ones. ' +
+      `Holm over every figure of every value (${sw.correction.tests} comparisons); * significant.`));
+    const ids = compared[0].difference.map((d) => d.id);
+    s.append(table(['figure', ...compared.map((p) => `${p.value} minus ${sw.baseline}`)],
+      ids.map((id) => [compared[0].difference.find((d) => d.id === id).label,
+        ...compared.map((p) => {
+          const d = p.difference.find((x) => x.id === id);
+          return d ? `${interval(d, d.share ? pct : num)}${d.significant ? ' *' : ''}` : 'n/a';
+        })])));
+  }
 }
 
 function humanNote(root, data) {

@@ -682,6 +682,66 @@ static void render_prompt(const wa_state *s, int viewer, FILE *out, bool color)
     }
 }
 
+/* A discard pile of more cards than this is grouped by suit (issue 26: "group what is long"). */
+#define WA_DISCARD_GROUPED 6
+
+/* The ranks of one suit's cards in `cards`, in runs: " 2-4 7 10-K". */
+static void render_ranks(FILE *out, uint64_t cards, int suit)
+{
+    for (int rank = 0; rank < 13;) {
+        if (!(cards & 1ull << (rank * 4 + suit))) {
+            rank++;
+            continue;
+        }
+        int last = rank;
+        while (last + 1 < 13 && cards & 1ull << ((last + 1) * 4 + suit))
+            last++;
+        char first_name[4], last_name[4];
+        wa_card_to_text(rank * 4 + suit, first_name);
+        wa_card_to_text(last * 4 + suit, last_name);
+        first_name[strlen(first_name) - 1] = '\0'; /* the rank without its suit letter */
+        last_name[strlen(last_name) - 1] = '\0';
+        fprintf(out, " %s", first_name);
+        if (last > rank)
+            fprintf(out, "-%s", last_name);
+        rank = last + 1;
+    }
+}
+
+/* " empty", each card ("[2S] [9H]"), or when long the count and the cards grouped by suit with
+ * ranks in runs: " 25 cards: clubs 4-5 7-8 10 K-A; diamonds 3 5-6 10 Q-K; ...". */
+static void render_discard(FILE *out, uint64_t discard, bool color)
+{
+    if (!discard) {
+        fprintf(out, " empty");
+        return;
+    }
+    const int count = __builtin_popcountll(discard);
+    if (count <= WA_DISCARD_GROUPED) {
+        for (uint64_t m = discard; m; m &= m - 1) {
+            fprintf(out, " ");
+            render_card(out, __builtin_ctzll(m), color);
+        }
+        return;
+    }
+    static const char *const suits[4] = {"clubs", "diamonds", "hearts", "spades"};
+    uint64_t of_suit[4] = {0};
+    for (int card = 0; card < WA_CARDS; card++)
+        if (discard & 1ull << card)
+            of_suit[card % 4] |= 1ull << card;
+    fprintf(out, " %d cards:", count);
+    for (int suit = 0, first = 1; suit < 4; suit++) {
+        if (!of_suit[suit])
+            continue;
+        const bool red = suit == 1 || suit == 2;
+        fprintf(out, "%s %s%s", first ? "" : ";", color ? (red ? "\x1b[31;1m" : "\x1b[1m") : "",
+                suits[suit]);
+        render_ranks(out, of_suit[suit], suit);
+        fprintf(out, "%s", color ? "\x1b[0m" : "");
+        first = 0;
+    }
+}
+
 /* The whole table as `viewer` (a seat or the spectator) sees it: exactly the view's content. */
 void wa_render(const void *st, int viewer, FILE *out, bool color)
 {
@@ -689,12 +749,7 @@ void wa_render(const void *st, int viewer, FILE *out, bool color)
     fprintf(out,
             "Walls and Armies, turn %u of %u. Main deck %d cards. Discard pile:", (unsigned)s->turn,
             (unsigned)s->cap, s->ndeck);
-    if (!s->discard)
-        fprintf(out, " empty");
-    for (uint64_t m = s->discard; m; m &= m - 1) {
-        fprintf(out, " ");
-        render_card(out, __builtin_ctzll(m), color);
-    }
+    render_discard(out, s->discard, color);
     fprintf(out, "\n");
     if (s->nrevealed) {
         fprintf(out, "Turned up by the last move:");
