@@ -351,6 +351,7 @@ async function learnGames(browser, server) {
     let unpointed = 0;
     let illegal = 0;
     let shot = false;
+    let shotMarked = false;
     for (let guard = 0; guard < 600; guard++) {
       await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over], [data-testid=coach-done]', { timeout: STEP_TIMEOUT });
       if (await page.locator('[data-testid=coach-done]').count()) break;
@@ -374,12 +375,26 @@ async function learnGames(browser, server) {
       await page.press('#move-text', 'Enter');
       await waitPly(me, st.ply + 1);
       followed++;
+      if (type === 'castle-danger' && /^fire /.test(move)) {
+        // The shot is marked: the Cannon's square, where the ball landed and the squares it flew over.
+        const marked = await lastMoveMarked(me, type, id);
+        const distance = Number(move.split(':')[1]);
+        shotMarked = marked !== null;
+        if (marked) {
+          check(marked.filter((k) => k.startsWith('path:')).length === distance - 1 && marked.length === distance + 1,
+            `learn: Castle Danger marks the shot ${move}: its squares and its path (${marked.join(', ')})`);
+        }
+      }
     }
     const lessons = await page.$$eval('.coach-list li', (els) => els.map((e) => ({ id: e.getAttribute('data-lesson'), done: e.getAttribute('data-done') === 'yes', text: e.textContent })));
     const open = lessons.filter((l) => !l.done && !/when it comes/.test(l.text));
     console.log(`  learn ${type}: ${followed} moves followed, done ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}`);
     check(await page.locator('[data-testid=coach-done]').count() === 1 && open.length === 0,
       `learn: following the coach in ${type} makes every kind of move (${followed} moves followed; done: ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}; not yet: ${open.map((l) => l.id).join(', ')})`);
+    if (type === 'castle-danger') {
+      const seen = lastMoveSeen[type] || { bad: [] };
+      check(seen.bad.length === 0 && shotMarked, `learn: Castle Danger's marks match the moves, a shot's path included (${shotMarked ? 'shot compared' : 'no shot compared'}): ${seen.bad.join('; ')}`);
+    }
     check(illegal === 0 && unpointed === 0, `learn: in ${type} every suggestion was legal (${illegal} not) and pointed at on the board (${unpointed} not)`);
     check(me.errors.length === 0, `learn/${type}: no console errors: ${me.errors.join(' | ')}`);
     await me.context.close();
@@ -465,8 +480,17 @@ function expectedSpots(type, events) {
     return e ? e.cards.map((c) => `card:${c}`) : [];
   }
   if (type === 'walls-and-armies') {
-    if (!e0.target_kind) return [];
-    return [`wa:${e0.kind === 'flip' ? 1 - e0.seat : e0.seat}:${e0.target_kind}:${e0.target_number}`];
+    const out = [];
+    if (e0.target_kind) {
+      const beaten = e0.kind === 'flip' && e0.beats; // target and stack discarded
+      if (!beaten) out.push(`wa:${e0.kind === 'flip' ? 1 - e0.seat : e0.seat}:${e0.target_kind}:${e0.target_number}`);
+      if (beaten || e0.kind === 'counter') out.push('wa:discard');
+    }
+    for (const e of events) {
+      if (e.kind === 'capture') out.push(...e.walls.map((n) => `wa:${e.seat}:wall:${n}`));
+      if (e.kind === 'shield') out.push(`wa:${e.seat}:shield:${e.shield}`);
+    }
+    return out;
   }
   if (type === 'danger-at-the-walls') {
     if (!e0.wall) return [];
@@ -495,14 +519,17 @@ async function lastMoveMarked(p, type, id) {
   if (!st || !st.cause || st.cause.kind !== 'move' || !Array.isArray(st.cause.events)) return;
   const want = new Set(expectedSpots(type, st.cause.events));
   const dom = await p.page.evaluate(() => {
+    const table = document.querySelector('[data-testid=table]');
     const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
     return {
       drawn: [...document.querySelectorAll('.board-area [data-spot]')].map((el) => el.getAttribute('data-spot')),
       marked: [...document.querySelectorAll('.board-area [data-last]')].map(key),
+      ply: table ? Number(table.getAttribute('data-ply')) : -1,
       told: document.querySelectorAll('.board-area [data-last]').length === 0 ? true
         : [...document.querySelectorAll('.board-area [data-last]')].every((el) => /last (move|shot)/.test(`${el.getAttribute('aria-label') || ''} ${el.textContent}`)),
     };
   });
+  if (dom.ply !== st.ply) return null; // the page has moved on since (the computer replied): not comparable
   const drawn = new Set(dom.drawn);
   const seen = lastMoveSeen[type] || (lastMoveSeen[type] = { moves: 0, shown: 0, bad: [] });
   seen.moves++;
@@ -512,6 +539,7 @@ async function lastMoveMarked(p, type, id) {
   if (missing.length || extra.length || !dom.told) {
     seen.bad.push(`ply ${st.ply}: ${st.cause.events[0] && st.cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
   }
+  return dom.marked;
 }
 
 /** The mark fades in for a page that allows motion and appears at once under
@@ -763,7 +791,8 @@ async function twoPlayers(browser, server, type) {
   await axeCheck(starter.page, `${type} at the start`);
   await accessibleBoard(starter, type, id);
   await explainsItself(starter, type);
-  await firstMoveByKeys(starter, type);
+  // A forced first move (one legal move) plays itself (issue 27), maybe already: no keys then.
+  if ((((lastState(starter, id) || {}).legal) || []).length > 1) await firstMoveByKeys(starter, type);
   let shot = false;
   let reloaded = false;
   let logMarked = 0;

@@ -39,11 +39,21 @@ const SPOTS = {
     return e && e.cards ? e.cards.map((/** @type {string} */ c) => `card:${c}`) : [];
   },
   'walls-and-armies': (events) => {
+    const out = [];
     const e = events[0];
-    if (!e || !e.target_kind) return [];
-    // The attacker flips onto the defender's card; the defender leaves or counters at its own.
-    const owner = e.kind === 'flip' ? 1 - e.seat : e.seat;
-    return [`wa:${owner}:${e.target_kind}:${e.target_number}`];
+    if (e && e.target_kind) {
+      // The attacker flips onto the defender's card, which a winning stack takes (both go to the
+      // discard pile); the defender leaves or counters at its own card, and a counter is discarded.
+      const owner = e.kind === 'flip' ? 1 - e.seat : e.seat;
+      if (!(e.kind === 'flip' && e.beats)) out.push(`wa:${owner}:${e.target_kind}:${e.target_number}`);
+      if ((e.kind === 'flip' && e.beats) || e.kind === 'counter') out.push('wa:discard');
+    }
+    // A captured stack becomes walls; a face card flipped to replenish becomes a shield.
+    for (const x of events) {
+      if (x.kind === 'capture') for (const n of x.walls || []) out.push(`wa:${x.seat}:wall:${n}`);
+      if (x.kind === 'shield' && x.shield) out.push(`wa:${x.seat}:shield:${x.shield}`);
+    }
+    return out;
   },
   'danger-at-the-walls': (events) => {
     const e = events[0];

@@ -70,7 +70,8 @@ export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
     ${side(view.players[order[0]], order[0])}
     <div class="wa-middle">
       <${Pile} count=${view.main_deck} label="Main deck" attrs=${explainAttrs('walls-and-armies', 'deck')} />
-      <div class="pile discard" role="group" aria-label=${`Discard pile: ${view.discard.length}`} ...${explainAttrs('walls-and-armies', 'discard')}>
+      <div class=${`pile discard${spotClass(marks, 'wa:discard')}`} role="group" aria-label=${`Discard pile: ${view.discard.length}`}
+        ...${explainAttrs('walls-and-armies', 'discard')} ...${spotAttrs(marks, 'wa:discard')}><${LastTag} marks=${marks} spot="wa:discard" />
         <span class="pile-cards">${view.discard.length ? html`<${PlayingCard} card=${view.discard[view.discard.length - 1]} />` : html`<span class="card empty"></span>`}</span>
         <span class="pile-label">Discard <b>${view.discard.length}</b></span>
       </div>
