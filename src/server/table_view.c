@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "auth.h"
 #include "table_view.h"
 
 /* Whole milliseconds since a seat left (the division truncates on purpose). */
@@ -204,6 +205,26 @@ cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
     return o;
 }
 
+/* For the seat to act, one world it cannot tell from the real one, as full-state notation: the
+ * game's determinize for that seat with a fresh seed that is never sent or kept. determinize
+ * reads only what the seat may see (the conformance tests' check that it depends on nothing it
+ * replaces), so the text tells the seat nothing beyond its view; its generator is new too, so
+ * it foretells no draw. The client's WebAssembly engine previews moves on it (docs/wasm.md);
+ * the referee still decides every move on the real state. */
+static void add_sample(cJSON *m, const rs_table *t, int seat)
+{
+    if (!t->game->determinize || !t->game->state_to_text)
+        return;
+    rp_state world;
+    rp_state_copy(t->game, &world, &t->match.state);
+    rp_rng rng;
+    rp_rng_seed(&rng, rs_seed_new(), rs_seed_new());
+    t->game->determinize(&world, seat, &rng);
+    char text[RP_STATE_TEXT];
+    if (t->game->state_to_text(&world, text, sizeof text) >= 0)
+        cJSON_AddStringToObject(m, "sample", text);
+}
+
 cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t now_us)
 {
     const bool started = t->row.status == RS_GAME_LIVE || t->row.status == RS_GAME_OVER;
@@ -231,8 +252,10 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
         cJSON_AddItemToObject(m, "view", view ? view : cJSON_CreateNull());
         cJSON_AddStringToObject(m, "seed_hash", t->seed_commitment);
     }
-    if (to_move >= 0 && to_move == viewer)
+    if (to_move >= 0 && to_move == viewer) {
         cJSON_AddItemToObject(m, "legal", rp_legal_json(t->game, &t->match.state));
+        add_sample(m, t, viewer);
+    }
     cJSON_AddItemToObject(m, "offers", offers_json(t));
     if (t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED)
         cJSON_AddItemToObject(m, "result", result_json(t));

@@ -638,6 +638,8 @@ static const operation operations[] = {
     {"undo_fair", op_undo_fair},
     {"deal_unseen", op_deal_unseen},
     {"resign", op_resign},
+    {"preview", rw_op_preview},
+    {"sample", rw_op_sample},
     {"bench", rw_op_bench},
     {"bench_ai", rw_op_bench_ai},
 };

@@ -39,4 +39,10 @@ cJSON *rw_op_bench(const cJSON *req, rp_error *err);
 /* {"op": "bench_ai", "game", "ms"}: search iterations per second, as `ramparts bench --ai`. */
 cJSON *rw_op_bench_ai(const cJSON *req, rp_error *err);
 
+/* {"op": "preview", "game", "state", "viewer", "moves", "worlds"?, "seed"}: what each move
+ * would do, told to viewer, over worlds drawn from viewer's view (preview.c). */
+cJSON *rw_op_preview(const cJSON *req, rp_error *err);
+/* {"op": "sample", "game", "state", "viewer", "seed"}: a world drawn from viewer's view. */
+cJSON *rw_op_sample(const cJSON *req, rp_error *err);
+
 #endif

@@ -288,6 +288,7 @@ typedef struct scan {
     long line;
     int viewer;
     size_t ply;
+    const cJSON *frame;
 } scan;
 
 static void scan_string(const scan *sc, const char *value, const char *secrets)
@@ -337,6 +338,8 @@ static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
     cJSON_ArrayForEach (child, node) {
         if (cJSON_IsString(child) && vocabulary(child->string))
             continue;
+        if (child->string && strcmp(child->string, "sample") == 0 && node == sc->frame)
+            continue; /* a world drawn for the seat: check_sample holds it to the view */
         bool events = is_move && child->string && strcmp(child->string, "events") == 0;
         scan_json(sc, child, events ? move_secrets : secrets);
     }
@@ -355,9 +358,36 @@ static void check_secrets(long line, const replay *r, const cJSON *frame, int vi
         fail(line, "secret_names does not fit");
         return;
     }
-    scan sc = {r, line, viewer, ply};
+    scan sc = {r, line, viewer, ply, frame};
     scan_json(&sc, frame, secrets);
     free(secrets);
+}
+
+/* The `sample` of the seat to act: a state it cannot tell from the real one (its view there is
+ * the real view), whose generator is not the real one (so it foretells no draw). That it is
+ * drawn from the view alone is the games' determinize property (tests/support.c). */
+static void check_sample(long line, const replay *r, const cJSON *sample, int viewer,
+                         const rp_state *st, int to_move)
+{
+    const rp_game *g = r->m.game;
+    checked++;
+    if (to_move < 0 || to_move != viewer) {
+        fail(line, "viewer %d is sent a sample, not being the seat to act", viewer);
+        return;
+    }
+    rp_state world;
+    rp_error err = {{0}};
+    if (!cJSON_IsString(sample) || g->state_from_text(&world, sample->valuestring, &err) < 0) {
+        fail(line, "the sample is not a state's notation: %s", err.msg);
+        return;
+    }
+    cJSON *seen = g->view_json(&world, viewer);
+    compare(line, "the sample's view", seen, g->view_json(st, viewer));
+    cJSON_Delete(seen);
+    char real[RP_STATE_TEXT];
+    g->state_to_text(st, real, sizeof real);
+    if ((g->flags & (RP_CHANCE | RP_HIDDEN_INFO)) && strcmp(real, sample->valuestring) == 0)
+        fail(line, "the sample is the real state");
 }
 
 static void check_state(long line, const replay *r, const cJSON *f, int viewer, size_t *ply_out)
@@ -388,6 +418,9 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
         compare(line, "legal", legal, rp_legal_json(g, st));
     else if (legal)
         fail(line, "viewer %d is sent a legal list at ply %zu, not its turn", viewer, ply);
+    const cJSON *sample = cJSON_GetObjectItemCaseSensitive(f, "sample");
+    if (sample)
+        check_sample(line, r, sample, viewer, st, to_move);
     checked++;
     if (started) {
         const cJSON *hash = cJSON_GetObjectItemCaseSensitive(f, "seed_hash");

@@ -18,7 +18,7 @@ const TOKEN_KEY = 'ramparts.token';
  * }} GameState
  * @typedef {{
  *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
- *   lobby: Message|null, types: Message[], games: {[id: string]: GameState},
+ *   lobby: Message|null, types: Message[], typesFailed: boolean, games: {[id: string]: GameState},
  *   notice: string|null, announce: string
  * }} State
  */
@@ -32,6 +32,7 @@ export class Client {
       server: '',
       lobby: null,
       types: [],
+      typesFailed: false,
       games: {},
       notice: null,
       announce: '',
@@ -57,10 +58,16 @@ export class Client {
 
   start() {
     this.transport.start();
+    this.loadTypes();
+  }
+
+  /** The games the server offers. A failure is the lobby's to say (the offline page, which
+   * needs no server, shows nothing of it); the next connection tries again. */
+  loadTypes() {
     fetch('/api/v1/types')
       .then((r) => r.json())
-      .then((types) => this.set({ types }))
-      .catch(() => this.set({ notice: 'Could not load the list of games.' }));
+      .then((types) => this.set({ types, typesFailed: false }))
+      .catch(() => this.set({ typesFailed: true }));
   }
 
   /** @param {() => void} fn */
@@ -101,6 +108,7 @@ export class Client {
         return;
       }
       if (reply.t !== 'welcome') return;
+      if (this.state.types.length === 0) this.loadTypes();
       if (this.lobbyWatched) this.transport.send({ t: 'lobby' });
       for (const [game, v] of this.watched) this.transport.send({ t: 'open', game, v });
       this.resolveReady();

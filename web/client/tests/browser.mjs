@@ -30,7 +30,7 @@ const WORK = mkdtempSync(path.join(tmpdir(), 'ramparts-web-'));
 mkdirSync(OUT, { recursive: true });
 // How long one step may take: a bound for a hang, generous for a sanitizer build of the server
 // on a busy machine (a step waits only as long as it takes).
-const STEP_TIMEOUT = 120000;
+const STEP_TIMEOUT = Number(process.env.STEP_TIMEOUT || 120000);
 // Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
 // keyboard-only game against the AI), 'controls' and 'layout' (the tables that were found not
 // to fit the screen); --games picks some (for development).
@@ -115,8 +115,11 @@ async function person(browser, server, label, reducedMotion = 'reduce') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion });
   const page = await context.newPage();
   const p = { label, context, page, frames: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]),
-    dom: /** @type {{ply: number, text: string}[]} */ ([]), viewer: -2 };
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => p.frames.push(String(f.payload))));
+    dom: /** @type {{ply: number, text: string}[]} */ ([]), viewer: -2, sent: /** @type {string[]} */ ([]) };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => p.frames.push(String(f.payload)));
+    ws.on('framesent', (f) => p.sent.push(String(f.payload)));
+  });
   page.on('console', (m) => { if (m.type() === 'error') p.errors.push(m.text()); });
   page.on('pageerror', (e) => p.errors.push(String(e)));
   await page.goto(`${server.url}/`);
@@ -1336,6 +1339,63 @@ async function waitPlyExactly(p, n) {
 // Where the rulebook's gesture is a card or piece taken to a place, the board also takes drags.
 for (const t of ['castle-danger', 'king-of-danger', 'danger-at-the-walls', 'rush-the-wall']) DRIVERS[t].drags = true;
 
+// The scenarios that are not one game's two-player run.
+const SCENARIOS = ['keyboard', 'controls', 'layout', 'rules', 'learn', 'preview'];
+
+/**
+ * Previews in an online game against the computer (issue 28, docs/wasm.md): on each of a few
+ * turns, pointing at a legal move on the board shows what it would do, computed in the page
+ * from the seat's own view; previewing sends nothing to the server, and when the preview says
+ * the move is determined, the log then shows exactly those lines for it.
+ * @param {any} browser @param {any} server @param {string} type
+ */
+async function previews(browser, server, type) {
+  const me = await person(browser, server, `preview-${type}`);
+  const page = me.page;
+  await page.selectOption('[data-testid=ai-game]', type);
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
+  let determined = 0;
+  for (let turn = 0; turn < 4; turn++) {
+    await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+    if ((await tableState(me)).status !== 'live') break;
+    const state = lastState(me, id);
+    check(typeof state.sample === 'string', `preview ${type}: the seat to act is sent a sample`);
+    const offered = await page.$$eval('.board-area [data-move]', (els) => els.map((e) => e.getAttribute('data-move')));
+    const legal = new Set(state.legal.map((/** @type {any} */ m) => m.text));
+    const move = offered.find((m) => legal.has(m));
+    if (!check(!!move, `preview ${type}: the board offers a legal move`)) break;
+    const sentBefore = me.sent.filter((f) => !f.includes('"ping"')).length;
+    await page.hover(`.board-area [data-move="${move}"]`);
+    const box = await page.waitForSelector(`[data-testid=move-preview][data-previewed="${move}"]`, { timeout: STEP_TIMEOUT });
+    const lines = await box.$$eval('[data-testid=preview-line]', (els) => els.map((e) => e.textContent));
+    const isDetermined = (await box.getAttribute('data-determined')) === 'yes';
+    check(me.sent.filter((f) => !f.includes('"ping"')).length === sentBefore, `preview ${type}: previewing ${move} sends nothing`);
+    const logBefore = await page.$$eval('[data-testid=event-log] li', (els) => els.length);
+    const ply = state.ply;
+    await page.click(`.board-area [data-move="${move}"]`);
+    // A card that makes more than one move (a Wizard names the trick suit) asks which first.
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n ||
+      !!document.querySelector('[data-testid=chooser]'), ply, { timeout: STEP_TIMEOUT });
+    if (await page.$('[data-testid=chooser]')) await page.click(`[data-testid=chooser] [data-move="${move}"]`);
+    await waitPly(me, ply + 1).catch(async (e) => {
+      await page.screenshot({ path: path.join(OUT, `preview-${type}-stuck.png`) });
+      throw e;
+    });
+    if (!isDetermined) continue;
+    determined++;
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=event-log] li').length >= n, logBefore + lines.length, { timeout: STEP_TIMEOUT });
+    const logged = await page.$$eval('[data-testid=event-log] li', (els, from) => els.slice(from).map((e) => e.textContent), logBefore);
+    check(JSON.stringify(logged.slice(0, lines.length)) === JSON.stringify(lines),
+      `preview ${type}: the preview of ${move} is what the referee then told\n  preview ${JSON.stringify(lines)}\n  log     ${JSON.stringify(logged)}`);
+  }
+  check(determined > 0, `preview ${type}: some previews were determined and checked against the log`);
+  check(me.errors.length === 0, `preview ${type}: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -1348,8 +1408,8 @@ async function main() {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);
     check(offered.length > 0, 'the server offers some games');
     OFFERED = offered;
-    GAMES = args.games ? args.games.split(',') : [...offered, 'keyboard', 'controls', 'layout', 'rules', 'learn'];
-    for (const type of GAMES.filter((g) => !['keyboard', 'controls', 'layout', 'rules', 'learn'].includes(g))) {
+    GAMES = args.games ? args.games.split(',') : [...offered, ...SCENARIOS];
+    for (const type of GAMES.filter((g) => !SCENARIOS.includes(g))) {
       if (!check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`)) continue;
       const t0 = Date.now();
       await twoPlayers(browser, server, type);
@@ -1360,6 +1420,7 @@ async function main() {
     if (GAMES.includes('layout')) await layout(browser, server);
     if (GAMES.includes('rules')) await rulesPages(browser, server);
     if (GAMES.includes('learn')) await learnGames(browser, server);
+    if (GAMES.includes('preview')) for (const type of ['king-of-danger', 'castle-danger']) await previews(browser, server, type);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);
   } finally {

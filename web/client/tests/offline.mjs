@@ -348,6 +348,19 @@ async function main() {
         check(false, `${type}: ${e instanceof Error ? e.stack : e}`);
       }
     }
+    // The lobby's complaint that it could not load the list of games stays in the lobby (it
+    // once showed as a notice over the offline page). The list may come from the HTTP cache,
+    // so its request is made to fail.
+    await page.route('**/api/v1/types', (route) => route.abort());
+    const typesFailed = page.waitForEvent('requestfailed', (r) => r.url().includes('/api/v1/types'));
+    await page.reload();
+    await typesFailed;
+    await page.evaluate(() => { location.hash = '#/'; });
+    check(await page.waitForSelector('[data-testid=types-failed]', { timeout: STEP_TIMEOUT }).then(() => true, () => false),
+      'the lobby says it could not load the list of games');
+    await page.evaluate(() => { location.hash = '#/offline'; });
+    await page.waitForSelector('[data-testid=offline-start], [data-testid=offline-resume]', { timeout: STEP_TIMEOUT });
+    check(await page.$('.notice') === null, 'the offline page shows no notice of the list of games');
     check(errors.length === 0, `no page errors: ${errors.join(' | ')}`);
   } finally {
     await context.close();

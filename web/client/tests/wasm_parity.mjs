@@ -5,7 +5,10 @@
 // view and the events each viewer is told; AI moves (rp_match_genmove, seeded from the match)
 // must be the same moves; an undo must restore the same state; at the end the status and
 // the record must match, and the native record replayed in WebAssembly reaches the same
-// state. A second part checks that bad requests are refused with a reason.
+// state. Before each random move, the preview an online page would show (issue 28): the world
+// the server sends the seat to act (op sample) must look to the seat as the real state does,
+// and a preview the engine calls determined must be exactly the events the referee then tells
+// the seat. A second part checks that bad requests are refused with a reason.
 // Usage: node wasm_parity.mjs --ramparts BIN --wasm FILE [--games a,b] [--seeds N]
 //        (prints 'N passed, N failed'; exit 0 when all pass)
 import { spawn } from 'node:child_process';
@@ -151,8 +154,10 @@ async function playGame(wasm, game, options, seed) {
       check(nMove === wMove, `${where}: the AI chose ${nMove} natively, ${wMove} in wasm`);
     } else {
       const move = state.legal[Math.floor(rng() * state.legal.length)];
+      const preview = previewAsTheServerWould(wasm, game, state.info.to_move, move, seed * 1000 + plies);
       await native.ask(`play ${move}`);
-      must(wasm, { op: 'play', match: 0, move });
+      const played = must(wasm, { op: 'play', match: 0, move, viewer: state.info.to_move });
+      checkPreview(preview, played.events, `${where} ${move}`);
     }
     plies++;
     if (!undone && plies === 6) {
@@ -182,6 +187,34 @@ async function playGame(wasm, game, options, seed) {
   console.log(`${label}: ${plies} plies${state.info.over ? ', over' : ''}`);
 }
 
+let previewsDetermined = 0;
+let previewsOpen = 0;
+
+/** An online game's preview: the world the server would send the seat to act (its `sample`:
+ * the state determinized for that seat), and the preview of `move` on it.
+ * @param {any} wasm @param {string} game @param {number} seat @param {string} move @param {number} seed */
+function previewAsTheServerWould(wasm, game, seat, move, seed) {
+  const truth = must(wasm, { op: 'state', match: 0 }).state;
+  const sample = must(wasm, { op: 'sample', game, state: truth, viewer: seat, seed }).state;
+  const view = must(wasm, { op: 'view', match: 0, viewer: seat }).view;
+  const answer = must(wasm, { op: 'preview', game, state: sample, viewer: seat, moves: [move], seed: seed + 1 });
+  return { preview: answer.previews[0], view, sampleView: answer.view };
+}
+
+/** A preview the engine called determined must be exactly what the referee then told the
+ * seat; an open one names only what every world agreed on, never more than was told.
+ * @param {any} p @param {any[]} told @param {string} where */
+function checkPreview(p, told, where) {
+  check(isDeepStrictEqual(p.sampleView, p.view), `${where}: the sample looks to the seat as the real state does`);
+  check(p.preview.legal, `${where}: the move is legal in the sample`);
+  if (p.preview.determined) {
+    previewsDetermined++;
+    check(isDeepStrictEqual(p.preview.events, told), `${where}: the determined preview is what the referee told\n  preview ${JSON.stringify(p.preview.events)}\n  told    ${JSON.stringify(told)}`);
+  } else {
+    previewsOpen++;
+  }
+}
+
 /** Bad requests: refused with a reason, nothing changed. @param {any} wasm */
 function badRequests(wasm) {
   const refusals = [
@@ -206,6 +239,21 @@ function badRequests(wasm) {
   check(must(wasm, { op: 'legal', match: m.match, viewer: other }).legal.length === 0,
     'the legal moves are told only to the seat to act');
   must(wasm, { op: 'free', match: m.match });
+  const cd = must(wasm, { op: 'new', game: 'castle-danger', options: 'seed=3' });
+  const cdState = must(wasm, { op: 'state', match: cd.match }).state;
+  must(wasm, { op: 'free', match: cd.match });
+  const previewRefusals = [
+    [{ op: 'preview', game: 'castle-danger', state: cdState, viewer: 1, moves: [], seed: 1 }, /Red is not to act/],
+    [{ op: 'preview', game: 'castle-danger', state: 'cd1 nonsense', viewer: 0, moves: [], seed: 1 }, /./],
+    [{ op: 'preview', game: 'castle-danger', state: cdState, viewer: 0, moves: [3], seed: 1 }, /'moves' must list moves/],
+    [{ op: 'sample', game: 'castle-danger', state: cdState, viewer: 4, seed: 1 }, /'viewer' must be a seat/],
+  ];
+  for (const [req, pattern] of previewRefusals) {
+    const a = wasm.call(req);
+    check(typeof a.error === 'string' && pattern.test(a.error), `${JSON.stringify(req).slice(0, 80)} refused: ${JSON.stringify(a)}`);
+  }
+  const bogus = must(wasm, { op: 'preview', game: 'castle-danger', state: cdState, viewer: 0, moves: ['fly to the moon'], seed: 1 });
+  check(bogus.previews[0].legal === false && bogus.previews[0].events.length === 0, 'a preview of an illegal move says so and shows nothing');
   const notJson = wasm.call(/** @type {any} */ ({ toJSON: () => 'x' }));
   check(typeof notJson.error === 'string', 'a request that is not an object is refused');
 }
@@ -227,5 +275,7 @@ for (const game of only) {
   }
 }
 badRequests(wasm);
+console.log(`previews: ${previewsDetermined} determined (each equal to what the referee told), ${previewsOpen} open`);
+if (!args.games) check(previewsDetermined > 0 && previewsOpen > 0, 'some previews are determined and some left open');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

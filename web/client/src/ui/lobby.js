@@ -31,6 +31,7 @@ export function Lobby({ client }) {
   return html`
     <div class="lobby">
       <h1 class="sr-only">Lobby</h1>
+      ${s.typesFailed && html`<p class="error" role="alert" data-testid="types-failed">Could not load the list of games.</p>`}
       <${PlayAi} client=${client} />
       <${CreateGame} client=${client} />
       <section class="panel" aria-labelledby="open-h">

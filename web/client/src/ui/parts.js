@@ -85,9 +85,11 @@ const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
  * The move typed in notation, with completion from the legal list (an ARIA combobox):
  * arrows choose a suggestion, Tab completes it, Enter plays it. Text that is not in the list
  * still goes to the server, whose refusal says why in the game's words.
- * @param {{legal: LegalMove[]|null, send: (m: LegalMove|string) => void, disabled: boolean, hint: string|null}} props
+ * The suggestion chosen (arrows, or under the pointer) goes to onPoint, for a preview.
+ * @param {{legal: LegalMove[]|null, send: (m: LegalMove|string) => void, disabled: boolean, hint: string|null,
+ *          onPoint?: (text: string) => void}} props
  */
-export function MoveInput({ legal, send, disabled, hint }) {
+export function MoveInput({ legal, send, disabled, hint, onPoint }) {
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
   // The list opened by the Down arrow on an empty field: every legal move, so the first move
@@ -121,6 +123,7 @@ export function MoveInput({ legal, send, disabled, hint }) {
   useEffect(() => {
     const option = currentId ? document.getElementById(currentId) : null;
     if (option) option.scrollIntoView({ block: 'nearest' });
+    if (open && current && onPoint) onPoint(current.text);
   }, [currentId]);
 
   /** @param {LegalMove|string} m */
@@ -175,6 +178,7 @@ export function MoveInput({ legal, send, disabled, hint }) {
     <ul id="move-list" role="listbox" class=${open ? 'completions' : 'completions hidden'}>
       ${open && suggestions.map((m) => html`<li key=${m.id} id=${`move-opt-${m.id}`} role="option"
         aria-selected=${m === current} class=${m === current ? 'active' : ''}
+        onMouseEnter=${() => onPoint && onPoint(m.text)}
         onMouseDown=${(/** @type {Event} */ e) => { e.preventDefault(); play(m); }}>${m.text}</li>`)}
     </ul>
     ${hint && html`<p class="hint" data-testid="hint">Hint: <b>${hint}</b></p>`}

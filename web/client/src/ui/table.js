@@ -9,6 +9,7 @@ import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
 import { Coach, lessonsDone, noteLesson } from './learn.js';
+import { MovePreview, usePreview } from './preview.js';
 
 /** A game's table; `learn` adds the coach of a guided first game (learn.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
@@ -31,6 +32,9 @@ export function Table({ client, id, learn = false }) {
       focused.current = document.activeElement === input;
     }
   });
+  // The legal move pointed at (board or move field), previewed from the seat's own view.
+  const [previewed, setPreviewed] = useState(/** @type {string|null} */ (null));
+  const preview = usePreview(g && g.snap.legal && !g.pending ? g.snap : null, previewed);
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
@@ -53,7 +57,8 @@ export function Table({ client, id, learn = false }) {
     ${(snap.you === null || snap.you === undefined) && html`<p class="watching" data-testid="spectating">
       <b>You are watching</b> this game as a spectator: you see what every spectator sees, and no one's hidden cards.</p>`}
     ${snap.status === 'open' && html`<${Waiting} client=${client} g=${g} />`}
-    <div class="table-body">
+    <div class="table-body" onPointerOver=${(/** @type {Event} */ e) => previewAt(e, snap.legal, setPreviewed)}
+      onFocusIn=${(/** @type {Event} */ e) => previewAt(e, snap.legal, setPreviewed)}>
       <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h"
         onMouseOver=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}
         onFocusIn=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}>
@@ -67,7 +72,8 @@ export function Table({ client, id, learn = false }) {
       <aside class="side">
         ${learn && snap.you !== null && html`<${Coach} g=${g} interactive=${interactive} done=${lessonsDone(id)} />`}
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
-          send=${send} disabled=${!interactive} hint=${g.hint} />`}
+          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} />`}
+        ${interactive && html`<${MovePreview} type=${snap.type} preview=${preview} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
         ${snap.you !== null && live && html`<${ForcedMoves} legal=${interactive ? snap.legal : null} send=${send} />`}
@@ -81,6 +87,14 @@ export function Table({ client, id, learn = false }) {
       </aside>
     </div>
   </div>`;
+}
+
+/** A legal move under the pointer or the focus (an element with data-move) becomes the one
+ * previewed. @param {Event} e @param {any[]|undefined} legal @param {(m: string) => void} set */
+function previewAt(e, legal, set) {
+  const el = e.target instanceof Element ? e.target.closest('[data-move]') : null;
+  const text = el && el.getAttribute('data-move');
+  if (text && legal && legal.some((m) => m.text === text)) set(text);
 }
 
 /** @param {import('../client.js').GameState} g @param {boolean} interactive */
