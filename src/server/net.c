@@ -8,7 +8,8 @@
  * The loop is libuv's (epoll) with libwebsockets as a guest in it, or libwebsockets' own
  * poll(2) loop where its libuv plugin is missing (net.h says why). Either way each iteration
  * ends, before the loop sleeps, with rs_server_flush (commit, then deliver) and the one timer
- * re-armed for the next clock deadline: libuv's prepare hook, or after lws_service. */
+ * re-armed for the next clock deadline: libuv's prepare hook, or after lws_service. A client
+ * frame without a mask is caught under libwebsockets (frame_guard.h) and closed with 1002. */
 #include "net.h"
 
 #include <libwebsockets.h>
@@ -16,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
+#include "frame_guard.h"
 #include "grow.h"
 #include "idmap.h"
 #include "log.h"
@@ -399,6 +402,36 @@ static void close_pending(void)
     net.num_pending_closes = 0;
 }
 
+static ws_conn *conn_on_socket(int fd)
+{
+    for (size_t i = 0; i < net.conns.cap; i++) {
+        ws_conn *c = net.conns.slots[i].key ? net.conns.slots[i].value : NULL;
+        if (c && lws_get_socket_fd(c->wsi) == fd)
+            return c;
+    }
+    return NULL;
+}
+
+/* The sockets that sent a frame without a mask (frame_guard.h): RFC 6455 5.1 has the server
+ * close them; 1002 says why. What they sent from that frame on is dropped unread, so nothing
+ * in it or after it is acted on. A socket not (or no longer) a WebSocket is shut, and libwebsockets closes
+ * it when it sees the hang-up. */
+static void close_unmasked(void)
+{
+    int fd;
+    while ((fd = rs_frame_guard_next_refused()) >= 0) {
+        ws_conn *c = conn_on_socket(fd);
+        if (!c) {
+            rs_frame_guard_forget(fd);
+            shutdown(fd, SHUT_RDWR);
+            continue;
+        }
+        rs_log("conn %llu (%s): a frame without a mask, closed (1002)", (unsigned long long)c->id,
+               c->ip);
+        request_close(c, LWS_CLOSE_STATUS_PROTOCOL_ERR, "frame not masked");
+    }
+}
+
 /* Its queue is empty: read it again. */
 static void resume_reading(struct lws *wsi, ws_conn *c)
 {
@@ -596,7 +629,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     session *s = user;
     switch (reason) {
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        return net.draining ? 1 : 0;
+        if (net.draining)
+            return 1;
+        rs_frame_guard_watch((int)(intptr_t)in); /* its bytes are followed from the first */
+        return 0;
     case LWS_CALLBACK_HTTP:
         return http_request(wsi, s, in ? (const char *)in : "/");
     case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -811,6 +847,7 @@ static void end_iteration(void)
  * the closes that were waiting for it. */
 static void end_loop_turn(void)
 {
+    close_unmasked();
     end_iteration();
     close_pending();
 }
@@ -1010,6 +1047,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
 {
     memset(&net, 0, sizeof net);
     net.listen_fd = -1;
+    rs_frame_guard_attach();
     net.cfg = cfg;
     net.stop = stop;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);
@@ -1054,6 +1092,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     rs_idmap_free(&net.conns);
     free(net.ips);
     free(net.pending_closes);
+    rs_frame_guard_free();
     rs_log("stopped: %lld messages, %lld moves, %lld commits (%lld failed), %lld slow "
            "callbacks, %lld slow clients resynced",
            stats.messages, stats.moves, stats.commits, stats.commit_failures, net.slow_callbacks,

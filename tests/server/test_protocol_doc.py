@@ -187,6 +187,12 @@ async def malformed(seen, checks, server):
     code = await closed_with(bad)
     checks.eq(code, 1007, "a text message that is not UTF-8 is closed with 1007")
     seen.closes.add(code)
+    unmasked = seen.client(server, "unmasked")
+    await unmasked.connect()
+    unmasked.ws.transport.write(b"\x81\x02{}")  # a frame without a mask (the library masks)
+    code = await closed_with(unmasked)
+    checks.eq(code, 1002, "a frame without a mask is closed with 1002")
+    seen.closes.add(code)
 
 
 async def lobby_and_play(seen, checks, server):
