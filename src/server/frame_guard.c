@@ -80,8 +80,17 @@ static void *next_definition(void **cache, const char *name)
     return sym;
 }
 
+/* A sanitizer linked into the executable itself (clang's are) defines its wrappers of recv
+ * and close there too, weakly, so this file's win and RTLD_NEXT would skip them: when they
+ * exist they are called by name, and the sanitizer still sees each call. */
+extern ssize_t __interceptor_recv(int fd, void *buf, size_t len, int flags) /* NOLINT */
+    __attribute__((weak));
+extern int __interceptor_close(int fd) __attribute__((weak)); /* NOLINT */
+
 static recv_fn next_recv(void)
 {
+    if (__interceptor_recv)
+        return __interceptor_recv;
     static void *cache;
     void *sym = next_definition(&cache, "recv");
     recv_fn f;
@@ -91,6 +100,8 @@ static recv_fn next_recv(void)
 
 static close_fn next_close(void)
 {
+    if (__interceptor_close)
+        return __interceptor_close;
     static void *cache;
     void *sym = next_definition(&cache, "close");
     close_fn f;
