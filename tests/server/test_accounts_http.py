@@ -20,7 +20,7 @@ import urllib.request
 
 import websockets
 
-from rsclient import Checks, Client, Server, arguments, guest, registry_games
+from rsclient import TIMEOUT, Checks, Client, Server, arguments, guest, registry_games
 
 
 async def accounts(checks, server):
@@ -261,7 +261,7 @@ async def environment_and_drain(checks, args):
     code = None
     try:
         while True:
-            await c._receive_one(10)
+            await c._receive_one(TIMEOUT)
     except websockets.ConnectionClosed as closed:
         code = closed.code
     except Exception:

@@ -1,18 +1,27 @@
-"""Keepalive (docs/server-protocol.md: "The server pings quiet connections every 15 s and
-closes those that do not answer within 30 s"): two raw WebSocket connections stay silent; the
-server pings both between 15 and 25 s (its sweep sees each connection every 5 s; 5 s more for
-a busy machine); the one that answers each ping with a pong is still open and pinged again
-after 50 s, the one that never answers is closed between 30 and 40 s, and the server logs why.
-The lower bounds are the protocol's; the upper ones only allow for a late sweep. Raw sockets,
-so the test sees the ping frames and decides whether to answer them."""
+"""Keepalive (docs/server-protocol.md: "The server pings a connection quiet for 15 s ... and
+closes one quiet for 30 s"): two raw WebSocket connections stay silent; the server pings both
+after 15 s of silence or more; the one that answers each ping with a pong is pinged again 15 s
+or more after its pong and is still open past 30 s, the one that never answers is closed after
+30 s or more, and the server logs why, with the silence it measured: under 40 s (its sweep sees
+each connection every 5 s). Each connection's clock starts before its upgrade is sent, so the
+lower bounds hold however late the test's threads run; each side waits for what it expects
+(with a bound for a hang only), never for a fixed time. Raw sockets, so the test sees the ping
+frames and decides whether to answer them."""
 
 import base64
 import os
+import re
 import socket
 import threading
 import time
 
 from rsclient import Checks, Server, arguments
+
+HANG_S = 120  # a bound for a hang, not for speed
+
+
+def pings_seen(log):
+    return [t for t, what in log if what == "opcode 9"]
 
 
 def upgrade(port):
@@ -53,13 +62,14 @@ def pong(payload):
     return bytes([0x8A, 0x80 | len(payload)]) + mask + body
 
 
-def watch(port, answer, seconds, log):
-    """Stay silent on a new connection for up to `seconds`; log (time, event) pairs."""
-    s, status, buf = upgrade(port)
-    log.append((0.0, status.decode()))
+def watch(port, answer, done, log):
+    """Stay silent on a new connection until done(log) holds, the connection closes, or a
+    bound for a hang passes; log (time, event) pairs, timed from before the upgrade."""
     start = time.monotonic()
+    s, status, buf = upgrade(port)
+    log.append((time.monotonic() - start, status.decode()))
     s.settimeout(1.0)
-    while time.monotonic() - start < seconds:
+    while not done(log) and time.monotonic() - start < HANG_S:
         try:
             data = s.recv(4096)
         except socket.timeout:
@@ -82,25 +92,30 @@ def main():
     server = Server(args.ramparts).start()
     try:
         answering, silent = [], []
-        threads = [threading.Thread(target=watch, args=(server.port, True, 50, answering)),
-                   threading.Thread(target=watch, args=(server.port, False, 50, silent))]
+        # The answering one watches until its second ping; the silent one until it is closed.
+        threads = [threading.Thread(target=watch, args=(server.port, True,
+                                                        lambda log: len(pings_seen(log)) >= 2,
+                                                        answering)),
+                   threading.Thread(target=watch, args=(server.port, False, lambda log: False,
+                                                        silent))]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         for label, log in (("answering", answering), ("silent", silent)):
             checks.ok(log and "101" in log[0][1], f"{label}: upgraded ({log[:1]})")
-            pings = [t for t, what in log if what == "opcode 9"]
-            checks.ok(pings and 15 <= pings[0] <= 25,
-                      f"{label}: pinged between 15 and 25 s of silence ({pings})")
-        pings = [t for t, what in answering if what == "opcode 9"]
+            pings = pings_seen(log)
+            checks.ok(pings and pings[0] >= 15, f"{label}: pinged after 15 s of silence ({pings})")
+        pings = pings_seen(answering)
         checks.ok(len(pings) >= 2 and pings[1] - pings[0] >= 15,
                   f"answering: pinged again 15 s or more after its pong ({pings})")
-        checks.eq(answering[-1][1], "still open", "answering: still open after 50 s")
+        checks.ok(answering[-1][1] == "still open" and pings[-1:] and pings[-1] >= 30,
+                  f"answering: still open past 30 s ({answering[-2:]})")
         closed = [t for t, what in silent if what == "closed"]
-        checks.ok(closed and 30 <= closed[0] <= 40,
-                  f"silent: closed between 30 and 40 s ({silent[-2:]})")
-        checks.ok("no answer for" in server.log(), "the server logs the drop and why")
+        checks.ok(closed and closed[0] >= 30, f"silent: closed after 30 s ({silent[-2:]})")
+        said = re.findall(r"no answer for (\d+) s, dropped", server.log())
+        checks.ok(said and 30 <= int(said[0]) < 40,
+                  f"the server logs the drop and why, after 30 to 40 s of silence ({said})")
     finally:
         checks.eq(server.stop(), 0, "the server stops cleanly")
     checks.finish()

@@ -13,7 +13,7 @@ import re
 
 import websockets
 
-from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest
+from rsclient import TIMEOUT, Checks, Client, Server, arguments, claim_after_grace, guest
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
                    "server-protocol.md")
@@ -98,7 +98,7 @@ async def raw_error(checks, c, text, code):
     checks.eq(reply["code"], code, f"{text[:40]!r} is {code}")
 
 
-async def closed_with(c, timeout=30):
+async def closed_with(c, timeout=TIMEOUT):
     try:
         while True:
             await c._receive_one(timeout)
@@ -414,7 +414,7 @@ async def main():
         coverage(checks, doc, seen)
         watcher = first
         rc = server.stop()
-        code = await closed_with(watcher, 10)
+        code = await closed_with(watcher)
         seen.closes.add(code)
         checks.eq(code, 1001, "a server shutting down closes with 1001")
         checks.eq(rc, 0, "the server exits 0 on SIGTERM")

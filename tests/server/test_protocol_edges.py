@@ -14,7 +14,7 @@ import json
 
 import websockets
 
-from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest
+from rsclient import TIMEOUT, Checks, Client, Server, arguments, claim_after_grace, guest
 
 
 async def burst(checks, server):
@@ -26,7 +26,7 @@ async def burst(checks, server):
     ids = []
     try:
         while len(ids) < n:
-            m = await c._receive_one(30)
+            m = await c._receive_one(TIMEOUT)
             if m["t"] == "pong":
                 ids.append(m.get("id"))
     except (asyncio.TimeoutError, websockets.ConnectionClosed) as e:
@@ -78,7 +78,7 @@ async def bad_frames(checks, server):
     await c.ws.write_frame(True, websockets.frames.OP_TEXT, b'{"t":"chat","text":"\xff\xfe"}')
     code = None
     try:
-        await c._receive_one(15)
+        await c._receive_one(TIMEOUT)
     except websockets.ConnectionClosed as closed:
         code = closed.code
     checks.eq(code, 1007, "frames: a text frame that is not UTF-8 is closed with 1007")

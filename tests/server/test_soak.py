@@ -5,8 +5,8 @@ every fraction of a second, so the loop is never idle. Meanwhile the server's si
 resident set and write-ahead log must stay flat: steady traffic once kept the periodic work
 from ever running, and the WAL grew to 361 MB in 35 minutes.
 
-`make test` runs it for 20 s and checks the heartbeat; `make soak` (RAMPARTS_SOAK=1) for five
-minutes and also checks that the resident set and the WAL stop growing after the first
+`make test` runs it for 20 s and checks that the heartbeat keeps being written; `make soak`
+(RAMPARTS_SOAK=1) for five minutes and also checks that it is never older than 12 s, and that the resident set and the WAL stop growing after the first
 minute (the WAL is checkpointed every 30 s, so its file reaches its size in the first
 minute and is reused after)."""
 
@@ -114,13 +114,16 @@ async def main():
               + " ".join(f"({t - samples[0][0]:.0f},{r},{w})" for t, r, w, _, _ in samples[::5]),
               flush=True)
         checks.ok(counts["moves"] > 0 and counts["games"] > 0, "games were played")
+        # The defect was a heartbeat never written while traffic never stopped: it must take
+        # new values all along (every 5 s; one value in 10 s allows for a slow machine).
         beats = [a for _, _, _, a, _ in samples if a is not None]
         checks.ok(len(set(beats)) >= SECONDS // 10,
                   f"the heartbeat is written under steady traffic: {len(set(beats))} values")
-        late = [now - a for _, _, _, a, now in samples[len(samples) // 4:] if a is not None]
-        checks.ok(late and max(late) < 12000,
-                  f"the heartbeat is never older than 12 s: at most {max(late or [0]):.0f} ms")
         if SOAK:
+            # How late it may be depends on the machine's load: checked in the soak only.
+            late = [now - a for _, _, _, a, now in samples[len(samples) // 4:] if a is not None]
+            checks.ok(late and max(late) < 12000,
+                      f"the heartbeat is never older than 12 s: at most {max(late or [0]):.0f} ms")
             minute = [s for s in samples if s[0] - samples[0][0] >= 60]
             first = [s for s in minute if s[0] - minute[0][0] < 60]
             rest = [s for s in minute if s[0] - minute[0][0] >= 60]
