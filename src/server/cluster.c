@@ -33,12 +33,29 @@ static void arm_retry(rs_server *srv)
 
 /* ---- catching up ---- */
 
+/* The game as stored now. A game is read in several statements, each seeing what is
+ * committed when it runs: unless this server holds the row (`locked`), another may commit a
+ * move between them, so the version is read again after, and the game again if it moved. */
+static rs_table *load_whole(rs_server *srv, int64_t id, bool locked, rs_err *e)
+{
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (int attempt = 0; attempt < 5; attempt++) {
+        rs_table *t = rs_table_load(&ctx, id, ctx.now_ms, e);
+        int64_t v;
+        if (!t || locked ||
+            (rs_store_game_version(srv->store, id, &v) == RS_STORE_OK && v == t->row.v))
+            return t;
+        rs_table_free(t);
+    }
+    rs_fail(e, "server-error", "game %lld keeps changing while it is read", (long long)id);
+    return NULL;
+}
+
 /* Replace t by the game as stored now, its watchers sent what they missed. */
 static rs_table *catch_up(rs_server *srv, rs_table *old)
 {
-    rs_ctx ctx = rs_server_ctx(srv);
     rs_err e;
-    rs_table *fresh = rs_table_load(&ctx, old->row.id, ctx.now_ms, &e);
+    rs_table *fresh = load_whole(srv, old->row.id, old->locked, &e);
     if (!fresh) {
         rs_log("game %lld: cannot catch up: %s", (long long)old->row.id, e.text);
         return old;
@@ -60,9 +77,8 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
 /* A game this server does not hold yet, from the store: unfinished ones join the lobby. */
 static rs_table *fetch(rs_server *srv, int64_t id, bool finished_too)
 {
-    rs_ctx ctx = rs_server_ctx(srv);
     rs_err e;
-    rs_table *t = rs_table_load(&ctx, id, ctx.now_ms, &e);
+    rs_table *t = load_whole(srv, id, false, &e);
     if (!t)
         return NULL;
     const bool finished = t->row.status == RS_GAME_OVER || t->row.status == RS_GAME_ABORTED;
@@ -284,17 +300,44 @@ static void chat_said(rs_server *srv, int64_t id, const char *message)
             rs_outbox_put_text(&srv->outbox, t->watchers[i].conn, message);
 }
 
+/* A whole number at *p followed by one space: *p moves past both. */
+static bool take_number(const char **p, int64_t *out)
+{
+    char *end;
+    const long long n = strtoll(*p, &end, 10);
+    if (end == *p || *end != ' ' || n < 0)
+        return false;
+    *out = n;
+    *p = end + 1;
+    return true;
+}
+
+/* A word at *p (a node's name) up to the next space or the end: *p moves past both. */
+static bool take_word(const char **p, char out[RS_NODE_TEXT])
+{
+    const size_t n = strcspn(*p, " ");
+    if (n == 0 || n >= RS_NODE_TEXT)
+        return false;
+    memcpy(out, *p, n);
+    out[n] = '\0';
+    *p += n + ((*p)[n] == ' ');
+    return true;
+}
+
+/* "g ID VERSION NODE" or "c ID NODE MESSAGE"; the server's own lines are skipped. */
 static void on_line(rs_server *srv, const char *line)
 {
-    long long id, v;
+    int64_t id, v;
     char node[RS_NODE_TEXT];
-    int used = 0;
-    if (sscanf(line, "g %lld %lld %63s", &id, &v, node) == 3) {
+    const char *p = line + 2;
+    if (line[0] == '\0' || line[1] != ' ' || !take_number(&p, &id))
+        return;
+    if (line[0] == 'g' && take_number(&p, &v) && take_word(&p, node)) {
         if (strcmp(node, srv->node) != 0)
             game_changed(srv, id, v);
-    } else if (sscanf(line, "c %lld %63s %n", &id, node, &used) == 2 && used > 0) {
+    } else if (line[0] == 'c' && take_word(&p, node) && *p) {
         if (strcmp(node, srv->node) != 0)
-            chat_said(srv, id, line + used);
+            chat_said(srv, id, p);
     }
 }
 

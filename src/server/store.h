@@ -198,6 +198,8 @@ typedef struct rs_game_lock {
  * or rollback, without waiting, and read its version and lease. BUSY (and nothing waits)
  * when another server holds the row; NOTFOUND when there is no such game. */
 int rs_store_game_lock(rs_store *st, int64_t id, rs_game_lock *out);
+/* The game's stored version, read without a lock. */
+int rs_store_game_version(rs_store *st, int64_t id, int64_t *v);
 /* With the row locked: `node` takes the game's lease for lease_ms; *token gets the new
  * fencing token (the old one plus one). */
 int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t lease_ms,

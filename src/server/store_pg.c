@@ -992,6 +992,13 @@ int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out)
     return rc == RS_STORE_OK ? RS_STORE_BUSY : rc;
 }
 
+int rs_pg_game_version(rs_pg *pg, int64_t id, int64_t *v)
+{
+    params p = {0};
+    p_int(&p, id);
+    return one_int64(pg, "SELECT v FROM games WHERE id = $1", &p, v, "read version");
+}
+
 int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token)
 {
     params p = {0};

@@ -59,6 +59,7 @@ int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value);
 int rs_pg_meta_max(rs_pg *pg, const char *prefix, int64_t *value);
 
 int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out);
+int rs_pg_game_version(rs_pg *pg, int64_t id, int64_t *v);
 int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token);
 int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms);
 int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms);

@@ -915,6 +915,16 @@ int rs_store_game_lock(rs_store *st, int64_t id, rs_game_lock *out)
     return rc;
 }
 
+int rs_store_game_version(rs_store *st, int64_t id, int64_t *v)
+{
+    if (st->pg)
+        return rs_pg_game_version(st->pg, id, v);
+    rs_game_row row;
+    int rc = rs_store_game_get(st, id, &row);
+    *v = row.v;
+    return rc;
+}
+
 int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t lease_ms,
                         int64_t *token)
 {

@@ -40,6 +40,40 @@ def pg_stats(pg):
     return xact, int(tuples[0][0])
 
 
+def cpu_s(pid):
+    """CPU seconds (user + system) a process has used."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError):
+        return 0.0
+
+
+def postgres_pids(pg):
+    """The postmaster of the test's PostgreSQL and its children (backends, writers)."""
+    with open(os.path.join(pg.data, "postmaster.pid")) as f:
+        root = int(f.readline())
+    pids = [root]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == root:
+                        pids.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return pids
+
+
+def cpu_use(cluster, server):
+    """CPU seconds so far of (the nodes together, PostgreSQL, HAProxy)."""
+    if not cluster:
+        return cpu_s(server.proc.pid), 0.0, 0.0
+    nodes = sum(cpu_s(n.proc.pid) for n in cluster.nodes)
+    return nodes, sum(cpu_s(p) for p in postgres_pids(cluster.pg)), cpu_s(cluster.haproxy.pid)
+
+
 def run_config(checks, args, config, sizes, work):
     idle, games, rate, seconds, sat, check = sizes
     node_args = ["--max-per-ip", "100000", "--quiet"]
@@ -54,14 +88,23 @@ def run_config(checks, args, config, sizes, work):
     col = {}
     try:
         holder = run_loadgen(args.loadgen, port, ["--idle", idle, "--duration", 0], hold=True)
+        col["holder"] = holder
         line = holder.stdout.readline()
         checks.ok(line.startswith("READY"), f"{config}: {idle} idle clients ({line.strip()})")
         before = pg_stats(cluster.pg) if cluster else None
+        cpu_before = cpu_use(cluster, server)
         acklog = os.path.join(work, f"acks-{config}.jsonl")
         frames = os.path.join(work, f"frames-{config}.jsonl")
         s = run_loadgen(args.loadgen, port, ["--games", games, "--rate", rate, "--duration",
                                              seconds, "--acklog", acklog, "--frames", frames])
+        cpu_after = cpu_use(cluster, server)
         after = pg_stats(cluster.pg) if cluster else None
+        if s["acks"]:
+            per_move = [(a - b) * 1000 / s["acks"] for a, b in zip(cpu_after, cpu_before)]
+            col["cpu_nodes"] = f"{per_move[0]:.3f}"
+            if cluster:
+                col["cpu_pg"] = f"{per_move[1]:.3f}"
+                col["cpu_haproxy"] = f"{per_move[2]:.3f}"
         col["load"] = load_average()
         col["paced"] = f"{s['moves_per_s']:.0f}/s"
         col["p50"] = f"{s['latency_p50_ms']:.1f}"
@@ -93,6 +136,10 @@ def run_config(checks, args, config, sizes, work):
             fresh, _, _ = check_store(checks, server.db, all_acks, config)
         col["acked"] = f"{fresh} / 0 / 0" if checks.failed == 0 else f"{fresh} (FAIL lines)"
     finally:
+        holder = col.pop("holder", None)
+        if holder and holder.poll() is None:
+            holder.terminate()
+            holder.wait()
         if cluster:
             checks.eq(cluster.stop(), [0] * int(config), f"{config}: every node exits 0")
         elif server and server.proc:
@@ -106,6 +153,9 @@ ROWS = [("load average (1 min) after the paced phase", "load"),
         ("move -> opponent update **p99** (ms)", "p99"),
         ("moves refused", "errors"),
         ("PostgreSQL transactions per acknowledged move", "xact"),
+        ("CPU ms per move: the nodes together", "cpu_nodes"),
+        ("CPU ms per move: PostgreSQL", "cpu_pg"),
+        ("CPU ms per move: HAProxy", "cpu_haproxy"),
         ("rows written per acknowledged move", "rows"),
         ("saturation: SAT games as fast as they go", "sat"),
         ("saturation p99 (ms)", "sat_p99"),
