@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { OfflineSession } from '../offline/session.js';
 import { boardFor } from '../games/index.js';
 import { BoardGuard } from './table.js';
+import { Explanations } from './rules.js';
 import { EventLog, MoveInput } from './parts.js';
 import { SeatMark, seatClass } from './seats.js';
 
@@ -117,7 +118,9 @@ function OfflineTable({ s }) {
         <h2 id="board-h" class="sr-only">Board</h2>
         <${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
-          send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'} />
+          send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'}
+          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />
+        <${Explanations} game=${info.game} />
       </section>
       <aside class="side">
         ${!info.over && html`<${MoveInput} legal=${myTurn ? snap.legal : null}

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { boardFor } from '../games/index.js';
 import { speak } from '../games/speech.js';
 import { BoardGuard } from './table.js';
+import { Explanations } from './rules.js';
 
 /** @param {{client: import('../client.js').Client, id: number}} props */
 export function Replay({ id }) {
@@ -79,6 +80,7 @@ export function Replay({ id }) {
             </section>`)
           : html`<${BoardGuard} Board=${Board} key=${`${viewer}-${at}`} view=${frame.view} legal=${null} you=${you}
               seats=${data.seats} send=${() => {}} status=${at === final ? 'over' : 'live'} last=${last} />`}
+        <${Explanations} game=${data.type} />
       </section>
       <aside class="side">
         <section class="log-panel"><h2>This move</h2>

@@ -67,8 +67,7 @@ export function RulesPage({ client, game }) {
   }
   return html`<article class="rules-page panel" data-testid="rules-page">
     <h1>Rules: ${title}</h1>
-    <p class="small"><a href="#/rules">Every game's rules</a> · <a href="#/">Lobby</a> ·
-      <a href=${`#/learn/${game}`}>Learn by playing</a></p>
+    <p class="small"><a href="#/rules">Every game's rules</a> · <a href="#/">Lobby</a> · <a href=${`#/learn/${game}`}>Learn by playing</a></p>
     <${RulesBody} game=${game} title=${title} />
   </article>`;
 }
