@@ -3,6 +3,10 @@
 // the UI only renders this store. Requests go out through the transport; nothing here knows
 // any game's rules.
 import { Transport } from './transport.js';
+import { readSetting } from './ui/settings.js';
+
+// How long each of the computer's moves stays in view before its next one shows.
+export const PACE_MS = 900;
 
 const TOKEN_KEY = 'ramparts.token';
 
@@ -14,7 +18,8 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
  *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
- *   spectators: number, receivedAt: number, last: {seat: number|null, events: any[]}|null
+ *   spectators: number, receivedAt: number, last: {seat: number|null, events: any[]}|null,
+ *   queued?: number
  * }} GameState
  * @typedef {{
  *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
@@ -42,6 +47,8 @@ export class Client {
     /** @type {Map<number, number>} the games this page watches, with the last version seen */
     this.watched = new Map();
     this.lobbyWatched = false;
+    /** @type {Map<number, {held: boolean, queue: {m: Message, at: number}[]}>} the pacing of each game's display */
+    this.pacing = new Map();
     this.logKey = 1;
     this.renderQueued = false;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -127,14 +134,22 @@ export class Client {
       case 'registered':
         this.set({ user: m.user });
         break;
+      case 'logged-out':
+        // This page logged out, or another one with the same token did: the token is void,
+        // so start again as a new guest.
+        localStorage.removeItem(TOKEN_KEY);
+        this.set({ user: null });
+        this.reopen();
+        break;
       case 'lobby':
         this.set({ lobby: m });
         break;
       case 'snapshot':
+        this.flushPaced(m.game);
         this.snapshot(m);
         break;
       case 'update':
-        this.update(m);
+        this.paced(m);
         break;
       case 'presence':
         this.presence(m);
@@ -185,8 +200,60 @@ export class Client {
     this.set({ games: { ...this.state.games, [m.game]: game } });
   }
 
-  /** @param {Message} m */
-  update(m) {
+  /**
+   * The computer's moves are shown one at a time, each for PACE_MS, so a person can follow a
+   * trick or a turn of several steps: an update that comes while one is on show waits in the
+   * game's queue (its clock read when it came). Off under prefers-reduced-motion and when the
+   * player turned it off; a snapshot shows everything at once.
+   * @param {Message} m
+   */
+  paced(m) {
+    const p = this.pacing.get(m.game) || { held: false, queue: [] };
+    this.pacing.set(m.game, p);
+    if (p.held) {
+      p.queue.push({ m, at: performance.now() });
+      this.setGame(m.game, { queued: p.queue.length });
+      return;
+    }
+    this.update(m);
+    if (!this.paces(m)) return;
+    p.held = true;
+    setTimeout(() => this.nextPaced(m.game, p), PACE_MS);
+  }
+
+  /** @param {number} game @param {{held: boolean, queue: {m: Message, at: number}[]}} p */
+  nextPaced(game, p) {
+    if (this.pacing.get(game) !== p) return; // closed, or a snapshot showed everything
+    p.held = false;
+    const next = p.queue.shift();
+    this.setGame(game, { queued: p.queue.length });
+    if (!next) return;
+    this.update(next.m, next.at);
+    if (this.paces(next.m)) {
+      p.held = true;
+      setTimeout(() => this.nextPaced(game, p), PACE_MS);
+    } else {
+      this.nextPaced(game, p);
+    }
+  }
+
+  /** @param {number} game */
+  flushPaced(game) {
+    const p = this.pacing.get(game);
+    this.pacing.delete(game);
+    for (const { m, at } of p ? p.queue : []) this.update(m, at);
+  }
+
+  /** A move of a computer's seat, shown paced. @param {Message} m */
+  paces(m) {
+    const c = m.cause;
+    const seat = c && c.kind === 'move' && m.seats ? m.seats[c.seat] : null;
+    return !!seat && seat.kind === 'ai' && m.you !== null && m.you !== undefined && readSetting('pace') &&
+      !(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  }
+
+  /** @param {Message} m @param {number} [at] when it came (performance.now()) */
+  update(m, at) {
     const old = this.state.games[m.game];
     if (!old) return;
     if (m.v <= old.snap.v) return; // already seen
@@ -199,7 +266,7 @@ export class Client {
     this.appendCause(log, m, m.cause, m.v);
     this.watched.set(m.game, m.v);
     const pending = old.pending && old.pending.ply === m.ply ? old.pending : null;
-    const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: performance.now(),
+    const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: at === undefined ? performance.now() : at,
       last: lastMoveAfter(old.last, m.cause) };
     if (pending === null) patch.error = null;
     this.setGame(m.game, patch);
@@ -276,6 +343,7 @@ export class Client {
   closeGame(game) {
     if (!this.watched.has(game)) return;
     this.watched.delete(game);
+    this.pacing.delete(game);
     this.transport.send({ t: 'close', game });
     const games = { ...this.state.games };
     delete games[game];

@@ -139,6 +139,17 @@ function lastState(p, id) {
   return null;
 }
 
+/** The last state of game `id` at ply `ply` this page received. */
+function stateAtPly(p, id, ply) {
+  for (let i = p.frames.length - 1; i >= 0; i--) {
+    const f = p.frames[i];
+    if (!f.includes('"snapshot"') && !f.includes('"update"')) continue;
+    const m = JSON.parse(f);
+    if ((m.t === 'snapshot' || m.t === 'update') && m.game === id && m.ply === ply) return m;
+  }
+  return null;
+}
+
 /** @param {any} p @returns {Promise<{ply: number, status: string, myTurn: boolean}>} */
 async function tableState(p) {
   return p.page.$eval('[data-testid=table]', (el) => ({
@@ -661,11 +672,17 @@ async function playOut(type, id, players, watchers, hooks = {}) {
       await players[0].page.waitForTimeout(50);
       continue;
     }
-    const legal = (lastState(mover, id) || {}).legal || [];
+    const shownPly = states[players.indexOf(mover)].ply;
+    // The legal list the page is showing: that of the state at the page's ply (a forced move
+    // that plays itself may already have brought newer frames), read again should the page
+    // move on meanwhile.
+    const legal = (stateAtPly(mover, id, shownPly) || {}).legal || [];
     if (ply === 0) check(await mover.page.$('.board-area .generic') === null, `${type}: the game's own board draws it, not the plain table`);
     const offered = await mover.page.$$eval('.board-area [data-move]', (els) => els.map((e) => e.getAttribute('data-move')));
     const texts = new Set(legal.map((m) => m.text));
-    check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
+    if ((await tableState(mover)).ply === shownPly) {
+      check(offered.every((m) => texts.has(m)), `${type}: ply ${ply}: the board offers only legal moves (${offered.filter((m) => !texts.has(m)).join(', ')})`);
+    }
     let moved = false;
     lastAction = '';
     if (legal.length === 1) {
@@ -736,14 +753,88 @@ async function checkGame(server, type, id, pages) {
 
 async function screenshots(p, type) {
   await p.page.evaluate(() => window.scrollTo(0, 0));
+  await layoutCheck(p.page, `${type} at 1280x800`);
   await p.page.screenshot({ path: path.join(OUT, `${type}-1280x800.png`), animations: 'disabled' });
   await p.page.emulateMedia({ colorScheme: 'dark' });
   await p.page.screenshot({ path: path.join(OUT, `${type}-dark-1280x800.png`), animations: 'disabled' });
   await p.page.emulateMedia({ colorScheme: 'light' });
   await p.page.setViewportSize({ width: 390, height: 844 });
-  await p.page.waitForTimeout(100);
+  await layoutCheck(p.page, `${type} at 390x844`);
   await p.page.screenshot({ path: path.join(OUT, `${type}-390x844.png`), fullPage: true, animations: 'disabled' });
   await p.page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/**
+ * The table's layout, measured from the DOM (issue 27): nothing reaches past the viewport's
+ * sides (the page never scrolls sideways), and no element a person reads or clicks (text,
+ * buttons, cards, squares) is covered by another at its centre, screen by screen down the
+ * page. Overlaps that are the design are allowed: cards fanned or stacked inside one
+ * container of cards. Measured after the layout has settled (two animation frames), with
+ * animations off.
+ * @param {any} page @param {string} label
+ */
+async function layoutCheck(page, label) {
+  const faults = new Set();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const screen = await page.evaluate(() => window.innerHeight);
+  for (let y = 0; y < height; y += screen) {
+    for (const f of await page.evaluate(measureLayout, y)) faults.add(f);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  check(faults.size === 0, `layout: ${label}: nothing overflows the screen or covers what it should not: ${[...faults].slice(0, 8).join('; ')}`);
+}
+
+/** In the page: the layout faults of the screen scrolled to y. @param {number} y */
+async function measureLayout(y) {
+  window.scrollTo(0, y);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const name = (/** @type {Element} */ el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}`;
+  const out = [];
+  const root = document.scrollingElement || document.documentElement;
+  if (root.scrollWidth > window.innerWidth + 1) out.push(`the page is ${root.scrollWidth} px wide`);
+  const clippedBy = (/** @type {Element} */ el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') return a;
+    }
+    return null;
+  };
+  const visible = (/** @type {Element} */ el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    // checkVisibility: not inside a closed <details>, display:none or content-visibility:hidden
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
+    return !el.closest('.sr-only, [hidden], .hidden');
+  };
+  const main = document.getElementById('main');
+  if (!main) return out;
+  const all = [...main.querySelectorAll('*')].filter(visible);
+  for (const el of all) {
+    const r = el.getBoundingClientRect();
+    if ((r.left < -1 || r.right > window.innerWidth + 1) && !clippedBy(el)) out.push(`${name(el)} reaches past the screen (${Math.round(r.left)} to ${Math.round(r.right)} px)`);
+  }
+  const hasText = (/** @type {Element} */ el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+  const readable = all.filter((el) => hasText(el) || el.matches('button, input, select, textarea, a, [data-move], .card, .sq, .fort'));
+  const CARD_GROUP = '.hand, .fan, .stack, .pile, .pile-cards, .cards, .trick, .rw-slots, .dw-side, .wa-stack';
+  for (const el of readable) {
+    const r = el.getBoundingClientRect();
+    const cx = r.left + r.width / 2;
+    const cy = r.top + r.height / 2;
+    if (cy < 0 || cy >= window.innerHeight || cx < 0 || cx >= window.innerWidth) continue;
+    const clip = clippedBy(el);
+    if (clip) {
+      const c = clip.getBoundingClientRect();
+      if (cx < c.left || cx > c.right || cy < c.top || cy > c.bottom) continue;
+    }
+    if (getComputedStyle(el).pointerEvents === 'none') continue;
+    const hit = document.elementFromPoint(cx, cy);
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) continue;
+    if (getComputedStyle(hit).pointerEvents === 'none') continue;
+    const group = el.closest(CARD_GROUP);
+    if (group && group.contains(hit)) continue; // cards fanned or stacked on purpose
+    out.push(`${name(el)} "${(el.textContent || '').trim().slice(0, 24)}" is covered by ${name(hit)}`);
+  }
+  return out;
 }
 
 // ---- the scenarios ----
@@ -1070,9 +1161,13 @@ async function castleDangerFor(server, alice, bob, { rated = false, invite = fal
   if (invite) {
     const link = await alice.page.inputValue('.invite-link');
     check(/\?game=\d+&invite=/.test(link), `controls: the creator gets an invitation link (${link})`);
+    // Waiting at the table, the creator sees who may join each seat and the link again.
+    await alice.page.getByRole('link', { name: 'Go to the table' }).click();
+    const who = await (await alice.page.waitForSelector('[data-testid=who-may-join]', { timeout: STEP_TIMEOUT })).textContent();
+    check(/Blue: you/.test(who) && /Red: by invitation/.test(who), `controls: the waiting creator sees who may join (${who})`);
+    check(await alice.page.inputValue('[data-testid=who-may-join] .invite-link') === link, 'controls: the waiting table shows the invitation link');
     await bob.page.goto(link);
     await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
-    await alice.page.getByRole('link', { name: 'Go to the table' }).click();
   }
   await alice.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const id = Number(/#\/game\/(\d+)/.exec(alice.page.url())[1]);
@@ -1340,7 +1435,7 @@ async function waitPlyExactly(p, n) {
 for (const t of ['castle-danger', 'king-of-danger', 'danger-at-the-walls', 'rush-the-wall']) DRIVERS[t].drags = true;
 
 // The scenarios that are not one game's two-player run.
-const SCENARIOS = ['keyboard', 'controls', 'layout', 'rules', 'learn', 'preview'];
+const SCENARIOS = ['keyboard', 'controls', 'layout', 'rules', 'learn', 'preview', 'account', 'pace'];
 
 /**
  * Previews in an online game against the computer (issue 28, docs/wasm.md): on each of a few
@@ -1396,6 +1491,109 @@ async function previews(browser, server, type) {
   await me.context.close();
 }
 
+/**
+ * A registered player's account menu: registering turns the guest into an account, whose menu
+ * holds the profile link, this browser's settings and Log out; logging out leaves a new guest
+ * (a new token) in this browser.
+ * @param {any} browser @param {any} server
+ */
+async function account(browser, server) {
+  const me = await person(browser, server, 'account');
+  const page = me.page;
+  const guestToken = await page.evaluate(() => localStorage.getItem('ramparts.token'));
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByLabel('Name').fill('Tester1');
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
+  await page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
+  check(await page.textContent('[data-testid=user-name]') === 'Tester1', 'account: the guest is now the account Tester1');
+  await page.click('[data-testid=account-menu] summary');
+  await axeCheck(page, 'the account menu');
+  const before = await page.isChecked('[data-testid=setting-previews]');
+  await page.click('[data-testid=setting-previews]');
+  check(await page.evaluate(() => localStorage.getItem('ramparts.previews')) === (before ? '0' : '1'),
+    'account: a setting is kept in this browser');
+  await page.click('[data-testid=logout]');
+  await page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });
+  const token = await page.evaluate(() => localStorage.getItem('ramparts.token'));
+  check(!!token && token !== guestToken, 'account: logging out leaves a new guest with a new token');
+  check(me.errors.length === 0, `account: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
+/** Wait until the last state the server sent the page satisfies `test` (each frame is looked
+ * at as it comes). @param {any} me @param {number} id @param {(last: any) => boolean} test */
+function serverSays(me, id, test) {
+  return new Promise((resolve) => {
+    const look = () => {
+      const last = lastState(me, id);
+      if (last && test(last)) {
+        me.onFrame = null;
+        resolve(last);
+      }
+    };
+    me.onFrame = look;
+    look();
+  });
+}
+
+/**
+ * The computer's replies are shown one at a time (issue 27): King of Danger for four against
+ * three computers, with motion allowed, on the page's fake clock. After the player's card, the
+ * first reply shows and the rest wait in the display queue (data-queued) though the server has
+ * sent them; each 900 ms of the page's clock shows one more. The test waits on the queue, not
+ * on time; with reduced motion (every other scenario) nothing waits.
+ * @param {any} browser @param {any} server
+ */
+async function pace(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'no-preference' });
+  const page = await context.newPage();
+  const me = { label: 'pace', context, page, frames: [], errors: [], dom: [], viewer: 0, sent: [], onFrame: null };
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    me.frames.push(String(f.payload));
+    if (me.onFrame) me.onFrame();
+  }));
+  page.on('pageerror', (e) => me.errors.push(String(e)));
+  await page.clock.install();
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  // Once online, the page's clock stands still; only runFor moves it.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+  await page.selectOption('[data-testid=ai-game]', 'king-of-danger');
+  await page.selectOption('[data-testid=ai-players]', '4');
+  await page.selectOption('[data-testid=ai-level]', 'random');
+  await page.click('[data-testid=play-ai]');
+  await page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
+  let seen = false;
+  for (let turn = 0; turn < 6 && !seen; turn++) {
+    // Let the queue drain to the player's turn (the server's replies come in real time), then
+    // play a card.
+    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
+    for (let i = 0; i < 60 && !await page.$('[data-testid=table][data-my-turn=yes]'); i++) await page.clock.runFor(1000);
+    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
+    const ply = (await tableState(me)).ply;
+    await page.click('.board-area [data-move]');
+    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
+    // Wait for the server's frames: two replies of the computer after the card, or the
+    // player's turn again (or the end) sooner.
+    await serverSays(me, id, (last) => last.ply >= ply + 3 || !!last.legal || last.status !== 'live');
+    const serverPly = lastState(me, id).ply;
+    if (serverPly < ply + 3) continue; // the hand ended or the player leads again: try the next turn
+    await page.waitForSelector('[data-testid=table]:not([data-queued="0"])', { timeout: STEP_TIMEOUT });
+    const shown = (await tableState(me)).ply;
+    check(shown < serverPly, `pace: the page shows ply ${shown} while the server is at ${serverPly}: the replies wait their turn`);
+    await page.clock.runFor(900);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, shown, { timeout: STEP_TIMEOUT });
+    const next = (await tableState(me)).ply;
+    check(next === shown + 1, `pace: 900 ms later one more reply shows (ply ${shown} then ${next})`);
+    seen = true;
+  }
+  check(seen, 'pace: a turn with several replies of the computer was seen paced');
+  check(me.errors.length === 0, `pace: no console errors: ${me.errors.join(' | ')}`);
+  await context.close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -1420,6 +1618,8 @@ async function main() {
     if (GAMES.includes('layout')) await layout(browser, server);
     if (GAMES.includes('rules')) await rulesPages(browser, server);
     if (GAMES.includes('learn')) await learnGames(browser, server);
+    if (GAMES.includes('account')) await account(browser, server);
+    if (GAMES.includes('pace')) await pace(browser, server);
     if (GAMES.includes('preview')) for (const type of ['king-of-danger', 'castle-danger']) await previews(browser, server, type);
   } catch (e) {
     check(false, `the browser test ran to its end: ${e && e.stack ? e.stack : e}`);

@@ -1,7 +1,9 @@
 // account.js — who you are: the guest name the server gave, and forms to claim it as an
-// account (register) or to log in to another one (docs/server-protocol.md, "Identity").
+// account (register) or to log in to another one; a registered player's account menu (the
+// profile, this browser's settings, log out) (docs/server-protocol.md, "Identity").
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import { Settings } from './settings.js';
 
 /** @param {{client: import('../client.js').Client}} props */
 export function Account({ client }) {
@@ -30,12 +32,21 @@ export function Account({ client }) {
     setPassword('');
   }
 
+  if (!mode && !user.guest) {
+    return html`<details class="who account-menu" data-testid="account-menu">
+      <summary><span data-testid="user-name">${user.name}</span></summary>
+      <div class="account-panel">
+        <p><a href=${`#/player/${encodeURIComponent(user.name)}`}>Your profile and games</a></p>
+        <${Settings} />
+        <button type="button" data-testid="logout" onClick=${() => client.transport.request({ t: 'logout' })}>Log out</button>
+      </div>
+    </details>`;
+  }
   if (!mode) {
     return html`<span class="who">
       <span data-testid="user-name">${user.name}</span>
-      ${user.guest && html`
-        <button type="button" class="link" onClick=${() => setMode('register')}>Register</button>
-        <button type="button" class="link" onClick=${() => setMode('login')}>Log in</button>`}
+      <button type="button" class="link" onClick=${() => setMode('register')}>Register</button>
+      <button type="button" class="link" onClick=${() => setMode('login')}>Log in</button>
     </span>`;
   }
   const title = mode === 'register' ? 'Keep this guest as an account' : 'Log in';

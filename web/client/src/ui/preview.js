@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { loadEngine } from '../offline/engine.js';
 import { offlineFiles } from '../offline/session.js';
 import { speak } from '../games/speech.js';
+import { readSetting } from './settings.js';
 
 /** @type {Promise<import('../offline/engine.js').Engine>|null} loaded once, on the first preview */
 let enginePromise = null;
@@ -42,7 +43,7 @@ export function usePreview(snap, move) {
   const sample = snap && snap.sample;
   useEffect(() => {
     setPreview(null);
-    if (!sample || !move || snap.you === null || snap.you === undefined) return undefined;
+    if (!sample || !move || snap.you === null || snap.you === undefined || !readSetting('previews')) return undefined;
     let live = true;
     engine().then((e) => {
       const a = e.call({ op: 'preview', game: snap.type, state: sample, viewer: snap.you, moves: [move], seed: freshSeed() });

@@ -10,6 +10,7 @@ import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
 import { Coach, lessonsDone, noteLesson } from './learn.js';
 import { MovePreview, usePreview } from './preview.js';
+import { readSetting, writeSetting } from './settings.js';
 
 /** A game's table; `learn` adds the coach of a guided first game (learn.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
@@ -48,7 +49,7 @@ export function Table({ client, id, learn = false }) {
     client.move(id, m);
   };
   return html`<div class=${`table-page game-${snap.type}`} data-testid="table" data-ply=${snap.ply}
-      data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'}>
+      data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'} data-queued=${g.queued || 0}>
     <header class="table-head">
       <h1>${snap.title} <span class="muted">#${snap.game}</span></h1>
       <${SeatsBar} g=${g} />
@@ -136,7 +137,6 @@ export function ownOutcome(snap) {
 
 // How long a forced move waits before it plays itself: long enough to be seen.
 const FORCED_DELAY_MS = 700;
-const FORCED_KEY = 'ramparts.autoForced';
 
 /**
  * The option to have a forced move (the only legal one, such as Walls and Armies' "Leave it"
@@ -157,7 +157,7 @@ function ForcedMoves({ legal, send }) {
   const toggle = (e) => {
     const on = e.currentTarget.checked;
     setAuto(on);
-    try { localStorage.setItem(FORCED_KEY, on ? '1' : '0'); } catch { /* private mode: this page only */ }
+    writeSetting('autoForced', on);
   };
   return html`<p class="auto-forced small">
     <label><input type="checkbox" checked=${auto} onChange=${toggle} data-testid="auto-forced" />
@@ -166,10 +166,15 @@ function ForcedMoves({ legal, send }) {
 }
 
 function readAutoForced() {
-  try { return localStorage.getItem(FORCED_KEY) !== '0'; } catch { return true; }
+  return readSetting('autoForced');
 }
 
-/** @param {{client: import('../client.js').Client, g: import('../client.js').GameState}} props */
+/**
+ * While a game waits for players: who may take each seat (anyone from the lobby, whoever has
+ * the invitation link, the person a rematch keeps it for), the invitation links for the
+ * creator, and a seat for a visitor.
+ * @param {{client: import('../client.js').Client, g: import('../client.js').GameState}} props
+ */
 function Waiting({ client, g }) {
   const snap = g.snap;
   const seated = snap.you !== null && snap.you !== undefined;
@@ -178,10 +183,24 @@ function Waiting({ client, g }) {
   return html`<div class="panel waiting">
     ${!seated && openSeats.length > 0 && html`<button type="button" class="primary" data-testid="join"
       onClick=${() => client.request({ t: 'join', game: snap.game })}>Take a seat</button>`}
-    ${Object.entries(invites).map(([seat, code]) => html`<p>Invitation for ${snap.seats[Number(seat)].seat_name}:
-      <input readonly class="invite-link" value=${`${location.origin}/?game=${snap.game}&invite=${code}`}
-        aria-label="Invitation link" onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} /></p>`)}
+    <p class="waiting-head">Who may join:</p>
+    <ul class="who-may-join" data-testid="who-may-join">${snap.seats.map((s) => html`<li key=${s.seat}>
+      <b>${s.seat_name}</b>: ${whoMayJoin(s, snap.you)}
+      ${invites[s.seat] && html`<br /><input readonly class="invite-link" value=${`${location.origin}/?game=${snap.game}&invite=${invites[s.seat]}`}
+        aria-label=${`Invitation link for ${s.seat_name}`} onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} />`}</li>`)}</ul>
   </div>`;
+}
+
+/** Who a seat is for, in words. @param {any} s @param {number|null} you */
+function whoMayJoin(s, you) {
+  switch (s.kind) {
+    case 'human': return s.seat === you ? `you (${s.name})` : `${s.name} has taken it`;
+    case 'ai': return `the computer (${s.level})`;
+    case 'open': return 'open: anyone may take it from the lobby';
+    case 'invite': return 'by invitation: whoever opens its link';
+    case 'reserved': return `kept for ${s.name}`;
+    default: return s.kind;
+  }
 }
 
 /**
