@@ -402,6 +402,21 @@ RP_EXTERN int rp_information_state(const rp_game *game, const void *root, const 
 /* Redraw what nobody knows in st (the reseed hook) from rng: RP_OK (nothing to do in a game
  * without chance), or RP_EUNSUPPORTED with err filled when a game with chance lacks it. */
 RP_EXTERN int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err);
+/* Explicit chance (rp_draws in ramparts/rng.h): the games draw only through rp_rng_below, so
+ * the chance events an action (or the deal) sets off are uniform choices in [0, bound), which a
+ * caller may decide one by one instead of sampling them. rp_apply_explicit applies the legal
+ * `action` to st with its chance events decided by values[0 .. count): when those were all it
+ * needed, st becomes the result and *next_bound is 0; when it needs more, st is left as it was
+ * and *next_bound is the number of outcomes of the next chance event (each of probability
+ * 1 / *next_bound). RP_EINVAL (st unchanged) for an illegal action, a value not below its
+ * event's bound or more values than events; RP_EUNSUPPORTED if the game drew otherwise. */
+RP_EXTERN int rp_apply_explicit(const rp_game *game, void *st, rp_action action,
+                                const uint32_t *values, size_t count, uint32_t *next_bound,
+                                rp_error *err);
+/* The same for the deal: init st from cfg with its chance events decided by values. */
+RP_EXTERN int rp_init_explicit(const rp_game *game, void *st, const rp_config *cfg,
+                               const uint32_t *values, size_t count, uint32_t *next_bound,
+                               rp_error *err);
 /* The legal actions of st as num_actions bytes: 1 where legal, else 0 (all 0 when over). */
 RP_EXTERN void rp_legal_mask(const rp_game *game, const void *st, uint8_t *mask);
 /* The options st is played under (config_of), with the seed of base; games without

@@ -15,6 +15,7 @@ project's AIs; arena() measures policies against each other. docs/python.md has 
 """
 
 from ramparts._ramparts import (  # noqa: F401  (re-exported)
+    CHANCE,
     MAX_LEGAL,
     SPECTATOR,
     TERMINAL,
@@ -34,6 +35,7 @@ from ramparts.vector import VectorEnv  # noqa: F401
 __all__ = [
     "AECEnv",
     "Bot",
+    "CHANCE",
     "Game",
     "MAX_LEGAL",
     "SPECTATOR",

@@ -10,6 +10,10 @@ def load_game(game_id, players=None, seed=None, **options):
     Game.option_specs()) are keywords too, with '_' for '-' ("turn_limit=30" is the option
     turn-limit). A string "castle-danger(turn-limit=30,tournament=1)" also works, as OpenSpiel
     writes game strings. A bad option raises ValueError naming it.
+
+    explicit_chance=True is not an option of the game but of its States: each chance event
+    (of the deal and of the play) is then a chance node, decided by apply_action with one of
+    chance_outcomes(), instead of being sampled inside apply_action.
     """
     if "(" in game_id and game_id.endswith(")"):
         game_id, _, inner = game_id[:-1].partition("(")
@@ -24,10 +28,20 @@ def load_game(game_id, players=None, seed=None, **options):
     if seed is not None:
         settings.append(f"seed={int(seed)}")
     for key, value in options.items():
+        if key.replace("-", "_") == "explicit_chance":
+            value = _flag(key, value)
         if isinstance(value, bool):
             value = int(value)
         settings.append(f"{key.replace('_', '-')}={value}")
     return Game(game_id, settings)
+
+
+def _flag(key, value):
+    if value in (True, 1, "1", "true", "True"):
+        return 1
+    if value in (False, 0, "0", "false", "False"):
+        return 0
+    raise ValueError(f"{key}={value!r}: expected true or false")
 
 
 def resolve_game(game, options):

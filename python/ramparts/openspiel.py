@@ -7,9 +7,10 @@
         state.apply_action(state.legal_actions()[0])
 
 Player ids are pyspiel's (TERMINAL -4, CHANCE -1, SIMULTANEOUS -2, INVALID -3): ramparts'
-own State says TERMINAL as -1. Chance is sampled inside apply_action from the state's own
-generator, so no state is a chance node (chance_mode SAMPLED_STOCHASTIC) and algorithms that
-need explicit chance nodes (exact CFR over chance) do not apply yet.
+own State says TERMINAL as -1 and CHANCE as -3. By default chance is sampled inside
+apply_action from the state's own generator, so no state is a chance node (chance_mode
+SAMPLED_STOCHASTIC); load_game("id(explicit_chance=true)") makes every chance event a chance
+node (EXPLICIT_STOCHASTIC) for algorithms that need them (CFR, expectimax).
 """
 
 import enum
@@ -103,15 +104,18 @@ class Game:
     def get_type(self):
         g = self._game
         specs = {o["name"]: o["default"] for o in g.option_specs()}
+        specs["explicit_chance"] = False
         players = [p for p in range(1, 9) if _accepts(g.id, p)]
         return GameTypeInfo(
             short_name=g.id,
             long_name=g.title,
             dynamics=GameType.Dynamics.SEQUENTIAL,
             chance_mode=(
-                GameType.ChanceMode.SAMPLED_STOCHASTIC
-                if g.has_chance
-                else GameType.ChanceMode.DETERMINISTIC
+                GameType.ChanceMode.DETERMINISTIC
+                if not g.has_chance
+                else GameType.ChanceMode.EXPLICIT_STOCHASTIC
+                if g.explicit_chance
+                else GameType.ChanceMode.SAMPLED_STOCHASTIC
             ),
             information=(
                 GameType.Information.IMPERFECT_INFORMATION
@@ -138,7 +142,12 @@ class Game:
         return self._game.num_distinct_actions()
 
     def max_chance_outcomes(self):
-        return 0  # chance is sampled inside apply_action
+        """0 when chance is sampled; under explicit chance the most outcomes of one chance
+        event: each is a step of a shuffle or a small uniform choice, so the largest is the
+        largest pile shuffled (test_openspiel.py checks random games against it)."""
+        if not self._game.explicit_chance:
+            return 0
+        return _MOST_OUTCOMES[self._game.id]
 
     def min_utility(self):
         return self._game.min_utility()
@@ -177,6 +186,18 @@ class Game:
         return hash(str(self))
 
 
+# The largest shuffle of each game: Danger at the Walls' main deck with the hands and personal
+# decks still in it (DW-1: 31 cards), King of Danger's 26 cards (KD-2), Rush the Wall's 18
+# forts (RW-4), Walls and Armies' 52 cards (WA-1); Castle Danger has no chance.
+_MOST_OUTCOMES = {
+    "danger-at-the-walls": 31,
+    "king-of-danger": 26,
+    "rush-the-wall": 18,
+    "castle-danger": 0,
+    "walls-and-armies": 52,
+}
+
+
 def _accepts(game_id, players):
     try:
         ramparts.load_game(game_id, players=players)
@@ -186,7 +207,9 @@ def _accepts(game_id, players):
 
 
 def _player(p):
-    return PlayerId.TERMINAL if p == ramparts.TERMINAL else p
+    if p == ramparts.TERMINAL:
+        return PlayerId.TERMINAL
+    return PlayerId.CHANCE if p == ramparts.CHANCE else p
 
 
 class State:
@@ -209,21 +232,23 @@ class State:
         return self._state.is_terminal()
 
     def is_chance_node(self):
-        return False
+        return self._state.is_chance_node()
 
     def is_simultaneous_node(self):
         return False
 
     def is_player_node(self):
-        return not self._state.is_terminal()
+        return not self._state.is_terminal() and not self._state.is_chance_node()
 
     def chance_outcomes(self):
-        return []
+        return self._state.chance_outcomes()
 
     def num_players(self):
         return self._state.num_players()
 
     def legal_actions(self, player=None):
+        if player == PlayerId.CHANCE:
+            player = ramparts.CHANCE
         return self._state.legal_actions(player)
 
     def legal_actions_mask(self, player=None):
@@ -238,7 +263,7 @@ class State:
         return State(self._game, self._state.child(action))
 
     def undo_action(self, player, action):
-        self._state.undo_action(player, action)
+        self._state.undo_action(ramparts.CHANCE if player == PlayerId.CHANCE else player, action)
 
     def clone(self):
         return State(self._game, self._state.clone())
@@ -286,6 +311,10 @@ class State:
         if seed is None:
             seed = int(probability_sampler() * 2**62)
         return State(self._game, self._state.resample_from_infostate(player, seed))
+
+    def reseed(self, seed):
+        """A state every seat sees as this one, with what nobody knows drawn anew."""
+        return State(self._game, self._state.reseed(seed))
 
     def serialize(self):
         return self._state.serialize()

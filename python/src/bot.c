@@ -100,6 +100,10 @@ static int choose(rp_py_bot *b, PyObject *arg, rp_action *action, rp_ai_info *in
         PyErr_SetString(PyExc_ValueError, "the game is over: no move to choose");
         return -1;
     }
+    if (s->next_bound) {
+        PyErr_SetString(PyExc_ValueError, "a chance node: apply one of chance_outcomes()");
+        return -1;
+    }
     rp_ai *ai = ai_for(b, game);
     if (!ai)
         return -1;

@@ -55,9 +55,15 @@ static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *seq = options_list(options);
     if (!seq)
         return -1;
+    bool explicit_chance = false;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
         const char *kv = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
         rp_error err;
+        /* Not an option of the game but of the Python States: chance nodes (explicit). */
+        if (kv && (strcmp(kv, "explicit-chance=1") == 0 || strcmp(kv, "explicit-chance=0") == 0)) {
+            explicit_chance = kv[strlen(kv) - 1] == '1';
+            continue;
+        }
         if (!kv || rp_config_set(game, &cfg, kv, &err) < 0) {
             if (kv)
                 PyErr_Format(PyExc_ValueError, "%s: %s", game->id, err.msg);
@@ -76,6 +82,7 @@ static int game_init(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     g->game = game;
     g->cfg = cfg;
+    g->explicit_chance = explicit_chance;
     rp_config_of(game, &probe, &cfg, &g->played);
     g->players = game->num_players(&probe);
     return 0;
@@ -102,6 +109,8 @@ static PyObject *game_new_initial_state(PyObject *self, PyObject *args, PyObject
         if (PyErr_Occurred())
             return NULL;
     }
+    if (g->explicit_chance) /* the deal is chance nodes; a seed has nothing to decide */
+        return (PyObject *)rp_py_state_new_deal(g);
     rp_state st;
     rp_error err;
     if (g->game->init(&st, &cfg, &err) < 0) {
@@ -221,7 +230,7 @@ static PyObject *game_options_text(PyObject *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "options do not fit their text");
         return NULL;
     }
-    return PyUnicode_FromString(text);
+    return PyUnicode_FromFormat("%s%s", text, g->explicit_chance ? " explicit-chance=1" : "");
 }
 
 static PyObject *game_rules(PyObject *self, PyObject *unused)
@@ -323,6 +332,13 @@ static PyObject *game_has_chance(PyObject *self, void *unused)
 {
     (void)unused;
     return game_flag(self, RP_CHANCE);
+}
+
+static PyObject *game_explicit_chance(PyObject *self, void *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    return rp_py_game_ready(g) ? PyBool_FromLong(g->explicit_chance) : NULL;
 }
 
 static PyObject *game_has_hidden(PyObject *self, void *unused)
@@ -475,6 +491,8 @@ static PyGetSetDef game_getset[] = {
     {"seed", game_seed, NULL, "the seed new_initial_state() deals from", NULL},
     {"has_chance", game_has_chance, NULL, "shuffles or draws decide part of the game", NULL},
     {"has_hidden_information", game_has_hidden, NULL, "some player cannot see everything", NULL},
+    {"explicit_chance", game_explicit_chance, NULL,
+     "loaded with explicit_chance=True: its States stop at chance nodes (chance_outcomes)", NULL},
     {"turn_cap", game_turn_cap, NULL,
      "tools stop a game still going after this many turns (0: every game ends by its rules)", NULL},
     {"seat_names", game_seat_names, NULL, "the seats' names, e.g. ('Blue', 'Red')", NULL},

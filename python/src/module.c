@@ -220,6 +220,7 @@ PyMODINIT_FUNC PyInit__ramparts(void)
             return NULL;
         }
     if (PyModule_AddIntConstant(m, "TERMINAL", RP_TERMINAL) < 0 ||
+        PyModule_AddIntConstant(m, "CHANCE", RP_PY_CHANCE) < 0 ||
         PyModule_AddIntConstant(m, "SPECTATOR", RP_SPECTATOR) < 0 ||
         PyModule_AddIntConstant(m, "MAX_LEGAL", RP_MAX_LEGAL) < 0 ||
         PyModule_AddStringConstant(m, "__version__", RP_VERSION_STRING) < 0) {

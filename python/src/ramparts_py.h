@@ -17,7 +17,16 @@ typedef struct {
     rp_config cfg;
     rp_config played; /* the options its states report (config_of), derived values included */
     int players;
+    bool explicit_chance; /* its States stop at chance nodes (explicit_chance=1) */
 } rp_py_game;
+
+/* current_player() at a chance node (explicit chance): RP_TERMINAL is -1 and RP_SPECTATOR -2
+ * in ramparts' own ids; ramparts.openspiel reports pyspiel's CHANCE (-1). */
+#define RP_PY_CHANCE (-3)
+/* A chance outcome in a State's history (explicit chance) carries this bit. */
+#define RP_PY_CHANCE_BIT 0x80000000u
+/* State.pending while the deal's chance events are decided. */
+#define RP_PY_DEAL (RP_NO_ACTION - 1u)
 
 /* One game state, sized to its game: st holds the game's state_size bytes (ob_size). The legal
  * actions are cached between legal_actions() and apply_action(), so the usual loop computes
@@ -30,6 +39,22 @@ typedef struct {
     PyObject *root;     /* bytes of the state history() starts from (shared) */
     rp_action *history; /* the actions applied since root */
     Py_ssize_t history_len, history_cap;
+    /* Explicit chance (game->explicit_chance). history holds the chance outcomes too (with
+     * RP_PY_CHANCE_BIT); root is the dealt state, after the deal's deal_moves entries. */
+    rp_action pending;   /* RP_NO_ACTION, RP_PY_DEAL, or the action whose chance is open */
+    uint32_t next_bound; /* > 0 at a chance node: its outcomes are 0 .. next_bound - 1 */
+    uint32_t *draws;     /* every chance outcome since the State was made, in order */
+    Py_ssize_t draws_len, draws_cap;
+    Py_ssize_t pending_from; /* the draws of the open chance event start here */
+    Py_ssize_t deal_draws;   /* draws and history entries of the deal (0 without one) */
+    Py_ssize_t deal_moves;
+    bool began_with_deal;
+    /* A State made by resample_from_infostate(seat): that seat's information state string up
+     * to then (it cannot tell the sample from the truth, so its recall is the same), of
+     * recall_moves moves; NULL otherwise. */
+    PyObject *recall;
+    int recall_seat;
+    Py_ssize_t recall_moves;
     int num_legal; /* -1: not computed since the last change */
     rp_action legal[RP_MAX_LEGAL];
     _Alignas(16) unsigned char st[];
@@ -43,6 +68,9 @@ extern PyTypeObject rp_py_bot_type;
 /* A new State of `game` holding a copy of st, its own root with an empty history (NULL with
  * an exception set on failure). */
 rp_py_state *rp_py_state_new(rp_py_game *game, const void *st);
+
+/* A new State of `game` (explicit chance) at the first chance node of its deal. */
+rp_py_state *rp_py_state_new_deal(rp_py_game *game);
 
 /* The legal actions of a State, computed once per change. */
 int rp_py_state_legal(rp_py_state *s);

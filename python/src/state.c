@@ -23,6 +23,15 @@ static rp_py_state *state_alloc(rp_py_game *game, const void *st, PyObject *root
     s->root = Py_NewRef(root);
     s->history = NULL;
     s->history_len = s->history_cap = 0;
+    s->pending = RP_NO_ACTION;
+    s->next_bound = 0;
+    s->draws = NULL;
+    s->draws_len = s->draws_cap = 0;
+    s->pending_from = s->deal_draws = s->deal_moves = 0;
+    s->began_with_deal = false;
+    s->recall = NULL;
+    s->recall_seat = -1;
+    s->recall_moves = 0;
     s->num_legal = -1;
     memcpy(s->st, st, (size_t)size);
     return s;
@@ -43,7 +52,9 @@ static void state_dealloc(PyObject *self)
     rp_py_state *s = (rp_py_state *)self;
     Py_XDECREF(s->game);
     Py_XDECREF(s->root);
+    Py_XDECREF(s->recall);
     PyMem_Free(s->history);
+    PyMem_Free(s->draws);
     PyObject_Free(self);
 }
 
@@ -64,20 +75,199 @@ static int history_push(rp_py_state *s, rp_action action)
     return 0;
 }
 
-/* A copy of s with the same root and history. */
+/* Append a chance outcome to the draws, growing them by doubling. */
+static int draws_push(rp_py_state *s, uint32_t value)
+{
+    if (s->draws_len == s->draws_cap) {
+        const Py_ssize_t cap = s->draws_cap ? 2 * s->draws_cap : 64;
+        uint32_t *grown = PyMem_Realloc(s->draws, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->draws = grown;
+        s->draws_cap = cap;
+    }
+    s->draws[s->draws_len++] = value;
+    return 0;
+}
+
+/* A copy of n items of `size` bytes (NULL for none), or NULL with MemoryError set in *failed. */
+static void *copy_items(const void *items, Py_ssize_t n, size_t size, bool *failed)
+{
+    if (n == 0)
+        return NULL;
+    void *copy = PyMem_Malloc((size_t)n * size);
+    if (!copy) {
+        PyErr_NoMemory();
+        *failed = true;
+        return NULL;
+    }
+    memcpy(copy, items, (size_t)n * size);
+    return copy;
+}
+
+/* A copy of s with the same root, history and open chance event. */
 static rp_py_state *state_copy(const rp_py_state *s)
 {
     rp_py_state *copy = state_alloc(s->game, s->st, s->root);
-    if (!copy || s->history_len == 0)
-        return copy;
-    copy->history = PyMem_Malloc((size_t)s->history_len * sizeof *copy->history);
-    if (!copy->history) {
+    if (!copy)
+        return NULL;
+    bool failed = false;
+    copy->history = copy_items(s->history, s->history_len, sizeof *s->history, &failed);
+    copy->history_len = copy->history_cap = failed ? 0 : s->history_len;
+    copy->draws = copy_items(s->draws, s->draws_len, sizeof *s->draws, &failed);
+    copy->draws_len = copy->draws_cap = failed ? 0 : s->draws_len;
+    if (failed) {
         Py_DECREF(copy);
-        return (rp_py_state *)PyErr_NoMemory();
+        return NULL;
     }
-    memcpy(copy->history, s->history, (size_t)s->history_len * sizeof *copy->history);
-    copy->history_len = copy->history_cap = s->history_len;
+    copy->pending = s->pending;
+    copy->next_bound = s->next_bound;
+    copy->pending_from = s->pending_from;
+    copy->deal_draws = s->deal_draws;
+    copy->deal_moves = s->deal_moves;
+    copy->began_with_deal = s->began_with_deal;
+    copy->recall = Py_XNewRef(s->recall);
+    copy->recall_seat = s->recall_seat;
+    copy->recall_moves = s->recall_moves;
     return copy;
+}
+
+/* ---- explicit chance: the State stops at each chance event (rp_apply_explicit) ---- */
+
+/* Decide the open chance event with the draws made since pending_from: the action (or deal)
+ * completes, or next_bound says the next event's outcomes. */
+static int settle(rp_py_state *s)
+{
+    const rp_game *game = s->game->game;
+    const uint32_t *values = s->draws ? s->draws + s->pending_from : NULL;
+    const size_t count = (size_t)(s->draws_len - s->pending_from);
+    uint32_t bound = 0;
+    rp_error err;
+    const int rc = s->pending == RP_PY_DEAL
+                       ? rp_init_explicit(game, s->st, &s->game->cfg, values, count, &bound, &err)
+                       : rp_apply_explicit(game, s->st, s->pending, values, count, &bound, &err);
+    s->num_legal = -1;
+    if (rc < 0) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s", game->id, err.msg);
+        return -1;
+    }
+    s->next_bound = bound;
+    if (bound > 0)
+        return 0;
+    if (s->pending == RP_PY_DEAL) { /* the dealt state is the root of what follows */
+        PyObject *root =
+            PyBytes_FromStringAndSize((const char *)s->st, (Py_ssize_t)game->state_size);
+        if (!root)
+            return -1;
+        Py_SETREF(s->root, root);
+        s->deal_draws = s->draws_len;
+        s->deal_moves = s->history_len;
+    }
+    s->pending = RP_NO_ACTION;
+    return 0;
+}
+
+/* The player actions the information state string counts (the open one left out). */
+static Py_ssize_t completed_moves(const rp_py_state *s)
+{
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = s->deal_moves; i < s->history_len; i++)
+        n += !(s->history[i] & RP_PY_CHANCE_BIT);
+    return n - (s->pending != RP_NO_ACTION && s->pending != RP_PY_DEAL);
+}
+
+rp_py_state *rp_py_state_new_deal(rp_py_game *game)
+{
+    /* Until the deal is decided the State holds the deal every chance event's first outcome
+     * makes (so its views are those of a real state), which nothing reports as the game. */
+    rp_state placeholder;
+    rp_draws zeros = {.values = NULL, .count = 0};
+    rp_draws *before = rp_rng_use_draws(&zeros);
+    rp_error err;
+    const int rc = game->game->init(&placeholder, &game->cfg, &err);
+    rp_rng_use_draws(before);
+    if (rc < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", game->game->id, err.msg);
+        return NULL;
+    }
+    rp_py_state *s = rp_py_state_new(game, &placeholder);
+    if (!s)
+        return NULL;
+    s->pending = RP_PY_DEAL;
+    s->began_with_deal = true;
+    if (settle(s) < 0) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Play `value` in explicit chance: a chance outcome at a chance node, else a legal action
+ * (whose chance events then come as chance nodes). */
+static int explicit_apply(rp_py_state *s, rp_action value)
+{
+    if (s->next_bound > 0) {
+        if (value >= s->next_bound) {
+            PyErr_Format(PyExc_ValueError, "chance outcome %u: this chance node's are 0..%u",
+                         (unsigned)value, (unsigned)s->next_bound - 1);
+            return -1;
+        }
+        if (draws_push(s, value) < 0 || history_push(s, value | RP_PY_CHANCE_BIT) < 0)
+            return -1;
+        return settle(s);
+    }
+    if (history_push(s, value) < 0)
+        return -1;
+    s->pending = value;
+    s->pending_from = s->draws_len;
+    return settle(s);
+}
+
+/* Back to the first `moves` entries of the history, replayed from the start (explicit). */
+static int rebuild(rp_py_state *s, Py_ssize_t moves)
+{
+    rp_action *entries = s->history;
+    s->history = NULL;
+    s->history_len = s->history_cap = 0;
+    s->draws_len = 0;
+    s->num_legal = -1;
+    int rc = 0;
+    if (s->began_with_deal) {
+        s->pending = RP_PY_DEAL;
+        s->pending_from = 0;
+        rc = settle(s);
+    } else {
+        memcpy(s->st, PyBytes_AS_STRING(s->root), s->game->game->state_size);
+        s->pending = RP_NO_ACTION;
+        s->next_bound = 0;
+    }
+    for (Py_ssize_t i = 0; i < moves && rc == 0; i++)
+        rc = explicit_apply(s, entries[i] & ~RP_PY_CHANCE_BIT);
+    PyMem_Free(entries);
+    return rc;
+}
+
+/* The completed player actions after the deal (explicit chance: the open one left out) and
+ * the draws they made, for replays from root: a new array (free with PyMem_Free) and counts. */
+static rp_action *decided_actions(const rp_py_state *s, Py_ssize_t *count, Py_ssize_t *draws)
+{
+    rp_action *out = PyMem_Malloc((size_t)(s->history_len + 1) * sizeof *out);
+    if (!out)
+        return (rp_action *)PyErr_NoMemory();
+    Py_ssize_t n = 0, last_player = -1;
+    for (Py_ssize_t i = s->deal_moves; i < s->history_len; i++)
+        if (!(s->history[i] & RP_PY_CHANCE_BIT)) {
+            out[n++] = s->history[i];
+            last_player = n - 1;
+        }
+    const bool open = s->pending != RP_NO_ACTION && s->pending != RP_PY_DEAL;
+    if (open && last_player >= 0)
+        n = last_player;
+    *count = n;
+    *draws = (open ? s->pending_from : s->draws_len) - s->deal_draws;
+    return out;
 }
 
 int rp_py_state_legal(rp_py_state *s)
@@ -96,21 +286,64 @@ static PyObject *state_current_player(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyLong_FromLong(game_of(s)->current_player(s->st));
+    return PyLong_FromLong(s->next_bound ? RP_PY_CHANCE : game_of(s)->current_player(s->st));
 }
 
 static PyObject *state_is_terminal(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
-    return PyBool_FromLong(game_of(s)->current_player(s->st) == RP_TERMINAL);
+    return PyBool_FromLong(!s->next_bound && game_of(s)->current_player(s->st) == RP_TERMINAL);
 }
 
+/* True only under explicit chance, at a chance event; otherwise chance is sampled inside
+ * apply_action from the state's own generator. */
 static PyObject *state_is_chance_node(PyObject *self, PyObject *unused)
 {
-    (void)self;
     (void)unused;
-    Py_RETURN_FALSE; /* chance is sampled inside apply_action from the state's own generator */
+    return PyBool_FromLong(((rp_py_state *)self)->next_bound > 0);
+}
+
+/* chance_outcomes(): [(outcome, probability)] at a chance node, each 1 / count; [] elsewhere. */
+static PyObject *state_chance_outcomes(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const uint32_t n = ((rp_py_state *)self)->next_bound;
+    PyObject *list = PyList_New(n);
+    for (uint32_t i = 0; list && i < n; i++) {
+        PyObject *pair = Py_BuildValue("(Id)", (unsigned)i, 1.0 / n);
+        if (!pair) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+/* False with ValueError set at a chance node (explicit chance), where `what` has no meaning. */
+static bool not_at_chance(const rp_py_state *s, const char *what)
+{
+    if (!s->next_bound)
+        return true;
+    PyErr_Format(PyExc_ValueError, "%s: this is a chance node (apply one of chance_outcomes())",
+                 what);
+    return false;
+}
+
+/* range(next_bound) as a list: the legal outcomes of a chance node. */
+static PyObject *chance_range(const rp_py_state *s)
+{
+    PyObject *list = PyList_New(s->next_bound);
+    for (uint32_t i = 0; list && i < s->next_bound; i++) {
+        PyObject *o = PyLong_FromUnsignedLong(i);
+        if (!o) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, o);
+    }
+    return list;
 }
 
 /* legal_actions(player=None): the legal action ids, ascending as the game lists them; [] when
@@ -126,9 +359,11 @@ static PyObject *state_legal_actions(PyObject *self, PyObject *const *args, Py_s
         const long p = PyLong_AsLong(args[0]);
         if (p == -1 && PyErr_Occurred())
             return NULL;
-        if (p != game_of(s)->current_player(s->st))
+        if (p != (s->next_bound ? RP_PY_CHANCE : game_of(s)->current_player(s->st)))
             return PyList_New(0);
     }
+    if (s->next_bound)
+        return chance_range(s);
     const int n = rp_py_state_legal(s);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
@@ -174,8 +409,14 @@ static PyObject *fill_array(rp_py_state *s, int player, PyObject *out, Py_ssize_
 static void fill_mask(rp_py_state *s, int player, void *data)
 {
     (void)player;
-    const int n = rp_py_state_legal(s);
     memset(data, 0, game_of(s)->num_actions);
+    if (s->next_bound) {
+        const uint32_t n =
+            s->next_bound < game_of(s)->num_actions ? s->next_bound : game_of(s)->num_actions;
+        memset(data, 1, n);
+        return;
+    }
+    const int n = rp_py_state_legal(s);
     for (int i = 0; i < n; i++)
         ((uint8_t *)data)[s->legal[i]] = 1;
 }
@@ -196,11 +437,24 @@ static PyObject *state_apply_action(PyObject *self, PyObject *arg)
 {
     rp_py_state *s = (rp_py_state *)self;
     rp_action action;
+    if (s->next_bound) { /* a chance outcome: any integer below the node's count */
+        const long value = PyLong_AsLong(arg);
+        if (value == -1 && PyErr_Occurred())
+            return NULL;
+        if (value < 0 || (unsigned long)value >= s->next_bound) {
+            PyErr_Format(PyExc_ValueError, "chance outcome %ld: this chance node's are 0..%u",
+                         value, (unsigned)s->next_bound - 1);
+            return NULL;
+        }
+        return explicit_apply(s, (rp_action)value) < 0 ? NULL : Py_NewRef(Py_None);
+    }
     if (rp_py_action(s->game, arg, &action) < 0)
         return NULL;
     const int n = rp_py_state_legal(s);
     for (int i = 0; i < n; i++)
         if (s->legal[i] == action) {
+            if (s->game->explicit_chance)
+                return explicit_apply(s, action) < 0 ? NULL : Py_NewRef(Py_None);
             if (history_push(s, action) < 0)
                 return NULL;
             game_of(s)->apply(s->st, action);
@@ -252,6 +506,13 @@ static PyObject *state_action_to_string(PyObject *self, PyObject *const *args, P
         return NULL;
     }
     rp_action action;
+    if (s->next_bound) {
+        const long value = PyLong_AsLong(args[nargs - 1]);
+        if (value == -1 && PyErr_Occurred())
+            return NULL;
+        return PyUnicode_FromFormat("chance outcome %ld of 0..%u", value,
+                                    (unsigned)s->next_bound - 1);
+    }
     if (rp_py_action(s->game, args[nargs - 1], &action) < 0)
         return NULL;
     char text[RP_ACTION_TEXT];
@@ -350,7 +611,8 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     PyObject *arg;
     unsigned long long seed;
     int viewer;
-    if (!PyArg_ParseTuple(args, "OK", &arg, &seed) ||
+    if (!not_at_chance(s, "resample_from_infostate") ||
+        !PyArg_ParseTuple(args, "OK", &arg, &seed) ||
         rp_py_viewer(s->game, s->st, arg, "player", true, &viewer) < 0)
         return NULL;
     rp_py_state *copy = rp_py_state_new(s->game, s->st);
@@ -359,6 +621,19 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     rp_rng rng;
     rp_rng_seed(&rng, seed, 0x5265u);
     game_of(s)->determinize(copy->st, viewer, &rng);
+    if (viewer >= 0) { /* the seat recalls the sample as it recalls the truth */
+        PyObject *seat = PyLong_FromLong(viewer);
+        PyObject *recall =
+            seat ? PyObject_CallMethod(self, "information_state_string", "O", seat) : NULL;
+        Py_XDECREF(seat);
+        if (!recall) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+        copy->recall = recall;
+        copy->recall_seat = viewer;
+        copy->recall_moves = s->recall_moves + completed_moves(s);
+    }
     return (PyObject *)copy;
 }
 
@@ -366,6 +641,8 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
 static PyObject *state_reseed(PyObject *self, PyObject *arg)
 {
     rp_py_state *s = (rp_py_state *)self;
+    if (!not_at_chance(s, "reseed"))
+        return NULL;
     const unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
     if (PyErr_Occurred())
         return NULL;
@@ -387,6 +664,8 @@ static PyObject *state_serialize(PyObject *self, PyObject *unused)
 {
     (void)unused;
     rp_py_state *s = (rp_py_state *)self;
+    if (!not_at_chance(s, "serialize"))
+        return NULL;
     char text[RP_STATE_TEXT];
     if (game_of(s)->state_to_text(s->st, text, sizeof text) < 0) {
         PyErr_SetString(PyExc_RuntimeError, "the state does not fit its notation");
@@ -478,7 +757,7 @@ static PyObject *state_history(PyObject *self, PyObject *unused)
     const rp_py_state *s = (rp_py_state *)self;
     PyObject *list = PyList_New(s->history_len);
     for (Py_ssize_t i = 0; list && i < s->history_len; i++) {
-        PyObject *a = PyLong_FromUnsignedLong(s->history[i]);
+        PyObject *a = PyLong_FromUnsignedLong(s->history[i] & ~RP_PY_CHANCE_BIT);
         if (!a) {
             Py_DECREF(list);
             return NULL;
@@ -517,6 +796,28 @@ static void replay(const rp_py_state *s, Py_ssize_t moves, void *st)
         game_of(s)->apply(st, s->history[i]);
 }
 
+/* undo_action under explicit chance: the last entry (a chance outcome, `player` CHANCE, or an
+ * action) is taken back by replaying the others from the start. */
+static PyObject *undo_explicit(rp_py_state *s, long player, rp_action action)
+{
+    if (s->history_len == 0 || (s->history[s->history_len - 1] & ~RP_PY_CHANCE_BIT) != action) {
+        PyErr_Format(PyExc_ValueError, "action %u is not the last action of this state's history",
+                     (unsigned)action);
+        return NULL;
+    }
+    const bool chance = (s->history[s->history_len - 1] & RP_PY_CHANCE_BIT) != 0;
+    if (chance != (player == RP_PY_CHANCE)) {
+        PyErr_Format(PyExc_ValueError, "the last action was %s, not by %ld",
+                     chance ? "a chance outcome (player CHANCE)" : "a player's", player);
+        return NULL;
+    }
+    if (s->history_len <= s->deal_moves && !s->began_with_deal) {
+        PyErr_SetString(PyExc_ValueError, "nothing to take back");
+        return NULL;
+    }
+    return rebuild(s, s->history_len - 1) < 0 ? NULL : Py_NewRef(Py_None);
+}
+
 /* undo_action(player, action): take back the last action, which `player` played (as
  * OpenSpiel); the state before it is replayed from the root. */
 static PyObject *state_undo_action(PyObject *self, PyObject *args)
@@ -530,6 +831,8 @@ static PyObject *state_undo_action(PyObject *self, PyObject *args)
         return NULL;
     if ((player = PyLong_AsLong(player_arg)) == -1 && PyErr_Occurred())
         return NULL;
+    if (s->game->explicit_chance)
+        return undo_explicit(s, player, action);
     if (s->history_len == 0 || s->history[s->history_len - 1] != action) {
         PyErr_Format(PyExc_ValueError, "action %u is not the last action of this state's history",
                      (unsigned)action);
@@ -581,6 +884,16 @@ static int write_events(const rp_game *game, const void *st, rp_action action, i
     return 0;
 }
 
+/* True once the deal is decided; else false with ValueError set (explicit chance). */
+static bool dealt(const rp_py_state *s)
+{
+    if (s->pending != RP_PY_DEAL)
+        return true;
+    PyErr_SetString(PyExc_ValueError,
+                    "the deal's chance events are not all decided: no information state yet");
+    return false;
+}
+
 /* information_state_string(player=None): everything that seat has been told, in order (perfect
  * recall): its screen at the root, then each action's events as that seat is told them. */
 static PyObject *state_information_state_string(PyObject *self, PyObject *args)
@@ -590,21 +903,42 @@ static PyObject *state_information_state_string(PyObject *self, PyObject *args)
     int seat;
     if (!PyArg_ParseTuple(args, "|O", &arg) || player_arg(s, arg, false, &seat) < 0)
         return NULL;
+    Py_ssize_t count, draws;
+    rp_action *actions = dealt(s) ? decided_actions(s, &count, &draws) : NULL;
+    if (!actions)
+        return NULL;
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    if (!out)
+    if (!out) {
+        PyMem_Free(actions);
         return PyErr_NoMemory();
+    }
     rp_state st;
     replay(s, 0, &st);
-    game_of(s)->render(&st, seat, out, false);
+    const bool recalled = s->recall && seat == s->recall_seat;
+    const char *recall = recalled ? PyUnicode_AsUTF8(s->recall) : NULL;
+    if (recall) /* a resampled State: the seat's recall up to the sample, then the sample's */
+        fputs(recall, out);
+    else
+        game_of(s)->render(&st, seat, out, false);
+    const Py_ssize_t first = recalled ? s->recall_moves : 0;
     int failed = 0;
-    for (Py_ssize_t i = 0; i < s->history_len && !failed; i++) {
-        fprintf(out, "-- move %zd\n", i + 1);
-        failed = write_events(game_of(s), &st, s->history[i], seat, out) < 0;
-        game_of(s)->apply(&st, s->history[i]);
+    const uint32_t *values = s->draws ? s->draws + s->deal_draws : NULL;
+    for (Py_ssize_t i = 0; i < count && !failed; i++) {
+        fprintf(out, "-- move %zd\n", first + i + 1);
+        /* Under explicit chance the events and the move itself draw the same outcomes. */
+        rp_draws told = {.values = values, .count = (size_t)draws}, made = told;
+        rp_draws *before = rp_rng_use_draws(s->game->explicit_chance ? &told : NULL);
+        failed = write_events(game_of(s), &st, actions[i], seat, out) < 0;
+        rp_rng_use_draws(s->game->explicit_chance ? &made : NULL);
+        game_of(s)->apply(&st, actions[i]);
+        rp_rng_use_draws(before);
+        values += made.used;
+        draws -= (Py_ssize_t)made.used;
     }
     fclose(out);
+    PyMem_Free(actions);
     PyObject *r = failed ? NULL : PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
     free(text);
     return r;
@@ -637,9 +971,20 @@ static PyObject *state_information_state_tensor(PyObject *self, PyObject *args, 
         Py_DECREF(array);
         return NULL;
     }
+    Py_ssize_t count, draws;
+    rp_action *actions = dealt(s) ? decided_actions(s, &count, &draws) : NULL;
+    if (!actions) {
+        PyBuffer_Release(&view);
+        Py_DECREF(array);
+        return NULL;
+    }
+    rp_draws made = {.values = s->draws ? s->draws + s->deal_draws : NULL, .count = (size_t)draws};
+    rp_draws *before = rp_rng_use_draws(s->game->explicit_chance ? &made : NULL);
     rp_error err;
-    const int rc = rp_information_state(game_of(s), root, s->history, (size_t)s->history_len,
-                                        player, view.buf, size, &err);
+    const int rc = rp_information_state(game_of(s), root, actions, (size_t)count, player, view.buf,
+                                        size, &err);
+    rp_rng_use_draws(before);
+    PyMem_Free(actions);
     PyBuffer_Release(&view);
     if (rc < 0) {
         Py_DECREF(array);
@@ -657,6 +1002,9 @@ static Py_hash_t state_hash(PyObject *self)
     uint64_t h = 14695981039346656037u ^ (uint64_t)(uintptr_t)game_of(s);
     for (size_t i = 0; i < game_of(s)->state_size; i++)
         h = (h ^ s->st[i]) * 1099511628211u;
+    h = (h ^ s->next_bound) * 1099511628211u;
+    for (Py_ssize_t i = s->next_bound ? s->pending_from : s->draws_len; i < s->draws_len; i++)
+        h = (h ^ s->draws[i]) * 1099511628211u;
     const Py_hash_t r = (Py_hash_t)h;
     return r == -1 ? -2 : r;
 }
@@ -666,8 +1014,16 @@ static PyObject *state_richcompare(PyObject *a, PyObject *b, int op)
     if (!PyObject_TypeCheck(b, &rp_py_state_type) || (op != Py_EQ && op != Py_NE))
         Py_RETURN_NOTIMPLEMENTED;
     const rp_py_state *x = (rp_py_state *)a, *y = (rp_py_state *)b;
-    const bool same =
+    bool same =
         x->game->game == y->game->game && memcmp(x->st, y->st, x->game->game->state_size) == 0;
+    /* At chance nodes: the same open event with the same outcomes decided so far. */
+    same = same && x->next_bound == y->next_bound && (!x->next_bound || x->pending == y->pending);
+    if (same && x->next_bound) {
+        const Py_ssize_t n = x->draws_len - x->pending_from;
+        same = n == y->draws_len - y->pending_from &&
+               (n == 0 || memcmp(x->draws + x->pending_from, y->draws + y->pending_from,
+                                 (size_t)n * sizeof *x->draws) == 0);
+    }
     return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
 
@@ -676,7 +1032,10 @@ static PyMethodDef state_methods[] = {
      "the seat to act, or TERMINAL (-1) once the game is over"},
     {"is_terminal", state_is_terminal, METH_NOARGS, "True once the game is over"},
     {"is_chance_node", state_is_chance_node, METH_NOARGS,
-     "always False: chance is sampled inside apply_action from the state's generator"},
+     "True at a chance event of a Game with explicit_chance; otherwise chance is sampled "
+     "inside apply_action from the state's generator"},
+    {"chance_outcomes", state_chance_outcomes, METH_NOARGS,
+     "chance_outcomes() -> [(outcome, probability)] at a chance node ([] elsewhere)"},
     {"legal_actions", (PyCFunction)(void (*)(void))state_legal_actions, METH_FASTCALL,
      "legal_actions(player=None) -> [int]: the legal action ids ([] when over, or when player "
      "is not the one to act)"},

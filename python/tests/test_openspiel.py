@@ -180,3 +180,28 @@ def test_information_state_tensor_as_pyspiel_names_it(game_id):
     assert isinstance(tensor, list) and [len(tensor)] == game.information_state_tensor_shape()
     assert len(tensor) == game.information_state_tensor_size()
     assert game.max_game_length() > 0
+
+
+def test_explicit_chance_as_pyspiel_reports_it(game_id):
+    game = pyspiel.load_game(f"{game_id}(explicit_chance=true)")
+    kind = game.get_type().chance_mode
+    if not game.ramparts_game.has_chance:
+        assert kind == pyspiel.GameType.ChanceMode.DETERMINISTIC
+        assert game.max_chance_outcomes() == 0
+        return
+    assert kind == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert pyspiel.load_game(str(game)) == game
+    rng = random.Random(2)
+    most = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        assert state.current_player() == pyspiel.PlayerId.CHANCE and not state.is_player_node()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                most = max(most, len(outcomes))
+                action, _ = rng.choice(outcomes)
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+    assert 2 <= most <= game.max_chance_outcomes()

@@ -446,6 +446,56 @@ int rp_reseed(const rp_game *game, void *st, rp_rng *rng, rp_error *err)
     return RP_OK;
 }
 
+/* ---- explicit chance ---- */
+
+/* After a run under `draws` into `result`: fill *next_bound, or the error. */
+static int explicit_outcome(const rp_game *game, const rp_draws *draws, uint32_t *next_bound,
+                            rp_error *err)
+{
+    if (draws->bad)
+        return rp_fail(err, RP_EINVAL,
+                       "%s: a chance outcome is out of its range, or the game drew otherwise",
+                       game->id);
+    if (draws->used < draws->count)
+        return rp_fail(err, RP_EINVAL, "%s: %zu chance outcomes given, only %zu chance events",
+                       game->id, draws->count, draws->used);
+    *next_bound = draws->used > draws->count ? draws->next_bound : 0;
+    return RP_OK;
+}
+
+int rp_apply_explicit(const rp_game *game, void *st, rp_action action, const uint32_t *values,
+                      size_t count, uint32_t *next_bound, rp_error *err)
+{
+    if (!rp_is_legal(game, st, action))
+        return rp_fail(err, RP_EINVAL, "action %u is not legal here", (unsigned)action);
+    rp_state result;
+    rp_state_copy(game, &result, st);
+    rp_draws draws = {.values = values, .count = count};
+    rp_draws *before = rp_rng_use_draws(&draws);
+    game->apply(&result, action);
+    rp_rng_use_draws(before);
+    const int rc = explicit_outcome(game, &draws, next_bound, err);
+    if (rc == RP_OK && *next_bound == 0)
+        rp_state_copy(game, st, &result);
+    return rc;
+}
+
+int rp_init_explicit(const rp_game *game, void *st, const rp_config *cfg, const uint32_t *values,
+                     size_t count, uint32_t *next_bound, rp_error *err)
+{
+    rp_state result;
+    rp_draws draws = {.values = values, .count = count};
+    rp_draws *before = rp_rng_use_draws(&draws);
+    const int init = game->init(&result, cfg, err);
+    rp_rng_use_draws(before);
+    if (init < 0)
+        return init;
+    const int rc = explicit_outcome(game, &draws, next_bound, err);
+    if (rc == RP_OK && *next_bound == 0)
+        rp_state_copy(game, st, &result);
+    return rc;
+}
+
 /* ---- perfect-recall information states ---- */
 
 int rp_max_game_length(const rp_game *game, const void *st)

@@ -5,16 +5,50 @@
 
 #define PCG_MULTIPLIER 6364136223846793005ULL
 
+static uint32_t pcg_next(rp_rng *rng);
+
+/* WebAssembly without threads has one thread and no thread-local storage. */
+#if defined(__wasm__) && !defined(__wasm_atomics__)
+#define THREAD_LOCAL
+#else
+#define THREAD_LOCAL _Thread_local
+#endif
+
+/* The draw list in use on this thread (explicit chance), or NULL. */
+static THREAD_LOCAL rp_draws *draws_in_use;
+
+rp_draws *rp_rng_use_draws(rp_draws *draws)
+{
+    rp_draws *before = draws_in_use;
+    draws_in_use = draws;
+    return before;
+}
+
+/* The next value of the draw list for a draw below `bound`. */
+static uint32_t listed_draw(rp_draws *d, uint32_t bound)
+{
+    const size_t index = d->used++;
+    if (index == d->count)
+        d->next_bound = bound;
+    if (index >= d->count)
+        return 0;
+    if (d->values[index] >= bound) {
+        d->bad = true;
+        return 0;
+    }
+    return d->values[index];
+}
+
 void rp_rng_seed(rp_rng *rng, uint64_t seed, uint64_t stream)
 {
     rng->state = 0;
     rng->inc = (stream << 1u) | 1u;
-    (void)rp_rng_next(rng);
+    (void)pcg_next(rng);
     rng->state += seed;
-    (void)rp_rng_next(rng);
+    (void)pcg_next(rng);
 }
 
-uint32_t rp_rng_next(rp_rng *rng)
+static uint32_t pcg_next(rp_rng *rng)
 {
     uint64_t old = rng->state;
     rng->state = old * PCG_MULTIPLIER + rng->inc;
@@ -23,15 +57,38 @@ uint32_t rp_rng_next(rp_rng *rng)
     return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
 }
 
-/* Lemire's nearly-divisionless method: a multiply, and a division only on rare rejections. */
+uint32_t rp_rng_next(rp_rng *rng)
+{
+    if (draws_in_use)
+        draws_in_use->bad = true; /* 2^32 outcomes: not an explicit chance event */
+    return pcg_next(rng);
+}
+
+static uint32_t drawn_below(rp_rng *rng, uint32_t bound);
+
 uint32_t rp_rng_below(rp_rng *rng, uint32_t bound)
 {
-    uint64_t m = (uint64_t)rp_rng_next(rng) * bound;
+    rp_draws *d = draws_in_use;
+    if (!d)
+        return drawn_below(rng, bound);
+    if (!d->record)
+        return listed_draw(d, bound);
+    const uint32_t value = drawn_below(rng, bound);
+    if (d->used < d->record_cap)
+        d->record[d->used] = value;
+    d->used++;
+    return value;
+}
+
+/* Lemire's nearly-divisionless method: a multiply, and a division only on rare rejections. */
+static uint32_t drawn_below(rp_rng *rng, uint32_t bound)
+{
+    uint64_t m = (uint64_t)pcg_next(rng) * bound;
     uint32_t low = (uint32_t)m;
     if (low < bound) {
         uint32_t threshold = (uint32_t)(-bound) % bound;
         while (low < threshold) {
-            m = (uint64_t)rp_rng_next(rng) * bound;
+            m = (uint64_t)pcg_next(rng) * bound;
             low = (uint32_t)m;
         }
     }
