@@ -8,7 +8,10 @@
 # `make bench-web` (the browser client's size and first render, the engine's speed in
 # WebAssembly), `make install` (the tool, headers, static and shared library and pkg-config
 # file under PREFIX), `make python` (the Python package in build/python), `make bench-python`
-# (C, Python and VectorEnv speed side by side). Dependencies install on demand.
+# (C, Python and VectorEnv speed side by side), `make bench-instructions` (instructions per
+# action and per search iteration, callgrind), `make ai-ladder` (the AI levels' arena table of
+# docs/ai.md), `make ceiling` (the oracle against random and each level). Dependencies install
+# on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -16,7 +19,8 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve cluster bench bench-server bench-cluster bench-web python bench-python install clean
+        serve cluster bench bench-instructions ai-ladder ceiling bench-server bench-cluster \
+        bench-web python bench-python install clean
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -87,6 +91,21 @@ cluster: all
 
 bench: all
 	./build/ramparts bench
+
+# Load-independent speed: valgrind's instruction counts per action of bench's workload and per
+# search iteration, every game (scripts/instructions.sh; docs/ai.md, Measured speed).
+bench-instructions: all
+	bash scripts/instructions.sh build/ramparts
+
+# docs/ai.md's tables: each level against the one below in every game and player count
+# (scripts/ai-ladder.sh, GAMES per pairing, default 400; hours of processor time), and the
+# analysis-only oracle against random and each level (scripts/ceiling.sh). Both keep each
+# run's JSON in build/ and resume where they stopped.
+ai-ladder: all
+	bash scripts/ai-ladder.sh build/ramparts build/ai-ladder
+
+ceiling: all
+	bash scripts/ceiling.sh build/ramparts build/ceiling
 
 # The browser client's budgets: shipped size (gzip) and first render of each game's board;
 # then the engine in WebAssembly beside native (playouts, search iterations) and the whole

@@ -167,6 +167,10 @@ typedef struct rp_game {
      * no seat moves first. Otherwise the seat to act in the starting state is the one the
      * rules (or the deal, as in Walls and Armies) name to move first; analyses report it. */
     bool simultaneous;
+    /* How much the AI level matters in this game, one sentence from the measured ladder
+     * (docs/ai.md: each level against the one below), shown in the lobby; NULL when not
+     * measured. */
+    const char *ai_level_note;
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);

@@ -195,6 +195,8 @@ static cJSON *types_json(void)
         cJSON *levels = cJSON_AddArrayToObject(o, "ai_levels");
         for (int i = 0; rs_ai_levels[i]; i++)
             cJSON_AddItemToArray(levels, cJSON_CreateString(rs_ai_levels[i]));
+        if (game->ai_level_note)
+            cJSON_AddStringToObject(o, "ai_level_note", game->ai_level_note);
         cJSON_AddItemToArray(types, o);
     }
     return types;

@@ -209,6 +209,10 @@ async def documented_codes(checks, server):
     r = await alice.request({"t": "chat", "game": game, "text": "x" * 300}, "done")
     checks.eq(r["t"], "done", "chat: 300 bytes are fine")
     status, types = server.http_json("/api/v1/types")
+    for t in types:  # issue 31: every game says how much the AI level matters (docs/ai.md)
+        note = t.get("ai_level_note")
+        checks.ok(isinstance(note, str) and "%" in note,
+                  f"types: {t['type']} has an ai_level_note with a measured figure: {note!r}")
     for t in types:
         for o in t["options"]:
             if o["kind"] == "choice":

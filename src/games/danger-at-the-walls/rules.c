@@ -269,10 +269,9 @@ static inline unsigned shown_cards(const dw_side *sd)
 
 /* Every play of the hand (DW-3), or the discards of DW-4 when none exists. The hot path of a
  * random playout: lists are written in blocks, absent targets are written and not counted
- * (no data-dependent branch), and the order is fixed (bench signatures depend on it). */
-__attribute__((noinline)) /* so the refill's short path saves no registers */
-static int
-legal_plays(const dw_state *s, rp_action *out)
+ * (no data-dependent branch), and the order is fixed (bench signatures depend on it). Not
+ * inlined, so the refill's short path saves no registers for it. */
+static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *out)
 {
     const int p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
@@ -522,7 +521,7 @@ static int apply_play(dw_state *s, int p, rp_action a)
 
 /* A play, then control of its wall re-evaluated (DW-10). Not inlined, so a refill draw (half
  * of all actions) saves no registers for it. */
-__attribute__((noinline)) static void play(dw_state *s, int p, rp_action a)
+static __attribute__((noinline)) void play(dw_state *s, int p, rp_action a)
 {
     const int w = apply_play(s, p, a);
     if (w >= 0)

@@ -132,6 +132,7 @@ function PlayAi({ client }) {
     </form>
     ${t && html`<p class="muted">${t.summary} <a href=${`#/rules/${t.type}`} data-testid="lobby-rules">Rules of ${t.title}</a> ·
       <a href=${`#/learn/${t.type}`} data-testid="lobby-learn">Learn by playing</a></p>`}
+    ${t && t.ai_level_note && html`<p class="muted" data-testid="ai-level-note">${t.ai_level_note}</p>`}
   </section>`;
 }
 
