@@ -4,6 +4,7 @@
  * never served: it would carry the seed, and the seed reveals every deck. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +363,23 @@ static void player_reply(rs_server *srv, const char *name, size_t len, bool game
     reply_json(r, 200, rs_store_profile_json(srv->store, &u));
 }
 
+/* A sanitizer's allocator replaces malloc and keeps its own count (glibc's then says 0). */
+extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak)); /* NOLINT */
+
+/* Bytes of heap handed out and not given back, every thread's arena counted: what a leak
+ * grows, unlike the resident set, which also holds what the allocator keeps for reuse. */
+static double heap_in_use(void)
+{
+    if (__sanitizer_get_current_allocated_bytes)
+        return (double)__sanitizer_get_current_allocated_bytes();
+#ifdef __GLIBC__
+    const struct mallinfo2 info = mallinfo2();
+    return (double)(info.uordblks + info.hblkhd);
+#else
+    return 0;
+#endif
+}
+
 static void health_reply(rs_server *srv, rs_http_reply *r)
 {
     rs_server_stats st;
@@ -378,6 +396,8 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
     /* whole seconds: the division truncates on purpose */
     const int64_t uptime_s = (rs_server_now_us(srv) - srv->started_us) / 1000000;
     cJSON_AddNumberToObject(o, "uptime_s", (double)uptime_s);
+    cJSON_AddNumberToObject(o, "heap_bytes", heap_in_use());
+    cJSON_AddNumberToObject(o, "sqlite_heap_bytes", (double)rs_store_sqlite_heap_bytes());
     reply_json(r, srv->draining ? 503 : 200, o);
 }
 

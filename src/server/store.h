@@ -105,6 +105,10 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
 void rs_store_close(rs_store *st);
 /* The last database error, for logs. */
 const char *rs_store_error(const rs_store *st);
+/* Bytes of heap SQLite holds in this process (its page caches, which fill up to their size as
+ * the database grows): part of the heap in use, counted apart so that a leak of the server's
+ * own stands out from them. 0 on PostgreSQL. */
+long long rs_store_sqlite_heap_bytes(void);
 /* Whether the last failure was the database server out of reach (PostgreSQL down or the
  * connection lost): clients are then told `unavailable` rather than `server-error`. */
 bool rs_store_unavailable(const rs_store *st);

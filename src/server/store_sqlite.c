@@ -288,6 +288,11 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
     return RS_STORE_OK;
 }
 
+long long rs_store_sqlite_heap_bytes(void)
+{
+    return (long long)sqlite3_memory_used();
+}
+
 void rs_store_close(rs_store *st)
 {
     if (!st)
