@@ -179,8 +179,8 @@ def main():
     for config in configs:
         started = time.monotonic()
         cols[config] = run_config(checks, args, config, sizes, work)
-        print(f"{config}: done in {time.monotonic() - started:.0f} s", file=sys.stderr,
-              flush=True)
+        print(f"{config}: done in {time.monotonic() - started:.0f} s: {cols[config]}",
+              file=sys.stderr, flush=True)
     names = {"sqlite": "SQLite, 1 server"} | {c: f"PostgreSQL, {c} node{'s' if c != '1' else ''}"
                                               for c in ("1", "2", "3")}
     idle, games, rate, seconds, sat, _ = sizes
