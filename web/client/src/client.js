@@ -210,13 +210,15 @@ export class Client {
   paced(m) {
     const p = this.pacing.get(m.game) || { held: false, queue: [] };
     this.pacing.set(m.game, p);
-    if (p.held) {
+    // A change that is not the computer's move (the player's own, above all) shows at once
+    // unless computer's moves wait before it: the order stays the server's.
+    if (p.held && (p.queue.length > 0 || this.paces(m))) {
       p.queue.push({ m, at: performance.now() });
       this.setGame(m.game, { queued: p.queue.length });
       return;
     }
     this.update(m);
-    if (!this.paces(m)) return;
+    if (!this.paces(m) || p.held) return;
     p.held = true;
     setTimeout(() => this.nextPaced(m.game, p), PACE_MS);
   }

@@ -1557,8 +1557,10 @@ async function pace(browser, server) {
   await page.clock.install();
   await page.goto(`${server.url}/`);
   await page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
-  // Once online, the page's clock stands still; only runFor moves it.
+  // Once online, the page's clock stands still; only runFor moves it. Forced moves wait for
+  // a click here, so that every move of the player's is the test's.
   await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+  await page.evaluate(() => localStorage.setItem('ramparts.autoForced', '0'));
   await page.selectOption('[data-testid=ai-game]', 'king-of-danger');
   await page.selectOption('[data-testid=ai-players]', '4');
   await page.selectOption('[data-testid=ai-level]', 'random');
@@ -1577,16 +1579,25 @@ async function pace(browser, server) {
     if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
     // Wait for the server's frames: two replies of the computer after the card, or the
     // player's turn again (or the end) sooner.
-    await serverSays(me, id, (last) => last.ply >= ply + 3 || !!last.legal || last.status !== 'live');
+    await serverSays(me, id, (last) => last.ply >= ply + 4 || !!last.legal || last.status !== 'live');
     const serverPly = lastState(me, id).ply;
     if (serverPly < ply + 3) continue; // the hand ended or the player leads again: try the next turn
     await page.waitForSelector('[data-testid=table]:not([data-queued="0"])', { timeout: STEP_TIMEOUT });
     const shown = (await tableState(me)).ply;
+    if (serverPly - shown < 2) continue; // one reply to wait for only: try the next turn
     check(shown < serverPly, `pace: the page shows ply ${shown} while the server is at ${serverPly}: the replies wait their turn`);
-    await page.clock.runFor(900);
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, shown, { timeout: STEP_TIMEOUT });
-    const next = (await tableState(me)).ply;
-    check(next === shown + 1, `pace: 900 ms later one more reply shows (ply ${shown} then ${next})`);
+    // Step the page's clock 100 ms at a time: one reply shows at a step, the next not before
+    // 900 ms more.
+    const steps = [];
+    let at = shown;
+    for (let i = 0; i < 40 && steps.length < 2; i++) {
+      await page.clock.runFor(100);
+      const now = (await tableState(me)).ply;
+      if (now !== at) steps.push({ i, from: at, to: now });
+      at = now;
+    }
+    check(steps.length === 2 && steps.every((x) => x.to === x.from + 1) && steps[1].i - steps[0].i >= 8,
+      `pace: the replies show one at a time, 900 ms apart on the page's clock (${JSON.stringify(steps)})`);
     seen = true;
   }
   check(seen, 'pace: a turn with several replies of the computer was seen paced');
