@@ -112,8 +112,10 @@ class Server:
     def ws_url(self):
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def stop(self, timeout=10):
-        """SIGTERM and wait: returns the exit status (0 for a clean drain)."""
+    def stop(self, timeout=120):
+        """SIGTERM and wait: returns the exit status (0 for a clean drain). The limit only
+        catches a hang: a drain waits for AI searches in flight, which a loaded machine with
+        sanitizers slows many times over."""
         if not self.proc:
             return None
         self.proc.send_signal(signal.SIGTERM)
