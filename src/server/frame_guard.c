@@ -36,6 +36,7 @@ typedef enum phase {
     PHASE_BODY,    /* a request body of Content-Length bytes */
     PHASE_FRAMES,  /* after an upgrade request: WebSocket frames */
     PHASE_REFUSED, /* an unmasked frame came: nothing more is read */
+    PHASE_CLOSING, /* and its close frame is on its way: what comes next ends it */
 } phase;
 
 typedef struct watch {
@@ -310,6 +311,8 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
         return -1;
     }
     watch *w = watch_of(fd);
+    if (w && w->phase == PHASE_CLOSING)
+        return 0;
     if (w && w->phase == PHASE_REFUSED)
         return discard(real, fd);
     const ssize_t n = real(fd, buf, len, flags);
@@ -342,6 +345,8 @@ int SSL_read(struct ssl_st *ssl, void *buf, int num)
     if (!real)
         return -1;
     watch *w = service_thread ? watch_of(ssl_socket(ssl)) : NULL;
+    if (w && w->phase == PHASE_CLOSING)
+        return 0;
     if (w && w->phase == PHASE_REFUSED)
         return discard_tls(real, ssl);
     const int n = real(ssl, buf, num);
@@ -398,6 +403,12 @@ void rs_frame_guard_forget(int fd)
 {
     if (fd >= 0 && (size_t)fd < num_watches)
         watches[fd].phase = PHASE_NONE;
+}
+
+void rs_frame_guard_closing(int fd)
+{
+    if (fd >= 0 && (size_t)fd < num_watches && watches[fd].phase == PHASE_REFUSED)
+        watches[fd].phase = PHASE_CLOSING;
 }
 
 bool rs_frame_guard_in_frames(int fd)

@@ -22,6 +22,12 @@ bool rs_frame_guard_in_frames(int fd);
  * it (recv answers EAGAIN) until it is forgotten; the caller closes it. */
 int rs_frame_guard_next_refused(void);
 
+/* The close frame of a refused socket is on its way (net.c: its close has begun): what the
+ * client sends next, its answer to that frame, reads as the end of the connection, which
+ * libwebsockets then closes at once rather than after its 5 s wait for an answer it would
+ * never see (RFC 6455 7.1.7: nothing more is processed from a failed connection). */
+void rs_frame_guard_closing(int fd);
+
 /* Everything freed; no socket followed. */
 void rs_frame_guard_free(void);
 

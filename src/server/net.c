@@ -396,8 +396,10 @@ static void close_pending(void)
 {
     for (size_t i = 0; i < net.num_pending_closes; i++) {
         ws_conn *c = rs_idmap_get(&net.conns, net.pending_closes[i]);
-        if (c && c->wsi)
-            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+        if (!c || !c->wsi)
+            continue;
+        rs_frame_guard_closing(lws_get_socket_fd(c->wsi)); /* one that sent no mask */
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
     }
     net.num_pending_closes = 0;
 }
