@@ -167,9 +167,13 @@ async function waitPly(p, ply, timeout = STEP_TIMEOUT) {
   }, ply, { timeout });
 }
 
-/** What the page shows a person, as text: visible text and the attributes that name things. */
-async function domText(p) {
+/** What the page shows a person, as text (visible text and the attributes that name things),
+ * and the ply its table shows, read in one go: read apart, a frame arriving in between could
+ * pair a later position's text (a card shown since) with an earlier ply. */
+async function domSnapshot(p) {
   return p.page.evaluate(() => {
+    const table = document.querySelector('[data-testid=table]');
+    const ply = table ? Number(table.getAttribute('data-ply')) : -1;
     const parts = [document.body.innerText];
     for (const el of document.querySelectorAll('*')) {
       for (const a of ['aria-label', 'title', 'data-card', 'data-move', 'data-fort', 'value', 'alt']) {
@@ -177,13 +181,12 @@ async function domText(p) {
         if (v) parts.push(v);
       }
     }
-    return parts.join('\n');
+    return { ply, text: parts.join('\n') };
   });
 }
 
 async function recordDom(p) {
-  const st = await tableState(p);
-  p.dom.push({ ply: st.ply, text: await domText(p) });
+  p.dom.push(await domSnapshot(p));
 }
 
 // ---- accessibility ----
