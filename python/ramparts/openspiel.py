@@ -32,6 +32,37 @@ class PlayerId(enum.IntEnum):
 INVALID_ACTION = -1
 
 
+class SpielError(RuntimeError):
+    """pyspiel.SpielError: what pyspiel raises, and algorithms raise, on misuse."""
+
+
+class Bot:
+    """pyspiel.Bot: the base class bots written for pyspiel derive from (MCTSBot, ISMCTSBot)."""
+
+    def __init__(self):
+        pass
+
+    def restart_at(self, state):
+        pass
+
+    def step(self, state):
+        raise NotImplementedError
+
+
+class UniformProbabilitySampler:
+    """pyspiel.UniformProbabilitySampler(min, max[, seed]): a callable drawing uniformly from
+    [min, max); resample_from_infostate takes it as its sampler."""
+
+    def __init__(self, low=0.0, high=1.0, seed=None):
+        import random
+
+        self._low, self._high = low, high
+        self._random = random.Random(seed)
+
+    def __call__(self):
+        return self._low + (self._high - self._low) * self._random.random()
+
+
 class GameType:
     """pyspiel.GameType's enums and fields."""
 

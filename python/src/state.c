@@ -37,6 +37,18 @@ static rp_py_state *state_alloc(rp_py_game *game, const void *st, PyObject *root
     return s;
 }
 
+/* Make the State's present its root (after its bytes were changed in place: a resampled or
+ * reseeded copy), so replays of its history start from what it is. */
+static int reroot(rp_py_state *s)
+{
+    PyObject *root = PyBytes_FromStringAndSize((const char *)s->st,
+                                               (Py_ssize_t)s->game->game->state_size);
+    if (!root)
+        return -1;
+    Py_SETREF(s->root, root);
+    return 0;
+}
+
 rp_py_state *rp_py_state_new(rp_py_game *game, const void *st)
 {
     PyObject *root = PyBytes_FromStringAndSize(st, (Py_ssize_t)game->game->state_size);
@@ -621,6 +633,10 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
     rp_rng rng;
     rp_rng_seed(&rng, seed, 0x5265u);
     game_of(s)->determinize(copy->st, viewer, &rng);
+    if (reroot(copy) < 0) {
+        Py_DECREF(copy);
+        return NULL;
+    }
     if (viewer >= 0) { /* the seat recalls the sample as it recalls the truth */
         PyObject *seat = PyLong_FromLong(viewer);
         PyObject *recall =
@@ -655,6 +671,10 @@ static PyObject *state_reseed(PyObject *self, PyObject *arg)
     if (rp_reseed(game_of(s), copy->st, &rng, &err) < 0) {
         Py_DECREF(copy);
         PyErr_Format(PyExc_NotImplementedError, "%s", err.msg);
+        return NULL;
+    }
+    if (reroot(copy) < 0) {
+        Py_DECREF(copy);
         return NULL;
     }
     return (PyObject *)copy;
