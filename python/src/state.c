@@ -41,8 +41,8 @@ static rp_py_state *state_alloc(rp_py_game *game, const void *st, PyObject *root
  * reseeded copy), so replays of its history start from what it is. */
 static int reroot(rp_py_state *s)
 {
-    PyObject *root = PyBytes_FromStringAndSize((const char *)s->st,
-                                               (Py_ssize_t)s->game->game->state_size);
+    PyObject *root =
+        PyBytes_FromStringAndSize((const char *)s->st, (Py_ssize_t)s->game->game->state_size);
     if (!root)
         return -1;
     Py_SETREF(s->root, root);
