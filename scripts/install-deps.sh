@@ -14,14 +14,16 @@
 # compiler-rt's wasm32 builtins; dpkg-dev unpacks Debian's cJSON source for it
 # (scripts/cjson-source.sh). The server's PostgreSQL store links libpq (libpq-dev); its tests
 # start a PostgreSQL server of their own (postgresql's initdb and postgres, docs/cluster.md);
-# the cluster's tests and `make cluster` put HAProxy (haproxy) in front of the servers.
+# the cluster's tests and `make cluster` put HAProxy (haproxy) in front of the servers. The
+# Python package's learning baseline (python/examples/train_ppo.py, run short by its test)
+# trains with PyTorch on CPU (python3-torch) and plots with matplotlib (python3-matplotlib).
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libwebsockets-evlib-uv libuv1-dev
           libsqlite3-dev libpq-dev postgresql haproxy libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv clang libclang-rt-dev clang-format clang-tidy lld wasi-libc
-          libclang-rt-14-dev-wasm32 dpkg-dev)
+          libclang-rt-14-dev-wasm32 dpkg-dev python3-torch python3-matplotlib)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
