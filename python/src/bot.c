@@ -50,7 +50,7 @@ static int bot_init(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, err.msg);
         return -1;
     }
-    b->ais = calloc((size_t)rp_num_games, sizeof *b->ais);
+    b->ais = calloc((size_t)rp_num_games, sizeof(rp_ai *));
     if (!b->ais) {
         rp_ai_free(probe);
         PyErr_NoMemory();
