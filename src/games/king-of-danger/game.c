@@ -55,8 +55,8 @@ const rp_game rp_king_of_danger = {
     .ai_levels = {"iters=200", "iters=1000", "iters=3000"},
     .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
     /* measured: docs/ai.md, The ladder */
-    .ai_level_note = "With two players the level matters (medium beat easy in 69% of 400 games, "
-                     "hard beat medium 55%); with four, the deal decides more than the level.",
+    .ai_level_note = "With two players each level beats the one below (medium beat easy in 69% "
+                     "of 400 games, hard beat medium 60%); with four, the deal decides more.",
     /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
      * and the rules end the game. */
     .tool_turn_cap = 0,

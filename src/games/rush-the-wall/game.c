@@ -410,7 +410,7 @@ const rp_game rp_rush_the_wall = {
     .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
     /* measured: docs/ai.md, The ladder */
     .ai_level_note =
-        "The levels differ modestly (hard beat medium in 62% of 200 games): the draws weigh much.",
+        "The levels differ modestly (hard beat medium in 58% of 400 games): the draws weigh much.",
     .tool_turn_cap = 0,   /* three rounds end every game (RW-12) */
     .simultaneous = true, /* planning and revealing are simultaneous (RW-5): no first player */
     .init = rtw_init,
