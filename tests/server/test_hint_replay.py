@@ -15,12 +15,18 @@ from rsclient import Checks, Server, arguments, guest, run_checker
 async def hints(checks, server, rng):
     me = await guest(server, "me")
     other = await guest(server, "other")
-    created = await me.request({"t": "create", "type": "walls-and-armies",
-                                "seats": ["me", "ai:random"]}, "created")
-    game = created["game"]
-    state = await me.state_at(game, ply=0)
-    while state["status"] == "live" and state["to_move"] != 0:
-        state = await me.state_at(game, ply=state["ply"] + 1)
+    # A game of Walls and Armies against random play can end within a few moves (the server's
+    # seeds are secret, so the deal cannot be chosen): a new game until one reaches our turn.
+    for _ in range(20):
+        created = await me.request({"t": "create", "type": "walls-and-armies",
+                                    "seats": ["me", "ai:random"]}, "created")
+        game = created["game"]
+        state = await me.state_at(game, ply=0)
+        while state["status"] == "live" and state["to_move"] != 0:
+            state = await me.state_at(game, ply=state["ply"] + 1)
+        if state["status"] == "live":
+            break
+    checks.eq(state["status"], "live", "a game against the AI reaches the player's turn")
     refused = await other.request({"t": "hint", "game": game}, "error")
     checks.eq(refused.get("code"), "not-seated", "a hint is refused to someone without a seat")
     stale = await me.request({"t": "hint", "game": game, "ply": state["ply"] + 5}, "error")
