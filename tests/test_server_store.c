@@ -445,6 +445,97 @@ static void test_postgres_announcements_follow_the_commit(void **state)
     rs_store_close(one);
 }
 
+/* Who is connected where: a server's rows count for the others while its sign of life lasts,
+ * never for itself, and go at its stop. */
+static void test_postgres_presence_lasts_with_the_node(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_node_alive(one, "one", 60000), RS_STORE_OK);
+    assert_int_equal(rs_store_presence_put(one, "one", 7, 0, true), RS_STORE_OK);
+    assert_int_equal(rs_store_presence_put(one, "one", 7, 42, true), RS_STORE_OK);
+    assert_int_equal(rs_store_presence_put(one, "one", 7, 42, true), RS_STORE_OK); /* again */
+    assert_int_equal(rs_store_presence_put(one, "one", 8, 43, true), RS_STORE_OK);
+    assert_int_equal(rs_store_presence_put(one, "one", 8, 43, false), RS_STORE_OK);
+    bool online = true;
+    rs_presence_row *rows = NULL;
+    size_t n = 9;
+    rs_store_begin(two); /* nothing before the commit */
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 7, &online), RS_STORE_OK);
+    assert_false(online);
+    rs_store_rollback(two);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 7, &online), RS_STORE_OK);
+    assert_true(online);
+    assert_int_equal(rs_store_user_elsewhere(one, "one", 7, &online), RS_STORE_OK);
+    assert_false(online); /* its own rows are not "elsewhere" */
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 8, &online), RS_STORE_OK);
+    assert_false(online);
+    assert_int_equal(rs_store_presence_elsewhere(two, "two", 0, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].game, 42);
+    assert_int_equal(rows[0].user, 7);
+    free(rows);
+    assert_int_equal(rs_store_presence_elsewhere(two, "two", 43, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 0);
+    free(rows);
+    char *live = NULL;
+    assert_int_equal(rs_store_nodes_live(two, &live), RS_STORE_OK);
+    assert_string_equal(live, "one");
+    free(live);
+    rs_store_begin(one); /* its sign of life runs out: its rows count no more */
+    assert_int_equal(rs_store_node_alive(one, "one", 1), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    sleep_ms(20);
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 7, &online), RS_STORE_OK);
+    assert_false(online);
+    assert_int_equal(rs_store_presence_elsewhere(two, "two", 42, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 0);
+    free(rows);
+    assert_int_equal(rs_store_nodes_live(two, &live), RS_STORE_OK);
+    assert_string_equal(live, "");
+    free(live);
+    rs_store_begin(one); /* alive again, then stopped: its rows are gone */
+    assert_int_equal(rs_store_node_alive(one, "one", 60000), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 7, &online), RS_STORE_OK);
+    assert_true(online);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_node_gone(one, "one"), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    assert_int_equal(rs_store_user_elsewhere(two, "two", 7, &online), RS_STORE_OK);
+    assert_false(online);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
+/* SQLite: one server, which knows its own connections: nobody is elsewhere. */
+static void test_sqlite_has_nobody_elsewhere(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_begin(st);
+    assert_int_equal(rs_store_node_alive(st, "one", 60000), RS_STORE_OK);
+    assert_int_equal(rs_store_presence_put(st, "one", 7, 42, true), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    bool online = true;
+    assert_int_equal(rs_store_user_elsewhere(st, "two", 7, &online), RS_STORE_OK);
+    assert_false(online);
+    rs_presence_row *rows = NULL;
+    size_t n = 9;
+    assert_int_equal(rs_store_presence_elsewhere(st, "two", 0, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+    char *live = NULL;
+    assert_int_equal(rs_store_nodes_live(st, &live), RS_STORE_OK);
+    assert_string_equal(live, "");
+    free(live);
+    rs_store_close(st);
+}
+
 /* PostgreSQL: an address where no server listens is refused at open, saying so. */
 static void test_postgres_unreachable_is_refused(void **state)
 {
@@ -500,6 +591,7 @@ int main(void)
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_file_database_survives_reopen),
         cmocka_unit_test(test_unopenable_path_is_refused),
+        cmocka_unit_test(test_sqlite_has_nobody_elsewhere),
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test(test_postgres_survives_reopen),
@@ -507,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_postgres_row_locks_do_not_wait),
         cmocka_unit_test(test_postgres_lease_fences_a_stale_token),
         cmocka_unit_test(test_postgres_announcements_follow_the_commit),
+        cmocka_unit_test(test_postgres_presence_lasts_with_the_node),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())

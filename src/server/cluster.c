@@ -4,6 +4,7 @@
  * row another server holds. */
 #include "cluster.h"
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "grow.h"
 #include "log.h"
 #include "server_internal.h"
+#include "table_view.h"
 
 #define RETRY_US 3000ll        /* a request waiting for a row is tried again this soon */
 #define ANNOUNCE_CHUNK 7000    /* NOTIFY carries at most 8000 bytes */
@@ -60,6 +62,8 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
         rs_log("game %lld: cannot catch up: %s", (long long)old->row.id, e.text);
         return old;
     }
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table_offers_load(&ctx, fresh);
     fresh->lease_token = old->lease_token;
     fresh->leased_elsewhere_until_us = old->leased_elsewhere_until_us;
     fresh->locked = old->locked;
@@ -74,6 +78,131 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
     return fresh;
 }
 
+/* ---- who is connected where ---- */
+
+/* The seats of t whose users watch it on other servers: `mask`. Seats that stop being so
+ * (and are not watched here) count as gone from now; the watchers here are told. */
+static void set_remote(rs_server *srv, rs_table *t, uint32_t mask)
+{
+    if (mask == t->remote_seats)
+        return;
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (int s = 0; s < t->row.seats; s++)
+        if ((t->remote_seats & ~mask & (1u << s)) && t->connections[s] == 0)
+            t->gone_since_us[s] = ctx.now_us;
+    t->remote_seats = mask;
+    cJSON *m = rs_table_presence(t, ctx.now_us);
+    rs_table_broadcast(&ctx, t, m);
+    cJSON_Delete(m);
+}
+
+/* The seats of t among rows[0..n) (of t's game). */
+static uint32_t seats_among(const rs_table *t, const rs_presence_row *rows, size_t n)
+{
+    uint32_t mask = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int seat = rs_table_seat_of(t, rows[i].user);
+        if (seat >= 0 && t->row.seat[seat].kind == RS_SEAT_HUMAN)
+            mask |= 1u << seat;
+    }
+    return mask;
+}
+
+/* Read again who watches game t on the other live servers. */
+static void read_presence(rs_server *srv, rs_table *t)
+{
+    rs_presence_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_presence_elsewhere(srv->store, srv->node, t->row.id, &rows, &n) == RS_STORE_OK)
+        set_remote(srv, t, seats_among(t, rows, n));
+    free(rows);
+}
+
+/* Read again who watches every game held (a server started or died). */
+static void read_all_presence(rs_server *srv)
+{
+    rs_presence_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_presence_elsewhere(srv->store, srv->node, 0, &rows, &n) != RS_STORE_OK)
+        return;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (!t)
+            continue;
+        size_t lo = 0, hi = n; /* rows are by game: the first of t's */
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (rows[mid].game < t->row.id)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t end = lo;
+        while (end < n && rows[end].game == t->row.id)
+            end++;
+        set_remote(srv, t, seats_among(t, rows + lo, end - lo));
+    }
+    free(rows);
+}
+
+/* Store which of t's seats this server's connections watch, where that changed: true when
+ * something was written. */
+static bool publish_presence(rs_server *srv, rs_table *t)
+{
+    bool changed = false;
+    for (int s = 0; s < t->row.seats; s++) {
+        const rs_seat_row *seat = &t->row.seat[s];
+        const int64_t want =
+            seat->kind == RS_SEAT_HUMAN && t->connections[s] > 0 ? seat->user_id : 0;
+        if (want == t->published_user[s])
+            continue;
+        if (rs_store_begin(srv->store) != RS_STORE_OK)
+            return changed;
+        if (t->published_user[s])
+            rs_store_presence_put(srv->store, srv->node, t->published_user[s], t->row.id, false);
+        if (want)
+            rs_store_presence_put(srv->store, srv->node, want, t->row.id, true);
+        t->published_user[s] = want;
+        changed = true;
+    }
+    return changed;
+}
+
+/* After the store was out of reach: this server's rows written again from what it holds. */
+static void republish_presence(rs_server *srv)
+{
+    if (rs_store_begin(srv->store) != RS_STORE_OK ||
+        rs_store_node_gone(srv->store, srv->node) != RS_STORE_OK)
+        return;
+    rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c && c->user)
+            rs_store_presence_put(srv->store, srv->node, c->user, 0, true);
+    }
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (!t)
+            continue;
+        memset(t->published_user, 0, sizeof t->published_user);
+        publish_presence(srv, t);
+    }
+}
+
+void rs_cluster_user_here(rs_server *srv, int64_t user, bool here)
+{
+    if (srv->shared && user && rs_store_begin(srv->store) == RS_STORE_OK)
+        rs_store_presence_put(srv->store, srv->node, user, 0, here);
+}
+
+bool rs_cluster_user_elsewhere(rs_server *srv, int64_t user)
+{
+    bool online = false;
+    if (srv->shared)
+        rs_store_user_elsewhere(srv->store, srv->node, user, &online);
+    return online;
+}
+
 /* A game this server does not hold yet, from the store: unfinished ones join the lobby. */
 static rs_table *fetch(rs_server *srv, int64_t id, bool finished_too)
 {
@@ -86,8 +215,11 @@ static rs_table *fetch(rs_server *srv, int64_t id, bool finished_too)
         rs_table_free(t);
         return NULL;
     }
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_table_offers_load(&ctx, t);
     rs_server_touch(srv, t, finished ? t->row.status : RS_GAME_OVER);
     t->dirty = false;
+    read_presence(srv, t);
     return t;
 }
 
@@ -229,6 +361,18 @@ void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *message)
     add_line(srv, line);
 }
 
+void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch, const cJSON *message)
+{
+    char *text = srv->shared ? cJSON_PrintUnformatted(message) : NULL;
+    if (text && strlen(text) <= ANNOUNCE_LINE_MAX) {
+        char line[ANNOUNCE_LINE_MAX + 128];
+        snprintf(line, sizeof line, "r %lld %lld %s %s", (long long)game, (long long)rematch,
+                 srv->node, text);
+        add_line(srv, line);
+    }
+    free(text);
+}
+
 /* NOTIFY the lines in chunks under the payload limit, each chunk whole lines. */
 static void send_lines(rs_server *srv)
 {
@@ -251,17 +395,35 @@ static void send_lines(rs_server *srv)
 
 void rs_cluster_announce(rs_server *srv)
 {
-    if (!srv->shared || !rs_store_in_transaction(srv->store))
+    if (!srv->shared)
         return;
+    /* Presence after the games: a server reading it then holds a game created here. */
+    bool *presence = calloc(srv->touched_count + 1, sizeof *presence);
+    for (size_t i = 0; i < srv->touched_count; i++) {
+        rs_table *t = rs_server_table(srv, srv->touched[i]);
+        if (t && publish_presence(srv, t) && presence)
+            presence[i] = true;
+    }
+    if (!rs_store_in_transaction(srv->store)) {
+        free(presence);
+        return;
+    }
+    char line[128];
     for (size_t i = 0; i < srv->touched_count; i++) {
         const rs_table *t = rs_server_table(srv, srv->touched[i]);
         if (!t || !t->dirty)
             continue;
-        char line[128];
         snprintf(line, sizeof line, "g %lld %lld %s", (long long)t->row.id, (long long)t->row.v,
                  srv->node);
         add_line(srv, line);
     }
+    for (size_t i = 0; presence && i < srv->touched_count; i++) {
+        if (!presence[i])
+            continue;
+        snprintf(line, sizeof line, "p %lld %s", (long long)srv->touched[i], srv->node);
+        add_line(srv, line);
+    }
+    free(presence);
     if (srv->announce_len)
         send_lines(srv);
 }
@@ -300,6 +462,18 @@ static void chat_said(rs_server *srv, int64_t id, const char *message)
             rs_outbox_put_text(&srv->outbox, t->watchers[i].conn, message);
 }
 
+/* A rematch of game id created on another server: remembered, so that nobody here creates
+ * a second one, held, and its notice sent to this server's watchers of the old game. */
+static void rematch_made(rs_server *srv, int64_t id, int64_t rematch, const char *message)
+{
+    rs_table *t = rs_server_table(srv, id);
+    if (t)
+        t->rematch_id = rematch;
+    if (!rs_server_table(srv, rematch))
+        fetch(srv, rematch, false);
+    chat_said(srv, id, message);
+}
+
 /* A whole number at *p followed by one space: *p moves past both. */
 static bool take_number(const char **p, int64_t *out)
 {
@@ -324,7 +498,8 @@ static bool take_word(const char **p, char out[RS_NODE_TEXT])
     return true;
 }
 
-/* "g ID VERSION NODE" or "c ID NODE MESSAGE"; the server's own lines are skipped. */
+/* "g ID VERSION NODE", "c ID NODE MESSAGE", "p ID NODE" (who watches game ID on NODE
+ * changed) or "r ID REMATCH NODE MESSAGE"; the server's own lines are skipped. */
 static void on_line(rs_server *srv, const char *line)
 {
     int64_t id, v;
@@ -338,6 +513,16 @@ static void on_line(rs_server *srv, const char *line)
     } else if (line[0] == 'c' && take_word(&p, node) && *p) {
         if (strcmp(node, srv->node) != 0)
             chat_said(srv, id, p);
+    } else if (line[0] == 'p' && take_word(&p, node)) {
+        rs_table *t = rs_server_table(srv, id);
+        if (t && strcmp(node, srv->node) != 0)
+            read_presence(srv, t);
+    } else if (line[0] == 'n' && take_word(&p, node)) { /* a server stopped */
+        if (strcmp(node, srv->node) != 0)
+            read_all_presence(srv);
+    } else if (line[0] == 'r' && take_number(&p, &v) && take_word(&p, node) && *p) {
+        if (strcmp(node, srv->node) != 0)
+            rematch_made(srv, id, v, p);
     }
 }
 
@@ -373,6 +558,8 @@ static void resync(rs_server *srv)
         if (t && rs_store_game_get(srv->store, t->row.id, &row) == RS_STORE_OK && row.v != t->row.v)
             catch_up(srv, t);
     }
+    republish_presence(srv);
+    read_all_presence(srv);
 }
 
 void rs_cluster_listen(rs_server *srv)
@@ -401,6 +588,19 @@ void rs_cluster_tick(rs_server *srv)
     if (!srv->shared || rs_store_begin(srv->store) != RS_STORE_OK)
         return;
     rs_store_leases_renew(srv->store, srv->node, srv->cfg.lease_ms);
+    /* This server's presence counts while its sign of life lasts, as long as a lease: a
+     * server killed or stopped leaves nobody connected for longer than that. */
+    rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
+    char *live = NULL;
+    if (rs_store_nodes_live(srv->store, &live) != RS_STORE_OK)
+        return;
+    if (!srv->live_nodes || strcmp(live, srv->live_nodes) != 0) {
+        free(srv->live_nodes);
+        srv->live_nodes = live;
+        read_all_presence(srv);
+        return;
+    }
+    free(live);
 }
 
 void rs_cluster_release(rs_server *srv)
@@ -408,6 +608,11 @@ void rs_cluster_release(rs_server *srv)
     if (!srv->shared || rs_store_begin(srv->store) != RS_STORE_OK)
         return;
     rs_store_leases_renew(srv->store, srv->node, 0);
+    rs_store_node_gone(srv->store, srv->node);
+    char line[128];
+    snprintf(line, sizeof line, "n 0 %s", srv->node); /* the others read presence again */
+    add_line(srv, line);
+    send_lines(srv);
     rs_store_commit(srv->store);
 }
 
@@ -460,4 +665,5 @@ void rs_cluster_free(rs_server *srv)
     free(srv->announce);
     free(srv->locked);
     free(srv->ai_waiting);
+    free(srv->live_nodes);
 }

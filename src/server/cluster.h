@@ -44,13 +44,24 @@ void rs_cluster_keep_ai(rs_server *srv, const rs_ai_result *result);
 bool rs_cluster_take_ai(rs_server *srv, rs_ai_result *out);
 /* A chat line (the message every watcher gets) for the other servers' watchers. */
 void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *message);
-/* Before the commit: announce the games changed in this iteration and its chat lines. */
+/* A rematch created of `game` on this server: the other servers learn it (so nobody creates a
+ * second one) and send their watchers of the old game the notice `message`. */
+void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch,
+                             const struct cJSON *message);
+/* `user`'s first connection to this server was identified (here), or their last one closed:
+ * told to the store, for claims on other servers. */
+void rs_cluster_user_here(rs_server *srv, int64_t user, bool here);
+/* Whether `user` is connected to another live server. */
+bool rs_cluster_user_elsewhere(rs_server *srv, int64_t user);
+/* Before the commit: announce the games changed in this iteration and its chat lines, and
+ * store which seats this server's connections watch where that changed. */
 void rs_cluster_announce(rs_server *srv);
 /* After the commit, or its failure: the announcements are spent. */
 void rs_cluster_clear(rs_server *srv);
 /* Read what the servers announced and catch up the games it names. */
 void rs_cluster_listen(rs_server *srv);
-/* Once a second: renew this server's leases. */
+/* Once a second: renew this server's leases and its sign of life, and read who is connected
+ * elsewhere again when a server started or died. */
 void rs_cluster_tick(rs_server *srv);
 /* Keep a message of conn for the next turn; true when kept. */
 bool rs_cluster_defer(rs_server *srv, uint64_t conn, const char *data, size_t len);

@@ -120,6 +120,15 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
         if (seat >= 0)
             fresh->connections[seat]++;
     }
+    /* Who is connected is not stored in the game: the seats keep it while their users do. */
+    fresh->remote_seats = 0;
+    for (int s = 0; s < fresh->row.seats && s < old->row.seats; s++) {
+        fresh->published_user[s] = old->published_user[s];
+        if (fresh->row.seat[s].user_id != old->row.seat[s].user_id)
+            continue;
+        fresh->gone_since_us[s] = old->gone_since_us[s];
+        fresh->remote_seats |= old->remote_seats & (1u << s);
+    }
     old->watchers = NULL;
     rs_idmap_put(&srv->tables, (uint64_t)fresh->row.id, fresh);
     srv->deadlines_stale = true;
@@ -192,6 +201,16 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
     c->num_watching = 0;
 }
 
+bool rs_server_user_online(rs_server *srv, int64_t user)
+{
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c && c->user == user)
+            return true;
+    }
+    return rs_cluster_user_elsewhere(srv, user);
+}
+
 /* After a connection of `user` closed: if it was their last, the seats they do not watch
  * count as gone from now (the grace period before a claim starts again). */
 void rs_server_user_left(rs_server *srv, int64_t user)
@@ -203,6 +222,7 @@ void rs_server_user_left(rs_server *srv, int64_t user)
         if (other && other->user == user)
             return;
     }
+    rs_cluster_user_here(srv, user, false);
     rs_ctx ctx = rs_server_ctx(srv);
     for (size_t i = 0; i < srv->tables.cap; i++)
         if (srv->tables.slots[i].key)
@@ -316,11 +336,16 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
             rs_log("game %lld not resumed: %s", (long long)ids[i], e.text);
             continue;
         }
+        rs_table_offers_load(&ctx, t);
         rs_server_add_table(srv, t);
         loaded++;
     }
     free(ids);
     rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
+    if (srv->shared) { /* rows of this name left by a run killed before: not this run's */
+        rs_store_node_gone(srv->store, srv->node);
+        rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
+    }
     if (rs_store_commit(srv->store) != RS_STORE_OK) {
         snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
         return -1;

@@ -82,6 +82,7 @@ struct rs_server {
     rs_ai_result *ai_waiting; /* AI results waiting for such a row */
     size_t ai_waiting_count, ai_waiting_cap;
     bool listen_down; /* the announcements cannot be heard (logged once) */
+    char *live_nodes; /* the live servers as last read: presence is read again when it changes */
 };
 
 rs_ctx rs_server_ctx(rs_server *srv);
@@ -103,6 +104,9 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
  * when there is no such game). */
 rs_table *rs_cluster_fetch(rs_server *srv, int64_t id);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
+/* True when some connection is identified as user, on this server or (on a cluster) on
+ * another live one. */
+bool rs_server_user_online(rs_server *srv, int64_t user);
 /* A connection of `user` closed or logged out: if it was their last, their seats count as gone
  * from now. */
 void rs_server_user_left(rs_server *srv, int64_t user);

@@ -86,6 +86,7 @@ static void become(rs_server *srv, rs_conn *c, const rs_user *u)
 {
     rs_server_note(srv, c);
     c->user = u->id;
+    rs_cluster_user_here(srv, u->id, true);
     snprintf(c->name, sizeof c->name, "%s", u->name);
     c->guest = u->guest;
     c->identity_changed = true;
@@ -505,8 +506,12 @@ static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const c
         c->watching[c->num_watching++] = t->row.id;
     rs_ctx ctx = rs_server_ctx(srv);
     const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
-    return rs_table_watch(&ctx, t, c->id, c->user, since,
-                          rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), id, e);
+    if (rs_table_watch(&ctx, t, c->id, c->user, since,
+                       rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), id, e) < 0)
+        return -1;
+    if (srv->shared) /* its seat's presence is stored at the commit (cluster.c) */
+        rs_server_touch(srv, t, t->row.status);
+    return 0;
 }
 
 /* "ai:LEVEL" with a level of the allow-list, never an arbitrary AI spec: a spec could ask
@@ -818,7 +823,20 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "not-seated", "you did not play game %lld", (long long)t->row.id);
     if (t->row.status != RS_GAME_OVER)
         return rs_fail(e, "not-over", "game %lld is not over", (long long)t->row.id);
+    /* On a cluster the old game's row is locked, so that two servers asked at once create
+     * one rematch, and the store tells whether another server created it already. */
+    if (srv->shared) {
+        if (rs_store_begin(srv->store) != RS_STORE_OK)
+            return rs_fail(e, store_down_code(srv), "the store is unavailable");
+        if (!(t = rs_cluster_lock(srv, t, e)))
+            return -1;
+        int64_t found;
+        if (!t->rematch_id && rs_store_rematch_find(srv->store, t->row.id, &found) == RS_STORE_OK)
+            t->rematch_id = found;
+    }
     rs_table *existing = rs_server_table(srv, t->rematch_id);
+    if (!existing && t->rematch_id)
+        existing = rs_cluster_fetch(srv, t->rematch_id);
     if (existing) {
         reply_created(srv, c, existing, msg);
         rs_err ignored;
@@ -853,6 +871,7 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     cJSON_AddStringToObject(m, "by", c->name);
     rs_ctx ctx = rs_server_ctx(srv);
     rs_table_broadcast(&ctx, t, m);
+    rs_cluster_note_rematch(srv, t->row.id, fresh->row.id, m);
     cJSON_Delete(m);
     return 0;
 }
@@ -1085,17 +1104,6 @@ static int h_resign(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return seat_action(srv, c, msg, rs_table_resign, "resign", e);
 }
 
-/* True when some connection is identified as user. */
-static bool user_online(rs_server *srv, int64_t user)
-{
-    for (size_t i = 0; i < srv->conns.cap; i++) {
-        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (c && c->user == user)
-            return true;
-    }
-    return false;
-}
-
 /* A claim wins only against people with no connection to the server at all (a player online
  * elsewhere, or between two tabs, has not left). */
 static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
@@ -1104,14 +1112,10 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_table *t = seated(srv, c, msg, &seat, e);
     if (!t)
         return -1;
-    /* Who is connected is known per server, not across a cluster: a claim could win
-     * against a player connected to another server (docs/cluster.md). */
-    if (srv->shared)
-        return rs_fail(e, "not-allowed", "claims are not available on a cluster of servers yet");
     uint32_t online = 0;
     for (int s = 0; s < t->row.seats; s++)
-        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
-            user_online(srv, t->row.seat[s].user_id))
+        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && !rs_table_seat_connected(t, s) &&
+            rs_server_user_online(srv, t->row.seat[s].user_id))
             online |= 1u << s;
     rs_ctx ctx = rs_server_ctx(srv);
     rs_game_status before = t->row.status;

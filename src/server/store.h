@@ -215,6 +215,27 @@ int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t tok
 /* Renew every lease `node` holds on a game open or live whose row no other server holds
  * now (rows held are skipped, never waited for). */
 int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms);
+/* Who is connected where (docs/cluster.md). On SQLite, whose one server knows its own
+ * connections, these write nothing and find nobody elsewhere. */
+/* Inside the transaction: `node` is alive for lease_ms more (by the database's clock); its
+ * rows below count while it is. Rows of servers dead for a minute are deleted. */
+int rs_store_node_alive(rs_store *st, const char *node, int64_t lease_ms);
+/* Inside the transaction: every row of `node` deleted (at its start and its stop). */
+int rs_store_node_gone(rs_store *st, const char *node);
+/* Inside the transaction: `user` connected to `node` (game 0), or watching `game` there;
+ * present = false deletes the row. */
+int rs_store_presence_put(rs_store *st, const char *node, int64_t user, int64_t game, bool present);
+typedef struct rs_presence_row {
+    int64_t game, user;
+} rs_presence_row;
+/* The users watching `game` (0: every game) on live servers other than `node`, by game;
+ * *rows is malloc'ed (NULL when none). */
+int rs_store_presence_elsewhere(rs_store *st, const char *node, int64_t game,
+                                rs_presence_row **rows, size_t *n);
+/* Whether `user` has any row on a live server other than `node`. */
+int rs_store_user_elsewhere(rs_store *st, const char *node, int64_t user, bool *online);
+/* The names of the live servers, sorted, space-separated (malloc'ed; "" on SQLite). */
+int rs_store_nodes_live(rs_store *st, char **names);
 /* Inside the transaction: a line for the other servers, delivered at the commit and only if
  * it commits (NOTIFY); nothing on SQLite. */
 int rs_store_announce(rs_store *st, const char *text);

@@ -61,7 +61,14 @@ static const char SCHEMA[] =
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS lease_token BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS lease_until TIMESTAMPTZ NOT NULL"
-    " DEFAULT 'epoch';";
+    " DEFAULT 'epoch';"
+    /* Who is connected where: each server's sign of life (its rows count while it lasts)
+     * and its users, connected (game 0) or watching a game they sit in. */
+    "CREATE TABLE IF NOT EXISTS nodes(node TEXT PRIMARY KEY, alive_until TIMESTAMPTZ NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS presence(node TEXT NOT NULL, user_id BIGINT NOT NULL,"
+    " game_id BIGINT NOT NULL, PRIMARY KEY(node, user_id, game_id));"
+    "CREATE INDEX IF NOT EXISTS presence_game ON presence(game_id);"
+    "CREATE INDEX IF NOT EXISTS presence_user ON presence(user_id);";
 
 /* Each connection's settings. A row lock is never waited for long: the rows servers contend
  * for are taken with SKIP LOCKED, and anything else waits at most LOCK_TIMEOUT. A server
@@ -1038,6 +1045,106 @@ int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
                " WHERE id IN (SELECT id FROM games WHERE status < 2 AND owner = $1"
                " FOR UPDATE SKIP LOCKED)",
                &p, "renew leases");
+}
+
+/* The live servers' rows of presence, joined where each is read. */
+#define LIVE_ELSEWHERE                                                                             \
+    " FROM presence p JOIN nodes n ON n.node = p.node"                                             \
+    " WHERE p.node <> $1 AND n.alive_until > clock_timestamp()"
+
+int rs_pg_node_alive(rs_pg *pg, const char *node, int64_t lease_ms)
+{
+    params p = {0};
+    p_text(&p, node);
+    p_int(&p, lease_ms);
+    int rc = run(pg,
+                 "INSERT INTO nodes(node, alive_until) VALUES($1, clock_timestamp() + $2 *"
+                 " interval '1 millisecond') ON CONFLICT(node) DO UPDATE SET alive_until ="
+                 " EXCLUDED.alive_until",
+                 &p, "sign of life");
+    if (rc != RS_STORE_OK)
+        return rc;
+    /* Servers dead for a minute: their rows go (they count for nothing since they died). */
+    return run(pg,
+               "WITH dead AS (DELETE FROM nodes WHERE alive_until < clock_timestamp() -"
+               " interval '1 minute' RETURNING node)"
+               " DELETE FROM presence WHERE node IN (SELECT node FROM dead)",
+               NULL, "forget dead servers");
+}
+
+int rs_pg_node_gone(rs_pg *pg, const char *node)
+{
+    params p = {0};
+    p_text(&p, node);
+    int rc = run(pg, "DELETE FROM presence WHERE node = $1", &p, "forget presence");
+    return rc == RS_STORE_OK ? run(pg, "DELETE FROM nodes WHERE node = $1", &p, "forget server")
+                             : rc;
+}
+
+int rs_pg_presence_put(rs_pg *pg, const char *node, int64_t user, int64_t game, bool present)
+{
+    params p = {0};
+    p_text(&p, node);
+    p_int(&p, user);
+    p_int(&p, game);
+    return run(pg,
+               present ? "INSERT INTO presence(node, user_id, game_id) VALUES($1, $2, $3)"
+                         " ON CONFLICT DO NOTHING"
+                       : "DELETE FROM presence WHERE node = $1 AND user_id = $2 AND game_id = $3",
+               &p, "presence");
+}
+
+int rs_pg_presence_elsewhere(rs_pg *pg, const char *node, int64_t game, rs_presence_row **rows,
+                             size_t *n)
+{
+    *rows = NULL;
+    *n = 0;
+    params p = {0};
+    p_text(&p, node);
+    p_int(&p, game);
+    PGresult *r = exec(pg,
+                       "SELECT DISTINCT p.game_id, p.user_id" LIVE_ELSEWHERE
+                       " AND p.game_id > 0 AND ($2 = 0 OR p.game_id = $2)"
+                       " ORDER BY p.game_id, p.user_id",
+                       &p, "read presence");
+    if (!r)
+        return RS_STORE_ERROR;
+    const int count = PQntuples(r);
+    if (count > 0 && !(*rows = calloc((size_t)count, sizeof **rows))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (int i = 0; i < count; i++)
+        (*rows)[i] = (rs_presence_row){col_int(r, i, 0), col_int(r, i, 1)};
+    *n = (size_t)count;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+int rs_pg_user_elsewhere(rs_pg *pg, const char *node, int64_t user, bool *online)
+{
+    params p = {0};
+    p_text(&p, node);
+    p_int(&p, user);
+    int64_t count = 0;
+    int rc = one_int64(pg, "SELECT count(*)" LIVE_ELSEWHERE " AND p.user_id = $2", &p, &count,
+                       "read presence");
+    *online = rc == RS_STORE_OK && count > 0;
+    return rc;
+}
+
+int rs_pg_nodes_live(rs_pg *pg, char **names)
+{
+    *names = NULL;
+    PGresult *r = exec(pg,
+                       "SELECT coalesce(string_agg(node, ' ' ORDER BY node), '') FROM nodes"
+                       " WHERE alive_until > clock_timestamp()",
+                       NULL, "read servers");
+    if (!r)
+        return RS_STORE_ERROR;
+    *names = strdup(PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return *names ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
 int rs_pg_announce(rs_pg *pg, const char *text)

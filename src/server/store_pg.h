@@ -63,6 +63,13 @@ int rs_pg_game_version(rs_pg *pg, int64_t id, int64_t *v);
 int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token);
 int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms);
 int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms);
+int rs_pg_node_alive(rs_pg *pg, const char *node, int64_t lease_ms);
+int rs_pg_node_gone(rs_pg *pg, const char *node);
+int rs_pg_presence_put(rs_pg *pg, const char *node, int64_t user, int64_t game, bool present);
+int rs_pg_presence_elsewhere(rs_pg *pg, const char *node, int64_t game, rs_presence_row **rows,
+                             size_t *n);
+int rs_pg_user_elsewhere(rs_pg *pg, const char *node, int64_t user, bool *online);
+int rs_pg_nodes_live(rs_pg *pg, char **names);
 int rs_pg_announce(rs_pg *pg, const char *text);
 int rs_pg_announcements(rs_pg *pg, void (*got)(void *ctx, const char *line), void *ctx);
 int rs_pg_listen_fd(const rs_pg *pg);

@@ -954,6 +954,47 @@ int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms)
     return RS_STORE_OK;
 }
 
+int rs_store_node_alive(rs_store *st, const char *node, int64_t lease_ms)
+{
+    return st->pg ? rs_pg_node_alive(st->pg, node, lease_ms) : RS_STORE_OK;
+}
+
+int rs_store_node_gone(rs_store *st, const char *node)
+{
+    return st->pg ? rs_pg_node_gone(st->pg, node) : RS_STORE_OK;
+}
+
+int rs_store_presence_put(rs_store *st, const char *node, int64_t user, int64_t game, bool present)
+{
+    return st->pg ? rs_pg_presence_put(st->pg, node, user, game, present) : RS_STORE_OK;
+}
+
+int rs_store_presence_elsewhere(rs_store *st, const char *node, int64_t game,
+                                rs_presence_row **rows, size_t *n)
+{
+    if (st->pg)
+        return rs_pg_presence_elsewhere(st->pg, node, game, rows, n);
+    *rows = NULL;
+    *n = 0;
+    return RS_STORE_OK;
+}
+
+int rs_store_user_elsewhere(rs_store *st, const char *node, int64_t user, bool *online)
+{
+    if (st->pg)
+        return rs_pg_user_elsewhere(st->pg, node, user, online);
+    *online = false;
+    return RS_STORE_OK;
+}
+
+int rs_store_nodes_live(rs_store *st, char **names)
+{
+    if (st->pg)
+        return rs_pg_nodes_live(st->pg, names);
+    *names = strdup("");
+    return *names ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
 int rs_store_announce(rs_store *st, const char *text)
 {
     if (st->pg)

@@ -836,6 +836,48 @@ static uint32_t human_mask(const rs_table *t)
     return mask;
 }
 
+/* ---- offers kept for the other servers of a cluster ---- */
+
+/* The store's key of a game's offers, and their value: the version they belong to, then the
+ * seats offering a draw, the seat asking for a takeback (plus one) and the seats agreeing. */
+static void offers_key(const rs_table *t, char key[48])
+{
+    snprintf(key, 48, "offers:%lld", (long long)t->row.id);
+}
+
+static void save_offers(rs_ctx *ctx, rs_table *t)
+{
+    if (!ctx->shared)
+        return;
+    char key[48];
+    offers_key(t, key);
+    const int64_t value = t->row.v << 24 | (int64_t)(t->draw_offers & 0xff) << 16 |
+                          (int64_t)(t->takeback_by + 1) << 8 | (t->takeback_consent & 0xff);
+    if (rs_store_meta_set(ctx->store, key, value) != RS_STORE_OK)
+        rs_log("game %lld: cannot store its offers: %s", (long long)t->row.id,
+               rs_store_error(ctx->store));
+}
+
+void rs_table_offers_load(rs_ctx *ctx, rs_table *t)
+{
+    char key[48];
+    int64_t value;
+    offers_key(t, key);
+    if (!ctx->shared || t->row.status != RS_GAME_LIVE ||
+        rs_store_meta_get(ctx->store, key, &value) != RS_STORE_OK || value >> 24 != t->row.v)
+        return;
+    t->draw_offers = (uint32_t)(value >> 16 & 0xff);
+    t->takeback_by = (int)(value >> 8 & 0xff) - 1;
+    t->takeback_consent = (uint32_t)(value & 0xff);
+    if (t->takeback_by >= t->row.seats)
+        t->takeback_by = -1;
+}
+
+bool rs_table_seat_connected(const rs_table *t, int seat)
+{
+    return t->connections[seat] > 0 || (t->remote_seats & (1u << seat));
+}
+
 int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
@@ -852,6 +894,7 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
         t->draw_offers = 0;
         t->row.v++;
         save(ctx, t);
+        save_offers(ctx, t);
         announce(ctx, t, "draw-decline", seat);
         return 0;
     }
@@ -869,6 +912,7 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
         return 0;
     }
     save(ctx, t);
+    save_offers(ctx, t);
     announce(ctx, t, "draw-offer", seat);
     return 0;
 }
@@ -943,6 +987,7 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
         t->takeback_consent = 0;
         t->row.v++;
         save(ctx, t);
+        save_offers(ctx, t);
         announce(ctx, t, "takeback-offer", seat);
         return 0;
     }
@@ -952,6 +997,7 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
         t->takeback_by = -1;
         t->row.v++;
         save(ctx, t);
+        save_offers(ctx, t);
         announce(ctx, t, "takeback-decline", seat);
         return 0;
     }
@@ -961,6 +1007,7 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
     if ((t->takeback_consent & needed) != needed) {
         t->row.v++;
         save(ctx, t);
+        save_offers(ctx, t);
         announce(ctx, t, "takeback-accept", seat);
         return 0;
     }
@@ -985,7 +1032,7 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *
         return rs_fail(e, "not-allowed", "in correspondence games only the clock decides");
     uint32_t gone = 0;
     for (int s = 0; s < t->row.seats; s++)
-        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && t->connections[s] == 0 &&
+        if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && !rs_table_seat_connected(t, s) &&
             !(online & (1u << s)) && ctx->now_us - t->gone_since_us[s] >= ctx->grace_ms * 1000)
             gone |= 1u << s;
     if (!gone)

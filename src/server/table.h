@@ -84,7 +84,9 @@ typedef struct rs_table {
     bool dirty;          /* changed since the last commit */
     bool locked;         /* its row is locked by this iteration's transaction (cluster.c) */
     int64_t lease_token; /* the fencing token of this server's lease on it, or 0 */
-    int64_t leased_elsewhere_until_us; /* another server's lease on it lasts until then */
+    int64_t leased_elsewhere_until_us;      /* another server's lease on it lasts until then */
+    uint32_t remote_seats;                  /* seats whose users watch it on another live server */
+    int64_t published_user[RP_MAX_PLAYERS]; /* the users this server told the store watch it */
 } rs_table;
 
 /* The settings of a new game, checked by the server before rs_table_create. */
@@ -156,6 +158,13 @@ void rs_table_user_gone(rs_ctx *ctx, rs_table *t, int64_t user);
 bool rs_table_check_time(rs_ctx *ctx, rs_table *t);
 /* When the clock must be checked next (monotonic us), or RS_CLOCK_NEVER. */
 int64_t rs_table_deadline_us(const rs_table *t);
+
+/* Whether a seat counts as connected: its user watches the game here or on another server. */
+bool rs_table_seat_connected(const rs_table *t, int seat);
+/* On a cluster, the offers are kept in the store with the version they belong to, so that
+ * another server reading the game back sees them (a move, which raises the version, ends
+ * them). Restores them when they belong to the version read. */
+void rs_table_offers_load(rs_ctx *ctx, rs_table *t);
 
 /* ---- viewers ---- */
 /* Start sending conn this game as `user` sees it (their seat, else the spectator); sends a

@@ -41,7 +41,7 @@ static cJSON *seat_json(const rs_table *t, int s, int64_t now_us)
     if (seat->kind == RS_SEAT_AI)
         cJSON_AddStringToObject(o, "level", seat->ai_level);
     if (seat->kind == RS_SEAT_HUMAN) {
-        bool connected = t->connections[s] > 0;
+        bool connected = rs_table_seat_connected(t, s);
         cJSON_AddBoolToObject(o, "connected", connected);
         if (!connected && t->row.status == RS_GAME_LIVE)
             cJSON_AddNumberToObject(o, "gone_ms", (double)gone_ms(now_us, t->gone_since_us[s]));

@@ -1,0 +1,200 @@
+"""Cross-node correctness of a cluster (docs/cluster.md, issue 25): three servers on one
+PostgreSQL database this test starts itself, the two players of each game on different servers.
+
+- Presence: each player shows as connected in the seat list the other receives, though they
+  are on different servers; a claim is refused while the opponent is connected to any server
+  (watching the game, or only connected), and allowed once they have left every server.
+- Offers: a takeback asked on one server is accepted on the other; a second accept is refused
+  (`no-offer`); a draw offer withdrawn by a move cannot be accepted; a draw offered on one
+  server is accepted on the other and ends the game.
+- Rematch: the notice reaches the opponent's server, and a rematch asked there gives the same
+  game, not a second one.
+- A server killed with kill -9: its players stop counting as connected once its sign of life
+  runs out, and the opponent's claim then wins.
+
+Every frame each player received is checked against the referee (server_frames_check).
+Skips (exit 77) only where PostgreSQL is not installed."""
+
+import asyncio
+import sys
+import time
+
+from pgserver import SKIP, PostgresServer
+from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest, run_checker
+
+LEASE_S = 2
+GRACE_S = 1
+
+
+def start_node(args, pg, name):
+    return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
+                                        "--lease", str(LEASE_S), "--grace", str(GRACE_S)]).start()
+
+
+def seats_seen(client, game):
+    """The seat list of the latest message about game that carries one."""
+    for m in reversed(client.messages):
+        if m.get("game") == game and isinstance(m.get("seats"), list):
+            return m["seats"]
+    return None
+
+
+async def until_connected(client, game, seat, want, limit=60.0):
+    """Wait until client's latest seat list shows seat connected (or not); False on timeout,
+    a bound for a hang, never a measure of speed."""
+    deadline = time.monotonic() + limit
+    while True:
+        seats = seats_seen(client, game)
+        if seats and seats[seat].get("connected") == want:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        await client.drain(0.1)
+
+
+async def until_offers(client, game, pred, limit=60.0):
+    """Wait for a snapshot or update of game whose offers satisfy pred."""
+    return await client.expect(
+        lambda m: m.get("game") == game and m["t"] in ("snapshot", "update")
+        and isinstance(m.get("offers"), dict) and pred(m["offers"]), "the offers", limit)
+
+
+async def offers_and_rematch(checks, args, a, b):
+    alice, bob = await guest(a, "alice"), await guest(b, "bob")
+    game = (await alice.request({"t": "create", "type": "castle-danger",
+                                 "seats": ["me", "open"]}, "created"))["game"]
+    joined = await bob.request({"t": "join", "game": game}, "joined")
+    checks.eq(joined["t"], "joined", "bob joins on server b")
+    checks.ok(await until_connected(alice, game, 1, True),
+              "alice (server a) sees bob (server b) connected")
+    checks.ok(await until_connected(bob, game, 0, True),
+              "bob (server b) sees alice (server a) connected")
+    refused = await alice.request({"t": "claim", "game": game}, "done")
+    checks.eq(refused.get("code"), "not-allowed", "no claim against a player connected elsewhere")
+
+    state = await alice.state_at(game, ply=0)
+    seats = {0: alice, 1: bob}
+    mover, waiter = seats[state["to_move"]], seats[1 - state["to_move"]]
+    mine = await mover.state_at(game, ply=0)
+    moved = await mover.request({"t": "move", "game": game, "ply": 0,
+                                 "move": mine["legal"][0]["text"]}, "ack")
+    checks.eq(moved["t"], "ack", "the first move")
+    asked = await mover.request({"t": "takeback", "game": game, "op": "offer"}, "done")
+    checks.eq(asked["t"], "done", f"{mover.label} asks for a takeback")
+    await until_offers(waiter, game, lambda o: o.get("takeback") == state["to_move"])
+    checks.ok(True, f"{waiter.label} sees the takeback asked on the other server")
+    accepted = await waiter.request({"t": "takeback", "game": game, "op": "accept"}, "done")
+    checks.eq(accepted["t"], "done", f"{waiter.label} accepts it on the other server")
+    back = await mover.expect(lambda m: m.get("game") == game and m["t"] in ("snapshot", "update")
+                              and m.get("ply") == 0 and m["v"] > moved.get("v", 0),
+                              "the takeback")
+    checks.eq(back["ply"], 0, "the move is taken back on the asker's server")
+    again = await waiter.request({"t": "takeback", "game": game, "op": "accept"}, "done")
+    checks.eq(again.get("code"), "no-offer", "an accept without a live offer is refused")
+
+    offered = await alice.request({"t": "draw", "game": game, "op": "offer"}, "done")
+    checks.eq(offered["t"], "done", "alice offers a draw on server a")
+    await until_offers(bob, game, lambda o: o.get("draw") == [0])
+    checks.ok(True, "bob sees the draw offer on server b")
+    mine = await mover.state_at(game, v=offered.get("v", 0))
+    replay = await mover.request({"t": "move", "game": game, "ply": 0,
+                                  "move": mine["legal"][0]["text"]}, "ack")
+    checks.eq(replay["t"], "ack", "a move (which withdraws the offer)")
+    await bob.state_at(game, ply=1)
+    late = await bob.request({"t": "draw", "game": game, "op": "accept"}, "done")
+    checks.eq(late.get("code"), "no-offer", "an offer is gone after a move, across servers")
+    await alice.request({"t": "draw", "game": game, "op": "offer"}, "done")
+    await until_offers(bob, game, lambda o: o.get("draw") == [0])
+    drawn = await bob.request({"t": "draw", "game": game, "op": "accept"}, "done")
+    checks.eq(drawn["t"], "done", "bob accepts the draw on server b")
+    over = await alice.state_at(game, ply=1 << 40)  # the end
+    checks.eq(over.get("result", {}).get("reason"), "agreement", "drawn by agreement")
+
+    re = await alice.request({"t": "rematch", "game": game}, "created")
+    checks.eq(re["t"], "created", "alice asks for a rematch on server a")
+    notice = await bob.expect(lambda m: m["t"] == "rematch" and m.get("game") == game,
+                              "the rematch notice")
+    checks.eq(notice.get("rematch"), re.get("game"), "the rematch notice reaches server b")
+    same = await bob.request({"t": "rematch", "game": game}, "created")
+    checks.eq(same.get("game"), re.get("game"), "a rematch asked on server b is the same game")
+    await alice.drain(0.1)
+    await bob.drain(0.1)
+    run_checker(checks, args.checker, a, game, [(alice, 0), (bob, 1)], a.dir,
+                "offers across servers")
+    return alice, bob, re["game"]
+
+
+async def claim_across(checks, args, a, b, alice, bob, game):
+    """The rematch: bob (server b) sits in seat 0, alice (server a) in seat 1. Until he joins,
+    bob watches it as a spectator (his seat is only reserved): his frames count from the join."""
+    seated_from = len(bob.frames)
+    joined = await bob.request({"t": "join", "game": game}, "joined")
+    checks.eq(joined["t"], "joined", "bob takes his seat in the rematch")
+    checks.ok(await until_connected(alice, game, 0, True), "alice sees bob connected")
+    bob_lobby = Client(b, "bob-lobby")
+    await bob_lobby.connect()
+    hello = await bob_lobby.hello(bob.token)
+    checks.eq(hello.get("user"), bob.user, "bob's second connection, not watching the game")
+    await bob.close()
+    checks.ok(await until_connected(alice, game, 0, False),
+              "bob's seat shows disconnected once he closes the game's connection")
+    await asyncio.sleep(GRACE_S + 1)  # past the grace period, on any clock
+    refused = await alice.request({"t": "claim", "game": game}, "done")
+    checks.eq(refused.get("code"), "not-allowed",
+              "no claim while the opponent is still connected to another server")
+    await bob_lobby.close()
+    won = await claim_after_grace(alice, game)
+    checks.eq(won["t"], "done", "the claim wins once the opponent has left every server")
+    over = await alice.state_at(game, ply=1 << 40)  # the end
+    checks.eq(over.get("result", {}).get("reason"), "abandoned", "won as abandoned")
+    await alice.drain(0.1)
+    bob_seated = Client(b, "bob-seated")
+    bob_seated.frames = bob.frames[seated_from:]
+    run_checker(checks, args.checker, a, game, [(alice, 1), (bob_seated, 0)], a.dir,
+                "claim across servers")
+    await alice.close()
+
+
+async def node_killed(checks, args, a, c):
+    carol, dave = await guest(a, "carol"), await guest(c, "dave")
+    game = (await carol.request({"t": "create", "type": "castle-danger",
+                                 "seats": ["me", "open"]}, "created"))["game"]
+    await dave.request({"t": "join", "game": game}, "joined")
+    checks.ok(await until_connected(carol, game, 1, True), "carol sees dave (server c)")
+    c.kill9()
+    checks.ok(await until_connected(carol, game, 1, False),
+              "a server killed with kill -9 leaves its players connected no longer")
+    won = await claim_after_grace(carol, game)
+    checks.eq(won["t"], "done", "the claim wins against the player of the dead server")
+    await carol.drain(0.1)
+    run_checker(checks, args.checker, a, game, [(carol, 0), (dave, 1)], a.dir, "server killed")
+    await carol.close()
+
+
+async def main():
+    args = arguments()
+    try:
+        pg = PostgresServer()
+    except FileNotFoundError as e:
+        print(f"SKIP: {e}")
+        sys.exit(SKIP)
+    checks = Checks()
+    nodes = []
+    try:
+        pg.init()
+        nodes = [start_node(args, pg, name) for name in ("a", "b", "c")]
+        a, b, c = nodes
+        alice, bob, rematch = await offers_and_rematch(checks, args, a, b)
+        await claim_across(checks, args, a, b, alice, bob, rematch)
+        await node_killed(checks, args, a, c)
+        for node in (a, b):
+            checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
+    finally:
+        for node in nodes:
+            if node.proc:
+                node.kill9()
+        pg.destroy()
+    checks.finish()
+
+
+asyncio.run(main())
