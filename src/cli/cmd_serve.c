@@ -53,6 +53,9 @@ static void serve_help(void)
            "                       cores less one, at least 1)\n"
            "  --grace SECONDS      how long a player may be gone before the opponent can claim\n"
            "                       the game [RAMPARTS_GRACE] (default 60)\n"
+           "  --expire SECONDS     open games whose creator and players are gone, and games\n"
+           "                       against the AI nobody watches, end after this long\n"
+           "                       [RAMPARTS_EXPIRE] (default 1800; 0: never)\n"
            "  --rate N             messages each connection may send per 20 s [RAMPARTS_RATE]\n"
            "                       (default 100)\n"
            "  --max-per-ip N       WebSocket connections from one address\n"
@@ -234,6 +237,12 @@ static bool apply(serve_options *o, const char *option, const char *value)
         o->core.grace_ms = n * 1000;
         return true;
     }
+    if (strcmp(option, "--expire") == 0) {
+        if (!number(option, value, 0, 30 * 86400, &n))
+            return false;
+        o->core.expire_ms = n * 1000;
+        return true;
+    }
     if (strcmp(option, "--rate") == 0) {
         if (!number(option, value, 10, 100000, &n))
             return false;
@@ -263,6 +272,7 @@ static const struct {
     {"RAMPARTS_TLS_KEY", "--tls-key"},
     {"RAMPARTS_AI_THREADS", "--ai-threads"},
     {"RAMPARTS_GRACE", "--grace"},
+    {"RAMPARTS_EXPIRE", "--expire"},
     {"RAMPARTS_RATE", "--rate"},
     {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
     {"RAMPARTS_EVENT_LOOP", "--event-loop"},

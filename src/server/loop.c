@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "log.h"
 #include "server_internal.h"
 #include "session.h"
@@ -305,8 +306,10 @@ void rs_server_tick(rs_server *srv)
         apply_ai_result(srv, &kept, "");
     srv->deadlines_stale = true;
     rs_ctx ctx = rs_server_ctx(srv);
-    if (ctx.now_us >= srv->next_housekeeping_us)
+    if (ctx.now_us >= srv->next_housekeeping_us) {
         rs_cluster_tick(srv);
+        rs_server_expire(srv);
+    }
     srv->next_housekeeping_us = ctx.now_us + RS_HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
@@ -338,6 +341,56 @@ void rs_server_tick(rs_server *srv)
         rs_job job = {.kind = RS_JOB_CHECKPOINT};
         srv->checkpoint_pending = rs_workers_submit(srv->workers, &job);
     }
+}
+
+/* Whether someone keeps open game t: one of its seated people or its creator connected. */
+static bool seek_kept(rs_server *srv, const rs_table *t)
+{
+    if (t->row.creator && rs_server_user_online(srv, t->row.creator))
+        return true;
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN &&
+            rs_server_user_online(srv, t->row.seat[s].user_id))
+            return true;
+    return false;
+}
+
+/* One game nobody came back to: ended once, under its lease on a cluster. */
+static void expire_one(rs_server *srv, rs_table *t)
+{
+    const int64_t now_us = rs_server_now_us(srv);
+    if (rs_cluster_leased_elsewhere(srv, t) || !(t = rs_cluster_own(srv, t, NULL)) ||
+        !rs_table_expirable(t, now_us, srv->cfg.expire_ms))
+        return;
+    if (t->row.status == RS_GAME_OPEN && seek_kept(srv, t)) {
+        t->kept_since_us = now_us; /* looked at again after another delay */
+        return;
+    }
+    rs_ctx ctx = rs_server_ctx(srv);
+    const rs_game_status before = t->row.status;
+    rs_table_expire(&ctx, t, srv->cfg.expire_ms);
+    rs_server_touch(srv, t, before);
+}
+
+void rs_server_expire(rs_server *srv)
+{
+    if (srv->cfg.expire_ms <= 0)
+        return;
+    const int64_t now_us = rs_server_now_us(srv);
+    int64_t *due = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && rs_table_expirable(t, now_us, srv->cfg.expire_ms) && RS_GROW(due, n, cap, 8))
+            due[n++] = t->row.id;
+    }
+    /* Ended after the scan: ending one may replace a table (catching up on a cluster). */
+    for (size_t i = 0; i < n; i++) {
+        rs_table *t = rs_server_table(srv, due[i]);
+        if (t)
+            expire_one(srv, t);
+    }
+    free(due);
 }
 
 /* The earliest clock deadline of the games in memory. */

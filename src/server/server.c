@@ -27,6 +27,7 @@ void rs_server_config_default(rs_server_config *cfg)
     cfg->max_watch = 32;
     cfg->max_open_games = 10;
     cfg->lease_ms = 3000;
+    cfg->expire_ms = 1800000;
 }
 
 /* ---- helpers for handlers ---- */
@@ -122,6 +123,7 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
     }
     /* Who is connected is not stored in the game: the seats keep it while their users do. */
     fresh->remote_seats = 0;
+    fresh->kept_since_us = old->kept_since_us;
     for (int s = 0; s < fresh->row.seats && s < old->row.seats; s++) {
         fresh->published_user[s] = old->published_user[s];
         if (fresh->row.seat[s].user_id != old->row.seat[s].user_id)

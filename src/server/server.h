@@ -45,12 +45,14 @@ typedef struct rs_server_config {
     const char *node;   /* this server's name among several on one database (cluster.h); NULL:
                          the host's name and the process id */
     int64_t lease_ms;   /* how long a game's lease lasts unrenewed (docs/cluster.md) */
+    int64_t expire_ms;  /* open games and games against the AI nobody comes back to for this
+                           long end (docs/server.md); 0: never */
     void (*notify)(void *ctx); /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
 } rs_server_config;
 
 /* Defaults: 60 s grace, 90-day tokens, 100 messages per 20 s, 32 watched games, 10 open
- * games per user, one AI thread. */
+ * games per user, one AI thread, games nobody comes back to ended after 30 min. */
 void rs_server_config_default(rs_server_config *cfg);
 
 /* Open the store, load every unfinished game (charging clocks only up to the last sign of

@@ -107,6 +107,8 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
 /* True when some connection is identified as user, on this server or (on a cluster) on
  * another live one. */
 bool rs_server_user_online(rs_server *srv, int64_t user);
+/* End the games nobody comes back to (rs_table_expirable), once a second. */
+void rs_server_expire(rs_server *srv);
 /* A connection of `user` closed or logged out: if it was their last, their seats count as gone
  * from now. */
 void rs_server_user_left(rs_server *srv, int64_t user);

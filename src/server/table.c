@@ -474,6 +474,7 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
     load_names(ctx, t);
     for (int i = 0; i < row->seats; i++)
         t->gone_since_us[i] = ctx->now_us;
+    t->kept_since_us = ctx->now_us;
     rs_log("game %lld created (%s)", (long long)row->id, row->game);
     if (seats_filled(t))
         start(ctx, t);
@@ -522,6 +523,7 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
     load_names(ctx, t);
     rs_clock_init(&t->clock, (rs_clock_kind)row.clock_kind, row.initial_ms, row.increment_ms,
                   row.per_move_ms, row.seats);
+    t->kept_since_us = ctx->now_us;
     for (int s = 0; s < row.seats; s++) {
         t->clock.remaining_ms[s] = row.remaining_ms[s];
         t->gone_since_us[s] = ctx->now_us;
@@ -1048,6 +1050,58 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *
     finish(ctx, t, "abandoned", returns, who);
     announce(ctx, t, "claim", seat);
     return 0;
+}
+
+/* ---- expiry of games nobody comes back to ---- */
+
+bool rs_table_expirable(const rs_table *t, int64_t now_us, int64_t after_ms)
+{
+    const bool open = t->row.status == RS_GAME_OPEN;
+    if (!open && (t->row.status != RS_GAME_LIVE || rs_table_all_human(t) ||
+                  t->row.clock_kind == RS_CLOCK_CORRESPONDENCE))
+        return false;
+    if (now_us - t->kept_since_us < after_ms * 1000)
+        return false;
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN &&
+            (rs_table_seat_connected(t, s) || now_us - t->gone_since_us[s] < after_ms * 1000))
+            return false;
+    return true;
+}
+
+void rs_table_expire(rs_ctx *ctx, rs_table *t, int64_t after_ms)
+{
+    char delay[32]; /* "30 min", or "90 s" for a delay not in whole minutes */
+    if (after_ms >= 60000 && after_ms % 60000 == 0)
+        snprintf(delay, sizeof delay, "%lld min", (long long)(after_ms / 60000));
+    else
+        snprintf(delay, sizeof delay, "%lld s", (long long)(after_ms / 1000));
+    t->row.v++;
+    if (t->row.status == RS_GAME_OPEN) {
+        t->row.status = RS_GAME_ABORTED;
+        t->row.ended_ms = ctx->now_ms;
+        snprintf(t->row.end_reason, sizeof t->row.end_reason, "expired");
+        snprintf(t->row.result_text, sizeof t->row.result_text,
+                 "aborted: nobody came back to it for %s", delay);
+        save(ctx, t);
+        rs_log("game %lld: aborted, nobody came back to it", (long long)t->row.id);
+        announce(ctx, t, "abort", -1);
+        return;
+    }
+    /* A game against the AI its people left: they lose, as a claim would decide. */
+    uint32_t gone = 0;
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_HUMAN)
+            gone |= 1u << s;
+    double returns[RP_MAX_PLAYERS] = {0};
+    share_among_others(t, gone, returns);
+    int who = -1;
+    for (int s = 0; s < t->row.seats && who < 0; s++)
+        if (gone & (1u << s))
+            who = s;
+    finish(ctx, t, "abandoned", returns, who);
+    rs_log("game %lld: ended, left for %s against the AI", (long long)t->row.id, delay);
+    announce(ctx, t, "expire", who);
 }
 
 /* ---- viewers ---- */

@@ -84,8 +84,9 @@ typedef struct rs_table {
     bool dirty;          /* changed since the last commit */
     bool locked;         /* its row is locked by this iteration's transaction (cluster.c) */
     int64_t lease_token; /* the fencing token of this server's lease on it, or 0 */
-    int64_t leased_elsewhere_until_us;      /* another server's lease on it lasts until then */
-    uint32_t remote_seats;                  /* seats whose users watch it on another live server */
+    int64_t leased_elsewhere_until_us; /* another server's lease on it lasts until then */
+    int64_t kept_since_us;             /* loaded, created, or last found kept by someone (expiry) */
+    uint32_t remote_seats;             /* seats whose users watch it on another live server */
     int64_t published_user[RP_MAX_PLAYERS]; /* the users this server told the store watch it */
 } rs_table;
 
@@ -165,6 +166,16 @@ bool rs_table_seat_connected(const rs_table *t, int seat);
  * another server reading the game back sees them (a move, which raises the version, ends
  * them). Restores them when they belong to the version read. */
 void rs_table_offers_load(rs_ctx *ctx, rs_table *t);
+
+/* Whether t is a game nobody has come back to for after_ms (docs/server.md, "Games nobody
+ * comes back to"): an open game, or a live game against the AI without a correspondence
+ * clock, none of whose seated people has watched it (on any server) for that long, nor since
+ * it was loaded or last found kept. For an open game the caller checks further that neither
+ * they nor its creator is connected at all. */
+bool rs_table_expirable(const rs_table *t, int64_t now_us, int64_t after_ms);
+/* End it: an open game is aborted (reason "expired"); a game against the AI ends with its
+ * people losing, as abandoned (never rated: games with an AI are not). */
+void rs_table_expire(rs_ctx *ctx, rs_table *t, int64_t after_ms);
 
 /* ---- viewers ---- */
 /* Start sending conn this game as `user` sees it (their seat, else the spectator); sends a

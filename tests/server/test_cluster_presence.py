@@ -9,6 +9,8 @@ PostgreSQL database this test starts itself, the two players of each game on dif
   server is accepted on the other and ends the game.
 - Rematch: the notice reaches the opponent's server, and a rematch asked there gives the same
   game, not a second one.
+- `--expire`: a seek whose creator is connected to another server stays; a game against the
+  AI its player left ends once, on one server (the holder of its lease), seen everywhere.
 - A server killed with kill -9: its players stop counting as connected once its sign of life
   runs out, and the opponent's claim then wins.
 
@@ -24,11 +26,13 @@ from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest
 
 LEASE_S = 2
 GRACE_S = 1
+EXPIRE_S = 2
 
 
 def start_node(args, pg, name):
     return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
-                                        "--lease", str(LEASE_S), "--grace", str(GRACE_S)]).start()
+                                        "--lease", str(LEASE_S), "--grace", str(GRACE_S),
+                                        "--expire", str(EXPIRE_S)]).start()
 
 
 def seats_seen(client, game):
@@ -155,6 +159,63 @@ async def claim_across(checks, args, a, b, alice, bob, game):
     await alice.close()
 
 
+def first_seen(client, pred):
+    return next((m for m in client.messages if pred(m)), None)
+
+
+async def until_seen(client, pred, what, limit=60.0):
+    """The first message client received (at any time) that pred accepts, waited for."""
+    deadline = time.monotonic() + limit
+    while not first_seen(client, pred):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{client.label}: no {what} within {limit} s")
+        await client.drain(0.1)
+    return first_seen(client, pred)
+
+
+def ended(game):
+    """The end of game as any server tells it: an update where it was ended, a snapshot (with
+    what was missed) where it was caught up with."""
+    return lambda m: (m.get("game") == game and m["t"] in ("update", "snapshot")
+                      and m["status"] in ("over", "aborted"))
+
+
+async def expiry_once(checks, args, pg, nodes):
+    """--expire on a cluster: a seek whose creator is connected to another server stays; a
+    game against the AI its player left ends once, on one server; then the seek goes too."""
+    a, b, c = nodes
+    frank = await guest(a, "frank")
+    seek = (await frank.request({"t": "create", "type": "castle-danger",
+                                 "seats": ["me", "open"]}, "created"))["game"]
+    frank_c = Client(c, "frank-c")
+    await frank_c.connect()
+    await frank_c.hello(frank.token)
+    await frank.close()  # his seek's server has nobody of his; server c has him
+    erin, gus = await guest(b, "erin"), await guest(a, "gus")
+    ai_game = (await erin.request({"t": "create", "type": "castle-danger",
+                                   "seats": ["me", "ai:random"]}, "created"))["game"]
+    for g in (ai_game, seek):
+        await gus.request({"t": "open", "game": g}, "snapshot")
+    await erin.close()
+    over = await until_seen(gus, ended(ai_game), "the AI game's end")
+    checks.eq(over["status"], "over", "a game against the AI left on server b expires, seen on "
+              "server a")
+    checks.eq(over.get("result", {}).get("reason"), "abandoned", "as abandoned")
+    await gus.drain(1.5)  # one more sweep of every server
+    checks.eq(gus.latest(seek).get("status"), "open",
+              "a seek stays while its creator is connected to another server")
+    ended_on = [n.extra[5] for n in nodes if f"game {ai_game}: ended, left for" in n.log()]
+    checks.eq(len(ended_on), 1, f"the game is ended once, on one server: {ended_on}")
+    row = pg.query(f"SELECT end_reason, status FROM games WHERE id = {ai_game}")[0]
+    checks.eq(row[0], "abandoned", "the store holds that one ending")
+    await frank_c.close()
+    gone = await until_seen(gus, ended(seek), "the seek's end")
+    checks.eq(gone["status"], "aborted", "the seek goes once its creator left every server")
+    await gus.drain(0.1)
+    run_checker(checks, args.checker, a, ai_game, [(gus, -2)], a.dir, "expired on a cluster")
+    await gus.close()
+
+
 async def node_killed(checks, args, a, c):
     carol, dave = await guest(a, "carol"), await guest(c, "dave")
     game = (await carol.request({"t": "create", "type": "castle-danger",
@@ -186,6 +247,7 @@ async def main():
         a, b, c = nodes
         alice, bob, rematch = await offers_and_rematch(checks, args, a, b)
         await claim_across(checks, args, a, b, alice, bob, rematch)
+        await expiry_once(checks, args, pg, nodes)
         await node_killed(checks, args, a, c)
         for node in (a, b):
             checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")

@@ -349,6 +349,25 @@ async def played_long(seen, checks, c):
     return g
 
 
+async def expired(seen, checks, args):
+    """cause expire: a game against the AI its player left, on a server of its own that ends
+    such games after 1 s (--expire; tests/server/test_expiry.py tests it in full)."""
+    server = Server(args.ramparts, extra=["--expire", "1"]).start()
+    try:
+        player = await seen.guest(server, "leaver")
+        spectator = await seen.guest(server, "onlooker")
+        g = (await ask(seen, checks, player, {"t": "create", "type": "castle-danger",
+                                              "seats": ["me", "ai:random"]}, "created"))["game"]
+        await ask(seen, checks, spectator, {"t": "open", "game": g}, "snapshot")
+        await player.close()
+        end = await spectator.expect(lambda m: m.get("game") == g and m["t"] == "update"
+                                     and m["status"] == "over", "the game's end", 60)
+        checks.eq(end["cause"]["kind"], "expire", "a game left against the AI expires")
+        await spectator.close()
+    finally:
+        server.stop()
+
+
 def check_http(checks, doc, server, game):
     for path in doc.paths:
         real = (path.replace("ID", str(game)).replace("NAME", "Alice").split("?")[0]
@@ -400,6 +419,7 @@ async def main():
         await malformed(seen, checks, server)
         alice, bob, carol = await lobby_and_play(seen, checks, server)
         await ai_clock_claim(seen, checks, server, alice, bob)
+        await expired(seen, checks, args)
         games = [m["game"] for m in alice.messages if m["t"] == "created"]
         check_http(checks, doc, server, games[1])
         # server-error: the database refuses writes (test builds: src/server/store_faults.c)

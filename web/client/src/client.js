@@ -438,6 +438,7 @@ function causeLine(m, cause) {
     case 'flag': return `${who} runs out of time.`;
     case 'claim': return `${who} claims the game: the opponent is gone.`;
     case 'abort': return 'The game is aborted.';
+    case 'expire': return `The game ends: ${who} left it.`;
     default: return `${who}: ${cause.kind}.`;
   }
 }
