@@ -313,6 +313,27 @@ int rs_server_listen_fd(const rs_server *srv)
     return rs_store_listen_fd(srv->store);
 }
 
+/* On a cluster: whether another server runs now (its sign of life lasts). */
+static bool others_running(rs_server *srv)
+{
+    char *live = NULL;
+    const bool others = rs_store_nodes_live(srv->store, &live) == RS_STORE_OK && live[0];
+    free(live);
+    return others;
+}
+
+/* The first server of a cluster starting again after every server was down: a running clock
+ * was charged up to the last sign of life, and is written back under its row lock, so that
+ * the servers starting next (which find this one running and charge up to now) read a stamp
+ * without the downtime in it. A row another server holds is that server's to write. */
+static void store_resumed_clock(rs_server *srv, rs_ctx *ctx, rs_table *t)
+{
+    rs_game_lock lock;
+    if (t->row.status == RS_GAME_LIVE && t->row.running >= 0 &&
+        rs_store_game_lock(srv->store, t->row.id, &lock) == RS_STORE_OK && lock.v == t->row.v)
+        rs_table_save(ctx, t);
+}
+
 static int load_unfinished(rs_server *srv, char *err, size_t err_size)
 {
     int64_t *ids = NULL;
@@ -321,15 +342,21 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
         snprintf(err, err_size, "cannot list games: %s", rs_store_error(srv->store));
         return -1;
     }
-    /* The last sign of life of any server of the database: on a cluster, games another
-     * server serves are loaded without charging their clocks' time twice. */
-    int64_t alive_ms = 0;
-    if (srv->shared)
-        rs_store_meta_max(srv->store, "alive_ms", &alive_ms);
-    else
-        rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
     rs_store_begin(srv->store);
     rs_ctx ctx = rs_server_ctx(srv);
+    /* Clocks are charged up to the last sign of life of the server (of any server of a
+     * cluster that was wholly down): the downtime is charged to nobody. A server joining a
+     * running cluster charges up to now, as its other servers do. */
+    bool whole_restart = true;
+    if (srv->shared) { /* rows of this name left by a run killed before: not this run's */
+        rs_store_node_gone(srv->store, srv->node);
+        whole_restart = !others_running(srv);
+    }
+    int64_t alive_ms = srv->shared && !whole_restart ? ctx.now_ms : 0;
+    if (!srv->shared)
+        rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
+    else if (whole_restart)
+        rs_store_meta_max(srv->store, "alive_ms", &alive_ms);
     size_t loaded = 0;
     for (size_t i = 0; i < n; i++) {
         rs_err e;
@@ -339,21 +366,24 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
             continue;
         }
         rs_table_offers_load(&ctx, t);
+        if (srv->shared && whole_restart)
+            store_resumed_clock(srv, &ctx, t);
         rs_server_add_table(srv, t);
         loaded++;
     }
     free(ids);
     rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
-    if (srv->shared) { /* rows of this name left by a run killed before: not this run's */
-        rs_store_node_gone(srv->store, srv->node);
+    if (srv->shared)
         rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
-    }
     if (rs_store_commit(srv->store) != RS_STORE_OK) {
         snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
         return -1;
     }
     if (n)
-        rs_log("resumed %zu of %zu unfinished games", loaded, n);
+        rs_log("resumed %zu of %zu unfinished games%s", loaded, n,
+               srv->shared && whole_restart ? " (no other server running: the downtime is "
+                                              "charged to nobody)"
+                                            : "");
     return 0;
 }
 

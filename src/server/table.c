@@ -53,6 +53,11 @@ static void save(rs_ctx *ctx, rs_table *t)
         rs_log("game %lld: cannot save: %s", (long long)t->row.id, rs_store_error(ctx->store));
 }
 
+void rs_table_save(rs_ctx *ctx, rs_table *t)
+{
+    save(ctx, t);
+}
+
 /* The options in effect as text without the seed ("players=2 turn-limit=25"). */
 static void options_text(const rp_game *game, const rp_config *cfg, char *buf, size_t size)
 {

@@ -113,6 +113,8 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e);
  * up to `alive_ms` (the server's last sign of life). */
 rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e);
 void rs_table_free(rs_table *t);
+/* Write t's row as it stands, its clock charged up to now (after a load on a cluster). */
+void rs_table_save(rs_ctx *ctx, rs_table *t);
 
 /* The moves played (the ply); 0 before the start. */
 static inline size_t rs_table_ply(const rs_table *t)

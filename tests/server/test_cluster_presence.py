@@ -13,6 +13,8 @@ PostgreSQL database this test starts itself, the two players of each game on dif
   AI its player left ends once, on one server (the holder of its lease), seen everywhere.
 - A server killed with kill -9: its players stop counting as connected once its sign of life
   runs out, and the opponent's claim then wins.
+- The whole cluster restarted (every server stopped, PostgreSQL restarted): the game goes on,
+  and its running clock charges nobody for the downtime on either server.
 
 Every frame each player received is checked against the referee (server_frames_check).
 Skips (exit 77) only where PostgreSQL is not installed."""
@@ -232,6 +234,69 @@ async def node_killed(checks, args, a, c):
     await carol.close()
 
 
+DOWN_S = 3  # how long every server stays stopped in the whole-cluster restart
+
+
+def remaining(snapshot, seat):
+    return snapshot["clock"]["remaining_ms"][seat]
+
+
+async def whole_restart(checks, args, pg, a, b):
+    """Every server stopped (SIGTERM) and PostgreSQL restarted, DOWN_S seconds of downtime,
+    then the servers started again one after the other: the game goes on, and its running
+    clock charges nobody for the downtime, on the first server started (which charges up to
+    the last sign of life) as on the next (which joins a running cluster)."""
+    hal, ivy = await guest(a, "hal"), await guest(b, "ivy")
+    game = (await hal.request({"t": "create", "type": "castle-danger", "seats": ["me", "open"],
+                               "clock": {"kind": "live", "initial_ms": 300000}},
+                              "created"))["game"]
+    await ivy.request({"t": "join", "game": game}, "joined")
+    state = await hal.state_at(game, ply=0)
+    players = {0: hal, 1: ivy}
+    mover = state["to_move"]
+    waiter = 1 - mover
+    mine = await players[mover].state_at(game, ply=0)
+    # The waiter's clock starts at the move, at its full 300 s, at a server instant after t0.
+    t0 = time.monotonic()
+    await players[mover].request({"t": "move", "game": game, "ply": 0,
+                                  "move": mine["legal"][0]["text"]}, "ack")
+    await players[waiter].state_at(game, ply=1)
+    for node in (a, b):
+        checks.eq(node.stop(), 0, f"server {node.extra[5]} stops (whole cluster)")
+    pg.stop()
+    await asyncio.sleep(DOWN_S)  # the downtime itself: what must be charged to nobody
+    pg.start()
+    a.start()
+    b.start()
+    after = {}
+    for seat, node in ((0, a), (1, b)):
+        client = Client(node, f"{players[seat].label}-again")
+        await client.connect()
+        await client.hello(players[seat].token)
+        snap = await client.request({"t": "open", "game": game}, "snapshot")
+        elapsed_ms = (time.monotonic() - t0) * 1000
+        charged = 300000 - remaining(snap, waiter)
+        checks.ok(0 <= charged <= elapsed_ms - DOWN_S * 1000 + 50,
+                  f"server {node.extra[5]}: {charged} ms charged of {elapsed_ms:.0f} ms, "
+                  f"{DOWN_S} s of them with every server down")
+        after[seat] = client
+    mover_again = after[waiter]
+    st = await mover_again.state_at(game, ply=1)
+    moved = await mover_again.request({"t": "move", "game": game, "ply": 1,
+                                       "move": st["legal"][0]["text"]}, "ack")
+    checks.eq(moved["t"], "ack", "the game goes on after the whole cluster restarted")
+    await after[mover].state_at(game, ply=2)
+    resigned = await after[mover].request({"t": "resign", "game": game}, "done")
+    checks.eq(resigned["t"], "done", "and ends")
+    for who in after.values():
+        await who.state_at(game, ply=1 << 40)
+        await who.drain(0.1)
+    viewers = [(hal, 0), (ivy, 1), (after[0], 0), (after[1], 1)]
+    run_checker(checks, args.checker, a, game, viewers, a.dir, "whole cluster restarted")
+    for who in after.values():
+        await who.close()
+
+
 async def main():
     args = arguments()
     try:
@@ -249,6 +314,7 @@ async def main():
         await claim_across(checks, args, a, b, alice, bob, rematch)
         await expiry_once(checks, args, pg, nodes)
         await node_killed(checks, args, a, c)
+        await whole_restart(checks, args, pg, a, b)
         for node in (a, b):
             checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
     finally:
