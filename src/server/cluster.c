@@ -80,6 +80,8 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
 
 /* ---- who is connected where ---- */
 
+static void add_line(rs_server *srv, const char *line);
+
 /* The seats of t whose users watch it on other servers: `mask`. Seats that stop being so
  * (and are not watched here) count as gone from now; the watchers here are told. */
 static void set_remote(rs_server *srv, rs_table *t, uint32_t mask)
@@ -168,12 +170,17 @@ static bool publish_presence(rs_server *srv, rs_table *t)
     return changed;
 }
 
-/* After the store was out of reach: this server's rows written again from what it holds. */
+/* After a failed commit, or the store out of reach: this server's rows written again from
+ * what it holds, and the others told to read them again. */
 static void republish_presence(rs_server *srv)
 {
     if (rs_store_begin(srv->store) != RS_STORE_OK ||
         rs_store_node_gone(srv->store, srv->node) != RS_STORE_OK)
         return;
+    srv->republish = false;
+    char line[128];
+    snprintf(line, sizeof line, "n 0 %s", srv->node);
+    add_line(srv, line);
     rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
     for (size_t i = 0; i < srv->conns.cap; i++) {
         const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
@@ -588,6 +595,8 @@ void rs_cluster_tick(rs_server *srv)
     if (!srv->shared || rs_store_begin(srv->store) != RS_STORE_OK)
         return;
     rs_store_leases_renew(srv->store, srv->node, srv->cfg.lease_ms);
+    if (srv->republish)
+        republish_presence(srv);
     /* This server's presence counts while its sign of life lasts, as long as a lease: a
      * server killed or stopped leaves nobody connected for longer than that. */
     rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);

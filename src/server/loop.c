@@ -525,6 +525,7 @@ static void undo_conn(rs_server *srv, rs_conn *c)
 static void fail_iteration(rs_server *srv)
 {
     srv->stats.commit_failures++;
+    srv->republish = srv->shared; /* who is connected here was in it too (cluster.c) */
     rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
     /* Who heard of a change that did not happen must hear nothing of it. */
     rs_outbox kept = replies_after_failure(srv);

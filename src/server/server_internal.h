@@ -83,6 +83,7 @@ struct rs_server {
     size_t ai_waiting_count, ai_waiting_cap;
     bool listen_down; /* the announcements cannot be heard (logged once) */
     char *live_nodes; /* the live servers as last read: presence is read again when it changes */
+    bool republish;   /* a commit failed: this server's presence rows are written again */
 };
 
 rs_ctx rs_server_ctx(rs_server *srv);

@@ -188,8 +188,13 @@ async def paused_past_lease(checks, args, pg, nodes, rng):
                 await f.state_at(game, ply=state["ply"])
         return state
 
-    await human_moves(2)
+    state = await human_moves(2)
+    # The lease is taken when the AI seat first has to move: the deal (random) may give the
+    # human several moves before that.
     owner, token = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+    while not owner and state["status"] == "live":
+        state = await human_moves(1)
+        owner, token = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
     checks.ok(owner in ("a", "b"), f"a server holds the AI game's lease: {owner}")
     holder = a if owner == "a" else b
     holder.proc.send_signal(signal.SIGSTOP)
