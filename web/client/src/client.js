@@ -181,8 +181,11 @@ export class Client {
     if (m.missed_truncated) log.push(this.line(m.v, 'note', 'Some earlier moves are not shown.'));
     this.watched.set(m.game, m.v);
     const pending = old && old.pending && old.pending.ply === m.ply ? old.pending : null;
+    // The snapshot names the last move (as this viewer was told it), so a reloaded page marks it.
     let last = old ? old.last : null;
     for (const cause of m.missed || []) last = lastMoveAfter(last, cause);
+    if (m.last) last = lastMoveAfter(null, m.last);
+    else if (m.ply === 0) last = null;
     /** @type {GameState} */
     const game = {
       snap: m,

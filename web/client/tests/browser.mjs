@@ -533,8 +533,10 @@ const lastMoveSeen = {};
  * is one of them, and each of them the board draws is marked (issue 27). */
 async function lastMoveMarked(p, type, id) {
   const st = lastState(p, id);
-  if (!st || !st.cause || st.cause.kind !== 'move' || !Array.isArray(st.cause.events)) return;
-  const want = new Set(expectedSpots(type, st.cause.events));
+  // An update's move is its cause; a snapshot (a reloaded page) names the last move in `last`.
+  const cause = st && (st.t === 'snapshot' ? st.last : st.cause);
+  if (!cause || cause.kind !== 'move' || !Array.isArray(cause.events)) return;
+  const want = new Set(expectedSpots(type, cause.events));
   const dom = await p.page.evaluate(() => {
     const table = document.querySelector('[data-testid=table]');
     const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
@@ -554,7 +556,7 @@ async function lastMoveMarked(p, type, id) {
   const missing = [...want].filter((k) => drawn.has(k.replace(/^path:/, 'sq:')) && !dom.marked.includes(k));
   const extra = dom.marked.filter((k) => !want.has(k));
   if (missing.length || extra.length || !dom.told) {
-    seen.bad.push(`ply ${st.ply}: ${st.cause.events[0] && st.cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
+    seen.bad.push(`ply ${st.ply}${st.t === 'snapshot' ? ' (reloaded)' : ''}: ${cause.events[0] && cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
   }
   return dom.marked;
 }
@@ -931,6 +933,10 @@ async function twoPlayers(browser, server, type) {
         await waitPly(bob, ply);
         check(await bob.page.locator('[data-testid=seat-1]', { hasText: '(you)' }).count() === 1,
           `${type}: after a reload bob is back in seat 1`);
+        // The snapshot names the last move, so the reloaded board marks it (compared with the
+        // frame's events like every other move's mark).
+        const marked = await lastMoveMarked(bob, type, id);
+        check(Array.isArray(marked), `${type}: after a reload bob's page is told the last move and marks it (${marked})`);
         await recordDom(bob);
       }
     },
