@@ -277,6 +277,7 @@ void rs_server_drain_inbox(rs_server *srv)
             break;
         case RS_JOB_HASH:
         case RS_JOB_VERIFY:
+        case RS_JOB_REHASH:
             rs_session_auth_result(srv, job);
             break;
         case RS_JOB_CHECKPOINT:
@@ -284,7 +285,7 @@ void rs_server_drain_inbox(rs_server *srv)
             srv->checkpoint_tail_due = true; /* after this iteration's commit */
             break;
         }
-        rs_secret_wipe(job->password, sizeof job->password);
+        rs_job_wipe(job);
     }
 }
 

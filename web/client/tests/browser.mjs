@@ -1502,8 +1502,10 @@ async function previews(browser, server, type) {
 
 /**
  * A registered player's account menu: registering turns the guest into an account, whose menu
- * holds the profile link, this browser's settings and Log out; logging out leaves a new guest
- * (a new token) in this browser.
+ * holds the profile link, this browser's settings, a password change and Log out. The password
+ * change refuses two different new passwords in the page (nothing sent) and a wrong old one
+ * (the server's reason shown), then changes it, which logs out another browser logged in to the
+ * account, not this one; logging out leaves a new guest (a new token) in this browser.
  * @param {any} browser @param {any} server
  */
 async function account(browser, server) {
@@ -1522,12 +1524,49 @@ async function account(browser, server) {
   await page.click('[data-testid=setting-previews]');
   check(await page.evaluate(() => localStorage.getItem('ramparts.previews')) === (before ? '0' : '1'),
     'account: a setting is kept in this browser');
+  await passwordChange(browser, server, me);
   await page.click('[data-testid=logout]');
   await page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });
   const token = await page.evaluate(() => localStorage.getItem('ramparts.token'));
   check(!!token && token !== guestToken, 'account: logging out leaves a new guest with a new token');
   check(me.errors.length === 0, `account: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
+}
+
+/** The account menu's password change (issue 27), with a second browser logged in to the same
+ * account. @param {any} browser @param {any} server @param {any} me */
+async function passwordChange(browser, server, me) {
+  const page = me.page;
+  const other = await person(browser, server, 'account-elsewhere');
+  await other.page.getByRole('button', { name: 'Log in' }).click();
+  await other.page.getByLabel('Name').fill('Tester1');
+  await other.page.getByLabel('Password').fill('a long enough password');
+  await other.page.locator('.account-form').getByRole('button', { name: 'Log in' }).click();
+  await other.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
+  await page.click('[data-testid=password-open]');
+  const message = page.locator('[data-testid=password-message]');
+  const sentBefore = me.sent.filter((f) => f.includes('"password"')).length;
+  await page.fill('[data-testid=password-old]', 'a long enough password');
+  await page.fill('[data-testid=password-new]', 'another long password');
+  await page.fill('[data-testid=password-again]', 'another long passwort');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'differ' }).waitFor({ timeout: STEP_TIMEOUT });
+  check(me.sent.filter((f) => f.includes('"password"')).length === sentBefore,
+    'account: two different new passwords are refused in the page, nothing sent');
+  await page.fill('[data-testid=password-old]', 'not my password');
+  await page.fill('[data-testid=password-again]', 'another long password');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'old password is wrong' }).waitFor({ timeout: STEP_TIMEOUT });
+  check(await message.getAttribute('role') === 'alert', 'account: a wrong old password is refused, and said at once (role=alert)');
+  await axeCheck(page, 'the password change form', AXE_PASSES.slice(0, 1));
+  await page.fill('[data-testid=password-old]', 'a long enough password');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'Password changed. One other device was logged out.' }).waitFor({ timeout: STEP_TIMEOUT });
+  await other.page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });
+  check(await page.textContent('[data-testid=user-name]') === 'Tester1',
+    'account: the password is changed; the other browser is logged out (a new guest there), this one is not');
+  check(other.errors.length === 0, `account: no console errors in the other browser: ${other.errors.join(' | ')}`);
+  await other.context.close();
 }
 
 /** Wait until the last state the server sent the page satisfies `test` (each frame is looked
