@@ -561,6 +561,22 @@ async function lastMoveMarked(p, type, id) {
   return dom.marked;
 }
 
+/** King of Danger under prefers-reduced-motion (the players' pages): a trick the last move
+ * finished is still on the table, every card of it, while the next has no card (nothing is
+ * timed away). @param {any} p @param {number} id @param {{ends: number, bad: string[]}} seen */
+async function heldUnderReducedMotion(p, id, seen) {
+  const st = lastState(p, id);
+  const events = st && st.cause && Array.isArray(st.cause.events) ? st.cause.events : [];
+  const end = events.find((e) => e.kind === 'trick-won' || e.kind === 'trick-set-aside');
+  if (!end || !st.view || st.view.trick.length > 0) return;
+  seen.ends++;
+  const shown = await p.page.evaluate(() => {
+    const el = document.querySelector('[data-testid=held-trick]');
+    return el ? el.querySelectorAll('.kd-played .card').length : -1;
+  });
+  if (shown < end.cards.length) seen.bad.push(`ply ${st.ply}: ${shown < 0 ? 'no trick held' : `${shown} of ${end.cards.length} cards`}`);
+}
+
 /** The mark fades in for a page that allows motion and appears at once under
  * prefers-reduced-motion. @param {any} p @param {boolean} reduced */
 async function lastMoveMotion(p, type, reduced) {
@@ -895,8 +911,10 @@ async function twoPlayers(browser, server, type) {
   let shot = false;
   let reloaded = false;
   let logMarked = 0;
+  const heldSeen = { ends: 0, bad: /** @type {string[]} */ ([]) };
   await playOut(type, id, [alice, bob], [spectator], {
     async afterMove(ply) {
+      if (type === 'king-of-danger') await heldUnderReducedMotion(alice, id, heldSeen);
       if (logMarked) {
         // The live log only ever gains lines: the lines already there are the same DOM nodes
         // after a move (a re-created line would be read again), and the move's events follow.
@@ -953,6 +971,10 @@ async function twoPlayers(browser, server, type) {
   }
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
+  if (type === 'king-of-danger') {
+    check(heldSeen.ends > 0 && heldSeen.bad.length === 0,
+      `${type}: under reduced motion each finished trick stays on the table, with its cards, until the next is led (${heldSeen.ends} tricks): ${heldSeen.bad.slice(0, 3).join('; ')}`);
+  }
   const seen = lastMoveSeen[type] || { moves: 0, shown: 0, bad: [] };
   check(seen.moves > 0 && seen.shown > 0 && seen.bad.length === 0,
     `${type}: the board marks where each last move happened (${seen.moves} moves compared, ${seen.shown} marked): ${seen.bad.slice(0, 4).join('; ')}`);
@@ -1649,6 +1671,32 @@ async function pace(browser, server) {
     seen = true;
   }
   check(seen, 'pace: a turn with several replies of the computer was seen paced');
+  // A finished trick stays on the table 1500 ms (pace.js), the computer's next card waiting
+  // behind it: play on until a trick finished by the computer is seen from its start to its end.
+  let held = null;
+  for (let turn = 0; turn < 12 && !held; turn++) {
+    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
+    for (let i = 0; i < 100 && !await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]'); i++) await page.clock.runFor(100);
+    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
+    const ply = (await tableState(me)).ply;
+    await page.click('.board-area [data-move]');
+    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
+    await serverSays(me, id, (last) => last.ply > ply && (!!last.legal || last.status !== 'live'));
+    let since = await page.$('[data-testid=held-trick]') ? -1 : null; // held before the clock ran: not measured
+    for (let i = 1; i <= 80 && !held; i++) {
+      await page.clock.runFor(100);
+      const now = !!await page.$('[data-testid=held-trick]');
+      if (now && since === null) since = i;
+      if (!now && since !== null) {
+        if (since >= 0) held = i - since;
+        since = null;
+      }
+      if (!now && await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]')) break;
+    }
+  }
+  console.log(`pace: a finished trick was held ${held} steps of 100 ms`);
+  check(held !== null && held >= 15 && held <= 16,
+    `pace: a finished trick stays on the table 1500 ms, then is cleared (shown for ${held} steps of 100 ms)`);
   check(me.errors.length === 0, `pace: no console errors: ${me.errors.join(' | ')}`);
   await context.close();
 }
