@@ -1687,6 +1687,9 @@ async function pace(browser, server) {
       await page.clock.runFor(100);
       const now = !!await page.$('[data-testid=held-trick]');
       if (now && since === null) since = i;
+      if (now && since === i - 2) { // after the effects that run once painted (the log's scroll)
+        await page.screenshot({ path: path.join(OUT, 'king-of-danger-trick-held-1280x800.png'), animations: 'disabled' });
+      }
       if (!now && since !== null) {
         if (since >= 0) held = i - since;
         since = null;
