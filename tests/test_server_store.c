@@ -104,6 +104,41 @@ static void test_tokens_expire_and_revoke(void **state)
     rs_store_close(st);
 }
 
+/* A password change stores the new hash and revokes every other token of the account; a
+ * guest's is refused and changes nothing. */
+static void test_password_change_revokes_other_tokens(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t alice, guest, found;
+    bool expired;
+    uint8_t kept[RS_TOKEN_HASH], other[RS_TOKEN_HASH], guests[RS_TOKEN_HASH];
+    memset(kept, 1, sizeof kept);
+    memset(other, 2, sizeof other);
+    memset(guests, 3, sizeof guests);
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-a", true, 0, &alice);
+    rs_store_user_register(st, alice, "Alice", "$argon2id$old");
+    rs_store_user_add(st, "guest-b", true, 0, &guest);
+    rs_store_token_add(st, kept, alice, 0, 1000);
+    rs_store_token_add(st, other, alice, 0, 1000);
+    rs_store_token_add(st, guests, guest, 0, 1000);
+    assert_int_equal(rs_store_user_password(st, guest, "$argon2id$g", NULL), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_token_user(st, guests, 10, &found, &expired), RS_STORE_OK);
+    assert_int_equal(rs_store_user_password(st, alice, "$argon2id$new", kept), RS_STORE_OK);
+    rs_user u;
+    assert_int_equal(rs_store_user_get(st, alice, &u), RS_STORE_OK);
+    assert_string_equal(u.pwhash, "$argon2id$new");
+    assert_int_equal(rs_store_token_user(st, kept, 10, &found, &expired), RS_STORE_OK);
+    assert_int_equal(found, alice);
+    assert_int_equal(rs_store_token_user(st, other, 10, &found, &expired), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_token_user(st, guests, 10, &found, &expired), RS_STORE_OK);
+    assert_int_equal(rs_store_user_password(st, alice, "$argon2id$newer", NULL), RS_STORE_OK);
+    assert_int_equal(rs_store_token_user(st, kept, 10, &found, &expired), RS_STORE_NOTFOUND);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
 static rs_game_row sample_game(void)
 {
     rs_game_row row;
@@ -581,6 +616,7 @@ int main(void)
     const struct CMUnitTest common[] = {
         cmocka_unit_test(test_users_and_names),
         cmocka_unit_test(test_tokens_expire_and_revoke),
+        cmocka_unit_test(test_password_change_revokes_other_tokens),
         cmocka_unit_test(test_games_moves_and_records),
         cmocka_unit_test(test_hostile_text_is_data),
         cmocka_unit_test(test_ratings_and_profile),

@@ -278,6 +278,7 @@ void rs_server_drain_inbox(rs_server *srv)
             break;
         case RS_JOB_HASH:
         case RS_JOB_VERIFY:
+        case RS_JOB_REHASH:
             rs_session_auth_result(srv, job);
             break;
         case RS_JOB_CHECKPOINT:
@@ -285,7 +286,7 @@ void rs_server_drain_inbox(rs_server *srv)
             srv->checkpoint_tail_due = true; /* after this iteration's commit */
             break;
         }
-        rs_secret_wipe(job->password, sizeof job->password);
+        rs_job_wipe(job);
     }
 }
 

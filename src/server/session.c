@@ -1,5 +1,5 @@
 /* session.c — the handlers of every client message (docs/server-protocol.md): identity
- * (hello, register, login, logout), the lobby (create, join, leave, rematch), watching
+ * (hello, register, login, logout, password), the lobby (create, join, leave, rematch), watching
  * (open, close) and play (move, resign, draw, takeback, claim, chat). Each checks its fields
  * and either replies or fails with an error code and a sentence; a failed handler changes
  * nothing. */
@@ -270,6 +270,50 @@ done:
     return rc;
 }
 
+/* A registered player's password change: the old password is checked on the hashing thread
+ * (as long as a login), the new one is hashed there, and the account's other tokens are
+ * revoked (finish_password). Everything that can be checked here is, first. */
+static int h_password(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    const char *old_password, *new_password;
+    int rc = -1;
+    rs_user u;
+    if (!rs_field_string(msg, "old", true, 1024, &old_password, e) ||
+        !rs_field_string(msg, "new", true, 1024, &new_password, e))
+        goto done;
+    if (!c->user || c->guest) {
+        rs_fail(e, "not-registered", "only a registered player has a password: register first");
+        goto done;
+    }
+    size_t n = strlen(new_password);
+    if (n < RS_PASSWORD_MIN || n > RS_PASSWORD_MAX) {
+        rs_fail(e, "bad-password", "the new password has %d to %d bytes", RS_PASSWORD_MIN,
+                RS_PASSWORD_MAX);
+        goto done;
+    }
+    if (strcmp(old_password, new_password) == 0) {
+        rs_fail(e, "bad-password", "the new password is the same as the old one");
+        goto done;
+    }
+    if (c->auth_pending) {
+        rs_fail(e, "busy", "a password is already being checked for you");
+        goto done;
+    }
+    if (rs_store_user_get(srv->store, c->user, &u) != RS_STORE_OK) {
+        rs_fail(e, store_down_code(srv), "cannot read your account");
+        goto done;
+    }
+    rs_job job = {.kind = RS_JOB_REHASH, .conn = c->id, .user_id = c->user};
+    snprintf(job.stored, sizeof job.stored, "%s", u.pwhash);
+    snprintf(job.new_password, sizeof job.new_password, "%s", new_password);
+    rc = submit_password_job(srv, c, &job, msg, old_password, e);
+    rs_job_wipe(&job);
+done:
+    wipe_field(msg, "old");
+    wipe_field(msg, "new");
+    return rc;
+}
+
 static void reply_to_job(rs_server *srv, rs_conn *c, const rs_job *job, cJSON *m)
 {
     cJSON *request = job->request_id[0] ? cJSON_CreateObject() : NULL;
@@ -354,6 +398,60 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
     rs_secret_wipe(token, sizeof token);
 }
 
+static void forget_identity(rs_server *srv, rs_conn *c);
+
+/* The other sessions of the account lose their identity with their token (each told with a
+ * logged-out): whoever knew the old password is logged out everywhere but here. Pages of the
+ * same browser share this connection's token and stay. */
+static int log_out_other_tokens(rs_server *srv, const rs_conn *c)
+{
+    int others = 0;
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (!other || other == c || other->user != c->user)
+            continue;
+        if (c->has_token && other->has_token &&
+            memcmp(other->token_hash, c->token_hash, sizeof c->token_hash) == 0)
+            continue;
+        forget_identity(srv, other);
+        rs_outbox_put(&srv->outbox, other->id, message("logged-out"));
+        others++;
+    }
+    return others;
+}
+
+static void finish_password(rs_server *srv, rs_conn *c, const rs_job *job)
+{
+    if (job->error[0]) {
+        job_error(srv, c, job, "password", "server-error", job->error);
+        return;
+    }
+    if (!job->ok) {
+        job_error(srv, c, job, "password", "wrong-password",
+                  "the old password is wrong: nothing changed");
+        return;
+    }
+    if (c->user != job->user_id || c->guest) {
+        job_error(srv, c, job, "password", "not-registered", "your identity changed");
+        return;
+    }
+    int rc = rs_store_begin(srv->store);
+    if (rc == RS_STORE_OK)
+        rc = rs_store_user_password(srv->store, c->user, job->stored,
+                                    c->has_token ? c->token_hash : NULL);
+    if (rc != RS_STORE_OK) {
+        job_error(srv, c, job, "password", store_down_code(srv), "cannot store the password");
+        return;
+    }
+    const int others = log_out_other_tokens(srv, c);
+    rs_log("user %lld changed the password (%d other sessions logged out)", (long long)c->user,
+           others);
+    cJSON *m = message("done");
+    cJSON_AddStringToObject(m, "re", "password");
+    cJSON_AddNumberToObject(m, "logged_out", others);
+    reply_to_job(srv, c, job, m);
+}
+
 void rs_session_auth_result(rs_server *srv, const rs_job *job)
 {
     rs_conn *c = rs_server_conn(srv, job->conn);
@@ -364,6 +462,8 @@ void rs_session_auth_result(rs_server *srv, const rs_job *job)
     rs_server_note(srv, c);
     if (job->kind == RS_JOB_HASH)
         finish_register(srv, c, job);
+    else if (job->kind == RS_JOB_REHASH)
+        finish_password(srv, c, job);
     else
         finish_login(srv, c, job);
 }
@@ -1166,14 +1266,25 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 }
 
 const rs_command rs_commands[] = {
-    {"ping", h_ping, false, 0},        {"hello", h_hello, false, 1},
-    {"register", h_register, true, 3}, {"login", h_login, false, 3},
-    {"logout", h_logout, true, 1},     {"lobby", h_lobby, true, 1},
-    {"create", h_create, true, 5},     {"join", h_join, true, 2},
-    {"leave", h_leave, true, 1},       {"rematch", h_rematch, true, 2},
-    {"open", h_open, true, 1},         {"close", h_close, true, 1},
-    {"move", h_move, true, 1},         {"resign", h_resign, true, 1},
-    {"draw", h_draw, true, 1},         {"takeback", h_takeback, true, 1},
-    {"claim", h_claim, true, 1},       {"chat", h_chat, true, 1},
-    {"hint", h_hint, true, 3},         {NULL, NULL, false, 0},
+    {"ping", h_ping, false, 0},
+    {"hello", h_hello, false, 1},
+    {"register", h_register, true, 3},
+    {"login", h_login, false, 3},
+    {"logout", h_logout, true, 1},
+    {"password", h_password, true, 3},
+    {"lobby", h_lobby, true, 1},
+    {"create", h_create, true, 5},
+    {"join", h_join, true, 2},
+    {"leave", h_leave, true, 1},
+    {"rematch", h_rematch, true, 2},
+    {"open", h_open, true, 1},
+    {"close", h_close, true, 1},
+    {"move", h_move, true, 1},
+    {"resign", h_resign, true, 1},
+    {"draw", h_draw, true, 1},
+    {"takeback", h_takeback, true, 1},
+    {"claim", h_claim, true, 1},
+    {"chat", h_chat, true, 1},
+    {"hint", h_hint, true, 3},
+    {NULL, NULL, false, 0},
 };

@@ -146,6 +146,11 @@ int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t 
 int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
                         int64_t *user, bool *expired);
 int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH]);
+/* A registered account's new password hash; every token of the account except `keep` (the
+ * token of the session that changed it; NULL: none kept) is revoked with it. NOTFOUND when
+ * no registered account has that id. */
+int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
+                           const uint8_t keep[RS_TOKEN_HASH]);
 
 /* ---- games ---- */
 int rs_store_game_insert(rs_store *st, rs_game_row *row); /* sets row->id */

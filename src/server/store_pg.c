@@ -559,6 +559,27 @@ int rs_pg_token_revoke(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH])
     return run(pg, "DELETE FROM tokens WHERE hash = $1", &p, "revoke token");
 }
 
+int rs_pg_user_password(rs_pg *pg, int64_t id, const char *pwhash,
+                        const uint8_t keep[RS_TOKEN_HASH])
+{
+    params p = {0};
+    p_int(&p, id);
+    p_text(&p, pwhash);
+    PGresult *r =
+        exec(pg, "UPDATE users SET pwhash = $2 WHERE id = $1 AND NOT guest", &p, "change password");
+    if (!r)
+        return RS_STORE_ERROR;
+    const bool changed = strcmp(PQcmdTuples(r), "1") == 0;
+    PQclear(r);
+    if (!changed)
+        return RS_STORE_NOTFOUND;
+    params q = {0};
+    p_int(&q, id);
+    p_blob(&q, keep, RS_TOKEN_HASH);
+    return run(pg, "DELETE FROM tokens WHERE user_id = $1 AND hash <> $2", &q,
+               "revoke the other tokens");
+}
+
 /* ---- games ---- */
 
 static void game_params(params *p, const rs_game_row *row, char *remaining, size_t size)

@@ -34,6 +34,8 @@ int rs_pg_token_add(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t user, 
 int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms, int64_t *user,
                      bool *expired);
 int rs_pg_token_revoke(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH]);
+int rs_pg_user_password(rs_pg *pg, int64_t id, const char *pwhash,
+                        const uint8_t keep[RS_TOKEN_HASH]);
 
 int rs_pg_game_insert(rs_pg *pg, rs_game_row *row);
 int rs_pg_game_save(rs_pg *pg, const rs_game_row *row);

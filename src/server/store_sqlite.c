@@ -67,6 +67,8 @@ static const char SCHEMA[] =
                  " VALUES(?1, ?2, ?3, ?4)")                                                        \
     X(TOKEN_USER, "SELECT user_id, expires_ms FROM tokens WHERE hash = ?1")                        \
     X(TOKEN_REVOKE, "DELETE FROM tokens WHERE hash = ?1")                                          \
+    X(USER_PASSWORD, "UPDATE users SET pwhash = ?2 WHERE id = ?1 AND guest = 0")                   \
+    X(TOKENS_REVOKE_OTHERS, "DELETE FROM tokens WHERE user_id = ?1 AND hash <> ?2")                \
     X(GAME_INSERT, "INSERT INTO games(game, options, seed, status, rated, clock_kind,"             \
                    " initial_ms, increment_ms, per_move_ms, seats, v, remaining, running,"         \
                    " turn_wall_ms, created_ms, started_ms, ended_ms, creator, rematch_of,"         \
@@ -512,6 +514,26 @@ int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH])
     sqlite3_stmt *s = use(st, STMT_TOKEN_REVOKE);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     return run(st, s, "revoke token");
+}
+
+int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
+                           const uint8_t keep[RS_TOKEN_HASH])
+{
+    static const uint8_t none[RS_TOKEN_HASH] = {0}; /* no token hashes to all zeros */
+    if (st->pg)
+        return rs_pg_user_password(st->pg, id, pwhash, keep ? keep : none);
+    sqlite3_stmt *s = use(st, STMT_USER_PASSWORD);
+    sqlite3_bind_int64(s, 1, id);
+    bind_text(s, 2, pwhash);
+    int rc = run(st, s, "change password");
+    if (rc != RS_STORE_OK)
+        return rc;
+    if (sqlite3_changes(st->db) != 1)
+        return RS_STORE_NOTFOUND;
+    s = use(st, STMT_TOKENS_REVOKE_OTHERS);
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_blob(s, 2, keep ? keep : none, RS_TOKEN_HASH, SQLITE_TRANSIENT);
+    return run(st, s, "revoke the other tokens");
 }
 
 /* ---- games ---- */

@@ -1138,10 +1138,25 @@ static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *tr
     return missed;
 }
 
+/* The last move played, as this viewer may know it (the cause its update carried), so a
+ * client that (re)opens the game can mark it; NULL before the first move. */
+static cJSON *last_move_json(const rs_table *t, int viewer)
+{
+    const size_t n = rs_table_ply(t);
+    if (n == 0)
+        return NULL;
+    rp_state before;
+    rp_match_state_at(&t->match, n - 1, &before);
+    return rs_table_move_cause(t, viewer, &before, (int64_t)(n - 1));
+}
+
 static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since, cJSON *chat,
                           const cJSON *request_id)
 {
     cJSON *m = rs_table_message(t, w->viewer, "snapshot", ctx->now_us);
+    cJSON *last = last_move_json(t, w->viewer);
+    if (last)
+        cJSON_AddItemToObject(m, "last", last);
     if (w->user == t->row.creator && t->row.status == RS_GAME_OPEN)
         cJSON_AddItemToObject(m, "invites", rs_table_invites_json(t));
     if (since >= 0 && since < t->row.v) {

@@ -74,6 +74,23 @@ static void run_ai(rs_job *job)
     rp_ai_free(ai);
 }
 
+void rs_job_wipe(rs_job *job)
+{
+    rs_secret_wipe(job->password, sizeof job->password);
+    rs_secret_wipe(job->new_password, sizeof job->new_password);
+}
+
+/* A password change: ok once the old password matched the stored hash, which the new
+ * password's hash then replaces; `error` says when the hashing itself failed. */
+static void run_rehash(rs_job *job)
+{
+    job->ok = rs_password_verify(job->stored, job->password);
+    if (job->ok && !rs_password_hash(job->new_password, job->stored)) {
+        job->ok = false;
+        snprintf(job->error, sizeof job->error, "cannot hash the password");
+    }
+}
+
 static void run_job(rs_workers *w, rs_job *job)
 {
     switch (job->kind) {
@@ -93,11 +110,14 @@ static void run_job(rs_workers *w, rs_job *job)
             job->ok = false;
         }
         break;
+    case RS_JOB_REHASH:
+        run_rehash(job);
+        break;
     case RS_JOB_CHECKPOINT:
         job->ok = rs_store_checkpoint(w->store) == RS_STORE_OK;
         break;
     }
-    rs_secret_wipe(job->password, sizeof job->password);
+    rs_job_wipe(job);
 }
 
 /* Hand a finished job to the inbox (dropped if the inbox is full, which the bounded queues
@@ -192,7 +212,7 @@ static void free_queue(job_queue *q)
 {
     rs_job *job;
     while ((job = queue_pop(q))) {
-        rs_secret_wipe(job->password, sizeof job->password);
+        rs_job_wipe(job);
         free(job);
     }
 }
@@ -235,7 +255,7 @@ bool rs_workers_submit(rs_workers *w, const rs_job *job)
         pthread_cond_broadcast(&w->wake);
     pthread_mutex_unlock(&w->lock);
     if (!queued) {
-        rs_secret_wipe(copy->password, sizeof copy->password);
+        rs_job_wipe(copy);
         free(copy);
     }
     return queued;

@@ -18,6 +18,7 @@ typedef enum rs_job_kind {
     RS_JOB_HINT,      /* choose a move for a person who asked for a hint (answered to conn) */
     RS_JOB_HASH,      /* hash a new password (register) */
     RS_JOB_VERIFY,    /* check a password against a stored hash (login) */
+    RS_JOB_REHASH,    /* check the old password, then hash the new one (a password change) */
     RS_JOB_CHECKPOINT /* a passive WAL checkpoint */
 } rs_job_kind;
 
@@ -35,14 +36,18 @@ typedef struct rs_job {
     uint64_t conn; /* who asked */
     int64_t user_id;
     char name[RS_NAME_MAX + 1];
-    char password[RS_PASSWORD_MAX + 1]; /* wiped once used */
-    char stored[RS_PWHASH_TEXT];        /* VERIFY: the stored hash; HASH: the result */
-    char request_id[40];                /* the client's "id", echoed in the reply */
+    char password[RS_PASSWORD_MAX + 1];     /* wiped once used (REHASH: the old one) */
+    char new_password[RS_PASSWORD_MAX + 1]; /* REHASH: the new one; wiped once used */
+    char stored[RS_PWHASH_TEXT]; /* VERIFY, REHASH: the stored hash; HASH, REHASH: the result */
+    char request_id[40];         /* the client's "id", echoed in the reply */
     /* results */
     bool ok;
     rp_action action;
     char error[RP_ERROR_TEXT];
 } rs_job;
+
+/* Zero the passwords a job carries. */
+void rs_job_wipe(rs_job *job);
 
 typedef struct rs_workers rs_workers;
 struct rs_store;

@@ -196,7 +196,7 @@ static void compare(long line, const char *what, const cJSON *got, cJSON *expect
     cJSON_Delete(expected);
 }
 
-/* A move cause (in an update or a snapshot's "missed"), told to viewer. */
+/* A move cause (in an update, a snapshot's "missed" or its "last"), told to viewer. */
 static void check_move(long line, const replay *r, const cJSON *cause, int viewer)
 {
     const rp_game *g = r->m.game;
@@ -439,6 +439,17 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(cause, "kind");
     if (cJSON_IsString(kind) && strcmp(kind->valuestring, "move") == 0)
         check_move(line, r, cause, viewer);
+    /* A snapshot's last move: the move just before its state, told as its update told it. */
+    const cJSON *last = cJSON_GetObjectItemCaseSensitive(f, "last");
+    const cJSON *last_ply = cJSON_GetObjectItemCaseSensitive(last, "ply");
+    if (last &&
+        (!cJSON_IsNumber(last_ply) || ply == 0 || last_ply->valuedouble != (double)(ply - 1)))
+        fail(line, "the last move is not the move before ply %zu", ply);
+    else if (last)
+        check_move(line, r, last, viewer);
+    else if (ply > 0 &&
+             strcmp(cJSON_GetObjectItemCaseSensitive(f, "t")->valuestring, "snapshot") == 0)
+        fail(line, "a snapshot at ply %zu without its last move", ply);
     const cJSON *missed = cJSON_GetObjectItemCaseSensitive(f, "missed");
     const cJSON *m;
     cJSON_ArrayForEach (m, missed)

@@ -128,6 +128,20 @@ async def identity(seen, checks, server):
     other = await seen.guest(server, "other")
     await ask(seen, checks, other, {"t": "register", "name": "ALICE", "password": "x" * 10},
               "name-taken")
+    # A password change: refused for a guest, a short or unchanged new one, a wrong old one.
+    await ask(seen, checks, other, {"t": "password", "old": "x" * 10, "new": "y" * 10},
+              "not-registered")
+    await ask(seen, checks, c, {"t": "password", "old": "wonderland!", "new": "short"},
+              "bad-password")
+    await ask(seen, checks, c, {"t": "password", "old": "wonderland!", "new": "wonderland!"},
+              "bad-password")
+    await ask(seen, checks, c, {"t": "password", "old": "not the one", "new": "looking-glass"},
+              "wrong-password")
+    changed = await ask(seen, checks, c,
+                        {"t": "password", "old": "wonderland!", "new": "looking-glass"}, "done")
+    checks.eq(changed.get("logged_out"), 0, "a password change with no other session")
+    await ask(seen, checks, c, {"t": "password", "old": "looking-glass", "new": "wonderland!"},
+              "done")
     d = seen.client(server, "device")
     await d.connect()
     await ask(seen, checks, d, {"t": "hello", "proto": 1, "token": "not-a-token"}, "bad-token")

@@ -1,6 +1,7 @@
 """Reconnect mid-game: a player's connection drops, the opponent sees them gone and plays on;
 the player comes back with the token on a new connection and gets the seat, the view and
-the moves missed since the version they last saw; the opponent sees them back. The game is
+the moves missed since the version they last saw, and the last move (also on an open without
+a version, as a reloaded page does); the opponent sees them back. The game is
 then finished and every frame of every connection is checked against the referee."""
 
 import asyncio
@@ -60,6 +61,19 @@ async def main():
         checks.eq(len(missed), played, "with every move missed since the version last seen")
         checks.ok(all("move" not in m for m in missed),
                   "missed moves of the opponent do not show its notation")
+        # The snapshot names the last move as this seat was told it (a page reloaded marks
+        # it); the checker compares its events with the referee's for that viewer.
+        last = snap.get("last")
+        checks.eq(last and last["ply"], state["ply"] - 1, "the snapshot names the last move")
+        checks.eq(last, missed[-1] if missed else None,
+                  "the last move is the last missed move, told the same way")
+        fresh = Client(server, "bob-reload")
+        await fresh.connect()
+        await fresh.hello(token)
+        reloaded = await fresh.request({"t": "open", "game": game}, "snapshot")
+        checks.ok("missed" not in reloaded, "an open without a version lists no missed moves")
+        checks.eq(reloaded.get("last"), last, "but still names the last move")
+        await fresh.close()
         presence = await alice.expect(lambda m: m["t"] == "presence" and m["game"] == game
                                       and m["seats"][1]["connected"], "bob back")
         checks.ok(presence["seats"][1]["connected"], "alice sees bob connected again")
@@ -68,7 +82,7 @@ async def main():
         await alice.drain(0.1)
         await back.drain(0.1)
         run_checker(checks, args.checker, server, game,
-                    [(alice, 0), (bob, 1), (back, 1)], server.dir, "reconnect")
+                    [(alice, 0), (bob, 1), (back, 1), (fresh, 1)], server.dir, "reconnect")
     finally:
         checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
     checks.finish()

@@ -3,10 +3,9 @@
 // the UI only renders this store. Requests go out through the transport; nothing here knows
 // any game's rules.
 import { Transport } from './transport.js';
-import { readSetting } from './ui/settings.js';
+import { holdAfter, pacing, PACE_MS } from './pace.js';
 
-// How long each of the computer's moves stays in view before its next one shows.
-export const PACE_MS = 900;
+export { PACE_MS };
 
 const TOKEN_KEY = 'ramparts.token';
 
@@ -47,7 +46,7 @@ export class Client {
     /** @type {Map<number, number>} the games this page watches, with the last version seen */
     this.watched = new Map();
     this.lobbyWatched = false;
-    /** @type {Map<number, {held: boolean, queue: {m: Message, at: number}[]}>} the pacing of each game's display */
+    /** @type {Map<number, {held: boolean, queue: {m: Message, at: number}[], timer: any}>} the pacing of each game's display */
     this.pacing = new Map();
     this.logKey = 1;
     this.renderQueued = false;
@@ -181,8 +180,11 @@ export class Client {
     if (m.missed_truncated) log.push(this.line(m.v, 'note', 'Some earlier moves are not shown.'));
     this.watched.set(m.game, m.v);
     const pending = old && old.pending && old.pending.ply === m.ply ? old.pending : null;
+    // The snapshot names the last move (as this viewer was told it), so a reloaded page marks it.
     let last = old ? old.last : null;
     for (const cause of m.missed || []) last = lastMoveAfter(last, cause);
+    if (m.last) last = lastMoveAfter(null, m.last);
+    else if (m.ply === 0) last = null;
     /** @type {GameState} */
     const game = {
       snap: m,
@@ -201,29 +203,41 @@ export class Client {
   }
 
   /**
-   * The computer's moves are shown one at a time, each for PACE_MS, so a person can follow a
+   * The computer's moves are shown one at a time, each for PACE_MS, and a finished King of
+   * Danger trick stays on the table for TRICK_HOLD_MS (pace.js), so a person can follow a
    * trick or a turn of several steps: an update that comes while one is on show waits in the
    * game's queue (its clock read when it came). Off under prefers-reduced-motion and when the
    * player turned it off; a snapshot shows everything at once.
    * @param {Message} m
    */
   paced(m) {
-    const p = this.pacing.get(m.game) || { held: false, queue: [] };
+    const p = this.pacing.get(m.game) || { held: false, queue: [], timer: 0 };
     this.pacing.set(m.game, p);
     // A change that is not the computer's move (the player's own, above all) shows at once
     // unless computer's moves wait before it: the order stays the server's.
-    if (p.held && (p.queue.length > 0 || this.paces(m))) {
+    if (p.held && (p.queue.length > 0 || this.byComputer(m))) {
       p.queue.push({ m, at: performance.now() });
       this.setGame(m.game, { queued: p.queue.length });
       return;
     }
     this.update(m);
-    if (!this.paces(m) || p.held) return;
-    p.held = true;
-    setTimeout(() => this.nextPaced(m.game, p), PACE_MS);
+    this.hold(m, p);
   }
 
-  /** @param {number} game @param {{held: boolean, queue: {m: Message, at: number}[]}} p */
+  /** Keep `m` in view for its time (none: the next shows at once) before the queue goes on.
+   * @param {Message} m @param {{held: boolean, queue: {m: Message, at: number}[], timer: any}} p */
+  hold(m, p) {
+    const ms = this.holdFor(m);
+    if (!ms) {
+      if (!p.held) this.nextPaced(m.game, p);
+      return;
+    }
+    clearTimeout(p.timer);
+    p.held = true;
+    p.timer = setTimeout(() => this.nextPaced(m.game, p), ms);
+  }
+
+  /** @param {number} game @param {{held: boolean, queue: {m: Message, at: number}[], timer: any}} p */
   nextPaced(game, p) {
     if (this.pacing.get(game) !== p) return; // closed, or a snapshot showed everything
     p.held = false;
@@ -231,27 +245,32 @@ export class Client {
     this.setGame(game, { queued: p.queue.length });
     if (!next) return;
     this.update(next.m, next.at);
-    if (this.paces(next.m)) {
-      p.held = true;
-      setTimeout(() => this.nextPaced(game, p), PACE_MS);
-    } else {
-      this.nextPaced(game, p);
-    }
+    this.hold(next.m, p);
   }
 
   /** @param {number} game */
   flushPaced(game) {
     const p = this.pacing.get(game);
     this.pacing.delete(game);
+    if (p) clearTimeout(p.timer);
     for (const { m, at } of p ? p.queue : []) this.update(m, at);
   }
 
-  /** A move of a computer's seat, shown paced. @param {Message} m */
-  paces(m) {
+  /** A move of a computer's seat, in a game this page plays (not watches), with pacing on.
+   * @param {Message} m */
+  byComputer(m) {
     const c = m.cause;
     const seat = c && c.kind === 'move' && m.seats ? m.seats[c.seat] : null;
-    return !!seat && seat.kind === 'ai' && m.you !== null && m.you !== undefined && readSetting('pace') &&
-      !(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+    return !!seat && seat.kind === 'ai' && m.you !== null && m.you !== undefined && pacing();
+  }
+
+  /** How long `m` stays in view before the next queued update: only in a game against the
+   * computer that this page plays, with pacing on (pace.js). @param {Message} m */
+  holdFor(m) {
+    const c = m.cause;
+    if (!c || c.kind !== 'move' || m.you === null || m.you === undefined || !pacing()) return 0;
+    if (!(m.seats || []).some((/** @type {Message} */ s) => s.kind === 'ai')) return 0;
+    return holdAfter(c.events, this.byComputer(m));
   }
 
   /** @param {Message} m @param {number} [at] when it came (performance.now()) */

@@ -533,8 +533,10 @@ const lastMoveSeen = {};
  * is one of them, and each of them the board draws is marked (issue 27). */
 async function lastMoveMarked(p, type, id) {
   const st = lastState(p, id);
-  if (!st || !st.cause || st.cause.kind !== 'move' || !Array.isArray(st.cause.events)) return;
-  const want = new Set(expectedSpots(type, st.cause.events));
+  // An update's move is its cause; a snapshot (a reloaded page) names the last move in `last`.
+  const cause = st && (st.t === 'snapshot' ? st.last : st.cause);
+  if (!cause || cause.kind !== 'move' || !Array.isArray(cause.events)) return;
+  const want = new Set(expectedSpots(type, cause.events));
   const dom = await p.page.evaluate(() => {
     const table = document.querySelector('[data-testid=table]');
     const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
@@ -554,9 +556,25 @@ async function lastMoveMarked(p, type, id) {
   const missing = [...want].filter((k) => drawn.has(k.replace(/^path:/, 'sq:')) && !dom.marked.includes(k));
   const extra = dom.marked.filter((k) => !want.has(k));
   if (missing.length || extra.length || !dom.told) {
-    seen.bad.push(`ply ${st.ply}: ${st.cause.events[0] && st.cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
+    seen.bad.push(`ply ${st.ply}${st.t === 'snapshot' ? ' (reloaded)' : ''}: ${cause.events[0] && cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
   }
   return dom.marked;
+}
+
+/** King of Danger under prefers-reduced-motion (the players' pages): a trick the last move
+ * finished is still on the table, every card of it, while the next has no card (nothing is
+ * timed away). @param {any} p @param {number} id @param {{ends: number, bad: string[]}} seen */
+async function heldUnderReducedMotion(p, id, seen) {
+  const st = lastState(p, id);
+  const events = st && st.cause && Array.isArray(st.cause.events) ? st.cause.events : [];
+  const end = events.find((e) => e.kind === 'trick-won' || e.kind === 'trick-set-aside');
+  if (!end || !st.view || st.view.trick.length > 0) return;
+  seen.ends++;
+  const shown = await p.page.evaluate(() => {
+    const el = document.querySelector('[data-testid=held-trick]');
+    return el ? el.querySelectorAll('.kd-played .card').length : -1;
+  });
+  if (shown < end.cards.length) seen.bad.push(`ply ${st.ply}: ${shown < 0 ? 'no trick held' : `${shown} of ${end.cards.length} cards`}`);
 }
 
 /** The mark fades in for a page that allows motion and appears at once under
@@ -893,8 +911,10 @@ async function twoPlayers(browser, server, type) {
   let shot = false;
   let reloaded = false;
   let logMarked = 0;
+  const heldSeen = { ends: 0, bad: /** @type {string[]} */ ([]) };
   await playOut(type, id, [alice, bob], [spectator], {
     async afterMove(ply) {
+      if (type === 'king-of-danger') await heldUnderReducedMotion(alice, id, heldSeen);
       if (logMarked) {
         // The live log only ever gains lines: the lines already there are the same DOM nodes
         // after a move (a re-created line would be read again), and the move's events follow.
@@ -931,6 +951,10 @@ async function twoPlayers(browser, server, type) {
         await waitPly(bob, ply);
         check(await bob.page.locator('[data-testid=seat-1]', { hasText: '(you)' }).count() === 1,
           `${type}: after a reload bob is back in seat 1`);
+        // The snapshot names the last move, so the reloaded board marks it (compared with the
+        // frame's events like every other move's mark).
+        const marked = await lastMoveMarked(bob, type, id);
+        check(Array.isArray(marked), `${type}: after a reload bob's page is told the last move and marks it (${marked})`);
         await recordDom(bob);
       }
     },
@@ -947,6 +971,10 @@ async function twoPlayers(browser, server, type) {
   }
   await spectator.page.waitForTimeout(200);
   for (const p of [alice, bob, spectator]) await recordDom(p);
+  if (type === 'king-of-danger') {
+    check(heldSeen.ends > 0 && heldSeen.bad.length === 0,
+      `${type}: under reduced motion each finished trick stays on the table, with its cards, until the next is led (${heldSeen.ends} tricks): ${heldSeen.bad.slice(0, 3).join('; ')}`);
+  }
   const seen = lastMoveSeen[type] || { moves: 0, shown: 0, bad: [] };
   check(seen.moves > 0 && seen.shown > 0 && seen.bad.length === 0,
     `${type}: the board marks where each last move happened (${seen.moves} moves compared, ${seen.shown} marked): ${seen.bad.slice(0, 4).join('; ')}`);
@@ -1496,8 +1524,10 @@ async function previews(browser, server, type) {
 
 /**
  * A registered player's account menu: registering turns the guest into an account, whose menu
- * holds the profile link, this browser's settings and Log out; logging out leaves a new guest
- * (a new token) in this browser.
+ * holds the profile link, this browser's settings, a password change and Log out. The password
+ * change refuses two different new passwords in the page (nothing sent) and a wrong old one
+ * (the server's reason shown), then changes it, which logs out another browser logged in to the
+ * account, not this one; logging out leaves a new guest (a new token) in this browser.
  * @param {any} browser @param {any} server
  */
 async function account(browser, server) {
@@ -1516,12 +1546,49 @@ async function account(browser, server) {
   await page.click('[data-testid=setting-previews]');
   check(await page.evaluate(() => localStorage.getItem('ramparts.previews')) === (before ? '0' : '1'),
     'account: a setting is kept in this browser');
+  await passwordChange(browser, server, me);
   await page.click('[data-testid=logout]');
   await page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });
   const token = await page.evaluate(() => localStorage.getItem('ramparts.token'));
   check(!!token && token !== guestToken, 'account: logging out leaves a new guest with a new token');
   check(me.errors.length === 0, `account: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
+}
+
+/** The account menu's password change (issue 27), with a second browser logged in to the same
+ * account. @param {any} browser @param {any} server @param {any} me */
+async function passwordChange(browser, server, me) {
+  const page = me.page;
+  const other = await person(browser, server, 'account-elsewhere');
+  await other.page.getByRole('button', { name: 'Log in' }).click();
+  await other.page.getByLabel('Name').fill('Tester1');
+  await other.page.getByLabel('Password').fill('a long enough password');
+  await other.page.locator('.account-form').getByRole('button', { name: 'Log in' }).click();
+  await other.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
+  await page.click('[data-testid=password-open]');
+  const message = page.locator('[data-testid=password-message]');
+  const sentBefore = me.sent.filter((f) => f.includes('"password"')).length;
+  await page.fill('[data-testid=password-old]', 'a long enough password');
+  await page.fill('[data-testid=password-new]', 'another long password');
+  await page.fill('[data-testid=password-again]', 'another long passwort');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'differ' }).waitFor({ timeout: STEP_TIMEOUT });
+  check(me.sent.filter((f) => f.includes('"password"')).length === sentBefore,
+    'account: two different new passwords are refused in the page, nothing sent');
+  await page.fill('[data-testid=password-old]', 'not my password');
+  await page.fill('[data-testid=password-again]', 'another long password');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'old password is wrong' }).waitFor({ timeout: STEP_TIMEOUT });
+  check(await message.getAttribute('role') === 'alert', 'account: a wrong old password is refused, and said at once (role=alert)');
+  await axeCheck(page, 'the password change form', AXE_PASSES.slice(0, 1));
+  await page.fill('[data-testid=password-old]', 'a long enough password');
+  await page.click('[data-testid=password-submit]');
+  await message.filter({ hasText: 'Password changed. One other device was logged out.' }).waitFor({ timeout: STEP_TIMEOUT });
+  await other.page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });
+  check(await page.textContent('[data-testid=user-name]') === 'Tester1',
+    'account: the password is changed; the other browser is logged out (a new guest there), this one is not');
+  check(other.errors.length === 0, `account: no console errors in the other browser: ${other.errors.join(' | ')}`);
+  await other.context.close();
 }
 
 /** Wait until the last state the server sent the page satisfies `test` (each frame is looked
@@ -1604,6 +1671,35 @@ async function pace(browser, server) {
     seen = true;
   }
   check(seen, 'pace: a turn with several replies of the computer was seen paced');
+  // A finished trick stays on the table 1500 ms (pace.js), the computer's next card waiting
+  // behind it: play on until a trick finished by the computer is seen from its start to its end.
+  let held = null;
+  for (let turn = 0; turn < 12 && !held; turn++) {
+    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
+    for (let i = 0; i < 100 && !await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]'); i++) await page.clock.runFor(100);
+    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
+    const ply = (await tableState(me)).ply;
+    await page.click('.board-area [data-move]');
+    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
+    await serverSays(me, id, (last) => last.ply > ply && (!!last.legal || last.status !== 'live'));
+    let since = await page.$('[data-testid=held-trick]') ? -1 : null; // held before the clock ran: not measured
+    for (let i = 1; i <= 80 && !held; i++) {
+      await page.clock.runFor(100);
+      const now = !!await page.$('[data-testid=held-trick]');
+      if (now && since === null) since = i;
+      if (now && since === i - 2) { // after the effects that run once painted (the log's scroll)
+        await page.screenshot({ path: path.join(OUT, 'king-of-danger-trick-held-1280x800.png'), animations: 'disabled' });
+      }
+      if (!now && since !== null) {
+        if (since >= 0) held = i - since;
+        since = null;
+      }
+      if (!now && await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]')) break;
+    }
+  }
+  console.log(`pace: a finished trick was held ${held} steps of 100 ms`);
+  check(held !== null && held >= 15 && held <= 16,
+    `pace: a finished trick stays on the table 1500 ms, then is cleared (shown for ${held} steps of 100 ms)`);
   check(me.errors.length === 0, `pace: no console errors: ${me.errors.join(' | ')}`);
   await context.close();
 }

@@ -1,9 +1,12 @@
 // king-of-danger.js — King of Danger's table: the trick in the middle, the seats around it with
 // their castle trackers (1 to 8), scores, hand sizes and known voids; with two players each
 // seat's face-up row over its face-down cards. Click a card you may play (from your hand or
-// your face-up row); a Wizard that leads asks for its call, Walls or Cannons.
+// your face-up row); a Wizard that leads asks for its call, Walls or Cannons. A trick the last
+// move finished stays on the table for a moment (TRICK_HOLD_MS; under reduced motion until the
+// next card is played) before it is cleared, so every player sees its cards and who won it.
 import { html } from 'htm/preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { reducedMotion, trickEnd, TRICK_HOLD_MS } from '../pace.js';
 import { Chooser, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
 import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
@@ -52,12 +55,35 @@ function Tracker({ value }) {
     aria-label=${`castle ${value}`}>${cells}</span>`;
 }
 
+/** The trick the last move finished (its event, KD-6 won or KD-7 set aside), while the table
+ * has no card of the next one yet: its cards by seat (from the view's last trick, or the
+ * event's cards alone when a new hand has begun since), its winner, and a key for it.
+ * @param {any} last @param {any} view */
+function finishedTrick(last, view) {
+  const e = trickEnd(last && last.events);
+  if (!e || view.trick.length > 0 || !Array.isArray(e.cards)) return null;
+  const lt = view.last_trick;
+  const same = lt && lt.cards.length === e.cards.length && lt.cards.every((/** @type {any} */ t) => e.cards.includes(t.card));
+  /** @type {{seat: number|null, card: string}[]} */
+  const cards = same ? lt.cards : e.cards.map((/** @type {string} */ card) => ({ seat: null, card }));
+  return { cards, winner: e.kind === 'trick-won' ? e.seat : null, key: `${view.hand_number}:${view.trick_number}:${e.cards.join(' ')}` };
+}
+
 /** @param {import('./index.js').BoardProps} props */
 export function KingOfDangerBoard({ view, legal, you, seats, send, status, last }) {
   const marks = lastSpots('king-of-danger', last);
   // Over by the rules, or by resignation, agreement or time though the hand is not played out.
   const over = view.over || (status !== undefined && status !== 'live');
   const [choice, setChoice] = useState(/** @type {any[]|null} */ (null));
+  const finished = finishedTrick(last, view);
+  const [cleared, setCleared] = useState('');
+  const keepAll = reducedMotion();
+  useEffect(() => {
+    if (!finished || keepAll) return undefined;
+    const timer = setTimeout(() => setCleared(finished.key), TRICK_HOLD_MS);
+    return () => clearTimeout(timer);
+  }, [finished ? finished.key : '', keepAll]);
+  const held = finished && (keepAll || cleared !== finished.key) ? finished : null;
   const dragged = useRef(/** @type {{card: string, from: string}|null} */ (null));
   const moves = legal || [];
   const n = view.players;
@@ -101,12 +127,17 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status, last 
         Hand ${view.hand_number} · trick ${view.trick_number} of ${view.tricks_per_hand}
         ${view.trick_suit ? html` · <b class=${`suit-${view.trick_suit}`}>${view.trick_suit} trick</b>` : ''}
       </div>
+      ${held && html`<div class="kd-held" role="group" data-testid="held-trick" aria-label="The trick just played">
+        <p class="kd-held-head">${held.winner !== null ? `${name(held.winner)} won this trick` : 'Only Kings: the trick is set aside'}${over ? '' : ` · ${name(view.to_act)} leads next`}</p>
+        <div class="kd-trick-cards">${held.cards.map((t) => html`<figure class=${`kd-played ${t.seat !== null ? seatClass(t.seat, name(t.seat)) : ''}${t.seat === held.winner ? ' kd-winner' : ''}${spotClass(marks, `card:${t.card}`)}`}
+          ...${spotAttrs(marks, `card:${t.card}`)}><${KdCard} card=${t.card} /><figcaption>${t.seat !== null ? name(t.seat) : ''}${t.seat === held.winner ? ' (won)' : ''}<${LastTag} marks=${marks} spot=${`card:${t.card}`} /></figcaption></figure>`)}</div>
+      </div>`}
       <div class="kd-trick-cards">
-        ${view.trick.length === 0 && html`<span class="muted">${over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
+        ${view.trick.length === 0 && !held && html`<span class="muted">${over ? 'Game over' : `${name(view.to_act)} leads`}</span>`}
         ${[...trickBy.entries()].map(([s, c]) => html`<figure class=${`kd-played ${seatClass(s, name(s))} reveal-card${spotClass(marks, `card:${c}`)}`}
           ...${spotAttrs(marks, `card:${c}`)}><${KdCard} card=${c} /><figcaption>${name(s)}<${LastTag} marks=${marks} spot=${`card:${c}`} /></figcaption></figure>`)}
       </div>
-      ${view.last_trick && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t, i) => html`${i ? ', ' : ''}<span
+      ${view.last_trick && !held && html`<div class="kd-last small">Last trick: ${view.last_trick.cards.map((t, i) => html`${i ? ', ' : ''}<span
           class=${`kd-last-card${spotClass(marks, `card:${t.card}`)}`} ...${spotAttrs(marks, `card:${t.card}`)}>${name(t.seat)} ${cardTitle(t.card)}<${LastTag}
           marks=${marks} spot=${`card:${t.card}`} /></span>`)}
         ${view.last_trick.winner !== null && view.last_trick.winner !== undefined ? ` — ${name(view.last_trick.winner)} won` : ' — set aside'}</div>`}

@@ -2,16 +2,19 @@
 // Worker that referees the game (worker.js) and keeps what the UI renders: the human seat's
 // view and legal moves, the event log as told to that seat, the hint. The game's record is
 // saved in local storage after every change, so a reload resumes it; the page never reads
-// the referee's state (what the record holds is for resuming and downloading only).
+// the referee's state (what the record holds is for resuming and downloading only). The
+// computer's moves are shown one at a time, as online (pace.js): the worker sends them all at
+// once, and they wait in a display queue.
+import { holdAfter, pacing } from '../pace.js';
 
 const SAVE_KEY = 'ramparts.offline';
 
 /**
  * @typedef {{info: any, you: number, view: any, legal: import('../client.js').LegalMove[],
- *   events: any[], record: string}} Snapshot
+ *   events: any[], record: string, computer?: boolean}} Snapshot
  * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
  *   hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
- *   failed: string|null}} OfflineState
+ *   failed: string|null, queued: number, thinking: boolean}} OfflineState
  */
 
 /** Where the built client put the worker and the engine (index.html's meta ramparts-offline). */
@@ -29,7 +32,11 @@ export function offlineFiles() {
 export class OfflineSession {
   constructor() {
     /** @type {OfflineState} */
-    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null };
+    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false };
+    /** @type {Snapshot[]} snapshots waiting to be shown, in the worker's order */
+    this.queue = [];
+    /** @type {any} the timer of the one on show, if it is held */
+    this.timer = null;
     /** @type {Set<() => void>} */
     this.listeners = new Set();
     this.logKey = 1;
@@ -70,7 +77,7 @@ export class OfflineSession {
         this.set({ games: m.games });
         break;
       case 'snapshot':
-        this.snapshot(m);
+        this.paced(m);
         break;
       case 'hint':
         this.set({ hint: m.text, hintBusy: false });
@@ -81,6 +88,41 @@ export class OfflineSession {
       default:
         break;
     }
+  }
+
+  /** Show a snapshot now, or queue it behind the computer's move on show.
+   * @param {Snapshot} m */
+  paced(m) {
+    // The computer is still to reply when the last snapshot received (shown or queued) has a
+    // computer's seat to act.
+    this.state.thinking = !m.info.over && m.info.to_move !== m.you;
+    // The player's own move (an undo, a resignation) shows at once unless computer's moves
+    // wait before it: the order stays the worker's.
+    if (this.timer && (this.queue.length > 0 || m.computer)) {
+      this.queue.push(m);
+      this.set({ queued: this.queue.length });
+      return;
+    }
+    this.snapshot(m);
+    const ms = pacing() ? holdAfter(m.events, !!m.computer) : 0;
+    if (!ms) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.nextPaced(), ms);
+  }
+
+  nextPaced() {
+    this.timer = null;
+    const next = this.queue.shift();
+    this.set({ queued: this.queue.length });
+    if (next) this.paced(next);
+  }
+
+  /** Drop what waits to be shown (a new game, a resumed one, the setup screen). */
+  clearPaced() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    this.state.queued = 0;
   }
 
   /** @param {Snapshot} m */
@@ -108,6 +150,7 @@ export class OfflineSession {
 
   /** @param {string} game @param {number} players @param {number} human @param {string} level */
   start(game, players, human, level) {
+    this.clearPaced();
     this.set({ snap: null, log: [], error: null, hint: null });
     this.send({ t: 'start', game, players, human, level });
   }
@@ -115,12 +158,14 @@ export class OfflineSession {
   resume() {
     const s = this.saved();
     if (!s) return;
+    this.clearPaced();
     this.set({ snap: null, log: [], error: null, hint: null });
     this.send({ t: 'resume', record: s.record, human: s.human });
   }
 
   /** Leave the game for the setup screen; the saved game stays until another starts. */
   leave() {
+    this.clearPaced();
     this.set({ snap: null, log: [], error: null, hint: null });
   }
 

@@ -43,17 +43,18 @@ function must(engine, req) {
 
 /**
  * What the human's seat may see now, with the events it was told since the last snapshot.
- * The record (for resuming after a reload and for download) goes with it.
- * @param {any} engine @param {any[]} events
+ * The record (for resuming after a reload and for download) goes with it; `computer` says a
+ * computer's move made it (the page shows those one at a time).
+ * @param {any} engine @param {any[]} events @param {boolean} [computer]
  */
-function snapshot(engine, events) {
+function snapshot(engine, events, computer = false) {
   if (!current) return;
   const { match, human } = current;
   const info = must(engine, { op: 'info', match });
   const view = must(engine, { op: 'view', match, viewer: human }).view;
   const legal = must(engine, { op: 'legal', match, viewer: human }).legal;
   const record = must(engine, { op: 'record', match }).record;
-  post({ t: 'snapshot', info: publicInfo(info), you: human, view, legal, events, record });
+  post({ t: 'snapshot', info: publicInfo(info), you: human, view, legal, events, record, computer });
 }
 
 /** The match's summary without the referee's notation of anything. @param {any} info */
@@ -70,7 +71,7 @@ function computerTurns(engine) {
     const info = must(engine, { op: 'info', match: current.match });
     if (info.over || info.to_move === current.human) return;
     const played = must(engine, { op: 'genmove', match: current.match, viewer: current.human });
-    snapshot(engine, played.events);
+    snapshot(engine, played.events, true);
   }
 }
 

@@ -101,7 +101,8 @@ function OfflineTable({ s }) {
   const status = info.over ? st.log.length && st.log[st.log.length - 1].kind === 'game-over' ? st.log[st.log.length - 1].text : 'The game is over.'
     : myTurn ? 'Your turn.' : `${info.seats[info.to_move].seat_name} (computer) is thinking…`;
   return html`<div class=${`table-page game-${info.game}`} data-testid="table" data-offline="yes" data-ply=${info.moves}
-      data-status=${info.over ? 'over' : 'live'} data-my-turn=${myTurn ? 'yes' : 'no'}>
+      data-status=${info.over ? 'over' : 'live'} data-my-turn=${myTurn ? 'yes' : 'no'} data-queued=${st.queued}
+      data-thinking=${st.thinking ? 'yes' : 'no'}>
     <header class="table-head">
       <h1>${info.title} <span class="muted">offline</span></h1>
       <ol class="seats" aria-label="Players">${seats.map((/** @type {any} */ x) => html`<li key=${x.seat}
