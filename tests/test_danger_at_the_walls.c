@@ -264,6 +264,9 @@ static void test_DW1_setup(void **unused)
             assert_int_equal(count_face_everywhere(&s, f), TOTAL[f]);
     }
     assert_true(seen_a[9] > 0 && seen_a[10] > 0 && seen_a[11] > 0);
+    /* The deal copies card-by-card lists of the decks: they hold the rulebook's cards in face
+     * order (the order the shuffles start from). */
+    assert_true(dw_deck_lists_agree());
 }
 
 /* Rulebook "Card Distributions": each personal deck is Flag, Cannon Attack, Cannon-6, Cannon-8

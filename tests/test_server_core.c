@@ -479,6 +479,37 @@ static void test_create_is_checked(void **state)
 
 /* ---- play ---- */
 
+/* Issue 31: with cfg.ai_hard_ms (`serve --ai-hard-ms`) the hard AI thinks in time against a
+ * person in an untimed game; other levels, timed games and the setting at 0 keep the level's
+ * iterations, and the AI moves with the time budget. */
+static void test_hard_ai_thinks_in_time_against_a_person(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    char spec[24];
+    const int64_t game = create(1, "walls-and-armies", "[\"me\",\"ai:hard\"]", NULL);
+    rs_server_ai_seat_spec(H.srv, table(game), 1, spec, sizeof spec);
+    assert_string_equal(spec, "hard"); /* off by default */
+    H.srv->cfg.ai_hard_ms = 40;
+    rs_server_ai_seat_spec(H.srv, table(game), 1, spec, sizeof spec);
+    assert_string_equal(spec, "hard:ms=40");
+    const int64_t medium = create(1, "walls-and-armies", "[\"me\",\"ai:medium\"]", NULL);
+    rs_server_ai_seat_spec(H.srv, table(medium), 1, spec, sizeof spec);
+    assert_string_equal(spec, "medium");
+    const int64_t timed =
+        create(1, "walls-and-armies", "[\"me\",\"ai:hard\"]",
+               "\"clock\":{\"kind\":\"live\",\"initial_ms\":600000,\"increment_ms\":0}");
+    rs_server_ai_seat_spec(H.srv, table(timed), 1, spec, sizeof spec);
+    assert_string_equal(spec, "hard");
+    /* my decisions until the AI is to move (a turn may ask me for several) */
+    for (int moves = 0; rs_table_to_move(table(game)) == 0 && moves < 50; moves++)
+        play_first(1, game);
+    assert_int_equal(rs_table_to_move(table(game)), 1);
+    const size_t before = rs_table_ply(table(game));
+    think(); /* the AI's move, searched for 40 ms */
+    assert_true(rs_table_ply(table(game)) > before || table(game)->row.status != RS_GAME_LIVE);
+}
+
 /* The AI in one step: the game starts at once and the AI answers on a worker. */
 static void test_play_the_ai(void **state)
 {
@@ -1059,6 +1090,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lobby_join_leave_invite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_pushes_coalesce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_is_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hard_ai_thinks_in_time_against_a_person, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_play_the_ai, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_refused_with_reasons, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_runs_out, setup, teardown),

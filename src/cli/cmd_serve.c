@@ -51,6 +51,9 @@ static void serve_help(void)
            "                       [RAMPARTS_ALLOW_ORIGIN, comma-separated]\n"
            "  --ai-threads N       threads for AI players [RAMPARTS_AI_THREADS] (default: the\n"
            "                       cores less one, at least 1)\n"
+           "  --ai-hard-ms MS      the hard AI thinks MS milliseconds a move against a person in\n"
+           "                       an untimed game instead of its iterations, 0 to 10000\n"
+           "                       [RAMPARTS_AI_HARD_MS] (default 0: its iterations)\n"
            "  --grace SECONDS      how long a player may be gone before the opponent can claim\n"
            "                       the game [RAMPARTS_GRACE] (default 60)\n"
            "  --expire SECONDS     open games whose creator and players are gone, and games\n"
@@ -231,6 +234,12 @@ static bool apply(serve_options *o, const char *option, const char *value)
         o->core.ai_threads = (int)n;
         return true;
     }
+    if (strcmp(option, "--ai-hard-ms") == 0) {
+        if (!number(option, value, 0, 10000, &n))
+            return false;
+        o->core.ai_hard_ms = n;
+        return true;
+    }
     if (strcmp(option, "--grace") == 0) {
         if (!number(option, value, 1, 86400, &n))
             return false;
@@ -271,6 +280,7 @@ static const struct {
     {"RAMPARTS_TLS_CERT", "--tls-cert"},
     {"RAMPARTS_TLS_KEY", "--tls-key"},
     {"RAMPARTS_AI_THREADS", "--ai-threads"},
+    {"RAMPARTS_AI_HARD_MS", "--ai-hard-ms"},
     {"RAMPARTS_GRACE", "--grace"},
     {"RAMPARTS_EXPIRE", "--expire"},
     {"RAMPARTS_RATE", "--rate"},

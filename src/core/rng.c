@@ -5,7 +5,7 @@
 
 #define PCG_MULTIPLIER 6364136223846793005ULL
 
-static uint32_t pcg_next(rp_rng *rng);
+static inline uint32_t pcg_next(rp_rng *rng);
 
 /* WebAssembly without threads has one thread and no thread-local storage. */
 #if defined(__wasm__) && !defined(__wasm_atomics__)
@@ -17,11 +17,25 @@ static uint32_t pcg_next(rp_rng *rng);
 /* The draw list in use on this thread (explicit chance), or NULL. */
 static THREAD_LOCAL rp_draws *draws_in_use;
 
+/* How many threads have a draw list in use. While none has, a draw need not read the
+ * thread-local pointer, which in position-independent code costs a call's worth of saved
+ * registers; a thread always sees its own changes, so a stale count on another thread only
+ * sends it the slow way. */
+static int threads_with_draws;
+
 rp_draws *rp_rng_use_draws(rp_draws *draws)
 {
     rp_draws *before = draws_in_use;
     draws_in_use = draws;
+    if (!before != !draws)
+        __atomic_fetch_add(&threads_with_draws, draws ? 1 : -1, __ATOMIC_RELAXED);
     return before;
+}
+
+/* Whether a draw must look for this thread's draw list: only while some thread uses one. */
+static inline bool draws_may_be_listed(void)
+{
+    return __builtin_expect(__atomic_load_n(&threads_with_draws, __ATOMIC_RELAXED) != 0, 0);
 }
 
 /* The next value of the draw list for a draw below `bound`. */
@@ -48,7 +62,7 @@ void rp_rng_seed(rp_rng *rng, uint64_t seed, uint64_t stream)
     (void)pcg_next(rng);
 }
 
-static uint32_t pcg_next(rp_rng *rng)
+static inline uint32_t pcg_next(rp_rng *rng)
 {
     uint64_t old = rng->state;
     rng->state = old * PCG_MULTIPLIER + rng->inc;
@@ -64,9 +78,29 @@ uint32_t rp_rng_next(rp_rng *rng)
     return pcg_next(rng);
 }
 
-static uint32_t drawn_below(rp_rng *rng, uint32_t bound);
+/* Lemire's method after a first product m whose low half fell below the bound: a division,
+ * and new draws while that low half is below the threshold (rare, so kept off the fast path). */
+static __attribute__((noinline)) uint32_t redrawn_below(rp_rng *rng, uint32_t bound, uint64_t m)
+{
+    const uint32_t threshold = (uint32_t)(-bound) % bound;
+    while ((uint32_t)m < threshold)
+        m = (uint64_t)pcg_next(rng) * bound;
+    return (uint32_t)(m >> 32);
+}
 
-uint32_t rp_rng_below(rp_rng *rng, uint32_t bound)
+/* Lemire's nearly-divisionless method: a multiply, and a division only on rare rejections.
+ * Inlined into the draws' fast paths: a random playout draws once an action or more. */
+static inline __attribute__((always_inline)) uint32_t drawn_below(rp_rng *rng, uint32_t bound)
+{
+    const uint64_t m = (uint64_t)pcg_next(rng) * bound;
+    if (__builtin_expect((uint32_t)m < bound, 0))
+        return redrawn_below(rng, bound, m);
+    return (uint32_t)(m >> 32);
+}
+
+/* A draw when some thread has a draw list: this thread's listed value, or the generator's
+ * value (recorded when the list records). Kept apart so the common path saves no register. */
+static __attribute__((noinline)) uint32_t draw_maybe_listed(rp_rng *rng, uint32_t bound)
 {
     rp_draws *d = draws_in_use;
     if (!d)
@@ -80,19 +114,11 @@ uint32_t rp_rng_below(rp_rng *rng, uint32_t bound)
     return value;
 }
 
-/* Lemire's nearly-divisionless method: a multiply, and a division only on rare rejections. */
-static uint32_t drawn_below(rp_rng *rng, uint32_t bound)
+uint32_t rp_rng_below(rp_rng *rng, uint32_t bound)
 {
-    uint64_t m = (uint64_t)pcg_next(rng) * bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound) {
-        uint32_t threshold = (uint32_t)(-bound) % bound;
-        while (low < threshold) {
-            m = (uint64_t)pcg_next(rng) * bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
+    if (draws_may_be_listed())
+        return draw_maybe_listed(rng, bound);
+    return drawn_below(rng, bound);
 }
 
 double rp_rng_unit(rp_rng *rng)
@@ -102,8 +128,10 @@ double rp_rng_unit(rp_rng *rng)
 
 void rp_rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n)
 {
+    const bool listed = draws_may_be_listed(); /* nothing in the loop changes it */
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rp_rng_below(rng, (uint32_t)i + 1);
+        int j = (int)(listed ? draw_maybe_listed(rng, (uint32_t)i + 1)
+                             : drawn_below(rng, (uint32_t)i + 1));
         uint8_t t = items[i];
         items[i] = items[j];
         items[j] = t;
@@ -112,8 +140,10 @@ void rp_rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n)
 
 void rp_rng_shuffle_u16(rp_rng *rng, uint16_t *items, int n)
 {
+    const bool listed = draws_may_be_listed(); /* nothing in the loop changes it */
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rp_rng_below(rng, (uint32_t)i + 1);
+        int j = (int)(listed ? draw_maybe_listed(rng, (uint32_t)i + 1)
+                             : drawn_below(rng, (uint32_t)i + 1));
         uint16_t t = items[i];
         items[i] = items[j];
         items[j] = t;

@@ -250,6 +250,24 @@ void rs_server_disconnect(rs_server *srv, uint64_t conn)
 
 /* ---- AI jobs ---- */
 
+/* The spec an AI seat plays with: its level, but `hard` against a person thinks for
+ * cfg.ai_hard_ms a move when that is set (issue 31: strongest in the time a person waits),
+ * only in an untimed game, so no clock can run out while it thinks. Games among AIs keep the
+ * level's iterations (the server makes none: a game has a person). */
+void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, char *out,
+                            size_t size)
+{
+    const char *level = t->row.seat[seat].ai_level;
+    bool person = false;
+    for (int s = 0; s < t->row.seats; s++)
+        person = person || t->row.seat[s].kind == RS_SEAT_HUMAN;
+    if (srv->cfg.ai_hard_ms > 0 && person && strcmp(level, "hard") == 0 &&
+        t->row.clock_kind == RS_CLOCK_NONE)
+        snprintf(out, size, "hard:ms=%d", (int)srv->cfg.ai_hard_ms); /* at most 10000 */
+    else
+        snprintf(out, size, "%s", level);
+}
+
 void rs_server_schedule_ai(rs_server *srv, rs_table *t)
 {
     int seat = rs_table_to_move(t);
@@ -270,7 +288,7 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     job->seat = seat;
     job->game = t->game;
     rp_state_copy(t->game, &job->state, &t->match.state);
-    snprintf(job->level, sizeof job->level, "%s", t->row.seat[seat].ai_level);
+    rs_server_ai_seat_spec(srv, t, seat, job->level, sizeof job->level);
     job->seed = rs_seed_new();
     if (rs_workers_submit(srv->workers, job)) {
         t->ai_ply = job->ply;

@@ -36,6 +36,8 @@ typedef struct rs_output {
 typedef struct rs_server_config {
     const char *db_path; /* ":memory:" for tests and fuzzing */
     int ai_threads;      /* 0: jobs run only in rs_server_run_jobs_inline */
+    int64_t ai_hard_ms;  /* > 0: the hard AI thinks this long a move against a person in an
+                          * untimed game, instead of its iterations (0: its iterations) */
     int64_t grace_ms;    /* a disconnected player's opponent may claim after this */
     int64_t token_days;  /* a login token lives this long */
     int rate_messages;   /* messages per rate window and connection */

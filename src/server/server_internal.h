@@ -91,6 +91,10 @@ int64_t rs_server_now_us(rs_server *srv);
 int64_t rs_server_now_ms(rs_server *srv);
 rs_conn *rs_server_conn(rs_server *srv, uint64_t id);
 rs_table *rs_server_table(rs_server *srv, int64_t id);
+/* The AI spec the seat's next move is searched with (its level, or `hard` with a time budget
+ * against a person: cfg.ai_hard_ms). */
+void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, char *out,
+                            size_t size);
 bool rs_server_add_table(rs_server *srv, rs_table *t);
 /* Note a game changed in this iteration (for AI scheduling, the lobby, commit failure). */
 void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before);

@@ -30,7 +30,7 @@ typedef struct rs_job {
     int seat;
     const rp_game *game;
     rp_state state; /* a copy: workers never touch a live game */
-    char level[16];
+    char level[24]; /* the AI's spec: a level, perhaps with a time budget ("hard:ms=2000") */
     uint64_t seed;
     /* HASH / VERIFY / HINT */
     uint64_t conn; /* who asked */

@@ -27,6 +27,11 @@ expect_status "ramparts serve --help exits 0" 0 "$RAMPARTS" serve --help
 expect_status "a bad serve option exits 2" 2 "$RAMPARTS" serve --grace
 out=$("$RAMPARTS" serve --nonsense 1 2>&1)
 expect_match "a bad serve option is named" "$out" "ramparts serve: .*--nonsense"
+for bad in -1 10001 soon; do
+  out=$("$RAMPARTS" serve --ai-hard-ms "$bad" 2>&1)
+  expect_status "serve --ai-hard-ms $bad exits 2" 2 "$RAMPARTS" serve --ai-hard-ms "$bad"
+  expect_match "serve --ai-hard-ms $bad is named with its range" "$out" "--ai-hard-ms.*$bad"
+done
 
 # A copy of the tool alone, without its helpers: serve and mpirun fail with exit 1 and say
 # what is missing; every other command still works.

@@ -129,6 +129,8 @@ extern const rp_game rp_danger_at_the_walls;
 /* The main deck's cards by face (33, with both Flags), the personal decks' (rules.c). */
 extern const uint8_t dw_main0[DW_FACES];
 extern const uint8_t dw_personal0[2][DW_FACES];
+/* Whether rules.c's card-by-card deck lists hold the cards of dw_main0 and dw_personal0. */
+bool dw_deck_lists_agree(void);
 /* Leader action index l -> face (rules.c). */
 extern const uint8_t dw_leader_face[6];
 /* Card names, one word each as views, events, the state notation and secret_names spell them;

@@ -28,6 +28,17 @@ static int cannon_value(int f)
     return f - DW_C5 + 5;
 }
 
+/* Three consecutive byte counts as the low bytes of a word (byte 0 the first), and back
+ * (store_counts, below); the fourth byte is read and written unchanged. */
+static inline uint32_t load_counts(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, sizeof x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap32(x);
+#endif
+    return x;
+}
 /* ------------------------------------------------------------------------------------------ */
 /* Board queries                                                                              */
 
@@ -39,6 +50,14 @@ static inline int active_cannon(const dw_state *s, int w, int seat)
     if (sd->ncannon == 0 || (seat == DW_BLUE && dw_spy_on_top_cannon(s, w)))
         return -1;
     return sd->cannon[sd->ncannon - 1];
+}
+
+/* The Archers' strength of a side: archers[0] + 2 * archers[1] + 3 * archers[2], as byte 2
+ * of one product (each byte of it stays below 256: a side holds at most 13, 7 and 5 Archers
+ * of values 1, 2, 3, so nothing carries). */
+static inline int archer_strength(const dw_side *sd)
+{
+    return (int)((load_counts(sd->archers) & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu);
 }
 
 /* Leaders of `seat` at w that are not covered by the Spy. */
@@ -57,7 +76,7 @@ static inline int strength(const dw_state *s, int wall, int seat)
 {
     const dw_side *sd = &s->side[wall][seat];
     unsigned red = s->side[wall][DW_RED].leaders;
-    int a = sd->archers[0] + 2 * sd->archers[1] + 3 * sd->archers[2];
+    int a = archer_strength(sd);
     int cf = active_cannon(s, wall, seat);
     int c = cf < 0 ? 0 : cannon_value(cf);
     if (red & LB(DW_WIZARD))
@@ -146,9 +165,54 @@ static const uint32_t archer_offsets[343][28] = {BY_KEY(SUB_ROW)};
 /* uint16_t, not uint8_t: clang checks both arms of SUB_COUNT's ?: against the element type,
  * and the arm never taken (keys of more than six Archers) exceeds 255. */
 static const uint16_t archer_count[343] = {BY_KEY(SUB_COUNT)};
+/* For each Archer play's offset n1*49 + n2*7 + n3, its counts as the bytes of one word (byte
+ * v - 1 the Archers of value v, byte 3 their total): apply adds and subtracts them at once. */
+#define COUNTS_WORD(n1, n2, n3)                                                                    \
+    ((uint32_t)(n1) | (uint32_t)(n2) << 8 | (uint32_t)(n3) << 16 |                                 \
+     (uint32_t)((n1) + (n2) + (n3)) << 24)
+static const uint32_t archer_play_counts[343] = {BY_KEY(COUNTS_WORD)};
+
+static inline void store_counts(uint8_t *p, uint32_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap32(x);
+#endif
+    memcpy(p, &x, sizeof x);
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Setup                                                                                      */
+
+/* The main deck without its two Flags, and the personal decks, each in face order (dw_main0
+ * and dw_personal0 listed card by card; the tests check they agree): dw_init copies them,
+ * so a deal (once a random playout) does not rebuild them. */
+static const uint8_t main_without_flags[DW_MAIN + 12 - 2] = {
+    DW_A1, DW_A1, DW_A1, DW_A1, DW_A1, DW_A1, DW_A1, DW_A1, DW_A1,    DW_A1, DW_A1,
+    DW_A1, DW_A1, DW_A2, DW_A2, DW_A2, DW_A2, DW_A2, DW_A2, DW_A2,    DW_A3, DW_A3,
+    DW_A3, DW_A3, DW_A3, DW_C5, DW_C6, DW_C7, DW_C8, DW_C9, DW_ATTACK};
+static const uint8_t personal_cards[2][DW_PERSONAL] = {
+    {DW_C6, DW_C8, DW_FLAG, DW_ATTACK, DW_GENERAL, DW_NOBLE, DW_ENGINEER, DW_ASSASSIN},
+    {DW_C6, DW_C8, DW_FLAG, DW_ATTACK, DW_KING, DW_WIZARD, DW_BUILDER, DW_SPY}};
+
+/* Whether the card lists above hold exactly the cards of dw_main0 and dw_personal0. */
+bool dw_deck_lists_agree(void)
+{
+    uint8_t main[DW_FACES] = {0}, personal[2][DW_FACES] = {{0}};
+    for (size_t i = 0; i < sizeof main_without_flags; i++)
+        main[main_without_flags[i]]++;
+    main[DW_FLAG] += 2;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < DW_PERSONAL; i++) {
+            personal[p][personal_cards[p][i]]++;
+            if (i && personal_cards[p][i] <= personal_cards[p][i - 1])
+                return false; /* face order, as the shuffle's result depends on it */
+        }
+    for (size_t i = 1; i < sizeof main_without_flags; i++)
+        if (main_without_flags[i] < main_without_flags[i - 1])
+            return false;
+    return memcmp(main, dw_main0, sizeof main) == 0 &&
+           memcmp(personal, dw_personal0, sizeof personal) == 0;
+}
 
 /* DW-1: shuffled main deck without Flags, six cards each (Blue first, alternating), Flag A
  * with 9..11 cards above it, then Flag B with at least 10 above it; personal decks shuffled. */
@@ -158,38 +222,28 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     dw_state *s = st;
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
-    uint8_t deck[DW_MAIN + 12];
-    int n = 0;
-    for (int f = 0; f < DW_FACES; f++)
-        for (int c = 0; c < dw_main0[f] - (f == DW_FLAG ? 2 : 0); c++)
-            deck[n++] = (uint8_t)f;
-    rp_rng_shuffle_u8(&s->rng, deck, n); /* deck[0] is the top */
-    for (int i = 0; i < 2 * DW_HAND; i++) {
+    enum { DEALT = 2 * DW_HAND, REST = (int)sizeof main_without_flags - DEALT };
+    uint8_t deck[sizeof main_without_flags];
+    memcpy(deck, main_without_flags, sizeof deck);
+    rp_rng_shuffle_u8(&s->rng, deck, (int)sizeof deck); /* deck[0] is the top */
+    for (int i = 0; i < DEALT; i++)
         s->hand[i & 1][deck[i]]++;
-        s->hand_n[i & 1]++;
+    s->hand_n[0] = s->hand_n[1] = DW_HAND;
+    /* The rest from the top, Flag A inserted at index a of it, then Flag B at index b of the
+     * result; stored with the top at the end. */
+    const int a = 9 + (int)rp_rng_below(&s->rng, 3);
+    const int b = 10 + (int)rp_rng_below(&s->rng, REST + 1 - 10 + 1);
+    for (int j = 0, placed = 0, next = DEALT; j < REST + 2; j++) {
+        uint8_t card = DW_FLAG;
+        if (j != b)
+            card = placed++ == a ? (uint8_t)DW_FLAG : deck[next++];
+        s->main[REST + 1 - j] = card;
     }
-    uint8_t rest[DW_MAIN];
-    int m = 0;
-    for (int i = 2 * DW_HAND; i < n; i++)
-        rest[m++] = deck[i];
-    int a = 9 + (int)rp_rng_below(&s->rng, 3);
-    memmove(rest + a + 1, rest + a, (size_t)(m - a));
-    rest[a] = DW_FLAG;
-    m++;
-    int b = 10 + (int)rp_rng_below(&s->rng, (uint32_t)(m - 10 + 1));
-    memmove(rest + b + 1, rest + b, (size_t)(m - b));
-    rest[b] = DW_FLAG;
-    m++;
-    for (int i = 0; i < m; i++)
-        s->main[i] = rest[m - 1 - i];
-    s->main_n = (uint8_t)m;
+    s->main_n = REST + 2;
     for (int p = 0; p < 2; p++) {
-        int k = 0;
-        for (int f = 0; f < DW_FACES; f++)
-            if (dw_personal0[p][f])
-                s->personal[p][k++] = (uint8_t)f;
-        rp_rng_shuffle_u8(&s->rng, s->personal[p], k);
-        s->personal_n[p] = (uint8_t)k;
+        memcpy(s->personal[p], personal_cards[p], DW_PERSONAL);
+        rp_rng_shuffle_u8(&s->rng, s->personal[p], DW_PERSONAL);
+        s->personal_n[p] = DW_PERSONAL;
     }
     for (int w = 0; w < DW_WALLS; w++)
         s->control[w] = DW_RED; /* DW-1: Red side up */
@@ -264,7 +318,9 @@ static inline unsigned shown_cards(const dw_side *sd)
     x = __builtin_bswap32(x);
 #endif
     x = (x + 0x7F7F7F7Fu) & 0x80808080u;
-    return (x >> 7 & 1u) | (x >> 14 & 2u) | (x >> 21 & 4u) | (x >> 28 & 8u);
+    /* bits 0, 8, 16, 24 gathered into bits 24..27 by one multiply (no two partial products
+     * share a bit, so nothing carries) */
+    return (x >> 7) * 0x01020408u >> 24;
 }
 
 /* Every play of the hand (DW-3), or the discards of DW-4 when none exists. The hot path of a
@@ -313,11 +369,16 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
          * be moved, nor be the target). */
         const int spied =
             (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
-        for (int w = 0; w < DW_WALLS; w++) {
-            const dw_side *own = &s->side[w][p], *opp = &s->side[w][q];
-            if (!own->ncannon || (p == DW_BLUE && w == spied))
-                continue; /* DW-6: the attacker needs its own active top Cannon here */
-            const unsigned shown = shown_cards(opp);
+        /* DW-6: the attacker needs its own active top Cannon at the wall. */
+        unsigned walls = 0;
+#pragma GCC unroll 5
+        for (int w = 0; w < DW_WALLS; w++)
+            walls |= (unsigned)(s->side[w][p].ncannon != 0) << w;
+        if (p == DW_BLUE && spied >= 0)
+            walls &= ~(1u << spied);
+        for (; walls; walls &= walls - 1) {
+            const int w = __builtin_ctz(walls);
+            const unsigned shown = shown_cards(&s->side[w][q]);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
             n += (int)(shown >> 3) & !(q == DW_BLUE && w == spied);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
@@ -326,13 +387,14 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
     }
     /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
     const int l0 = p * 3, f0 = dw_leader_face[l0];
-    uint32_t lead = (uint32_t)h[f0] | (uint32_t)h[f0 + 1] << 8 | (uint32_t)h[f0 + 2] << 16;
+    uint32_t lead = load_counts(h + f0) & 0xFFFFFFu; /* f0 + 3 is still in the hand */
     for (lead = (lead + 0x7F7F7Fu) & 0x808080u; lead; lead &= lead - 1) {
         const int l = l0 + (__builtin_ctz(lead) >> 3);
         put_five(out + n, (uint32_t)(DW_ACT_LEADER + l), 6);
         n += DW_WALLS;
     }
     if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
+#pragma GCC unroll 5
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *b = &s->side[w][DW_BLUE];
             /* targets 0..6 as bits: Archers 1-3, the top Cannon, General, Noble, Engineer */
@@ -341,6 +403,7 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
                 out[n++] = (rp_action)(DW_ACT_SPY + w * 7 + __builtin_ctz(t));
         }
     if (p == DW_BLUE && h[DW_ASSASSIN]) /* DW-9: any visible Red card in play */
+#pragma GCC unroll 5
         for (int w = 0; w < DW_WALLS; w++) {
             const dw_side *r = &s->side[w][DW_RED];
             /* targets 0..7 as bits: Archers 1-3, the top Cannon, King, Wizard, Builder, Spy */
@@ -467,12 +530,15 @@ static void apply_assassin(dw_state *s, int w, int t)
 static int apply_play(dw_state *s, int p, rp_action a)
 {
     if (a < DW_ACT_CANNON) {
-        const int w = (int)a / 343, r = (int)a % 343;
-        const int c[3] = {r / 49, (r / 7) % 7, r % 7};
-        for (int v = 0; v < 3; v++) {
-            take_from_hand(s, p, DW_A1 + v, c[v]);
-            s->side[w][p].archers[v] = (uint8_t)(s->side[w][p].archers[v] + c[v]);
-        }
+        /* The counts move as one word each way: no byte borrows (the hand holds them) or
+         * carries (at most six Archers of a value), so the fourth byte (the hand's Cannon-5,
+         * the side's ncannon) is left as it was. */
+        const int w = (int)a / 343;
+        const uint32_t c = archer_play_counts[(int)a % 343];
+        uint8_t *hand = &s->hand[p][DW_A1], *side = s->side[w][p].archers;
+        store_counts(hand, load_counts(hand) - (c & 0xFFFFFFu));
+        s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24));
+        store_counts(side, load_counts(side) + (c & 0xFFFFFFu));
         return w;
     }
     if (a < DW_ACT_FLAG) {
