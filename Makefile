@@ -38,13 +38,15 @@ test: sanitize-build
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
 # tests/support.h; make test plays at most 300), the command-line harnesses larger (leaks
-# 12 times, undo and hotseat 4 times), and the server's five-minute soak (resident set and WAL
-# flat) and every option combination played to its end: the tests whose size the environment
-# sets (test_*, cli_*, server_test_soak, server_test_every_option).
+# 12 times, undo and hotseat 4 times), the server's five-minute soak (resident set and WAL
+# flat), every option combination played to its end, the browser's two-person game of every
+# game (make test plays two), the Python searches' ten games, and the cluster's rolling and
+# PostgreSQL restarts: the tests whose size the environment sets (README, Tests and checks).
+SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|server_test_soak|server_test_every_option|server_test_cluster_failover)
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
-	  -j $(JOBS) -R '^(test_|cli_|server_test_soak|server_test_every_option)'
+	  -j $(JOBS) -R '$(SOAK_TESTS)'
 
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake).
