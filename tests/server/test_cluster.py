@@ -207,8 +207,11 @@ async def paused_past_lease(checks, args, pg, nodes, rng):
             await human2.hello(human.token)
             await human2.request({"t": "open", "game": game}, "snapshot")
             human = human2
-        await human_moves(3, followers=())
+        state = await human_moves(3, followers=())
         taken = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+        while taken[0] in ("", owner) and state["status"] == "live":  # the AI's next turn
+            state = await human_moves(1, followers=())
+            taken = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
         checks.ok(taken[0] not in ("", owner), f"another server took the lease over: {taken}")
         checks.ok(int(taken[1]) > int(token), f"with a higher fencing token: {token} -> "
                                               f"{taken[1]}")
