@@ -220,8 +220,13 @@ static bool catch_up_by_moves(rs_server *srv, rs_table *t)
 {
     if (t->row.status != RS_GAME_LIVE || t->row.v <= 0)
         return false;
+    /* Moves leave the seat rows alone; only the end writes them (the scores). */
     rs_game_row row;
-    if (rs_store_game_get(srv->store, t->row.id, &row) != RS_STORE_OK)
+    if (rs_store_game_head(srv->store, t->row.id, &row) != RS_STORE_OK)
+        return false;
+    if (row.status == RS_GAME_LIVE)
+        memcpy(row.seat, t->row.seat, sizeof row.seat);
+    else if (rs_store_game_get(srv->store, t->row.id, &row) != RS_STORE_OK)
         return false;
     if (row.v == t->row.v)
         return true;

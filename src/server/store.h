@@ -160,6 +160,8 @@ int rs_store_game_save(rs_store *st, const rs_game_row *row);
  * round trip: a failure (or no such game) then fails the commit. */
 int rs_store_game_write(rs_store *st, const rs_game_row *row, bool seats);
 int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out);
+/* The game's own row without its seats (out->seat left zeroed): one statement. */
+int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out);
 /* The ids of games open or live, oldest first; *ids is malloc'ed. */
 int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n);
 int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move);

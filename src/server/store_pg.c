@@ -1035,6 +1035,12 @@ static void read_game_columns(const PGresult *r, rs_game_row *out)
 
 int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
 {
+    const int rc = rs_pg_game_head(pg, id, out);
+    return rc == RS_STORE_OK ? read_seats(pg, out) : rc;
+}
+
+int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out)
+{
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, id);
@@ -1051,7 +1057,7 @@ int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
         snprintf(pg->error, sizeof pg->error, "game %" PRId64 " has %d seats", id, out->seats);
         return RS_STORE_ERROR;
     }
-    return read_seats(pg, out);
+    return RS_STORE_OK;
 }
 
 int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n)

@@ -41,6 +41,7 @@ int rs_pg_game_insert(rs_pg *pg, rs_game_row *row);
 int rs_pg_game_save(rs_pg *pg, const rs_game_row *row);
 int rs_pg_game_write(rs_pg *pg, const rs_game_row *row, bool seats);
 int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out);
+int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out);
 int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n);
 int rs_pg_move_add(rs_pg *pg, int64_t game, const rs_move_row *move);
 int rs_pg_move_write(rs_pg *pg, int64_t game, const rs_move_row *move);

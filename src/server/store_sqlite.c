@@ -671,6 +671,14 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
 {
     if (st->pg)
         return rs_pg_game_get(st->pg, id, out);
+    const int rc = rs_store_game_head(st, id, out);
+    return rc == RS_STORE_OK ? read_seats(st, out) : rc;
+}
+
+int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out)
+{
+    if (st->pg)
+        return rs_pg_game_head(st->pg, id, out);
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_GAME_GET);
     sqlite3_bind_int64(s, 1, id);
@@ -708,7 +716,7 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
         snprintf(st->error, sizeof st->error, "game %lld has %d seats", (long long)id, out->seats);
         return RS_STORE_ERROR;
     }
-    return read_seats(st, out);
+    return RS_STORE_OK;
 }
 
 int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
