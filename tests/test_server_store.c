@@ -161,6 +161,61 @@ static rs_game_row sample_game(void)
     return row;
 }
 
+/* The move's hot path: rs_store_game_write and rs_store_move_write (on PostgreSQL sent with
+ * the next statement or the COMMIT): what they wrote is read back in the same transaction
+ * and after the commit; the seat rows only when asked; a ply already stored fails the
+ * commit, which then stores nothing of its transaction. */
+static void test_queued_writes(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_game_row row = sample_game(), back;
+    rs_store_begin(st);
+    assert_int_equal(rs_store_game_insert(st, &row), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_begin(st);
+    for (int i = 0; i < 3; i++) {
+        rs_move_row m = {i, i % 2, (uint32_t)(200 + i), 4 + i, 2000 + i};
+        assert_int_equal(rs_store_move_write(st, row.id, &m), RS_STORE_OK);
+    }
+    row.v = 6;
+    row.seat[0].user_id = 77; /* not written: seats = false */
+    assert_int_equal(rs_store_game_write(st, &row, false), RS_STORE_OK);
+    rs_move_row *moves;
+    size_t n;
+    assert_int_equal(rs_store_moves_since(st, row.id, 1, &moves, &n), RS_STORE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(moves[0].ply, 1);
+    assert_int_equal(moves[1].action, 202);
+    free(moves);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_int_equal(back.v, 6);
+    assert_int_equal(back.seat[0].user_id, 5);
+    rs_store_begin(st);
+    assert_int_equal(rs_store_game_write(st, &row, true), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_int_equal(back.seat[0].user_id, 77);
+    /* A ply already stored: the whole transaction is refused. */
+    rs_store_begin(st);
+    row.v = 9;
+    rs_game_row other = sample_game();
+    assert_int_equal(rs_store_game_insert(st, &other), RS_STORE_OK);
+    rs_move_row dup = {1, 1, 1, 7, 1};
+    rs_store_move_write(st, row.id, &dup);
+    rs_store_game_write(st, &row, false);
+    assert_int_equal(rs_store_commit(st), RS_STORE_ERROR);
+    assert_int_equal(rs_store_game_get(st, row.id, &back), RS_STORE_OK);
+    assert_int_equal(back.v, 6);
+    assert_int_equal(rs_store_game_get(st, other.id, &back), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_moves_get(st, row.id, &moves, &n), RS_STORE_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(moves[1].action, 201);
+    free(moves);
+    rs_store_close(st);
+}
+
 static void test_games_moves_and_records(void **state)
 {
     (void)state;
@@ -357,11 +412,15 @@ static void test_postgres_connection_lost(void **state)
     assert_int_equal(rs_store_user_add(st, "Erin", false, 0, &user), RS_STORE_OK);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     assert_int_equal(rs_store_user_find(st, "Erin", &u), RS_STORE_OK);
-    /* Lost between transactions: the next one cannot begin, and says why. */
+    /* Lost between transactions: the next one fails at its first statement (its BEGIN goes
+     * with that statement, in one round trip), says why, and commits nothing. */
     postgres_exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                   " WHERE pid <> pg_backend_pid() AND datname = current_database()");
-    assert_int_equal(rs_store_begin(st), RS_STORE_ERROR);
+    rs_store_begin(st);
+    assert_int_equal(rs_store_user_find(st, "Erin", &u), RS_STORE_ERROR);
     assert_true(rs_store_unavailable(st));
+    assert_int_equal(rs_store_commit(st), RS_STORE_ERROR);
+    assert_false(rs_store_in_transaction(st));
     rs_store_close(st);
 }
 
@@ -618,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_tokens_expire_and_revoke),
         cmocka_unit_test(test_password_change_revokes_other_tokens),
         cmocka_unit_test(test_games_moves_and_records),
+        cmocka_unit_test(test_queued_writes),
         cmocka_unit_test(test_hostile_text_is_data),
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),

@@ -388,8 +388,11 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
     cJSON_AddBoolToObject(o, "ok", !srv->draining);
     cJSON_AddStringToObject(o, "server", "ramparts " RP_VERSION_STRING);
     cJSON_AddNumberToObject(o, "protocol", RS_PROTOCOL_VERSION);
-    if (srv->shared) /* which server of the cluster answered (docs/cluster.md) */
+    if (srv->shared) { /* which server of the cluster answered, and its catching up */
         cJSON_AddStringToObject(o, "node", srv->node);
+        cJSON_AddNumberToObject(o, "caught_up_moves", (double)st.caught_up_moves);
+        cJSON_AddNumberToObject(o, "caught_up_whole", (double)st.caught_up_whole);
+    }
     cJSON_AddNumberToObject(o, "connections", st.connections);
     cJSON_AddNumberToObject(o, "games_open", st.games_open);
     cJSON_AddNumberToObject(o, "games_live", st.games_live);

@@ -72,6 +72,7 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
         fresh->ai_since_us = old->ai_since_us;
     }
     const rs_game_status before = old->row.status;
+    srv->stats.caught_up_whole++;
     rs_server_replace_table(srv, old, fresh, old->row.v);
     rs_server_touch(srv, fresh, before);
     fresh->dirty = false; /* nothing of this server's to announce */
@@ -210,6 +211,56 @@ bool rs_cluster_user_elsewhere(rs_server *srv, int64_t user)
     return online;
 }
 
+/* Catch t up with what another server committed by reading only the moves since t's version
+ * (its game row and one statement for the moves) and playing them, each told to the watchers
+ * as an update; false (t unchanged) when the versions between are not only moves or the
+ * store cannot be read: then the caller reads the whole game. The game row is read first:
+ * moves committed after it (versions past it) wait for their own announcement. */
+static bool catch_up_by_moves(rs_server *srv, rs_table *t)
+{
+    if (t->row.status != RS_GAME_LIVE || t->row.v <= 0)
+        return false;
+    /* Moves leave the seat rows alone; only the end writes them (the scores). */
+    rs_game_row row;
+    if (rs_store_game_head(srv->store, t->row.id, &row) != RS_STORE_OK)
+        return false;
+    if (row.status == RS_GAME_LIVE)
+        memcpy(row.seat, t->row.seat, sizeof row.seat);
+    else if (rs_store_game_get(srv->store, t->row.id, &row) != RS_STORE_OK)
+        return false;
+    if (row.v == t->row.v)
+        return true;
+    rs_move_row *moves = NULL;
+    size_t n = 0;
+    if (rs_store_moves_since(srv->store, t->row.id, (int64_t)rs_table_ply(t), &moves, &n) !=
+        RS_STORE_OK) {
+        free(moves);
+        return false;
+    }
+    while (n > 0 && moves[n - 1].v > row.v)
+        n--;
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_err e;
+    const bool done = rs_table_catch_up(&ctx, t, &row, moves, n, &e) == 0;
+    free(moves);
+    if (done) {
+        srv->stats.caught_up_moves += (long long)n;
+        srv->deadlines_stale = true;
+        rs_server_touch(srv, t, RS_GAME_LIVE);
+        t->dirty = false; /* nothing of this server's to announce */
+    }
+    return done;
+}
+
+/* Catch t up to version v (announced or found under its lock): by its new moves when that
+ * is all that changed, else by reading it whole. */
+static rs_table *catch_up_to(rs_server *srv, rs_table *t, int64_t v)
+{
+    if (v > t->row.v && catch_up_by_moves(srv, t) && t->row.v >= v)
+        return t;
+    return t->row.v == v ? t : catch_up(srv, t);
+}
+
 /* A game this server does not hold yet, from the store: unfinished ones join the lobby. */
 static rs_table *fetch(rs_server *srv, int64_t id, bool finished_too)
 {
@@ -259,7 +310,7 @@ static rs_table *lock_row(rs_server *srv, rs_table *t, rs_game_lock *lock, rs_er
         srv->locked[srv->locked_count++] = t->row.id;
     t->locked = true;
     if (lock->v != t->row.v)
-        t = catch_up(srv, t);
+        t = catch_up_to(srv, t, lock->v);
     if (lock->v != t->row.v) {
         rs_fail(e, "server-error", "game %lld cannot be read back", (long long)t->row.id);
         return NULL;
@@ -455,7 +506,7 @@ static void game_changed(rs_server *srv, int64_t id, int64_t v)
     if (t && t->row.v >= v)
         return;
     if (t)
-        catch_up(srv, t);
+        catch_up_to(srv, t, v);
     else
         fetch(srv, id, false);
 }

@@ -113,6 +113,9 @@ void rs_http_reply_free(rs_http_reply *reply);
 typedef struct rs_server_stats {
     int connections, games_open, games_live;
     long long moves, messages, errors, rate_limited, commits, commit_failures;
+    /* On a cluster: another server's moves caught up one by one, and games read again whole
+     * (docs/cluster.md). */
+    long long caught_up_moves, caught_up_whole;
 } rs_server_stats;
 void rs_server_stats_get(rs_server *srv, rs_server_stats *out);
 /* Draining (SIGTERM): refuse new games and joins; games in progress go on until close. */

@@ -155,10 +155,23 @@ int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
 /* ---- games ---- */
 int rs_store_game_insert(rs_store *st, rs_game_row *row); /* sets row->id */
 int rs_store_game_save(rs_store *st, const rs_game_row *row);
+/* A game's row written in the caller's transaction, its seat rows only when `seats` (they
+ * changed). On PostgreSQL the statements wait to go with the next one or the COMMIT in one
+ * round trip: a failure (or no such game) then fails the commit. */
+int rs_store_game_write(rs_store *st, const rs_game_row *row, bool seats);
 int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out);
+/* The game's own row without its seats (out->seat left zeroed): one statement. */
+int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out);
 /* The ids of games open or live, oldest first; *ids is malloc'ed. */
 int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n);
 int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move);
+/* A move as rs_store_game_write writes a game: on PostgreSQL sent with the next statement or
+ * the COMMIT, and a ply already stored fails the commit. */
+int rs_store_move_write(rs_store *st, int64_t game, const rs_move_row *move);
+/* The moves of a game from ply `from_ply` on, in ply order; *moves is malloc'ed (NULL when
+ * none). */
+int rs_store_moves_since(rs_store *st, int64_t game, int64_t from_ply, rs_move_row **moves,
+                         size_t *n);
 /* Every move of a game in ply order; *moves is malloc'ed (NULL when none). */
 int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n);
 int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply);

@@ -1,7 +1,10 @@
 /* store_pg.c — the storage interface (store.h) over PostgreSQL through libpq: one connection
  * owned by the service thread, every value a bound parameter, one transaction per loop
  * iteration committed (synchronous_commit on: flushed to the server's disk) before anything
- * is acknowledged. While the server cannot be reached every call fails with an error naming
+ * is acknowledged. Writes whose outcome nobody waits for (BEGIN, a move, a game's row, the
+ * announcements) are queued and sent in one round trip with the next statement that returns
+ * something, or with the COMMIT (libpq's pipeline mode), each as a statement prepared once
+ * per connection. While the server cannot be reached every call fails with an error naming
  * it "unavailable", and rs_pg_begin reconnects, at most every RECONNECT_EVERY_MS. */
 #include "store_pg.h"
 
@@ -18,6 +21,7 @@
 
 #define RECONNECT_EVERY_MS 500
 #define MAX_PARAMS 24
+#define QUEUE_MAX 256 /* queued statements are sent at the latest when this many wait */
 
 /* The same tables as store_sqlite.c, in PostgreSQL's types; seeds and actions keep their
  * bits in a BIGINT. */
@@ -88,10 +92,27 @@ static const char SCHEMA[] =
     " seats, v, remaining, running, turn_wall_ms, created_ms, started_ms, ended_ms, creator,"      \
     " rematch_of, end_reason, result_text"
 
+/* A statement waiting in the queue: its parameters are copied into the queue's arena. */
+typedef struct queued {
+    const char *sql;
+    int n;
+    size_t at[MAX_PARAMS]; /* where each value starts in the arena */
+    int length[MAX_PARAMS];
+    int format[MAX_PARAMS];
+    const char *what;
+} queued;
+
+/* A statement prepared on the connection under the name "rs<index>". */
+typedef struct prepared {
+    char *sql;
+    bool ready; /* prepared on the current connection */
+} prepared;
+
 struct rs_pg {
     PGconn *conn;
     char *address;
     bool in_transaction;
+    bool begun;       /* the transaction's BEGIN has been sent (it waits in the queue before) */
     bool doomed;      /* a write failed inside the transaction: the commit must not happen */
     bool unavailable; /* the last failure was the server out of reach */
     bool lost;        /* the connection failed: the next transaction opens a new one */
@@ -99,6 +120,12 @@ struct rs_pg {
     int64_t next_reconnect_ms;
     PGconn *listener; /* LISTENs for the announcements of every server (NULL: not open) */
     int64_t next_listen_ms;
+    queued *queue;
+    size_t queue_count, queue_cap;
+    char *arena; /* the queued statements' parameter values */
+    size_t arena_len, arena_cap;
+    prepared *statements;
+    size_t statement_count, statement_cap;
     char error[256];
 };
 
@@ -230,6 +257,8 @@ static int reconnect(rs_pg *pg, char *err, size_t err_size)
         PQfinish(pg->conn);
     pg->conn = PQconnectdb(pg->address);
     pg->lost = false;
+    for (size_t i = 0; i < pg->statement_count; i++) /* a new session has none prepared */
+        pg->statements[i].ready = false;
     if (!connected(pg)) {
         pg->next_reconnect_ms = now + RECONNECT_EVERY_MS;
         snprintf(err, err_size, "unavailable: cannot connect to PostgreSQL: %s",
@@ -248,35 +277,254 @@ static int reconnect(rs_pg *pg, char *err, size_t err_size)
     return ok ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
-/* Run one statement. NULL on failure (recorded); a refused write comes back as a result
- * whose status the caller reads. */
-static PGresult *exec(rs_pg *pg, const char *sql, const params *p, const char *what)
+/* ---- the queue and the round trip ---- */
+
+/* The index of sql among the statements prepared (or to prepare), added when new; -1 when
+ * out of memory. A handful of texts, compared in full. */
+static int statement_of(rs_pg *pg, const char *sql)
 {
-    if (!connected(pg) && !pg->in_transaction) {
+    for (size_t i = 0; i < pg->statement_count; i++)
+        if (strcmp(pg->statements[i].sql, sql) == 0)
+            return (int)i;
+    char *copy = strdup(sql);
+    if (!copy || !RS_GROW(pg->statements, pg->statement_count, pg->statement_cap, 32)) {
+        free(copy);
+        return -1;
+    }
+    pg->statements[pg->statement_count] = (prepared){copy, false};
+    return (int)pg->statement_count++;
+}
+
+/* BEGIN, COMMIT and ROLLBACK go unnamed: only plannable statements can be prepared. */
+static bool preparable(const char *sql)
+{
+    return strcmp(sql, "BEGIN") != 0 && strcmp(sql, "COMMIT") != 0;
+}
+
+static void drop_queue(rs_pg *pg)
+{
+    pg->queue_count = 0;
+    pg->arena_len = 0;
+}
+
+/* Copy a statement into the queue; false when out of memory. */
+static bool enqueue(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    if (!RS_GROW(pg->queue, pg->queue_count, pg->queue_cap, 16))
+        return false;
+    queued *q = &pg->queue[pg->queue_count];
+    *q = (queued){.sql = sql, .n = p ? p->n : 0, .what = what};
+    for (int i = 0; i < q->n; i++) {
+        const size_t size = p->format[i] ? (size_t)p->length[i] : strlen(p->value[i]) + 1;
+        while (pg->arena_len + size > pg->arena_cap)
+            if (!RS_GROW(pg->arena, pg->arena_cap, pg->arena_cap, 4096))
+                return false;
+        memcpy(pg->arena + pg->arena_len, p->value[i], size);
+        q->at[i] = pg->arena_len;
+        q->length[i] = p->format[i] ? p->length[i] : 0;
+        q->format[i] = p->format[i];
+        pg->arena_len += size;
+    }
+    pg->queue_count++;
+    return true;
+}
+
+/* Send one queued statement (prepared first when it is not yet); the number of commands sent
+ * (each gives one result), 0 when the connection failed. */
+static int send_one(rs_pg *pg, const queued *q)
+{
+    const char *values[MAX_PARAMS];
+    for (int i = 0; i < q->n; i++)
+        values[i] = pg->arena + q->at[i];
+    if (!preparable(q->sql))
+        return PQsendQueryParams(pg->conn, q->sql, q->n, NULL, values, q->length, q->format, 0) ? 1
+                                                                                                : 0;
+    const int index = statement_of(pg, q->sql);
+    if (index < 0)
+        return PQsendQueryParams(pg->conn, q->sql, q->n, NULL, values, q->length, q->format, 0) ? 1
+                                                                                                : 0;
+    char name[24];
+    snprintf(name, sizeof name, "rs%d", index);
+    int sent = 0;
+    if (!pg->statements[index].ready) {
+        if (!PQsendPrepare(pg->conn, name, q->sql, q->n, NULL))
+            return 0;
+        /* Counted as prepared for the statements behind it in this round trip; undone if
+         * the prepare fails. */
+        pg->statements[index].ready = true;
+        sent++;
+    }
+    if (!PQsendQueryPrepared(pg->conn, name, q->n, values, q->length, q->format, 0))
+        return 0;
+    return sent + 1;
+}
+
+/* The first result of the next command (the others read and dropped): NULL when the
+ * connection failed. */
+static PGresult *next_result(rs_pg *pg)
+{
+    PGresult *first = PQgetResult(pg->conn), *more;
+    while (first && (more = PQgetResult(pg->conn)) != NULL)
+        PQclear(more);
+    return first;
+}
+
+/* A failed result: the connection is lost when there is no SQLSTATE (libpq's own failure:
+ * the server closed the connection, which libpq may not yet report in PQstatus), or class 57
+ * (the server shutting down) or 08 (a connection failure). */
+static void result_failed(rs_pg *pg, const PGresult *r, const char *what)
+{
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (!state || strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
+        pg->lost = true;
+    fail_text(pg, what,
+              r && PQresultErrorMessage(r)[0] ? PQresultErrorMessage(r)
+                                              : (pg->conn ? PQerrorMessage(pg->conn) : "gone"));
+}
+
+static bool succeeded(const PGresult *r)
+{
+    const ExecStatusType status = PQresultStatus(r);
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
+/* Read the result of one queued statement (its prepare first when one was sent); the
+ * result of the last one is kept in *last. False once anything failed. */
+static bool read_one(rs_pg *pg, const queued *q, int commands, bool keep, PGresult **last)
+{
+    bool ok = true;
+    for (int c = 0; c < commands; c++) {
+        PGresult *r = next_result(pg);
+        const bool is_prepare = c + 1 < commands;
+        if (!r || !succeeded(r)) {
+            if (is_prepare)
+                pg->statements[statement_of(pg, q->sql)].ready = false;
+            if (ok && PQresultStatus(r) != PGRES_PIPELINE_ABORTED)
+                result_failed(pg, r, q->what);
+            else if (!r)
+                pg->lost = true;
+            ok = false;
+        }
+        if (ok && !is_prepare && keep)
+            *last = r;
+        else
+            PQclear(r);
+    }
+    return ok;
+}
+
+/* Send every queued statement in one round trip (pipeline mode); the result of the last one
+ * when `want_last`, else NULL. Every failure is recorded (the transaction doomed); *ok says
+ * whether all succeeded. The queue is empty afterwards. */
+static PGresult *round_trip(rs_pg *pg, bool want_last, bool *ok)
+{
+    *ok = true;
+    PGresult *last = NULL;
+    if (pg->queue_count == 0)
+        return NULL;
+    int commands[QUEUE_MAX + 1];
+    size_t sent = 0;
+    if (!PQenterPipelineMode(pg->conn)) {
+        pg->lost = true;
+        fail(pg, pg->queue[0].what);
+        *ok = false;
+        drop_queue(pg);
+        return NULL;
+    }
+    for (; sent < pg->queue_count; sent++)
+        if ((commands[sent] = send_one(pg, &pg->queue[sent])) == 0)
+            break;
+    if (sent < pg->queue_count || !PQpipelineSync(pg->conn)) {
+        pg->lost = true;
+        fail(pg, pg->queue[sent < pg->queue_count ? sent : 0].what);
+        *ok = false;
+        drop_queue(pg);
+        return NULL;
+    }
+    for (size_t i = 0; i < sent; i++) {
+        const bool keep = want_last && i + 1 == sent;
+        if (!read_one(pg, &pg->queue[i], commands[i], keep, &last))
+            *ok = false;
+    }
+    PGresult *sync = PQgetResult(pg->conn);
+    if (!sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC || !PQexitPipelineMode(pg->conn)) {
+        pg->lost = true;
+        if (*ok)
+            fail(pg, "pipeline");
+        *ok = false;
+    }
+    PQclear(sync);
+    drop_queue(pg);
+    if (!*ok) {
+        PQclear(last);
+        return NULL;
+    }
+    return last;
+}
+
+/* Whether statements can be sent now: connected (reconnecting first outside a transaction,
+ * or inside one that has sent nothing yet) and the transaction not doomed. */
+static bool ready_to_send(rs_pg *pg, const char *what)
+{
+    if (!connected(pg) && (!pg->in_transaction || !pg->begun)) {
         char why[256];
         if (reconnect(pg, why, sizeof why) != RS_STORE_OK) {
             fail_text(pg, what, why);
-            return NULL;
+            return false;
         }
     }
     if (pg->doomed) {
         fail_text(pg, what, "an earlier statement of this transaction failed");
+        return false;
+    }
+    return true;
+}
+
+static PGresult *exec(rs_pg *pg, const char *sql, const params *p, const char *what);
+
+/* Queue a write whose outcome only the commit needs; sent with the next round trip, or at
+ * once when QUEUE_MAX wait. A write that must not be refused is one whose refusal is an
+ * error of PostgreSQL's (so the transaction aborts there and its COMMIT, in the same round
+ * trip, becomes a rollback): a client's check of a row count would come too late. */
+static int queue_write(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    if (!pg->in_transaction) { /* nothing to wait for: at once */
+        PGresult *r = exec(pg, sql, p, what);
+        PQclear(r);
+        return r ? RS_STORE_OK : RS_STORE_ERROR;
+    }
+    if (pg->doomed)
+        return fail_text(pg, what, "an earlier statement of this transaction failed");
+    if (!enqueue(pg, sql, p, what))
+        return fail_text(pg, what, "out of memory");
+    if (pg->queue_count < QUEUE_MAX)
+        return RS_STORE_OK;
+    if (!ready_to_send(pg, what)) {
+        drop_queue(pg);
+        return RS_STORE_ERROR;
+    }
+    pg->begun = pg->begun || pg->in_transaction;
+    bool ok;
+    round_trip(pg, false, &ok);
+    return ok ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
+/* Run one statement, after whatever waits in the queue, in one round trip. NULL on failure
+ * (recorded); a refused write comes back as a result whose status the caller reads. */
+static PGresult *exec(rs_pg *pg, const char *sql, const params *p, const char *what)
+{
+    if (!ready_to_send(pg, what)) {
+        drop_queue(pg);
         return NULL;
     }
-    PGresult *r = PQexecParams(pg->conn, sql, p ? p->n : 0, NULL, p ? p->value : NULL,
-                               p ? p->length : NULL, p ? p->format : NULL, 0);
-    ExecStatusType status = PQresultStatus(r);
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
-        return r;
-    /* No SQLSTATE: libpq's own failure (the server closed the connection, which libpq may
-     * not yet report in PQstatus); class 57 is the server shutting down, 08 a connection
-     * failure. Each loses the connection. */
-    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    if (!state || strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
-        pg->lost = true;
-    fail(pg, what);
-    PQclear(r);
-    return NULL;
+    if (!enqueue(pg, sql, p, what)) {
+        drop_queue(pg);
+        fail_text(pg, what, "out of memory");
+        return NULL;
+    }
+    pg->begun = pg->begun || pg->in_transaction;
+    bool ok;
+    return round_trip(pg, true, &ok);
 }
 
 /* Run a statement that returns no rows. */
@@ -368,20 +616,30 @@ void rs_pg_close(rs_pg *pg)
         PQfinish(pg->conn);
     if (pg->listener)
         PQfinish(pg->listener);
+    for (size_t i = 0; i < pg->statement_count; i++)
+        free(pg->statements[i].sql);
+    free(pg->statements);
+    free(pg->queue);
+    free(pg->arena);
     free(pg->address);
     free(pg);
 }
 
+/* BEGIN waits in the queue: it goes with the transaction's first statement, and a
+ * transaction that writes nothing costs no round trip at all. */
 int rs_pg_begin(rs_pg *pg)
 {
     if (pg->in_transaction)
         return RS_STORE_OK;
-    int rc = run(pg, "BEGIN", NULL, "begin");
-    if (rc == RS_STORE_OK) {
-        pg->in_transaction = true;
-        pg->doomed = false;
-    }
-    return rc;
+    drop_queue(pg);
+    if (!ready_to_send(pg, "begin"))
+        return RS_STORE_ERROR;
+    if (!enqueue(pg, "BEGIN", NULL, "begin"))
+        return fail_text(pg, "begin", "out of memory");
+    pg->in_transaction = true;
+    pg->begun = false;
+    pg->doomed = false;
+    return RS_STORE_OK;
 }
 
 int rs_pg_commit(rs_pg *pg)
@@ -398,6 +656,11 @@ int rs_pg_commit(rs_pg *pg)
         rs_pg_rollback(pg);
         return RS_STORE_ERROR;
     }
+    if (!pg->begun && pg->queue_count <= 1) { /* nothing but its BEGIN: nothing to send */
+        drop_queue(pg);
+        pg->in_transaction = false;
+        return RS_STORE_OK;
+    }
     /* COMMIT of an aborted transaction reports success as ROLLBACK: check the tag. */
     PGresult *r = exec(pg, "COMMIT", NULL, "commit");
     bool ok = r && strcmp(PQcmdStatus(r), "COMMIT") == 0;
@@ -409,6 +672,7 @@ int rs_pg_commit(rs_pg *pg)
         return RS_STORE_ERROR;
     }
     pg->in_transaction = false;
+    pg->begun = false;
     return RS_STORE_OK;
 }
 
@@ -416,9 +680,11 @@ void rs_pg_rollback(rs_pg *pg)
 {
     if (!pg->in_transaction)
         return;
-    if (connected(pg))
+    drop_queue(pg);
+    if (pg->begun && connected(pg))
         PQclear(PQexec(pg->conn, "ROLLBACK"));
     pg->in_transaction = false;
+    pg->begun = false;
     pg->doomed = false;
 }
 
@@ -612,23 +878,47 @@ static void game_params(params *p, const rs_game_row *row, char *remaining, size
     p_text(p, row->result_text);
 }
 
+#define SEAT_PUT                                                                                   \
+    "INSERT INTO seats(game_id, seat, kind, user_id, ai_level, invite, score)"                     \
+    " VALUES($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, seat) DO UPDATE"                    \
+    " SET kind = $3, user_id = $4, ai_level = $5, invite = $6, score = $7"
+
+#define GAME_UPDATE                                                                                \
+    "UPDATE games SET game = $1, options = $2, seed = $3, status = $4,"                            \
+    " rated = $5, clock_kind = $6, initial_ms = $7, increment_ms = $8,"                            \
+    " per_move_ms = $9, seats = $10, v = $11, remaining = $12, running = $13,"                     \
+    " turn_wall_ms = $14, created_ms = $15, started_ms = $16, ended_ms = $17,"                     \
+    " creator = $18, rematch_of = $19, end_reason = $20, result_text = $21"                        \
+    " WHERE id = $22"
+
+#define MOVE_ADD                                                                                   \
+    "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"                                      \
+    " VALUES($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+/* Queued: a ply already stored is an error of PostgreSQL's, and aborts the transaction. */
+#define MOVE_WRITE                                                                                 \
+    "INSERT INTO moves(game_id, ply, seat, action, v, at_ms) VALUES($1, $2, $3, $4, $5, $6)"
+/* Queued: no such game divides by zero, an error of PostgreSQL's that aborts the
+ * transaction. */
+#define GAME_WRITE "WITH changed AS (" GAME_UPDATE " RETURNING 1) SELECT 1 / count(*) FROM changed"
+
+static void seat_params(params *p, const rs_game_row *row, int i)
+{
+    const rs_seat_row *seat = &row->seat[i];
+    p_int(p, row->id);
+    p_int(p, i);
+    p_int(p, (int64_t)seat->kind);
+    p_int(p, seat->user_id);
+    p_text(p, seat->ai_level);
+    p_text(p, seat->invite);
+    p_real(p, seat->score);
+}
+
 static int save_seats(rs_pg *pg, const rs_game_row *row)
 {
     for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS; i++) {
-        const rs_seat_row *seat = &row->seat[i];
         params p = {0};
-        p_int(&p, row->id);
-        p_int(&p, i);
-        p_int(&p, (int64_t)seat->kind);
-        p_int(&p, seat->user_id);
-        p_text(&p, seat->ai_level);
-        p_text(&p, seat->invite);
-        p_real(&p, seat->score);
-        int rc = run(pg,
-                     "INSERT INTO seats(game_id, seat, kind, user_id, ai_level, invite, score)"
-                     " VALUES($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, seat) DO UPDATE"
-                     " SET kind = $3, user_id = $4, ai_level = $5, invite = $6, score = $7",
-                     &p, "save seat");
+        seat_params(&p, row, i);
+        int rc = run(pg, SEAT_PUT, &p, "save seat");
         if (rc != RS_STORE_OK)
             return rc;
     }
@@ -658,19 +948,27 @@ int rs_pg_game_save(rs_pg *pg, const rs_game_row *row)
     params p = {0};
     game_params(&p, row, remaining, sizeof remaining);
     p_int(&p, row->id);
-    PGresult *r = exec(pg,
-                       "UPDATE games SET game = $1, options = $2, seed = $3, status = $4,"
-                       " rated = $5, clock_kind = $6, initial_ms = $7, increment_ms = $8,"
-                       " per_move_ms = $9, seats = $10, v = $11, remaining = $12, running = $13,"
-                       " turn_wall_ms = $14, created_ms = $15, started_ms = $16, ended_ms = $17,"
-                       " creator = $18, rematch_of = $19, end_reason = $20, result_text = $21"
-                       " WHERE id = $22",
-                       &p, "save game");
+    PGresult *r = exec(pg, GAME_UPDATE, &p, "save game");
     if (!r)
         return RS_STORE_ERROR;
     bool found = strcmp(PQcmdTuples(r), "1") == 0;
     PQclear(r);
     return found ? save_seats(pg, row) : RS_STORE_NOTFOUND;
+}
+
+int rs_pg_game_write(rs_pg *pg, const rs_game_row *row, bool seats)
+{
+    char remaining[RP_MAX_PLAYERS * 24];
+    params p = {0};
+    game_params(&p, row, remaining, sizeof remaining);
+    p_int(&p, row->id);
+    int rc = queue_write(pg, GAME_WRITE, &p, "save game");
+    for (int i = 0; rc == RS_STORE_OK && seats && i < row->seats && i < RP_MAX_PLAYERS; i++) {
+        params seat = {0};
+        seat_params(&seat, row, i);
+        rc = queue_write(pg, SEAT_PUT, &seat, "save seat");
+    }
+    return rc;
 }
 
 static void parse_remaining(const char *text, rs_game_row *row)
@@ -737,6 +1035,12 @@ static void read_game_columns(const PGresult *r, rs_game_row *out)
 
 int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
 {
+    const int rc = rs_pg_game_head(pg, id, out);
+    return rc == RS_STORE_OK ? read_seats(pg, out) : rc;
+}
+
+int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out)
+{
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, id);
@@ -753,7 +1057,7 @@ int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
         snprintf(pg->error, sizeof pg->error, "game %" PRId64 " has %d seats", id, out->seats);
         return RS_STORE_ERROR;
     }
-    return read_seats(pg, out);
+    return RS_STORE_OK;
 }
 
 int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n)
@@ -785,21 +1089,41 @@ int rs_pg_move_add(rs_pg *pg, int64_t game, const rs_move_row *move)
     p_int(&p, move->action);
     p_int(&p, move->v);
     p_int(&p, move->at_ms);
-    return run_insert(pg,
-                      "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"
-                      " VALUES($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                      &p, "add move");
+    return run_insert(pg, MOVE_ADD, &p, "add move");
+}
+
+static void move_params(params *p, int64_t game, const rs_move_row *move)
+{
+    p_int(p, game);
+    p_int(p, move->ply);
+    p_int(p, move->seat);
+    p_int(p, move->action);
+    p_int(p, move->v);
+    p_int(p, move->at_ms);
+}
+
+int rs_pg_move_write(rs_pg *pg, int64_t game, const rs_move_row *move)
+{
+    params p = {0};
+    move_params(&p, game, move);
+    return queue_write(pg, MOVE_WRITE, &p, "add move");
 }
 
 int rs_pg_moves_get(rs_pg *pg, int64_t game, rs_move_row **moves, size_t *n)
+{
+    return rs_pg_moves_since(pg, game, 0, moves, n);
+}
+
+int rs_pg_moves_since(rs_pg *pg, int64_t game, int64_t from_ply, rs_move_row **moves, size_t *n)
 {
     *moves = NULL;
     *n = 0;
     params p = {0};
     p_int(&p, game);
+    p_int(&p, from_ply);
     PGresult *r = exec(pg,
                        "SELECT ply, seat, action, v, at_ms FROM moves WHERE game_id = $1"
-                       " ORDER BY ply",
+                       " AND ply >= $2 ORDER BY ply",
                        &p, "read moves");
     if (!r)
         return RS_STORE_ERROR;
@@ -960,10 +1284,10 @@ int rs_pg_meta_set(rs_pg *pg, const char *key, int64_t value)
     params p = {0};
     p_text(&p, key);
     p_int(&p, value);
-    return run(pg,
-               "INSERT INTO meta(key, value) VALUES($1, $2) ON CONFLICT (key) DO UPDATE"
-               " SET value = $2",
-               &p, "set meta");
+    return queue_write(pg,
+                       "INSERT INTO meta(key, value) VALUES($1, $2) ON CONFLICT (key) DO UPDATE"
+                       " SET value = $2",
+                       &p, "set meta");
 }
 
 int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value)
@@ -1172,7 +1496,7 @@ int rs_pg_announce(rs_pg *pg, const char *text)
 {
     params p = {0};
     p_text(&p, text);
-    return run(pg, "SELECT pg_notify('" CHANNEL "', $1)", &p, "announce");
+    return queue_write(pg, "SELECT pg_notify('" CHANNEL "', $1)", &p, "announce");
 }
 
 /* The listening connection: LISTEN, then non-blocking. Fails at once within

@@ -39,9 +39,13 @@ int rs_pg_user_password(rs_pg *pg, int64_t id, const char *pwhash,
 
 int rs_pg_game_insert(rs_pg *pg, rs_game_row *row);
 int rs_pg_game_save(rs_pg *pg, const rs_game_row *row);
+int rs_pg_game_write(rs_pg *pg, const rs_game_row *row, bool seats);
 int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out);
+int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out);
 int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n);
 int rs_pg_move_add(rs_pg *pg, int64_t game, const rs_move_row *move);
+int rs_pg_move_write(rs_pg *pg, int64_t game, const rs_move_row *move);
+int rs_pg_moves_since(rs_pg *pg, int64_t game, int64_t from_ply, rs_move_row **moves, size_t *n);
 int rs_pg_moves_get(rs_pg *pg, int64_t game, rs_move_row **moves, size_t *n);
 int rs_pg_moves_truncate(rs_pg *pg, int64_t game, int64_t from_ply);
 int rs_pg_record_put(rs_pg *pg, int64_t game, const char *record);

@@ -92,7 +92,7 @@ static const char SCHEMA[] =
     X(MOVE_ADD, "INSERT INTO moves(game_id, ply, seat, action, v, at_ms)"                          \
                 " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                                 \
     X(MOVES_GET, "SELECT ply, seat, action, v, at_ms FROM moves WHERE game_id = ?1"                \
-                 " ORDER BY ply")                                                                  \
+                 " AND ply >= ?2 ORDER BY ply")                                                    \
     X(MOVES_TRUNCATE, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")                        \
     X(RECORD_PUT, "UPDATE games SET record = ?2 WHERE id = ?1")                                    \
     X(RECORD_GET, "SELECT record FROM games WHERE id = ?1 AND record IS NOT NULL")                 \
@@ -607,10 +607,8 @@ int rs_store_game_insert(rs_store *st, rs_game_row *row)
     return save_seats(st, row);
 }
 
-int rs_store_game_save(rs_store *st, const rs_game_row *row)
+static int update_game(rs_store *st, const rs_game_row *row, bool seats)
 {
-    if (st->pg)
-        return rs_pg_game_save(st->pg, row);
     sqlite3_stmt *s = use(st, STMT_GAME_UPDATE);
     bind_game(s, row);
     int rc = run(st, s, "save game");
@@ -618,7 +616,24 @@ int rs_store_game_save(rs_store *st, const rs_game_row *row)
         return rc;
     if (sqlite3_changes(st->db) != 1)
         return RS_STORE_NOTFOUND;
-    return save_seats(st, row);
+    return seats ? save_seats(st, row) : RS_STORE_OK;
+}
+
+int rs_store_game_save(rs_store *st, const rs_game_row *row)
+{
+    if (st->pg)
+        return rs_pg_game_save(st->pg, row);
+    return update_game(st, row, true);
+}
+
+int rs_store_game_write(rs_store *st, const rs_game_row *row, bool seats)
+{
+    if (st->pg)
+        return rs_pg_game_write(st->pg, row, seats);
+    const int rc = update_game(st, row, seats);
+    if (rc == RS_STORE_NOTFOUND && st->in_transaction) /* as on PostgreSQL: no commit */
+        st->doomed = true;
+    return rc;
 }
 
 static void parse_remaining(const char *text, rs_game_row *row)
@@ -656,6 +671,14 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
 {
     if (st->pg)
         return rs_pg_game_get(st->pg, id, out);
+    const int rc = rs_store_game_head(st, id, out);
+    return rc == RS_STORE_OK ? read_seats(st, out) : rc;
+}
+
+int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out)
+{
+    if (st->pg)
+        return rs_pg_game_head(st->pg, id, out);
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_GAME_GET);
     sqlite3_bind_int64(s, 1, id);
@@ -693,7 +716,7 @@ int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
         snprintf(st->error, sizeof st->error, "game %lld has %d seats", (long long)id, out->seats);
         return RS_STORE_ERROR;
     }
-    return read_seats(st, out);
+    return RS_STORE_OK;
 }
 
 int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
@@ -730,15 +753,35 @@ int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move)
     return run(st, s, "add move");
 }
 
-int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n)
+int rs_store_move_write(rs_store *st, int64_t game, const rs_move_row *move)
 {
     if (st->pg)
-        return rs_pg_moves_get(st->pg, game, moves, n);
+        return rs_pg_move_write(st->pg, game, move);
+    const int rc = rs_store_move_add(st, game, move);
+    if (rc == RS_STORE_CONFLICT && st->in_transaction) { /* as on PostgreSQL: no commit */
+        st->doomed = true;
+        snprintf(st->error, sizeof st->error, "add move: ply %lld of game %lld already stored",
+                 (long long)move->ply, (long long)game);
+    }
+    return rc;
+}
+
+int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n)
+{
+    return rs_store_moves_since(st, game, 0, moves, n);
+}
+
+int rs_store_moves_since(rs_store *st, int64_t game, int64_t from_ply, rs_move_row **moves,
+                         size_t *n)
+{
+    if (st->pg)
+        return rs_pg_moves_since(st->pg, game, from_ply, moves, n);
     *moves = NULL;
     *n = 0;
     size_t cap = 0;
     sqlite3_stmt *s = use(st, STMT_MOVES_GET);
     sqlite3_bind_int64(s, 1, game);
+    sqlite3_bind_int64(s, 2, from_ply);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (!rs_grow(moves, &cap, *n, sizeof **moves, 64)) {

@@ -40,7 +40,25 @@ static int human_seats(const rs_table *t)
 
 /* ---- persistence ---- */
 
-/* Copy the clock into the row and write it. */
+/* The seat rows are as stored from now on (written, or read). */
+static void seats_stored(rs_table *t)
+{
+    memcpy(t->stored_seat, t->row.seat, sizeof t->stored_seat);
+}
+
+static bool seats_changed(const rs_table *t)
+{
+    for (int i = 0; i < t->row.seats; i++) {
+        const rs_seat_row *a = &t->row.seat[i], *b = &t->stored_seat[i];
+        if (a->kind != b->kind || a->user_id != b->user_id || a->score != b->score ||
+            strcmp(a->ai_level, b->ai_level) != 0 || strcmp(a->invite, b->invite) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* Copy the clock into the row and write it; the seat rows only when they changed (a join, a
+ * leave, the scores at the end), not with every move. */
 static void save(rs_ctx *ctx, rs_table *t)
 {
     for (int s = 0; s < t->row.seats; s++)
@@ -49,8 +67,9 @@ static void save(rs_ctx *ctx, rs_table *t)
     /* The wall time matching the clock's stamp, so a restart knows what was charged. */
     t->row.turn_wall_ms = ctx->now_ms - (ctx->now_us - t->clock.stamp_us) / 1000;
     t->dirty = true;
-    if (rs_store_game_save(ctx->store, &t->row) != RS_STORE_OK)
+    if (rs_store_game_write(ctx->store, &t->row, seats_changed(t)) != RS_STORE_OK)
         rs_log("game %lld: cannot save: %s", (long long)t->row.id, rs_store_error(ctx->store));
+    seats_stored(t);
 }
 
 void rs_table_save(rs_ctx *ctx, rs_table *t)
@@ -476,6 +495,7 @@ rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e)
         rs_table_free(t);
         return NULL;
     }
+    seats_stored(t);
     load_names(ctx, t);
     for (int i = 0; i < row->seats; i++)
         t->gone_since_us[i] = ctx->now_us;
@@ -519,6 +539,7 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
         return NULL;
     }
     t->row = row;
+    seats_stored(t);
     rp_error err = {{0}};
     if (config_from_text(game, row.options, row.seed, &t->config, &err) < 0) {
         rs_fail(e, "server-error", "game %lld: stored options: %s", (long long)id, err.msg);
@@ -734,7 +755,7 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
     t->row.v++;
     t->meta[ply] = (rs_move_meta){t->row.v, ctx->now_ms};
     rs_move_row stored = {ply, seat, action, t->row.v, ctx->now_ms};
-    rs_store_move_add(ctx->store, t->row.id, &stored);
+    rs_store_move_write(ctx->store, t->row.id, &stored);
     const int next = g->current_player(&t->match.state);
     const bool turn_over =
         next != seat || (g->turn_number && g->turn_number(&t->match.state) != turn_before);
@@ -753,6 +774,79 @@ static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_e
     }
     move_cause_arg arg = {&before, ply};
     broadcast_update(ctx, t, move_cause_json, &arg);
+    return 0;
+}
+
+/* Whether the stored moves are exactly the versions from t's to row's: each the next ply and
+ * the next version, played by the seat to act (checked again as each is played), the game
+ * live before, and live after or ended by its rules (by the last of them), and its seats
+ * taken by the same players. */
+static bool moves_follow(const rs_table *t, const rs_game_row *row, const rs_move_row *moves,
+                         size_t n)
+{
+    const bool ended_by_rules =
+        row->status == RS_GAME_OVER && strcmp(row->end_reason, "rules") == 0;
+    if (n == 0 || t->row.status != RS_GAME_LIVE ||
+        (row->status != RS_GAME_LIVE && !ended_by_rules) || row->seats != t->row.seats ||
+        moves[n - 1].v != row->v)
+        return false;
+    for (int s = 0; s < row->seats; s++)
+        if (row->seat[s].kind != t->row.seat[s].kind ||
+            row->seat[s].user_id != t->row.seat[s].user_id)
+            return false;
+    for (size_t i = 0; i < n; i++)
+        if (moves[i].ply != (int64_t)rs_table_ply(t) + (int64_t)i ||
+            moves[i].v != t->row.v + 1 + (int64_t)i)
+            return false;
+    return true;
+}
+
+int rs_table_catch_up(rs_ctx *ctx, rs_table *t, const rs_game_row *row, const rs_move_row *moves,
+                      size_t n, rs_err *e)
+{
+    if (!moves_follow(t, row, moves, n))
+        return rs_fail(e, "server-error", "game %lld: not only moves since version %lld",
+                       (long long)t->row.id, (long long)t->row.v);
+    /* The clock as stored after the last of them, charged up to now as a load charges it:
+     * every update shows it. */
+    for (int s = 0; s < row->seats; s++)
+        t->clock.remaining_ms[s] = row->remaining_ms[s];
+    t->clock.running = row->running;
+    rs_clock_resume(&t->clock,
+                    ctx->now_ms > row->turn_wall_ms ? ctx->now_ms - row->turn_wall_ms : 0,
+                    ctx->now_us);
+    const rp_game *g = t->game;
+    for (size_t i = 0; i < n; i++) {
+        rp_state before;
+        rp_state_copy(g, &before, &t->match.state);
+        const int64_t ply = moves[i].ply;
+        rp_error err = {{0}};
+        if (g->current_player(&t->match.state) != moves[i].seat ||
+            !RS_GROW(t->meta, (size_t)ply, t->cap_meta, 128) ||
+            rp_match_play(&t->match, moves[i].action, &err) < 0)
+            return rs_fail(e, "server-error", "game %lld: stored move %lld does not replay %s",
+                           (long long)t->row.id, (long long)ply + 1, err.msg);
+        const bool over = g->current_player(&t->match.state) == RP_TERMINAL;
+        if (over != (i + 1 == n && row->status == RS_GAME_OVER))
+            return rs_fail(e, "server-error", "game %lld: ply %lld %s the game as stored",
+                           (long long)t->row.id, (long long)ply + 1,
+                           over ? "ends" : "does not end");
+        t->meta[ply] = (rs_move_meta){moves[i].v, moves[i].at_ms};
+        t->row.v = moves[i].v;
+        if (over) { /* as finish() left it on the server that played it */
+            t->row = *row;
+            for (int s = 0; s < row->seats; s++)
+                t->returns[s] = row->seat[s].score;
+            rs_clock_stop(&t->clock, ctx->now_us);
+        }
+        t->draw_offers = 0;
+        t->takeback_by = -1;
+        t->ai_ply = -1;
+        move_cause_arg arg = {&before, ply};
+        broadcast_update(ctx, t, move_cause_json, &arg);
+    }
+    t->row = *row;
+    seats_stored(t);
     return 0;
 }
 

@@ -59,6 +59,7 @@ typedef struct rs_move_meta {
 
 typedef struct rs_table {
     rs_game_row row; /* what is stored: settings, status, seats, version, clocks */
+    rs_seat_row stored_seat[RP_MAX_PLAYERS]; /* the seat rows as last written or read */
     const rp_game *game;
     rp_config config; /* resolved options, with the secret seed once started */
     /* Once started, the game as the engine's facade keeps it (src/engine): the options in
@@ -115,6 +116,13 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e);
 void rs_table_free(rs_table *t);
 /* Write t's row as it stands, its clock charged up to now (after a load on a cluster). */
 void rs_table_save(rs_ctx *ctx, rs_table *t);
+/* Catching up with another server's commits (docs/cluster.md): the moves it stored since t's
+ * version, played in order, each told to every watcher as one `update` built for that viewer
+ * (as if played here); then the stored row (clocks, version). Refused, changing nothing, when
+ * the versions between are not exactly these moves (a join, a resignation, the end of the
+ * game, a takeback...): the caller then reads the whole game again. */
+int rs_table_catch_up(rs_ctx *ctx, rs_table *t, const rs_game_row *row, const rs_move_row *moves,
+                      size_t n, rs_err *e);
 
 /* The moves played (the ply); 0 before the start. */
 static inline size_t rs_table_ply(const rs_table *t)

@@ -31,13 +31,18 @@ def env(name, default):
 
 
 def pg_stats(pg):
-    """PostgreSQL's counters: (transactions committed, rows inserted or updated). Its
-    statistics reach the counters within about a second: read after a pause."""
+    """PostgreSQL's counters: (transactions committed, rows inserted or updated, statements
+    run by the nodes, as pg_stat_statements counts them: BEGIN and COMMIT included, this
+    script's own queries not). Its statistics reach the counters within about a second: read
+    after a pause."""
     time.sleep(1.5)
     xact = int(pg.query("SELECT xact_commit FROM pg_stat_database "
                         "WHERE datname = 'ramparts'")[0][0])
     tuples = pg.query("SELECT coalesce(sum(n_tup_ins + n_tup_upd), 0) FROM pg_stat_user_tables")
-    return xact, int(tuples[0][0])
+    pg.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    calls = pg.query("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query NOT"
+                     " LIKE '%pg_stat%' AND query NOT LIKE '%xact_commit%'")
+    return xact, int(tuples[0][0]), int(calls[0][0])
 
 
 def cpu_s(pid):
@@ -115,6 +120,7 @@ def run_config(checks, args, config, sizes, work):
         if cluster and s["acks"]:
             col["xact"] = f"{(after[0] - before[0]) / s['acks']:.2f}"
             col["rows"] = f"{(after[1] - before[1]) / s['acks']:.1f}"
+            col["statements"] = f"{(after[2] - before[2]) / s['acks']:.1f}"
         sat_acklog = os.path.join(work, f"acks-sat-{config}.jsonl")
         t = run_loadgen(args.loadgen, port, ["--games", sat, "--rate", 0, "--duration", 15,
                                              "--acklog", sat_acklog])
@@ -162,6 +168,7 @@ ROWS = [("load average (1 min) after the paced phase", "load"),
         ("moves refused", "errors"),
         ("clients reconnected (their connection cut)", "reconnects"),
         ("PostgreSQL transactions per acknowledged move", "xact"),
+        ("PostgreSQL statements per acknowledged move (all nodes)", "statements"),
         ("CPU ms per move: the nodes together", "cpu_nodes"),
         ("CPU ms per move: PostgreSQL", "cpu_pg"),
         ("CPU ms per move: HAProxy", "cpu_haproxy"),

@@ -70,7 +70,9 @@ class PostgresServer:
         return self
 
     def start(self):
-        options = f"-k {self.dir} -p {self.port} -c listen_addresses=''"
+        # pg_stat_statements: the statements the nodes run, counted (make bench-cluster).
+        options = (f"-k {self.dir} -p {self.port} -c listen_addresses=''"
+                   " -c shared_preload_libraries=pg_stat_statements")
         self._run("pg_ctl", "-D", self.data, "-l", self.log_path, "-o", options, "-w", "start")
         return self
 

@@ -300,6 +300,9 @@ async def play_out(checks, game, players, rng, watchers=(), max_moves=5000, labe
         mover = players[seat]
         mine = await mover.state_at(game, ply=state["ply"])
         if mine["status"] != "live":
+            # It ended before the client `state` came from heard of it: the mover's frame
+            # is the final state.
+            state = mine
             break
         checks.ok("legal" in mine and mine["legal"], f"{label}: seat {seat} is sent its moves")
         for other_seat, c in players.items():

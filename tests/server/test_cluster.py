@@ -4,6 +4,9 @@ this test starts itself (pgserver.py), clients connected to different servers.
 - Every game of the registry played in full with its two players and a spectator on three
   different servers, a chat line crossing servers, every frame each of them received checked
   against the referee (server_frames_check).
+- Catching up by moves: a spectator on a third server gets one `update` per move, version by
+  version (never a snapshot), its server reading only the new moves (its /healthz counts
+  them), the last move, which ends the game, included; every frame checked.
 - The concurrent-move race: one player's two connections, on two servers, send different
   moves for the same ply at once, again and again: exactly one is acknowledged, the other is
   refused as `stale`; the stored game holds each ply once.
@@ -15,6 +18,7 @@ this test starts itself (pgserver.py), clients connected to different servers.
 Skips (exit 77) only where PostgreSQL is not installed."""
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -68,6 +72,50 @@ async def across_nodes(checks, args, nodes, kind, rng):
         await who.drain(0.1)
     run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
                 f"{kind} across servers")
+    for who in (alice, bob, carol):
+        await who.close()
+
+
+def catch_up_counts(node):
+    _, health = node.http_json("/healthz")
+    return health["caught_up_moves"], health["caught_up_whole"]
+
+
+async def caught_up_by_moves(checks, args, nodes, rng, kind="king-of-danger"):
+    """Players on servers a and b, a spectator on c who opens the game once it has started:
+    from its snapshot on, every frame it gets is an update one version after the last, and
+    server c caught up every move by reading only that move (none by a whole read)."""
+    a, b, c = nodes
+    alice, bob, carol = await guest(a, "alice-m"), await guest(b, "bob-m"), await guest(c, "carol-m")
+    game = (await alice.request({"t": "create", "type": kind, "seats": ["me", "open"]},
+                                "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    await alice.state_at(game, ply=0)
+    opened = await carol.request({"t": "open", "game": game}, "snapshot")
+    checks.eq((opened["t"], opened["status"]), ("snapshot", "live"), "catch-up: watched live on c")
+    before = catch_up_counts(c)
+    first = len(carol.frames)
+    final = await play_out(checks, game, {0: alice, 1: bob}, rng, watchers=[carol],
+                           label="catch-up")
+    checks.eq(final["status"], "over", "catch-up: played to its end")
+    await carol.drain(0.1)
+    after = catch_up_counts(c)
+    frames = [m for m in (json.loads(f) for f in carol.frames[first:]) if m.get("game") == game
+              and m["t"] in ("snapshot", "update")]
+    kinds = sorted({m["t"] for m in frames})
+    checks.eq(kinds, ["update"], "catch-up: the spectator on c gets updates, no snapshot")
+    versions = [m["v"] for m in frames]
+    checks.eq(versions, list(range(opened["v"] + 1, opened["v"] + 1 + len(frames))),
+              "catch-up: one update per version, in order")
+    checks.eq([m["ply"] for m in frames], list(range(opened["ply"] + 1, final["ply"] + 1)),
+              "catch-up: one update per move")
+    checks.eq(frames[-1]["status"] if frames else None, "over",
+              "catch-up: the last update ends the game")
+    checks.eq(after[0] - before[0], final["ply"] - opened["ply"],
+              "catch-up: server c read each move once, and only it")
+    checks.eq(after[1] - before[1], 0, "catch-up: server c read the game whole never")
+    run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
+                "catch-up by moves")
     for who in (alice, bob, carol):
         await who.close()
 
@@ -128,6 +176,8 @@ async def race_game(checks, args, pg, a, alice, alice_b, bob, rounds, rng):
                     f"WHERE game_id = {game}")
     count, distinct, top = (int(x) for x in rows[0])
     checks.ok(count == distinct == top + 1, f"each ply stored once: {rows}")
+    for who in (alice, alice_b):  # everyone where bob is, so play_out starts from there
+        await who.state_at(game, v=state["v"])
     final = await play_out(checks, game, players, rng, watchers=[alice_b], label="race game")
     checks.eq(final["status"], "over", "the race game plays out")
     for who in (alice, bob, alice_b):
@@ -173,17 +223,19 @@ async def paused_past_lease(checks, args, pg, nodes, rng):
     await watcher.request({"t": "open", "game": game}, "snapshot")
 
     async def human_moves(count, followers=(watcher,)):
-        """The human plays `count` moves (the AI answering); followers read along."""
+        """The human plays until the AI has answered `count` times (a turn may be several
+        plies of one seat, and only the AI's moves need the lease); followers read along."""
         state = await human.state_at(game, ply=0)
-        played = 0
-        while played < count and state["status"] == "live":
-            if state["to_move"] == 0:
+        answered = 0
+        while answered < count and state["status"] == "live":
+            ai_to_move = state["to_move"] != 0
+            if not ai_to_move:
                 text = rng.choice(state["legal"])["text"]
                 ack = await human.request({"t": "move", "game": game, "ply": state["ply"],
                                            "move": text}, "ack")
                 checks.eq(ack["t"], "ack", f"lease game: move at ply {state['ply']}")
-                played += 1
             state = await human.state_at(game, ply=state["ply"] + 1)  # or the AI's move
+            answered += ai_to_move
             for f in followers:
                 await f.state_at(game, ply=state["ply"])
         return state
@@ -251,6 +303,7 @@ async def main():
         nodes = [start_node(args, pg, name) for name in ("a", "b", "c")]
         for kind in registry_games(args.ramparts):
             await across_nodes(checks, args, nodes, kind, rng)
+        await caught_up_by_moves(checks, args, nodes, rng)
         await race(checks, args, pg, nodes, rng)
         await flag_once(checks, pg, nodes)
         await paused_past_lease(checks, args, pg, nodes, rng)
