@@ -224,28 +224,26 @@ export class Client {
     this.hold(m, p);
   }
 
-  /** Keep `m` in view for its time (none: the next shows at once) before the queue goes on.
+  /** Keep `m` in view for its time before the queue goes on; false when it has none.
    * @param {Message} m @param {{held: boolean, queue: {m: Message, at: number}[], timer: any}} p */
   hold(m, p) {
     const ms = this.holdFor(m);
-    if (!ms) {
-      if (!p.held) this.nextPaced(m.game, p);
-      return;
-    }
+    if (!ms) return false;
     clearTimeout(p.timer);
     p.held = true;
     p.timer = setTimeout(() => this.nextPaced(m.game, p), ms);
+    return true;
   }
 
   /** @param {number} game @param {{held: boolean, queue: {m: Message, at: number}[], timer: any}} p */
   nextPaced(game, p) {
     if (this.pacing.get(game) !== p) return; // closed, or a snapshot showed everything
     p.held = false;
-    const next = p.queue.shift();
+    for (let next = p.queue.shift(); next; next = p.queue.shift()) {
+      this.update(next.m, next.at);
+      if (this.hold(next.m, p)) break;
+    }
     this.setGame(game, { queued: p.queue.length });
-    if (!next) return;
-    this.update(next.m, next.at);
-    this.hold(next.m, p);
   }
 
   /** @param {number} game */
