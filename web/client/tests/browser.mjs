@@ -1152,7 +1152,10 @@ async function keyboardAgainstAi(browser, server) {
     // The page moves the focus in an effect that runs once the turn is painted, so the turn
     // can show a moment before the cursor is back: wait for it (it failed 1 run in 4 read at once).
     await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'move-text', null, { timeout: 10000 }).catch(() => {});
-    const inField = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    const inField = await page.evaluate(() => {
+      const el = document.activeElement;
+      return !el ? '' : el.id || `${el.tagName.toLowerCase()}.${el.className}`;
+    });
     if (!check(inField === 'move-text', `keyboard: the cursor is in the move field on turn ${moves + 1} (${inField})`)) break;
     if (moves === 1) {
       // Ask for a hint: Tab from the move field reaches the Hint button.

@@ -102,7 +102,9 @@ export function MoveInput({ legal, send, disabled, hint, onPoint }) {
   // again, unless they have moved the focus elsewhere since.
   useEffect(() => {
     // A forced move that plays itself (table.js) disables the field without play(): the focus
-    // is remembered whenever it enters the field, not only when a move is typed.
+    // is remembered whenever it enters the field (its own onFocus, below, which is there from
+    // the first render: the table may focus the field before this listener is added), and
+    // forgotten when it goes anywhere else.
     const moved = (/** @type {FocusEvent} */ e) => { hadFocus.current = e.target === field.current; };
     document.addEventListener('focusin', moved);
     return () => document.removeEventListener('focusin', moved);
@@ -174,6 +176,7 @@ export function MoveInput({ legal, send, disabled, hint, onPoint }) {
       aria-activedescendant=${currentId}
       placeholder=${moves[0] ? `e.g. ${moves[0].text}` : ''} data-testid="move-text"
       onInput=${(/** @type {any} */ e) => { setValue(e.currentTarget.value); setActive(0); }}
+      onFocus=${() => { hadFocus.current = true; }}
       onBlur=${() => setBrowsing(false)} onKeyDown=${onKey} />
     <ul id="move-list" role="listbox" class=${open ? 'completions' : 'completions hidden'}>
       ${open && suggestions.map((m) => html`<li key=${m.id} id=${`move-opt-${m.id}`} role="option"
