@@ -19,6 +19,26 @@ export function noteLesson(id, game, move, view) {
   try { sessionStorage.setItem(`ramparts.learn.${id}`, JSON.stringify([...done])); } catch { /* private mode */ }
 }
 
+/** Where a finished guided game leaves the kinds of move made, for the next one of that game.
+ * @param {string} game */
+const carryKey = (game) => `ramparts.learn.carry.${game}`;
+
+/** Keep the kinds of move made for the next guided game of `game`. @param {string} game @param {Set<string>} done */
+function carryLessons(game, done) {
+  try { sessionStorage.setItem(carryKey(game), JSON.stringify([...done])); } catch { /* private mode */ }
+}
+
+/** A new guided game `id` starts with what the last one of its game carried over, if any.
+ * @param {string} game @param {number} id */
+function takeCarried(game, id) {
+  try {
+    const carried = sessionStorage.getItem(carryKey(game));
+    if (carried === null) return;
+    sessionStorage.removeItem(carryKey(game));
+    sessionStorage.setItem(`ramparts.learn.${id}`, carried);
+  } catch { /* private mode */ }
+}
+
 /** #/learn/GAME starts the game; #/learn/GAME/ID is its table with the coach.
  * @param {{client: import('../client.js').Client, game: string, id: number|null}} props */
 export function Learn({ client, game, id }) {
@@ -27,7 +47,11 @@ export function Learn({ client, game, id }) {
     let gone = false;
     client.ready
       .then(() => client.request({ t: 'create', type: game, seats: ['me', 'ai:easy'] }))
-      .then((r) => { if (!gone && r.t === 'created') location.replace(`#/learn/${game}/${r.game}`); });
+      .then((r) => {
+        if (gone || r.t !== 'created') return;
+        takeCarried(game, r.game);
+        location.replace(`#/learn/${game}/${r.game}`);
+      });
     return () => { gone = true; };
   }, [game, id]);
   if (!LESSONS[game]) return html`<p class="error" role="alert">There is no guided game for “${game}”. <a href="#/rules">The rules</a></p>`;
@@ -79,6 +103,8 @@ export function Coach({ g, interactive, done }) {
     ${tip && html`<p class="small">Try <code data-testid="coach-move">${tip.move.text}</code>${tip.lesson ? html` — <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
     <ul class="coach-list" aria-label="Kinds of move">${lessons.map((l) => html`<li key=${l.id} data-lesson=${l.id} data-done=${done.has(l.id) ? 'yes' : 'no'}>
       <span aria-hidden="true">${done.has(l.id) ? '✓' : '○'}</span> ${l.label}${l.needed ? '' : ' (when it comes)'}<span class="sr-only">${done.has(l.id) ? ': done' : ': not yet'}</span></li>`)}</ul>
+    ${!allDone && snap.status !== 'live' && html`<p data-testid="coach-again">Not every kind of move came up in this game (the deal decides what does).
+      <a href=${`#/learn/${game}`} onClick=${() => carryLessons(game, done)}>Play another guided game</a>, keeping the kinds of move already made.</p>`}
     ${allDone && html`<p class="coach-done" data-testid="coach-done"><b>You have made every kind of move.</b> Play on to the end, or <a href=${`#/rules/${game}`}>read the rules</a>.</p>`}
   </section>`;
 }
