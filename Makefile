@@ -37,7 +37,7 @@ test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h; make test plays at most 300), the command-line harnesses larger (leaks
+# tests/support.h; make test plays at most 150), the command-line harnesses larger (leaks
 # 12 times, undo and hotseat 4 times), the server's five-minute soak (resident set and WAL
 # flat), every option combination played to its end, the browser's two-person game of every
 # game (make test plays two), the Python searches' ten games, and the cluster's rolling and
