@@ -37,12 +37,13 @@ test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h; make test plays at most 300), the command-line harnesses larger (leaks
+# tests/support.h; make test plays at most 150), the command-line harnesses larger (leaks
 # 12 times, undo and hotseat 4 times), the server's five-minute soak (resident set and WAL
 # flat), every option combination played to its end, the browser's two-person game of every
-# game (make test plays two), the Python searches' ten games, and the cluster's rolling and
-# PostgreSQL restarts: the tests whose size the environment sets (README, Tests and checks).
-SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|server_test_soak|server_test_every_option|server_test_cluster_failover)
+# game (make test plays two), the Python searches' ten games, the cluster's rolling and
+# PostgreSQL restarts, and 20 kill -9s under load (make test 10): the tests whose size the
+# environment sets (README, Tests and checks).
+SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|server_test_soak|server_test_every_option|server_test_cluster_failover|load_test_kill9_load)
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=96 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \

@@ -27,7 +27,7 @@ __attribute__((noreturn)) void _fail(const char *const file, const int line);
  * property run): RAMPARTS_PROPERTY_GAMES when set; the full size under RAMPARTS_SOAK=1
  * (`make soak`, which CI runs too); else at most RP_TEST_QUICK_GAMES, so `make test` stays
  * within minutes on 2 cores. */
-#define RP_TEST_QUICK_GAMES 300
+#define RP_TEST_QUICK_GAMES 150
 int rp_test_games(int full);
 
 /* A state of `game` set up with `options` ("players=3 seed=4", may be NULL); fails the test

@@ -1,5 +1,7 @@
-"""Shared fixtures of the Python tests: every game id, and a seeded random playout."""
+"""Shared fixtures of the Python tests: every game id, a seeded random playout, and the test
+sizes (`make test` small, `make soak` with RAMPARTS_SOAK=1 full)."""
 
+import os
 import random
 
 import pytest
@@ -7,6 +9,13 @@ import pytest
 import ramparts
 
 GAMES = ramparts.games()
+# `make soak` sets RAMPARTS_SOAK=1: the searches play more games there (README, Tests and checks).
+SOAK = os.environ.get("RAMPARTS_SOAK") == "1"
+
+
+def sized(small, full):
+    """`small` in `make test`, `full` under RAMPARTS_SOAK=1 (`make soak`)."""
+    return full if SOAK else small
 
 
 def _players_ok(game_id, players):

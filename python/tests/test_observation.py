@@ -6,14 +6,17 @@ import numpy as np
 import pytest
 
 import ramparts
-from conftest import game_setups, random_states
+from conftest import game_setups, random_states, sized
+
+# Random games per game and player count: one in `make test`, two in `make soak`.
+SEEDS = sized((21,), (21, 22))
 
 
 @pytest.mark.parametrize("game_id, players", game_setups())
 def test_tensor_is_exactly_what_the_player_sees(game_id, players):
     game = ramparts.load_game(game_id, players=players, seed=21)
     (size,) = game.observation_tensor_shape()
-    for seed in (21, 22):
+    for seed in SEEDS:
         states = random_states(game, seed, limit=150)
         for seat in range(players):
             seen = {}  # tensor bytes -> view, over the whole game

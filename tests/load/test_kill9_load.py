@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """test_kill9_load.py — `kill -9` of the server at random instants under load, restarted on the
-same port and database, 20 times (RAMPARTS_KILLS). The load generator's clients reconnect
+same port and database, 10 times in `make test` and 20 in `make soak` (RAMPARTS_SOAK=1;
+RAMPARTS_KILLS sets another count). The load generator's clients reconnect
 with their tokens, re-open their games from the last version they saw, and play on until at
 least ten games have ended (a count, however slow the machine: ending none within ten minutes
 is a failure of liveness); at the end every game is finished. Afterwards: every acknowledged move is in the store at its ply
@@ -26,7 +27,8 @@ def main():
     checks = Checks()
     raise_fd_limit(4096)
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "15")))
-    kills = int(os.environ.get("RAMPARTS_KILLS", "20"))
+    soak = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
+    kills = int(os.environ.get("RAMPARTS_KILLS", "20" if soak else "10"))
     work = tempfile.mkdtemp(prefix="ramparts-kill9-")
     port = free_port()
     server = Server(args.ramparts, workdir=work,
