@@ -56,9 +56,8 @@ const rp_game rp_king_of_danger = {
     .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
     /* measured: docs/ai.md, The ladder */
     .ai_level_note = "With two players each level beats the one below (medium beat easy in 69% "
-                     "of 400 games, hard beat medium 60%); with four, only easy stands out "
-                     "(medium and hard won 27% and 29% against the level below, a fair share "
-                     "being 25%).",
+                     "of 400 games, hard beat medium 60%); with three to five, hard does not "
+                     "beat medium (36%, 29% and 23% of 400 games; fair shares 33%, 25%, 20%).",
     /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
      * and the rules end the game. */
     .tool_turn_cap = 0,
