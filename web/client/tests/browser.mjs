@@ -654,6 +654,11 @@ async function dragOne(page, from, to) {
   return true;
 }
 const DRAG = 0.35; // how often a move is dragged instead of clicked
+// Moves made by dragging in the game being played: until one is, every move that can be
+// dragged is, so each game checks a drag however few its moves (a game of about 20 moves once
+// had none by chance).
+let draggedInGame = 0;
+const dragNow = () => draggedInGame === 0 || rng() < DRAG;
 /** How many forced moves (the only legal one) played themselves, per game. */
 const forcedPlayed = {};
 let lastAction = '';
@@ -665,7 +670,7 @@ const DRIVERS = {
     if (await clickOne(page, '.chooser .move-btn')) return;
     if (!await clickOne(page, '.sq.source')) return void await clickOne(page, '[data-move=end]');
     if (await clickOne(page, '.chooser .move-btn')) return;
-    if (!(rng() < DRAG && await dragOne(page, '.sq.selected', '.sq.target')) && !await clickOne(page, '.sq.target')) return;
+    if (!(dragNow() && await dragOne(page, '.sq.selected', '.sq.target')) && !await clickOne(page, '.sq.target')) return;
     await clickOne(page, '.chooser .move-btn');
   },
   async 'walls-and-armies'(page) {
@@ -673,14 +678,14 @@ const DRIVERS = {
   },
 
   async 'king-of-danger'(page) {
-    if (!(rng() < DRAG && await dragOne(page, '.card-btn.playable', '.kd-trick')) && !await clickOne(page, '.card-btn.playable')) return;
+    if (!(dragNow() && await dragOne(page, '.card-btn.playable', '.kd-trick')) && !await clickOne(page, '.card-btn.playable')) return;
     await clickOne(page, '.chooser .move-btn');
   },
   async 'danger-at-the-walls'(page) {
     if (await clickOne(page, '.draw-btn')) return;
     if (!await clickOne(page, '.hand .card-btn.playable')) return;
     if (rng() < 0.3) await clickOne(page, '.hand .card-btn.playable:not(.selected)');
-    if ((rng() < DRAG && await dragOne(page, '.hand .card-btn.selected', '.dw-wall.target')) || await clickOne(page, '.dw-wall.target')) {
+    if ((dragNow() && await dragOne(page, '.hand .card-btn.selected', '.dw-wall.target')) || await clickOne(page, '.dw-wall.target')) {
       await clickOne(page, '.chooser .move-btn');
       return;
     }
@@ -691,7 +696,7 @@ const DRIVERS = {
   async 'rush-the-wall'(page) {
     if (await clickOne(page, '[data-move]')) return;
     if (!await clickOne(page, '.hand .card-btn.playable')) return;
-    if (!(rng() < DRAG && await dragOne(page, '.hand .card-btn.selected', '.rw-slot.target'))) await clickOne(page, '.rw-slot.target');
+    if (!(dragNow() && await dragOne(page, '.hand .card-btn.selected', '.rw-slot.target'))) await clickOne(page, '.rw-slot.target');
   },
 };
 
@@ -703,6 +708,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
   const everyone = [...players, ...watchers];
   let ply = 0;
   let dragged = 0;
+  draggedInGame = 0;
   for (let guard = 0; guard < 3000; guard++) {
     const states = await Promise.all(players.map(tableState));
     if (states[0].status === 'over') {
@@ -744,7 +750,7 @@ async function playOut(type, id, players, watchers, hooks = {}) {
       check(false, `${type}: ${mover.label} found no way to play at ply ${ply} (legal: ${legal.map((m) => m.text).join(', ')}); see ${shot}`);
       return;
     }
-    if (lastAction === 'drag') dragged++;
+    if (lastAction === 'drag') draggedInGame = ++dragged;
     await waitPly(mover, ply + 1);
     ply = (await tableState(mover)).ply;
     await Promise.all(everyone.map((p) => waitPly(p, ply)));
