@@ -212,6 +212,7 @@ async function playOffline(page, type, index) {
   let turns = 0;
   let leaks = 0;
   let undone = false;
+  let humanMoves = 0;
   let resumed = false;
   try {
     for (let guard = 0; guard < 3000; guard++) {
@@ -236,7 +237,9 @@ async function playOffline(page, type, index) {
         const hint = (await page.textContent('[data-testid=hint]')).replace(/^Hint:\s*/, '');
         check(referee.legal.includes(hint), `${type}: the hint is a legal move (${hint})`);
       }
-      if (!undone && turns === 3 && st.ply > 0) {
+      // Undo on the first turn after the human's own first move: a Walls and Armies deal can end
+      // the game within three turns, so waiting for a later turn could leave undo untried.
+      if (!undone && humanMoves >= 1 && st.ply > 0) {
         await page.click('[data-testid=offline-undo]');
         await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) < n, st.ply,
           { timeout: STEP_TIMEOUT });
@@ -260,6 +263,7 @@ async function playOffline(page, type, index) {
         const now = await tableState(page);
         moved = now.ply > st.ply || now.status === 'over' || !now.myTurn;
       }
+      if (moved) humanMoves++;
       if (!moved) {
         const shot = path.join(OUT, `offline-stuck-${type}.png`);
         await page.screenshot({ path: shot, fullPage: true });
