@@ -1125,6 +1125,20 @@ void rs_table_user_gone(rs_ctx *ctx, rs_table *t, int64_t user)
             t->gone_since_us[s] = ctx->now_us;
 }
 
+/* Ends the game as abandoned by the seats in `gone` (they lose, the others share the win, as
+ * a claim decides); returns the first of them, who the result names. */
+static int end_abandoned(rs_ctx *ctx, rs_table *t, uint32_t gone)
+{
+    double returns[RP_MAX_PLAYERS] = {0};
+    share_among_others(t, gone, returns);
+    int who = -1;
+    for (int s = 0; s < t->row.seats && who < 0; s++)
+        if (gone & (1u << s))
+            who = s;
+    finish(ctx, t, "abandoned", returns, who);
+    return who;
+}
+
 int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
@@ -1139,14 +1153,8 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *
     if (!gone)
         return rs_fail(e, "not-allowed", "no opponent has been gone for %lld s",
                        (long long)(ctx->grace_ms / 1000));
-    double returns[RP_MAX_PLAYERS] = {0};
-    share_among_others(t, gone, returns);
-    int who = -1;
-    for (int s = 0; s < t->row.seats && who < 0; s++)
-        if (gone & (1u << s))
-            who = s;
     t->row.v++;
-    finish(ctx, t, "abandoned", returns, who);
+    end_abandoned(ctx, t, gone);
     announce(ctx, t, "claim", seat);
     return 0;
 }
@@ -1192,13 +1200,7 @@ void rs_table_expire(rs_ctx *ctx, rs_table *t, int64_t after_ms)
     for (int s = 0; s < t->row.seats; s++)
         if (t->row.seat[s].kind == RS_SEAT_HUMAN)
             gone |= 1u << s;
-    double returns[RP_MAX_PLAYERS] = {0};
-    share_among_others(t, gone, returns);
-    int who = -1;
-    for (int s = 0; s < t->row.seats && who < 0; s++)
-        if (gone & (1u << s))
-            who = s;
-    finish(ctx, t, "abandoned", returns, who);
+    const int who = end_abandoned(ctx, t, gone);
     rs_log("game %lld: ended, left for %s against the AI", (long long)t->row.id, delay);
     announce(ctx, t, "expire", who);
 }
