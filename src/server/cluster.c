@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
 #include "log.h"
@@ -66,6 +67,7 @@ static rs_table *catch_up(rs_server *srv, rs_table *old)
     rs_table_offers_load(&ctx, fresh);
     fresh->lease_token = old->lease_token;
     fresh->leased_elsewhere_until_us = old->leased_elsewhere_until_us;
+    fresh->announced_v = old->announced_v;
     fresh->locked = old->locked;
     if (old->ai_ply == (int64_t)rs_table_ply(fresh)) { /* its search is still good */
         fresh->ai_ply = old->ai_ply;
@@ -252,10 +254,29 @@ static bool catch_up_by_moves(rs_server *srv, rs_table *t)
     return done;
 }
 
+#ifdef RS_STORE_FAULT_INJECTION
+/* Test builds (Debug): while the file named by RAMPARTS_TEST_CATCH_UP_FAIL exists, catching
+ * up fails as when the store cannot be read (tests/server/test_cluster.py). */
+static bool catch_up_fails(void)
+{
+    const char *flag = getenv("RAMPARTS_TEST_CATCH_UP_FAIL");
+    return flag && *flag && access(flag, F_OK) == 0;
+}
+#else
+static bool catch_up_fails(void)
+{
+    return false;
+}
+#endif
+
 /* Catch t up to version v (announced or found under its lock): by its new moves when that
  * is all that changed, else by reading it whole. */
 static rs_table *catch_up_to(rs_server *srv, rs_table *t, int64_t v)
 {
+    if (v > t->row.v && catch_up_fails()) {
+        rs_log("game %lld: cannot catch up: a failure injected by a test", (long long)t->row.id);
+        return t;
+    }
     if (v > t->row.v && catch_up_by_moves(srv, t) && t->row.v >= v)
         return t;
     return t->row.v == v ? t : catch_up(srv, t);
@@ -499,16 +520,35 @@ void rs_cluster_clear(rs_server *srv)
 
 /* ---- listening ---- */
 
-/* Another server committed version v of game id. */
+/* Another server committed version v of game id. The version is remembered: a catching up
+ * that fails (the store out of reach, the game changing faster than it can be read) is tried
+ * again each second (catch_up_behind), since no later announcement may come for it (the
+ * game's last move). */
 static void game_changed(rs_server *srv, int64_t id, int64_t v)
 {
     rs_table *t = rs_server_table(srv, id);
     if (t && t->row.v >= v)
         return;
-    if (t)
-        catch_up_to(srv, t, v);
-    else
+    if (!t) {
         fetch(srv, id, false);
+        return;
+    }
+    if (v > t->announced_v)
+        t->announced_v = v;
+    catch_up_to(srv, t, v);
+}
+
+/* Each game held that is behind a version announced for it, caught up again. */
+static void catch_up_behind(rs_server *srv)
+{
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && t->announced_v > t->row.v) {
+            rs_log("game %lld: catching up again to version %lld (at %lld)", (long long)t->row.id,
+                   (long long)t->announced_v, (long long)t->row.v);
+            catch_up_to(srv, t, t->announced_v);
+        }
+    }
 }
 
 /* A chat line said on another server, for this server's watchers of the game. */
@@ -600,24 +640,47 @@ static void on_announcement(void *ctx, const char *text)
 }
 
 /* After the listening connection was (re)opened: what was announced meanwhile is lost, so
- * every game held is compared with the store, and unfinished ones not held are fetched. */
-static void resync(rs_server *srv)
+ * every game held is compared with the store, and unfinished ones not held are fetched.
+ * False when the store could not be read (the main connection may still be reconnecting
+ * after the database came back): then it is tried again each second, or a game another
+ * server moved meanwhile would stay behind until its next announcement, which may never
+ * come. */
+static bool resync(rs_server *srv)
 {
     int64_t *ids = NULL;
     size_t n = 0;
-    if (rs_store_games_unfinished(srv->store, &ids, &n) == RS_STORE_OK)
-        for (size_t i = 0; i < n; i++)
-            if (!rs_server_table(srv, ids[i]))
-                fetch(srv, ids[i], false);
+    bool read = rs_store_games_unfinished(srv->store, &ids, &n) == RS_STORE_OK;
+    for (size_t i = 0; read && i < n; i++)
+        if (!rs_server_table(srv, ids[i]))
+            fetch(srv, ids[i], false);
     free(ids);
-    for (size_t i = 0; i < srv->tables.cap; i++) {
+    for (size_t i = 0; read && i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         rs_game_row row;
-        if (t && rs_store_game_get(srv->store, t->row.id, &row) == RS_STORE_OK && row.v != t->row.v)
+        if (!t)
+            continue;
+        const int rc = rs_store_game_get(srv->store, t->row.id, &row);
+        read = rc == RS_STORE_OK || rc == RS_STORE_NOTFOUND;
+        if (rc == RS_STORE_OK && row.v > t->announced_v)
+            t->announced_v = row.v;
+        if (rc == RS_STORE_OK && row.v != t->row.v)
             catch_up(srv, t);
     }
+    if (!read)
+        return false;
     republish_presence(srv);
     read_all_presence(srv);
+    return true;
+}
+
+static void resync_now(rs_server *srv)
+{
+    if (!srv->resync_due)
+        return;
+    srv->resync_due = !resync(srv);
+    if (srv->resync_due)
+        rs_log("cannot compare the games held with the store yet: %s; trying again",
+               rs_store_error(srv->store));
 }
 
 void rs_cluster_listen(rs_server *srv)
@@ -635,7 +698,8 @@ void rs_cluster_listen(rs_server *srv)
         if (srv->listen_down)
             rs_log("hearing the other servers again");
         srv->listen_down = false;
-        resync(srv);
+        srv->resync_due = true;
+        resync_now(srv);
     }
 }
 
@@ -645,6 +709,8 @@ void rs_cluster_tick(rs_server *srv)
 {
     if (!srv->shared || rs_store_begin(srv->store) != RS_STORE_OK)
         return;
+    resync_now(srv);
+    catch_up_behind(srv);
     rs_store_leases_renew(srv->store, srv->node, srv->cfg.lease_ms);
     if (srv->republish)
         republish_presence(srv);

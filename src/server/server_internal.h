@@ -82,6 +82,7 @@ struct rs_server {
     rs_ai_result *ai_waiting; /* AI results waiting for such a row */
     size_t ai_waiting_count, ai_waiting_cap;
     bool listen_down; /* the announcements cannot be heard (logged once) */
+    bool resync_due;  /* the resync after hearing them again failed: tried again each second */
     char *live_nodes; /* the live servers as last read: presence is read again when it changes */
     bool republish;   /* a commit failed: this server's presence rows are written again */
 };

@@ -86,6 +86,7 @@ typedef struct rs_table {
     bool locked;         /* its row is locked by this iteration's transaction (cluster.c) */
     int64_t lease_token; /* the fencing token of this server's lease on it, or 0 */
     int64_t leased_elsewhere_until_us; /* another server's lease on it lasts until then */
+    int64_t announced_v;               /* the newest version another server announced (cluster.c) */
     int64_t kept_since_us;             /* loaded, created, or last found kept by someone (expiry) */
     uint32_t remote_seats;             /* seats whose users watch it on another live server */
     int64_t published_user[RP_MAX_PLAYERS]; /* the users this server told the store watch it */

@@ -7,6 +7,8 @@ this test starts itself (pgserver.py), clients connected to different servers.
 - Catching up by moves: a spectator on a third server gets one `update` per move, version by
   version (never a snapshot), its server reading only the new moves (its /healthz counts
   them), the last move, which ends the game, included; every frame checked.
+- A move server c fails to catch up (a failure injected, as when the store cannot be read)
+  is caught up once it can read again, though no later move is announced.
 - The concurrent-move race: one player's two connections, on two servers, send different
   moves for the same ply at once, again and again: exactly one is acknowledged, the other is
   refused as `stale`; the stored game holds each ply once.
@@ -33,9 +35,9 @@ OPTIONS = {"castle-danger": {"turn-limit": 60}}
 LEASE_S = 2
 
 
-def start_node(args, pg, name):
+def start_node(args, pg, name, env=None):
     return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
-                                        "--lease", str(LEASE_S)]).start()
+                                        "--lease", str(LEASE_S)], env=env).start()
 
 
 async def wait_until(condition, what, limit=120.0):
@@ -116,6 +118,51 @@ async def caught_up_by_moves(checks, args, nodes, rng, kind="king-of-danger"):
     checks.eq(after[1] - before[1], 0, "catch-up: server c read the game whole never")
     run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
                 "catch-up by moves")
+    for who in (alice, bob, carol):
+        await who.close()
+
+
+async def caught_up_after_failure(checks, args, nodes, rng, flag, kind="king-of-danger"):
+    """Server c fails to catch up a move (a failure injected while the file `flag` exists, as
+    when the store cannot be read): once it can read again it catches the game up by itself,
+    with no later move announced (a game's last move has none after it); every frame
+    checked."""
+    a, b, c = nodes
+    alice, bob, carol = await guest(a, "alice-f"), await guest(b, "bob-f"), await guest(c, "carol-f")
+    game = (await alice.request({"t": "create", "type": kind, "seats": ["me", "open"]},
+                                "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    await alice.state_at(game, ply=0)
+    await carol.request({"t": "open", "game": game}, "snapshot")
+    players = {0: alice, 1: bob}
+    state = await play_out(checks, game, players, rng, watchers=[carol], max_moves=3,
+                           label="failed catch-up")
+    ply = state["ply"]
+    open(flag, "w").close()
+    mover = players[state["to_move"]]
+    mine = await mover.state_at(game, ply=ply)
+    ack = await mover.request({"t": "move", "game": game, "ply": ply,
+                               "move": rng.choice(mine["legal"])["text"]}, "ack")
+    checks.eq(ack["t"], "ack", "failed catch-up: the move is acknowledged on a or b")
+    failed = f"game {game}: cannot catch up: a failure injected by a test"
+    await wait_until(lambda: failed in c.log(), "server c fails to catch the move up")
+    await carol.drain(0.2)
+    checks.eq(carol.latest(game)["ply"], ply,
+              "failed catch-up: the spectator on c has not seen the move while c cannot read")
+    os.remove(flag)
+    after = await carol.state_at(game, ply=ply + 1)
+    checks.eq(after["ply"], ply + 1,
+              "failed catch-up: server c catches the move up once it can, with no new move")
+    checks.ok(f"game {game}: catching up again to version" in c.log(),
+              "failed catch-up: server c says it caught up again")
+    for who in (alice, bob):
+        await who.state_at(game, ply=ply + 1)
+    final = await play_out(checks, game, players, rng, watchers=[carol], label="failed catch-up")
+    checks.eq(final["status"], "over", "failed catch-up: played to its end")
+    for who in (alice, bob, carol):
+        await who.drain(0.1)
+    run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
+                "failed catch-up")
     for who in (alice, bob, carol):
         await who.close()
 
@@ -300,10 +347,14 @@ async def main():
     nodes = []
     try:
         pg.init()
-        nodes = [start_node(args, pg, name) for name in ("a", "b", "c")]
+        # Server c fails to catch up while this file exists (a Debug build's fault injection).
+        flag = os.path.join(pg.dir, "catch-up-fails")
+        nodes = [start_node(args, pg, name, {"RAMPARTS_TEST_CATCH_UP_FAIL": flag} if name == "c"
+                            else None) for name in ("a", "b", "c")]
         for kind in registry_games(args.ramparts):
             await across_nodes(checks, args, nodes, kind, rng)
         await caught_up_by_moves(checks, args, nodes, rng)
+        await caught_up_after_failure(checks, args, nodes, rng, flag)
         await race(checks, args, pg, nodes, rng)
         await flag_once(checks, pg, nodes)
         await paused_past_lease(checks, args, pg, nodes, rng)

@@ -20,6 +20,7 @@ import asyncio
 import os
 import random
 import sys
+import time
 
 import websockets.exceptions
 
@@ -28,6 +29,15 @@ from rsclient import Checks, Client, arguments, run_checker
 
 DROPPED = (websockets.exceptions.WebSocketException, OSError)
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
+REFUSALS_MAX = 300  # about a minute of `unavailable` while PostgreSQL restarts
+# The whole run's bound (ctest's is 1800 s): past it the test fails with the nodes' logs and
+# the step it was in, rather than being killed silently.
+WATCHDOG_S = 1200 if SOAK else 600
+
+
+def step(what):
+    """Say which step runs (on stdout, which ctest shows when the test fails)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {what}", flush=True)
 
 
 class Seat:
@@ -78,10 +88,15 @@ class Seat:
         raise RuntimeError(f"{self.label} cannot reconnect")
 
     async def call(self, step):
-        """step(client), again on a new connection whenever the connection drops."""
+        """step(client), again on a new connection whenever the connection drops. A reply that
+        does not come (rsclient's TimeoutError, an OSError too) is a failure, not a drop: a
+        node that stays behind must fail the test with what it waited for, not have it
+        reconnect and wait again."""
         for _ in range(50):
             try:
                 return await step(self.client)
+            except TimeoutError:
+                raise
             except DROPPED:
                 await self.reconnect()
         raise RuntimeError(f"{self.label}: the connection keeps dropping")
@@ -106,10 +121,12 @@ async def new_game(alice, bob, carol, kind="walls-and-armies", options=None):
 
 async def play(game, seats, watchers, rng, acked, moves):
     """Up to `moves` moves (fewer if the game ends); acked gets (ply, seat, text) per ack.
-    A move refused as unavailable (the database down) is tried again."""
+    A move refused as unavailable (the database down) is tried again, for at most
+    REFUSALS_MAX times in a row: a move refused for good fails the test, never hangs it."""
     played = 0
     ply = len(acked)
     state = None
+    refusals = []
     while played < moves:
         state = await seats[0].call(lambda c: c.state_at(game, ply=ply))
         if state["status"] != "live":
@@ -120,8 +137,13 @@ async def play(game, seats, watchers, rng, acked, moves):
         reply = await seats[seat].request({"t": "move", "game": game, "ply": ply, "move": text},
                                           "ack")
         if reply["t"] != "ack":
+            refusals.append(reply)
+            if len(refusals) >= REFUSALS_MAX:
+                raise RuntimeError(f"game {game}: the move at ply {ply} refused "
+                                   f"{len(refusals)} times; the last refusals: {refusals[-3:]}")
             await asyncio.sleep(0.2)  # unavailable: ask again in a moment
             continue
+        refusals = []
         acked.append((ply, seat, text))
         played += 1
         ply += 1
@@ -131,6 +153,7 @@ async def play(game, seats, watchers, rng, acked, moves):
 
 
 async def finish_and_check(checks, args, cluster, label, game, seats, watchers, rng, acked):
+    step(f"{label}: game {game} played to its end from ply {len(acked)}")
     final = await play(game, seats, watchers, rng, acked, 100000)
     checks.eq(final["status"], "over", f"{label}: the game ends")
     rows = cluster.pg.query(f"SELECT ply, seat FROM moves WHERE game_id = {game} ORDER BY ply")
@@ -174,6 +197,7 @@ async def kill9(checks, args, cluster, front, rng):
     await play(game, seats, [carol], rng, acked, 6)
     connections, victim = busiest(cluster)
     checks.ok(connections > 0, f"node{victim + 1} serves some of the players ({connections})")
+    step(f"kill -9: node{victim + 1} killed at ply {len(acked)} of game {game}")
     cluster.kill9(victim)
     await play(game, seats, [carol], rng, acked, 6)
     moved = sum(s.reconnects for s in (seats[0], seats[1], carol))
@@ -189,6 +213,7 @@ async def rolling_restart(checks, args, cluster, front, rng):
     acked = []
     for i in range(len(cluster.nodes)):
         await play(game, seats, [carol], rng, acked, 4)
+        step(f"rolling restart: node{i + 1} drained at ply {len(acked)} of game {game}")
         checks.eq(cluster.drain_and_stop(i), 0, f"node{i + 1} drains and exits 0")
         state = await play(game, seats, [carol], rng, acked, 4)
         checks.eq(state["status"], "live", f"the game is still being played after node{i + 1}")
@@ -206,6 +231,7 @@ async def postgres_restart(checks, args, cluster, front, rng):
     game = await new_game(seats[0], seats[1], carol)
     acked = []
     state = await play(game, seats, [carol], rng, acked, 5)
+    step(f"PostgreSQL stopped at ply {len(acked)} of game {game}")
     cluster.pg.stop("immediate")
     seat = state["to_move"]
     mine = await seats[seat].call(lambda c: c.state_at(game, ply=len(acked)))
@@ -215,8 +241,21 @@ async def postgres_restart(checks, args, cluster, front, rng):
     checks.eq((refused["t"], refused.get("code")), ("error", "unavailable"),
               "a move while PostgreSQL is down is refused as unavailable")
     cluster.pg.start()
+    step("PostgreSQL started again")
     await finish_and_check(checks, args, cluster, "PostgreSQL restart", game, seats, [carol],
                            rng, acked)
+
+
+async def scenarios(checks, args, cluster):
+    rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
+    front = Front(cluster)
+    await kill9(checks, args, cluster, front, rng)
+    if SOAK:
+        await rolling_restart(checks, args, cluster, front, rng)
+        await postgres_restart(checks, args, cluster, front, rng)
+    else:
+        print("make test: the kill -9 only; the rolling restart and the PostgreSQL restart "
+              "run in make soak (RAMPARTS_SOAK=1)")
 
 
 async def main():
@@ -226,18 +265,10 @@ async def main():
         print(f"SKIP: {why}")
         sys.exit(SKIP)
     checks = Checks()
-    rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
     cluster = Cluster(args.ramparts, nodes=3)
     try:
         cluster.start()
-        front = Front(cluster)
-        await kill9(checks, args, cluster, front, rng)
-        if SOAK:
-            await rolling_restart(checks, args, cluster, front, rng)
-            await postgres_restart(checks, args, cluster, front, rng)
-        else:
-            print("make test: the kill -9 only; the rolling restart and the PostgreSQL restart "
-                  "run in make soak (RAMPARTS_SOAK=1)")
+        await asyncio.wait_for(scenarios(checks, args, cluster), WATCHDOG_S)
         checks.eq(cluster.stop(), [0, 0, 0], "every node exits 0 on SIGTERM")
     except BaseException:
         for n in cluster.nodes:
