@@ -1,8 +1,8 @@
 # schedule.cmake — how ctest runs the suite on a small machine (`make test`: ctest -j on 2
 # cores), included last so that every test exists:
 #  - the long tests start first (COST: about their seconds under ASan on an idle 2-core
-#    machine at make test's sizes; those that mostly wait, such as the keepalive and kill -9
-#    tests, count their waits too), so that none of them starts near the end and keeps the
+#    machine at make test's sizes; those that mostly wait, such as the kill -9 tests, count
+#    their waits too), so that none of them starts near the end and keeps the
 #    run waiting on it alone; tests that failed last time still go first (ctest's own rule);
 #  - every test gets a generous time limit (30 minutes, 40 for the browser test): reaching it
 #    means a hang, never a slow or busy machine. No test asserts how fast anything runs (that
@@ -11,7 +11,6 @@ set(RP_TEST_COSTS
     web_client_browser 120
     python 60
     web_client_offline 44
-    server_test_keepalive 34
     install_python 33
     cli_analyze 30
     load_test_kill9_load 28

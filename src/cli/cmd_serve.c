@@ -24,50 +24,54 @@ static void on_signal(int sig)
 
 static void serve_help(void)
 {
-    printf("usage: ramparts serve [--listen HOST:PORT] [--db FILE | --store ADDRESS] [options]\n\n"
-           "Runs the online server: the browser client at /, the JSON protocol over the\n"
-           "WebSocket at /ws (docs/server-protocol.md), a read-only HTTP API under /api/v1/\n"
-           "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file or a\n"
-           "PostgreSQL database (--store); every game in progress resumes after a restart\n"
-           "(docs/server.md, docs/cluster.md).\n\n"
-           "Options (each also from the environment variable in brackets):\n"
-           "  --listen HOST:PORT   where to listen [RAMPARTS_LISTEN] (default 127.0.0.1:8080;\n"
-           "                       port 0 picks a free one; 0.0.0.0 listens everywhere)\n"
-           "  --db FILE            the database [RAMPARTS_DB] (default\n"
-           "                       $XDG_DATA_HOME/ramparts/server.db, or\n"
-           "                       ~/.local/share/ramparts/server.db)\n"
-           "  --store ADDRESS      the store instead [RAMPARTS_STORE]: sqlite:FILE, or a\n"
-           "                       PostgreSQL server postgres://USER@HOST:PORT/DB (or its\n"
-           "                       key=value form after postgres://?...; docs/cluster.md)\n"
-           "  --node NAME          this server's name among several on one PostgreSQL\n"
-           "                       database [RAMPARTS_NODE] (default: host name and process id)\n"
-           "  --lease SECONDS      how long a game's lease lasts unrenewed on a cluster: a\n"
-           "                       server gone this long has its games' clocks and AI seats\n"
-           "                       taken over [RAMPARTS_LEASE] (default 3)\n"
-           "  --tls-cert FILE      serve HTTPS and WSS with this certificate [RAMPARTS_TLS_CERT]\n"
-           "  --tls-key FILE       and this private key [RAMPARTS_TLS_KEY]\n"
-           "  --allow-origin URL   a further web origin allowed to open the WebSocket, e.g.\n"
-           "                       https://games.example.org (repeatable)\n"
-           "                       [RAMPARTS_ALLOW_ORIGIN, comma-separated]\n"
-           "  --ai-threads N       threads for AI players [RAMPARTS_AI_THREADS] (default: the\n"
-           "                       cores less one, at least 1)\n"
-           "  --ai-hard-ms MS      the hard AI thinks MS milliseconds a move against a person in\n"
-           "                       an untimed game instead of its iterations, 0 to 10000\n"
-           "                       [RAMPARTS_AI_HARD_MS] (default 0: its iterations)\n"
-           "  --grace SECONDS      how long a player may be gone before the opponent can claim\n"
-           "                       the game [RAMPARTS_GRACE] (default 60)\n"
-           "  --expire SECONDS     open games whose creator and players are gone, and games\n"
-           "                       against the AI nobody watches, end after this long\n"
-           "                       [RAMPARTS_EXPIRE] (default 1800; 0: never)\n"
-           "  --rate N             messages each connection may send per 20 s [RAMPARTS_RATE]\n"
-           "                       (default 100)\n"
-           "  --max-per-ip N       WebSocket connections from one address\n"
-           "                       [RAMPARTS_MAX_PER_IP] (default 64)\n"
-           "  --event-loop KIND    auto, libuv or poll [RAMPARTS_EVENT_LOOP] (default auto:\n"
-           "                       libuv's epoll loop, or libwebsockets' poll(2) loop if its\n"
-           "                       libuv plugin is not installed; poll slows with many sockets)\n"
-           "  --quiet              no log lines on stderr [RAMPARTS_QUIET=1]\n\n"
-           "It prints 'listening on URL' when ready. Exit status 0 after a clean stop.\n");
+    printf(
+        "usage: ramparts serve [--listen HOST:PORT] [--db FILE | --store ADDRESS] [options]\n\n"
+        "Runs the online server: the browser client at /, the JSON protocol over the\n"
+        "WebSocket at /ws (docs/server-protocol.md), a read-only HTTP API under /api/v1/\n"
+        "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file or a\n"
+        "PostgreSQL database (--store); every game in progress resumes after a restart\n"
+        "(docs/server.md, docs/cluster.md).\n\n"
+        "Options (each also from the environment variable in brackets):\n"
+        "  --listen HOST:PORT   where to listen [RAMPARTS_LISTEN] (default 127.0.0.1:8080;\n"
+        "                       port 0 picks a free one; 0.0.0.0 listens everywhere)\n"
+        "  --db FILE            the database [RAMPARTS_DB] (default\n"
+        "                       $XDG_DATA_HOME/ramparts/server.db, or\n"
+        "                       ~/.local/share/ramparts/server.db)\n"
+        "  --store ADDRESS      the store instead [RAMPARTS_STORE]: sqlite:FILE, or a\n"
+        "                       PostgreSQL server postgres://USER@HOST:PORT/DB (or its\n"
+        "                       key=value form after postgres://?...; docs/cluster.md)\n"
+        "  --node NAME          this server's name among several on one PostgreSQL\n"
+        "                       database [RAMPARTS_NODE] (default: host name and process id)\n"
+        "  --lease SECONDS      how long a game's lease lasts unrenewed on a cluster: a\n"
+        "                       server gone this long has its games' clocks and AI seats\n"
+        "                       taken over [RAMPARTS_LEASE] (default 3)\n"
+        "  --tls-cert FILE      serve HTTPS and WSS with this certificate [RAMPARTS_TLS_CERT]\n"
+        "  --tls-key FILE       and this private key [RAMPARTS_TLS_KEY]\n"
+        "  --allow-origin URL   a further web origin allowed to open the WebSocket, e.g.\n"
+        "                       https://games.example.org (repeatable)\n"
+        "                       [RAMPARTS_ALLOW_ORIGIN, comma-separated]\n"
+        "  --ai-threads N       threads for AI players [RAMPARTS_AI_THREADS] (default: the\n"
+        "                       cores less one, at least 1)\n"
+        "  --ai-hard-ms MS      the hard AI thinks MS milliseconds a move against a person in\n"
+        "                       an untimed game instead of its iterations, 0 to 10000\n"
+        "                       [RAMPARTS_AI_HARD_MS] (default 0: its iterations)\n"
+        "  --grace SECONDS      how long a player may be gone before the opponent can claim\n"
+        "                       the game [RAMPARTS_GRACE] (default 60)\n"
+        "  --expire SECONDS     open games whose creator and players are gone, and games\n"
+        "                       against the AI nobody watches, end after this long\n"
+        "                       [RAMPARTS_EXPIRE] (default 1800; 0: never)\n"
+        "  --rate N             messages each connection may send per 20 s [RAMPARTS_RATE]\n"
+        "                       (default 100)\n"
+        "  --max-per-ip N       WebSocket connections from one address\n"
+        "                       [RAMPARTS_MAX_PER_IP] (default 64)\n"
+        "  --keepalive SECONDS  a connection quiet this long is pinged, and dropped if it stays\n"
+        "                       quiet twice as long, 1 to 3600 [RAMPARTS_KEEPALIVE]\n"
+        "                       (default 15: pinged after 15 s, dropped after 30 s)\n"
+        "  --event-loop KIND    auto, libuv or poll [RAMPARTS_EVENT_LOOP] (default auto:\n"
+        "                       libuv's epoll loop, or libwebsockets' poll(2) loop if its\n"
+        "                       libuv plugin is not installed; poll slows with many sockets)\n"
+        "  --quiet              no log lines on stderr [RAMPARTS_QUIET=1]\n\n"
+        "It prints 'listening on URL' when ready. Exit status 0 after a clean stop.\n");
 }
 
 /* "HOST:PORT" or "[V6]:PORT" into cfg; false with a message. */
@@ -264,6 +268,12 @@ static bool apply(serve_options *o, const char *option, const char *value)
         o->net.max_connections_per_ip = (int)n;
         return true;
     }
+    if (strcmp(option, "--keepalive") == 0) {
+        if (!number(option, value, 1, 3600, &n))
+            return false;
+        o->net.keepalive_s = (int)n;
+        return true;
+    }
     if (strcmp(option, "--event-loop") == 0)
         return parse_event_loop(value, &o->net.event_loop);
     return rp_cli_usage_error("serve", "unknown option '%s'", option), false;
@@ -285,6 +295,7 @@ static const struct {
     {"RAMPARTS_EXPIRE", "--expire"},
     {"RAMPARTS_RATE", "--rate"},
     {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
+    {"RAMPARTS_KEEPALIVE", "--keepalive"},
     {"RAMPARTS_EVENT_LOOP", "--event-loop"},
 };
 
@@ -323,6 +334,7 @@ int rp_cmd_serve(int argc, char **argv)
     snprintf(o.net.host, sizeof o.net.host, "127.0.0.1");
     o.net.port = 8080;
     o.net.max_connections_per_ip = 64;
+    o.net.keepalive_s = RS_NET_KEEPALIVE_DEFAULT_S;
     if (!read_environment(&o))
         return RP_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {

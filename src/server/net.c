@@ -38,11 +38,8 @@
 #define DRAIN_MAX_US 3000000        /* time given to close frames on shutdown */
 #define OVERFLOW_WINDOW_US 60000000 /* a second overflow within this closes the client */
 #define WS_PATH "/ws"
-#define PING_AFTER_US 15000000   /* a connection quiet this long is pinged */
-#define HANGUP_AFTER_US 30000000 /* and dropped if still quiet this long */
-#define SWEEP_EVERY_US 1000000   /* the keepalive sweep runs each second over a slice */
-#define SWEEP_SLICES 5           /* of the connection slots: each is seen every 5 s */
-#define DRAIN_TICK_MS 20         /* while draining, libuv wakes this often to check the deadline */
+#define SWEEP_SLICES 5   /* the keepalive sweep looks at a fifth of the connection slots a run */
+#define DRAIN_TICK_MS 20 /* while draining, libuv wakes this often to check the deadline */
 
 typedef struct out_msg {
     struct out_msg *next;
@@ -101,7 +98,11 @@ typedef struct net_state {
     lws_sorted_usec_list_t timer;
     int64_t timer_at; /* the instant the timer is armed for, or 0 */
     lws_sorted_usec_list_t sweep_timer;
-    size_t sweep_cursor; /* the next connection slot the keepalive sweep looks at */
+    size_t sweep_cursor;     /* the next connection slot the keepalive sweep looks at */
+    int64_t ping_after_us;   /* a connection quiet this long is pinged (--keepalive) */
+    int64_t hangup_after_us; /* and dropped if still quiet this long: twice as long */
+    int64_t sweep_every_us;  /* a sweep run each ping_after / 15: each connection is seen
+                                every ping_after / 3 (each second and 5 s by default) */
     char origins[RS_NET_MAX_ORIGINS + 4][300];
     int num_origins;
     ip_count *ips;
@@ -687,12 +688,20 @@ static const lws_retry_bo_t retry_policy = {
     .secs_since_valid_hangup = 0,
 };
 
-/* ---- keepalive: ping a quiet connection after 15 s, drop it after 30 s ---- */
+/* ---- keepalive: ping a quiet connection after 15 s, drop it after 30 s (--keepalive) ---- */
+
+static void set_keepalive(const rs_net_config *cfg)
+{
+    const int seconds = cfg->keepalive_s > 0 ? cfg->keepalive_s : RS_NET_KEEPALIVE_DEFAULT_S;
+    net.ping_after_us = seconds * 1000000LL;
+    net.hangup_after_us = 2 * net.ping_after_us;
+    net.sweep_every_us = net.ping_after_us / 3 / SWEEP_SLICES;
+}
 
 static void keepalive(ws_conn *c, int64_t now)
 {
     const int64_t quiet = now - c->last_rx_us;
-    if (quiet >= HANGUP_AFTER_US && c->rx_paused && !c->closing) {
+    if (quiet >= net.hangup_after_us && c->rx_paused && !c->closing) {
         /* It sends but does not read: its replies cannot go out, so it is not read either. */
         rs_log("conn %llu (%s): sends without reading its replies for %lld s, closed (1008)",
                (unsigned long long)c->id, c->ip, (long long)(quiet / 1000000));
@@ -700,20 +709,21 @@ static void keepalive(ws_conn *c, int64_t now)
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 5);
         return;
     }
-    if (quiet >= HANGUP_AFTER_US && !c->rx_paused) {
+    if (quiet >= net.hangup_after_us && !c->rx_paused) {
         rs_log("conn %llu (%s): no answer for %lld s, dropped", (unsigned long long)c->id, c->ip,
                (long long)(quiet / 1000000));
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return;
     }
-    if (quiet >= PING_AFTER_US && c->last_ping_us <= c->last_rx_us && !c->closing) {
+    if (quiet >= net.ping_after_us && c->last_ping_us <= c->last_rx_us && !c->closing) {
         c->ping_due = true;
         lws_callback_on_writable(c->wsi);
     }
 }
 
 /* Each second, a fifth of the connection slots: each connection is seen every 5 s at a cost
- * that does not depend on the traffic. */
+ * that does not depend on the traffic (at the default keepalive; a shorter one sweeps as much
+ * more often). */
 static void on_sweep(lws_sorted_usec_list_t *sul)
 {
     const int64_t now = mono_us(NULL);
@@ -725,7 +735,7 @@ static void on_sweep(lws_sorted_usec_list_t *sul)
         if (e->key)
             keepalive(e->value, now);
     }
-    lws_sul_schedule(net.context, 0, sul, on_sweep, SWEEP_EVERY_US);
+    lws_sul_schedule(net.context, 0, sul, on_sweep, net.sweep_every_us);
 }
 
 static void end_iteration(void);
@@ -1051,6 +1061,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     net.listen_fd = -1;
     rs_frame_guard_attach();
     net.cfg = cfg;
+    set_keepalive(cfg);
     net.stop = stop;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);
     if (!listen_on_loop(cfg)) {
@@ -1080,8 +1091,12 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     rs_pg_address_for_log(core->db_path, database, sizeof database);
     rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port, database,
            net.uv ? "libuv" : "poll(2)");
+    if (net.ping_after_us != RS_NET_KEEPALIVE_DEFAULT_S * 1000000LL)
+        rs_log("keepalive: a connection quiet for %lld s is pinged, for %lld s dropped",
+               (long long)(net.ping_after_us / 1000000),
+               (long long)(net.hangup_after_us / 1000000));
     arm_timer();
-    lws_sul_schedule(net.context, 0, &net.sweep_timer, on_sweep, SWEEP_EVERY_US);
+    lws_sul_schedule(net.context, 0, &net.sweep_timer, on_sweep, net.sweep_every_us);
     serve_loop();
     drain(stop);
     lws_sul_schedule(net.context, 0, &net.timer, on_timer, LWS_SET_TIMER_USEC_CANCEL);

@@ -9,6 +9,7 @@
 #include "server.h"
 
 #define RS_NET_MAX_ORIGINS 16
+#define RS_NET_KEEPALIVE_DEFAULT_S 15 /* `serve --keepalive`: ping after 15 s, drop after 30 s */
 
 /* The event loop under libwebsockets. Its own loop polls every socket with poll(2) each
  * wake-up, so its cost grows with the open sockets (docs/server.md: 41 us with none, 743 us
@@ -26,6 +27,7 @@ typedef struct rs_net_config {
     const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
     int num_allow_origins;
     int max_connections_per_ip;
+    int keepalive_s; /* a connection quiet this long is pinged, twice as long dropped (0: 15) */
     rs_event_loop event_loop;
 } rs_net_config;
 

@@ -32,6 +32,16 @@ for bad in -1 10001 soon; do
   expect_status "serve --ai-hard-ms $bad exits 2" 2 "$RAMPARTS" serve --ai-hard-ms "$bad"
   expect_match "serve --ai-hard-ms $bad is named with its range" "$out" "--ai-hard-ms.*$bad"
 done
+# A value that were taken would start a server: `timeout` ends it, and the check fails.
+for bad in 0 3601 2.5 soon; do
+  out=$(timeout 60 "$RAMPARTS" serve --listen 127.0.0.1:0 --keepalive "$bad" 2>&1)
+  expect_match "serve --keepalive $bad is refused, named with its range" "$out" \
+    "--keepalive $bad: expected a whole number from 1 to 3600"
+  expect_status "serve --keepalive $bad exits 2" 2 timeout 60 "$RAMPARTS" serve \
+    --listen 127.0.0.1:0 --keepalive "$bad"
+done
+out=$(RAMPARTS_KEEPALIVE=0 timeout 60 "$RAMPARTS" serve --listen 127.0.0.1:0 2>&1)
+expect_match "RAMPARTS_KEEPALIVE=0 is refused the same way" "$out" "--keepalive 0: expected"
 
 # A copy of the tool alone, without its helpers: serve and mpirun fail with exit 1 and say
 # what is missing; every other command still works.
