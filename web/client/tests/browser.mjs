@@ -381,6 +381,7 @@ async function learnGames(browser, server) {
       if (await page.locator('[data-testid=coach-done]').count()) break;
       const st = await tableState(me);
       if (st.status === 'over') {
+        if (type === 'walls-and-armies') await waNoSideActing(me, `learn/${type}`);
         // The deal decides which kinds of move come up (a Walls and Armies game can end before
         // the player ever answers an attack): the coach offers another guided game that keeps
         // the kinds already made.
@@ -989,6 +990,7 @@ async function twoPlayers(browser, server, type) {
   for (const p of [alice, bob, spectator]) await waitPly(p, (await tableState(alice)).ply);
   const status = await spectator.page.textContent('[data-testid=status]');
   check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
+  if (type === 'walls-and-armies') for (const p of [alice, spectator]) await waNoSideActing(p, `${type}/${p.label}`);
   // Names as players say them (issue 27): the log names cards as printed, never by their ids.
   const ids = CARD_IDS[type];
   if (ids) {
@@ -1162,6 +1164,13 @@ async function keyboardAgainstAi(browser, server) {
       continue;
     }
     const legal = lastState(me, id).legal;
+    if (moves === 0) {
+      // While it is played, one side attacks: the check of the finished game below could not
+      // pass by a renamed class or heading.
+      const sides = await waSides(page);
+      check(sides.acting === 1 && sides.roles.length === 2 && /^Turn /.test(sides.turn),
+        `keyboard: a live Walls and Armies game rings the attacker's side and names both roles (${sides.acting} ringed; ${JSON.stringify(sides.roles)}; '${sides.turn}')`);
+    }
     if (moves >= 1 && !sawTakeback) {
       // A card game against the computer: every move shows cards, so a takeback would always
       // be refused; the page does not offer one (issue 27).
@@ -1208,6 +1217,7 @@ async function keyboardAgainstAi(browser, server) {
     moves++;
   }
   check((await tableState(me)).status === 'over', `keyboard: the game against the computer is finished (${moves} moves typed)`);
+  await waNoSideActing(me, 'keyboard');
   await screenshots(me, 'keyboard-walls-and-armies-over');
   await checkGame(server, 'keyboard', id, [me]);
   check(me.errors.length === 0, `keyboard: no console errors: ${me.errors.join(' | ')}`);
@@ -1376,6 +1386,31 @@ async function resultShown(p, how, mine, text) {
   check(mine.test(own.trim()) && text.test(said), `controls: after ${how} ${p.label}'s table says so (${said})`);
   const board = await p.page.textContent('[data-testid=moves-left]');
   check(!/left|to play/i.test(board), `controls: after ${how} the board does not say whose turn it is (${board})`);
+}
+
+/**
+ * Walls and Armies' sides: how many are drawn as acting (the attacker's ring) and the role words
+ * in their headings. @param {import('playwright-core').Page} page
+ */
+async function waSides(page) {
+  return page.evaluate(() => ({
+    acting: document.querySelectorAll('.wa-side.attacking').length,
+    roles: [...document.querySelectorAll('.wa-side h3')].map((h) => h.textContent || '').filter((t) => /\b(attacks|defends)\b/.test(t)),
+    turn: (document.querySelector('.wa-turn') || {}).textContent || '',
+  }));
+}
+
+/**
+ * A finished Walls and Armies game shows no side as acting (issue 27): waits for the table to
+ * say it is over and for the sides to lose the attacker's ring (a bound for a hang), then
+ * checks what they show. @param {{page: import('playwright-core').Page}} p @param {string} label
+ */
+async function waNoSideActing(p, label) {
+  await p.page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+  await p.page.waitForFunction(() => document.querySelectorAll('.wa-side.attacking').length === 0, null, { timeout: STEP_TIMEOUT }).catch(() => {});
+  const sides = await waSides(p.page);
+  check(sides.acting === 0 && sides.roles.length === 0 && /^Ended on turn/.test(sides.turn),
+    `${label}: the finished Walls and Armies game shows no side as acting (${sides.acting} ringed; headings ${JSON.stringify(sides.roles)}; '${sides.turn}')`);
 }
 
 /**

@@ -30,7 +30,7 @@ export function PlayingCard({ card, sideways, explain: role }) {
 }
 
 /** @param {import('./index.js').BoardProps} props */
-export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
+export function WallsAndArmiesBoard({ view, legal, you, send, status, last }) {
   const marks = lastSpots('walls-and-armies', last);
   const moves = legal || [];
   const me = you === 1 ? 1 : 0;
@@ -40,6 +40,11 @@ export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
   const leave = moves.find((m) => m.kind === 'leave');
   const counter = moves.find((m) => m.kind === 'counter');
   const defender = 1 - view.attacker;
+  // A finished game (by the rules, resignation, agreement or time) shows no side as acting:
+  // the attacker's ring and the "attacks"/"defends" words are the live game's.
+  const over = (view.winner !== null && view.winner !== undefined) || (status !== undefined && status !== 'live');
+  const acting = (/** @type {number} */ seat) => !over && seat === view.attacker;
+  const role = (/** @type {number} */ seat) => (over ? '' : seat === view.attacker ? ' attacks' : ' defends');
   /** Stacks by their target, for drawing them beside it. */
   const stackOn = (kind, n) => {
     const i = view.stacks.findIndex((s) => s.target_kind === kind && s.target_number === n);
@@ -47,9 +52,9 @@ export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
   };
 
   /** @param {any} p @param {number} seat */
-  const side = (p, seat) => html`<section role="group" class=${`wa-side ${seatClass(seat)}${seat === view.attacker ? ' attacking' : ''}`}
+  const side = (p, seat) => html`<section role="group" class=${`wa-side ${seatClass(seat)}${acting(seat) ? ' attacking' : ''}`}
       aria-label=${`${p.name}'s cards`}>
-    <h3>${p.name}${seat === view.attacker ? ' attacks' : ' defends'} · ${count(p.walls.length, 'wall')}</h3>
+    <h3>${p.name}${role(seat)} · ${count(p.walls.length, 'wall')}</h3>
     <div class="wa-rows">
       <div class="wa-row shields" role="group" aria-label="Shields">
         <span class="muted small">${p.shields.length === 0 ? 'no shields' : 'shields'}</span>
@@ -77,7 +82,7 @@ export function WallsAndArmiesBoard({ view, legal, you, send, last }) {
       </div>
       ${view.revealed.length > 0 && html`<div class="wa-revealed" role="group" aria-label="Turned up by the last move">
         <span class="small muted">Turned up:</span>${view.revealed.map((c) => html`<span class="reveal-card"><${PlayingCard} card=${c} /></span>`)}</div>`}
-      <div class="wa-turn">Turn ${view.turn} of ${view.turn_cap}</div>
+      <div class="wa-turn">${over ? 'Ended on turn' : 'Turn'} ${view.turn} of ${view.turn_cap}</div>
     </div>
     ${side(view.players[order[1]], order[1])}
     ${(leave || counter) && html`<div class="wa-defend" role="group" aria-label="Defend">
