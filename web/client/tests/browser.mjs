@@ -1462,7 +1462,11 @@ async function layout(browser, server) {
  * Danger at the Walls at 390x844, some cards played (issue 27: wall 1 ~85 px lower than the
  * others, Archer fans spilling out of their column over the strengths, "Genera" for General):
  * the five walls stand level, every card on the board inside its wall's column, every card name
- * shown whole, and no sideways scroll.
+ * shown whole, no strength covered by a card, every Archer's value in sight ("Fan the Archers
+ * so that all of their values can be seen", the rulebook), and no sideways scroll. A short game
+ * seldom lays long fans, so the board's first cards are then copied into a fan of eight Archers
+ * on a near and a far side (the case no deal is needed for) and measured again, at 390x844 and
+ * at 1280x800.
  */
 async function dangerAtTheWallsNarrow(browser, server) {
   const me = await person(browser, server, 'layout/danger-at-the-walls');
@@ -1474,11 +1478,13 @@ async function dangerAtTheWallsNarrow(browser, server) {
   const id = Number(/#\/game\/(\d+)/.exec(page.url())[1]);
   await page.setViewportSize({ width: 390, height: 844 });
   // Play the first legal move each turn, from the move list (Down, Enter), until the board
-  // has cards at several walls.
-  for (let turn = 0; turn < 14; turn++) {
+  // has cards at several walls: 14 turns, and more (up to 40) until two Leaders are out, since
+  // a deal may hold them back (1 Leader after 14 turns failed a run).
+  for (let turn = 0; turn < 40; turn++) {
     await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
     const st = await tableState(me);
     if (st.status === 'over') break;
+    if (turn >= 14 && await page.locator('.dw-leaders .card').count() >= 2) break;
     const legal = (lastState(me, id) || {}).legal || [];
     // Leaders first (their names are the longest on the board), then any play, then a draw.
     const leaders = legal.filter((m) => /general|noble|engineer|king|wizard|builder/i.test(m.text));
@@ -1488,42 +1494,122 @@ async function dangerAtTheWallsNarrow(browser, server) {
     await page.press('#move-text', 'Enter');
     await waitPly(me, st.ply + 1);
   }
-  const m = await page.evaluate(() => {
-    const walls = [...document.querySelectorAll('.dw-wall')].map((w) => Math.round(w.getBoundingClientRect().top));
-    const spill = [];
-    for (const col of document.querySelectorAll('.dw-side')) {
-      const c = col.getBoundingClientRect();
-      for (const card of col.querySelectorAll('.card')) {
-        const r = card.getBoundingClientRect();
-        // The Spy lies tilted over the card it covers: its middle must be in the column.
-        const mid = (r.left + r.right) / 2;
-        const out = card.closest('.dw-spied') ? mid < c.left || mid > c.right : r.left < c.left - 1 || r.right > c.right + 1;
-        if (out) spill.push(`${card.getAttribute('aria-label')} ${Math.round(r.left)}-${Math.round(r.right)} outside ${Math.round(c.left)}-${Math.round(c.right)}`);
-      }
-    }
-    // A name is cut when its text reaches past the card's inside (the card clips at its border).
-    const cut = [...document.querySelectorAll('.dw-name')].filter((n) => {
-      if (getComputedStyle(n).display === 'none' || !n.textContent) return false;
-      const card = n.closest('.card');
-      const inLeft = card.getBoundingClientRect().left + card.clientLeft;
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      const t = range.getBoundingClientRect();
-      return t.left < inLeft - 0.5 || t.right > inLeft + card.clientWidth + 0.5;
-    }).map((n) => n.textContent);
-    const cards = document.querySelectorAll('.dw-side .card').length;
-    const leaders = document.querySelectorAll('.dw-leaders .card').length;
-    return { walls, spill, cut, cards, leaders };
-  });
+  const m = await page.evaluate(dwMeasure);
   await page.screenshot({ path: path.join(OUT, 'danger-at-the-walls-midgame-390x844.png'), fullPage: true, animations: 'disabled' });
   check(m.cards >= 3 && m.leaders >= 2, `layout: Danger at the Walls has cards and Leaders on the board to measure (${m.cards}, ${m.leaders} Leaders)`);
-  check(Math.max(...m.walls) - Math.min(...m.walls) <= 1, `layout: Danger at the Walls' walls stand level at 390 px (tops ${m.walls.join(', ')})`);
-  check(m.spill.length === 0, `layout: Danger at the Walls' cards stay in their wall's column at 390 px: ${m.spill.join('; ')}`);
-  check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at 390 px: ${m.cut.join(', ')}`);
+  dwLayoutChecks(m, '390 px');
   const lost = await offScreen(page, '.dw-walls');
   check(lost.length === 0, `layout: Danger at the Walls at 390 px does not scroll sideways: ${lost.join('; ')}`);
+  const laid = await page.evaluate(dwLongFans, 8);
+  check(laid === 2, `layout: Danger at the Walls' long fans were laid to measure (${laid} of 2)`);
+  for (const [width, height] of [[390, 844], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    const long = await page.evaluate(dwMeasure);
+    check(long.fans >= 2 && long.longest >= 8, `layout: Danger at the Walls has fans of 8 Archers at ${width} px (${long.fans} fans, longest ${long.longest})`);
+    dwLayoutChecks(long, `${width} px with fans of 8 Archers`);
+    await page.screenshot({ path: path.join(OUT, `danger-at-the-walls-long-fans-${width}x${height}.png`), animations: 'disabled' });
+  }
   check(me.errors.length === 0, `layout: no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
+}
+
+/** @param {any} m what dwMeasure found @param {string} at the size, for the messages */
+function dwLayoutChecks(m, at) {
+  check(Math.max(...m.walls) - Math.min(...m.walls) <= 1, `layout: Danger at the Walls' walls stand level at ${at} (tops ${m.walls.join(', ')})`);
+  check(m.spill.length === 0, `layout: Danger at the Walls' cards stay in their wall's column at ${at}: ${m.spill.join('; ')}`);
+  check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at ${at}: ${m.cut.join(', ')}`);
+  check(m.strengths === 10 && m.covered.length === 0, `layout: Danger at the Walls' ${m.strengths} strengths are clear of the cards at ${at}: ${m.covered.join('; ')}`);
+  check(m.values > 0 && m.hidden.length === 0, `layout: every one of the ${m.values} Archer values on Danger at the Walls' board is in sight at ${at}: ${m.hidden.join('; ')}`);
+}
+
+/**
+ * Danger at the Walls' board, measured in the page: the walls' tops, cards outside their
+ * column, card names cut, strengths a card overlaps, and Archer values a later card of the fan
+ * covers (the value's own glyphs against each card drawn after it).
+ */
+function dwMeasure() {
+  /** @param {DOMRect} a @param {DOMRect} b */
+  const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  /** The box of an element's text itself. @param {Element} el */
+  const glyphs = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return range.getBoundingClientRect();
+  };
+  const walls = [...document.querySelectorAll('.dw-wall')].map((w) => Math.round(w.getBoundingClientRect().top));
+  const spill = [];
+  const covered = [];
+  let strengths = 0;
+  for (const col of document.querySelectorAll('.dw-side')) {
+    const c = col.getBoundingClientRect();
+    const strength = col.querySelector('.dw-strength');
+    const st = strength ? glyphs(strength) : null;
+    if (st && st.width > 0) strengths++;
+    for (const card of col.querySelectorAll('.card')) {
+      const r = card.getBoundingClientRect();
+      // The Spy lies tilted over the card it covers: its middle must be in the column.
+      const mid = (r.left + r.right) / 2;
+      const out = card.closest('.dw-spied') ? mid < c.left || mid > c.right : r.left < c.left - 1 || r.right > c.right + 1;
+      if (out) spill.push(`${card.getAttribute('aria-label')} ${Math.round(r.left)}-${Math.round(r.right)} outside ${Math.round(c.left)}-${Math.round(c.right)}`);
+      if (st && overlap(st, r)) covered.push(`${col.getAttribute('aria-label')}: ${card.getAttribute('aria-label')} over it`);
+    }
+  }
+  let values = 0;
+  let fans = 0;
+  let longest = 0;
+  const hidden = [];
+  for (const fan of document.querySelectorAll('.dw-archers')) {
+    // The Spy lies over the card it covers, by the rules: neither is a value to read.
+    const cards = [...fan.querySelectorAll('.card')].filter((c) => !c.closest('.dw-spied'));
+    if (cards.length) fans++;
+    longest = Math.max(longest, cards.length);
+    cards.forEach((card, i) => {
+      const val = card.querySelector('.dw-val');
+      if (!val || !val.textContent || card.parentElement.querySelector(':scope > .dw-spied')) return;
+      values++;
+      const v = glyphs(val);
+      const over = cards.slice(i + 1).findIndex((later) => overlap(v, later.getBoundingClientRect()));
+      if (over >= 0) hidden.push(`${fan.closest('.dw-side').getAttribute('aria-label')}: Archer ${i + 1} of ${cards.length} under Archer ${i + 2 + over}`);
+    });
+  }
+  // A name is cut when its text reaches past the card's inside (the card clips at its border).
+  const cut = [...document.querySelectorAll('.dw-name')].filter((n) => {
+    if (getComputedStyle(n).display === 'none' || !n.textContent) return false;
+    const card = n.closest('.card');
+    const inLeft = card.getBoundingClientRect().left + card.clientLeft;
+    const t = glyphs(n);
+    return t.left < inLeft - 0.5 || t.right > inLeft + card.clientWidth + 0.5;
+  }).map((n) => n.textContent);
+  const cards = document.querySelectorAll('.dw-side .card').length;
+  const leaders = document.querySelectorAll('.dw-leaders .card').length;
+  return { walls, spill, cut, cards, leaders, strengths, covered, values, hidden, fans, longest };
+}
+
+/**
+ * Lays a fan of n Archers on wall 1's near side and wall 5's far side: copies of a card slot on
+ * the board made Archers of values 1 to 3, as the page draws them. Returns how many fans it laid.
+ * @param {number} n
+ */
+function dwLongFans(n) {
+  const slot = document.querySelector('.dw-side .card-slot, .dw-side .card-btn');
+  if (!slot) return 0;
+  let laid = 0;
+  for (const [side, wall] of [['near', 0], ['far', 4]]) {
+    const fan = document.querySelectorAll(`.dw-side.${side} .dw-archers`)[wall];
+    if (!fan) continue;
+    const seat = [...fan.closest('.dw-side').classList].find((c) => c.startsWith('seat-')) || '';
+    fan.replaceChildren(...Array.from({ length: n }, (_, i) => {
+      const copy = /** @type {Element} */ (slot.cloneNode(true));
+      copy.querySelector('.dw-spied')?.remove();
+      const card = copy.querySelector('.card');
+      card.className = `card dw dwc-archer small ${seat}`;
+      card.setAttribute('aria-label', `Archer ${1 + (i % 3)}`);
+      card.querySelector('.dw-val').textContent = String(1 + (i % 3));
+      return copy;
+    }));
+    laid++;
+  }
+  return laid;
 }
 
 /** Wait until the page shows exactly ply n (a takeback goes back). */
