@@ -62,13 +62,19 @@ void rp_rng_seed(rp_rng *rng, uint64_t seed, uint64_t stream)
     (void)pcg_next(rng);
 }
 
+/* PCG-XSH-RR's output for the state before a step. */
+static inline uint32_t pcg_output(uint64_t old)
+{
+    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+    uint32_t rot = (uint32_t)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+}
+
 static inline uint32_t pcg_next(rp_rng *rng)
 {
     uint64_t old = rng->state;
     rng->state = old * PCG_MULTIPLIER + rng->inc;
-    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-    uint32_t rot = (uint32_t)(old >> 59u);
-    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+    return pcg_output(old);
 }
 
 uint32_t rp_rng_next(rp_rng *rng)
@@ -126,26 +132,48 @@ double rp_rng_unit(rp_rng *rng)
     return (double)rp_rng_next(rng) * (1.0 / 4294967296.0);
 }
 
+/* One Fisher-Yates shuffle of `n` items of type T (Durstenfeld's, from the end): the same
+ * draws, in the same order, as rp_rng_below would make. The generator's state is copied into
+ * locals for the loop: stores through `items` (bytes may alias anything) would otherwise make
+ * the compiler reload and store it at every draw. The rare redraw and the draw list, when
+ * some thread uses one, go through the generator in memory. */
+#define SHUFFLE_BODY(T)                                                                            \
+    do {                                                                                           \
+        if (draws_may_be_listed()) {                                                               \
+            for (int i = n - 1; i > 0; i--) {                                                      \
+                const int j = (int)draw_maybe_listed(rng, (uint32_t)i + 1);                        \
+                const T t = items[i];                                                              \
+                items[i] = items[j];                                                               \
+                items[j] = t;                                                                      \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        uint64_t state = rng->state;                                                               \
+        const uint64_t inc = rng->inc;                                                             \
+        for (int i = n - 1; i > 0; i--) {                                                          \
+            const uint32_t bound = (uint32_t)i + 1;                                                \
+            const uint64_t old = state;                                                            \
+            state = old * PCG_MULTIPLIER + inc;                                                    \
+            const uint64_t m = (uint64_t)pcg_output(old) * bound;                                  \
+            uint32_t j = (uint32_t)(m >> 32);                                                      \
+            if (__builtin_expect((uint32_t)m < bound, 0)) {                                        \
+                rng->state = state;                                                                \
+                j = redrawn_below(rng, bound, m);                                                  \
+                state = rng->state;                                                                \
+            }                                                                                      \
+            const T t = items[i];                                                                  \
+            items[i] = items[j];                                                                   \
+            items[j] = t;                                                                          \
+        }                                                                                          \
+        rng->state = state;                                                                        \
+    } while (0)
+
 void rp_rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n)
 {
-    const bool listed = draws_may_be_listed(); /* nothing in the loop changes it */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(listed ? draw_maybe_listed(rng, (uint32_t)i + 1)
-                             : drawn_below(rng, (uint32_t)i + 1));
-        uint8_t t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
+    SHUFFLE_BODY(uint8_t);
 }
 
 void rp_rng_shuffle_u16(rp_rng *rng, uint16_t *items, int n)
 {
-    const bool listed = draws_may_be_listed(); /* nothing in the loop changes it */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(listed ? draw_maybe_listed(rng, (uint32_t)i + 1)
-                             : drawn_below(rng, (uint32_t)i + 1));
-        uint16_t t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
+    SHUFFLE_BODY(uint16_t);
 }

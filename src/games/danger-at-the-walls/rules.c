@@ -22,12 +22,6 @@ const uint8_t dw_personal0[2][DW_FACES] = {{0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 
 const uint8_t dw_leader_face[6] = {DW_GENERAL, DW_NOBLE,  DW_ENGINEER,
                                    DW_KING,    DW_WIZARD, DW_BUILDER};
 
-/* Strength printed on a Cannon face. */
-static int cannon_value(int f)
-{
-    return f - DW_C5 + 5;
-}
-
 /* Three consecutive byte counts as the low bytes of a word (byte 0 the first), and back
  * (store_counts, below); the fourth byte is read and written unchanged. */
 static inline uint32_t load_counts(const uint8_t *p)
@@ -39,18 +33,9 @@ static inline uint32_t load_counts(const uint8_t *p)
 #endif
     return x;
 }
+
 /* ------------------------------------------------------------------------------------------ */
 /* Board queries                                                                              */
-
-/* Face of `seat`'s active top Cannon at w, or -1 (DW-5: only the top counts; DW-8: a spied
- * top Cannon is not active). */
-static inline int active_cannon(const dw_state *s, int w, int seat)
-{
-    const dw_side *sd = &s->side[w][seat];
-    if (sd->ncannon == 0 || (seat == DW_BLUE && dw_spy_on_top_cannon(s, w)))
-        return -1;
-    return sd->cannon[sd->ncannon - 1];
-}
 
 /* The Archers' strength of a side: archers[0] + 2 * archers[1] + 3 * archers[2], as byte 2
  * of one product (each byte of it stays below 256: a side holds at most 13, 7 and 5 Archers
@@ -60,43 +45,61 @@ static inline int archer_strength(const dw_side *sd)
     return (int)((load_counts(sd->archers) & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu);
 }
 
-/* Leaders of `seat` at w that are not covered by the Spy. */
-static unsigned active_leaders(const dw_state *s, int w, int seat)
+/* The strength printed on the top Cannon of a stack, by the byte at offset 3 + ncannon of
+ * its side: the top Cannon's face, or the height byte itself (0) when the stack is empty. */
+_Static_assert(offsetof(dw_side, ncannon) == 3 && offsetof(dw_side, cannon) == 4,
+               "dw_side: archers[3], ncannon, then the stack");
+static const uint8_t top_cannon_value[DW_FACES] = {
+    [DW_C5] = 5, [DW_C6] = 6, [DW_C7] = 7, [DW_C8] = 8, [DW_C9] = 9};
+static inline int top_cannon(const dw_side *sd)
 {
-    unsigned l = s->side[w][seat].leaders;
-    if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on >= DW_GENERAL &&
-        s->spy_on <= DW_ENGINEER)
-        l &= ~LB(s->spy_on);
-    return l;
+    return top_cannon_value[((const uint8_t *)sd)[3 + sd->ncannon]];
 }
 
-/* DW-7: Blue = (A*n + C*e)*g, Red = (A + C)*k; Wizard zeroes both A, Builder both C.
- * Inline so update_control, on the hot path, computes both sides without calls. */
-static inline int strength(const dw_state *s, int wall, int seat)
+/* DW-7's factors by the Leaders at a wall, index bits 0-2 Blue's General, Noble, Engineer
+ * and 3-5 Red's King, Wizard, Builder: the bytes of one word multiply Blue's Archers, Blue's
+ * Cannon, Red's Archers and Red's Cannon (Blue = (A*n + C*e)*g, Red = (A + C)*k; the Wizard
+ * zeroes both sides' A and the Builder both sides' C). */
+#define FACTORS(i)                                                                                 \
+    ((uint32_t)((1 + ((i) >> 1 & 1)) * (1 + ((i)&1)) * !((i) >> 4 & 1)) |                          \
+     (uint32_t)((1 + ((i) >> 2 & 1)) * (1 + ((i)&1)) * !((i) >> 5 & 1)) << 8 |                     \
+     (uint32_t)((1 + ((i) >> 3 & 1)) * !((i) >> 4 & 1)) << 16 |                                    \
+     (uint32_t)((1 + ((i) >> 3 & 1)) * !((i) >> 5 & 1)) << 24)
+#define FACTORS8(b)                                                                                \
+    FACTORS(8 * (b)), FACTORS(8 * (b) + 1), FACTORS(8 * (b) + 2), FACTORS(8 * (b) + 3),            \
+        FACTORS(8 * (b) + 4), FACTORS(8 * (b) + 5), FACTORS(8 * (b) + 6), FACTORS(8 * (b) + 7)
+static const uint32_t leader_factors[64] = {FACTORS8(0), FACTORS8(1), FACTORS8(2), FACTORS8(3),
+                                            FACTORS8(4), FACTORS8(5), FACTORS8(6), FACTORS8(7)};
+_Static_assert(LB(DW_GENERAL) == 1 && LB(DW_NOBLE) == 2 && LB(DW_ENGINEER) == 4 &&
+                   LB(DW_KING) == 16 && LB(DW_WIZARD) == 32 && LB(DW_BUILDER) == 64,
+               "leader_factors' index is the Leader bits of both sides");
+
+/* DW-7 for both sides of wall w, from the factors above. A Blue card the Spy covers counts
+ * for nothing (DW-8): a spied Archer is already out of the counts, a spied top Cannon or
+ * Leader is taken out here. Branch-free but for the Spy's wall: it is on the hot path
+ * (update_control after every play). */
+static inline void strengths(const dw_state *s, int w, int *blue, int *red)
 {
-    const dw_side *sd = &s->side[wall][seat];
-    unsigned red = s->side[wall][DW_RED].leaders;
-    int a = archer_strength(sd);
-    int cf = active_cannon(s, wall, seat);
-    int c = cf < 0 ? 0 : cannon_value(cf);
-    if (red & LB(DW_WIZARD))
-        a = 0;
-    if (red & LB(DW_BUILDER))
-        c = 0;
-    if (seat == DW_RED)
-        return (red & LB(DW_KING)) ? 2 * (a + c) : a + c;
-    unsigned blue = active_leaders(s, wall, DW_BLUE);
-    if (blue & LB(DW_NOBLE))
-        a *= 2;
-    if (blue & LB(DW_ENGINEER))
-        c *= 2;
-    return (blue & LB(DW_GENERAL)) ? 2 * (a + c) : a + c;
+    const dw_side *bs = &s->side[w][DW_BLUE], *rs = &s->side[w][DW_RED];
+    unsigned bl = bs->leaders;
+    int cb = top_cannon(bs);
+    if (__builtin_expect(s->spy_wall == w + 1, 0)) {
+        if (s->spy_on == DW_SPY_ON_CANNON && s->spy_depth + 1 == bs->ncannon)
+            cb = 0;
+        else if (s->spy_on >= DW_GENERAL && s->spy_on <= DW_ENGINEER)
+            bl &= ~LB(s->spy_on);
+    }
+    const uint32_t f = leader_factors[(bl & 7u) | (rs->leaders >> 1 & 0x38u)];
+    *blue = archer_strength(bs) * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
+    *red = archer_strength(rs) * (int)(f >> 16 & 0xFFu) + top_cannon(rs) * (int)(f >> 24);
 }
 
 /* DW-7, for the views and the AI. */
 int dw_strength(const dw_state *s, int wall, int seat)
 {
-    return strength(s, wall, seat);
+    int blue, red;
+    strengths(s, wall, &blue, &red);
+    return seat == DW_BLUE ? blue : red;
 }
 
 /* DW-10 and the Flag lock (DW-2): strictly greater strength takes an unflagged wall. */
@@ -104,7 +107,8 @@ static void update_control(dw_state *s, int w)
 {
     if (s->flag[w])
         return;
-    const int b = strength(s, w, DW_BLUE), r = strength(s, w, DW_RED);
+    int b, r;
+    strengths(s, w, &b, &r);
     const uint8_t c = s->control[w];
     s->control[w] = b > r ? (uint8_t)DW_BLUE : r > b ? (uint8_t)DW_RED : c;
 }
@@ -230,15 +234,21 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
         s->hand[i & 1][deck[i]]++;
     s->hand_n[0] = s->hand_n[1] = DW_HAND;
     /* The rest from the top, Flag A inserted at index a of it, then Flag B at index b of the
-     * result; stored with the top at the end. */
+     * result; stored with the top at the end. The Flags end at indexes lo < hi of the whole
+     * (B before A when b <= a), so it is three runs of the rest with a Flag between each. */
     const int a = 9 + (int)rp_rng_below(&s->rng, 3);
     const int b = 10 + (int)rp_rng_below(&s->rng, REST + 1 - 10 + 1);
-    for (int j = 0, placed = 0, next = DEALT; j < REST + 2; j++) {
-        uint8_t card = DW_FLAG;
-        if (j != b)
-            card = placed++ == a ? (uint8_t)DW_FLAG : deck[next++];
-        s->main[REST + 1 - j] = card;
-    }
+    const int lo = b <= a ? b : a, hi = b <= a ? a + 1 : b;
+    const uint8_t *rest = deck + DEALT;
+    uint8_t *top = s->main + REST + 1; /* card j from the top is top[-j] */
+    for (int j = 0; j < lo; j++)
+        top[-j] = rest[j];
+    top[-lo] = DW_FLAG;
+    for (int j = lo; j < hi - 1; j++)
+        top[-j - 1] = rest[j];
+    top[-hi] = DW_FLAG;
+    for (int j = hi - 1; j < REST; j++)
+        top[-j - 2] = rest[j];
     s->main_n = REST + 2;
     for (int p = 0; p < 2; p++) {
         memcpy(s->personal[p], personal_cards[p], DW_PERSONAL);
@@ -369,20 +379,30 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
          * be moved, nor be the target). */
         const int spied =
             (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
-        /* DW-6: the attacker needs its own active top Cannon at the wall. */
-        unsigned walls = 0;
+        /* DW-6: the attacker needs its own active top Cannon at the wall. The five stack
+         * heights as the bytes of one word, top bit per non-zero byte (the hand's trick). */
+        uint64_t heights = 0;
 #pragma GCC unroll 5
         for (int w = 0; w < DW_WALLS; w++)
-            walls |= (unsigned)(s->side[w][p].ncannon != 0) << w;
+            heights |= (uint64_t)s->side[w][p].ncannon << (8 * w);
+        uint64_t walls = (heights + 0x7F7F7F7F7Full) & 0x8080808080ull;
         if (p == DW_BLUE && spied >= 0)
-            walls &= ~(1u << spied);
+            walls &= ~(0x80ull << (8 * spied));
+        /* The defender's spied top Cannon is no target either. */
+        const int unshown = q == DW_BLUE ? spied : -1;
         for (; walls; walls &= walls - 1) {
-            const int w = __builtin_ctz(walls);
-            const unsigned shown = shown_cards(&s->side[w][q]);
+            const int w = __builtin_ctzll(walls) >> 3;
+            /* bytes archers[0..2] and ncannon, top bit per non-zero byte */
+            uint32_t x;
+            memcpy(&x, &s->side[w][q], sizeof x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            x = __builtin_bswap32(x);
+#endif
+            const uint32_t shown = (x + 0x7F7F7F7Fu) & 0x80808080u;
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
-            n += (int)(shown >> 3) & !(q == DW_BLUE && w == spied);
+            n += (int)(shown >> 31) & (w != unshown);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
-            n += (shown & 7u) != 0;
+            n += (shown & 0x808080u) != 0;
         }
     }
     /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
