@@ -505,6 +505,85 @@ static void test_postgres_lease_fences_a_stale_token(void **state)
     rs_store_close(one);
 }
 
+/* Insert a variant of sample_game: its status, clock and second seat as given; created and
+ * started at `at_ms` (wall time). */
+static int64_t insert_game(rs_store *st, rs_game_status status, int clock_kind, rs_seat_kind second,
+                           int64_t at_ms)
+{
+    rs_game_row row = sample_game();
+    row.status = status;
+    row.clock_kind = clock_kind;
+    row.seat[1].kind = second;
+    row.created_ms = row.started_ms = at_ms;
+    assert_int_equal(rs_store_game_insert(st, &row), RS_STORE_OK);
+    return row.id;
+}
+
+/* The ids of rs_store_games_unleased(st, lease_ms, all, limit) as "ID:stale ID:fresh ...". */
+static void unleased_text(rs_store *st, int64_t lease_ms, bool all, int limit, char *out,
+                          size_t size)
+{
+    rs_unleased_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_games_unleased(st, lease_ms, all, limit, &rows, &n), RS_STORE_OK);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s%lld:%s", i ? " " : "", (long long)rows[i].id,
+                 rows[i].stale ? "stale" : "fresh");
+    }
+    free(rows);
+}
+
+/* The sweep's list (docs/cluster.md): live games with a clock or an AI seat and no lease
+ * running (every open or live game when `all`), oldest first; a lease running hides a game;
+ * "stale" once free for longer than a lease and older than one. */
+static void test_postgres_unleased_games_are_listed(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_begin(st);
+    const int64_t old_ms = 1000; /* long ago */
+    const int64_t clocked = insert_game(st, RS_GAME_LIVE, 1, RS_SEAT_HUMAN, old_ms);
+    const int64_t ai = insert_game(st, RS_GAME_LIVE, 0, RS_SEAT_AI, old_ms);
+    const int64_t people = insert_game(st, RS_GAME_LIVE, 0, RS_SEAT_HUMAN, old_ms);
+    const int64_t open = insert_game(st, RS_GAME_OPEN, 0, RS_SEAT_OPEN, old_ms);
+    insert_game(st, RS_GAME_OVER, 1, RS_SEAT_AI, old_ms);
+    const int64_t young =
+        insert_game(st, RS_GAME_LIVE, 1, RS_SEAT_HUMAN, (int64_t)time(NULL) * 1000);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    char text[256], want[256];
+    unleased_text(st, 60000, false, 100, text, sizeof text);
+    snprintf(want, sizeof want, "%lld:stale %lld:stale %lld:fresh", (long long)clocked,
+             (long long)ai, (long long)young);
+    assert_string_equal(text, want);
+    unleased_text(st, 60000, true, 100, text, sizeof text);
+    snprintf(want, sizeof want, "%lld:stale %lld:stale %lld:stale %lld:stale %lld:fresh",
+             (long long)clocked, (long long)ai, (long long)people, (long long)open,
+             (long long)young);
+    assert_string_equal(text, want);
+    unleased_text(st, 60000, true, 2, text, sizeof text);
+    snprintf(want, sizeof want, "%lld:stale %lld:stale", (long long)clocked, (long long)ai);
+    assert_string_equal(text, want);
+    /* A lease running hides the game; one run out shows it again, fresh for a lease. */
+    rs_store_begin(st);
+    rs_game_lock lock;
+    int64_t token;
+    assert_int_equal(rs_store_game_lock(st, clocked, &lock), RS_STORE_OK);
+    assert_int_equal(rs_store_lease_take(st, clocked, "one", 60000, &token), RS_STORE_OK);
+    assert_int_equal(rs_store_game_lock(st, ai, &lock), RS_STORE_OK);
+    assert_int_equal(rs_store_lease_take(st, ai, "one", 1, &token), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    sleep_ms(20); /* the 1 ms lease has run out */
+    unleased_text(st, 60000, false, 100, text, sizeof text);
+    snprintf(want, sizeof want, "%lld:fresh %lld:fresh", (long long)ai, (long long)young);
+    assert_string_equal(text, want);
+    unleased_text(st, 1, false, 100, text, sizeof text);
+    snprintf(want, sizeof want, "%lld:stale %lld:stale", (long long)ai, (long long)young);
+    assert_string_equal(text, want);
+    rs_store_close(st);
+}
+
 static void collect_line(void *ctx, const char *line)
 {
     char *out = ctx;
@@ -627,6 +706,13 @@ static void test_sqlite_has_nobody_elsewhere(void **state)
     assert_int_equal(rs_store_nodes_live(st, &live), RS_STORE_OK);
     assert_string_equal(live, "");
     free(live);
+    /* Its one server holds every game: none waits for a lease holder. */
+    rs_store_begin(st);
+    insert_game(st, RS_GAME_LIVE, 1, RS_SEAT_AI, 1000);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    char text[64];
+    unleased_text(st, 1, true, 100, text, sizeof text);
+    assert_string_equal(text, "");
     rs_store_close(st);
 }
 
@@ -694,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_postgres_connection_lost),
         cmocka_unit_test(test_postgres_row_locks_do_not_wait),
         cmocka_unit_test(test_postgres_lease_fences_a_stale_token),
+        cmocka_unit_test(test_postgres_unleased_games_are_listed),
         cmocka_unit_test(test_postgres_announcements_follow_the_commit),
         cmocka_unit_test(test_postgres_presence_lasts_with_the_node),
     };

@@ -217,6 +217,15 @@ static cJSON *games_json(rs_server *srv, const char *status, int64_t before)
         if (t && live && t->row.status == RS_GAME_LIVE)
             cJSON_AddItemToArray(live, rs_table_summary(t, now));
     }
+    /* On a cluster, the games other servers hold (or none does), as last announced. */
+    for (size_t i = 0; i < srv->listed.cap; i++) {
+        const rs_listed *l = srv->listed.slots[i].key ? srv->listed.slots[i].value : NULL;
+        if (!l || rs_server_table(srv, (int64_t)srv->listed.slots[i].key))
+            continue;
+        cJSON *to = l->open ? open : live;
+        if (to)
+            cJSON_AddItemToArray(to, cJSON_Duplicate(l->summary, true));
+    }
     if (all || strcmp(status, "finished") == 0)
         cJSON_AddItemToObject(o, "finished", rs_store_finished_json(srv->store, 0, 50, before));
     return o;
@@ -380,7 +389,10 @@ static double heap_in_use(void)
 #endif
 }
 
-static void health_reply(rs_server *srv, rs_http_reply *r)
+/* /healthz[?game=ID]: with a game, on a cluster, also whether this server holds it in memory
+ * (docs/cluster.md: a server holds only the games its clients watch or it holds the lease
+ * of). */
+static void health_reply(rs_server *srv, int64_t game, rs_http_reply *r)
 {
     rs_server_stats st;
     rs_server_stats_get(srv, &st);
@@ -392,6 +404,11 @@ static void health_reply(rs_server *srv, rs_http_reply *r)
         cJSON_AddStringToObject(o, "node", srv->node);
         cJSON_AddNumberToObject(o, "caught_up_moves", (double)st.caught_up_moves);
         cJSON_AddNumberToObject(o, "caught_up_whole", (double)st.caught_up_whole);
+        cJSON_AddNumberToObject(o, "games_held", (double)srv->tables.count);
+        cJSON_AddNumberToObject(o, "games_listed", (double)srv->listed.count);
+        cJSON_AddNumberToObject(o, "unloaded", (double)st.unloaded);
+        if (game > 0)
+            cJSON_AddBoolToObject(o, "holds_game", rs_server_table(srv, game) != NULL);
     }
     cJSON_AddNumberToObject(o, "connections", st.connections);
     cJSON_AddNumberToObject(o, "games_open", st.games_open);
@@ -430,6 +447,22 @@ static void asset_reply(const char *path, rs_http_reply *r)
     reply_error(r, 404, "not-found", "nothing here");
 }
 
+static void health_route(rs_server *srv, const char *query, rs_http_reply *r)
+{
+    query_param params[] = {{"game", "", false}};
+    char why[96];
+    if (!read_query(query, params, 1, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
+    int64_t game = 0;
+    if (params[0].given && (game = parse_id(params[0].value, strlen(params[0].value))) < 0) {
+        reply_bad_query(r, "game is a game id (a whole number from 1)");
+        return;
+    }
+    health_reply(srv, game, r);
+}
+
 void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
                     rs_http_reply *r)
 {
@@ -443,11 +476,11 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
     char why[96];
     if (api && !query)
         query = "";
-    if (strcmp(path, "/healthz") == 0 || strcmp(path, "/api/v1/types") == 0) {
+    if (strcmp(path, "/healthz") == 0) {
+        health_route(srv, query, r);
+    } else if (strcmp(path, "/api/v1/types") == 0) {
         if (!read_query(query, NULL, 0, why, sizeof why)) {
             reply_bad_query(r, why);
-        } else if (path[1] == 'h') {
-            health_reply(srv, r);
         } else {
             reply_json(r, 200, types_json());
             r->cache_control = CACHE_TYPES;

@@ -17,7 +17,11 @@
 
 #define RETRY_US 3000ll        /* a request waiting for a row is tried again this soon */
 #define ANNOUNCE_CHUNK 7000    /* NOTIFY carries at most 8000 bytes */
-#define ANNOUNCE_LINE_MAX 1200 /* a game line, or a chat message (at most ~600 bytes) */
+#define ANNOUNCE_LINE_MAX 1200 /* a chat message (at most ~600 bytes) */
+/* A game's lobby summary longer than this is not announced: the others read it instead. */
+#define SUMMARY_MAX 2400
+#define SWEEP_LIMIT 500 /* games without a lease looked at per sweep */
+#define SWEEP_LOADS 32  /* of which games not held, loaded to take their lease */
 
 const char RS_CODE_RETRY[] = "retry";
 
@@ -32,6 +36,76 @@ static void arm_retry(rs_server *srv)
 {
     if (!srv->deferred_count && !srv->ai_waiting_count)
         srv->deferred_due_us = rs_server_now_us(srv) + RETRY_US;
+}
+
+/* ---- the lobby's games this server does not hold ---- */
+
+/* Where t shows in the lobby (as session.c lists it): 'o' among the open games, 'l' among
+ * the live ones, '-' nowhere. */
+static char lobby_kind(const rs_table *t)
+{
+    if (t->row.status == RS_GAME_LIVE)
+        return 'l';
+    if (t->row.status != RS_GAME_OPEN)
+        return '-';
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->row.seat[s].kind == RS_SEAT_OPEN)
+            return 'o';
+    return '-';
+}
+
+static void unlist(rs_server *srv, int64_t id)
+{
+    rs_listed *l = rs_idmap_get(&srv->listed, (uint64_t)id);
+    if (!l)
+        return;
+    rs_idmap_del(&srv->listed, (uint64_t)id);
+    cJSON_Delete(l->summary);
+    free(l);
+    srv->lobby_dirty = true;
+}
+
+static bool listed_since(const rs_server *srv, int64_t id, int64_t v)
+{
+    const rs_listed *l = rs_idmap_get(&srv->listed, (uint64_t)id);
+    return l && l->v >= v;
+}
+
+/* Game id, at version v, shows in the lobby as `kind` with `summary` (taken over; NULL for
+ * '-'). An older version than the one listed changes nothing. */
+static void list_game(rs_server *srv, int64_t id, int64_t v, char kind, cJSON *summary)
+{
+    if (listed_since(srv, id, v) || kind == '-' || !summary) {
+        if (!listed_since(srv, id, v))
+            unlist(srv, id);
+        cJSON_Delete(summary);
+        return;
+    }
+    rs_listed *l = rs_idmap_get(&srv->listed, (uint64_t)id);
+    if (!l) {
+        l = calloc(1, sizeof *l);
+        if (!l || !rs_idmap_put(&srv->listed, (uint64_t)id, l)) {
+            free(l);
+            cJSON_Delete(summary);
+            return;
+        }
+    }
+    const bool open = kind == 'o';
+    /* Pushed as a held game's change is (rs_server_touch): when it appears, moves between
+     * the lists, or is open. */
+    if (open || !l->summary || l->open != open)
+        srv->lobby_dirty = true;
+    cJSON_Delete(l->summary);
+    l->v = v;
+    l->open = open;
+    l->summary = summary;
+}
+
+static void list_table(rs_server *srv, const rs_table *t)
+{
+    const char kind = lobby_kind(t);
+    list_game(srv, t->row.id, t->row.v, kind,
+              kind == '-' ? NULL : rs_table_summary(t, rs_server_now_us(srv)));
 }
 
 /* ---- catching up ---- */
@@ -52,6 +126,18 @@ static rs_table *load_whole(rs_server *srv, int64_t id, bool locked, rs_err *e)
     }
     rs_fail(e, "server-error", "game %lld keeps changing while it is read", (long long)id);
     return NULL;
+}
+
+/* A game not held, listed as stored now (its announcement did not carry its summary, or
+ * announcements were missed). */
+static void list_from_store(rs_server *srv, int64_t id)
+{
+    rs_err e;
+    rs_table *t = load_whole(srv, id, false, &e);
+    if (!t)
+        return;
+    list_table(srv, t);
+    rs_table_free(t);
 }
 
 /* Replace t by the game as stored now, its watchers sent what they missed. */
@@ -294,12 +380,31 @@ static rs_table *fetch(rs_server *srv, int64_t id, bool finished_too)
         rs_table_free(t);
         return NULL;
     }
+    unlist(srv, id); /* held: listed from memory */
     rs_ctx ctx = rs_server_ctx(srv);
     rs_table_offers_load(&ctx, t);
     rs_server_touch(srv, t, finished ? t->row.status : RS_GAME_OVER);
     t->dirty = false;
     read_presence(srv, t);
     return t;
+}
+
+/* Game t out of memory (nobody watches it here, this server holds no lease on it): the
+ * lobby keeps its summary; a client opening it has it read again. */
+static void unload(rs_server *srv, rs_table *t)
+{
+    list_table(srv, t);
+    if (rs_server_table(srv, t->row.id) == t) { /* else read at the start, never held */
+        rs_idmap_del(&srv->tables, (uint64_t)t->row.id);
+        srv->stats.unloaded++;
+    }
+    rs_table_free(t);
+    srv->deadlines_stale = true;
+}
+
+void rs_cluster_unload(rs_server *srv, rs_table *t)
+{
+    unload(srv, t);
 }
 
 rs_table *rs_cluster_fetch(rs_server *srv, int64_t id)
@@ -472,6 +577,29 @@ static void send_lines(rs_server *srv)
     }
 }
 
+/* "g ID VERSION NODE KIND SUMMARY": the new version, and how the game shows in the lobby
+ * (lobby_kind, and its summary unless '-'), for the servers that do not hold it. Without
+ * KIND (a summary too long) they read it from the store. */
+static void announce_game(rs_server *srv, const rs_table *t)
+{
+    char line[SUMMARY_MAX + 160];
+    int n = snprintf(line, sizeof line, "g %lld %lld %s", (long long)t->row.id, (long long)t->row.v,
+                     srv->node);
+    const char kind = lobby_kind(t);
+    char *summary = NULL;
+    if (kind != '-') {
+        cJSON *o = rs_table_summary(t, rs_server_now_us(srv));
+        summary = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+    }
+    if (kind == '-')
+        snprintf(line + n, sizeof line - (size_t)n, " -");
+    else if (summary && strlen(summary) <= SUMMARY_MAX)
+        snprintf(line + n, sizeof line - (size_t)n, " %c %s", kind, summary);
+    free(summary);
+    add_line(srv, line);
+}
+
 void rs_cluster_announce(rs_server *srv)
 {
     if (!srv->shared)
@@ -490,11 +618,8 @@ void rs_cluster_announce(rs_server *srv)
     char line[128];
     for (size_t i = 0; i < srv->touched_count; i++) {
         const rs_table *t = rs_server_table(srv, srv->touched[i]);
-        if (!t || !t->dirty)
-            continue;
-        snprintf(line, sizeof line, "g %lld %lld %s", (long long)t->row.id, (long long)t->row.v,
-                 srv->node);
-        add_line(srv, line);
+        if (t && t->dirty)
+            announce_game(srv, t);
     }
     for (size_t i = 0; presence && i < srv->touched_count; i++) {
         if (!presence[i])
@@ -520,22 +645,36 @@ void rs_cluster_clear(rs_server *srv)
 
 /* ---- listening ---- */
 
-/* Another server committed version v of game id. The version is remembered: a catching up
- * that fails (the store out of reach, the game changing faster than it can be read) is tried
- * again each second (catch_up_behind), since no later announcement may come for it (the
- * game's last move). */
-static void game_changed(rs_server *srv, int64_t id, int64_t v)
+/* Another server committed version v of game id; `listing` is how it shows in the lobby
+ * ("o SUMMARY", "l SUMMARY", "-", or "" when to be read from the store). A game held is
+ * caught up, and the version remembered: a catching up that fails (the store out of reach,
+ * the game changing faster than it can be read) is tried again each second
+ * (catch_up_behind), since no later announcement may come for it (the game's last move). A
+ * game not held is only listed. */
+static void game_changed(rs_server *srv, int64_t id, int64_t v, const char *listing)
 {
     rs_table *t = rs_server_table(srv, id);
-    if (t && t->row.v >= v)
-        return;
-    if (!t) {
-        fetch(srv, id, false);
+    if (t) {
+        if (t->row.v >= v)
+            return;
+        if (v > t->announced_v)
+            t->announced_v = v;
+        catch_up_to(srv, t, v);
         return;
     }
-    if (v > t->announced_v)
-        t->announced_v = v;
-    catch_up_to(srv, t, v);
+    if (listed_since(srv, id, v))
+        return;
+    if (listing[0] == '-' && !listing[1]) {
+        list_game(srv, id, v, '-', NULL);
+        return;
+    }
+    cJSON *summary = (listing[0] == 'o' || listing[0] == 'l') && listing[1] == ' '
+                         ? cJSON_Parse(listing + 2)
+                         : NULL;
+    if (summary)
+        list_game(srv, id, v, listing[0], summary);
+    else
+        list_from_store(srv, id);
 }
 
 /* Each game held that is behind a version announced for it, caught up again. */
@@ -565,8 +704,9 @@ static void chat_said(rs_server *srv, int64_t id, const char *message)
 static void rematch_made(rs_server *srv, int64_t id, int64_t rematch, const char *message)
 {
     rs_table *t = rs_server_table(srv, id);
-    if (t)
-        t->rematch_id = rematch;
+    if (!t) /* nobody here watches the old game; the new one is listed by its own line */
+        return;
+    t->rematch_id = rematch;
     if (!rs_server_table(srv, rematch))
         fetch(srv, rematch, false);
     chat_said(srv, id, message);
@@ -596,8 +736,9 @@ static bool take_word(const char **p, char out[RS_NODE_TEXT])
     return true;
 }
 
-/* "g ID VERSION NODE", "c ID NODE MESSAGE", "p ID NODE" (who watches game ID on NODE
- * changed) or "r ID REMATCH NODE MESSAGE"; the server's own lines are skipped. */
+/* "g ID VERSION NODE KIND SUMMARY" (announce_game), "c ID NODE MESSAGE", "p ID NODE" (who
+ * watches game ID on NODE changed) or "r ID REMATCH NODE MESSAGE"; the server's own lines
+ * are skipped. */
 static void on_line(rs_server *srv, const char *line)
 {
     int64_t id, v;
@@ -607,7 +748,7 @@ static void on_line(rs_server *srv, const char *line)
         return;
     if (line[0] == 'g' && take_number(&p, &v) && take_word(&p, node)) {
         if (strcmp(node, srv->node) != 0)
-            game_changed(srv, id, v);
+            game_changed(srv, id, v, p);
     } else if (line[0] == 'c' && take_word(&p, node) && *p) {
         if (strcmp(node, srv->node) != 0)
             chat_said(srv, id, p);
@@ -627,7 +768,7 @@ static void on_line(rs_server *srv, const char *line)
 static void on_announcement(void *ctx, const char *text)
 {
     rs_server *srv = ctx;
-    char line[ANNOUNCE_LINE_MAX + 128];
+    char line[SUMMARY_MAX + 160];
     while (*text) {
         const size_t n = strcspn(text, "\n");
         if (n < sizeof line) {
@@ -639,21 +780,48 @@ static void on_announcement(void *ctx, const char *text)
     }
 }
 
+static int by_id(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The lobby's games not held, read again from the store: those no longer unfinished go.
+ * False when the store could not be read. */
+static bool relist(rs_server *srv)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (rs_store_games_unfinished(srv->store, &ids, &n) != RS_STORE_OK) {
+        free(ids);
+        return false;
+    }
+    int64_t *gone = malloc((srv->listed.count + 1) * sizeof *gone);
+    size_t gone_count = 0;
+    for (size_t i = 0; gone && i < srv->listed.cap; i++) {
+        const int64_t id = (int64_t)srv->listed.slots[i].key;
+        if (id && !bsearch(&id, ids, n, sizeof *ids, by_id))
+            gone[gone_count++] = id;
+    }
+    for (size_t i = 0; i < gone_count; i++)
+        unlist(srv, gone[i]);
+    free(gone);
+    for (size_t i = 0; i < n; i++)
+        if (!rs_server_table(srv, ids[i]))
+            list_from_store(srv, ids[i]);
+    free(ids);
+    return true;
+}
+
 /* After the listening connection was (re)opened: what was announced meanwhile is lost, so
- * every game held is compared with the store, and unfinished ones not held are fetched.
+ * every game held is compared with the store, and the lobby's others are read again.
  * False when the store could not be read (the main connection may still be reconnecting
  * after the database came back): then it is tried again each second, or a game another
  * server moved meanwhile would stay behind until its next announcement, which may never
  * come. */
 static bool resync(rs_server *srv)
 {
-    int64_t *ids = NULL;
-    size_t n = 0;
-    bool read = rs_store_games_unfinished(srv->store, &ids, &n) == RS_STORE_OK;
-    for (size_t i = 0; read && i < n; i++)
-        if (!rs_server_table(srv, ids[i]))
-            fetch(srv, ids[i], false);
-    free(ids);
+    bool read = relist(srv);
     for (size_t i = 0; read && i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         rs_game_row row;
@@ -705,6 +873,72 @@ void rs_cluster_listen(rs_server *srv)
 
 /* ---- leases ---- */
 
+/* Games with work that must happen once (a clock, an AI seat, expiry) and no lease running
+ * get a holder: this server takes the lease of those it holds at once, and of those it does
+ * not hold (loading them) once they have been free for a lease, so that a server whose
+ * clients watch a game has the first chance; a few of those a second. */
+static void sweep(rs_server *srv)
+{
+    rs_unleased_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_games_unleased(srv->store, srv->cfg.lease_ms, srv->cfg.expire_ms > 0, SWEEP_LIMIT,
+                                &rows, &n) != RS_STORE_OK) {
+        free(rows);
+        return;
+    }
+    int loads = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int64_t id = rows[i].id;
+        rs_table *t = rs_server_table(srv, id);
+        const bool held = t != NULL;
+        if (!held && (!rows[i].stale || loads >= SWEEP_LOADS || !(t = fetch(srv, id, false))))
+            continue;
+        loads += !held;
+        if (rs_cluster_own(srv, t, NULL)) {
+            if (!held)
+                rs_log("game %lld: loaded to hold its lease (no server held it)", (long long)id);
+            continue;
+        }
+        if (!held && (t = rs_server_table(srv, id)) != NULL && !t->num_watchers)
+            unload(srv, t); /* another server has it */
+    }
+    free(rows);
+}
+
+/* Whether t may leave memory: nobody watches it here, this server holds no lease on it and
+ * nothing of this moment (a change to commit, a row locked, an AI result waiting) needs
+ * it. */
+static bool unwatched(const rs_server *srv, const rs_table *t)
+{
+    if (t->num_watchers || t->lease_token > 0 || t->locked || t->dirty)
+        return false;
+    for (int s = 0; s < t->row.seats; s++)
+        if (t->published_user[s])
+            return false;
+    for (size_t i = 0; i < srv->touched_count; i++)
+        if (srv->touched[i] == t->row.id)
+            return false;
+    for (size_t i = 0; i < srv->ai_waiting_count; i++)
+        if (srv->ai_waiting[i].game_id == t->row.id)
+            return false;
+    return true;
+}
+
+/* Unload the games nobody watches here and this server holds no lease on. */
+static void unload_unwatched(rs_server *srv)
+{
+    int64_t *ids = malloc((srv->tables.count + 1) * sizeof *ids);
+    size_t n = 0;
+    for (size_t i = 0; ids && i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && unwatched(srv, t))
+            ids[n++] = t->row.id;
+    }
+    for (size_t i = 0; i < n; i++)
+        unload(srv, rs_server_table(srv, ids[i]));
+    free(ids);
+}
+
 void rs_cluster_tick(rs_server *srv)
 {
     if (!srv->shared || rs_store_begin(srv->store) != RS_STORE_OK)
@@ -718,15 +952,16 @@ void rs_cluster_tick(rs_server *srv)
      * server killed or stopped leaves nobody connected for longer than that. */
     rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
     char *live = NULL;
-    if (rs_store_nodes_live(srv->store, &live) != RS_STORE_OK)
-        return;
-    if (!srv->live_nodes || strcmp(live, srv->live_nodes) != 0) {
+    if (rs_store_nodes_live(srv->store, &live) == RS_STORE_OK &&
+        (!srv->live_nodes || strcmp(live, srv->live_nodes) != 0)) {
         free(srv->live_nodes);
         srv->live_nodes = live;
+        live = NULL;
         read_all_presence(srv);
-        return;
     }
     free(live);
+    sweep(srv);
+    unload_unwatched(srv);
 }
 
 void rs_cluster_release(rs_server *srv)
@@ -792,4 +1027,11 @@ void rs_cluster_free(rs_server *srv)
     free(srv->locked);
     free(srv->ai_waiting);
     free(srv->live_nodes);
+    for (size_t i = 0; i < srv->listed.cap; i++) {
+        rs_listed *l = srv->listed.slots[i].key ? srv->listed.slots[i].value : NULL;
+        if (l)
+            cJSON_Delete(l->summary);
+        free(l);
+    }
+    rs_idmap_free(&srv->listed);
 }

@@ -69,6 +69,9 @@ bool rs_cluster_defer(rs_server *srv, uint64_t conn, const char *data, size_t le
 bool rs_cluster_deferring(const rs_server *srv, uint64_t conn);
 /* Handle the kept messages again, in order. */
 void rs_cluster_retry(rs_server *srv);
+/* Game t (held, or read at the start and not yet held) out of memory, its summary kept for
+ * the lobby. */
+void rs_cluster_unload(rs_server *srv, rs_table *t);
 /* At the stop: leases given up, so another server takes them at once. */
 void rs_cluster_release(rs_server *srv);
 void rs_cluster_free(rs_server *srv);

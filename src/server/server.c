@@ -386,8 +386,12 @@ static int load_unfinished(rs_server *srv, char *err, size_t err_size)
         rs_table_offers_load(&ctx, t);
         if (srv->shared && whole_restart)
             store_resumed_clock(srv, &ctx, t);
-        rs_server_add_table(srv, t);
         loaded++;
+        if (srv->shared) { /* held once a client opens it or its lease is taken (cluster.c) */
+            rs_cluster_unload(srv, t);
+            continue;
+        }
+        rs_server_add_table(srv, t);
     }
     free(ids);
     rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);

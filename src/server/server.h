@@ -116,6 +116,9 @@ typedef struct rs_server_stats {
     /* On a cluster: another server's moves caught up one by one, and games read again whole
      * (docs/cluster.md). */
     long long caught_up_moves, caught_up_whole;
+    /* On a cluster: games unloaded since nobody watched them here and this server held no
+     * lease on them (docs/cluster.md). */
+    long long unloaded;
 } rs_server_stats;
 void rs_server_stats_get(rs_server *srv, rs_server_stats *out);
 /* Draining (SIGTERM): refuse new games and joins; games in progress go on until close. */

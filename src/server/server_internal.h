@@ -41,6 +41,14 @@ typedef struct rs_conn {
     bool closing;
 } rs_conn;
 
+/* On a cluster: an unfinished game of the lobby this server does not hold, as the server
+ * that changed it last announced it (cluster.c). */
+typedef struct rs_listed {
+    int64_t v;
+    bool open;             /* listed among the open games, else among the live ones */
+    struct cJSON *summary; /* rs_table_summary, as of version v */
+} rs_listed;
+
 struct rs_server {
     rs_server_config cfg;
     rs_time_source time;
@@ -85,6 +93,7 @@ struct rs_server {
     bool resync_due;  /* the resync after hearing them again failed: tried again each second */
     char *live_nodes; /* the live servers as last read: presence is read again when it changes */
     bool republish;   /* a commit failed: this server's presence rows are written again */
+    rs_idmap listed;  /* the lobby's games held by other servers or none (rs_listed) */
 };
 
 rs_ctx rs_server_ctx(rs_server *srv);

@@ -503,10 +503,18 @@ static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 /* ---- the lobby ---- */
 
+/* A game of the lobby: held here (table), or listed from another server's announcement
+ * (summary; on a cluster only). */
+typedef struct lobby_item {
+    int64_t id;
+    const rs_table *table;
+    const rs_listed *listed;
+} lobby_item;
+
 static int by_id_desc(const void *a, const void *b)
 {
-    const rs_table *x = *(rs_table *const *)a, *y = *(rs_table *const *)b;
-    return x->row.id < y->row.id ? 1 : x->row.id > y->row.id ? -1 : 0;
+    const lobby_item *x = a, *y = b;
+    return x->id < y->id ? 1 : x->id > y->id ? -1 : 0;
 }
 
 static bool has_open_seat(const rs_table *t)
@@ -517,28 +525,47 @@ static bool has_open_seat(const rs_table *t)
     return false;
 }
 
+/* The lobby's games, newest first: those held here and, on a cluster, those listed from
+ * the other servers' announcements (cluster.c) that are not. */
+static lobby_item *lobby_items(rs_server *srv, size_t *n)
+{
+    *n = 0;
+    lobby_item *list = malloc((srv->tables.count + srv->listed.count + 1) * sizeof *list);
+    for (size_t i = 0; list && i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            list[(*n)++] =
+                (lobby_item){(int64_t)srv->tables.slots[i].key, srv->tables.slots[i].value, NULL};
+    for (size_t i = 0; list && i < srv->listed.cap; i++) {
+        const int64_t id = (int64_t)srv->listed.slots[i].key;
+        if (id && !rs_server_table(srv, id))
+            list[(*n)++] = (lobby_item){id, NULL, srv->listed.slots[i].value};
+    }
+    if (list)
+        qsort(list, *n, sizeof *list, by_id_desc);
+    return list;
+}
+
 static cJSON *lobby_json(rs_server *srv)
 {
     size_t n = 0;
-    /* an array of table pointers: sizeof *list is a pointer's size on purpose */
-    rs_table **list =
-        malloc((srv->tables.count + 1) * sizeof *list); /* NOLINT(bugprone-sizeof-expression) */
-    for (size_t i = 0; list && i < srv->tables.cap; i++)
-        if (srv->tables.slots[i].key)
-            list[n++] = srv->tables.slots[i].value;
-    if (list)
-        qsort(list, n, sizeof *list, by_id_desc); /* NOLINT(bugprone-sizeof-expression) */
+    lobby_item *list = lobby_items(srv, &n);
     cJSON *m = message("lobby");
     cJSON *open = cJSON_AddArrayToObject(m, "open");
     cJSON *live = cJSON_AddArrayToObject(m, "live");
     int n_open = 0, n_live = 0;
     int64_t now = rs_server_now_us(srv);
     for (size_t i = 0; i < n; i++) {
-        const rs_table *t = list[i];
-        if (t->row.status == RS_GAME_OPEN && has_open_seat(t) && n_open++ < LOBBY_MAX)
+        const rs_table *t = list[i].table;
+        const rs_listed *l = list[i].listed;
+        if (l) {
+            cJSON *to = l->open ? open : live;
+            if ((l->open ? n_open++ : n_live++) < LOBBY_MAX)
+                cJSON_AddItemToArray(to, cJSON_Duplicate(l->summary, true));
+        } else if (t->row.status == RS_GAME_OPEN && has_open_seat(t) && n_open++ < LOBBY_MAX) {
             cJSON_AddItemToArray(open, rs_table_summary(t, now));
-        else if (t->row.status == RS_GAME_LIVE && n_live++ < LOBBY_MAX)
+        } else if (t->row.status == RS_GAME_LIVE && n_live++ < LOBBY_MAX) {
             cJSON_AddItemToArray(live, rs_table_summary(t, now));
+        }
     }
     cJSON_AddNumberToObject(m, "connections", (double)srv->conns.count);
     free(list);

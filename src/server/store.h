@@ -233,6 +233,19 @@ int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t tok
 /* Renew every lease `node` holds on a game open or live whose row no other server holds
  * now (rows held are skipped, never waited for). */
 int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms);
+/* A game that needs a lease holder and has none (rs_store_games_unleased). */
+typedef struct rs_unleased_row {
+    int64_t id;
+    /* Free for longer than a lease (or never taken, and older than one): the servers that
+     * hold the game had their chance to take it first. */
+    bool stale;
+} rs_unleased_row;
+/* At most `limit` games with work that must happen once and no lease running (none taken,
+ * or run out by the database's clock), oldest first: live games with a clock or an AI seat,
+ * or, when `all` (games nobody comes back to expire), every open or live game. *rows is
+ * malloc'ed (NULL when none); none on SQLite, whose one server holds every game. */
+int rs_store_games_unleased(rs_store *st, int64_t lease_ms, bool all, int limit,
+                            rs_unleased_row **rows, size_t *n);
 /* Who is connected where (docs/cluster.md). On SQLite, whose one server knows its own
  * connections, these write nothing and find nobody elsewhere. */
 /* Inside the transaction: `node` is alive for lease_ms more (by the database's clock); its

@@ -1392,6 +1392,40 @@ int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
                &p, "renew leases");
 }
 
+int rs_pg_games_unleased(rs_pg *pg, int64_t lease_ms, bool all, int limit, rs_unleased_row **rows,
+                         size_t *n)
+{
+    *rows = NULL;
+    *n = 0;
+    params p = {0};
+    p_int(&p, lease_ms);
+    p_bool(&p, all);
+    p_int(&p, limit);
+    p_int(&p, RS_SEAT_AI);
+    PGresult *r =
+        exec(pg,
+             "SELECT id, lease_until < clock_timestamp() - $1 * interval '1 millisecond' AND"
+             " greatest(created_ms, started_ms) <"
+             " (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1"
+             " FROM games g WHERE (owner = '' OR lease_until < clock_timestamp()) AND"
+             " ((status = 0 AND $2) OR (status = 1 AND ($2 OR clock_kind <> 0 OR EXISTS"
+             " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = $4))))"
+             " ORDER BY id LIMIT $3",
+             &p, "list unleased games");
+    if (!r)
+        return RS_STORE_ERROR;
+    const size_t count = (size_t)PQntuples(r);
+    if (count > 0 && !(*rows = malloc(count * sizeof **rows))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (size_t i = 0; i < count; i++)
+        (*rows)[i] = (rs_unleased_row){col_int(r, (int)i, 0), col_bool(r, (int)i, 1)};
+    *n = count;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
 /* The live servers' rows of presence, joined where each is read. */
 #define LIVE_ELSEWHERE                                                                             \
     " FROM presence p JOIN nodes n ON n.node = p.node"                                             \

@@ -69,6 +69,8 @@ int rs_pg_game_version(rs_pg *pg, int64_t id, int64_t *v);
 int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token);
 int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms);
 int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms);
+int rs_pg_games_unleased(rs_pg *pg, int64_t lease_ms, bool all, int limit, rs_unleased_row **rows,
+                         size_t *n);
 int rs_pg_node_alive(rs_pg *pg, const char *node, int64_t lease_ms);
 int rs_pg_node_gone(rs_pg *pg, const char *node);
 int rs_pg_presence_put(rs_pg *pg, const char *node, int64_t user, int64_t game, bool present);

@@ -1019,6 +1019,16 @@ int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms)
     return RS_STORE_OK;
 }
 
+int rs_store_games_unleased(rs_store *st, int64_t lease_ms, bool all, int limit,
+                            rs_unleased_row **rows, size_t *n)
+{
+    if (st->pg)
+        return rs_pg_games_unleased(st->pg, lease_ms, all, limit, rows, n);
+    *rows = NULL;
+    *n = 0;
+    return RS_STORE_OK;
+}
+
 int rs_store_node_alive(rs_store *st, const char *node, int64_t lease_ms)
 {
     return st->pg ? rs_pg_node_alive(st->pg, node, lease_ms) : RS_STORE_OK;

@@ -16,6 +16,14 @@ this test starts itself (pgserver.py), clients connected to different servers.
 - The server holding an AI game's lease is stopped with SIGSTOP: another takes the lease over
   (a higher fencing token) and the AI plays on; after SIGCONT the paused server acts on the
   game no more, and the game plays out with every frame checked.
+- Servers hold only the games their clients watch: a game played on server a is not held by
+  b (its /healthz), which catches up none of its moves, yet every server's lobby lists it,
+  ply by ply; once its players leave, no server holds it and every lobby still lists it; a
+  client opening it on b has b read it again, and b unloads it when the client leaves.
+- Games nobody watches still progress, once: with the server holding them stopped
+  (SIGSTOP), an AI game whose AI is to move and a game whose clock runs are loaded by
+  another server's sweep, which takes the lease (the lobbies list the AI game meanwhile):
+  the AI moves once, the flag falls once; after SIGCONT the stopped server acts on neither.
 
 Skips (exit 77) only where PostgreSQL is not installed."""
 
@@ -35,9 +43,16 @@ OPTIONS = {"castle-danger": {"turn-limit": 60}}
 LEASE_S = 2
 
 
+# Server a's hard AI thinks long, so that it can be stopped (SIGSTOP) while it searches; the
+# others' think briefly. No expiry: a game without a clock or an AI seat needs no lease, so
+# no server but those its clients use ever holds it.
+AI_HARD_MS = {"a": "8000", "b": "200", "c": "200"}
+
+
 def start_node(args, pg, name, env=None):
     return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
-                                        "--lease", str(LEASE_S)], env=env).start()
+                                        "--lease", str(LEASE_S), "--expire", "0",
+                                        "--ai-hard-ms", AI_HARD_MS[name]], env=env).start()
 
 
 async def wait_until(condition, what, limit=120.0):
@@ -335,6 +350,175 @@ async def paused_past_lease(checks, args, pg, nodes, rng):
     run_checker(checks, args.checker, a, game, viewers, a.dir, "lease game")
 
 
+def holds(node, game):
+    _, health = node.http_json(f"/healthz?game={game}")
+    return health["holds_game"]
+
+
+async def lobby_entry(client, game):
+    """The game as the client's server lists it in its lobby: (list name, summary) or None."""
+    lobby = await client.request({"t": "lobby"}, "lobby")
+    for kind in ("open", "live"):
+        for summary in lobby[kind]:
+            if summary["game"] == game:
+                return kind, summary
+    return None
+
+
+async def until_listed(client, game, ply, what, limit=60.0):
+    """Wait (bounded) until the client's server lists the game live at ply."""
+    deadline = time.monotonic() + limit
+    while True:
+        entry = await lobby_entry(client, game)
+        if entry and entry[0] == "live" and entry[1]["ply"] == ply:
+            return entry
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {limit} s: {what} (last seen: {entry})")
+        await asyncio.sleep(0.05)
+
+
+async def play_plies(checks, game, players, rng, count, label):
+    """Play `count` random moves (fewer if the game ends) with the players on their servers."""
+    state = await players[0].state_at(game, ply=0)
+    for _ in range(count):
+        if state["status"] != "live":
+            break
+        mover = players[state["to_move"]]
+        mine = await mover.state_at(game, ply=state["ply"])
+        text = rng.choice(mine["legal"])["text"]
+        ack = await mover.request({"t": "move", "game": game, "ply": state["ply"], "move": text},
+                                  "ack")
+        checks.eq(ack["t"], "ack", f"{label}: move at ply {state['ply']}")
+        state = await players[0].state_at(game, ply=state["ply"] + 1)
+    return state
+
+
+async def unwatched_not_held(checks, nodes, rng):
+    """A game played on server a only: b and c do not hold it but list it; once its players
+    leave nobody holds it; opened on b, it is read again, and unloaded when its client goes."""
+    a, b, c = nodes
+    alice, bob = await guest(a, "alice-u"), await guest(a, "bob-u")
+    readers = {b: await guest(b, "reader-b"), c: await guest(c, "reader-c")}
+    before = catch_up_counts(b)
+    game = (await alice.request({"t": "create", "type": "walls-and-armies",
+                                 "seats": ["me", "open"]}, "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    state = await play_plies(checks, game, {0: alice, 1: bob}, rng, 4, "unwatched")
+    checks.eq(state["status"], "live", "unwatched: still live after four moves")
+    ply = state["ply"]
+    for node, reader in readers.items():
+        await until_listed(reader, game, ply, f"server {node.extra[5]} lists the game at ply {ply}")
+        checks.ok(not holds(node, game), f"server {node.extra[5]} does not hold the game its "
+                                         f"clients do not watch")
+    checks.eq(catch_up_counts(b), before, "server b caught up none of its moves")
+    checks.ok(holds(a, game), "server a, where its players are, holds it")
+    for who in (alice, bob):
+        await who.close()
+    await wait_until(lambda: not holds(a, game), "server a unloads the game its players left")
+    for node, reader in list(readers.items()) + [(a, await guest(a, "reader-a"))]:
+        entry = await until_listed(reader, game, ply, f"server {node.extra[5]} lists the game "
+                                                      f"no server holds")
+        checks.eq(entry[1]["ply"], ply, f"server {node.extra[5]} lists it held by no server")
+        await reader.close()
+    carol = await guest(b, "carol-u")
+    opened = await carol.request({"t": "open", "game": game}, "snapshot")
+    checks.eq((opened["status"], opened["ply"]), ("live", ply), "opened on b: read again")
+    checks.ok(holds(b, game), "server b holds the game its client opened")
+    unloaded = b.http_json("/healthz")[1]["unloaded"]
+    await carol.close()
+    await wait_until(lambda: not holds(b, game), "server b unloads it once its client left")
+    checks.ok(b.http_json("/healthz")[1]["unloaded"] > unloaded, "server b counts the unload")
+
+
+def stored_plies(pg, game):
+    count, distinct, top = pg.query(f"SELECT count(*), count(DISTINCT ply), "
+                                    f"coalesce(max(ply), -1) FROM moves WHERE game_id = {game}")[0]
+    return int(count), int(distinct), int(top)
+
+
+async def unwatched_ai_moves(checks, pg, nodes, rng):
+    """An AI game nobody watches, its AI to move and server a (its only holder, thinking for
+    8 s) stopped: another server loads it and takes its lease, the AI moves once; server a,
+    continued, drops its own result."""
+    a, b, c = nodes
+    human = await guest(a, "human-u")
+    readers = [await guest(b, "lobby-b"), await guest(c, "lobby-c")]
+    game = (await human.request({"t": "create", "type": "walls-and-armies",
+                                 "seats": ["me", "ai:hard"]}, "created"))["game"]
+    state = await human.state_at(game, ply=0)
+    stopped = False
+    for _ in range(40):  # until the AI is to move when server a is stopped
+        if state["status"] != "live":
+            break
+        if state["to_move"] != 0:
+            state = await human.state_at(game, ply=state["ply"] + 1)
+            continue
+        text = rng.choice(state["legal"])["text"]
+        ack = await human.request({"t": "move", "game": game, "ply": state["ply"], "move": text},
+                                  "ack")
+        checks.eq(ack["t"], "ack", f"AI game: move at ply {state['ply']}")
+        after = await human.state_at(game, ply=state["ply"] + 1)
+        if after["status"] == "live" and after["to_move"] != 0:
+            a.proc.send_signal(signal.SIGSTOP)
+            if stored_plies(pg, game)[2] + 1 == after["ply"]:  # the AI had not answered yet
+                stopped = True
+                state = after
+                break
+            a.proc.send_signal(signal.SIGCONT)
+        state = after
+    checks.ok(stopped, "server a was stopped while its AI was to move")
+    if not stopped:
+        return
+    try:
+        for reader in readers:
+            entry = await until_listed(reader, game, state["ply"], "the AI game is listed")
+            checks.eq(entry[0], "live", f"{reader.label}: the lobby lists the AI game")
+        await wait_until(lambda: stored_plies(pg, game)[2] >= state["ply"],
+                         "another server plays the AI's move")
+        owner, token = pg.query(f"SELECT owner, lease_token FROM games WHERE id = {game}")[0]
+        checks.ok(owner in ("b", "c"), f"a server not stopped holds the lease: {owner}")
+        taker = b if owner == "b" else c
+        checks.ok(f"game {game}: loaded to hold its lease" in taker.log(),
+                  "it loaded the game nobody held to take its lease")
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    await wait_until(lambda: f"game {game}: AI move at ply {state['ply']} dropped" in a.log(),
+                     "server a drops its late AI move")
+    count, distinct, top = stored_plies(pg, game)
+    checks.ok(count == distinct == top + 1, f"each ply stored once: {count} {distinct} {top}")
+    await human.state_at(game, ply=state["ply"] + 1)  # server a caught up with it
+    for who in readers + [human]:
+        await who.close()
+
+
+async def unwatched_flag(checks, pg, nodes):
+    """A clocked game whose players left server a, which is then stopped: another server
+    loads it, the flag falls once, there; server a, continued, does not flag it."""
+    a, b, c = nodes
+    alice, bob = await guest(a, "alice-t"), await guest(a, "bob-t")
+    game = (await alice.request({"t": "create", "type": "king-of-danger", "seats": ["me", "open"],
+                                 "clock": {"kind": "live", "initial_ms": 3000}},
+                                "created"))["game"]
+    await bob.request({"t": "join", "game": game}, "joined")
+    await alice.state_at(game, ply=0)
+    for who in (alice, bob):
+        await who.close()
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        await wait_until(lambda: pg.query(f"SELECT status FROM games WHERE id = {game}")[0][0]
+                         == "2", "the flag falls with server a stopped")
+        row = pg.query(f"SELECT end_reason, owner FROM games WHERE id = {game}")[0]
+        checks.eq(row[0], "time", "the unwatched game ended on time")
+        checks.ok(row[1] in ("b", "c"), f"under the lease of a server not stopped: {row[1]}")
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    await wait_until(lambda: not holds(a, game) or f"game {game}: lease lost" in a.log(),
+                     "server a lets the game go")
+    flagged = [n.extra[5] for n in nodes if f"game {game} over: time" in n.log()]
+    checks.eq(len(flagged), 1, f"the flag falls once, on one server: {flagged}")
+    checks.ok("a" not in flagged, "not on the stopped server")
+
+
 async def main():
     args = arguments()
     try:
@@ -358,6 +542,9 @@ async def main():
         await race(checks, args, pg, nodes, rng)
         await flag_once(checks, pg, nodes)
         await paused_past_lease(checks, args, pg, nodes, rng)
+        await unwatched_not_held(checks, nodes, rng)
+        await unwatched_ai_moves(checks, pg, nodes, rng)
+        await unwatched_flag(checks, pg, nodes)
         for node in nodes:
             checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
     finally:
