@@ -460,6 +460,7 @@ async def unwatched_ai_moves(checks, pg, nodes, rng):
         after = await human.state_at(game, ply=state["ply"] + 1)
         if after["status"] == "live" and after["to_move"] != 0:
             a.proc.send_signal(signal.SIGSTOP)
+            await asyncio.sleep(0.5)  # a commit a sent just before is stored meanwhile
             if stored_plies(pg, game)[2] + 1 == after["ply"]:  # the AI had not answered yet
                 stopped = True
                 state = after
@@ -493,11 +494,12 @@ async def unwatched_ai_moves(checks, pg, nodes, rng):
 
 async def unwatched_flag(checks, pg, nodes):
     """A clocked game whose players left server a, which is then stopped: another server
-    loads it, the flag falls once, there; server a, continued, does not flag it."""
+    loads it, the flag falls once, there; server a, continued, does not flag it. The clock
+    (8 s) runs out after a's lease and the wait for it (2 + 2 s): a stopped long before."""
     a, b, c = nodes
     alice, bob = await guest(a, "alice-t"), await guest(a, "bob-t")
     game = (await alice.request({"t": "create", "type": "king-of-danger", "seats": ["me", "open"],
-                                 "clock": {"kind": "live", "initial_ms": 3000}},
+                                 "clock": {"kind": "live", "initial_ms": 8000}},
                                 "created"))["game"]
     await bob.request({"t": "join", "game": game}, "joined")
     await alice.state_at(game, ply=0)
