@@ -905,12 +905,23 @@ static void sweep(rs_server *srv)
     free(rows);
 }
 
+/* Whether t has work that must happen once, and so keeps its lease (rs_store_leases_renew):
+ * open (expiry), or live with a clock or an AI seat. */
+static bool has_work(const rs_table *t)
+{
+    if (t->row.status == RS_GAME_OPEN)
+        return true;
+    if (t->row.status != RS_GAME_LIVE)
+        return false;
+    return t->row.clock_kind != RS_CLOCK_NONE || !rs_table_all_human(t);
+}
+
 /* Whether t may leave memory: nobody watches it here, this server holds no lease on it and
  * nothing of this moment (a change to commit, a row locked, an AI result waiting) needs
  * it. */
 static bool unwatched(const rs_server *srv, const rs_table *t)
 {
-    if (t->num_watchers || t->lease_token > 0 || t->locked || t->dirty)
+    if (t->num_watchers || t->locked || t->dirty || (t->lease_token > 0 && has_work(t)))
         return false;
     for (int s = 0; s < t->row.seats; s++)
         if (t->published_user[s])

@@ -230,8 +230,9 @@ int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t leas
  * `token`; CONFLICT (the database refuses the stale token) otherwise. */
 int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t token,
                          int64_t lease_ms);
-/* Renew every lease `node` holds on a game open or live whose row no other server holds
- * now (rows held are skipped, never waited for). */
+/* Renew every lease `node` holds on a game with work (open, or live with a clock or an AI
+ * seat) whose row no other server holds now (rows held are skipped, never waited for); the
+ * leases of other games lapse. */
 int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms);
 /* A game that needs a lease holder and has none (rs_store_games_unleased). */
 typedef struct rs_unleased_row {
@@ -242,8 +243,8 @@ typedef struct rs_unleased_row {
 } rs_unleased_row;
 /* At most `limit` games with work that must happen once and no lease running (none taken,
  * or run out by the database's clock), oldest first: live games with a clock or an AI seat,
- * or, when `all` (games nobody comes back to expire), every open or live game. *rows is
- * malloc'ed (NULL when none); none on SQLite, whose one server holds every game. */
+ * and, when `all` (games nobody comes back to expire), open games. *rows is malloc'ed (NULL
+ * when none); none on SQLite, whose one server holds every game. */
 int rs_store_games_unleased(rs_store *st, int64_t lease_ms, bool all, int limit,
                             rs_unleased_row **rows, size_t *n);
 /* Who is connected where (docs/cluster.md). On SQLite, whose one server knows its own

@@ -1385,10 +1385,15 @@ int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
     params p = {0};
     p_text(&p, node);
     p_int(&p, lease_ms);
+    p_int(&p, RS_SEAT_AI);
+    /* Only games with work that must happen once (open: expiry; live: a clock or an AI
+     * seat): the lease of a game between people without a clock lapses, costing no write a
+     * second. */
     return run(pg,
                "UPDATE games SET lease_until = clock_timestamp() + $2 * interval '1 millisecond'"
-               " WHERE id IN (SELECT id FROM games WHERE status < 2 AND owner = $1"
-               " FOR UPDATE SKIP LOCKED)",
+               " WHERE id IN (SELECT id FROM games g WHERE status < 2 AND owner = $1 AND"
+               " (status = 0 OR clock_kind <> 0 OR EXISTS (SELECT 1 FROM seats s"
+               " WHERE s.game_id = g.id AND s.kind = $3)) FOR UPDATE SKIP LOCKED)",
                &p, "renew leases");
 }
 
@@ -1408,7 +1413,7 @@ int rs_pg_games_unleased(rs_pg *pg, int64_t lease_ms, bool all, int limit, rs_un
              " greatest(created_ms, started_ms) <"
              " (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1"
              " FROM games g WHERE (owner = '' OR lease_until < clock_timestamp()) AND"
-             " ((status = 0 AND $2) OR (status = 1 AND ($2 OR clock_kind <> 0 OR EXISTS"
+             " ((status = 0 AND $2) OR (status = 1 AND (clock_kind <> 0 OR EXISTS"
              " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = $4))))"
              " ORDER BY id LIMIT $3",
              &p, "list unleased games");
