@@ -265,7 +265,7 @@ async def flag_once(checks, pg, nodes):
                                 "the flag")
         checks.eq(over.get("result", {}).get("reason"), "time", f"{who.label}: out of time")
         ends.append(over["v"])
-    # Every server holds the game; the one holding its lease flags it (its log says so) and
+    # Both players' servers hold the game; the one holding its lease flags it (its log says so) and
     # the others catch up with a snapshot of that version.
     flagged = [n.extra[5] for n in nodes if f"game {game} over: time" in n.log()]
     checks.eq(len(flagged), 1, f"the flag falls once, on one server: {flagged}")
