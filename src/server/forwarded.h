@@ -1,6 +1,6 @@
 /* forwarded.h — the client's address behind a reverse proxy (HAProxy, `serve --trusted-proxy`):
  * addresses parsed and compared by value, and the X-Forwarded-For header read the way a proxy
- * that appends to it (HAProxy's `option forwardedfor`) means it. */
+ * that appends to it (HAProxy's `option forwardfor`) means it. */
 #ifndef RS_FORWARDED_H
 #define RS_FORWARDED_H
 

@@ -1,43 +1,25 @@
 """The client's address behind a reverse proxy (`serve --trusted-proxy`, docs/server.md and
 docs/cluster.md): a WebSocket from a trusted proxy counts against `--max-per-ip` and is logged
 under the client that the last element of its X-Forwarded-For names (the one HAProxy's
-`option forwardedfor` appends: elements before it, and earlier header lines, came from the
+`option forwardfor` appends: elements before it, and earlier header lines, came from the
 client); from any other peer the header is ignored, so a client cannot spoof its way past the
 limit; a malformed header from the proxy is logged and the proxy's own address used. One
 server with --max-per-ip 2 trusting 127.0.0.1 only; connections from 127.0.0.2 (also the
 loopback) play the untrusted peer. Bad --trusted-proxy values are refused with exit 2."""
 
 import asyncio
-import base64
-import os
 import subprocess
 
 import websockets
-import websockets.exceptions
 
-from rsclient import Checks, Client, Server, arguments
+from rsclient import Checks, Client, Server, arguments, raw_upgrade
 
 PROXY, STRANGER = "127.0.0.1", "127.0.0.2"
 LIMIT = 2
 
 
 async def open_ws(server, source, forwarded=()):
-    """A WebSocket upgrade from `source` with these X-Forwarded-For header lines, on a raw
-    socket (a refusal comes as HTTP/1.0, which the websockets client cannot read): the open
-    socket, or the HTTP status that refused it."""
-    reader, writer = await asyncio.wait_for(
-        asyncio.open_connection("127.0.0.1", server.port, local_addr=(source, 0)), 60)
-    key = base64.b64encode(os.urandom(16)).decode()
-    lines = [f"GET /ws HTTP/1.1", f"Host: 127.0.0.1:{server.port}", "Upgrade: websocket",
-             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
-    lines += [f"X-Forwarded-For: {v}" for v in forwarded]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-    status_line = await asyncio.wait_for(reader.readline(), 60)
-    status = int(status_line.split()[1]) if len(status_line.split()) > 1 else None
-    if status == 101:
-        return writer
-    writer.close()
-    return status
+    return await raw_upgrade(server.port, source, forwarded)
 
 
 async def limit_is_per_address(checks, server, source, header_sets, what):
