@@ -64,6 +64,12 @@ static void serve_help(void)
         "                       (default 100)\n"
         "  --max-per-ip N       WebSocket connections from one address\n"
         "                       [RAMPARTS_MAX_PER_IP] (default 64)\n"
+        "  --trusted-proxy ADDR[,ADDR...]\n"
+        "                       reverse proxies (HAProxy) trusted to name the client in\n"
+        "                       X-Forwarded-For: a WebSocket from one of these addresses\n"
+        "                       counts (--max-per-ip) and is logged under the header's last\n"
+        "                       address; from any other address the header is ignored\n"
+        "                       (repeatable) [RAMPARTS_TRUSTED_PROXY] (default: none)\n"
         "  --keepalive SECONDS  a connection quiet this long is pinged, and dropped if it stays\n"
         "                       quiet twice as long, 1 to 3600 [RAMPARTS_KEEPALIVE]\n"
         "                       (default 15: pinged after 15 s, dropped after 30 s)\n"
@@ -194,6 +200,34 @@ static bool parse_store(const char *text, char *out, size_t size)
     return true;
 }
 
+/* --trusted-proxy ADDR[,ADDR...]: literal addresses whose X-Forwarded-For names the client. */
+static bool add_trusted_proxies(rs_net_config *net, const char *text)
+{
+    char list[1024];
+    snprintf(list, sizeof list, "%s", text);
+    for (char *item = list, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (net->num_trusted_proxies == RS_MAX_TRUSTED_PROXIES) {
+            rp_cli_usage_error("serve", "--trusted-proxy: at most %d addresses",
+                               RS_MAX_TRUSTED_PROXIES);
+            return false;
+        }
+        if (strlen(text) >= sizeof list ||
+            !rs_addr_parse(item, &net->trusted_proxies[net->num_trusted_proxies])) {
+            rp_cli_usage_error("serve",
+                               "--trusted-proxy %.200s: '%.100s' is not an IP address; expected "
+                               "addresses separated by commas, e.g. 10.0.0.2,10.0.0.3 (no "
+                               "names, ports or networks)",
+                               text, item);
+            return false;
+        }
+        net->num_trusted_proxies++;
+    }
+    return true;
+}
+
 /* One option with its value (from argv or the environment). */
 static bool apply(serve_options *o, const char *option, const char *value)
 {
@@ -232,6 +266,8 @@ static bool apply(serve_options *o, const char *option, const char *value)
     }
     if (strcmp(option, "--allow-origin") == 0)
         return add_origin(o, value);
+    if (strcmp(option, "--trusted-proxy") == 0)
+        return add_trusted_proxies(&o->net, value);
     if (strcmp(option, "--ai-threads") == 0) {
         if (!number(option, value, 1, 16, &n))
             return false;
@@ -295,6 +331,7 @@ static const struct {
     {"RAMPARTS_EXPIRE", "--expire"},
     {"RAMPARTS_RATE", "--rate"},
     {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
+    {"RAMPARTS_TRUSTED_PROXY", "--trusted-proxy"},
     {"RAMPARTS_KEEPALIVE", "--keepalive"},
     {"RAMPARTS_EVENT_LOOP", "--event-loop"},
 };

@@ -258,11 +258,49 @@ static bool origin_allowed(const char *origin)
     return false;
 }
 
+static bool trusted_proxy(const char *peer)
+{
+    rs_addr addr;
+    if (!rs_addr_parse(peer, &addr))
+        return false;
+    for (int i = 0; i < net.cfg->num_trusted_proxies; i++)
+        if (rs_addr_equal(&addr, &net.cfg->trusted_proxies[i]))
+            return true;
+    return false;
+}
+
+/* The address a WebSocket is counted (`--max-per-ip`) and logged under: its peer's, or, when
+ * the peer is a trusted proxy (`--trusted-proxy`), the client that its X-Forwarded-For names
+ * (the last element: the one the proxy appended). From any other peer the header is ignored:
+ * a client could write any address in it. A trusted peer without the header (a program
+ * connecting to the node directly) counts as itself; a malformed one is logged (when report)
+ * and the proxy's own address used. */
+static void client_address(struct lws *wsi, char *out, size_t size, bool report)
+{
+    char peer[64] = "", header[512] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    snprintf(out, size, "%s", peer);
+    if (!net.cfg->num_trusted_proxies || !trusted_proxy(peer))
+        return;
+    const int len = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    if (len <= 0)
+        return;
+    if (len < (int)sizeof header &&
+        lws_hdr_copy(wsi, header, sizeof header, WSI_TOKEN_X_FORWARDED_FOR) >= 0 &&
+        rs_forwarded_client(header, out, size))
+        return;
+    if (report)
+        rs_log("ignored X-Forwarded-For '%.60s' (%d bytes) from proxy %s: its last element is "
+               "not an IP address; counted under the proxy's address",
+               header, len, peer);
+}
+
 /* The upgrade: only to /ws (else 404), only from an allowed Origin (else 403: browsers
  * always send one; other programs may send none), only while the address has fewer than the
- * allowed connections (else 429) and the server is not shutting down (else 503). Returns the
- * HTTP status that refuses it, or 0. */
-static unsigned int upgrade_refusal(struct lws *wsi)
+ * allowed connections (else 429; the address is the client's, see client_address) and the
+ * server is not shutting down (else 503). Returns the HTTP status that refuses it, or 0.
+ * report: log a malformed X-Forwarded-For (on the first of the two looks only). */
+static unsigned int upgrade_refusal(struct lws *wsi, bool report)
 {
     char uri[64] = "", origin[300] = "", ip[64] = "";
     if (net.draining)
@@ -276,7 +314,7 @@ static unsigned int upgrade_refusal(struct lws *wsi)
         rs_log("refused a WebSocket upgrade from Origin %.100s", origin);
         return HTTP_STATUS_FORBIDDEN;
     }
-    lws_get_peer_simple(wsi, ip, sizeof ip);
+    client_address(wsi, ip, sizeof ip, report);
     ip_count *e = ip_entry(ip, false);
     if (e && e->count >= net.cfg->max_connections_per_ip) {
         rs_log("refused a WebSocket from %s: %d connections already", ip, e->count);
@@ -289,7 +327,7 @@ static unsigned int upgrade_refusal(struct lws *wsi)
  * says nothing). Returns what LWS_CALLBACK_HTTP_CONFIRM_UPGRADE expects: 1 when refused. */
 static int confirm_upgrade(struct lws *wsi)
 {
-    const unsigned int status = upgrade_refusal(wsi);
+    const unsigned int status = upgrade_refusal(wsi, true);
     if (!status)
         return 0;
     return lws_return_http_status(wsi, status, NULL) ? -1 : 1;
@@ -303,7 +341,7 @@ static void ws_established(struct lws *wsi, session *s)
     c->wsi = wsi;
     c->id = ++net.next_id;
     c->last_rx_us = mono_us(NULL);
-    lws_get_peer_simple(wsi, c->ip, sizeof c->ip);
+    client_address(wsi, c->ip, sizeof c->ip, false);
     if (!rs_idmap_put(&net.conns, c->id, c)) {
         free(c);
         return;
@@ -647,7 +685,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         return confirm_upgrade(wsi);
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* checked above; a second look costs little */
-        return upgrade_refusal(wsi) ? 1 : 0;
+        return upgrade_refusal(wsi, false) ? 1 : 0;
     case LWS_CALLBACK_ESTABLISHED:
         ws_established(wsi, s);
         break;

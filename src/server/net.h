@@ -6,6 +6,7 @@
 
 #include <signal.h>
 
+#include "forwarded.h"
 #include "server.h"
 
 #define RS_NET_MAX_ORIGINS 16
@@ -27,6 +28,10 @@ typedef struct rs_net_config {
     const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
     int num_allow_origins;
     int max_connections_per_ip;
+    /* Reverse proxies (HAProxy) whose X-Forwarded-For names the client (`--trusted-proxy`);
+     * from any other peer the header is ignored. */
+    rs_addr trusted_proxies[RS_MAX_TRUSTED_PROXIES];
+    int num_trusted_proxies;
     int keepalive_s; /* a connection quiet this long is pinged, twice as long dropped (0: 15) */
     rs_event_loop event_loop;
 } rs_net_config;

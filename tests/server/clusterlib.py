@@ -66,8 +66,10 @@ class Cluster:
     # ---- starting and stopping ----
 
     def node_args(self, name):
+        # HAProxy reaches the nodes from 127.0.0.1: they take the client's address from its
+        # X-Forwarded-For (deploy/haproxy.cfg).
         return ["--rate", "100000", "--store", self.pg.address, "--node", name,
-                "--lease", str(self.lease_s)] + self.extra
+                "--lease", str(self.lease_s), "--trusted-proxy", "127.0.0.1"] + self.extra
 
     def start(self):
         self.pg.init()

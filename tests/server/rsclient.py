@@ -145,6 +145,27 @@ class Server:
         return status, json.loads(body)
 
 
+async def raw_upgrade(port, source, forwarded=()):
+    """A WebSocket upgrade to 127.0.0.1:port/ws from the loopback address `source` (all of
+    127.0.0.0/8 is loopback) with these X-Forwarded-For header lines, on a raw socket (the
+    server refuses with an HTTP/1.0 status line, which the websockets client cannot read):
+    the open stream writer, or the HTTP status that refused it."""
+    import base64
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), TIMEOUT)
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = ["GET /ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket",
+             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+    lines += [f"X-Forwarded-For: {v}" for v in forwarded]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    words = (await asyncio.wait_for(reader.readline(), TIMEOUT)).split()
+    status = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+    if status == 101:
+        return writer
+    writer.close()
+    return status
+
+
 class Client:
     """One WebSocket connection. Every frame received is kept in `frames` (raw text) and
     `messages` (parsed); `expect` waits for a message that matches."""

@@ -11,6 +11,11 @@ drops and re-open the game from the last version they saw.
 - PostgreSQL stopped under the cluster: a move is refused with `unavailable`, never
   acknowledged; once it is back the game goes on.
 
+- Client addresses: the nodes (`--trusted-proxy 127.0.0.1 --max-per-ip 8` here) count each
+  WebSocket under the client's address that HAProxy forwards (`option forwardfor`), not
+  under HAProxy's: one client address is refused (429) once every node holds 8 of its
+  sockets, a header it writes itself does not get it past, another address is still let in.
+
 After each game: every acknowledged move is stored once at its ply, as played, and every
 frame each connection received passes the referee (server_frames_check). `make test` runs the
 kill -9; `make soak` (RAMPARTS_SOAK=1) all three. Skips (exit 77) only where PostgreSQL or
@@ -25,7 +30,7 @@ import time
 import websockets.exceptions
 
 from clusterlib import SKIP, Cluster, Front, missing_component
-from rsclient import Checks, Client, arguments, run_checker
+from rsclient import Checks, Client, arguments, raw_upgrade, run_checker
 
 DROPPED = (websockets.exceptions.WebSocketException, OSError)
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
@@ -33,6 +38,7 @@ REFUSALS_MAX = 300  # about a minute of `unavailable` while PostgreSQL restarts
 # The whole run's bound (ctest's is 1800 s): past it the test fails with the nodes' logs and
 # the step it was in, rather than being killed silently.
 WATCHDOG_S = 1200 if SOAK else 600
+PER_ADDRESS = 8  # --max-per-ip on each node: far above the 3 people of a scenario
 
 
 def step(what):
@@ -173,6 +179,34 @@ async def finish_and_check(checks, args, cluster, label, game, seats, watchers, 
     run_checker(checks, args.checker, cluster.nodes[0], game, viewers, cluster.dir, label)
 
 
+async def upgrade_from(cluster, source, forwarded=()):
+    """A WebSocket through HAProxy from `source`, with X-Forwarded-For lines of its own."""
+    return await raw_upgrade(cluster.front_port, source, forwarded)
+
+
+async def client_addresses(checks, cluster):
+    step("client addresses through HAProxy")
+    opened, refused = [], None
+    for _ in range(PER_ADDRESS * len(cluster.nodes) + 1):  # leastconn fills every node
+        ws = await upgrade_from(cluster, "127.0.0.2")
+        if isinstance(ws, int):
+            refused = ws
+            break
+        opened.append(ws)
+    checks.eq(refused, 429, f"127.0.0.2 is refused past {PER_ADDRESS} sockets a node "
+              f"(after {len(opened)})")
+    checks.ok(len(opened) >= PER_ADDRESS, f"127.0.0.2 had at least {PER_ADDRESS} ({len(opened)})")
+    logs = [n.log() for n in cluster.nodes]
+    checks.ok(any(f"refused a WebSocket from 127.0.0.2: {PER_ADDRESS} connections" in log
+                  for log in logs), "a node logs the refusal under the client's address")
+    spoofed = await upgrade_from(cluster, "127.0.0.2", forwarded=["127.0.0.9"])
+    checks.eq(spoofed, 429, "a header the client writes itself does not get it past the limit")
+    other = await upgrade_from(cluster, "127.0.0.3")
+    checks.ok(not isinstance(other, int), f"another client address is let in (got {other})")
+    for ws in opened + ([] if isinstance(other, int) else [other]):
+        ws.close()
+
+
 async def people(front, label):
     seats = {0: Seat(front, f"{label}-alice", 0), 1: Seat(front, f"{label}-bob", 1)}
     carol = Seat(front, f"{label}-carol", -2)
@@ -249,6 +283,7 @@ async def postgres_restart(checks, args, cluster, front, rng):
 async def scenarios(checks, args, cluster):
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
     front = Front(cluster)
+    await client_addresses(checks, cluster)
     await kill9(checks, args, cluster, front, rng)
     if SOAK:
         await rolling_restart(checks, args, cluster, front, rng)
@@ -265,7 +300,7 @@ async def main():
         print(f"SKIP: {why}")
         sys.exit(SKIP)
     checks = Checks()
-    cluster = Cluster(args.ramparts, nodes=3)
+    cluster = Cluster(args.ramparts, nodes=3, extra=["--max-per-ip", str(PER_ADDRESS)])
     try:
         cluster.start()
         await asyncio.wait_for(scenarios(checks, args, cluster), WATCHDOG_S)
