@@ -800,7 +800,7 @@ static bool relist(rs_server *srv)
     size_t gone_count = 0;
     for (size_t i = 0; gone && i < srv->listed.cap; i++) {
         const int64_t id = (int64_t)srv->listed.slots[i].key;
-        if (id && !bsearch(&id, ids, n, sizeof *ids, by_id))
+        if (id && (n == 0 || !bsearch(&id, ids, n, sizeof *ids, by_id))) /* ids NULL if none */
             gone[gone_count++] = id;
     }
     for (size_t i = 0; i < gone_count; i++)
