@@ -286,10 +286,14 @@ async def guest(server, label, origin=None):
 
 def dump_frames(path, game, viewers):
     """Write every frame each client received as JSON lines {viewer, frame} for the checker:
-    viewers is a list of (client, seat or -2 for the spectator)."""
+    viewers is a list of (client, seat or -2 for the spectator). A frame that names another
+    game is left out: a connection that watched two games in turn has each checked against
+    its own game's referee (the other game's run of the checker sees it)."""
     with open(path, "w") as f:
         for client, viewer in viewers:
             for text in client.frames:
+                if json.loads(text).get("game", game) != game:
+                    continue
                 f.write(json.dumps({"viewer": viewer, "game": game, "frame": text}) + "\n")
 
 
