@@ -410,8 +410,10 @@ const rp_game rp_rush_the_wall = {
     .ai_levels = {"iters=300,rollout=-1", "iters=1500,rollout=-1", "iters=16000,rollout=-1"},
     .paired_seats = false, /* chance (the deal, the forts) weighs more than the seat */
     /* measured: docs/ai.md, The ladder */
-    .ai_level_note = "The levels differ modestly: the draws weigh much (medium beat easy in 62.5% "
-                     "of 400 games, hard beat medium 58%).",
+    .ai_level_note = "The levels differ modestly: the draws weigh much (with two clans medium "
+                     "beat easy in 62.5% of 400 games, hard beat medium 58%; with three and four, "
+                     "hard does not beat medium: 38% and 25% of 400 games, fair shares 33% and "
+                     "25%).",
     .tool_turn_cap = 0,   /* three rounds end every game (RW-12) */
     .simultaneous = true, /* planning and revealing are simultaneous (RW-5): no first player */
     .init = rtw_init,
