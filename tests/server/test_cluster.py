@@ -98,17 +98,26 @@ def catch_up_counts(node):
     return health["caught_up_moves"], health["caught_up_whole"]
 
 
-async def caught_up_by_moves(checks, args, nodes, rng, kind="king-of-danger"):
-    """Players on servers a and b, a spectator on c who opens the game once it has started:
-    from its snapshot on, every frame it gets is an update one version after the last, and
-    server c caught up every move by reading only that move (none by a whole read)."""
+async def started_on_three(nodes, tag, kind):
+    """Alice creates a game of `kind` on server a, Bob joins it on b, and once it has started
+    Carol opens it on c: (alice, bob, carol, game, Carol's snapshot)."""
     a, b, c = nodes
-    alice, bob, carol = await guest(a, "alice-m"), await guest(b, "bob-m"), await guest(c, "carol-m")
+    alice, bob = await guest(a, f"alice-{tag}"), await guest(b, f"bob-{tag}")
+    carol = await guest(c, f"carol-{tag}")
     game = (await alice.request({"t": "create", "type": kind, "seats": ["me", "open"]},
                                 "created"))["game"]
     await bob.request({"t": "join", "game": game}, "joined")
     await alice.state_at(game, ply=0)
     opened = await carol.request({"t": "open", "game": game}, "snapshot")
+    return alice, bob, carol, game, opened
+
+
+async def caught_up_by_moves(checks, args, nodes, rng, kind="king-of-danger"):
+    """Players on servers a and b, a spectator on c who opens the game once it has started:
+    from its snapshot on, every frame it gets is an update one version after the last, and
+    server c caught up every move by reading only that move (none by a whole read)."""
+    a, b, c = nodes
+    alice, bob, carol, game, opened = await started_on_three(nodes, "m", kind)
     checks.eq((opened["t"], opened["status"]), ("snapshot", "live"), "catch-up: watched live on c")
     before = catch_up_counts(c)
     first = len(carol.frames)
@@ -143,12 +152,7 @@ async def caught_up_after_failure(checks, args, nodes, rng, flag, kind="king-of-
     with no later move announced (a game's last move has none after it); every frame
     checked."""
     a, b, c = nodes
-    alice, bob, carol = await guest(a, "alice-f"), await guest(b, "bob-f"), await guest(c, "carol-f")
-    game = (await alice.request({"t": "create", "type": kind, "seats": ["me", "open"]},
-                                "created"))["game"]
-    await bob.request({"t": "join", "game": game}, "joined")
-    await alice.state_at(game, ply=0)
-    await carol.request({"t": "open", "game": game}, "snapshot")
+    alice, bob, carol, game, _ = await started_on_three(nodes, "f", kind)
     players = {0: alice, 1: bob}
     state = await play_out(checks, game, players, rng, watchers=[carol], max_moves=3,
                            label="failed catch-up")
