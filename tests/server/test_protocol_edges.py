@@ -142,7 +142,8 @@ async def http_queries(checks, server):
     for path in ("/api/v1/games?status=closed", "/api/v1/games?before=x",
                  "/api/v1/games?status=open&status=live", "/api/v1/games?sort=new",
                  f"/api/v1/games/{ids[0]}/replay?viewer=5", f"/api/v1/games/{ids[0]}?v=1",
-                 "/api/v1/types?all=1", "/healthz?x", "/api/v1/players/nobody/games?before=-1",
+                 "/api/v1/types?all=1", "/healthz?x", "/healthz?game=x", "/healthz?game=0",
+                 "/api/v1/players/nobody/games?before=-1",
                  "/api/v1/games?status=finished%26before=3"):
         status, body = server.http_json(path)
         checks.eq((status, body.get("error")), (400, "bad-query"), f"query: {path}")
