@@ -440,6 +440,12 @@ def stored_plies(pg, game):
     return int(count), int(distinct), int(top)
 
 
+def statements_running(pg):
+    """Whether a client connection other than this query's runs a statement now."""
+    return int(pg.query("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND "
+                        "backend_type = 'client backend' AND pid <> pg_backend_pid()")[0][0]) > 0
+
+
 async def unwatched_ai_moves(checks, pg, nodes, rng):
     """An AI game nobody watches, its AI to move and server a (its only holder, thinking for
     8 s) stopped: another server loads it and takes its lease, the AI moves once; server a,
@@ -464,7 +470,10 @@ async def unwatched_ai_moves(checks, pg, nodes, rng):
         after = await human.state_at(game, ply=state["ply"] + 1)
         if after["status"] == "live" and after["to_move"] != 0:
             a.proc.send_signal(signal.SIGSTOP)
-            await asyncio.sleep(0.5)  # a commit a sent just before is stored meanwhile
+            # A commit server a sent just before the stop goes on in PostgreSQL: wait until
+            # no statement runs there (a moment; the other servers' ticks are short).
+            await wait_until(lambda: not statements_running(pg),
+                             "no statement running in PostgreSQL")
             if stored_plies(pg, game)[2] + 1 == after["ply"]:  # the AI had not answered yet
                 stopped = True
                 state = after
