@@ -392,6 +392,43 @@ static void test_search_finds_the_winning_nim_move(void **unused)
         }
 }
 
+/* A Nim evaluation that knows the theory: the player to move with a multiple of four left
+ * loses, so leaving one is worth 0.9 to whoever did it and anything else 0.1. */
+static double nim_evaluate(const void *st, int player)
+{
+    const nim *s = st;
+    const bool mover_loses = s->pile % 4 == 0;
+    return (player == s->to_move) != mover_loses ? 0.9 : 0.1;
+}
+
+/* Progressive bias (bias=W): a new edge carries the chooser's evaluation one move on, so the
+ * first edge tried is the one evaluate likes best (leaving 8 of 9: take 1), where without the
+ * bias it is drawn uniformly; a weight that is not a number from 0 to 100 is refused by name. */
+static void test_bias_tries_the_evaluated_best_edge_first(void **unused)
+{
+    (void)unused;
+    rp_game game = nim_game;
+    game.evaluate = nim_evaluate;
+    int unbiased_other = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        nim s = {.players = 2, .pile = 9};
+        assert_int_equal(choose(&game, "mcts:iters=1,bias=1", seed, &s, NULL), 0);
+        assert_int_equal(choose(&game, "ismcts:iters=1,bias=0.5", seed, &s, NULL), 0);
+        unbiased_other += choose(&game, "mcts:iters=1", seed, &s, NULL) != 0;
+    }
+    assert_true(unbiased_other > 0); /* the check above could fail without the bias */
+    static const char *const bad[] = {"mcts:bias=-1", "ismcts:bias=abc", "hard:bias=101",
+                                      "mcts:bias=nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rp_ai *ai = NULL;
+        rp_error err = {{0}};
+        if (rp_ai_create(&game, bad[i], 1, &ai, &err) != RP_EINVAL)
+            fail_msg("spec '%s' was not refused", bad[i]);
+        assert_null(ai);
+        assert_non_null(strstr(err.msg, "bias="));
+    }
+}
+
 /* In 3-player Nim each seat backs up its own return. With 1-3 stones the mover takes them
  * all. With 6, taking 2 or 3 lets the next seat win at once or be the one who cannot lose;
  * taking 1 leaves 5 to a seat that cannot win, one of whose replies hands the win back to
@@ -587,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_search_is_deterministic),
         cmocka_unit_test(test_one_ai_plays_a_whole_game_reusing_its_arena),
         cmocka_unit_test(test_search_finds_the_winning_nim_move),
+        cmocka_unit_test(test_bias_tries_the_evaluated_best_edge_first),
         cmocka_unit_test(test_each_player_backs_up_its_own_return),
         cmocka_unit_test(test_hidden_information_is_not_read),
         cmocka_unit_test(test_search_through_hidden_actions_and_chance),

@@ -65,8 +65,8 @@ void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg 
 
 int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg, rp_error *err)
 {
-    static const char *const keys[] = {"iters",   "ms",    "threads", "c",
-                                       "rollout", "nodes", "greedy",  NULL};
+    static const char *const keys[] = {"iters", "ms",     "threads", "c", "rollout",
+                                       "nodes", "greedy", "bias",    NULL};
     int rc = rp__params_only(params, keys, kind, err);
     long ms = 0, iters = 0;
     if (rc == RP_OK)
@@ -81,6 +81,8 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
         rc = rp__param_int(params, "rollout", cfg->rollout, -1, 100000, &cfg->rollout, err);
     if (rc == RP_OK)
         rc = rp__param_int(params, "greedy", cfg->greedy, 0, 100, &cfg->greedy, err);
+    if (rc == RP_OK)
+        rc = rp__param_double(params, "bias", cfg->bias, 0, 100, &cfg->bias, err);
     if (rc == RP_OK)
         rc = rp__param_int(params, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
     if (rc < 0)
@@ -277,11 +279,28 @@ static int gather_keys(worker *w, int mover, int n)
     return distinct;
 }
 
+/* Progressive bias: how much the chooser likes an edge before trying it, its share by
+ * evaluate (scaled like a return) in this world one move on. Computed once, when the edge is
+ * added, so it costs nothing per iteration after that. */
+static float edge_prior(worker *w, int mover, rp_action action)
+{
+    const rp_game *game = w->game;
+    double share[RP_MAX_PLAYERS];
+    rp_state_copy(game, &w->scratch, &w->world);
+    game->apply(&w->scratch, action);
+    if (game->current_player(&w->scratch) == RP_TERMINAL)
+        game->returns(&w->scratch, share);
+    else
+        evaluate_all(game, &w->scratch, share);
+    return (float)share[mover];
+}
+
 /* Give every legal key at `node` a child: mark the keys that have one, then append the
  * others to the block, moving the block to a bigger one when it is full (the old block is
  * left unused until the next move). Keys that find no room stay without a child. */
-static void add_children(worker *w, uint32_t node, int distinct)
+static void add_children(worker *w, uint32_t node, int mover, int distinct)
 {
+    const bool biased = w->cfg->bias > 0 && w->game->evaluate;
     rp_node *nodes = w->arena.nodes;
     int missing = distinct;
     for (uint32_t c = nodes[node].child, end = c + nodes[node].nchild; c < end; c++) {
@@ -317,30 +336,44 @@ static void add_children(worker *w, uint32_t node, int distinct)
         const uint32_t c = nodes[node].child + nodes[node].nchild++;
         nodes[c].key = w->uniq[i];
         s->child = c;
+        if (biased)
+            nodes[c].prior = edge_prior(w, mover, w->legal[s->pick]);
     }
 }
 
-/* The child to walk into: an untried legal one if any (chosen uniformly), else the best by
- * UCB, where ISMCTS counts availability rather than the parent's visits. Also counts every
- * legal child as available. 0 when no legal key has a child. */
+/* The child to walk into: an untried legal one if any (chosen uniformly; with bias=W the one
+ * with the best prior, ties uniformly), else the best by UCB, where ISMCTS counts availability
+ * rather than the parent's visits and bias=W adds W * prior / (visits + 1) (progressive bias,
+ * Chaslot et al. 2008). Also counts every legal child as available. 0 when no legal key has a
+ * child. */
 static uint32_t select_child(worker *w, uint32_t node)
 {
     rp_node *const nodes = w->arena.nodes;
     const double c = w->cfg->explore;
+    const double bias = w->game->evaluate ? w->cfg->bias : 0;
     uint32_t best = 0, fresh = 0, fresh_count = 0;
     double best_value = -1;
+    float fresh_prior = -1;
     for (uint32_t ch = nodes[node].child, end = ch + nodes[node].nchild; ch < end; ch++) {
         rp_node *child = &nodes[ch];
         if (w->slots[child->key].token != w->token)
             continue;
         child->avail++;
         if (child->visits == 0) {
-            if (rp_rng_below(&w->rng, ++fresh_count) == 0)
+            if (bias > 0 && child->prior > fresh_prior) {
+                fresh_prior = child->prior;
                 fresh = ch;
+                fresh_count = 1;
+            } else if ((bias == 0 || child->prior == fresh_prior) &&
+                       rp_rng_below(&w->rng, ++fresh_count) == 0) {
+                fresh = ch;
+            }
             continue;
         }
         const double inv = 1.0 / child->visits;
-        const double value = child->reward * inv + c * sqrt(log_count(child->avail) * inv);
+        double value = child->reward * inv + c * sqrt(log_count(child->avail) * inv);
+        if (bias > 0)
+            value += bias * child->prior / (child->visits + 1.0);
         if (value > best_value) {
             best_value = value;
             best = ch;
@@ -379,7 +412,7 @@ static void iterate(worker *w)
             break;
         }
         const int n = game->legal_actions(&w->world, w->legal);
-        add_children(w, node, gather_keys(w, mover, n));
+        add_children(w, node, mover, gather_keys(w, mover, n));
         const uint32_t next = select_child(w, node);
         if (!next) { /* arena full and nothing here yet: judge by a playout */
             playout(w, returns);

@@ -15,7 +15,7 @@ typedef struct rp_node {
     rp_action key;        /* the action (or observation of it) that leads here */
     uint32_t visits;      /* times this edge was chosen */
     uint32_t avail;       /* times this edge was legal when its parent was visited (ISMCTS) */
-    uint32_t pad_;
+    float prior;   /* progressive bias: the chooser's evaluate one move on, in [0, 1] (bias=W) */
     double reward; /* sum of the return of the player who chose this edge */
 } rp_node;
 
@@ -43,6 +43,7 @@ typedef struct rp_search_cfg {
     double explore;      /* UCB exploration constant c */
     long rollout;        /* playout depth before evaluate (-1: to the end) */
     long greedy;         /* percent of playout moves chosen by a 1-ply look at evaluate */
+    double bias;         /* progressive bias weight W: UCB adds W * prior / (visits + 1) */
     long nodes;          /* arena limit per thread */
     bool sees_all;       /* the analysis-only oracle: search the true state, determinize nothing */
 } rp_search_cfg;
