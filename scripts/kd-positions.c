@@ -10,11 +10,11 @@
 #include "games/king-of-danger/internal.h"
 #include "ramparts/ai.h"
 
-#define KD_FEATURES 8
 #define MAX_ROWS 4096 /* positions times seats of one game, far more than a game has */
 
-static const char *const feature_names[KD_FEATURES] = {
-    "lead",        /* score + castle over the best other's (today's evaluate, over 4) */
+/* The features of kd_eval_features (learn.c), in its order. */
+static const char *const feature_names[KD_EVAL_FEATURES] = {
+    "lead",        /* score + castle over the best other's, over 4 (the hand-set evaluate's) */
     "score_lead",  /* score over the best other score */
     "castle_lead", /* castle over the best other castle */
     "castle_left", /* castle_lead times the share of this hand's tricks still to play */
@@ -24,58 +24,9 @@ static const char *const feature_names[KD_FEATURES] = {
     "lead_late",   /* lead times the share of 31 the best score has reached */
 };
 
-static int high_cards(uint32_t m)
-{
-    int n = 0;
-    for (; m; m &= m - 1) {
-        const int card = kd_lowest(m);
-        n += card >= KD_WALLS_1 && kd_card_rank[card] >= 6;
-    }
-    return n;
-}
-
-/* The features of `player` in s (s not over). */
-static void features(const kd_state *s, int player, double *x)
-{
-    const int n = s->players;
-    double best_total = -1e9, best_score = -1e9, best_castle = -1e9;
-    double top_score = s->score[player];
-    for (int p = 0; p < n; p++) {
-        if (s->score[p] > top_score)
-            top_score = s->score[p];
-        if (p == player)
-            continue;
-        const double total = (double)s->score[p] + s->castle[p];
-        best_total = total > best_total ? total : best_total;
-        best_score = s->score[p] > best_score ? s->score[p] : best_score;
-        best_castle = s->castle[p] > best_castle ? s->castle[p] : best_castle;
-    }
-    /* Only what the player sees (KD-10): its hand and face-up cards against the cards it has
-     * not seen, which lie in the other hands and face down. */
-    const uint32_t own = kd_playable_from(s, player);
-    uint32_t seen = own | s->played | s->aside | s->trick_mask;
-    if (n == 2)
-        seen |= s->up[0] | s->up[1];
-    const uint32_t unseen = KD_ALL & ~seen;
-    const double kings = kd_popcount(unseen & KD_KINGS), high = high_cards(unseen);
-    const double lead = (double)s->score[player] + s->castle[player] - best_total;
-    const double castle_lead = s->castle[player] - best_castle;
-    const double per_hand = KD_CARDS / n;
-    const double left = kd_popcount(kd_cards_left(s, player)) / per_hand;
-    const double need = top_score >= KD_GOAL ? 0 : (KD_GOAL - top_score) / KD_GOAL;
-    x[0] = lead / 4.0;
-    x[1] = (double)s->score[player] - best_score;
-    x[2] = castle_lead;
-    x[3] = castle_lead * left;
-    x[4] = castle_lead * need;
-    x[5] = kd_popcount(own & KD_KINGS) - kings / (n - 1);
-    x[6] = high_cards(own) - high / (n - 1);
-    x[7] = lead * (1 - need);
-}
-
 typedef struct row {
     int seat;
-    double x[KD_FEATURES];
+    double x[KD_EVAL_FEATURES];
 } row;
 
 int main(int argc, char **argv)
@@ -93,7 +44,7 @@ int main(int argc, char **argv)
     const rp_game *game = rp_game_find("king-of-danger");
     static row rows[MAX_ROWS];
     printf("game,players,seat");
-    for (int f = 0; f < KD_FEATURES; f++)
+    for (int f = 0; f < KD_EVAL_FEATURES; f++)
         printf(",%s", feature_names[f]);
     printf(",won\n");
     for (int g = 0; g < games; g++) {
@@ -123,7 +74,7 @@ int main(int argc, char **argv)
             const int mover = kd_current_player(&st);
             for (int p = 0; p < players && count < MAX_ROWS; p++) {
                 rows[count].seat = p;
-                features(&st, p, rows[count++].x);
+                kd_eval_features(&st, p, rows[count++].x);
             }
             rp_action move;
             rp_ai_info info;
@@ -135,7 +86,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < count; i++) {
             printf("%d,%d,%d", g, players, rows[i].seat);
-            for (int f = 0; f < KD_FEATURES; f++)
+            for (int f = 0; f < KD_EVAL_FEATURES; f++)
                 printf(",%.4f", rows[i].x[f]);
             printf(",%d\n", rows[i].seat == st.winner);
         }

@@ -263,6 +263,13 @@ void kd_determinize(void *st, int player, rp_rng *rng);
 void kd_determinize_seats(void *st, uint32_t viewers, rp_rng *rng);
 void kd_reseed(void *st, rp_rng *rng);
 double kd_evaluate(const void *st, int player);
+/* The features kd_evaluate weighs where its fit is kept (learn.c; scripts/kd-positions.c
+ * writes them for fitting): lead of score and castle over the best other seat / 4, score
+ * lead, castle lead, castle lead times the share of the hand still to play, castle lead times
+ * the share of the 31 points still needed, Kings and high cards it may play less its share of
+ * those it has not seen, lead times the share of 31 reached. */
+#define KD_EVAL_FEATURES 8
+void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES]);
 double kd_score(const void *st, int seat);
 void kd_observation_tensor(const void *st, int player, float *out);
 

@@ -166,8 +166,74 @@ double kd_score(const void *st, int seat)
     return ((const kd_state *)st)->score[seat];
 }
 
-/* A cheap estimate of `player`'s chance to win from public numbers only: the score each seat
- * will have after this hand if castle values stood still, against the best other seat. */
+/* Suit cards and Wizards of 6 or more in a set of cards. */
+static int kd_high_cards(uint32_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) {
+        const int card = kd_lowest(m);
+        n += card >= KD_WALLS_1 && kd_card_rank[card] >= 6;
+    }
+    return n;
+}
+
+/* What kd_evaluate weighs for `player`, from what it sees only (KD-10); scripts/kd-positions.c
+ * computes the same for fitting. */
+void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES])
+{
+    const int n = s->players;
+    memset(x, 0, KD_EVAL_FEATURES * sizeof *x);
+    if (n < 2) /* a state that passed state_ok always has two or more */
+        return;
+    const int tricks_per_hand = KD_CARDS / n;
+    double best_total = -1e9, best_score = -1e9, best_castle = -1e9;
+    double top_score = s->score[player];
+    for (int p = 0; p < n; p++) {
+        if (s->score[p] > top_score)
+            top_score = s->score[p];
+        if (p == player)
+            continue;
+        const double total = (double)s->score[p] + s->castle[p];
+        best_total = total > best_total ? total : best_total;
+        best_score = s->score[p] > best_score ? s->score[p] : best_score;
+        best_castle = s->castle[p] > best_castle ? s->castle[p] : best_castle;
+    }
+    /* its hand and face-up cards against the cards it has not seen, which lie in the other
+     * hands and face down */
+    const uint32_t own = kd_playable_from(s, player);
+    uint32_t seen = own | s->played | s->aside | s->trick_mask;
+    if (n == 2)
+        seen |= s->up[0] | s->up[1];
+    const uint32_t unseen = KD_ALL & ~seen;
+    const double lead = (double)s->score[player] + s->castle[player] - best_total;
+    const double castle_lead = s->castle[player] - best_castle;
+    const double left = kd_popcount(kd_cards_left(s, player)) / (double)tricks_per_hand;
+    const double need = top_score >= KD_GOAL ? 0 : (KD_GOAL - top_score) / KD_GOAL;
+    x[0] = lead / 4.0;
+    x[1] = (double)s->score[player] - best_score;
+    x[2] = castle_lead;
+    x[3] = castle_lead * left;
+    x[4] = castle_lead * need;
+    x[5] = kd_popcount(own & KD_KINGS) - kd_popcount(unseen & KD_KINGS) / (double)(n - 1);
+    x[6] = kd_high_cards(own) - kd_high_cards(unseen) / (double)(n - 1);
+    x[7] = lead * (1 - need);
+}
+
+/* Weights of the fitted evaluation (intercept first), by player count: scripts/kd-fit.py on
+ * positions of 1000 games of easy self-play (scripts/kd-positions.c). Kept only for the player
+ * counts where hard with them beat hard with the hand-set evaluation in the arena (docs/ai.md,
+ * "Strength changes tried"); the others use the hand-set one. */
+typedef struct kd_fit {
+    bool kept;
+    double w[KD_EVAL_FEATURES + 1];
+} kd_fit;
+static const kd_fit kd_fits[KD_MAX_PLAYERS + 1] = {
+    [4] = {true, {-0.5835, 0.3649, -0.1137, -0.0002, -0.1786, 0.4127, 0.5043, 0.2964, 0.5420}},
+};
+
+/* An estimate of `player`'s chance to win from what it sees. Where a fit is kept: the
+ * logistic regression above. Otherwise: the score each seat will have after this hand if
+ * castle values stood still, against the best other seat. */
 double kd_evaluate(const void *st, int player)
 {
     const kd_state *s = st;
@@ -175,6 +241,15 @@ double kd_evaluate(const void *st, int player)
         return player == s->winner ? 1.0 : 0.0;
     if (player < 0 || player >= s->players)
         return 0.0;
+    const kd_fit *fit = &kd_fits[s->players];
+    if (fit->kept) {
+        double x[KD_EVAL_FEATURES];
+        kd_eval_features(s, player, x);
+        double z = fit->w[0];
+        for (int i = 0; i < KD_EVAL_FEATURES; i++)
+            z += fit->w[i + 1] * x[i];
+        return 1.0 / (1.0 + exp(-z));
+    }
     double best_other = 0;
     for (int p = 0; p < s->players; p++)
         if (p != player && s->score[p] + s->castle[p] > best_other)
