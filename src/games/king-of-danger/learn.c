@@ -228,7 +228,9 @@ typedef struct kd_fit {
     double w[KD_EVAL_FEATURES + 1];
 } kd_fit;
 static const kd_fit kd_fits[KD_MAX_PLAYERS + 1] = {
+    [3] = {true, {-0.3812, -0.0106, -0.0420, -0.0446, -0.2273, 0.4373, 0.3131, 0.3067, 0.6653}},
     [4] = {true, {-0.5835, 0.3649, -0.1137, -0.0002, -0.1786, 0.4127, 0.5043, 0.2964, 0.5420}},
+    [5] = {true, {-0.7958, 0.1873, -0.1530, -0.0227, -0.1364, 0.4745, 0.4497, 0.2075, 0.5904}},
 };
 
 /* An estimate of `player`'s chance to win from what it sees. Where a fit is kept: the
