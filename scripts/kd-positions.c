@@ -35,12 +35,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: kd-positions PLAYERS GAMES SEED SPEC\n");
         return 2;
     }
-    const int players = atoi(argv[1]), games = atoi(argv[2]);
-    const uint64_t seed = strtoull(argv[3], NULL, 10);
-    if (players < 2 || players > KD_MAX_PLAYERS || games < 1) {
-        fprintf(stderr, "kd-positions: PLAYERS is 2 to 5 and GAMES at least 1\n");
+    char *end_players = NULL, *end_games = NULL, *end_seed = NULL;
+    const long players_arg = strtol(argv[1], &end_players, 10);
+    const long games = strtol(argv[2], &end_games, 10);
+    const uint64_t seed = strtoull(argv[3], &end_seed, 10);
+    if (*end_players || *end_games || *end_seed || players_arg < 2 ||
+        players_arg > KD_MAX_PLAYERS || games < 1 || games > 1000000) {
+        fprintf(stderr, "kd-positions: PLAYERS is 2 to 5, GAMES 1 to 1000000, SEED a number\n");
         return 2;
     }
+    const int players = (int)players_arg;
     const rp_game *game = rp_game_find("king-of-danger");
     static row rows[MAX_ROWS];
     printf("game,players,seat");
@@ -54,7 +58,8 @@ int main(int argc, char **argv)
         rp_config_default(game, &cfg);
         snprintf(opt, sizeof opt, "players=%d", players);
         int rc = rp_config_set(game, &cfg, opt, &err);
-        snprintf(opt, sizeof opt, "seed=%llu", (unsigned long long)(seed + (uint64_t)g));
+        const uint64_t game_seed = seed + (uint64_t)g;
+        snprintf(opt, sizeof opt, "seed=%llu", (unsigned long long)game_seed);
         if (rc >= 0)
             rc = rp_config_set(game, &cfg, opt, &err);
         kd_state st;
