@@ -1081,17 +1081,17 @@ static void test_evaluate_in_range_and_blind_to_hidden_cards(void **unused)
     }
 }
 
-/* With three to five players the evaluation is the fitted one (docs/ai.md, "Strength changes
- * tried"), which values the Kings a seat may play: handing the King of Danger from one hand
- * to another, for one of its low cards, moves value from the first seat to the second, where
- * the hand-set evaluation (scores and castles only) saw no difference. */
+/* The evaluation is the fitted one (docs/ai.md, "Strength changes tried"), which values the
+ * Kings a seat may play: handing the King of Danger from one hand to another, for one of its
+ * low cards, moves value from the first seat to the second, where the hand-set evaluation
+ * (scores and castles only) saw no difference. */
 static void test_fitted_evaluate_values_kings(void **unused)
 {
     (void)unused;
     const uint32_t king = 1u << KD_KING_DANGER;
     int tried = 0;
-    for (int seed = 1; seed <= 30; seed++) {
-        const int players = 3 + seed % 3;
+    for (int seed = 1; seed <= 40; seed++) {
+        const int players = 2 + seed % 4;
         rp_state st;
         char opts[64];
         snprintf(opts, sizeof opts, "players=%d seed=%d", players, seed);

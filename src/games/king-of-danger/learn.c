@@ -220,14 +220,16 @@ void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES])
 }
 
 /* Weights of the fitted evaluation (intercept first), by player count: scripts/kd-fit.py on
- * positions of 1000 games of easy self-play (scripts/kd-positions.c). Kept only for the player
- * counts where hard with them beat hard with the hand-set evaluation in the arena (docs/ai.md,
- * "Strength changes tried"); the others use the hand-set one. */
+ * positions of easy self-play (scripts/kd-positions.c; 300 games at two players, 1000 at
+ * three to five). A fit is kept only where hard with it beat hard with the hand-set
+ * evaluation in the arena (docs/ai.md, "Strength changes tried"): all four are; a count
+ * without one would use the hand-set evaluation. */
 typedef struct kd_fit {
     bool kept;
     double w[KD_EVAL_FEATURES + 1];
 } kd_fit;
 static const kd_fit kd_fits[KD_MAX_PLAYERS + 1] = {
+    [2] = {true, {0.0463, -0.0298, -0.1518, 0.0325, -0.1496, 0.3725, 0.0146, 0.1616, 0.5928}},
     [3] = {true, {-0.3812, -0.0106, -0.0420, -0.0446, -0.2273, 0.4373, 0.3131, 0.3067, 0.6653}},
     [4] = {true, {-0.5835, 0.3649, -0.1137, -0.0002, -0.1786, 0.4127, 0.5043, 0.2964, 0.5420}},
     [5] = {true, {-0.7958, 0.1873, -0.1530, -0.0227, -0.1364, 0.4745, 0.4497, 0.2075, 0.5904}},
