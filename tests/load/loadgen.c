@@ -56,9 +56,10 @@ typedef struct client {
     int64_t move_ply;
     char move_text[160];
     int64_t seen_v; /* last version of its game it saw */
-    /* The last moves sent, by ply: an ack names the ply, and the next update (with the next
-     * legal list) may come before it. */
-    int64_t sent_ply[SENT_RING];
+    /* The last moves sent, by request id: the ack echoes the id. Matching by ply was not
+     * enough: two states at one ply (a snapshot after a reconnect, say) can send two moves
+     * at that ply before the first one's ack arrives, and the ack then named the second. */
+    int64_t sent_id[SENT_RING];
     char sent_text[SENT_RING][160];
     int sent_next;
 } client;
@@ -113,6 +114,7 @@ static long moves_sent, acks, dup_acks, errors, updates, reconnects, games_start
 static long stalled_closed; /* stalled clients the server closed */
 static long error_codes_after_stop, error_codes_stale, error_codes_other, error_codes_rate;
 static long error_codes_rejoin; /* a join repeated after a reconnect, already taken */
+static int64_t move_requests;   /* the id of the last move request, unique over all clients */
 static bool finished_too_few;   /* fewer than --min-finished games ended in time */
 static double *latencies;
 static long num_latencies;
@@ -287,10 +289,11 @@ static void send_move(client *c)
     char *move = cJSON_PrintUnformatted(text_json);
     cJSON_Delete(text_json);
     char buf[512];
-    snprintf(buf, sizeof buf, "{\"t\":\"move\",\"game\":%lld,\"ply\":%lld,\"move\":%s}",
-             (long long)p->game, (long long)c->move_ply, move);
+    const int64_t id = ++move_requests;
+    snprintf(buf, sizeof buf, "{\"t\":\"move\",\"game\":%lld,\"ply\":%lld,\"move\":%s,\"id\":%lld}",
+             (long long)p->game, (long long)c->move_ply, move, (long long)id);
     free(move);
-    c->sent_ply[c->sent_next] = c->move_ply;
+    c->sent_id[c->sent_next] = id;
     memcpy(c->sent_text[c->sent_next], c->move_text, sizeof c->move_text);
     c->sent_next = (c->sent_next + 1) % SENT_RING;
     p->sent_ply = c->move_ply;
@@ -303,15 +306,16 @@ static void send_move(client *c)
 static void on_ack(client *c, const cJSON *m)
 {
     const cJSON *game = cJSON_GetObjectItem(m, "game"), *ply = cJSON_GetObjectItem(m, "ply");
+    const cJSON *id = cJSON_GetObjectItem(m, "id");
     const bool dup = cJSON_IsTrue(cJSON_GetObjectItem(m, "dup"));
     acks++;
     if (dup)
         dup_acks++;
     if (acklog && cJSON_IsNumber(game) && cJSON_IsNumber(ply)) {
         const char *text = "?";
-        for (int k = 1; k <= SENT_RING; k++) { /* the most recent move sent at that ply */
+        for (int k = 1; k <= SENT_RING && cJSON_IsNumber(id); k++) { /* the move it answers */
             const int i = (c->sent_next - k + SENT_RING) % SENT_RING;
-            if (c->sent_ply[i] == (int64_t)ply->valuedouble && c->sent_text[i][0]) {
+            if (c->sent_id[i] == (int64_t)id->valuedouble && c->sent_text[i][0]) {
                 text = c->sent_text[i];
                 break;
             }
