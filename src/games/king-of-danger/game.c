@@ -52,12 +52,14 @@ const rp_game rp_king_of_danger = {
     .num_options = (int)(sizeof kd_options / sizeof kd_options[0]),
     .seat_names = kd_seat_names,
     .bench_options = NULL, /* the default game (four players) is the workload */
-    .ai_levels = {"iters=200", "iters=1000", "iters=3000"},
+    /* hard at 30000: at three and four players 3000 did not beat medium (docs/ai.md) */
+    .ai_levels = {"iters=200", "iters=1000", "iters=30000"},
     .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
     /* measured: docs/ai.md, The ladder */
-    .ai_level_note = "With two players each level beats the one below (medium beat easy in 69% "
-                     "of 400 games, hard beat medium 60%); with three to five, hard does not "
-                     "beat medium (36%, 29% and 23% of 400 games; fair shares 33%, 25%, 20%).",
+    .ai_level_note = "With two to four players each level beats the one below (with two, "
+                     "medium beat easy in 67.5% of 400 games, hard beat medium 78%; with four, "
+                     "hard alone against three medium won 32%, fair share 25%); with five, hard "
+                     "does not beat medium (22% of 400 games, fair share 20%).",
     /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
      * and the rules end the game. */
     .tool_turn_cap = 0,
