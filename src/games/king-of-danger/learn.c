@@ -221,45 +221,30 @@ void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES])
 
 /* Weights of the fitted evaluation (intercept first), by player count: scripts/kd-fit.py on
  * positions of easy self-play (scripts/kd-positions.c; 300 games at two players, 1000 at
- * three to five). A fit is kept only where hard with it beat hard with the hand-set
- * evaluation in the arena (docs/ai.md, "Strength changes tried"): all four are; a count
- * without one would use the hand-set evaluation. */
-typedef struct kd_fit {
-    bool kept;
-    double w[KD_EVAL_FEATURES + 1];
-} kd_fit;
-static const kd_fit kd_fits[KD_MAX_PLAYERS + 1] = {
-    [2] = {true, {0.0463, -0.0298, -0.1518, 0.0325, -0.1496, 0.3725, 0.0146, 0.1616, 0.5928}},
-    [3] = {true, {-0.3812, -0.0106, -0.0420, -0.0446, -0.2273, 0.4373, 0.3131, 0.3067, 0.6653}},
-    [4] = {true, {-0.5835, 0.3649, -0.1137, -0.0002, -0.1786, 0.4127, 0.5043, 0.2964, 0.5420}},
-    [5] = {true, {-0.7958, 0.1873, -0.1530, -0.0227, -0.1364, 0.4745, 0.4497, 0.2075, 0.5904}},
+ * three to five). Each fit was kept because hard with it beat hard with the hand-set
+ * evaluation, sigmoid(lead / 4), in the arena (docs/ai.md, "Strength changes tried"). */
+static const double kd_fit_weights[KD_MAX_PLAYERS + 1][KD_EVAL_FEATURES + 1] = {
+    [2] = {0.0463, -0.0298, -0.1518, 0.0325, -0.1496, 0.3725, 0.0146, 0.1616, 0.5928},
+    [3] = {-0.3812, -0.0106, -0.0420, -0.0446, -0.2273, 0.4373, 0.3131, 0.3067, 0.6653},
+    [4] = {-0.5835, 0.3649, -0.1137, -0.0002, -0.1786, 0.4127, 0.5043, 0.2964, 0.5420},
+    [5] = {-0.7958, 0.1873, -0.1530, -0.0227, -0.1364, 0.4745, 0.4497, 0.2075, 0.5904},
 };
 
-/* An estimate of `player`'s chance to win from what it sees. Where a fit is kept: the
- * logistic regression above. Otherwise: the score each seat will have after this hand if
- * castle values stood still, against the best other seat. */
+/* An estimate of `player`'s chance to win from what it sees: the logistic regression above. */
 double kd_evaluate(const void *st, int player)
 {
     const kd_state *s = st;
     if (s->over)
         return player == s->winner ? 1.0 : 0.0;
-    if (player < 0 || player >= s->players)
+    if (player < 0 || player >= s->players || s->players < 2 || s->players > KD_MAX_PLAYERS)
         return 0.0;
-    const kd_fit *fit = &kd_fits[s->players];
-    if (fit->kept) {
-        double x[KD_EVAL_FEATURES];
-        kd_eval_features(s, player, x);
-        double z = fit->w[0];
-        for (int i = 0; i < KD_EVAL_FEATURES; i++)
-            z += fit->w[i + 1] * x[i];
-        return 1.0 / (1.0 + exp(-z));
-    }
-    double best_other = 0;
-    for (int p = 0; p < s->players; p++)
-        if (p != player && s->score[p] + s->castle[p] > best_other)
-            best_other = s->score[p] + s->castle[p];
-    const double lead = (double)(s->score[player] + s->castle[player]) - best_other;
-    return 1.0 / (1.0 + exp(-lead / 4.0));
+    const double *w = kd_fit_weights[s->players];
+    double x[KD_EVAL_FEATURES];
+    kd_eval_features(s, player, x);
+    double z = w[0];
+    for (int i = 0; i < KD_EVAL_FEATURES; i++)
+        z += w[i + 1] * x[i];
+    return 1.0 / (1.0 + exp(-z));
 }
 
 /* ---- observation tensor (for learning agents; layout in docs/python.md) ----
