@@ -1497,6 +1497,39 @@ static void test_evaluate_prefers_more_walls(void **unused)
     assert_true(e1 < 0.5 && e1 >= 0.0);
 }
 
+/* The features a fitted evaluation would weigh (wa_eval_features; docs/ai.md, "Strength
+ * changes tried") come from the public view only (WA-8: nobody sees a face-down card, owner
+ * included), so dealing the hidden cards afresh never changes them; and each is the player's
+ * side less the opponent's, so the two seats' are opposite. Over a few random games, at every
+ * step. */
+static void test_eval_features_public_and_opposite(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < 5; g++) {
+        wa_state s;
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d", g + 101);
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 31);
+        int steps = 0;
+        while (G->current_player(&s) != RP_TERMINAL) {
+            assert_true(++steps < 200 * 40); /* the turn cap ends every game (WA-7) */
+            double x0[WA_EVAL_FEATURES], x1[WA_EVAL_FEATURES], dealt[WA_EVAL_FEATURES];
+            wa_eval_features(&s, 0, x0);
+            wa_eval_features(&s, 1, x1);
+            wa_state other = s;
+            wa_determinize(&other, steps & 1, &rng);
+            wa_eval_features(&other, 0, dealt);
+            for (int f = 0; f < WA_EVAL_FEATURES; f++) {
+                assert_true(x0[f] == -x1[f]);
+                assert_true(dealt[f] == x0[f]);
+            }
+            rp_test_random_step(G, &s, &rng);
+        }
+    }
+}
+
 /* ---- the rest of the interface ---------------------------------------------------------- */
 
 /* WA-P6: the rulebook names no seats; player 0 (dealt first) is Blue, player 1 Red, and the
@@ -2099,6 +2132,7 @@ int main(void)
         cmocka_unit_test(test_action_notation),
         cmocka_unit_test(test_state_notation_refuses_inconsistent_states),
         cmocka_unit_test(test_evaluate_prefers_more_walls),
+        cmocka_unit_test(test_eval_features_public_and_opposite),
         cmocka_unit_test(test_events_attack_turns_up_a_wall_that_falls),
         cmocka_unit_test(test_events_flip_that_does_not_win_and_leave),
         cmocka_unit_test(test_events_defender_without_army_must_leave),

@@ -241,6 +241,13 @@ void wa_render(const void *st, int viewer, FILE *out, bool color);
 /* learn.c */
 void wa_determinize(void *st, int viewer, rp_rng *rng);
 double wa_evaluate(const void *st, int player);
+/* The features a fitted evaluation weighs for `player`, from the public view only (WA-8;
+ * learn.c, scripts/wa-positions.c writes them for fitting): walls, walls of 2 or fewer,
+ * shields and army cards (each the player's less the opponent's), the mean known strength of
+ * the walls, who attacks, the attacking side's army cards, walls times the share of the turn
+ * cap played. */
+#define WA_EVAL_FEATURES 8
+void wa_eval_features(const wa_state *s, int player, double x[WA_EVAL_FEATURES]);
 void wa_observation_tensor(const void *st, int player, float *out);
 
 #endif

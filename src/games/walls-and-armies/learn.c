@@ -63,6 +63,46 @@ double wa_evaluate(const void *st, int player)
     return y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
 }
 
+/* The mean value of one player's walls as the public view knows them: a wall face up or seen
+ * (WA-8) counts its value, any other the mean of the cards nobody sees (0 without walls). */
+static double wa_wall_strength(const wa_state *s, const wa_player *p, double unseen_mean)
+{
+    if (p->nwalls == 0)
+        return 0.0;
+    double sum = 0;
+    for (int i = 0; i < p->nwalls; i++) {
+        const bool known = (s->faceup | s->seen) & WA_BIT(p->walls[i]);
+        sum += known ? wa_card_value(p->walls[i]) : unseen_mean;
+    }
+    return sum / p->nwalls;
+}
+
+/* What a fitted evaluation weighs for `player` (internal.h lists them), each the player's
+ * side less the opponent's, so the two seats' features are opposite. Public view only. */
+void wa_eval_features(const wa_state *s, int player, double x[WA_EVAL_FEATURES])
+{
+    const wa_player *me = &s->p[player], *op = &s->p[player ^ 1];
+    const uint64_t hidden = wa_hidden_cards(s);
+    int unseen = 0, unseen_sum = 0;
+    for (uint64_t m = hidden; m; m &= m - 1) {
+        unseen++;
+        unseen_sum += wa_card_value(__builtin_ctzll(m));
+    }
+    /* with nothing unseen no wall is unknown; 8 is the mean of a full deck's values */
+    const double unseen_mean = unseen ? (double)unseen_sum / unseen : 8.0;
+    const double walls = (double)me->nwalls - op->nwalls;
+    const double progress = s->cap ? (double)s->turn / s->cap : 0.0;
+    const bool attacking = s->attacker == player;
+    x[0] = walls;
+    x[1] = (double)(op->nwalls <= 2) - (me->nwalls <= 2);
+    x[2] = (double)me->nshields - op->nshields;
+    x[3] = (double)me->narmy - op->narmy;
+    x[4] = wa_wall_strength(s, me, unseen_mean) - wa_wall_strength(s, op, unseen_mean);
+    x[5] = attacking ? 1.0 : -1.0;
+    x[6] = attacking ? (double)me->narmy : -(double)op->narmy;
+    x[7] = walls * progress;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Observation tensor (for learning agents; layout in docs/python.md). The public table (WA-8)
  * as floats from one seat's side: "mine" and "theirs" by that seat. Per card (id = rank_index
