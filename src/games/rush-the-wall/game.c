@@ -406,8 +406,8 @@ const rp_game rp_rush_the_wall = {
     .bench_options = NULL, /* the default game (two clans) is the workload */
     /* Planned face down: the evaluation sees only public fort totals, flat while warriors
      * are placed, so the levels play out to the end of the game (docs/ai.md). */
-    /* hard at 48000 iterations and exploration 2.0: playouts return only win or lose, and at
-     * a table of four a clan wins rarely, so the tree needs wide trying; against medium it
+    /* hard at 48000 iterations and exploration 2.0 (likely because playouts return only win
+     * or lose and at a table of four a clan wins rarely; not tested alone): against medium it
      * won 71.0% of 400 games with two clans, 40.5% of 402 with three and 32.4% of 400 with four
      * (16000 at the default 0.4: 58.2%, 37.7%, 24.8%), about 0.1 s a move (docs/ai.md,
      * "Rush the Wall as it is now") */
