@@ -505,6 +505,76 @@ static void test_time_budget_and_threads(void **unused)
     choose(&showdown_game, "ismcts:ms=10,threads=3", 1, &sd, NULL);
 }
 
+/* iters@P=N is the budget at P players only (issue 31: a level may need more search at one
+ * player count). A later iters= or ms= drops it, so "hard:iters=N" is N at every count, and a
+ * later iters@P sets it again; a P that is not a player count, or an N out of range, is
+ * refused by name. Nim with 30 stones has three moves, so none is forced. */
+static void test_budget_per_player_count(void **unused)
+{
+    (void)unused;
+    const struct {
+        const char *spec;
+        long at_two, at_three; /* iterations searched; 0: a time budget, any count */
+    } cases[] = {
+        {"ismcts:iters=1000,iters@3=500", 1000, 500},
+        {"mcts:iters@3=500,iters=700", 700, 700},
+        {"mcts:iters@3=500,iters=700,iters@2=300", 300, 700},
+        {"easy:iters@3=250", 200, 250}, /* easy's generic budget is 200 */
+        {"mcts:iters@2=400,ms=2,iters@3=600", 0, 600},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        nim two = {.players = 2, .pile = 30}, three = {.players = 3, .pile = 30};
+        rp_ai_info info;
+        choose(&nim_game, cases[i].spec, 1, &two, &info);
+        if (cases[i].at_two)
+            assert_int_equal(info.iterations, cases[i].at_two);
+        assert_true(info.iterations > 0);
+        choose(&nim_game, cases[i].spec, 1, &three, &info);
+        assert_int_equal(info.iterations, cases[i].at_three);
+    }
+    const struct {
+        const char *spec, *named;
+    } bad[] = {{"mcts:iters@7=100", "iters@7"}, {"mcts:iters@0=100", "iters@0"},
+               {"hard:iters@=100", "iters@"},   {"ismcts:iters@23=5", "iters@23"},
+               {"mcts:iters@3=0", "iters@3=0"}, {"mcts:iters@3=many", "iters@3=many"},
+               {"ismcts:iters@x=9", "iters@x"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rp_ai *ai = NULL;
+        rp_error err = {{0}};
+        if (rp_ai_create(&nim_game, bad[i].spec, 1, &ai, &err) != RP_EINVAL)
+            fail_msg("spec '%s' was not refused", bad[i].spec);
+        assert_null(ai);
+        if (!strstr(err.msg, bad[i].named))
+            fail_msg("'%s': the error '%s' does not name %s", bad[i].spec, err.msg, bad[i].named);
+    }
+}
+
+/* King of Danger's hard searches 120000 iterations a move with five players and its 30000
+ * with fewer: at five, 30000 did not beat medium over 400 games and 120000 did (docs/ai.md,
+ * "King of Danger as it is now"). Medium keeps 1000 at five; hard:iters=N is N there too. */
+static void test_king_of_danger_hard_searches_more_with_five(void **unused)
+{
+    (void)unused;
+    const rp_game *game = rp_game_find("king-of-danger");
+    assert_non_null(game);
+    const struct {
+        const char *options, *spec;
+        uint64_t iterations;
+    } cases[] = {{"players=5 seed=3", "hard", 120000},
+                 {"players=4 seed=3", "hard", 30000},
+                 {"players=5 seed=3", "medium", 1000},
+                 {"players=5 seed=3", "hard:iters=2000", 2000}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rp_state st;
+        rp_test_init(game, &st, cases[i].options);
+        rp_ai_info info;
+        choose(game, cases[i].spec, 1, &st, &info);
+        if (info.iterations != cases[i].iterations)
+            fail_msg("%s with %s: %llu iterations, not %llu", cases[i].spec, cases[i].options,
+                     (unsigned long long)info.iterations, (unsigned long long)cases[i].iterations);
+    }
+}
+
 /* The registered games with hidden information: at positions along a random game, the state
  * and a determinized copy of it (the same to the player to act) get the same move and the same
  * estimate from the same seed and budget. */
@@ -629,6 +699,8 @@ int main(void)
         cmocka_unit_test(test_hidden_information_is_not_read),
         cmocka_unit_test(test_search_through_hidden_actions_and_chance),
         cmocka_unit_test(test_time_budget_and_threads),
+        cmocka_unit_test(test_budget_per_player_count),
+        cmocka_unit_test(test_king_of_danger_hard_searches_more_with_five),
         cmocka_unit_test(test_registered_games_hidden_information_is_not_read),
         cmocka_unit_test(test_castle_danger_exposed_king_is_hit),
         cmocka_unit_test(test_search_plays_every_registered_game),

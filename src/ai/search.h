@@ -46,6 +46,9 @@ typedef struct rp_search_cfg {
     double bias;         /* progressive bias weight W: UCB adds W * prior / (visits + 1) */
     long nodes;          /* arena limit per thread */
     bool sees_all;       /* the analysis-only oracle: search the true state, determinize nothing */
+    /* iters@P=N: the iterations per move when the game has P players, in place of iters or
+     * ms there (0: none). A game's level can need more search at one player count only. */
+    long iters_at[RP_MAX_PLAYERS + 1];
 } rp_search_cfg;
 
 /* Parse the search parameters of a spec over `defaults`; refuse unknown keys. */

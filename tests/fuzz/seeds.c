@@ -144,7 +144,8 @@ static void ai_spec_seeds(void)
                                         "hard:iters=50",
                                         "mcts:iters=100,c=1.4,rollout=-1,nodes=5000,greedy=10",
                                         "ismcts:ms=5,threads=2",
-                                        "hard,ismcts:ms=500,threads=2,greedy"};
+                                        "hard,ismcts:ms=500,threads=2,greedy",
+                                        "easy:iters@3=300,ms=4,iters@5=90"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         char name[32];
         snprintf(name, sizeof name, "%zu", i);
