@@ -550,8 +550,9 @@ static void test_budget_per_player_count(void **unused)
 }
 
 /* King of Danger's hard searches 120000 iterations a move with five players and its 30000
- * with fewer: at five, 30000 did not beat medium over 400 games and 120000 did (docs/ai.md,
- * "King of Danger as it is now"). Medium keeps 1000 at five; hard:iters=N is N there too. */
+ * with fewer: at five, 30000 did not beat medium over 400 games and 120000 did over 800
+ * (docs/ai.md, "King of Danger as it is now"). Medium keeps 1000 at five; hard:iters=N is N
+ * there too. */
 static void test_king_of_danger_hard_searches_more_with_five(void **unused)
 {
     (void)unused;

@@ -53,15 +53,15 @@ const rp_game rp_king_of_danger = {
     .seat_names = kd_seat_names,
     .bench_options = NULL, /* the default game (four players) is the workload */
     /* hard at 30000: at three and four players 3000 did not beat medium; at five 30000 did
-     * not either and 120000 did (docs/ai.md, King of Danger as it is now) */
+     * not either, and 120000 did over 800 games (docs/ai.md, King of Danger as it is now) */
     .ai_levels = {"iters=200", "iters=1000", "iters=30000,iters@5=120000"},
     .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
     /* measured: docs/ai.md, The ladder */
     .ai_level_note = "Each level beats the one below (with two players, medium beat easy in "
                      "67.5% of 400 games, hard beat medium 78%; with four, hard alone against "
                      "three medium won 32%, fair share 25%); with five it is closest: hard, "
-                     "searching four times as long there, won 25% against four medium, fair "
-                     "share 20%.",
+                     "searching four times as long there, won 24% of 800 games against four "
+                     "medium, fair share 20%.",
     /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
      * and the rules end the game. */
     .tool_turn_cap = 0,
