@@ -63,72 +63,40 @@ void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg 
     cfg->nodes = DEFAULT_NODES;
 }
 
-/* "iters@P" names the budget at P players: returns P, 0 for any other key and -1 for an
- * "iters@" whose P is not a player count. */
+/* "iters@P" names the budget at P players: P for such a key (rp__params_only has checked
+ * it is one of keys[] below), 0 for any other key. */
 static int players_of_budget_key(const char *key)
 {
-    if (strncmp(key, "iters@", 6) != 0)
-        return 0;
-    const char *digits = key + 6;
-    if (digits[0] < '1' || digits[0] > '0' + RP_MAX_PLAYERS || digits[1] != '\0')
-        return -1;
-    return digits[0] - '0';
-}
-
-/* Read every iters@P=N: P a player count from 1 to RP_MAX_PLAYERS, N as for iters. The
- * budget keys are taken out of *rest, which keeps the other parameters in their order. */
-static int parse_budgets_at(const rp_ai_params *params, long iters_at[RP_MAX_PLAYERS + 1],
-                            rp_ai_params *rest, rp_error *err)
-{
-    memset(rest, 0, sizeof *rest);
-    for (int i = 0; i < params->count; i++) {
-        const int players = players_of_budget_key(params->key[i]);
-        if (players < 0)
-            return rp_fail(err, RP_EINVAL,
-                           "AI parameter %s: expected iters@P with P a player count from 1 to %d",
-                           params->key[i], RP_MAX_PLAYERS);
-        if (players == 0) {
-            memcpy(rest->key[rest->count], params->key[i], sizeof rest->key[0]);
-            memcpy(rest->value[rest->count], params->value[i], sizeof rest->value[0]);
-            rest->count++;
-            continue;
-        }
-        rp_ai_params one = {.count = 1};
-        memcpy(one.key[0], params->key[i], sizeof one.key[0]);
-        memcpy(one.value[0], params->value[i], sizeof one.value[0]);
-        const int rc = rp__param_int(&one, one.key[0], 0, 1, 1000000000, &iters_at[players], err);
-        if (rc < 0)
-            return rc;
-    }
-    return RP_OK;
+    return strncmp(key, "iters@", 6) == 0 ? key[6] - '0' : 0;
 }
 
 int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg *cfg, rp_error *err)
 {
-    static const char *const keys[] = {"iters",   "iters@P", "ms",     "threads", "c",
-                                       "rollout", "nodes",   "greedy", "bias",    NULL};
-    long iters_at[RP_MAX_PLAYERS + 1] = {0};
-    rp_ai_params rest;
-    int rc = parse_budgets_at(params, iters_at, &rest, err);
+    /* keys[P] is iters@P, for each player count P from 1 to RP_MAX_PLAYERS. */
+    _Static_assert(RP_MAX_PLAYERS == 6, "list an iters@P key for every player count");
+    static const char *const keys[] = {"iters",   "iters@1", "iters@2", "iters@3", "iters@4",
+                                       "iters@5", "iters@6", "ms",      "threads", "c",
+                                       "rollout", "nodes",   "greedy",  "bias",    NULL};
+    int rc = rp__params_only(params, keys, kind, err);
+    long ms = 0, iters = 0, iters_at[RP_MAX_PLAYERS + 1] = {0};
     if (rc == RP_OK)
-        rc = rp__params_only(&rest, keys, kind, err);
-    long ms = 0, iters = 0;
+        rc = rp__param_int(params, "ms", 0, 1, 3600000, &ms, err);
     if (rc == RP_OK)
-        rc = rp__param_int(&rest, "ms", 0, 1, 3600000, &ms, err);
+        rc = rp__param_int(params, "iters", 0, 1, 1000000000, &iters, err);
+    for (int players = 1; players <= RP_MAX_PLAYERS && rc == RP_OK; players++)
+        rc = rp__param_int(params, keys[players], 0, 1, 1000000000, &iters_at[players], err);
     if (rc == RP_OK)
-        rc = rp__param_int(&rest, "iters", 0, 1, 1000000000, &iters, err);
+        rc = rp__param_int(params, "threads", cfg->threads, 1, 64, &cfg->threads, err);
     if (rc == RP_OK)
-        rc = rp__param_int(&rest, "threads", cfg->threads, 1, 64, &cfg->threads, err);
+        rc = rp__param_double(params, "c", cfg->explore, 0, 100, &cfg->explore, err);
     if (rc == RP_OK)
-        rc = rp__param_double(&rest, "c", cfg->explore, 0, 100, &cfg->explore, err);
+        rc = rp__param_int(params, "rollout", cfg->rollout, -1, 100000, &cfg->rollout, err);
     if (rc == RP_OK)
-        rc = rp__param_int(&rest, "rollout", cfg->rollout, -1, 100000, &cfg->rollout, err);
+        rc = rp__param_int(params, "greedy", cfg->greedy, 0, 100, &cfg->greedy, err);
     if (rc == RP_OK)
-        rc = rp__param_int(&rest, "greedy", cfg->greedy, 0, 100, &cfg->greedy, err);
+        rc = rp__param_double(params, "bias", cfg->bias, 0, 100, &cfg->bias, err);
     if (rc == RP_OK)
-        rc = rp__param_double(&rest, "bias", cfg->bias, 0, 100, &cfg->bias, err);
-    if (rc == RP_OK)
-        rc = rp__param_int(&rest, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
+        rc = rp__param_int(params, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
     if (rc < 0)
         return rc;
     /* The last of iters= and ms= given decides the budget, and drops any iters@P before it:
