@@ -224,11 +224,23 @@ def busiest(cluster):
     return max(counts)
 
 
+async def game_in_play(checks, args, cluster, seats, carol, rng, moves, label):
+    """A Walls and Armies game with `moves` moves played and still live. A deal with few walls
+    can end the game within a few random moves (the deal is the server's secret): that game
+    is checked to its end and another begun. Returns (game, acked, state)."""
+    for _ in range(8):
+        game, acked = await new_game(seats[0], seats[1], carol), []
+        state = await play(game, seats, [carol], rng, acked, moves)
+        if state["status"] == "live":
+            return game, acked, state
+        await finish_and_check(checks, args, cluster, f"{label}, game {game} (ended early)",
+                               game, seats, [carol], rng, acked)
+    raise RuntimeError(f"{label}: eight games in a row ended within {moves} moves")
+
+
 async def kill9(checks, args, cluster, front, rng):
     seats, carol = await people(front, "kill9")
-    game = await new_game(seats[0], seats[1], carol)
-    acked = []
-    await play(game, seats, [carol], rng, acked, 6)
+    game, acked, _ = await game_in_play(checks, args, cluster, seats, carol, rng, 6, "kill -9")
     connections, victim = busiest(cluster)
     checks.ok(connections > 0, f"node{victim + 1} serves some of the players ({connections})")
     step(f"kill -9: node{victim + 1} killed at ply {len(acked)} of game {game}")
@@ -273,9 +285,8 @@ async def rolling_restart(checks, args, cluster, front, rng):
 
 async def postgres_restart(checks, args, cluster, front, rng):
     seats, carol = await people(front, "pg")
-    game = await new_game(seats[0], seats[1], carol)
-    acked = []
-    state = await play(game, seats, [carol], rng, acked, 5)
+    game, acked, state = await game_in_play(checks, args, cluster, seats, carol, rng, 5,
+                                            "PostgreSQL restart")
     step(f"PostgreSQL stopped at ply {len(acked)} of game {game}")
     cluster.pg.stop("immediate")
     seat = state["to_move"]
