@@ -1253,6 +1253,34 @@ static void test_events_game_over_without_walls(void **unused)
     expect_events(&s, "attack wall 1", want, 3);
 }
 
+/* WA-7: a winner left with a single wall is told "1 wall", in the event and on the screen. */
+static void test_game_over_with_one_wall_left(void **unused)
+{
+    (void)unused;
+    wa_state s;
+    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C shields0=- "
+                       "army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL);
+    const want_event want[] = {
+        {"flip", 0, true,
+         "Blue flips 9C onto Red's wall 1 (turned up: 5D): 9 beats 5, the wall "
+         "falls.",
+         "5D 9C"},
+        {"wall-falls", 1, false,
+         "Red's wall 1 (5D) and the stack (9C) are discarded; Red has "
+         "no walls left.",
+         "5D 9C"},
+        {"game-over", 0, false, "Red has no walls left: Blue wins, 1 wall to 0.", ""},
+    };
+    expect_events(&s, "attack wall 1", want, 3);
+    char *screen = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&screen, &len);
+    G->render(&s, 0, out, false);
+    fclose(out);
+    assert_non_null(strstr(screen, "Game over: Blue (you) wins, 1 wall to 0 (no walls left)."));
+    free(screen);
+}
+
 /* WA-7, WA-15: at the turn cap more walls win (shields do not count), equal walls draw. */
 static void test_events_game_over_at_the_turn_cap(void **unused)
 {
@@ -2144,6 +2172,7 @@ int main(void)
         cmocka_unit_test(test_events_reshuffle_short_deal_and_empty_turn),
         cmocka_unit_test(test_events_nothing_left_runs_to_the_cap),
         cmocka_unit_test(test_events_game_over_without_walls),
+        cmocka_unit_test(test_game_over_with_one_wall_left),
         cmocka_unit_test(test_events_game_over_at_the_turn_cap),
         cmocka_unit_test(test_events_carry_their_parts_as_data),
         cmocka_unit_test(test_WAP6_seat_names),

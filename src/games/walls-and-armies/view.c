@@ -483,6 +483,12 @@ static cJSON *turn_event(cJSON *events, const wa_event *e)
     return ev;
 }
 
+/* "wall" or "walls" after a count: a winner may keep a single wall ("1 wall to 0"). */
+static const char *walls_word(unsigned count)
+{
+    return count == 1 ? "wall" : "walls";
+}
+
 /* The end, with its reason and the score in walls (WA-7, WA-15). */
 static cJSON *game_over_event(cJSON *events, const wa_event *e)
 {
@@ -491,22 +497,19 @@ static cJSON *game_over_event(cJSON *events, const wa_event *e)
     cJSON *ev;
     if (no_walls) {
         int winner = e->seat;
-        ev = rp__event(events, "game-over", winner,
-                       "%s has no walls left: %s wins, %u walls "
-                       "to 0.",
-                       wa_seat_name(winner ^ 1), wa_seat_name(winner), e->walls[winner]);
+        ev = rp__event(events, "game-over", winner, "%s has no walls left: %s wins, %u %s to 0.",
+                       wa_seat_name(winner ^ 1), wa_seat_name(winner), e->walls[winner],
+                       walls_word(e->walls[winner]));
     } else if (e->seat == WA_NONE) {
         ev = rp__event(events, "game-over", -1,
-                       "The turn cap (%u turns) is reached with %u "
-                       "walls each: a draw.",
-                       (unsigned)e->last, w0);
+                       "The turn cap (%u turns) is reached with %u %s each: a draw.",
+                       (unsigned)e->last, w0, walls_word(w0));
     } else {
         int winner = e->seat;
         ev = rp__event(events, "game-over", winner,
-                       "The turn cap (%u turns) is reached: %s "
-                       "wins with %u walls to %u.",
+                       "The turn cap (%u turns) is reached: %s wins with %u %s to %u.",
                        (unsigned)e->last, wa_seat_name(winner), e->walls[winner],
-                       e->walls[winner ^ 1]);
+                       walls_word(e->walls[winner]), e->walls[winner ^ 1]);
     }
     if (!ev)
         return NULL;
@@ -640,12 +643,14 @@ static void render_result(const wa_state *s, int viewer, FILE *out)
 {
     int w0 = s->p[0].nwalls, w1 = s->p[1].nwalls;
     if (s->winner == WA_DRAW) {
-        fprintf(out, "Game over at the turn cap: a draw, %d walls each.\n", w0);
+        fprintf(out, "Game over at the turn cap: a draw, %d %s each.\n", w0,
+                walls_word((unsigned)w0));
         return;
     }
     int winner = s->winner;
-    fprintf(out, "Game over: %s%s wins, %d walls to %d (%s).\n", wa_seat_name(winner),
-            winner == viewer ? " (you)" : "", winner ? w1 : w0, winner ? w0 : w1,
+    const int kept = winner ? w1 : w0;
+    fprintf(out, "Game over: %s%s wins, %d %s to %d (%s).\n", wa_seat_name(winner),
+            winner == viewer ? " (you)" : "", kept, walls_word((unsigned)kept), winner ? w0 : w1,
             w0 == 0 || w1 == 0 ? "no walls left" : "more walls at the turn cap");
 }
 
