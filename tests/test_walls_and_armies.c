@@ -1232,13 +1232,17 @@ static void test_events_nothing_left_runs_to_the_cap(void **unused)
     assert_int_equal(G->current_player(&s), RP_TERMINAL);
 }
 
-/* WA-7, WA-15: the end at once when the last wall falls, with the score. */
-static void test_events_game_over_without_walls(void **unused)
+/* Blue, with the walls `walls0`, attacks Red's last wall with a 9 and wins: the events say
+ * so with the score `game_over`, and Blue's screen ends with `screen`. */
+static void expect_no_walls_end(const char *walls0, const char *game_over, const char *screen)
 {
-    (void)unused;
     wa_state s;
-    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C,3C shields0=- "
-                       "army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL);
+    char text[512];
+    snprintf(text, sizeof text,
+             BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=%s shields0=- "
+                       "army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL,
+             walls0);
+    load(&s, text);
     const want_event want[] = {
         {"flip", 0, true,
          "Blue flips 9C onto Red's wall 1 (turned up: 5D): 9 beats 5, the wall "
@@ -1248,37 +1252,33 @@ static void test_events_game_over_without_walls(void **unused)
          "Red's wall 1 (5D) and the stack (9C) are discarded; Red has "
          "no walls left.",
          "5D 9C"},
-        {"game-over", 0, false, "Red has no walls left: Blue wins, 2 walls to 0.", ""},
+        {"game-over", 0, false, game_over, ""},
     };
     expect_events(&s, "attack wall 1", want, 3);
+    char *shown = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&shown, &len);
+    G->render(&s, 0, out, false);
+    fclose(out);
+    if (!strstr(shown, screen))
+        fail_msg("the screen lacks \"%s\":\n%s", screen, shown);
+    free(shown);
+}
+
+/* WA-7, WA-15: the end at once when the last wall falls, with the score. */
+static void test_events_game_over_without_walls(void **unused)
+{
+    (void)unused;
+    expect_no_walls_end("2C,3C", "Red has no walls left: Blue wins, 2 walls to 0.",
+                        "Game over: Blue (you) wins, 2 walls to 0 (no walls left).");
 }
 
 /* WA-7: a winner left with a single wall is told "1 wall", in the event and on the screen. */
 static void test_game_over_with_one_wall_left(void **unused)
 {
     (void)unused;
-    wa_state s;
-    load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=- walls0=2C shields0=- "
-                       "army0=9C,6H,7H walls1=5D shields1=- army1=8D stacks=-" TAIL);
-    const want_event want[] = {
-        {"flip", 0, true,
-         "Blue flips 9C onto Red's wall 1 (turned up: 5D): 9 beats 5, the wall "
-         "falls.",
-         "5D 9C"},
-        {"wall-falls", 1, false,
-         "Red's wall 1 (5D) and the stack (9C) are discarded; Red has "
-         "no walls left.",
-         "5D 9C"},
-        {"game-over", 0, false, "Red has no walls left: Blue wins, 1 wall to 0.", ""},
-    };
-    expect_events(&s, "attack wall 1", want, 3);
-    char *screen = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&screen, &len);
-    G->render(&s, 0, out, false);
-    fclose(out);
-    assert_non_null(strstr(screen, "Game over: Blue (you) wins, 1 wall to 0 (no walls left)."));
-    free(screen);
+    expect_no_walls_end("2C", "Red has no walls left: Blue wins, 1 wall to 0.",
+                        "Game over: Blue (you) wins, 1 wall to 0 (no walls left).");
 }
 
 /* WA-7, WA-15: at the turn cap more walls win (shields do not count), equal walls draw. */
