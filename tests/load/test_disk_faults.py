@@ -67,17 +67,19 @@ async def moves_until_refused(checks, game, players, rng, acked, label, limit=40
 
 async def fault_case(checks, server, kind, make_fault, clear_fault, rng, acked):
     alice, bob = await guest(server, f"{kind}-a"), await guest(server, f"{kind}-b")
-    created = await alice.request({"t": "create", "type": "walls-and-armies",
+    # King of Danger lasts a whole hand: a Walls and Armies deal may end within three moves,
+    # before the fault.
+    created = await alice.request({"t": "create", "type": "king-of-danger",
                                    "seats": ["me", "open"]}, "created")
     game = created["game"]
     await bob.request({"t": "join", "game": game}, "joined")
     players = {0: alice, 1: bob}
     await moves_until_refused(checks, game, players, rng, acked, kind, limit=3)
     make_fault()
-    refusal, before, (seat, ply, text) = await moves_until_refused(checks, game, players, rng,
-                                                                  acked, kind)
+    refusal, before, move = await moves_until_refused(checks, game, players, rng, acked, kind)
     if not checks.ok(refusal is not None, f"{kind}: a move was refused while the store failed"):
         return
+    seat, ply, text = move
     checks.eq(refusal["code"], "server-error", f"{kind}: the refusal's code")
     checks.ok("could not store" in refusal["message"], f"{kind}: a clear message: {refusal}")
     # Nothing changed: both players re-open the game and see it where it was.

@@ -40,8 +40,10 @@ async def play_against_ai(checks, server, args, rng):
 
 
 async def responsive_while_ai_thinks(checks, server):
-    """The hard AI moves first in Danger at the Walls (10000 iterations); a ping and a move
-    in another game sent right after must be answered before the AI's move arrives."""
+    """The hard AI moves first in Danger at the Walls (thinking 3 s a move: --ai-hard-ms); a
+    ping and a move in another game sent right after must be answered before the AI's move
+    arrives. Its iterations alone take a fraction of a second, which a loaded machine can
+    spend before the ping is read."""
     watcher = await guest(server, "watcher")
     a = await guest(server, "a")
     b = await guest(server, "b")
@@ -73,7 +75,7 @@ async def main():
     args = arguments()
     checks = Checks()
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "5")))
-    server = Server(args.ramparts, extra=["--rate", "100000"]).start()
+    server = Server(args.ramparts, extra=["--rate", "100000", "--ai-hard-ms", "3000"]).start()
     try:
         await play_against_ai(checks, server, args, rng)
         await responsive_while_ai_thinks(checks, server)

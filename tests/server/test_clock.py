@@ -21,7 +21,11 @@ async def main():
                                                "increment_ms": 0}}, "created"))["game"]
         await bob.request({"t": "join", "game": game}, "joined")
         await spectator.request({"t": "open", "game": game}, "snapshot")
-        start = await alice.state_at(game, ply=0)
+        # The first frame of the live game (the join's), not the latest: on a slow machine the
+        # flag may already have fallen when this is read.
+        start = await alice.expect(lambda m: m.get("game") == game and m["t"] in
+                                   ("snapshot", "update") and m["status"] == "live",
+                                   "the game live")
         checks.eq(start["clock"]["kind"], "live", "a live clock")
         checks.ok(0 < start["clock"]["remaining_ms"][0] <= 1500, "seat 0's time is running")
         mover = start["to_move"]

@@ -436,7 +436,8 @@ async def unwatched_not_held(checks, nodes, rng):
     alice, bob = await guest(a, "alice-u"), await guest(a, "bob-u")
     readers = {b: await guest(b, "reader-b"), c: await guest(c, "reader-c")}
     before = catch_up_counts(b)
-    game = (await alice.request({"t": "create", "type": "walls-and-armies",
+    # King of Danger, which lasts a whole hand: a Walls and Armies deal may end within 4 moves.
+    game = (await alice.request({"t": "create", "type": "king-of-danger",
                                  "seats": ["me", "open"]}, "created"))["game"]
     await bob.request({"t": "join", "game": game}, "joined")
     state = await play_plies(checks, game, {0: alice, 1: bob}, rng, 4, "unwatched")
