@@ -142,6 +142,22 @@ static int64_t parse_id(const char *text, size_t len)
     return v > 0 ? v : -1;
 }
 
+/* The game id an optional parameter names (0 when not given). False, with a 400 reply naming
+ * the parameter, when it is not a game id. */
+static bool optional_game_id(const query_param *param, int64_t *id, rs_http_reply *r)
+{
+    *id = 0;
+    if (!param->given)
+        return true;
+    *id = parse_id(param->value, strlen(param->value));
+    if (*id >= 0)
+        return true;
+    char why[96];
+    snprintf(why, sizeof why, "%s is a game id (a whole number from 1)", param->key);
+    reply_bad_query(r, why);
+    return false;
+}
+
 /* The index-th word of choices "a|b|c". */
 static void choice_word(const char *choices, int64_t index, char *buf, size_t size)
 {
@@ -245,11 +261,9 @@ static void games_reply(rs_server *srv, const char *query, rs_http_reply *r)
         reply_bad_query(r, "status is open, live or finished");
         return;
     }
-    int64_t before = 0;
-    if (params[1].given && (before = parse_id(params[1].value, strlen(params[1].value))) < 0) {
-        reply_bad_query(r, "before is a game id (a whole number from 1)");
+    int64_t before;
+    if (!optional_game_id(&params[1], &before, r))
         return;
-    }
     reply_json(r, 200, games_json(srv, params[0].given ? status : "", before));
 }
 
@@ -349,11 +363,9 @@ static void player_reply(rs_server *srv, const char *name, size_t len, bool game
         reply_bad_query(r, why);
         return;
     }
-    int64_t before = 0;
-    if (params[0].given && (before = parse_id(params[0].value, strlen(params[0].value))) < 0) {
-        reply_bad_query(r, "before is a game id (a whole number from 1)");
+    int64_t before;
+    if (!optional_game_id(&params[0], &before, r))
         return;
-    }
     char who[RS_NAME_MAX + 1];
     if (len == 0 || len > RS_NAME_MAX) {
         reply_error(r, 404, "not-found", "no such player");
@@ -455,11 +467,9 @@ static void health_route(rs_server *srv, const char *query, rs_http_reply *r)
         reply_bad_query(r, why);
         return;
     }
-    int64_t game = 0;
-    if (params[0].given && (game = parse_id(params[0].value, strlen(params[0].value))) < 0) {
-        reply_bad_query(r, "game is a game id (a whole number from 1)");
+    int64_t game;
+    if (!optional_game_id(&params[0], &game, r))
         return;
-    }
     health_reply(srv, game, r);
 }
 

@@ -147,6 +147,11 @@ async def http_queries(checks, server):
                  "/api/v1/games?status=finished%26before=3"):
         status, body = server.http_json(path)
         checks.eq((status, body.get("error")), (400, "bad-query"), f"query: {path}")
+    for path, key in (("/api/v1/games?before=x", "before"), ("/healthz?game=0", "game"),
+                      ("/api/v1/players/nobody/games?before=-1", "before")):
+        _, body = server.http_json(path)
+        checks.eq(body.get("message"), f"{key} is a game id (a whole number from 1)",
+                  f"query: {path} names the parameter")
     await owner.close()
 
 
