@@ -1506,6 +1506,7 @@ async function dangerAtTheWallsNarrow(browser, server) {
     await page.setViewportSize({ width, height });
     const long = await page.evaluate(dwMeasure);
     check(long.fans >= 2 && long.longest >= 8, `layout: Danger at the Walls has fans of 8 Archers at ${width} px (${long.fans} fans, longest ${long.longest})`);
+    check(long.spies >= 2, `layout: Danger at the Walls has Spies on the fans to measure at ${width} px (${long.spies})`);
     dwLayoutChecks(long, `${width} px with fans of 8 Archers`);
     await page.screenshot({ path: path.join(OUT, `danger-at-the-walls-long-fans-${width}x${height}.png`), animations: 'disabled' });
   }
@@ -1520,6 +1521,7 @@ function dwLayoutChecks(m, at) {
   check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at ${at}: ${m.cut.join(', ')}`);
   check(m.strengths === 10 && m.covered.length === 0, `layout: Danger at the Walls' ${m.strengths} strengths are clear of the cards at ${at}: ${m.covered.join('; ')}`);
   check(m.values > 0 && m.hidden.length === 0, `layout: every one of the ${m.values} Archer values on Danger at the Walls' board is in sight at ${at}: ${m.hidden.join('; ')}`);
+  check(m.misplaced.length === 0, `layout: Danger at the Walls' Spy lies on the card it covers at ${at} (${m.spies} Spies): ${m.misplaced.join('; ')}`);
 }
 
 /**
@@ -1582,12 +1584,27 @@ function dwMeasure() {
   }).map((n) => n.textContent);
   const cards = document.querySelectorAll('.dw-side .card').length;
   const leaders = document.querySelectorAll('.dw-leaders .card').length;
-  return { walls, spill, cut, cards, leaders, strengths, covered, values, hidden, fans, longest };
+  // The Spy lies over the card it covers (its slot's own card): its middle is on that card.
+  let spies = 0;
+  const misplaced = [];
+  for (const spy of document.querySelectorAll('.dw-side .dw-spied')) {
+    spies++;
+    const under = spy.parentElement && spy.parentElement.querySelector(':scope > .card');
+    const s = spy.getBoundingClientRect();
+    const u = under ? under.getBoundingClientRect() : null;
+    const x = (s.left + s.right) / 2;
+    const y = (s.top + s.bottom) / 2;
+    if (!u || x < u.left || x > u.right || y < u.top || y > u.bottom) {
+      misplaced.push(`the Spy at ${Math.round(x)},${Math.round(y)}, ${under ? `${under.getAttribute('aria-label')} at ${Math.round(u.left)}-${Math.round(u.right)},${Math.round(u.top)}-${Math.round(u.bottom)}` : 'over no card'}`);
+    }
+  }
+  return { walls, spill, cut, cards, leaders, strengths, covered, values, hidden, fans, longest, spies, misplaced };
 }
 
 /**
  * Lays a fan of n Archers on wall 1's near side and wall 5's far side: copies of a card slot on
- * the board made Archers of values 1 to 3, as the page draws them. Returns how many fans it laid.
+ * the board made Archers of values 1 to 3, as the page draws them, the third of each covered by
+ * a Spy as the page draws one (.dw-spied in the card's slot). Returns how many fans it laid.
  * @param {number} n
  */
 function dwLongFans(n) {
@@ -1605,6 +1622,16 @@ function dwLongFans(n) {
       card.className = `card dw dwc-archer small ${seat}`;
       card.setAttribute('aria-label', `Archer ${1 + (i % 3)}`);
       card.querySelector('.dw-val').textContent = String(1 + (i % 3));
+      if (i === 2) {
+        const spy = document.createElement('span');
+        spy.className = 'dw-spied';
+        const spyCard = /** @type {Element} */ (card.cloneNode(true));
+        spyCard.className = card.className.replace('dwc-archer', 'dwc-spy');
+        spyCard.setAttribute('aria-label', 'Spy');
+        spyCard.querySelector('.dw-val').textContent = '';
+        spy.append(spyCard);
+        copy.append(spy);
+      }
       return copy;
     }));
     laid++;
