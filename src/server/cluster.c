@@ -5,6 +5,7 @@
 #include "cluster.h"
 
 #include <cjson/cJSON.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "grow.h"
 #include "log.h"
 #include "server_internal.h"
+#include "session.h"
 #include "table_view.h"
 
 #define RETRY_US 3000ll        /* a request waiting for a row is tried again this soon */
@@ -557,6 +559,39 @@ void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch, cons
     free(text);
 }
 
+void rs_cluster_note_revoked(rs_server *srv, int64_t user, const uint8_t *hash, bool one)
+{
+    if (!srv->shared)
+        return;
+    char hex[RS_TOKEN_HASH * 2 + 1] = "-";
+    if (hash)
+        sodium_bin2hex(hex, sizeof hex, hash, RS_TOKEN_HASH);
+    char line[RS_TOKEN_HASH * 2 + RS_NODE_TEXT + 64];
+    snprintf(line, sizeof line, "%c %lld %s %s", one ? 't' : 'u', (long long)user, srv->node, hex);
+    add_line(srv, line);
+}
+
+/* "t USER NODE HASH" (the token whose hash is HASH, in hex, was revoked: a logout) or
+ * "u USER NODE HASH" (every token of USER but HASH, or all of them for "-", was revoked: a
+ * password change), from another server: this server's connections on those tokens are
+ * logged out too. */
+static void revoked_elsewhere(rs_server *srv, char kind, int64_t user, const char *node,
+                              const char *hex)
+{
+    uint8_t hash[RS_TOKEN_HASH];
+    const bool none = strcmp(hex, "-") == 0;
+    if (!none && (strlen(hex) != RS_TOKEN_HASH * 2 ||
+                  sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL) != 0))
+        return;
+    if (kind == 't' && none)
+        return;
+    const int count = kind == 't' ? rs_session_revoke_token(srv, hash, NULL)
+                                  : rs_session_revoke_user(srv, user, none ? NULL : hash, NULL);
+    if (count)
+        rs_log("user %lld: %d connections here logged out (%s on server %s)", (long long)user,
+               count, kind == 't' ? "a logout" : "a password change", node);
+}
+
 /* NOTIFY the lines in chunks under the payload limit, each chunk whole lines. */
 static void send_lines(rs_server *srv)
 {
@@ -737,8 +772,8 @@ static bool take_word(const char **p, char out[RS_NODE_TEXT])
 }
 
 /* "g ID VERSION NODE KIND SUMMARY" (announce_game), "c ID NODE MESSAGE", "p ID NODE" (who
- * watches game ID on NODE changed) or "r ID REMATCH NODE MESSAGE"; the server's own lines
- * are skipped. */
+ * watches game ID on NODE changed), "r ID REMATCH NODE MESSAGE" or "t|u USER NODE HASH"
+ * (revoked_elsewhere); the server's own lines are skipped. */
 static void on_line(rs_server *srv, const char *line)
 {
     int64_t id, v;
@@ -762,6 +797,9 @@ static void on_line(rs_server *srv, const char *line)
     } else if (line[0] == 'r' && take_number(&p, &v) && take_word(&p, node) && *p) {
         if (strcmp(node, srv->node) != 0)
             rematch_made(srv, id, v, p);
+    } else if ((line[0] == 't' || line[0] == 'u') && take_word(&p, node)) {
+        if (strcmp(node, srv->node) != 0)
+            revoked_elsewhere(srv, line[0], id, node, p);
     }
 }
 

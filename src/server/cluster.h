@@ -48,6 +48,10 @@ void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *message);
  * second one) and send their watchers of the old game the notice `message`. */
 void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch,
                              const struct cJSON *message);
+/* Tokens revoked on this server, for the other servers' connections (on_line): the token
+ * `hash` (a logout: `one` true), or every token of `user` but `keep` (a password change:
+ * `one` false, keep NULL for none). */
+void rs_cluster_note_revoked(rs_server *srv, int64_t user, const uint8_t *hash, bool one);
 /* `user`'s first connection to this server was identified (here), or their last one closed:
  * told to the store, for claims on other servers. */
 void rs_cluster_user_here(rs_server *srv, int64_t user, bool here);

@@ -400,24 +400,41 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
 
 static void forget_identity(rs_server *srv, rs_conn *c);
 
-/* The other sessions of the account lose their identity with their token (each told with a
- * logged-out): whoever knew the old password is logged out everywhere but here. Pages of the
- * same browser share this connection's token and stay. */
-static int log_out_other_tokens(rs_server *srv, const rs_conn *c)
+/* Log out one connection: it loses its identity, told with a logged-out of its own. */
+static void log_out(rs_server *srv, rs_conn *c)
 {
-    int others = 0;
+    forget_identity(srv, c);
+    rs_outbox_put(&srv->outbox, c->id, message("logged-out"));
+}
+
+int rs_session_revoke_token(rs_server *srv, const uint8_t hash[RS_TOKEN_HASH],
+                            const rs_conn *except)
+{
+    int count = 0;
     for (size_t i = 0; i < srv->conns.cap; i++) {
         rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (!other || other == c || other->user != c->user)
-            continue;
-        if (c->has_token && other->has_token &&
-            memcmp(other->token_hash, c->token_hash, sizeof c->token_hash) == 0)
-            continue;
-        forget_identity(srv, other);
-        rs_outbox_put(&srv->outbox, other->id, message("logged-out"));
-        others++;
+        if (other && other != except && other->has_token &&
+            memcmp(other->token_hash, hash, RS_TOKEN_HASH) == 0) {
+            log_out(srv, other);
+            count++;
+        }
     }
-    return others;
+    return count;
+}
+
+int rs_session_revoke_user(rs_server *srv, int64_t user, const uint8_t *keep, const rs_conn *except)
+{
+    int count = 0;
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (!other || other == except || other->user != user)
+            continue;
+        if (keep && other->has_token && memcmp(other->token_hash, keep, RS_TOKEN_HASH) == 0)
+            continue;
+        log_out(srv, other);
+        count++;
+    }
+    return count;
 }
 
 static void finish_password(rs_server *srv, rs_conn *c, const rs_job *job)
@@ -443,7 +460,13 @@ static void finish_password(rs_server *srv, rs_conn *c, const rs_job *job)
         job_error(srv, c, job, "password", store_down_code(srv), "cannot store the password");
         return;
     }
-    const int others = log_out_other_tokens(srv, c);
+    /* The other sessions of the account lose their identity with their token: whoever knew
+     * the old password is logged out everywhere but here (on a cluster, the other servers
+     * too, by the announcement). Pages of the same browser share this connection's token and
+     * stay. */
+    const uint8_t *keep = c->has_token ? c->token_hash : NULL;
+    const int others = rs_session_revoke_user(srv, c->user, keep, c);
+    rs_cluster_note_revoked(srv, c->user, keep, false);
     rs_log("user %lld changed the password (%d other sessions logged out)", (long long)c->user,
            others);
     cJSON *m = message("done");
@@ -486,16 +509,12 @@ static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             return rs_fail(e, "server-error", "cannot revoke the token");
     }
     /* Every connection that said hello with this token loses its identity too (told with a
-     * logged-out of its own): a revoked token must not go on moving and chatting elsewhere. */
-    if (c->has_token)
-        for (size_t i = 0; i < srv->conns.cap; i++) {
-            rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-            if (other && other != c && other->has_token &&
-                memcmp(other->token_hash, c->token_hash, sizeof c->token_hash) == 0) {
-                forget_identity(srv, other);
-                rs_outbox_put(&srv->outbox, other->id, message("logged-out"));
-            }
-        }
+     * logged-out of its own), here and on the other servers of a cluster: a revoked token
+     * must not go on moving and chatting elsewhere. */
+    if (c->has_token) {
+        rs_session_revoke_token(srv, c->token_hash, c);
+        rs_cluster_note_revoked(srv, c->user, c->token_hash, true);
+    }
     forget_identity(srv, c);
     rs_reply(srv, c, message("logged-out"), msg);
     return 0;

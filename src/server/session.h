@@ -21,6 +21,14 @@ extern const char *const rs_ai_levels[];
 void rs_session_auth_result(rs_server *srv, const rs_job *job);
 /* A hint computed on an AI thread, answered to the connection that asked (if still there). */
 void rs_session_hint_result(rs_server *srv, const rs_job *job);
+/* Log out (each told with a logged-out) this server's connections but `except` that said hello
+ * with the token `hash` (revoked); the count. */
+int rs_session_revoke_token(rs_server *srv, const uint8_t hash[RS_TOKEN_HASH],
+                            const rs_conn *except);
+/* Log out this server's connections but `except` of `user`, but those with the token `keep`
+ * (NULL: none kept), as a password change does; the count. */
+int rs_session_revoke_user(rs_server *srv, int64_t user, const uint8_t *keep,
+                           const rs_conn *except);
 /* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
 void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
 

@@ -276,6 +276,31 @@ class Client:
         return await self.expect(ok, f"game {game} at ply {ply} v {v}")
 
 
+async def identified(c):
+    """True when the connection still has a user (a lobby request needs one)."""
+    reply = await c.request({"t": "lobby", "watch": False}, "done")
+    return reply["t"] == "done"
+
+
+async def told_logged_out(checks, c, why=""):
+    """c is sent logged-out and has no identity left (a lobby request is refused)."""
+    out = await c.expect(lambda m: m["t"] == "logged-out", "logged-out")
+    checks.eq(out["t"], "logged-out", f"{c.label} is told it is logged out{why}")
+    reply = await c.request({"t": "lobby"}, "lobby")
+    checks.eq(reply.get("code"), "no-identity", f"{c.label} has no identity left{why}")
+
+
+async def login(server, label, name, password):
+    """A new connection logged in as a registered player: (client, the login's reply)."""
+    c = Client(server, label)
+    await c.connect()
+    await c.request({"t": "hello", "proto": 1, "guest": False}, "welcome")
+    reply = await c.request({"t": "login", "name": name, "password": password}, "welcome")
+    if reply["t"] == "welcome":
+        c.token, c.user = reply["token"], reply["user"]
+    return c, reply
+
+
 async def guest(server, label, origin=None):
     c = Client(server, label)
     await c.connect(origin=origin)

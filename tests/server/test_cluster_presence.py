@@ -15,6 +15,9 @@ PostgreSQL database this test starts itself, the two players of each game on dif
   runs out, and the opponent's claim then wins.
 - The whole cluster restarted (every server stopped, PostgreSQL kept): the game goes on,
   and its running clock charges nobody for the downtime on either server.
+- Revoked tokens on every server: a password change on server a logs out the account's other
+  devices on b and c (told `logged-out`, no identity left, their tokens refused), a page on b
+  with the asking page's token stays; a logout on a then logs out that page on b too.
 
 Every frame each player received is checked against the referee (server_frames_check).
 Skips (exit 77) only where PostgreSQL is not installed."""
@@ -24,7 +27,8 @@ import sys
 import time
 
 from pgserver import SKIP, PostgresServer
-from rsclient import Checks, Client, Server, arguments, claim_after_grace, guest, run_checker
+from rsclient import (Checks, Client, Server, arguments, claim_after_grace, guest, identified,
+                      login, run_checker, told_logged_out)
 
 LEASE_S = 2
 GRACE_S = 1
@@ -295,6 +299,37 @@ async def whole_restart(checks, args, pg, a, b):
         await who.close()
 
 
+async def revoked_across(checks, a, b, c):
+    rita = await guest(a, "rita")
+    await rita.request({"t": "register", "name": "Rita", "password": "ramparts!"}, "registered")
+    tab = Client(b, "rita-tab-b")  # another page of the same browser, on server b
+    await tab.connect()
+    await tab.hello(rita.token)
+    phone, _ = await login(b, "rita-phone-b", "rita", "ramparts!")
+    laptop, _ = await login(c, "rita-laptop-c", "rita", "ramparts!")
+    for who in (rita, tab, phone, laptop):
+        checks.ok(await identified(who), f"{who.label} is logged in")
+    done = await rita.request({"t": "password", "old": "ramparts!", "new": "new-ramparts"},
+                              "done")
+    checks.eq((done["t"], done.get("logged_out")), ("done", 0),
+              "a password change on server a: no other session of Rita's there")
+    for who in (phone, laptop):
+        await told_logged_out(checks, who, " (a password change on another server)")
+    checks.ok(await identified(tab), "the page on b with the asking page's token stays in")
+    checks.ok(await identified(rita), "the asking page stays in")
+    await rita.request({"t": "logout"}, "logged-out")
+    await told_logged_out(checks, tab, " (a logout with its token on server a)")
+    for who, node in ((phone, c), (laptop, b), (tab, c)):
+        again = Client(node, f"again-{who.label}")
+        await again.connect()
+        reply = await again.request({"t": "hello", "proto": 1, "token": who.token}, "welcome")
+        checks.eq(reply["t"], "error", f"{who.label}'s token is refused on server "
+                                       f"{node.extra[5]}")
+        await again.close()
+    for who in (rita, tab, phone, laptop):
+        await who.close()
+
+
 async def main():
     args = arguments()
     try:
@@ -315,6 +350,7 @@ async def main():
 
         # Independent games and users: played at the same time (the waits overlap).
         await asyncio.gather(two_players(), expiry_once(checks, args, pg, nodes))
+        await revoked_across(checks, a, b, c)
         await node_killed(checks, args, a, c)
         await whole_restart(checks, args, pg, a, b)
         for node in (a, b):

@@ -6,17 +6,8 @@ and keeps the asking connection's token and the other pages on that same token."
 
 import asyncio
 
-from rsclient import Checks, Client, Server, arguments, guest
-
-
-async def login(server, label, name, password):
-    c = Client(server, label)
-    await c.connect()
-    await c.request({"t": "hello", "proto": 1, "guest": False}, "welcome")
-    reply = await c.request({"t": "login", "name": name, "password": password}, "welcome")
-    if reply["t"] == "welcome":
-        c.token, c.user = reply["token"], reply["user"]
-    return c, reply
+from rsclient import (Checks, Client, Server, arguments, guest, identified, login,
+                      told_logged_out)
 
 
 async def refused(checks, c, msg, code, what):
@@ -24,12 +15,6 @@ async def refused(checks, c, msg, code, what):
     checks.eq(reply.get("code"), code, what)
     checks.ok(reply.get("re") == "password" and reply.get("message"),
               f"{code}: the error names the message and says why ({reply.get('message')})")
-
-
-async def identified(c):
-    """True when the connection still has a user (a lobby request needs one)."""
-    reply = await c.request({"t": "lobby", "watch": False}, "done")
-    return reply["t"] == "done"
 
 
 async def main():
@@ -80,10 +65,7 @@ async def main():
         checks.eq((done["t"], done.get("re"), done.get("logged_out")), ("done", "password", 2),
                   "the change is done, and logs out the two other devices")
         for c in (phone, laptop):
-            out = await c.expect(lambda m: m["t"] == "logged-out", "logged-out")
-            checks.eq(out["t"], "logged-out", f"{c.label} is told it is logged out")
-            reply = await c.request({"t": "lobby"}, "lobby")
-            checks.eq(reply.get("code"), "no-identity", f"{c.label} has no identity left")
+            await told_logged_out(checks, c)
         for c in (alice, tab):
             checks.ok(await identified(c), f"{c.label} (the same token) is still logged in")
         for c, label in ((phone, "the phone's"), (laptop, "the laptop's"),
