@@ -1521,7 +1521,7 @@ function dwLayoutChecks(m, at) {
   check(m.cut.length === 0, `layout: Danger at the Walls' card names are whole at ${at}: ${m.cut.join(', ')}`);
   check(m.strengths === 10 && m.covered.length === 0, `layout: Danger at the Walls' ${m.strengths} strengths are clear of the cards at ${at}: ${m.covered.join('; ')}`);
   check(m.values > 0 && m.hidden.length === 0, `layout: every one of the ${m.values} Archer values on Danger at the Walls' board is in sight at ${at}: ${m.hidden.join('; ')}`);
-  check(m.misplaced.length === 0, `layout: Danger at the Walls' Spy lies on the card it covers at ${at} (${m.spies} Spies): ${m.misplaced.join('; ')}`);
+  check(m.misplaced.length === 0, `layout: Danger at the Walls' Spy lies within the card it covers at ${at} (${m.spies} Spies): ${m.misplaced.join('; ')}`);
 }
 
 /**
@@ -1584,7 +1584,8 @@ function dwMeasure() {
   }).map((n) => n.textContent);
   const cards = document.querySelectorAll('.dw-side .card').length;
   const leaders = document.querySelectorAll('.dw-leaders .card').length;
-  // The Spy lies over the card it covers (its slot's own card): its middle is on that card.
+  // The Spy lies on the card it covers (its slot's own card), within that card's box: so it
+  // covers no strength and no other card's value that the card itself does not.
   let spies = 0;
   const misplaced = [];
   for (const spy of document.querySelectorAll('.dw-side .dw-spied')) {
@@ -1592,10 +1593,9 @@ function dwMeasure() {
     const under = spy.parentElement && spy.parentElement.querySelector(':scope > .card');
     const s = spy.getBoundingClientRect();
     const u = under ? under.getBoundingClientRect() : null;
-    const x = (s.left + s.right) / 2;
-    const y = (s.top + s.bottom) / 2;
-    if (!u || x < u.left || x > u.right || y < u.top || y > u.bottom) {
-      misplaced.push(`the Spy at ${Math.round(x)},${Math.round(y)}, ${under ? `${under.getAttribute('aria-label')} at ${Math.round(u.left)}-${Math.round(u.right)},${Math.round(u.top)}-${Math.round(u.bottom)}` : 'over no card'}`);
+    if (!u || s.left < u.left - 1 || s.right > u.right + 1 || s.top < u.top - 1 || s.bottom > u.bottom + 1) {
+      const box = (/** @type {DOMRect} */ b) => `${Math.round(b.left)}-${Math.round(b.right)},${Math.round(b.top)}-${Math.round(b.bottom)}`;
+      misplaced.push(`the Spy at ${box(s)}, ${under && u ? `${under.getAttribute('aria-label')} at ${box(u)}` : 'over no card'}`);
     }
   }
   return { walls, spill, cut, cards, leaders, strengths, covered, values, hidden, fans, longest, spies, misplaced };
