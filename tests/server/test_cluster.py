@@ -282,9 +282,10 @@ async def flag_once(checks, pg, nodes):
 
 async def lease_game(checks, pg, nodes, rng):
     """One AI game on server b, played until another server takes the AI's lease over from the
-    paused holder. Returns (game, human, watcher, state, owner, token, taken), or None when the
-    deal ends the game (the human's move wins it) before the AI has to move on the paused
-    holder's lease: such a game cannot show a take-over, and the caller deals another."""
+    paused holder. Returns (game, human, watcher, human_moves: the game's player, owner, token,
+    taken), or None when the deal ends the game (the human's move wins it) before the AI has to
+    move on the paused holder's lease: such a game cannot show a take-over, and the caller
+    deals another."""
     a, b, _ = nodes
     human = await guest(b, "human")
     watcher = await guest(b, "watcher")
