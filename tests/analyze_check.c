@@ -146,22 +146,22 @@ static void ludii(game_facts *f, const double *ev, long states)
 
 static int measure(const rp_match *m, game_facts *f)
 {
-    const rp_game *game = m->game;
+    const rp_game *game = rp_match_game(m);
+    const size_t length = rp_match_length(m), moves = rp_match_moves(m);
     rp_state st;
-    rp_state_copy(game, &st, &m->start);
+    rp_match_referee(m, 0, &st, NULL);
     f->players = game->num_players(&st);
     f->first = game->simultaneous ? -1 : game->current_player(&st);
     /* Zeroed so the analyzer sees what the loop below writes before it reads. */
-    double *ev = calloc((m->num_moves + 1) * RP_MAX_PLAYERS, sizeof *ev);
+    double *ev = calloc((moves + 1) * RP_MAX_PLAYERS, sizeof *ev);
     if (!ev)
         return -1;
     int last_player = RP_TERMINAL, turns = 0;
-    for (size_t h = 0, i = 0; h < m->length; h++) {
-        if (m->history[h].kind != RP_ENTRY_MOVE) { /* an undo's re-sample, or a note */
-            rp_match_apply_entry(m, &m->history[h], &st);
+    for (size_t h = 0, i = 0; h < length; h++) {
+        rp_action move;
+        rp_match_referee(m, h, &st, &move); /* an undo's re-sample included */
+        if (move == RP_NO_ACTION)           /* a note or an ending */
             continue;
-        }
-        const rp_action move = m->history[h].action;
         rp_action legal[RP_MAX_LEGAL];
         const int n = game->legal_actions(&st, legal), seat = game->current_player(&st);
         if (seat != last_player)
@@ -177,18 +177,18 @@ static int measure(const rp_match *m, game_facts *f)
             ev[i * (size_t)f->players + (size_t)p] =
                 sum > 0 ? ev[i * (size_t)f->players + (size_t)p] / sum : 1.0 / f->players;
         note_kind(f, game, &st, move, seat);
-        game->apply(&st, move);
         i++;
     }
+    rp_match_referee(m, length, &st, NULL);
     f->turns = game->turn_number ? game->turn_number(&st) : turns;
-    f->over = game->current_player(&st) == RP_TERMINAL;
+    f->over = rp_match_over(m); /* by the rules, or by an ending such as a resignation */
     /* a game the tool stopped as turn cap + 1 began has played cap turns */
     if (!f->over && f->turns > turn_cap)
         f->turns = turn_cap;
     f->winner = -1;
     f->margin = NAN;
     if (f->over) {
-        game->returns(&st, f->returns);
+        rp_match_returns(m, f->returns);
         for (int p = 0; p < f->players; p++)
             if (f->returns[p] > 0.999)
                 f->winner = p;
@@ -205,7 +205,7 @@ static int measure(const rp_match *m, game_facts *f)
         for (int p = 0; p < f->players; p++)
             f->returns[p] = 1.0 / f->players;
     }
-    ludii(f, ev, (long)m->num_moves);
+    ludii(f, ev, (long)moves);
     free(ev);
     return 0;
 }
@@ -231,15 +231,16 @@ static int read_records(const char *dir)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         FILE *in = fopen(path, "r");
-        rp_match m;
         rp_error err;
-        if (!in || rp_record_read(&m, in, path, &err) < 0) {
+        rp_match *m = in ? rp_record_read(in, path, &err) : NULL;
+        if (in)
+            fclose(in);
+        if (!m) {
             fprintf(stderr, "%s: does not replay\n", path);
             return -1;
         }
-        fclose(in);
-        measure(&m, &facts[num_games++]);
-        rp_match_free(&m);
+        measure(m, &facts[num_games++]);
+        rp_match_free(m);
         free(names[i]);
     }
     return 0;

@@ -622,6 +622,15 @@ static void test_late_move_flags(void **state)
     assert_string_equal(table(game)->row.end_reason, "time");
 }
 
+/* A seat's share of the win in a finished game, as the match says it; the score stored in its
+ * seat row says the same. */
+static double share(const rs_table *t, int seat)
+{
+    double returns[RP_MAX_PLAYERS];
+    rp_match_returns(t->match, returns);
+    assert_true(returns[seat] == t->row.seat[seat].score);
+    return returns[seat];
+}
 static void test_claim_after_grace(void **state)
 {
     (void)state;
@@ -642,7 +651,7 @@ static void test_claim_after_grace(void **state)
     cJSON_Delete(take(2, "done"));
     assert_int_equal(table(game)->row.status, RS_GAME_OVER);
     assert_string_equal(table(game)->row.end_reason, "abandoned");
-    assert_true(table(game)->returns[1] == 1.0);
+    assert_true(share(table(game), 1) == 1.0);
 }
 
 static void test_draws(void **state)
@@ -666,7 +675,15 @@ static void test_draws(void **state)
     say(4, "{\"t\":\"draw\",\"game\":%lld,\"op\":\"accept\"}", (long long)cd);
     assert_int_equal(table(cd)->row.status, RS_GAME_OVER);
     assert_string_equal(table(cd)->row.end_reason, "agreement");
-    assert_true(table(cd)->returns[0] == 0.5 && table(cd)->returns[1] == 0.5);
+    assert_true(share(table(cd), 0) == 0.5 && share(table(cd), 1) == 0.5);
+}
+
+/* The referee's full-state notation of t's game now (a test may read it). */
+static void referee_text(const rs_table *t, char *buf, size_t size)
+{
+    rp_state st;
+    rp_match_referee(t->match, rp_match_length(t->match), &st, NULL);
+    t->game->state_to_text(&st, buf, size);
 }
 
 /* Takebacks: only unrated, only with consent, and the position returns exactly. */
@@ -676,7 +693,7 @@ static void test_takebacks(void **state)
     int64_t game = two_player_game("castle-danger", NULL);
     rs_table *t = table(game);
     char before[RP_STATE_TEXT], after[RP_STATE_TEXT];
-    t->game->state_to_text(&t->match.state, before, sizeof before);
+    referee_text(t, before, sizeof before);
     say(1, "{\"t\":\"takeback\",\"game\":%lld,\"op\":\"offer\"}", (long long)game);
     expect_error(1, "not-allowed"); /* nothing to take back yet */
     play_first(1, game);
@@ -688,7 +705,7 @@ static void test_takebacks(void **state)
     cJSON_Delete(take(2, "done"));
     t = table(game);
     assert_int_equal(rs_table_ply(t), 0);
-    t->game->state_to_text(&t->match.state, after, sizeof after);
+    referee_text(t, after, sizeof after);
     assert_string_equal(before, after);
     /* none in rated games */
     guest(3, NULL);
@@ -709,8 +726,9 @@ static void test_no_takeback_past_a_reveal(void **state)
     play_first(mover, game);
     rs_table *t = table(game);
     rp_state st;
-    rp_state_copy(t->game, &st, &t->match.start);
-    if (!rp_action_reveals(t->game, &st, t->match.history[0].action))
+    rp_action first;
+    rp_match_referee(t->match, 0, &st, &first);
+    if (!rp_action_reveals(t->game, &st, first))
         skip(); /* this first move revealed nothing: the rule is not exercised here */
     say(mover, "{\"t\":\"takeback\",\"game\":%lld,\"op\":\"offer\"}", (long long)game);
     expect_error(mover, "not-allowed");
@@ -726,7 +744,7 @@ static void test_resign_and_ratings(void **state)
     cJSON_Delete(take(2, "done"));
     rs_table *t = table(game);
     assert_int_equal(t->row.status, RS_GAME_OVER);
-    assert_true(t->returns[0] == 1.0 && t->returns[1] == 0.0);
+    assert_true(share(t, 0) == 1.0 && share(t, 1) == 0.0);
     rs_rating_row winner, loser;
     assert_int_equal(
         rs_store_rating_get(H.srv->store, t->row.seat[0].user_id, "castle-danger", &winner),
@@ -846,7 +864,7 @@ static void test_solo_game_reloads(void **state)
     for (int i = 0; i < 2; i++) {
         const rs_table *t = table(i == 0 ? fresh : old);
         assert_int_equal(t->row.status, RS_GAME_LIVE);
-        assert_int_equal(rp_config_int(t->game, &t->match.config, "neutrals"), 1);
+        assert_int_equal(rp_config_int(t->game, rp_match_config(t->match), "neutrals"), 1);
     }
     rs_server_free(H.srv);
     H.srv = NULL;
@@ -874,7 +892,7 @@ static void test_restart_resumes(void **state)
         play_first(rs_table_to_move(table(game)) == 0 ? 1 : 2, game);
     rs_table *t = table(game);
     char position[RP_STATE_TEXT];
-    t->game->state_to_text(&t->match.state, position, sizeof position);
+    referee_text(t, position, sizeof position);
     const int running = t->clock.running;
     advance(4000);
     rs_server_tick(H.srv); /* a heartbeat 4 s into the turn */
@@ -885,7 +903,7 @@ static void test_restart_resumes(void **state)
     start_server(H.db, 60000);
     t = table(game);
     char resumed[RP_STATE_TEXT];
-    t->game->state_to_text(&t->match.state, resumed, sizeof resumed);
+    referee_text(t, resumed, sizeof resumed);
     assert_string_equal(position, resumed);
     assert_int_equal(rs_table_ply(t), 3);
     assert_int_equal(t->clock.running, running);

@@ -330,27 +330,31 @@ int an_collector_finish(an_collector *c, const double *returns, bool unfinished,
 
 int an_measure_match(const rp_match *m, an_game *out, rp_error *err)
 {
-    const rp_game *game = m->game;
+    const rp_game *game = rp_match_game(m);
     an_collector *c = an_collector_new(game, out);
     if (!c)
         return rp_fail(err, RP_ENOMEM, "analyze: out of memory");
+    /* A record is read whole after the fact: the designer's measures take every position as
+     * the referee had it (rp_match_referee: re-samples after an undo included). */
     rp_state st;
-    rp_state_copy(game, &st, &m->start);
-    for (size_t i = 0; i < m->length; i++) {
-        const rp_entry *e = &m->history[i];
-        if (e->kind == RP_ENTRY_MOVE) {
-            rp_action legal[RP_MAX_LEGAL];
-            const int n = game->legal_actions(&st, legal);
-            an_collector_watch(c, &st, game->current_player(&st), e->action, n);
-        }
-        rp_match_apply_entry(m, e, &st); /* re-samples after an undo too */
+    rp_action action;
+    const size_t length = rp_match_length(m);
+    for (size_t i = 0; i < length; i++) {
+        rp_match_referee(m, i, &st, &action);
+        if (action == RP_NO_ACTION)
+            continue;
+        rp_action legal[RP_MAX_LEGAL];
+        const int n = game->legal_actions(&st, legal);
+        an_collector_watch(c, &st, game->current_player(&st), action, n);
     }
+    rp_match_referee(m, length, &st, NULL);
     an_collector_watch(c, &st, RP_TERMINAL, RP_NO_ACTION, 0);
+    /* The match's result: by the rules, or by an ending such as a resignation. */
     double returns[RP_MAX_PLAYERS] = {0};
-    const bool over = game->current_player(&st) == RP_TERMINAL;
-    const int players = game->num_players(&st);
+    const bool over = rp_match_over(m);
+    const int players = rp_match_players(m);
     if (over)
-        game->returns(&st, returns);
+        rp_match_returns(m, returns);
     else
         for (int p = 0; p < players; p++)
             returns[p] = 1.0 / players;

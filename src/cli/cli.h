@@ -223,29 +223,27 @@ int rp_cli_record_save(const rp_match *m);
 
 /* ---- narration (narrate.c) ---- */
 
-/* The events of `action` (legal in `before`) told to `viewer`, one indented line each, on
- * out (NULL: only look for the game-over sentence). A game without events gets "Red plays X."
- * or, when viewer could not see the action, "Red makes a move you cannot see.". The text of a
- * "game-over" event is copied to over (may be NULL). */
-void rp_cli_narrate(const rp_game *game, const void *before, rp_action action, int viewer,
-                    FILE *out, char *over, size_t over_size);
-/* The board as `viewer` sees it (the game's render), without the game's own game-over line
- * once the game is over (the one end-of-game line, rp_cli_result_line, says it), its long
- * lines broken at words to `width` (0: whole). */
-void rp_cli_render(const rp_game *game, const void *st, int viewer, bool color, int width,
-                   FILE *out);
+/* The events of move entry i of m told to `viewer`, one indented line each, on out (NULL:
+ * only look for the game-over sentence). A game without events gets "Red plays X." or, when
+ * viewer could not see the move, "Red makes a move you cannot see." (rp_match_events). The
+ * text of a "game-over" event is copied to over (may be NULL). */
+void rp_cli_narrate(const rp_match *m, size_t i, int viewer, FILE *out, char *over,
+                    size_t over_size);
+/* The board as `viewer` sees it before entry i of m (i == rp_match_length: now), without the
+ * game's own game-over line once the game is over (the one end-of-game line,
+ * rp_cli_result_line, says it), its long lines broken at words to `width` (0: whole). */
+void rp_cli_render(const rp_match *m, size_t i, int viewer, bool color, int width, FILE *out);
 /* The number of rows of the terminal `f` is, or 0 when unknown or not a terminal. */
 int rp_cli_rows(FILE *f);
-/* The one end-of-game line: the resignation, else the game's own "game-over" sentence
- * (over_text), else who won. */
+/* The one end-of-game line: an ending other than the rules' (a resignation, time, ...), else
+ * the game's own "game-over" sentence (over_text), else who won. */
 void rp_cli_result_line(const rp_match *m, const char *over_text, FILE *out);
 /* The "game-over" sentence of the match's last move for viewer ("" when none). */
 void rp_cli_over_text(const rp_match *m, int viewer, char *buf, size_t size);
 /* History entry i of m as `viewer` sees it: a header line ("-- Move 12: Red --"), the events
- * (a move's, indented) or a note (an undo, a re-sample, a resignation), then an empty line
- * and the board after it. */
-void rp_cli_show_entry(const rp_match *m, size_t i, size_t move_number, int viewer, bool color,
-                       FILE *out);
+ * (a move's, indented) or a note (an undo, a re-sample, an ending), then an empty line and the
+ * board after it. */
+void rp_cli_show_entry(const rp_match *m, size_t i, int viewer, bool color, FILE *out);
 /* A viewer named on the command line: a seat number or "spectator"; -3 (after a message)
  * when neither. */
 int rp_cli_viewer(const char *command, const rp_game *game, int players, const char *text);

@@ -162,25 +162,29 @@ static void watch_both(void *ctx, const void *st, int mover, rp_action action, i
 static int save_record(const analyze_job *job, const rp_config *cfg, const char **specs,
                        const watch_pair *w, long g, rp_error *err)
 {
-    rp_match m;
-    int rc = rp_match_new(&m, job->game, cfg, err);
+    rp_match *m = rp_match_new(job->game, cfg, err);
+    if (!m)
+        return RP_EINVAL;
+    int rc = RP_OK;
     for (size_t i = 0; rc == RP_OK && i < w->num_moves; i++)
-        rc = rp_match_play(&m, w->moves[i], err);
-    if (rc < 0)
+        rc = rp_match_play(m, w->moves[i], err);
+    for (int p = 0; rc == RP_OK && p < cfg->players; p++)
+        rc = rp_match_set_player(m, p, specs[p], err);
+    if (rc < 0) {
+        rp_match_free(m);
         return rc;
-    for (int p = 0; p < cfg->players; p++)
-        snprintf(m.seats[p], sizeof m.seats[p], "%s", specs[p]);
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s-%06ld.rec", job->save_dir, job->game->id, g);
     FILE *out = fopen(path, "w");
     if (!out) {
-        rp_match_free(&m);
+        rp_match_free(m);
         return rp_fail(err, RP_EIO, "cannot write %s: %s", path, strerror(errno));
     }
-    rc = rp_record_write(&m, out);
+    rc = rp_record_write(m, out);
     if (fclose(out) != 0 && rc == RP_OK)
         rc = RP_EIO;
-    rp_match_free(&m);
+    rp_match_free(m);
     return rc < 0 ? rp_fail(err, rc, "cannot write %s", path) : RP_OK;
 }
 
@@ -314,23 +318,23 @@ static int read_one_record(const analyze_job *job, const char *path, human_set *
     FILE *in = fopen(path, "r");
     if (!in)
         return rp_fail(err, RP_EIO, "cannot open %s: %s", path, strerror(errno));
-    rp_match m;
-    int rc = rp_record_read(&m, in, path, err);
+    rp_match *m = rp_record_read(in, path, err);
     fclose(in);
-    if (rc < 0)
-        return rc;
+    if (!m)
+        return RP_EPARSE;
     h->files++;
-    if (m.game != job->game) {
+    const rp_game *game = rp_match_game(m);
+    if (game != job->game) {
         h->other_games++;
-        rp_match_free(&m);
+        rp_match_free(m);
         return RP_OK;
     }
-    const bool human = rp_match_humans(&m) > 0;
+    const bool human = rp_match_humans(m) > 0;
     if (human) {
         char options[1024];
-        rp_config cfg = m.config;
+        rp_config cfg = *rp_match_config(m);
         cfg.seed = 0;
-        rp_config_to_text(m.game, &cfg, options, sizeof options);
+        rp_config_to_text(game, &cfg, options, sizeof options);
         cJSON *seen = cJSON_GetObjectItemCaseSensitive(h->options_seen, options);
         if (seen)
             cJSON_SetNumberValue(seen, seen->valuedouble + 1);
@@ -338,12 +342,12 @@ static int read_one_record(const analyze_job *job, const char *path, human_set *
             cJSON_AddNumberToObject(h->options_seen, options, 1);
     }
     an_game *slot = human ? &h->games[h->count] : &h->games[h->capacity - 1 - h->ai_only];
-    rc = an_measure_match(&m, slot, err);
+    int rc = an_measure_match(m, slot, err);
     if (rc == RP_OK && human)
         h->count++;
     else if (rc == RP_OK)
         h->ai_only++;
-    rp_match_free(&m);
+    rp_match_free(m);
     return rc;
 }
 

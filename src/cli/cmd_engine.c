@@ -16,8 +16,7 @@
 #define DEFAULT_GENMOVE_AI "medium"
 
 typedef struct engine {
-    rp_match match;
-    bool has_match;
+    rp_match *match; /* NULL until `new` or `loadrecord` */
     bool quit;
     /* Time control (GTP time_settings / time_left), in milliseconds; off until set. */
     bool timed;
@@ -106,16 +105,14 @@ static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *ou
     for (int i = 2; i < argc; i++)
         if (rp_config_set(game, &cfg, argv[i], err) < 0)
             return RP_EINVAL;
-    rp_match m;
-    if (rp_match_new(&m, game, &cfg, err) < 0)
+    rp_match *m = rp_match_new(game, &cfg, err);
+    if (!m)
         return RP_EINVAL;
-    if (e->has_match)
-        rp_match_free(&e->match);
+    rp_match_free(e->match);
     e->match = m;
-    e->has_match = true;
     reset_clocks(e);
     char text[2048];
-    rp_config_to_text(game, &e->match.config, text, sizeof text);
+    rp_config_to_text(game, rp_match_config(m), text, sizeof text);
     reply_add(out, "%s %s", game->id, text);
     return RP_OK;
 }
@@ -123,12 +120,11 @@ static int cmd_new(engine *e, int argc, char **argv, const char *rest, reply *ou
 static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
-    const rp_game *game = e->match.game;
     rp_action legal[RP_MAX_LEGAL];
-    int n = game->legal_actions(&e->match.state, legal);
+    int n = rp_match_legal(e->match, legal);
     for (int i = 0; i < n; i++) {
         char text[RP_ACTION_TEXT];
-        game->action_to_text(&e->match.state, legal[i], text, sizeof text);
+        rp_match_action_text(e->match, legal[i], text, sizeof text);
         reply_add(out, "%s%s", i ? "\n" : "", text);
     }
     return RP_OK;
@@ -137,21 +133,21 @@ static int cmd_legal(engine *e, int argc, char **argv, const char *rest, reply *
 static int cmd_play(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)out;
-    return rp_match_play_text(&e->match, rest, err);
+    return rp_match_play_text(e->match, rest, err);
 }
 
 static int cmd_undo(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)out;
-    return rp_match_undo(&e->match, err);
+    return rp_match_undo(e->match, err);
 }
 
 static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest;
     char text[RP_STATE_TEXT];
-    if (e->match.game->state_to_text(&e->match.state, text, sizeof text) < 0)
-        return rp_fail(err, RP_ENOSPACE, "state notation too long");
+    if (rp_match_position_text(e->match, text, sizeof text, err) < 0)
+        return RP_EINVAL;
     reply_add(out, "%s", text);
     return RP_OK;
 }
@@ -159,12 +155,13 @@ static int cmd_state(engine *e, int argc, char **argv, const char *rest, reply *
 static int cmd_load(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv;
-    int rc = rp_match_load(&e->match, rest, err);
+    int rc = rp_match_load(e->match, rest, err);
     if (rc < 0)
         return rc;
+    const rp_game *game = rp_match_game(e->match);
     char text[2048];
-    rp_config_to_text(e->match.game, &e->match.config, text, sizeof text);
-    reply_add(out, "%s %s", e->match.game->id, text);
+    rp_config_to_text(game, rp_match_config(e->match), text, sizeof text);
+    reply_add(out, "%s %s", game->id, text);
     return RP_OK;
 }
 
@@ -173,7 +170,7 @@ static int parse_seat(const engine *e, const char *text, int *seat, rp_error *er
 {
     char *end;
     long p = strtol(text, &end, 10);
-    int players = e->match.game->num_players(&e->match.state);
+    int players = rp_match_players(e->match);
     if (end == text || *end || p < 0 || p >= players)
         return rp_fail(err, RP_EINVAL, "no player '%.40s': players are 0 to %d", text, players - 1);
     *seat = (int)p;
@@ -190,7 +187,7 @@ static int parse_viewer(const engine *e, const char *text, int *viewer, rp_error
     if (parse_seat(e, text, viewer, err) == RP_OK)
         return RP_OK;
     return rp_fail(err, RP_EINVAL, "no viewer '%.40s': a seat from 0 to %d or 'spectator'", text,
-                   e->match.game->num_players(&e->match.state) - 1);
+                   rp_match_players(e->match) - 1);
 }
 
 static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
@@ -199,9 +196,9 @@ static int cmd_view(engine *e, int argc, char **argv, const char *rest, reply *o
     int seat;
     if (parse_viewer(e, argv[1], &seat, err) < 0)
         return RP_EINVAL;
-    char *text = rp_view_text(e->match.game, &e->match.state, seat, false);
+    char *text = rp_match_view(e->match, seat, false, err);
     if (!text) /* every game has view_json (tests/test_conformance.c): out of memory */
-        return rp_fail(err, RP_ENOMEM, "out of memory");
+        return RP_ENOMEM;
     reply_add(out, "%s", text);
     free(text);
     return RP_OK;
@@ -211,7 +208,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
                          rp_error *err)
 {
     (void)rest;
-    int seat = e->match.game->current_player(&e->match.state);
+    int seat = rp_match_to_move(e->match);
     if (seat < 0)
         seat = 0;
     if (argc > 1 && parse_viewer(e, argv[1], &seat, err) < 0)
@@ -221,7 +218,7 @@ static int cmd_showboard(engine *e, int argc, char **argv, const char *rest, rep
     FILE *mem = open_memstream(&buf, &size);
     if (!mem)
         return rp_fail(err, RP_ENOMEM, "out of memory");
-    e->match.game->render(&e->match.state, seat, mem, false);
+    rp_match_render(e->match, seat, false, mem);
     fclose(mem);
     while (size && buf[size - 1] == '\n')
         buf[--size] = '\0';
@@ -241,7 +238,7 @@ static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply 
 {
     (void)argc, (void)argv, (void)rest, (void)err;
     char status[256];
-    rp_match_status(&e->match, status, sizeof status);
+    rp_match_status(e->match, status, sizeof status);
     reply_add(out, "%s", status);
     return RP_OK;
 }
@@ -249,7 +246,7 @@ static int cmd_status(engine *e, int argc, char **argv, const char *rest, reply 
 static int cmd_turn(engine *e, int argc, char **argv, const char *rest, reply *out, rp_error *err)
 {
     (void)argc, (void)argv, (void)rest, (void)err;
-    int p = e->match.game->current_player(&e->match.state);
+    int p = rp_match_to_move(e->match);
     if (p == RP_TERMINAL)
         reply_add(out, "over");
     else
@@ -294,13 +291,13 @@ static int cmd_genmove(engine *e, int argc, char **argv, const char *rest, reply
                        rp_error *err)
 {
     (void)rest;
-    if (rp_match_over(&e->match))
+    if (rp_match_over(e->match))
         return rp_fail(err, RP_EOVER, "the game is over");
-    const int seat = e->match.game->current_player(&e->match.state);
+    const int seat = rp_match_to_move(e->match);
     const long budget = genmove_budget(e, seat);
     const unsigned long long start = rp_cli_now_ns();
     rp_genmove g;
-    int rc = rp_match_genmove(&e->match, argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI, budget, &g, err);
+    int rc = rp_match_genmove(e->match, argc > 1 ? argv[1] : DEFAULT_GENMOVE_AI, budget, &g, err);
     if (rc < 0)
         return rc;
     charge_clock(e, seat, (long)((rp_cli_now_ns() - start) / 1000000u));
@@ -369,21 +366,15 @@ static int cmd_events(engine *e, int argc, char **argv, const char *rest, reply 
     int viewer;
     if (parse_viewer(e, argv[1], &viewer, err) < 0)
         return RP_EINVAL;
-    const rp_match *m = &e->match;
-    size_t i = m->length;
-    while (i > 0 && m->history[i - 1].kind != RP_ENTRY_MOVE)
+    const rp_match *m = e->match;
+    size_t i = rp_match_length(m);
+    while (i > 0 && rp_match_entry(m, i - 1).kind != RP_ENTRY_MOVE)
         i--;
     if (i == 0)
         return rp_fail(err, RP_EINVAL, "no move has been played yet");
-    rp_state before;
-    rp_match_state_at(m, i - 1, &before);
-    cJSON *events = rp_events(m->game, &before, m->history[i - 1].action, viewer, err);
-    if (!events)
-        return RP_EUNSUPPORTED;
-    char *text = cJSON_PrintUnformatted(events);
-    cJSON_Delete(events);
+    char *text = rp_match_events(m, i - 1, viewer, err);
     if (!text)
-        return rp_fail(err, RP_ENOMEM, "out of memory");
+        return RP_EUNSUPPORTED;
     reply_add(out, "%s", text);
     free(text);
     return RP_OK;
@@ -397,10 +388,13 @@ static int cmd_secrets(engine *e, int argc, char **argv, const char *rest, reply
     int viewer;
     if (parse_viewer(e, argv[1], &viewer, err) < 0)
         return RP_EINVAL;
-    if (!e->match.game->secret_names)
-        return rp_fail(err, RP_EUNSUPPORTED, "%s does not name its secrets", e->match.game->id);
+    const rp_game *game = rp_match_game(e->match);
+    if (!game->secret_names)
+        return rp_fail(err, RP_EUNSUPPORTED, "%s does not name its secrets", game->id);
+    rp_state referee; /* a debug verb: the one named way to the referee's state */
+    rp_match_referee(e->match, rp_match_length(e->match), &referee, NULL);
     char names[RP_STATE_TEXT];
-    if (e->match.game->secret_names(&e->match.state, viewer, names, sizeof names) < 0)
+    if (game->secret_names(&referee, viewer, names, sizeof names) < 0)
         return rp_fail(err, RP_ENOSPACE, "too many secrets to list");
     reply_add(out, "%s", names);
     return RP_OK;
@@ -415,7 +409,7 @@ static int cmd_record(engine *e, int argc, char **argv, const char *rest, reply 
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         return rp_fail(err, RP_ENOMEM, "out of memory");
-    int rc = rp_record_write(&e->match, mem);
+    int rc = rp_record_write(e->match, mem);
     fclose(mem);
     if (rc == RP_OK) {
         while (len && text[len - 1] == '\n')
@@ -435,26 +429,23 @@ static int cmd_loadrecord(engine *e, int argc, char **argv, const char *rest, re
     FILE *in = fopen(rest, "r");
     if (!in)
         return rp_fail(err, RP_EIO, "cannot open '%.100s'", rest);
-    rp_match m;
-    int rc = rp_record_read(&m, in, rest, err);
+    rp_match *m = rp_record_read(in, rest, err);
     fclose(in);
-    if (rc < 0)
-        return rc;
-    if (rp_match_keeps_secrets(&m)) { /* the referee's commands would show the AI's cards */
-        rp_match_free(&m);
+    if (!m)
+        return RP_EPARSE;
+    if (rp_match_keeps_secrets(m)) { /* the referee's commands would show the AI's cards */
+        rp_match_free(m);
         return rp_fail(err, RP_EINVAL,
                        "'%.100s' is an unfinished game against the AI: what no human seat saw "
                        "stays hidden until it ends (continue it with ramparts play --resume)",
                        rest);
     }
-    if (e->has_match)
-        rp_match_free(&e->match);
+    rp_match_free(e->match);
     e->match = m;
-    e->has_match = true;
     reset_clocks(e);
     char status[256];
-    rp_match_status(&m, status, sizeof status);
-    reply_add(out, "%s %zu moves %s", m.game->id, m.num_moves, status);
+    rp_match_status(m, status, sizeof status);
+    reply_add(out, "%s %zu moves %s", rp_match_game(m)->id, rp_match_moves(m), status);
     return RP_OK;
 }
 
@@ -606,7 +597,7 @@ static int run_command(engine *e, char *line, reply *out, rp_error *err)
         rc = rp_fail(err, RP_EINVAL, "unknown command '%.40s' (try 'help')", argv[0]);
     else if (argc - 1 < cmd->min_args || (cmd->max_args >= 0 && argc - 1 > cmd->max_args))
         rc = rp_fail(err, RP_EINVAL, "wrong number of arguments: %s", cmd->help);
-    else if (cmd->needs_game && !e->has_match)
+    else if (cmd->needs_game && !e->match)
         rc = rp_fail(err, RP_EINVAL, "no game: start one with 'new GAME'");
     else
         rc = cmd->run(e, argc, argv, rest, out, err);
@@ -671,18 +662,41 @@ bool rp_engine_line(rp_engine_session *session, char *line)
     return handle_line(&session->e, line, session->answers);
 }
 
-/* Everything a command may change: the engine's fields (the match, its state and options,
- * the clocks) byte for byte, then the match's history entries. */
+/* The match as text: its record (options, seats, history, result), then the referee's
+ * full-state notation now. */
+static char *match_text(const rp_match *m, size_t *len)
+{
+    char *text = NULL;
+    FILE *mem = open_memstream(&text, len);
+    if (!mem)
+        return NULL;
+    rp_record_write(m, mem);
+    rp_state referee; /* a debug view of the engine: the one named way to the referee's state */
+    rp_match_referee(m, rp_match_length(m), &referee, NULL);
+    char state[RP_STATE_TEXT];
+    if (rp_match_game(m)->state_to_text(&referee, state, sizeof state) >= 0)
+        fprintf(mem, "%s\n", state);
+    if (fclose(mem) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Everything a command may change: the engine's fields (the clocks, the match's address)
+ * byte for byte, then the match as text (match_text). */
 size_t rp_engine_snapshot(const rp_engine_session *session, void *buf, size_t size)
 {
     const engine *e = &session->e;
-    const size_t history = e->has_match ? e->match.length * sizeof *e->match.history : 0;
-    const size_t need = sizeof *e + history;
+    size_t len = 0;
+    char *text = e->match ? match_text(e->match, &len) : NULL;
+    const size_t need = sizeof *e + len;
     if (need <= size) {
         memcpy(buf, e, sizeof *e);
-        if (history)
-            memcpy((char *)buf + sizeof *e, e->match.history, history);
+        if (text)
+            memcpy((char *)buf + sizeof *e, text, len);
     }
+    free(text);
     return need;
 }
 
@@ -690,8 +704,7 @@ void rp_engine_close(rp_engine_session *session)
 {
     if (!session)
         return;
-    if (session->e.has_match)
-        rp_match_free(&session->e.match);
+    rp_match_free(session->e.match);
     free(session);
 }
 

@@ -18,7 +18,7 @@
 #define SHORT_LIST 12 /* legal lists up to this long are shown at the prompt */
 
 typedef struct play_session {
-    rp_match match;
+    rp_match *match;
     bool color;
     int screen_seat; /* the human whose screen is up, or -1 */
     /* At a table where nobody holds anything private the turn passes without a hand-over: the
@@ -91,11 +91,12 @@ static void forget(play_session *s, int seat)
     s->pending_len[seat] = 0;
 }
 
-/* Tell every human what the move just made (history entry `at`) did, as they see it. */
-static void narrate_to_humans(play_session *s, const void *before, rp_action action)
+/* Tell every human what the last move did, as they see it. */
+static void narrate_to_humans(play_session *s)
 {
-    const rp_match *m = &s->match;
-    for (int p = 0; p < m->game->num_players(&m->state); p++) {
+    const rp_match *m = s->match;
+    const size_t last = rp_match_length(m) - 1;
+    for (int p = 0; p < rp_match_players(m); p++) {
         if (!rp_match_is_human(m, p))
             continue;
         char *text = NULL;
@@ -103,7 +104,7 @@ static void narrate_to_humans(play_session *s, const void *before, rp_action act
         FILE *mem = open_memstream(&text, &len);
         if (!mem)
             continue;
-        rp_cli_narrate(m->game, before, action, p, mem, NULL, 0);
+        rp_cli_narrate(m, last, p, mem, NULL, 0);
         fclose(mem);
         tell(s, p, text, len);
         free(text);
@@ -113,30 +114,26 @@ static void narrate_to_humans(play_session *s, const void *before, rp_action act
 /* Play a move for the seat to act (by a human), narrating it; false with err when refused. */
 static int play_move(play_session *s, rp_action action, rp_error *err)
 {
-    rp_match *m = &s->match;
-    rp_state before;
-    rp_state_copy(m->game, &before, &m->state);
-    int rc = rp_match_play(m, action, err);
+    int rc = rp_match_play(s->match, action, err);
     if (rc < 0)
         return rc;
-    narrate_to_humans(s, &before, action);
-    rp_cli_record_snapshot(m);
+    narrate_to_humans(s);
+    rp_cli_record_snapshot(s->match);
     return RP_OK;
 }
 
 static int ai_turn(play_session *s)
 {
-    rp_match *m = &s->match;
-    rp_state before;
-    rp_state_copy(m->game, &before, &m->state);
+    rp_match *m = s->match;
+    const int seat = rp_match_to_move(m);
     rp_genmove g;
     rp_error err;
     if (rp_match_genmove(m, NULL, 0, &g, &err) < 0) {
-        fprintf(stderr, "ramparts play: the AI of %s failed: %s\n", rp_seat_name(m->game, g.seat),
-                err.msg);
+        fprintf(stderr, "ramparts play: the AI of %s failed: %s\n",
+                rp_seat_name(rp_match_game(m), seat), err.msg);
         return RP_EXIT_FAIL;
     }
-    narrate_to_humans(s, &before, g.action);
+    narrate_to_humans(s);
     rp_cli_record_snapshot(m);
     return RP_EXIT_OK;
 }
@@ -145,8 +142,8 @@ static int ai_turn(play_session *s)
  * kept for the log above the next board (which would otherwise wipe it). */
 static void announce(play_session *s, const char *text)
 {
-    const int seat = s->match.game->current_player(&s->match.state);
-    if (s->in_place && seat >= 0 && rp_match_is_human(&s->match, seat)) {
+    const int seat = rp_match_to_move(s->match);
+    if (s->in_place && seat >= 0 && rp_match_is_human(s->match, seat)) {
         tell(s, seat, text, strlen(text));
         return;
     }
@@ -158,15 +155,14 @@ static void announce(play_session *s, const char *text)
 /* The legal moves numbered, in as many columns as the width takes (80 through a pipe). */
 static void list_moves(const play_session *s, FILE *out, int width)
 {
-    const rp_game *game = s->match.game;
     rp_action legal[RP_MAX_LEGAL];
-    const int n = game->legal_actions(&s->match.state, legal);
+    const int n = rp_match_legal(s->match, legal);
     char(*texts)[RP_ACTION_TEXT] = malloc((size_t)(n > 0 ? n : 1) * sizeof *texts);
     if (!texts)
         return;
     int longest = 1;
     for (int i = 0; i < n; i++) {
-        if (game->action_to_text(&s->match.state, legal[i], texts[i], sizeof texts[i]) < 0)
+        if (rp_match_action_text(s->match, legal[i], texts[i], sizeof texts[i]) < 0)
             snprintf(texts[i], sizeof texts[i], "?");
         const int len = (int)strlen(texts[i]);
         longest = len > longest ? len : longest;
@@ -184,16 +180,15 @@ static void list_moves(const play_session *s, FILE *out, int width)
 /* The compact line above the prompt: the game's summary, a short list, or a count. */
 static void prompt_moves(const play_session *s, FILE *out, int width)
 {
-    const rp_game *game = s->match.game;
     char summary[512];
-    if (game->moves_summary && game->moves_summary(&s->match.state, summary, sizeof summary) > 0) {
+    if (rp_match_moves_summary(s->match, summary, sizeof summary) > 0) {
         char line[sizeof summary + 64];
         snprintf(line, sizeof line, "Moves: %s  ('moves' numbers them)\n", summary);
         rp_cli_write_wrapped(out, line, width);
         return;
     }
     rp_action legal[RP_MAX_LEGAL];
-    int n = game->legal_actions(&s->match.state, legal);
+    int n = rp_match_legal(s->match, legal);
     if (n <= SHORT_LIST) {
         list_moves(s, out, width);
         return;
@@ -244,7 +239,6 @@ static void draw_in_place(const play_session *s, int seat, const char *bottom, i
 
 static void show_turn(play_session *s, int seat)
 {
-    const rp_game *game = s->match.game;
     const int width = rp_cli_width(stdout), rows = rp_cli_rows(stdout);
     if (s->in_place && rows >= 12 && width >= 20) {
         if (s->pending_len[seat])
@@ -254,7 +248,7 @@ static void show_turn(play_session *s, int seat)
         size_t len = 0;
         FILE *mem = open_memstream(&bottom, &len);
         if (mem) {
-            rp_cli_render(game, &s->match.state, seat, s->color, width, mem);
+            rp_cli_render(s->match, rp_match_length(s->match), seat, s->color, width, mem);
             prompt_moves(s, mem, width);
             if (fclose(mem) == 0)
                 draw_in_place(s, seat, bottom, width, rows);
@@ -266,7 +260,7 @@ static void show_turn(play_session *s, int seat)
         rp_cli_write_wrapped(stdout, s->pending[seat], width);
     forget(s, seat);
     printf("\n");
-    rp_cli_render(game, &s->match.state, seat, s->color, width, stdout);
+    rp_cli_render(s->match, rp_match_length(s->match), seat, s->color, width, stdout);
     prompt_moves(s, stdout, width);
 }
 
@@ -290,12 +284,11 @@ static uint64_t fresh_seed(void)
 static void last_move_text(const rp_match *m, int seat, char *text, size_t size)
 {
     text[0] = '\0';
-    for (size_t i = m->length; i-- > 0;) {
-        if (m->history[i].kind != RP_ENTRY_MOVE || m->history[i].seat != seat)
+    for (size_t i = rp_match_length(m); i-- > 0;) {
+        const rp_entry_info e = rp_match_entry(m, i);
+        if (e.kind != RP_ENTRY_MOVE || e.seat != seat)
             continue;
-        rp_state before;
-        rp_match_state_at(m, i, &before);
-        if (m->game->action_to_text(&before, m->history[i].action, text, size) < 0)
+        if (rp_match_move_text(m, i, seat, text, size, NULL) < 0)
             text[0] = '\0';
         return;
     }
@@ -304,22 +297,23 @@ static void last_move_text(const rp_match *m, int seat, char *text, size_t size)
 /* The seat of the last move in m's history, or -1. */
 static int last_mover(const rp_match *m)
 {
-    for (size_t i = m->length; i-- > 0;)
-        if (m->history[i].kind == RP_ENTRY_MOVE)
-            return m->history[i].seat;
+    for (size_t i = rp_match_length(m); i-- > 0;)
+        if (rp_match_entry(m, i).kind == RP_ENTRY_MOVE)
+            return rp_match_entry(m, i).seat;
     return -1;
 }
 
 static bool undo(play_session *s, int seat)
 {
-    rp_match *m = &s->match;
+    rp_match *m = s->match;
+    const rp_game *game = rp_match_game(m);
     size_t taken = 0;
     rp_error err;
     char move[RP_ACTION_TEXT];
     last_move_text(m, seat, move, sizeof move);
     if (rp_match_undo_fair(m, seat, fresh_seed(), &taken, &err) < 0) {
         if (rp_match_humans(m) > 1)
-            printf("%s, you cannot undo: %s.\n", rp_seat_name(m->game, seat), err.msg);
+            printf("%s, you cannot undo: %s.\n", rp_seat_name(game, seat), err.msg);
         else
             printf("Cannot undo: %s.\n", err.msg);
         return false;
@@ -331,14 +325,14 @@ static bool undo(play_session *s, int seat)
     int n = 0;
     if (rp_match_humans(m) > 1) {
         n = snprintf(said, sizeof said, "%s took back their last move, '%s'.\n",
-                     rp_seat_name(m->game, seat), move);
+                     rp_seat_name(game, seat), move);
     } else {
         n = snprintf(said, sizeof said, "Took back your last move, '%s'%s", move,
                      replies ? ", and the" : "");
         if (replies)
             n += snprintf(said + n, sizeof said - (size_t)n, " %zu repl%s after it", replies,
                           replies == 1 ? "y" : "ies");
-        if (m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
+        if (game->flags & (RP_HIDDEN_INFO | RP_CHANCE))
             n += snprintf(said + n, sizeof said - (size_t)n,
                           ". Everything you could not see has been shuffled again, so what you "
                           "saw after that move no longer holds");
@@ -354,24 +348,17 @@ static bool undo(play_session *s, int seat)
 
 static void hint(play_session *s)
 {
-    rp_ai *ai;
+    rp_genmove g;
     rp_error err;
-    if (rp_ai_create(s->match.game, HINT_AI, fresh_seed(), &ai, &err) < 0) {
+    if (rp_match_choose(s->match, HINT_AI, 0, fresh_seed(), &g, &err) < 0) {
         printf("No hint: %s\n", err.msg);
         return;
     }
-    rp_action a;
-    rp_ai_info info;
-    if (rp_ai_choose(ai, &s->match.state, &a, &info, &err) == RP_OK) {
-        char text[RP_ACTION_TEXT];
-        s->match.game->action_to_text(&s->match.state, a, text, sizeof text);
-        if (info.win_chance >= 0)
-            printf("Hint (%s): %s  (estimated win chance %.0f%%)\n", HINT_AI, text,
-                   100.0 * info.win_chance);
-        else
-            printf("Hint (%s): %s\n", HINT_AI, text);
-    }
-    rp_ai_free(ai);
+    if (g.info.win_chance >= 0)
+        printf("Hint (%s): %s  (estimated win chance %.0f%%)\n", HINT_AI, g.text,
+               100.0 * g.info.win_chance);
+    else
+        printf("Hint (%s): %s\n", HINT_AI, g.text);
 }
 
 /* A move's number in the legal list, or -1 if `line` is not a plain number. */
@@ -394,10 +381,19 @@ static bool confirm(const char *question)
     return strcmp(line, "yes") == 0 || strcmp(line, "y") == 0;
 }
 
-/* The action's data (rp_action_json): its number `field` (0 when absent). */
+/* The action's data (rp_match_action_json), parsed; NULL when the game says nothing. */
+static cJSON *action_data(const rp_match *m, rp_action action)
+{
+    char *text = rp_match_action_json(m, action, NULL);
+    cJSON *json = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return json;
+}
+
+/* The action's data: its number `field` (0 when absent). */
 static int action_number(const rp_match *m, rp_action action, const char *field)
 {
-    cJSON *json = rp_action_json(m->game, &m->state, action);
+    cJSON *json = action_data(m, action);
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(json, field);
     const int number = cJSON_IsNumber(value) ? value->valueint : 0;
     cJSON_Delete(json);
@@ -407,7 +403,7 @@ static int action_number(const rp_match *m, rp_action action, const char *field)
 /* Whether the action's data names it a draw. */
 static bool action_is_draw(const rp_match *m, rp_action action)
 {
-    cJSON *json = rp_action_json(m->game, &m->state, action);
+    cJSON *json = action_data(m, action);
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(json, "kind");
     const bool draw = cJSON_IsString(kind) && strcmp(kind->valuestring, "draw") == 0;
     cJSON_Delete(json);
@@ -418,7 +414,7 @@ static bool action_is_draw(const rp_match *m, rp_action action)
  * after the turn had already ended by itself) asks first. *drew: it was a draw. */
 static void play_typed(play_session *s, rp_action action, bool *drew)
 {
-    const rp_match *m = &s->match;
+    const rp_match *m = s->match;
     const int forfeit = action_number(m, action, "forfeit");
     if (forfeit > 0) {
         char question[128];
@@ -442,9 +438,9 @@ static void play_typed(play_session *s, rp_action action, bool *drew)
 /* A move typed as a number or in notation (as typed, else in lower case). */
 static void typed_move(play_session *s, const char *line, bool *drew)
 {
-    rp_match *m = &s->match;
+    const rp_match *m = s->match;
     rp_action legal[RP_MAX_LEGAL];
-    int n = m->game->legal_actions(&m->state, legal);
+    int n = rp_match_legal(m, legal);
     rp_error err = {{0}};
     int number = move_number(line);
     if (number >= 0) {
@@ -455,20 +451,18 @@ static void typed_move(play_session *s, const char *line, bool *drew)
         return;
     }
     rp_action action;
-    int rc = m->game->action_from_text(&m->state, line, &action, &err);
-    if (rc < 0) {
-        char lower[MAX_INPUT + 1];
-        snprintf(lower, sizeof lower, "%s", line);
-        rp_cli_lower(lower);
-        rp_error err2;
-        if (strcmp(lower, line) != 0 &&
-            m->game->action_from_text(&m->state, lower, &action, &err2) == RP_OK)
-            rc = RP_OK;
-    }
-    if (rc == RP_OK && !rp_is_legal(m->game, &m->state, action)) {
-        char why[RP_ERROR_TEXT];
-        rp_explain_illegal(m->game, &m->state, action, why, sizeof why);
-        rc = rp_fail(&err, RP_EILLEGAL, "%s", why);
+    int rc = rp_match_parse(m, line, &action, &err);
+    char lower[MAX_INPUT + 1];
+    snprintf(lower, sizeof lower, "%s", line);
+    rp_cli_lower(lower);
+    if (rc < 0 && rc != RP_EILLEGAL && strcmp(lower, line) != 0) {
+        /* Typed in capitals: the lower-case notation, when that reads as a move. */
+        rp_error err2 = {{0}};
+        const int rc2 = rp_match_parse(m, lower, &action, &err2);
+        if (rc2 == RP_OK || rc2 == RP_EILLEGAL) {
+            rc = rc2;
+            err = err2;
+        }
     }
     if (rc == RP_OK) {
         play_typed(s, action, drew);
@@ -487,7 +481,7 @@ static char *board_text(const play_session *s, int seat)
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         return NULL;
-    rp_cli_render(s->match.game, &s->match.state, seat, s->color, 0, mem);
+    rp_cli_render(s->match, rp_match_length(s->match), seat, s->color, 0, mem);
     if (fclose(mem) != 0) {
         free(text);
         return NULL;
@@ -525,7 +519,7 @@ static turn_outcome show_changes(play_session *s, int seat, const char *before)
 /* One line from the human at `seat`: a command or a move. */
 static turn_outcome human_input(play_session *s, int seat, const char *line)
 {
-    rp_match *m = &s->match;
+    rp_match *m = s->match;
     char command[MAX_INPUT + 1];
     snprintf(command, sizeof command, "%s", line);
     rp_cli_lower(command);
@@ -540,7 +534,7 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
     } else if (strcmp(command, "moves") == 0) {
         list_moves(s, stdout, rp_cli_width(stdout));
     } else if (strcmp(command, "rules") == 0) {
-        const char *rules = rp_game_rules(m->game);
+        const char *rules = rp_game_rules(rp_match_game(m));
         rp_cli_page(rules ? rules : "No rules document.\n");
     } else if (strcmp(command, "hint") == 0) {
         hint(s);
@@ -556,13 +550,12 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
             rp_cli_record_snapshot(m);
         }
     } else {
-        size_t before = m->num_moves;
+        size_t before = rp_match_moves(m);
         char *board = board_text(s, seat);
         bool drew = false;
         typed_move(s, line, &drew);
         turn_outcome outcome = STAY;
-        if (m->num_moves != before && !rp_match_over(m) &&
-            m->game->current_player(&m->state) == seat)
+        if (rp_match_moves(m) != before && rp_match_to_move(m) == seat)
             outcome = drew ? show_changes(s, seat, board) : REDRAW; /* the same seat again */
         free(board);
         return outcome;
@@ -574,13 +567,13 @@ static turn_outcome human_input(play_session *s, int seat, const char *line)
  * still take their move back. Returns false to leave. */
 static bool hand_over(play_session *s, int next)
 {
-    const rp_game *game = s->match.game;
+    const rp_game *game = rp_match_game(s->match);
     const int previous = s->screen_seat;
     rp_cli_clear_screen();
     for (;;) {
         printf("Pass the terminal to %s (seat %d). %s: press Enter when ready.\n",
                rp_seat_name(game, next), next, rp_seat_name(game, next));
-        if (previous >= 0 && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
+        if (previous >= 0 && rp_match_may_undo(s->match, previous, NULL) == RP_OK)
             printf("(%s: type 'undo' first to take back your move.)\n",
                    rp_seat_name(game, previous));
         char line[MAX_INPUT + 1];
@@ -608,19 +601,26 @@ static bool hand_over(play_session *s, int next)
     return true;
 }
 
+/* A view as data without the key naming its viewer, or NULL. */
+static cJSON *view_without_viewer(const rp_match *m, int viewer)
+{
+    char *text = rp_match_view(m, viewer, false, NULL);
+    cJSON *view = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    static const char *const viewer_keys[] = {"seat", "viewer"};
+    for (size_t k = 0; view && k < sizeof viewer_keys / sizeof viewer_keys[0]; k++)
+        cJSON_DeleteItemFromObjectCaseSensitive(view, viewer_keys[k]);
+    return view;
+}
+
 /* Whether `seat` sees anything the spectator does not (a hand, face-down cards): its view,
  * but for the key naming the viewer, differs from the spectator's. */
 static bool sees_private(const rp_match *m, int seat)
 {
-    if (seat < 0 || !(m->game->flags & RP_HIDDEN_INFO))
+    if (seat < 0 || !(rp_match_game(m)->flags & RP_HIDDEN_INFO))
         return false;
-    cJSON *mine = m->game->view_json(&m->state, seat);
-    cJSON *public = m->game->view_json(&m->state, RP_SPECTATOR);
-    static const char *const viewer_keys[] = {"seat", "viewer"};
-    for (size_t k = 0; k < sizeof viewer_keys / sizeof viewer_keys[0]; k++) {
-        cJSON_DeleteItemFromObjectCaseSensitive(mine, viewer_keys[k]);
-        cJSON_DeleteItemFromObjectCaseSensitive(public, viewer_keys[k]);
-    }
+    cJSON *mine = view_without_viewer(m, seat);
+    cJSON *public = view_without_viewer(m, RP_SPECTATOR);
     const bool differ = !mine || !public || !cJSON_Compare(mine, public, true);
     cJSON_Delete(mine);
     cJSON_Delete(public);
@@ -630,10 +630,10 @@ static bool sees_private(const rp_match *m, int seat)
 /* The turn passes between humans who hold nothing private: no hand-over, the same screen. */
 static void open_turn_change(play_session *s, int next)
 {
-    const rp_game *game = s->match.game;
+    const rp_game *game = rp_match_game(s->match);
     const int previous = s->screen_seat;
     printf("\n%s (seat %d) to play.", rp_seat_name(game, next), next);
-    if (previous >= 0 && previous != next && rp_match_may_undo(&s->match, previous, NULL) == RP_OK)
+    if (previous >= 0 && previous != next && rp_match_may_undo(s->match, previous, NULL) == RP_OK)
         printf(" (%s: 'undo' takes back your move.)", rp_seat_name(game, previous));
     printf("\n");
     s->open_previous = previous;
@@ -641,10 +641,10 @@ static void open_turn_change(play_session *s, int next)
 
 static void game_over_screen(play_session *s)
 {
-    const rp_match *m = &s->match;
+    const rp_match *m = s->match;
     const bool shared = rp_match_humans(m) != 1;
     int viewer = RP_SPECTATOR;
-    for (int p = 0; !shared && p < m->game->num_players(&m->state); p++)
+    for (int p = 0; !shared && p < rp_match_players(m); p++)
         if (rp_match_is_human(m, p))
             viewer = p;
     const int width = rp_cli_width(stdout), rows = rp_cli_rows(stdout);
@@ -656,7 +656,7 @@ static void game_over_screen(play_session *s)
         size_t len = 0;
         FILE *mem = open_memstream(&bottom, &len);
         if (mem) {
-            rp_cli_render(m->game, &m->state, viewer, s->color, width, mem);
+            rp_cli_render(m, rp_match_length(m), viewer, s->color, width, mem);
             char over[RP_ERROR_TEXT];
             rp_cli_over_text(m, viewer, over, sizeof over);
             rp_cli_result_line(m, over, mem);
@@ -672,7 +672,7 @@ static void game_over_screen(play_session *s)
         rp_cli_write_wrapped(stdout, s->pending[viewer], rp_cli_width(stdout));
     }
     printf("\n");
-    rp_cli_render(m->game, &m->state, viewer, s->color, rp_cli_width(stdout), stdout);
+    rp_cli_render(m, rp_match_length(m), viewer, s->color, rp_cli_width(stdout), stdout);
     char over[RP_ERROR_TEXT];
     rp_cli_over_text(m, viewer, over, sizeof over);
     rp_cli_result_line(m, over, stdout);
@@ -686,8 +686,7 @@ static char **prompt_lines(void *ctx, size_t *count)
                                            "undo",  "resign", "help", "quit"};
     const size_t ncommands = sizeof commands / sizeof commands[0];
     rp_action legal[RP_MAX_LEGAL];
-    const int n =
-        rp_match_over(&s->match) ? 0 : s->match.game->legal_actions(&s->match.state, legal);
+    const int n = rp_match_legal(s->match, legal);
     char **lines = calloc(ncommands + (size_t)n, sizeof *lines);
     *count = 0;
     if (!lines)
@@ -696,7 +695,7 @@ static char **prompt_lines(void *ctx, size_t *count)
         lines[(*count)++] = strdup(commands[i]);
     for (int i = 0; i < n; i++) {
         char text[RP_ACTION_TEXT];
-        if (s->match.game->action_to_text(&s->match.state, legal[i], text, sizeof text) >= 0)
+        if (rp_match_action_text(s->match, legal[i], text, sizeof text) >= 0)
             lines[(*count)++] = strdup(text);
     }
     size_t kept = 0; /* drop any strdup that failed */
@@ -710,11 +709,12 @@ static char **prompt_lines(void *ctx, size_t *count)
 static int game_loop(play_session *s)
 {
     rp_cli_set_completions(prompt_lines, s);
-    rp_match *m = &s->match;
+    rp_match *m = s->match;
+    const rp_game *game = rp_match_game(m);
     bool redraw = true;
     char line[MAX_INPUT + 1];
     while (!rp_match_over(m)) {
-        int p = m->game->current_player(&m->state);
+        int p = rp_match_to_move(m);
         if (!rp_match_is_human(m, p)) {
             if (ai_turn(s) != RP_EXIT_OK)
                 return RP_EXIT_FAIL;
@@ -725,7 +725,7 @@ static int game_loop(play_session *s)
                 s->open_previous = -1;
                 if (!hand_over(s, p))
                     return RP_EXIT_OK;
-                if (m->game->current_player(&m->state) != p)
+                if (rp_match_to_move(m) != p)
                     continue; /* the hand-over took a move back */
             } else if (rp_match_humans(m) > 1) {
                 open_turn_change(s, p);
@@ -737,7 +737,7 @@ static int game_loop(play_session *s)
             show_turn(s, p);
         redraw = false;
         char prompt[64];
-        snprintf(prompt, sizeof prompt, "%s> ", rp_seat_name(m->game, p));
+        snprintf(prompt, sizeof prompt, "%s> ", rp_seat_name(game, p));
         int rc = rp_cli_read_line(prompt, line, sizeof line);
         if (rc == RP_LINE_EOF) {
             printf("\n");
@@ -749,7 +749,7 @@ static int game_loop(play_session *s)
         if (outcome == LEAVE)
             return RP_EXIT_OK;
         redraw = outcome == REDRAW;
-        if (m->game->current_player(&m->state) != p)
+        if (rp_match_to_move(m) != p)
             redraw = true;
     }
     game_over_screen(s);
@@ -840,18 +840,19 @@ static int resume_match(play_session *s, const char *path)
         return RP_EXIT_FAIL;
     }
     rp_error err;
-    int rc = rp_record_read(&s->match, in, path, &err);
+    s->match = rp_record_read(in, path, &err);
     fclose(in);
-    if (rc < 0) {
+    if (!s->match) {
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         return RP_EXIT_FAIL;
     }
-    if (rp_match_over(&s->match)) {
+    if (rp_match_over(s->match)) {
         char status[256];
-        rp_match_status(&s->match, status, sizeof status);
+        rp_match_status(s->match, status, sizeof status);
         fprintf(stderr, "ramparts play: the game in %s is over (%s): nothing to resume\n", path,
                 status);
-        rp_match_free(&s->match);
+        rp_match_free(s->match);
+        s->match = NULL;
         return RP_EXIT_FAIL;
     }
     return RP_EXIT_OK;
@@ -860,23 +861,25 @@ static int resume_match(play_session *s, const char *path)
 static int new_match(play_session *s, const play_args *a)
 {
     rp_error err;
-    if (rp_match_new(&s->match, a->game, &a->cfg, &err) < 0)
+    s->match = rp_match_new(a->game, &a->cfg, &err);
+    if (!s->match)
         return rp_cli_usage_error("play", "%s", err.msg);
-    if (a->position && rp_match_load(&s->match, a->position, &err) < 0) {
-        rp_match_free(&s->match);
+    if (a->position && rp_match_load(s->match, a->position, &err) < 0) {
+        rp_match_free(s->match);
+        s->match = NULL;
         return rp_cli_usage_error("play", "--position: %s", err.msg);
     }
-    const int players = a->game->num_players(&s->match.state);
+    const int players = rp_match_players(s->match);
     for (int p = 0; p < players; p++)
-        rp_match_set_player(&s->match, p, p == 0 ? RP_HUMAN : DEFAULT_OPPONENT, NULL);
+        rp_match_set_player(s->match, p, p == 0 ? RP_HUMAN : DEFAULT_OPPONENT, NULL);
     return RP_EXIT_OK;
 }
 
 static int seat_players(play_session *s, const play_args *a)
 {
-    const int players = s->match.game->num_players(&s->match.state);
+    const int players = rp_match_players(s->match);
     /* A resumed game against the AI: an AI's seat holds what no human saw, so it stays an AI. */
-    const bool sealed = a->resume && rp_match_keeps_secrets(&s->match);
+    const bool sealed = a->resume && rp_match_keeps_secrets(s->match);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         if (!a->who[p][0])
             continue;
@@ -884,13 +887,13 @@ static int seat_players(play_session *s, const play_args *a)
         if (p >= players)
             return rp_cli_usage_error("play", "--seat %d: this game has seats 0 to %d", p,
                                       players - 1);
-        if (sealed && !rp_match_is_human(&s->match, p) && strcmp(a->who[p], RP_HUMAN) == 0)
+        if (sealed && !rp_match_is_human(s->match, p) && strcmp(a->who[p], RP_HUMAN) == 0)
             return rp_cli_usage_error("play",
                                       "--seat %d=%s: %s (seat %d) was played by %s, whose cards "
                                       "no human has seen: it stays an AI until the game ends",
-                                      p, a->who[p], rp_seat_name(s->match.game, p), p,
-                                      s->match.seats[p]);
-        if (rp_match_set_player(&s->match, p, a->who[p], &err) < 0)
+                                      p, a->who[p], rp_seat_name(rp_match_game(s->match), p), p,
+                                      rp_match_player(s->match, p));
+        if (rp_match_set_player(s->match, p, a->who[p], &err) < 0)
             return rp_cli_usage_error("play", "--seat %d=%s: %s", p, a->who[p], err.msg);
     }
     return RP_EXIT_OK;
@@ -898,20 +901,22 @@ static int seat_players(play_session *s, const play_args *a)
 
 static void greet(const play_session *s, bool resumed, bool dealt, FILE *out)
 {
-    const rp_match *m = &s->match;
-    fprintf(out, "%s", m->game->title);
+    const rp_match *m = s->match;
+    const rp_game *game = rp_match_game(m);
+    const size_t moves = rp_match_moves(m);
+    fprintf(out, "%s", game->title);
     if (resumed)
-        fprintf(out, ", resumed after %zu move%s", m->num_moves, m->num_moves == 1 ? "" : "s");
-    const int players = m->game->num_players(&m->state);
+        fprintf(out, ", resumed after %zu move%s", moves, moves == 1 ? "" : "s");
+    const int players = rp_match_players(m);
     const int humans = rp_match_humans(m);
     if (humans > 1)
         fprintf(out, ": %d players at one terminal (%s)", humans,
-                m->game->flags & RP_HIDDEN_INFO
+                game->flags & RP_HIDDEN_INFO
                     ? "the screen is cleared between them whenever one holds something private"
                     : "nothing is hidden: the turn passes on the same screen");
     for (int p = 0; p < players && humans == 1; p++)
         if (rp_match_is_human(m, p))
-            fprintf(out, ": you are %s (seat %d)", rp_seat_name(m->game, p), p);
+            fprintf(out, ": you are %s (seat %d)", rp_seat_name(game, p), p);
     fprintf(out, ". Type 'help' for commands.\n");
     if (dealt)
         fprintf(out,
@@ -935,8 +940,8 @@ static void welcome(play_session *s, bool resumed, bool dealt)
     if (fclose(mem) == 0 && !s->in_place)
         rp_cli_write_wrapped(stdout, text, rp_cli_width(stdout)); /* broken at words */
     else if (text)
-        for (int p = 0; p < s->match.game->num_players(&s->match.state); p++)
-            if (rp_match_is_human(&s->match, p))
+        for (int p = 0; p < rp_match_players(s->match); p++)
+            if (rp_match_is_human(s->match, p))
                 tell(s, p, text, len);
     free(text);
 }
@@ -961,23 +966,22 @@ int rp_cmd_play(int argc, char **argv)
         return rc;
     rc = seat_players(&s, &a);
     rp_error err;
-    if (rc == RP_EXIT_OK &&
-        rp_cli_record_open(&s.match, a.resume ? a.resume : a.record, &err) < 0) {
+    if (rc == RP_EXIT_OK && rp_cli_record_open(s.match, a.resume ? a.resume : a.record, &err) < 0) {
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }
     bool dealt = false;
     if (rc == RP_EXIT_OK && a.resume &&
-        rp_match_deal_unseen(&s.match, fresh_seed(), &dealt, &err) < 0) {
+        rp_match_deal_unseen(s.match, fresh_seed(), &dealt, &err) < 0) {
         fprintf(stderr, "ramparts play: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }
     if (rc == RP_EXIT_OK) {
-        rp_cli_record_snapshot(&s.match);
+        rp_cli_record_snapshot(s.match);
         welcome(&s, a.resume != NULL, dealt);
         rc = game_loop(&s);
         rp_cli_set_completions(NULL, NULL);
-        int saved = rp_cli_record_save(&s.match);
+        int saved = rp_cli_record_save(s.match);
         if (rc == RP_EXIT_OK)
             rc = saved;
     }
@@ -985,6 +989,6 @@ int rp_cmd_play(int argc, char **argv)
         forget(&s, p);
         free(s.log[p]);
     }
-    rp_match_free(&s.match);
+    rp_match_free(s.match);
     return rc;
 }

@@ -22,15 +22,6 @@ static void replay_help(void)
            "A game against the AI that is not over is shown only as its human seats saw it.\n");
 }
 
-/* The number of moves in history entries before i, plus one if i is a move. */
-static size_t move_number_at(const rp_match *m, size_t i)
-{
-    size_t n = 0;
-    for (size_t k = 0; k <= i && k < m->length; k++)
-        n += m->history[k].kind == RP_ENTRY_MOVE;
-    return n;
-}
-
 static void show_end(const rp_match *m, int viewer)
 {
     char over[RP_ERROR_TEXT];
@@ -43,8 +34,8 @@ static void show_end(const rp_match *m, int viewer)
 
 static void show_all(const rp_match *m, int viewer, bool color)
 {
-    for (size_t i = 0; i < m->length; i++)
-        rp_cli_show_entry(m, i, move_number_at(m, i), viewer, color, stdout);
+    for (size_t i = 0; i < rp_match_length(m); i++)
+        rp_cli_show_entry(m, i, viewer, color, stdout);
     show_end(m, viewer);
 }
 
@@ -52,20 +43,20 @@ static void show_all(const rp_match *m, int viewer, bool color)
 static void show_position(const rp_match *m, size_t shown, int viewer, bool color)
 {
     if (shown == 0) {
-        printf("-- The start (%zu move%s; Enter or 'n' for the next) --\n\n", m->num_moves,
-               m->num_moves == 1 ? "" : "s");
-        rp_state st;
-        rp_match_state_at(m, 0, &st);
-        rp_cli_render(m->game, &st, viewer, color, rp_cli_width(stdout), stdout);
+        const size_t moves = rp_match_moves(m);
+        printf("-- The start (%zu move%s; Enter or 'n' for the next) --\n\n", moves,
+               moves == 1 ? "" : "s");
+        rp_cli_render(m, 0, viewer, color, rp_cli_width(stdout), stdout);
         return;
     }
-    rp_cli_show_entry(m, shown - 1, move_number_at(m, shown - 1), viewer, color, stdout);
-    if (shown == m->length)
+    rp_cli_show_entry(m, shown - 1, viewer, color, stdout);
+    if (shown == rp_match_length(m))
         show_end(m, viewer);
 }
 
 static void step(const rp_match *m, int viewer, bool color)
 {
+    const size_t length = rp_match_length(m), moves = rp_match_moves(m);
     size_t shown = 0;
     char line[128];
     show_position(m, shown, viewer, color);
@@ -81,7 +72,7 @@ static void step(const rp_match *m, int viewer, bool color)
         if (strcmp(line, "q") == 0 || strcmp(line, "quit") == 0)
             return;
         if (!*line || strcmp(line, "n") == 0 || strcmp(line, "next") == 0) {
-            if (shown == m->length) {
+            if (shown == length) {
                 printf("That was the end ('p' goes back, 'q' leaves).\n");
                 continue;
             }
@@ -93,13 +84,12 @@ static void step(const rp_match *m, int viewer, bool color)
             }
             shown--;
         } else if (end != line && !*end && jump >= 0) {
-            if ((unsigned long)jump > m->num_moves)
-                printf("The game has %zu move%s: here is the last.\n", m->num_moves,
-                       m->num_moves == 1 ? "" : "s");
-            size_t target = 0;
-            for (size_t moves = 0; target < m->length && moves < (size_t)jump; target++)
-                moves += m->history[target].kind == RP_ENTRY_MOVE;
-            shown = target;
+            if ((unsigned long)jump > moves)
+                printf("The game has %zu move%s: here is the last.\n", moves,
+                       moves == 1 ? "" : "s");
+            /* Just after the jump-th move (the end when there is none). */
+            const size_t at = jump ? rp_match_move_index(m, (size_t)jump - 1) : 0;
+            shown = jump && at < length ? at + 1 : jump ? length : 0;
         } else {
             printf("Enter or 'n' next, 'p' back, a move number, 'q' to leave.\n");
             continue;
@@ -117,19 +107,21 @@ static void result_words(const rp_match *m, FILE *out)
         rp_cli_result_line(m, over, out);
         return;
     }
-    const int next = m->game->current_player(&m->state);
-    fprintf(out, "Unfinished: %s (seat %d) was to play.\n", rp_seat_name(m->game, next), next);
+    const int next = rp_match_to_move(m);
+    fprintf(out, "Unfinished: %s (seat %d) was to play.\n", rp_seat_name(rp_match_game(m), next),
+            next);
 }
 
 /* The record in words: the game, who played, how long, the result; and what else to ask. */
 static void summary(const rp_match *m, const char *path, bool hints)
 {
-    printf("%s: %s, %zu move%s, verified.\n", path, m->game->title, m->num_moves,
-           m->num_moves == 1 ? "" : "s");
-    const int players = m->game->num_players(&m->state);
+    const rp_game *game = rp_match_game(m);
+    const size_t moves = rp_match_moves(m);
+    printf("%s: %s, %zu move%s, verified.\n", path, game->title, moves, moves == 1 ? "" : "s");
+    const int players = rp_match_players(m);
     printf("Players:");
     for (int p = 0; p < players; p++)
-        printf("%s %s (seat %d) %s", p ? "," : "", rp_seat_name(m->game, p), p, m->seats[p]);
+        printf("%s %s (seat %d) %s", p ? "," : "", rp_seat_name(game, p), p, rp_match_player(m, p));
     printf(".\n");
     result_words(m, stdout);
     if (hints)
@@ -151,8 +143,8 @@ static int summary_json(const rp_match *m, const char *path)
         words[--len] = '\0';
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", path);
-    cJSON_AddStringToObject(o, "game", m->game->id);
-    cJSON_AddNumberToObject(o, "moves", (double)m->num_moves);
+    cJSON_AddStringToObject(o, "game", rp_match_game(m)->id);
+    cJSON_AddNumberToObject(o, "moves", (double)rp_match_moves(m));
     cJSON_AddStringToObject(o, "status", status);
     cJSON_AddStringToObject(o, "result", words ? words : "");
     char *text = cJSON_PrintUnformatted(o);
@@ -204,37 +196,36 @@ int rp_cmd_replay(int argc, char **argv)
         fprintf(stderr, "ramparts replay: cannot open %s\n", path);
         return RP_EXIT_FAIL;
     }
-    rp_match m;
     rp_error err = {{0}};
-    int rc = rp_record_read(&m, in, path, &err);
+    rp_match *m = rp_record_read(in, path, &err);
     if (in != stdin)
         fclose(in);
-    if (rc < 0) {
+    if (!m) {
         fprintf(stderr, "ramparts replay: %s\n", err.msg);
         return RP_EXIT_FAIL;
     }
+    const rp_game *game = rp_match_game(m);
     int viewer = RP_SPECTATOR;
-    if (seat &&
-        (viewer = rp_cli_viewer("replay", m.game, m.game->num_players(&m.state), seat)) == -3) {
-        rp_match_free(&m);
+    if (seat && (viewer = rp_cli_viewer("replay", game, rp_match_players(m), seat)) == -3) {
+        rp_match_free(m);
         return RP_EXIT_USAGE;
     }
-    if ((show || stepping) && !rp_match_may_show(&m, viewer)) {
+    if ((show || stepping) && !rp_match_may_show(m, viewer)) {
         fprintf(stderr,
                 "ramparts replay: %s: the game is not over and %s (seat %d) is played by %s: "
                 "until it ends only the human seats' views and the spectator's are shown\n",
-                path, rp_seat_name(m.game, viewer), viewer, m.seats[viewer]);
-        rp_match_free(&m);
+                path, rp_seat_name(game, viewer), viewer, rp_match_player(m, viewer));
+        rp_match_free(m);
         return RP_EXIT_FAIL;
     }
     const bool color = rp_cli_color(stdout);
     if (show)
-        show_all(&m, viewer, color);
+        show_all(m, viewer, color);
     if (stepping)
-        step(&m, viewer, color);
-    rc = json ? summary_json(&m, path) : RP_EXIT_OK;
+        step(m, viewer, color);
+    int rc = json ? summary_json(m, path) : RP_EXIT_OK;
     if (!json)
-        summary(&m, path, !show && !stepping);
-    rp_match_free(&m);
+        summary(m, path, !show && !stepping);
+    rp_match_free(m);
     return rc;
 }

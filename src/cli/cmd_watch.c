@@ -80,7 +80,7 @@ static int seat_ais(rp_match *m, char *list)
     int n = rp_ai_split_specs(list, specs, RP_MAX_PLAYERS);
     if (n <= 0)
         return rp_cli_usage_error("watch", "--ai: a list of AIs, e.g. easy,greedy");
-    for (int p = 0; p < m->game->num_players(&m->state); p++) {
+    for (int p = 0; p < rp_match_players(m); p++) {
         rp_error err;
         const char *spec = specs[p < n ? p : n - 1];
         if (strcmp(spec, RP_HUMAN) == 0 || rp_match_set_player(m, p, spec, &err) < 0)
@@ -92,8 +92,9 @@ static int seat_ais(rp_match *m, char *list)
 
 static int watch_game(rp_match *m, int viewer, long pace, bool color)
 {
-    printf("%s, watched as %s.\n\n", m->game->title, rp_viewer_name(m->game, viewer));
-    rp_cli_render(m->game, &m->state, viewer, color, rp_cli_width(stdout), stdout);
+    const rp_game *game = rp_match_game(m);
+    printf("%s, watched as %s.\n\n", game->title, rp_viewer_name(game, viewer));
+    rp_cli_render(m, rp_match_length(m), viewer, color, rp_cli_width(stdout), stdout);
     while (!rp_match_over(m)) {
         rp_genmove g;
         rp_error err;
@@ -101,14 +102,12 @@ static int watch_game(rp_match *m, int viewer, long pace, bool color)
             fprintf(stderr, "ramparts watch: %s\n", err.msg);
             return RP_EXIT_FAIL;
         }
-        if (m->game->tool_turn_cap && m->game->turn_number &&
-            m->game->turn_number(&m->state) > m->game->tool_turn_cap) {
-            printf("Stopped after %d turns (the tools' cap): unfinished.\n",
-                   m->game->tool_turn_cap);
+        if (game->tool_turn_cap && rp_match_turn(m) > game->tool_turn_cap) {
+            printf("Stopped after %d turns (the tools' cap): unfinished.\n", game->tool_turn_cap);
             return RP_EXIT_OK;
         }
         printf("\n");
-        rp_cli_show_entry(m, m->length - 1, m->num_moves, viewer, color, stdout);
+        rp_cli_show_entry(m, rp_match_length(m) - 1, viewer, color, stdout);
         fflush(stdout);
         rp_cli_sleep_ms(pace);
     }
@@ -129,24 +128,24 @@ int rp_cmd_watch(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != RP_EXIT_OK)
         return rc;
-    rp_match m;
     rp_error err;
-    if (rp_match_new(&m, a.game, &a.cfg, &err) < 0)
+    rp_match *m = rp_match_new(a.game, &a.cfg, &err);
+    if (!m)
         return rp_cli_usage_error("watch", "%s", err.msg);
-    const int players = a.game->num_players(&m.state);
+    const int players = rp_match_players(m);
     int viewer = a.seat ? rp_cli_viewer("watch", a.game, players, a.seat) : RP_SPECTATOR;
-    rc = viewer == -3 ? RP_EXIT_USAGE : seat_ais(&m, a.ai_list);
-    if (rc == RP_EXIT_OK && a.record && rp_cli_record_open(&m, a.record, &err) < 0) {
+    rc = viewer == -3 ? RP_EXIT_USAGE : seat_ais(m, a.ai_list);
+    if (rc == RP_EXIT_OK && a.record && rp_cli_record_open(m, a.record, &err) < 0) {
         fprintf(stderr, "ramparts watch: %s\n", err.msg);
         rc = RP_EXIT_FAIL;
     }
     if (rc == RP_EXIT_OK) {
-        rc = watch_game(&m, viewer, a.pace, rp_cli_color(stdout));
+        rc = watch_game(m, viewer, a.pace, rp_cli_color(stdout));
         if (a.record) {
-            int saved = rp_cli_record_save(&m);
+            int saved = rp_cli_record_save(m);
             rc = rc == RP_EXIT_OK ? saved : rc;
         }
     }
-    rp_match_free(&m);
+    rp_match_free(m);
     return rc;
 }

@@ -58,8 +58,8 @@ static int open_default(const rp_match *m, rp_error *err)
         char suffix[16] = "";
         if (n > 1)
             snprintf(suffix, sizeof suffix, "-%d", n);
-        snprintf(record_path, sizeof record_path, "%s/%s-%s-%llu%s.rec", dir, m->game->id, stamp,
-                 (unsigned long long)m->config.seed, suffix);
+        snprintf(record_path, sizeof record_path, "%s/%s-%s-%llu%s.rec", dir, rp_match_game(m)->id,
+                 stamp, (unsigned long long)rp_match_config(m)->seed, suffix);
         record_fd = open(record_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (record_fd >= 0)
             return RP_OK;

@@ -26,7 +26,17 @@ static int options_text(const rp_game *game, const rp_config *cfg, char *buf, si
     return RP_OK;
 }
 
-static int write_entry(const rp_game *game, const rp_entry *e, const void *st, FILE *out)
+/* "0+2": the seats of a mask, lowest first. */
+static void write_seats(uint32_t seats, FILE *out)
+{
+    for (int p = 0, first = 1; p < RP_MAX_PLAYERS; p++)
+        if (seats & 1u << p) {
+            fprintf(out, "%s%d", first ? "" : "+", p);
+            first = 0;
+        }
+}
+
+static int write_entry(const rp_game *game, const rp__entry *e, const void *st, FILE *out)
 {
     char text[RP_ACTION_TEXT];
     switch (e->kind) {
@@ -41,15 +51,17 @@ static int write_entry(const rp_game *game, const rp_entry *e, const void *st, F
         break;
     case RP_ENTRY_RESAMPLE:
         fprintf(out, "[resample ");
-        for (int p = 0, first = 1; p < RP_MAX_PLAYERS; p++)
-            if (e->seats ? (e->seats & 1u << p) != 0 : p == e->seat) {
-                fprintf(out, "%s%d", first ? "" : "+", p);
-                first = 0;
-            }
+        write_seats(e->seats ? e->seats : 1u << e->seat, out);
         fprintf(out, " %" PRIu64 "]\n", e->value);
         break;
-    case RP_ENTRY_RESIGN:
-        fprintf(out, "[resign %d]\n", e->seat);
+    case RP_ENTRY_END:
+        if (e->reason == RP_END_RESIGNED) { /* the line records wrote before other endings */
+            fprintf(out, "[resign %d]\n", e->seat);
+            break;
+        }
+        fprintf(out, "[end %s%s", rp_end_word(e->reason), e->seats ? " " : "");
+        write_seats(e->seats, out);
+        fprintf(out, "]\n");
         break;
     }
     return RP_OK;
@@ -63,7 +75,7 @@ int rp_record_write(const rp_match *m, FILE *out)
         return RP_ENOSPACE;
     fprintf(out, "# Ramparts game record\n[game %s]\n[seed %" PRIu64 "]\n[options %s]\n", game->id,
             m->config.seed, options);
-    for (int p = 0; p < game->num_players(&m->state); p++)
+    for (int p = 0; p < rp_match_players(m); p++)
         fprintf(out, "[seat %d %s]\n", p, m->seats[p]);
     if (m->from_position)
         fprintf(out, "[position %s]\n", m->position);
@@ -75,7 +87,7 @@ int rp_record_write(const rp_match *m, FILE *out)
     for (size_t i = 0; i < m->length; i++) {
         if (write_entry(game, &m->history[i], &st, out) < 0)
             return RP_EINVAL;
-        rp_match_apply_entry(m, &m->history[i], &st);
+        rp__apply_entry(m, &m->history[i], &st);
     }
     return ferror(out) ? RP_EIO : RP_OK;
 }
@@ -153,7 +165,7 @@ static int start_match(record_reader *r, rp_error *err)
          * replaced by the position, which reports the options in effect. */
         rp_config defaults;
         rp_config_default(r->game, &defaults);
-        if (rp_match_new(r->m, r->game, &defaults, &inner) < 0)
+        if (!(r->m = rp_match_new(r->game, &defaults, &inner)))
             return rp_fail(err, RP_EPARSE, "%s: %s", r->name, inner.msg);
         r->started = true;
         r->m->config = r->cfg;
@@ -163,12 +175,12 @@ static int start_match(record_reader *r, rp_error *err)
         if (check_position_options(r, err) < 0)
             return RP_EPARSE;
     } else {
-        if (rp_match_new(r->m, r->game, &r->cfg, &inner) < 0)
+        if (!(r->m = rp_match_new(r->game, &r->cfg, &inner)))
             return rp_fail(err, RP_EPARSE, "%s:%ld: %s", r->name,
                            r->options_line ? r->options_line : r->line, inner.msg);
         r->started = true;
     }
-    const int players = r->game->num_players(&r->m->state);
+    const int players = rp_match_players(r->m);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         if (!r->seats[p][0])
             continue;
@@ -251,10 +263,21 @@ static bool parse_seats(char *text, bool several_allowed, uint64_t *seat, uint32
     return count == 1 || (count > 1 && several_allowed);
 }
 
+/* Append a history line's entry, the match started first. */
+static int append_entry(record_reader *r, const char *key, const rp__entry *e, rp_error *err)
+{
+    if (start_match(r, err) < 0)
+        return RP_EPARSE;
+    rp_error inner;
+    if (rp__match_append(r->m, e, &inner) < 0)
+        return fail_at(r, err, "[%s]: %s", key, inner.msg);
+    return RP_OK;
+}
+
 /* [undo S N], [resample S SEED] or [resample S+T SEED], [resign S]: a history line. */
 static int read_history_header(record_reader *r, const char *key, char *value, rp_error *err)
 {
-    rp_entry e = {0};
+    rp__entry e = {0};
     char *save = NULL;
     char *seat_text = strtok_r(value, " ", &save), *arg = strtok_r(NULL, " ", &save),
          *extra = strtok_r(NULL, " ", &save);
@@ -268,15 +291,31 @@ static int read_history_header(record_reader *r, const char *key, char *value, r
                                                   : "SEAT[+SEAT...] SEED");
     e.seat = (int)seat;
     e.value = n;
-    e.kind = resign                     ? RP_ENTRY_RESIGN
-             : strcmp(key, "undo") == 0 ? RP_ENTRY_UNDO
-                                        : RP_ENTRY_RESAMPLE;
-    if (start_match(r, err) < 0)
-        return RP_EPARSE;
-    rp_error inner;
-    if (rp__match_append(r->m, &e, &inner) < 0)
-        return fail_at(r, err, "[%s]: %s", key, inner.msg);
-    return RP_OK;
+    e.kind = resign ? RP_ENTRY_END : strcmp(key, "undo") == 0 ? RP_ENTRY_UNDO : RP_ENTRY_RESAMPLE;
+    if (resign) {
+        e.reason = RP_END_RESIGNED;
+        e.seats = 1u << seat;
+    }
+    return append_entry(r, key, &e, err);
+}
+
+/* [end WORD] or [end WORD S+T...]: an ending other than the rules' and its losers. */
+static int read_end(record_reader *r, char *value, rp_error *err)
+{
+    rp__entry e = {.kind = RP_ENTRY_END};
+    char *save = NULL;
+    char *word = strtok_r(value, " ", &save), *seats = strtok_r(NULL, " ", &save),
+         *extra = strtok_r(NULL, " ", &save);
+    uint64_t first = 0;
+    e.reason = word ? rp_end_from_word(word) : RP_END_NONE;
+    if (e.reason == RP_END_NONE || extra || (seats && !parse_seats(seats, true, &first, &e.seats)))
+        return fail_at(r, err,
+                       "[end WORD] or [end WORD SEAT[+SEAT...]] expected, WORD one of resigned, "
+                       "time, abandoned, agreed, adjudicated, decided");
+    if (seats && !e.seats)
+        e.seats = 1u << first; /* parse_seats gives a lone seat as the seat alone */
+    e.seat = seats ? (int)first : -1;
+    return append_entry(r, "end", &e, err);
 }
 
 static int read_header(record_reader *r, char *line, rp_error *err)
@@ -293,6 +332,8 @@ static int read_header(record_reader *r, char *line, rp_error *err)
     value = trim(value);
     if (strcmp(key, "undo") == 0 || strcmp(key, "resample") == 0 || strcmp(key, "resign") == 0)
         return read_history_header(r, key, value, err);
+    if (strcmp(key, "end") == 0)
+        return read_end(r, value, err);
     static const char *const headers[] = {"game",     "options", "seed", "seat",
                                           "position", "result",  "date", "event"};
     bool known = false;
@@ -351,7 +392,8 @@ static int read_move(record_reader *r, const char *move, rp_error *err)
         return RP_EPARSE;
     rp_error inner;
     if (rp_match_play_text(r->m, move, &inner) < 0)
-        return fail_at(r, err, "move '%.64s' (move %zu): %s", move, r->m->num_moves + 1, inner.msg);
+        return fail_at(r, err, "move '%.64s' (move %zu): %s", move, rp_match_moves(r->m) + 1,
+                       inner.msg);
     return RP_OK;
 }
 
@@ -397,16 +439,14 @@ static int read_lines(record_reader *r, FILE *in, rp_error *err)
     return rc < 0 ? rc : check_result(r, err);
 }
 
-int rp_record_read(rp_match *m, FILE *in, const char *name, rp_error *err)
+rp_match *rp_record_read(FILE *in, const char *name, rp_error *err)
 {
-    record_reader r = {.m = m, .name = name};
-    memset(m, 0, sizeof *m);
+    record_reader r = {.name = name};
     int rc = read_lines(&r, in, err);
     free(r.position);
     if (rc < 0) {
-        if (r.started)
-            rp_match_free(m);
-        memset(m, 0, sizeof *m);
+        rp_match_free(r.m);
+        return NULL;
     }
-    return rc;
+    return r.m;
 }

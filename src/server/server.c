@@ -286,8 +286,7 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     job->game_id = t->row.id;
     job->ply = (int64_t)rs_table_ply(t);
     job->seat = seat;
-    job->game = t->game;
-    rp_state_copy(t->game, &job->state, &t->match.state);
+    job->match = rp_match_clone(t->match);
     rs_server_ai_seat_spec(srv, t, seat, job->level, sizeof job->level);
     job->seed = rs_seed_new();
     if (rs_workers_submit(srv->workers, job)) {

@@ -1164,8 +1164,7 @@ static int h_hint(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     job->game_id = t->row.id;
     job->ply = (int64_t)rs_table_ply(t);
     job->seat = seat;
-    job->game = t->game;
-    rp_state_copy(t->game, &job->state, &t->match.state);
+    job->match = rp_match_clone(t->match);
     snprintf(job->level, sizeof job->level, "%s", HINT_LEVEL);
     job->seed = rs_seed_new();
     keep_request_id(msg, job->request_id, sizeof job->request_id);
@@ -1184,15 +1183,14 @@ void rs_session_hint_result(rs_server *srv, const rs_job *job)
         job_error(srv, c, job, "hint", "stale", "the game moved on before the hint was ready");
         return;
     }
-    char text[RP_ACTION_TEXT];
-    if (!job->ok || t->game->action_to_text(&job->state, job->action, text, sizeof text) < 0) {
+    if (!job->ok || !job->move[0]) {
         job_error(srv, c, job, "hint", "server-error", "no hint could be found");
         return;
     }
     cJSON *m = message("hint");
     cJSON_AddNumberToObject(m, "game", (double)job->game_id);
     cJSON_AddNumberToObject(m, "ply", (double)job->ply);
-    cJSON_AddStringToObject(m, "move", text);
+    cJSON_AddStringToObject(m, "move", job->move);
     reply_to_job(srv, c, job, m);
 }
 

@@ -193,15 +193,9 @@ static void announce(rs_ctx *ctx, rs_table *t, const char *kind, int seat)
     broadcast_update(ctx, t, simple_cause_json, &c);
 }
 
-typedef struct move_cause_arg {
-    const rp_state *before;
-    int64_t ply;
-} move_cause_arg;
-
 static cJSON *move_cause_json(const rs_table *t, int viewer, const void *arg)
 {
-    const move_cause_arg *a = arg;
-    return rs_table_move_cause(t, viewer, a->before, a->ply);
+    return rs_table_move_cause(t, viewer, *(const int64_t *)arg);
 }
 
 static void broadcast_presence(rs_ctx *ctx, rs_table *t)
@@ -213,17 +207,21 @@ static void broadcast_presence(rs_ctx *ctx, rs_table *t)
 
 /* ---- results, records, ratings ---- */
 
+/* The result in words for the lobby and the record's comment ("Red wins: Blue resigned"),
+ * from the match's shares of the win. */
 static void result_text(rs_table *t, const char *reason, int who)
 {
     const rp_game *g = t->game;
     int n = t->row.seats, winners = 0, winner = -1;
     bool equal = true;
+    double returns[RP_MAX_PLAYERS];
+    rp_match_returns(t->match, returns);
     for (int s = 0; s < n; s++) {
-        if (t->returns[s] > 0.999) {
+        if (returns[s] > 0.999) {
             winners++;
             winner = s;
         }
-        if (t->returns[s] != t->returns[0])
+        if (returns[s] != returns[0])
             equal = false;
     }
     char head[96];
@@ -235,7 +233,7 @@ static void result_text(rs_table *t, const char *reason, int who)
         size_t len = 0;
         head[0] = '\0';
         for (int s = 0; s < n; s++)
-            if (t->returns[s] > 0)
+            if (returns[s] > 0)
                 len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", len ? " and " : "",
                                         rp_seat_name(g, s));
         snprintf(head + len, sizeof head - len, " share the win");
@@ -259,12 +257,7 @@ static void result_text(rs_table *t, const char *reason, int who)
  * players and say where and how it ended. */
 static void store_record(rs_ctx *ctx, rs_table *t)
 {
-    rp_match *m = &t->match;
-    for (int s = 0; s < t->row.seats; s++) {
-        const rs_seat_row *seat = &t->row.seat[s];
-        snprintf(m->seats[s], sizeof m->seats[s], "%s",
-                 seat->kind == RS_SEAT_AI ? seat->ai_level : RP_HUMAN);
-    }
+    const rp_match *m = t->match;
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -287,6 +280,8 @@ static void store_record(rs_ctx *ctx, rs_table *t)
 static void update_ratings(rs_ctx *ctx, rs_table *t)
 {
     const int n = t->row.seats;
+    double returns[RP_MAX_PLAYERS];
+    rp_match_returns(t->match, returns);
     rs_rating before[RP_MAX_PLAYERS];
     int64_t games[RP_MAX_PLAYERS];
     for (int s = 0; s < n; s++) {
@@ -306,9 +301,7 @@ static void update_ratings(rs_ctx *ctx, rs_table *t)
         for (int o = 0; o < n; o++) {
             if (o == s)
                 continue;
-            double score = t->returns[s] > t->returns[o]   ? 1.0
-                           : t->returns[s] < t->returns[o] ? 0.0
-                                                           : 0.5;
+            double score = returns[s] > returns[o] ? 1.0 : returns[s] < returns[o] ? 0.0 : 0.5;
             period[k++] = (rs_glicko2_game){before[o], score};
         }
         rs_rating after = rs_glicko2_update(before[s], period, k, RS_GLICKO2_TAU);
@@ -318,18 +311,24 @@ static void update_ratings(rs_ctx *ctx, rs_table *t)
     }
 }
 
-/* End the game: result, scores, record and ratings, all in this transaction. `who` is the
- * seat the reason concerns (who resigned, ran out of time, left), or -1. */
-static void finish(rs_ctx *ctx, rs_table *t, const char *reason, const double *returns, int who)
+/* End the game: the match's ending (none when its rules ended it), then the result, scores,
+ * record and ratings, all in this transaction. `reason` is the stored word ("resign",
+ * "time"...), `ending` the match's and `losers` the seats it names; `who` is the seat the
+ * reason concerns (who resigned, ran out of time, left), or -1. */
+static void finish(rs_ctx *ctx, rs_table *t, const char *reason, rp_end ending, uint32_t losers,
+                   int who)
 {
+    rp_error err = {{0}};
+    if (ending != RP_END_NONE && rp_match_end(t->match, ending, losers, &err) < 0)
+        rs_log("game %lld: the match refused its ending: %s", (long long)t->row.id, err.msg);
     rs_clock_stop(&t->clock, ctx->now_us);
     t->row.status = RS_GAME_OVER;
     t->row.ended_ms = ctx->now_ms;
     snprintf(t->row.end_reason, sizeof t->row.end_reason, "%s", reason);
-    for (int s = 0; s < t->row.seats; s++) {
-        t->returns[s] = returns[s];
+    double returns[RP_MAX_PLAYERS];
+    rp_match_returns(t->match, returns);
+    for (int s = 0; s < t->row.seats; s++)
         t->row.seat[s].score = returns[s];
-    }
     t->draw_offers = 0;
     t->takeback_by = -1;
     t->ai_ply = -1;
@@ -341,14 +340,47 @@ static void finish(rs_ctx *ctx, rs_table *t, const char *reason, const double *r
     rs_log("game %lld over: %s (%s)", (long long)t->row.id, t->row.end_reason, t->row.result_text);
 }
 
-/* Returns where `losers` (a seat mask) get nothing and the others share the win. */
-static void share_among_others(const rs_table *t, uint32_t losers, double *returns)
+/* The stored reasons of the endings that are not the rules', and the match's for each. */
+static const struct {
+    const char *word;
+    rp_end ending;
+} stored_endings[] = {{"resign", RP_END_RESIGNED},
+                      {"time", RP_END_TIME},
+                      {"agreement", RP_END_AGREED},
+                      {"abandoned", RP_END_ABANDONED}};
+
+/* A finished game read back: the match ends again as it ended (the stored reason, and the
+ * seats whose stored score is 0 as its losers), so its result, record and replay are the
+ * ones it had. */
+static void end_as_stored(rs_table *t)
 {
-    int others = 0;
-    for (int s = 0; s < t->row.seats; s++)
-        others += !(losers & (1u << s));
-    for (int s = 0; s < t->row.seats; s++)
-        returns[s] = (losers & (1u << s)) || others == 0 ? 0.0 : 1.0 / others;
+    for (size_t i = 0; i < sizeof stored_endings / sizeof stored_endings[0]; i++) {
+        if (strcmp(t->row.end_reason, stored_endings[i].word) != 0)
+            continue;
+        uint32_t losers = 0;
+        for (int s = 0; s < t->row.seats; s++)
+            if (t->row.seat[s].score <= 0)
+                losers |= 1u << s;
+        if (stored_endings[i].ending == RP_END_AGREED)
+            losers = 0;
+        rp_error err = {{0}};
+        if (rp_match_end(t->match, stored_endings[i].ending, losers, &err) < 0)
+            rs_log("game %lld: its stored ending '%s' does not hold: %s", (long long)t->row.id,
+                   t->row.end_reason, err.msg);
+        return;
+    }
+}
+
+/* Who plays each seat, as records spell it: "human" or the AI's level. */
+static void seat_players(rs_table *t)
+{
+    for (int s = 0; s < t->row.seats; s++) {
+        const rs_seat_row *seat = &t->row.seat[s];
+        const bool ai = seat->kind == RS_SEAT_AI;
+        rp_error err = {{0}};
+        if (rp_match_set_player(t->match, s, ai ? seat->ai_level : RP_HUMAN, &err) < 0)
+            rs_log("game %lld: seat %d: %s", (long long)t->row.id, s, err.msg);
+    }
 }
 
 /* ---- the start ---- */
@@ -362,7 +394,7 @@ static void start(rs_ctx *ctx, rs_table *t)
     t->row.seed = t->config.seed;
     rs_seed_commitment(t->config.seed, t->seed_commitment);
     rp_error err = {{0}};
-    if (rp_match_new(&t->match, t->game, &t->config, &err) < 0) {
+    if (!(t->match = rp_match_new(t->game, &t->config, &err))) {
         /* The options were tried at creation, so this cannot happen; end cleanly anyway. */
         rs_log("game %lld: cannot start: %s", (long long)t->row.id, err.msg);
         t->row.status = RS_GAME_ABORTED;
@@ -373,6 +405,7 @@ static void start(rs_ctx *ctx, rs_table *t)
         announce(ctx, t, "abort", -1);
         return;
     }
+    seat_players(t);
     t->row.status = RS_GAME_LIVE;
     t->row.started_ms = ctx->now_ms;
     rs_clock_init(&t->clock, (rs_clock_kind)t->row.clock_kind, t->row.initial_ms,
@@ -412,8 +445,7 @@ void rs_table_free(rs_table *t)
 {
     if (!t)
         return;
-    if (t->match.game)
-        rp_match_free(&t->match);
+    rp_match_free(t->match);
     free(t->meta);
     free(t->watchers);
     free(t);
@@ -511,10 +543,9 @@ static int replay_moves(rs_table *t, const rs_move_row *moves, size_t n, rs_err 
 {
     for (size_t i = 0; i < n; i++) {
         rp_error err = {{0}};
-        if ((size_t)moves[i].ply != i ||
-            t->game->current_player(&t->match.state) != moves[i].seat ||
+        if ((size_t)moves[i].ply != i || rp_match_to_move(t->match) != moves[i].seat ||
             !RS_GROW(t->meta, i, t->cap_meta, n) ||
-            rp_match_play(&t->match, moves[i].action, &err) < 0)
+            rp_match_play(t->match, moves[i].action, &err) < 0)
             return rs_fail(e, "server-error", "stored move %zu does not replay %s", i + 1, err.msg);
         t->meta[i] = (rs_move_meta){moves[i].v, moves[i].at_ms};
     }
@@ -553,11 +584,10 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
     for (int s = 0; s < row.seats; s++) {
         t->clock.remaining_ms[s] = row.remaining_ms[s];
         t->gone_since_us[s] = ctx->now_us;
-        t->returns[s] = row.seat[s].score;
     }
     if (row.status == RS_GAME_LIVE || row.status == RS_GAME_OVER) {
         rs_seed_commitment(row.seed, t->seed_commitment);
-        if (rp_match_new(&t->match, game, &t->config, &err) < 0) {
+        if (!(t->match = rp_match_new(game, &t->config, &err))) {
             rs_fail(e, "server-error", "game %lld: %s", (long long)id, err.msg);
             rs_table_free(t);
             return NULL;
@@ -573,6 +603,9 @@ rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
             return NULL;
         }
         free(moves);
+        seat_players(t);
+        if (row.status == RS_GAME_OVER)
+            end_as_stored(t);
     }
     if (row.status == RS_GAME_LIVE && row.running >= 0) {
         /* Charge what the seat used before the server went down, up to the server's last
@@ -722,10 +755,8 @@ static bool flag_if_out_of_time(rs_ctx *ctx, rs_table *t)
     int seat = rs_clock_flagged(&t->clock, ctx->now_us);
     if (seat < 0)
         return false;
-    double returns[RP_MAX_PLAYERS] = {0};
-    share_among_others(t, 1u << seat, returns);
     t->row.v++;
-    finish(ctx, t, "time", returns, seat);
+    finish(ctx, t, "time", RP_END_TIME, 1u << seat, seat);
     announce(ctx, t, "flag", seat);
     return true;
 }
@@ -743,37 +774,29 @@ int64_t rs_table_deadline_us(const rs_table *t)
 /* Play a legal action for `seat`: clock, history, store, result, then each viewer's update. */
 static int apply_move(rs_ctx *ctx, rs_table *t, int seat, rp_action action, rs_err *e)
 {
-    const rp_game *g = t->game;
-    rp_state before;
-    rp_state_copy(g, &before, &t->match.state);
-    const int turn_before = g->turn_number ? g->turn_number(&before) : 0;
+    const int turn_before = rp_match_turn(t->match);
     const int64_t ply = (int64_t)rs_table_ply(t);
     rp_error err = {{0}};
     if (!RS_GROW(t->meta, (size_t)ply, t->cap_meta, 128) ||
-        rp_match_play(&t->match, action, &err) < 0)
+        rp_match_play(t->match, action, &err) < 0)
         return rs_fail(e, "server-error", "cannot play it: %s", err.msg[0] ? err.msg : "no memory");
     t->row.v++;
     t->meta[ply] = (rs_move_meta){t->row.v, ctx->now_ms};
     rs_move_row stored = {ply, seat, action, t->row.v, ctx->now_ms};
     rs_store_move_write(ctx->store, t->row.id, &stored);
-    const int next = g->current_player(&t->match.state);
-    const bool turn_over =
-        next != seat || (g->turn_number && g->turn_number(&t->match.state) != turn_before);
+    const int next = rp_match_to_move(t->match);
+    const bool turn_over = next != seat || rp_match_turn(t->match) != turn_before;
     rs_clock_charge(&t->clock, ctx->now_us, turn_over);
     if (turn_over && next >= 0)
         rs_clock_start(&t->clock, next, ctx->now_us);
     t->draw_offers = 0;
     t->takeback_by = -1;
     t->ai_ply = -1;
-    if (next == RP_TERMINAL) {
-        double returns[RP_MAX_PLAYERS] = {0};
-        g->returns(&t->match.state, returns);
-        finish(ctx, t, "rules", returns, -1);
-    } else {
+    if (next == RP_TERMINAL)
+        finish(ctx, t, "rules", RP_END_NONE, 0, -1);
+    else
         save(ctx, t);
-    }
-    move_cause_arg arg = {&before, ply};
-    broadcast_update(ctx, t, move_cause_json, &arg);
+    broadcast_update(ctx, t, move_cause_json, &ply);
     return 0;
 }
 
@@ -815,18 +838,15 @@ int rs_table_catch_up(rs_ctx *ctx, rs_table *t, const rs_game_row *row, const rs
     rs_clock_resume(&t->clock,
                     ctx->now_ms > row->turn_wall_ms ? ctx->now_ms - row->turn_wall_ms : 0,
                     ctx->now_us);
-    const rp_game *g = t->game;
     for (size_t i = 0; i < n; i++) {
-        rp_state before;
-        rp_state_copy(g, &before, &t->match.state);
         const int64_t ply = moves[i].ply;
         rp_error err = {{0}};
-        if (g->current_player(&t->match.state) != moves[i].seat ||
+        if (rp_match_to_move(t->match) != moves[i].seat ||
             !RS_GROW(t->meta, (size_t)ply, t->cap_meta, 128) ||
-            rp_match_play(&t->match, moves[i].action, &err) < 0)
+            rp_match_play(t->match, moves[i].action, &err) < 0)
             return rs_fail(e, "server-error", "game %lld: stored move %lld does not replay %s",
                            (long long)t->row.id, (long long)ply + 1, err.msg);
-        const bool over = g->current_player(&t->match.state) == RP_TERMINAL;
+        const bool over = rp_match_over(t->match);
         if (over != (i + 1 == n && row->status == RS_GAME_OVER))
             return rs_fail(e, "server-error", "game %lld: ply %lld %s the game as stored",
                            (long long)t->row.id, (long long)ply + 1,
@@ -835,25 +855,16 @@ int rs_table_catch_up(rs_ctx *ctx, rs_table *t, const rs_game_row *row, const rs
         t->row.v = moves[i].v;
         if (over) { /* as finish() left it on the server that played it */
             t->row = *row;
-            for (int s = 0; s < row->seats; s++)
-                t->returns[s] = row->seat[s].score;
             rs_clock_stop(&t->clock, ctx->now_us);
         }
         t->draw_offers = 0;
         t->takeback_by = -1;
         t->ai_ply = -1;
-        move_cause_arg arg = {&before, ply};
-        broadcast_update(ctx, t, move_cause_json, &arg);
+        broadcast_update(ctx, t, move_cause_json, &ply);
     }
     t->row = *row;
     seats_stored(t);
     return 0;
-}
-
-/* The move played at `ply` (< rs_table_ply). */
-static const rp_entry *move_at(const rs_table *t, int64_t ply)
-{
-    return &t->match.history[ply];
 }
 
 int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *move,
@@ -867,12 +878,7 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
     }
     const int64_t n = (int64_t)rs_table_ply(t);
     if (ply < n) {
-        rp_state before;
-        rp_match_state_at(&t->match, (size_t)ply, &before);
-        rp_action a;
-        if (move_at(t, ply)->seat == seat &&
-            t->game->action_from_text(&before, move, &a, NULL) == RP_OK &&
-            a == move_at(t, ply)->action) {
+        if (rp_match_same_move(t->match, (size_t)ply, seat, move)) {
             *duplicate = true;
             return 0;
         }
@@ -891,13 +897,11 @@ int rs_table_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, const char *m
                        rp_seat_name(t->game, rs_table_to_move(t)));
     rp_action action;
     rp_error err = {{0}};
-    if (t->game->action_from_text(&t->match.state, move, &action, &err) < 0)
+    const int rc = rp_match_parse(t->match, move, &action, &err);
+    if (rc == RP_EILLEGAL)
+        return rs_fail(e, "illegal", "not a legal move here: %s", err.msg);
+    if (rc < 0)
         return rs_fail(e, "illegal", "cannot read the move: %s", err.msg);
-    if (!rp_is_legal(t->game, &t->match.state, action)) {
-        char why[RP_ERROR_TEXT];
-        rp_explain_illegal(t->game, &t->match.state, action, why, sizeof why);
-        return rs_fail(e, "illegal", "not a legal move here: %s", why);
-    }
     if (apply_move(ctx, t, seat, action, e) < 0)
         return -1;
     rs_log("game %lld: seat %d moves at ply %lld", (long long)t->row.id, seat, (long long)ply);
@@ -911,7 +915,7 @@ int rs_table_ai_move(rs_ctx *ctx, rs_table *t, int seat, int64_t ply, rp_action 
         return rs_fail(e, "stale", "the game moved on");
     if (flag_if_out_of_time(ctx, t))
         return rs_fail(e, "game-over", "out of time");
-    if (!rp_is_legal(t->game, &t->match.state, action))
+    if (!rp_match_is_legal(t->match, action))
         return rs_fail(e, "illegal", "the AI chose an illegal action %u", (unsigned)action);
     return apply_move(ctx, t, seat, action, e);
 }
@@ -920,10 +924,8 @@ int rs_table_resign(rs_ctx *ctx, rs_table *t, int seat, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
         return -1;
-    double returns[RP_MAX_PLAYERS] = {0};
-    share_among_others(t, 1u << seat, returns);
     t->row.v++;
-    finish(ctx, t, "resign", returns, seat);
+    finish(ctx, t, "resign", RP_END_RESIGNED, 1u << seat, seat);
     announce(ctx, t, "resign", seat);
     return 0;
 }
@@ -974,11 +976,6 @@ void rs_table_offers_load(rs_ctx *ctx, rs_table *t)
         t->takeback_by = -1;
 }
 
-bool rs_table_seat_connected(const rs_table *t, int seat)
-{
-    return t->connections[seat] > 0 || (t->remote_seats & (1u << seat));
-}
-
 int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
 {
     if (require_live(t, seat, e) < 0)
@@ -1006,9 +1003,7 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
     t->draw_offers |= me;
     t->row.v++;
     if ((t->draw_offers & human_mask(t)) == human_mask(t)) {
-        double returns[RP_MAX_PLAYERS] = {0};
-        share_among_others(t, 0, returns);
-        finish(ctx, t, "agreement", returns, -1);
+        finish(ctx, t, "agreement", RP_END_AGREED, 0, -1);
         announce(ctx, t, "draw", seat);
         return 0;
     }
@@ -1018,41 +1013,16 @@ int rs_table_draw(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e)
     return 0;
 }
 
-/* The first ply a takeback by `seat` removes: its last move. -1 when it has none. */
-static int64_t takeback_ply(const rs_table *t, int seat)
+static void do_takeback(rs_ctx *ctx, rs_table *t, int seat)
 {
-    for (int64_t i = (int64_t)rs_table_ply(t) - 1; i >= 0; i--)
-        if (move_at(t, i)->seat == seat)
-            return i;
-    return -1;
-}
-
-/* True when taking back the moves from `from` on would undo something revealed. */
-static bool reveals_since(const rs_table *t, int64_t from)
-{
-    rp_state st;
-    rp_match_state_at(&t->match, (size_t)from, &st);
-    for (int64_t i = from; i < (int64_t)rs_table_ply(t); i++) {
-        if (rp_action_reveals(t->game, &st, move_at(t, i)->action))
-            return true;
-        rp_match_apply_entry(&t->match, move_at(t, i), &st);
+    size_t from = 0;
+    rp_error err = {{0}};
+    if (rp_match_takeback_from(t->match, seat, &from, &err) < 0 ||
+        rp_match_takeback(t->match, seat, &err) < 0) { /* checked by the callers */
+        rs_log("game %lld: takeback by seat %d refused: %s", (long long)t->row.id, seat, err.msg);
+        return;
     }
-    return false;
-}
-
-bool rs_table_can_take_back(const rs_table *t, int seat)
-{
-    if (t->row.rated || seat < 0 || t->row.status != RS_GAME_LIVE)
-        return false;
-    const int64_t from = takeback_ply(t, seat);
-    return from >= 0 && !reveals_since(t, from);
-}
-
-static void do_takeback(rs_ctx *ctx, rs_table *t, int seat, int64_t from)
-{
-    while ((int64_t)rs_table_ply(t) > from) /* the engine's referee undo, one move at a time */
-        rp_match_undo(&t->match, NULL);
-    rs_store_moves_truncate(ctx->store, t->row.id, from);
+    rs_store_moves_truncate(ctx->store, t->row.id, (int64_t)from);
     rs_clock_charge(&t->clock, ctx->now_us, false);
     rs_clock_start(&t->clock, rs_table_to_move(t), ctx->now_us);
     t->takeback_by = -1;
@@ -1074,14 +1044,11 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
     if (strcmp(op, "offer") == 0) {
         if (t->takeback_by >= 0)
             return rs_fail(e, "already-offered", "a takeback is already asked for");
-        int64_t from = takeback_ply(t, seat);
-        if (from < 0)
-            return rs_fail(e, "not-allowed", "you have no move to take back");
-        if (reveals_since(t, from))
-            return rs_fail(e, "not-allowed",
-                           "something hidden was revealed since your last move: it stands");
+        rp_error why = {{0}};
+        if (rp_match_takeback_from(t->match, seat, NULL, &why) < 0)
+            return rs_fail(e, "not-allowed", "%s", why.msg);
         if ((human_mask(t) & ~(1u << seat)) == 0) { /* only AIs to ask: they agree */
-            do_takeback(ctx, t, seat, from);
+            do_takeback(ctx, t, seat);
             return 0;
         }
         t->takeback_by = seat;
@@ -1112,8 +1079,7 @@ int rs_table_takeback(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err
         announce(ctx, t, "takeback-accept", seat);
         return 0;
     }
-    int asker = t->takeback_by;
-    do_takeback(ctx, t, asker, takeback_ply(t, asker));
+    do_takeback(ctx, t, t->takeback_by);
     return 0;
 }
 
@@ -1129,13 +1095,11 @@ void rs_table_user_gone(rs_ctx *ctx, rs_table *t, int64_t user)
  * a claim decides); returns the first of them, who the result names. */
 static int end_abandoned(rs_ctx *ctx, rs_table *t, uint32_t gone)
 {
-    double returns[RP_MAX_PLAYERS] = {0};
-    share_among_others(t, gone, returns);
     int who = -1;
     for (int s = 0; s < t->row.seats && who < 0; s++)
         if (gone & (1u << s))
             who = s;
-    finish(ctx, t, "abandoned", returns, who);
+    finish(ctx, t, "abandoned", RP_END_ABANDONED, gone, who);
     return who;
 }
 
@@ -1160,21 +1124,6 @@ int rs_table_claim(rs_ctx *ctx, rs_table *t, int seat, uint32_t online, rs_err *
 }
 
 /* ---- expiry of games nobody comes back to ---- */
-
-bool rs_table_expirable(const rs_table *t, int64_t now_us, int64_t after_ms)
-{
-    const bool open = t->row.status == RS_GAME_OPEN;
-    if (!open && (t->row.status != RS_GAME_LIVE || rs_table_all_human(t) ||
-                  t->row.clock_kind == RS_CLOCK_CORRESPONDENCE))
-        return false;
-    if (now_us - t->kept_since_us < after_ms * 1000)
-        return false;
-    for (int s = 0; s < t->row.seats; s++)
-        if (t->row.seat[s].kind == RS_SEAT_HUMAN &&
-            (rs_table_seat_connected(t, s) || now_us - t->gone_since_us[s] < after_ms * 1000))
-            return false;
-    return true;
-}
 
 void rs_table_expire(rs_ctx *ctx, rs_table *t, int64_t after_ms)
 {
@@ -1225,12 +1174,8 @@ static cJSON *missed_json(const rs_table *t, int viewer, int64_t since, bool *tr
         *truncated = true;
     }
     cJSON *missed = cJSON_CreateArray();
-    rp_state st;
-    rp_match_state_at(&t->match, first, &st);
-    for (size_t i = first; i < n; i++) {
-        cJSON_AddItemToArray(missed, rs_table_move_cause(t, viewer, &st, (int64_t)i));
-        rp_match_apply_entry(&t->match, move_at(t, (int64_t)i), &st);
-    }
+    for (size_t i = first; i < n; i++)
+        cJSON_AddItemToArray(missed, rs_table_move_cause(t, viewer, (int64_t)i));
     return missed;
 }
 
@@ -1241,9 +1186,7 @@ static cJSON *last_move_json(const rs_table *t, int viewer)
     const size_t n = rs_table_ply(t);
     if (n == 0)
         return NULL;
-    rp_state before;
-    rp_match_state_at(&t->match, n - 1, &before);
-    return rs_table_move_cause(t, viewer, &before, (int64_t)(n - 1));
+    return rs_table_move_cause(t, viewer, (int64_t)(n - 1));
 }
 
 static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t since, cJSON *chat,

@@ -12,14 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clock.h"
 #include "outbox.h"
-#include "ramparts/engine.h"
-#include "store.h"
+#include "table_query.h"
 
 struct cJSON;
-
-#define RS_VIEWER_NONE (-3) /* a connection not watching */
 
 /* An error for a client: a stable code word and a sentence. */
 typedef struct rs_err {
@@ -44,54 +40,6 @@ typedef struct rs_ctx {
     bool shared;      /* other servers share the store: loading a game writes nothing */
 } rs_ctx;
 
-typedef struct rs_watcher {
-    uint64_t conn;
-    int64_t user;
-    int viewer;   /* a seat or RP_SPECTATOR */
-    bool joining; /* counted as connected to its seat, sent nothing until its snapshot */
-} rs_watcher;
-
-/* What the server adds to each move of the match's history: the version it took and when. */
-typedef struct rs_move_meta {
-    int64_t v;
-    int64_t at_ms;
-} rs_move_meta;
-
-typedef struct rs_table {
-    rs_game_row row; /* what is stored: settings, status, seats, version, clocks */
-    rs_seat_row stored_seat[RP_MAX_PLAYERS]; /* the seat rows as last written or read */
-    const rp_game *game;
-    rp_config config; /* resolved options, with the secret seed once started */
-    /* Once started, the game as the engine's facade keeps it (src/engine): the options in
-     * effect, the start, the position and the history, whose entries are the moves played
-     * (a takeback truncates it), so entry i is ply i. Before the start it is all zero. */
-    rp_match match;
-    rs_move_meta *meta; /* meta[i]: ply i's version and time */
-    size_t cap_meta;
-    rs_clock clock;
-    char names[RP_MAX_PLAYERS][RS_NAME_MAX + 1]; /* users in human seats */
-    int connections[RP_MAX_PLAYERS];             /* of each seat's user, watching */
-    int64_t gone_since_us[RP_MAX_PLAYERS];       /* when a seat's last connection left */
-    uint32_t draw_offers;                        /* seats offering a draw */
-    int takeback_by;                             /* the seat asking, or -1 */
-    uint32_t takeback_consent;                   /* seats that agreed to it */
-    double returns[RP_MAX_PLAYERS];              /* once over */
-    char seed_commitment[65];
-    rs_watcher *watchers;
-    size_t num_watchers, cap_watchers;
-    int64_t ai_ply;      /* the ply an AI job is working on, or -1 */
-    int64_t ai_since_us; /* when it was queued */
-    int64_t rematch_id;  /* the rematch created from this game, or 0 */
-    bool dirty;          /* changed since the last commit */
-    bool locked;         /* its row is locked by this iteration's transaction (cluster.c) */
-    int64_t lease_token; /* the fencing token of this server's lease on it, or 0 */
-    int64_t leased_elsewhere_until_us; /* another server's lease on it lasts until then */
-    int64_t announced_v;               /* the newest version another server announced (cluster.c) */
-    int64_t kept_since_us;             /* loaded, created, or last found kept by someone (expiry) */
-    uint32_t remote_seats;             /* seats whose users watch it on another live server */
-    int64_t published_user[RP_MAX_PLAYERS]; /* the users this server told the store watch it */
-} rs_table;
-
 /* The settings of a new game, checked by the server before rs_table_create. */
 typedef struct rs_table_settings {
     const rp_game *game;
@@ -103,10 +51,6 @@ typedef struct rs_table_settings {
     int64_t creator;
     int64_t rematch_of;
 } rs_table_settings;
-
-/* ---- queries (table_query.c) ---- */
-/* Games where a draw can be offered (their rules can end drawn: RP_CAN_DRAW). */
-bool rs_game_can_draw(const rp_game *game);
 
 /* A new game, inserted into the store. Starts at once when no seat is left to fill. */
 rs_table *rs_table_create(rs_ctx *ctx, const rs_table_settings *s, rs_err *e);
@@ -124,24 +68,6 @@ void rs_table_save(rs_ctx *ctx, rs_table *t);
  * game, a takeback...): the caller then reads the whole game again. */
 int rs_table_catch_up(rs_ctx *ctx, rs_table *t, const rs_game_row *row, const rs_move_row *moves,
                       size_t n, rs_err *e);
-
-/* The moves played (the ply); 0 before the start. */
-static inline size_t rs_table_ply(const rs_table *t)
-{
-    return t->match.num_moves;
-}
-
-/* The seat `user` sits in, or -1. */
-int rs_table_seat_of(const rs_table *t, int64_t user);
-/* True when no seat is an AI. */
-bool rs_table_all_human(const rs_table *t);
-/* True when `seat` could be granted a takeback now: an unrated live game, a move of its own to
- * take back, and nothing hidden revealed since (what rs_table_takeback would refuse). */
-bool rs_table_can_take_back(const rs_table *t, int seat);
-/* The seat to act, or -1 when none (not started, over). */
-int rs_table_to_move(const rs_table *t);
-/* Set the name shown for a user (after a guest registers). */
-void rs_table_rename(rs_table *t, int64_t user, const char *name);
 
 /* ---- lobby: seats before the start ---- */
 /* `conn`, the connection asking, counts as connected to the seat from the join on (its
@@ -171,19 +97,11 @@ bool rs_table_check_time(rs_ctx *ctx, rs_table *t);
 /* When the clock must be checked next (monotonic us), or RS_CLOCK_NEVER. */
 int64_t rs_table_deadline_us(const rs_table *t);
 
-/* Whether a seat counts as connected: its user watches the game here or on another server. */
-bool rs_table_seat_connected(const rs_table *t, int seat);
 /* On a cluster, the offers are kept in the store with the version they belong to, so that
  * another server reading the game back sees them (a move, which raises the version, ends
  * them). Restores them when they belong to the version read. */
 void rs_table_offers_load(rs_ctx *ctx, rs_table *t);
 
-/* Whether t is a game nobody has come back to for after_ms (docs/server.md, "Games nobody
- * comes back to"): an open game, or a live game against the AI without a correspondence
- * clock, none of whose seated people has watched it (on any server) for that long, nor since
- * it was loaded or last found kept. For an open game the caller checks further that neither
- * they nor its creator is connected at all. */
-bool rs_table_expirable(const rs_table *t, int64_t now_us, int64_t after_ms);
 /* End it: an open game is aborted (reason "expired"); a game against the AI ends with its
  * people losing, as abandoned (never rated: games with an AI are not). */
 void rs_table_expire(rs_ctx *ctx, rs_table *t, int64_t after_ms);
@@ -201,8 +119,5 @@ bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn);
 void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t since);
 /* Send msg (not freed) to every watcher. */
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
-
-/* "open", "live", "over", "aborted". */
-const char *rs_status_word(rs_game_status status);
 
 #endif

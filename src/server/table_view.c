@@ -5,10 +5,20 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "auth.h"
 #include "table_view.h"
+
+/* JSON text the engine built (a view, events, legal moves), as an item of a message, so it is
+ * sent byte for byte as the game wrote it; JSON null when there is none. */
+static cJSON *engine_json(char *text)
+{
+    cJSON *item = text ? cJSON_CreateRaw(text) : cJSON_CreateNull();
+    free(text);
+    return item;
+}
 
 /* Whole milliseconds since a seat left (the division truncates on purpose). */
 static int64_t gone_ms(int64_t now_us, int64_t since_us)
@@ -86,7 +96,7 @@ static cJSON *clock_json(const rs_table *t, int64_t now_us)
 cJSON *rs_table_options_json(const rs_table *t)
 {
     const bool started = t->row.status == RS_GAME_LIVE || t->row.status == RS_GAME_OVER;
-    const rp_config eff = started ? t->match.config : t->config;
+    const rp_config eff = started && t->match ? *rp_match_config(t->match) : t->config;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "players", eff.players);
     for (int i = 0; i < t->game->num_options; i++) {
@@ -127,9 +137,12 @@ static cJSON *result_json(const rs_table *t)
     cJSON_AddStringToObject(r, "reason", t->row.end_reason);
     cJSON_AddStringToObject(r, "text", t->row.result_text);
     if (t->row.status == RS_GAME_OVER) {
+        double shares[RP_MAX_PLAYERS] = {0};
+        if (t->match)
+            rp_match_returns(t->match, shares);
         cJSON *returns = cJSON_AddArrayToObject(r, "returns");
         for (int s = 0; s < t->row.seats; s++)
-            cJSON_AddItemToArray(returns, cJSON_CreateNumber(t->returns[s]));
+            cJSON_AddItemToArray(returns, cJSON_CreateNumber(shares[s]));
     }
     return r;
 }
@@ -182,46 +195,31 @@ cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
     cJSON_AddItemToObject(
         o, "viewer", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateString("spectator"));
     cJSON *frames = cJSON_AddArrayToObject(o, "frames");
-    rp_state before, after;
-    rp_match_state_at(&t->match, 0, &after);
     const size_t n = rs_table_ply(t);
-    for (size_t k = 0; k <= n; k++) {
+    for (size_t k = 0; t->match && k <= n; k++) {
         cJSON *f = cJSON_CreateObject();
         cJSON_AddNumberToObject(f, "ply", (double)k);
         if (k > 0) {
-            const rp_entry *m = &t->match.history[k - 1];
-            cJSON_AddNumberToObject(f, "seat", m->seat);
-            cJSON *events = rp_events(t->game, &before, m->action, viewer, NULL);
-            cJSON_AddItemToObject(f, "events", events ? events : cJSON_CreateNull());
+            cJSON_AddNumberToObject(f, "seat", rp_match_entry(t->match, k - 1).seat);
+            cJSON_AddItemToObject(f, "events",
+                                  engine_json(rp_match_events(t->match, k - 1, viewer, NULL)));
         }
-        cJSON *view = t->game->view_json(&after, viewer);
-        cJSON_AddItemToObject(f, "view", view ? view : cJSON_CreateNull());
+        cJSON_AddItemToObject(f, "view",
+                              engine_json(rp_match_view_at(t->match, k, viewer, false, NULL)));
         cJSON_AddItemToArray(frames, f);
-        if (k == n)
-            break;
-        rp_state_copy(t->game, &before, &after);
-        rp_match_apply_entry(&t->match, &t->match.history[k], &after);
     }
     return o;
 }
 
-/* For the seat to act, one world it cannot tell from the real one, as full-state notation: the
- * game's determinize for that seat with a fresh seed that is never sent or kept. determinize
- * reads only what the seat may see (the conformance tests' check that it depends on nothing it
- * replaces), so the text tells the seat nothing beyond its view; its generator is new too, so
- * it foretells no draw. The client's WebAssembly engine previews moves on it (docs/wasm.md);
- * the referee still decides every move on the real state. */
+/* For the seat to act, one world it cannot tell from the real one, as full-state notation
+ * (rp_match_sample) drawn with a fresh seed that is never sent or kept: it tells the seat
+ * nothing beyond its view, and its generator is new too, so it foretells no draw. The client's
+ * WebAssembly engine previews moves on it (docs/wasm.md); the referee still decides every move
+ * on the real state. */
 static void add_sample(cJSON *m, const rs_table *t, int seat)
 {
-    if (!t->game->determinize || !t->game->state_to_text)
-        return;
-    rp_state world;
-    rp_state_copy(t->game, &world, &t->match.state);
-    rp_rng rng;
-    rp_rng_seed(&rng, rs_seed_new(), rs_seed_new());
-    t->game->determinize(&world, seat, &rng);
     char text[RP_STATE_TEXT];
-    if (t->game->state_to_text(&world, text, sizeof text) >= 0)
+    if (rp_match_sample(t->match, seat, rs_seed_new(), text, sizeof text, NULL) >= 0)
         cJSON_AddStringToObject(m, "sample", text);
 }
 
@@ -246,14 +244,13 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
     add_seat_or_null(m, "you", viewer >= 0 ? viewer : -1);
     const int to_move = rs_table_to_move(t);
     add_seat_or_null(m, "to_move", to_move);
-    if (started) {
+    if (started && t->match) {
         /* What this viewer may know, straight from the game: never the full state. */
-        cJSON *view = t->game->view_json(&t->match.state, viewer);
-        cJSON_AddItemToObject(m, "view", view ? view : cJSON_CreateNull());
+        cJSON_AddItemToObject(m, "view", engine_json(rp_match_view(t->match, viewer, false, NULL)));
         cJSON_AddStringToObject(m, "seed_hash", t->seed_commitment);
     }
     if (to_move >= 0 && to_move == viewer) {
-        cJSON_AddItemToObject(m, "legal", rp_legal_json(t->game, &t->match.state));
+        cJSON_AddItemToObject(m, "legal", engine_json(rp_match_legal_json(t->match, NULL)));
         add_sample(m, t, viewer);
     }
     cJSON_AddItemToObject(m, "offers", offers_json(t));
@@ -270,21 +267,20 @@ cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, int64_t
 
 /* What a move was, told to one viewer: its events as the game tells them to that viewer,
  * and its notation only to the player who made it (a move's text can name a hidden card). */
-cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before, int64_t ply)
+cJSON *rs_table_move_cause(const rs_table *t, int viewer, int64_t ply)
 {
-    const rp_entry *mv = &t->match.history[ply];
+    const int seat = rp_match_entry(t->match, (size_t)ply).seat;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", "move");
-    cJSON_AddNumberToObject(o, "seat", mv->seat);
+    cJSON_AddNumberToObject(o, "seat", seat);
     cJSON_AddNumberToObject(o, "ply", (double)ply);
     cJSON_AddNumberToObject(o, "v", (double)t->meta[ply].v);
-    if (viewer == mv->seat) {
-        char text[RP_ACTION_TEXT];
-        if (t->game->action_to_text(before, mv->action, text, sizeof text) >= 0)
-            cJSON_AddStringToObject(o, "move", text);
-    }
-    cJSON *events = rp_events(t->game, before, mv->action, viewer, NULL);
-    cJSON_AddItemToObject(o, "events", events ? events : cJSON_CreateNull());
+    char text[RP_ACTION_TEXT];
+    if (viewer == seat &&
+        rp_match_move_text(t->match, (size_t)ply, viewer, text, sizeof text, NULL) >= 0)
+        cJSON_AddStringToObject(o, "move", text);
+    cJSON_AddItemToObject(o, "events",
+                          engine_json(rp_match_events(t->match, (size_t)ply, viewer, NULL)));
     return o;
 }
 

@@ -1,11 +1,11 @@
 /* table_view.h — the messages about a game (table_view.c), each built from scratch for one
  * viewer: snapshots and updates, the public summary, a finished game's replay, a move as told
  * to a viewer, who is connected. The referee (table.c), the sessions and the HTTP API use
- * them; they only read the table (table.h, table_query.c). */
+ * them; they only read the table (table_query.h), and the match only through its views. */
 #ifndef RS_TABLE_VIEW_H
 #define RS_TABLE_VIEW_H
 
-#include "table.h"
+#include "table_query.h"
 
 struct cJSON;
 
@@ -25,10 +25,9 @@ struct cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, 
  * their own stream of updates. */
 struct cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us);
 
-/* For the referee: a move (the one at `ply`, played from `before`) as
- * `viewer` may know it; and who is connected, as a "presence" message. */
-struct cJSON *rs_table_move_cause(const rs_table *t, int viewer, const rp_state *before,
-                                  int64_t ply);
+/* For the referee: the move at `ply` as `viewer` may know it; and who is connected, as a
+ * "presence" message. */
+struct cJSON *rs_table_move_cause(const rs_table *t, int viewer, int64_t ply);
 struct cJSON *rs_table_presence(const rs_table *t, int64_t now_us);
 
 #endif

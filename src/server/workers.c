@@ -62,22 +62,23 @@ static rs_job *queue_pop(job_queue *q)
 
 static void run_ai(rs_job *job)
 {
-    rp_ai *ai;
+    rp_genmove g;
     rp_error err = {{0}};
-    if (rp_ai_create(job->game, job->level, job->seed, &ai, &err) < 0) {
+    job->ok = job->match && rp_match_choose(job->match, job->level, 0, job->seed, &g, &err) == 0;
+    if (!job->ok) {
         snprintf(job->error, sizeof job->error, "%s", err.msg);
         return;
     }
-    job->ok = rp_ai_choose(ai, &job->state, &job->action, NULL, &err) == RP_OK;
-    if (!job->ok)
-        snprintf(job->error, sizeof job->error, "%s", err.msg);
-    rp_ai_free(ai);
+    job->action = g.action;
+    snprintf(job->move, sizeof job->move, "%s", g.text);
 }
 
 void rs_job_wipe(rs_job *job)
 {
     rs_secret_wipe(job->password, sizeof job->password);
     rs_secret_wipe(job->new_password, sizeof job->new_password);
+    rp_match_free(job->match);
+    job->match = NULL;
 }
 
 /* A password change: ok once the old password matched the stored hash, which the new

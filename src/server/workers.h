@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "auth.h"
-#include "ramparts/game.h"
+#include "ramparts/engine.h"
 
 typedef enum rs_job_kind {
     RS_JOB_AI,        /* choose a move for an AI seat */
@@ -28,8 +28,9 @@ typedef struct rs_job {
     int64_t game_id;
     int64_t ply; /* the job answers this ply only */
     int seat;
-    const rp_game *game;
-    rp_state state; /* a copy: workers never touch a live game */
+    /* A clone of the match (rp_match_clone): workers never touch a live game. The job owns it;
+     * it is freed once the job ran or was dropped (rs_job_wipe). */
+    rp_match *match;
     char level[24]; /* the AI's spec: a level, perhaps with a time budget ("hard:ms=2000") */
     uint64_t seed;
     /* HASH / VERIFY / HINT */
@@ -43,10 +44,11 @@ typedef struct rs_job {
     /* results */
     bool ok;
     rp_action action;
+    char move[RP_ACTION_TEXT]; /* its notation (for the hint's asker, the seat to act) */
     char error[RP_ERROR_TEXT];
 } rs_job;
 
-/* Zero the passwords a job carries. */
+/* Zero the passwords a job carries and free its match. */
 void rs_job_wipe(rs_job *job);
 
 typedef struct rs_workers rs_workers;
@@ -59,7 +61,8 @@ rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*noti
 /* Stop accepting jobs, let running ones finish, join the threads, free everything. */
 void rs_workers_stop(rs_workers *w);
 
-/* Queue a copy of job; false when that queue is full (the caller retries later). */
+/* Queue a copy of job, which takes its match whether queued or not; false when that queue
+ * is full (the caller retries later). */
 bool rs_workers_submit(rs_workers *w, const rs_job *job);
 /* Take one finished job into *out; false when the inbox is empty. */
 bool rs_workers_take(rs_workers *w, rs_job *out);

@@ -101,8 +101,7 @@ static int field_viewer(const cJSON *req, const char *name, const rp_match *m, i
         return RP_OK;
     }
     const double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-    if (d < 0 || d >= RP_MAX_PLAYERS || d != (double)(int)d ||
-        !rp_viewer_ok(m->game, &m->state, (int)d))
+    if (d < 0 || d >= rp_match_players(m) || d != (double)(int)d)
         return rp_fail(err, RP_EINVAL, "'%s' must be a seat of this game or \"spectator\"", name);
     *out = (int)d;
     return RP_OK;
@@ -117,7 +116,7 @@ static int field_shown_viewer(const cJSON *req, const rp_match *m, int *out, rp_
         return rc;
     return rp_fail(err, RP_EINVAL,
                    "%s is played by %s, whose cards stay hidden until the game ends",
-                   rp_seat_name(m->game, *out), m->seats[*out]);
+                   rp_seat_name(rp_match_game(m), *out), rp_match_player(m, *out));
 }
 
 /* ---- answers ---- */
@@ -140,20 +139,20 @@ static void add_viewer(cJSON *o, const char *name, int viewer)
 /* Where the match stands: whose turn, the result once over, who plays each seat. */
 static cJSON *match_info(int handle, const rp_match *m)
 {
+    const rp_game *game = rp_match_game(m);
     cJSON *o = answer_ok();
     char text[RP_STATE_TEXT];
     cJSON_AddNumberToObject(o, "match", handle);
-    cJSON_AddStringToObject(o, "game", m->game->id);
-    cJSON_AddStringToObject(o, "title", m->game->title);
-    rp_config_to_text(m->game, &m->config, text, sizeof text);
+    cJSON_AddStringToObject(o, "game", game->id);
+    cJSON_AddStringToObject(o, "title", game->title);
+    rp_config_to_text(game, rp_match_config(m), text, sizeof text);
     cJSON_AddStringToObject(o, "options", text);
-    const int players = m->game->num_players(&m->state);
+    const int players = rp_match_players(m);
     cJSON_AddNumberToObject(o, "players", players);
-    cJSON_AddNumberToObject(o, "to_move",
-                            rp_match_over(m) ? -1 : m->game->current_player(&m->state));
-    cJSON_AddNumberToObject(o, "turn", m->game->turn_number(&m->state));
-    cJSON_AddNumberToObject(o, "moves", (double)m->num_moves);
-    cJSON_AddNumberToObject(o, "entries", (double)m->length);
+    cJSON_AddNumberToObject(o, "to_move", rp_match_over(m) ? -1 : rp_match_to_move(m));
+    cJSON_AddNumberToObject(o, "turn", rp_match_turn(m));
+    cJSON_AddNumberToObject(o, "moves", (double)rp_match_moves(m));
+    cJSON_AddNumberToObject(o, "entries", (double)rp_match_length(m));
     cJSON_AddBoolToObject(o, "over", rp_match_over(m));
     rp_match_status(m, text, sizeof text);
     cJSON_AddStringToObject(o, "status", text);
@@ -161,8 +160,8 @@ static cJSON *match_info(int handle, const rp_match *m)
     for (int s = 0; s < players; s++) {
         cJSON *seat = cJSON_CreateObject();
         cJSON_AddNumberToObject(seat, "seat", s);
-        cJSON_AddStringToObject(seat, "seat_name", rp_seat_name(m->game, s));
-        cJSON_AddStringToObject(seat, "who", m->seats[s]);
+        cJSON_AddStringToObject(seat, "seat_name", rp_seat_name(game, s));
+        cJSON_AddStringToObject(seat, "who", rp_match_player(m, s));
         cJSON_AddItemToArray(seats, seat);
     }
     if (rp_match_over(m)) {
@@ -191,7 +190,6 @@ static cJSON *adopt_match(rp_match *m, rp_error *err)
         }
     }
     rp_match_free(m);
-    free(m);
     rp_fail(err, RP_ENOMEM, "too many matches open (at most %d): free one first", MAX_MATCHES);
     return NULL;
 }
@@ -264,7 +262,7 @@ static int set_seats(rp_match *m, const cJSON *req, rp_error *err)
     const cJSON *seats = cJSON_GetObjectItemCaseSensitive(req, "seats");
     if (!seats)
         return RP_OK;
-    const int players = m->game->num_players(&m->state);
+    const int players = rp_match_players(m);
     if (!cJSON_IsArray(seats) || cJSON_GetArraySize(seats) != players)
         return rp_fail(err, RP_EINVAL, "'seats' must list who plays each of the %d seats", players);
     for (int s = 0; s < players; s++) {
@@ -289,18 +287,11 @@ static cJSON *op_new(const cJSON *req, rp_error *err)
     rp_config_default(game, &cfg);
     if (rw_apply_options(game, &cfg, options, err) < 0)
         return NULL;
-    rp_match *m = malloc(sizeof *m);
-    if (!m) {
-        rp_fail(err, RP_ENOMEM, "out of memory for a match");
+    rp_match *m = rp_match_new(game, &cfg, err);
+    if (!m)
         return NULL;
-    }
-    if (rp_match_new(m, game, &cfg, err) < 0) {
-        free(m);
-        return NULL;
-    }
     if (set_seats(m, req, err) < 0) {
         rp_match_free(m);
-        free(m);
         return NULL;
     }
     return adopt_match(m, err);
@@ -314,21 +305,13 @@ static cJSON *op_load_record(const cJSON *req, rp_error *err)
         return NULL;
     size_t len = strlen(text);
     FILE *in = fmemopen((void *)(uintptr_t)text, len ? len : 1, "r");
-    rp_match *m = malloc(sizeof *m);
-    if (!in || !m) {
-        if (in)
-            fclose(in);
-        free(m);
+    if (!in) {
         rp_fail(err, RP_ENOMEM, "out of memory for a record");
         return NULL;
     }
-    int rc = rp_record_read(m, in, "record", err);
+    rp_match *m = rp_record_read(in, "record", err);
     fclose(in);
-    if (rc < 0) {
-        free(m);
-        return NULL;
-    }
-    return adopt_match(m, err);
+    return m ? adopt_match(m, err) : NULL;
 }
 
 static cJSON *op_free(const cJSON *req, rp_error *err)
@@ -338,7 +321,6 @@ static cJSON *op_free(const cJSON *req, rp_error *err)
         return NULL;
     matches[handle_of(m)] = NULL;
     rp_match_free(m);
-    free(m);
     return answer_ok();
 }
 
@@ -352,6 +334,14 @@ static cJSON *op_info(const cJSON *req, rp_error *err)
 
 /* ---- what a viewer sees ---- */
 
+/* A JSON text the engine built, as an item of an answer (NULL: out of memory). */
+static cJSON *raw_item(char *text)
+{
+    cJSON *item = text ? cJSON_CreateRaw(text) : NULL;
+    free(text);
+    return item;
+}
+
 static cJSON *op_view(const cJSON *req, rp_error *err)
 {
     rp_match *m;
@@ -360,7 +350,7 @@ static cJSON *op_view(const cJSON *req, rp_error *err)
         return NULL;
     cJSON *o = answer_ok();
     add_viewer(o, "viewer", viewer);
-    cJSON_AddItemToObject(o, "view", m->game->view_json(&m->state, viewer));
+    cJSON_AddItemToObject(o, "view", raw_item(rp_match_view(m, viewer, false, NULL)));
     return o;
 }
 
@@ -372,9 +362,9 @@ static cJSON *op_legal(const cJSON *req, rp_error *err)
     if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
     cJSON *o = answer_ok();
-    const bool to_act = !rp_match_over(m) && m->game->current_player(&m->state) == viewer;
+    const bool to_act = rp_match_to_move(m) == viewer;
     cJSON_AddItemToObject(o, "legal",
-                          to_act ? rp_legal_json(m->game, &m->state) : cJSON_CreateArray());
+                          to_act ? raw_item(rp_match_legal_json(m, NULL)) : cJSON_CreateArray());
     return o;
 }
 
@@ -386,23 +376,22 @@ static cJSON *op_events(const cJSON *req, rp_error *err)
     long long entry;
     if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
+    const size_t length = rp_match_length(m);
     long long last = -1;
-    for (size_t i = 0; i < m->length; i++)
-        if (m->history[i].kind == RP_ENTRY_MOVE)
+    for (size_t i = 0; i < length; i++)
+        if (rp_match_entry(m, i).kind == RP_ENTRY_MOVE)
             last = (long long)i;
-    if (rw_field_int(req, "entry", false, last, 0, (long long)m->length - 1, &entry, err) < 0)
+    if (rw_field_int(req, "entry", false, last, 0, (long long)length - 1, &entry, err) < 0)
         return NULL;
-    if (entry < 0 || m->history[entry].kind != RP_ENTRY_MOVE) {
+    if (entry < 0 || rp_match_entry(m, (size_t)entry).kind != RP_ENTRY_MOVE) {
         rp_fail(err, RP_EINVAL, "no move there to tell");
         return NULL;
     }
-    rp_state before;
-    rp_match_state_at(m, (size_t)entry, &before);
-    cJSON *events = rp_events(m->game, &before, m->history[entry].action, viewer, err);
+    char *events = rp_match_events(m, (size_t)entry, viewer, err);
     if (!events)
         return NULL;
     cJSON *o = answer_ok();
-    cJSON_AddItemToObject(o, "events", events);
+    cJSON_AddItemToObject(o, "events", raw_item(events));
     return o;
 }
 
@@ -412,15 +401,9 @@ static cJSON *op_state(const cJSON *req, rp_error *err)
     rp_match *m;
     if (field_match(req, &m, err) < 0)
         return NULL;
-    if (rp_match_keeps_secrets(m)) {
-        rp_fail(err, RP_EINVAL, "the AI's cards stay hidden until the game ends");
-        return NULL;
-    }
     char text[RP_STATE_TEXT];
-    if (m->game->state_to_text(&m->state, text, sizeof text) < 0) {
-        rp_fail(err, RP_ENOSPACE, "the state notation does not fit");
+    if (rp_match_position_text(m, text, sizeof text, err) < 0)
         return NULL;
-    }
     cJSON *o = answer_ok();
     cJSON_AddStringToObject(o, "state", text);
     return o;
@@ -453,36 +436,35 @@ static cJSON *op_record(const cJSON *req, rp_error *err)
 
 /* ---- moves ---- */
 
-/* What a move did: who made it, its id and notation (the referee's), and its events told to
- * the request's "viewer" when given. `before` is the state it was played in. */
-static cJSON *move_answer(const rp_match *m, const cJSON *req, const void *before, int seat,
-                          rp_action action, rp_error *err)
+/* What the last move did: who made it, its id and notation (`text`: the referee's), and its
+ * events told to the request's "viewer" when given. */
+static cJSON *move_answer(const rp_match *m, const cJSON *req, int seat, rp_action action,
+                          const char *text, rp_error *err)
 {
     cJSON *o = answer_ok();
-    char text[RP_ACTION_TEXT];
-    m->game->action_to_text(before, action, text, sizeof text);
     cJSON_AddNumberToObject(o, "seat", seat);
     cJSON_AddNumberToObject(o, "action", action);
     cJSON_AddStringToObject(o, "text", text);
     int viewer;
     if (cJSON_GetObjectItemCaseSensitive(req, "viewer") &&
         field_viewer(req, "viewer", m, 0, &viewer, err) == RP_OK) {
-        cJSON *events = rp_events(m->game, before, action, viewer, err);
-        cJSON_AddItemToObject(o, "events", events ? events : cJSON_CreateArray());
+        char *events = rp_match_events(m, rp_match_length(m) - 1, viewer, err);
+        cJSON_AddItemToObject(o, "events", events ? raw_item(events) : cJSON_CreateArray());
     }
     return o;
 }
 
-/* Play `move` (a notation, or an action id) in m: the match's own checks refuse what is not
- * legal, with the game's reason. */
-static int play_requested(rp_match *m, const cJSON *move, rp_error *err)
+/* The move requested (a notation, or an action id) as an action of m: the match's own checks
+ * refuse what is not legal, with the game's reason. */
+static int requested_action(const rp_match *m, const cJSON *move, rp_action *out, rp_error *err)
 {
     if (cJSON_IsString(move))
-        return rp_match_play_text(m, move->valuestring, err);
+        return rp_match_parse(m, move->valuestring, out, err);
     const double id = cJSON_IsNumber(move) ? move->valuedouble : -1;
-    if (id < 0 || id >= (double)m->game->num_actions || id != (double)(rp_action)id)
+    if (id < 0 || id >= (double)rp_match_game(m)->num_actions || id != (double)(rp_action)id)
         return rp_fail(err, RP_EINVAL, "'move' must be a move's notation or an action id");
-    return rp_match_play(m, (rp_action)id, err);
+    *out = (rp_action)id;
+    return RP_OK;
 }
 
 /* {"move": "notation"} or {"move": action id}; the viewer is checked before anything is
@@ -493,12 +475,14 @@ static cJSON *op_play(const cJSON *req, rp_error *err)
     int viewer;
     if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
-    rp_state before;
-    rp_state_copy(m->game, &before, &m->state);
-    const int seat = m->game->current_player(&m->state);
-    if (play_requested(m, cJSON_GetObjectItemCaseSensitive(req, "move"), err) < 0)
+    const int seat = rp_match_to_move(m);
+    rp_action action;
+    if (requested_action(m, cJSON_GetObjectItemCaseSensitive(req, "move"), &action, err) < 0 ||
+        rp_match_play(m, action, err) < 0)
         return NULL;
-    return move_answer(m, req, &before, seat, m->history[m->length - 1].action, err);
+    char text[RP_ACTION_TEXT] = "";
+    rp_match_move_text(m, rp_match_length(m) - 1, seat, text, sizeof text, NULL);
+    return move_answer(m, req, seat, action, text, err);
 }
 
 /* The AI playing the seat to act (or "spec") chooses and plays its move. */
@@ -510,12 +494,10 @@ static cJSON *op_genmove(const cJSON *req, rp_error *err)
     if (field_match(req, &m, err) < 0 || rw_field_text(req, "spec", false, NULL, &spec, err) < 0 ||
         field_shown_viewer(req, m, &viewer, err) < 0)
         return NULL;
-    rp_state before;
-    rp_state_copy(m->game, &before, &m->state);
     rp_genmove g;
     if (rp_match_genmove(m, spec, 0, &g, err) < 0)
         return NULL;
-    cJSON *o = move_answer(m, req, &before, g.seat, g.action, err);
+    cJSON *o = move_answer(m, req, g.seat, g.action, g.text, err);
     cJSON_AddNumberToObject(o, "win_chance", g.info.win_chance);
     cJSON_AddNumberToObject(o, "iterations", (double)g.info.iterations);
     return o;
@@ -536,25 +518,17 @@ static cJSON *op_hint(const cJSON *req, rp_error *err)
         return NULL;
     }
     /* The AI's advice to an AI's seat would tell what it holds. */
-    if (!rp_match_may_show(m, m->game->current_player(&m->state))) {
+    if (!rp_match_may_show(m, rp_match_to_move(m))) {
         rp_fail(err, RP_EINVAL, "hints are for the human seats");
         return NULL;
     }
-    rp_ai *ai;
-    if (rp_ai_create(m->game, spec, (uint64_t)seed, &ai, err) < 0)
+    rp_genmove g;
+    if (rp_match_choose(m, spec, 0, (uint64_t)seed, &g, err) < 0)
         return NULL;
-    rp_action action;
-    rp_ai_info info;
-    int rc = rp_ai_choose(ai, &m->state, &action, &info, err);
-    rp_ai_free(ai);
-    if (rc < 0)
-        return NULL;
-    char text[RP_ACTION_TEXT];
-    m->game->action_to_text(&m->state, action, text, sizeof text);
     cJSON *o = answer_ok();
-    cJSON_AddNumberToObject(o, "action", action);
-    cJSON_AddStringToObject(o, "text", text);
-    cJSON_AddNumberToObject(o, "win_chance", info.win_chance);
+    cJSON_AddNumberToObject(o, "action", g.action);
+    cJSON_AddStringToObject(o, "text", g.text);
+    cJSON_AddNumberToObject(o, "win_chance", g.info.win_chance);
     return o;
 }
 

@@ -190,13 +190,13 @@ if cmake --install "$build" --prefix "$tmp/prefix" >/dev/null 2>&1; then
 #include <ramparts/version.h>
 int main(void)
 {
-    rp_match m;
     rp_config cfg;
     rp_config_default(rp_game_find("castle-danger"), &cfg);
-    if (rp_match_new(&m, rp_game_find("castle-danger"), &cfg, NULL) < 0)
+    rp_match *m = rp_match_new(rp_game_find("castle-danger"), &cfg, NULL);
+    if (!m)
         return 1;
     printf("%s %d\n", RP_VERSION_STRING, rp_num_games);
-    rp_match_free(&m);
+    rp_match_free(m);
     return 0;
 }
 EOF

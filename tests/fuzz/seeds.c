@@ -162,33 +162,34 @@ static void record_seeds(void)
             rp_config cfg;
             rp_config_default(game, &cfg);
             cfg.seed = (uint64_t)g + 3;
-            rp_match m;
             rp_error err;
-            if (rp_match_new(&m, game, &cfg, &err) < 0) {
+            rp_match *m = rp_match_new(game, &cfg, &err);
+            if (!m) {
                 fprintf(stderr, "fuzz_seeds: %s: %s\n", game->id, err.msg);
                 exit(1);
             }
             rp_rng rng;
             rp_rng_seed(&rng, (uint64_t)g, 9);
             if (kind == 1) {
-                rp_state st = m.state;
+                rp_state st;
+                rp_match_referee(m, 0, &st, NULL);
                 play_random(game, &st, 12, &rng);
                 char text[RP_STATE_TEXT];
                 game->state_to_text(&st, text, sizeof text);
-                if (rp_match_load(&m, text, &err) < 0) {
+                if (rp_match_load(m, text, &err) < 0) {
                     fprintf(stderr, "fuzz_seeds: %s: %s\n", game->id, err.msg);
                     exit(1);
                 }
             }
             rp_action legal[RP_MAX_LEGAL];
-            for (int step = 0; step < 8 && !rp_match_over(&m); step++) {
-                const int n = game->legal_actions(&m.state, legal);
-                rp_match_play(&m, legal[rp_rng_below(&rng, (uint32_t)n)], &err);
+            for (int step = 0; step < 8 && !rp_match_over(m); step++) {
+                const int n = rp_match_legal(m, legal);
+                rp_match_play(m, legal[rp_rng_below(&rng, (uint32_t)n)], &err);
             }
             char *text = NULL;
             size_t len = 0;
             FILE *out = open_memstream(&text, &len);
-            if (!out || rp_record_write(&m, out) < 0) {
+            if (!out || rp_record_write(m, out) < 0) {
                 fprintf(stderr, "fuzz_seeds: %s: no record\n", game->id);
                 exit(1);
             }
@@ -197,7 +198,7 @@ static void record_seeds(void)
             snprintf(name, sizeof name, "%s-%d", game->id, kind);
             write_seed("record", name, text, len);
             free(text);
-            rp_match_free(&m);
+            rp_match_free(m);
         }
     }
 }

@@ -45,7 +45,7 @@ static void fail(long line, const char *fmt, ...)
 }
 
 typedef struct replay {
-    rp_match m;       /* the record as the engine reads and verifies it */
+    rp_match *m;      /* the record as the engine reads and verifies it */
     rp_action *moves; /* the moves, read again from the record's move lines */
     size_t num_moves;
     rp_state *states; /* states[k]: before move k; states[num_moves]: the end */
@@ -57,11 +57,11 @@ typedef struct replay {
  * (Read here rather than from the match's history, whose layout is the engine's own.) */
 static int read_moves(replay *r, FILE *in)
 {
-    const rp_game *g = r->m.game;
+    const rp_game *g = rp_match_game(r->m);
     char line[RP_STATE_TEXT + 64];
     size_t cap = 0;
     rp_state st;
-    rp_state_copy(g, &st, &r->m.start);
+    rp_match_referee(r->m, 0, &st, NULL); /* the start: a test may read the referee's state */
     while (fgets(line, sizeof line, in)) {
         line[strcspn(line, "\r\n")] = '\0';
         char *text = line;
@@ -92,7 +92,7 @@ static void replay_free(replay *r)
 {
     free(r->states);
     free(r->moves);
-    rp_match_free(&r->m);
+    rp_match_free(r->m);
 }
 
 /* Reads and replays the record at path; on failure everything is freed. */
@@ -104,14 +104,14 @@ static int load(replay *r, const char *path)
         return -1;
     }
     rp_error err = {{0}};
-    int rc = rp_record_read(&r->m, in, path, &err);
-    if (rc < 0) {
+    r->m = rp_record_read(in, path, &err);
+    if (!r->m) {
         fclose(in);
         fprintf(stderr, "the record does not replay: %s\n", err.msg);
         return -1;
     }
     rewind(in);
-    rc = read_moves(r, in);
+    int rc = read_moves(r, in);
     fclose(in);
     if (rc >= 0)
         r->states = calloc(r->num_moves + 1, sizeof *r->states);
@@ -119,13 +119,13 @@ static int load(replay *r, const char *path)
         replay_free(r);
         return -1;
     }
-    const rp_game *g = r->m.game;
-    rp_state_copy(g, &r->states[0], &r->m.start);
+    const rp_game *g = rp_match_game(r->m);
+    rp_match_referee(r->m, 0, &r->states[0], NULL);
     for (size_t i = 0; i < r->num_moves; i++) {
         rp_state_copy(g, &r->states[i + 1], &r->states[i]);
         g->apply(&r->states[i + 1], r->moves[i]);
     }
-    rs_seed_commitment(r->m.config.seed, r->commitment);
+    rs_seed_commitment(rp_match_config(r->m)->seed, r->commitment);
     return 0;
 }
 
@@ -199,7 +199,7 @@ static void compare(long line, const char *what, const cJSON *got, cJSON *expect
 /* A move cause (in an update, a snapshot's "missed" or its "last"), told to viewer. */
 static void check_move(long line, const replay *r, const cJSON *cause, int viewer)
 {
-    const rp_game *g = r->m.game;
+    const rp_game *g = rp_match_game(r->m);
     const cJSON *ply_item = cJSON_GetObjectItemCaseSensitive(cause, "ply");
     if (!cJSON_IsNumber(ply_item) || ply_item->valuedouble < 0 ||
         ply_item->valuedouble >= (double)r->num_moves) {
@@ -253,7 +253,7 @@ static const char *find_word(const char *text, const char *word, size_t len)
 static char *secrets_at(const replay *r, size_t ply, int viewer)
 {
     char names[16384];
-    if (r->m.game->secret_names(&r->states[ply], viewer, names, sizeof names) < 0)
+    if (rp_match_game(r->m)->secret_names(&r->states[ply], viewer, names, sizeof names) < 0)
         return NULL;
     char *out = malloc(strlen(names) + 3);
     if (out)
@@ -347,7 +347,7 @@ static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
 
 static void check_secrets(long line, const replay *r, const cJSON *frame, int viewer, size_t ply)
 {
-    const rp_game *g = r->m.game;
+    const rp_game *g = rp_match_game(r->m);
     if (!g->secret_names) {
         if (g->flags & RP_HIDDEN_INFO)
             fail(line, "%s has hidden information but no secret_names: cannot check leaks", g->id);
@@ -369,7 +369,7 @@ static void check_secrets(long line, const replay *r, const cJSON *frame, int vi
 static void check_sample(long line, const replay *r, const cJSON *sample, int viewer,
                          const rp_state *st, int to_move)
 {
-    const rp_game *g = r->m.game;
+    const rp_game *g = rp_match_game(r->m);
     checked++;
     if (to_move < 0 || to_move != viewer) {
         fail(line, "viewer %d is sent a sample, not being the seat to act", viewer);
@@ -392,7 +392,7 @@ static void check_sample(long line, const replay *r, const cJSON *sample, int vi
 
 static void check_state(long line, const replay *r, const cJSON *f, int viewer, size_t *ply_out)
 {
-    const rp_game *g = r->m.game;
+    const rp_game *g = rp_match_game(r->m);
     const cJSON *ply_item = cJSON_GetObjectItemCaseSensitive(f, "ply");
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(f, "status");
     if (!cJSON_IsNumber(ply_item) || ply_item->valuedouble < 0 ||
@@ -432,7 +432,7 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     if (seed && strcmp(status->valuestring, "over") != 0)
         fail(line, "the seed is sent while the game is %s", status->valuestring);
     char seed_text[24];
-    snprintf(seed_text, sizeof seed_text, "%" PRIu64, r->m.config.seed);
+    snprintf(seed_text, sizeof seed_text, "%" PRIu64, rp_match_config(r->m)->seed);
     if (seed && (!cJSON_IsString(seed) || strcmp(seed->valuestring, seed_text) != 0))
         fail(line, "the seed is not the record's %s in decimal text", seed_text);
     const cJSON *cause = cJSON_GetObjectItemCaseSensitive(f, "cause");
@@ -462,7 +462,7 @@ static int print_secrets(const char *record, const char *viewer_text)
     if (load(&r, record) < 0)
         return 1;
     int viewer = (int)strtol(viewer_text, NULL, 10);
-    for (size_t ply = 0; r.m.game->secret_names && ply <= r.num_moves; ply++) {
+    for (size_t ply = 0; rp_match_game(r.m)->secret_names && ply <= r.num_moves; ply++) {
         char *names = secrets_at(&r, ply, viewer);
         printf("%zu%s\n", ply, names ? names : " ?");
         free(names);
@@ -504,7 +504,8 @@ int main(int argc, char **argv)
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(entry, "frame");
         int viewer = cJSON_IsNumber(viewer_item) ? (int)viewer_item->valuedouble : -99;
         cJSON *f = cJSON_IsString(text) ? cJSON_Parse(text->valuestring) : NULL;
-        if (!f || !cJSON_IsNumber(game_item) || !rp_viewer_ok(r.m.game, &r.states[0], viewer)) {
+        if (!f || !cJSON_IsNumber(game_item) ||
+            !rp_viewer_ok(rp_match_game(r.m), &r.states[0], viewer)) {
             fail(line, "not a frame line");
             cJSON_Delete(entry);
             cJSON_Delete(f);
@@ -532,8 +533,8 @@ int main(int argc, char **argv)
         if (seen[slot] && last_ply[slot] != r.num_moves)
             fail(0, "viewer %d never saw the last ply %zu (saw up to %zu)", slot - 2, r.num_moves,
                  last_ply[slot]);
-    printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", r.m.game->id, frames, checked,
-           failures, r.num_moves);
+    printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", rp_match_game(r.m)->id, frames,
+           checked, failures, r.num_moves);
     replay_free(&r);
     return failures ? 1 : 0;
 }
