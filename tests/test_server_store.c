@@ -15,7 +15,6 @@
 #include <libpq-fe.h>
 
 #include "store.h"
-#include "store_pg.h"
 
 static void sleep_ms(long ms)
 {
@@ -746,14 +745,14 @@ static void test_address_for_log_hides_the_password(void **state)
 {
     (void)state;
     char out[256];
-    rs_pg_address_for_log("postgres://ramparts:s3cret@db.example:5432/games", out, sizeof out);
+    rs_store_address_for_log("postgres://ramparts:s3cret@db.example:5432/games", out, sizeof out);
     assert_string_equal(out, "postgres://ramparts:***@db.example:5432/games");
-    rs_pg_address_for_log("postgresql://db/games?user=r&password=s3cret&sslmode=require", out,
-                          sizeof out);
+    rs_store_address_for_log("postgresql://db/games?user=r&password=s3cret&sslmode=require", out,
+                             sizeof out);
     assert_string_equal(out, "postgresql://db/games?user=r&password=***&sslmode=require");
-    rs_pg_address_for_log("postgres://ramparts@db/games", out, sizeof out);
+    rs_store_address_for_log("postgres://ramparts@db/games", out, sizeof out);
     assert_string_equal(out, "postgres://ramparts@db/games");
-    rs_pg_address_for_log("/var/lib/ramparts/server.db", out, sizeof out);
+    rs_store_address_for_log("/var/lib/ramparts/server.db", out, sizeof out);
     assert_string_equal(out, "/var/lib/ramparts/server.db");
 }
 

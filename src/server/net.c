@@ -26,7 +26,7 @@
 #include "grow.h"
 #include "idmap.h"
 #include "log.h"
-#include "store_pg.h"
+#include "store.h"
 
 #define OUT_MAX_MESSAGES 64
 /* Reading a connection pauses once this many of its messages wait unanswered or unsent, and
@@ -1126,7 +1126,7 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
            cfg->tls_cert ? "https" : "http", cfg->host, port);
     fflush(stdout);
     char database[512]; /* never the password of a postgres:// address */
-    rs_pg_address_for_log(core->db_path, database, sizeof database);
+    rs_store_address_for_log(core->db_path, database, sizeof database);
     rs_log("listening on %s port %d (database %s, %s event loop)", cfg->host, port, database,
            net.uv ? "libuv" : "poll(2)");
     if (net.ping_after_us != RS_NET_KEEPALIVE_DEFAULT_S * 1000000LL)

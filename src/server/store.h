@@ -1,7 +1,9 @@
 /* store.h — the server's storage interface: users and tokens, games with their seats and
- * moves, chat, ratings, and the read models of the HTTP API. Two implementations behind
- * the same calls: store_sqlite.c (SQLite in WAL mode, or in memory with the path ":memory:")
- * and store_pg.c (PostgreSQL, for an address postgres://...; docs/cluster.md).
+ * moves, chat, ratings, and the read models of the HTTP API. Two independent backends behind
+ * the same calls, each a table of operations (store_backend.h) that store.c dispatches to:
+ * store_sqlite.c (SQLite in WAL mode, or in memory with the path ":memory:") and store_pg.c
+ * (PostgreSQL, for an address postgres://...; docs/cluster.md). The read models are built
+ * once, in store_read.c, from the rows either backend fetches.
  *
  * Writes happen on one thread (the service thread) inside a transaction the caller opens
  * with rs_store_begin and ends with rs_store_commit (a group commit: every change of one loop
@@ -103,6 +105,9 @@ typedef struct rs_rating_row {
  * (kept in memory), or a PostgreSQL address "postgres://..." / "postgresql://...". */
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
 void rs_store_close(rs_store *st);
+/* The address as a log line may show it: a password in a PostgreSQL address (user:secret@ or
+ * password=secret) becomes "***"; any other address is copied as it is. */
+void rs_store_address_for_log(const char *address, char *out, size_t size);
 /* The last database error, for logs. */
 const char *rs_store_error(const rs_store *st);
 /* Bytes of heap SQLite holds in this process (its page caches, which fill up to their size as

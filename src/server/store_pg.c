@@ -1,15 +1,13 @@
-/* store_pg.c — the storage interface (store.h) over PostgreSQL through libpq: one connection
- * owned by the service thread, every value a bound parameter, one transaction per loop
- * iteration committed (synchronous_commit on: flushed to the server's disk) before anything
- * is acknowledged. Writes whose outcome nobody waits for (BEGIN, a move, a game's row, the
- * announcements) are queued and sent in one round trip with the next statement that returns
- * something, or with the COMMIT (libpq's pipeline mode), each as a statement prepared once
- * per connection. While the server cannot be reached every call fails with an error naming
- * it "unavailable", and rs_pg_begin reconnects, at most every RECONNECT_EVERY_MS. */
-#include "store_pg.h"
-
-#include <cjson/cJSON.h>
-#include <ctype.h>
+/* store_pg.c — the storage interface (store.h) over PostgreSQL through libpq, one backend of
+ * the table in store_backend.h, for servers that share one database (docs/cluster.md): one
+ * connection owned by the service thread, every value a bound parameter, one transaction per
+ * loop iteration committed (synchronous_commit on: flushed to the server's disk) before
+ * anything is acknowledged. Writes whose outcome nobody waits for (BEGIN, a move, a game's
+ * row, the announcements) are queued and sent in one round trip with the next statement that
+ * returns something, or with the COMMIT (libpq's pipeline mode), each as a statement prepared
+ * once per connection. While the server cannot be reached every call fails with an error
+ * naming it "unavailable", and a transaction's begin reconnects, at most every
+ * RECONNECT_EVERY_MS. */
 #include <inttypes.h>
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -18,6 +16,7 @@
 #include <time.h>
 
 #include "grow.h"
+#include "store_backend.h"
 
 #define RECONNECT_EVERY_MS 500
 #define MAX_PARAMS 24
@@ -108,7 +107,8 @@ typedef struct prepared {
     bool ready; /* prepared on the current connection */
 } prepared;
 
-struct rs_pg {
+typedef struct rs_pg {
+    rs_store base; /* its operations: PG_OPS */
     PGconn *conn;
     char *address;
     bool in_transaction;
@@ -127,7 +127,7 @@ struct rs_pg {
     prepared *statements;
     size_t statement_count, statement_cap;
     char error[256];
-};
+} rs_pg;
 
 /* The parameters of one statement, all as text but for binary blobs. */
 typedef struct params {
@@ -201,47 +201,15 @@ static int fail(rs_pg *pg, const char *what)
     return fail_text(pg, what, pg->conn ? PQerrorMessage(pg->conn) : "no connection");
 }
 
-const char *rs_pg_error(const rs_pg *pg)
+static const char *pg_error(const rs_store *store)
 {
-    return pg->error;
+    return ((const rs_pg *)store)->error;
 }
 
-bool rs_pg_unavailable(const rs_pg *pg)
+static bool pg_unavailable(const rs_store *store)
 {
+    const rs_pg *pg = (const rs_pg *)store;
     return pg->unavailable;
-}
-
-bool rs_pg_is_address(const char *address)
-{
-    return strncmp(address, "postgres://", 11) == 0 || strncmp(address, "postgresql://", 13) == 0;
-}
-
-/* Replaces the n bytes at text + at with "***" (out holds size bytes, NUL-terminated). */
-static void mask_span(char *out, size_t size, size_t at, size_t n)
-{
-    char rest[1024];
-    snprintf(rest, sizeof rest, "%s", out + at + n);
-    snprintf(out + at, size - at, "***%s", rest);
-}
-
-void rs_pg_address_for_log(const char *address, char *out, size_t size)
-{
-    snprintf(out, size, "%s", address);
-    if (!rs_pg_is_address(out))
-        return;
-    /* user:secret@host: the password is between the first ':' and the '@' of the authority. */
-    char *authority = strstr(out, "://") + 3;
-    const size_t authority_len = strcspn(authority, "/?");
-    char *at = memchr(authority, '@', authority_len);
-    char *colon = at ? memchr(authority, ':', (size_t)(at - authority)) : NULL;
-    if (colon)
-        mask_span(out, size, (size_t)(colon + 1 - out), (size_t)(at - colon - 1));
-    /* ?password=secret (libpq's keyword form in the query string). */
-    char *key = strstr(out, "password=");
-    if (key) {
-        char *value = key + strlen("password=");
-        mask_span(out, size, (size_t)(value - out), strcspn(value, "&"));
-    }
 }
 
 /* Connect (again): a fresh connection with the schema in place. Fails at once, without
@@ -582,15 +550,12 @@ static int one_int64(rs_pg *pg, const char *sql, const params *p, int64_t *out, 
     return rc;
 }
 
-static void name_key(const char *name, char out[RS_NAME_MAX + 1])
-{
-    size_t i = 0;
-    for (; name[i] && i < RS_NAME_MAX; i++)
-        out[i] = (char)tolower((unsigned char)name[i]);
-    out[i] = '\0';
-}
+static void pg_close(rs_store *store);
 
-int rs_pg_open(rs_pg **out, const char *address, char *err, size_t err_size)
+/* PG_OPS, the table, is defined at the end of the file. */
+static const rs_store_ops PG_OPS;
+
+int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_size)
 {
     *out = NULL;
     rs_pg *pg = calloc(1, sizeof *pg);
@@ -599,19 +564,21 @@ int rs_pg_open(rs_pg **out, const char *address, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return RS_STORE_ERROR;
     }
+    pg->base.ops = &PG_OPS;
     if (reconnect(pg, err, err_size) != RS_STORE_OK) {
-        rs_pg_close(pg);
+        pg_close(&pg->base);
         return RS_STORE_ERROR;
     }
-    *out = pg;
+    *out = &pg->base;
     return RS_STORE_OK;
 }
 
-void rs_pg_close(rs_pg *pg)
+static void pg_rollback(rs_store *store);
+
+static void pg_close(rs_store *store)
 {
-    if (!pg)
-        return;
-    rs_pg_rollback(pg);
+    rs_pg *pg = (rs_pg *)store;
+    pg_rollback(store);
     if (pg->conn)
         PQfinish(pg->conn);
     if (pg->listener)
@@ -627,8 +594,9 @@ void rs_pg_close(rs_pg *pg)
 
 /* BEGIN waits in the queue: it goes with the transaction's first statement, and a
  * transaction that writes nothing costs no round trip at all. */
-int rs_pg_begin(rs_pg *pg)
+static int pg_begin(rs_store *store)
 {
+    rs_pg *pg = (rs_pg *)store;
     if (pg->in_transaction)
         return RS_STORE_OK;
     drop_queue(pg);
@@ -642,18 +610,19 @@ int rs_pg_begin(rs_pg *pg)
     return RS_STORE_OK;
 }
 
-int rs_pg_commit(rs_pg *pg)
+static int pg_commit(rs_store *store)
 {
+    rs_pg *pg = (rs_pg *)store;
     if (!pg->in_transaction)
         return RS_STORE_OK;
     if (pg->doomed) {
-        rs_pg_rollback(pg);
+        pg_rollback(store);
         return RS_STORE_ERROR;
     }
     if (pg->fail_commits > 0) {
         pg->fail_commits--;
         snprintf(pg->error, sizeof pg->error, "commit: failure injected by a test");
-        rs_pg_rollback(pg);
+        pg_rollback(store);
         return RS_STORE_ERROR;
     }
     if (!pg->begun && pg->queue_count <= 1) { /* nothing but its BEGIN: nothing to send */
@@ -668,7 +637,7 @@ int rs_pg_commit(rs_pg *pg)
         fail_text(pg, "commit", "the transaction was rolled back");
     PQclear(r);
     if (!ok) {
-        rs_pg_rollback(pg);
+        pg_rollback(store);
         return RS_STORE_ERROR;
     }
     pg->in_transaction = false;
@@ -676,8 +645,9 @@ int rs_pg_commit(rs_pg *pg)
     return RS_STORE_OK;
 }
 
-void rs_pg_rollback(rs_pg *pg)
+static void pg_rollback(rs_store *store)
 {
+    rs_pg *pg = (rs_pg *)store;
     if (!pg->in_transaction)
         return;
     drop_queue(pg);
@@ -688,22 +658,25 @@ void rs_pg_rollback(rs_pg *pg)
     pg->doomed = false;
 }
 
-bool rs_pg_in_transaction(const rs_pg *pg)
+static bool pg_in_transaction(const rs_store *store)
 {
+    const rs_pg *pg = (const rs_pg *)store;
     return pg->in_transaction;
 }
 
-void rs_pg_fail_commits(rs_pg *pg, int n)
+static void pg_fail_commits(rs_store *store, int n)
 {
+    rs_pg *pg = (rs_pg *)store;
     pg->fail_commits = n;
 }
 
 /* ---- users and tokens ---- */
 
-int rs_pg_user_add(rs_pg *pg, const char *name, bool guest, int64_t now, int64_t *id)
+static int pg_user_add(rs_store *store, const char *name, bool guest, int64_t now, int64_t *id)
 {
+    rs_pg *pg = (rs_pg *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     params p = {0};
     p_text(&p, name);
     p_text(&p, key);
@@ -742,26 +715,29 @@ static int read_user(rs_pg *pg, const char *where, const params *p, rs_user *out
     return rc;
 }
 
-int rs_pg_user_get(rs_pg *pg, int64_t id, rs_user *out)
+static int pg_user_get(rs_store *store, int64_t id, rs_user *out)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, id);
     return read_user(pg, "id = $1", &p, out);
 }
 
-int rs_pg_user_find(rs_pg *pg, const char *name, rs_user *out)
+static int pg_user_find(rs_store *store, const char *name, rs_user *out)
 {
+    rs_pg *pg = (rs_pg *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     params p = {0};
     p_text(&p, key);
     return read_user(pg, "name_key = $1", &p, out);
 }
 
-int rs_pg_user_register(rs_pg *pg, int64_t id, const char *name, const char *pwhash)
+static int pg_user_register(rs_store *store, int64_t id, const char *name, const char *pwhash)
 {
+    rs_pg *pg = (rs_pg *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     params p = {0};
     p_int(&p, id);
     p_text(&p, name);
@@ -781,9 +757,10 @@ int rs_pg_user_register(rs_pg *pg, int64_t id, const char *name, const char *pwh
     return rc;
 }
 
-int rs_pg_token_add(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t user, int64_t now,
-                    int64_t expires_ms)
+static int pg_token_add(rs_store *store, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
+                        int64_t now, int64_t expires_ms)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_blob(&p, hash, RS_TOKEN_HASH);
     p_int(&p, user);
@@ -795,9 +772,10 @@ int rs_pg_token_add(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t user, 
                       &p, "add token");
 }
 
-int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now, int64_t *user,
-                     bool *expired)
+static int pg_token_user(rs_store *store, const uint8_t hash[RS_TOKEN_HASH], int64_t now,
+                         int64_t *user, bool *expired)
 {
+    rs_pg *pg = (rs_pg *)store;
     *expired = false;
     params p = {0};
     p_blob(&p, hash, RS_TOKEN_HASH);
@@ -818,16 +796,18 @@ int rs_pg_token_user(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH], int64_t now, 
     return rc;
 }
 
-int rs_pg_token_revoke(rs_pg *pg, const uint8_t hash[RS_TOKEN_HASH])
+static int pg_token_revoke(rs_store *store, const uint8_t hash[RS_TOKEN_HASH])
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_blob(&p, hash, RS_TOKEN_HASH);
     return run(pg, "DELETE FROM tokens WHERE hash = $1", &p, "revoke token");
 }
 
-int rs_pg_user_password(rs_pg *pg, int64_t id, const char *pwhash,
-                        const uint8_t keep[RS_TOKEN_HASH])
+static int pg_user_password(rs_store *store, int64_t id, const char *pwhash,
+                            const uint8_t keep[RS_TOKEN_HASH])
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, id);
     p_text(&p, pwhash);
@@ -850,11 +830,7 @@ int rs_pg_user_password(rs_pg *pg, int64_t id, const char *pwhash,
 
 static void game_params(params *p, const rs_game_row *row, char *remaining, size_t size)
 {
-    int n = 0;
-    remaining[0] = '\0';
-    for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS && (size_t)n < size; i++)
-        n += snprintf(remaining + n, size - (size_t)n, "%s%" PRId64, i ? " " : "",
-                      row->remaining_ms[i]);
+    rs_store_remaining_text(row, remaining, size);
     p_text(p, row->game);
     p_text(p, row->options);
     p_int(p, (int64_t)row->seed);
@@ -925,8 +901,9 @@ static int save_seats(rs_pg *pg, const rs_game_row *row)
     return RS_STORE_OK;
 }
 
-int rs_pg_game_insert(rs_pg *pg, rs_game_row *row)
+static int pg_game_insert(rs_store *store, rs_game_row *row)
 {
+    rs_pg *pg = (rs_pg *)store;
     char remaining[RP_MAX_PLAYERS * 24];
     params p = {0};
     game_params(&p, row, remaining, sizeof remaining);
@@ -942,8 +919,9 @@ int rs_pg_game_insert(rs_pg *pg, rs_game_row *row)
     return save_seats(pg, row);
 }
 
-int rs_pg_game_save(rs_pg *pg, const rs_game_row *row)
+static int pg_game_save(rs_store *store, const rs_game_row *row)
 {
+    rs_pg *pg = (rs_pg *)store;
     char remaining[RP_MAX_PLAYERS * 24];
     params p = {0};
     game_params(&p, row, remaining, sizeof remaining);
@@ -956,8 +934,9 @@ int rs_pg_game_save(rs_pg *pg, const rs_game_row *row)
     return found ? save_seats(pg, row) : RS_STORE_NOTFOUND;
 }
 
-int rs_pg_game_write(rs_pg *pg, const rs_game_row *row, bool seats)
+static int pg_game_write(rs_store *store, const rs_game_row *row, bool seats)
 {
+    rs_pg *pg = (rs_pg *)store;
     char remaining[RP_MAX_PLAYERS * 24];
     params p = {0};
     game_params(&p, row, remaining, sizeof remaining);
@@ -971,19 +950,9 @@ int rs_pg_game_write(rs_pg *pg, const rs_game_row *row, bool seats)
     return rc;
 }
 
-static void parse_remaining(const char *text, rs_game_row *row)
+static int pg_game_seats(rs_store *store, rs_game_row *out)
 {
-    for (int i = 0; i < RP_MAX_PLAYERS && *text; i++) {
-        char *end;
-        row->remaining_ms[i] = strtoll(text, &end, 10);
-        if (end == text)
-            break;
-        text = end;
-    }
-}
-
-static int read_seats(rs_pg *pg, rs_game_row *out)
-{
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, out->id);
     PGresult *r = exec(pg,
@@ -1021,7 +990,7 @@ static void read_game_columns(const PGresult *r, rs_game_row *out)
     out->per_move_ms = col_int(r, 0, 9);
     out->seats = (int)col_int(r, 0, 10);
     out->v = col_int(r, 0, 11);
-    parse_remaining(PQgetvalue(r, 0, 12), out);
+    rs_store_remaining_parse(PQgetvalue(r, 0, 12), out);
     out->running = (int)col_int(r, 0, 13);
     out->turn_wall_ms = col_int(r, 0, 14);
     out->created_ms = col_int(r, 0, 15);
@@ -1033,14 +1002,9 @@ static void read_game_columns(const PGresult *r, rs_game_row *out)
     col_copy(r, 0, 21, out->result_text, sizeof out->result_text);
 }
 
-int rs_pg_game_get(rs_pg *pg, int64_t id, rs_game_row *out)
+static int pg_game_head(rs_store *store, int64_t id, rs_game_row *out)
 {
-    const int rc = rs_pg_game_head(pg, id, out);
-    return rc == RS_STORE_OK ? read_seats(pg, out) : rc;
-}
-
-int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out)
-{
+    rs_pg *pg = (rs_pg *)store;
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, id);
@@ -1060,8 +1024,9 @@ int rs_pg_game_head(rs_pg *pg, int64_t id, rs_game_row *out)
     return RS_STORE_OK;
 }
 
-int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n)
+static int pg_games_unfinished(rs_store *store, int64_t **ids, size_t *n)
 {
+    rs_pg *pg = (rs_pg *)store;
     *ids = NULL;
     *n = 0;
     PGresult *r =
@@ -1080,18 +1045,6 @@ int rs_pg_games_unfinished(rs_pg *pg, int64_t **ids, size_t *n)
     return RS_STORE_OK;
 }
 
-int rs_pg_move_add(rs_pg *pg, int64_t game, const rs_move_row *move)
-{
-    params p = {0};
-    p_int(&p, game);
-    p_int(&p, move->ply);
-    p_int(&p, move->seat);
-    p_int(&p, move->action);
-    p_int(&p, move->v);
-    p_int(&p, move->at_ms);
-    return run_insert(pg, MOVE_ADD, &p, "add move");
-}
-
 static void move_params(params *p, int64_t game, const rs_move_row *move)
 {
     p_int(p, game);
@@ -1102,20 +1055,25 @@ static void move_params(params *p, int64_t game, const rs_move_row *move)
     p_int(p, move->at_ms);
 }
 
-int rs_pg_move_write(rs_pg *pg, int64_t game, const rs_move_row *move)
+static int pg_move_add(rs_store *store, int64_t game, const rs_move_row *move)
 {
+    params p = {0};
+    move_params(&p, game, move);
+    return run_insert((rs_pg *)store, MOVE_ADD, &p, "add move");
+}
+
+static int pg_move_write(rs_store *store, int64_t game, const rs_move_row *move)
+{
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     move_params(&p, game, move);
     return queue_write(pg, MOVE_WRITE, &p, "add move");
 }
 
-int rs_pg_moves_get(rs_pg *pg, int64_t game, rs_move_row **moves, size_t *n)
+static int pg_moves_since(rs_store *store, int64_t game, int64_t from_ply, rs_move_row **moves,
+                          size_t *n)
 {
-    return rs_pg_moves_since(pg, game, 0, moves, n);
-}
-
-int rs_pg_moves_since(rs_pg *pg, int64_t game, int64_t from_ply, rs_move_row **moves, size_t *n)
-{
+    rs_pg *pg = (rs_pg *)store;
     *moves = NULL;
     *n = 0;
     params p = {0};
@@ -1145,24 +1103,27 @@ int rs_pg_moves_since(rs_pg *pg, int64_t game, int64_t from_ply, rs_move_row **m
     return RS_STORE_OK;
 }
 
-int rs_pg_moves_truncate(rs_pg *pg, int64_t game, int64_t from_ply)
+static int pg_moves_truncate(rs_store *store, int64_t game, int64_t from_ply)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, game);
     p_int(&p, from_ply);
     return run(pg, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &p, "truncate moves");
 }
 
-int rs_pg_record_put(rs_pg *pg, int64_t game, const char *record)
+static int pg_record_put(rs_store *store, int64_t game, const char *record)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, game);
     p_text(&p, record);
     return run(pg, "UPDATE games SET record = $2 WHERE id = $1", &p, "store record");
 }
 
-int rs_pg_record_get(rs_pg *pg, int64_t game, char **record)
+static int pg_record_get(rs_store *store, int64_t game, char **record)
 {
+    rs_pg *pg = (rs_pg *)store;
     *record = NULL;
     params p = {0};
     p_int(&p, game);
@@ -1179,8 +1140,9 @@ int rs_pg_record_get(rs_pg *pg, int64_t game, char **record)
     return rc;
 }
 
-int rs_pg_rematch_find(rs_pg *pg, int64_t game, int64_t *rematch)
+static int pg_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, game);
     return one_int64(pg, "SELECT id FROM games WHERE rematch_of = $1 ORDER BY id LIMIT 1", &p,
@@ -1189,8 +1151,9 @@ int rs_pg_rematch_find(rs_pg *pg, int64_t game, int64_t *rematch)
 
 /* ---- chat ---- */
 
-int rs_pg_chat_add(rs_pg *pg, int64_t game, int64_t user, int64_t at_ms, const char *text)
+static int pg_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at_ms, const char *text)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, game);
     p_int(&p, user);
@@ -1200,32 +1163,11 @@ int rs_pg_chat_add(rs_pg *pg, int64_t game, int64_t user, int64_t at_ms, const c
                "add chat");
 }
 
-cJSON *rs_pg_chat_json(rs_pg *pg, int64_t game, int limit)
-{
-    cJSON *lines = cJSON_CreateArray();
-    params p = {0};
-    p_int(&p, game);
-    p_int(&p, limit);
-    PGresult *r = exec(pg,
-                       "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"
-                       " game_id = $1 ORDER BY id DESC LIMIT $2) c JOIN users u ON"
-                       " u.id = c.user_id ORDER BY c.id",
-                       &p, "read chat");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        cJSON *line = cJSON_CreateObject();
-        cJSON_AddStringToObject(line, "from", PQgetvalue(r, i, 0));
-        cJSON_AddNumberToObject(line, "at", (double)col_int(r, i, 1));
-        cJSON_AddStringToObject(line, "text", PQgetvalue(r, i, 2));
-        cJSON_AddItemToArray(lines, line);
-    }
-    PQclear(r);
-    return lines;
-}
-
 /* ---- ratings ---- */
 
-int rs_pg_rating_get(rs_pg *pg, int64_t user, const char *game, rs_rating_row *out)
+static int pg_rating_get(rs_store *store, int64_t user, const char *game, rs_rating_row *out)
 {
+    rs_pg *pg = (rs_pg *)store;
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, user);
@@ -1247,9 +1189,10 @@ int rs_pg_rating_get(rs_pg *pg, int64_t user, const char *game, rs_rating_row *o
     return rc;
 }
 
-int rs_pg_rating_put(rs_pg *pg, int64_t user, const char *game, const rs_rating_row *rating,
-                     int64_t game_id, int64_t at_ms)
+static int pg_rating_put(rs_store *store, int64_t user, const char *game,
+                         const rs_rating_row *rating, int64_t game_id, int64_t at_ms)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, user);
     p_text(&p, game);
@@ -1279,8 +1222,9 @@ int rs_pg_rating_put(rs_pg *pg, int64_t user, const char *game, const rs_rating_
 
 /* ---- meta ---- */
 
-int rs_pg_meta_set(rs_pg *pg, const char *key, int64_t value)
+static int pg_meta_set(rs_store *store, const char *key, int64_t value)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, key);
     p_int(&p, value);
@@ -1290,15 +1234,17 @@ int rs_pg_meta_set(rs_pg *pg, const char *key, int64_t value)
                        &p, "set meta");
 }
 
-int rs_pg_meta_get(rs_pg *pg, const char *key, int64_t *value)
+static int pg_meta_get(rs_store *store, const char *key, int64_t *value)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, key);
     return one_int64(pg, "SELECT value FROM meta WHERE key = $1", &p, value, "read meta");
 }
 
-int rs_pg_meta_max(rs_pg *pg, const char *prefix, int64_t *value)
+static int pg_meta_max(rs_store *store, const char *prefix, int64_t *value)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, prefix);
     /* max() of no rows is one NULL row: no value. */
@@ -1315,8 +1261,9 @@ int rs_pg_meta_max(rs_pg *pg, const char *prefix, int64_t *value)
 
 /* ---- several servers on one database ---- */
 
-int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out)
+static int pg_game_lock(rs_store *store, int64_t id, rs_game_lock *out)
 {
+    rs_pg *pg = (rs_pg *)store;
     memset(out, 0, sizeof *out);
     params p = {0};
     p_int(&p, id);
@@ -1344,15 +1291,18 @@ int rs_pg_game_lock(rs_pg *pg, int64_t id, rs_game_lock *out)
     return rc == RS_STORE_OK ? RS_STORE_BUSY : rc;
 }
 
-int rs_pg_game_version(rs_pg *pg, int64_t id, int64_t *v)
+static int pg_game_version(rs_store *store, int64_t id, int64_t *v)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, id);
     return one_int64(pg, "SELECT v FROM games WHERE id = $1", &p, v, "read version");
 }
 
-int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, int64_t *token)
+static int pg_lease_take(rs_store *store, int64_t id, const char *node, int64_t lease_ms,
+                         int64_t *token)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, id);
     p_text(&p, node);
@@ -1364,8 +1314,10 @@ int rs_pg_lease_take(rs_pg *pg, int64_t id, const char *node, int64_t lease_ms, 
                      &p, token, "take lease");
 }
 
-int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, int64_t lease_ms)
+static int pg_lease_fence(rs_store *store, int64_t id, const char *node, int64_t token,
+                          int64_t lease_ms)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_int(&p, id);
     p_text(&p, node);
@@ -1380,8 +1332,9 @@ int rs_pg_lease_fence(rs_pg *pg, int64_t id, const char *node, int64_t token, in
     return rc == RS_STORE_NOTFOUND ? RS_STORE_CONFLICT : rc;
 }
 
-int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
+static int pg_leases_renew(rs_store *store, const char *node, int64_t lease_ms)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, node);
     p_int(&p, lease_ms);
@@ -1397,9 +1350,10 @@ int rs_pg_leases_renew(rs_pg *pg, const char *node, int64_t lease_ms)
                &p, "renew leases");
 }
 
-int rs_pg_games_unleased(rs_pg *pg, int64_t lease_ms, bool all, int limit, rs_unleased_row **rows,
-                         size_t *n)
+static int pg_games_unleased(rs_store *store, int64_t lease_ms, bool all, int limit,
+                             rs_unleased_row **rows, size_t *n)
 {
+    rs_pg *pg = (rs_pg *)store;
     *rows = NULL;
     *n = 0;
     params p = {0};
@@ -1436,8 +1390,9 @@ int rs_pg_games_unleased(rs_pg *pg, int64_t lease_ms, bool all, int limit, rs_un
     " FROM presence p JOIN nodes n ON n.node = p.node"                                             \
     " WHERE p.node <> $1 AND n.alive_until > clock_timestamp()"
 
-int rs_pg_node_alive(rs_pg *pg, const char *node, int64_t lease_ms)
+static int pg_node_alive(rs_store *store, const char *node, int64_t lease_ms)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, node);
     p_int(&p, lease_ms);
@@ -1456,8 +1411,9 @@ int rs_pg_node_alive(rs_pg *pg, const char *node, int64_t lease_ms)
                NULL, "forget dead servers");
 }
 
-int rs_pg_node_gone(rs_pg *pg, const char *node)
+static int pg_node_gone(rs_store *store, const char *node)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, node);
     int rc = run(pg, "DELETE FROM presence WHERE node = $1", &p, "forget presence");
@@ -1465,8 +1421,10 @@ int rs_pg_node_gone(rs_pg *pg, const char *node)
                              : rc;
 }
 
-int rs_pg_presence_put(rs_pg *pg, const char *node, int64_t user, int64_t game, bool present)
+static int pg_presence_put(rs_store *store, const char *node, int64_t user, int64_t game,
+                           bool present)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, node);
     p_int(&p, user);
@@ -1478,9 +1436,10 @@ int rs_pg_presence_put(rs_pg *pg, const char *node, int64_t user, int64_t game, 
                &p, "presence");
 }
 
-int rs_pg_presence_elsewhere(rs_pg *pg, const char *node, int64_t game, rs_presence_row **rows,
-                             size_t *n)
+static int pg_presence_elsewhere(rs_store *store, const char *node, int64_t game,
+                                 rs_presence_row **rows, size_t *n)
 {
+    rs_pg *pg = (rs_pg *)store;
     *rows = NULL;
     *n = 0;
     params p = {0};
@@ -1505,8 +1464,9 @@ int rs_pg_presence_elsewhere(rs_pg *pg, const char *node, int64_t game, rs_prese
     return RS_STORE_OK;
 }
 
-int rs_pg_user_elsewhere(rs_pg *pg, const char *node, int64_t user, bool *online)
+static int pg_user_elsewhere(rs_store *store, const char *node, int64_t user, bool *online)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, node);
     p_int(&p, user);
@@ -1517,8 +1477,9 @@ int rs_pg_user_elsewhere(rs_pg *pg, const char *node, int64_t user, bool *online
     return rc;
 }
 
-int rs_pg_nodes_live(rs_pg *pg, char **names)
+static int pg_nodes_live(rs_store *store, char **names)
 {
+    rs_pg *pg = (rs_pg *)store;
     *names = NULL;
     PGresult *r = exec(pg,
                        "SELECT coalesce(string_agg(node, ' ' ORDER BY node), '') FROM nodes"
@@ -1531,8 +1492,9 @@ int rs_pg_nodes_live(rs_pg *pg, char **names)
     return *names ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
-int rs_pg_announce(rs_pg *pg, const char *text)
+static int pg_announce(rs_store *store, const char *text)
 {
+    rs_pg *pg = (rs_pg *)store;
     params p = {0};
     p_text(&p, text);
     return queue_write(pg, "SELECT pg_notify('" CHANNEL "', $1)", &p, "announce");
@@ -1562,8 +1524,9 @@ static bool open_listener(rs_pg *pg)
     return ok;
 }
 
-int rs_pg_announcements(rs_pg *pg, void (*got)(void *ctx, const char *line), void *ctx)
+static int pg_announcements(rs_store *store, void (*got)(void *ctx, const char *line), void *ctx)
 {
+    rs_pg *pg = (rs_pg *)store;
     int opened = 0;
     if (!pg->listener) {
         if (!open_listener(pg))
@@ -1585,117 +1548,116 @@ int rs_pg_announcements(rs_pg *pg, void (*got)(void *ctx, const char *line), voi
     return opened;
 }
 
-int rs_pg_listen_fd(const rs_pg *pg)
+static int pg_listen_fd(const rs_store *store)
 {
+    const rs_pg *pg = (const rs_pg *)store;
     return pg->listener ? PQsocket(pg->listener) : -1;
 }
 
-/* ---- read models ---- */
+/* ---- the rows of the read models (store_read.c builds them) ---- */
 
-static const char *seat_kind_word(int64_t kind)
+static void pg_chat_rows(rs_store *store, int64_t game, int limit,
+                         void (*row)(void *ctx, const rs_chat_row *line), void *ctx)
 {
-    static const char *const words[] = {"open", "invite", "reserved", "ai", "human"};
-    return kind >= 0 && kind <= RS_SEAT_HUMAN ? words[kind] : "?";
-}
-
-static cJSON *seats_json(rs_pg *pg, int64_t game)
-{
-    cJSON *seats = cJSON_CreateArray();
     params p = {0};
     p_int(&p, game);
-    PGresult *r = exec(pg,
-                       "SELECT s.seat, s.kind, u.name, s.ai_level, s.score FROM seats s"
-                       " LEFT JOIN users u ON u.id = s.user_id AND s.kind = 4"
-                       " WHERE s.game_id = $1 ORDER BY s.seat",
-                       &p, "read seats");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        cJSON *seat = cJSON_CreateObject();
-        int64_t kind = col_int(r, i, 1);
-        cJSON_AddNumberToObject(seat, "seat", (double)col_int(r, i, 0));
-        cJSON_AddStringToObject(seat, "kind", seat_kind_word(kind));
-        if (kind == RS_SEAT_HUMAN && !PQgetisnull(r, i, 2))
-            cJSON_AddStringToObject(seat, "name", PQgetvalue(r, i, 2));
-        if (kind == RS_SEAT_AI)
-            cJSON_AddStringToObject(seat, "level", PQgetvalue(r, i, 3));
-        cJSON_AddNumberToObject(seat, "score", col_real(r, i, 4));
-        cJSON_AddItemToArray(seats, seat);
-    }
+    p_int(&p, limit);
+    PGresult *r = exec((rs_pg *)store,
+                       "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"
+                       " game_id = $1 ORDER BY id DESC LIMIT $2) c JOIN users u ON"
+                       " u.id = c.user_id ORDER BY c.id",
+                       &p, "read chat");
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_chat_row){PQgetvalue(r, i, 0), col_int(r, i, 1), PQgetvalue(r, i, 2)});
     PQclear(r);
-    return seats;
 }
 
-cJSON *rs_pg_finished_json(rs_pg *pg, int64_t user, int limit, int64_t before)
+static void pg_finished_rows(rs_store *store, int64_t user, int limit, int64_t before,
+                             void (*row)(void *ctx, const rs_finished_row *game), void *ctx)
 {
-    cJSON *games = cJSON_CreateArray();
     params p = {0};
     p_int(&p, before);
     p_int(&p, user);
-    p_int(&p, limit > 200 ? 200 : limit);
-    PGresult *r = exec(pg,
+    p_int(&p, limit);
+    PGresult *r = exec((rs_pg *)store,
                        "SELECT g.id, g.game, g.rated, g.ended_ms, g.end_reason, g.result_text"
                        " FROM games g WHERE g.status = 2 AND ($1::bigint = 0 OR g.id < $1)"
                        " AND ($2::bigint = 0 OR EXISTS (SELECT 1 FROM seats s WHERE"
                        " s.game_id = g.id AND s.user_id = $2 AND s.kind = 4))"
                        " ORDER BY g.id DESC LIMIT $3",
                        &p, "list finished games");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        cJSON *g = cJSON_CreateObject();
-        cJSON_AddNumberToObject(g, "id", (double)col_int(r, i, 0));
-        cJSON_AddStringToObject(g, "game", PQgetvalue(r, i, 1));
-        cJSON_AddBoolToObject(g, "rated", col_bool(r, i, 2));
-        cJSON_AddNumberToObject(g, "ended_ms", (double)col_int(r, i, 3));
-        cJSON_AddStringToObject(g, "reason", PQgetvalue(r, i, 4));
-        cJSON_AddStringToObject(g, "result", PQgetvalue(r, i, 5));
-        cJSON_AddItemToObject(g, "seats", seats_json(pg, col_int(r, i, 0)));
-        cJSON_AddItemToArray(games, g);
-    }
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_finished_row){.id = col_int(r, i, 0),
+                                    .game = PQgetvalue(r, i, 1),
+                                    .rated = col_bool(r, i, 2),
+                                    .ended_ms = col_int(r, i, 3),
+                                    .reason = PQgetvalue(r, i, 4),
+                                    .result = PQgetvalue(r, i, 5)});
     PQclear(r);
-    return games;
 }
 
-static void profile_ratings(rs_pg *pg, int64_t user, cJSON *ratings)
+static void pg_named_seat_rows(rs_store *store, int64_t game,
+                               void (*row)(void *ctx, const rs_named_seat_row *seat), void *ctx)
+{
+    params p = {0};
+    p_int(&p, game);
+    PGresult *r = exec((rs_pg *)store,
+                       "SELECT s.seat, s.kind, u.name, s.ai_level, s.score FROM seats s"
+                       " LEFT JOIN users u ON u.id = s.user_id AND s.kind = 4"
+                       " WHERE s.game_id = $1 ORDER BY s.seat",
+                       &p, "read seats");
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_named_seat_row){.seat = (int)col_int(r, i, 0),
+                                      .kind = (int)col_int(r, i, 1),
+                                      .name = PQgetisnull(r, i, 2) ? NULL : PQgetvalue(r, i, 2),
+                                      .ai_level = PQgetvalue(r, i, 3),
+                                      .score = col_real(r, i, 4)});
+    PQclear(r);
+}
+
+static void pg_rating_rows(rs_store *store, int64_t user,
+                           void (*row)(void *ctx, const rs_game_rating_row *rating), void *ctx)
 {
     params p = {0};
     p_int(&p, user);
-    PGresult *r = exec(pg,
+    PGresult *r = exec((rs_pg *)store,
                        "SELECT game, rating, rd, vol, games FROM ratings WHERE user_id = $1"
                        " ORDER BY game",
                        &p, "read ratings");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        cJSON *one = cJSON_AddObjectToObject(ratings, PQgetvalue(r, i, 0));
-        cJSON_AddNumberToObject(one, "rating", col_real(r, i, 1));
-        cJSON_AddNumberToObject(one, "rd", col_real(r, i, 2));
-        cJSON_AddNumberToObject(one, "vol", col_real(r, i, 3));
-        cJSON_AddNumberToObject(one, "games", (double)col_int(r, i, 4));
-    }
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_game_rating_row){PQgetvalue(r, i, 0),
+                                       {.rating = col_real(r, i, 1),
+                                        .rd = col_real(r, i, 2),
+                                        .vol = col_real(r, i, 3),
+                                        .games = col_int(r, i, 4)}});
     PQclear(r);
 }
 
-static void profile_history(rs_pg *pg, int64_t user, cJSON *history)
+static void pg_rating_history_rows(rs_store *store, int64_t user,
+                                   void (*row)(void *ctx, const rs_rating_history_row *entry),
+                                   void *ctx)
 {
     params p = {0};
     p_int(&p, user);
-    PGresult *r = exec(pg,
+    PGresult *r = exec((rs_pg *)store,
                        "SELECT game, game_id, at_ms, rating, rd FROM rating_history"
                        " WHERE user_id = $1 ORDER BY id DESC LIMIT 200",
                        &p, "read rating history");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        cJSON *h = cJSON_CreateObject();
-        cJSON_AddStringToObject(h, "game", PQgetvalue(r, i, 0));
-        cJSON_AddNumberToObject(h, "id", (double)col_int(r, i, 1));
-        cJSON_AddNumberToObject(h, "at_ms", (double)col_int(r, i, 2));
-        cJSON_AddNumberToObject(h, "rating", col_real(r, i, 3));
-        cJSON_AddNumberToObject(h, "rd", col_real(r, i, 4));
-        cJSON_AddItemToArray(history, h);
-    }
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_rating_history_row){.game = PQgetvalue(r, i, 0),
+                                          .game_id = col_int(r, i, 1),
+                                          .at_ms = col_int(r, i, 2),
+                                          .rating = col_real(r, i, 3),
+                                          .rd = col_real(r, i, 4)});
     PQclear(r);
 }
 
-static void profile_vs_ai(rs_pg *pg, int64_t user, cJSON *vs_ai)
+static void pg_vs_ai_rows(rs_store *store, int64_t user,
+                          void (*row)(void *ctx, const rs_vs_ai_row *results), void *ctx)
 {
     params p = {0};
     p_int(&p, user);
-    PGresult *r = exec(pg,
+    PGresult *r = exec((rs_pg *)store,
                        "SELECT g.game, a.ai_level, COUNT(*) FILTER (WHERE me.score > a.score),"
                        " COUNT(*) FILTER (WHERE me.score < a.score),"
                        " COUNT(*) FILTER (WHERE me.score = a.score) FROM games g"
@@ -1703,28 +1665,77 @@ static void profile_vs_ai(rs_pg *pg, int64_t user, cJSON *vs_ai)
                        " JOIN seats a ON a.game_id = g.id AND a.kind = 3 WHERE g.status = 2"
                        " GROUP BY g.game, a.ai_level ORDER BY g.game, a.ai_level",
                        &p, "read results against the AI");
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        const char *game = PQgetvalue(r, i, 0);
-        cJSON *per_game = cJSON_GetObjectItemCaseSensitive(vs_ai, game);
-        if (!per_game)
-            per_game = cJSON_AddObjectToObject(vs_ai, game);
-        cJSON *one = cJSON_AddObjectToObject(per_game, PQgetvalue(r, i, 1));
-        cJSON_AddNumberToObject(one, "won", (double)col_int(r, i, 2));
-        cJSON_AddNumberToObject(one, "lost", (double)col_int(r, i, 3));
-        cJSON_AddNumberToObject(one, "drawn", (double)col_int(r, i, 4));
-    }
+    for (int i = 0; r && i < PQntuples(r); i++)
+        row(ctx, &(rs_vs_ai_row){.game = PQgetvalue(r, i, 0),
+                                 .level = PQgetvalue(r, i, 1),
+                                 .won = col_int(r, i, 2),
+                                 .lost = col_int(r, i, 3),
+                                 .drawn = col_int(r, i, 4)});
     PQclear(r);
 }
 
-cJSON *rs_pg_profile_json(rs_pg *pg, const rs_user *user)
-{
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "name", user->name);
-    cJSON_AddBoolToObject(p, "guest", user->guest);
-    cJSON_AddNumberToObject(p, "created_ms", (double)user->created_ms);
-    profile_ratings(pg, user->id, cJSON_AddObjectToObject(p, "ratings"));
-    profile_history(pg, user->id, cJSON_AddArrayToObject(p, "rating_history"));
-    profile_vs_ai(pg, user->id, cJSON_AddObjectToObject(p, "vs_ai"));
-    cJSON_AddItemToObject(p, "games", rs_pg_finished_json(pg, user->id, 50, 0));
-    return p;
-}
+static const rs_store_shared_ops PG_SHARED_OPS = {
+    .game_lock = pg_game_lock,
+    .game_version = pg_game_version,
+    .lease_take = pg_lease_take,
+    .lease_fence = pg_lease_fence,
+    .leases_renew = pg_leases_renew,
+    .games_unleased = pg_games_unleased,
+    .node_alive = pg_node_alive,
+    .node_gone = pg_node_gone,
+    .presence_put = pg_presence_put,
+    .presence_elsewhere = pg_presence_elsewhere,
+    .user_elsewhere = pg_user_elsewhere,
+    .nodes_live = pg_nodes_live,
+    .announce = pg_announce,
+    .announcements = pg_announcements,
+    .listen_fd = pg_listen_fd,
+};
+
+static const rs_store_ops PG_OPS = {
+    .close = pg_close,
+    .error = pg_error,
+    .unavailable = pg_unavailable,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .in_transaction = pg_in_transaction,
+    .fail_commits = pg_fail_commits,
+    .checkpoint = NULL, /* PostgreSQL checkpoints by itself */
+    .checkpoint_tail = NULL,
+    .wal_frames = NULL,
+    .user_add = pg_user_add,
+    .user_get = pg_user_get,
+    .user_find = pg_user_find,
+    .user_register = pg_user_register,
+    .token_add = pg_token_add,
+    .token_user = pg_token_user,
+    .token_revoke = pg_token_revoke,
+    .user_password = pg_user_password,
+    .game_insert = pg_game_insert,
+    .game_save = pg_game_save,
+    .game_write = pg_game_write,
+    .game_head = pg_game_head,
+    .game_seats = pg_game_seats,
+    .games_unfinished = pg_games_unfinished,
+    .move_add = pg_move_add,
+    .move_write = pg_move_write,
+    .moves_since = pg_moves_since,
+    .moves_truncate = pg_moves_truncate,
+    .record_put = pg_record_put,
+    .record_get = pg_record_get,
+    .rematch_find = pg_rematch_find,
+    .chat_add = pg_chat_add,
+    .rating_get = pg_rating_get,
+    .rating_put = pg_rating_put,
+    .meta_set = pg_meta_set,
+    .meta_get = pg_meta_get,
+    .meta_max = pg_meta_max,
+    .chat_rows = pg_chat_rows,
+    .finished_rows = pg_finished_rows,
+    .named_seat_rows = pg_named_seat_rows,
+    .rating_rows = pg_rating_rows,
+    .rating_history_rows = pg_rating_history_rows,
+    .vs_ai_rows = pg_vs_ai_rows,
+    .shared = &PG_SHARED_OPS,
+};

@@ -1,19 +1,15 @@
-/* store_sqlite.c — the storage interface (store.h) over SQLite: WAL with synchronous=NORMAL
- * (a commit survives the process being killed; see docs/server.md), one writer connection
- * owned by the service thread with every statement prepared once and rebound per use, and a
- * second connection only for passive checkpoints on a worker thread. Given a postgres://
- * address instead, rs_store_open opens store_pg.c and every call here forwards to it. */
-#include "store.h"
-
-#include <cjson/cJSON.h>
-#include <ctype.h>
+/* store_sqlite.c — the storage interface (store.h) over SQLite, one backend of the table in
+ * store_backend.h: WAL with synchronous=NORMAL (a commit survives the process being killed;
+ * see docs/server.md), one writer connection owned by the service thread with every statement
+ * prepared once and rebound per use, and a second connection only for passive checkpoints on
+ * a worker thread. One server alone uses the file: it fills no shared operations. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
-#include "store_pg.h"
+#include "store_backend.h"
 
 #define SCHEMA_VERSION 1
 
@@ -133,8 +129,8 @@ enum { STATEMENTS(STMT_ENUM_) NUM_STATEMENTS };
 static const char *const STATEMENT_SQL[] = {STATEMENTS(STMT_SQL_)};
 #undef STMT_SQL_
 
-struct rs_store {
-    rs_pg *pg; /* a PostgreSQL address was given: every call goes there (store_pg.c) */
+typedef struct sqlite_store {
+    rs_store base; /* its operations: SQLITE_OPS */
     sqlite3 *db;
     sqlite3 *checkpoint_db; /* NULL in memory */
     sqlite3_stmt *stmt[NUM_STATEMENTS];
@@ -143,18 +139,18 @@ struct rs_store {
     int fail_commits;
     int wal_frames; /* in the WAL after the last commit (sqlite3_wal_hook) */
     char error[256];
-};
+} sqlite_store;
 
 /* After each commit: how long the WAL has grown, so a checkpoint is asked for in time. */
 static int note_wal(void *ctx, sqlite3 *db, const char *name, int frames)
 {
     (void)db;
     (void)name;
-    ((rs_store *)ctx)->wal_frames = frames;
+    ((sqlite_store *)ctx)->wal_frames = frames;
     return SQLITE_OK;
 }
 
-static int fail(rs_store *st, const char *what)
+static int fail(sqlite_store *st, const char *what)
 {
     if (st->in_transaction)
         st->doomed = true;
@@ -162,15 +158,13 @@ static int fail(rs_store *st, const char *what)
     return RS_STORE_ERROR;
 }
 
-const char *rs_store_error(const rs_store *st)
+static const char *lite_error(const rs_store *store)
 {
-    if (st->pg)
-        return rs_pg_error(st->pg);
-    return st->error;
+    return ((const sqlite_store *)store)->error;
 }
 
 /* The statement, reset and unbound, ready for new parameters. */
-static sqlite3_stmt *use(rs_store *st, int which)
+static sqlite3_stmt *use(sqlite_store *st, int which)
 {
     sqlite3_stmt *s = st->stmt[which];
     sqlite3_reset(s);
@@ -179,7 +173,7 @@ static sqlite3_stmt *use(rs_store *st, int which)
 }
 
 /* Run a statement that returns no rows. */
-static int run(rs_store *st, sqlite3_stmt *s, const char *what)
+static int run(sqlite_store *st, sqlite3_stmt *s, const char *what)
 {
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
@@ -189,7 +183,7 @@ static int run(rs_store *st, sqlite3_stmt *s, const char *what)
 }
 
 /* The outcome of a statement that returns at most one row, stepped (rc) and reset. */
-static int row_result(rs_store *st, int rc, const char *what)
+static int row_result(sqlite_store *st, int rc, const char *what)
 {
     if (rc == SQLITE_ROW)
         return RS_STORE_OK;
@@ -197,7 +191,7 @@ static int row_result(rs_store *st, int rc, const char *what)
 }
 
 /* Run a statement returning one integer (column 0) into *out. */
-static int one_int64(rs_store *st, sqlite3_stmt *s, int64_t *out, const char *what)
+static int one_int64(sqlite_store *st, sqlite3_stmt *s, int64_t *out, const char *what)
 {
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
@@ -217,43 +211,26 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
-static void name_key(const char *name, char out[RS_NAME_MAX + 1])
-{
-    size_t i = 0;
-    for (; name[i] && i < RS_NAME_MAX; i++)
-        out[i] = (char)tolower((unsigned char)name[i]);
-    out[i] = '\0';
-}
+static void lite_close(rs_store *store);
 
-bool rs_store_unavailable(const rs_store *st)
-{
-    return st->pg && rs_pg_unavailable(st->pg);
-}
+/* SQLITE_OPS, the table, is defined at the end of the file. */
+static const rs_store_ops SQLITE_OPS;
 
-int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
+int rs_store_sqlite_open(rs_store **out, const char *path, char *err, size_t err_size)
 {
     *out = NULL;
-    rs_store *st = calloc(1, sizeof *st);
+    sqlite_store *st = calloc(1, sizeof *st);
     if (!st) {
         snprintf(err, err_size, "out of memory");
         return RS_STORE_ERROR;
     }
-    if (rs_pg_is_address(path)) {
-        if (rs_pg_open(&st->pg, path, err, err_size) != RS_STORE_OK) {
-            free(st);
-            return RS_STORE_ERROR;
-        }
-        *out = st;
-        return RS_STORE_OK;
-    }
-    if (strncmp(path, "sqlite:", 7) == 0) /* the explicit form of --store */
-        path += 7;
+    st->base.ops = &SQLITE_OPS;
     const bool memory = strcmp(path, ":memory:") == 0;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
         snprintf(err, err_size, "cannot open %s: %s", path,
                  st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        rs_store_close(st);
+        lite_close(&st->base);
         return RS_STORE_ERROR;
     }
     sqlite3_busy_timeout(st->db, 5000);
@@ -266,7 +243,7 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         sqlite3_exec(st->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, err_size, "cannot set up %s: %s", path, msg ? msg : "?");
         sqlite3_free(msg);
-        rs_store_close(st);
+        lite_close(&st->base);
         return RS_STORE_ERROR;
     }
     char pragma[64];
@@ -276,7 +253,7 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         if (sqlite3_prepare_v3(st->db, STATEMENT_SQL[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {
             snprintf(err, err_size, "cannot prepare statement %d: %s", i, sqlite3_errmsg(st->db));
-            rs_store_close(st);
+            lite_close(&st->base);
             return RS_STORE_ERROR;
         }
     }
@@ -286,7 +263,7 @@ int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
         sqlite3_busy_timeout(st->checkpoint_db, 1000);
     if (!memory)
         sqlite3_wal_hook(st->db, note_wal, st);
-    *out = st;
+    *out = &st->base;
     return RS_STORE_OK;
 }
 
@@ -295,14 +272,23 @@ long long rs_store_sqlite_heap_bytes(void)
     return (long long)sqlite3_memory_used();
 }
 
-void rs_store_close(rs_store *st)
+static void lite_rollback(rs_store *store)
 {
-    if (!st)
+    sqlite_store *st = (sqlite_store *)store;
+    if (!st->in_transaction)
         return;
-    rs_pg_close(st->pg);
-    st->pg = NULL;
+    sqlite3_stmt *s = use(st, STMT_ROLLBACK);
+    sqlite3_step(s);
+    sqlite3_reset(s);
+    st->in_transaction = false;
+    st->doomed = false;
+}
+
+static void lite_close(rs_store *store)
+{
+    sqlite_store *st = (sqlite_store *)store;
     if (st->in_transaction)
-        rs_store_rollback(st);
+        lite_rollback(store);
     for (int i = 0; i < NUM_STATEMENTS; i++)
         sqlite3_finalize(st->stmt[i]);
     if (st->checkpoint_db) {
@@ -313,10 +299,9 @@ void rs_store_close(rs_store *st)
     free(st);
 }
 
-int rs_store_begin(rs_store *st)
+static int lite_begin(rs_store *store)
 {
-    if (st->pg)
-        return rs_pg_begin(st->pg);
+    sqlite_store *st = (sqlite_store *)store;
     if (st->in_transaction)
         return RS_STORE_OK;
     int rc = run(st, use(st, STMT_BEGIN), "begin");
@@ -325,77 +310,60 @@ int rs_store_begin(rs_store *st)
     return rc;
 }
 
-int rs_store_commit(rs_store *st)
+static int lite_commit(rs_store *store)
 {
-    if (st->pg)
-        return rs_pg_commit(st->pg);
+    sqlite_store *st = (sqlite_store *)store;
     if (!st->in_transaction)
         return RS_STORE_OK;
     if (st->doomed) {
-        rs_store_rollback(st);
+        lite_rollback(store);
         return RS_STORE_ERROR;
     }
     if (st->fail_commits > 0) {
         st->fail_commits--;
         snprintf(st->error, sizeof st->error, "commit: failure injected by a test");
-        rs_store_rollback(st);
+        lite_rollback(store);
         return RS_STORE_ERROR;
     }
     int rc = run(st, use(st, STMT_COMMIT), "commit");
     if (rc != RS_STORE_OK) {
-        rs_store_rollback(st);
+        lite_rollback(store);
         return RS_STORE_ERROR;
     }
     st->in_transaction = false;
     return RS_STORE_OK;
 }
 
-void rs_store_rollback(rs_store *st)
+static bool lite_in_transaction(const rs_store *store)
 {
-    if (st->pg) {
-        rs_pg_rollback(st->pg);
-        return;
-    }
-    if (!st->in_transaction)
-        return;
-    sqlite3_stmt *s = use(st, STMT_ROLLBACK);
-    sqlite3_step(s);
-    sqlite3_reset(s);
-    st->in_transaction = false;
-    st->doomed = false;
-}
-
-bool rs_store_in_transaction(const rs_store *st)
-{
-    if (st->pg)
-        return rs_pg_in_transaction(st->pg);
+    const sqlite_store *st = (const sqlite_store *)store;
     return st->in_transaction;
 }
 
-void rs_store_fail_commits(rs_store *st, int n)
+static void lite_fail_commits(rs_store *store, int n)
 {
-    if (st->pg) {
-        rs_pg_fail_commits(st->pg, n);
-        return;
-    }
+    sqlite_store *st = (sqlite_store *)store;
     st->fail_commits = n;
 }
 
-int rs_store_checkpoint_tail(rs_store *st)
+static int lite_checkpoint_tail(rs_store *store)
 {
+    sqlite_store *st = (sqlite_store *)store;
     if (!st->checkpoint_db || st->in_transaction)
         return RS_STORE_OK;
     int rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return rc == SQLITE_OK || rc == SQLITE_BUSY ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
-int rs_store_wal_frames(const rs_store *st)
+static int lite_wal_frames(const rs_store *store)
 {
+    const sqlite_store *st = (const sqlite_store *)store;
     return st->wal_frames;
 }
 
-int rs_store_checkpoint(rs_store *st)
+static int lite_checkpoint(rs_store *store)
 {
+    sqlite_store *st = (sqlite_store *)store;
     if (!st->checkpoint_db)
         return RS_STORE_OK;
     int rc =
@@ -405,12 +373,11 @@ int rs_store_checkpoint(rs_store *st)
 
 /* ---- users and tokens ---- */
 
-int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms, int64_t *id)
+static int lite_user_add(rs_store *store, const char *name, bool guest, int64_t now_ms, int64_t *id)
 {
-    if (st->pg)
-        return rs_pg_user_add(st->pg, name, guest, now_ms, id);
+    sqlite_store *st = (sqlite_store *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_ADD);
     bind_text(s, 1, name);
     bind_text(s, 2, key);
@@ -422,7 +389,7 @@ int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms
     return rc;
 }
 
-static int read_user(rs_store *st, sqlite3_stmt *s, rs_user *out)
+static int read_user(sqlite_store *st, sqlite3_stmt *s, rs_user *out)
 {
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
@@ -436,32 +403,29 @@ static int read_user(rs_store *st, sqlite3_stmt *s, rs_user *out)
     return row_result(st, rc, "read user");
 }
 
-int rs_store_user_get(rs_store *st, int64_t id, rs_user *out)
+static int lite_user_get(rs_store *store, int64_t id, rs_user *out)
 {
-    if (st->pg)
-        return rs_pg_user_get(st->pg, id, out);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_USER_GET);
     sqlite3_bind_int64(s, 1, id);
     return read_user(st, s, out);
 }
 
-int rs_store_user_find(rs_store *st, const char *name, rs_user *out)
+static int lite_user_find(rs_store *store, const char *name, rs_user *out)
 {
-    if (st->pg)
-        return rs_pg_user_find(st->pg, name, out);
+    sqlite_store *st = (sqlite_store *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_FIND);
     bind_text(s, 1, key);
     return read_user(st, s, out);
 }
 
-int rs_store_user_register(rs_store *st, int64_t id, const char *name, const char *pwhash)
+static int lite_user_register(rs_store *store, int64_t id, const char *name, const char *pwhash)
 {
-    if (st->pg)
-        return rs_pg_user_register(st->pg, id, name, pwhash);
+    sqlite_store *st = (sqlite_store *)store;
     char key[RS_NAME_MAX + 1];
-    name_key(name, key);
+    rs_store_name_key(name, key);
     sqlite3_stmt *s = use(st, STMT_USER_REGISTER);
     sqlite3_bind_int64(s, 1, id);
     bind_text(s, 2, name);
@@ -470,11 +434,10 @@ int rs_store_user_register(rs_store *st, int64_t id, const char *name, const cha
     return run(st, s, "register user");
 }
 
-int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
-                       int64_t now_ms, int64_t expires_ms)
+static int lite_token_add(rs_store *store, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
+                          int64_t now_ms, int64_t expires_ms)
 {
-    if (st->pg)
-        return rs_pg_token_add(st->pg, hash, user, now_ms, expires_ms);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_TOKEN_ADD);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     sqlite3_bind_int64(s, 2, user);
@@ -483,11 +446,10 @@ int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t 
     return run(st, s, "add token");
 }
 
-int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
-                        int64_t *user, bool *expired)
+static int lite_token_user(rs_store *store, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
+                           int64_t *user, bool *expired)
 {
-    if (st->pg)
-        return rs_pg_token_user(st->pg, hash, now_ms, user, expired);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_TOKEN_USER);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
@@ -507,21 +469,18 @@ int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t
     return result;
 }
 
-int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH])
+static int lite_token_revoke(rs_store *store, const uint8_t hash[RS_TOKEN_HASH])
 {
-    if (st->pg)
-        return rs_pg_token_revoke(st->pg, hash);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_TOKEN_REVOKE);
     sqlite3_bind_blob(s, 1, hash, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     return run(st, s, "revoke token");
 }
 
-int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
-                           const uint8_t keep[RS_TOKEN_HASH])
+static int lite_user_password(rs_store *store, int64_t id, const char *pwhash,
+                              const uint8_t keep[RS_TOKEN_HASH])
 {
-    static const uint8_t none[RS_TOKEN_HASH] = {0}; /* no token hashes to all zeros */
-    if (st->pg)
-        return rs_pg_user_password(st->pg, id, pwhash, keep ? keep : none);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_USER_PASSWORD);
     sqlite3_bind_int64(s, 1, id);
     bind_text(s, 2, pwhash);
@@ -532,25 +491,16 @@ int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
         return RS_STORE_NOTFOUND;
     s = use(st, STMT_TOKENS_REVOKE_OTHERS);
     sqlite3_bind_int64(s, 1, id);
-    sqlite3_bind_blob(s, 2, keep ? keep : none, RS_TOKEN_HASH, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(s, 2, keep, RS_TOKEN_HASH, SQLITE_TRANSIENT);
     return run(st, s, "revoke the other tokens");
 }
 
 /* ---- games ---- */
 
-static void remaining_text(const rs_game_row *row, char *buf, size_t size)
-{
-    int n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS && (size_t)n < size; i++)
-        n += snprintf(buf + n, size - (size_t)n, "%s%lld", i ? " " : "",
-                      (long long)row->remaining_ms[i]);
-}
-
 static void bind_game(sqlite3_stmt *s, const rs_game_row *row)
 {
     char remaining[RP_MAX_PLAYERS * 24];
-    remaining_text(row, remaining, sizeof remaining);
+    rs_store_remaining_text(row, remaining, sizeof remaining);
     sqlite3_bind_int64(s, 1, row->id);
     bind_text(s, 2, row->game);
     bind_text(s, 3, row->options);
@@ -575,7 +525,7 @@ static void bind_game(sqlite3_stmt *s, const rs_game_row *row)
     bind_text(s, 22, row->result_text);
 }
 
-static int save_seats(rs_store *st, const rs_game_row *row)
+static int save_seats(sqlite_store *st, const rs_game_row *row)
 {
     for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS; i++) {
         const rs_seat_row *seat = &row->seat[i];
@@ -594,10 +544,9 @@ static int save_seats(rs_store *st, const rs_game_row *row)
     return RS_STORE_OK;
 }
 
-int rs_store_game_insert(rs_store *st, rs_game_row *row)
+static int lite_game_insert(rs_store *store, rs_game_row *row)
 {
-    if (st->pg)
-        return rs_pg_game_insert(st->pg, row);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_GAME_INSERT);
     bind_game(s, row);
     int rc = run(st, s, "insert game");
@@ -607,7 +556,7 @@ int rs_store_game_insert(rs_store *st, rs_game_row *row)
     return save_seats(st, row);
 }
 
-static int update_game(rs_store *st, const rs_game_row *row, bool seats)
+static int update_game(sqlite_store *st, const rs_game_row *row, bool seats)
 {
     sqlite3_stmt *s = use(st, STMT_GAME_UPDATE);
     bind_game(s, row);
@@ -619,36 +568,23 @@ static int update_game(rs_store *st, const rs_game_row *row, bool seats)
     return seats ? save_seats(st, row) : RS_STORE_OK;
 }
 
-int rs_store_game_save(rs_store *st, const rs_game_row *row)
+static int lite_game_save(rs_store *store, const rs_game_row *row)
 {
-    if (st->pg)
-        return rs_pg_game_save(st->pg, row);
-    return update_game(st, row, true);
+    return update_game((sqlite_store *)store, row, true);
 }
 
-int rs_store_game_write(rs_store *st, const rs_game_row *row, bool seats)
+static int lite_game_write(rs_store *store, const rs_game_row *row, bool seats)
 {
-    if (st->pg)
-        return rs_pg_game_write(st->pg, row, seats);
+    sqlite_store *st = (sqlite_store *)store;
     const int rc = update_game(st, row, seats);
     if (rc == RS_STORE_NOTFOUND && st->in_transaction) /* as on PostgreSQL: no commit */
         st->doomed = true;
     return rc;
 }
 
-static void parse_remaining(const char *text, rs_game_row *row)
+static int lite_game_seats(rs_store *store, rs_game_row *out)
 {
-    for (int i = 0; i < RP_MAX_PLAYERS && *text; i++) {
-        char *end;
-        row->remaining_ms[i] = strtoll(text, &end, 10);
-        if (end == text)
-            break;
-        text = end;
-    }
-}
-
-static int read_seats(rs_store *st, rs_game_row *out)
-{
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_SEATS_GET);
     sqlite3_bind_int64(s, 1, out->id);
     int rc;
@@ -667,18 +603,9 @@ static int read_seats(rs_store *st, rs_game_row *out)
     return rc == SQLITE_DONE ? RS_STORE_OK : fail(st, "read seats");
 }
 
-int rs_store_game_get(rs_store *st, int64_t id, rs_game_row *out)
+static int lite_game_head(rs_store *store, int64_t id, rs_game_row *out)
 {
-    if (st->pg)
-        return rs_pg_game_get(st->pg, id, out);
-    const int rc = rs_store_game_head(st, id, out);
-    return rc == RS_STORE_OK ? read_seats(st, out) : rc;
-}
-
-int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out)
-{
-    if (st->pg)
-        return rs_pg_game_head(st->pg, id, out);
+    sqlite_store *st = (sqlite_store *)store;
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_GAME_GET);
     sqlite3_bind_int64(s, 1, id);
@@ -696,7 +623,7 @@ int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out)
         out->per_move_ms = sqlite3_column_int64(s, 9);
         out->seats = sqlite3_column_int(s, 10);
         out->v = sqlite3_column_int64(s, 11);
-        parse_remaining((const char *)sqlite3_column_text(s, 12), out);
+        rs_store_remaining_parse((const char *)sqlite3_column_text(s, 12), out);
         out->running = sqlite3_column_int(s, 13);
         out->turn_wall_ms = sqlite3_column_int64(s, 14);
         out->created_ms = sqlite3_column_int64(s, 15);
@@ -719,10 +646,9 @@ int rs_store_game_head(rs_store *st, int64_t id, rs_game_row *out)
     return RS_STORE_OK;
 }
 
-int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
+static int lite_games_unfinished(rs_store *store, int64_t **ids, size_t *n)
 {
-    if (st->pg)
-        return rs_pg_games_unfinished(st->pg, ids, n);
+    sqlite_store *st = (sqlite_store *)store;
     *ids = NULL;
     *n = 0;
     size_t cap = 0;
@@ -739,10 +665,9 @@ int rs_store_games_unfinished(rs_store *st, int64_t **ids, size_t *n)
     return rc == SQLITE_DONE ? RS_STORE_OK : fail(st, "list unfinished games");
 }
 
-int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move)
+static int lite_move_add(rs_store *store, int64_t game, const rs_move_row *move)
 {
-    if (st->pg)
-        return rs_pg_move_add(st->pg, game, move);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_MOVE_ADD);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, move->ply);
@@ -753,11 +678,10 @@ int rs_store_move_add(rs_store *st, int64_t game, const rs_move_row *move)
     return run(st, s, "add move");
 }
 
-int rs_store_move_write(rs_store *st, int64_t game, const rs_move_row *move)
+static int lite_move_write(rs_store *store, int64_t game, const rs_move_row *move)
 {
-    if (st->pg)
-        return rs_pg_move_write(st->pg, game, move);
-    const int rc = rs_store_move_add(st, game, move);
+    sqlite_store *st = (sqlite_store *)store;
+    const int rc = lite_move_add(store, game, move);
     if (rc == RS_STORE_CONFLICT && st->in_transaction) { /* as on PostgreSQL: no commit */
         st->doomed = true;
         snprintf(st->error, sizeof st->error, "add move: ply %lld of game %lld already stored",
@@ -766,16 +690,10 @@ int rs_store_move_write(rs_store *st, int64_t game, const rs_move_row *move)
     return rc;
 }
 
-int rs_store_moves_get(rs_store *st, int64_t game, rs_move_row **moves, size_t *n)
+static int lite_moves_since(rs_store *store, int64_t game, int64_t from_ply, rs_move_row **moves,
+                            size_t *n)
 {
-    return rs_store_moves_since(st, game, 0, moves, n);
-}
-
-int rs_store_moves_since(rs_store *st, int64_t game, int64_t from_ply, rs_move_row **moves,
-                         size_t *n)
-{
-    if (st->pg)
-        return rs_pg_moves_since(st->pg, game, from_ply, moves, n);
+    sqlite_store *st = (sqlite_store *)store;
     *moves = NULL;
     *n = 0;
     size_t cap = 0;
@@ -799,30 +717,27 @@ int rs_store_moves_since(rs_store *st, int64_t game, int64_t from_ply, rs_move_r
     return rc == SQLITE_DONE ? RS_STORE_OK : fail(st, "read moves");
 }
 
-int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply)
+static int lite_moves_truncate(rs_store *store, int64_t game, int64_t from_ply)
 {
-    if (st->pg)
-        return rs_pg_moves_truncate(st->pg, game, from_ply);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_MOVES_TRUNCATE);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, from_ply);
     return run(st, s, "truncate moves");
 }
 
-int rs_store_record_put(rs_store *st, int64_t game, const char *record)
+static int lite_record_put(rs_store *store, int64_t game, const char *record)
 {
-    if (st->pg)
-        return rs_pg_record_put(st->pg, game, record);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_RECORD_PUT);
     sqlite3_bind_int64(s, 1, game);
     bind_text(s, 2, record);
     return run(st, s, "store record");
 }
 
-int rs_store_record_get(rs_store *st, int64_t game, char **record)
+static int lite_record_get(rs_store *store, int64_t game, char **record)
 {
-    if (st->pg)
-        return rs_pg_record_get(st->pg, game, record);
+    sqlite_store *st = (sqlite_store *)store;
     *record = NULL;
     sqlite3_stmt *s = use(st, STMT_RECORD_GET);
     sqlite3_bind_int64(s, 1, game);
@@ -837,10 +752,9 @@ int rs_store_record_get(rs_store *st, int64_t game, char **record)
     return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read record");
 }
 
-int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
+static int lite_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 {
-    if (st->pg)
-        return rs_pg_rematch_find(st->pg, game, rematch);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_REMATCH_FIND);
     sqlite3_bind_int64(s, 1, game);
     return one_int64(st, s, rematch, "find rematch");
@@ -848,10 +762,10 @@ int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 
 /* ---- chat ---- */
 
-int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text)
+static int lite_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at_ms,
+                         const char *text)
 {
-    if (st->pg)
-        return rs_pg_chat_add(st->pg, game, user, at_ms, text);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_CHAT_ADD);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int64(s, 2, user);
@@ -860,31 +774,11 @@ int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, c
     return run(st, s, "add chat");
 }
 
-cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit)
-{
-    if (st->pg)
-        return rs_pg_chat_json(st->pg, game, limit);
-    cJSON *lines = cJSON_CreateArray();
-    sqlite3_stmt *s = use(st, STMT_CHAT_RECENT);
-    sqlite3_bind_int64(s, 1, game);
-    sqlite3_bind_int(s, 2, limit);
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        cJSON *line = cJSON_CreateObject();
-        cJSON_AddStringToObject(line, "from", (const char *)sqlite3_column_text(s, 0));
-        cJSON_AddNumberToObject(line, "at", (double)sqlite3_column_int64(s, 1));
-        cJSON_AddStringToObject(line, "text", (const char *)sqlite3_column_text(s, 2));
-        cJSON_AddItemToArray(lines, line);
-    }
-    sqlite3_reset(s);
-    return lines;
-}
-
 /* ---- ratings ---- */
 
-int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_row *out)
+static int lite_rating_get(rs_store *store, int64_t user, const char *game, rs_rating_row *out)
 {
-    if (st->pg)
-        return rs_pg_rating_get(st->pg, user, game, out);
+    sqlite_store *st = (sqlite_store *)store;
     memset(out, 0, sizeof *out);
     sqlite3_stmt *s = use(st, STMT_RATING_GET);
     sqlite3_bind_int64(s, 1, user);
@@ -900,11 +794,10 @@ int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_
     return row_result(st, rc, "read rating");
 }
 
-int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
-                        int64_t game_id, int64_t at_ms)
+static int lite_rating_put(rs_store *store, int64_t user, const char *game, const rs_rating_row *r,
+                           int64_t game_id, int64_t at_ms)
 {
-    if (st->pg)
-        return rs_pg_rating_put(st->pg, user, game, r, game_id, at_ms);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_RATING_PUT);
     sqlite3_bind_int64(s, 1, user);
     bind_text(s, 2, game);
@@ -927,29 +820,26 @@ int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_r
 
 /* ---- meta ---- */
 
-int rs_store_meta_set(rs_store *st, const char *key, int64_t value)
+static int lite_meta_set(rs_store *store, const char *key, int64_t value)
 {
-    if (st->pg)
-        return rs_pg_meta_set(st->pg, key, value);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_META_SET);
     bind_text(s, 1, key);
     sqlite3_bind_int64(s, 2, value);
     return run(st, s, "set meta");
 }
 
-int rs_store_meta_get(rs_store *st, const char *key, int64_t *value)
+static int lite_meta_get(rs_store *store, const char *key, int64_t *value)
 {
-    if (st->pg)
-        return rs_pg_meta_get(st->pg, key, value);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_META_GET);
     bind_text(s, 1, key);
     return one_int64(st, s, value, "read meta");
 }
 
-int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value)
+static int lite_meta_max(rs_store *store, const char *prefix, int64_t *value)
 {
-    if (st->pg)
-        return rs_pg_meta_max(st->pg, prefix, value);
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(st->db,
                            "SELECT max(value) FROM meta WHERE substr(key, 1, length(?1)) = ?1", -1,
@@ -966,233 +856,149 @@ int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value)
     return found ? RS_STORE_OK : RS_STORE_NOTFOUND;
 }
 
-/* ---- several servers on one database: PostgreSQL only; one SQLite file has one server,
- * which holds every row and every lease itself ---- */
+/* ---- the rows of the read models (store_read.c builds them) ---- */
 
-bool rs_store_shared(const rs_store *st)
+/* The text of a column (NULL for NULL), as a row's field. */
+static const char *text_column(sqlite3_stmt *s, int col)
 {
-    return st->pg != NULL;
+    return (const char *)sqlite3_column_text(s, col);
 }
 
-int rs_store_game_lock(rs_store *st, int64_t id, rs_game_lock *out)
+static void lite_chat_rows(rs_store *store, int64_t game, int limit,
+                           void (*row)(void *ctx, const rs_chat_row *line), void *ctx)
 {
-    if (st->pg)
-        return rs_pg_game_lock(st->pg, id, out);
-    memset(out, 0, sizeof *out);
-    rs_game_row row;
-    int rc = rs_store_game_get(st, id, &row);
-    out->v = row.v;
-    return rc;
-}
-
-int rs_store_game_version(rs_store *st, int64_t id, int64_t *v)
-{
-    if (st->pg)
-        return rs_pg_game_version(st->pg, id, v);
-    rs_game_row row;
-    int rc = rs_store_game_get(st, id, &row);
-    *v = row.v;
-    return rc;
-}
-
-int rs_store_lease_take(rs_store *st, int64_t id, const char *node, int64_t lease_ms,
-                        int64_t *token)
-{
-    if (st->pg)
-        return rs_pg_lease_take(st->pg, id, node, lease_ms, token);
-    *token = 1;
-    return RS_STORE_OK;
-}
-
-int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t token,
-                         int64_t lease_ms)
-{
-    if (st->pg)
-        return rs_pg_lease_fence(st->pg, id, node, token, lease_ms);
-    return RS_STORE_OK;
-}
-
-int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms)
-{
-    if (st->pg)
-        return rs_pg_leases_renew(st->pg, node, lease_ms);
-    return RS_STORE_OK;
-}
-
-int rs_store_games_unleased(rs_store *st, int64_t lease_ms, bool all, int limit,
-                            rs_unleased_row **rows, size_t *n)
-{
-    if (st->pg)
-        return rs_pg_games_unleased(st->pg, lease_ms, all, limit, rows, n);
-    *rows = NULL;
-    *n = 0;
-    return RS_STORE_OK;
-}
-
-int rs_store_node_alive(rs_store *st, const char *node, int64_t lease_ms)
-{
-    return st->pg ? rs_pg_node_alive(st->pg, node, lease_ms) : RS_STORE_OK;
-}
-
-int rs_store_node_gone(rs_store *st, const char *node)
-{
-    return st->pg ? rs_pg_node_gone(st->pg, node) : RS_STORE_OK;
-}
-
-int rs_store_presence_put(rs_store *st, const char *node, int64_t user, int64_t game, bool present)
-{
-    return st->pg ? rs_pg_presence_put(st->pg, node, user, game, present) : RS_STORE_OK;
-}
-
-int rs_store_presence_elsewhere(rs_store *st, const char *node, int64_t game,
-                                rs_presence_row **rows, size_t *n)
-{
-    if (st->pg)
-        return rs_pg_presence_elsewhere(st->pg, node, game, rows, n);
-    *rows = NULL;
-    *n = 0;
-    return RS_STORE_OK;
-}
-
-int rs_store_user_elsewhere(rs_store *st, const char *node, int64_t user, bool *online)
-{
-    if (st->pg)
-        return rs_pg_user_elsewhere(st->pg, node, user, online);
-    *online = false;
-    return RS_STORE_OK;
-}
-
-int rs_store_nodes_live(rs_store *st, char **names)
-{
-    if (st->pg)
-        return rs_pg_nodes_live(st->pg, names);
-    *names = strdup("");
-    return *names ? RS_STORE_OK : RS_STORE_ERROR;
-}
-
-int rs_store_announce(rs_store *st, const char *text)
-{
-    if (st->pg)
-        return rs_pg_announce(st->pg, text);
-    return RS_STORE_OK;
-}
-
-int rs_store_announcements(rs_store *st, void (*got)(void *ctx, const char *line), void *ctx)
-{
-    if (st->pg)
-        return rs_pg_announcements(st->pg, got, ctx);
-    return 0;
-}
-
-int rs_store_listen_fd(const rs_store *st)
-{
-    return st->pg ? rs_pg_listen_fd(st->pg) : -1;
-}
-
-/* ---- read models ---- */
-
-static const char *seat_kind_word(int kind)
-{
-    static const char *const words[] = {"open", "invite", "reserved", "ai", "human"};
-    return kind >= 0 && kind <= RS_SEAT_HUMAN ? words[kind] : "?";
-}
-
-static cJSON *seats_json(rs_store *st, int64_t game)
-{
-    cJSON *seats = cJSON_CreateArray();
-    sqlite3_stmt *s = use(st, STMT_SEATS_NAMED);
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_CHAT_RECENT);
     sqlite3_bind_int64(s, 1, game);
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        cJSON *seat = cJSON_CreateObject();
-        int kind = sqlite3_column_int(s, 1);
-        cJSON_AddNumberToObject(seat, "seat", sqlite3_column_int(s, 0));
-        cJSON_AddStringToObject(seat, "kind", seat_kind_word(kind));
-        if (kind == RS_SEAT_HUMAN && sqlite3_column_text(s, 2))
-            cJSON_AddStringToObject(seat, "name", (const char *)sqlite3_column_text(s, 2));
-        if (kind == RS_SEAT_AI)
-            cJSON_AddStringToObject(seat, "level", (const char *)sqlite3_column_text(s, 3));
-        cJSON_AddNumberToObject(seat, "score", sqlite3_column_double(s, 4));
-        cJSON_AddItemToArray(seats, seat);
-    }
+    sqlite3_bind_int(s, 2, limit);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_chat_row){text_column(s, 0), sqlite3_column_int64(s, 1), text_column(s, 2)});
     sqlite3_reset(s);
-    return seats;
 }
 
-cJSON *rs_store_finished_json(rs_store *st, int64_t user, int limit, int64_t before)
+static void lite_finished_rows(rs_store *store, int64_t user, int limit, int64_t before,
+                               void (*row)(void *ctx, const rs_finished_row *game), void *ctx)
 {
-    if (st->pg)
-        return rs_pg_finished_json(st->pg, user, limit, before);
-    cJSON *games = cJSON_CreateArray();
-    /* Collect the ids first: seats_json reuses statements while this one is open. */
-    int64_t ids[200];
-    int n = 0;
+    sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_FINISHED);
     sqlite3_bind_int64(s, 1, before);
     sqlite3_bind_int64(s, 2, user);
-    sqlite3_bind_int(s, 3, limit > 200 ? 200 : limit);
-    while (sqlite3_step(s) == SQLITE_ROW && n < 200) {
-        cJSON *g = cJSON_CreateObject();
-        ids[n++] = sqlite3_column_int64(s, 0);
-        cJSON_AddNumberToObject(g, "id", (double)sqlite3_column_int64(s, 0));
-        cJSON_AddStringToObject(g, "game", (const char *)sqlite3_column_text(s, 1));
-        cJSON_AddBoolToObject(g, "rated", sqlite3_column_int(s, 2));
-        cJSON_AddNumberToObject(g, "ended_ms", (double)sqlite3_column_int64(s, 3));
-        cJSON_AddStringToObject(g, "reason", (const char *)sqlite3_column_text(s, 4));
-        cJSON_AddStringToObject(g, "result", (const char *)sqlite3_column_text(s, 5));
-        cJSON_AddItemToArray(games, g);
-    }
+    sqlite3_bind_int(s, 3, limit);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_finished_row){.id = sqlite3_column_int64(s, 0),
+                                    .game = text_column(s, 1),
+                                    .rated = sqlite3_column_int(s, 2) != 0,
+                                    .ended_ms = sqlite3_column_int64(s, 3),
+                                    .reason = text_column(s, 4),
+                                    .result = text_column(s, 5)});
     sqlite3_reset(s);
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToObject(cJSON_GetArrayItem(games, i), "seats", seats_json(st, ids[i]));
-    return games;
 }
 
-cJSON *rs_store_profile_json(rs_store *st, const rs_user *user)
+static void lite_named_seat_rows(rs_store *store, int64_t game,
+                                 void (*row)(void *ctx, const rs_named_seat_row *seat), void *ctx)
 {
-    if (st->pg)
-        return rs_pg_profile_json(st->pg, user);
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "name", user->name);
-    cJSON_AddBoolToObject(p, "guest", user->guest);
-    cJSON_AddNumberToObject(p, "created_ms", (double)user->created_ms);
-    cJSON *ratings = cJSON_AddObjectToObject(p, "ratings");
-    sqlite3_stmt *s = use(st, STMT_PROFILE_RATINGS);
-    sqlite3_bind_int64(s, 1, user->id);
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        cJSON *r = cJSON_AddObjectToObject(ratings, (const char *)sqlite3_column_text(s, 0));
-        cJSON_AddNumberToObject(r, "rating", sqlite3_column_double(s, 1));
-        cJSON_AddNumberToObject(r, "rd", sqlite3_column_double(s, 2));
-        cJSON_AddNumberToObject(r, "vol", sqlite3_column_double(s, 3));
-        cJSON_AddNumberToObject(r, "games", (double)sqlite3_column_int64(s, 4));
-    }
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_SEATS_NAMED);
+    sqlite3_bind_int64(s, 1, game);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_named_seat_row){.seat = sqlite3_column_int(s, 0),
+                                      .kind = sqlite3_column_int(s, 1),
+                                      .name = text_column(s, 2),
+                                      .ai_level = text_column(s, 3),
+                                      .score = sqlite3_column_double(s, 4)});
     sqlite3_reset(s);
-    cJSON *history = cJSON_AddArrayToObject(p, "rating_history");
-    s = use(st, STMT_PROFILE_HISTORY);
-    sqlite3_bind_int64(s, 1, user->id);
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        cJSON *h = cJSON_CreateObject();
-        cJSON_AddStringToObject(h, "game", (const char *)sqlite3_column_text(s, 0));
-        cJSON_AddNumberToObject(h, "id", (double)sqlite3_column_int64(s, 1));
-        cJSON_AddNumberToObject(h, "at_ms", (double)sqlite3_column_int64(s, 2));
-        cJSON_AddNumberToObject(h, "rating", sqlite3_column_double(s, 3));
-        cJSON_AddNumberToObject(h, "rd", sqlite3_column_double(s, 4));
-        cJSON_AddItemToArray(history, h);
-    }
-    sqlite3_reset(s);
-    cJSON *vs_ai = cJSON_AddObjectToObject(p, "vs_ai");
-    s = use(st, STMT_PROFILE_VS_AI);
-    sqlite3_bind_int64(s, 1, user->id);
-    while (sqlite3_step(s) == SQLITE_ROW) {
-        const char *game = (const char *)sqlite3_column_text(s, 0);
-        cJSON *per_game = cJSON_GetObjectItemCaseSensitive(vs_ai, game);
-        if (!per_game)
-            per_game = cJSON_AddObjectToObject(vs_ai, game);
-        cJSON *r = cJSON_AddObjectToObject(per_game, (const char *)sqlite3_column_text(s, 1));
-        cJSON_AddNumberToObject(r, "won", (double)sqlite3_column_int64(s, 2));
-        cJSON_AddNumberToObject(r, "lost", (double)sqlite3_column_int64(s, 3));
-        cJSON_AddNumberToObject(r, "drawn", (double)sqlite3_column_int64(s, 4));
-    }
-    sqlite3_reset(s);
-    cJSON_AddItemToObject(p, "games", rs_store_finished_json(st, user->id, 50, 0));
-    return p;
 }
+
+static void lite_rating_rows(rs_store *store, int64_t user,
+                             void (*row)(void *ctx, const rs_game_rating_row *rating), void *ctx)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_PROFILE_RATINGS);
+    sqlite3_bind_int64(s, 1, user);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_game_rating_row){text_column(s, 0),
+                                       {.rating = sqlite3_column_double(s, 1),
+                                        .rd = sqlite3_column_double(s, 2),
+                                        .vol = sqlite3_column_double(s, 3),
+                                        .games = sqlite3_column_int64(s, 4)}});
+    sqlite3_reset(s);
+}
+
+static void lite_rating_history_rows(rs_store *store, int64_t user,
+                                     void (*row)(void *ctx, const rs_rating_history_row *entry),
+                                     void *ctx)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_PROFILE_HISTORY);
+    sqlite3_bind_int64(s, 1, user);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_rating_history_row){.game = text_column(s, 0),
+                                          .game_id = sqlite3_column_int64(s, 1),
+                                          .at_ms = sqlite3_column_int64(s, 2),
+                                          .rating = sqlite3_column_double(s, 3),
+                                          .rd = sqlite3_column_double(s, 4)});
+    sqlite3_reset(s);
+}
+
+static void lite_vs_ai_rows(rs_store *store, int64_t user,
+                            void (*row)(void *ctx, const rs_vs_ai_row *results), void *ctx)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_PROFILE_VS_AI);
+    sqlite3_bind_int64(s, 1, user);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        row(ctx, &(rs_vs_ai_row){.game = text_column(s, 0),
+                                 .level = text_column(s, 1),
+                                 .won = sqlite3_column_int64(s, 2),
+                                 .lost = sqlite3_column_int64(s, 3),
+                                 .drawn = sqlite3_column_int64(s, 4)});
+    sqlite3_reset(s);
+}
+
+static const rs_store_ops SQLITE_OPS = {
+    .close = lite_close,
+    .error = lite_error,
+    .unavailable = NULL, /* a file is never out of reach the way a database server is */
+    .begin = lite_begin,
+    .commit = lite_commit,
+    .rollback = lite_rollback,
+    .in_transaction = lite_in_transaction,
+    .fail_commits = lite_fail_commits,
+    .checkpoint = lite_checkpoint,
+    .checkpoint_tail = lite_checkpoint_tail,
+    .wal_frames = lite_wal_frames,
+    .user_add = lite_user_add,
+    .user_get = lite_user_get,
+    .user_find = lite_user_find,
+    .user_register = lite_user_register,
+    .token_add = lite_token_add,
+    .token_user = lite_token_user,
+    .token_revoke = lite_token_revoke,
+    .user_password = lite_user_password,
+    .game_insert = lite_game_insert,
+    .game_save = lite_game_save,
+    .game_write = lite_game_write,
+    .game_head = lite_game_head,
+    .game_seats = lite_game_seats,
+    .games_unfinished = lite_games_unfinished,
+    .move_add = lite_move_add,
+    .move_write = lite_move_write,
+    .moves_since = lite_moves_since,
+    .moves_truncate = lite_moves_truncate,
+    .record_put = lite_record_put,
+    .record_get = lite_record_get,
+    .rematch_find = lite_rematch_find,
+    .chat_add = lite_chat_add,
+    .rating_get = lite_rating_get,
+    .rating_put = lite_rating_put,
+    .meta_set = lite_meta_set,
+    .meta_get = lite_meta_get,
+    .meta_max = lite_meta_max,
+    .chat_rows = lite_chat_rows,
+    .finished_rows = lite_finished_rows,
+    .named_seat_rows = lite_named_seat_rows,
+    .rating_rows = lite_rating_rows,
+    .rating_history_rows = lite_rating_history_rows,
+    .vs_ai_rows = lite_vs_ai_rows,
+    .shared = NULL, /* one server alone on the file: store.c answers for it */
+};

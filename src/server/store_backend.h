@@ -1,0 +1,180 @@
+/* store_backend.h — inside the store: the table of operations each database fills
+ * (store_sqlite.c, store_pg.c), the plain rows the read models are built from (store_read.c),
+ * and the few helpers both backends share. Callers never include it: they use store.h. */
+#ifndef RS_STORE_BACKEND_H
+#define RS_STORE_BACKEND_H
+
+#include "store.h"
+
+/* Every store begins with its table, as an sqlite3_file begins with its io methods: a
+ * backend's own struct has an rs_store as its first member and casts back to itself. */
+struct rs_store {
+    const struct rs_store_ops *ops;
+};
+
+/* ---- the rows the read models are built from (store_read.c) ---- */
+
+/* Each is handed to a visitor while the backend holds it: its text lives until the visitor
+ * returns. */
+typedef struct rs_chat_row {
+    const char *from; /* the author's name */
+    int64_t at_ms;
+    const char *text;
+} rs_chat_row;
+
+typedef struct rs_finished_row {
+    int64_t id;
+    const char *game;
+    bool rated;
+    int64_t ended_ms;
+    const char *reason;
+    const char *result;
+} rs_finished_row;
+
+typedef struct rs_named_seat_row {
+    int seat;
+    int kind;         /* an rs_seat_kind */
+    const char *name; /* the user's name for a human's seat, else NULL */
+    const char *ai_level;
+    double score;
+} rs_named_seat_row;
+
+typedef struct rs_game_rating_row {
+    const char *game;
+    rs_rating_row rating;
+} rs_game_rating_row;
+
+typedef struct rs_rating_history_row {
+    const char *game;
+    int64_t game_id, at_ms;
+    double rating, rd;
+} rs_rating_history_row;
+
+typedef struct rs_vs_ai_row {
+    const char *game, *level;
+    int64_t won, lost, drawn;
+} rs_vs_ai_row;
+
+/* ---- the operations ---- */
+
+/* What only a database several servers share can do (docs/cluster.md): a backend without
+ * it (SQLite, whose one server holds every game) leaves rs_store_ops.shared NULL, and store.c
+ * answers every call below as one server alone would. Each is the store.h call of that
+ * name. */
+typedef struct rs_store_shared_ops {
+    int (*game_lock)(rs_store *st, int64_t id, rs_game_lock *out);
+    int (*game_version)(rs_store *st, int64_t id, int64_t *v);
+    int (*lease_take)(rs_store *st, int64_t id, const char *node, int64_t lease_ms, int64_t *token);
+    int (*lease_fence)(rs_store *st, int64_t id, const char *node, int64_t token, int64_t lease_ms);
+    int (*leases_renew)(rs_store *st, const char *node, int64_t lease_ms);
+    int (*games_unleased)(rs_store *st, int64_t lease_ms, bool all, int limit,
+                          rs_unleased_row **rows, size_t *n);
+    int (*node_alive)(rs_store *st, const char *node, int64_t lease_ms);
+    int (*node_gone)(rs_store *st, const char *node);
+    int (*presence_put)(rs_store *st, const char *node, int64_t user, int64_t game, bool present);
+    int (*presence_elsewhere)(rs_store *st, const char *node, int64_t game, rs_presence_row **rows,
+                              size_t *n);
+    int (*user_elsewhere)(rs_store *st, const char *node, int64_t user, bool *online);
+    int (*nodes_live)(rs_store *st, char **names);
+    int (*announce)(rs_store *st, const char *text);
+    int (*announcements)(rs_store *st, void (*got)(void *ctx, const char *line), void *ctx);
+    int (*listen_fd)(const rs_store *st);
+} rs_store_shared_ops;
+
+/* One backend's calls. Unless said otherwise each is the store.h call of its name, with its
+ * contract; store.c dispatches to them (and derives rs_store_game_get, rs_store_moves_get and
+ * the defaults of what a backend leaves NULL). */
+typedef struct rs_store_ops {
+    void (*close)(rs_store *st); /* st is not NULL */
+    const char *(*error)(const rs_store *st);
+    /* NULL for a database that cannot be out of reach (a file): never unavailable. */
+    bool (*unavailable)(const rs_store *st);
+
+    int (*begin)(rs_store *st);
+    int (*commit)(rs_store *st);
+    void (*rollback)(rs_store *st);
+    bool (*in_transaction)(const rs_store *st);
+    void (*fail_commits)(rs_store *st, int n);
+    /* A write-ahead log to checkpoint: NULL where there is none (PostgreSQL checkpoints by
+     * itself), taken as nothing to do and 0 frames. */
+    int (*checkpoint)(rs_store *st);
+    int (*checkpoint_tail)(rs_store *st);
+    int (*wal_frames)(const rs_store *st);
+
+    int (*user_add)(rs_store *st, const char *name, bool guest, int64_t now_ms, int64_t *id);
+    int (*user_get)(rs_store *st, int64_t id, rs_user *out);
+    int (*user_find)(rs_store *st, const char *name, rs_user *out);
+    int (*user_register)(rs_store *st, int64_t id, const char *name, const char *pwhash);
+    int (*token_add)(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user, int64_t now_ms,
+                     int64_t expires_ms);
+    int (*token_user)(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
+                      int64_t *user, bool *expired);
+    int (*token_revoke)(rs_store *st, const uint8_t hash[RS_TOKEN_HASH]);
+    /* `keep` is never NULL here: store.c passes a hash no token has instead. */
+    int (*user_password)(rs_store *st, int64_t id, const char *pwhash,
+                         const uint8_t keep[RS_TOKEN_HASH]);
+
+    int (*game_insert)(rs_store *st, rs_game_row *row);
+    int (*game_save)(rs_store *st, const rs_game_row *row);
+    int (*game_write)(rs_store *st, const rs_game_row *row, bool seats);
+    int (*game_head)(rs_store *st, int64_t id, rs_game_row *out);
+    /* The seat rows of out->id into out->seat (rs_store_game_get is game_head, then this). */
+    int (*game_seats)(rs_store *st, rs_game_row *out);
+    int (*games_unfinished)(rs_store *st, int64_t **ids, size_t *n);
+    int (*move_add)(rs_store *st, int64_t game, const rs_move_row *move);
+    int (*move_write)(rs_store *st, int64_t game, const rs_move_row *move);
+    int (*moves_since)(rs_store *st, int64_t game, int64_t from_ply, rs_move_row **moves,
+                       size_t *n);
+    int (*moves_truncate)(rs_store *st, int64_t game, int64_t from_ply);
+    int (*record_put)(rs_store *st, int64_t game, const char *record);
+    int (*record_get)(rs_store *st, int64_t game, char **record);
+    int (*rematch_find)(rs_store *st, int64_t game, int64_t *rematch);
+
+    int (*chat_add)(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);
+
+    int (*rating_get)(rs_store *st, int64_t user, const char *game, rs_rating_row *out);
+    int (*rating_put)(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
+                      int64_t game_id, int64_t at_ms);
+
+    int (*meta_set)(rs_store *st, const char *key, int64_t value);
+    int (*meta_get)(rs_store *st, const char *key, int64_t *value);
+    int (*meta_max)(rs_store *st, const char *prefix, int64_t *value);
+
+    /* The rows of the read models, each handed to row(ctx, ...) in order; a failure ends
+     * them (the read models show what could be read). */
+    /* The last `limit` lines of a game's chat, oldest first. */
+    void (*chat_rows)(rs_store *st, int64_t game, int limit,
+                      void (*row)(void *ctx, const rs_chat_row *line), void *ctx);
+    /* Finished games as rs_store_finished_json selects them, newest first, at most `limit`. */
+    void (*finished_rows)(rs_store *st, int64_t user, int limit, int64_t before,
+                          void (*row)(void *ctx, const rs_finished_row *game), void *ctx);
+    /* A game's seats in seat order, with the names of the humans in them. */
+    void (*named_seat_rows)(rs_store *st, int64_t game,
+                            void (*row)(void *ctx, const rs_named_seat_row *seat), void *ctx);
+    /* A user's ratings, by game. */
+    void (*rating_rows)(rs_store *st, int64_t user,
+                        void (*row)(void *ctx, const rs_game_rating_row *rating), void *ctx);
+    /* A user's last 200 ratings, newest first. */
+    void (*rating_history_rows)(rs_store *st, int64_t user,
+                                void (*row)(void *ctx, const rs_rating_history_row *entry),
+                                void *ctx);
+    /* A user's finished games against each AI level, by game and level. */
+    void (*vs_ai_rows)(rs_store *st, int64_t user,
+                       void (*row)(void *ctx, const rs_vs_ai_row *results), void *ctx);
+
+    const rs_store_shared_ops *shared; /* NULL: one server alone on the database */
+} rs_store_ops;
+
+/* The backends' openers, which rs_store_open chooses between by the address. */
+int rs_store_sqlite_open(rs_store **out, const char *path, char *err, size_t err_size);
+int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_size);
+
+/* ---- helpers both backends share (store.c) ---- */
+
+/* The key a name is unique in any case by: its first RS_NAME_MAX bytes in lower case. */
+void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1]);
+/* A game's remaining times as stored: one number a seat, space-separated. */
+void rs_store_remaining_text(const rs_game_row *row, char *out, size_t size);
+void rs_store_remaining_parse(const char *text, rs_game_row *row);
+
+#endif
