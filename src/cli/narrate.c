@@ -84,12 +84,11 @@ static void ending_line(const rp_match *m, FILE *out)
                     rp_seat_name(game, seat));
         return;
     }
-    static const char *const what[RP_NUM_ENDS] = {"",
-                                                  " ran out of time",
-                                                  " left the game",
-                                                  "The players agreed a draw",
-                                                  "The game was adjudicated",
-                                                  "The game was decided"};
+    static const char *const what[RP_NUM_ENDS] = {[RP_END_TIME] = " ran out of time",
+                                                  [RP_END_ABANDONED] = " left the game",
+                                                  [RP_END_AGREED] = "The players agreed a draw",
+                                                  [RP_END_ADJUDICATED] = "The game was adjudicated",
+                                                  [RP_END_DECIDED] = "The game was decided"};
     if (reason == RP_END_TIME || reason == RP_END_ABANDONED)
         seat_list(game, losers, out);
     fprintf(out, "%s: ", what[reason]);
