@@ -15,6 +15,7 @@ set(RP_TEST_COSTS
     cli_analyze 30
     load_test_kill9_load 28
     server_test_cluster 25
+    server_test_endings 37
     server_test_soak 21
     server_test_cluster_failover 20
     server_test_cluster_presence 20
