@@ -1,4 +1,4 @@
-/* test_server_core.c — the server's core without sockets (src/server/server.h): messages go
+/* test_server_core.c — the server's core without sockets (src/server/loop.h): messages go
  * in as bytes through rs_server_receive and come out through a fake rs_output after
  * rs_server_flush, on fake time, with an in-memory store (or a temporary file for restarts)
  * and AI jobs run inline. Covers identity, the lobby, the referee's refusals (stale,
@@ -15,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "grow.h"
 #include "log.h"
+#include "loop.h"
 #include "server_internal.h"
 
 #define MAX_SENT 20000

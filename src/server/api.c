@@ -1,7 +1,8 @@
-/* api.c — HTTP for `ramparts serve`, without sockets: /healthz, the read-only JSON API under
- * /api/v1/ (games open, live and finished, a finished game's record, players' profiles, the
- * game types and their options) and the embedded browser client. A live game's record is
- * never served: it would carry the seed, and the seed reveals every deck. */
+/* api.c — HTTP for `ramparts serve`, without sockets (api.h; layer 2 of layers.h): /healthz,
+ * the read-only JSON API under /api/v1/ (games open, live and finished, a finished game's
+ * record, players' profiles, the game types and their options) and the embedded browser
+ * client. A live game's record is never served: it would carry the seed, and the seed reveals
+ * every deck. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <malloc.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api.h"
 #include "assets.h"
 #include "ramparts/version.h"
 #include "server_internal.h"
@@ -45,7 +47,8 @@ static const char NOT_BUILT_PAGE[] =
     "<li>/api/v1/players/NAME: a player's ratings, history and results against the AI</li>\n"
     "</ul>\n</body></html>\n";
 
-const rs_asset *rs_asset_find(const char *path)
+/* The asset served at path, or NULL. */
+static const rs_asset *asset_find(const char *path)
 {
     for (const rs_asset *a = rs_web_assets; a->path; a++)
         if (strcmp(a->path, path) == 0)
@@ -435,7 +438,7 @@ static void health_reply(rs_server *srv, int64_t game, rs_http_reply *r)
 
 static void asset_reply(const char *path, rs_http_reply *r)
 {
-    const rs_asset *a = rs_asset_find(strcmp(path, "/") == 0 ? "/index.html" : path);
+    const rs_asset *a = asset_find(strcmp(path, "/") == 0 ? "/index.html" : path);
     const bool page = strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0;
     if (a) {
         r->status = 200;

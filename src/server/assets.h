@@ -21,7 +21,4 @@ typedef struct rs_asset {
 
 extern const rs_asset rs_web_assets[]; /* ends with a NULL path */
 
-/* The asset served at path, or NULL. */
-const rs_asset *rs_asset_find(const char *path);
-
 #endif

@@ -1,7 +1,8 @@
 /* cluster.c — one server among several on one PostgreSQL database (see cluster.h and
  * docs/cluster.md): row locks taken without waiting, catching up from the database,
  * announcements at the commit, leases with fencing tokens, and the requests that wait for a
- * row another server holds. */
+ * row another server holds. Layer 4 of layers.h: what it needs done above it goes through
+ * the caller's rs_cluster_hooks. */
 #include "cluster.h"
 
 #include <cjson/cJSON.h>
@@ -13,8 +14,6 @@
 
 #include "grow.h"
 #include "log.h"
-#include "server_internal.h"
-#include "session.h"
 #include "table_view.h"
 
 #define RETRY_US 3000ll        /* a request waiting for a row is tried again this soon */
@@ -26,12 +25,6 @@
 #define SWEEP_LOADS 32  /* of which games not held, loaded to take their lease */
 
 const char RS_CODE_RETRY[] = "retry";
-
-typedef struct rs_deferred {
-    uint64_t conn;
-    char *data;
-    size_t len;
-} rs_deferred;
 
 /* Whatever waits for a row is tried again RETRY_US after the first of them began to wait. */
 static void arm_retry(rs_server *srv)
@@ -293,12 +286,14 @@ void rs_cluster_user_here(rs_server *srv, int64_t user, bool here)
         rs_store_presence_put(srv->store, srv->node, user, 0, here);
 }
 
-bool rs_cluster_user_elsewhere(rs_server *srv, int64_t user)
+bool rs_cluster_user_online(rs_server *srv, int64_t user)
 {
-    bool online = false;
+    if (rs_server_user_connected(srv, user))
+        return true;
+    bool elsewhere = false;
     if (srv->shared)
-        rs_store_user_elsewhere(srv->store, srv->node, user, &online);
-    return online;
+        rs_store_user_elsewhere(srv->store, srv->node, user, &elsewhere);
+    return elsewhere;
 }
 
 /* Catch t up with what another server committed by reading only the moves since t's version
@@ -331,15 +326,15 @@ static bool catch_up_by_moves(rs_server *srv, rs_table *t)
         n--;
     rs_ctx ctx = rs_server_ctx(srv);
     rs_err e;
-    const bool done = rs_table_catch_up(&ctx, t, &row, moves, n, &e) == 0;
+    const bool caught_up = rs_table_catch_up(&ctx, t, &row, moves, n, &e) == 0;
     free(moves);
-    if (done) {
+    if (caught_up) {
         srv->stats.caught_up_moves += (long long)n;
         srv->deadlines_stale = true;
         rs_server_touch(srv, t, RS_GAME_LIVE);
         t->dirty = false; /* nothing of this server's to announce */
     }
-    return done;
+    return caught_up;
 }
 
 #ifdef RS_STORE_FAULT_INJECTION
@@ -409,10 +404,11 @@ void rs_cluster_unload(rs_server *srv, rs_table *t)
     unload(srv, t);
 }
 
-rs_table *rs_cluster_fetch(rs_server *srv, int64_t id)
+rs_table *rs_cluster_table(rs_server *srv, int64_t id)
 {
-    if (!srv->shared)
-        return NULL;
+    rs_table *t = rs_server_table(srv, id);
+    if (t || !srv->shared || id <= 0) /* on a cluster, perhaps one another server created */
+        return t;
     return fetch(srv, id, true);
 }
 
@@ -538,18 +534,18 @@ static void add_line(rs_server *srv, const char *line)
     srv->announce[srv->announce_len++] = '\n';
 }
 
-void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *message)
+void rs_cluster_note_chat(rs_server *srv, int64_t game, const char *said)
 {
-    if (!srv->shared || strlen(message) > ANNOUNCE_LINE_MAX)
+    if (!srv->shared || strlen(said) > ANNOUNCE_LINE_MAX)
         return;
     char line[ANNOUNCE_LINE_MAX + 128];
-    snprintf(line, sizeof line, "c %lld %s %s", (long long)game, srv->node, message);
+    snprintf(line, sizeof line, "c %lld %s %s", (long long)game, srv->node, said);
     add_line(srv, line);
 }
 
-void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch, const cJSON *message)
+void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch, const cJSON *notice)
 {
-    char *text = srv->shared ? cJSON_PrintUnformatted(message) : NULL;
+    char *text = srv->shared ? cJSON_PrintUnformatted(notice) : NULL;
     if (text && strlen(text) <= ANNOUNCE_LINE_MAX) {
         char line[ANNOUNCE_LINE_MAX + 128];
         snprintf(line, sizeof line, "r %lld %lld %s %s", (long long)game, (long long)rematch,
@@ -575,8 +571,8 @@ void rs_cluster_note_revoked(rs_server *srv, int64_t user, const uint8_t *hash, 
  * "u USER NODE HASH" (every token of USER but HASH, or all of them for "-", was revoked: a
  * password change), from another server: this server's connections on those tokens are
  * logged out too. */
-static void revoked_elsewhere(rs_server *srv, char kind, int64_t user, const char *node,
-                              const char *hex)
+static void revoked_elsewhere(rs_server *srv, const rs_cluster_hooks *hooks, char kind,
+                              int64_t user, const char *node, const char *hex)
 {
     uint8_t hash[RS_TOKEN_HASH];
     const bool none = strcmp(hex, "-") == 0;
@@ -585,8 +581,8 @@ static void revoked_elsewhere(rs_server *srv, char kind, int64_t user, const cha
         return;
     if (kind == 't' && none)
         return;
-    const int count = kind == 't' ? rs_session_revoke_token(srv, hash, NULL)
-                                  : rs_session_revoke_user(srv, user, none ? NULL : hash, NULL);
+    const int count = kind == 't' ? hooks->revoke_token(srv, hash, NULL)
+                                  : hooks->revoke_user(srv, user, none ? NULL : hash, NULL);
     if (count)
         rs_log("user %lld: %d connections here logged out (%s on server %s)", (long long)user,
                count, kind == 't' ? "a logout" : "a password change", node);
@@ -726,17 +722,17 @@ static void catch_up_behind(rs_server *srv)
 }
 
 /* A chat line said on another server, for this server's watchers of the game. */
-static void chat_said(rs_server *srv, int64_t id, const char *message)
+static void chat_said(rs_server *srv, int64_t id, const char *said)
 {
     rs_table *t = rs_server_table(srv, id);
     for (size_t i = 0; t && i < t->num_watchers; i++)
         if (!t->watchers[i].joining)
-            rs_outbox_put_text(&srv->outbox, t->watchers[i].conn, message);
+            rs_outbox_put_text(&srv->outbox, t->watchers[i].conn, said);
 }
 
 /* A rematch of game id created on another server: remembered, so that nobody here creates
  * a second one, held, and its notice sent to this server's watchers of the old game. */
-static void rematch_made(rs_server *srv, int64_t id, int64_t rematch, const char *message)
+static void rematch_made(rs_server *srv, int64_t id, int64_t rematch, const char *notice)
 {
     rs_table *t = rs_server_table(srv, id);
     if (!t) /* nobody here watches the old game; the new one is listed by its own line */
@@ -744,7 +740,7 @@ static void rematch_made(rs_server *srv, int64_t id, int64_t rematch, const char
     t->rematch_id = rematch;
     if (!rs_server_table(srv, rematch))
         fetch(srv, rematch, false);
-    chat_said(srv, id, message);
+    chat_said(srv, id, notice);
 }
 
 /* A whole number at *p followed by one space: *p moves past both. */
@@ -774,7 +770,7 @@ static bool take_word(const char **p, char out[RS_NODE_TEXT])
 /* "g ID VERSION NODE KIND SUMMARY" (announce_game), "c ID NODE MESSAGE", "p ID NODE" (who
  * watches game ID on NODE changed), "r ID REMATCH NODE MESSAGE" or "t|u USER NODE HASH"
  * (revoked_elsewhere); the server's own lines are skipped. */
-static void on_line(rs_server *srv, const char *line)
+static void on_line(rs_server *srv, const rs_cluster_hooks *hooks, const char *line)
 {
     int64_t id, v;
     char node[RS_NODE_TEXT];
@@ -799,20 +795,26 @@ static void on_line(rs_server *srv, const char *line)
             rematch_made(srv, id, v, p);
     } else if ((line[0] == 't' || line[0] == 'u') && take_word(&p, node)) {
         if (strcmp(node, srv->node) != 0)
-            revoked_elsewhere(srv, line[0], id, node, p);
+            revoked_elsewhere(srv, hooks, line[0], id, node, p);
     }
 }
 
+/* Who hears the announcements: the server, and what it has done above the cluster. */
+typedef struct announcement_reader {
+    rs_server *srv;
+    const rs_cluster_hooks *hooks;
+} announcement_reader;
+
 static void on_announcement(void *ctx, const char *text)
 {
-    rs_server *srv = ctx;
+    const announcement_reader *reader = ctx;
     char line[SUMMARY_MAX + 160];
     while (*text) {
         const size_t n = strcspn(text, "\n");
         if (n < sizeof line) {
             memcpy(line, text, n);
             line[n] = '\0';
-            on_line(srv, line);
+            on_line(reader->srv, reader->hooks, line);
         }
         text += n + (text[n] == '\n');
     }
@@ -889,11 +891,12 @@ static void resync_now(rs_server *srv)
                rs_store_error(srv->store));
 }
 
-void rs_cluster_listen(rs_server *srv)
+void rs_cluster_listen(rs_server *srv, const rs_cluster_hooks *hooks)
 {
     if (!srv->shared)
         return;
-    int rc = rs_store_announcements(srv->store, on_announcement, srv);
+    announcement_reader reader = {srv, hooks};
+    int rc = rs_store_announcements(srv->store, on_announcement, &reader);
     if (rc == RS_STORE_ERROR) {
         if (!srv->listen_down)
             rs_log("cannot hear the other servers: %s", rs_store_error(srv->store));
@@ -1050,7 +1053,7 @@ bool rs_cluster_deferring(const rs_server *srv, uint64_t conn)
     return false;
 }
 
-void rs_cluster_retry(rs_server *srv)
+void rs_cluster_retry(rs_server *srv, const rs_cluster_hooks *hooks)
 {
     if (!srv->deferred_count || rs_server_now_us(srv) < srv->deferred_due_us)
         return;
@@ -1061,7 +1064,7 @@ void rs_cluster_retry(rs_server *srv)
     srv->deferred_count = srv->deferred_cap = 0;
     for (size_t i = 0; i < n; i++) {
         if (rs_server_conn(srv, items[i].conn))
-            rs_server_receive(srv, items[i].conn, items[i].data, items[i].len);
+            hooks->receive(srv, items[i].conn, items[i].data, items[i].len);
         free(items[i].data);
     }
     free(items);

@@ -5,8 +5,6 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-#include "server_internal.h"
-
 bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
                   int64_t *out, rs_err *e)
 {
@@ -53,18 +51,4 @@ bool rs_field_bool(const cJSON *msg, const char *key, bool *out, rs_err *e)
         return rs_fail(e, "bad-message", "field '%s' must be true or false", key), false;
     *out = cJSON_IsTrue(f);
     return true;
-}
-
-/* The game named by "game": a table in memory (every unfinished game is). */
-rs_table *rs_field_table(rs_server *srv, const cJSON *msg, rs_err *e)
-{
-    int64_t id;
-    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
-        return NULL;
-    rs_table *t = rs_server_table(srv, id);
-    if (!t) /* on a cluster, a game another server has just created */
-        t = rs_cluster_fetch(srv, id);
-    if (!t)
-        rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
-    return t;
 }

@@ -1,6 +1,6 @@
 /* fields.h — the readers of a client message's fields, shared by the handlers (session.c)
  * and the dispatch (loop.c): each refuses a wrong type or range with bad-message naming the
- * field. */
+ * field. A leaf of layers.h: it reads JSON and knows no server. */
 #ifndef RS_FIELDS_H
 #define RS_FIELDS_H
 
@@ -11,7 +11,6 @@
 #include "table.h"
 
 struct cJSON;
-typedef struct rs_server rs_server;
 
 /* True when d is a whole number that an int64_t holds (then *out is it): the only safe way to
  * convert a client's number, since converting a double out of range (or NaN) is undefined. */
@@ -28,7 +27,5 @@ bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64
 bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,
                      const char **out, rs_err *e);
 bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *e);
-/* The game named by "game": a table in memory (every unfinished game is), else not-found. */
-rs_table *rs_field_table(rs_server *srv, const struct cJSON *msg, rs_err *e);
 
 #endif

@@ -1,11 +1,17 @@
-/* loop.c — one iteration of the server's loop (see server.h): client messages read and
- * dispatched through the command table (session.c), worker results applied, timers, and the
- * group commit that releases the outbox only once the iteration's changes are stored. */
+/* loop.c — the core's entry points (loop.h; layer 2 of layers.h): the server's start and
+ * stop, its connections, and one iteration of its loop: client messages read and dispatched
+ * through the command table (session.c), worker results applied, timers, and the group
+ * commit that releases the outbox only once the iteration's changes are stored. It hands the
+ * cluster (cluster.c) the hooks by which it acts above itself. */
+#include "loop.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
+#include "fields.h"
 #include "grow.h"
 #include "log.h"
 #include "server_internal.h"
@@ -19,6 +25,52 @@
 #define CHECKPOINT_FRAMES 2000 /* WAL pages (8 MB of 4 KiB pages) that call for a checkpoint */
 #define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
 #define MAX_DEPTH 8            /* JSON nesting accepted in a message */
+/* The loop's housekeeping (rs_server_tick) runs at least this often. */
+#define HOUSEKEEPING_US 1000000ll
+
+/* What the cluster has done above it: kept requests handled again, and connections logged
+ * out on tokens another server revoked. */
+static const rs_cluster_hooks cluster_hooks = {
+    .receive = rs_server_receive,
+    .revoke_token = rs_session_revoke_token,
+    .revoke_user = rs_session_revoke_user,
+};
+
+/* ---- connections ---- */
+
+void rs_server_connect(rs_server *srv, uint64_t conn, const char *peer)
+{
+    if (!conn || rs_server_conn(srv, conn))
+        return;
+    rs_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->id = conn;
+    snprintf(c->peer, sizeof c->peer, "%s", peer ? peer : "?");
+    c->credits = srv->cfg.rate_messages;
+    c->credits_at_us = rs_server_now_us(srv);
+    if (!rs_idmap_put(&srv->conns, conn, c)) {
+        free(c);
+        return;
+    }
+    srv->stats.connections++;
+}
+
+void rs_server_disconnect(rs_server *srv, uint64_t conn)
+{
+    rs_conn *c = rs_server_conn(srv, conn);
+    if (!c)
+        return;
+    rs_server_unwatch_all(srv, c);
+    rs_idmap_del(&srv->conns, conn);
+    rs_session_user_left(srv, c->user);
+    /* Replies still pending for it go nowhere. */
+    for (size_t i = 0; i < srv->outbox.count; i++)
+        if (srv->outbox.items[i].conn == conn)
+            srv->outbox.items[i].conn = 0;
+    free(c);
+    srv->stats.connections--;
+}
 
 /* ---- receiving ---- */
 
@@ -299,9 +351,21 @@ int rs_server_run_jobs_inline(rs_server *srv)
 
 /* ---- timers ---- */
 
+/* An AI seat whose move is due thinks on one server: the one holding the game's lease. */
+static void schedule_ai(rs_server *srv, rs_table *t)
+{
+    const int seat = rs_server_ai_due(srv, t);
+    if (seat < 0 || rs_cluster_leased_elsewhere(srv, t) || !(t = rs_cluster_own(srv, t, NULL)) ||
+        rs_table_to_move(t) != seat)
+        return;
+    rs_server_submit_ai(srv, t, seat);
+}
+
+static void expire(rs_server *srv);
+
 void rs_server_tick(rs_server *srv)
 {
-    rs_cluster_retry(srv);
+    rs_cluster_retry(srv, &cluster_hooks);
     rs_ai_result kept;
     while (rs_cluster_take_ai(srv, &kept))
         apply_ai_result(srv, &kept, "");
@@ -309,9 +373,9 @@ void rs_server_tick(rs_server *srv)
     rs_ctx ctx = rs_server_ctx(srv);
     if (ctx.now_us >= srv->next_housekeeping_us) {
         rs_cluster_tick(srv);
-        rs_server_expire(srv);
+        expire(srv);
     }
-    srv->next_housekeeping_us = ctx.now_us + RS_HOUSEKEEPING_US;
+    srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
         rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
         if (!t || t->row.status != RS_GAME_LIVE)
@@ -324,7 +388,7 @@ void rs_server_tick(rs_server *srv)
             rs_server_touch(srv, t, RS_GAME_LIVE);
             continue;
         }
-        rs_server_schedule_ai(srv, t);
+        schedule_ai(srv, t);
     }
     if (ctx.now_us - srv->last_heartbeat_us >= HEARTBEAT_US) {
         srv->last_heartbeat_us = ctx.now_us;
@@ -347,11 +411,11 @@ void rs_server_tick(rs_server *srv)
 /* Whether someone keeps open game t: one of its seated people or its creator connected. */
 static bool seek_kept(rs_server *srv, const rs_table *t)
 {
-    if (t->row.creator && rs_server_user_online(srv, t->row.creator))
+    if (t->row.creator && rs_cluster_user_online(srv, t->row.creator))
         return true;
     for (int s = 0; s < t->row.seats; s++)
         if (t->row.seat[s].kind == RS_SEAT_HUMAN &&
-            rs_server_user_online(srv, t->row.seat[s].user_id))
+            rs_cluster_user_online(srv, t->row.seat[s].user_id))
             return true;
     return false;
 }
@@ -373,7 +437,8 @@ static void expire_one(rs_server *srv, rs_table *t)
     rs_server_touch(srv, t, before);
 }
 
-void rs_server_expire(rs_server *srv)
+/* End the games nobody comes back to (rs_table_expirable), once a second. */
+static void expire(rs_server *srv)
 {
     if (srv->cfg.expire_ms <= 0)
         return;
@@ -428,6 +493,11 @@ int64_t rs_server_next_tick_us(rs_server *srv)
     if ((srv->deferred_count || srv->ai_waiting_count) && srv->deferred_due_us < next)
         next = srv->deferred_due_us;
     return next;
+}
+
+void rs_server_listen(rs_server *srv)
+{
+    rs_cluster_listen(srv, &cluster_hooks);
 }
 
 /* ---- the group commit ---- */
@@ -566,7 +636,7 @@ int rs_server_flush(rs_server *srv)
     for (size_t i = 0; i < srv->touched_count; i++) {
         rs_table *t = rs_server_table(srv, srv->touched[i]);
         if (t)
-            rs_server_schedule_ai(srv, t);
+            schedule_ai(srv, t);
     }
     if (srv->lobby_dirty && rs_server_now_us(srv) >= srv->next_lobby_push_us) {
         rs_session_send_lobby(srv, NULL, NULL);
@@ -609,4 +679,123 @@ int rs_server_flush(rs_server *srv)
     srv->noted_count = 0;
     srv->noted_overflow = false;
     return rc;
+}
+
+/* ---- start and stop ---- */
+
+/* On a cluster: whether another server runs now (its sign of life lasts). */
+static bool others_running(rs_server *srv)
+{
+    char *live = NULL;
+    const bool others = rs_store_nodes_live(srv->store, &live) == RS_STORE_OK && live[0];
+    free(live);
+    return others;
+}
+
+/* The first server of a cluster starting again after every server was down: a running clock
+ * was charged up to the last sign of life, and is written back under its row lock, so that
+ * the servers starting next (which find this one running and charge up to now) read a stamp
+ * without the downtime in it. A row another server holds is that server's to write. */
+static void store_resumed_clock(rs_server *srv, rs_ctx *ctx, rs_table *t)
+{
+    rs_game_lock lock;
+    if (t->row.status == RS_GAME_LIVE && t->row.running >= 0 &&
+        rs_store_game_lock(srv->store, t->row.id, &lock) == RS_STORE_OK && lock.v == t->row.v)
+        rs_table_save(ctx, t);
+}
+
+static int load_unfinished(rs_server *srv, char *err, size_t err_size)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (rs_store_games_unfinished(srv->store, &ids, &n) != RS_STORE_OK) {
+        snprintf(err, err_size, "cannot list games: %s", rs_store_error(srv->store));
+        return -1;
+    }
+    rs_store_begin(srv->store);
+    rs_ctx ctx = rs_server_ctx(srv);
+    /* Clocks are charged up to the last sign of life of the server (of any server of a
+     * cluster that was wholly down): the downtime is charged to nobody. A server joining a
+     * running cluster charges up to now, as its other servers do. */
+    bool whole_restart = true;
+    if (srv->shared) { /* rows of this name left by a run killed before: not this run's */
+        rs_store_node_gone(srv->store, srv->node);
+        whole_restart = !others_running(srv);
+    }
+    int64_t alive_ms = srv->shared && !whole_restart ? ctx.now_ms : 0;
+    if (!srv->shared)
+        rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
+    else if (whole_restart)
+        rs_store_meta_max(srv->store, "alive_ms", &alive_ms);
+    size_t loaded = 0;
+    for (size_t i = 0; i < n; i++) {
+        rs_err e;
+        rs_table *t = rs_table_load(&ctx, ids[i], alive_ms, &e);
+        if (!t) {
+            rs_log("game %lld not resumed: %s", (long long)ids[i], e.text);
+            continue;
+        }
+        rs_table_offers_load(&ctx, t);
+        if (srv->shared && whole_restart)
+            store_resumed_clock(srv, &ctx, t);
+        loaded++;
+        if (srv->shared) { /* held once a client opens it or its lease is taken (cluster.c) */
+            rs_cluster_unload(srv, t);
+            continue;
+        }
+        rs_server_add_table(srv, t);
+    }
+    free(ids);
+    rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
+    if (srv->shared)
+        rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
+    if (rs_store_commit(srv->store) != RS_STORE_OK) {
+        snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
+        return -1;
+    }
+    if (n)
+        rs_log("resumed %zu of %zu unfinished games%s", loaded, n,
+               srv->shared && whole_restart ? " (no other server running: the downtime is "
+                                              "charged to nobody)"
+                                            : "");
+    return 0;
+}
+
+rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time,
+                         const rs_output *out, char *err, size_t err_size)
+{
+    rs_server *srv = rs_server_open(cfg, time, out, err, err_size);
+    if (!srv)
+        return NULL;
+    srv->next_housekeeping_us = srv->started_us + HOUSEKEEPING_US;
+    if (load_unfinished(srv, err, err_size) < 0) {
+        rs_server_free(srv);
+        return NULL;
+    }
+    srv->workers = rs_workers_start(cfg->ai_threads, srv->store, cfg->notify, cfg->notify_ctx);
+    if (!srv->workers) {
+        snprintf(err, err_size, "cannot start the worker threads");
+        rs_server_free(srv);
+        return NULL;
+    }
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            schedule_ai(srv, srv->tables.slots[i].value);
+    if (rs_store_commit(srv->store) != RS_STORE_OK) /* the leases those took */
+        rs_log("cannot store the leases taken at the start: %s", rs_store_error(srv->store));
+    return srv;
+}
+
+void rs_server_free(rs_server *srv)
+{
+    if (!srv)
+        return;
+    rs_workers_stop(srv->workers);
+    if (rs_store_begin(srv->store) == RS_STORE_OK)
+        rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms",
+                          rs_server_now_ms(srv));
+    rs_store_commit(srv->store);
+    rs_cluster_release(srv);
+    rs_cluster_free(srv);
+    rs_server_close(srv);
 }

@@ -22,10 +22,12 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "api.h"
 #include "frame_guard.h"
 #include "grow.h"
 #include "idmap.h"
 #include "log.h"
+#include "loop.h"
 #include "store.h"
 
 #define OUT_MAX_MESSAGES 64

@@ -1,6 +1,7 @@
 /* net.h — the network side of `ramparts serve`: one libwebsockets context serving HTTP and
  * the WebSocket (/ws) on one port, from one service thread. It frames, limits and queues;
- * the core (server.h) decides everything else. */
+ * the core decides everything else, driven through loop.h and api.h (layer 1 of layers.h,
+ * the top: nothing in src/server calls it). */
 #ifndef RS_NET_H
 #define RS_NET_H
 

@@ -1,7 +1,8 @@
-/* server.c — the core of `ramparts serve` (see server.h): the registry of connections and
- * games, replies, AI jobs, startup and shutdown. The loop's iteration (dispatch, timers, the
- * group commit) is loop.c; game rules live in the referee (table.c); identity and the lobby
- * in session.c; the HTTP API in api.c. */
+/* server.c — the core of `ramparts serve` (server.h, server_internal.h; layer 5 of layers.h):
+ * the registry of connections and games, time, replies, AI jobs, and the state opened and
+ * closed around the store. It calls only the layers below (the referee, table.c; the
+ * workers; the store): the loop, its start and stop are loop.c; identity and the lobby
+ * session.c; the cluster cluster.c; the HTTP API api.c. */
 #include "server_internal.h"
 
 #include <cjson/cJSON.h>
@@ -10,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "grow.h"
-#include "log.h"
 
 #define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
 
@@ -174,24 +175,6 @@ void rs_server_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *ty
 
 /* ---- connections ---- */
 
-void rs_server_connect(rs_server *srv, uint64_t conn, const char *peer)
-{
-    if (!conn || rs_server_conn(srv, conn))
-        return;
-    rs_conn *c = calloc(1, sizeof *c);
-    if (!c)
-        return;
-    c->id = conn;
-    snprintf(c->peer, sizeof c->peer, "%s", peer ? peer : "?");
-    c->credits = srv->cfg.rate_messages;
-    c->credits_at_us = rs_server_now_us(srv);
-    if (!rs_idmap_put(&srv->conns, conn, c)) {
-        free(c);
-        return;
-    }
-    srv->stats.connections++;
-}
-
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
 {
     rs_ctx ctx = rs_server_ctx(srv);
@@ -203,49 +186,14 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c)
     c->num_watching = 0;
 }
 
-bool rs_server_user_online(rs_server *srv, int64_t user)
+bool rs_server_user_connected(const rs_server *srv, int64_t user)
 {
     for (size_t i = 0; i < srv->conns.cap; i++) {
         const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (c && c->user == user)
             return true;
     }
-    return rs_cluster_user_elsewhere(srv, user);
-}
-
-/* After a connection of `user` closed: if it was their last, the seats they do not watch
- * count as gone from now (the grace period before a claim starts again). */
-void rs_server_user_left(rs_server *srv, int64_t user)
-{
-    if (!user)
-        return;
-    for (size_t i = 0; i < srv->conns.cap; i++) {
-        const rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (other && other->user == user)
-            return;
-    }
-    rs_cluster_user_here(srv, user, false);
-    rs_ctx ctx = rs_server_ctx(srv);
-    for (size_t i = 0; i < srv->tables.cap; i++)
-        if (srv->tables.slots[i].key)
-            rs_table_user_gone(&ctx, srv->tables.slots[i].value, user);
-}
-
-void rs_server_disconnect(rs_server *srv, uint64_t conn)
-{
-    rs_conn *c = rs_server_conn(srv, conn);
-    if (!c)
-        return;
-    rs_server_unwatch_all(srv, c);
-    rs_idmap_del(&srv->conns, conn);
-    if (c->user)
-        rs_server_user_left(srv, c->user);
-    /* Replies still pending for it go nowhere. */
-    for (size_t i = 0; i < srv->outbox.count; i++)
-        if (srv->outbox.items[i].conn == conn)
-            srv->outbox.items[i].conn = 0;
-    free(c);
-    srv->stats.connections--;
+    return false;
 }
 
 /* ---- AI jobs ---- */
@@ -268,18 +216,18 @@ void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, c
         snprintf(out, size, "%s", level);
 }
 
-void rs_server_schedule_ai(rs_server *srv, rs_table *t)
+int rs_server_ai_due(rs_server *srv, const rs_table *t)
 {
-    int seat = rs_table_to_move(t);
+    const int seat = rs_table_to_move(t);
     if (seat < 0 || t->row.seat[seat].kind != RS_SEAT_AI)
-        return;
-    int64_t now = rs_server_now_us(srv);
-    if (t->ai_ply == (int64_t)rs_table_ply(t) && now - t->ai_since_us < AI_RETRY_US)
-        return;
-    /* An AI seat thinks on one server: the one holding the game's lease. */
-    if (rs_cluster_leased_elsewhere(srv, t) || !(t = rs_cluster_own(srv, t, NULL)) ||
-        rs_table_to_move(t) != seat)
-        return;
+        return -1;
+    const bool searching = t->ai_ply == (int64_t)rs_table_ply(t) &&
+                           rs_server_now_us(srv) - t->ai_since_us < AI_RETRY_US;
+    return searching ? -1 : seat;
+}
+
+void rs_server_submit_ai(rs_server *srv, rs_table *t, int seat)
+{
     rs_job *job = &srv->job_scratch;
     memset(job, 0, sizeof *job);
     job->kind = RS_JOB_AI;
@@ -291,7 +239,7 @@ void rs_server_schedule_ai(rs_server *srv, rs_table *t)
     job->seed = rs_seed_new();
     if (rs_workers_submit(srv->workers, job)) {
         t->ai_ply = job->ply;
-        t->ai_since_us = now;
+        t->ai_since_us = rs_server_now_us(srv);
     }
 }
 
@@ -320,96 +268,13 @@ bool rs_server_shared(const rs_server *srv)
     return srv->shared;
 }
 
-void rs_server_listen(rs_server *srv)
-{
-    rs_cluster_listen(srv);
-}
-
 int rs_server_listen_fd(const rs_server *srv)
 {
     return rs_store_listen_fd(srv->store);
 }
 
-/* On a cluster: whether another server runs now (its sign of life lasts). */
-static bool others_running(rs_server *srv)
-{
-    char *live = NULL;
-    const bool others = rs_store_nodes_live(srv->store, &live) == RS_STORE_OK && live[0];
-    free(live);
-    return others;
-}
-
-/* The first server of a cluster starting again after every server was down: a running clock
- * was charged up to the last sign of life, and is written back under its row lock, so that
- * the servers starting next (which find this one running and charge up to now) read a stamp
- * without the downtime in it. A row another server holds is that server's to write. */
-static void store_resumed_clock(rs_server *srv, rs_ctx *ctx, rs_table *t)
-{
-    rs_game_lock lock;
-    if (t->row.status == RS_GAME_LIVE && t->row.running >= 0 &&
-        rs_store_game_lock(srv->store, t->row.id, &lock) == RS_STORE_OK && lock.v == t->row.v)
-        rs_table_save(ctx, t);
-}
-
-static int load_unfinished(rs_server *srv, char *err, size_t err_size)
-{
-    int64_t *ids = NULL;
-    size_t n = 0;
-    if (rs_store_games_unfinished(srv->store, &ids, &n) != RS_STORE_OK) {
-        snprintf(err, err_size, "cannot list games: %s", rs_store_error(srv->store));
-        return -1;
-    }
-    rs_store_begin(srv->store);
-    rs_ctx ctx = rs_server_ctx(srv);
-    /* Clocks are charged up to the last sign of life of the server (of any server of a
-     * cluster that was wholly down): the downtime is charged to nobody. A server joining a
-     * running cluster charges up to now, as its other servers do. */
-    bool whole_restart = true;
-    if (srv->shared) { /* rows of this name left by a run killed before: not this run's */
-        rs_store_node_gone(srv->store, srv->node);
-        whole_restart = !others_running(srv);
-    }
-    int64_t alive_ms = srv->shared && !whole_restart ? ctx.now_ms : 0;
-    if (!srv->shared)
-        rs_store_meta_get(srv->store, "alive_ms", &alive_ms);
-    else if (whole_restart)
-        rs_store_meta_max(srv->store, "alive_ms", &alive_ms);
-    size_t loaded = 0;
-    for (size_t i = 0; i < n; i++) {
-        rs_err e;
-        rs_table *t = rs_table_load(&ctx, ids[i], alive_ms, &e);
-        if (!t) {
-            rs_log("game %lld not resumed: %s", (long long)ids[i], e.text);
-            continue;
-        }
-        rs_table_offers_load(&ctx, t);
-        if (srv->shared && whole_restart)
-            store_resumed_clock(srv, &ctx, t);
-        loaded++;
-        if (srv->shared) { /* held once a client opens it or its lease is taken (cluster.c) */
-            rs_cluster_unload(srv, t);
-            continue;
-        }
-        rs_server_add_table(srv, t);
-    }
-    free(ids);
-    rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms", ctx.now_ms);
-    if (srv->shared)
-        rs_store_node_alive(srv->store, srv->node, srv->cfg.lease_ms);
-    if (rs_store_commit(srv->store) != RS_STORE_OK) {
-        snprintf(err, err_size, "cannot store the resumed games: %s", rs_store_error(srv->store));
-        return -1;
-    }
-    if (n)
-        rs_log("resumed %zu of %zu unfinished games%s", loaded, n,
-               srv->shared && whole_restart ? " (no other server running: the downtime is "
-                                              "charged to nobody)"
-                                            : "");
-    return 0;
-}
-
-rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time,
-                         const rs_output *out, char *err, size_t err_size)
+rs_server *rs_server_open(const rs_server_config *cfg, const rs_time_source *time,
+                          const rs_output *out, char *err, size_t err_size)
 {
     if (!rs_auth_init()) {
         snprintf(err, err_size, "libsodium cannot start");
@@ -433,37 +298,11 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
     srv->started_us = rs_server_now_us(srv);
     srv->last_heartbeat_us = srv->started_us;
     srv->last_checkpoint_us = srv->started_us;
-    srv->next_housekeeping_us = srv->started_us + RS_HOUSEKEEPING_US;
-    if (load_unfinished(srv, err, err_size) < 0) {
-        rs_server_free(srv);
-        return NULL;
-    }
-    srv->workers = rs_workers_start(cfg->ai_threads, srv->store, cfg->notify, cfg->notify_ctx);
-    if (!srv->workers) {
-        snprintf(err, err_size, "cannot start the worker threads");
-        rs_server_free(srv);
-        return NULL;
-    }
-    for (size_t i = 0; i < srv->tables.cap; i++)
-        if (srv->tables.slots[i].key)
-            rs_server_schedule_ai(srv, srv->tables.slots[i].value);
-    if (rs_store_commit(srv->store) != RS_STORE_OK) /* the leases those took */
-        rs_log("cannot store the leases taken at the start: %s", rs_store_error(srv->store));
     return srv;
 }
 
-void rs_server_free(rs_server *srv)
+void rs_server_close(rs_server *srv)
 {
-    if (!srv)
-        return;
-    rs_workers_stop(srv->workers);
-    if (srv->store) {
-        if (rs_store_begin(srv->store) == RS_STORE_OK)
-            rs_store_meta_set(srv->store, srv->shared ? srv->alive_key : "alive_ms",
-                              rs_server_now_ms(srv));
-        rs_store_commit(srv->store);
-        rs_cluster_release(srv);
-    }
     for (size_t i = 0; i < srv->conns.cap; i++)
         if (srv->conns.slots[i].key)
             free(srv->conns.slots[i].value);
@@ -476,7 +315,6 @@ void rs_server_free(rs_server *srv)
     free(srv->outbox.items);
     free(srv->touched);
     free(srv->noted);
-    rs_cluster_free(srv);
     rs_store_close(srv->store);
     free(srv);
 }

@@ -1,12 +1,8 @@
-/* server.h — the server's core, without sockets: connections by id, identity, the lobby, the
- * JSON protocol of docs/server-protocol.md, the referees (table.h), worker results, timers,
- * the group commit, and the HTTP JSON API. net.c feeds it bytes and delivers what it sends;
- * tests and fuzzers call the same functions with an in-memory store and fake time.
- *
- * The order of one service-loop iteration: any number of rs_server_receive / _tick /
- * _drain_inbox calls, then rs_server_flush, which commits every change of the iteration in
- * one transaction and only then hands the replies and broadcasts to rs_output.send. A
- * message is never sent before the change it reports is committed. */
+/* server.h — the server's core, without sockets (server.c; layer 5 of layers.h): what a
+ * server is configured with, how it is given time and a way out for its messages, and its
+ * statistics. The core's entry points are loop.h (start, connections, the loop) and api.h
+ * (HTTP); net.c feeds them bytes and delivers what they send; tests and fuzzers call the same
+ * functions with an in-memory store and fake time. */
 #ifndef RS_SERVER_H
 #define RS_SERVER_H
 
@@ -57,58 +53,6 @@ typedef struct rs_server_config {
  * games per user, one AI thread, games nobody comes back to ended after 30 min. */
 void rs_server_config_default(rs_server_config *cfg);
 
-/* Open the store, load every unfinished game (charging clocks only up to the last sign of
- * life), start the workers. NULL with a message on failure. */
-rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time,
-                         const rs_output *out, char *err, size_t err_size);
-/* Commit what is pending, stop the workers, free everything. */
-void rs_server_free(rs_server *srv);
-
-/* ---- connections (ids are chosen by the caller, never 0) ---- */
-void rs_server_connect(rs_server *srv, uint64_t conn, const char *peer);
-void rs_server_disconnect(rs_server *srv, uint64_t conn);
-/* One complete client message (a WebSocket text message). */
-void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t len);
-/* The transport dropped a message over RS_MAX_MESSAGE: answer with an error. */
-void rs_server_too_large(rs_server *srv, uint64_t conn, size_t len);
-/* The connection's output queue overflowed and was dropped: send fresh snapshots. */
-void rs_server_resync(rs_server *srv, uint64_t conn);
-
-/* ---- the loop ---- */
-/* Apply worker results (AI moves, password checks). */
-void rs_server_drain_inbox(rs_server *srv);
-/* Time passed: flag clocks, keep the heartbeat, retry AI jobs. */
-void rs_server_tick(rs_server *srv);
-/* When rs_server_tick must run next, in monotonic microseconds. */
-int64_t rs_server_next_tick_us(rs_server *srv);
-/* Commit, then deliver. Returns 0, or -1 when the commit failed (the changes of the
- * iteration are undone, their games reloaded, and the clients told). */
-int rs_server_flush(rs_server *srv);
-/* Inline mode (ai_threads 0): run queued jobs on this thread, then drain. Returns how many. */
-int rs_server_run_jobs_inline(rs_server *srv);
-
-/* ---- HTTP: the JSON API, /healthz and the embedded client ---- */
-typedef struct rs_http_reply {
-    int status;
-    const char *content_type;
-    char *body; /* malloc'ed, or static when body_static */
-    size_t length;
-    bool body_static;
-    const char *cache_control;    /* the Cache-Control header's value (static text) */
-    const char *content_encoding; /* "gzip", "br", or NULL for the bytes as they are */
-    char etag[24];                /* a strong ETag ("\"hex\""), or empty */
-    bool vary_encoding;           /* the body depends on Accept-Encoding */
-    const struct rs_asset *asset; /* the embedded file served, or NULL */
-} rs_http_reply;
-void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
-                    rs_http_reply *reply);
-/* Fits a reply to the request's headers (either may be NULL or empty): an embedded file is
- * sent Brotli- or gzip-compressed when accept_encoding allows it, and a reply whose ETag
- * matches if_none_match becomes a bodiless 304. */
-void rs_http_reply_negotiate(rs_http_reply *reply, const char *accept_encoding,
-                             const char *if_none_match);
-void rs_http_reply_free(rs_http_reply *reply);
-
 /* ---- operations ---- */
 typedef struct rs_server_stats {
     int connections, games_open, games_live;
@@ -127,11 +71,8 @@ void rs_server_drain(rs_server *srv);
 /* ---- several servers on one database (docs/cluster.md) ---- */
 /* True when the store is shared with other servers (PostgreSQL). */
 bool rs_server_shared(const rs_server *srv);
-/* Read what the other servers announced and catch up (call each loop turn, before
- * rs_server_flush; the socket of rs_server_listen_fd wakes the loop for it). */
-void rs_server_listen(rs_server *srv);
-/* The socket the announcements arrive on, or -1; it changes when the connection is
- * reopened. */
+/* The socket the announcements arrive on (rs_server_listen reads them), or -1; it changes
+ * when the connection is reopened. */
 int rs_server_listen_fd(const rs_server *srv);
 
 #endif

@@ -1,11 +1,10 @@
-/* server_internal.h — what the core's files share (server.c, loop.c, session.c, api.c): the
- * server and connection structs and the registry of connections and games (server.c).
- * Nothing here is seen by net.c, which uses only server.h. */
+/* server_internal.h — the core's shared state (server.c; layer 5 of layers.h): the server and
+ * connection structs, and the registry of connections and games the layers above (loop.c,
+ * session.c, cluster.c, api.c) work on. Nothing here calls up: the cluster's state is held
+ * here as plain data, which cluster.c alone reads and writes. net.c never sees this file. */
 #ifndef RS_SERVER_INTERNAL_H
 #define RS_SERVER_INTERNAL_H
 
-#include "cluster.h"
-#include "fields.h"
 #include "idmap.h"
 #include "outbox.h"
 #include "server.h"
@@ -49,6 +48,14 @@ typedef struct rs_listed {
     struct cJSON *summary; /* rs_table_summary, as of version v */
 } rs_listed;
 
+/* On a cluster: a client's request kept until the game's row another server holds is free
+ * (cluster.c). */
+typedef struct rs_deferred {
+    uint64_t conn;
+    char *data;
+    size_t len;
+} rs_deferred;
+
 struct rs_server {
     rs_server_config cfg;
     rs_time_source time;
@@ -76,7 +83,7 @@ struct rs_server {
     bool checkpoint_tail_due;     /* it ended: finish it after the next commit */
     rs_job job_scratch;           /* big: kept here, not on the stack */
     rs_server_stats stats;
-    /* ---- several servers on one database (cluster.c) ---- */
+    /* ---- several servers on one database: cluster.c's state, which the core only holds ---- */
     bool shared;                       /* the store is PostgreSQL: other servers may share it */
     char node[RS_NODE_TEXT];           /* this server's name in leases and announcements */
     char alive_key[RS_NODE_TEXT + 16]; /* its sign of life in meta: alive_ms:NODE */
@@ -84,7 +91,7 @@ struct rs_server {
     size_t announce_len, announce_cap;
     int64_t *locked; /* games whose rows this iteration's transaction holds */
     size_t locked_count, locked_cap;
-    struct rs_deferred *deferred; /* requests waiting for a row another server holds */
+    rs_deferred *deferred; /* requests waiting for a row another server holds */
     size_t deferred_count, deferred_cap;
     int64_t deferred_due_us;
     rs_ai_result *ai_waiting; /* AI results waiting for such a row */
@@ -105,28 +112,25 @@ rs_table *rs_server_table(rs_server *srv, int64_t id);
  * against a person: cfg.ai_hard_ms). */
 void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, char *out,
                             size_t size);
+/* The AI seat of t whose move is to be searched now (it is to move and no search for this
+ * ply is running, or the last one went unanswered too long), or -1. Where it is searched is
+ * the caller's to decide (on a cluster: the server holding the game's lease). */
+int rs_server_ai_due(rs_server *srv, const rs_table *t);
+/* Queue the search of AI seat `seat`'s move in t on the AI threads. */
+void rs_server_submit_ai(rs_server *srv, rs_table *t, int seat);
 bool rs_server_add_table(rs_server *srv, rs_table *t);
 /* Note a game changed in this iteration (for AI scheduling, the lobby, commit failure). */
 void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before);
 /* Note c for the iteration's end after setting its `asked` or `identity_changed`. */
 void rs_server_note(rs_server *srv, rs_conn *c);
-void rs_server_schedule_ai(rs_server *srv, rs_table *t);
 /* Put fresh in old's place (the same game read again from the store): old's watchers move
  * over and each gets a snapshot with what it missed since version `since` (-1: none). Frees
  * old. */
 void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int64_t since);
-/* A game held by another server of the cluster, read from the store (NULL on SQLite, or
- * when there is no such game). */
-rs_table *rs_cluster_fetch(rs_server *srv, int64_t id);
 void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
-/* True when some connection is identified as user, on this server or (on a cluster) on
- * another live one. */
-bool rs_server_user_online(rs_server *srv, int64_t user);
-/* End the games nobody comes back to (rs_table_expirable), once a second. */
-void rs_server_expire(rs_server *srv);
-/* A connection of `user` closed or logged out: if it was their last, their seats count as gone
- * from now. */
-void rs_server_user_left(rs_server *srv, int64_t user);
+/* True when some connection to this server is identified as user (rs_cluster_user_online
+ * also asks the other servers of a cluster). */
+bool rs_server_user_connected(const rs_server *srv, int64_t user);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
 /* Reply with the error e to request (of message type `type`, when known), with the game's
  * version and ply when it names one. */
@@ -134,7 +138,11 @@ void rs_server_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *ty
                      const struct cJSON *request);
 /* Call visit for each connection noted in this iteration (every one after an overflow). */
 void rs_server_visit_noted(rs_server *srv, void (*visit)(rs_server *, rs_conn *));
-/* The loop's housekeeping (rs_server_tick) runs at least this often. */
-#define RS_HOUSEKEEPING_US 1000000ll
+/* Open the store and make the core's state around it: no game loaded, no worker started
+ * (rs_server_new does both). NULL with a message on failure. */
+rs_server *rs_server_open(const rs_server_config *cfg, const rs_time_source *time,
+                          const rs_output *out, char *err, size_t err_size);
+/* Free the connections, the games and the store, and srv (the workers stopped before). */
+void rs_server_close(rs_server *srv);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
+#include "fields.h"
 #include "log.h"
 #include "ramparts/version.h"
 #include "session.h"
@@ -53,6 +55,19 @@ static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type,
     if (t)
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
     rs_reply(srv, c, m, msg);
+}
+
+/* The game named by "game": a table in memory (every unfinished game is; on a cluster, read
+ * from the store when another server holds it), else not-found. */
+static rs_table *field_table(rs_server *srv, const cJSON *msg, rs_err *e)
+{
+    int64_t id;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
+        return NULL;
+    rs_table *t = rs_cluster_table(srv, id);
+    if (!t)
+        rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
+    return t;
 }
 
 static void wipe_field(const cJSON *msg, const char *key)
@@ -387,7 +402,7 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
     const int64_t before = c->user;
     become(srv, c, &u);
     if (before != u.id)
-        rs_server_user_left(srv, before);
+        rs_session_user_left(srv, before);
     rs_log("conn %llu: user %lld logs in", (unsigned long long)c->id, (long long)u.id);
     cJSON *m = message("welcome");
     cJSON_AddNumberToObject(m, "proto", RS_PROTOCOL_VERSION);
@@ -396,6 +411,17 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
     cJSON_AddStringToObject(m, "token", token);
     reply_to_job(srv, c, job, m);
     rs_secret_wipe(token, sizeof token);
+}
+
+void rs_session_user_left(rs_server *srv, int64_t user)
+{
+    if (!user || rs_server_user_connected(srv, user))
+        return;
+    rs_cluster_user_here(srv, user, false);
+    rs_ctx ctx = rs_server_ctx(srv);
+    for (size_t i = 0; i < srv->tables.cap; i++)
+        if (srv->tables.slots[i].key)
+            rs_table_user_gone(&ctx, srv->tables.slots[i].value, user);
 }
 
 static void forget_identity(rs_server *srv, rs_conn *c);
@@ -498,7 +524,7 @@ static void forget_identity(rs_server *srv, rs_conn *c)
     c->user = 0;
     c->has_token = false;
     c->lobby = false;
-    rs_server_user_left(srv, user);
+    rs_session_user_left(srv, user);
 }
 
 static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
@@ -911,7 +937,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     int64_t seat = -1;
     const char *invite = NULL;
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t || !rs_field_int(msg, "seat", false, INT32_MIN, INT32_MAX, &seat, e) ||
         !rs_field_string(msg, "invite", false, 64, &invite, e))
         return -1;
@@ -943,7 +969,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t || rs_store_begin(srv->store) != RS_STORE_OK)
         return t ? rs_fail(e, store_down_code(srv), "the store is unavailable") : -1;
     if (!(t = rs_cluster_lock(srv, t, e)))
@@ -961,7 +987,7 @@ static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t)
         return -1;
     int seat = rs_table_seat_of(t, c->user);
@@ -980,9 +1006,7 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         if (!t->rematch_id && rs_store_rematch_find(srv->store, t->row.id, &found) == RS_STORE_OK)
             t->rematch_id = found;
     }
-    rs_table *existing = rs_server_table(srv, t->rematch_id);
-    if (!existing && t->rematch_id)
-        existing = rs_cluster_fetch(srv, t->rematch_id);
+    rs_table *existing = rs_cluster_table(srv, t->rematch_id);
     if (existing) {
         reply_created(srv, c, existing, msg);
         rs_err ignored;
@@ -1030,9 +1054,7 @@ static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e) ||
         !rs_field_int(msg, "v", false, 0, INT64_MAX / 2, &since, e))
         return -1;
-    rs_table *t = rs_server_table(srv, id);
-    if (!t) /* on a cluster, a game another server has just created */
-        t = rs_cluster_fetch(srv, id);
+    rs_table *t = rs_cluster_table(srv, id); /* on a cluster, perhaps one just created elsewhere */
     bool loaded = false;
     if (!t) { /* a finished game, back from the store while someone watches it */
         rs_ctx ctx = rs_server_ctx(srv);
@@ -1086,7 +1108,7 @@ static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * game's row locked. */
 static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat, rs_err *e)
 {
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t)
         return NULL;
     if (rs_table_seat_of(t, c->user) >= 0 && rs_store_begin(srv->store) == RS_STORE_OK &&
@@ -1136,7 +1158,7 @@ static int h_move(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * act) and is answered to this connection only, as `hint`, if the game is still at that ply. */
 static int h_hint(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t)
         return -1;
     int seat = rs_table_seat_of(t, c->user);
@@ -1259,7 +1281,7 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     uint32_t online = 0;
     for (int s = 0; s < t->row.seats; s++)
         if (s != seat && t->row.seat[s].kind == RS_SEAT_HUMAN && !rs_table_seat_connected(t, s) &&
-            rs_server_user_online(srv, t->row.seat[s].user_id))
+            rs_cluster_user_online(srv, t->row.seat[s].user_id))
             online |= 1u << s;
     rs_ctx ctx = rs_server_ctx(srv);
     rs_game_status before = t->row.status;
@@ -1273,7 +1295,7 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     const char *text;
-    rs_table *t = rs_field_table(srv, msg, e);
+    rs_table *t = field_table(srv, msg, e);
     if (!t || !rs_field_string(msg, "text", true, RS_MAX_MESSAGE, &text, e))
         return -1;
     if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text))

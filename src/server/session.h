@@ -1,6 +1,7 @@
 /* session.h — the handlers of the client messages (session.c): the command table the
  * dispatch reads, the AI levels a seat may have, and the worker results and lobby pushes the
- * loop hands back to them. */
+ * loop hands back to them. Layer 3 of layers.h: called by the loop (loop.c) and the HTTP API
+ * (api.c, for the AI levels); calls the cluster (cluster.h) and the layers below it. */
 #ifndef RS_SESSION_H
 #define RS_SESSION_H
 
@@ -29,6 +30,10 @@ int rs_session_revoke_token(rs_server *srv, const uint8_t hash[RS_TOKEN_HASH],
  * (NULL: none kept), as a password change does; the count. */
 int rs_session_revoke_user(rs_server *srv, int64_t user, const uint8_t *keep,
                            const rs_conn *except);
+/* A connection of `user` closed or logged out: if it was their last here (and, on a cluster,
+ * the store is told), the seats they do not watch count as gone from now (the grace period
+ * before a claim starts again). */
+void rs_session_user_left(rs_server *srv, int64_t user);
 /* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
 void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
 

@@ -3,7 +3,8 @@
  * (argon2 takes 64 MiB and real time). Each job runs with its own copy of what it needs;
  * its result goes into one mutex-guarded inbox, and `notify` wakes the service thread
  * (lws_cancel_service in net.c), which drains the inbox. Queues are bounded and FIFO.
- * With zero threads, jobs wait until rs_workers_run_inline runs them (tests, fuzzing). */
+ * With zero threads, jobs wait until rs_workers_run_inline runs them (tests, fuzzing).
+ * Layer 6 of layers.h: knows no server, only the store (checkpoints) and the engine. */
 #ifndef RS_WORKERS_H
 #define RS_WORKERS_H
 
@@ -47,6 +48,15 @@ typedef struct rs_job {
     char move[RP_ACTION_TEXT]; /* its notation (for the hint's asker, the seat to act) */
     char error[RP_ERROR_TEXT];
 } rs_job;
+
+/* An AI job's answer, kept apart from the job: the loop applies it, or (cluster.c) keeps it
+ * a moment when another server holds the game's row. */
+typedef struct rs_ai_result {
+    int64_t game_id, ply;
+    int seat;
+    rp_action action;
+    bool ok;
+} rs_ai_result;
 
 /* Zero the passwords a job carries and free its match. */
 void rs_job_wipe(rs_job *job);

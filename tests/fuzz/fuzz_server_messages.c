@@ -20,7 +20,7 @@
 #include <sodium.h>
 
 #include "log.h"
-#include "server.h"
+#include "loop.h"
 
 #define FUZZ_CONNS 4
 #define FUZZ_MAX_JOB_RUNS 2

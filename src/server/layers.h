@@ -1,0 +1,35 @@
+/* layers.h — the server's files in layers, top to bottom. A file may call, include or use the
+ * types of the layers below it, never one above, so no two files depend on each other,
+ * directly or round a ring (within the store, store.c and its two backends still call each
+ * other: it opens them, they share its helpers). Where a lower layer must have something done
+ * above it, the caller hands it callbacks (cluster.h: rs_cluster_hooks). Each layer's own
+ * header names its place here; this file declares nothing and is included by none.
+ *
+ *   1  net.c       (net.h)      sockets, HTTP and the WebSocket (libwebsockets): frames,
+ *                               limits, queues, the timer; drives the core through loop.h
+ *                               and api.h. src/cli starts it.
+ *   2  loop.c      (loop.h)     the core's entry points: start and stop, connections, one
+ *                               turn of the loop (dispatch through session.h's command table,
+ *                               worker results, timers, the group commit); passes the
+ *                               cluster its hooks
+ *      api.c       (api.h)      HTTP: /healthz, the JSON API, the embedded client (beside
+ *                               loop.c: neither calls the other)
+ *   3  session.c   (session.h)  the commands: identity, the lobby, watching, play
+ *   4  cluster.c   (cluster.h)  several servers on one database: row locks, catching up,
+ *                               announcements, leases, requests kept for a row
+ *   5  server.c    (server.h, server_internal.h)
+ *                               the core: the registry of connections and games, time,
+ *                               replies, AI jobs; the server's state, cluster.c's included
+ *   6  fields.c    (fields.h)   a client message's fields read; knows no server (rs_err is
+ *                               table.h's)
+ *   7  table.c, table_view.c, table_query.c (table.h, table_view.h, table_query.h)
+ *                               the referee of one game (rs_ctx: the store, the outbox, time)
+ *      workers.c   (workers.h)  AI and hashing threads (beside the referee)
+ *   8  store.c, store_read.c, store_sqlite.c, store_pg.c, store_faults.c (store.h,
+ *      store_backend.h, store_faults.h)   the storage interface and its two databases
+ *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
+ *      auth.c, glicko2.c, forwarded.c (net.c's), frame_guard.c (net.c's), assets.h
+ */
+#ifndef RS_LAYERS_H
+#define RS_LAYERS_H
+#endif
