@@ -31,7 +31,8 @@ static int count_seats(uint32_t seats)
     return n;
 }
 
-int rp__check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error *err)
+/* Whether `reason` may end m with `losers` (rp_match_end's rules), else why not. */
+static int check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error *err)
 {
     const int players = rp_match_players(m);
     const uint32_t every = (1u << players) - 1;
@@ -70,7 +71,7 @@ int rp__check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error *e
 
 int rp_match_end(rp_match *m, rp_end reason, uint32_t losers, rp_error *err)
 {
-    int rc = rp__check_end(m, reason, losers, err);
+    int rc = check_end(m, reason, losers, err);
     if (rc < 0)
         return rc;
     int seat = 0;

@@ -48,13 +48,8 @@ struct rp_match {
 void rp__apply_entry(const rp_match *m, const rp__entry *e, void *st);
 /* The state before entry i (0 <= i <= length), walked on from the cursor when it can be. */
 const void *rp__state_at(const rp_match *m, size_t i);
-/* Append one history entry read from a record: a move (checked like rp_match_play), an undo
- * note, a re-sample (applied) or an ending. Refused with the reason, m unchanged. */
-int rp__match_append(rp_match *m, const rp__entry *e, rp_error *err);
 /* Room for `want` history entries, and one entry appended (room reserved or not). */
 int rp__reserve(rp_match *m, size_t want, rp_error *err);
 int rp__push_entry(rp_match *m, rp__entry entry, rp_error *err);
-/* Whether `reason` may end m with `losers` (rp_match_end's rules), else why not. */
-int rp__check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error *err);
 
 #endif

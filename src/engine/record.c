@@ -263,13 +263,56 @@ static bool parse_seats(char *text, bool several_allowed, uint64_t *seat, uint32
     return count == 1 || (count > 1 && several_allowed);
 }
 
+/* ---- history lines: the entries they append ---- */
+
+static int check_resample(const rp_match *m, const rp__entry *e, rp_error *err)
+{
+    const int players = rp_match_players(m);
+    if (!(m->game->flags & (RP_HIDDEN_INFO | RP_CHANCE)))
+        return rp_fail(err, RP_EINVAL, "%s has nothing hidden to re-sample", m->game->id);
+    if (!e->seats)
+        return RP_OK;
+    if (!m->game->determinize_seats)
+        return rp_fail(err, RP_EINVAL, "%s re-samples for one seat at a time", m->game->id);
+    if (e->seats >> players || !(e->seats & (e->seats - 1)) ||
+        (e->seats & ((2u << e->seat) - 1)) != 1u << e->seat)
+        return rp_fail(err, RP_EINVAL,
+                       "a re-sample for several seats names two or more "
+                       "of seats 0 to %d, lowest first",
+                       players - 1);
+    return RP_OK;
+}
+
+/* One history entry read from a record: a move (checked like rp_match_play), an undo note, a
+ * re-sample (applied) or an ending. Refused with the reason, m unchanged. */
+static int match_append(rp_match *m, const rp__entry *e, rp_error *err)
+{
+    const int players = rp_match_players(m);
+    if (e->kind == RP_ENTRY_MOVE)
+        return rp_match_play(m, e->action, err);
+    if (e->kind == RP_ENTRY_END)
+        return rp_match_end(m, e->reason, e->seats, err);
+    if (rp_match_over(m))
+        return rp_fail(err, RP_EOVER, "the game is over");
+    if (e->seat < 0 || e->seat >= players)
+        return rp_fail(err, RP_EINVAL, "no seat %d: seats are 0 to %d", e->seat, players - 1);
+    if (e->kind == RP_ENTRY_UNDO && e->value == 0)
+        return rp_fail(err, RP_EINVAL, "an undo takes back at least one move");
+    if (e->kind == RP_ENTRY_RESAMPLE && check_resample(m, e, err) < 0)
+        return RP_EINVAL;
+    int rc = rp__push_entry(m, *e, err);
+    if (rc == RP_OK)
+        rp__apply_entry(m, e, &m->state);
+    return rc;
+}
+
 /* Append a history line's entry, the match started first. */
 static int append_entry(record_reader *r, const char *key, const rp__entry *e, rp_error *err)
 {
     if (start_match(r, err) < 0)
         return RP_EPARSE;
     rp_error inner;
-    if (rp__match_append(r->m, e, &inner) < 0)
+    if (match_append(r->m, e, &inner) < 0)
         return fail_at(r, err, "[%s]: %s", key, inner.msg);
     return RP_OK;
 }

@@ -1,7 +1,6 @@
 /* layers.h — the server's files in layers, top to bottom. A file may call, include or use the
  * types of the layers below it, never one above, so no two files depend on each other,
- * directly or round a ring (within the store, store.c and its two backends still call each
- * other: it opens them, they share its helpers). Where a lower layer must have something done
+ * directly or round a ring. Where a lower layer must have something done
  * above it, the caller hands it callbacks (cluster.h: rs_cluster_hooks). Each layer's own
  * header names its place here; this file declares nothing and is included by none.
  *
@@ -25,8 +24,12 @@
  *   7  table.c, table_view.c, table_query.c (table.h, table_view.h, table_query.h)
  *                               the referee of one game (rs_ctx: the store, the outbox, time)
  *      workers.c   (workers.h)  AI and hashing threads (beside the referee)
- *   8  store.c, store_read.c, store_sqlite.c, store_pg.c, store_faults.c (store.h,
- *      store_backend.h, store_faults.h)   the storage interface and its two databases
+ *   8  store.c     (store.h)    the storage interface: opens a backend, dispatches to it
+ *      store_read.c (store_read.h)  the read models, built from the backends' rows
+ *      store_sqlite.c, store_pg.c (store_sqlite.h, store_pg.h)   the two databases, each
+ *                               filling the table of operations (store_backend.h)
+ *      store_rows.c (store_rows.h)  the rows all of them speak in, and helpers on rows
+ *      store_faults.c (store_faults.h)  test builds: an SQLite VFS whose writes fail
  *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
  *      auth.c, glicko2.c, forwarded.c (net.c's), frame_guard.c (net.c's), assets.h
  */

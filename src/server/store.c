@@ -2,12 +2,14 @@
  * address (store_sqlite.c or store_pg.c), every other call goes through the store's table of
  * operations (store_backend.h), and what a database shared by no other server lacks is
  * answered here, once, as one server alone would. */
-#include "store_backend.h"
+#include "store.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_backend.h"
+#include "store_pg.h"
 
 static bool is_postgres_address(const char *address)
 {
@@ -156,14 +158,6 @@ int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
     return st->ops->user_password(st, id, pwhash, keep ? keep : none);
 }
 
-void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1])
-{
-    size_t i = 0;
-    for (; name[i] && i < RS_NAME_MAX; i++)
-        out[i] = (char)tolower((unsigned char)name[i]);
-    out[i] = '\0';
-}
-
 /* ---- games ---- */
 
 int rs_store_game_insert(rs_store *st, rs_game_row *row)
@@ -236,26 +230,6 @@ int rs_store_record_get(rs_store *st, int64_t game, char **record)
 int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 {
     return st->ops->rematch_find(st, game, rematch);
-}
-
-void rs_store_remaining_text(const rs_game_row *row, char *out, size_t size)
-{
-    int n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < row->seats && i < RP_MAX_PLAYERS && (size_t)n < size; i++)
-        n += snprintf(out + n, size - (size_t)n, "%s%lld", i ? " " : "",
-                      (long long)row->remaining_ms[i]);
-}
-
-void rs_store_remaining_parse(const char *text, rs_game_row *row)
-{
-    for (int i = 0; i < RP_MAX_PLAYERS && *text; i++) {
-        char *end;
-        row->remaining_ms[i] = strtoll(text, &end, 10);
-        if (end == text)
-            break;
-        text = end;
-    }
 }
 
 /* ---- chat, ratings, meta ---- */

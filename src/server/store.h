@@ -3,7 +3,8 @@
  * the same calls, each a table of operations (store_backend.h) that store.c dispatches to:
  * store_sqlite.c (SQLite in WAL mode, or in memory with the path ":memory:") and store_pg.c
  * (PostgreSQL, for an address postgres://...; docs/cluster.md). The read models are built
- * once, in store_read.c, from the rows either backend fetches.
+ * once, in store_read.c (store_read.h), from the rows either backend fetches; the rows
+ * themselves are store_rows.h.
  *
  * Writes happen on one thread (the service thread) inside a transaction the caller opens
  * with rs_store_begin and ends with rs_store_commit (a group commit: every change of one loop
@@ -16,90 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "auth.h"
-#include "ramparts/game.h"
+#include "store_read.h"
+#include "store_rows.h"
+#include "store_sqlite.h"
 
 struct cJSON;
-typedef struct rs_store rs_store;
-
-enum {
-    RS_STORE_OK = 0,
-    RS_STORE_NOTFOUND = -100,
-    RS_STORE_CONFLICT = -101, /* a unique name already taken */
-    RS_STORE_ERROR = -102,    /* the database failed: see rs_store_error */
-    RS_STORE_BUSY = -103      /* another server holds the row: try again in a moment */
-};
-
-typedef struct rs_user {
-    int64_t id;
-    char name[RS_NAME_MAX + 1];
-    bool guest;
-    char pwhash[RS_PWHASH_TEXT]; /* empty for guests */
-    int64_t created_ms;
-} rs_user;
-
-typedef enum rs_game_status {
-    RS_GAME_OPEN,   /* waiting for players */
-    RS_GAME_LIVE,   /* being played */
-    RS_GAME_OVER,   /* finished, with a result and a record */
-    RS_GAME_ABORTED /* ended before it started */
-} rs_game_status;
-
-typedef enum rs_seat_kind {
-    RS_SEAT_OPEN,     /* anyone may take it */
-    RS_SEAT_INVITE,   /* whoever has the invitation code */
-    RS_SEAT_RESERVED, /* kept for one user (a rematch) */
-    RS_SEAT_AI,       /* a computer player of a level */
-    RS_SEAT_HUMAN     /* taken by a user */
-} rs_seat_kind;
-
-#define RS_AI_LEVEL_TEXT 16
-#define RS_GAME_ID_TEXT 48
-#define RS_OPTIONS_TEXT 768
-#define RS_REASON_TEXT 16
-#define RS_RESULT_TEXT 160
-
-typedef struct rs_seat_row {
-    rs_seat_kind kind;
-    int64_t user_id;                 /* HUMAN, RESERVED */
-    char ai_level[RS_AI_LEVEL_TEXT]; /* AI */
-    char invite[RS_INVITE_TEXT];     /* INVITE */
-    double score;                    /* share of the win once over, else -1 */
-} rs_seat_row;
-
-typedef struct rs_game_row {
-    int64_t id;
-    char game[RS_GAME_ID_TEXT];    /* the game's id, e.g. "castle-danger" */
-    char options[RS_OPTIONS_TEXT]; /* options in effect, without the seed */
-    uint64_t seed;                 /* secret while the game is not over */
-    rs_game_status status;
-    bool rated;
-    int clock_kind;
-    int64_t initial_ms, increment_ms, per_move_ms;
-    int seats;
-    rs_seat_row seat[RP_MAX_PLAYERS];
-    int64_t v; /* the game's version: one per versioned event */
-    int64_t remaining_ms[RP_MAX_PLAYERS];
-    int running;          /* the seat whose clock runs, or -1 */
-    int64_t turn_wall_ms; /* wall time of that clock's last stamp */
-    int64_t created_ms, started_ms, ended_ms;
-    int64_t creator, rematch_of;
-    char end_reason[RS_REASON_TEXT];
-    char result_text[RS_RESULT_TEXT];
-} rs_game_row;
-
-typedef struct rs_move_row {
-    int64_t ply;
-    int seat;
-    uint32_t action;
-    int64_t v;
-    int64_t at_ms;
-} rs_move_row;
-
-typedef struct rs_rating_row {
-    double rating, rd, vol;
-    int64_t games;
-} rs_rating_row;
 
 /* Open (creating and migrating) the database at path: a file, "sqlite:FILE", ":memory:"
  * (kept in memory), or a PostgreSQL address "postgres://..." / "postgresql://...". */
@@ -110,10 +32,6 @@ void rs_store_close(rs_store *st);
 void rs_store_address_for_log(const char *address, char *out, size_t size);
 /* The last database error, for logs. */
 const char *rs_store_error(const rs_store *st);
-/* Bytes of heap SQLite holds in this process (its page caches, which fill up to their size as
- * the database grows): part of the heap in use, counted apart so that a leak of the server's
- * own stands out from them. 0 on PostgreSQL. */
-long long rs_store_sqlite_heap_bytes(void);
 /* Whether the last failure was the database server out of reach (PostgreSQL down or the
  * connection lost): clients are then told `unavailable` rather than `server-error`. */
 bool rs_store_unavailable(const rs_store *st);
@@ -188,8 +106,6 @@ int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch);
 
 /* ---- chat ---- */
 int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);
-/* The last `limit` lines as [{"from": name, "at": ms, "text": ...}], oldest first. */
-struct cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit);
 
 /* ---- ratings ---- */
 /* NOTFOUND (and *out zeroed) for a user with no rated game of `game` yet. */
@@ -206,20 +122,9 @@ int rs_store_meta_get(rs_store *st, const char *key, int64_t *value);
 int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value);
 
 /* ---- several servers on one database (PostgreSQL; docs/cluster.md) ---- */
-#define RS_NODE_TEXT 64
-
 /* True when other servers may share the database (PostgreSQL): the server then locks a
  * game's row before changing it, announces its commits and reads the others'. */
 bool rs_store_shared(const rs_store *st);
-
-/* A game's row as rs_store_game_lock found it: its version and its lease. */
-typedef struct rs_game_lock {
-    int64_t v;
-    char owner[RS_NODE_TEXT]; /* the server holding the game's lease, "" for none */
-    int64_t token;            /* the lease's fencing token: raised at every take-over */
-    bool expired;             /* the lease has run out (by the database's clock) */
-    int64_t left_ms;          /* until it runs out (negative once it has) */
-} rs_game_lock;
 
 /* Inside the transaction: lock the game's row against every other server until the commit
  * or rollback, without waiting, and read its version and lease. BUSY (and nothing waits)
@@ -239,13 +144,6 @@ int rs_store_lease_fence(rs_store *st, int64_t id, const char *node, int64_t tok
  * seat) whose row no other server holds now (rows held are skipped, never waited for); the
  * leases of other games lapse. */
 int rs_store_leases_renew(rs_store *st, const char *node, int64_t lease_ms);
-/* A game that needs a lease holder and has none (rs_store_games_unleased). */
-typedef struct rs_unleased_row {
-    int64_t id;
-    /* Free for longer than a lease (or never taken, and older than one): the servers that
-     * hold the game had their chance to take it first. */
-    bool stale;
-} rs_unleased_row;
 /* At most `limit` games with work that must happen once and no lease running (none taken,
  * or run out by the database's clock), oldest first: live games with a clock or an AI seat,
  * and, when `all` (games nobody comes back to expire), open games. *rows is malloc'ed (NULL
@@ -262,9 +160,6 @@ int rs_store_node_gone(rs_store *st, const char *node);
 /* Inside the transaction: `user` connected to `node` (game 0), or watching `game` there;
  * present = false deletes the row. */
 int rs_store_presence_put(rs_store *st, const char *node, int64_t user, int64_t game, bool present);
-typedef struct rs_presence_row {
-    int64_t game, user;
-} rs_presence_row;
 /* The users watching `game` (0: every game) on live servers other than `node`, by game;
  * *rows is malloc'ed (NULL when none). */
 int rs_store_presence_elsewhere(rs_store *st, const char *node, int64_t game,
@@ -283,13 +178,5 @@ int rs_store_announce(rs_store *st, const char *text);
 int rs_store_announcements(rs_store *st, void (*got)(void *ctx, const char *line), void *ctx);
 /* The socket the announcements arrive on, or -1 (none open, or SQLite). */
 int rs_store_listen_fd(const rs_store *st);
-
-/* ---- read models of the HTTP API ---- */
-/* Finished games, newest first, at most `limit`, ids below `before` (0: from the newest),
- * only those `user` sat in when user > 0: [{"id","game","rated","ended_ms","reason",
- * "result","seats":[{"seat","name","kind","level","score"}]}]. */
-struct cJSON *rs_store_finished_json(rs_store *st, int64_t user, int limit, int64_t before);
-/* A player's ratings per game, rating history and results against each AI level. */
-struct cJSON *rs_store_profile_json(rs_store *st, const rs_user *user);
 
 #endif

@@ -1,10 +1,13 @@
 /* store_backend.h — inside the store: the table of operations each database fills
- * (store_sqlite.c, store_pg.c), the plain rows the read models are built from (store_read.c),
- * and the few helpers both backends share. Callers never include it: they use store.h. */
+ * (store_sqlite.c, store_pg.c) and store.c dispatches to, and the plain rows the read models
+ * are built from (store_read.c). Callers never include it: they use store.h. It stands on
+ * store_rows.h alone, so a backend depends on nothing of store.c's, which opens it. */
 #ifndef RS_STORE_BACKEND_H
 #define RS_STORE_BACKEND_H
 
-#include "store.h"
+#include "store_rows.h"
+
+struct cJSON;
 
 /* Every store begins with its table, as an sqlite3_file begins with its io methods: a
  * backend's own struct has an rs_store as its first member and casts back to itself. */
@@ -164,17 +167,5 @@ typedef struct rs_store_ops {
 
     const rs_store_shared_ops *shared; /* NULL: one server alone on the database */
 } rs_store_ops;
-
-/* The backends' openers, which rs_store_open chooses between by the address. */
-int rs_store_sqlite_open(rs_store **out, const char *path, char *err, size_t err_size);
-int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_size);
-
-/* ---- helpers both backends share (store.c) ---- */
-
-/* The key a name is unique in any case by: its first RS_NAME_MAX bytes in lower case. */
-void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1]);
-/* A game's remaining times as stored: one number a seat, space-separated. */
-void rs_store_remaining_text(const rs_game_row *row, char *out, size_t size);
-void rs_store_remaining_parse(const char *text, rs_game_row *row);
 
 #endif

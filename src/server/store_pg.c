@@ -17,6 +17,7 @@
 
 #include "grow.h"
 #include "store_backend.h"
+#include "store_pg.h"
 
 #define RECONNECT_EVERY_MS 500
 #define MAX_PARAMS 24

@@ -1,7 +1,9 @@
-/* store_read.c — the read models of the HTTP API and of a game's chat (store.h), built here
+/* store_read.c — the read models of the HTTP API and of a game's chat (store_read.h), built here
  * once from the plain rows each backend fetches (store_backend.h), so that SQLite and
  * PostgreSQL answer in the same JSON. */
 #include <cjson/cJSON.h>
+
+#include "store_read.h"
 
 #include "store_backend.h"
 

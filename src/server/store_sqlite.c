@@ -10,6 +10,7 @@
 
 #include "grow.h"
 #include "store_backend.h"
+#include "store_sqlite.h"
 
 #define SCHEMA_VERSION 1
 

@@ -1,0 +1,123 @@
+/* store_rows.h — the store's rows as plain data (users, games with their seats, moves,
+ * ratings, leases, presence), its return codes, and the few helpers on rows both databases
+ * share (store_rows.c): what the storage interface (store.h) and its backends
+ * (store_backend.h) speak in, below both. */
+#ifndef RS_STORE_ROWS_H
+#define RS_STORE_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "ramparts/game.h"
+
+typedef struct rs_store rs_store;
+
+enum {
+    RS_STORE_OK = 0,
+    RS_STORE_NOTFOUND = -100,
+    RS_STORE_CONFLICT = -101, /* a unique name already taken */
+    RS_STORE_ERROR = -102,    /* the database failed: see rs_store_error */
+    RS_STORE_BUSY = -103      /* another server holds the row: try again in a moment */
+};
+
+typedef struct rs_user {
+    int64_t id;
+    char name[RS_NAME_MAX + 1];
+    bool guest;
+    char pwhash[RS_PWHASH_TEXT]; /* empty for guests */
+    int64_t created_ms;
+} rs_user;
+
+typedef enum rs_game_status {
+    RS_GAME_OPEN,   /* waiting for players */
+    RS_GAME_LIVE,   /* being played */
+    RS_GAME_OVER,   /* finished, with a result and a record */
+    RS_GAME_ABORTED /* ended before it started */
+} rs_game_status;
+
+typedef enum rs_seat_kind {
+    RS_SEAT_OPEN,     /* anyone may take it */
+    RS_SEAT_INVITE,   /* whoever has the invitation code */
+    RS_SEAT_RESERVED, /* kept for one user (a rematch) */
+    RS_SEAT_AI,       /* a computer player of a level */
+    RS_SEAT_HUMAN     /* taken by a user */
+} rs_seat_kind;
+
+#define RS_AI_LEVEL_TEXT 16
+#define RS_GAME_ID_TEXT 48
+#define RS_OPTIONS_TEXT 768
+#define RS_REASON_TEXT 16
+#define RS_RESULT_TEXT 160
+
+typedef struct rs_seat_row {
+    rs_seat_kind kind;
+    int64_t user_id;                 /* HUMAN, RESERVED */
+    char ai_level[RS_AI_LEVEL_TEXT]; /* AI */
+    char invite[RS_INVITE_TEXT];     /* INVITE */
+    double score;                    /* share of the win once over, else -1 */
+} rs_seat_row;
+
+typedef struct rs_game_row {
+    int64_t id;
+    char game[RS_GAME_ID_TEXT];    /* the game's id, e.g. "castle-danger" */
+    char options[RS_OPTIONS_TEXT]; /* options in effect, without the seed */
+    uint64_t seed;                 /* secret while the game is not over */
+    rs_game_status status;
+    bool rated;
+    int clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    int seats;
+    rs_seat_row seat[RP_MAX_PLAYERS];
+    int64_t v; /* the game's version: one per versioned event */
+    int64_t remaining_ms[RP_MAX_PLAYERS];
+    int running;          /* the seat whose clock runs, or -1 */
+    int64_t turn_wall_ms; /* wall time of that clock's last stamp */
+    int64_t created_ms, started_ms, ended_ms;
+    int64_t creator, rematch_of;
+    char end_reason[RS_REASON_TEXT];
+    char result_text[RS_RESULT_TEXT];
+} rs_game_row;
+
+typedef struct rs_move_row {
+    int64_t ply;
+    int seat;
+    uint32_t action;
+    int64_t v;
+    int64_t at_ms;
+} rs_move_row;
+
+typedef struct rs_rating_row {
+    double rating, rd, vol;
+    int64_t games;
+} rs_rating_row;
+
+#define RS_NODE_TEXT 64
+
+/* A game's row as rs_store_game_lock found it: its version and its lease. */
+typedef struct rs_game_lock {
+    int64_t v;
+    char owner[RS_NODE_TEXT]; /* the server holding the game's lease, "" for none */
+    int64_t token;            /* the lease's fencing token: raised at every take-over */
+    bool expired;             /* the lease has run out (by the database's clock) */
+    int64_t left_ms;          /* until it runs out (negative once it has) */
+} rs_game_lock;
+
+/* A game that needs a lease holder and has none (rs_store_games_unleased). */
+typedef struct rs_unleased_row {
+    int64_t id;
+    /* Free for longer than a lease (or never taken, and older than one): the servers that
+     * hold the game had their chance to take it first. */
+    bool stale;
+} rs_unleased_row;
+typedef struct rs_presence_row {
+    int64_t game, user;
+} rs_presence_row;
+/* The key a name is unique in any case by: its first RS_NAME_MAX bytes in lower case. */
+void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1]);
+/* A game's remaining times as stored: one number a seat, space-separated. */
+void rs_store_remaining_text(const rs_game_row *row, char *out, size_t size);
+void rs_store_remaining_parse(const char *text, rs_game_row *row);
+
+#endif
