@@ -336,6 +336,21 @@ RP_EXTERN const rp_game *rp_game_find(const char *id);
 /* The rules as implemented (docs/rules/<id>.md, embedded at build time), or NULL. */
 RP_EXTERN const char *rp_game_rules(const rp_game *game);
 
+/* Which document lists the games (src/core/describe.c): the server's GET /api/v1/types
+ * (docs/server-protocol.md) or the WebAssembly API's `games` (docs/wasm.md). */
+typedef enum rp_describe_shape {
+    /* "type"; can_draw; the options but those of kind text, a choice's default as its word;
+     * ai_levels (the caller's) and ai_level_note */
+    RP_DESCRIBE_SERVER,
+    /* "id"; every option with min, max and its default as a number */
+    RP_DESCRIBE_ENGINE
+} rp_describe_shape;
+/* Every game described as an unformatted JSON array: id, title, summary, players, traits, seat
+ * names and options, in the document's shape. ai_levels (NULL-terminated) are the AI levels a
+ * server offers, written in RP_DESCRIBE_SERVER only. Text the caller frees with free(), or
+ * NULL when out of memory. */
+RP_EXTERN char *rp_games_describe(rp_describe_shape shape, const char *const *ai_levels);
+
 /* ---- options ---- */
 
 /* Defaults: players = default_players, seed = 1, every option at its default. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ramparts/game.h"
+#include "options.h"
 
 int(rp_fail)(rp_error *err, int code, const char *fmt, ...) /* (): not the analyzer's macro */
 {
@@ -103,8 +103,7 @@ static int choice_index(const char *choices, const char *word)
     return -1;
 }
 
-/* The index-th word of "a|b|c" copied into buf. */
-static void choice_word(const char *choices, int64_t index, char *buf, size_t size)
+void rp__choice_word(const char *choices, int64_t index, char *buf, size_t size)
 {
     const char *p = choices;
     for (int64_t i = 0; i < index && p; i++) {
@@ -222,7 +221,7 @@ int rp_config_to_text(const rp_game *game, const rp_config *cfg, char *buf, size
         if (spec->kind == RP_OPT_INT)
             snprintf(word, sizeof word, "%" PRId64, cfg->value[i]);
         else if (spec->kind == RP_OPT_CHOICE)
-            choice_word(spec->choices, cfg->value[i], word, sizeof word);
+            rp__choice_word(spec->choices, cfg->value[i], word, sizeof word);
         else
             snprintf(word, sizeof word, "%s", cfg->text[i]);
         n += snprintf(buf + n, size - (size_t)n, " %s=%s", spec->name, word);

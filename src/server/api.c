@@ -56,13 +56,19 @@ static const rs_asset *asset_find(const char *path)
     return NULL;
 }
 
-static void reply_json(rs_http_reply *r, int status, cJSON *body)
+/* A reply of JSON text (malloc'd, owned by the reply from now on). */
+static void reply_json_text(rs_http_reply *r, int status, char *body)
 {
     r->status = status;
     r->content_type = JSON_TYPE;
-    r->body = cJSON_PrintUnformatted(body);
+    r->body = body;
     r->length = r->body ? strlen(r->body) : 0;
     r->cache_control = CACHE_NONE;
+}
+
+static void reply_json(rs_http_reply *r, int status, cJSON *body)
+{
+    reply_json_text(r, status, cJSON_PrintUnformatted(body));
     cJSON_Delete(body);
 }
 
@@ -159,67 +165,6 @@ static bool optional_game_id(const query_param *param, int64_t *id, rs_http_repl
     snprintf(why, sizeof why, "%s is a game id (a whole number from 1)", param->key);
     reply_bad_query(r, why);
     return false;
-}
-
-/* The index-th word of choices "a|b|c". */
-static void choice_word(const char *choices, int64_t index, char *buf, size_t size)
-{
-    const char *p = choices;
-    for (int64_t k = 0; p && k < index; k++) {
-        p = strchr(p, '|');
-        p = p ? p + 1 : NULL;
-    }
-    const size_t len = p ? strcspn(p, "|") : 0;
-    snprintf(buf, size, "%.*s", (int)len, p ? p : "");
-}
-
-static cJSON *types_json(void)
-{
-    cJSON *types = cJSON_CreateArray();
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "type", game->id);
-        cJSON_AddStringToObject(o, "title", game->title);
-        cJSON_AddStringToObject(o, "summary", game->summary);
-        cJSON_AddNumberToObject(o, "min_players", game->min_players);
-        cJSON_AddNumberToObject(o, "max_players", game->max_players);
-        cJSON_AddNumberToObject(o, "default_players", game->default_players);
-        cJSON_AddBoolToObject(o, "can_draw", rs_game_can_draw(game));
-        cJSON_AddBoolToObject(o, "hidden_info", (game->flags & RP_HIDDEN_INFO) != 0);
-        cJSON_AddBoolToObject(o, "chance", (game->flags & RP_CHANCE) != 0);
-        cJSON *seats = cJSON_AddArrayToObject(o, "seat_names");
-        for (int s = 0; s < game->max_players; s++)
-            cJSON_AddItemToArray(seats, cJSON_CreateString(rp_seat_name(game, s)));
-        cJSON *options = cJSON_AddArrayToObject(o, "options");
-        for (int i = 0; i < game->num_options; i++) {
-            const rp_option_spec *spec = &game->options[i];
-            if (spec->kind == RP_OPT_TEXT) /* not offered over the network */
-                continue;
-            cJSON *opt = cJSON_CreateObject();
-            cJSON_AddStringToObject(opt, "name", spec->name);
-            cJSON_AddStringToObject(opt, "kind", spec->kind == RP_OPT_INT ? "int" : "choice");
-            if (spec->kind == RP_OPT_INT) {
-                cJSON_AddNumberToObject(opt, "min", (double)spec->min);
-                cJSON_AddNumberToObject(opt, "max", (double)spec->max);
-                cJSON_AddNumberToObject(opt, "default", (double)spec->def);
-            } else { /* a choice is given as a word, so its default is shown as one */
-                char word[64];
-                choice_word(spec->choices, spec->def, word, sizeof word);
-                cJSON_AddStringToObject(opt, "choices", spec->choices);
-                cJSON_AddStringToObject(opt, "default", word);
-            }
-            cJSON_AddStringToObject(opt, "help", spec->help ? spec->help : "");
-            cJSON_AddItemToArray(options, opt);
-        }
-        cJSON *levels = cJSON_AddArrayToObject(o, "ai_levels");
-        for (int i = 0; rs_ai_levels[i]; i++)
-            cJSON_AddItemToArray(levels, cJSON_CreateString(rs_ai_levels[i]));
-        if (game->ai_level_note)
-            cJSON_AddStringToObject(o, "ai_level_note", game->ai_level_note);
-        cJSON_AddItemToArray(types, o);
-    }
-    return types;
 }
 
 static cJSON *games_json(rs_server *srv, const char *status, int64_t before)
@@ -495,7 +440,7 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
         if (!read_query(query, NULL, 0, why, sizeof why)) {
             reply_bad_query(r, why);
         } else {
-            reply_json(r, 200, types_json());
+            reply_json_text(r, 200, rp_games_describe(RP_DESCRIBE_SERVER, rs_ai_levels));
             r->cache_control = CACHE_TYPES;
             if (r->body)
                 set_etag(r);

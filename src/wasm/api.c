@@ -196,49 +196,17 @@ static cJSON *adopt_match(rp_match *m, rp_error *err)
 
 /* ---- operations on the games ---- */
 
-static cJSON *option_json(const rp_option_spec *o)
-{
-    static const char *const kinds[] = {"int", "choice", "text"};
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "name", o->name);
-    cJSON_AddStringToObject(j, "kind", kinds[o->kind]);
-    cJSON_AddNumberToObject(j, "min", (double)o->min);
-    cJSON_AddNumberToObject(j, "max", (double)o->max);
-    cJSON_AddNumberToObject(j, "default", (double)o->def);
-    if (o->choices)
-        cJSON_AddStringToObject(j, "choices", o->choices);
-    cJSON_AddStringToObject(j, "help", o->help ? o->help : "");
-    return j;
-}
-
-static cJSON *game_json(const rp_game *g)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "id", g->id);
-    cJSON_AddStringToObject(j, "title", g->title);
-    cJSON_AddStringToObject(j, "summary", g->summary);
-    cJSON_AddNumberToObject(j, "min_players", g->min_players);
-    cJSON_AddNumberToObject(j, "max_players", g->max_players);
-    cJSON_AddNumberToObject(j, "default_players", g->default_players);
-    cJSON_AddBoolToObject(j, "chance", (g->flags & RP_CHANCE) != 0);
-    cJSON_AddBoolToObject(j, "hidden_info", (g->flags & RP_HIDDEN_INFO) != 0);
-    cJSON *names = cJSON_AddArrayToObject(j, "seat_names");
-    for (int s = 0; s < g->max_players; s++)
-        cJSON_AddItemToArray(names, cJSON_CreateString(rp_seat_name(g, s)));
-    cJSON *options = cJSON_AddArrayToObject(j, "options");
-    for (int i = 0; i < g->num_options; i++)
-        cJSON_AddItemToArray(options, option_json(&g->options[i]));
-    return j;
-}
-
 static cJSON *op_games(const cJSON *req, rp_error *err)
 {
     (void)req;
-    (void)err;
+    char *games = rp_games_describe(RP_DESCRIBE_ENGINE, NULL);
+    if (!games) {
+        rp_fail(err, RP_ENOMEM, "out of memory");
+        return NULL;
+    }
     cJSON *o = answer_ok();
-    cJSON *games = cJSON_AddArrayToObject(o, "games");
-    for (int i = 0; i < rp_num_games; i++)
-        cJSON_AddItemToArray(games, game_json(rp_games[i]));
+    cJSON_AddItemToObject(o, "games", cJSON_Parse(games));
+    free(games);
     cJSON_AddStringToObject(o, "ai_help", rp_ai_help());
     return o;
 }
