@@ -255,6 +255,24 @@ RP_EXTERN void rp_match_status(const rp_match *m, char *buf, size_t size);
  * action entry i plays into *action (RP_NO_ACTION when it is not a move); either may be NULL. */
 RP_EXTERN void rp_match_referee(const rp_match *m, size_t i, rp_state *state, rp_action *action);
 
+/* ---- the bench workload (src/engine/bench.c) ----
+ * `ramparts bench`, the WebAssembly build's `bench` and the Python module's random_playouts
+ * play the same workload, so the action count is one signature of the rules everywhere. */
+
+#define RP_BENCH_GAMES 20000    /* games per game of `ramparts bench` */
+#define RP_BENCH_SEED 20261121u /* the first game's seed, and the move generator's */
+/* The bench position's options: the game's defaults with its bench_options, seed
+ * RP_BENCH_SEED. */
+RP_EXTERN int rp_bench_config(const rp_game *game, rp_config *cfg, rp_error *err);
+/* Play `games` games dealt from cfg with seeds cfg->seed, cfg->seed + 1, ..., every move
+ * uniformly random from one generator seeded (cfg->seed, 1), and set *actions to the number
+ * of actions played. No allocation: time it around the call. */
+RP_EXTERN int rp_random_playouts(const rp_game *game, const rp_config *cfg, long long games,
+                                 uint64_t *actions, rp_error *err);
+/* The search `ramparts bench --ai` times: "ismcts" for games with hidden information, else
+ * "mcts". */
+RP_EXTERN const char *rp_bench_ai_kind(const rp_game *game);
+
 /* ---- records: a plain-text file of header lines, then the history, one entry a line ----
  *   # comments anywhere
  *   [game danger-at-the-walls]

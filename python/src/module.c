@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ramparts/engine.h"
 #include "ramparts/version.h"
 #include "ramparts_py.h"
 
@@ -159,28 +160,16 @@ static PyObject *module_random_playouts(PyObject *self, PyObject *args)
     const rp_py_game *g = (rp_py_game *)game_obj;
     if (!rp_py_game_ready(g))
         return NULL;
-    const rp_game *game = g->game;
-    rp_rng rng;
-    rp_rng_seed(&rng, seed, 1);
     rp_config cfg = g->cfg;
-    unsigned long long actions = 0;
-    int failed = 0;
+    cfg.seed = seed;
+    uint64_t actions = 0;
+    rp_error err;
+    int failed;
     Py_BEGIN_ALLOW_THREADS;
-    for (long i = 0; i < games && !failed; i++) {
-        rp_state st;
-        rp_action legal[RP_MAX_LEGAL];
-        rp_error err;
-        cfg.seed = seed + (uint64_t)i;
-        failed = game->init(&st, &cfg, &err) < 0;
-        while (!failed && game->current_player(&st) != RP_TERMINAL) {
-            const int n = game->legal_actions(&st, legal);
-            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
-            actions++;
-        }
-    }
+    failed = rp_random_playouts(g->game, &cfg, games, &actions, &err) < 0;
     Py_END_ALLOW_THREADS;
     if (failed) {
-        PyErr_Format(PyExc_ValueError, "%s: cannot start a game", game->id);
+        PyErr_Format(PyExc_ValueError, "%s: cannot start a game", g->game->id);
         return NULL;
     }
     return PyLong_FromUnsignedLongLong(actions);

@@ -1,22 +1,19 @@
 /* bench_ai.c — `ramparts bench --ai`: how many search iterations per second the AI runs in
  * each game, on one thread and on several (root-parallel), from the game's bench position.
  * Information-set MCTS for games with hidden information, UCT for the others. */
-#include <string.h>
-
 #include "cli.h"
 
 #define BENCH_AI_MS 1000
-#define BENCH_AI_SEED 20261121u
 
 /* Iterations per second of one timed search with `threads` threads from st. */
 static int measure(const rp_game *game, const void *st, int threads, double *per_s)
 {
     char spec[64];
-    snprintf(spec, sizeof spec, "%s:ms=%d,threads=%d",
-             game->flags & RP_HIDDEN_INFO ? "ismcts" : "mcts", BENCH_AI_MS, threads);
+    snprintf(spec, sizeof spec, "%s:ms=%d,threads=%d", rp_bench_ai_kind(game), BENCH_AI_MS,
+             threads);
     rp_ai *ai;
     rp_error err;
-    if (rp_ai_create(game, spec, BENCH_AI_SEED, &ai, &err) < 0) {
+    if (rp_ai_create(game, spec, RP_BENCH_SEED, &ai, &err) < 0) {
         fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
         return RP_EXIT_FAIL;
     }
@@ -34,23 +31,13 @@ static int measure(const rp_game *game, const void *st, int threads, double *per
     return RP_EXIT_OK;
 }
 
-/* The bench position: the start of a game with the bench options and a fixed seed. */
+/* The bench position: the start of a game with the bench options and seed (engine.h). */
 static int bench_position(const rp_game *game, rp_state *st)
 {
     rp_config cfg;
     rp_error err;
-    rp_config_default(game, &cfg);
-    if (game->bench_options) {
-        char opts[256];
-        snprintf(opts, sizeof opts, "%s", game->bench_options);
-        for (char *tok = strtok(opts, " "); tok; tok = strtok(NULL, " "))
-            if (rp_config_set(game, &cfg, tok, &err) < 0)
-                goto fail;
-    }
-    cfg.seed = BENCH_AI_SEED;
-    if (game->init(st, &cfg, &err) >= 0)
+    if (rp_bench_config(game, &cfg, &err) >= 0 && game->init(st, &cfg, &err) >= 0)
         return RP_EXIT_OK;
-fail:
     fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
     return RP_EXIT_FAIL;
 }
@@ -67,8 +54,7 @@ int rp_cli_bench_ai(const rp_game *game, int threads, FILE *out)
             return RP_EXIT_FAIL;
         if (threads > 1 && measure(g, &st, threads, &many) != RP_EXIT_OK)
             return RP_EXIT_FAIL;
-        fprintf(out, "%s ai=%s iters_per_s_1=%.0f", g->id,
-                g->flags & RP_HIDDEN_INFO ? "ismcts" : "mcts", one);
+        fprintf(out, "%s ai=%s iters_per_s_1=%.0f", g->id, rp_bench_ai_kind(g), one);
         if (threads > 1)
             fprintf(out, " iters_per_s_%d=%.0f speedup=%.2f", threads, many, many / one);
         fprintf(out, "\n");

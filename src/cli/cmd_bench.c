@@ -6,53 +6,28 @@
 
 #include "cli.h"
 
-#define BENCH_GAMES 20000
-#define BENCH_SEED 20261121u
-
 typedef struct bench_result {
     double games_per_s, ns_per_action;
     uint64_t actions;
 } bench_result;
 
-/* Play `games` random games with the game's bench options; allocation-free inner loop. */
-static int bench_game(const rp_game *game, long games, bench_result *out)
+/* Play `games` games of the bench workload (engine.h), timed. */
+static int bench_game(const rp_game *game, long long games, bench_result *out)
 {
     rp_config cfg;
-    rp_config_default(game, &cfg);
-    if (game->bench_options) {
-        char opts[256];
-        snprintf(opts, sizeof opts, "%s", game->bench_options);
-        for (char *tok = strtok(opts, " "); tok; tok = strtok(NULL, " ")) {
-            rp_error err;
-            if (rp_config_set(game, &cfg, tok, &err) < 0) {
-                fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
-                return RP_EXIT_FAIL;
-            }
-        }
+    rp_error err;
+    if (rp_bench_config(game, &cfg, &err) < 0) {
+        fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
+        return RP_EXIT_FAIL;
     }
-    rp_rng rng;
-    rp_rng_seed(&rng, BENCH_SEED, 1);
-    rp_state st;
-    rp_action legal[RP_MAX_LEGAL];
-    uint64_t actions = 0;
-    unsigned long long t0 = rp_cli_now_ns();
-    for (long g = 0; g < games; g++) {
-        rp_error err;
-        cfg.seed = BENCH_SEED + (uint64_t)g;
-        if (game->init(&st, &cfg, &err) < 0) {
-            fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
-            return RP_EXIT_FAIL;
-        }
-        while (game->current_player(&st) != RP_TERMINAL) {
-            int n = game->legal_actions(&st, legal);
-            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
-            actions++;
-        }
+    const unsigned long long t0 = rp_cli_now_ns();
+    if (rp_random_playouts(game, &cfg, games, &out->actions, &err) < 0) {
+        fprintf(stderr, "ramparts bench: %s: %s\n", game->id, err.msg);
+        return RP_EXIT_FAIL;
     }
-    double seconds = (double)(rp_cli_now_ns() - t0) / 1e9;
+    const double seconds = (double)(rp_cli_now_ns() - t0) / 1e9;
     out->games_per_s = (double)games / seconds;
-    out->ns_per_action = seconds * 1e9 / (double)actions;
-    out->actions = actions;
+    out->ns_per_action = seconds * 1e9 / (double)out->actions;
     return RP_EXIT_OK;
 }
 
@@ -68,11 +43,11 @@ int rp_cmd_bench(int argc, char **argv)
                "only when the rules or the generator change.\n"
                "With --ai it prints instead the AI's search iterations per second from each\n"
                "game's start, on one thread and on T threads (default 2).\n",
-               BENCH_GAMES);
+               RP_BENCH_GAMES);
         return RP_EXIT_OK;
     }
     const rp_game *only = NULL;
-    long long games = BENCH_GAMES;
+    long long games = RP_BENCH_GAMES;
     long long threads = 2;
     bool json = false, ai = false;
     for (int i = 1; i < argc; i++) {
@@ -106,7 +81,7 @@ int rp_cmd_bench(int argc, char **argv)
         if (only && game != only)
             continue;
         bench_result r;
-        if (bench_game(game, (long)games, &r) != RP_EXIT_OK)
+        if (bench_game(game, games, &r) != RP_EXIT_OK)
             return RP_EXIT_FAIL;
         if (json)
             printf("%s{\"game\":\"%s\",\"games\":%lld,\"games_per_s\":%.0f,"

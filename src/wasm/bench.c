@@ -1,13 +1,11 @@
 /* bench.c — the engine's speed measured inside WebAssembly, with the workloads of the native
- * `ramparts bench` (src/cli/cmd_bench.c: seeded random playouts with each game's bench
- * options, whose action count is the same signature natively) and `ramparts bench --ai`
+ * `ramparts bench` (the library's seeded random playouts from each game's bench position,
+ * engine.h, whose action count is the same signature natively) and `ramparts bench --ai`
  * (src/cli/bench_ai.c: one timed search from the bench position), for `make bench-web`. */
 #include <stdio.h>
 #include <time.h>
 
 #include "api.h"
-
-#define BENCH_SEED 20261121u
 
 static double now_seconds(void)
 {
@@ -16,38 +14,19 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The game's bench options on top of its defaults. */
-static int bench_config(const rp_game *game, rp_config *cfg, rp_error *err)
-{
-    rp_config_default(game, cfg);
-    return game->bench_options ? rw_apply_options(game, cfg, game->bench_options, err) : RP_OK;
-}
-
 cJSON *rw_op_bench(const cJSON *req, rp_error *err)
 {
     const rp_game *game;
     long long games;
     rp_config cfg;
     if (rw_field_game(req, &game, err) < 0 ||
-        rw_field_int(req, "games", false, 20000, 1, 100000000, &games, err) < 0 ||
-        bench_config(game, &cfg, err) < 0)
+        rw_field_int(req, "games", false, RP_BENCH_GAMES, 1, 100000000, &games, err) < 0 ||
+        rp_bench_config(game, &cfg, err) < 0)
         return NULL;
-    rp_rng rng;
-    rp_rng_seed(&rng, BENCH_SEED, 1);
-    rp_state st;
-    rp_action legal[RP_MAX_LEGAL];
-    uint64_t actions = 0;
+    uint64_t actions;
     const double t0 = now_seconds();
-    for (long long g = 0; g < games; g++) {
-        cfg.seed = BENCH_SEED + (uint64_t)g;
-        if (game->init(&st, &cfg, err) < 0)
-            return NULL;
-        while (game->current_player(&st) != RP_TERMINAL) {
-            int n = game->legal_actions(&st, legal);
-            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
-            actions++;
-        }
-    }
+    if (rp_random_playouts(game, &cfg, games, &actions, err) < 0)
+        return NULL;
     const double seconds = now_seconds() - t0;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "game", game->id);
@@ -65,17 +44,16 @@ cJSON *rw_op_bench_ai(const cJSON *req, rp_error *err)
     rp_config cfg;
     if (rw_field_game(req, &game, err) < 0 ||
         rw_field_int(req, "ms", false, 1000, 1, 60000, &ms, err) < 0 ||
-        bench_config(game, &cfg, err) < 0)
+        rp_bench_config(game, &cfg, err) < 0)
         return NULL;
-    cfg.seed = BENCH_SEED;
     rp_state st;
     if (game->init(&st, &cfg, err) < 0)
         return NULL;
     char spec[64];
-    const char *kind = game->flags & RP_HIDDEN_INFO ? "ismcts" : "mcts";
+    const char *kind = rp_bench_ai_kind(game);
     snprintf(spec, sizeof spec, "%s:ms=%lld,threads=1", kind, ms);
     rp_ai *ai;
-    if (rp_ai_create(game, spec, BENCH_SEED, &ai, err) < 0)
+    if (rp_ai_create(game, spec, RP_BENCH_SEED, &ai, err) < 0)
         return NULL;
     rp_action move;
     rp_ai_info info;
