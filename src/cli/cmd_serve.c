@@ -4,6 +4,7 @@
  * Ctrl-C drains and stops. */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,64 +21,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
-}
-
-static void serve_help(void)
-{
-    printf(
-        "usage: ramparts serve [--listen HOST:PORT] [--db FILE | --store ADDRESS] [options]\n\n"
-        "Runs the online server: the browser client at /, the JSON protocol over the\n"
-        "WebSocket at /ws (docs/server-protocol.md), a read-only HTTP API under /api/v1/\n"
-        "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file or a\n"
-        "PostgreSQL database (--store); every game in progress resumes after a restart\n"
-        "(docs/server.md, docs/cluster.md).\n\n"
-        "Options (each also from the environment variable in brackets):\n"
-        "  --listen HOST:PORT   where to listen [RAMPARTS_LISTEN] (default 127.0.0.1:8080;\n"
-        "                       port 0 picks a free one; 0.0.0.0 listens everywhere)\n"
-        "  --db FILE            the database [RAMPARTS_DB] (default\n"
-        "                       $XDG_DATA_HOME/ramparts/server.db, or\n"
-        "                       ~/.local/share/ramparts/server.db)\n"
-        "  --store ADDRESS      the store instead [RAMPARTS_STORE]: sqlite:FILE, or a\n"
-        "                       PostgreSQL server postgres://USER@HOST:PORT/DB (or its\n"
-        "                       key=value form after postgres://?...; docs/cluster.md)\n"
-        "  --node NAME          this server's name among several on one PostgreSQL\n"
-        "                       database [RAMPARTS_NODE] (default: host name and process id)\n"
-        "  --lease SECONDS      how long a game's lease lasts unrenewed on a cluster: a\n"
-        "                       server gone this long has its games' clocks and AI seats\n"
-        "                       taken over [RAMPARTS_LEASE] (default 3)\n"
-        "  --tls-cert FILE      serve HTTPS and WSS with this certificate [RAMPARTS_TLS_CERT]\n"
-        "  --tls-key FILE       and this private key [RAMPARTS_TLS_KEY]\n"
-        "  --allow-origin URL   a further web origin allowed to open the WebSocket, e.g.\n"
-        "                       https://games.example.org (repeatable)\n"
-        "                       [RAMPARTS_ALLOW_ORIGIN, comma-separated]\n"
-        "  --ai-threads N       threads for AI players [RAMPARTS_AI_THREADS] (default: the\n"
-        "                       cores less one, at least 1)\n"
-        "  --ai-hard-ms MS      the hard AI thinks MS milliseconds a move against a person in\n"
-        "                       an untimed game instead of its iterations, 0 to 10000\n"
-        "                       [RAMPARTS_AI_HARD_MS] (default 0: its iterations)\n"
-        "  --grace SECONDS      how long a player may be gone before the opponent can claim\n"
-        "                       the game [RAMPARTS_GRACE] (default 60)\n"
-        "  --expire SECONDS     open games whose creator and players are gone, and games\n"
-        "                       against the AI nobody watches, end after this long\n"
-        "                       [RAMPARTS_EXPIRE] (default 1800; 0: never)\n"
-        "  --rate N             messages each connection may send per 20 s [RAMPARTS_RATE]\n"
-        "                       (default 100)\n"
-        "  --max-per-ip N       WebSocket connections from one address\n"
-        "                       [RAMPARTS_MAX_PER_IP] (default 64)\n"
-        "  --trusted-proxy ADDR[,ADDR...]\n"
-        "                       reverse proxies (HAProxy) trusted to name the client in\n"
-        "                       X-Forwarded-For: a WebSocket from one of these addresses\n"
-        "                       counts (--max-per-ip) and is logged under the header's last\n"
-        "                       address; from any other address the header is ignored\n"
-        "                       (repeatable) [RAMPARTS_TRUSTED_PROXY] (default: none)\n"
-        "  --keepalive SECONDS  a connection quiet this long is pinged, and dropped if it stays\n"
-        "                       quiet twice as long, 1 to 3600 [RAMPARTS_KEEPALIVE]\n"
-        "                       (default 15: pinged after 15 s, dropped after 30 s)\n"
-        "  --event-loop KIND    auto, libuv or poll [RAMPARTS_EVENT_LOOP] (default auto:\n"
-        "                       libuv's epoll loop, or libwebsockets' poll(2) loop if its\n"
-        "                       libuv plugin is not installed; poll slows with many sockets)\n"
-        "  --quiet              no log lines on stderr [RAMPARTS_QUIET=1]\n\n"
-        "It prints 'listening on URL' when ready. Exit status 0 after a clean stop.\n");
 }
 
 /* "HOST:PORT" or "[V6]:PORT" into cfg; false with a message. */
@@ -139,18 +82,12 @@ static bool default_db(char *path, size_t size)
     return true;
 }
 
-static bool number(const char *option, const char *text, long long min, long long max,
-                   long long *out)
-{
-    return rp_cli_number("serve", option, text, min, max, out);
-}
-
 typedef struct serve_options {
     rs_net_config net;
     rs_server_config core;
     char db[1024];
-    char node[64]; /* --node */
-    char origins_env[2048];
+    char node[64];       /* --node */
+    char env_list[2048]; /* the values of an option's environment list (env_list) */
     bool quiet;
 } serve_options;
 
@@ -228,139 +165,374 @@ static bool add_trusted_proxies(rs_net_config *net, const char *text)
     return true;
 }
 
-/* One option with its value (from argv or the environment). */
-static bool apply(serve_options *o, const char *option, const char *value)
+/* ---- the options: one table read by one loop, for the command line, the environment and
+ * --help ---- */
+
+static bool set_listen(serve_options *o, const char *value)
 {
-    long long n;
-    if (strcmp(option, "--listen") == 0)
-        return parse_listen(value, &o->net);
-    if (strcmp(option, "--db") == 0) {
-        snprintf(o->db, sizeof o->db, "%s", value);
-        return true;
-    }
-    if (strcmp(option, "--store") == 0)
-        return parse_store(value, o->db, sizeof o->db);
-    if (strcmp(option, "--node") == 0) {
-        if (!*value || strlen(value) >= sizeof o->node || strpbrk(value, " \t\n")) {
-            rp_cli_usage_error("serve", "--node %s: expected one word of at most %zu bytes", value,
-                               sizeof o->node - 1);
-            return false;
-        }
-        snprintf(o->node, sizeof o->node, "%s", value);
-        o->core.node = o->node;
-        return true;
-    }
-    if (strcmp(option, "--lease") == 0) {
-        if (!number(option, value, 2, 600, &n))
-            return false;
-        o->core.lease_ms = n * 1000;
-        return true;
-    }
-    if (strcmp(option, "--tls-cert") == 0) {
-        o->net.tls_cert = value;
-        return true;
-    }
-    if (strcmp(option, "--tls-key") == 0) {
-        o->net.tls_key = value;
-        return true;
-    }
-    if (strcmp(option, "--allow-origin") == 0)
-        return add_origin(o, value);
-    if (strcmp(option, "--trusted-proxy") == 0)
-        return add_trusted_proxies(&o->net, value);
-    if (strcmp(option, "--ai-threads") == 0) {
-        if (!number(option, value, 1, 16, &n))
-            return false;
-        o->core.ai_threads = (int)n;
-        return true;
-    }
-    if (strcmp(option, "--ai-hard-ms") == 0) {
-        if (!number(option, value, 0, 10000, &n))
-            return false;
-        o->core.ai_hard_ms = n;
-        return true;
-    }
-    if (strcmp(option, "--grace") == 0) {
-        if (!number(option, value, 1, 86400, &n))
-            return false;
-        o->core.grace_ms = n * 1000;
-        return true;
-    }
-    if (strcmp(option, "--expire") == 0) {
-        if (!number(option, value, 0, 30 * 86400, &n))
-            return false;
-        o->core.expire_ms = n * 1000;
-        return true;
-    }
-    if (strcmp(option, "--rate") == 0) {
-        if (!number(option, value, 10, 100000, &n))
-            return false;
-        o->core.rate_messages = (int)n;
-        return true;
-    }
-    if (strcmp(option, "--max-per-ip") == 0) {
-        if (!number(option, value, 1, 100000, &n))
-            return false;
-        o->net.max_connections_per_ip = (int)n;
-        return true;
-    }
-    if (strcmp(option, "--keepalive") == 0) {
-        if (!number(option, value, 1, 3600, &n))
-            return false;
-        o->net.keepalive_s = (int)n;
-        return true;
-    }
-    if (strcmp(option, "--event-loop") == 0)
-        return parse_event_loop(value, &o->net.event_loop);
-    return rp_cli_usage_error("serve", "unknown option '%s'", option), false;
+    return parse_listen(value, &o->net);
 }
 
-static const struct {
-    const char *env, *option;
-} ENV_OPTIONS[] = {
-    {"RAMPARTS_LISTEN", "--listen"},
-    {"RAMPARTS_DB", "--db"},
-    {"RAMPARTS_STORE", "--store"}, /* read after RAMPARTS_DB: it wins */
-    {"RAMPARTS_NODE", "--node"},
-    {"RAMPARTS_LEASE", "--lease"},
-    {"RAMPARTS_TLS_CERT", "--tls-cert"},
-    {"RAMPARTS_TLS_KEY", "--tls-key"},
-    {"RAMPARTS_AI_THREADS", "--ai-threads"},
-    {"RAMPARTS_AI_HARD_MS", "--ai-hard-ms"},
-    {"RAMPARTS_GRACE", "--grace"},
-    {"RAMPARTS_EXPIRE", "--expire"},
-    {"RAMPARTS_RATE", "--rate"},
-    {"RAMPARTS_MAX_PER_IP", "--max-per-ip"},
-    {"RAMPARTS_TRUSTED_PROXY", "--trusted-proxy"},
-    {"RAMPARTS_KEEPALIVE", "--keepalive"},
-    {"RAMPARTS_EVENT_LOOP", "--event-loop"},
+static bool set_db(serve_options *o, const char *value)
+{
+    snprintf(o->db, sizeof o->db, "%s", value);
+    return true;
+}
+
+static bool set_store(serve_options *o, const char *value)
+{
+    return parse_store(value, o->db, sizeof o->db);
+}
+
+static bool set_node(serve_options *o, const char *value)
+{
+    if (!*value || strlen(value) >= sizeof o->node || strpbrk(value, " \t\n")) {
+        rp_cli_usage_error("serve", "--node %s: expected one word of at most %zu bytes", value,
+                           sizeof o->node - 1);
+        return false;
+    }
+    snprintf(o->node, sizeof o->node, "%s", value);
+    o->core.node = o->node;
+    return true;
+}
+
+static bool set_trusted_proxies(serve_options *o, const char *value)
+{
+    return add_trusted_proxies(&o->net, value);
+}
+
+static bool set_event_loop(serve_options *o, const char *value)
+{
+    return parse_event_loop(value, &o->net.event_loop);
+}
+
+/* How an option's value is read. */
+typedef enum option_kind {
+    OPT_INT,     /* a whole number in [min, max] into an int field */
+    OPT_INT64,   /* the same into an int64_t field */
+    OPT_SECONDS, /* seconds in [min, max], kept in an int64_t field as milliseconds */
+    OPT_TEXT,    /* the text itself into a const char * field (argv and the environment
+                    outlive the server) */
+    OPT_FLAG,    /* no value: on when given (environment: set, and not 0) */
+    OPT_OWN      /* read by its own function, with its own messages */
+} option_kind;
+
+typedef struct serve_option {
+    const char *name; /* "--listen" */
+    const char *arg;  /* the value's name in --help */
+    const char *env;  /* the environment variable */
+    option_kind kind;
+    long long min, max; /* OPT_INT, OPT_INT64, OPT_SECONDS */
+    size_t field;       /* OPT_INT, OPT_INT64, OPT_SECONDS, OPT_TEXT, OPT_FLAG: offset in
+                           serve_options */
+    bool (*read)(serve_options *o, const char *value); /* OPT_OWN */
+    bool env_list;            /* the environment variable holds several values, comma-separated */
+    const char *help;         /* what it does */
+    const char *default_text; /* "default ..." in --help, or NULL */
+} serve_option;
+
+#define FIELD(member) offsetof(serve_options, member)
+
+/* In the order the environment is read: RAMPARTS_STORE after RAMPARTS_DB, so it wins. */
+static const serve_option OPTIONS[] = {
+    {.name = "--listen",
+     .arg = "HOST:PORT",
+     .env = "RAMPARTS_LISTEN",
+     .kind = OPT_OWN,
+     .read = set_listen,
+     .help = "where to listen",
+     .default_text = "default 127.0.0.1:8080; port 0 picks a free one; 0.0.0.0 listens everywhere"},
+    {.name = "--db",
+     .arg = "FILE",
+     .env = "RAMPARTS_DB",
+     .kind = OPT_OWN,
+     .read = set_db,
+     .help = "the database",
+     .default_text =
+         "default $XDG_DATA_HOME/ramparts/server.db, or ~/.local/share/ramparts/server.db"},
+    {.name = "--store",
+     .arg = "ADDRESS",
+     .env = "RAMPARTS_STORE",
+     .kind = OPT_OWN,
+     .read = set_store,
+     .help = "the store instead: sqlite:FILE, or a PostgreSQL server "
+             "postgres://USER@HOST:PORT/DB (or its key=value form after postgres://?...; "
+             "docs/cluster.md)"},
+    {.name = "--node",
+     .arg = "NAME",
+     .env = "RAMPARTS_NODE",
+     .kind = OPT_OWN,
+     .read = set_node,
+     .help = "this server's name among several on one PostgreSQL database",
+     .default_text = "default: host name and process id"},
+    {.name = "--lease",
+     .arg = "SECONDS",
+     .env = "RAMPARTS_LEASE",
+     .kind = OPT_SECONDS,
+     .min = 2,
+     .max = 600,
+     .field = FIELD(core.lease_ms),
+     .help = "how long a game's lease lasts unrenewed on a cluster: a server gone this long "
+             "has its games' clocks and AI seats taken over",
+     .default_text = "default 3"},
+    {.name = "--tls-cert",
+     .arg = "FILE",
+     .env = "RAMPARTS_TLS_CERT",
+     .kind = OPT_TEXT,
+     .field = FIELD(net.tls_cert),
+     .help = "serve HTTPS and WSS with this certificate"},
+    {.name = "--tls-key",
+     .arg = "FILE",
+     .env = "RAMPARTS_TLS_KEY",
+     .kind = OPT_TEXT,
+     .field = FIELD(net.tls_key),
+     .help = "and this private key"},
+    {.name = "--allow-origin",
+     .arg = "URL",
+     .env = "RAMPARTS_ALLOW_ORIGIN",
+     .kind = OPT_OWN,
+     .read = add_origin,
+     .env_list = true,
+     .help = "a further web origin allowed to open the WebSocket, e.g. "
+             "https://games.example.org (repeatable)"},
+    {.name = "--ai-threads",
+     .arg = "N",
+     .env = "RAMPARTS_AI_THREADS",
+     .kind = OPT_INT,
+     .min = 1,
+     .max = 16,
+     .field = FIELD(core.ai_threads),
+     .help = "threads for AI players",
+     .default_text = "default: the cores less one, at least 1"},
+    {.name = "--ai-hard-ms",
+     .arg = "MS",
+     .env = "RAMPARTS_AI_HARD_MS",
+     .kind = OPT_INT64,
+     .min = 0,
+     .max = 10000,
+     .field = FIELD(core.ai_hard_ms),
+     .help = "the hard AI thinks MS milliseconds a move against a person in an untimed game "
+             "instead of its iterations",
+     .default_text = "default 0: its iterations"},
+    {.name = "--grace",
+     .arg = "SECONDS",
+     .env = "RAMPARTS_GRACE",
+     .kind = OPT_SECONDS,
+     .min = 1,
+     .max = 86400,
+     .field = FIELD(core.grace_ms),
+     .help = "how long a player may be gone before the opponent can claim the game",
+     .default_text = "default 60"},
+    {.name = "--expire",
+     .arg = "SECONDS",
+     .env = "RAMPARTS_EXPIRE",
+     .kind = OPT_SECONDS,
+     .min = 0,
+     .max = 30 * 86400,
+     .field = FIELD(core.expire_ms),
+     .help = "open games whose creator and players are gone, and games against the AI nobody "
+             "watches, end after this long",
+     .default_text = "default 1800; 0: never"},
+    {.name = "--rate",
+     .arg = "N",
+     .env = "RAMPARTS_RATE",
+     .kind = OPT_INT,
+     .min = 10,
+     .max = 100000,
+     .field = FIELD(core.rate_messages),
+     .help = "messages each connection may send per 20 s",
+     .default_text = "default 100"},
+    {.name = "--max-per-ip",
+     .arg = "N",
+     .env = "RAMPARTS_MAX_PER_IP",
+     .kind = OPT_INT,
+     .min = 1,
+     .max = 100000,
+     .field = FIELD(net.max_connections_per_ip),
+     .help = "WebSocket connections from one address",
+     .default_text = "default 64"},
+    {.name = "--trusted-proxy",
+     .arg = "ADDR[,ADDR...]",
+     .env = "RAMPARTS_TRUSTED_PROXY",
+     .kind = OPT_OWN,
+     .read = set_trusted_proxies,
+     .help = "reverse proxies (HAProxy) trusted to name the client in X-Forwarded-For: a "
+             "WebSocket from one of these addresses counts (--max-per-ip) and is logged under "
+             "the header's last address; from any other address the header is ignored "
+             "(repeatable)",
+     .default_text = "default: none"},
+    {.name = "--keepalive",
+     .arg = "SECONDS",
+     .env = "RAMPARTS_KEEPALIVE",
+     .kind = OPT_INT,
+     .min = 1,
+     .max = 3600,
+     .field = FIELD(net.keepalive_s),
+     .help = "a connection quiet this long is pinged, and dropped if it stays quiet twice as "
+             "long",
+     .default_text = "default 15: pinged after 15 s, dropped after 30 s"},
+    {.name = "--event-loop",
+     .arg = "KIND",
+     .env = "RAMPARTS_EVENT_LOOP",
+     .kind = OPT_OWN,
+     .read = set_event_loop,
+     .help = "auto, libuv or poll",
+     .default_text = "default auto: libuv's epoll loop, or libwebsockets' poll(2) loop if its "
+                     "libuv plugin is not installed; poll slows with many sockets"},
+    {.name = "--quiet",
+     .env = "RAMPARTS_QUIET",
+     .kind = OPT_FLAG,
+     .field = FIELD(quiet),
+     .help = "no log lines on stderr"},
 };
 
+#define NUM_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+static const serve_option *find_option(const char *name)
+{
+    for (size_t i = 0; i < NUM_OPTIONS; i++)
+        if (strcmp(OPTIONS[i].name, name) == 0)
+            return &OPTIONS[i];
+    return NULL;
+}
+
+/* Set one option that takes a value (from argv or the environment); false with a message. */
+static bool apply(serve_options *o, const serve_option *opt, const char *value)
+{
+    void *field = (char *)o + opt->field;
+    long long n;
+    switch (opt->kind) {
+    case OPT_OWN:
+        return opt->read(o, value);
+    case OPT_TEXT:
+        *(const char **)field = value;
+        return true;
+    case OPT_FLAG: /* takes no value: never here */
+        return false;
+    case OPT_INT:
+    case OPT_INT64:
+    case OPT_SECONDS:
+        break;
+    }
+    if (!rp_cli_number("serve", opt->name, value, opt->min, opt->max, &n))
+        return false;
+    if (opt->kind == OPT_INT)
+        *(int *)field = (int)n;
+    else
+        *(int64_t *)field = opt->kind == OPT_SECONDS ? n * 1000 : n;
+    return true;
+}
+
+/* Each variable of the table that is set and not empty, in the table's order. */
 static bool read_environment(serve_options *o)
 {
-    for (size_t i = 0; i < sizeof ENV_OPTIONS / sizeof ENV_OPTIONS[0]; i++) {
-        const char *v = getenv(ENV_OPTIONS[i].env);
-        if (v && *v && !apply(o, ENV_OPTIONS[i].option, v))
+    for (size_t i = 0; i < NUM_OPTIONS; i++) {
+        const serve_option *opt = &OPTIONS[i];
+        const char *v = getenv(opt->env);
+        if (!v || !*v)
+            continue;
+        if (opt->kind == OPT_FLAG) {
+            *(bool *)((char *)o + opt->field) = strcmp(v, "0") != 0;
+        } else if (!opt->env_list) {
+            if (!apply(o, opt, v))
+                return false;
+        } else { /* split in a copy that lives as long as o (the values are kept as pointers) */
+            snprintf(o->env_list, sizeof o->env_list, "%s", v);
+            char *save = NULL;
+            for (char *tok = strtok_r(o->env_list, ",", &save); tok;
+                 tok = strtok_r(NULL, ",", &save))
+                if (!apply(o, opt, tok))
+                    return false;
+        }
+    }
+    return true;
+}
+
+static bool read_arguments(serve_options *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const serve_option *opt = find_option(argv[i]);
+        if (opt && opt->kind == OPT_FLAG) {
+            *(bool *)((char *)o + opt->field) = true;
+            continue;
+        }
+        const char *v = rp_cli_value("serve", argc, argv, &i);
+        if (!v)
+            return false;
+        if (!opt)
+            return rp_cli_usage_error("serve", "unknown option '%s'", argv[i - 1]), false;
+        if (!apply(o, opt, v))
             return false;
     }
-    const char *origins = getenv("RAMPARTS_ALLOW_ORIGIN");
-    if (origins && *origins) {
-        snprintf(o->origins_env, sizeof o->origins_env, "%s", origins);
-        char *save = NULL;
-        for (char *tok = strtok_r(o->origins_env, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save))
-            if (!add_origin(o, tok))
-                return false;
-    }
-    const char *quiet = getenv("RAMPARTS_QUIET");
-    o->quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
     return true;
+}
+
+#define HELP_WIDTH 88
+#define HELP_INDENT 23
+
+/* Words of text from HELP_INDENT on, wrapped at HELP_WIDTH under HELP_INDENT. */
+static void print_wrapped(FILE *out, const char *text)
+{
+    int column = HELP_INDENT;
+    for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
+        const int len = (int)strcspn(p, " ");
+        if (column > HELP_INDENT && column + 1 + len > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_INDENT, "");
+            column = HELP_INDENT;
+        } else if (column > HELP_INDENT) {
+            fputc(' ', out);
+            column++;
+        }
+        fprintf(out, "%.*s", len, p);
+        column += len;
+        p += len;
+    }
+    fputc('\n', out);
+}
+
+static void print_option_help(FILE *out, const serve_option *opt)
+{
+    char head[64], text[512];
+    snprintf(head, sizeof head, "  %s%s%s", opt->name, opt->arg ? " " : "",
+             opt->arg ? opt->arg : "");
+    int column = fprintf(out, "%s", head);
+    if (column >= HELP_INDENT - 1) {
+        fprintf(out, "\n");
+        column = 0;
+    }
+    fprintf(out, "%*s", HELP_INDENT - column, "");
+    char range[64] = "";
+    if (opt->kind == OPT_INT || opt->kind == OPT_INT64 || opt->kind == OPT_SECONDS)
+        snprintf(range, sizeof range, ", %lld..%lld", opt->min, opt->max);
+    const char *env_form = opt->env_list ? ", comma-separated" : "";
+    if (opt->kind == OPT_FLAG)
+        env_form = "=1";
+    char preset[256] = "";
+    if (opt->default_text)
+        snprintf(preset, sizeof preset, " (%s)", opt->default_text);
+    snprintf(text, sizeof text, "%s%s [%s%s]%s", opt->help, range, opt->env, env_form, preset);
+    print_wrapped(out, text);
+}
+
+static void serve_help(FILE *out)
+{
+    fprintf(out,
+            "usage: ramparts serve [--listen HOST:PORT] [--db FILE | --store ADDRESS] [options]\n\n"
+            "Runs the online server: the browser client at /, the JSON protocol over the\n"
+            "WebSocket at /ws (docs/server-protocol.md), a read-only HTTP API under /api/v1/\n"
+            "and /healthz. Games, moves, accounts and ratings are stored in an SQLite file or a\n"
+            "PostgreSQL database (--store); every game in progress resumes after a restart\n"
+            "(docs/server.md, docs/cluster.md).\n\n"
+            "Options (each also from the environment variable in brackets):\n");
+    for (size_t i = 0; i < NUM_OPTIONS; i++)
+        print_option_help(out, &OPTIONS[i]);
+    fprintf(out, "\nIt prints 'listening on URL' when ready. Exit status 0 after a clean stop.\n");
 }
 
 int rp_cmd_serve(int argc, char **argv)
 {
     if (rp_cli_wants_help(argc, argv)) {
-        serve_help();
+        serve_help(stdout);
         return RP_EXIT_OK;
     }
     static serve_options o;
@@ -374,15 +546,8 @@ int rp_cmd_serve(int argc, char **argv)
     o.net.keepalive_s = RS_NET_KEEPALIVE_DEFAULT_S;
     if (!read_environment(&o))
         return RP_EXIT_USAGE;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quiet") == 0) {
-            o.quiet = true;
-            continue;
-        }
-        const char *v = rp_cli_value("serve", argc, argv, &i);
-        if (!v || !apply(&o, argv[i - 1], v))
-            return RP_EXIT_USAGE;
-    }
+    if (!read_arguments(&o, argc, argv))
+        return RP_EXIT_USAGE;
     if (!o.net.tls_cert != !o.net.tls_key)
         return rp_cli_usage_error("serve", "--tls-cert and --tls-key go together");
     if (!o.db[0] && !default_db(o.db, sizeof o.db)) {
