@@ -1,6 +1,6 @@
 /* ramparts_py.h — internal to the CPython module ramparts._ramparts (python/src/): the object
- * layouts its three files share (Game, State, VectorEnv's core, Bot) and small helpers. The
- * module uses only the public C API of libramparts (include/ramparts/). */
+ * layouts its files share (Game, State, VectorEnv's core, Bot) and the helpers of helpers.c.
+ * The module uses only the public C API of libramparts (include/ramparts/). */
 #ifndef RAMPARTS_PY_H
 #define RAMPARTS_PY_H
 
@@ -65,6 +65,11 @@ extern PyTypeObject rp_py_state_type;
 extern PyTypeObject rp_py_vector_type;
 extern PyTypeObject rp_py_bot_type;
 
+/* game.c: true when the Game was initialised; else false with RuntimeError set. */
+bool rp_py_game_ready(const rp_py_game *g);
+
+/* ---- state.c ---- */
+
 /* A new State of `game` holding a copy of st, its own root with an empty history (NULL with
  * an exception set on failure). */
 rp_py_state *rp_py_state_new(rp_py_game *game, const void *st);
@@ -75,12 +80,11 @@ rp_py_state *rp_py_state_new_deal(rp_py_game *game);
 /* The legal actions of a State, computed once per change. */
 int rp_py_state_legal(rp_py_state *s);
 
+/* ---- helpers.c ---- */
+
 /* A seat of the state from a Python int, or -1 with ValueError / TypeError set. `what` names
  * the argument in the message. */
 int rp_py_seat(const rp_py_game *game, const void *st, PyObject *arg, const char *what);
-
-/* True when the Game was initialised; else false with RuntimeError set. */
-bool rp_py_game_ready(const rp_py_game *g);
 
 /* A viewer from a Python int: a seat of st, or (when spectator_ok) SPECTATOR; else -1 with
  * TypeError / ValueError naming `what`. */
