@@ -8,7 +8,8 @@
 #    targets: state-GAME and action-GAME for every game, options, ai-spec, record, cards (option
 #    files such as Rush the Wall's cards=@FILE) and protocol (`ramparts engine` lines);
 #  - the no-allocation check of test_conformance (malloc and friends wrapped at link time);
-#  - the golden files of tests/golden (the test golden; `make golden` rewrites them).
+#  - the golden files of tests/golden (the test golden; `make golden` rewrites them);
+#  - the check for circles between files (scripts/check-circles.py), tested on a fixture.
 
 # ---- labels ----
 # server_test_ai_game runs `ramparts serve` with its worker pool (AI and hashing threads
@@ -107,3 +108,12 @@ if(TARGET ramparts)
     DEPENDS ramparts golden_gen
     COMMENT "Rewriting tests/golden")
 endif()
+
+# ---- circles between files (scripts/check-circles.py) ----
+# The check itself, on a tiny tree it compiles: it finds and names loops of calls, includes
+# and imports, and passes the same tree with the loops cut. The check of this tree reads a
+# build's objects: `python3 scripts/check-circles.py build`.
+add_test(NAME check_circles_fixture
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/circles/test_check_circles.py
+                 ${CMAKE_SOURCE_DIR}/scripts/check-circles.py)
+set_tests_properties(check_circles_fixture PROPERTIES TIMEOUT 120)
