@@ -2,16 +2,16 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play` (interactive game), `make serve` (the online server), `make cluster`
-# (three servers on PostgreSQL behind HAProxy), `make bench` (speed figures), `make
-# bench-server` (the server under load), `make bench-cluster` (the same on 1 to 3 nodes),
-# `make bench-web` (the browser client's size and first render, the engine's speed in
-# WebAssembly), `make install` (the tool, headers, static and shared library and pkg-config
-# file under PREFIX), `make python` (the Python package in build/python), `make bench-python`
-# (C, Python and VectorEnv speed side by side), `make bench-instructions` (instructions per
-# action and per search iteration, callgrind), `make ai-ladder` (the AI levels' arena table of
-# docs/ai.md), `make ceiling` (the oracle against random and each level). Dependencies install
-# on demand.
+# .ci/run), `make play` (interactive game; built first, the tool alone), `make serve` (the
+# online server), `make cluster` (three servers on PostgreSQL behind HAProxy), `make bench`
+# (speed figures), `make bench-server` (the server under load), `make bench-cluster` (the same
+# on 1 to 3 nodes), `make bench-web` (the browser client's size and first render, the engine's
+# speed in WebAssembly), `make install` (the tool, headers, static and shared library and
+# pkg-config file under PREFIX), `make python` (the Python package in build/python), `make
+# bench-python` (C, Python and VectorEnv speed side by side), `make bench-instructions`
+# (instructions per action and per search iteration, callgrind), `make ai-ladder` (the AI
+# levels' arena table of docs/ai.md), `make ceiling` (the oracle against random and each level).
+# Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN ?= 127.0.0.1:8080
@@ -23,7 +23,7 @@ FUZZ_SECONDS ?= 15
         bench-web python bench-python install clean
 
 all: deps
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
 	cmake --build build -j $(JOBS)
 
 deps:
@@ -77,7 +77,13 @@ release-clang: deps
 check:
 	bash .ci/run
 
-play: all
+# The first game comes quickly: a build directory not configured yet gets the light build of
+# the tool alone (RP_LIGHT_TOOL: no server, WebAssembly, tests or report script, which `make`
+# adds later); one already configured is used as it is.
+play: deps
+	@[ -f build/CMakeCache.txt ] || \
+	  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=ON >/dev/null
+	cmake --build build --target ramparts -j $(JOBS)
 	./build/ramparts play $(GAME)
 
 # Build and start the server on loopback; it prints the address to open in a browser.

@@ -156,5 +156,8 @@ void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests);
 
 /* The HTML report: the figures as data and the plotting bundle, one file. */
 int an_write_html(FILE *out, const cJSON *report);
+/* False in the light build of `make play` (RP_LIGHT_TOOL), which leaves the report's script
+ * out: no HTML report can be written. */
+bool an_html_report_built(void);
 
 #endif

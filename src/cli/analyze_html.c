@@ -6,7 +6,8 @@
 
 #include "analyze.h"
 
-extern const char rp_report_bundle_js[]; /* generated: build/generated/report_bundle.c */
+/* generated: build/generated/report_bundle.c (empty in the light build of `make play`) */
+extern const char rp_report_bundle_js[];
 
 /* JSON inside a <script> element: '<' written as \u003c so no "</script>" can end it early. */
 static int write_script_json(FILE *out, const char *json)
@@ -16,6 +17,11 @@ static int write_script_json(FILE *out, const char *json)
             return RP_EIO;
     }
     return RP_OK;
+}
+
+bool an_html_report_built(void)
+{
+    return rp_report_bundle_js[0] != '\0';
 }
 
 int an_write_html(FILE *out, const cJSON *report)

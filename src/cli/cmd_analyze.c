@@ -1115,6 +1115,12 @@ static int settle(analyze_job *job, analyze_args *args)
     if (!args->html && !args->json && !args->csv)
         return rp_cli_usage_error("analyze",
                                   "where to? --out report.html, --json FILE and/or --csv FILE");
+    if (args->html && !an_html_report_built()) {
+        fprintf(stderr, "ramparts analyze: this is the light build of make play, without the "
+                        "report's script: run make for the whole tool (--json and --csv work "
+                        "here)\n");
+        return RP_EXIT_FAIL;
+    }
     job->cfg.seed = (uint64_t)args->seed;
     static char default_ai[] = "greedy", default_ladder[] = "random,greedy,easy,medium,hard";
     job->num_ai = parse_specs(job->game, args->ai ? args->ai : default_ai, job->ai_specs,
