@@ -13,7 +13,9 @@ repository):
 - JavaScript (web/client/src): A depends on B when A imports from, or re-exports, './B.js'.
 Each strongly connected component of more than one file (Tarjan) is a circle: it is printed
 with its edges and the names (symbols, includes, imports) that tie them, and the exit status
-is 1. Python 3's standard library only; needs binutils' nm.
+is 1. Python 3's standard library only; needs binutils' nm. BUILD_DIR is any build of the
+project: the calls of a Debug build (build-sanitize) include those inside assertions, which a
+Release build (build) compiles out, so a Debug build may show a few more edges.
 """
 import argparse
 import os
