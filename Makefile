@@ -78,11 +78,12 @@ check:
 	bash .ci/run
 
 # The first game comes quickly: a build directory not configured yet gets the light build of
-# the tool alone (RP_LIGHT_TOOL: no server, WebAssembly, tests or report script, which `make`
-# adds later); one already configured is used as it is.
-play: deps
-	@[ -f build/CMakeCache.txt ] || \
-	  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=ON >/dev/null
+# the library and the tool alone (RP_LIGHT_TOOL), with only the packages that needs; no
+# server, WebAssembly, Python package, tests or report script, which `make` adds later. A
+# build directory already configured is used as it is.
+play:
+	@[ -f build/CMakeCache.txt ] || { bash scripts/install-deps.sh play && \
+	  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=ON >/dev/null; }
 	cmake --build build --target ramparts -j $(JOBS)
 	./build/ramparts play $(GAME)
 
