@@ -9,7 +9,9 @@ repository):
   defines, read from `nm` of the object files under BUILD_DIR (A's undefined symbols resolved
   to the object that defines them), or when A includes B's header (static inline functions
   and macros count through the include). A .c file and the header of the same name beside it
-  are one node; a header without its .c is a node of its own.
+  are one node, as is its private header NAME_internal.h (what the file shares with the files
+  that sit above it, such as server.c's server_internal.h); any other header without its .c is
+  a node of its own.
 - JavaScript (web/client/src): A depends on B when A imports from, or re-exports, './B.js'.
 Each strongly connected component of more than one file (Tarjan) is a circle: it is printed
 with its edges and the names (symbols, includes, imports) that tie them, and the exit status
@@ -46,10 +48,14 @@ def files_under(root, top, suffixes):
 
 
 def c_node(path, sources):
-    """A header is the node of the .c file of the same name beside it, when there is one."""
+    """A header is the node of the .c file of the same name beside it, when there is one
+    (NAME.h, or NAME_internal.h: the file's own private header)."""
     stem, ext = os.path.splitext(path)
-    if ext == ".h" and stem + ".c" in sources:
-        return stem + ".c"
+    if ext != ".h":
+        return path
+    for owner in (stem, stem[:-len("_internal")] if stem.endswith("_internal") else None):
+        if owner and owner + ".c" in sources:
+            return owner + ".c"
     return path
 
 

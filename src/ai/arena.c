@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "arena.h"
 
 static int arena_grow(rp_arena *arena, uint32_t capacity)
 {

@@ -3,7 +3,7 @@
  * evaluate hook (or, for games without one, the mean of a few random playouts). */
 #include <stdlib.h>
 
-#include "ai_internal.h"
+#include "kind.h"
 
 typedef struct greedy_data {
     long rollouts; /* playouts per move when the game has no evaluate hook */

@@ -1,6 +1,6 @@
 /* random.c — the `random` AI: a uniformly random legal move. The baseline every other AI is
  * measured against, and the default of `ramparts sim`. */
-#include "ai_internal.h"
+#include "kind.h"
 
 static int random_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {

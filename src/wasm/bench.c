@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "api.h"
+#include "bench.h"
+#include "request.h"
 
 static double now_seconds(void)
 {

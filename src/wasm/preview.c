@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "preview.h"
+#include "request.h"
 
 #define PREVIEW_WORLDS_DEFAULT 16
 #define PREVIEW_WORLDS_MAX 32

@@ -1,7 +1,8 @@
-/* ai_internal.h — how AI kinds plug into rp_ai: each kind parses its own parameters and
- * chooses moves; ai.c keeps the table of kinds and the spec parser. */
-#ifndef RP_AI_INTERNAL_H
-#define RP_AI_INTERNAL_H
+/* kind.h — how AI kinds plug into rp_ai: each kind parses its own parameters and chooses
+ * moves, with the helpers of kind.c; ai.c, above every kind, keeps the table of kinds and the
+ * spec parser. */
+#ifndef RP_AI_KIND_H
+#define RP_AI_KIND_H
 
 #include "ramparts/ai.h"
 
@@ -38,6 +39,8 @@ extern const rp_ai_kind rp_ai_easy;
 extern const rp_ai_kind rp_ai_medium;
 extern const rp_ai_kind rp_ai_hard;
 extern const rp_ai_kind rp_ai_oracle; /* analysis only: see oracle.h */
+
+/* ---- kind.c ---- */
 
 /* A uniformly random legal action of st (not over). */
 rp_action rp__random_action(const rp_game *game, const void *st, rp_rng *rng);
