@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/legal.h"
 #include "options.h"
 
 int(rp_fail)(rp_error *err, int code, const char *fmt, ...) /* (): not the analyzer's macro */
@@ -252,12 +253,7 @@ void rp_state_copy(const rp_game *game, void *dst, const void *src)
 
 bool rp_is_legal(const rp_game *game, const void *st, rp_action action)
 {
-    rp_action legal[RP_MAX_LEGAL];
-    int n = game->legal_actions(st, legal);
-    for (int i = 0; i < n; i++)
-        if (legal[i] == action)
-            return true;
-    return false;
+    return rp__is_legal_by(game->legal_actions, st, action);
 }
 
 int rp_apply_checked(const rp_game *game, void *st, rp_action action, rp_error *err)

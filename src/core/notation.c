@@ -179,10 +179,10 @@ int rp__read_end(rp_reader *r)
     return rp_fail(r->err, RP_EPARSE, "unexpected text after the last field: '%.20s'", r->p);
 }
 
-int rp__read_canonical(rp_reader *r, const rp_game *game, const void *parsed)
+int rp__read_canonical(rp_reader *r, rp_state_writer write, const void *parsed)
 {
     char canonical[RP_STATE_TEXT];
-    int len = game->state_to_text(parsed, canonical, sizeof canonical);
+    int len = write(parsed, canonical, sizeof canonical);
     if (len < 0)
         return rp_fail(r->err, RP_EPARSE, "the state cannot be written back");
     if (strcmp(canonical, r->text) == 0)

@@ -67,10 +67,13 @@ int rp__read_field(rp_reader *r, const char *key, rp_span *value);
 int rp__read_rng(rp_reader *r, rp_rng *rng);
 /* Nothing may follow the last field. */
 int rp__read_end(rp_reader *r);
+/* A game's full-state writer: its state_to_text. */
+typedef int (*rp_state_writer)(const void *st, char *buf, size_t size);
 /* The last step of every state_from_text: the game's writer must give back `r->text` exactly
  * from the parsed state; else the text is refused as non-canonical, showing the canonical
- * spelling around the first difference. */
-int rp__read_canonical(rp_reader *r, const rp_game *game, const void *parsed);
+ * spelling around the first difference. The writer is passed, not the rp_game, so a game's
+ * text.c needs nothing from its game.c (which sits above it). */
+int rp__read_canonical(rp_reader *r, rp_state_writer write, const void *parsed);
 
 /* Refuse with "<what>: <message>" (printf-style) and return RP_EPARSE. */
 int rp__read_fail(rp_reader *r, const char *what, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "core/legal.h"
 #include "core/notation.h"
 
 /* Write the name of sq ("c3") with its NUL; returns buf. */
@@ -388,7 +389,7 @@ int cd_state_from_text(void *st, const char *text, rp_error *err)
         (rc = parse_flow(&r, &s)) < 0 || (rc = rp__read_field(&r, "supply", &supply)) < 0 ||
         (rc = rp__read_end(&r)) < 0 || (rc = cd_state_ok(&s, err)) < 0 ||
         (rc = check_supply(&r, &s, supply)) < 0 ||
-        (rc = rp__read_canonical(&r, &rp_castle_danger, &s)) < 0)
+        (rc = rp__read_canonical(&r, cd_state_to_text, &s)) < 0)
         return rc;
     memcpy(st, &s, sizeof s);
     return RP_OK;
@@ -640,11 +641,8 @@ int cd_explain_illegal(const void *st, rp_action action, char *buf, size_t size)
     const cd_state *s = st;
     if (s->result != CD_ONGOING)
         return snprintf(buf, size, "the game is over");
-    rp_action legal[RP_MAX_LEGAL];
-    const int n = cd_legal_actions(s, legal);
-    for (int i = 0; i < n; i++)
-        if (legal[i] == action)
-            return -1;
+    if (rp__is_legal_by(cd_legal_actions, s, action))
+        return -1;
     if (action >= A_COUNT)
         return snprintf(buf, size, "there is no action %u", (unsigned)action);
     if (action < A_MOVE)

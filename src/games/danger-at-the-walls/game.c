@@ -1,9 +1,6 @@
-/* game.c — Danger at the Walls as an rp_game: its options (none), seat names and traits, and
- * the table of every hook (each written out, with a comment where the value is a choice). */
+/* game.c — Danger at the Walls as an rp_game: its options (none) and traits, and the table of
+ * every hook (each written out, with a comment where the value is a choice). */
 #include "games/danger-at-the-walls/internal.h"
-
-/* Seats in sentences and on the screen (the names every Ramparts two-player game uses). */
-const char *const dw_seat_names[2] = {"Blue", "Red"};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                    */

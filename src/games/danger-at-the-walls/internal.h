@@ -1,7 +1,7 @@
 /* internal.h — Danger at the Walls, internal (not installed): the flat state, card faces and
  * action layout, and the functions and tables the game's files (rules.c, text.c, view.c,
- * learn.c, game.c) and its tests share. Formats and data forms:
- * docs/games/danger-at-the-walls.md. */
+ * learn.c, game.c) and its tests share. The files call one way, each only those before it in
+ * that order (docs/adding-a-game.md). Formats and data forms: docs/games/danger-at-the-walls.md. */
 #ifndef RP_GAMES_DANGER_AT_THE_WALLS_INTERNAL_H
 #define RP_GAMES_DANGER_AT_THE_WALLS_INTERNAL_H
 
@@ -124,7 +124,7 @@ extern const rp_game rp_danger_at_the_walls;
 /* The bit of a leader face in dw_side.leaders. */
 #define LB(face) (1u << ((face)-DW_GENERAL))
 
-/* ---- the cards (rules.c, text.c, game.c) ---- */
+/* ---- the cards (rules.c, text.c) ---- */
 
 /* The main deck's cards by face (33, with both Flags), the personal decks' (rules.c). */
 extern const uint8_t dw_main0[DW_FACES];
@@ -139,7 +139,12 @@ extern const char *const dw_card_name[DW_FACES];
 extern const char *const dw_seat_word[2];
 extern const char *const dw_phase_name[2];
 extern const char *const dw_attack_target[2];
-/* Seats in sentences and on the screen: Blue and Red (game.c). */
+/* The cards, and the targets of the Spy and the Assassin, as the move notation writes them
+ * ("discard cannon 6", "spy archer 2 wall 1") (text.c). */
+extern const char *const dw_face_words[DW_FACES];
+extern const char *const dw_spy_target[7];
+extern const char *const dw_assassin_target[8];
+/* Seats in sentences and on the screen: Blue and Red (text.c). */
 extern const char *const dw_seat_names[2];
 
 /* ---- board queries (rules.c) ---- */
@@ -156,6 +161,24 @@ int dw_strength(const dw_state *s, int wall, int seat);
 bool dw_spy_visible(const dw_state *s);
 /* How many walls `seat` controls (three or more win, DW-12). */
 int dw_walls_of(const dw_state *s, int seat);
+/* The winner of a finished game (DW-12: three walls or more). */
+int dw_winner(const dw_state *s);
+/* The Archers of a side by value, a spied one included (the Spy says which it covers). */
+void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts);
+/* The face the Spy covers (a Cannon by its face). */
+int dw_spied_face(const dw_state *s);
+/* Counts per face of the cards `seat` has put into play: its sides of the walls, the Flags it
+ * played, its removed pile, and the Spy on the board for Red. */
+void dw_played_by(const dw_state *s, int seat, uint8_t *out);
+/* Add the cards of q's hand and personal deck to counts. */
+void dw_add_held(const dw_state *s, int q, uint8_t *counts);
+
+/* A seat (0 or 1) sees its own hand and its own personal deck's contents; anything else is
+ * treated as the spectator, who sees only what is public: the seat, or -1. */
+static inline int dw_viewer_seat(int viewer)
+{
+    return viewer == DW_BLUE || viewer == DW_RED ? viewer : -1;
+}
 
 /* ---- actions taken apart (text.c) ---- */
 
@@ -175,20 +198,9 @@ dw_move dw_decode(rp_action a);
  * or -1 when there is none. */
 int dw_target_face(const dw_state *s, const dw_move *m);
 
-/* ---- shared by the views, events and checks ---- */
-
-/* text.c: counts per face of the cards `seat` has put into play. */
-void dw_played_by(const dw_state *s, int seat, uint8_t *out);
-/* learn.c: add the cards of q's hand and personal deck to counts. */
-void dw_add_held(const dw_state *s, int q, uint8_t *counts);
-/* view.c: counted cards for a sentence ("archer-1 x2 and archer-3"); the seat a viewer sits
- * in (-1 for a spectator); the winner once over; the Archers of a side by value, a spied one
- * included; the face the Spy covers. */
+/* Counted cards for a sentence, copies as on the screen: "archer-1 x2 and archer-3" (text.c:
+ * explanations and events say it). */
 const char *dw_cards_text(char *buf, size_t size, const uint8_t *counts);
-int dw_viewer_seat(int viewer);
-int dw_winner(const dw_state *s);
-void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts);
-int dw_spied_face(const dw_state *s);
 
 /* ---- the observation tensor's layout (learn.c writes it; docs/python.md) ---- */
 enum {
@@ -224,13 +236,13 @@ int dw_state_to_text(const void *st, char *buf, size_t size);
 int dw_state_from_text(void *st, const char *text, rp_error *err);
 int dw_state_ok(const void *st, rp_error *err);
 int dw_explain_illegal(const void *st, rp_action action, char *buf, size_t size);
-int dw_moves_summary(const void *st, char *buf, size_t size);
 /* view.c */
 struct cJSON *dw_action_json(const void *st, rp_action action);
 struct cJSON *dw_view_json(const void *st, int viewer);
 struct cJSON *dw_events_json(const void *before, rp_action action, int viewer);
 int dw_secret_names(const void *st, int viewer, char *buf, size_t size);
 void dw_render(const void *st, int viewer, FILE *out, bool color);
+int dw_moves_summary(const void *st, char *buf, size_t size);
 /* learn.c */
 void dw_determinize(void *st, int viewer, rp_rng *rng);
 void dw_reseed(void *st, rp_rng *rng);

@@ -26,15 +26,6 @@ typedef struct dw_split {
     int flag_depth[2];
 } dw_split;
 
-/* Add the cards of q's hand and personal deck to counts. */
-void dw_add_held(const dw_state *s, int q, uint8_t *counts)
-{
-    for (int f = 0; f < DW_FACES; f++)
-        counts[f] = (uint8_t)(counts[f] + s->hand[q][f]);
-    for (int i = 0; i < s->personal_n[q]; i++)
-        counts[s->personal[q][i]]++;
-}
-
 /* Choose personal_n[q] distinct faces of q's personal deck among the cards left in `rest`. */
 static bool pick_personal(const dw_state *s, int q, uint8_t *rest, rp_rng *rng, dw_split *out)
 {

@@ -1,6 +1,7 @@
 /* rules.c — Danger at the Walls (Matt Worden, 2014): the rules and the hot path: the cards,
- * board queries, setup, legal plays and apply. Rule code cites the shared rulings (DW-n) and
- * this project's rulings (DW-Pn); the action table is in internal.h. */
+ * board queries (strengths, walls held, the winner, cards played and held), setup, legal
+ * plays and apply. Rule code cites the shared rulings (DW-n) and this project's rulings
+ * (DW-Pn); the action table is in internal.h. */
 #include <stddef.h>
 #include <string.h>
 
@@ -130,6 +131,63 @@ int dw_walls_of(const dw_state *s, int seat)
     for (int w = 0; w < DW_WALLS; w++)
         n += s->control[w] == seat;
     return n;
+}
+
+/* The winner of a finished game (DW-12: three walls or more). */
+int dw_winner(const dw_state *s)
+{
+    return dw_walls_of(s, DW_BLUE) >= 3 ? DW_BLUE : DW_RED;
+}
+
+/* The Archers on a side by name, the spied one included (the Spy says which it covers). */
+void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts)
+{
+    memset(counts, 0, DW_FACES);
+    for (int v = 0; v < 3; v++)
+        counts[DW_A1 + v] = s->side[w][seat].archers[v];
+    if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
+        counts[s->spy_on]++;
+}
+
+/* The face the Spy covers (a Cannon by its face). */
+int dw_spied_face(const dw_state *s)
+{
+    return s->spy_on == DW_SPY_ON_CANNON ? s->side[s->spy_wall - 1][DW_BLUE].cannon[s->spy_depth]
+                                         : s->spy_on;
+}
+
+/* Counts per face of the cards `seat` has put into play: its sides of the walls, the Flags
+ * it played, its removed pile, and the Spy on the board for Red. */
+void dw_played_by(const dw_state *s, int seat, uint8_t *out)
+{
+    memcpy(out, s->removed[seat], DW_FACES);
+    for (int w = 0; w < DW_WALLS; w++) {
+        const dw_side *sd = &s->side[w][seat];
+        for (int v = 0; v < 3; v++)
+            out[DW_A1 + v] = (uint8_t)(out[DW_A1 + v] + sd->archers[v]);
+        for (int i = 0; i < sd->ncannon; i++)
+            out[sd->cannon[i]]++;
+        for (int f = DW_GENERAL; f < DW_FACES; f++)
+            if (sd->leaders & LB(f))
+                out[f]++;
+        if (s->flag[w] == seat + 1)
+            out[DW_FLAG]++;
+    }
+    if (s->spy_wall) {
+        if (seat == DW_RED)
+            out[DW_SPY]++;
+        else if (s->spy_on <= DW_A3)
+            out[s->spy_on]++;
+    }
+}
+
+/* Add the cards of q's hand and personal deck to counts. */
+void dw_add_held(const dw_state *s, int q, uint8_t *counts)
+{
+    for (int f = 0; f < DW_FACES; f++)
+        counts[f] = (uint8_t)(counts[f] + s->hand[q][f]);
+    for (int i = 0; i < s->personal_n[q]; i++)
+        counts[s->personal[q][i]]++;
 }
 
 /* For each hand of Archers (key n1*49 + n2*7 + n3, at most 6 in all), its non-empty

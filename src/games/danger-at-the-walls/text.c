@@ -1,11 +1,12 @@
-/* text.c — Danger at the Walls as text: card names, actions in notation and taken apart, the
- * invariants every state keeps (state_ok), the full-state notation, why a move is not legal
- * and the moves in a few words for a prompt. Formats: docs/games/danger-at-the-walls.md. */
+/* text.c — Danger at the Walls as text: card and seat names, counted cards in a sentence,
+ * actions in notation and taken apart, the invariants every state keeps (state_ok), the
+ * full-state notation and why a move is not legal. Formats: docs/games/danger-at-the-walls.md. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/legal.h"
 #include "core/notation.h"
 #include "core/text.h"
 #include "games/danger-at-the-walls/internal.h"
@@ -20,22 +21,45 @@ const char *const dw_card_name[DW_FACES] = {
     "cannon-8", "cannon-9", "flag",     "attack",   "general",  "noble",
     "engineer", "assassin", "king",     "wizard",   "builder",  "spy"};
 /* The same cards as the move notation writes them ("discard cannon 6"). */
-static const char *const FACE_WORDS[DW_FACES] = {
+const char *const dw_face_words[DW_FACES] = {
     "archer 1", "archer 2", "archer 3", "cannon 5", "cannon 6", "cannon 7",
     "cannon 8", "cannon 9", "flag",     "attack",   "general",  "noble",
     "engineer", "assassin", "king",     "wizard",   "builder",  "spy"};
 /* Seats in data (views, events, notation). */
 const char *const dw_seat_word[2] = {"blue", "red"};
+/* Seats in sentences and on the screen (the names every Ramparts two-player game uses). */
+const char *const dw_seat_names[2] = {"Blue", "Red"};
 /* Attack targets by name, as in the action table. */
 const char *const dw_attack_target[2] = {"cannon", "archers"};
+
+/* Counted cards for a sentence, copies as on the screen: "archer-1 x2 and archer-3". */
+const char *dw_cards_text(char *buf, size_t size, const uint8_t *counts)
+{
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    int faces = 0, done = 0;
+    for (int f = 0; f < DW_FACES; f++)
+        faces += counts[f] != 0;
+    for (int f = 0; f < DW_FACES; f++) {
+        if (!counts[f])
+            continue;
+        if (done++)
+            rp__text_str(&t, done == faces ? " and " : ", ");
+        rp__text_str(&t, dw_card_name[f]);
+        if (counts[f] > 1)
+            rp__text_put(&t, " x%d", counts[f]);
+    }
+    return buf;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Action notation                                                                            */
 
-static const char *const SPY_TARGET[7] = {"archer 1", "archer 2", "archer 3", "cannon",
-                                          "general",  "noble",    "engineer"};
-static const char *const ASSASSIN_TARGET[8] = {"archer 1", "archer 2", "archer 3", "cannon",
-                                               "king",     "wizard",   "builder",  "spy"};
+/* The targets of the Spy and the Assassin as the move notation writes them. */
+const char *const dw_spy_target[7] = {"archer 1", "archer 2", "archer 3", "cannon",
+                                      "general",  "noble",    "engineer"};
+const char *const dw_assassin_target[8] = {"archer 1", "archer 2", "archer 3", "cannon",
+                                           "king",     "wizard",   "builder",  "spy"};
 
 /* Text of an action; it depends only on the action id, so any state will do. */
 int dw_action_to_text(const void *st, rp_action a, char *buf, size_t size)
@@ -65,15 +89,15 @@ int dw_action_to_text(const void *st, rp_action a, char *buf, size_t size)
         len = snprintf(buf, size, "attack %s wall %d", i % 2 ? "archers" : "cannon", i / 2 + 1);
     } else if (a < DW_ACT_SPY) {
         const int i = (int)(a - DW_ACT_LEADER);
-        len = snprintf(buf, size, "%s wall %d", FACE_WORDS[dw_leader_face[i % 6]], i / 6 + 1);
+        len = snprintf(buf, size, "%s wall %d", dw_face_words[dw_leader_face[i % 6]], i / 6 + 1);
     } else if (a < DW_ACT_ASSASSIN) {
         const int i = (int)(a - DW_ACT_SPY);
-        len = snprintf(buf, size, "spy %s wall %d", SPY_TARGET[i % 7], i / 7 + 1);
+        len = snprintf(buf, size, "spy %s wall %d", dw_spy_target[i % 7], i / 7 + 1);
     } else if (a < DW_ACT_DISCARD) {
         const int i = (int)(a - DW_ACT_ASSASSIN);
-        len = snprintf(buf, size, "assassin %s wall %d", ASSASSIN_TARGET[i % 8], i / 8 + 1);
+        len = snprintf(buf, size, "assassin %s wall %d", dw_assassin_target[i % 8], i / 8 + 1);
     } else if (a < DW_ACT_DRAW_PERSONAL) {
-        len = snprintf(buf, size, "discard %s", FACE_WORDS[a - DW_ACT_DISCARD]);
+        len = snprintf(buf, size, "discard %s", dw_face_words[a - DW_ACT_DISCARD]);
     } else {
         len = snprintf(buf, size, "draw %s", a == DW_ACT_DRAW_PERSONAL ? "personal" : "main");
     }
@@ -138,7 +162,7 @@ static int parse_face(char **tok, int n, int i, int *used)
         return archer ? DW_A1 + v - 1 : DW_C5 + v - 5;
     }
     for (int f = DW_FLAG; f < DW_FACES; f++)
-        if (strcmp(tok[i], FACE_WORDS[f]) == 0) {
+        if (strcmp(tok[i], dw_face_words[f]) == 0) {
             *used = 1;
             return f;
         }
@@ -242,7 +266,7 @@ static int read_attack(const dw_words *m, rp_action *out, rp_error *err)
 static int leader_of(const char *verb)
 {
     for (int l = 0; l < 6; l++)
-        if (strcmp(verb, FACE_WORDS[dw_leader_face[l]]) == 0)
+        if (strcmp(verb, dw_face_words[dw_leader_face[l]]) == 0)
             return l;
     return -1;
 }
@@ -252,7 +276,7 @@ static int read_spy_or_assassin(const dw_words *m, bool spy, rp_action *out, rp_
 {
     int used = 0;
     const int t =
-        parse_target(m->tok, m->n, 1, spy ? SPY_TARGET : ASSASSIN_TARGET, spy ? 7 : 8, &used);
+        parse_target(m->tok, m->n, 1, spy ? dw_spy_target : dw_assassin_target, spy ? 7 : 8, &used);
     if (t < 0)
         return rp_fail(err, RP_EPARSE, "'%s': the %s targets %s", m->text, m->tok[0],
                        spy ? "archer 1-3, cannon, general, noble or engineer"
@@ -516,31 +540,6 @@ static const char *check_ranges(const dw_state *s, char *why, size_t size)
     if (flags != s->flags_on_board)
         return say(why, size, "%d Flags are on walls, counted %d", flags, s->flags_on_board);
     return check_spy(s);
-}
-
-/* Counts per face of the cards `seat` has put into play: its sides of the walls, the Flags
- * it played, its removed pile, and the Spy on the board for Red. */
-void dw_played_by(const dw_state *s, int seat, uint8_t *out)
-{
-    memcpy(out, s->removed[seat], DW_FACES);
-    for (int w = 0; w < DW_WALLS; w++) {
-        const dw_side *sd = &s->side[w][seat];
-        for (int v = 0; v < 3; v++)
-            out[DW_A1 + v] = (uint8_t)(out[DW_A1 + v] + sd->archers[v]);
-        for (int i = 0; i < sd->ncannon; i++)
-            out[sd->cannon[i]]++;
-        for (int f = DW_GENERAL; f < DW_FACES; f++)
-            if (sd->leaders & LB(f))
-                out[f]++;
-        if (s->flag[w] == seat + 1)
-            out[DW_FLAG]++;
-    }
-    if (s->spy_wall) {
-        if (seat == DW_RED)
-            out[DW_SPY]++;
-        else if (s->spy_on <= DW_A3)
-            out[s->spy_on]++;
-    }
 }
 
 /* All 49 cards, each where it can be: the main deck holds main-deck cards, a personal deck
@@ -1003,7 +1002,7 @@ int dw_state_from_text(void *st, const char *text, rp_error *err)
     rp_error why = {{0}};
     if (dw_state_ok(&t, &why) < 0)
         return rp_fail(err, RP_EPARSE, "not a position of the game: %s", why.msg);
-    if ((rc = rp__read_canonical(&r, &rp_danger_at_the_walls, &t)) < 0)
+    if ((rc = rp__read_canonical(&r, dw_state_to_text, &t)) < 0)
         return rc;
     memcpy(st, &t, sizeof t);
     return RP_OK;
@@ -1109,7 +1108,7 @@ static int explain_play(const dw_state *s, const dw_move *m, char *buf, size_t s
 int dw_explain_illegal(const void *st, rp_action action, char *buf, size_t size)
 {
     const dw_state *s = st;
-    if (action >= DW_NUM_ACTIONS || s->over || rp_is_legal(&rp_danger_at_the_walls, s, action))
+    if (action >= DW_NUM_ACTIONS || s->over || rp__is_legal_by(dw_legal_actions, s, action))
         return -1;
     const dw_move m = dw_decode(action);
     if (m.kind == K_DRAW) {
@@ -1126,153 +1125,4 @@ int dw_explain_illegal(const void *st, rp_action action, char *buf, size_t size)
                         "you have made your play: refill your hand with 'draw "
                         "personal' or 'draw main' (DW-11)");
     return explain_play(s, &m, buf, size);
-}
-
-/* Walls of a mask as a prompt writes them: "2", "<1|3>" or "<1-5>". */
-static void put_walls(rp_text *t, unsigned mask)
-{
-    if (mask == (1u << DW_WALLS) - 1) {
-        rp__text_str(t, "<1-5>");
-        return;
-    }
-    const bool several = (mask & (mask - 1)) != 0;
-    if (several)
-        rp__text_ch(t, '<');
-    for (int w = 0, n = 0; w < DW_WALLS; w++)
-        if (mask & (1u << w)) {
-            rp__put_sep(t, &n, '|');
-            rp__text_ch(t, (char)('1' + w));
-        }
-    if (several)
-        rp__text_ch(t, '>');
-}
-
-/* One part of the summary per distinct wall set: "verb <a|b> wall <1-5>" for the words whose
- * plays go to that set (walls false: no wall, e.g. discards). */
-static void put_group(rp_text *t, int *parts, const char *verb, const char *const *words,
-                      const unsigned *masks, int k, bool walls)
-{
-    bool done[DW_FACES] = {false};
-    for (int i = 0; i < k; i++) {
-        if (!masks[i] || done[i])
-            continue;
-        int same = 0;
-        for (int j = i; j < k; j++)
-            same += masks[j] == masks[i];
-        rp__text_str(t, (*parts)++ ? "; " : "");
-        if (verb) {
-            rp__text_str(t, verb);
-            rp__text_ch(t, ' ');
-        }
-        rp__text_str(t, same > 1 ? "<" : "");
-        for (int j = i, n = 0; j < k; j++)
-            if (masks[j] == masks[i]) {
-                rp__put_sep(t, &n, '|');
-                rp__text_str(t, words[j]);
-                done[j] = true;
-            }
-        rp__text_str(t, same > 1 ? ">" : "");
-        if (walls) {
-            rp__text_str(t, " wall ");
-            put_walls(t, masks[i]);
-        }
-    }
-}
-
-/* Below this many legal actions the numbered list is short enough to show. */
-#define SUMMARY_MIN_ACTIONS 13
-
-static const char *const CANNON_WORD[5] = {"5", "6", "7", "8", "9"};
-static const char *const LEADER_WORD[6] = {"general", "noble",  "engineer",
-                                           "king",    "wizard", "builder"};
-
-/* The legal plays of a turn gathered for the summary: per kind and face or target, the walls
- * (as bits) it may go to. */
-typedef struct dw_summary {
-    uint8_t most[3]; /* the largest Archer play: every part of it is legal too */
-    unsigned archers, cannon[5], flag[1], attack[2], leader[6];
-    unsigned spy[7], assassin[8], discard[DW_FACES];
-} dw_summary;
-
-/* Add one legal play to the summary. */
-static void summarize_play(dw_summary *sum, const dw_move *m)
-{
-    const unsigned bit = m->wall >= 0 ? 1u << m->wall : 1u;
-    switch (m->kind) {
-    case K_ARCHERS:
-        sum->archers |= bit;
-        for (int v = 0; v < 3; v++)
-            sum->most[v] = m->cards[DW_A1 + v] > sum->most[v] ? m->cards[DW_A1 + v] : sum->most[v];
-        break;
-    case K_CANNON:
-        for (int f = DW_C5; f <= DW_C9; f++)
-            sum->cannon[f - DW_C5] |= m->cards[f] ? bit : 0;
-        break;
-    case K_FLAG:
-        sum->flag[0] |= bit;
-        break;
-    case K_ATTACK:
-        sum->attack[m->target] |= bit;
-        break;
-    case K_LEADER:
-        for (int l = 0; l < 6; l++)
-            sum->leader[l] |= m->cards[dw_leader_face[l]] ? bit : 0;
-        break;
-    case K_SPY:
-        sum->spy[m->target] |= bit;
-        break;
-    case K_ASSASSIN:
-        sum->assassin[m->target] |= bit;
-        break;
-    default:
-        for (int f = 0; f < DW_FACES; f++)
-            sum->discard[f] |= m->cards[f] ? 1u : 0;
-    }
-}
-
-/* "archers <some of 1+1+3> wall <1|2>": the largest Archer play and the walls it may go to. */
-static void put_archers(rp_text *t, int *parts, const dw_summary *sum)
-{
-    char list[24];
-    rp_text l;
-    rp__text_init(&l, list, sizeof list);
-    int k = 0, total = sum->most[0] + sum->most[1] + sum->most[2];
-    for (int v = 0; v < 3; v++)
-        for (int i = 0; i < sum->most[v]; i++) {
-            rp__put_sep(&l, &k, '+');
-            rp__text_ch(&l, (char)('1' + v));
-        }
-    rp__text_put(t, "archers %s%s%s wall ", total > 1 ? "<some of " : "", list,
-                 total > 1 ? ">" : "");
-    put_walls(t, sum->archers);
-    (*parts)++;
-}
-
-/* The legal plays in a few words, grouped by kind (see rp_game.moves_summary). */
-int dw_moves_summary(const void *st, char *buf, size_t size)
-{
-    const dw_state *s = st;
-    rp_action legal[RP_MAX_LEGAL];
-    const int n = dw_legal_actions(s, legal);
-    if (n < SUMMARY_MIN_ACTIONS || s->phase != DW_PHASE_PLAY)
-        return -1;
-    dw_summary sum;
-    memset(&sum, 0, sizeof sum);
-    for (int i = 0; i < n; i++) {
-        const dw_move m = dw_decode(legal[i]);
-        summarize_play(&sum, &m);
-    }
-    rp_text t;
-    rp__text_init(&t, buf, size);
-    int parts = 0;
-    if (sum.archers)
-        put_archers(&t, &parts, &sum);
-    put_group(&t, &parts, "cannon", CANNON_WORD, sum.cannon, 5, true);
-    put_group(&t, &parts, NULL, (const char *const[]){"flag"}, sum.flag, 1, true);
-    put_group(&t, &parts, "attack", dw_attack_target, sum.attack, 2, true);
-    put_group(&t, &parts, NULL, LEADER_WORD, sum.leader, 6, true);
-    put_group(&t, &parts, "spy", SPY_TARGET, sum.spy, 7, true);
-    put_group(&t, &parts, "assassin", ASSASSIN_TARGET, sum.assassin, 8, true);
-    put_group(&t, &parts, "discard", FACE_WORDS, sum.discard, DW_FACES, false);
-    return rp__text_finish(&t);
 }

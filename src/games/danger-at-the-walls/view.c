@@ -1,6 +1,7 @@
 /* view.c — Danger at the Walls as each viewer sees it (DW-13): actions as data, the view,
  * the events of an action told as sentences, the names of the cards a viewer may not learn,
- * and the terminal render. The fields: docs/games/danger-at-the-walls.md. */
+ * the terminal render and the legal moves in a few words for its prompt. The fields:
+ * docs/games/danger-at-the-walls.md. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,16 +37,6 @@ static cJSON *by_seat(int blue, int red)
     ADD(o, "blue", cJSON_CreateNumber(blue));
     ADD(o, "red", cJSON_CreateNumber(red));
     return o;
-}
-
-/* The Archers on a side by name, the spied one included (the Spy says which it covers). */
-void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts)
-{
-    memset(counts, 0, DW_FACES);
-    for (int v = 0; v < 3; v++)
-        counts[DW_A1 + v] = s->side[w][seat].archers[v];
-    if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
-        counts[s->spy_on]++;
 }
 
 /* The leaders on a side, as counts per face. */
@@ -94,13 +85,6 @@ static cJSON *wall_json(const dw_state *s, int w)
     return o;
 }
 
-/* The face the Spy covers (a Cannon by its face). */
-int dw_spied_face(const dw_state *s)
-{
-    return s->spy_on == DW_SPY_ON_CANNON ? s->side[s->spy_wall - 1][DW_BLUE].cannon[s->spy_depth]
-                                         : s->spy_on;
-}
-
 /* The Spy in play, or null: its wall, the Blue card it covers (a Cannon also by its place in
  * the stack) and whether a newer Cannon buries it (DW-P2). */
 static cJSON *spy_json(const dw_state *s)
@@ -115,19 +99,6 @@ static cJSON *spy_json(const dw_state *s)
         ADD(o, "cannon", cJSON_CreateNumber(s->spy_depth));
     ADD(o, "buried", cJSON_CreateBool(!dw_spy_visible(s)));
     return o;
-}
-
-/* The winner of a finished game (DW-12: three walls or more). */
-int dw_winner(const dw_state *s)
-{
-    return dw_walls_of(s, DW_BLUE) >= 3 ? DW_BLUE : DW_RED;
-}
-
-/* A seat (0 or 1) sees its own hand and its own personal deck's contents; anything else is
- * treated as the spectator, who sees only what is public. */
-int dw_viewer_seat(int viewer)
-{
-    return viewer == DW_BLUE || viewer == DW_RED ? viewer : -1;
 }
 
 /* DW-13: the board, removed piles, deck sizes and hand sizes are public; a seat also sees
@@ -208,26 +179,6 @@ cJSON *dw_action_json(const void *st, rp_action action)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Events                                                                                     */
-
-/* Counted cards for a sentence, copies as on the screen: "archer-1 x2 and archer-3". */
-const char *dw_cards_text(char *buf, size_t size, const uint8_t *counts)
-{
-    rp_text t;
-    rp__text_init(&t, buf, size);
-    int faces = 0, done = 0;
-    for (int f = 0; f < DW_FACES; f++)
-        faces += counts[f] != 0;
-    for (int f = 0; f < DW_FACES; f++) {
-        if (!counts[f])
-            continue;
-        if (done++)
-            rp__text_str(&t, done == faces ? " and " : ", ");
-        rp__text_str(&t, dw_card_name[f]);
-        if (counts[f] > 1)
-            rp__text_put(&t, " x%d", counts[f]);
-    }
-    return buf;
-}
 
 /* How the strengths at wall w went from b to a, to end a sentence. */
 static const char *strength_text(char *buf, size_t size, const dw_state *b, const dw_state *a,
@@ -716,4 +667,156 @@ void dw_render(const void *st, int viewer, FILE *out, bool color)
         fputc('\n', out);
     }
     render_status(s, out, color);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The legal moves in a few words, for a prompt                                               */
+
+/* Walls of a mask as a prompt writes them: "2", "<1|3>" or "<1-5>". */
+static void put_walls(rp_text *t, unsigned mask)
+{
+    if (mask == (1u << DW_WALLS) - 1) {
+        rp__text_str(t, "<1-5>");
+        return;
+    }
+    const bool several = (mask & (mask - 1)) != 0;
+    if (several)
+        rp__text_ch(t, '<');
+    for (int w = 0, n = 0; w < DW_WALLS; w++)
+        if (mask & (1u << w)) {
+            rp__put_sep(t, &n, '|');
+            rp__text_ch(t, (char)('1' + w));
+        }
+    if (several)
+        rp__text_ch(t, '>');
+}
+
+/* One part of the summary per distinct wall set: "verb <a|b> wall <1-5>" for the words whose
+ * plays go to that set (walls false: no wall, e.g. discards). */
+static void put_group(rp_text *t, int *parts, const char *verb, const char *const *words,
+                      const unsigned *masks, int k, bool walls)
+{
+    bool done[DW_FACES] = {false};
+    for (int i = 0; i < k; i++) {
+        if (!masks[i] || done[i])
+            continue;
+        int same = 0;
+        for (int j = i; j < k; j++)
+            same += masks[j] == masks[i];
+        rp__text_str(t, (*parts)++ ? "; " : "");
+        if (verb) {
+            rp__text_str(t, verb);
+            rp__text_ch(t, ' ');
+        }
+        rp__text_str(t, same > 1 ? "<" : "");
+        for (int j = i, n = 0; j < k; j++)
+            if (masks[j] == masks[i]) {
+                rp__put_sep(t, &n, '|');
+                rp__text_str(t, words[j]);
+                done[j] = true;
+            }
+        rp__text_str(t, same > 1 ? ">" : "");
+        if (walls) {
+            rp__text_str(t, " wall ");
+            put_walls(t, masks[i]);
+        }
+    }
+}
+
+/* Below this many legal actions the numbered list is short enough to show. */
+#define SUMMARY_MIN_ACTIONS 13
+
+static const char *const CANNON_WORD[5] = {"5", "6", "7", "8", "9"};
+static const char *const LEADER_WORD[6] = {"general", "noble",  "engineer",
+                                           "king",    "wizard", "builder"};
+
+/* The legal plays of a turn gathered for the summary: per kind and face or target, the walls
+ * (as bits) it may go to. */
+typedef struct dw_summary {
+    uint8_t most[3]; /* the largest Archer play: every part of it is legal too */
+    unsigned archers, cannon[5], flag[1], attack[2], leader[6];
+    unsigned spy[7], assassin[8], discard[DW_FACES];
+} dw_summary;
+
+/* Add one legal play to the summary. */
+static void summarize_play(dw_summary *sum, const dw_move *m)
+{
+    const unsigned bit = m->wall >= 0 ? 1u << m->wall : 1u;
+    switch (m->kind) {
+    case K_ARCHERS:
+        sum->archers |= bit;
+        for (int v = 0; v < 3; v++)
+            sum->most[v] = m->cards[DW_A1 + v] > sum->most[v] ? m->cards[DW_A1 + v] : sum->most[v];
+        break;
+    case K_CANNON:
+        for (int f = DW_C5; f <= DW_C9; f++)
+            sum->cannon[f - DW_C5] |= m->cards[f] ? bit : 0;
+        break;
+    case K_FLAG:
+        sum->flag[0] |= bit;
+        break;
+    case K_ATTACK:
+        sum->attack[m->target] |= bit;
+        break;
+    case K_LEADER:
+        for (int l = 0; l < 6; l++)
+            sum->leader[l] |= m->cards[dw_leader_face[l]] ? bit : 0;
+        break;
+    case K_SPY:
+        sum->spy[m->target] |= bit;
+        break;
+    case K_ASSASSIN:
+        sum->assassin[m->target] |= bit;
+        break;
+    default:
+        for (int f = 0; f < DW_FACES; f++)
+            sum->discard[f] |= m->cards[f] ? 1u : 0;
+    }
+}
+
+/* "archers <some of 1+1+3> wall <1|2>": the largest Archer play and the walls it may go to. */
+static void put_archers(rp_text *t, int *parts, const dw_summary *sum)
+{
+    char list[24];
+    rp_text l;
+    rp__text_init(&l, list, sizeof list);
+    int k = 0, total = sum->most[0] + sum->most[1] + sum->most[2];
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < sum->most[v]; i++) {
+            rp__put_sep(&l, &k, '+');
+            rp__text_ch(&l, (char)('1' + v));
+        }
+    rp__text_put(t, "archers %s%s%s wall ", total > 1 ? "<some of " : "", list,
+                 total > 1 ? ">" : "");
+    put_walls(t, sum->archers);
+    (*parts)++;
+}
+
+/* The legal plays in a few words, grouped by kind (see rp_game.moves_summary). */
+int dw_moves_summary(const void *st, char *buf, size_t size)
+{
+    const dw_state *s = st;
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = dw_legal_actions(s, legal);
+    if (n < SUMMARY_MIN_ACTIONS || s->phase != DW_PHASE_PLAY)
+        return -1;
+    dw_summary sum;
+    memset(&sum, 0, sizeof sum);
+    for (int i = 0; i < n; i++) {
+        const dw_move m = dw_decode(legal[i]);
+        summarize_play(&sum, &m);
+    }
+    rp_text t;
+    rp__text_init(&t, buf, size);
+    int parts = 0;
+    if (sum.archers)
+        put_archers(&t, &parts, &sum);
+    put_group(&t, &parts, "cannon", CANNON_WORD, sum.cannon, 5, true);
+    put_group(&t, &parts, NULL, (const char *const[]){"flag"}, sum.flag, 1, true);
+    put_group(&t, &parts, "attack", dw_attack_target, sum.attack, 2, true);
+    put_group(&t, &parts, NULL, LEADER_WORD, sum.leader, 6, true);
+    put_group(&t, &parts, "spy", dw_spy_target, sum.spy, 7, true);
+    put_group(&t, &parts, "assassin", dw_assassin_target, sum.assassin, 8, true);
+    put_group(&t, &parts, "discard", dw_face_words, sum.discard, DW_FACES, false);
+    return rp__text_finish(&t);
 }

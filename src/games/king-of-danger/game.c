@@ -1,10 +1,6 @@
-/* game.c — King of Danger as an rp_game: its option (the first dealer), seat names and
- * traits, and the table of every hook (each written out, with a comment where the value is a
- * choice). */
+/* game.c — King of Danger as an rp_game: its option (the first dealer) and traits, and the
+ * table of every hook (each written out, with a comment where the value is a choice). */
 #include "games/king-of-danger/internal.h"
-
-/* The seats for people, in seat order. */
-const char *const kd_seat_names[KD_MAX_PLAYERS] = {"Blue", "Red", "Green", "Gold", "Purple"};
 
 /* ---- options: the table (init in rules.c reads the dealer as value[0]) and the options a
  * state is played under ---- */

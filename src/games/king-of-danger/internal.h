@@ -99,7 +99,7 @@ extern const uint8_t kd_suit_void_bit[3];
 /* Suits by name in data and in sentences (text.c). */
 extern const char *const kd_suit_names[3];
 extern const char *const kd_suit_titles[3];
-/* Seats for people: Blue, Red, Green, Gold, Purple (game.c). */
+/* Seats for people: Blue, Red, Green, Gold, Purple (text.c). */
 extern const char *const kd_seat_names[KD_MAX_PLAYERS];
 
 /* Bit helpers for card masks (GCC/Clang builtins: one instruction each on the hot path). */
@@ -202,7 +202,7 @@ int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit
 /* rules.c: true when the scores end the game (KD-9): some score >= 31 and the highest not
  * shared; sets *winner to the seat with the highest score. */
 bool kd_game_decided(const kd_state *s, int *winner);
-/* view.c: the card names of a set, ", "-separated, "none" when empty. */
+/* text.c: the card names of a set, ", "-separated, "none" when empty. */
 void kd_put_names(struct rp_text *t, uint32_t mask);
 /* view.c: the trick in progress within the hand, 1-based; once over, the last one. */
 int kd_trick_in_hand(const kd_state *s);

@@ -18,6 +18,8 @@ static const char *const short_names[KD_CARDS] = {
 
 const char *const kd_suit_names[3] = {"-", "walls", "cannons"};
 const char *const kd_suit_titles[3] = {"not set yet", "Walls", "Cannons"};
+/* The seats for people, in seat order. */
+const char *const kd_seat_names[KD_MAX_PLAYERS] = {"Blue", "Red", "Green", "Gold", "Purple"};
 /* Known voids of a seat in the notation, indexed by its KD_VOID_* bits. */
 static const char *const void_names[4] = {"-", "walls", "cannons", "walls+cannons"};
 
@@ -25,6 +27,18 @@ static const char *const void_names[4] = {"-", "walls", "cannons", "walls+cannon
 static const char *card_name(unsigned card)
 {
     return card < KD_CARDS ? kd_long_names[card] : "?";
+}
+
+/* Card names of a set, ", "-separated, "none" when empty. */
+void kd_put_names(rp_text *t, uint32_t mask)
+{
+    if (!mask)
+        rp__text_str(t, "none");
+    for (bool first = true; mask; mask &= mask - 1, first = false) {
+        if (!first)
+            rp__text_str(t, ", ");
+        rp__text_str(t, kd_long_names[kd_lowest(mask)]);
+    }
 }
 
 /* ---- action notation ---- */
@@ -757,7 +771,7 @@ int kd_state_from_text(void *st, const char *text, rp_error *err)
     }
     if (kd_state_ok(&t, err) < 0)
         return RP_EPARSE;
-    if ((rc = rp__read_canonical(&r, &rp_king_of_danger, &t)) < 0)
+    if ((rc = rp__read_canonical(&r, kd_state_to_text, &t)) < 0)
         return rc;
     memcpy(st, &t, sizeof t);
     return RP_OK;

@@ -179,18 +179,6 @@ cJSON *kd_action_json(const void *st, rp_action action)
 
 /* ---- events ---- */
 
-/* Card names of a set, ", "-separated, "none" when empty. */
-void kd_put_names(rp_text *t, uint32_t mask)
-{
-    if (!mask)
-        rp__text_str(t, "none");
-    for (bool first = true; mask; mask &= mask - 1, first = false) {
-        if (!first)
-            rp__text_str(t, ", ");
-        rp__text_str(t, kd_long_names[kd_lowest(mask)]);
-    }
-}
-
 /* "key": [names] of cards in the order given / of a set. */
 static void add_card_list(cJSON *e, const char *key, const uint8_t *cards, int n)
 {

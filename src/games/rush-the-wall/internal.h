@@ -113,7 +113,7 @@ int rtw_cards_parse(const char *text, const char *source, rtw_cards *out, rp_err
  * "S1,..,S9/F1,..,F18" (docs/rules/rush-the-wall.md). Only the canonical spelling is read. */
 int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err);
 int rtw_cards_to_value(const rtw_cards *cards, char *buf, size_t size);
-/* The embedded default cards (data/rush-the-wall.cards). */
+/* The embedded default cards (data/rush-the-wall.cards), and whether c is that set. */
 const rtw_cards *rtw_default_cards(void);
 /* Check every invariant of a state (card accounting, ranges, the phase's preconditions):
  * the game's state_ok. */

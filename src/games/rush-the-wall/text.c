@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/legal.h"
 #include "core/notation.h"
 
 /* ---- action notation, why an action is not legal ---- */
@@ -269,7 +270,7 @@ int rtw_explain_illegal(const void *st, rp_action action, char *buf, size_t size
     rp_text t;
     rp__text_init(&t, buf, size);
     if (s->phase == RTW_OVER || action >= RTW_NUM_ACTIONS ||
-        rp_is_legal(&rp_rush_the_wall, s, action))
+        rp__is_legal_by(rtw_legal_actions, s, action))
         return -1;
     if (action == RTW_A_HIDDEN)
         rp__text_str(&t, "'place hidden' stands for another clan's placement; name the warrior "
@@ -954,7 +955,7 @@ int rtw_state_from_text(void *st, const char *text, rp_error *err)
         if ((rc = read_clan(&r, &s, &fn, c)) < 0)
             return rc;
     if ((rc = rp__read_rng(&r, &s.rng)) < 0 || (rc = rp__read_end(&r)) < 0 ||
-        (rc = rtw_check(&s, err)) < 0 || (rc = rp__read_canonical(&r, &rp_rush_the_wall, &s)) < 0)
+        (rc = rtw_check(&s, err)) < 0 || (rc = rp__read_canonical(&r, rtw_state_to_text, &s)) < 0)
         return rc;
     memcpy(st, &s, sizeof s);
     return RP_OK;

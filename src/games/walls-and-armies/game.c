@@ -1,10 +1,7 @@
-/* game.c — Walls and Armies as an rp_game: its options, seat names and traits, and the table
- * of every hook (each written out, with a comment where the value is a choice). The model a
- * new game copies: docs/adding-a-game.md. */
+/* game.c — Walls and Armies as an rp_game: its options and traits, and the table of every
+ * hook (each written out, with a comment where the value is a choice). The model a new game
+ * copies: docs/adding-a-game.md. */
 #include "games/walls-and-armies/internal.h"
-
-/* The rulebook names no seats; these are the names every Ramparts two-player game uses. */
-static const char *const wa_seat_names[2] = {"Blue", "Red"};
 
 /* ------------------------------------------------------------------------------------------
  * Options: the table (rows in internal.h) and the options a state is played under */

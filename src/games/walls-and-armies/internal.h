@@ -86,6 +86,8 @@ typedef struct wa_state {
 } wa_state;
 
 extern const rp_game rp_walls_and_armies;
+/* Seats in sentences and on the screen: Blue and Red (text.c). */
+extern const char *const wa_seat_names[2];
 
 /* Deal a new game from a main deck given top card first (order[0] is flipped first): the
  * setup of WA-1, the first player of WA-2 (coin from rng); the first attacker then chooses. */
@@ -100,7 +102,7 @@ void wa_card_to_text(int card, char out[4]);
 /* A seat's name for sentences and the screen: Blue or Red (WA-P6). */
 static inline const char *wa_seat_name(int seat)
 {
-    return rp_seat_name(&rp_walls_and_armies, seat);
+    return wa_seat_names[seat];
 }
 
 /* The rulings' values: 2..10 as printed, J Q K A = 11 12 13 14. */

@@ -263,6 +263,8 @@ int wa_explain_illegal(const void *st, rp_action a, char *buf, size_t size)
  * wall, '-' is an empty list. The stacks' totals and targets set are derived, not written. */
 
 const char *const wa_phase_names[3] = {"attack", "defend", "over"};
+/* The rulebook names no seats; these are the names every Ramparts two-player game uses. */
+const char *const wa_seat_names[2] = {"Blue", "Red"};
 static const char *const WINNERS[4] = {"0", "1", "draw", "-"}; /* index 3: WA_NONE */
 static const char *const WALLS_KEY[2] = {"walls0", "walls1"};
 static const char *const SHIELDS_KEY[2] = {"shields0", "shields1"};
@@ -530,7 +532,7 @@ int wa_state_from_text(void *st, const char *text, rp_error *err)
         return rc;
     if (wa_state_ok(&s, err) < 0)
         return RP_EPARSE;
-    if ((rc = rp__read_canonical(&r, &rp_walls_and_armies, &s)) < 0)
+    if ((rc = rp__read_canonical(&r, wa_state_to_text, &s)) < 0)
         return rc;
     memcpy(st, &s, sizeof s);
     return RP_OK;
