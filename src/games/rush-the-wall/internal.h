@@ -115,6 +115,10 @@ int rtw_cards_from_value(const char *value, rtw_cards *out, rp_error *err);
 int rtw_cards_to_value(const rtw_cards *cards, char *buf, size_t size);
 /* The embedded default cards (data/rush-the-wall.cards), and whether c is that set. */
 const rtw_cards *rtw_default_cards(void);
+bool rtw_cards_are_default(const rtw_cards *c);
+/* The cards= option's from_file: a card file's text into the option's one-word value. */
+int rtw_cards_from_file(const char *file_text, const char *file_name, char *value, size_t size,
+                        rp_error *err);
 /* Check every invariant of a state (card accounting, ranges, the phase's preconditions):
  * the game's state_ok. */
 int rtw_check(const rtw_state *s, rp_error *err);
@@ -352,15 +356,8 @@ int rtw_fort_label(const rtw_cards *c, int f, char *buf, size_t size);
 /* A fort for people: "Legion -2", "Fort-Dinary 5". */
 void rtw_fort_text(const rtw_cards *c, int f, char *buf, size_t size);
 
-/* game.c: reading and writing card sets, and the words they are written in */
+/* rules.c: reading and writing card sets */
 
-/* Split text (modified) into words at spaces, tabs and carriage returns; returns the count,
- * or max + 1 when there are more than max (thread-safe, unlike strtok). */
-int rtw_split_words(char *text, char **words, int max);
-/* The index of w among the n words, or -1. */
-int rtw_word_index(const char *const *words, int n, const char *w);
-/* A whole decimal integer within [lo, hi]. */
-bool rtw_parse_int_range(const char *text, long lo, long hi, long *out);
 /* The checks every card set passes, wherever it comes from; `what` prefixes the message. */
 int rtw_check_cards(const rtw_cards *c, const char *what, rp_error *err);
 /* The option value of a card set: "default", or "S1,..,S9/F1,..,F18" with the strengths in

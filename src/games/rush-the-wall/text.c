@@ -7,6 +7,7 @@
 
 #include "core/legal.h"
 #include "core/notation.h"
+#include "core/words.h"
 
 /* ---- action notation, why an action is not legal ---- */
 
@@ -106,7 +107,7 @@ int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_er
     if (strlen(text) < sizeof copy) {
         for (size_t i = 0; i <= strlen(text); i++) /* forgiving about case */
             copy[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
-        n = rtw_split_words(copy, word, 2);
+        n = rp__split_words(copy, word, 2);
     }
     const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";
     if (n != 2)
@@ -121,7 +122,7 @@ int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_er
             *out = RTW_A_HIDDEN;
             return RP_OK;
         }
-        if ((k = rtw_word_index(warrior_word, RTW_KINDS, arg)) < 0)
+        if ((k = rp__word_index(warrior_word, RTW_KINDS, arg)) < 0)
             return rp_fail(err, RP_EPARSE,
                            "unknown warrior '%s' (filchy, qween, druhid, zvord, "
                            "archr, horsie, axx, chariott, laird)",
@@ -130,14 +131,14 @@ int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_er
         return RP_OK;
     }
     if (strcmp(verb, "charm") == 0) {
-        if ((k = rtw_word_index(clan_word, RTW_MAX_CLANS, arg)) < 0)
+        if ((k = rp__word_index(clan_word, RTW_MAX_CLANS, arg)) < 0)
             return rp_fail(err, RP_EPARSE, "unknown clan '%s' (green, red, gold, blue)", arg);
         *out = RTW_A_CHARM + (rp_action)k;
         return RP_OK;
     }
     if (strcmp(verb, "take") == 0) {
         long p;
-        if (!rtw_parse_int_range(arg, 1, RTW_SLOTS, &p))
+        if (!rp__parse_long(arg, 1, RTW_SLOTS, &p))
             return rp_fail(err, RP_EPARSE, "take '%s': expected a wall position 1..6", arg);
         *out = RTW_A_TAKE + (rp_action)(p - 1);
         return RP_OK;
