@@ -1,7 +1,9 @@
 /* test_conformance.c — checks every registered game against the interface's contract
  * (as OpenSpiel's basic tests do): random playouts end, legal lists and notations are
  * consistent, full-state notation round-trips, views survive determinizing, the same seed gives
- * the same game, and malformed notation or options are refused without changing anything.
+ * the same game, and malformed notation or options are refused without changing anything; and
+ * what a game copied from another must make its own (docs/adding-a-game.md), each failure
+ * naming the game and the place to change.
  * Games whose rules set no end in turns (Castle Danger outside tournament play, CD-16) are
  * played up to the game's stated tool_turn_cap and counted unfinished there, as the tools do. */
 #include <cjson/cJSON.h>
@@ -598,8 +600,20 @@ static void add_strings(const cJSON *item, char *out, size_t size)
         add_strings(child, out, size);
 }
 
+/* The view names its game: "game" is the game's id (rp__view_new in the game's view.c). */
+static void check_view_names_its_game(const rp_game *game, const cJSON *view, int viewer)
+{
+    const char *named = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(view, "game"));
+    if (!named || strcmp(named, game->id) != 0)
+        fail_msg("%s: %s's view names the game %s%s%s instead of %s: start it with "
+                 "rp__view_new(<PFX>_ID) in src/games/%s/view.c",
+                 game->id, rp_viewer_name(game, viewer), named ? "\"" : "",
+                 named ? named : "nothing", named ? "\"" : "", game->id, game->id);
+}
+
 /* secret_names: no name a viewer may not learn is a value in that viewer's view; the
- * spectator's view is an object like the seats'. */
+ * spectator's view is an object like the seats'. The "game" field is the game's name, not a
+ * card's (King of Danger has a card of that name): it is checked, then left out. */
 static void check_secrets_stay_out_of_views(const rp_game *game, const void *st)
 {
     for (int viewer = RP_SPECTATOR; viewer < game->num_players(st); viewer++) {
@@ -610,6 +624,8 @@ static void check_secrets_stay_out_of_views(const rp_game *game, const void *st)
         assert_true(len >= 0);
         cJSON *view = game->view_json(st, viewer);
         assert_true(cJSON_IsObject(view));
+        check_view_names_its_game(game, view, viewer);
+        cJSON_DeleteItemFromObjectCaseSensitive(view, "game");
         static char values[1 << 16];
         snprintf(values, sizeof values, " ");
         add_strings(view, values, sizeof values);
@@ -681,11 +697,151 @@ static void test_fair_play_hooks_along_random_games(void **unused)
 static void test_registry_lookup(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
+    for (int g = 0; g < rp_num_games; g++)
         assert_ptr_equal(rp_game_find(rp_games[g]->id), rp_games[g]);
-        assert_non_null(rp_game_rules(rp_games[g]));
-    }
     assert_null(rp_game_find("no-such-game"));
+}
+
+/* ---- what a copied game must make its own (docs/adding-a-game.md): each failure names the
+ * game and the place to change ---- */
+
+/* Each notation tag is the game's own: a copy that kept another game's tag would read that
+ * game's positions as its own (and they as its). The game writes its tag first and refuses
+ * every other game's starting position by its tag. */
+static void test_each_game_has_its_own_notation_tag(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        const char *tag = game->notation_tag;
+        if (!tag || !*tag || strchr(tag, ' '))
+            fail_msg("%s has no notation tag: set .notation_tag (<PFX>_NOTATION_TAG in "
+                     "src/games/%s/internal.h, used by its text.c)",
+                     game->id, game->id);
+        for (int h = 0; h < g; h++)
+            if (strcmp(rp_games[h]->notation_tag, tag) == 0)
+                fail_msg("%s and %s share the notation tag '%s', so each would read the "
+                         "other's positions: give each its own (<PFX>_NOTATION_TAG in "
+                         "src/games/%s/internal.h and src/games/%s/internal.h)",
+                         rp_games[h]->id, game->id, tag, rp_games[h]->id, game->id);
+        rp_state st;
+        rp_test_init(game, &st, "seed=3");
+        char text[RP_STATE_TEXT];
+        assert_true(game->state_to_text(&st, text, sizeof text) > 0);
+        const size_t len = strlen(tag);
+        if (strncmp(text, tag, len) != 0 || text[len] != ' ')
+            fail_msg("%s: state_to_text (src/games/%s/text.c) does not start with its notation "
+                     "tag '%s': %.40s",
+                     game->id, game->id, tag, text);
+        for (int h = 0; h < rp_num_games; h++) {
+            const rp_game *other = rp_games[h];
+            rp_state theirs, before;
+            rp_test_init(other, &theirs, "seed=3");
+            assert_true(other->state_to_text(&theirs, text, sizeof text) > 0);
+            rp_state_copy(game, &before, &st);
+            rp_error err;
+            if (other != game && game->state_from_text(&st, text, &err) == RP_OK)
+                fail_msg("%s reads a position of %s (tag '%s'): its state_from_text "
+                         "(src/games/%s/text.c) must refuse every tag but its own",
+                         game->id, other->id, other->notation_tag, game->id);
+            assert_memory_equal(&st, &before, game->state_size);
+        }
+    }
+}
+
+/* The names of the test programs ctest runs, from CMake's tests/test_*.c (CMakeLists.txt). */
+#ifndef RP_TEST_PROGRAMS
+#error "CMakeLists.txt defines RP_TEST_PROGRAMS for this test"
+#endif
+
+/* Each game has its own tests: tests/test_<id with underscores>.c, built and run by ctest. */
+static void test_each_game_has_its_test_program(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        char name[96] = "test_";
+        for (size_t i = 0; game->id[i] && i + 6 < sizeof name; i++)
+            name[5 + i] = game->id[i] == '-' ? '_' : game->id[i];
+        char listed[sizeof name + 2];
+        snprintf(listed, sizeof listed, ",%s,", name);
+        if (!strstr("," RP_TEST_PROGRAMS ",", listed))
+            fail_msg("%s has no tests: write tests/%s.c (one test per rule and ruling, the hooks, "
+                     "a property run: docs/adding-a-game.md)",
+                     game->id, name);
+    }
+}
+
+/* Each game has its rules for players, embedded at build time from docs/rules/<id>.md. */
+static void test_each_game_has_its_rules_document(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++)
+        if (!rp_game_rules(rp_games[g]))
+            fail_msg("%s has no rules document: write docs/rules/%s.md (the rules as played "
+                     "here, every ruling in full, the event kinds)",
+                     rp_games[g]->id, rp_games[g]->id);
+}
+
+/* Each view says which game it is, for every seat and the spectator, the same way. */
+static void test_each_game_view_names_its_game(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        for (int players = game->min_players; players <= game->max_players; players++) {
+            rp_state st;
+            char options[32];
+            snprintf(options, sizeof options, "players=%d seed=2", players);
+            rp_test_init(game, &st, options);
+            for (int viewer = RP_SPECTATOR; viewer < players; viewer++) {
+                if (viewer == RP_TERMINAL)
+                    continue;
+                cJSON *view = game->view_json(&st, viewer);
+                assert_true(cJSON_IsObject(view));
+                check_view_names_its_game(game, view, viewer);
+                cJSON_Delete(view);
+            }
+        }
+    }
+}
+
+/* Each AI level's budget (ai_levels) is one the search accepts. */
+static void test_each_game_ai_levels_are_accepted(void **unused)
+{
+    (void)unused;
+    static const char *const levels[3] = {"easy", "medium", "hard"};
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        for (int level = 0; level < 3; level++) {
+            rp_ai *ai = NULL;
+            rp_error err = {{0}};
+            if (rp_ai_create(game, levels[level], 1, &ai, &err) != RP_OK)
+                fail_msg("%s: the %s level's budget \"%s\" (ai_levels in src/games/%s/game.c) "
+                         "is refused: %s",
+                         game->id, levels[level],
+                         game->ai_levels[level] ? game->ai_levels[level] : "(generic)", game->id,
+                         err.msg);
+            rp_ai_free(ai);
+        }
+    }
+}
+
+/* A game with chance says how many outcomes its widest chance event has (explicit chance,
+ * Python's OpenSpiel game); a game without says 0. test_explicit_chance.c checks the bound
+ * along random games. */
+static void test_each_game_states_its_chance_outcomes(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        const bool chance = (game->flags & RP_CHANCE) != 0;
+        if (chance != (game->max_chance_outcomes > 0))
+            fail_msg("%s: %s but max_chance_outcomes is %u (src/games/%s/game.c): the largest "
+                     "shuffle or draw with RP_CHANCE, 0 without",
+                     game->id, chance ? "RP_CHANCE" : "no RP_CHANCE",
+                     (unsigned)game->max_chance_outcomes, game->id);
+    }
 }
 
 int main(void)
@@ -699,6 +855,12 @@ int main(void)
         cmocka_unit_test(test_evaluate_is_a_share_the_player_can_know),
         cmocka_unit_test(test_observe_action_hides_only_what_is_hidden),
         cmocka_unit_test(test_registry_lookup),
+        cmocka_unit_test(test_each_game_has_its_own_notation_tag),
+        cmocka_unit_test(test_each_game_has_its_test_program),
+        cmocka_unit_test(test_each_game_has_its_rules_document),
+        cmocka_unit_test(test_each_game_view_names_its_game),
+        cmocka_unit_test(test_each_game_ai_levels_are_accepted),
+        cmocka_unit_test(test_each_game_states_its_chance_outcomes),
         cmocka_unit_test(test_every_game_has_the_fair_play_hooks),
         cmocka_unit_test(test_fair_play_hooks_along_random_games),
         cmocka_unit_test(test_bad_options_are_refused),

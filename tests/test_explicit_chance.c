@@ -26,6 +26,40 @@ static void assert_same_game(const rp_game *game, const void *sampled, const voi
     assert_string_equal(a, b);
 }
 
+/* A chance event's outcomes: at least 2 (a choice of one is no event) and at most the game's
+ * max_chance_outcomes (its trait, which Python's OpenSpiel game reports). */
+static void check_outcomes(const rp_game *game, uint32_t outcomes)
+{
+    if (outcomes < 2 || outcomes > game->max_chance_outcomes)
+        fail_msg("%s: a chance event with %u outcomes, but max_chance_outcomes is %u", game->id,
+                 (unsigned)outcomes, (unsigned)game->max_chance_outcomes);
+}
+
+/* Each chance event of the deal decided by drawn[0 .. used), one after another: its outcomes. */
+static void check_deal_outcomes(const rp_game *game, const rp_config *cfg, const uint32_t *drawn,
+                                size_t used)
+{
+    rp_error err;
+    for (size_t k = 0; k < used; k++) {
+        rp_state st;
+        uint32_t next = 0;
+        assert_int_equal(rp_init_explicit(game, &st, cfg, drawn, k, &next, &err), RP_OK);
+        check_outcomes(game, next);
+    }
+}
+
+/* The same for the chance events of `action` in st (left as it was). */
+static void check_action_outcomes(const rp_game *game, void *st, rp_action action,
+                                  const uint32_t *drawn, size_t used)
+{
+    rp_error err;
+    for (size_t k = 0; k < used; k++) {
+        uint32_t next = 0;
+        assert_int_equal(rp_apply_explicit(game, st, action, drawn, k, &next, &err), RP_OK);
+        check_outcomes(game, next);
+    }
+}
+
 /* One game of `game` under `options`: dealt and played by random moves with the draws recorded,
  * and the same deal and moves decided explicitly from those draws. */
 static void replay_one(const rp_game *game, const char *options, uint64_t seed)
@@ -50,6 +84,7 @@ static void replay_one(const rp_game *game, const char *options, uint64_t seed)
                      RP_OK);
     assert_int_equal(next, 0);
     assert_same_game(game, &sampled, &decided);
+    check_deal_outcomes(game, &cfg, drawn, record.used);
     if (record.used > 0) { /* one draw short: the last event is asked for, with its bound */
         rp_state untouched;
         memset(&untouched, 0x5a, sizeof untouched);
@@ -69,6 +104,7 @@ static void replay_one(const rp_game *game, const char *options, uint64_t seed)
         game->apply(&sampled, action);
         rp_rng_use_draws(before);
         assert_true(record.used <= MOST_DRAWS);
+        check_action_outcomes(game, &decided, action, drawn, record.used);
         assert_int_equal(rp_apply_explicit(game, &decided, action, drawn, record.used, &next, &err),
                          RP_OK);
         assert_int_equal(next, 0);

@@ -172,6 +172,16 @@ typedef struct rp_game {
      * (docs/ai.md: each level against the one below), shown in the lobby; NULL when not
      * measured. */
     const char *ai_level_note;
+    /* The version tag of the full-state notation ("wa1", see state_to_text): state_to_text
+     * writes it first and state_from_text refuses any other, another game's tag or another
+     * version of this game's. Unique among the games (the conformance suite checks), so no
+     * game reads another's positions; changed only with the format (records, golden files
+     * and fuzz corpora hold it). */
+    const char *notation_tag;
+    /* The most outcomes one chance event can have under explicit chance (rp_apply_explicit's
+     * largest *next_bound: the largest pile shuffled or the widest choice drawn), what
+     * OpenSpiel calls max_chance_outcomes; 0 without RP_CHANCE. */
+    uint32_t max_chance_outcomes;
 
     /* Set up a new game from resolved options. On failure fill err and return < 0. */
     int (*init)(void *st, const rp_config *cfg, rp_error *err);

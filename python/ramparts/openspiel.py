@@ -178,7 +178,7 @@ class Game:
         largest pile shuffled (test_openspiel.py checks random games against it)."""
         if not self._game.explicit_chance:
             return 0
-        return _MOST_OUTCOMES[self._game.id]
+        return self._game.max_chance_outcomes
 
     def min_utility(self):
         return self._game.min_utility()
@@ -215,18 +215,6 @@ class Game:
 
     def __hash__(self):
         return hash(str(self))
-
-
-# The largest shuffle of each game: Danger at the Walls' main deck with the hands and personal
-# decks still in it (DW-1: 31 cards), King of Danger's 26 cards (KD-2), Rush the Wall's 18
-# forts (RW-4), Walls and Armies' 52 cards (WA-1); Castle Danger has no chance.
-_MOST_OUTCOMES = {
-    "danger-at-the-walls": 31,
-    "king-of-danger": 26,
-    "rush-the-wall": 18,
-    "castle-danger": 0,
-    "walls-and-armies": 52,
-}
 
 
 def _accepts(game_id, players):

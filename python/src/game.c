@@ -354,6 +354,13 @@ static PyObject *game_turn_cap(PyObject *self, void *unused)
     return game_int(self, g->game ? g->game->tool_turn_cap : 0);
 }
 
+static PyObject *game_max_chance_outcomes(PyObject *self, void *unused)
+{
+    (void)unused;
+    const rp_py_game *g = (rp_py_game *)self;
+    return game_int(self, g->game ? g->game->max_chance_outcomes : 0);
+}
+
 static PyObject *game_bench_options(PyObject *self, void *unused)
 {
     (void)unused;
@@ -495,6 +502,8 @@ static PyGetSetDef game_getset[] = {
      "loaded with explicit_chance=True: its States stop at chance nodes (chance_outcomes)", NULL},
     {"turn_cap", game_turn_cap, NULL,
      "tools stop a game still going after this many turns (0: every game ends by its rules)", NULL},
+    {"max_chance_outcomes", game_max_chance_outcomes, NULL,
+     "the most outcomes one chance event has under explicit chance (0 without chance)", NULL},
     {"seat_names", game_seat_names, NULL, "the seats' names, e.g. ('Blue', 'Red')", NULL},
     {"bench_options", game_bench_options, NULL,
      "the options of `ramparts bench`'s workload for this game, e.g. 'tournament=1'", NULL},

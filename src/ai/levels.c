@@ -24,11 +24,16 @@ static int level_create(rp_ai *ai, const rp_ai_params *user, int level, bool see
 {
     rp_ai_params merged;
     memset(&merged, 0, sizeof merged);
-    const char *text = level_budget(ai->game, level);
+    const char *budget = level_budget(ai->game, level), *text = budget;
     while (*text && merged.count < RP_AI_MAX_PARAMS) {
         const char *comma = strchr(text, ',');
         size_t len = comma ? (size_t)(comma - text) : strlen(text);
         const char *eq = memchr(text, '=', len);
+        if (!eq) /* a game's trait, checked by the conformance suite: never a user's text */
+            return rp_fail(err, RP_EINVAL,
+                           "%s: AI level %d's budget \"%s\" (ai_levels) has '%.*s', "
+                           "not key=value",
+                           ai->game->id, level, budget, (int)len, text);
         snprintf(merged.key[merged.count], sizeof merged.key[0], "%.*s", (int)(eq - text), text);
         snprintf(merged.value[merged.count], sizeof merged.value[0], "%.*s",
                  (int)(len - (size_t)(eq - text) - 1), eq + 1);

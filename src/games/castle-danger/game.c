@@ -36,7 +36,7 @@ static int cd_max_game_length(const void *st)
 }
 
 const rp_game rp_castle_danger = {
-    .id = "castle-danger",
+    .id = CD_ID,
     .title = "Castle Danger",
     .summary = "abstract strategy: Wizards give moves, Builders wall, Cannons fire at the King",
     .min_players = 2,
@@ -60,6 +60,8 @@ const rp_game rp_castle_danger = {
     /* CD-16: without a limit a game ends only when a King is hit; tools stop it after 100
      * turns per player (turn_number counts as CD-15 does) and report it unfinished. */
     .tool_turn_cap = CD_TOOL_TURN_CAP,
+    .notation_tag = CD_NOTATION_TAG,
+    .max_chance_outcomes = 0, /* no chance */
     .init = cd_init,
     .num_players = cd_num_players,
     .current_player = cd_current_player,

@@ -283,5 +283,10 @@ double cd_evaluate(const void *st, int player);
 void cd_observation_tensor(const void *st, int player, float *out);
 
 extern const rp_game rp_castle_danger;
+/* The game's id and the version tag of its full-state notation: the rp_game's .id and
+ * .notation_tag, also written by view.c (the view's "game") and text.c (the notation), which
+ * use nothing of game.c. */
+#define CD_ID "castle-danger"
+#define CD_NOTATION_TAG "cd1"
 
 #endif

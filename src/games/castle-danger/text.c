@@ -237,7 +237,7 @@ int cd_state_to_text(const void *st, char *buf, size_t size)
     const cd_state *s = st;
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__put_tag(&t, "cd1");
+    rp__put_tag(&t, CD_NOTATION_TAG);
     rp__put_key(&t, "board");
     put_board(&t, s);
     rp__put_key(&t, "side");
@@ -384,7 +384,7 @@ int cd_state_from_text(void *st, const char *text, rp_error *err)
     rp_reader r;
     rp_span board, supply;
     int rc;
-    if ((rc = rp__read_begin(&r, text, "cd1", err)) < 0 ||
+    if ((rc = rp__read_begin(&r, text, CD_NOTATION_TAG, err)) < 0 ||
         (rc = rp__read_field(&r, "board", &board)) < 0 || (rc = parse_board(&r, &s, board)) < 0 ||
         (rc = parse_flow(&r, &s)) < 0 || (rc = rp__read_field(&r, "supply", &supply)) < 0 ||
         (rc = rp__read_end(&r)) < 0 || (rc = cd_state_ok(&s, err)) < 0 ||

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/events.h"
+#include "core/view.h"
 
 /* ---- views ---- */
 
@@ -71,13 +72,12 @@ cJSON *cd_view_json(const void *st, int viewer)
 {
     const cd_state *s = st;
     (void)viewer; /* everyone sees everything */
-    cJSON *v = cJSON_CreateObject();
+    cJSON *v = rp__view_new(CD_ID);
     if (!v)
         return NULL;
     char text[RP_STATE_TEXT], letters[CD_SQUARES];
     cd_state_to_text(s, text, sizeof text);
     cd_board_letters(s, letters);
-    cJSON_AddStringToObject(v, "game", "castle-danger");
     cJSON_AddStringToObject(v, "position", text);
     cJSON_AddStringToObject(v, "to_move", side_word[s->side]);
     cJSON_AddNumberToObject(v, "moves_left", s->moves);

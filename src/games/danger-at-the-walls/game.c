@@ -24,7 +24,7 @@ static int dw_max_game_length(const void *st)
 }
 
 const rp_game rp_danger_at_the_walls = {
-    .id = "danger-at-the-walls",
+    .id = DW_ID,
     .title = "Danger at the Walls",
     .summary = "2 players: attackers against defenders, control three of five walls",
     .min_players = 2,
@@ -45,6 +45,10 @@ const rp_game rp_danger_at_the_walls = {
     .ai_level_note = "Each level plays clearly better than the one below (medium beat easy in "
                      "75% of 400 games, hard beat medium 64.5%).",
     .tool_turn_cap = 0, /* every game ends by DW-12 within DW_MAX_TURNS turns */
+    .notation_tag = DW_NOTATION_TAG,
+    /* the largest shuffle: the main deck with the hands and personal decks still in it (DW-1: 31
+     * cards) */
+    .max_chance_outcomes = 31,
     .init = dw_init,
     .num_players = dw_num_players,
     .current_player = dw_current_player,

@@ -120,6 +120,11 @@ enum {
 };
 
 extern const rp_game rp_danger_at_the_walls;
+/* The game's id and the version tag of its full-state notation: the rp_game's .id and
+ * .notation_tag, also written by view.c (the view's "game") and text.c (the notation), which
+ * use nothing of game.c. */
+#define DW_ID "danger-at-the-walls"
+#define DW_NOTATION_TAG "dw2"
 
 /* The bit of a leader face in dw_side.leaders. */
 #define LB(face) (1u << ((face)-DW_GENERAL))

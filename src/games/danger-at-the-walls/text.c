@@ -730,7 +730,7 @@ int dw_state_to_text(const void *st, char *buf, size_t size)
     const dw_state *s = st;
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__put_tag(&t, "dw2");
+    rp__put_tag(&t, DW_NOTATION_TAG);
     rp__put_key(&t, "turn");
     rp__put_uint(&t, s->turn);
     put_word(&t, "to", dw_seat_word, 2, s->to_move);
@@ -990,7 +990,7 @@ static int read_cards(rp_reader *r, dw_state *t)
 int dw_state_from_text(void *st, const char *text, rp_error *err)
 {
     rp_reader r;
-    int rc = rp__read_begin(&r, text, "dw2", err);
+    int rc = rp__read_begin(&r, text, DW_NOTATION_TAG, err);
     if (rc < 0)
         return rc;
     dw_state t;

@@ -10,6 +10,7 @@
 #include "core/events.h"
 #include "core/notation.h"
 #include "core/text.h"
+#include "core/view.h"
 #include "games/danger-at-the-walls/internal.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -107,8 +108,7 @@ cJSON *dw_view_json(const void *st, int viewer)
 {
     const dw_state *s = st;
     const int me = dw_viewer_seat(viewer);
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "game", NAME("danger-at-the-walls"));
+    cJSON *o = rp__view_new(DW_ID);
     ADD(o, "seat", me < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(me));
     ADD(o, "turn", cJSON_CreateNumber(s->turn));
     ADD(o, "to_act", s->over ? cJSON_CreateNull() : cJSON_CreateNumber(s->to_move));

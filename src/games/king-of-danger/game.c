@@ -35,7 +35,7 @@ static int kd_max_game_length(const void *st)
 }
 
 const rp_game rp_king_of_danger = {
-    .id = "king-of-danger",
+    .id = KD_ID,
     .title = "King of Danger",
     .summary = "trick taking with four Kings: build your castle, knock down the others (2-5)",
     .min_players = 2,
@@ -61,6 +61,8 @@ const rp_game rp_king_of_danger = {
     /* Every hand adds each castle (1..8) to its seat's score (KD-9), so the scores reach 31
      * and the rules end the game. */
     .tool_turn_cap = 0,
+    .notation_tag = KD_NOTATION_TAG,
+    .max_chance_outcomes = 26, /* the largest shuffle: the 26 cards (KD-2) */
     .init = kd_init,
     .num_players = kd_num_players,
     .current_player = kd_current_player,

@@ -85,6 +85,11 @@ typedef struct kd_state {
 #define KD_GOAL 31 /* KD-9 */
 
 extern const rp_game rp_king_of_danger;
+/* The game's id and the version tag of its full-state notation: the rp_game's .id and
+ * .notation_tag, also written by view.c (the view's "game") and text.c (the notation), which
+ * use nothing of game.c. */
+#define KD_ID "king-of-danger"
+#define KD_NOTATION_TAG "kd1"
 
 /* ---- card tables (rules.c, text.c, game.c) ---- */
 

@@ -263,7 +263,7 @@ int kd_state_to_text(const void *st, char *buf, size_t size)
     const int n = s->players <= KD_MAX_PLAYERS ? s->players : KD_MAX_PLAYERS;
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__put_tag(&t, "kd1");
+    rp__put_tag(&t, KD_NOTATION_TAG);
     rp__put_key(&t, "players");
     rp__put_uint(&t, s->players);
     rp__put_key(&t, "dealer");
@@ -756,7 +756,7 @@ int kd_state_from_text(void *st, const char *text, rp_error *err)
     kd_state t;
     memset(&t, 0, sizeof t);
     rp_reader r;
-    int rc = rp__read_begin(&r, text, "kd1", err);
+    int rc = rp__read_begin(&r, text, KD_NOTATION_TAG, err);
     if (rc == RP_OK)
         rc = read_fields(&r, &t);
     if (rc < 0)

@@ -11,6 +11,7 @@
 #include "core/events.h"
 #include "core/notation.h"
 #include "core/text.h"
+#include "core/view.h"
 #include "games/king-of-danger/internal.h"
 
 /* ---- views ---- */
@@ -89,13 +90,14 @@ static cJSON *table_json(const kd_state *s)
 
 /* What `viewer` may know (KD-10): their own hand; everyone's public cards, counts, values,
  * scores, known voids; never another hand or any face-down card. The spectator (or any
- * non-seat) gets the public part. The game's id is left out: it is also a card's name. */
+ * non-seat) gets the public part. "game" names the game (its id is also a card's name: leak
+ * checks read it as vocabulary, not as a card). */
 cJSON *kd_view_json(const void *st, int viewer)
 {
     const kd_state *s = st;
     const int n = s->players;
     const bool seated = is_seat(s, viewer);
-    cJSON *v = cJSON_CreateObject();
+    cJSON *v = rp__view_new(KD_ID);
     cJSON_AddNumberToObject(v, "players", n);
     cJSON_AddItemToObject(v, "seat", seat_or_null(seated ? viewer : -1));
     cJSON_AddNumberToObject(v, "hand_number", s->hand_number);

@@ -46,7 +46,7 @@ static int rtw_max_game_length(const void *st)
 }
 
 const rp_game rp_rush_the_wall = {
-    .id = "rush-the-wall",
+    .id = RTW_ID,
     .title = "Rush the Wall",
     .summary = "Caledonian clans rush Hadrian's Wall: hidden planning, six reveals a round "
                "(1-4 clans, neutral clans, Vogel variant)",
@@ -76,6 +76,8 @@ const rp_game rp_rush_the_wall = {
                      "three 32% of 400, fair share 25%).",
     .tool_turn_cap = 0,   /* three rounds end every game (RW-12) */
     .simultaneous = true, /* planning and revealing are simultaneous (RW-5): no first player */
+    .notation_tag = RTW_NOTATION_TAG,
+    .max_chance_outcomes = 18, /* the largest shuffle: the 18 forts (RW-4) */
     .init = rtw_init,
     .num_players = rtw_num_players,
     .current_player = rtw_current_player,

@@ -402,5 +402,10 @@ double rtw_score(const void *st, int seat);
 void rtw_observation_tensor(const void *st, int player, float *out);
 
 extern const rp_game rp_rush_the_wall;
+/* The game's id and the version tag of its full-state notation: the rp_game's .id and
+ * .notation_tag, also written by view.c (the view's "game") and text.c (the notation), which
+ * use nothing of game.c. */
+#define RTW_ID "rush-the-wall"
+#define RTW_NOTATION_TAG "rw1"
 
 #endif

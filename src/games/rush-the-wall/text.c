@@ -668,8 +668,6 @@ int rtw_state_ok(const void *st, rp_error *err)
  * the label where the card set has several alike (dinary1a, dinary1b), so each fort id has
  * one name. round, turn and next are 1-based. */
 
-#define RTW_TAG "rw1"
-
 /* The notation's name of every fort id of a card set. */
 typedef struct fort_names {
     char text[RTW_FORTS][16];
@@ -763,7 +761,7 @@ int rtw_state_to_text(const void *st, char *buf, size_t size)
     bool placing = s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE;
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__put_tag(&t, RTW_TAG);
+    rp__put_tag(&t, RTW_NOTATION_TAG);
     put_number_field(&t, "players", s->players);
     put_number_field(&t, "neutrals", s->neutrals);
     put_name(&t, "variant", variants, 2, s->variant);
@@ -947,7 +945,7 @@ int rtw_state_from_text(void *st, const char *text, rp_error *err)
     rtw_state s;
     fort_names fn;
     memset(&s, 0, sizeof s);
-    int rc = rp__read_begin(&r, text, RTW_TAG, err);
+    int rc = rp__read_begin(&r, text, RTW_NOTATION_TAG, err);
     if (rc < 0 || (rc = read_fields(&r, &s, &fn)) < 0)
         return rc;
     if (s.clans < 2 || s.clans > RTW_MAX_CLANS)

@@ -11,6 +11,7 @@
 
 #include "core/events.h"
 #include "core/notation.h"
+#include "core/view.h"
 
 /* ---- actions as data ---- */
 
@@ -194,8 +195,7 @@ cJSON *rtw_view_json(const void *st, int viewer)
 {
     const rtw_state *s = st;
     bool over = s->phase == RTW_OVER;
-    cJSON *v = cJSON_CreateObject();
-    put_word(v, "game", "rush-the-wall");
+    cJSON *v = rp__view_new(RTW_ID);
     put_word(v, "viewer", viewer >= 0 && viewer < s->players ? clan_word[viewer] : "spectator");
     if (viewer >= 0)
         put_number(v, "seat", viewer);

@@ -35,7 +35,7 @@ static void wa_reseed(void *st, rp_rng *rng)
 }
 
 const rp_game rp_walls_and_armies = {
-    .id = "walls-and-armies",
+    .id = WA_ID,
     .title = "Walls and Armies",
     .summary = "two players, one deck: flip armies against shields and walls, counter, capture",
     .min_players = 2,
@@ -54,6 +54,8 @@ const rp_game rp_walls_and_armies = {
     .ai_level_note = "The level matters little: the deal decides most games (easy beat random in "
                      "64% of 400 games, but medium beat easy 50.5% and hard beat medium 49.5%).",
     .tool_turn_cap = 0, /* the rules' own turn cap ends every game (WA-7) */
+    .notation_tag = WA_NOTATION_TAG,
+    .max_chance_outcomes = 52, /* the largest shuffle: the 52 cards (WA-1) */
     .init = wa_init,
     .num_players = wa_num_players,
     .current_player = wa_current_player,

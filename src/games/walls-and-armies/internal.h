@@ -86,6 +86,11 @@ typedef struct wa_state {
 } wa_state;
 
 extern const rp_game rp_walls_and_armies;
+/* The game's id and the version tag of its full-state notation: the rp_game's .id and
+ * .notation_tag, also written by view.c (the view's "game") and text.c (the notation), which
+ * use nothing of game.c. */
+#define WA_ID "walls-and-armies"
+#define WA_NOTATION_TAG "wa1"
 /* Seats in sentences and on the screen: Blue and Red (text.c). */
 extern const char *const wa_seat_names[2];
 

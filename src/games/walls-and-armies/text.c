@@ -327,7 +327,7 @@ int wa_state_to_text(const void *st, char *buf, size_t size)
     const wa_state *s = st;
     rp_text t;
     rp__text_init(&t, buf, size);
-    rp__put_tag(&t, "wa1");
+    rp__put_tag(&t, WA_NOTATION_TAG);
     rp__put_key(&t, "turn");
     rp__put_uint(&t, s->turn);
     rp__put_key(&t, "cap");
@@ -519,8 +519,8 @@ int wa_state_from_text(void *st, const char *text, rp_error *err)
     rp_reader r;
     rp_span v;
     int rc;
-    if ((rc = rp__read_begin(&r, text, "wa1", err)) < 0 || (rc = read_header(&r, &s)) < 0 ||
-        (rc = read_pile(&r, "deck", s.deck, &s.ndeck)) < 0 ||
+    if ((rc = rp__read_begin(&r, text, WA_NOTATION_TAG, err)) < 0 ||
+        (rc = read_header(&r, &s)) < 0 || (rc = read_pile(&r, "deck", s.deck, &s.ndeck)) < 0 ||
         (rc = rp__read_field(&r, "discard", &v)) < 0 ||
         (rc = read_set(&r, "discard", v, ',', &s.discard)) < 0)
         return rc;

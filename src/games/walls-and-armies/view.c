@@ -10,6 +10,7 @@
 #include "core/events.h"
 #include "core/notation.h"
 #include "core/text.h"
+#include "core/view.h"
 #include "games/walls-and-armies/internal.h"
 
 /* ------------------------------------------------------------------------------------------
@@ -125,10 +126,9 @@ static const char *end_reason(const wa_state *s)
 cJSON *wa_view_json(const void *st, int viewer)
 {
     const wa_state *s = st;
-    cJSON *v = cJSON_CreateObject();
+    cJSON *v = rp__view_new(WA_ID);
     if (!v)
         return NULL;
-    cJSON_AddStringToObject(v, "game", "walls-and-armies");
     cJSON_AddItemToObject(v, "seat", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateNull());
     cJSON_AddNumberToObject(v, "turn", s->turn);
     cJSON_AddNumberToObject(v, "turn_cap", s->cap);
