@@ -6,7 +6,7 @@
 // remove, a shot's landing square); the Portal offers the pieces that can be added.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { Chooser, dragFrom, dropOn, pick } from './common.js';
+import { Chooser, cssValue, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, count, seatClass } from '../ui/seats.js';
 import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
 import { explainAttrs } from '../rules/index.js';
@@ -212,3 +212,10 @@ function Supply({ view }) {
 }
 
 export { rankOf };
+
+/** Where this board shows a move besides its own button, for the guided game's coach to point
+ * at (ui/coach.js): the squares it starts from and goes to, and the first Builder or Cannon
+ * that makes it. @param {any} m @returns {string[]} */
+export function coachSpots(m) {
+  return [m.from, m.to, ...(m.by || []).slice(0, 1)].filter((sq) => sq).map((sq) => `[data-square="${cssValue(sq)}"]`);
+}

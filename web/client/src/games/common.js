@@ -73,3 +73,6 @@ export function dropOn(onDrop) {
     },
   };
 }
+
+/** A value written into a CSS attribute selector: `[data-card="${cssValue(v)}"]`. @param {any} v */
+export const cssValue = (v) => CSS.escape(String(v));

@@ -6,7 +6,7 @@
 // Archers; the refill draws from the personal or the main deck. Only legal plays are offered.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { Chooser, Pile, dragFrom, dropOn, pick } from './common.js';
+import { Chooser, Pile, cssValue, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
 import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 import { explain, explainAttrs } from '../rules/index.js';
@@ -220,4 +220,14 @@ export function dwTitle(name) {
 /** @param {string} s */
 function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** Where this board shows a move besides its own button, for the guided game's coach to point
+ * at (ui/coach.js): its first card in the hand and its wall (the Spy and the Assassin aim at a
+ * card, not a wall). @param {any} m @returns {string[]} */
+export function coachSpots(m) {
+  const out = [];
+  if (m.cards && m.cards.length) out.push(`.hand [data-card="${cssValue(m.cards[0])}"]`);
+  if (m.wall && m.kind !== 'spy' && m.kind !== 'assassin') out.push(`[data-wall="${cssValue(m.wall)}"]`);
+  return out;
 }

@@ -10,3 +10,8 @@ export function GenericBoard({ view, legal, send }) {
     ${legal && html`<${MoveButtons} moves=${legal} send=${send} />`}
   </div>`;
 }
+
+/** The generic board shows every move as its own button only. @param {any} _m @returns {string[]} */
+export function coachSpots(_m) {
+  return [];
+}

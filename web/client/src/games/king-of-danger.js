@@ -7,7 +7,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { reducedMotion, trickEnd, TRICK_HOLD_MS } from '../pace.js';
-import { Chooser, dragFrom, dropOn, pick } from './common.js';
+import { Chooser, cssValue, dragFrom, dropOn, pick } from './common.js';
 import { SeatMark, seatClass } from '../ui/seats.js';
 import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 import { explain, explainAttrs } from '../rules/index.js';
@@ -152,4 +152,10 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status, last 
     ${view.played.length > 0 && html`<details class="kd-played-list"><summary>Played this hand (${view.played.length})</summary>
       <div class="kd-played-cards">${view.played.map((c) => html`<${KdCard} card=${c} />`)}</div></details>`}
   </div>`;
+}
+
+/** Where this board shows a move besides its own button, for the guided game's coach to point
+ * at (ui/coach.js): the card it plays. @param {any} m @returns {string[]} */
+export function coachSpots(m) {
+  return m.card ? [`button[data-card="${cssValue(m.card)}"]`] : [];
 }

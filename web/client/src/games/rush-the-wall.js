@@ -5,7 +5,7 @@
 // a fort from The Wall, discards and payments click the warrior or fort; the Axx keeps or drops.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { MoveButtons, dragFrom, dropOn } from './common.js';
+import { MoveButtons, cssValue, dragFrom, dropOn } from './common.js';
 import { count, seatClass } from '../ui/seats.js';
 import { lastSpots, spotAttrs, spotClass, spotWords } from './last-move.js';
 import { explain, explainAttrs } from '../rules/index.js';
@@ -169,4 +169,10 @@ function phaseText(view, status) {
 /** @param {string} s */
 function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** Where this board shows a move besides its own button, for the guided game's coach to point
+ * at (ui/coach.js): the warrior in the hand it places. @param {any} m @returns {string[]} */
+export function coachSpots(m) {
+  return m.warrior ? [`.hand button[data-card="${cssValue(m.warrior)}"]`] : [];
 }

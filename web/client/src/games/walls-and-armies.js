@@ -113,3 +113,9 @@ function Target({ card, sideways, label, move, stack, stackMove, send, marks, sp
     </div>`}
   </div>`;
 }
+
+/** Where this board shows a move besides its own button, for the guided game's coach to point
+ * at (ui/coach.js): nothing: every move here is one button. @param {any} _m @returns {string[]} */
+export function coachSpots(_m) {
+  return [];
+}

@@ -1,43 +1,12 @@
 // learn.js — the guided first game (#/learn/GAME): a game against the easy computer, whose table
-// has a coach: it says which kind of move to try next, how and why by the rules, points at the
-// cards, pieces or squares to click (data-coach), and ticks each kind off once made
+// has a coach (coach.js): it says which kind of move to try next, how and why by the rules,
+// points at the cards, pieces or squares to click, and ticks each kind off once made
 // (rules/learn.js), until the player has made each kind of move once.
 import { html } from 'htm/preact';
 import { useEffect } from 'preact/hooks';
-import { LESSONS, advice, lessonsOf } from '../rules/learn.js';
+import { LESSONS } from '../rules/learn.js';
 import { Table } from './table.js';
-
-/** The kinds of move made in game `id`, kept for this tab (a reload keeps them). @param {number} id */
-export function lessonsDone(id) {
-  try { return new Set(JSON.parse(sessionStorage.getItem(`ramparts.learn.${id}`) || '[]')); } catch { return new Set(); }
-}
-
-/** Note that a move was made in game `id`. @param {number} id @param {string} game @param {any} move @param {any} view */
-export function noteLesson(id, game, move, view) {
-  const done = lessonsDone(id);
-  for (const l of lessonsOf(game, move, view)) done.add(l);
-  try { sessionStorage.setItem(`ramparts.learn.${id}`, JSON.stringify([...done])); } catch { /* private mode */ }
-}
-
-/** Where a finished guided game leaves the kinds of move made, for the next one of that game.
- * @param {string} game */
-const carryKey = (game) => `ramparts.learn.carry.${game}`;
-
-/** Keep the kinds of move made for the next guided game of `game`. @param {string} game @param {Set<string>} done */
-function carryLessons(game, done) {
-  try { sessionStorage.setItem(carryKey(game), JSON.stringify([...done])); } catch { /* private mode */ }
-}
-
-/** A new guided game `id` starts with what the last one of its game carried over, if any.
- * @param {string} game @param {number} id */
-function takeCarried(game, id) {
-  try {
-    const carried = sessionStorage.getItem(carryKey(game));
-    if (carried === null) return;
-    sessionStorage.removeItem(carryKey(game));
-    sessionStorage.setItem(`ramparts.learn.${id}`, carried);
-  } catch { /* private mode */ }
-}
+import { takeCarried } from './coach.js';
 
 /** #/learn/GAME starts the game; #/learn/GAME/ID is its table with the coach.
  * @param {{client: import('../client.js').Client, game: string, id: number|null}} props */
@@ -57,54 +26,4 @@ export function Learn({ client, game, id }) {
   if (!LESSONS[game]) return html`<p class="error" role="alert">There is no guided game for “${game}”. <a href="#/rules">The rules</a></p>`;
   if (!id) return html`<p role="status">Setting up your first game against the computer…</p>`;
   return html`<${Table} key=${id} client=${client} id=${id} learn=${true} />`;
-}
-
-/** Where on the board a move is made: the elements to point at. @param {string} game @param {any} m */
-function pointsFor(game, m) {
-  const q = (/** @type {string} */ v) => CSS.escape(String(v));
-  const out = [`[data-move="${q(m.text)}"]`];
-  if (game === 'castle-danger') for (const sq of [m.from, m.to, ...(m.by || []).slice(0, 1)]) if (sq) out.push(`[data-square="${q(sq)}"]`);
-  if (game === 'danger-at-the-walls') {
-    if (m.cards && m.cards.length) out.push(`.hand [data-card="${q(m.cards[0])}"]`);
-    if (m.wall && m.kind !== 'spy' && m.kind !== 'assassin') out.push(`[data-wall="${q(m.wall)}"]`);
-  }
-  if (game === 'rush-the-wall' && m.warrior) out.push(`.hand button[data-card="${q(m.warrior)}"]`);
-  if (game === 'king-of-danger' && m.card) out.push(`button[data-card="${q(m.card)}"]`);
-  return out;
-}
-
-/**
- * The coach beside a learning table. @param {{g: import('../client.js').GameState, interactive: boolean,
- *   done: Set<string>}} props
- */
-export function Coach({ g, interactive, done }) {
-  const snap = g.snap;
-  const game = snap.type;
-  const lessons = LESSONS[game] || [];
-  const tip = interactive ? advice(game, snap.legal, snap.view, done) : null;
-  const allDone = lessons.every((l) => !l.needed || done.has(l.id));
-  // Point at the move the coach suggests, after every render (boards are redrawn each move).
-  useEffect(() => {
-    const board = document.querySelector('.board-area');
-    if (!board) return;
-    for (const el of board.querySelectorAll('[data-coach]')) el.removeAttribute('data-coach');
-    if (!tip) return;
-    for (const sel of pointsFor(game, tip.move)) for (const el of board.querySelectorAll(sel)) el.setAttribute('data-coach', '1');
-  });
-  let step;
-  if (snap.status !== 'live') step = 'The game is over. Start another, or read the rules.';
-  else if (!interactive) step = 'The computer is playing: watch its move appear on the board.';
-  else if (tip && tip.lesson && !tip.preparing) step = `Next: ${tip.lesson.label.toLowerCase()}. ${tip.lesson.how}`;
-  else if (tip && tip.lesson) step = `To ${tip.lesson.label.toLowerCase()} later, first play this.`;
-  else step = 'Play any move you like; the marked one is a good start.';
-  return html`<section class="panel coach" aria-labelledby="coach-h" data-testid="coach">
-    <h2 id="coach-h">Your first game of ${snap.title}</h2>
-    <p aria-live="polite" data-testid="coach-step">${step}</p>
-    ${tip && html`<p class="small">Try <code data-testid="coach-move">${tip.move.text}</code>${tip.lesson ? html` — <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
-    <ul class="coach-list" aria-label="Kinds of move">${lessons.map((l) => html`<li key=${l.id} data-lesson=${l.id} data-done=${done.has(l.id) ? 'yes' : 'no'}>
-      <span aria-hidden="true">${done.has(l.id) ? '✓' : '○'}</span> ${l.label}${l.needed ? '' : ' (when it comes)'}<span class="sr-only">${done.has(l.id) ? ': done' : ': not yet'}</span></li>`)}</ul>
-    ${!allDone && snap.status !== 'live' && html`<p data-testid="coach-again">Not every kind of move came up in this game (the deal decides what does).
-      <a href=${`#/learn/${game}`} onClick=${() => carryLessons(game, done)}>Play another guided game</a>, keeping the kinds of move already made.</p>`}
-    ${allDone && html`<p class="coach-done" data-testid="coach-done"><b>You have made every kind of move.</b> Play on to the end, or <a href=${`#/rules/${game}`}>read the rules</a>.</p>`}
-  </section>`;
 }

@@ -8,11 +8,11 @@ import { boardFor } from '../games/index.js';
 import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
-import { Coach, lessonsDone, noteLesson } from './learn.js';
+import { Coach, lessonsDone, noteLesson } from './coach.js';
 import { MovePreview, usePreview } from './preview.js';
 import { readSetting, writeSetting } from './settings.js';
 
-/** A game's table; `learn` adds the coach of a guided first game (learn.js).
+/** A game's table; `learn` adds the coach of a guided first game (coach.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
 export function Table({ client, id, learn = false }) {
   useEffect(() => {
