@@ -1,6 +1,8 @@
 /* game.c — Castle Danger's options and traits, and its rp_game table with every field. */
 #include "games/castle-danger/internal.h"
 
+#include "core/check.h"
+
 /* ---- options ---- */
 
 static const rp_option_spec cd_options[] = {
@@ -35,6 +37,9 @@ static int cd_max_game_length(const void *st)
     return 2 * turns_per_side * (1 + MAX_MOVES + 1);
 }
 
+/* Debug builds check every invariant after each apply made through the table (core/check.h). */
+RP_CHECKED_APPLY_DEFINE(cd_apply, rp_castle_danger)
+
 const rp_game rp_castle_danger = {
     .id = CD_ID,
     .title = "Castle Danger",
@@ -67,7 +72,7 @@ const rp_game rp_castle_danger = {
     .current_player = cd_current_player,
     .turn_number = cd_turn_number,
     .legal_actions = cd_legal_actions,
-    .apply = cd_apply,
+    .apply = RP_CHECKED_APPLY(cd_apply), /* checked after each apply in debug builds */
     .returns = cd_returns,
     .action_to_text = cd_action_to_text,
     .action_from_text = cd_action_from_text,

@@ -308,7 +308,6 @@ NARRATED void play(cd_state *s, rp_action action, cd_story *story)
 void cd_apply(void *st, rp_action action)
 {
     play(st, action, NULL);
-    RP_DEBUG_STATE_OK(&rp_castle_danger, st);
 }
 
 /* The winner takes 1; a draw at the turn limit gives 1/2 each (CD-15). */

@@ -2,6 +2,8 @@
  * every hook (each written out, with a comment where the value is a choice). */
 #include "games/danger-at-the-walls/internal.h"
 
+#include "core/check.h"
+
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                    */
 
@@ -22,6 +24,9 @@ static int dw_max_game_length(const void *st)
     (void)st;
     return DW_MAX_TURNS + DW_MAIN + 2 * DW_PERSONAL;
 }
+
+/* Debug builds check every invariant after each apply made through the table (core/check.h). */
+RP_CHECKED_APPLY_DEFINE(dw_apply, rp_danger_at_the_walls)
 
 const rp_game rp_danger_at_the_walls = {
     .id = DW_ID,
@@ -54,7 +59,7 @@ const rp_game rp_danger_at_the_walls = {
     .current_player = dw_current_player,
     .turn_number = dw_turn_number,
     .legal_actions = dw_legal_actions,
-    .apply = dw_apply,
+    .apply = RP_CHECKED_APPLY(dw_apply), /* checked after each apply in debug builds */
     .returns = dw_returns,
     .action_to_text = dw_action_to_text,
     .action_from_text = dw_action_from_text,

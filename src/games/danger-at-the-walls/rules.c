@@ -690,7 +690,6 @@ void dw_apply(void *st, rp_action a)
         play(s, p, a);
     }
     advance(s);
-    RP_DEBUG_STATE_OK(&rp_danger_at_the_walls, s);
 }
 
 /* DW-12: the side controlling three or more walls wins outright. */

@@ -2,6 +2,8 @@
  * table of every hook (each written out, with a comment where the value is a choice). */
 #include "games/king-of-danger/internal.h"
 
+#include "core/check.h"
+
 /* ---- options: the table (init in rules.c reads the dealer as value[0]) and the options a
  * state is played under ---- */
 
@@ -33,6 +35,9 @@ static int kd_max_game_length(const void *st)
     (void)st;
     return KD_LENGTH_HANDS * KD_CARDS;
 }
+
+/* Debug builds check every invariant after each apply made through the table (core/check.h). */
+RP_CHECKED_APPLY_DEFINE(kd_apply, rp_king_of_danger)
 
 const rp_game rp_king_of_danger = {
     .id = KD_ID,
@@ -68,7 +73,7 @@ const rp_game rp_king_of_danger = {
     .current_player = kd_current_player,
     .turn_number = kd_turn_number,
     .legal_actions = kd_legal_actions,
-    .apply = kd_apply,
+    .apply = RP_CHECKED_APPLY(kd_apply), /* checked after each apply in debug builds */
     .returns = kd_returns,
     .action_to_text = kd_action_to_text,
     .action_from_text = kd_action_from_text,

@@ -428,7 +428,6 @@ void kd_play(kd_state *s, rp_action action, kd_story *story)
 void kd_apply(void *st, rp_action action)
 {
     play_card(st, action, NULL);
-    RP_DEBUG_STATE_OK(&rp_king_of_danger, st);
 }
 
 /* Shares of the win: the game only ends with a sole highest score (KD-9). */

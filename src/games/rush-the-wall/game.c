@@ -3,6 +3,8 @@
  * option names are rules.c's. */
 #include "games/rush-the-wall/internal.h"
 
+#include "core/check.h"
+
 /* ---- options ---- */
 
 static const rp_option_spec rtw_options[] = {
@@ -45,6 +47,9 @@ static int rtw_max_game_length(const void *st)
     return RTW_ROUNDS * (6 * clans + RTW_SLOTS * (4 + 7 * clans));
 }
 
+/* Debug builds check every invariant after each apply made through the table (core/check.h). */
+RP_CHECKED_APPLY_DEFINE(rtw_apply, rp_rush_the_wall)
+
 const rp_game rp_rush_the_wall = {
     .id = RTW_ID,
     .title = "Rush the Wall",
@@ -83,7 +88,7 @@ const rp_game rp_rush_the_wall = {
     .current_player = rtw_current_player,
     .turn_number = rtw_turn_number,
     .legal_actions = rtw_legal_actions,
-    .apply = rtw_apply,
+    .apply = RP_CHECKED_APPLY(rtw_apply), /* checked after each apply in debug builds */
     .returns = rtw_returns,
     .action_to_text = rtw_action_to_text,
     .action_from_text = rtw_action_from_text,

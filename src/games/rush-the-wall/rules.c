@@ -799,7 +799,6 @@ NARRATED void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
 void rtw_apply(void *st, rp_action action)
 {
     apply_told(st, NULL, action);
-    RP_DEBUG_STATE_OK(&rp_rush_the_wall, st);
 }
 
 /* RW-12 tie-breaks among player clans (RTW-P6: neutrals cannot win, so they are not ranked):

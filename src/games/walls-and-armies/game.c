@@ -3,6 +3,8 @@
  * copies: docs/adding-a-game.md. */
 #include "games/walls-and-armies/internal.h"
 
+#include "core/check.h"
+
 /* ------------------------------------------------------------------------------------------
  * Options: the table (rows in internal.h) and the options a state is played under */
 
@@ -34,6 +36,9 @@ static void wa_reseed(void *st, rp_rng *rng)
     wa_determinize(st, RP_SPECTATOR, rng);
 }
 
+/* Debug builds check every invariant after each apply made through the table (core/check.h). */
+RP_CHECKED_APPLY_DEFINE(wa_apply, rp_walls_and_armies)
+
 const rp_game rp_walls_and_armies = {
     .id = WA_ID,
     .title = "Walls and Armies",
@@ -61,7 +66,7 @@ const rp_game rp_walls_and_armies = {
     .current_player = wa_current_player,
     .turn_number = wa_turn_number,
     .legal_actions = wa_legal_actions,
-    .apply = wa_apply,
+    .apply = RP_CHECKED_APPLY(wa_apply), /* checked after each apply in debug builds */
     .returns = wa_returns,
     .action_to_text = wa_action_to_text,
     .action_from_text = wa_action_from_text,

@@ -554,7 +554,6 @@ int wa_legal_actions(const void *st, rp_action *out)
 WA_FLATTEN void wa_apply(void *st, rp_action action)
 {
     wa_play(st, action, NULL);
-    RP_DEBUG_STATE_OK(&rp_walls_and_armies, st);
 }
 
 /* Sole winner 1, loser 0, draw 1/2 each (WA-7). */
