@@ -12,6 +12,7 @@
 
 #include "ramparts/engine.h"
 #include "ramparts/game.h"
+#include "ramparts/json.h"
 
 #define MAX_GAMES 4096
 #define MAX_KINDS 128
@@ -67,7 +68,7 @@ static double number_of(const cJSON *o, const char *key)
 static void note_kind(game_facts *f, const rp_game *game, const void *st, rp_action a, int seat)
 {
     char kind[40] = "";
-    cJSON *data = game->action_json ? game->action_json(st, a) : NULL;
+    cJSON *data = game->json->action ? game->json->action(st, a) : NULL;
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(data, "kind");
     if (cJSON_IsString(k)) {
         snprintf(kind, sizeof kind, "%s", k->valuestring);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ramparts/game.h"
+#include "ramparts/json.h"
 
 #define GOLDEN_STEPS 24
 #define GOLDEN_SEED 2026
@@ -17,7 +18,7 @@
 static void print_events(const rp_game *game, const void *st, rp_action action, int viewer)
 {
     rp_error err = {{0}};
-    cJSON *events = rp_events(game, st, action, viewer, &err);
+    cJSON *events = rp_events_cjson(game, st, action, viewer, &err);
     if (!events) {
         printf("  told %s: (error: %s)\n", rp_viewer_name(game, viewer), err.msg);
         return;

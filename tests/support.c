@@ -178,7 +178,7 @@ static void check_determinize_seats(const rp_game *game, const void *st, const r
     for (int p = 0; p < players; p++) {
         if (!(seats & 1u << p))
             continue;
-        cJSON *before = game->view_json(st, p), *after = game->view_json(&sample, p);
+        cJSON *before = game->json->view(st, p), *after = game->json->view(&sample, p);
         if (!cJSON_Compare(before, after, true)) {
             char *b = cJSON_PrintUnformatted(before), *a = cJSON_PrintUnformatted(after);
             fail_msg("%s: determinize_seats for seats mask %u changed %s's view\nbefore %s\n"
@@ -205,15 +205,15 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
     int players = game->num_players(st);
     int to_act = game->current_player(st);
     /* The spectator is checked in games that tell events (the fair-play interface). */
-    for (int p = game->events_json ? RP_SPECTATOR : 0; p < players; p++) {
+    for (int p = game->json->events ? RP_SPECTATOR : 0; p < players; p++) {
         if (p == RP_TERMINAL)
             continue;
-        cJSON *before = game->view_json(st, p);
+        cJSON *before = game->json->view(st, p);
         assert_non_null(before);
         rp_state sample;
         rp_state_copy(game, &sample, st);
         game->determinize(&sample, p, rng);
-        cJSON *after = game->view_json(&sample, p);
+        cJSON *after = game->json->view(&sample, p);
         assert_non_null(after);
         /* Comparing trees costs far less than printing them; print only to explain a failure. */
         if (!cJSON_Compare(before, after, true)) {
@@ -225,7 +225,7 @@ static void check_views(const rp_game *game, const void *st, rp_rng *rng)
         cJSON_Delete(after);
         check_determinize_reads_only_the_view(game, st, &sample, p, rng);
         check_render_reads_only_the_view(game, st, &sample, p);
-        if (to_act != RP_TERMINAL && game->events_json)
+        if (to_act != RP_TERMINAL && game->json->events)
             rp_test_check_events(game, st, &sample, p, rng);
         if (p == to_act) {
             rp_action a[RP_MAX_LEGAL], b[RP_MAX_LEGAL];
@@ -376,9 +376,9 @@ void rp_test_check_events(const rp_game *game, const void *st, const void *sampl
     rp_state_copy(game, &after, st);
     game->apply(&after, action);
 
-    cJSON *events = game->events_json(st, action, viewer);
+    cJSON *events = game->json->events(st, action, viewer);
     assert_non_null(events);
-    cJSON *view_before = game->view_json(st, viewer), *view_after = game->view_json(&after, viewer);
+    cJSON *view_before = game->json->view(st, viewer), *view_after = game->json->view(&after, viewer);
     char *shown = NULL;
     size_t len = 0;
     collect_strings(view_before, &shown, &len);
@@ -393,9 +393,9 @@ void rp_test_check_events(const rp_game *game, const void *st, const void *sampl
         rp_state twin_after;
         rp_state_copy(game, &twin_after, sample);
         game->apply(&twin_after, twin);
-        cJSON *twin_view = game->view_json(&twin_after, viewer);
+        cJSON *twin_view = game->json->view(&twin_after, viewer);
         if (cJSON_Compare(view_after, twin_view, true)) {
-            cJSON *twin_events = game->events_json(sample, twin, viewer);
+            cJSON *twin_events = game->json->events(sample, twin, viewer);
             if (!cJSON_Compare(events, twin_events, true)) {
                 char *a = cJSON_PrintUnformatted(events), *b = cJSON_PrintUnformatted(twin_events);
                 fail_msg("%s: events told to %s depend on what they cannot see\n%s\n%s", game->id,
@@ -412,12 +412,12 @@ void rp_test_check_events(const rp_game *game, const void *st, const void *sampl
 
 void rp_test_check_actions_json(const rp_game *game, const void *st)
 {
-    if (!game->action_json)
+    if (!game->json->action)
         return;
     rp_action legal[RP_MAX_LEGAL];
     int n = game->legal_actions(st, legal);
     for (int i = 0; i < n; i++) {
-        cJSON *a = rp_action_json(game, st, legal[i]);
+        cJSON *a = rp_action_cjson(game, st, legal[i]);
         assert_non_null(a);
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(a, "kind");
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(a, "id");

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "ramparts/game.h"
+#include "ramparts/json.h"
 
 #ifdef __clang_analyzer__
 /* The static analyzer reads one file at a time and does not know that a failed cmocka check

@@ -321,7 +321,7 @@ static void check_action_geometry(const cd_state *s, const grid *g, rp_action ac
 {
     char text[RP_ACTION_TEXT];
     G->action_to_text(s, action, text, sizeof text);
-    cJSON *a = rp_action_json(G, s, action);
+    cJSON *a = rp_action_cjson(G, s, action);
     assert_non_null(a);
     const char *kind = cJSON_GetObjectItemCaseSensitive(a, "kind")->valuestring;
     assert_int_equal(int_of(a, "seat"), g->side);
@@ -1081,7 +1081,7 @@ static void test_cd16_no_turn_limit_by_default(void **unused)
         rp_test_play(G, &s, "end");
     assert_int_equal(G->current_player(&s), CD_BLUE);
     assert_int_equal(G->turn_number(&s), 2001);
-    cJSON *v = G->view_json(&s, RP_SPECTATOR);
+    cJSON *v = G->json->view(&s, RP_SPECTATOR);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(v, "turn_limit")));
     cJSON_Delete(v);
     /* a position far past any former default loads and goes on */
@@ -1380,11 +1380,11 @@ static void test_view_shows_everything(void **unused)
 {
     (void)unused;
     cd_state s = load("1c*f1k2/b#1#3/7/w6/7/1C5/F6/2#4/2K1W2 r 4 - 7/25 *");
-    cJSON *first = G->view_json(&s, CD_BLUE);
+    cJSON *first = G->json->view(&s, CD_BLUE);
     for (int p = RP_SPECTATOR; p < 2; p++) {
         if (p == RP_TERMINAL)
             continue;
-        cJSON *v = G->view_json(&s, p);
+        cJSON *v = G->json->view(&s, p);
         assert_non_null(v);
         assert_true(cJSON_Compare(v, first, true));
         cJSON *board = cJSON_GetObjectItem(v, "board");
@@ -1505,7 +1505,7 @@ static void test_evaluate(void **unused)
 /* The data form of an action, printed compactly (without id and text). */
 static char *action_data(const cd_state *s, const char *move)
 {
-    cJSON *a = G->action_json(s, action_of(s, move));
+    cJSON *a = G->json->action(s, action_of(s, move));
     assert_non_null(a);
     char *text = cJSON_PrintUnformatted(a);
     cJSON_Delete(a);
@@ -1555,8 +1555,8 @@ static void test_action_json(void **unused)
     assert_action_data(&s, "fire e1:2",
                        "{\"kind\":\"fire\",\"piece\":\"cannon\",\"from\":\"e1\",\"to\":\"e3\","
                        "\"distance\":2,\"target\":null,\"seat\":0,\"cost\":2}");
-    /* rp_action_json adds the id and the notation */
-    cJSON *a = rp_action_json(G, &s, action_of(&s, "b2-a2"));
+    /* rp_action_cjson adds the id and the notation */
+    cJSON *a = rp_action_cjson(G, &s, action_of(&s, "b2-a2"));
     assert_string_equal(string_of(a, "text"), "b2-a2");
     assert_int_equal(cJSON_GetObjectItem(a, "id")->valueint, action_of(&s, "b2-a2"));
     cJSON_Delete(a);
@@ -1568,7 +1568,7 @@ static void test_action_json(void **unused)
 static char *events_text(const cd_state *s, const char *move, int viewer)
 {
     rp_error err = {{0}};
-    cJSON *e = rp_events(G, s, action_of(s, move), viewer, &err);
+    cJSON *e = rp_events_cjson(G, s, action_of(s, move), viewer, &err);
     if (!e)
         fail_msg("no events for '%s': %s", move, err.msg);
     char *text = cJSON_PrintUnformatted(e);

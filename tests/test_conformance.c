@@ -471,8 +471,8 @@ static char *what_viewer_learns(const rp_game *game, const void *st, rp_action a
     rp_state_copy(game, &after, st);
     game->apply(&after, action);
     cJSON *both = cJSON_CreateArray();
-    cJSON_AddItemToArray(both, game->view_json(&after, viewer));
-    cJSON_AddItemToArray(both, game->events_json(st, action, viewer));
+    cJSON_AddItemToArray(both, game->json->view(&after, viewer));
+    cJSON_AddItemToArray(both, game->json->events(st, action, viewer));
     char *text = cJSON_PrintUnformatted(both);
     cJSON_Delete(both);
     assert_non_null(text);
@@ -545,11 +545,12 @@ static void test_every_game_has_the_fair_play_hooks(void **unused)
             {"turn_number", game->turn_number != NULL},
             {"state_ok", game->state_ok != NULL},
             {"config_of", game->config_of != NULL},
-            {"view_json", game->view_json != NULL},
+            {"json (ramparts/json.h)", game->json != NULL},
+            {"json->view", game->json && game->json->view},
             {"determinize", game->determinize != NULL},
             {"render", game->render != NULL},
-            {"action_json", game->action_json != NULL},
-            {"events_json", game->events_json != NULL},
+            {"json->action", game->json && game->json->action},
+            {"json->events", game->json && game->json->events},
             {"explain_illegal", game->explain_illegal != NULL},
             {"secret_names", game->secret_names != NULL},
         };
@@ -622,7 +623,7 @@ static void check_secrets_stay_out_of_views(const rp_game *game, const void *st)
         char names[4096];
         const int len = game->secret_names(st, viewer, names, sizeof names);
         assert_true(len >= 0);
-        cJSON *view = game->view_json(st, viewer);
+        cJSON *view = game->json->view(st, viewer);
         assert_true(cJSON_IsObject(view));
         check_view_names_its_game(game, view, viewer);
         cJSON_DeleteItemFromObjectCaseSensitive(view, "game");
@@ -797,7 +798,7 @@ static void test_each_game_view_names_its_game(void **unused)
             for (int viewer = RP_SPECTATOR; viewer < players; viewer++) {
                 if (viewer == RP_TERMINAL)
                     continue;
-                cJSON *view = game->view_json(&st, viewer);
+                cJSON *view = game->json->view(&st, viewer);
                 assert_true(cJSON_IsObject(view));
                 check_view_names_its_game(game, view, viewer);
                 cJSON_Delete(view);

@@ -1204,7 +1204,7 @@ static cJSON *events_of(const dw_state *s, const char *move, int viewer)
     rp_error err = {{0}};
     if (rp_parse_move(G, s, move, &a, &err) < 0)
         fail_msg("move '%s': %s", move, err.msg);
-    cJSON *events = rp_events(G, s, a, viewer, &err);
+    cJSON *events = rp_events_cjson(G, s, a, viewer, &err);
     if (!events)
         fail_msg("events of '%s': %s", move, err.msg);
     return events;
@@ -1593,7 +1593,7 @@ static void test_actions_as_data(void **unused)
         rp_action a;
         rp_error err = {{0}};
         assert_int_equal(rp_parse_move(G, &s, cases[i].move, &a, &err), RP_OK);
-        cJSON *o = rp_action_json(G, &s, a);
+        cJSON *o = rp_action_cjson(G, &s, a);
         char *text = cJSON_PrintUnformatted(o);
         assert_string_equal(text, cases[i].json);
         free(text);
@@ -1616,7 +1616,7 @@ static void test_actions_as_data(void **unused)
         {DW_ACT_DRAW_MAIN, "{\"kind\":\"draw\",\"from\":\"main\"}"},
     };
     for (size_t i = 0; i < sizeof any / sizeof *any; i++) {
-        cJSON *o = G->action_json(&s, any[i].id);
+        cJSON *o = G->json->action(&s, any[i].id);
         char *text = cJSON_PrintUnformatted(o);
         assert_string_equal(text, any[i].json);
         free(text);
@@ -1840,7 +1840,7 @@ static void check_secret_names(const dw_state *s, int viewer)
         "engineer", "assassin", "king",     "wizard",   "builder",  "spy"};
     char buf[512], *words[DW_FACES + 1];
     const int n = secret_words(s, viewer, buf, sizeof buf, words);
-    cJSON *view = G->view_json(s, viewer);
+    cJSON *view = G->json->view(s, viewer);
     for (int f = 0; f < DW_FACES; f++) {
         const bool secret = hidden_from(s, f, viewer) && !names_card(view, names[f]);
         bool listed = false;
@@ -1896,7 +1896,7 @@ static void check_events_keep_secrets(const dw_state *s, rp_action action, int v
         for (int j = 0; j < na; j++)
             if (strcmp(before[i], later[j]) == 0)
                 both[n++] = before[i];
-    cJSON *events = G->events_json(s, action, viewer);
+    cJSON *events = G->json->events(s, action, viewer);
     assert_non_null(events);
     char *text = cJSON_PrintUnformatted(events);
     check_no_secret(text, both, n, "the events", viewer);

@@ -846,7 +846,7 @@ static void test_kdp4_two_player_hand_uses_all_cards(void **unused)
  * card's name, so the rest is the text in which no hidden card may be named. */
 static char *cards_view_text(const rp_state *st, int viewer)
 {
-    cJSON *v = G->view_json(st, viewer);
+    cJSON *v = G->json->view(st, viewer);
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "game")),
                         "king-of-danger");
     cJSON_DeleteItemFromObjectCaseSensitive(v, "game");
@@ -1326,7 +1326,7 @@ static void test_spectator_view_is_public(void **unused)
     rp_state st;
     rp_test_load(G, &st, FOUR);
     rp_test_play(G, &st, "walls-3");
-    cJSON *v = G->view_json(&st, RP_SPECTATOR);
+    cJSON *v = G->json->view(&st, RP_SPECTATOR);
     assert_null(cJSON_GetObjectItemCaseSensitive(v, "hand"));
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(v, "seat")));
     char *text = cards_view_text(&st, RP_SPECTATOR);
@@ -1379,7 +1379,7 @@ static void test_actions_as_data(void **unused)
     (void)unused;
     rp_state st;
     rp_test_load(G, &st, TWO);
-    cJSON *legal = rp_legal_json(G, &st);
+    cJSON *legal = rp_legal_cjson(G, &st);
     char *text = cJSON_PrintUnformatted(legal);
     assert_non_null(strstr(text, "{\"id\":54,\"text\":\"wizard-5 walls\",\"kind\":\"play\","
                                  "\"card\":\"wizard-5\",\"from\":\"hand\",\"call\":\"walls\"}"));
@@ -1404,7 +1404,7 @@ static cJSON *events_of(const rp_state *st, const char *move, int viewer)
     rp_error err = {{0}};
     if (rp_parse_move(G, st, move, &a, &err) < 0)
         fail_msg("move '%s': %s", move, err.msg);
-    cJSON *events = rp_events(G, st, a, viewer, &err);
+    cJSON *events = rp_events_cjson(G, st, a, viewer, &err);
     if (!events)
         fail_msg("events of '%s': %s", move, err.msg);
     return events;

@@ -138,7 +138,7 @@ static void check_twin(const rp_game *game, const void *twin, int seat, const cJ
     game->observation_tensor(twin, seat, scratch);
     if (!same_tensor(game, obs, scratch))
         return;
-    cJSON *twin_view = game->view_json(twin, seat);
+    cJSON *twin_view = game->json->view(twin, seat);
     if (!cJSON_Compare(view, twin_view, true)) {
         char *a = cJSON_PrintUnformatted(view), *b = cJSON_PrintUnformatted(twin_view);
         fail_msg("%s: seat %d: %s changed the view but not the observation\n%s\n%s", game->id, seat,
@@ -154,7 +154,7 @@ static void check_twin(const rp_game *game, const void *twin, int seat, const cJ
  * twins that pass state_ok count. */
 static void check_twins(const rp_game *game, const void *st, int seat, const float *obs)
 {
-    cJSON *view = game->view_json(st, seat);
+    cJSON *view = game->json->view(st, seat);
     float *scratch = new_tensor(game);
     char how[64];
     const unsigned char *bytes = st;
@@ -191,7 +191,7 @@ static void check_twins(const rp_game *game, const void *st, int seat, const flo
 static void check_other_seats_samples(const rp_game *game, const void *st, int seat,
                                       const float *obs, rp_rng *rng)
 {
-    cJSON *view = game->view_json(st, seat);
+    cJSON *view = game->json->view(st, seat);
     float *other = new_tensor(game);
     for (int q = RP_SPECTATOR; q < game->num_players(st); q++) {
         if (q == RP_TERMINAL || q == seat)
@@ -200,7 +200,7 @@ static void check_other_seats_samples(const rp_game *game, const void *st, int s
         rp_state_copy(game, &twin, st);
         game->determinize(&twin, q, rng);
         game->observation_tensor(&twin, seat, other);
-        cJSON *twin_view = game->view_json(&twin, seat);
+        cJSON *twin_view = game->json->view(&twin, seat);
         if (same_tensor(game, obs, other) && !cJSON_Compare(view, twin_view, true))
             fail_msg("%s: seat %d: a sample for viewer %d changed the view but not the "
                      "observation",
@@ -233,7 +233,7 @@ static void observed_playout(const rp_game *game, const char *options, uint64_t 
             check_other_seats_samples(game, &st, seat, obs, &rng);
             if (steps % 32 == 0 && game->state_ok)
                 check_twins(game, &st, seat, obs);
-            check_against_pool(game, &pools[seat], seat, game->view_json(&st, seat), obs);
+            check_against_pool(game, &pools[seat], seat, game->json->view(&st, seat), obs);
         }
         if (game->current_player(&st) == RP_TERMINAL)
             break;

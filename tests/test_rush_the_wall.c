@@ -173,7 +173,7 @@ static const uint8_t SIGNAL_WALL[6] = {D1A, SIGNAL4, D3A, D4A, D5A, D6A};
 static cJSON *events_of(const rtw_state *s, const char *move, int viewer)
 {
     rp_error err = {{0}};
-    cJSON *events = rp_events(G, s, action_of(s, move), viewer, &err);
+    cJSON *events = rp_events_cjson(G, s, action_of(s, move), viewer, &err);
     if (!events)
         fail_msg("events of '%s': %s", move, err.msg);
     return events;
@@ -607,7 +607,7 @@ static void test_rw5_planning_is_hidden(void **unused)
     assert_int_equal(__builtin_popcount(placed), 6);
     assert_int_equal(__builtin_popcount(s.drawn[0] & ~placed), 1); /* set aside */
     /* Red's view: Green's six slots are placed but hidden (null), its hand unnamed */
-    cJSON *view = G->view_json(&s, 1);
+    cJSON *view = G->json->view(&s, 1);
     cJSON *green = cJSON_GetArrayItem(cJSON_GetObjectItem(view, "clans"), 0);
     cJSON *slots = cJSON_GetObjectItem(green, "slots");
     assert_int_equal(cJSON_GetArraySize(slots), 6);
@@ -617,7 +617,7 @@ static void test_rw5_planning_is_hidden(void **unused)
     assert_null(cJSON_GetObjectItem(green, "drawn"));
     cJSON_Delete(view);
     /* Green's own view names its slots in order */
-    view = G->view_json(&s, 0);
+    view = G->json->view(&s, 0);
     green = cJSON_GetArrayItem(cJSON_GetObjectItem(view, "clans"), 0);
     slots = cJSON_GetObjectItem(green, "slots");
     for (int i = 0; i < 6; i++)
@@ -1460,7 +1460,7 @@ static void test_view_is_plain_data(void **unused)
     for (int viewer = RP_SPECTATOR; viewer < 3; viewer++) {
         if (viewer == -1)
             continue;
-        cJSON *v = G->view_json(&s, viewer);
+        cJSON *v = G->json->view(&s, viewer);
         check_no_packed_lists(v);
         static const char *const viewers[] = {"green", "red", "gold"};
         assert_string_equal(cJSON_GetObjectItem(v, "viewer")->valuestring,
@@ -1502,7 +1502,7 @@ static void test_view_is_plain_data(void **unused)
 /* Actions as data: a client builds its input from these without parsing notation. */
 static void expect_action_json(const rtw_state *s, const char *move, const char *json)
 {
-    cJSON *a = rp_action_json(G, s, action_of(s, move));
+    cJSON *a = rp_action_cjson(G, s, action_of(s, move));
     assert_non_null(a);
     cJSON_DeleteItemFromObject(a, "id");
     char *text = cJSON_PrintUnformatted(a);
@@ -1552,7 +1552,7 @@ static void test_actions_as_data(void **unused)
                        "{\"text\":\"pay legion-2\",\"kind\":\"pay\",\"fort\":\"legion-2\"}");
     /* what another clan sees of a placement: a placement, no warrior */
     rp_test_init(G, &s, "players=2 seed=3");
-    cJSON *a = rp_action_json(G, &s, RTW_A_HIDDEN);
+    cJSON *a = rp_action_cjson(G, &s, RTW_A_HIDDEN);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(a, "warrior")));
     assert_int_equal(cJSON_GetObjectItem(a, "slot")->valueint, 1);
     cJSON_Delete(a);
@@ -2222,7 +2222,7 @@ static int check_events_fair(const rtw_state *s, rp_action action)
     for (int viewer = RP_SPECTATOR; viewer < s->players; viewer++) {
         if (viewer == -1)
             continue;
-        cJSON *events = G->events_json(s, action, viewer);
+        cJSON *events = G->json->events(s, action, viewer);
         assert_non_null(events);
         char *mine = kinds[viewer != RP_SPECTATOR];
         mine[0] = '\0';

@@ -65,9 +65,9 @@ static uint64_t play_story(const rp_game *game, uint64_t seed)
             if (viewer == RP_TERMINAL)
                 continue;
             hash = mix_text(hash, rp_viewer_name(game, viewer));
-            hash = mix_json(hash, game->view_json(&st, viewer));
-            if (game->events_json)
-                hash = mix_json(hash, game->events_json(&st, move, viewer));
+            hash = mix_json(hash, game->json->view(&st, viewer));
+            if (game->json->events)
+                hash = mix_json(hash, game->json->events(&st, move, viewer));
         }
         game->apply(&st, move);
         game->state_to_text(&st, text, sizeof text);

@@ -883,10 +883,10 @@ static cJSON *events_of(const wa_state *s, const char *move, rp_action *action)
     rp_error err = {{0}};
     if (rp_parse_move(G, s, move, action, &err) < 0)
         fail_msg("move '%s': %s", move, err.msg);
-    cJSON *told = rp_events(G, s, *action, RP_SPECTATOR, &err);
+    cJSON *told = rp_events_cjson(G, s, *action, RP_SPECTATOR, &err);
     assert_non_null(told);
     for (int seat = 0; seat < 2; seat++) {
-        cJSON *own = rp_events(G, s, *action, seat, &err);
+        cJSON *own = rp_events_cjson(G, s, *action, seat, &err);
         assert_non_null(own);
         if (!cJSON_Compare(own, told, true))
             fail_msg("seat %d is told other events than the spectator", seat);
@@ -929,7 +929,7 @@ static void expect_events(wa_state *s, const char *move, const want_event *want,
 /* The view's "revealed" list, as names separated by spaces. */
 static void revealed_of(const wa_state *s, char *out, size_t size)
 {
-    cJSON *v = G->view_json(s, RP_SPECTATOR);
+    cJSON *v = G->json->view(s, RP_SPECTATOR);
     names_of(cJSON_GetObjectItemCaseSensitive(v, "revealed"), out, size);
     cJSON_Delete(v);
 }
@@ -1584,10 +1584,10 @@ static void test_WA8_spectator_sees_the_public_table(void **unused)
     load(&s, BASE_HEAD " pending=- winner=- deck=REST discard=7S,8S walls0=2C,3C "
                        "shields0=KS army0=6C,9D,10D walls1=4D*,5D shields1=- army1=JD,QH "
                        "stacks=4D:3S" TAIL);
-    cJSON *spectator = G->view_json(&s, RP_SPECTATOR);
+    cJSON *spectator = G->json->view(&s, RP_SPECTATOR);
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(spectator, "seat")));
     for (int seat = 0; seat < 2; seat++) {
-        cJSON *own = G->view_json(&s, seat);
+        cJSON *own = G->json->view(&s, seat);
         assert_int_equal(cJSON_GetObjectItemCaseSensitive(own, "seat")->valueint, seat);
         cJSON_DeleteItemFromObject(own, "seat");
         cJSON *copy = cJSON_Duplicate(spectator, true);
@@ -1608,14 +1608,14 @@ static void test_WA8_spectator_sees_the_public_table(void **unused)
     free(screen);
 }
 
-/* An action and its data form, as rp_action_json gives them ("id" and "text" first). */
+/* An action and its data form, as rp_action_cjson gives them ("id" and "text" first). */
 static void expect_action_json(const wa_state *s, const char *move, const char *json)
 {
     rp_action action;
     rp_error err = {{0}};
     if (rp_parse_move(G, s, move, &action, &err) < 0)
         fail_msg("move '%s': %s", move, err.msg);
-    cJSON *o = rp_action_json(G, s, action);
+    cJSON *o = rp_action_cjson(G, s, action);
     char *text = cJSON_PrintUnformatted(o);
     assert_string_equal(text, json);
     free(text);
@@ -2039,7 +2039,7 @@ static void check_discard_line(const wa_state *s)
     G->render(s, 0, out, false);
     fclose(out);
     uint64_t from_view = 0;
-    cJSON *v = G->view_json(s, 0), *pile = cJSON_GetObjectItem(v, "discard"), *card;
+    cJSON *v = G->json->view(s, 0), *pile = cJSON_GetObjectItem(v, "discard"), *card;
     cJSON_ArrayForEach (card, pile)
         from_view |= BIT(C(card->valuestring));
     cJSON_Delete(v);

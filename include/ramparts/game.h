@@ -8,8 +8,10 @@
  *    list of actions reproduce a game exactly (chance is sampled inside apply);
  *  - legal_actions and apply allocate nothing and do no string work (the hot path);
  *  - actions are integers below num_actions with a text notation both ways;
- *  - hidden information is explicit: view_json(player) shows only what that player may know,
- *    and determinize(player) resamples everything else consistently with that view. */
+ *  - hidden information is explicit: the view of a player (rp_view_text; the hooks of
+ *    ramparts/json.h) shows only what that player may know, and determinize(player) resamples
+ *    everything else consistently with that view.
+ * JSON crosses this interface as text: nothing here ties a caller to a JSON library. */
 #ifndef RAMPARTS_GAME_H
 #define RAMPARTS_GAME_H
 
@@ -33,7 +35,7 @@
 /* current_player() returns a seat >= 0, or this once the game is over. */
 #define RP_TERMINAL (-1)
 
-/* A viewer who sees only public information (a spectator). view_json, render, events_json and
+/* A viewer who sees only public information (a spectator). Views, render, events and
  * determinize take it wherever they take a seat. */
 #define RP_SPECTATOR (-2)
 
@@ -122,8 +124,6 @@ typedef struct rp_config {
     bool seed_given;
     bool players_given;
 } rp_config;
-
-struct cJSON;
 
 /* One named slice of a game's observation tensor (see observation_tensor below): the floats
  * [offset, offset + dims[0] * dims[1] * dims[2]) in row-major order; unused trailing dims
@@ -228,10 +228,6 @@ typedef struct rp_game {
      * reports the options its notation implies. */
     void (*config_of)(const void *st, rp_config *cfg);
 
-    /* What `viewer` (a seat, or RP_SPECTATOR) may know, as a JSON object the caller frees
-     * with cJSON_Delete. Plain data a client renders without parsing text: lists are arrays,
-     * cards are their names, hidden cards are null or counted. */
-    struct cJSON *(*view_json)(const void *st, int viewer);
     /* Replace everything `viewer` (a seat, or RP_SPECTATOR) cannot see by a random assignment
      * consistent with that viewer's view (including the rng that drives future chance). */
     void (*determinize)(void *st, int viewer, rp_rng *rng);
@@ -241,34 +237,13 @@ typedef struct rp_game {
      * hidden information or chance: rp_match_deal_unseen); NULL in two-seat games. */
     void (*determinize_seats)(void *st, uint32_t viewers, rp_rng *rng);
     /* Draw the view of `viewer` (a seat, or RP_SPECTATOR) for a terminal; colour only when
-     * asked. Shows exactly what view_json shows. */
+     * asked. Shows exactly what the view (rp_view_text) shows. */
     void (*render)(const void *st, int viewer, FILE *out, bool color);
 
-    /* An action as data, so a client builds click-to-move input from the legal list without
-     * re-implementing any notation: {"kind": "archers", ...its parts as plain data: "cards",
-     * "wall", "from", "to", "target", "face"...}. rp_action_json adds "id" and "text". */
-    struct cJSON *(*action_json)(const void *st, rp_action action);
-
-    /* What `action` (legal in `before`) did, told to `viewer` (a seat or RP_SPECTATOR): a new
-     * JSON array of the events in order, from the action itself through every consequence it
-     * set off (flips, reveals, captures, draws, reshuffles, scoring, the end of the game),
-     * up to the next decision. The game applies the action to its own copy of `before`. Each
-     * event is an object with
-     *   "kind"   a word for what happened ("play", "draw", "flip", "reveal", "capture",
-     *            "wall-falls", "turn", "game-over"...; each game lists its kinds in
-     *            docs/rules/<game>.md),
-     *   "text"   one plain-English sentence for that viewer, e.g. "Blue flips 9H onto Red's
-     *            wall 3 (7C): 9 beats 7, the wall falls.",
-     *   "seat"   the seat it concerns, when one does,
-     *   "reveal" true when some player learns through it something that was hidden or not yet
-     *            decided by chance (a card drawn or flipped, a warrior turned up, a shuffle);
-     *            set in every viewer's copy of the event,
-     * plus the parts a client needs, as plain data ("cards": names the viewer may see,
-     * "wall", "from", "to", "values", "count"...). An event never names anything the viewer
-     * may not see: a card drawn is named to its owner and counted for everyone else. Two
-     * states the viewer cannot tell apart, an action the viewer observes the same way and
-     * views afterwards the viewer cannot tell apart give identical events. */
-    struct cJSON *(*events_json)(const void *before, rp_action action, int viewer);
+    /* What a viewer may know, what an action is and what it did, as data: the game's JSON
+     * hooks (ramparts/json.h, for callers that build on cJSON; everyone else reads the JSON
+     * as text: rp_view_text, rp_action_json, rp_legal_json, rp_events_json). */
+    const struct rp_game_json *json;
 
     /* Optional: print the numbers the rules take from options or data files (e.g. Rush the
      * Wall's card values), for `ramparts rules GAME key=value`. */
@@ -384,7 +359,9 @@ RP_EXTERN int rp_apply_checked(const rp_game *game, void *st, rp_action action, 
 /* Parse a move given by notation and check that it is legal here. */
 RP_EXTERN int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_action *out,
                             rp_error *err);
-/* A JSON view as text (caller frees with free()), or NULL. */
+/* What `player` (a seat, or RP_SPECTATOR) may know in st, as JSON text (the caller frees it
+ * with free()), or NULL: plain data a client renders without parsing text (lists are arrays,
+ * cards are their names, hidden cards are null or counted; ramparts/json.h's view hook). */
 RP_EXTERN char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty);
 
 /* A seat of st or RP_SPECTATOR. */
@@ -392,17 +369,19 @@ RP_EXTERN bool rp_viewer_ok(const rp_game *game, const void *st, int viewer);
 /* The name of a viewer for people: a seat's name, or "spectator". */
 RP_EXTERN const char *rp_viewer_name(const rp_game *game, int viewer);
 
-/* The events of a legal action for a viewer (see events_json), or NULL with err filled when
- * the action is not legal, the viewer is not valid, or the game does not tell events. */
-RP_EXTERN struct cJSON *rp_events(const rp_game *game, const void *before, rp_action action,
-                                  int viewer, rp_error *err);
+/* The events of a legal action told to a viewer, as JSON text (an array; the caller frees
+ * it; ramparts/json.h's events hook says what they hold), or NULL with err filled when the
+ * action is not legal, the viewer is not valid, or the game does not tell events. */
+RP_EXTERN char *rp_events_json(const rp_game *game, const void *before, rp_action action,
+                               int viewer, rp_error *err);
 /* True when some event of the action (as the spectator is told it) reveals something hidden
  * or decided by chance: such a move can never be taken back in fair play. */
 RP_EXTERN bool rp_action_reveals(const rp_game *game, const void *before, rp_action action);
-/* An action as data with "id" and "text" added; NULL when the game has no action_json. */
-RP_EXTERN struct cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action);
-/* The legal actions of st as a JSON array of rp_action_json objects (empty when over). */
-RP_EXTERN struct cJSON *rp_legal_json(const rp_game *game, const void *st);
+/* An action as data, as JSON text (the caller frees it): the game's action hook
+ * (ramparts/json.h) with "id" and "text" first; NULL when the game has no such hook. */
+RP_EXTERN char *rp_action_json(const rp_game *game, const void *st, rp_action action);
+/* The legal actions of st as JSON text: an array of rp_action_json objects (empty when over). */
+RP_EXTERN char *rp_legal_json(const rp_game *game, const void *st);
 /* The observation of `player` (a seat of st) into out[0 .. size), which must hold the game's
  * observation_size floats: RP_OK, or RP_EUNSUPPORTED / RP_EINVAL / RP_ENOSPACE with err
  * filled and out untouched. */

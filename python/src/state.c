@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "ramparts_py.h"
+#include "ramparts/json.h"
 
 /* ---- State ---- */
 
@@ -614,7 +615,7 @@ static PyObject *state_view(PyObject *self, PyObject *args)
     int viewer;
     if (!PyArg_ParseTuple(args, "|O", &arg) || player_arg(s, arg, true, &viewer) < 0)
         return NULL;
-    return rp_py_json_from_cjson(game_of(s)->view_json(s->st, viewer));
+    return rp_py_json_from_cjson(game_of(s)->json->view(s->st, viewer));
 }
 
 static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
@@ -708,7 +709,7 @@ static PyObject *state_events(PyObject *self, PyObject *args, PyObject *kwargs)
     if (viewer_arg && rp_py_viewer(s->game, s->st, viewer_arg, "viewer", true, &viewer) < 0)
         return NULL;
     rp_error err;
-    cJSON *events = rp_events(game_of(s), s->st, action, viewer, &err);
+    cJSON *events = rp_events_cjson(game_of(s), s->st, action, viewer, &err);
     if (!events) {
         PyErr_Format(PyExc_ValueError, "action %u: %s", (unsigned)action, err.msg);
         return NULL;
@@ -723,7 +724,7 @@ static PyObject *state_action_data(PyObject *self, PyObject *arg)
     rp_action action;
     if (rp_py_action(s->game, arg, &action) < 0)
         return NULL;
-    cJSON *json = rp_action_json(game_of(s), s->st, action);
+    cJSON *json = rp_action_cjson(game_of(s), s->st, action);
     if (!json) {
         PyErr_Format(PyExc_ValueError, "action %u has no data form here", (unsigned)action);
         return NULL;
@@ -890,7 +891,7 @@ static int write_events(const rp_game *game, const void *st, rp_action action, i
                         FILE *out)
 {
     rp_error err;
-    cJSON *events = rp_events(game, st, action, viewer, &err);
+    cJSON *events = rp_events_cjson(game, st, action, viewer, &err);
     if (!events) {
         PyErr_Format(PyExc_RuntimeError, "%s: %s", game->id, err.msg);
         return -1;

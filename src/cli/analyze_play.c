@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "ramparts/json.h"
 
 #define MAX_FEATURES 256
 #define FEATURE_NAME 48
@@ -107,9 +108,10 @@ static void add_cards(an_collector *c, const cJSON *v, int seat, bool held)
  * played), draws left out (a card drawn is not a card played). */
 static void note_events(an_collector *c, const void *st, int mover, rp_action action)
 {
-    if (!c->game->events_json)
+    const struct rp_game_json *json = c->game->json;
+    if (!json || !json->events)
         return;
-    cJSON *events = c->game->events_json(st, action, RP_SPECTATOR);
+    cJSON *events = json->events(st, action, RP_SPECTATOR);
     const cJSON *e;
     cJSON_ArrayForEach (e, events) {
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(e, "kind");
@@ -142,7 +144,8 @@ static bool is_word(char *text)
  * first word of its notation when that is a word. */
 static void note_action(an_collector *c, const void *st, int mover, rp_action action)
 {
-    cJSON *data = c->game->action_json ? c->game->action_json(st, action) : NULL;
+    const struct rp_game_json *json = c->game->json;
+    cJSON *data = json && json->action ? json->action(st, action) : NULL;
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(data, "kind");
     if (cJSON_IsString(kind)) {
         add_feature(c, "kind", kind->valuestring, mover, false);
@@ -162,7 +165,7 @@ static void note_action(an_collector *c, const void *st, int mover, rp_action ac
 static void note_hands(an_collector *c, const void *st, int players)
 {
     for (int p = 0; p < players; p++) {
-        cJSON *view = c->game->view_json ? c->game->view_json(st, p) : NULL;
+        cJSON *view = rp_view_cjson(c->game, st, p);
         const cJSON *hand = cJSON_GetObjectItemCaseSensitive(view, "hand");
         if (cJSON_IsArray(hand)) {
             add_cards(c, hand, p, true);

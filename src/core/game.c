@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/legal.h"
+#include "ramparts/json.h"
 #include "options.h"
 
 int(rp_fail)(rp_error *err, int code, const char *fmt, ...) /* (): not the analyzer's macro */
@@ -281,14 +282,22 @@ int rp_parse_move(const rp_game *game, const void *st, const char *text, rp_acti
     return RP_OK;
 }
 
+cJSON *rp_view_cjson(const rp_game *game, const void *st, int player)
+{
+    return game->json && game->json->view ? game->json->view(st, player) : NULL;
+}
+
+/* A tree as JSON text (NULL for none), the tree freed. */
+static char *print_tree(cJSON *tree, bool pretty)
+{
+    char *text = tree ? (pretty ? cJSON_Print(tree) : cJSON_PrintUnformatted(tree)) : NULL;
+    cJSON_Delete(tree);
+    return text;
+}
+
 char *rp_view_text(const rp_game *game, const void *st, int player, bool pretty)
 {
-    cJSON *view = game->view_json(st, player);
-    if (!view)
-        return NULL;
-    char *text = pretty ? cJSON_Print(view) : cJSON_PrintUnformatted(view);
-    cJSON_Delete(view);
-    return text;
+    return print_tree(rp_view_cjson(game, st, player), pretty);
 }
 
 /* ---- viewers, events and actions as data ---- */
@@ -303,10 +312,10 @@ const char *rp_viewer_name(const rp_game *game, int viewer)
     return viewer == RP_SPECTATOR ? "spectator" : rp_seat_name(game, viewer);
 }
 
-cJSON *rp_events(const rp_game *game, const void *before, rp_action action, int viewer,
-                 rp_error *err)
+cJSON *rp_events_cjson(const rp_game *game, const void *before, rp_action action, int viewer,
+                       rp_error *err)
 {
-    if (!game->events_json) {
+    if (!game->json || !game->json->events) {
         rp_fail(err, RP_EUNSUPPORTED, "%s does not tell events", game->id);
         return NULL;
     }
@@ -322,15 +331,24 @@ cJSON *rp_events(const rp_game *game, const void *before, rp_action action, int 
         rp_fail(err, RP_EILLEGAL, "action %u is not legal here", (unsigned)action);
         return NULL;
     }
-    cJSON *events = game->events_json(before, action, viewer);
+    cJSON *events = game->json->events(before, action, viewer);
     if (!events)
         rp_fail(err, RP_ENOMEM, "out of memory");
     return events;
 }
 
+char *rp_events_json(const rp_game *game, const void *before, rp_action action, int viewer,
+                     rp_error *err)
+{
+    char *text = print_tree(rp_events_cjson(game, before, action, viewer, err), false);
+    if (!text && err && !err->msg[0])
+        rp_fail(err, RP_ENOMEM, "out of memory");
+    return text;
+}
+
 bool rp_action_reveals(const rp_game *game, const void *before, rp_action action)
 {
-    cJSON *events = rp_events(game, before, action, RP_SPECTATOR, NULL);
+    cJSON *events = rp_events_cjson(game, before, action, RP_SPECTATOR, NULL);
     if (!events) /* without events nothing is known to be safe to take back */
         return true;
     bool reveals = false;
@@ -342,11 +360,11 @@ bool rp_action_reveals(const rp_game *game, const void *before, rp_action action
     return reveals;
 }
 
-cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action)
+cJSON *rp_action_cjson(const rp_game *game, const void *st, rp_action action)
 {
-    if (!game->action_json)
+    if (!game->json || !game->json->action)
         return NULL;
-    cJSON *o = game->action_json(st, action);
+    cJSON *o = game->json->action(st, action);
     if (!o)
         return NULL;
     char text[RP_ACTION_TEXT];
@@ -362,13 +380,18 @@ cJSON *rp_action_json(const rp_game *game, const void *st, rp_action action)
     return o;
 }
 
-cJSON *rp_legal_json(const rp_game *game, const void *st)
+char *rp_action_json(const rp_game *game, const void *st, rp_action action)
+{
+    return print_tree(rp_action_cjson(game, st, action), false);
+}
+
+cJSON *rp_legal_cjson(const rp_game *game, const void *st)
 {
     cJSON *arr = cJSON_CreateArray();
     rp_action legal[RP_MAX_LEGAL];
     int n = game->legal_actions(st, legal);
     for (int i = 0; i < n && arr; i++) {
-        cJSON *a = rp_action_json(game, st, legal[i]);
+        cJSON *a = rp_action_cjson(game, st, legal[i]);
         if (!a) {
             char text[RP_ACTION_TEXT];
             game->action_to_text(st, legal[i], text, sizeof text);
@@ -379,6 +402,11 @@ cJSON *rp_legal_json(const rp_game *game, const void *st)
         cJSON_AddItemToArray(arr, a);
     }
     return arr;
+}
+
+char *rp_legal_json(const rp_game *game, const void *st)
+{
+    return print_tree(rp_legal_cjson(game, st), false);
 }
 
 void rp_config_of(const rp_game *game, const void *st, const rp_config *base, rp_config *out)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ramparts/json.h"
 
 /* A history index that names a position: 0 to length (length: now). */
 static int check_at(const rp_match *m, size_t i, rp_error *err)
@@ -39,7 +40,7 @@ char *rp_match_view_at(const rp_match *m, size_t i, int viewer, bool pretty, rp_
 {
     if (check_at(m, i, err) < 0 || check_viewer(m, viewer, err) < 0)
         return NULL;
-    return print_json(m->game->view_json(rp__state_at(m, i), viewer), pretty, err);
+    return print_json(m->game->json->view(rp__state_at(m, i), viewer), pretty, err);
 }
 
 char *rp_match_view(const rp_match *m, int viewer, bool pretty, rp_error *err)
@@ -93,8 +94,9 @@ char *rp_match_events(const rp_match *m, size_t i, int viewer, rp_error *err)
         return NULL;
     const void *before = rp__state_at(m, i);
     const rp_action action = m->history[i].action;
-    cJSON *events = m->game->events_json ? rp_events(m->game, before, action, viewer, err)
-                                         : plain_move_event(m->game, before, action, viewer);
+    cJSON *events = m->game->json && m->game->json->events
+                        ? rp_events_cjson(m->game, before, action, viewer, err)
+                        : plain_move_event(m->game, before, action, viewer);
     return events ? print_json(events, false, err) : NULL;
 }
 
@@ -118,7 +120,7 @@ int rp_match_legal(const rp_match *m, rp_action *out)
 
 char *rp_match_legal_json(const rp_match *m, rp_error *err)
 {
-    return print_json(rp_match_over(m) ? cJSON_CreateArray() : rp_legal_json(m->game, &m->state),
+    return print_json(rp_match_over(m) ? cJSON_CreateArray() : rp_legal_cjson(m->game, &m->state),
                       false, err);
 }
 
@@ -128,7 +130,7 @@ char *rp_match_action_json(const rp_match *m, rp_action action, rp_error *err)
         rp_fail(err, RP_EILLEGAL, "not a legal move here");
         return NULL;
     }
-    cJSON *json = rp_action_json(m->game, &m->state, action);
+    cJSON *json = rp_action_cjson(m->game, &m->state, action);
     if (!json) {
         rp_fail(err, RP_EUNSUPPORTED, "%s does not describe its moves", m->game->id);
         return NULL;

@@ -8,6 +8,7 @@
 
 #include "preview.h"
 #include "request.h"
+#include "ramparts/json.h"
 
 #define PREVIEW_WORLDS_DEFAULT 16
 #define PREVIEW_WORLDS_MAX 32
@@ -66,13 +67,13 @@ static bool play_in_world(const rp_game *g, const void *world, const char *move,
     rp_action a;
     if (rp_parse_move(g, world, move, &a, NULL) < 0)
         return false;
-    *events = rp_events(g, world, a, viewer, NULL);
+    *events = rp_events_cjson(g, world, a, viewer, NULL);
     if (!*events)
         return false;
     rp_state after;
     rp_state_copy(g, &after, world);
     g->apply(&after, a);
-    *view_after = g->view_json(&after, viewer);
+    *view_after = g->json->view(&after, viewer);
     return true;
 }
 
@@ -87,7 +88,7 @@ static cJSON *preview_move(const rp_game *g, const rp_state *worlds, int count, 
     int agreed = 0;
     bool determined = play_in_world(g, &worlds[0], move, viewer, &first, &first_view);
     if (determined) {
-        cJSON *before = g->view_json(&worlds[0], viewer);
+        cJSON *before = g->json->view(&worlds[0], viewer);
         agreed = first_news(first, before);
         determined = agreed == cJSON_GetArraySize(first);
         cJSON_Delete(before);
@@ -180,7 +181,7 @@ cJSON *rw_op_preview(const cJSON *req, rp_error *err)
     draw_worlds(g, &given, (int)viewer, (uint64_t)seed, w, (int)worlds);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "ok", true);
-    cJSON *view = g->view_json(&given, (int)viewer);
+    cJSON *view = g->json->view(&given, (int)viewer);
     cJSON_AddItemToObject(o, "view", view ? view : cJSON_CreateNull());
     cJSON *previews = cJSON_AddArrayToObject(o, "previews");
     const cJSON *m;

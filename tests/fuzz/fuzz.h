@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ramparts/game.h"
+#include "ramparts/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -106,8 +107,8 @@ static inline void fuzz_check_state(const rp_game *game, const void *st, rp_rng 
                        game->action_from_text(st, move, &again, &err) == RP_OK && again == legal[i],
                    "%s: the notation of action %u does not read back", game->id,
                    (unsigned)legal[i]);
-        if (game->action_json) {
-            cJSON *data = game->action_json(st, legal[i]);
+        if (game->json->action) {
+            cJSON *data = game->json->action(st, legal[i]);
             FUZZ_CHECK(data != NULL, "%s: action %u has no data form", game->id,
                        (unsigned)legal[i]);
             cJSON_Delete(data);
@@ -116,12 +117,12 @@ static inline void fuzz_check_state(const rp_game *game, const void *st, rp_rng 
     for (int viewer = RP_SPECTATOR; viewer < game->num_players(st); viewer++) {
         if (viewer == RP_TERMINAL)
             continue;
-        cJSON *view = game->view_json(st, viewer);
+        cJSON *view = game->json->view(st, viewer);
         FUZZ_CHECK(view != NULL, "%s: no view for %d", game->id, viewer);
         rp_state sample;
         rp_state_copy(game, &sample, st);
         game->determinize(&sample, viewer, rng);
-        cJSON *seen = game->view_json(&sample, viewer);
+        cJSON *seen = game->json->view(&sample, viewer);
         FUZZ_CHECK(cJSON_Compare(view, seen, true), "%s: determinizing for %d changed the view",
                    game->id, viewer);
         cJSON_Delete(view);
@@ -137,8 +138,8 @@ static inline void fuzz_play(const rp_game *game, void *st, int moves, rp_rng *r
     for (int m = 0; m < moves && game->current_player(st) != RP_TERMINAL; m++) {
         const int n = game->legal_actions(st, legal);
         const rp_action action = legal[rp_rng_below(rng, (uint32_t)n)];
-        if (m == 0 && game->events_json) {
-            cJSON *events = game->events_json(st, action, RP_SPECTATOR);
+        if (m == 0 && game->json->events) {
+            cJSON *events = game->json->events(st, action, RP_SPECTATOR);
             FUZZ_CHECK(cJSON_IsArray(events), "%s: no events for a legal action", game->id);
             cJSON_Delete(events);
         }

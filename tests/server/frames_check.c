@@ -20,6 +20,7 @@
 
 #include "auth.h"
 #include "ramparts/engine.h"
+#include "ramparts/json.h"
 
 #define MAX_REPORTED 25
 
@@ -224,7 +225,7 @@ static void check_move(long line, const replay *r, const cJSON *cause, int viewe
     } else if (move) {
         fail(line, "move %zu: viewer %d is told the notation of seat %d's move", ply, viewer, seat);
     }
-    cJSON *events = rp_events(g, before, action, viewer, NULL);
+    cJSON *events = rp_events_cjson(g, before, action, viewer, NULL);
     compare(line, "events", cJSON_GetObjectItemCaseSensitive(cause, "events"),
             events ? events : cJSON_CreateNull());
 }
@@ -381,8 +382,8 @@ static void check_sample(long line, const replay *r, const cJSON *sample, int vi
         fail(line, "the sample is not a state's notation: %s", err.msg);
         return;
     }
-    cJSON *seen = g->view_json(&world, viewer);
-    compare(line, "the sample's view", seen, g->view_json(st, viewer));
+    cJSON *seen = g->json->view(&world, viewer);
+    compare(line, "the sample's view", seen, g->json->view(st, viewer));
     cJSON_Delete(seen);
     char real[RP_STATE_TEXT];
     g->state_to_text(st, real, sizeof real);
@@ -409,13 +410,13 @@ static void check_state(long line, const replay *r, const cJSON *f, int viewer, 
     compare(line, "you", cJSON_GetObjectItemCaseSensitive(f, "you"), you);
     if (started)
         compare(line, "view", cJSON_GetObjectItemCaseSensitive(f, "view"),
-                g->view_json(st, viewer));
+                g->json->view(st, viewer));
     const int to_move = strcmp(status->valuestring, "live") == 0 ? g->current_player(st) : -1;
     compare(line, "to_move", cJSON_GetObjectItemCaseSensitive(f, "to_move"),
             to_move >= 0 ? cJSON_CreateNumber(to_move) : cJSON_CreateNull());
     const cJSON *legal = cJSON_GetObjectItemCaseSensitive(f, "legal");
     if (to_move >= 0 && to_move == viewer)
-        compare(line, "legal", legal, rp_legal_json(g, st));
+        compare(line, "legal", legal, rp_legal_cjson(g, st));
     else if (legal)
         fail(line, "viewer %d is sent a legal list at ply %zu, not its turn", viewer, ply);
     const cJSON *sample = cJSON_GetObjectItemCaseSensitive(f, "sample");

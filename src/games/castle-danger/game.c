@@ -2,6 +2,7 @@
 #include "games/castle-danger/internal.h"
 
 #include "core/check.h"
+#include "ramparts/json.h"
 
 /* ---- options ---- */
 
@@ -40,6 +41,13 @@ static int cd_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(cd_apply, rp_castle_danger)
 
+
+/* What a viewer may know, what an action is, what it did (ramparts/json.h). */
+static const struct rp_game_json cd_json = {
+    .view = cd_view_json,
+    .action = cd_action_json,
+    .events = cd_events_json,
+};
 const rp_game rp_castle_danger = {
     .id = CD_ID,
     .title = "Castle Danger",
@@ -80,11 +88,9 @@ const rp_game rp_castle_danger = {
     .state_from_text = cd_state_from_text,
     .state_ok = cd_state_ok,
     .config_of = cd_config_of,
-    .view_json = cd_view_json,
+    .json = &cd_json,
     .determinize = cd_determinize,
     .render = cd_render,
-    .action_json = cd_action_json,
-    .events_json = cd_events_json,
     /* No numbers from options or data files beyond the turn limit, which the view shows. */
     .describe = NULL,
     .explain_illegal = cd_explain_illegal,

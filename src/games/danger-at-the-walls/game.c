@@ -3,6 +3,7 @@
 #include "games/danger-at-the-walls/internal.h"
 
 #include "core/check.h"
+#include "ramparts/json.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                    */
@@ -28,6 +29,13 @@ static int dw_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(dw_apply, rp_danger_at_the_walls)
 
+
+/* What a viewer may know, what an action is, what it did (ramparts/json.h). */
+static const struct rp_game_json dw_json = {
+    .view = dw_view_json,
+    .action = dw_action_json,
+    .events = dw_events_json,
+};
 const rp_game rp_danger_at_the_walls = {
     .id = DW_ID,
     .title = "Danger at the Walls",
@@ -67,11 +75,9 @@ const rp_game rp_danger_at_the_walls = {
     .state_from_text = dw_state_from_text,
     .state_ok = dw_state_ok,
     .config_of = dw_config_of,
-    .view_json = dw_view_json,
+    .json = &dw_json,
     .determinize = dw_determinize,
     .render = dw_render,
-    .action_json = dw_action_json,
-    .events_json = dw_events_json,
     .describe = NULL, /* no numbers come from options or data files */
     .explain_illegal = dw_explain_illegal,
     .moves_summary = dw_moves_summary, /* every Archer combination on five walls: a long list */

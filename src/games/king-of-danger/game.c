@@ -3,6 +3,7 @@
 #include "games/king-of-danger/internal.h"
 
 #include "core/check.h"
+#include "ramparts/json.h"
 
 /* ---- options: the table (init in rules.c reads the dealer as value[0]) and the options a
  * state is played under ---- */
@@ -39,6 +40,13 @@ static int kd_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(kd_apply, rp_king_of_danger)
 
+
+/* What a viewer may know, what an action is, what it did (ramparts/json.h). */
+static const struct rp_game_json kd_json = {
+    .view = kd_view_json,
+    .action = kd_action_json,
+    .events = kd_events_json,
+};
 const rp_game rp_king_of_danger = {
     .id = KD_ID,
     .title = "King of Danger",
@@ -81,12 +89,10 @@ const rp_game rp_king_of_danger = {
     .state_from_text = kd_state_from_text,
     .state_ok = kd_state_ok,
     .config_of = kd_config_of,
-    .view_json = kd_view_json,
+    .json = &kd_json,
     .determinize = kd_determinize,
     .determinize_seats = kd_determinize_seats,
     .render = kd_render,
-    .action_json = kd_action_json,
-    .events_json = kd_events_json,
     .describe = NULL, /* no numbers come from options or data files */
     .explain_illegal = kd_explain_illegal,
     .moves_summary = NULL, /* a seat has few cards to play from: the numbered list is short */

@@ -4,6 +4,7 @@
 #include "games/rush-the-wall/internal.h"
 
 #include "core/check.h"
+#include "ramparts/json.h"
 
 /* ---- options ---- */
 
@@ -50,6 +51,13 @@ static int rtw_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(rtw_apply, rp_rush_the_wall)
 
+
+/* What a viewer may know, what an action is, what it did (ramparts/json.h). */
+static const struct rp_game_json rtw_json = {
+    .view = rtw_view_json,
+    .action = rtw_action_json,
+    .events = rtw_events_json,
+};
 const rp_game rp_rush_the_wall = {
     .id = RTW_ID,
     .title = "Rush the Wall",
@@ -96,12 +104,10 @@ const rp_game rp_rush_the_wall = {
     .state_from_text = rtw_state_from_text,
     .state_ok = rtw_state_ok,
     .config_of = rtw_config_of,
-    .view_json = rtw_view_json,
+    .json = &rtw_json,
     .determinize = rtw_determinize,
     .determinize_seats = rtw_determinize_seats,
     .render = rtw_render,
-    .action_json = rtw_action_json,
-    .events_json = rtw_events_json,
     .describe = rtw_describe, /* the card values in use: the rulebook gives only Arch'r's */
     .explain_illegal = rtw_explain_illegal,
     .moves_summary = NULL, /* at most nine legal moves */

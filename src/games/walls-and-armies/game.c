@@ -4,6 +4,7 @@
 #include "games/walls-and-armies/internal.h"
 
 #include "core/check.h"
+#include "ramparts/json.h"
 
 /* ------------------------------------------------------------------------------------------
  * Options: the table (rows in internal.h) and the options a state is played under */
@@ -39,6 +40,13 @@ static void wa_reseed(void *st, rp_rng *rng)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(wa_apply, rp_walls_and_armies)
 
+
+/* What a viewer may know, what an action is, what it did (ramparts/json.h). */
+static const struct rp_game_json wa_json = {
+    .view = wa_view_json,
+    .action = wa_action_json,
+    .events = wa_events_json,
+};
 const rp_game rp_walls_and_armies = {
     .id = WA_ID,
     .title = "Walls and Armies",
@@ -74,11 +82,9 @@ const rp_game rp_walls_and_armies = {
     .state_from_text = wa_state_from_text,
     .state_ok = wa_state_ok,
     .config_of = wa_config_of,
-    .view_json = wa_view_json,
+    .json = &wa_json,
     .determinize = wa_determinize,
     .render = wa_render,
-    .action_json = wa_action_json,
-    .events_json = wa_events_json,
     .describe = NULL, /* no numbers come from options or data beyond the cap */
     .explain_illegal = wa_explain_illegal,
     .moves_summary = NULL, /* the legal list is short */
