@@ -378,7 +378,8 @@ void rp_test_check_events(const rp_game *game, const void *st, const void *sampl
 
     cJSON *events = game->json->events(st, action, viewer);
     assert_non_null(events);
-    cJSON *view_before = game->json->view(st, viewer), *view_after = game->json->view(&after, viewer);
+    cJSON *view_before = game->json->view(st, viewer),
+          *view_after = game->json->view(&after, viewer);
     char *shown = NULL;
     size_t len = 0;
     collect_strings(view_before, &shown, &len);

@@ -41,7 +41,6 @@ static int cd_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(cd_apply, rp_castle_danger)
 
-
 /* What a viewer may know, what an action is, what it did (ramparts/json.h). */
 static const struct rp_game_json cd_json = {
     .view = cd_view_json,

@@ -29,7 +29,6 @@ static int dw_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(dw_apply, rp_danger_at_the_walls)
 
-
 /* What a viewer may know, what an action is, what it did (ramparts/json.h). */
 static const struct rp_game_json dw_json = {
     .view = dw_view_json,

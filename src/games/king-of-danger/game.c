@@ -40,7 +40,6 @@ static int kd_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(kd_apply, rp_king_of_danger)
 
-
 /* What a viewer may know, what an action is, what it did (ramparts/json.h). */
 static const struct rp_game_json kd_json = {
     .view = kd_view_json,

@@ -51,7 +51,6 @@ static int rtw_max_game_length(const void *st)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(rtw_apply, rp_rush_the_wall)
 
-
 /* What a viewer may know, what an action is, what it did (ramparts/json.h). */
 static const struct rp_game_json rtw_json = {
     .view = rtw_view_json,

@@ -40,7 +40,6 @@ static void wa_reseed(void *st, rp_rng *rng)
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */
 RP_CHECKED_APPLY_DEFINE(wa_apply, rp_walls_and_armies)
 
-
 /* What a viewer may know, what an action is, what it did (ramparts/json.h). */
 static const struct rp_game_json wa_json = {
     .view = wa_view_json,
