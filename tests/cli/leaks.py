@@ -9,7 +9,7 @@ the events of move k none that were secret both before and after it (a card turn
 move is named by it), and the board after move k none secret after it.
 
 Games per (game, viewer): RAMPARTS_CLI_GAMES (default 8, `make test`'s size; `make soak` runs
-96). Usage: leaks.py RAMPARTS
+48). Usage: leaks.py RAMPARTS
 """
 import os
 import re
