@@ -102,8 +102,6 @@ static void random_ending(const rp_game *game, rp_rng *rng, rp_match *m)
     uint32_t losers = reason == RP_END_AGREED ? 0 : 1u << rp_rng_below(rng, (uint32_t)players);
     if (players > 2 && reason != RP_END_AGREED && rp_rng_below(rng, 2))
         losers |= 1u << rp_rng_below(rng, (uint32_t)players); /* maybe a second */
-    if (losers == (1u << players) - 1)
-        losers &= ~1u; /* someone must not lose */
     const int rc = rp_match_end(m, reason, losers, NULL);
     const bool allowed = reason != RP_END_AGREED || (game->flags & RP_CAN_DRAW);
     assert_int_equal(rc, allowed && (losers || reason >= RP_END_AGREED) ? RP_OK : RP_EINVAL);
@@ -579,10 +577,122 @@ static void two_seat_games_refuse_a_resample_for_several(void **unused)
     }
 }
 
+/* Issue 40: every ending that is not a rules ending is an entry of the match with its reason and
+ * its losers: each reason's rules, the shares it gives, the [end ...] line and [result] it
+ * writes, and a record that says otherwise refused. */
+static void endings_belong_to_the_match(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        rp_error err;
+        rp_match *m = seeded_match(game, 40);
+        const int players = rp_match_players(m);
+        /* What each reason takes. */
+        assert_int_equal(rp_match_end(m, RP_END_TIME, 0, &err), RP_EINVAL);
+        assert_non_null(strstr(err.msg, "needs the seats that lose"));
+        assert_int_equal(rp_match_end(m, RP_END_AGREED, 1, &err), RP_EINVAL);
+        assert_non_null(strstr(err.msg, "no loser"));
+        assert_int_equal(rp_match_end(m, RP_END_ABANDONED, 1u << players, &err), RP_EINVAL);
+        assert_int_equal(rp_match_end(m, RP_END_RESIGNED, 3, &err), RP_EINVAL);
+        assert_int_equal(rp_match_end(m, RP_NUM_ENDS, 1, &err), RP_EINVAL);
+        assert_false(rp_match_over(m)); /* every refusal left it as it was */
+        const bool draws = game->flags & RP_CAN_DRAW;
+        assert_int_equal(rp_match_end(m, RP_END_AGREED, 0, &err), draws ? RP_OK : RP_EINVAL);
+        if (!draws) {
+            assert_non_null(strstr(err.msg, "always has a winner"));
+            assert_int_equal(rp_match_end(m, RP_END_TIME, 1u << (players - 1), &err), RP_OK);
+        }
+        /* Over: nothing more is played or ended, and the shares are the ending's. */
+        assert_true(rp_match_over(m));
+        assert_int_equal(rp_match_to_move(m), RP_TERMINAL);
+        rp_action legal[RP_MAX_LEGAL];
+        assert_int_equal(rp_match_legal(m, legal), 0);
+        assert_int_equal(rp_match_resign(m, 0, &err), RP_EOVER);
+        double r[RP_MAX_PLAYERS];
+        rp_match_returns(m, r);
+        char status[240], want[256];
+        if (draws) {
+            for (int p = 0; p < players; p++)
+                assert_true(r[p] == 1.0 / players);
+            assert_int_equal(rp_match_end_reason(m), RP_END_AGREED);
+            rp_match_status(m, status, sizeof status);
+            assert_int_equal(strncmp(status, "over agreed returns", 19), 0);
+        } else {
+            assert_true(r[players - 1] == 0.0);
+            for (int p = 0; p < players - 1; p++)
+                assert_true(r[p] == 1.0 / (players - 1));
+            assert_int_equal(rp_match_losers(m), 1u << (players - 1));
+            rp_match_status(m, status, sizeof status);
+            snprintf(want, sizeof want, "over time %d returns", players - 1);
+            assert_int_equal(strncmp(status, want, strlen(want)), 0);
+        }
+        /* The record ends with the ending's line and replays to the same result. */
+        char *text = record_text(m);
+        assert_non_null(strstr(text, draws ? "\n[end agreed]\n" : "\n[end time "));
+        snprintf(want, sizeof want, "[result %s]", status);
+        assert_non_null(strstr(text, want));
+        rp_match *back = read_text(text, &err);
+        if (!back)
+            fail_msg("%s: %s\n%s", game->id, err.msg, text);
+        expect_same_match(m, back, text);
+        rp_match_free(back);
+        /* An [end] line that does not hold is refused with its line. */
+        const char *bad[][2] = {
+            {"[end bogus 1]", "[end WORD] or [end WORD SEAT[+SEAT...]] expected"},
+            {"[end time]", "needs the seats that lose"},
+            {"[end agreed 0]", "no loser"},
+            {"[end resigned 0+1]", "one seat resigns at a time"},
+            {"[end time 9]", "[end WORD] or [end WORD SEAT[+SEAT...]] expected"},
+        };
+        const int end_line = line_of(text, draws ? "[end agreed]" : "[end time ");
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            char *t = with_line(text, end_line, bad[k][0]);
+            expect_refused(t, bad[k][1], game->id);
+            free(t);
+        }
+        free(text);
+        rp_match_free(m);
+    }
+}
+
+/* A solo player may resign too: then every seat has lost and nobody wins (Rush the Wall with
+ * one clan and a neutral, where the rules would give the player the whole win, RTW-P6). */
+static void a_solo_resignation_leaves_no_winner(void **unused)
+{
+    (void)unused;
+    const rp_game *game = rp_game_find("rush-the-wall");
+    assert_non_null(game);
+    rp_config cfg;
+    rp_config_default(game, &cfg);
+    assert_int_equal(rp_config_set(game, &cfg, "players=1", NULL), RP_OK);
+    rp_match *m = rp_match_new(game, &cfg, NULL);
+    assert_non_null(m);
+    assert_int_equal(rp_match_players(m), 1);
+    assert_int_equal(rp_match_resign(m, 0, NULL), RP_OK);
+    double r[RP_MAX_PLAYERS];
+    rp_match_returns(m, r);
+    assert_true(r[0] == 0.0);
+    char status[128];
+    rp_match_status(m, status, sizeof status);
+    assert_string_equal(status, "over resigned 0 returns 0");
+    char *text = record_text(m);
+    rp_error err;
+    rp_match *back = read_text(text, &err);
+    if (!back)
+        fail_msg("%s\n%s", err.msg, text);
+    expect_same_match(m, back, text);
+    rp_match_free(back);
+    free(text);
+    rp_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(records_replay_exactly),
+        cmocka_unit_test(endings_belong_to_the_match),
+        cmocka_unit_test(a_solo_resignation_leaves_no_winner),
         cmocka_unit_test(broken_records_are_refused),
         cmocka_unit_test(two_humans_with_an_ai_get_a_new_deal),
         cmocka_unit_test(two_seat_games_refuse_a_resample_for_several),

@@ -229,8 +229,9 @@ RP_EXTERN int rp_match_position_text(const rp_match *m, char *buf, size_t size, 
 /* ---- the end ---- */
 
 /* End the match other than by its rules: `losers` (bit p for seat p) lose, the others share
- * the win. RESIGNED takes one seat, TIME and ABANDONED at least one, AGREED none (and a game
- * that can end drawn: RP_CAN_DRAW); ADJUDICATED and DECIDED any but every seat. Refused (the
+ * the win; when every seat loses (a solo player resigns, a double forfeit) nobody wins and
+ * every share is 0. RESIGNED takes one seat, TIME and ABANDONED at least one, AGREED none
+ * (and a game that can end drawn: RP_CAN_DRAW), ADJUDICATED and DECIDED any. Refused (the
  * match unchanged) once over. */
 RP_EXTERN int rp_match_end(rp_match *m, rp_end reason, uint32_t losers, rp_error *err);
 /* `seat` resigns: rp_match_end(m, RP_END_RESIGNED, 1u << seat, err). */
@@ -241,7 +242,7 @@ RP_EXTERN bool rp_match_over(const rp_match *m);
 RP_EXTERN rp_end rp_match_end_reason(const rp_match *m);
 RP_EXTERN uint32_t rp_match_losers(const rp_match *m);
 /* Each seat's share of the win once over (see returns in game.h; losers of an ending get 0,
- * the others share 1), all 0 before. */
+ * the others share 1, nobody anything when every seat lost), all 0 before. */
 RP_EXTERN void rp_match_returns(const rp_match *m, double *out);
 /* "ongoing", or "over winner N returns R0 R1 ..." / "over shared returns ..." (the rules), or
  * "over resigned N returns ...", "over time N returns ...", "over abandoned 0+2 returns ...",

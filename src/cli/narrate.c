@@ -60,6 +60,10 @@ static void winners_line(const rp_match *m, FILE *out)
             winners |= 1u << p;
             count++;
         }
+    if (count == 0) { /* every seat lost an ending: a solo resignation, a double forfeit */
+        fprintf(out, "Nobody wins.\n");
+        return;
+    }
     seat_list(game, winners, out);
     fprintf(out, count == 1         ? " wins.\n"
                  : count == players ? " share a draw.\n"
@@ -79,6 +83,8 @@ static void ending_line(const rp_match *m, FILE *out)
         if (rp_match_players(m) == 2)
             fprintf(out, "%s resigns: %s wins.\n", rp_seat_name(game, seat),
                     rp_seat_name(game, 1 - seat));
+        else if (losers == (1u << rp_match_players(m)) - 1)
+            fprintf(out, "%s resigns: nobody wins.\n", rp_seat_name(game, seat));
         else
             fprintf(out, "%s resigns: the game ends and the others share the win.\n",
                     rp_seat_name(game, seat));

@@ -44,8 +44,6 @@ static int check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error
     if (losers & ~every)
         return rp_fail(err, RP_EINVAL, "no such seat among the losers: seats are 0 to %d",
                        players - 1);
-    if (losers == every)
-        return rp_fail(err, RP_EINVAL, "someone must not lose: every seat would lose");
     switch (reason) {
     case RP_END_RESIGNED:
         if (count != 1)
@@ -63,7 +61,7 @@ static int check_end(const rp_match *m, rp_end reason, uint32_t losers, rp_error
             return rp_fail(err, RP_EINVAL, "%s always has a winner: no draw can be agreed",
                            m->game->title);
         break;
-    default: /* adjudicated, decided: any losers but everyone */
+    default: /* adjudicated, decided: any losers, everyone included */
         break;
     }
     return RP_OK;
