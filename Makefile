@@ -36,13 +36,13 @@ sanitize-build: deps
 test: sanitize-build
 	ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
-# Every property run at its full size (10,000 random games per game: RAMPARTS_SOAK=1, see
-# tests/support.h; make test plays at most 150), the command-line harnesses larger (leaks
-# 6 times, undo and hotseat 4 times), the server's five-minute soak (resident set and WAL
-# flat), every option combination played to its end, the browser's two-person game of every
-# game (make test plays two), the Python searches' ten games, the cluster's rolling and
-# PostgreSQL restarts, and 20 kill -9s under load (make test 10): the tests whose size the
-# environment sets (README, Tests and checks). The tests of those families whose size nothing
+# Every property run at its full size (6,000 random games a game and player count:
+# RAMPARTS_SOAK=1, RP_TEST_SOAK_GAMES in tests/support.h; make test plays at most 150), the
+# command-line harnesses larger (leaks 6 times, undo and hotseat 4 times), the server's
+# five-minute soak (resident set and WAL flat), every option combination played to its end,
+# the browser's two-person game of every game (make test plays two), the Python searches' ten
+# games, the cluster's rolling and PostgreSQL restarts, and 20 kill -9s under load (make test
+# 10): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again.
 SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|server_test_soak|server_test_every_option|server_test_cluster_failover|load_test_kill9_load)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*)|cli_(analyze|arena|commands|light|play|protocol|terminal))$$

@@ -1850,7 +1850,7 @@ static void check_invariants(const cd_state *s)
 static void test_property_random_games(void **unused)
 {
     (void)unused;
-    const int games = rp_test_games(10000);
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES);
     rp_rng rng;
     rp_rng_seed(&rng, 77, 5);
     int results[4] = {0}, unlimited = 0;

@@ -1909,7 +1909,7 @@ static void check_events_keep_secrets(const dw_state *s, rp_action action, int v
  * secret names against the referee, screens and events that keep secrets. The cheap ones run
  * at every step of every game: the game's invariants (state_ok runs in every apply of a debug
  * build), the full-state notation round trip, evaluate in range. This keeps the default run
- * (10,000 games) near a minute under ASan; RAMPARTS_PROPERTY_GAMES sets the size. */
+ * (RP_TEST_SOAK_GAMES games) near a minute under ASan; RAMPARTS_PROPERTY_GAMES sets the size. */
 #define FULL_EVERY 100
 
 static void costly_checks(const dw_state *s, rp_rng *rng)
@@ -1936,7 +1936,7 @@ static void costly_checks(const dw_state *s, rp_rng *rng)
 static void test_property_random_games(void **unused)
 {
     (void)unused;
-    const int games = rp_test_games(10000);
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES);
     rp_rng rng;
     rp_rng_seed(&rng, 77, 3);
     long wins[2] = {0, 0};

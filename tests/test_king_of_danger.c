@@ -2033,7 +2033,7 @@ static void check_replay(const rp_state *final, uint64_t seed, const rp_action *
 
 #define KD_MAX_GAME 20000 /* actions recorded for the replay check */
 
-/* rp_test_games(10000) random games (make soak's size; a faster default would lose nothing
+/* rp_test_games(RP_TEST_SOAK_GAMES) random games (make soak's size; a faster default would lose nothing
  * the sampling below does not already trade). At every step of every game: the game's own
  * invariants, the scores never falling, and state_ok (asserted by apply in this debug build).
  * Every step of 1 game in 100: the generic per-step checks (rp_test_check_step: legal moves'
@@ -2045,7 +2045,7 @@ static void check_replay(const rp_state *final, uint64_t seed, const rp_action *
  * hours; this sampling keeps the default program near 2 minutes on one core. */
 static void property_run(int players)
 {
-    const int games = rp_test_games(10000);
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES);
     static rp_action actions[KD_MAX_GAME];
     rp_rng rng;
     rp_rng_seed(&rng, (uint64_t)players, 17);

@@ -2269,7 +2269,7 @@ static int check_events_fair(const rtw_state *s, rp_action action)
  * actions as data) at every step. The costly checks (views, screens and events of every
  * viewer against determinized twins, the events' fairness, secret names) run at every step
  * of one game in FULL_EVERY and at one random step of the others, which keeps the default run
- * near a minute under ASan; `make soak` (RAMPARTS_PROPERTY_GAMES=10000) runs more. */
+ * near a minute under ASan; `make soak` (RAMPARTS_SOAK=1) plays its full size. */
 #define FULL_EVERY 15
 
 static void property_run(const char *const *mixes, int nmixes)

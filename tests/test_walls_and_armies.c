@@ -2077,14 +2077,14 @@ static void test_discard_pile_is_grouped_when_long(void **unused)
  * and the game's invariants. The costly ones (views, render, determinize and events for both
  * seats and the spectator) run at every step of one game in VIEW_EVERY and at about one step
  * in VIEW_SAMPLE of the others, so the default run stays near a minute under ASan; `make soak`
- * sizes (RAMPARTS_PROPERTY_GAMES=10000) reach every kind of position many times over. */
+ * sizes (RP_TEST_SOAK_GAMES) reach every kind of position many times over. */
 #define VIEW_EVERY 8
 #define VIEW_SAMPLE 16
 
 static void test_property_random_games(void **unused)
 {
     (void)unused;
-    int games = rp_test_games(10000);
+    int games = rp_test_games(RP_TEST_SOAK_GAMES);
     for (int g = 0; g < games; g++) {
         wa_state s;
         char opts[64];
