@@ -463,6 +463,134 @@ static void test_evaluate_is_a_share_the_player_can_know(void **unused)
             along_random_games(rp_games[g], rp_test_games(SIZE) / 200 + 2, 3, check_evaluate);
 }
 
+/* determinize redraws what a seat cannot see (issue 48): consistency with the seat's view
+ * (support.c) is not enough, since keeping the real hands and reordering only the decks is
+ * consistent too and hands the AI and the server's `sample` the opponent's real cards. Two
+ * counts per game, over many states (late in a game the unseen cards can be forced):
+ *  - private: another seat q sees cards p cannot (secret_names of p holds a name q's does
+ *    not); the samples for p must, in most such states, show q a view other than q's real
+ *    one: q's private cards dealt anew;
+ *  - unseen: at least two cards are hidden from p; the samples must, in most such states, not
+ *    all be the real state again (the generator, always reseeded, left out). This covers
+ *    cards hidden from everyone (Walls and Armies' face-down stacks, WA-8). */
+enum { REDRAW_SAMPLES = 8 };
+typedef struct {
+    long states; /* situations checked */
+    long frozen; /* of those, where no sample moved the hidden cards */
+} redraw_count;
+static redraw_count redraw_private, redraw_unseen;
+
+static bool has_name(const char *names, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *at = strstr(names, name); at; at = strstr(at + 1, name))
+        if ((at == names || at[-1] == ' ') && (at[len] == ' ' || at[len] == '\0'))
+            return true;
+    return false;
+}
+
+/* How many names `names` holds; with `others`, only those `others` does not hold. */
+static int names_not_in(const char *names, const char *others)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", names);
+    int n = 0;
+    char *save = NULL;
+    for (char *name = strtok_r(copy, " ", &save); name; name = strtok_r(NULL, " ", &save))
+        n += !others || !has_name(others, name);
+    return n;
+}
+
+/* The full-state notation without its generator (the last field, "rng=..."). */
+static void state_without_rng(const rp_game *game, const void *st, char *text, size_t size)
+{
+    assert_true(game->state_to_text(st, text, size) > 0);
+    char *rng = strstr(text, " rng=");
+    assert_non_null(rng);
+    *rng = '\0';
+}
+
+static void count_private_redraw(const rp_game *game, const void *st, int p, int q, rp_rng *rng)
+{
+    char *real = rp_view_text(game, st, q, false);
+    bool frozen = true;
+    for (int k = 0; k < REDRAW_SAMPLES && frozen; k++) {
+        rp_state sample;
+        rp_state_copy(game, &sample, st);
+        game->determinize(&sample, p, rng);
+        char *seen = rp_view_text(game, &sample, q, false);
+        frozen = strcmp(seen, real) == 0;
+        free(seen);
+    }
+    free(real);
+    redraw_private.states++;
+    redraw_private.frozen += frozen;
+}
+
+static void count_unseen_redraw(const rp_game *game, const void *st, int p, rp_rng *rng)
+{
+    static char real[RP_STATE_TEXT], seen[RP_STATE_TEXT];
+    state_without_rng(game, st, real, sizeof real);
+    bool frozen = true;
+    for (int k = 0; k < REDRAW_SAMPLES && frozen; k++) {
+        rp_state sample;
+        rp_state_copy(game, &sample, st);
+        game->determinize(&sample, p, rng);
+        state_without_rng(game, &sample, seen, sizeof seen);
+        frozen = strcmp(seen, real) == 0;
+    }
+    redraw_unseen.states++;
+    redraw_unseen.frozen += frozen;
+}
+
+static void check_determinize_redraws(const rp_game *game, const void *st, rp_rng *rng)
+{
+    const int players = game->num_players(st);
+    static char hidden[RP_MAX_PLAYERS][4096];
+    for (int p = 0; p < players; p++)
+        assert_true(game->secret_names(st, p, hidden[p], sizeof hidden[p]) >= 0);
+    for (int p = 0; p < players; p++) {
+        if (names_not_in(hidden[p], NULL) >= 2)
+            count_unseen_redraw(game, st, p, rng);
+        for (int q = 0; q < players; q++)
+            if (q != p && names_not_in(hidden[p], hidden[q]) > 0)
+                count_private_redraw(game, st, p, q, rng);
+    }
+}
+
+/* Fails when a count found too little to check (each of these games hides cards), or when
+ * more than a quarter of its states kept the hidden cards in every sample. */
+static void check_redraw_count(const rp_game *game, const char *what, const redraw_count *c,
+                               bool must_occur)
+{
+    print_message("%s, %s: %ld of %ld states kept the hidden cards in all %d samples\n", game->id,
+                  what, c->frozen, c->states, REDRAW_SAMPLES);
+    if (must_occur && c->states < 20)
+        fail_msg("%s: only %ld states with %s: the redraw check has nothing to check "
+                 "(secret_names?)",
+                 game->id, c->states, what);
+    if (c->frozen * 4 > c->states)
+        fail_msg("%s: determinize kept the hidden cards (%s) in %ld of %ld states: it must "
+                 "deal what the seat cannot see anew",
+                 game->id, what, c->frozen, c->states);
+}
+
+static void test_determinize_redraws_what_a_seat_cannot_see(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        if (!(game->flags & RP_HIDDEN_INFO))
+            continue;
+        redraw_private = redraw_unseen = (redraw_count){0, 0};
+        along_random_games(game, rp_test_games(SIZE) / 250 + 1, 4, check_determinize_redraws);
+        /* Walls and Armies hides its cards from every seat alike (WA-8): nothing private. */
+        check_redraw_count(game, "cards another seat sees", &redraw_private,
+                           strcmp(game->id, "walls-and-armies") != 0);
+        check_redraw_count(game, "cards unseen", &redraw_unseen, true);
+    }
+}
+
 /* What `viewer` learns from `action` in st: their view afterwards and the events told them
  * (when the game tells events), as one text (caller frees). */
 static char *what_viewer_learns(const rp_game *game, const void *st, rp_action action, int viewer)
@@ -855,6 +983,7 @@ int main(void)
         cmocka_unit_test(test_legal_actions_and_apply_never_allocate),
         cmocka_unit_test(test_evaluate_is_a_share_the_player_can_know),
         cmocka_unit_test(test_observe_action_hides_only_what_is_hidden),
+        cmocka_unit_test(test_determinize_redraws_what_a_seat_cannot_see),
         cmocka_unit_test(test_registry_lookup),
         cmocka_unit_test(test_each_game_has_its_own_notation_tag),
         cmocka_unit_test(test_each_game_has_its_test_program),
