@@ -973,6 +973,29 @@ static void test_rw10_signal_takes_lone_axx(void **unused)
     assert_int_equal(s.phase, RTW_DRUHID_PICK);
 }
 
+/* RW-10 Signal "every clan ... discards one face-up warrior if it has any", and RW-11: a
+ * neutral clan is one of them, "when made to discard they discard their weakest warrior"
+ * (issue 48: exempting neutrals passed every test before this one). */
+static void test_rw10_rw11_signal_makes_a_neutral_discard_its_weakest(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    static const char *const plans[] = {"alfqdzh", "adfqzhl", "azfqdh"};
+    setup(&s, "players=2 neutrals=1", SIGNAL_WALL, plans);
+    /* turn 1: all three reveal Arch'r 5: nobody captures, Fort-Dinary 1 goes and the warriors
+     * stay (RW-8); turn 2: Green's Arch'r + Laird 14 takes the Signal (Red 8, the neutral 9);
+     * Green's own discard is made, Red chooses */
+    assert_int_equal(s.forts[0], 1u << SIGNAL4);
+    assert_int_equal(s.phase, RTW_SIGNAL_PICK);
+    assert_int_equal(s.actor, 1);
+    assert_int_equal(up(&s, 2), mask_of("az"));
+    cJSON *events = events_of(&s, "discard druhid", RP_SPECTATOR);
+    expect_text(events, "signal", 0, "Signal Fort: Red discards Dru'hid 3.");
+    expect_text(events, "signal", 1,
+                "Signal Fort: Gold (neutral) discards Zvord 4."); /* its weakest */
+    cJSON_Delete(events);
+}
+
 /* RW-20 (and RTW-P3): "Horsie's penalty belongs to the turn she was revealed: a clan that
  * revealed Horsie and did not capture still discards one face-up warrior for her even if the
  * Signal Fort already made it discard Horsie herself". */
@@ -2377,6 +2400,7 @@ int main(void)
         cmocka_unit_test(test_rw16_unwary_keeps_weakest),
         cmocka_unit_test(test_rw10_signal_everyone_discards),
         cmocka_unit_test(test_rw10_signal_takes_lone_axx),
+        cmocka_unit_test(test_rw10_rw11_signal_makes_a_neutral_discard_its_weakest),
         cmocka_unit_test(test_rw20_horsie_after_signal_took_her),
         cmocka_unit_test(test_rw20_horsie_with_nothing_left_discards_nothing),
         cmocka_unit_test(test_rw17_tax_pays_another_fort),

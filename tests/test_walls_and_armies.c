@@ -1033,7 +1033,9 @@ static void test_events_stack_total_and_shields_falling(void **unused)
 }
 
 /* WA-4 and WA-14: a winning counter; the captured cards become face-down walls, hidden from
- * both players (WA-8), so no event names them afterwards, only how many and where. */
+ * both players (WA-8), so no event names them afterwards, only how many and where (WA-P7:
+ * "cards going face down ... are counted, never named afterwards"; events_of checks that both
+ * seats are told what the spectator is). */
 static void test_events_counter_captures_without_naming_the_new_walls(void **unused)
 {
     (void)unused;
@@ -1142,7 +1144,8 @@ static void test_events_replenish_face_card_becomes_a_shield(void **unused)
 
 /* WA-6, WA-10, WA-12: the replenish flip is discarded, the pile reshuffled to deal, fewer
  * cards dealt; Red's turn without army cards is only a replenish, with nothing left to flip.
- * The cards turned up stay public although the reshuffle hid them again: the view lists them
+ * WA-P7: the cards turned up are named to both players and spectators (events_of) and stay
+ * known for the rest of the move although the reshuffle hid them again: the view lists them
  * and they are no secret (the captured QS, a shield before, is hidden once more). */
 static void test_events_reshuffle_short_deal_and_empty_turn(void **unused)
 {
