@@ -372,10 +372,12 @@ async def play_out(checks, game, players, rng, watchers=(), max_moves=5000, labe
     return state
 
 
-def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, label):
+def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, label, hidden):
     """The checker must fail on frames that leak, or it proves nothing: the spectator shown
     seat 0's view, and (in games with secrets) a name secret to the spectator at some ply
-    slipped into a chat line it receives there."""
+    slipped into a chat line it receives there. `hidden`: the game hides something from the
+    spectator (`ramparts list --json`), so both tamperings must find a frame to change: a
+    self-test that finds nothing to tamper with fails rather than pass (issue 48)."""
     record = os.path.join(workdir, f"game-{game}.rec")
     views0 = {}
     for text in seat0.frames:
@@ -399,6 +401,9 @@ def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, labe
             m["view"] = views0[m["ply"]]
             run(frames[:i] + [json.dumps(m)] + frames[i + 1:], "the spectator shown a seat's view")
             break
+    else:
+        checks.ok(not hidden, f"{label}: the self-test found a spectator view unlike seat 0's "
+                              "to tamper with")
     listing = subprocess.run([checker, "--secrets", record, "-2"], capture_output=True,
                              text=True).stdout.split("\n")
     secret_at = {int(line.split()[0]): line.split()[1:] for line in listing if line.strip()}
@@ -410,3 +415,4 @@ def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, labe
             run(frames[:i + 1] + [json.dumps(chat)] + frames[i + 1:],
                 f"the secret '{name}' sent in passing")
             return
+    checks.ok(not hidden, f"{label}: the self-test found a secret of the spectator to slip in")

@@ -5,6 +5,7 @@ legal lists, notation, seed, and no secret name ever sent), and the record verif
 `ramparts replay`."""
 
 import asyncio
+import json
 import os
 import random
 import subprocess
@@ -17,7 +18,7 @@ from rsclient import (Checks, Server, arguments, checker_catches_leaks, guest, p
 OPTIONS = {"castle-danger": {"turn-limit": 60}}
 
 
-async def one_game(checks, server, args, game_type, rng):
+async def one_game(checks, server, args, game_type, rng, hidden):
     label = game_type
     alice = await guest(server, "alice")
     bob = await guest(server, "bob")
@@ -49,7 +50,8 @@ async def one_game(checks, server, args, game_type, rng):
     workdir = server.dir
     record = run_checker(checks, args.checker, server, game,
                          [(alice, 0), (bob, 1), (spectator, -2)], workdir, label)
-    checker_catches_leaks(checks, args.checker, game, alice, spectator, workdir, label)
+    checker_catches_leaks(checks, args.checker, game, alice, spectator, workdir, label,
+                          hidden)
     r = subprocess.run([args.ramparts, "replay", record], capture_output=True, text=True)
     checks.ok(r.returncode == 0, f"{label}: ramparts replay verifies the record: {r.stderr}")
     status, summary = server.http_json(f"/api/v1/games/{game}")
@@ -69,8 +71,11 @@ async def main():
         status, types = server.http_json("/api/v1/types")
         game_types = [t["type"] for t in types]
         checks.ok(len(game_types) > 0, "the server offers some games")
+        listed = subprocess.run([args.ramparts, "list", "--json"], capture_output=True,
+                                text=True, check=True).stdout
+        hidden = {g["id"]: g["hidden_information"] for g in json.loads(listed)}
         for game_type in game_types:
-            await one_game(checks, server, args, game_type, rng)
+            await one_game(checks, server, args, game_type, rng, hidden[game_type])
         status, games = server.http_json("/api/v1/games?status=finished")
         checks.eq(len(games.get("finished", [])), len(game_types),
                   "the API lists every finished game")
