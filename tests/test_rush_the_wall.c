@@ -2190,8 +2190,8 @@ static void test_determinize_keeps_what_is_seen(void **unused)
     assert_true(changed);
 }
 
-/* The renderer names the clans, says the card values are assumptions, ends with the hand and
- * whose turn it is; colour only on request; the spectator sees no hidden warrior. */
+/* The renderer names the clans, says the card values are assumptions, ends with the viewer's
+ * hand and whose turn it is; colour only on request; the spectator sees no hidden warrior. */
 static void test_render(void **unused)
 {
     (void)unused;
@@ -2212,6 +2212,12 @@ static void test_render(void **unused)
     G->render(&s, 0, f, true);
     fclose(f);
     assert_non_null(strchr(buf, '\033'));
+    /* off its turn a seat still sees its own hand, as its view shows it (issue 45: the
+     * information state is built from these screens) */
+    f = fmemopen(buf, sizeof buf, "w");
+    G->render(&s, 1, f, false);
+    fclose(f);
+    assert_non_null(strstr(buf, "Your hand: "));
     f = fmemopen(buf, sizeof buf, "w");
     G->render(&s, RP_SPECTATOR, f, false);
     fclose(f);

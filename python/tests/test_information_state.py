@@ -119,6 +119,41 @@ def test_no_leak_twins_give_equal_information_states(game_id, players):
     assert found > 0
 
 
+@pytest.mark.parametrize("game_id, players", game_setups())
+def test_histories_a_seat_tells_apart_give_different_information_states(game_id, players):
+    """Perfect recall's other half (issue 45): where a seat's observation differs between two
+    histories, its information state must differ too. The twins: a deal, and the same deal
+    resampled for another seat (what that seat cannot see, such as this seat's hand, dealt
+    anew), then the same actions for as long as both allow them. Rush the Wall's strings once
+    left out the seat's own hand off its turn, so such twins gave one string and MCCFR merged
+    them."""
+    game = small_game(game_id, players)
+    told_apart = 0
+    for seed in range(1, 5):
+        truth = play(game, seed)
+        for other in range(players):
+            a = game.new_initial_state(seed=seed)
+            b = a.resample_from_infostate(other, 200 + seed)
+            for action in [None] + truth.history()[:30]:
+                if action is not None:
+                    if action not in a.legal_actions() or action not in b.legal_actions():
+                        break
+                    a.apply_action(action)
+                    b.apply_action(action)
+                for seat in range(players):
+                    if np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat)):
+                        continue
+                    told_apart += 1
+                    assert a.information_state_string(seat) != b.information_state_string(
+                        seat
+                    ), f"{game_id}: seat {seat} sees two positions, one information state"
+                    assert not np.array_equal(
+                        a.information_state_tensor(seat), b.information_state_tensor(seat)
+                    )
+    if game.has_hidden_information:
+        assert told_apart > 0  # a check with nothing to check fails
+
+
 def test_hidden_actions_are_seen_only_as_the_seat_saw_them():
     """Two children differing only in an action another seat sees the same way (in Rush the
     Wall, the only game with such actions, a warrior placed face down): equal for that seat,

@@ -1017,7 +1017,9 @@ void rtw_render(const void *st, int viewer, FILE *out, bool color)
         rtw_fort_text(&s->cards, s->captured, buf, sizeof buf);
         fprintf(out, "This turn %s captured %s.\n", clan_name[s->capturer], buf);
     }
-    if (sees_own(viewer, s->actor) && s->hand[viewer] && s->phase != RTW_OVER) {
+    /* The viewer's own hand, on every turn (its view holds it too): an information state
+     * built from screens must tell two deals of this hand apart even off its turn. */
+    if (viewer >= 0 && viewer < s->players && s->hand[viewer] && s->phase != RTW_OVER) {
         fputs("Your hand: ", out);
         render_warriors(s, s->hand[viewer], out);
         fputc('\n', out);
