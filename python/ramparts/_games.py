@@ -1,6 +1,19 @@
 """load_game and the check every environment makes of its `game` argument."""
 
+import operator
+
 from ramparts._ramparts import Game
+
+
+def check_seed(seed):
+    """The one rule for seeds (issue 45), as the C module applies it: an integer (a Python or
+    numpy int; not a bool, a float or a string) from 0 to 2**64 - 1. Returns it as an int."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
+    value = operator.index(seed)
+    if not 0 <= value < 2**64:
+        raise ValueError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
+    return value
 
 
 def load_game(game_id, players=None, seed=None, **options):
@@ -26,7 +39,7 @@ def load_game(game_id, players=None, seed=None, **options):
     if players is not None:
         settings.append(f"players={int(players)}")
     if seed is not None:
-        settings.append(f"seed={int(seed)}")
+        settings.append(f"seed={check_seed(seed)}")
     for key, value in options.items():
         if key.replace("-", "_") == "explicit_chance":
             value = _flag(key, value)

@@ -18,7 +18,7 @@ seat's share of the win. As in PettingZoo, every agent is stepped with None afte
 
 import numpy as np
 
-from ramparts._games import resolve_game
+from ramparts._games import check_seed, resolve_game
 
 
 class Box:
@@ -100,7 +100,7 @@ class AECEnv:
         self.metadata = dict(self.metadata, name=game.id)
         self.possible_agents = [f"player_{p}" for p in range(game.num_players())]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
-        self._next_seed = game.seed if seed is None else int(seed)
+        self._next_seed = game.seed if seed is None else check_seed(seed)
         size = game.observation_tensor_shape()
         self._observation_space = Dict(
             {
@@ -152,7 +152,7 @@ class AECEnv:
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict, not {type(options).__name__}")
         if seed is not None:
-            self._next_seed = int(seed)
+            self._next_seed = check_seed(seed)
         self._state = self.game.new_initial_state(seed=self._next_seed)
         self._next_seed += 1
         self.agents = list(self.possible_agents)

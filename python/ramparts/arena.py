@@ -11,6 +11,7 @@ cards even by mistake.
 
 import math
 
+from ramparts._games import resolve_game
 from ramparts._ramparts import Bot, Game
 
 
@@ -68,6 +69,7 @@ def arena(game, policies, games=100, seed=1, pairs=None):
 
     Returns one dict per pairing: a, b, games, a_won, drawn, b_won, score (a's share of the
     wins), low and high (95% Wilson interval), elo, elo_low and elo_high (2 players)."""
+    game = resolve_game(game, {})  # a Game, or a game id as every environment takes it
     if isinstance(policies, (list, tuple)):
         policies = {str(p): p for p in policies}
     names = list(policies)

@@ -112,6 +112,14 @@ class GameTypeInfo:
     parameter_specification: dict = field(default_factory=dict)
 
 
+def _mix(x):
+    """SplitMix64's finaliser: well-spread 64-bit seeds from consecutive numbers."""
+    x &= 2**64 - 1
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return x ^ (x >> 31)
+
+
 def registered_names():
     """The game ids, as pyspiel.registered_names()."""
     return ramparts.games()
@@ -127,6 +135,7 @@ class Game:
 
     def __init__(self, game):
         self._game = game
+        self._deals = 0  # new_initial_state() calls without a seed so far
 
     @property
     def ramparts_game(self):
@@ -161,6 +170,12 @@ class Game:
         )
 
     def new_initial_state(self, seed=None):
+        """A new game. Without a seed each call deals anew, as OpenSpiel's loops expect (a
+        fresh deal per episode): the k-th such call deals from a seed mixed from the game's
+        seed and k, so a run is still reproducible from the game's seed; with one, that deal."""
+        if seed is None:
+            seed = _mix(self._game.seed + 0x9E3779B97F4A7C15 * (self._deals + 1))
+            self._deals += 1
         return State(self, self._game.new_initial_state(seed=seed))
 
     def deserialize_state(self, text):

@@ -45,7 +45,7 @@ class VectorEnv:
         self._core = VectorCore(
             game,
             self.num_envs,
-            int(seed),
+            seed,
             self.observations,
             self.legal_masks,
             self.rewards,

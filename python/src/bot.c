@@ -33,12 +33,12 @@ static int bot_init(PyObject *self, PyObject *args, PyObject *kwargs)
     static char *keywords[] = {"spec", "seed", NULL};
     rp_py_bot *b = (rp_py_bot *)self;
     const char *spec = "hard";
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     if (b->ais) {
         PyErr_SetString(PyExc_RuntimeError, "Bot is already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|sK", keywords, &spec, &seed))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|sO&", keywords, &spec, rp_py_seed, &seed))
         return -1;
     if (strlen(spec) >= sizeof b->spec) {
         PyErr_SetString(PyExc_ValueError, "the AI spec is too long");
@@ -164,11 +164,36 @@ static PyObject *bot_repr(PyObject *self)
     return PyUnicode_FromFormat("Bot('%s')", ((rp_py_bot *)self)->spec);
 }
 
-static PyObject *bot_help(PyObject *cls, PyObject *unused)
+/* Bot.specs(): {name: description} of the AI kinds, from the help text's lines "  NAME  what
+ * it is" (a dict, so `"hard" in Bot.specs()` and listing them both work). */
+static PyObject *bot_specs(PyObject *cls, PyObject *unused)
 {
     (void)cls;
     (void)unused;
-    return PyUnicode_FromString(rp_ai_help());
+    PyObject *specs = PyDict_New();
+    for (const char *line = rp_ai_help(); specs && *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *name = line;
+        while (name < line + len && *name == ' ')
+            name++;
+        const char *gap = name;
+        while (gap < line + len && *gap != ' ')
+            gap++;
+        const char *text = gap;
+        while (text < line + len && *text == ' ')
+            text++;
+        if (name > line && gap > name && text < line + len) { /* an indented "name  text" */
+            PyObject *key = PyUnicode_FromStringAndSize(name, gap - name);
+            PyObject *value = PyUnicode_FromStringAndSize(text, line + len - text);
+            if (!key || !value || PyDict_SetItem(specs, key, value) < 0)
+                Py_CLEAR(specs);
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+        }
+        line += len + (end ? 1 : 0);
+    }
+    return specs;
 }
 
 static PyMethodDef bot_methods[] = {
@@ -176,7 +201,8 @@ static PyMethodDef bot_methods[] = {
     {"hint", bot_hint, METH_O,
      "hint(state) -> {'action', 'text', 'win_chance', 'iterations'}: the move with the AI's "
      "estimate of the mover's share of the win (None when it has none)"},
-    {"specs", bot_help, METH_NOARGS | METH_CLASS, "the valid AI specs, one a line"},
+    {"specs", bot_specs, METH_NOARGS | METH_CLASS,
+     "the AI kinds as {name: description} (parameters: see each description)"},
     {NULL, NULL, 0, NULL},
 };
 

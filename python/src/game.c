@@ -104,11 +104,8 @@ static PyObject *game_new_initial_state(PyObject *self, PyObject *args, PyObject
     if (!rp_py_game_ready(g) || !PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &seed))
         return NULL;
     rp_config cfg = g->cfg;
-    if (seed != Py_None) {
-        cfg.seed = PyLong_AsUnsignedLongLongMask(seed);
-        if (PyErr_Occurred())
-            return NULL;
-    }
+    if (seed != Py_None && !rp_py_seed(seed, &cfg.seed))
+        return NULL;
     if (g->explicit_chance) /* the deal is chance nodes; a seed has nothing to decide */
         return (PyObject *)rp_py_state_new_deal(g);
     rp_state st;

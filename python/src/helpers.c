@@ -11,6 +11,24 @@
 static PyObject *numpy_module;
 static PyObject *json_loads;
 
+int rp_py_seed(PyObject *obj, void *out)
+{
+    if (!PyIndex_Check(obj) || PyBool_Check(obj)) { /* ints and numpy's, not 1.5, "7", True */
+        PyErr_Format(PyExc_TypeError, "a seed is a whole number from 0 to 2**64 - 1, not %R", obj);
+        return 0;
+    }
+    PyObject *number = PyNumber_Index(obj);
+    const unsigned long long seed = number ? PyLong_AsUnsignedLongLong(number) : 0;
+    Py_XDECREF(number);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "a seed is a whole number from 0 to 2**64 - 1, not %R", obj);
+        return 0;
+    }
+    *(uint64_t *)out = seed;
+    return 1;
+}
+
 PyObject *rp_py_numpy(const char *name)
 {
     if (!numpy_module && !(numpy_module = PyImport_ImportModule("numpy")))

@@ -24,8 +24,8 @@ static PyObject *module_random_playouts(PyObject *self, PyObject *args)
     (void)self;
     PyObject *game_obj;
     long games;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!lK", &rp_py_game_type, &game_obj, &games, &seed))
+    uint64_t seed;
+    if (!PyArg_ParseTuple(args, "O!lO&", &rp_py_game_type, &game_obj, &games, rp_py_seed, &seed))
         return NULL;
     const rp_py_game *g = (rp_py_game *)game_obj;
     if (!rp_py_game_ready(g))

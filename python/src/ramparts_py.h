@@ -102,6 +102,11 @@ PyObject *rp_py_json_from_cjson(struct cJSON *json);
 /* A Python object from JSON text (json.loads), or NULL with an exception set. */
 PyObject *rp_py_json(const char *text);
 
+/* One rule for every seed the module takes (issue 45): an integer (a Python or numpy int; not
+ * a bool, a float or a string) from 0 to 2**64 - 1; else TypeError or ValueError naming the value. A
+ * PyArg "O&" converter: returns 1 with *out (a uint64_t) set, or 0 with the exception set. */
+int rp_py_seed(PyObject *obj, void *out);
+
 /* The numpy function or type `name` (cached), or NULL with an exception set. */
 PyObject *rp_py_numpy(const char *name);
 

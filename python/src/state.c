@@ -622,10 +622,10 @@ static PyObject *state_resample_from_infostate(PyObject *self, PyObject *args)
 {
     rp_py_state *s = (rp_py_state *)self;
     PyObject *arg;
-    unsigned long long seed;
+    uint64_t seed;
     int viewer;
     if (!not_at_chance(s, "resample_from_infostate") ||
-        !PyArg_ParseTuple(args, "OK", &arg, &seed) ||
+        !PyArg_ParseTuple(args, "OO&", &arg, rp_py_seed, &seed) ||
         rp_py_viewer(s->game, s->st, arg, "player", true, &viewer) < 0)
         return NULL;
     rp_py_state *copy = rp_py_state_new(s->game, s->st);
@@ -660,8 +660,8 @@ static PyObject *state_reseed(PyObject *self, PyObject *arg)
     rp_py_state *s = (rp_py_state *)self;
     if (!not_at_chance(s, "reseed"))
         return NULL;
-    const unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
-    if (PyErr_Occurred())
+    uint64_t seed;
+    if (!rp_py_seed(arg, &seed))
         return NULL;
     rp_py_state *copy = rp_py_state_new(s->game, s->st);
     if (!copy)
@@ -765,8 +765,16 @@ static PyObject *state_reduce(PyObject *self, PyObject *unused)
     return r;
 }
 
+/* str(): the state's notation; at a chance node, where a state is not all decided (and
+ * serialize refuses), a line saying which chance is open, so printing a State never raises. */
 static PyObject *state_str(PyObject *self)
 {
+    const rp_py_state *s = (rp_py_state *)self;
+    if (s->pending == RP_PY_DEAL)
+        return PyUnicode_FromFormat("%s: a chance node, the deal being decided", game_of(s)->id);
+    if (s->pending != RP_NO_ACTION)
+        return PyUnicode_FromFormat("%s: a chance node, the outcome of action %u being decided",
+                                    game_of(s)->id, (unsigned)s->pending);
     return state_serialize(self, NULL);
 }
 

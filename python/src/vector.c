@@ -146,14 +146,15 @@ static int vector_init(PyObject *self, PyObject *args, PyObject *kwargs)
     rp_py_vector *v = (rp_py_vector *)self;
     PyObject *game, *arrays[OUT_COUNT];
     int num_envs;
-    unsigned long long seed;
+    uint64_t seed;
     (void)kwargs;
     if (v->game) {
         PyErr_SetString(PyExc_RuntimeError, "VectorCore is already initialised");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!iKOOOOOO", &rp_py_game_type, &game, &num_envs, &seed, &arrays[0],
-                          &arrays[1], &arrays[2], &arrays[3], &arrays[4], &arrays[5]))
+    if (!PyArg_ParseTuple(args, "O!iO&OOOOOO", &rp_py_game_type, &game, &num_envs, rp_py_seed,
+                          &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3], &arrays[4],
+                          &arrays[5]))
         return -1;
     const rp_py_game *g = (rp_py_game *)game;
     if (!g->game) {
@@ -208,12 +209,8 @@ static PyObject *vector_reset(PyObject *self, PyObject *args)
     PyObject *seed = Py_None;
     if (!vector_ready(v) || !PyArg_ParseTuple(args, "|O", &seed))
         return NULL;
-    if (seed != Py_None) {
-        const unsigned long long s = PyLong_AsUnsignedLongLong(seed);
-        if (PyErr_Occurred())
-            return NULL;
-        v->seed = s;
-    }
+    if (seed != Py_None && !rp_py_seed(seed, &v->seed))
+        return NULL;
     if (reset_all(v) < 0)
         return NULL;
     Py_RETURN_NONE;
