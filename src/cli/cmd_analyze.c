@@ -90,19 +90,44 @@ static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
     return TASK_JUDGE;
 }
 
+/* SplitMix64's finaliser: a bijection of 64-bit words that spreads neighbours far apart. */
+static uint64_t mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+    return x ^ (x >> 31);
+}
+
+/* The seed of deal `deal` of the run (issue 46): mixed from the run's seed and the deal's
+ * index as a counter-based generator does, so runs with different seeds share no deal (with
+ * seed + deal, --seed 2 replayed 1,999 of --seed 1's 2,000 deals), while one seed still
+ * gives the same deals, on one process or under MPI. The inputs seed + k * (2^64 / phi) are
+ * distinct for any two seeds and counts below 2^32, and mix64 is one to one. */
+static uint64_t deal_seed(const analyze_job *job, long deal)
+{
+    return mix64(job->cfg.seed + 0x9E3779B97F4A7C15u * ((uint64_t)deal + 1u));
+}
+
+/* The seed of an AI game's searches: likewise apart between runs; `salt` keeps the base
+ * games, the ladder and the ceiling apart within one. */
+static uint64_t ai_game_seed(const analyze_job *job, uint64_t salt, long g)
+{
+    return mix64(deal_seed(job, g) ^ mix64(salt));
+}
+
 /* The seeds and seats of base game g (variants and judged games replay the same). */
 static void base_setup(const analyze_job *job, long g, rp_config *cfg, const char **specs,
                        uint64_t *ai_seed)
 {
     const long deal = job->paired ? g / 2 : g;
-    cfg->seed = job->cfg.seed + (uint64_t)deal;
+    cfg->seed = deal_seed(job, deal);
     for (int p = 0; p < RP_MAX_PLAYERS; p++) {
         int from = p;
         if (job->paired && (g & 1) && p < 2)
             from = 1 - p;
         specs[p] = job->ai_specs[from < job->num_ai ? from : job->num_ai - 1];
     }
-    *ai_seed = (job->cfg.seed + (uint64_t)g) * 1000003u + 17u;
+    *ai_seed = ai_game_seed(job, 17u, g);
 }
 
 /* Ladder pairing k (levels k and k+1), game g: the stronger AI alone on one seat, rotating
@@ -111,10 +136,10 @@ static int ladder_setup(const analyze_job *job, long k, long g, int players, rp_
                         const char **specs, uint64_t *ai_seed)
 {
     const int strong = (int)(g % players);
-    cfg->seed = job->cfg.seed + (uint64_t)(g / players);
+    cfg->seed = deal_seed(job, g / players);
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
         specs[p] = job->levels[p == strong ? k + 1 : k];
-    *ai_seed = (job->cfg.seed + (uint64_t)k * 7919u + (uint64_t)g) * 1000003u + 29u;
+    *ai_seed = ai_game_seed(job, 29u + (uint64_t)k * 7919u, g);
     return strong;
 }
 
@@ -125,10 +150,10 @@ static int ceiling_setup(const analyze_job *job, long k, long g, int players, rp
 {
     const int strong = (int)(g % players);
     const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
-    cfg->seed = job->cfg.seed + (uint64_t)(g / players);
+    cfg->seed = deal_seed(job, g / players);
     for (int p = 0; p < RP_MAX_PLAYERS; p++)
         specs[p] = p == strong ? rp_cli_oracle_spec : level;
-    *ai_seed = (job->cfg.seed + (uint64_t)k * 104729u + (uint64_t)g) * 1000003u + 31u;
+    *ai_seed = ai_game_seed(job, 31u + (uint64_t)k * 104729u, g);
     return strong;
 }
 
@@ -447,6 +472,10 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
     cJSON_AddStringToObject(r, "title", job->game->title);
     cJSON_AddItemToObject(r, "options", config_json(job, &job->cfg));
     cJSON_AddNumberToObject(r, "seed", (double)job->cfg.seed);
+    cJSON_AddStringToObject(r, "deals",
+                            "deal i (from 0) is dealt from seed SplitMix64(S + (i + 1) * "
+                            "0x9E3779B97F4A7C15), S the run's seed: runs with different seeds "
+                            "share no deal, one seed gives the same deals");
     cJSON *ai = cJSON_AddArrayToObject(r, "ai");
     for (int p = 0; p < job->num_ai; p++)
         cJSON_AddItemToArray(ai, cJSON_CreateString(job->ai_specs[p]));
@@ -559,7 +588,7 @@ static void csv_rows(FILE *out, const analyze_job *job, const char *set_name, co
         csv_field(out, set_name);
         const long deal = deals ? (job->paired ? i / 2 : i) : -1;
         fprintf(out, ",%ld", i);
-        const uint64_t seed = job->cfg.seed + (uint64_t)(deal >= 0 ? deal : 0);
+        const uint64_t seed = deal_seed(job, deal >= 0 ? deal : 0);
         if (deal >= 0)
             fprintf(out, ",%ld,%llu", deal, (unsigned long long)seed);
         else
@@ -1115,6 +1144,9 @@ static int settle(analyze_job *job, analyze_args *args)
     if (!args->html && !args->json && !args->csv)
         return rp_cli_usage_error("analyze",
                                   "where to? --out report.html, --json FILE and/or --csv FILE");
+    if (args->json && args->csv && strcmp(args->json, "-") == 0 && strcmp(args->csv, "-") == 0)
+        return rp_cli_usage_error("analyze", "--json - and --csv - would both write to standard "
+                                             "output, and neither would parse: give one a file");
     if (args->html && !an_html_report_built()) {
         fprintf(stderr, "ramparts analyze: this is the light build of make play, without the "
                         "report's script: run make for the whole tool (--json and --csv work "

@@ -27,6 +27,24 @@ expect_status "analyze bad --vs" 2 "$RAMPARTS" analyze castle-danger --json - --
 expect_status "analyze --vs seed refused" 2 "$RAMPARTS" analyze castle-danger --json - --vs seed=3
 expect_match "analyze --vs seed says why" \
   "$("$RAMPARTS" analyze castle-danger --json - --vs seed=3 2>&1)" "same seeds"
+expect_status "analyze: --json - with --csv - refused" 2 "$RAMPARTS" analyze castle-danger \
+  --games 2 --ladder-games 0 --judge-games 0 --json - --csv -
+expect_match "analyze: --json - with --csv - says why" "$("$RAMPARTS" analyze castle-danger \
+  --games 2 --ladder-games 0 --judge-games 0 --json - --csv - 2>&1)" "neither would parse"
+
+# ---- samples that are samples (issue 46): another seed shares no deal, one seed repeats ----
+deal_seeds() { # SEED -> the deal seeds of a 40-game run, sorted
+  "$RAMPARTS" analyze king-of-danger players=4 --games 40 --ladder-games 0 --judge-games 0 \
+    --seed "$1" --csv - | awk -F, 'NR > 1 { print $4 }' | sort; }
+deal_seeds 1 >"$work/deals-1"
+deal_seeds 2 >"$work/deals-2"
+deal_seeds 1 >"$work/deals-1-again"
+first=$work/deals-1 again=$work/deals-1-again
+expect_eq "analyze: 40 deals a run" "$(wc -l <"$first" | tr -d ' ')" 40
+expect_eq "analyze: --seed 2 shares no deal seed with --seed 1" \
+  "$(comm -12 "$first" "$work/deals-2" | wc -l | tr -d ' ')" 0
+expect_eq "analyze: --seed 1 again gives the same deals" "$(cat "$again")" "$(cat "$first")"
+
 expect_status "analyze missing records dir" 1 "$RAMPARTS" analyze castle-danger --games 0 \
   --ladder-games 0 --records "$work/none" --json -
 printf 'not a record\n' > "$work/bad.rec"
@@ -72,12 +90,13 @@ expect_eq "CSV: one row per game, the JSON's winners and turns, the sweep's firs
   "$csv_check" "ok"
 
 # ---- the first mover as the rules define it ----
-"$RAMPARTS" analyze walls-and-armies --games 16 --ladder-games 0 --judge-games 0 \
+# (32 games, 16 deals: were the first mover a coin toss per deal, all 16 alike 1 time in 32,768)
+"$RAMPARTS" analyze walls-and-armies --games 32 --ladder-games 0 --judge-games 0 \
   --json "$work/wa.json" >/dev/null
 expect_eq "walls-and-armies: the deal decides who moves first (both seats do)" \
   "$(json_value "$work/wa.json" 'd.ai_games.first_mover.seat_counts.every(n => n > 0)')" "true"
 expect_eq "walls-and-armies: the first mover's wins counted per game" \
-  "$(json_value "$work/wa.json" 'd.ai_games.first_mover.wins.value * 16 === d.ai_games.per_game.winner.filter((w, i) => w === d.ai_games.per_game.first_mover[i]).length')" "true"
+  "$(json_value "$work/wa.json" 'd.ai_games.first_mover.wins.value * 32 === d.ai_games.per_game.winner.filter((w, i) => w === d.ai_games.per_game.first_mover[i]).length')" "true"
 expect_eq "walls-and-armies: paired deals, so a t interval over the deals and McNemar's test" \
   "$(json_value "$work/wa.json" '[d.ai_games.first_mover.wins.interval, d.ai_games.first_mover.test]')" \
   '["t over deals","McNemar exact over deals"]'
@@ -199,8 +218,9 @@ expect_eq "identical variant: compared over the same games" \
   "$(json_value "$work/same.json" 'd.variants[0].difference[0].n')" "12"
 
 # and a real change is found: three players instead of four play fewer actions (cards)
-# (40 games: every figure of both variants is corrected together, Holm over about 40 tests)
-kd3_summary=$("$RAMPARTS" analyze king-of-danger --games 40 --ladder-games 0 --judge-games 0 \
+# (80 games: every figure of both variants is corrected together, Holm over about 40 tests;
+# at 40 the difference, about 20 actions, was found or not depending on the deals)
+kd3_summary=$("$RAMPARTS" analyze king-of-danger --games 80 --ladder-games 0 --judge-games 0 \
   --vs players=3 --vs players=5 --json "$work/kd3.json")
 expect_eq "players=3 against 4: fewer actions, significantly" \
   "$(json_value "$work/kd3.json" 'd.variants[0].difference.filter(x => x.id === "actions").map(x => x.significant && x.high < 0)')" "[true]"

@@ -31,6 +31,12 @@ export function pval(p) {
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
 
+// "p = 0.012" or "p < 0.001" (never "p = < 0.001").
+export function pclause(p) {
+  const text = pval(p);
+  return text.startsWith('<') ? `p ${text}` : `p = ${text}`;
+}
+
 // "value [low, high] (n)" for an interval object {value, low, high, n}.
 export function interval(iv, format) {
   if (!iv || missing(iv.value)) return `n/a (n=${iv ? iv.n : 0})`;

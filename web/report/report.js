@@ -4,7 +4,7 @@
 // the ramparts binary, so the report opens offline.
 import embed from 'vega-embed';
 import css from './report.css';
-import { el, pct, num, pval, interval, table, note } from './dom.js';
+import { el, pct, num, pval, pclause, interval, table, note } from './dom.js';
 import * as charts from './charts.js';
 
 const pending = [];
@@ -48,7 +48,7 @@ function header(root, data) {
     : 'No turn cap: every game ended by its rules.';
   root.append(
     el('p', { class: 'meta' },
-      `Options ${data.options}. AI: ${data.ai.join(', ')}. First seed ${data.seed}` +
+      `Options ${data.options}. AI: ${data.ai.join(', ')}. Seed ${data.seed}: ${data.deals}` +
       (data.paired ? '; two-player deals are played twice with the seats swapped.' : '.')),
     el('p', { class: 'meta' }, cap),
     el('p', { class: 'meta' },
@@ -66,7 +66,7 @@ function testText(row) {
   const detail = row.test === 'McNemar exact over deals'
     ? `McNemar exact over deals: ${row.deals_won_twice} won twice, ${row.deals_lost_twice} lost twice`
     : `exact binomial: ${row.side_wins} of ${row.decided} decided games`;
-  return `p = ${pval(row.p)} (${detail})`;
+  return `${pclause(row.p)} (${detail})`;
 }
 
 // The verdict: what a designer reads first, each line marked by its level.
