@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
         serve cluster bench bench-instructions ai-ladder ceiling bench-server bench-cluster \
-        bench-web python bench-python install clean
+        bench-web python bench-python install clean coverage
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
@@ -51,6 +51,20 @@ soak: sanitize-build
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
 	  -j $(JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
 
+
+# Line and branch coverage of src/ per folder (gcov, gcovr: scripts/coverage.py) by the tests
+# matching COVERAGE_TESTS (default: every test of make test but the installs, whose exported
+# symbols gcov's runtime would add to), with the floors CI holds
+# src/games and src/engine to (COVERAGE_FLOORS; README, Tests and checks, has the figures).
+COVERAGE_TESTS ?= .
+COVERAGE_FLOORS ?= --floor src/games=95,85 --floor src/engine=86,75
+coverage: deps
+	cmake -S . -B build-coverage -DCMAKE_BUILD_TYPE=Debug -DRP_COVERAGE=ON >/dev/null
+	cmake --build build-coverage -j $(JOBS)
+	find build-coverage -name '*.gcda' -delete
+	ctest --test-dir build-coverage --output-on-failure -j $(JOBS) -R '$(COVERAGE_TESTS)' \
+	  -E '^install_'
+	python3 scripts/coverage.py build-coverage $(COVERAGE_FLOORS)
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake). The build is
 # of every target, so it is also CI's clang build of the whole tree (warnings are errors).

@@ -17,6 +17,7 @@
 # the cluster's tests and `make cluster` put HAProxy (haproxy) in front of the servers. The
 # Python package's learning baseline (python/examples/train_ppo.py, run short by its test)
 # trains with PyTorch on CPU (python3-torch) and plots with matplotlib (python3-matplotlib).
+# `make coverage` reports line and branch coverage with gcovr.
 # `install-deps.sh play`: only what make play's first, light build needs (RP_LIGHT_TOOL in
 # CMakeLists.txt: the library and the tool, over cJSON and libedit).
 set -euo pipefail
@@ -26,7 +27,7 @@ packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwe
           libsqlite3-dev libpq-dev postgresql haproxy libsodium-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv clang libclang-rt-dev clang-format clang-tidy lld wasi-libc
-          libclang-rt-14-dev-wasm32 dpkg-dev python3-torch python3-matplotlib)
+          libclang-rt-14-dev-wasm32 dpkg-dev python3-torch python3-matplotlib gcovr)
 if [ "${1:-}" = play ]; then
   packages=("${light_packages[@]}")
 elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
