@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import http.client
 import json
+import socket
 
 import websockets
 
@@ -124,6 +125,28 @@ def refused_upgrades(checks, server):
     checks.eq(http_status(server, "/ws", dict(upgrade, Origin="https://evil.example")), 403,
               "upgrade: a foreign Origin gets 403")
     checks.eq(http_status(server, "/socket", upgrade), 404, "upgrade: another path gets 404")
+    forged_log_lines(checks, server, upgrade)
+
+
+def forged_log_lines(checks, server, upgrade):
+    """Issue 49: the Origin of a refused upgrade reached the log raw, so a client could colour
+    or clear an operator's terminal, or ring its bell. Every control character of a logged
+    value is written escaped."""
+    origin = "https://evil.example\x1b[2J\x1b[31mforged\x07\x7f\u0085"
+    raw = (f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nOrigin: {origin}\r\n" +
+           "".join(f"{k}: {v}\r\n" for k, v in upgrade.items()) + "\r\n").encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(raw)
+        answer = s.recv(4096).decode("latin-1")
+    checks.ok(answer.split(" ")[1:2] == ["403"], f"upgrade: the forged Origin gets 403: {answer[:40]!r}")
+    with open(server.log_path, "rb") as f:
+        log = f.read()
+    line = next((x for x in log.split(b"\n") if b"evil.example" in x and b"forged" in x), b"")
+    checks.ok(line != b"", "log: the refused Origin is logged")
+    checks.ok(not any(b < 0x20 or b == 0x7F for b in line) and b"\xc2\x85" not in line,
+              f"log: no control character reaches the log raw: {line!r}")
+    checks.ok(b"\\x1b[2J" in line and b"\\x07" in line and b"\\xc2\\x85" in line,
+              f"log: the control characters are written escaped: {line!r}")
 
 
 async def http_queries(checks, server):
