@@ -79,6 +79,13 @@ bool rs_password_verify(const char *stored, const char *password)
     return crypto_pwhash_str_verify(stored, password, strlen(password)) == 0;
 }
 
+/* Names a person may not take (issue 49): what the tables call the computer and its levels,
+ * and words that would pass for the site speaking. Compared ignoring case. */
+static const char *const reserved_names[] = {
+    "computer",  "ai",        "random", "greedy", "easy",   "medium",    "hard",
+    "mcts",      "ismcts",    "oracle", "bot",    "admin",  "system",    "ramparts",
+    "moderator", "spectator", "guest",  "server", "nobody", "anonymous", NULL};
+
 const char *rs_name_problem(const char *name)
 {
     size_t n = strlen(name);
@@ -91,6 +98,9 @@ const char *rs_name_problem(const char *name)
             return "a name has only letters, digits, '-' and '_'";
     if (strncasecmp(name, "guest-", 6) == 0)
         return "names starting with 'guest-' are for guests";
+    for (int i = 0; reserved_names[i]; i++)
+        if (strcasecmp(name, reserved_names[i]) == 0)
+            return "that name is reserved (the computer's, or the site's)";
     return NULL;
 }
 

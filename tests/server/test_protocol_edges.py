@@ -179,10 +179,11 @@ async def http_queries(checks, server):
 
 
 async def names_and_claims(checks, server):
-    """"guest-" is for guests in any case; a claim does not win against someone online
-    elsewhere, only against someone gone from the server for the grace period."""
+    """"guest-" is for guests in any case, and the computer's names are nobody's (issue 49); a
+    claim does not win against someone online elsewhere, only against someone gone from the
+    server for the grace period."""
     c = await guest(server, "namer")
-    for name in ("GUEST-abc", "Guest-x1"):
+    for name in ("GUEST-abc", "Guest-x1", "Computer", "easy", "RANDOM", "Hard", "admin"):
         r = await c.request({"t": "register", "name": name, "password": "longenough"},
                             "registered")
         checks.eq(r.get("code"), "bad-name", f"names: {name} is refused")
