@@ -1298,11 +1298,14 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_table *t = field_table(srv, msg, e);
     if (!t || !rs_field_string(msg, "text", true, RS_MAX_MESSAGE, &text, e))
         return -1;
-    if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text))
+    char line[CHAT_MAX + 1];
+    if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text) ||
+        !rs_strip_invisible(strcpy(line, text)))
         return rs_fail(e, "bad-text",
                        "a chat line is 1 to %d bytes of text without control "
                        "characters",
                        CHAT_MAX);
+    text = line; /* bidi and zero-width controls left out: they hide or reorder what is said */
     bool watching = false;
     for (int i = 0; i < c->num_watching; i++)
         watching |= c->watching[i] == t->row.id;

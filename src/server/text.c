@@ -49,6 +49,33 @@ bool rs_utf8_valid(const char *text, size_t len)
     return true;
 }
 
+static bool invisible(int32_t cp)
+{
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 ||
+           cp == 0xFEFF;
+}
+
+size_t rs_strip_invisible(char *text)
+{
+    unsigned char *p = (unsigned char *)text;
+    const size_t len = strlen(text);
+    size_t kept = 0;
+    for (size_t i = 0; i < len;) {
+        int size;
+        const int32_t cp = decode(p + i, len - i, &size);
+        if (cp < 0) /* not UTF-8: the caller checks first; keep the byte */
+            size = 1;
+        if (cp < 0 || !invisible(cp)) {
+            memmove(p + kept, p + i, (size_t)size);
+            kept += (size_t)size;
+        }
+        i += (size_t)size;
+    }
+    p[kept] = '\0';
+    return kept;
+}
+
 bool rs_plain_text(const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;

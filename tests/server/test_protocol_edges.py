@@ -238,6 +238,15 @@ async def documented_codes(checks, server):
         checks.eq(r.get("code"), "bad-text", f"chat: a line with {what} is bad-text")
     r = await alice.request({"t": "chat", "game": game, "text": "x" * 300}, "done")
     checks.eq(r["t"], "done", "chat: 300 bytes are fine")
+    # issue 49: bidi overrides and zero-width characters hide or reorder what is said: they
+    # are left out of the line everyone gets (and a line of nothing else is no line)
+    r = await alice.request({"t": "chat", "game": game,
+                             "text": "gg\u202e\u2066 well\u200b pla\ufeffyed\u200f"}, "done")
+    checks.eq(r["t"], "done", "chat: a line with invisible controls is taken")
+    said = await bob.expect(lambda m: m["t"] == "chat" and "gg" in m["text"], "the chat line")
+    checks.eq(said.get("text"), "gg well played", "chat: bidi and zero-width controls removed")
+    r = await alice.request({"t": "chat", "game": game, "text": "\u200b\u202e"}, "done")
+    checks.eq(r.get("code"), "bad-text", "chat: a line of invisible controls alone is bad-text")
     status, types = server.http_json("/api/v1/types")
     for t in types:  # issue 31: every game says how much the AI level matters (docs/ai.md)
         note = t.get("ai_level_note")
