@@ -12,6 +12,22 @@
 
 #define NOW 1000000 /* the instant of each pairing, in wall milliseconds */
 
+/* A seeded generator of its own (xorshift64): the same pools on every run. */
+static uint64_t rng_state = 1;
+
+static void rng_seed(uint64_t seed)
+{
+    rng_state = seed * 2654435761u + 1;
+}
+
+static uint32_t rng_below(uint32_t upper)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)((rng_state >> 32) % upper);
+}
+
 static rs_pool_entry seek(int64_t id, int64_t user, double rating, int64_t waited_ms)
 {
     return (rs_pool_entry){.id = id, .user = user, .rating = rating, .since_ms = NOW - waited_ms};
@@ -125,12 +141,12 @@ static void test_random_pools_hold_the_rule(void **state)
 {
     (void)state;
     enum { N = 60 };
-    srand(7);
+    rng_seed(7);
     for (int round = 0; round < 50; round++) {
         rs_pool_entry s[N];
         size_t out[N];
         for (int i = 0; i < N; i++)
-            s[i] = seek(i + 1, 100 + rand() % 40, 1200 + rand() % 600, rand() % 30000);
+            s[i] = seek(i + 1, 100 + rng_below(40), 1200 + rng_below(600), rng_below(30000));
         const int size = 2 + round % 3;
         const size_t groups = rs_pool_pair(s, N, size, NOW, out);
         bool used[N] = {false};
@@ -155,7 +171,7 @@ static uint32_t lowest(uint32_t upper)
 
 static uint32_t draw(uint32_t upper)
 {
-    return (uint32_t)rand() % upper;
+    return rng_below(upper);
 }
 
 /* Shuffling keeps the players and, drawn fairly, puts each one in each seat. */
@@ -166,7 +182,7 @@ static void test_shuffle(void **state)
     rs_pool_shuffle(items, 3, lowest);
     assert_int_equal(items[0] + items[1] + items[2], 24);
     int first[3] = {0};
-    srand(11);
+    rng_seed(11);
     for (int i = 0; i < 3000; i++) {
         size_t order[3] = {0, 1, 2};
         rs_pool_shuffle(order, 3, draw);

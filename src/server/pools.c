@@ -132,7 +132,8 @@ static cJSON *clock_json(const rs_seek_row *row)
         cJSON_AddNumberToObject(clock, "increment_ms", (double)row->increment_ms);
     } else if (row->clock_kind == RS_CLOCK_CORRESPONDENCE) {
         cJSON_AddStringToObject(clock, "kind", "correspondence");
-        cJSON_AddNumberToObject(clock, "days", (double)(row->per_move_ms / DAY_MS));
+        const int64_t days = row->per_move_ms / DAY_MS; /* whole days: seek takes no other */
+        cJSON_AddNumberToObject(clock, "days", (double)days);
     } else {
         cJSON_AddStringToObject(clock, "kind", "none");
     }
