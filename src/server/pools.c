@@ -155,6 +155,18 @@ static cJSON *seek_json(const rs_seek_row *row)
     return s;
 }
 
+cJSON *rs_pools_seeks_json(rs_server *srv, int64_t user)
+{
+    cJSON *list = cJSON_CreateArray();
+    rs_seek_row *rows = NULL;
+    size_t n = 0;
+    if (user && rs_store_seeks_read(srv->store, srv->node, user, &rows, &n) == RS_STORE_OK)
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(list, seek_json(&rows[i]));
+    free(rows);
+    return list;
+}
+
 int rs_pools_seek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (srv->draining)

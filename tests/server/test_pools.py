@@ -122,8 +122,10 @@ async def many_pools(checks, targets, put_ratings, http_json):
     for c, m, reply in zip(clients, paired, replies):
         checks.eq(m.get("seek"), reply["seek"]["id"], f"{c.label}'s paired names its seek")
         games.setdefault(m["game"], []).append((m["seat"], c, seeks[m["seek"]][1]))
+    # How many pairs needed a widened window depends on the order the seeks arrived in:
+    # reported, not asserted (far_apart asserts the widening itself).
     widened = check_games(checks, games, http_json)
-    checks.ok(widened > 0, f"some games paired players over 100 apart ({widened})")
+    print(f"{len(games)} games; {widened} pairs of players more than 100 apart", flush=True)
     await paired_once(checks, clients, replies)
     return clients
 
