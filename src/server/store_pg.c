@@ -1307,21 +1307,18 @@ static int pg_seeks_read(rs_store *store, const char *node, int64_t user, rs_see
     *n = 0;
     params p = {0};
     p_text(&p, node);
-    if (!user) { /* a dead server's seeks go with it */
-        int rc = queue_write(pg,
-                             "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE node <> $1"
-                             " AND node NOT IN (SELECT node FROM nodes WHERE alive_until >"
-                             " clock_timestamp() - interval '" SEEK_DEAD_AFTER "')"
-                             " FOR UPDATE SKIP LOCKED)",
-                             &p, "drop a dead server's seeks");
-        if (rc != RS_STORE_OK)
-            return rc;
-    }
     p_int(&p, user);
-    PGresult *r = exec(pg,
-                       "SELECT " SEEK_COLUMNS " FROM seeks WHERE ($2::bigint = 0 OR user_id = $2)"
-                       " AND " SEEK_LIVE " ORDER BY since_ms, id",
-                       &p, "read seeks");
+    /* Everyone's seeks are read once a second: a dead server's go in the same round trip (a
+     * DELETE in WITH runs whether or not the SELECT reads it; its rows are not live). */
+    static const char everyone[] =
+        "WITH gone AS (DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE node <> $1"
+        " AND node NOT IN (SELECT node FROM nodes WHERE alive_until > clock_timestamp() -"
+        " interval '" SEEK_DEAD_AFTER "') FOR UPDATE SKIP LOCKED) RETURNING id)"
+        " SELECT " SEEK_COLUMNS " FROM seeks WHERE $2::bigint = 0 AND " SEEK_LIVE
+        " ORDER BY since_ms, id";
+    static const char of_user[] = "SELECT " SEEK_COLUMNS " FROM seeks WHERE user_id = $2 AND"
+                                  " " SEEK_LIVE " ORDER BY since_ms, id";
+    PGresult *r = exec(pg, user ? of_user : everyone, &p, "read seeks");
     if (!r)
         return RS_STORE_ERROR;
     const int count = PQntuples(r);
