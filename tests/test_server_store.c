@@ -306,6 +306,82 @@ static void test_ratings_and_profile(void **state)
     rs_store_close(st);
 }
 
+/* A seek of `user` in a pool named by `game`, made at since_ms on `node`. */
+static int64_t add_seek(rs_store *st, int64_t user, const char *game, int64_t since_ms,
+                        const char *node, int expect)
+{
+    rs_seek_row row = {.user = user, .players = 2, .rating = 1500.5, .since_ms = since_ms};
+    snprintf(row.game, sizeof row.game, "%s", game);
+    snprintf(row.pool, sizeof row.pool, "%s/2/0:0:0:0/0", game);
+    snprintf(row.node, sizeof row.node, "%s", node);
+    row.linked[row.num_linked++] = 77;
+    row.linked[row.num_linked++] = 78;
+    assert_int_equal(rs_store_seek_add(st, &row), expect);
+    return row.id;
+}
+
+static size_t count_seeks(rs_store *st, const char *node, int64_t user)
+{
+    rs_seek_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_seeks_read(st, node, user, &rows, &n), RS_STORE_OK);
+    free(rows);
+    return n;
+}
+
+/* "Play now": seeks stored and read back whole, one per user and pool, taken only all at
+ * once, dropped one or all; the links of guests and accounts, both ways. */
+static void test_seeks_and_links(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_begin(st);
+    const int64_t a = add_seek(st, 1, "castle-danger", 500, "n1", RS_STORE_OK);
+    add_seek(st, 1, "castle-danger", 600, "n1", RS_STORE_CONFLICT);
+    const int64_t b = add_seek(st, 2, "castle-danger", 400, "n1", RS_STORE_OK);
+    const int64_t c = add_seek(st, 1, "king-of-danger", 700, "n1", RS_STORE_OK);
+    rs_seek_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_seeks_read(st, "n1", 0, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[0].id, b); /* oldest first */
+    assert_true(rows[1].id == a && rows[1].user == 1 && rows[1].rating == 1500.5 &&
+                rows[1].since_ms == 500 && rows[1].players == 2 && rows[1].num_linked == 2 &&
+                rows[1].linked[1] == 78 && strcmp(rows[1].pool, "castle-danger/2/0:0:0:0/0") == 0);
+    free(rows);
+    assert_int_equal(count_seeks(st, "n1", 1), 2);
+    const int64_t missing[] = {a, 9999};
+    assert_int_equal(rs_store_seeks_take(st, missing, 2), RS_STORE_CONFLICT);
+    assert_int_equal(count_seeks(st, "n1", 0), 3); /* nothing taken */
+    const int64_t pair[] = {a, b};
+    assert_int_equal(rs_store_seeks_take(st, pair, 2), RS_STORE_OK);
+    assert_int_equal(count_seeks(st, "n1", 0), 1);
+    int64_t dropped = -1;
+    assert_int_equal(rs_store_seeks_drop(st, 2, c, &dropped), RS_STORE_OK);
+    assert_int_equal(dropped, 0); /* not user 2's */
+    add_seek(st, 1, "walls-and-armies", 800, "n1", RS_STORE_OK);
+    assert_int_equal(rs_store_seeks_drop(st, 1, c, &dropped), RS_STORE_OK);
+    assert_int_equal(dropped, 1);
+    assert_int_equal(rs_store_seeks_drop(st, 1, 0, &dropped), RS_STORE_OK);
+    assert_int_equal(dropped, 1);
+    assert_int_equal(count_seeks(st, "n1", 0), 0);
+    assert_int_equal(rs_store_link_add(st, 5, 9), RS_STORE_OK);
+    assert_int_equal(rs_store_link_add(st, 5, 9), RS_STORE_OK); /* kept once */
+    assert_int_equal(rs_store_link_add(st, 6, 9), RS_STORE_OK);
+    int64_t links[4];
+    int count = 0;
+    assert_int_equal(rs_store_links_of(st, 9, links, 4, &count), RS_STORE_OK);
+    assert_int_equal(count, 2);
+    assert_true(links[0] == 6 && links[1] == 5); /* newest first */
+    assert_int_equal(rs_store_links_of(st, 5, links, 4, &count), RS_STORE_OK);
+    assert_true(count == 1 && links[0] == 9);
+    add_seek(st, 3, "castle-danger", 900, "n1", RS_STORE_OK);
+    assert_int_equal(rs_store_seeks_forget(st, "n1"), RS_STORE_OK);
+    assert_int_equal(count_seeks(st, "n1", 0), 0);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+}
+
 /* A failed commit undoes every write of the transaction. */
 static void test_failed_commit_rolls_back(void **state)
 {
@@ -756,6 +832,56 @@ static void test_address_for_log_hides_the_password(void **state)
     assert_string_equal(out, "/var/lib/ramparts/server.db");
 }
 
+/* Two servers pairing the same seeks at once: the database decides. Server one takes a
+ * group (uncommitted); server two's take of an overlapping group is refused at once (not
+ * waited for) and takes nothing, not even its seek no one else holds. A server's seeks are
+ * paired while its sign of life lasts, passed over once it ran out, and dropped only once it
+ * has been out for 10 s. */
+static void test_postgres_seeks_taken_once(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_begin(one);
+    const int64_t a = add_seek(one, 1, "castle-danger", 100, "n1", RS_STORE_OK);
+    const int64_t b = add_seek(one, 2, "castle-danger", 200, "n1", RS_STORE_OK);
+    const int64_t c = add_seek(one, 3, "castle-danger", 300, "n1", RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(one);
+    const int64_t first[] = {a, b}, second[] = {b, c};
+    assert_int_equal(rs_store_seeks_take(one, first, 2), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_seeks_take(two, second, 2), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_seek_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_seeks_read(two, "n1", 0, &rows, &n), RS_STORE_OK);
+    assert_true(n == 1 && rows[0].id == c);
+    free(rows);
+    /* n2 alive: its seek is paired; n3 out for 5 s: passed over, kept; n4 out for 20 s:
+     * dropped by the next read of everyone's seeks. */
+    rs_store_begin(one);
+    assert_int_equal(rs_store_node_alive(one, "n2", 60000), RS_STORE_OK);
+    assert_int_equal(rs_store_node_alive(one, "n3", -5000), RS_STORE_OK);
+    assert_int_equal(rs_store_node_alive(one, "n4", -20000), RS_STORE_OK);
+    add_seek(one, 4, "castle-danger", 400, "n2", RS_STORE_OK);
+    add_seek(one, 5, "castle-danger", 500, "n3", RS_STORE_OK);
+    add_seek(one, 6, "castle-danger", 600, "n4", RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    assert_int_equal(count_seeks(two, "n1", 0), 2); /* c and n2's */
+    assert_int_equal(count_seeks(two, "n3", 5), 1); /* a server sees its own */
+    PGconn *conn = PQconnectdb(postgres_address());
+    PGresult *r = PQexec(conn, "SELECT node FROM seeks ORDER BY node");
+    assert_int_equal(PQntuples(r), 3);
+    assert_string_equal(PQgetvalue(r, 2, 0), "n3"); /* n4's went; n3's stays */
+    PQclear(r);
+    PQfinish(conn);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest common[] = {
@@ -767,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_hostile_text_is_data),
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),
+        cmocka_unit_test(test_seeks_and_links),
         cmocka_unit_test(test_postgres_unreachable_is_refused),
         cmocka_unit_test(test_address_for_log_hides_the_password),
     };
@@ -783,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_postgres_unleased_games_are_listed),
         cmocka_unit_test(test_postgres_announcements_follow_the_commit),
         cmocka_unit_test(test_postgres_presence_lasts_with_the_node),
+        cmocka_unit_test(test_postgres_seeks_taken_once),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())
