@@ -3,7 +3,9 @@
  * exact arithmetic (math.comb, statistics.NormalDist), each quoted where it is used. */
 #include "support.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <string.h>
 
 #include "cli/analyze.h"
 
@@ -157,6 +159,77 @@ static void test_paired_difference(void **state)
     near(an_normal_p(z_exact), 2.0988e-4, 2e-7);
 }
 
+/* ---- the verdict's tests under the null (issue 46) ---- */
+
+/* The figures the verdict reads for `players` seats and `games` games won by seats drawn
+ * uniformly (no seat favoured: the null), as analyze_report.c builds them: each seat's wins
+ * and exact binomial p against 1/players; seat 0 moves first. */
+static cJSON *null_figures(int players, int games, rp_rng *rng)
+{
+    long wins[RP_MAX_PLAYERS] = {0};
+    for (int g = 0; g < games; g++)
+        wins[rp_rng_below(rng, (uint32_t)players)]++;
+    cJSON *figs = cJSON_CreateObject();
+    cJSON_AddNumberToObject(figs, "players", players);
+    cJSON_AddNumberToObject(figs, "games", games);
+    cJSON *seats = cJSON_AddArrayToObject(figs, "seats");
+    for (int p = 0; p < players; p++) {
+        cJSON *seat = cJSON_CreateObject();
+        char name[32];
+        snprintf(name, sizeof name, "seat %d", p);
+        cJSON_AddStringToObject(seat, "name", name);
+        cJSON *w = cJSON_AddObjectToObject(seat, "wins");
+        cJSON_AddNumberToObject(w, "value", (double)wins[p] / games);
+        cJSON_AddNumberToObject(w, "low", 0);
+        cJSON_AddNumberToObject(w, "high", 1);
+        cJSON_AddNumberToObject(w, "n", games);
+        cJSON_AddNumberToObject(seat, "p", an_binomial_test(wins[p], games, 1.0 / players));
+        cJSON_AddItemToArray(seats, seat);
+    }
+    cJSON *fm = cJSON_AddObjectToObject(figs, "first_mover");
+    cJSON_AddTrueToObject(fm, "defined");
+    cJSON_AddNumberToObject(fm, "fair_share", 1.0 / players);
+    cJSON_AddNumberToObject(fm, "p", an_binomial_test(wins[0], games, 1.0 / players));
+    cJSON_AddStringToObject(fm, "test", "exact binomial");
+    cJSON_AddItemToObject(fm, "wins", cJSON_Duplicate(cJSON_GetObjectItem(
+                                          cJSON_GetArrayItem(seats, 0), "wins"), true));
+    return figs;
+}
+
+/* Over simulated nulls, the verdict raises an alarm (a level other than "ok") on the first
+ * mover or the seats at most about as often as its 5% level allows: the most uneven of k seats
+ * is the least of k p-values, so its test must be corrected for k (corrected by 2, false alarms
+ * were 8.2% with 4 players and 11.5% with 5). */
+static void test_verdict_false_alarms_within_the_level(void **state)
+{
+    (void)state;
+    enum { NULLS = 1000, GAMES = 300 };
+    for (int players = 3; players <= 5; players++) {
+        rp_rng rng;
+        rp_rng_seed(&rng, 46, (uint64_t)players);
+        int alarms = 0;
+        for (int k = 0; k < NULLS; k++) {
+            cJSON *figs = null_figures(players, GAMES, &rng);
+            cJSON *verdict = an_verdict_json(figs, 0);
+            bool alarm = false;
+            const cJSON *item;
+            cJSON_ArrayForEach (item, verdict) {
+                const char *topic = cJSON_GetObjectItem(item, "topic")->valuestring;
+                if (strcmp(topic, "seats") == 0 || strcmp(topic, "first mover") == 0)
+                    alarm |= strcmp(cJSON_GetObjectItem(item, "level")->valuestring, "ok") != 0;
+            }
+            alarms += alarm;
+            cJSON_Delete(verdict);
+            cJSON_Delete(figs);
+        }
+        /* the family's level is 5%: allow the simulation's own error (sd 0.7 points) */
+        print_message("%d players: %d false alarms in %d nulls\n", players, alarms, NULLS);
+        if (alarms > NULLS * 65 / 1000)
+            fail_msg("%d players: %d false alarms in %d null runs, above the 5%% level",
+                     players, alarms, NULLS);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_wilson),      cmocka_unit_test(test_binomial),
         cmocka_unit_test(test_mcnemar),     cmocka_unit_test(test_games_to_detect),
         cmocka_unit_test(test_holm),        cmocka_unit_test(test_paired_difference),
+        cmocka_unit_test(test_verdict_false_alarms_within_the_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,15 @@ expect_eq "analyze: --seed 2 shares no deal seed with --seed 1" \
   "$(comm -12 "$first" "$work/deals-2" | wc -l | tr -d ' ')" 0
 expect_eq "analyze: --seed 1 again gives the same deals" "$(cat "$again")" "$(cat "$first")"
 
+# ---- like with like (issue 46): unfinished games are named, the fair share is of all games ----
+"$RAMPARTS" analyze castle-danger --ai random --games 20 --max-turns 20 --ladder-games 0 \
+  --judge-games 0 --json "$work/unfinished.json" >/dev/null
+expect_eq "verdict: the first mover's line says how many games did not finish" \
+  "$(json_value "$work/unfinished.json" '(() => { const v = d.verdict.find(v => v.topic === "first mover");
+     const stopped = d.ai_games.length.find(r => r.id === "unfinished").value;
+     return stopped > 0 && v.text.includes((100 * stopped).toFixed(1) + "% did not finish") &&
+       Math.abs(v.fair_share_of_all_games - 0.5 * (1 - stopped)) < 1e-9; })()')" "true"
+
 expect_status "analyze missing records dir" 1 "$RAMPARTS" analyze castle-danger --games 0 \
   --ladder-games 0 --records "$work/none" --json -
 printf 'not a record\n' > "$work/bad.rec"
