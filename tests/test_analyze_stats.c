@@ -191,8 +191,9 @@ static cJSON *null_figures(int players, int games, rp_rng *rng)
     cJSON_AddNumberToObject(fm, "fair_share", 1.0 / players);
     cJSON_AddNumberToObject(fm, "p", an_binomial_test(wins[0], games, 1.0 / players));
     cJSON_AddStringToObject(fm, "test", "exact binomial");
-    cJSON_AddItemToObject(fm, "wins", cJSON_Duplicate(cJSON_GetObjectItem(
-                                          cJSON_GetArrayItem(seats, 0), "wins"), true));
+    cJSON_AddItemToObject(
+        fm, "wins",
+        cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetArrayItem(seats, 0), "wins"), true));
     return figs;
 }
 
@@ -225,18 +226,22 @@ static void test_verdict_false_alarms_within_the_level(void **state)
         /* the family's level is 5%: allow the simulation's own error (sd 0.7 points) */
         print_message("%d players: %d false alarms in %d nulls\n", players, alarms, NULLS);
         if (alarms > NULLS * 65 / 1000)
-            fail_msg("%d players: %d false alarms in %d null runs, above the 5%% level",
-                     players, alarms, NULLS);
+            fail_msg("%d players: %d false alarms in %d null runs, above the 5%% level", players,
+                     alarms, NULLS);
     }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_t_quantiles), cmocka_unit_test(test_mean_t),
-        cmocka_unit_test(test_wilson),      cmocka_unit_test(test_binomial),
-        cmocka_unit_test(test_mcnemar),     cmocka_unit_test(test_games_to_detect),
-        cmocka_unit_test(test_holm),        cmocka_unit_test(test_paired_difference),
+        cmocka_unit_test(test_t_quantiles),
+        cmocka_unit_test(test_mean_t),
+        cmocka_unit_test(test_wilson),
+        cmocka_unit_test(test_binomial),
+        cmocka_unit_test(test_mcnemar),
+        cmocka_unit_test(test_games_to_detect),
+        cmocka_unit_test(test_holm),
+        cmocka_unit_test(test_paired_difference),
         cmocka_unit_test(test_verdict_false_alarms_within_the_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
