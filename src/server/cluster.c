@@ -58,6 +58,7 @@ static void unlist(rs_server *srv, int64_t id)
     cJSON_Delete(l->summary);
     free(l);
     srv->lobby_dirty = true;
+    srv->mine_dirty = true;
 }
 
 static bool listed_since(const rs_server *srv, int64_t id, int64_t v)
@@ -94,6 +95,8 @@ static void list_game(rs_server *srv, int64_t id, int64_t v, char kind, cJSON *s
     l->v = v;
     l->open = open;
     l->summary = summary;
+    l->at_ms = rs_server_now_ms(srv);
+    srv->mine_dirty = true;
 }
 
 static void list_table(rs_server *srv, const rs_table *t)
@@ -580,6 +583,7 @@ void rs_cluster_note_user(rs_server *srv, int64_t user, const char *text)
  * USER. */
 static void told_user(rs_server *srv, int64_t user, const char *text)
 {
+    srv->mine_dirty = true; /* a pairing or a challenge elsewhere: the user's list changed */
     for (size_t i = 0; i < srv->conns.cap; i++) {
         const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (c && c->user == user && !c->closing)
@@ -705,6 +709,7 @@ void rs_cluster_clear(rs_server *srv)
 static void game_changed(rs_server *srv, int64_t id, int64_t v, const char *listing)
 {
     rs_table *t = rs_server_table(srv, id);
+    srv->mine_dirty = true;
     if (t) {
         if (t->row.v >= v)
             return;

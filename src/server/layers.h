@@ -14,9 +14,13 @@
  *      api.c       (api.h)      HTTP: /healthz, the JSON API, the embedded client (beside
  *                               loop.c: neither calls the other)
  *   3  session.c   (session.h)  the commands: identity, the lobby, watching, play
+ *      mine.c      (mine.h)     "My games": the list, pushed at the loop's flush (above
+ *                               pools.c and challenge.c, whose lists it shows)
  *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
  *                               session.c, which lists its handlers; it never calls
  *                               session.c)
+ *      challenge.c (challenge.h) challenges to a named player and the setting that refuses
+ *                               them (under session.c and mine.c)
  *   4  cluster.c   (cluster.h)  several servers on one database: row locks, catching up,
  *                               announcements, leases, requests kept for a row
  *   5  server.c    (server.h, server_internal.h)

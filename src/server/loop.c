@@ -14,6 +14,7 @@
 #include "fields.h"
 #include "grow.h"
 #include "log.h"
+#include "mine.h"
 #include "pools.h"
 #include "server_internal.h"
 #include "session.h"
@@ -492,6 +493,8 @@ int64_t rs_server_next_tick_us(rs_server *srv)
         next = srv->earliest_deadline_us;
     if (srv->lobby_dirty && srv->next_lobby_push_us < next)
         next = srv->next_lobby_push_us;
+    if (srv->mine_dirty && srv->next_mine_push_us < next)
+        next = srv->next_mine_push_us;
     if ((srv->deferred_count || srv->ai_waiting_count) && srv->deferred_due_us < next)
         next = srv->deferred_due_us;
     return next;
@@ -645,6 +648,7 @@ int rs_server_flush(rs_server *srv)
         srv->lobby_dirty = false;
         srv->next_lobby_push_us = rs_server_now_us(srv) + LOBBY_PUSH_EVERY_US;
     }
+    rs_mine_push(srv);
     int rc = 0;
     rs_cluster_announce(srv);
     if (rs_store_in_transaction(srv->store)) {

@@ -183,6 +183,7 @@ int rs_pools_seek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "already-seeking", "you already seek a game in this pool");
     if (rc != RS_STORE_OK)
         return rs_fail(e, store_down(srv), "cannot store the seek");
+    srv->mine_dirty = true; /* "my games" lists the seeks */
     cJSON *m = message("seeking");
     cJSON_AddItemToObject(m, "seek", seek_json(&row));
     rs_reply(srv, c, m, msg);
@@ -200,6 +201,7 @@ int rs_pools_unseek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, store_down(srv), "cannot drop the seek");
     if (id && !dropped)
         return rs_fail(e, "no-such-seek", "you have no seek %lld", (long long)id);
+    srv->mine_dirty = dropped > 0 || srv->mine_dirty;
     cJSON *m = message("done");
     cJSON_AddStringToObject(m, "re", "unseek");
     rs_reply(srv, c, m, msg);
@@ -214,6 +216,7 @@ static void tell_user(rs_server *srv, int64_t user, const cJSON *m)
     char *text = cJSON_PrintUnformatted(m);
     if (!text)
         return;
+    srv->mine_dirty = true; /* a pairing: a seek gone, a game begun */
     for (size_t i = 0; i < srv->conns.cap; i++) {
         const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (c && c->user == user && !c->closing)

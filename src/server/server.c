@@ -67,6 +67,7 @@ rs_table *rs_server_table(rs_server *srv, int64_t id)
 void rs_server_touch(rs_server *srv, rs_table *t, rs_game_status status_before)
 {
     srv->deadlines_stale = true;
+    srv->mine_dirty = true;
     if (t->row.status != status_before || t->row.status == RS_GAME_OPEN)
         srv->lobby_dirty = true;
     for (size_t i = 0; i < srv->touched_count; i++)

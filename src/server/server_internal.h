@@ -31,6 +31,9 @@ typedef struct rs_conn {
     int refused;              /* rate-limited messages in this rate window */
     int64_t refused_since_us; /* when that window began */
     bool lobby;               /* receives lobby updates */
+    bool mine;                /* receives its "my games" again when it changes (mine.c) */
+    uint64_t mine_sig;        /* the signature of the list it was last sent */
+    int refuses_challenges;   /* its user's setting as last read: 0 unknown, 1 no, 2 yes */
     int64_t watching[RS_MAX_WATCH_LIMIT];
     int num_watching;
     bool auth_pending;     /* a password job is running for it */
@@ -46,6 +49,7 @@ typedef struct rs_listed {
     int64_t v;
     bool open;             /* listed among the open games, else among the live ones */
     struct cJSON *summary; /* rs_table_summary, as of version v */
+    int64_t at_ms;         /* when this server heard of version v (its clock's time left) */
 } rs_listed;
 
 /* On a cluster: a client's request kept until the game's row another server holds is free
@@ -73,6 +77,8 @@ struct rs_server {
     bool noted_overflow; /* the list could not grow: the iteration's end visits them all */
     bool lobby_dirty;
     int64_t next_lobby_push_us; /* the lobby waits for this instant to be pushed again */
+    bool mine_dirty;            /* some user's "my games" may have changed (mine.c) */
+    int64_t next_mine_push_us;  /* they wait for this instant to be pushed again */
     /* The earliest clock deadline, rescanned when a game was touched, added or ticked. */
     bool deadlines_stale;
     int64_t earliest_deadline_us;

@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "fields.h"
 #include "log.h"
+#include "mine.h"
 #include "pools.h"
 #include "ramparts/version.h"
 #include "session.h"
@@ -106,6 +107,8 @@ static void become(rs_server *srv, rs_conn *c, const rs_user *u)
     snprintf(c->name, sizeof c->name, "%s", u->name);
     c->guest = u->guest;
     c->identity_changed = true;
+    c->refuses_challenges = 0;
+    srv->mine_dirty = true;
 }
 
 /* A new token for user: stored hashed, returned in clear once. */
@@ -529,6 +532,7 @@ static void forget_identity(rs_server *srv, rs_conn *c)
     c->user = 0;
     c->has_token = false;
     c->lobby = false;
+    c->mine = false;
     rs_session_user_left(srv, user);
 }
 
@@ -1329,5 +1333,6 @@ const rs_command rs_commands[] = {
     {"hint", h_hint, true, 3},
     {"seek", rs_pools_seek, true, 2},
     {"unseek", rs_pools_unseek, true, 1},
+    {"mine", rs_mine_handle, true, 1},
     {NULL, NULL, false, 0},
 };
