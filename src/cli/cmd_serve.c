@@ -287,6 +287,15 @@ static const serve_option OPTIONS[] = {
      .kind = OPT_TEXT,
      .field = FIELD(net.tls_key),
      .help = "and this private key"},
+#ifdef RS_TEST_CLOCK
+    {.name = "--test-clock",
+     .arg = "FILE",
+     .env = "RAMPARTS_TEST_CLOCK",
+     .kind = OPT_TEXT,
+     .field = FIELD(net.test_clock),
+     .help = "tests only (not in release builds): time is real time plus the milliseconds "
+             "written in FILE, so a test can let days pass"},
+#endif
     {.name = "--allow-origin",
      .arg = "URL",
      .env = "RAMPARTS_ALLOW_ORIGIN",

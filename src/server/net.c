@@ -146,6 +146,55 @@ static int64_t wall_ms(void *ctx)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+#ifdef RS_TEST_CLOCK
+/* The tests' clock (`--test-clock FILE`, compiled into test builds only): real time plus the
+ * whole milliseconds written in FILE, read again when 10 ms of real time have passed, never
+ * going back. Tests write days into it to see correspondence clocks run out; every server of a
+ * cluster given the same file moves with it. */
+static struct {
+    const char *path;
+    int64_t offset_ms, read_at_us;
+} test_clock = {NULL, 0, -1}; /* read_at_us -1: not read yet */
+
+/* With a test clock the loop wakes at least this often, to see the file move time on. */
+#define TEST_CLOCK_POLL_US 100000
+
+static int64_t test_offset_ms(void)
+{
+    const int64_t now = mono_us(NULL);
+    if (test_clock.read_at_us >= 0 && now - test_clock.read_at_us < 10000)
+        return test_clock.offset_ms;
+    test_clock.read_at_us = now;
+    FILE *f = fopen(test_clock.path, "r");
+    long long ms = 0;
+    if (f && fscanf(f, "%lld", &ms) == 1 && ms > test_clock.offset_ms)
+        test_clock.offset_ms = ms;
+    if (f)
+        fclose(f);
+    return test_clock.offset_ms;
+}
+
+static int64_t test_mono_us(void *ctx)
+{
+    return mono_us(ctx) + test_offset_ms() * 1000;
+}
+
+static int64_t test_wall_ms(void *ctx)
+{
+    return wall_ms(ctx) + test_offset_ms();
+}
+#endif
+
+/* The core's clock (its deadlines are in it): the real one, or the tests'. */
+static int64_t core_now_us(void)
+{
+#ifdef RS_TEST_CLOCK
+    if (test_clock.path)
+        return test_mono_us(NULL);
+#endif
+    return mono_us(NULL);
+}
+
 /* ---- per-address connection counts ---- */
 
 static ip_count *ip_entry(const char *ip, bool create)
@@ -786,7 +835,7 @@ static void on_timer(lws_sorted_usec_list_t *sul)
 {
     (void)sul;
     net.timer_at = 0;
-    if (mono_us(NULL) >= rs_server_next_tick_us(net.server))
+    if (core_now_us() >= rs_server_next_tick_us(net.server))
         rs_server_tick(net.server);
     end_iteration();
 }
@@ -799,12 +848,17 @@ static void on_timer(lws_sorted_usec_list_t *sul)
  * already: re-arming every iteration would push a due timer forever into the future. */
 static void arm_timer(void)
 {
+    const int64_t now = core_now_us();
     int64_t next = rs_server_next_tick_us(net.server);
-    if (!net.uv && rs_server_shared(net.server) && next > mono_us(NULL) + LISTEN_POLL_US)
-        next = mono_us(NULL) + LISTEN_POLL_US;
+    if (!net.uv && rs_server_shared(net.server) && next > now + LISTEN_POLL_US)
+        next = now + LISTEN_POLL_US;
+#ifdef RS_TEST_CLOCK
+    if (test_clock.path && next > now + TEST_CLOCK_POLL_US) /* see a jump of the file soon */
+        next = now + TEST_CLOCK_POLL_US;
+#endif
     if (net.timer_at == next)
         return;
-    int64_t delay = next - mono_us(NULL);
+    int64_t delay = next - now;
     net.timer_at = next;
     lws_sul_schedule(net.context, 0, &net.timer, on_timer, delay > 0 ? delay : 0);
 }
@@ -1115,6 +1169,13 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     core->notify = notify;
     core->notify_ctx = NULL;
     rs_time_source time = {mono_us, wall_ms, NULL};
+#ifdef RS_TEST_CLOCK
+    if (cfg->test_clock) {
+        test_clock.path = cfg->test_clock;
+        time = (rs_time_source){test_mono_us, test_wall_ms, NULL};
+        rs_log("test clock: real time plus the milliseconds in %s", cfg->test_clock);
+    }
+#endif
     rs_output out = {core_send, core_close, NULL};
     char err[512];
     net.server = rs_server_new(core, &time, &out, err, sizeof err);

@@ -34,6 +34,7 @@ typedef struct rs_net_config {
     rs_addr trusted_proxies[RS_MAX_TRUSTED_PROXIES];
     int num_trusted_proxies;
     int keepalive_s; /* a connection quiet this long is pinged, twice as long dropped (0: 15) */
+    const char *test_clock; /* RS_TEST_CLOCK builds: time is real time plus the ms in it */
     rs_event_loop event_loop;
 } rs_net_config;
 

@@ -384,6 +384,13 @@ async def play_now(seen, checks, server):
         paired = await c.expect(lambda m: m["t"] == "paired", "paired")
         checks.ok(isinstance(paired.get("game"), int) and paired.get("seat") in (0, 1),
                   f"{c.label} is paired: {paired}")
+    # my games (tests/server/test_mine.py tests the list in full)
+    listed = await ask(seen, checks, ann, {"t": "mine"}, "mine")
+    checks.ok(paired["game"] in [g["game"] for g in listed["games"]]
+              and {"waiting", "challenges", "seeks", "settings"} <= set(listed),
+              f"mine lists the paired game: {listed}")
+    await ask(seen, checks, ann, {"t": "mine", "watch": 1}, "bad-message")
+    await ask(seen, checks, ann, {"t": "mine", "watch": False}, "done")
 
 
 async def expired(seen, checks, args):
