@@ -227,4 +227,5 @@ async def main():
     checks.finish()
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())
