@@ -439,7 +439,7 @@ static void test_challenges_and_settings(void **state)
     assert_int_equal(count_challenges(st, 0, 6000), 2); /* expired by then: early, late */
     assert_int_equal(count_challenges(st, 0, 4000), 1);
     assert_int_equal(count_challenges(st, 0, 3999), 0);
-    rs_challenge_row taken;
+    rs_challenge_row taken = {0};
     assert_int_equal(rs_store_challenge_take(st, late, &taken), RS_STORE_OK);
     assert_true(taken.id == late && taken.to == bob && strcmp(taken.to_name, "Bob") == 0);
     assert_int_equal(rs_store_challenge_take(st, late, &taken), RS_STORE_NOTFOUND);
@@ -971,7 +971,7 @@ static void test_postgres_challenge_taken_once(void **state)
     assert_int_equal(rs_store_user_add(one, "Bob", false, 1, &bob), RS_STORE_OK);
     const int64_t id = add_challenge(one, alice, bob, 100);
     assert_int_equal(rs_store_commit(one), RS_STORE_OK);
-    rs_challenge_row row;
+    rs_challenge_row row = {0};
     rs_store_begin(one);
     assert_int_equal(rs_store_challenge_take(one, id, &row), RS_STORE_OK);
     rs_store_begin(two);

@@ -270,7 +270,7 @@ static int op_accept(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
-    rs_challenge_row row;
+    rs_challenge_row row = {0};
     if (take(srv, c, msg, true, &row, e) < 0)
         return -1;
     const rs_table *t = start_game(srv, &row);
@@ -284,7 +284,7 @@ static int op_accept(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 static int op_end(rs_server *srv, rs_conn *c, const cJSON *msg, bool declined, rs_err *e)
 {
-    rs_challenge_row row;
+    rs_challenge_row row = {0};
     if (take(srv, c, msg, declined, &row, e) < 0)
         return -1;
     tell_gone(srv, &row, declined ? "declined" : "cancelled");
@@ -319,7 +319,7 @@ void rs_challenge_sweep(rs_server *srv)
     if (rs_store_challenges_read(srv->store, 0, rs_server_now_ms(srv), &rows, &n) != RS_STORE_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        rs_challenge_row row;
+        rs_challenge_row row = {0};
         if (rs_store_begin(srv->store) != RS_STORE_OK ||
             rs_store_challenge_take(srv->store, rows[i].id, &row) != RS_STORE_OK)
             continue; /* another server ends it */
