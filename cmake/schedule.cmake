@@ -29,7 +29,9 @@ set(RP_TEST_COSTS
     server_test_protocol_doc 10
     server_test_pools 20
     server_test_pools_cluster 30
-    server_test_correspondence_cluster 15)
+    server_test_correspondence_cluster 15
+    server_test_challenges 8
+    server_test_challenges_cluster 20)
 while(RP_TEST_COSTS)
   list(POP_FRONT RP_TEST_COSTS test cost)
   if(TEST ${test})

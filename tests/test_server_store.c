@@ -382,6 +382,81 @@ static void test_seeks_and_links(void **state)
     rs_store_close(st);
 }
 
+/* A challenge from `from` to `to` made at created_ms, expiring 1000 ms later. */
+static int64_t add_challenge(rs_store *st, int64_t from, int64_t to, int64_t created_ms)
+{
+    rs_challenge_row row = {.from = from,
+                            .to = to,
+                            .clock_kind = 2,
+                            .per_move_ms = 86400000,
+                            .rated = true,
+                            .seat = -1,
+                            .created_ms = created_ms,
+                            .expires_ms = created_ms + 1000};
+    snprintf(row.game, sizeof row.game, "castle-danger");
+    snprintf(row.options, sizeof row.options, "{\"turn-limit\":40}");
+    assert_int_equal(rs_store_challenge_add(st, &row), RS_STORE_OK);
+    assert_true(row.id > 0);
+    return row.id;
+}
+
+static size_t count_challenges(rs_store *st, int64_t user, int64_t due_ms)
+{
+    rs_challenge_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_challenges_read(st, user, due_ms, &rows, &n), RS_STORE_OK);
+    free(rows);
+    return n;
+}
+
+/* Challenges stored and read back whole with both names, by user (sent and received, oldest
+ * first) or by expiry; taken once; the setting that refuses them, true until set. */
+static void test_challenges_and_settings(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_begin(st);
+    int64_t alice, bob, carol;
+    assert_int_equal(rs_store_user_add(st, "Alice", false, 1, &alice), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "Bob", false, 1, &bob), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "Carol", false, 1, &carol), RS_STORE_OK);
+    const int64_t late = add_challenge(st, alice, bob, 5000);
+    const int64_t early = add_challenge(st, bob, alice, 3000);
+    add_challenge(st, carol, bob, 9000);
+    rs_challenge_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_challenges_read(st, alice, INT64_MAX, &rows, &n), RS_STORE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].id, early); /* oldest first */
+    assert_true(rows[1].id == late && rows[1].from == alice && rows[1].to == bob &&
+                strcmp(rows[1].from_name, "Alice") == 0 && strcmp(rows[1].to_name, "Bob") == 0 &&
+                strcmp(rows[1].game, "castle-danger") == 0 &&
+                strcmp(rows[1].options, "{\"turn-limit\":40}") == 0 && rows[1].clock_kind == 2 &&
+                rows[1].per_move_ms == 86400000 && rows[1].rated && rows[1].seat == -1 &&
+                rows[1].created_ms == 5000 && rows[1].expires_ms == 6000);
+    free(rows);
+    assert_int_equal(count_challenges(st, bob, INT64_MAX), 3);
+    assert_int_equal(count_challenges(st, 0, 6000), 2); /* expired by then: early, late */
+    assert_int_equal(count_challenges(st, 0, 4000), 1);
+    assert_int_equal(count_challenges(st, 0, 3999), 0);
+    rs_challenge_row taken = {0};
+    assert_int_equal(rs_store_challenge_take(st, late, &taken), RS_STORE_OK);
+    assert_true(taken.id == late && taken.to == bob && strcmp(taken.to_name, "Bob") == 0);
+    assert_int_equal(rs_store_challenge_take(st, late, &taken), RS_STORE_NOTFOUND);
+    assert_int_equal(count_challenges(st, alice, INT64_MAX), 1);
+    bool allows = false;
+    assert_int_equal(rs_store_setting_get(st, bob, &allows), RS_STORE_OK);
+    assert_true(allows); /* never set */
+    assert_int_equal(rs_store_setting_put(st, bob, false), RS_STORE_OK);
+    assert_int_equal(rs_store_setting_get(st, bob, &allows), RS_STORE_OK);
+    assert_false(allows);
+    assert_int_equal(rs_store_setting_put(st, bob, true), RS_STORE_OK);
+    assert_int_equal(rs_store_setting_get(st, bob, &allows), RS_STORE_OK);
+    assert_true(allows);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+}
+
 /* A failed commit undoes every write of the transaction. */
 static void test_failed_commit_rolls_back(void **state)
 {
@@ -882,6 +957,32 @@ static void test_postgres_seeks_taken_once(void **state)
     rs_store_close(one);
 }
 
+/* Two servers ending one challenge at once: the first takes it (uncommitted); the second
+ * is refused at once (not waited for) and takes nothing. */
+static void test_postgres_challenge_taken_once(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_begin(one);
+    int64_t alice, bob;
+    assert_int_equal(rs_store_user_add(one, "Alice", false, 1, &alice), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(one, "Bob", false, 1, &bob), RS_STORE_OK);
+    const int64_t id = add_challenge(one, alice, bob, 100);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_challenge_row row = {0};
+    rs_store_begin(one);
+    assert_int_equal(rs_store_challenge_take(one, id, &row), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_challenge_take(two, id, &row), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    assert_int_equal(count_challenges(two, 0, INT64_MAX), 0);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest common[] = {
@@ -894,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),
         cmocka_unit_test(test_seeks_and_links),
+        cmocka_unit_test(test_challenges_and_settings),
         cmocka_unit_test(test_postgres_unreachable_is_refused),
         cmocka_unit_test(test_address_for_log_hides_the_password),
     };
@@ -911,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_postgres_announcements_follow_the_commit),
         cmocka_unit_test(test_postgres_presence_lasts_with_the_node),
         cmocka_unit_test(test_postgres_seeks_taken_once),
+        cmocka_unit_test(test_postgres_challenge_taken_once),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())

@@ -1,16 +1,371 @@
-/* challenge.c — challenges and the settings that refuse them (see challenge.h). */
+/* challenge.c — challenges and the settings that refuse them (see challenge.h): each checked
+ * whole before anything is stored, kept in the store (so a restart or another server finds
+ * them), taken from it exactly once at their end, and told to both users on every server. */
 #include "challenge.h"
 
 #include <cjson/cJSON.h>
+#include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "log.h"
+#include "pools.h"
+
+#define MAX_SENT 5 /* pending challenges one account may have sent */
+#define LIVE_EXPIRY_MS (10 * 60 * 1000LL)
+#define CORRESPONDENCE_EXPIRY_MS (3 * 86400 * 1000LL)
+#define NO_DUE INT64_MAX /* rs_store_challenges_read: every pending challenge */
+
+static cJSON *message(const char *type)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", type);
+    return m;
+}
+
+static int store_down(rs_server *srv, rs_err *e, const char *what)
+{
+    return rs_fail(e, rs_store_unavailable(srv->store) ? "unavailable" : "server-error", "%s",
+                   what);
+}
+
+/* ---- the challenge as the protocol shows it ---- */
+
+static cJSON *challenge_json(const rs_challenge_row *row)
+{
+    const rp_game *game = rp_game_find(row->game);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "id", (double)row->id);
+    cJSON_AddStringToObject(o, "from", row->from_name);
+    cJSON_AddStringToObject(o, "to", row->to_name);
+    cJSON_AddStringToObject(o, "type", row->game);
+    cJSON_AddStringToObject(o, "title", game ? game->title : row->game);
+    cJSON *options = cJSON_Parse(row->options);
+    cJSON_AddItemToObject(o, "options", options ? options : cJSON_CreateObject());
+    cJSON_AddItemToObject(
+        o, "clock",
+        rs_pools_clock_json(row->clock_kind, row->initial_ms, row->increment_ms, row->per_move_ms));
+    cJSON_AddBoolToObject(o, "rated", row->rated);
+    cJSON_AddNumberToObject(o, "created_ms", (double)row->created_ms);
+    cJSON_AddNumberToObject(o, "expires_ms", (double)row->expires_ms);
+    return o;
+}
+
+/* `challenge-gone` to both users' connections, here and on every server. */
+static void tell_gone(rs_server *srv, const rs_challenge_row *row, const char *why)
+{
+    cJSON *m = message("challenge-gone");
+    cJSON_AddNumberToObject(m, "challenge", (double)row->id);
+    cJSON_AddStringToObject(m, "why", why);
+    rs_pools_tell_user(srv, row->from, m);
+    rs_pools_tell_user(srv, row->to, m);
+    cJSON_Delete(m);
+}
+
+/* ---- send ---- */
+
+/* The game, options, clock, rating and seat of a challenge into row (and s, to try them):
+ * two players only, everything as create checks it. */
+static int read_terms(const cJSON *msg, rs_table_settings *s, rs_challenge_row *row, rs_err *e)
+{
+    const char *type;
+    if (!rs_field_string(msg, "type", true, 64, &type, e))
+        return -1;
+    if (!(s->game = rp_game_find(type)))
+        return rs_fail(e, "bad-game", "unknown game '%.40s' (see /api/v1/types)", type);
+    if (s->game->min_players > 2 || s->game->max_players < 2)
+        return rs_fail(e, "bad-option", "%s is not played by two: a challenge is for two",
+                       s->game->title);
+    rp_config_default(s->game, &s->config);
+    s->config.players = 2;
+    const cJSON *options = cJSON_GetObjectItemCaseSensitive(msg, "options");
+    bool rated = false;
+    int64_t seat = -1;
+    if (rs_field_options(options, s, e) < 0 ||
+        rs_field_clock(cJSON_GetObjectItemCaseSensitive(msg, "clock"), s, e) < 0 ||
+        !rs_field_bool(msg, "rated", &rated, e) ||
+        !rs_field_int(msg, "seat", false, INT32_MIN, INT32_MAX, &seat, e))
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(msg, "seat") && (seat < 0 || seat > 1))
+        return rs_fail(e, "bad-seat", "seat: 0 or 1 (yours), or none for a random one");
+    rp_state trial;
+    rp_error err = {{0}};
+    if (s->game->init(&trial, &s->config, &err) < 0) /* options the game refuses */
+        return rs_fail(e, "bad-option", "%s", err.msg);
+    char *text = options ? cJSON_PrintUnformatted(options) : NULL;
+    const bool fits = !text || strlen(text) < sizeof row->options;
+    snprintf(row->options, sizeof row->options, "%s", text ? text : "{}");
+    free(text);
+    if (!fits)
+        return rs_fail(e, "bad-option", "options: too long");
+    snprintf(row->game, sizeof row->game, "%s", s->game->id);
+    row->clock_kind = (int)s->clock_kind;
+    row->initial_ms = s->initial_ms;
+    row->increment_ms = s->increment_ms;
+    row->per_move_ms = s->per_move_ms;
+    row->rated = rated;
+    row->seat = (int)seat;
+    return 0;
+}
+
+/* The target: a registered account other than the sender's that takes challenges. */
+static int read_target(rs_server *srv, const rs_conn *c, const cJSON *msg, rs_challenge_row *row,
+                       rs_err *e)
+{
+    const char *to;
+    if (!rs_field_string(msg, "to", true, 64, &to, e))
+        return -1;
+    rs_user target;
+    const int rc = rs_store_user_find(srv->store, to, &target);
+    if (rc != RS_STORE_OK && rc != RS_STORE_NOTFOUND)
+        return store_down(srv, e, "cannot read the users");
+    if (rc == RS_STORE_NOTFOUND || target.guest)
+        return rs_fail(e, "no-such-user", "no registered player is named '%.40s'", to);
+    if (target.id == c->user)
+        return rs_fail(e, "bad-target", "you cannot challenge yourself");
+    bool allows = true;
+    if (rs_store_setting_get(srv->store, target.id, &allows) != RS_STORE_OK)
+        return store_down(srv, e, "cannot read the player's settings");
+    if (!allows)
+        return rs_fail(e, "refused", "%s does not take challenges", target.name);
+    row->to = target.id;
+    snprintf(row->to_name, sizeof row->to_name, "%s", target.name);
+    return 0;
+}
+
+/* The sender's pending challenges: a sixth is refused. */
+static int check_sent(rs_server *srv, const rs_conn *c, rs_err *e)
+{
+    rs_challenge_row *rows = NULL;
+    size_t n = 0, sent = 0;
+    if (rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) != RS_STORE_OK)
+        return store_down(srv, e, "cannot read your challenges");
+    for (size_t i = 0; i < n; i++)
+        sent += rows[i].from == c->user;
+    free(rows);
+    if (sent >= MAX_SENT)
+        return rs_fail(e, "too-many", "you have %d challenges waiting already: cancel one first",
+                       MAX_SENT);
+    return 0;
+}
+
+static int64_t expiry_ms(const rs_server *srv, const rs_challenge_row *row)
+{
+    if (srv->cfg.challenge_expiry_ms > 0)
+        return srv->cfg.challenge_expiry_ms;
+    return row->clock_kind == RS_CLOCK_CORRESPONDENCE ? CORRESPONDENCE_EXPIRY_MS : LIVE_EXPIRY_MS;
+}
+
+static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    if (c->guest)
+        return rs_fail(e, "not-registered", "register an account to challenge a player");
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    rs_table_settings s = {0};
+    rs_challenge_row row = {0};
+    if (read_terms(msg, &s, &row, e) < 0 || read_target(srv, c, msg, &row, e) < 0)
+        return -1;
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return store_down(srv, e, "the store is unavailable");
+    if (check_sent(srv, c, e) < 0)
+        return -1;
+    row.from = c->user;
+    snprintf(row.from_name, sizeof row.from_name, "%s", c->name);
+    row.created_ms = rs_server_now_ms(srv);
+    row.expires_ms = row.created_ms + expiry_ms(srv, &row);
+    if (rs_store_challenge_add(srv->store, &row) != RS_STORE_OK)
+        return store_down(srv, e, "cannot store the challenge");
+    srv->mine_dirty = true;
+    cJSON *m = message("challenged");
+    cJSON_AddItemToObject(m, "challenge", challenge_json(&row));
+    rs_reply(srv, c, m, msg);
+    cJSON *told = message("challenge");
+    cJSON_AddItemToObject(told, "challenge", challenge_json(&row));
+    rs_pools_tell_user(srv, row.to, told);
+    cJSON_Delete(told);
+    return 0;
+}
+
+/* ---- accept, decline, cancel ---- */
+
+/* Challenge `id` taken from the store, when c's user may end it that way (the target accepts
+ * or declines, the sender cancels); anything else is no-such-challenge and takes nothing. */
+static int take(rs_server *srv, const rs_conn *c, const cJSON *msg, bool as_target,
+                rs_challenge_row *row, rs_err *e)
+{
+    int64_t id;
+    if (!rs_field_int(msg, "challenge", true, 1, INT64_MAX / 2, &id, e))
+        return -1;
+    rs_challenge_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) != RS_STORE_OK)
+        return store_down(srv, e, "cannot read your challenges");
+    bool yours = false;
+    for (size_t i = 0; i < n; i++)
+        yours = yours || (rows[i].id == id && (as_target ? rows[i].to : rows[i].from) == c->user);
+    free(rows);
+    if (!yours)
+        return rs_fail(e, "no-such-challenge", "you have no challenge %lld to %s", (long long)id,
+                       as_target ? "answer" : "cancel");
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return store_down(srv, e, "the store is unavailable");
+    const int rc = rs_store_challenge_take(srv->store, id, row);
+    if (rc == RS_STORE_NOTFOUND) /* ended a moment ago, here or on another server */
+        return rs_fail(e, "no-such-challenge", "challenge %lld has just ended", (long long)id);
+    if (rc != RS_STORE_OK)
+        return store_down(srv, e, "cannot take the challenge");
+    srv->mine_dirty = true;
+    return 0;
+}
+
+static void reply_done(rs_server *srv, rs_conn *c, const cJSON *msg, int64_t game)
+{
+    cJSON *m = message("done");
+    cJSON_AddStringToObject(m, "re", "challenge");
+    if (game)
+        cJSON_AddNumberToObject(m, "game", (double)game);
+    rs_reply(srv, c, m, msg);
+}
+
+/* The game of an accepted challenge, started with both seated, and `paired` to each. */
+static const rs_table *start_game(rs_server *srv, const rs_challenge_row *row)
+{
+    rs_table_settings s = {.game = rp_game_find(row->game),
+                           .rated = row->rated,
+                           .clock_kind = (rs_clock_kind)row->clock_kind,
+                           .initial_ms = row->initial_ms,
+                           .increment_ms = row->increment_ms,
+                           .per_move_ms = row->per_move_ms};
+    if (!s.game)
+        return NULL;
+    rp_config_default(s.game, &s.config);
+    s.config.players = 2;
+    rs_err ignored;
+    cJSON *options = cJSON_Parse(row->options);
+    const int rc = rs_field_options(options, &s, &ignored); /* checked when sent */
+    cJSON_Delete(options);
+    if (rc < 0)
+        return NULL;
+    const int seat = row->seat >= 0 ? row->seat : (int)randombytes_uniform(2);
+    int64_t users[2];
+    users[seat] = row->from;
+    users[1 - seat] = row->to;
+    rs_ctx ctx = rs_server_ctx(srv);
+    const rs_table *t = rs_pools_start_game(srv, &ctx, &s, users);
+    for (int i = 0; t && i < 2; i++) {
+        cJSON *m = message("paired");
+        cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+        cJSON_AddNumberToObject(m, "seat", i);
+        cJSON_AddNumberToObject(m, "challenge", (double)row->id);
+        rs_pools_tell_user(srv, users[i], m);
+        cJSON_Delete(m);
+    }
+    return t;
+}
+
+static int op_accept(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    rs_challenge_row row = {0};
+    if (take(srv, c, msg, true, &row, e) < 0)
+        return -1;
+    const rs_table *t = start_game(srv, &row);
+    if (!t)
+        return rs_fail(e, "server-error", "cannot create the game");
+    rs_log("game %lld started from challenge %lld", (long long)t->row.id, (long long)row.id);
+    tell_gone(srv, &row, "accepted");
+    reply_done(srv, c, msg, t->row.id);
+    return 0;
+}
+
+static int op_end(rs_server *srv, rs_conn *c, const cJSON *msg, bool declined, rs_err *e)
+{
+    rs_challenge_row row = {0};
+    if (take(srv, c, msg, declined, &row, e) < 0)
+        return -1;
+    tell_gone(srv, &row, declined ? "declined" : "cancelled");
+    reply_done(srv, c, msg, 0);
+    return 0;
+}
+
+int rs_challenge_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    const char *op;
+    if (!rs_field_string(msg, "op", true, 16, &op, e))
+        return -1;
+    if (strcmp(op, "send") == 0)
+        return op_send(srv, c, msg, e);
+    if (strcmp(op, "accept") == 0)
+        return op_accept(srv, c, msg, e);
+    if (strcmp(op, "decline") == 0 || strcmp(op, "cancel") == 0)
+        return op_end(srv, c, msg, op[0] == 'd', e);
+    return rs_fail(e, "bad-message", "field 'op': send, accept, decline or cancel");
+}
+
+int rs_challenge_cost(const cJSON *msg)
+{
+    const char *op = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "op"));
+    return op && strcmp(op, "send") == 0 ? 3 : 1;
+}
+
+void rs_challenge_sweep(rs_server *srv)
+{
+    rs_challenge_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_challenges_read(srv->store, 0, rs_server_now_ms(srv), &rows, &n) != RS_STORE_OK)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        rs_challenge_row row = {0};
+        if (rs_store_begin(srv->store) != RS_STORE_OK ||
+            rs_store_challenge_take(srv->store, rows[i].id, &row) != RS_STORE_OK)
+            continue; /* another server ends it */
+        srv->mine_dirty = true;
+        tell_gone(srv, &row, "expired");
+    }
+    free(rows);
+}
+
+/* ---- settings ---- */
+
+int rs_challenge_settings(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    bool allows = true;
+    if (!cJSON_GetObjectItemCaseSensitive(msg, "challenges"))
+        return rs_fail(e, "bad-message", "field 'challenges' (true or false) is missing");
+    if (!rs_field_bool(msg, "challenges", &allows, e))
+        return -1;
+    if (rs_store_begin(srv->store) != RS_STORE_OK ||
+        rs_store_setting_put(srv->store, c->user, allows) != RS_STORE_OK)
+        return store_down(srv, e, "cannot store the setting");
+    for (size_t i = 0; i < srv->conns.cap; i++) { /* the user's other tabs show it too */
+        rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (other && other->user == c->user)
+            other->refuses_challenges = allows ? 2 : 1;
+    }
+    srv->mine_dirty = true;
+    cJSON *m = message("done");
+    cJSON_AddStringToObject(m, "re", "settings");
+    rs_reply(srv, c, m, msg);
+    return 0;
+}
+
+/* ---- "my games" ---- */
 
 cJSON *rs_challenge_mine_json(rs_server *srv, const rs_conn *c)
 {
-    (void)srv;
-    (void)c;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddArrayToObject(o, "received");
-    cJSON_AddArrayToObject(o, "sent");
+    cJSON *received = cJSON_AddArrayToObject(o, "received");
+    cJSON *sent = cJSON_AddArrayToObject(o, "sent");
+    rs_challenge_row *rows = NULL;
+    size_t n = 0;
+    if (c->user && rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) == RS_STORE_OK)
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(rows[i].to == c->user ? received : sent, challenge_json(&rows[i]));
+    free(rows);
     return o;
 }
 
@@ -24,6 +379,9 @@ char *rs_challenge_mine_text(rs_server *srv, const rs_conn *c)
 
 bool rs_challenge_allowed(rs_server *srv, rs_conn *c)
 {
-    (void)srv;
+    bool allows = true;
+    if (c->refuses_challenges == 0 && c->user &&
+        rs_store_setting_get(srv->store, c->user, &allows) == RS_STORE_OK)
+        c->refuses_challenges = allows ? 2 : 1;
     return c->refuses_challenges != 1;
 }

@@ -3,6 +3,7 @@
 #include "fields.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <string.h>
 
 bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
@@ -92,4 +93,82 @@ int rs_field_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
     }
     return rs_fail(e, "bad-clock", "clock kind '%.20s': expected live, correspondence or none",
                    kind);
+}
+
+/* The options a create may give, "turn-limit, tournament" (never the seed or a text
+ * option): for the error naming an unknown one. */
+static void network_option_names(const rp_game *game, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "players");
+    for (int i = 0; i < game->num_options && n < size; i++)
+        if (game->options[i].kind != RP_OPT_TEXT)
+            n += (size_t)snprintf(buf + n, size - n, ", %s", game->options[i].name);
+}
+
+/* One option of a create as "key=value" for rp_config_set: a whole number for a number
+ * option, a word for a choice (as /api/v1/types lists them); anything else is refused here,
+ * not read as text ("25" for a number, 0 for a choice). */
+static int option_setting(const rp_game *game, const cJSON *o, char *kv, size_t size, rs_err *e)
+{
+    const char *key = o->string;
+    const rp_option_spec *spec = NULL;
+    for (int i = 0; i < game->num_options; i++)
+        if (strcmp(game->options[i].name, key) == 0)
+            spec = &game->options[i];
+    if (strcmp(key, "seed") == 0)
+        return rs_fail(e, "bad-option", "the server draws each game's seed: nobody chooses it");
+    if (!spec) {
+        char names[RP_ERROR_TEXT / 2];
+        network_option_names(game, names, sizeof names);
+        return rs_fail(e, "bad-option", "unknown option '%.60s' for %s (options: %s)", key,
+                       game->id, names);
+    }
+    if (spec->kind == RP_OPT_TEXT)
+        return rs_fail(e, "bad-option",
+                       "%s: options that take text or files are for the command line, not "
+                       "the network",
+                       key);
+    int64_t whole;
+    if (spec->kind == RP_OPT_INT) {
+        if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &whole))
+            return rs_fail(e, "bad-option", "%s: a whole number from %lld to %lld", key,
+                           (long long)spec->min, (long long)spec->max);
+        snprintf(kv, size, "%s=%lld", key, (long long)whole);
+        return 0;
+    }
+    if (!cJSON_IsString(o) || strlen(o->valuestring) >= 64)
+        return rs_fail(e, "bad-option", "%s: one of the words %s", key, spec->choices);
+    snprintf(kv, size, "%s=%s", key, o->valuestring);
+    return 0;
+}
+
+int rs_field_options(const cJSON *options, rs_table_settings *s, rs_err *e)
+{
+    if (!options)
+        return 0;
+    if (!cJSON_IsObject(options))
+        return rs_fail(e, "bad-message",
+                       "field 'options' must be an object like "
+                       "{\"turn-limit\": 25}");
+    const cJSON *o;
+    int count = 0;
+    cJSON_ArrayForEach (o, options) {
+        if (++count > RP_MAX_OPTIONS + 1)
+            return rs_fail(e, "bad-option", "too many options");
+        if (strcmp(o->string, "players") == 0) {
+            int64_t players;
+            if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &players) ||
+                players != s->config.players)
+                return rs_fail(e, "bad-option", "players: the seats list makes %d players",
+                               s->config.players);
+            continue;
+        }
+        char kv[RP_OPTION_TEXT + 64];
+        if (option_setting(s->game, o, kv, sizeof kv, e) < 0)
+            return -1;
+        rp_error err = {{0}};
+        if (rp_config_set(s->game, &s->config, kv, &err) < 0)
+            return rs_fail(e, "bad-option", "%s", err.msg);
+    }
+    return 0;
 }

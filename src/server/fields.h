@@ -30,5 +30,9 @@ bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *
 /* A clock object (create's and seek's "clock") into s's clock fields: bad-clock when it is
  * not one; absent is no clock. */
 int rs_field_clock(const struct cJSON *clock, rs_table_settings *s, rs_err *e);
+/* A game's options object (create's and challenge's "options") set into s->config, whose
+ * game and player count are set: bad-option naming the option for anything the network may
+ * not set (the seed, text options) or the game refuses; bad-message when it is no object. */
+int rs_field_options(const struct cJSON *options, rs_table_settings *s, rs_err *e);
 
 #endif

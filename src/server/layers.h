@@ -16,11 +16,13 @@
  *   3  session.c   (session.h)  the commands: identity, the lobby, watching, play
  *      mine.c      (mine.h)     "My games": the list, pushed at the loop's flush (above
  *                               pools.c and challenge.c, whose lists it shows)
- *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
- *                               session.c, which lists its handlers; it never calls
- *                               session.c)
  *      challenge.c (challenge.h) challenges to a named player and the setting that refuses
- *                               them (under session.c and mine.c)
+ *                               them (under session.c, mine.c and loop.c's sweep; above
+ *                               pools.c, whose started game and message to a user on every
+ *                               server it uses)
+ *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
+ *                               session.c, which lists its handlers, and challenge.c; it
+ *                               calls neither)
  *   4  cluster.c   (cluster.h)  several servers on one database: row locks, catching up,
  *                               announcements, leases, requests kept for a row
  *   5  server.c    (server.h, server_internal.h)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "challenge.h"
 #include "cluster.h"
 #include "fields.h"
 #include "grow.h"
@@ -211,7 +212,7 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     cJSON *msg = parse_message(data, len);
     const cJSON *type = msg ? cJSON_GetObjectItemCaseSensitive(msg, "t") : NULL;
     const rs_command *cmd = type && cJSON_IsString(type) ? find_command(type->valuestring) : NULL;
-    const int cost = cmd ? cmd->cost : 1;
+    const int cost = !cmd ? 1 : cmd->cost_of && msg ? cmd->cost_of(msg) : cmd->cost;
     if (c->credits < cost) {
         refuse_for_rate(srv, c, cmd, msg);
         cJSON_Delete(msg);
@@ -377,6 +378,7 @@ void rs_server_tick(rs_server *srv)
         rs_cluster_tick(srv);
         expire(srv);
         rs_pools_pair(srv); /* the rating windows widen with the wait */
+        rs_challenge_sweep(srv);
     }
     srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {

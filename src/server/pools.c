@@ -122,17 +122,16 @@ static int fill_seeker(rs_server *srv, const rs_conn *c, rs_seek_row *row, rs_er
     return 0;
 }
 
-/* A clock as create takes it. */
-static cJSON *clock_json(const rs_seek_row *row)
+cJSON *rs_pools_clock_json(int kind, int64_t initial_ms, int64_t increment_ms, int64_t per_move_ms)
 {
     cJSON *clock = cJSON_CreateObject();
-    if (row->clock_kind == RS_CLOCK_LIVE) {
+    if (kind == RS_CLOCK_LIVE) {
         cJSON_AddStringToObject(clock, "kind", "live");
-        cJSON_AddNumberToObject(clock, "initial_ms", (double)row->initial_ms);
-        cJSON_AddNumberToObject(clock, "increment_ms", (double)row->increment_ms);
-    } else if (row->clock_kind == RS_CLOCK_CORRESPONDENCE) {
+        cJSON_AddNumberToObject(clock, "initial_ms", (double)initial_ms);
+        cJSON_AddNumberToObject(clock, "increment_ms", (double)increment_ms);
+    } else if (kind == RS_CLOCK_CORRESPONDENCE) {
         cJSON_AddStringToObject(clock, "kind", "correspondence");
-        const int64_t days = row->per_move_ms / DAY_MS; /* whole days: seek takes no other */
+        const int64_t days = per_move_ms / DAY_MS; /* whole days: seek takes no other */
         cJSON_AddNumberToObject(clock, "days", (double)days);
     } else {
         cJSON_AddStringToObject(clock, "kind", "none");
@@ -148,7 +147,9 @@ static cJSON *seek_json(const rs_seek_row *row)
     cJSON_AddStringToObject(s, "type", row->game);
     cJSON_AddStringToObject(s, "title", game ? game->title : row->game);
     cJSON_AddNumberToObject(s, "players", row->players);
-    cJSON_AddItemToObject(s, "clock", clock_json(row));
+    cJSON_AddItemToObject(
+        s, "clock",
+        rs_pools_clock_json(row->clock_kind, row->initial_ms, row->increment_ms, row->per_move_ms));
     cJSON_AddBoolToObject(s, "rated", row->rated);
     cJSON_AddNumberToObject(s, "since_ms", (double)row->since_ms);
     cJSON_AddNumberToObject(s, "rating", row->rating);
@@ -210,13 +211,12 @@ int rs_pools_unseek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 /* ---- pairing ---- */
 
-/* A message to every connection of `user`: here now, on the other servers with the commit. */
-static void tell_user(rs_server *srv, int64_t user, const cJSON *m)
+void rs_pools_tell_user(rs_server *srv, int64_t user, const cJSON *m)
 {
     char *text = cJSON_PrintUnformatted(m);
     if (!text)
         return;
-    srv->mine_dirty = true; /* a pairing: a seek gone, a game begun */
+    srv->mine_dirty = true; /* a pairing or a challenge: the user's list changed */
     for (size_t i = 0; i < srv->conns.cap; i++) {
         const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (c && c->user == user && !c->closing)
@@ -224,6 +224,26 @@ static void tell_user(rs_server *srv, int64_t user, const cJSON *m)
     }
     rs_cluster_note_user(srv, user, text);
     free(text);
+}
+
+rs_table *rs_pools_start_game(rs_server *srv, rs_ctx *ctx, rs_table_settings *s,
+                              const int64_t *users)
+{
+    for (int i = 0; i < s->config.players; i++)
+        s->seats[i] = (rs_seat_row){.kind = RS_SEAT_HUMAN, .user_id = users[i]};
+    rs_err e;
+    rs_table *t = rs_table_create(ctx, s, &e);
+    if (!t) {
+        rs_log("cannot create a game of %s: %s", s->game->id, e.text);
+        return NULL;
+    }
+    if (!rs_server_add_table(srv, t)) {
+        rs_table_free(t);
+        return NULL;
+    }
+    rs_server_touch(srv, t, RS_GAME_OPEN);
+    srv->lobby_dirty = true;
+    return t;
 }
 
 /* The game of a group (its seeks, seated in shuffled order), started. */
@@ -240,21 +260,10 @@ static rs_table *create_game(rs_server *srv, rs_ctx *ctx, rs_seek_row *const *se
         return NULL;
     rp_config_default(s.game, &s.config);
     s.config.players = n;
+    int64_t users[RP_MAX_PLAYERS];
     for (int i = 0; i < n; i++)
-        s.seats[i] = (rs_seat_row){.kind = RS_SEAT_HUMAN, .user_id = seats[i]->user};
-    rs_err e;
-    rs_table *t = rs_table_create(ctx, &s, &e);
-    if (!t) {
-        rs_log("pairing: cannot create the game: %s", e.text);
-        return NULL;
-    }
-    if (!rs_server_add_table(srv, t)) {
-        rs_table_free(t);
-        return NULL;
-    }
-    rs_server_touch(srv, t, RS_GAME_OPEN);
-    srv->lobby_dirty = true;
-    return t;
+        users[i] = seats[i]->user;
+    return rs_pools_start_game(srv, ctx, &s, users);
 }
 
 /* One group of the rule (indexes into rows, the anchor first): its seeks taken at once, then
@@ -284,7 +293,7 @@ static void make_game(rs_server *srv, rs_ctx *ctx, rs_seek_row *rows, const size
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
         cJSON_AddNumberToObject(m, "seat", seat);
         cJSON_AddNumberToObject(m, "seek", (double)seats[seat]->id);
-        tell_user(srv, seats[seat]->user, m);
+        rs_pools_tell_user(srv, seats[seat]->user, m);
         cJSON_Delete(m);
     }
 }

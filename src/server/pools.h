@@ -8,6 +8,17 @@
 
 #include "server_internal.h"
 
+/* A message to every connection of `user`: here now, on the other servers with the commit
+ * (challenge.c's too). */
+void rs_pools_tell_user(rs_server *srv, int64_t user, const struct cJSON *m);
+/* A game created started with users[i] (s->config.players of them) in seat i, people all, of
+ * s's game, options, clock and rating; added, touched and listed. NULL (logged) on failure. */
+rs_table *rs_pools_start_game(rs_server *srv, rs_ctx *ctx, rs_table_settings *s,
+                              const int64_t *users);
+/* A clock as create takes it, from a row's kind and times (whole days for correspondence). */
+struct cJSON *rs_pools_clock_json(int kind, int64_t initial_ms, int64_t increment_ms,
+                                  int64_t per_move_ms);
+
 /* The handlers of `seek` and `unseek` (rs_command's signature). */
 int rs_pools_seek(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
 int rs_pools_unseek(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);

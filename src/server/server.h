@@ -45,7 +45,9 @@ typedef struct rs_server_config {
     int64_t lease_ms;   /* how long a game's lease lasts unrenewed (docs/cluster.md) */
     int64_t expire_ms;  /* open games and games against the AI nobody comes back to for this
                            long end (docs/server.md); 0: never */
-    void (*notify)(void *ctx); /* a worker result is waiting (from a worker thread) */
+    int64_t challenge_expiry_ms; /* a challenge expires after this long; 0: 10 min, or 3 days
+                                    for a correspondence clock (challenge.c) */
+    void (*notify)(void *ctx);   /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
 } rs_server_config;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "challenge.h"
 #include "cluster.h"
 #include "fields.h"
 #include "log.h"
@@ -751,84 +752,6 @@ static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_
     return 0;
 }
 
-/* The options a create may give, "turn-limit, tournament" (never the seed or a text
- * option): for the error naming an unknown one. */
-static void network_option_names(const rp_game *game, char *buf, size_t size)
-{
-    size_t n = (size_t)snprintf(buf, size, "players");
-    for (int i = 0; i < game->num_options && n < size; i++)
-        if (game->options[i].kind != RP_OPT_TEXT)
-            n += (size_t)snprintf(buf + n, size - n, ", %s", game->options[i].name);
-}
-
-/* One option of a create as "key=value" for rp_config_set: a whole number for a number
- * option, a word for a choice (as /api/v1/types lists them); anything else is refused here,
- * not read as text ("25" for a number, 0 for a choice). */
-static int option_setting(const rp_game *game, const cJSON *o, char *kv, size_t size, rs_err *e)
-{
-    const char *key = o->string;
-    const rp_option_spec *spec = NULL;
-    for (int i = 0; i < game->num_options; i++)
-        if (strcmp(game->options[i].name, key) == 0)
-            spec = &game->options[i];
-    if (strcmp(key, "seed") == 0)
-        return rs_fail(e, "bad-option", "the server draws each game's seed: nobody chooses it");
-    if (!spec) {
-        char names[RP_ERROR_TEXT / 2];
-        network_option_names(game, names, sizeof names);
-        return rs_fail(e, "bad-option", "unknown option '%.60s' for %s (options: %s)", key,
-                       game->id, names);
-    }
-    if (spec->kind == RP_OPT_TEXT)
-        return rs_fail(e, "bad-option",
-                       "%s: options that take text or files are for the command line, not "
-                       "the network",
-                       key);
-    int64_t whole;
-    if (spec->kind == RP_OPT_INT) {
-        if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &whole))
-            return rs_fail(e, "bad-option", "%s: a whole number from %lld to %lld", key,
-                           (long long)spec->min, (long long)spec->max);
-        snprintf(kv, size, "%s=%lld", key, (long long)whole);
-        return 0;
-    }
-    if (!cJSON_IsString(o) || strlen(o->valuestring) >= 64)
-        return rs_fail(e, "bad-option", "%s: one of the words %s", key, spec->choices);
-    snprintf(kv, size, "%s=%s", key, o->valuestring);
-    return 0;
-}
-
-static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
-{
-    if (!options)
-        return 0;
-    if (!cJSON_IsObject(options))
-        return rs_fail(e, "bad-message",
-                       "field 'options' must be an object like "
-                       "{\"turn-limit\": 25}");
-    const cJSON *o;
-    int count = 0;
-    cJSON_ArrayForEach (o, options) {
-        if (++count > RP_MAX_OPTIONS + 1)
-            return rs_fail(e, "bad-option", "too many options");
-        if (strcmp(o->string, "players") == 0) {
-            int64_t players;
-            if (!cJSON_IsNumber(o) || !rs_whole_int64(o->valuedouble, &players) ||
-                players != s->config.players)
-                return rs_fail(e, "bad-option", "players: the seats list makes %d players",
-                               s->config.players);
-            continue;
-        }
-        char kv[RP_OPTION_TEXT + 64];
-        if (option_setting(s->game, o, kv, sizeof kv, e) < 0)
-            return -1;
-        rp_error err = {{0}};
-        if (rp_config_set(s->game, &s->config, kv, &err) < 0)
-            return rs_fail(e, "bad-option", "%s", err.msg);
-    }
-    return 0;
-}
-
 static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
 {
     return rs_field_clock(clock, s, e);
@@ -890,7 +813,7 @@ static int h_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rp_config_default(s.game, &s.config);
     bool rated = false;
     if (parse_seats(c, cJSON_GetObjectItemCaseSensitive(msg, "seats"), &s, e) < 0 ||
-        parse_options(cJSON_GetObjectItemCaseSensitive(msg, "options"), &s, e) < 0 ||
+        rs_field_options(cJSON_GetObjectItemCaseSensitive(msg, "options"), &s, e) < 0 ||
         parse_clock(cJSON_GetObjectItemCaseSensitive(msg, "clock"), &s, e) < 0 ||
         !rs_field_bool(msg, "rated", &rated, e))
         return -1;
@@ -1311,28 +1234,30 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 }
 
 const rs_command rs_commands[] = {
-    {"ping", h_ping, false, 0},
-    {"hello", h_hello, false, 1},
-    {"register", h_register, true, 3},
-    {"login", h_login, false, 3},
-    {"logout", h_logout, true, 1},
-    {"password", h_password, true, 3},
-    {"lobby", h_lobby, true, 1},
-    {"create", h_create, true, 5},
-    {"join", h_join, true, 2},
-    {"leave", h_leave, true, 1},
-    {"rematch", h_rematch, true, 2},
-    {"open", h_open, true, 1},
-    {"close", h_close, true, 1},
-    {"move", h_move, true, 1},
-    {"resign", h_resign, true, 1},
-    {"draw", h_draw, true, 1},
-    {"takeback", h_takeback, true, 1},
-    {"claim", h_claim, true, 1},
-    {"chat", h_chat, true, 1},
-    {"hint", h_hint, true, 3},
-    {"seek", rs_pools_seek, true, 2},
-    {"unseek", rs_pools_unseek, true, 1},
-    {"mine", rs_mine_handle, true, 1},
-    {NULL, NULL, false, 0},
+    {"ping", h_ping, false, 0, NULL},
+    {"hello", h_hello, false, 1, NULL},
+    {"register", h_register, true, 3, NULL},
+    {"login", h_login, false, 3, NULL},
+    {"logout", h_logout, true, 1, NULL},
+    {"password", h_password, true, 3, NULL},
+    {"lobby", h_lobby, true, 1, NULL},
+    {"create", h_create, true, 5, NULL},
+    {"join", h_join, true, 2, NULL},
+    {"leave", h_leave, true, 1, NULL},
+    {"rematch", h_rematch, true, 2, NULL},
+    {"open", h_open, true, 1, NULL},
+    {"close", h_close, true, 1, NULL},
+    {"move", h_move, true, 1, NULL},
+    {"resign", h_resign, true, 1, NULL},
+    {"draw", h_draw, true, 1, NULL},
+    {"takeback", h_takeback, true, 1, NULL},
+    {"claim", h_claim, true, 1, NULL},
+    {"chat", h_chat, true, 1, NULL},
+    {"hint", h_hint, true, 3, NULL},
+    {"seek", rs_pools_seek, true, 2, NULL},
+    {"unseek", rs_pools_unseek, true, 1, NULL},
+    {"mine", rs_mine_handle, true, 1, NULL},
+    {"challenge", rs_challenge_handle, true, 1, rs_challenge_cost},
+    {"settings", rs_challenge_settings, true, 1, NULL},
+    {NULL, NULL, false, 0, NULL},
 };

@@ -13,6 +13,7 @@ typedef struct rs_command {
     int (*handler)(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
     bool needs_user;
     int cost;
+    int (*cost_of)(const struct cJSON *msg); /* NULL: cost; else the cost of this message */
 } rs_command;
 extern const rs_command rs_commands[]; /* session.c; ends with a NULL name */
 /* The AI levels a seat may have (session.c; ends with NULL): never an arbitrary AI spec,

@@ -305,6 +305,34 @@ int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n)
     return st->ops->pool->links_of(st, user, out, max, n);
 }
 
+/* ---- challenges ---- */
+
+int rs_store_challenge_add(rs_store *st, rs_challenge_row *row)
+{
+    return st->ops->challenge->add(st, row);
+}
+
+int rs_store_challenges_read(rs_store *st, int64_t user, int64_t due_ms, rs_challenge_row **rows,
+                             size_t *n)
+{
+    return st->ops->challenge->read(st, user, due_ms, rows, n);
+}
+
+int rs_store_challenge_take(rs_store *st, int64_t id, rs_challenge_row *out)
+{
+    return st->ops->challenge->take(st, id, out);
+}
+
+int rs_store_setting_get(rs_store *st, int64_t user, bool *challenges)
+{
+    return st->ops->challenge->setting_get(st, user, challenges);
+}
+
+int rs_store_setting_put(rs_store *st, int64_t user, bool challenges)
+{
+    return st->ops->challenge->setting_put(st, user, challenges);
+}
+
 bool rs_store_shared(const rs_store *st)
 {
     return st->ops->shared != NULL;

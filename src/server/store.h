@@ -136,6 +136,21 @@ int rs_store_link_add(rs_store *st, int64_t guest, int64_t account);
 /* The users linked to `user` (its accounts, or its guests), newest first, at most max. */
 int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n);
 
+/* ---- challenges and the setting that refuses them (challenge.c) ---- */
+/* Inside the transaction: a new challenge (sets row->id). */
+int rs_store_challenge_add(rs_store *st, rs_challenge_row *row);
+/* The pending challenges sent or received by `user` (0: everyone's) that expire at or before
+ * `due_ms` (INT64_MAX: all), oldest first, with both names; *rows malloc'ed (NULL when none). */
+int rs_store_challenges_read(rs_store *st, int64_t user, int64_t due_ms, rs_challenge_row **rows,
+                             size_t *n);
+/* Inside the transaction: take challenge `id` (deleted; *out is it): NOTFOUND when it is gone
+ * or another server is taking it at that moment. A challenge ends once. */
+int rs_store_challenge_take(rs_store *st, int64_t id, rs_challenge_row *out);
+/* Whether `user` accepts challenges (true when never set). */
+int rs_store_setting_get(rs_store *st, int64_t user, bool *challenges);
+/* Inside the transaction: set it. */
+int rs_store_setting_put(rs_store *st, int64_t user, bool challenges);
+
 /* ---- small persistent values (the server's last sign of life) ---- */
 int rs_store_meta_set(rs_store *st, const char *key, int64_t value);
 int rs_store_meta_get(rs_store *st, const char *key, int64_t *value);

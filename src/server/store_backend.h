@@ -96,6 +96,17 @@ typedef struct rs_store_pool_ops {
     int (*links_of)(rs_store *st, int64_t user, int64_t *out, int max, int *n);
 } rs_store_pool_ops;
 
+/* Challenges and the setting that refuses them (challenge.c), in both databases. Each is the
+ * store.h call rs_store_challenge_NAME (read: rs_store_challenges_read, setting_*:
+ * rs_store_setting_*). */
+typedef struct rs_store_challenge_ops {
+    int (*add)(rs_store *st, rs_challenge_row *row);
+    int (*read)(rs_store *st, int64_t user, int64_t due_ms, rs_challenge_row **rows, size_t *n);
+    int (*take)(rs_store *st, int64_t id, rs_challenge_row *out);
+    int (*setting_get)(rs_store *st, int64_t user, bool *challenges);
+    int (*setting_put)(rs_store *st, int64_t user, bool challenges);
+} rs_store_challenge_ops;
+
 /* One backend's calls. Unless said otherwise each is the store.h call of its name, with its
  * contract; store.c dispatches to them (and derives rs_store_game_get, rs_store_moves_get and
  * the defaults of what a backend leaves NULL). */
@@ -177,8 +188,9 @@ typedef struct rs_store_ops {
     void (*vs_ai_rows)(rs_store *st, int64_t user,
                        void (*row)(void *ctx, const rs_vs_ai_row *results), void *ctx);
 
-    const rs_store_pool_ops *pool;     /* "Play now": every backend fills it */
-    const rs_store_shared_ops *shared; /* NULL: one server alone on the database */
+    const rs_store_pool_ops *pool;           /* "Play now": every backend fills it */
+    const rs_store_challenge_ops *challenge; /* challenges: every backend fills it */
+    const rs_store_shared_ops *shared;       /* NULL: one server alone on the database */
 } rs_store_ops;
 
 #endif

@@ -71,6 +71,16 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS links(id BIGSERIAL PRIMARY KEY, guest_id BIGINT NOT NULL,"
     " account_id BIGINT NOT NULL, UNIQUE(guest_id, account_id));"
     "CREATE INDEX IF NOT EXISTS links_account ON links(account_id);"
+    /* Challenges to a named player, pending, and each user's setting that refuses them. */
+    "CREATE TABLE IF NOT EXISTS challenges(id BIGSERIAL PRIMARY KEY, from_id BIGINT NOT NULL,"
+    " to_id BIGINT NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL,"
+    " clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL,"
+    " per_move_ms BIGINT NOT NULL, rated BOOLEAN NOT NULL, seat INTEGER NOT NULL,"
+    " created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_id);"
+    "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_id);"
+    "CREATE TABLE IF NOT EXISTS user_settings(user_id BIGINT PRIMARY KEY,"
+    " challenges BOOLEAN NOT NULL);"
     /* Leases of servers sharing the database (docs/cluster.md): who does a game's work that
      * must happen once, until when, and the fencing token raised at each take-over. */
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';"
@@ -1232,6 +1242,28 @@ static int pg_rating_put(rs_store *store, int64_t user, const char *game,
                &h, "store rating history");
 }
 
+/* The rows of a result (r may be NULL: a failure), each read by read(r, i, item) into a new
+ * array of `size`-byte items; the result cleared. */
+static int read_rows(PGresult *r, size_t size, void (*read)(const PGresult *r, int i, void *item),
+                     void *rows_ptr, size_t *n)
+{
+    char **rows = rows_ptr;
+    *rows = NULL;
+    *n = 0;
+    if (!r)
+        return RS_STORE_ERROR;
+    const int count = PQntuples(r);
+    if (count > 0 && !(*rows = calloc((size_t)count, size))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (int i = 0; i < count; i++)
+        read(r, i, *rows + (size_t)i * size);
+    *n = (size_t)count;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
 /* ---- "Play now" pools ---- */
 
 #define SEEK_COLUMNS                                                                               \
@@ -1278,8 +1310,9 @@ static int pg_seek_add(rs_store *store, rs_seek_row *row)
     return rc;
 }
 
-static void read_seek(const PGresult *r, int i, rs_seek_row *row)
+static void read_seek(const PGresult *r, int i, void *item)
 {
+    rs_seek_row *row = item;
     memset(row, 0, sizeof *row);
     row->id = col_int(r, i, 0);
     row->user = col_int(r, i, 1);
@@ -1318,19 +1351,8 @@ static int pg_seeks_read(rs_store *store, const char *node, int64_t user, rs_see
         " ORDER BY since_ms, id";
     static const char of_user[] = "SELECT " SEEK_COLUMNS " FROM seeks WHERE user_id = $2 AND"
                                   " " SEEK_LIVE " ORDER BY since_ms, id";
-    PGresult *r = exec(pg, user ? of_user : everyone, &p, "read seeks");
-    if (!r)
-        return RS_STORE_ERROR;
-    const int count = PQntuples(r);
-    if (count > 0 && !(*rows = calloc((size_t)count, sizeof **rows))) {
-        PQclear(r);
-        return RS_STORE_ERROR;
-    }
-    for (int i = 0; i < count; i++)
-        read_seek(r, i, &(*rows)[i]);
-    *n = (size_t)count;
-    PQclear(r);
-    return RS_STORE_OK;
+    return read_rows(exec(pg, user ? of_user : everyone, &p, "read seeks"), sizeof **rows,
+                     read_seek, rows, n);
 }
 
 static int pg_seeks_drop(rs_store *store, int64_t user, int64_t id, int64_t *dropped)
@@ -1418,6 +1440,130 @@ static int pg_links_of(rs_store *store, int64_t user, int64_t *out, int max, int
     PQclear(r);
     return RS_STORE_OK;
 }
+
+/* ---- challenges ---- */
+
+#define CHALLENGE_FIELDS                                                                           \
+    "c.id, c.from_id, c.to_id, f.name, t.name, c.game, c.options, c.clock_kind, c.initial_ms,"     \
+    " c.increment_ms, c.per_move_ms, c.rated, c.seat, c.created_ms, c.expires_ms"
+#define CHALLENGE_NAMES " JOIN users f ON f.id = c.from_id JOIN users t ON t.id = c.to_id"
+#define CHALLENGE_COLUMNS CHALLENGE_FIELDS " FROM challenges c" CHALLENGE_NAMES
+#define CHALLENGE_COLUMNS_TAKEN CHALLENGE_FIELDS " FROM taken c" CHALLENGE_NAMES
+
+static int pg_challenge_add(rs_store *store, rs_challenge_row *row)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, row->from);
+    p_int(&p, row->to);
+    p_text(&p, row->game);
+    p_text(&p, row->options);
+    p_int(&p, row->clock_kind);
+    p_int(&p, row->initial_ms);
+    p_int(&p, row->increment_ms);
+    p_int(&p, row->per_move_ms);
+    p_bool(&p, row->rated);
+    p_int(&p, row->seat);
+    p_int(&p, row->created_ms);
+    p_int(&p, row->expires_ms);
+    return one_int64(pg,
+                     "INSERT INTO challenges(from_id, to_id, game, options, clock_kind,"
+                     " initial_ms, increment_ms, per_move_ms, rated, seat, created_ms,"
+                     " expires_ms) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                     " RETURNING id",
+                     &p, &row->id, "add challenge");
+}
+
+static void read_challenge(const PGresult *r, int i, void *item)
+{
+    rs_challenge_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->id = col_int(r, i, 0);
+    row->from = col_int(r, i, 1);
+    row->to = col_int(r, i, 2);
+    col_copy(r, i, 3, row->from_name, sizeof row->from_name);
+    col_copy(r, i, 4, row->to_name, sizeof row->to_name);
+    col_copy(r, i, 5, row->game, sizeof row->game);
+    col_copy(r, i, 6, row->options, sizeof row->options);
+    row->clock_kind = (int)col_int(r, i, 7);
+    row->initial_ms = col_int(r, i, 8);
+    row->increment_ms = col_int(r, i, 9);
+    row->per_move_ms = col_int(r, i, 10);
+    row->rated = col_bool(r, i, 11);
+    row->seat = (int)col_int(r, i, 12);
+    row->created_ms = col_int(r, i, 13);
+    row->expires_ms = col_int(r, i, 14);
+}
+
+static int pg_challenges_read(rs_store *store, int64_t user, int64_t due_ms,
+                              rs_challenge_row **rows, size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, user);
+    p_int(&p, due_ms);
+    PGresult *r = exec(pg,
+                       "SELECT " CHALLENGE_COLUMNS " WHERE ($1::bigint = 0 OR c.from_id = $1"
+                       " OR c.to_id = $1) AND c.expires_ms <= $2 ORDER BY c.created_ms, c.id",
+                       &p, "read challenges");
+    return read_rows(r, sizeof **rows, read_challenge, rows, n);
+}
+
+/* The database decides: the row is deleted by the one transaction that locks it; another
+ * server taking it at that moment skips it (NOTFOUND) rather than wait, so a challenge is
+ * accepted, declined, cancelled or expired once. */
+static int pg_challenge_take(rs_store *store, int64_t id, rs_challenge_row *out)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r = exec(pg,
+                       "WITH taken AS (DELETE FROM challenges WHERE id IN (SELECT id FROM"
+                       " challenges WHERE id = $1 FOR UPDATE SKIP LOCKED) RETURNING *)"
+                       " SELECT " CHALLENGE_COLUMNS_TAKEN,
+                       &p, "take challenge");
+    if (!r)
+        return RS_STORE_ERROR;
+    const int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_NOTFOUND;
+    if (rc == RS_STORE_OK)
+        read_challenge(r, 0, out);
+    PQclear(r);
+    return rc;
+}
+
+static int pg_setting_get(rs_store *store, int64_t user, bool *challenges)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, user);
+    PGresult *r =
+        exec(pg, "SELECT challenges FROM user_settings WHERE user_id = $1", &p, "read setting");
+    if (!r)
+        return RS_STORE_ERROR;
+    *challenges = PQntuples(r) == 0 || col_bool(r, 0, 0);
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+static int pg_setting_put(rs_store *store, int64_t user, bool challenges)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, user);
+    p_bool(&p, challenges);
+    return queue_write(pg,
+                       "INSERT INTO user_settings(user_id, challenges) VALUES($1, $2)"
+                       " ON CONFLICT (user_id) DO UPDATE SET challenges = EXCLUDED.challenges",
+                       &p, "store setting");
+}
+
+static const rs_store_challenge_ops PG_CHALLENGE_OPS = {
+    .add = pg_challenge_add,
+    .read = pg_challenges_read,
+    .take = pg_challenge_take,
+    .setting_get = pg_setting_get,
+    .setting_put = pg_setting_put,
+};
 
 static const rs_store_pool_ops PG_POOL_OPS = {
     .seek_add = pg_seek_add,
@@ -1947,5 +2093,6 @@ static const rs_store_ops PG_OPS = {
     .rating_history_rows = pg_rating_history_rows,
     .vs_ai_rows = pg_vs_ai_rows,
     .pool = &PG_POOL_OPS,
+    .challenge = &PG_CHALLENGE_OPS,
     .shared = &PG_SHARED_OPS,
 };

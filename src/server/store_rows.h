@@ -129,6 +129,21 @@ typedef struct rs_seek_row {
     char node[RS_NODE_TEXT]; /* the server it was made on ("" on SQLite) */
 } rs_seek_row;
 
+/* A challenge to a named player (challenge.c): pending until accepted, declined, cancelled or
+ * expired. The names are read with it (the users' rows), never written. */
+#define RS_CHALLENGE_OPTIONS_TEXT 512
+typedef struct rs_challenge_row {
+    int64_t id, from, to;
+    char from_name[RS_NAME_MAX + 1], to_name[RS_NAME_MAX + 1];
+    char game[RS_GAME_ID_TEXT];
+    char options[RS_CHALLENGE_OPTIONS_TEXT]; /* the options object as JSON text, checked */
+    int clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    bool rated;
+    int seat; /* the challenger's seat, -1: drawn when accepted */
+    int64_t created_ms, expires_ms;
+} rs_challenge_row;
+
 typedef struct rs_presence_row {
     int64_t game, user;
 } rs_presence_row;

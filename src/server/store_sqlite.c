@@ -51,6 +51,17 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS links(id INTEGER PRIMARY KEY, guest_id INTEGER NOT NULL,"
     " account_id INTEGER NOT NULL, UNIQUE(guest_id, account_id));"
     "CREATE INDEX IF NOT EXISTS links_account ON links(account_id);"
+    /* Challenges to a named player, pending (AUTOINCREMENT: an id a `challenge-gone` named is
+     * never given again), and each user's setting that refuses them. */
+    "CREATE TABLE IF NOT EXISTS challenges(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " from_id INTEGER NOT NULL, to_id INTEGER NOT NULL, game TEXT NOT NULL,"
+    " options TEXT NOT NULL, clock_kind INTEGER NOT NULL, initial_ms INTEGER NOT NULL,"
+    " increment_ms INTEGER NOT NULL, per_move_ms INTEGER NOT NULL, rated INTEGER NOT NULL,"
+    " seat INTEGER NOT NULL, created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_id);"
+    "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_id);"
+    "CREATE TABLE IF NOT EXISTS user_settings(user_id INTEGER PRIMARY KEY,"
+    " challenges INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS ratings(user_id INTEGER NOT NULL, game TEXT NOT NULL,"
     " rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL, games INTEGER NOT NULL,"
     " PRIMARY KEY(user_id, game));"
@@ -62,6 +73,11 @@ static const char SCHEMA[] =
 #define SEEK_COLUMNS                                                                               \
     "id, user_id, pool, game, players, clock_kind, initial_ms, increment_ms, per_move_ms,"         \
     " rated, since_ms, rating, linked, node"
+
+#define CHALLENGE_COLUMNS                                                                          \
+    "c.id, c.from_id, c.to_id, f.name, t.name, c.game, c.options, c.clock_kind, c.initial_ms,"     \
+    " c.increment_ms, c.per_move_ms, c.rated, c.seat, c.created_ms, c.expires_ms"                  \
+    " FROM challenges c JOIN users f ON f.id = c.from_id JOIN users t ON t.id = c.to_id"
 
 /* Every statement, prepared once at open. */
 #define STATEMENTS(X)                                                                              \
@@ -129,6 +145,15 @@ static const char SCHEMA[] =
     X(LINK_ADD, "INSERT OR IGNORE INTO links(guest_id, account_id) VALUES(?1, ?2)")                \
     X(LINKS_OF, "SELECT CASE WHEN guest_id = ?1 THEN account_id ELSE guest_id END FROM links"      \
                 " WHERE guest_id = ?1 OR account_id = ?1 ORDER BY id DESC LIMIT ?2")               \
+    X(CHALLENGE_ADD, "INSERT INTO challenges(from_id, to_id, game, options, clock_kind,"           \
+                     " initial_ms, increment_ms, per_move_ms, rated, seat, created_ms,"            \
+                     " expires_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")     \
+    X(CHALLENGES_READ, "SELECT " CHALLENGE_COLUMNS " WHERE (?1 = 0 OR c.from_id = ?1"              \
+                       " OR c.to_id = ?1) AND c.expires_ms <= ?2 ORDER BY c.created_ms, c.id")     \
+    X(CHALLENGE_GET, "SELECT " CHALLENGE_COLUMNS " WHERE c.id = ?1")                               \
+    X(CHALLENGE_DELETE, "DELETE FROM challenges WHERE id = ?1")                                    \
+    X(SETTING_GET, "SELECT challenges FROM user_settings WHERE user_id = ?1")                      \
+    X(SETTING_PUT, "INSERT OR REPLACE INTO user_settings(user_id, challenges) VALUES(?1, ?2)")     \
     X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")              \
     X(META_SET, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")                          \
     X(META_GET, "SELECT value FROM meta WHERE key = ?1")                                           \
@@ -845,6 +870,34 @@ static int lite_rating_put(rs_store *store, int64_t user, const char *game, cons
     return run(st, s, "store rating history");
 }
 
+/* Every row of statement s (bound), each read by read(s, item) into a new array of
+ * `size`-byte items (NULL when none); s reset. */
+static int step_rows(sqlite_store *st, sqlite3_stmt *s, size_t size,
+                     void (*read)(sqlite3_stmt *s, void *item), void *rows_ptr, size_t *n,
+                     const char *what)
+{
+    char **rows = rows_ptr;
+    *rows = NULL;
+    *n = 0;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (!rs_grow(rows, &cap, *n, size, 8)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        read(s, *rows + (*n)++ * size);
+    }
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+        return fail(st, what);
+    }
+    return RS_STORE_OK;
+}
+
 /* ---- "Play now" pools ---- */
 
 static int lite_seek_add(rs_store *store, rs_seek_row *row)
@@ -872,8 +925,9 @@ static int lite_seek_add(rs_store *store, rs_seek_row *row)
     return rc;
 }
 
-static void read_seek(sqlite3_stmt *s, rs_seek_row *row)
+static void read_seek(sqlite3_stmt *s, void *item)
 {
+    rs_seek_row *row = item;
     memset(row, 0, sizeof *row);
     row->id = sqlite3_column_int64(s, 0);
     row->user = sqlite3_column_int64(s, 1);
@@ -896,27 +950,9 @@ static int lite_seeks_read(rs_store *store, const char *node, int64_t user, rs_s
 {
     (void)node; /* one server: every seek is its own */
     sqlite_store *st = (sqlite_store *)store;
-    *rows = NULL;
-    *n = 0;
-    size_t cap = 0;
     sqlite3_stmt *s = use(st, STMT_SEEKS_READ);
     sqlite3_bind_int64(s, 1, user);
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (!RS_GROW(*rows, *n, cap, 16)) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        read_seek(s, &(*rows)[(*n)++]);
-    }
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-        free(*rows);
-        *rows = NULL;
-        *n = 0;
-        return fail(st, "read seeks");
-    }
-    return RS_STORE_OK;
+    return step_rows(st, s, sizeof **rows, read_seek, rows, n, "read seeks");
 }
 
 static int lite_seeks_drop(rs_store *store, int64_t user, int64_t id, int64_t *dropped)
@@ -990,6 +1026,106 @@ static const rs_store_pool_ops SQLITE_POOL_OPS = {
     .seeks_forget = lite_seeks_forget,
     .link_add = lite_link_add,
     .links_of = lite_links_of,
+};
+
+/* ---- challenges ---- */
+
+static int lite_challenge_add(rs_store *store, rs_challenge_row *row)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_CHALLENGE_ADD);
+    sqlite3_bind_int64(s, 1, row->from);
+    sqlite3_bind_int64(s, 2, row->to);
+    bind_text(s, 3, row->game);
+    bind_text(s, 4, row->options);
+    sqlite3_bind_int(s, 5, row->clock_kind);
+    sqlite3_bind_int64(s, 6, row->initial_ms);
+    sqlite3_bind_int64(s, 7, row->increment_ms);
+    sqlite3_bind_int64(s, 8, row->per_move_ms);
+    sqlite3_bind_int(s, 9, row->rated);
+    sqlite3_bind_int(s, 10, row->seat);
+    sqlite3_bind_int64(s, 11, row->created_ms);
+    sqlite3_bind_int64(s, 12, row->expires_ms);
+    int rc = run(st, s, "add challenge");
+    if (rc == RS_STORE_OK)
+        row->id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+static void read_challenge(sqlite3_stmt *s, void *item)
+{
+    rs_challenge_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->id = sqlite3_column_int64(s, 0);
+    row->from = sqlite3_column_int64(s, 1);
+    row->to = sqlite3_column_int64(s, 2);
+    copy_column(s, 3, row->from_name, sizeof row->from_name);
+    copy_column(s, 4, row->to_name, sizeof row->to_name);
+    copy_column(s, 5, row->game, sizeof row->game);
+    copy_column(s, 6, row->options, sizeof row->options);
+    row->clock_kind = sqlite3_column_int(s, 7);
+    row->initial_ms = sqlite3_column_int64(s, 8);
+    row->increment_ms = sqlite3_column_int64(s, 9);
+    row->per_move_ms = sqlite3_column_int64(s, 10);
+    row->rated = sqlite3_column_int(s, 11) != 0;
+    row->seat = sqlite3_column_int(s, 12);
+    row->created_ms = sqlite3_column_int64(s, 13);
+    row->expires_ms = sqlite3_column_int64(s, 14);
+}
+
+static int lite_challenges_read(rs_store *store, int64_t user, int64_t due_ms,
+                                rs_challenge_row **rows, size_t *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_CHALLENGES_READ);
+    sqlite3_bind_int64(s, 1, user);
+    sqlite3_bind_int64(s, 2, due_ms);
+    return step_rows(st, s, sizeof **rows, read_challenge, rows, n, "read challenges");
+}
+
+/* One writer: the row read is the row deleted. */
+static int lite_challenge_take(rs_store *store, int64_t id, rs_challenge_row *out)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_CHALLENGE_GET);
+    sqlite3_bind_int64(s, 1, id);
+    const int step = sqlite3_step(s);
+    if (step == SQLITE_ROW)
+        read_challenge(s, out);
+    sqlite3_reset(s);
+    if (step != SQLITE_ROW)
+        return step == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "find challenge");
+    s = use(st, STMT_CHALLENGE_DELETE);
+    sqlite3_bind_int64(s, 1, id);
+    return run(st, s, "take challenge");
+}
+
+static int lite_setting_get(rs_store *store, int64_t user, bool *challenges)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_SETTING_GET);
+    sqlite3_bind_int64(s, 1, user);
+    int64_t value = 1;
+    const int rc = one_int64(st, s, &value, "read setting");
+    *challenges = value != 0;
+    return rc == RS_STORE_NOTFOUND ? RS_STORE_OK : rc;
+}
+
+static int lite_setting_put(rs_store *store, int64_t user, bool challenges)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_SETTING_PUT);
+    sqlite3_bind_int64(s, 1, user);
+    sqlite3_bind_int(s, 2, challenges);
+    return run(st, s, "store setting");
+}
+
+static const rs_store_challenge_ops SQLITE_CHALLENGE_OPS = {
+    .add = lite_challenge_add,
+    .read = lite_challenges_read,
+    .take = lite_challenge_take,
+    .setting_get = lite_setting_get,
+    .setting_put = lite_setting_put,
 };
 
 /* ---- meta ---- */
@@ -1175,5 +1311,6 @@ static const rs_store_ops SQLITE_OPS = {
     .rating_history_rows = lite_rating_history_rows,
     .vs_ai_rows = lite_vs_ai_rows,
     .pool = &SQLITE_POOL_OPS,
+    .challenge = &SQLITE_CHALLENGE_OPS,
     .shared = NULL, /* one server alone on the file: store.c answers for it */
 };

@@ -393,6 +393,54 @@ async def play_now(seen, checks, server):
     await ask(seen, checks, ann, {"t": "mine", "watch": False}, "done")
 
 
+async def received(c, pred):
+    """A message c has received or will: before its cursor or after."""
+    for m in c.messages:
+        if pred(m):
+            return m
+    return await c.expect(pred, "a push")
+
+
+async def challenges(seen, checks, server):
+    """challenge (send, accept, decline, cancel), challenged, challenge, challenge-gone,
+    paired with a challenge, settings, mine and their refusals (tests/server/test_challenges.py
+    tests them in full)."""
+    dora = await seen.guest(server, "dora")
+    edgar = await seen.guest(server, "edgar")
+    for c, name in ((dora, "Dora"), (edgar, "Edgar")):
+        await ask(seen, checks, c, {"t": "register", "name": name, "password": "wonderland!"},
+                  "registered")
+    visitor = await seen.guest(server, "visitor")
+    send = {"t": "challenge", "op": "send", "to": "Edgar", "type": "castle-danger"}
+    await ask(seen, checks, visitor, send, "not-registered")
+    await ask(seen, checks, dora, dict(send, to="Nobody"), "no-such-user")
+    await ask(seen, checks, dora, dict(send, to="Dora"), "bad-target")
+    await ask(seen, checks, dora, dict(send, seat=5), "bad-seat")
+    mine = await ask(seen, checks, edgar, {"t": "mine"}, "mine")
+    checks.eq(mine["settings"], {"challenges": True}, "mine shows the setting")
+    await ask(seen, checks, edgar, {"t": "settings", "challenges": False}, "done")
+    await ask(seen, checks, dora, send, "refused")
+    await ask(seen, checks, edgar, {"t": "settings", "challenges": True}, "done")
+    await ask(seen, checks, edgar, {"t": "mine", "watch": False}, "done")
+    ids = []
+    for _ in range(3):
+        ids.append((await ask(seen, checks, dora, send, "challenged"))["challenge"]["id"])
+    await edgar.expect(lambda m: m["t"] == "challenge", "a challenge for Edgar")
+    await ask(seen, checks, dora, {"t": "challenge", "op": "accept", "challenge": ids[0]},
+              "no-such-challenge")
+    await ask(seen, checks, edgar, {"t": "challenge", "op": "decline", "challenge": ids[0]},
+              "done")
+    await ask(seen, checks, dora, {"t": "challenge", "op": "cancel", "challenge": ids[1]}, "done")
+    done = await ask(seen, checks, edgar, {"t": "challenge", "op": "accept",
+                                           "challenge": ids[2]}, "done")
+    checks.ok(isinstance(done.get("game"), int), "accept's done carries the game")
+    for c in (dora, edgar):  # pushes may come before the reply: look behind the cursor too
+        paired = await received(c, lambda m: m["t"] == "paired" and m.get("challenge") == ids[2])
+        checks.eq(paired["challenge"], ids[2], f"{c.label} paired by the challenge")
+        gone = await received(c, lambda m: m["t"] == "challenge-gone" and m["challenge"] == ids[2])
+        checks.eq(gone["why"], "accepted", f"{c.label} told challenge-gone")
+
+
 async def expired(seen, checks, args):
     """cause expire: a game against the AI its player left, on a server of its own that ends
     such games after 1 s (--expire; tests/server/test_expiry.py tests it in full)."""
@@ -464,6 +512,7 @@ async def main():
         alice, bob, carol = await lobby_and_play(seen, checks, server)
         await ai_clock_claim(seen, checks, server, alice, bob)
         await play_now(seen, checks, server)
+        await challenges(seen, checks, server)
         await expired(seen, checks, args)
         games = [m["game"] for m in alice.messages if m["t"] == "created"]
         check_http(checks, doc, server, games[1])
