@@ -336,6 +336,11 @@ class Game:
             self._deals += 1
         return State(self, self._game.new_initial_state(seed=seed), root_seed=seed)
 
+    def new_initial_states(self):
+        """pyspiel's list of initial states (get_all_states walks from each): one, a new deal
+        (under explicit_chance=true its first chance node, so the walk covers every deal)."""
+        return [self.new_initial_state()]
+
     def deserialize_state(self, text):
         return State(self, self._game.deserialize_state(text))
 

@@ -168,3 +168,10 @@ def test_rl_environment_default_is_affordable():
         small = game.information_state_tensor_size() <= pyspiel.INFORMATION_STATE_TENSOR_LIMIT
         assert game.get_type().provides_information_state_tensor == small
     assert pyspiel.load_game("castle-danger(turn-limit=10)").get_type().provides_information_state_tensor
+
+
+def test_new_initial_states_is_one_root():
+    # get_all_states (policy.TabularPolicy, best_response, nash_conv) walks from each of them
+    game = pyspiel.load_game("walls-and-armies(deck=6,turn-cap=2,explicit_chance=true)")
+    roots = game.new_initial_states()
+    assert len(roots) == 1 and roots[0].is_chance_node() and roots[0].history() == []
