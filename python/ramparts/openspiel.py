@@ -251,6 +251,90 @@ def load_game(name, params=None):
     return Game(_load_ramparts_game(name, **dict(params or {})))
 
 
+class TabularBestResponse:
+    """pyspiel.TabularBestResponse(game, best_responder, policy): the best response of one seat
+    to a tabular policy of the others ({information_state_string: [(action, probability)]},
+    what OpenSpiel's policy_utils.policy_to_dict makes), so that OpenSpiel's
+    exploitability.exploitability and CPPBestResponsePolicy run unmodified. It walks the whole
+    tree in Python: for a game of small options under explicit_chance=true (for exact figures
+    at speed, ramparts.Solver does this in C)."""
+
+    def __init__(self, game, best_responder, policy):
+        if game.get_type().chance_mode == GameType.ChanceMode.SAMPLED_STOCHASTIC:
+            raise SpielError(
+                "TabularBestResponse walks every chance outcome: load the game with "
+                "explicit_chance=true"
+            )
+        self._game, self._seat = game, best_responder
+        self._policy = {k: dict(v) for k, v in policy.items()}
+        self._best = None
+
+    def _others(self, state):
+        info = state.information_state_string(state.current_player())
+        if info not in self._policy:
+            raise SpielError(f"the policy has no entry for an information state: {info[:80]!r}")
+        return self._policy[info].items()
+
+    def _compute(self):
+        # The nodes of each of the seat's information states with their reach by chance and the
+        # others (outer walk), then each state's best action, deepest states first (a state's
+        # children lie deeper, so their values are known when it is chosen).
+        seat, nodes, order = self._seat, {}, []
+        stack = [(self._game.new_initial_state(), 1.0, 0)]
+        while stack:
+            state, reach, depth = stack.pop()
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                moves = state.chance_outcomes()
+            elif state.current_player() == seat:
+                info = state.information_state_string(seat)
+                if info not in nodes:
+                    nodes[info] = []
+                    order.append(info)
+                nodes[info].append((state, reach, depth))
+                moves = [(a, 1.0) for a in state.legal_actions()]
+            else:
+                moves = list(self._others(state))
+            for a, p in moves:
+                stack.append((state.child(a), reach * p, depth + 1))
+        self._best, self._values = {}, {}
+        for info in sorted(order, key=lambda i: -min(d for _, _, d in nodes[i])):
+            q = {}
+            for state, reach, _ in nodes[info]:
+                for a in state.legal_actions():
+                    q[a] = q.get(a, 0.0) + reach * self._value(state.child(a))
+            self._best[info] = max(q, key=q.get)
+
+    def _value(self, state):
+        key = tuple(state.history())
+        if key in self._values:
+            return self._values[key]
+        if state.is_terminal():
+            v = state.player_return(self._seat)
+        elif state.is_chance_node():
+            v = sum(p * self._value(state.child(a)) for a, p in state.chance_outcomes())
+        elif state.current_player() == self._seat:
+            v = self._value(state.child(self._best[state.information_state_string(self._seat)]))
+        else:
+            v = sum(p * self._value(state.child(a)) for a, p in self._others(state) if p > 0)
+        self._values[key] = v
+        return v
+
+    def get_best_response_actions(self):
+        """{information_state_string: the best action} for every information state of the
+        best responder."""
+        if self._best is None:
+            self._compute()
+        return dict(self._best)
+
+    def value(self, state):
+        """The best responder's expected return from state (the root for the game's value)."""
+        if self._best is None:
+            self._compute()
+        return self._value(state)
+
+
 def serialize_game_and_state(game, state):
     """pyspiel.serialize_game_and_state: one text holding the game (its pyspiel string) and the
     state (its history from a seeded deal, so chance nodes and sampled chance both replay);

@@ -175,3 +175,32 @@ def test_new_initial_states_is_one_root():
     game = pyspiel.load_game("walls-and-armies(deck=6,turn-cap=2,explicit_chance=true)")
     roots = game.new_initial_states()
     assert len(roots) == 1 and roots[0].is_chance_node() and roots[0].history() == []
+
+
+def test_tabular_best_response_as_exploitability_calls_it():
+    # OpenSpiel's exploitability.exploitability: policy_to_dict, then for each seat
+    # TabularBestResponse(game, seat, policy).get_best_response_actions() and the value
+    import ramparts
+
+    spec = "walls-and-armies(deck=6,turn-cap=2,explicit_chance=true)"
+    game = pyspiel.load_game(spec)
+    table, stack = {}, [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_player_node():
+            legal = state.legal_actions()
+            table[state.information_state_string()] = [(a, 1 / len(legal)) for a in legal]
+        stack.extend(state.child(a) for a in state.legal_actions())
+    solver = ramparts.Solver(ramparts.load_game("walls-and-armies(deck=6,turn-cap=2)"))
+    for seat in (0, 1):
+        br = pyspiel.TabularBestResponse(game, seat, table)
+        actions = br.get_best_response_actions()
+        assert actions and all(a in dict(table[info]) for info, a in actions.items())
+        assert br.value(game.new_initial_state()) == pytest.approx(
+            solver.best_response(seat, "uniform"), abs=1e-12)
+    with pytest.raises(pyspiel.SpielError, match="explicit_chance"):
+        pyspiel.TabularBestResponse(pyspiel.load_game("walls-and-armies(deck=6)"), 0, table)
+    with pytest.raises(pyspiel.SpielError, match="no entry"):
+        pyspiel.TabularBestResponse(game, 0, {}).get_best_response_actions()
