@@ -18,8 +18,8 @@ static void solve_help(void)
            "(default 1000) and prints the exploitability of the average policy every K\n"
            "iterations (default 100): the sum of both seats' best responses, less 1, halved,\n"
            "in shares of a win (0 at an equilibrium). A tree of more than --max-nodes nodes\n"
-           "(default %lld) is refused: use the games' small options (docs/learning/solve.md),\n"
-           "e.g. walls-and-armies(deck=6,turn-cap=2).\n"
+           "(default %lld, about 1 GB) is refused: use the games' small options\n"
+           "(docs/learning/solve.md), e.g. walls-and-armies(deck=6,turn-cap=2).\n"
            "--policy FILE writes the average policy as JSON lines, one per information state:\n"
            "{\"seat\", \"history\" (chance outcomes and actions from the start), \"actions\"}.\n"
            "--json prints one JSON object instead of the table.\n"
@@ -130,7 +130,6 @@ int rp_cmd_solve(int argc, char **argv)
                "seat 0 value");
     rp_progress bar;
     rp_progress_start(&bar, "CFR+", (long)iterations);
-    const unsigned long long t1 = rp_cli_now_ns();
     double run_ns = 0;
     for (long long done = 0; done < iterations;) {
         const long long step = every < iterations - done ? every : iterations - done;
@@ -149,7 +148,6 @@ int rp_cmd_solve(int argc, char **argv)
     }
     rp_progress_finish(&bar);
     const double per_s = run_ns > 0 ? (double)iterations / (run_ns / 1e9) : 0;
-    (void)t1;
     int rc = RP_EXIT_OK;
     if (policy) {
         FILE *f = fopen(policy, "w");
