@@ -1,6 +1,6 @@
 /* test_solve.c — the exact solver (ramparts/solve.h) on Kuhn poker written as an rp_game here,
  * whose figures are known independently (the uniform policy's exploitability, the game's
- * value), then on the real games' small options: exploitability falls toward zero, the
+ * value), then on Walls and Armies' small deck option: exploitability falls toward zero, the
  * information states have perfect recall, and a tree over the limit is refused. */
 #include <math.h>
 #include <stdlib.h>
@@ -202,6 +202,34 @@ static void test_policy_lines(void **unused)
     rp_solver_free(s);
 }
 
+/* Walls and Armies' smallest option (WA-P8: deck=6, turn-cap=2): the tree python/tests/
+ * test_solve.py checks against Python's information state strings, its information states have
+ * perfect recall, and exploitability falls from the uniform policy's toward zero. */
+static void test_walls_and_armies_small_deck(void **unused)
+{
+    (void)unused;
+    const rp_game *g = rp_game_find("walls-and-armies");
+    rp_config cfg;
+    rp_config_default(g, &cfg);
+    rp_error err;
+    assert_int_equal(rp_config_set(g, &cfg, "deck=6", &err), RP_OK);
+    assert_int_equal(rp_config_set(g, &cfg, "turn-cap=2", &err), RP_OK);
+    rp_solver *s = NULL;
+    assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_OK);
+    assert_int_equal(rp_solver_nodes(s), 20725);
+    assert_int_equal(rp_solver_infosets(s), 243);
+    assert_int_equal(rp_solver_recall_breaks(s), 0);
+    const double uniform = rp_solver_exploitability(s, RP_SOLVE_UNIFORM);
+    assert_true(uniform > 1e-3);
+    rp_solver_iterate(s, 100);
+    const double after = rp_solver_exploitability(s, RP_SOLVE_AVERAGE);
+    assert_true(after >= -1e-12 && after < uniform / 1000);
+    rp_solver_free(s);
+    /* the full game is refused, not walked */
+    rp_config_default(g, &cfg);
+    assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_ENOSPACE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_kuhn_figures),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_policy_lines),
+        cmocka_unit_test(test_walls_and_armies_small_deck),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
