@@ -31,12 +31,6 @@ class PlayerId(enum.IntEnum):
 
 INVALID_ACTION = -1
 
-# Floats past which get_type() says information-state tensors are not provided (they still
-# are, on request): OpenSpiel's rl_environment takes them by default whenever provided, and
-# most of these games' are millions of floats (docs/python.md), so its default becomes the
-# observation tensor there instead.
-INFORMATION_STATE_TENSOR_LIMIT = 1 << 18
-
 
 class SpielError(RuntimeError):
     """pyspiel.SpielError: what pyspiel raises, and algorithms raise, on misuse."""
@@ -403,10 +397,7 @@ class Game:
             min_num_players=min(players),
             parameter_specification=specs,
             provides_information_state_string=True,
-            # rl_environment takes information-state tensors by default whenever a game
-            # provides them; past this size a step would spend its time copying one.
-            provides_information_state_tensor=g.information_state_tensor_size()
-            <= INFORMATION_STATE_TENSOR_LIMIT,
+            provides_information_state_tensor=True,
             provides_observation_string=True,
             provides_observation_tensor=True,
         )
