@@ -2127,6 +2127,46 @@ static void test_property_random_games(void **unused)
     }
 }
 
+/* WA-P8: deck=N deals and plays only the deck's lowest N cards; the notation carries no field
+ * for it (its cards are the deck), its options report it, and random games keep every card of
+ * the deck and no other somewhere. */
+static void test_small_deck_deals_only_its_cards(void **unused)
+{
+    (void)unused;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rp_config cfg;
+        rp_config_default(G, &cfg);
+        rp_error err;
+        assert_int_equal(rp_config_set(G, &cfg, "deck=7", &err), RP_OK);
+        assert_int_equal(rp_config_set(G, &cfg, "turn-cap=3", &err), RP_OK);
+        cfg.seed = seed;
+        wa_state s;
+        assert_int_equal(G->init(&s, &cfg, &err), RP_OK);
+        rp_rng rng;
+        rp_rng_seed(&rng, seed, 9);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            assert_int_equal(wa_cards_in_play(&s), (UINT64_C(1) << 7) - 1);
+            assert_int_equal(G->state_ok(&s, &err), RP_OK);
+            rp_config now;
+            G->config_of(&s, &now);
+            assert_int_equal(now.value[OPT_DECK], 7);
+            char text[RP_STATE_TEXT];
+            assert_true(G->state_to_text(&s, text, sizeof text) > 0);
+            wa_state back;
+            assert_int_equal(G->state_from_text(&back, text, &err), RP_OK);
+            assert_memory_equal(&back, &s, sizeof s);
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = G->legal_actions(&s, legal);
+            G->apply(&s, legal[rp_rng_below(&rng, (uint32_t)n)]);
+        }
+    }
+    rp_config cfg;
+    rp_config_default(G, &cfg);
+    rp_error err;
+    assert_true(rp_config_set(G, &cfg, "deck=5", &err) < 0);
+    assert_int_equal(cfg.value[OPT_DECK], WA_CARDS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2191,6 +2231,7 @@ int main(void)
         cmocka_unit_test(test_state_ok_refuses_broken_states),
         cmocka_unit_test(test_state_notation_accepts_only_the_canonical_text),
         cmocka_unit_test(test_property_random_games),
+        cmocka_unit_test(test_small_deck_deals_only_its_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

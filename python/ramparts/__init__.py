@@ -21,6 +21,7 @@ from ramparts._ramparts import (  # noqa: F401  (re-exported)
     TERMINAL,
     Bot,
     Game,
+    Solver,
     State,
     __version__,
     games,
@@ -29,6 +30,7 @@ from ramparts._games import load_game  # noqa: F401
 from ramparts.aec import AECEnv  # noqa: F401
 from ramparts.arena import arena, format_arena, play_game  # noqa: F401
 from ramparts.layout import observation_table  # noqa: F401
+from ramparts.solve import SolveResult, average_policy, solve  # noqa: F401
 from ramparts.vector import VectorEnv  # noqa: F401
 
 
@@ -39,13 +41,17 @@ __all__ = [
     "Game",
     "MAX_LEGAL",
     "SPECTATOR",
+    "SolveResult",
+    "Solver",
     "State",
     "TERMINAL",
     "VectorEnv",
     "arena",
+    "average_policy",
     "format_arena",
     "games",
     "load_game",
     "observation_table",
     "play_game",
+    "solve",
 ]

@@ -37,7 +37,9 @@ class SpielError(RuntimeError):
 
 
 class Bot:
-    """pyspiel.Bot: the base class bots written for pyspiel derive from (MCTSBot, ISMCTSBot)."""
+    """pyspiel.Bot: the base class bots written for pyspiel derive from (MCTSBot, ISMCTSBot,
+    UniformRandomBot), with pyspiel's defaults: informing a bot of a move does nothing, a bot
+    provides no policy unless it says so."""
 
     def __init__(self):
         pass
@@ -45,8 +47,35 @@ class Bot:
     def restart_at(self, state):
         pass
 
+    def restart(self):
+        pass
+
     def step(self, state):
         raise NotImplementedError
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def inform_actions(self, state, actions):
+        pass
+
+    def provides_force_action(self):
+        return False
+
+    def force_action(self, state, action):
+        pass
+
+    def provides_policy(self):
+        return False
+
+    def get_policy(self, state):
+        raise SpielError("this bot provides no policy")
+
+    def step_with_policy(self, state):
+        raise SpielError("this bot provides no policy")
+
+    def is_clonable(self):
+        return False
 
 
 class UniformProbabilitySampler:
@@ -64,7 +93,8 @@ class UniformProbabilitySampler:
 
 
 class GameType:
-    """pyspiel.GameType's enums and fields."""
+    """pyspiel.GameType: its enums, and its fields as keyword arguments (OpenSpiel's Python
+    games build one at import time to register themselves)."""
 
     class Dynamics(enum.Enum):
         SEQUENTIAL = 1
@@ -91,25 +121,86 @@ class GameType:
         REWARDS = 0
         TERMINAL = 1
 
+    _FIELDS = {
+        "short_name": "",
+        "long_name": "",
+        "dynamics": None,
+        "chance_mode": None,
+        "information": None,
+        "utility": None,
+        "reward_model": None,
+        "max_num_players": 0,
+        "min_num_players": 0,
+        "provides_information_state_string": False,
+        "provides_information_state_tensor": False,
+        "provides_observation_string": False,
+        "provides_observation_tensor": False,
+        "parameter_specification": None,
+        "default_loadable": True,
+        "provides_factored_observation_string": False,
+    }
+
+    def __init__(self, **fields):
+        unknown = set(fields) - set(self._FIELDS)
+        if unknown:
+            raise TypeError(f"GameType has no field {sorted(unknown)[0]!r}")
+        for name, default in self._FIELDS.items():
+            value = fields.get(name, default)
+            setattr(self, name, dict(value or {}) if name == "parameter_specification" else value)
+
+    def __eq__(self, other):
+        return isinstance(other, GameType) and vars(self) == vars(other)
+
+    def __hash__(self):
+        return hash(self.short_name)
+
+    def __repr__(self):
+        return f"GameType(short_name={self.short_name!r})"
+
+
+# The name this module gave get_type()'s value before GameType took fields.
+GameTypeInfo = GameType
+
 
 @dataclass(frozen=True)
-class GameTypeInfo:
-    """The value of Game.get_type(), with pyspiel.GameType's field names."""
+class GameInfo:
+    """pyspiel.GameInfo: the numbers a game reports (OpenSpiel's Python games build one)."""
 
-    short_name: str
-    long_name: str
-    dynamics: GameType.Dynamics
-    chance_mode: GameType.ChanceMode
-    information: GameType.Information
-    utility: GameType.Utility
-    reward_model: GameType.RewardModel
-    max_num_players: int
-    min_num_players: int
-    provides_information_state_string: bool = True
-    provides_information_state_tensor: bool = True
-    provides_observation_string: bool = True
-    provides_observation_tensor: bool = True
-    parameter_specification: dict = field(default_factory=dict)
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    num_players: int
+    min_utility: float
+    max_utility: float
+    utility_sum: float = None
+    max_game_length: int = 0
+
+
+class PrivateInfoType(enum.Enum):
+    """pyspiel.PrivateInfoType: whose private information an observation holds."""
+
+    NONE = 0
+    SINGLE_PLAYER = 1
+    ALL_PLAYERS = 2
+
+
+@dataclass(frozen=True)
+class IIGObservationType:
+    """pyspiel.IIGObservationType: what an observer sees. open_spiel/python/observation.py makes
+    one at import (INFO_STATE_OBS_TYPE), so the mccfr, cfr and exploitability imports need it;
+    Game.make_observer is not provided (observation_tensor and information_state_tensor are)."""
+
+    public_info: bool = True
+    perfect_recall: bool = False
+    private_info: PrivateInfoType = PrivateInfoType.SINGLE_PLAYER
+
+
+class StateStruct:
+    """pyspiel.StateStruct: a base class some of OpenSpiel's Python games derive from at
+    import; it carries nothing here."""
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
 
 
 def _mix(x):
@@ -120,14 +211,152 @@ def _mix(x):
     return x ^ (x >> 31)
 
 
+# Games registered from Python with register_game (OpenSpiel's python/games register theirs
+# on import): short name -> (GameType, the class). They are listed, not run: see load_game.
+_python_games = {}
+
+
+def register_game(game_type, game_class):
+    """pyspiel.register_game: records the game so that importing OpenSpiel's
+    open_spiel.python.games (which get_all_states, cfr and best_response import) works; this
+    module runs only the five Ramparts games, so load_game refuses a registered one."""
+    _python_games[game_type.short_name] = (game_type, game_class)
+
+
 def registered_names():
     """The game ids, as pyspiel.registered_names()."""
-    return ramparts.games()
+    return ramparts.games() + sorted(_python_games)
+
+
+def registered_games():
+    """The GameType of each game, as pyspiel.registered_games() (rl_environment lists them)."""
+    return [load_game(g).get_type() for g in ramparts.games()] + [
+        t for t, _ in (_python_games[k] for k in sorted(_python_games))
+    ]
 
 
 def load_game(name, params=None):
     """A Game from "id", "id(key=value,...)" (pyspiel's string), or an id and a params dict."""
+    if isinstance(name, str) and name.split("(", 1)[0] in _python_games:
+        raise SpielError(
+            f"{name.split('(', 1)[0]} is one of OpenSpiel's Python games: ramparts.openspiel "
+            "runs only the Ramparts games (" + ", ".join(ramparts.games()) + ")"
+        )
     return Game(_load_ramparts_game(name, **dict(params or {})))
+
+
+class TabularBestResponse:
+    """pyspiel.TabularBestResponse(game, best_responder, policy): the best response of one seat
+    to a tabular policy of the others ({information_state_string: [(action, probability)]},
+    what OpenSpiel's policy_utils.policy_to_dict makes), so that OpenSpiel's
+    exploitability.exploitability and CPPBestResponsePolicy run unmodified. It walks the whole
+    tree in Python: for a game of small options under explicit_chance=true (for exact figures
+    at speed, ramparts.Solver does this in C)."""
+
+    def __init__(self, game, best_responder, policy):
+        if game.get_type().chance_mode == GameType.ChanceMode.SAMPLED_STOCHASTIC:
+            raise SpielError(
+                "TabularBestResponse walks every chance outcome: load the game with "
+                "explicit_chance=true"
+            )
+        self._game, self._seat = game, best_responder
+        self._policy = {k: dict(v) for k, v in policy.items()}
+        self._best = None
+
+    def _others(self, state):
+        info = state.information_state_string(state.current_player())
+        if info not in self._policy:
+            raise SpielError(f"the policy has no entry for an information state: {info[:80]!r}")
+        return self._policy[info].items()
+
+    def _compute(self):
+        # The nodes of each of the seat's information states with their reach by chance and the
+        # others (outer walk), then each state's best action, deepest states first (a state's
+        # children lie deeper, so their values are known when it is chosen).
+        seat, nodes, order = self._seat, {}, []
+        stack = [(self._game.new_initial_state(), 1.0, 0)]
+        while stack:
+            state, reach, depth = stack.pop()
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                moves = state.chance_outcomes()
+            elif state.current_player() == seat:
+                info = state.information_state_string(seat)
+                if info not in nodes:
+                    nodes[info] = []
+                    order.append(info)
+                nodes[info].append((state, reach, depth))
+                moves = [(a, 1.0) for a in state.legal_actions()]
+            else:
+                moves = list(self._others(state))
+            for a, p in moves:
+                stack.append((state.child(a), reach * p, depth + 1))
+        self._best, self._values = {}, {}
+        for info in sorted(order, key=lambda i: -min(d for _, _, d in nodes[i])):
+            q = {}
+            for state, reach, _ in nodes[info]:
+                for a in state.legal_actions():
+                    q[a] = q.get(a, 0.0) + reach * self._value(state.child(a))
+            self._best[info] = max(q, key=q.get)
+
+    def _value(self, state):
+        key = tuple(state.history())
+        if key in self._values:
+            return self._values[key]
+        if state.is_terminal():
+            v = state.player_return(self._seat)
+        elif state.is_chance_node():
+            v = sum(p * self._value(state.child(a)) for a, p in state.chance_outcomes())
+        elif state.current_player() == self._seat:
+            v = self._value(state.child(self._best[state.information_state_string(self._seat)]))
+        else:
+            v = sum(p * self._value(state.child(a)) for a, p in self._others(state) if p > 0)
+        self._values[key] = v
+        return v
+
+    def get_best_response_actions(self):
+        """{information_state_string: the best action} for every information state of the
+        best responder."""
+        if self._best is None:
+            self._compute()
+        return dict(self._best)
+
+    def value(self, state):
+        """The best responder's expected return from state (the root for the game's value)."""
+        if self._best is None:
+            self._compute()
+        return self._value(state)
+
+
+def serialize_game_and_state(game, state):
+    """pyspiel.serialize_game_and_state: one text holding the game (its pyspiel string) and the
+    state (its history from a seeded deal, so chance nodes and sampled chance both replay);
+    rl_environment writes it when asked to include the state in its observations."""
+    root = state._root_seed
+    if root is None:
+        return f"game={game}\nstate={state.serialize()}\n"
+    history = ",".join(str(a) for a in state.history())
+    return f"game={game}\nseed={root}\nhistory={history}\n"
+
+
+def deserialize_game_and_state(text):
+    """pyspiel.deserialize_game_and_state: (game, state) from serialize_game_and_state's text."""
+    fields = {}
+    for line in str(text).splitlines():
+        key, sep, value = line.partition("=")
+        if not sep or key not in ("game", "seed", "history", "state") or key in fields:
+            raise SpielError(f"not a serialized game and state: line {line!r}")
+        fields[key] = value
+    if "game" not in fields or ("state" in fields) == ("seed" in fields):
+        raise SpielError("not a serialized game and state: it needs game= and seed= or state=")
+    game = load_game(fields["game"])
+    if "state" in fields:
+        return game, game.deserialize_state(fields["state"])
+    state = game.new_initial_state(seed=int(fields["seed"]))
+    for action in filter(None, fields.get("history", "").split(",")):
+        state.apply_action(int(action))
+    return game, state
 
 
 class Game:
@@ -146,7 +375,7 @@ class Game:
         specs = {o["name"]: o["default"] for o in g.option_specs()}
         specs["explicit_chance"] = False
         players = [p for p in range(1, 9) if _accepts(g.id, p)]
-        return GameTypeInfo(
+        return GameType(
             short_name=g.id,
             long_name=g.title,
             dynamics=GameType.Dynamics.SEQUENTIAL,
@@ -167,6 +396,10 @@ class Game:
             max_num_players=max(players),
             min_num_players=min(players),
             parameter_specification=specs,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
         )
 
     def new_initial_state(self, seed=None):
@@ -176,10 +409,26 @@ class Game:
         if seed is None:
             seed = _mix(self._game.seed + 0x9E3779B97F4A7C15 * (self._deals + 1))
             self._deals += 1
-        return State(self, self._game.new_initial_state(seed=seed))
+        return State(self, self._game.new_initial_state(seed=seed), root_seed=seed)
+
+    def new_initial_states(self):
+        """pyspiel's list of initial states (get_all_states walks from each): one, a new deal
+        (under explicit_chance=true its first chance node, so the walk covers every deal)."""
+        return [self.new_initial_state()]
 
     def deserialize_state(self, text):
         return State(self, self._game.deserialize_state(text))
+
+    def get_game_info(self):
+        return GameInfo(
+            num_distinct_actions=self.num_distinct_actions(),
+            max_chance_outcomes=self.max_chance_outcomes(),
+            num_players=self.num_players(),
+            min_utility=self.min_utility(),
+            max_utility=self.max_utility(),
+            utility_sum=self.utility_sum(),
+            max_game_length=self.max_game_length(),
+        )
 
     def num_players(self):
         return self._game.num_players()
@@ -249,8 +498,10 @@ def _player(p):
 class State:
     """A ramparts State with pyspiel's ids and names."""
 
-    def __init__(self, game, state):
-        self._game, self._state = game, state
+    def __init__(self, game, state, root_seed=None):
+        # root_seed: the deal this State's history starts from (None: loaded from notation),
+        # which serialize_game_and_state writes so that explicit chance replays too.
+        self._game, self._state, self._root_seed = game, state, root_seed
 
     @property
     def ramparts_state(self):
@@ -294,13 +545,13 @@ class State:
         self._state.apply_action(action)
 
     def child(self, action):
-        return State(self._game, self._state.child(action))
+        return State(self._game, self._state.child(action), self._root_seed)
 
     def undo_action(self, player, action):
         self._state.undo_action(ramparts.CHANCE if player == PlayerId.CHANCE else player, action)
 
     def clone(self):
-        return State(self._game, self._state.clone())
+        return State(self._game, self._state.clone(), self._root_seed)
 
     def returns(self):
         return self._state.returns()
@@ -324,13 +575,17 @@ class State:
         return self._state.information_state_string(self._seat(player))
 
     def information_state_tensor(self, player=None):
-        return self._state.information_state_tensor(self._seat(player)).tolist()
+        """A float32 numpy array (pyspiel gives a list; OpenSpiel's algorithms and
+        rl_environment take any sequence): a list of millions of floats took longer than the
+        tensor itself."""
+        return self._state.information_state_tensor(self._seat(player))
 
     def observation_string(self, player=None):
         return self._state.observation_string(self._seat(player))
 
     def observation_tensor(self, player=None):
-        return self._state.observation_tensor(self._seat(player)).tolist()
+        """A float32 numpy array, made in C with no copy (see information_state_tensor)."""
+        return self._state.observation_tensor(self._seat(player))
 
     def action_to_string(self, *args):
         return self._state.action_to_string(*args)

@@ -1,6 +1,6 @@
 /* module.c — the CPython module ramparts._ramparts: its functions and its init, on top of its
- * other files (Game is game.c, State state.c, VectorEnv's core vector.c, Bot bot.c; the
- * helpers they share helpers.c), which never call back into it. Built on the public C API
+ * other files (Game is game.c, State state.c, VectorEnv's core vector.c, Bot bot.c, Solver
+ * solve.c; the helpers they share helpers.c), which never call back into it. Built on the public C API
  * only; bad input raises ValueError / TypeError naming what was wrong and changes nothing. */
 #include "ramparts/engine.h"
 #include "ramparts/version.h"
@@ -65,14 +65,14 @@ PyMODINIT_FUNC PyInit__ramparts(void);
 PyMODINIT_FUNC PyInit__ramparts(void)
 {
     PyTypeObject *types[] = {&rp_py_game_type, &rp_py_state_type, &rp_py_vector_type,
-                             &rp_py_bot_type};
+                             &rp_py_bot_type, &rp_py_solver_type};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (PyType_Ready(types[i]) < 0)
             return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    static const char *const names[] = {"Game", "State", "VectorCore", "Bot"};
+    static const char *const names[] = {"Game", "State", "VectorCore", "Bot", "Solver"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (PyModule_AddObjectRef(m, names[i], (PyObject *)types[i]) < 0) {
             Py_DECREF(m);

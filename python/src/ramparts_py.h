@@ -64,6 +64,7 @@ extern PyTypeObject rp_py_game_type;
 extern PyTypeObject rp_py_state_type;
 extern PyTypeObject rp_py_vector_type;
 extern PyTypeObject rp_py_bot_type;
+extern PyTypeObject rp_py_solver_type;
 
 /* game.c: true when the Game was initialised; else false with RuntimeError set. */
 bool rp_py_game_ready(const rp_py_game *g);

@@ -7,6 +7,7 @@ import math
 import random
 import sys
 
+import numpy as np
 import pytest
 
 import ramparts
@@ -177,7 +178,7 @@ def test_information_state_tensor_as_pyspiel_names_it(game_id):
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
     tensor = state.information_state_tensor(0)
-    assert isinstance(tensor, list) and [len(tensor)] == game.information_state_tensor_shape()
+    assert tensor.dtype == np.float32 and [len(tensor)] == game.information_state_tensor_shape()
     assert len(tensor) == game.information_state_tensor_size()
     assert game.max_game_length() > 0
 

@@ -43,6 +43,7 @@ int rp_cmd_arena(int argc, char **argv);
 int rp_cmd_serve(int argc, char **argv);
 int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);
+int rp_cmd_solve(int argc, char **argv);
 
 /* Search iterations per second at the start of each game (or only `game` when not NULL), on
  * one thread and on `threads` threads, one line per game on `out`. Returns an exit code. */

@@ -16,6 +16,8 @@ static const rp_command commands[] = {
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},
+    {"solve", "solve a small configuration exactly with CFR+: exploitability, policy",
+     rp_cmd_solve},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
     {"serve", "run the online server: play each other and the AI in a browser",
      rp_cmd_serve_elsewhere},

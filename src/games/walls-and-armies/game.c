@@ -12,6 +12,10 @@
 static const rp_option_spec wa_options[] = {
     [OPT_TURN_CAP] = {"turn-cap", RP_OPT_INT, 1, WA_MAX_CAP, WA_DEFAULT_CAP, NULL,
                       "turns before the game is scored on walls (WA-7)", NULL},
+    [OPT_DECK] = {"deck", RP_OPT_INT, WA_MIN_DECK, WA_CARDS, WA_CARDS, NULL,
+                  "cards in the deck: its lowest N, 2C 2D 2H 2S 3C ... (WA-P8; small decks are "
+                  "for exact solving)",
+                  NULL},
 };
 
 /* The options a state is played under: two players and its turn cap (notation carries it). */
@@ -20,6 +24,7 @@ static void wa_config_of(const void *st, rp_config *cfg)
     const wa_state *s = st;
     cfg->players = 2;
     cfg->value[OPT_TURN_CAP] = s->cap;
+    cfg->value[OPT_DECK] = __builtin_popcountll(wa_cards_in_play(s));
 }
 
 /* A turn flips at most the attacker's army deck, which a deal fills with at most 10 cards (a

@@ -97,6 +97,11 @@ extern const char *const wa_seat_names[2];
 /* Deal a new game from a main deck given top card first (order[0] is flipped first): the
  * setup of WA-1, the first player of WA-2 (coin from rng); the first attacker then chooses. */
 void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_rng *rng);
+/* The same with a deck of the first `ncards` cards only (the deck option, WA-P8): order holds
+ * them. */
+void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int turn_cap, const rp_rng *rng);
+/* The cards in play in s, wherever they are: the deck it was dealt from (WA-P8). */
+uint64_t wa_cards_in_play(const wa_state *s);
 
 /* Card notation ("7H", "10D", "QS") both ways; parse returns the card or -1. */
 int wa_card_from_text(const char *text, size_t len);
@@ -175,7 +180,10 @@ typedef struct wa_log {
 } wa_log;
 
 /* The rows of the option table (game.c), read by init (rules.c). */
-enum { OPT_TURN_CAP };
+enum { OPT_TURN_CAP, OPT_DECK };
+
+/* The smallest deck of the deck option (WA-P8): its lowest cards, 2C 2D 2H 2S 3C 3D. */
+#define WA_MIN_DECK 6
 
 /* ------------------------------------------------------------------------------------------
  * The observation tensor's layout (learn.c writes it; the fields are described there and in

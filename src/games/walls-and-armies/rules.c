@@ -446,11 +446,35 @@ static int first_player(wa_state *s)
 
 void wa_deal(wa_state *s, const uint8_t order[WA_CARDS], int turn_cap, const rp_rng *rng)
 {
+    wa_deal_cards(s, order, WA_CARDS, turn_cap, rng);
+}
+
+uint64_t wa_cards_in_play(const wa_state *s)
+{
+    uint64_t cards = s->discard;
+    for (int i = 0; i < s->ndeck; i++)
+        cards |= WA_BIT(s->deck[i]);
+    for (int pl = 0; pl < 2; pl++) {
+        const wa_player *p = &s->p[pl];
+        for (int i = 0; i < p->nwalls; i++)
+            cards |= WA_BIT(p->walls[i]);
+        for (int i = 0; i < p->nshields; i++)
+            cards |= WA_BIT(p->shields[i]);
+        for (int i = 0; i < p->narmy; i++)
+            cards |= WA_BIT(p->army[i]);
+    }
+    for (int k = 0; k < s->nstacks; k++)
+        cards |= s->stack_cards[k];
+    return cards;
+}
+
+void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int turn_cap, const rp_rng *rng)
+{
     memset(s, 0, sizeof *s);
     s->rng = *rng;
-    for (int i = 0; i < WA_CARDS; i++)
-        s->deck[i] = order[WA_CARDS - 1 - i];
-    s->ndeck = WA_CARDS;
+    for (int i = 0; i < ncards; i++)
+        s->deck[i] = order[ncards - 1 - i];
+    s->ndeck = (uint8_t)ncards;
     s->cap = (uint16_t)turn_cap;
     s->turn = 1;
     s->winner = WA_NONE;
@@ -479,13 +503,16 @@ int wa_init(void *st, const rp_config *cfg, rp_error *err)
     int64_t cap = cfg->value[OPT_TURN_CAP];
     if (cap < 1 || cap > WA_MAX_CAP)
         return rp_fail(err, RP_EINVAL, "turn-cap must be 1..%d", WA_MAX_CAP);
+    const int64_t ncards = cfg->value[OPT_DECK];
+    if (ncards < WA_MIN_DECK || ncards > WA_CARDS)
+        return rp_fail(err, RP_EINVAL, "deck must be %d..%d", WA_MIN_DECK, WA_CARDS);
     rp_rng rng;
     rp_rng_seed(&rng, cfg->seed, 0x5741u);
     uint8_t order[WA_CARDS];
-    for (int i = 0; i < WA_CARDS; i++)
+    for (int i = 0; i < ncards; i++)
         order[i] = (uint8_t)i;
-    rp_rng_shuffle_u8(&rng, order, WA_CARDS);
-    wa_deal((wa_state *)st, order, (int)cap, &rng);
+    rp_rng_shuffle_u8(&rng, order, (int)ncards);
+    wa_deal_cards((wa_state *)st, order, (int)ncards, (int)cap, &rng);
     return RP_OK;
 }
 

@@ -640,10 +640,15 @@ static int check_cards(const wa_state *s, rp_error *err)
     for (int k = 0; k < s->nstacks; k++)
         if ((rc = count_set("stacks", s->stack_cards[k], &seen, err)) < 0)
             return rc;
-    if (seen != WA_ALL_CARDS) {
+    /* the deck is its lowest cards (WA-P8): all 52 but under the deck option */
+    if ((seen & (seen + 1)) != 0 || __builtin_popcountll(seen) < WA_MIN_DECK) {
+        const uint64_t full = seen & (seen + 1) ? WA_ALL_CARDS : (seen << 1 | 1) & WA_ALL_CARDS;
         char c[4];
-        wa_card_to_text(__builtin_ctzll(~seen & WA_ALL_CARDS), c);
-        return rp_fail(err, RP_EINVAL, "card %s is missing (all 52 cards must be somewhere)", c);
+        wa_card_to_text(__builtin_ctzll(~seen & full), c);
+        return rp_fail(err, RP_EINVAL,
+                       "card %s is missing (the deck's cards, all 52 or its lowest %d or more "
+                       "under the deck option, must be somewhere)",
+                       c, WA_MIN_DECK);
     }
     for (int i = 0; i < s->nrevealed; i++)
         if (s->revealed[i] >= WA_CARDS)
