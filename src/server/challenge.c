@@ -346,6 +346,10 @@ int rs_challenge_settings(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
         if (other && other->user == c->user)
             other->refuses_challenges = allows ? 2 : 1;
     }
+    cJSON *told = message("settings"); /* and their connections on the other servers */
+    cJSON_AddBoolToObject(told, "challenges", allows);
+    rs_pools_tell_user(srv, c->user, told);
+    cJSON_Delete(told);
     srv->mine_dirty = true;
     cJSON *m = message("done");
     cJSON_AddStringToObject(m, "re", "settings");

@@ -126,6 +126,8 @@ async def decline_cancel_accept(checks, alice, bob):
 async def refusing(checks, alice, bob, bob2):
     reply = await bob.request({"t": "settings", "challenges": False}, "done")
     checks.eq((reply["t"], reply.get("re")), ("done", "settings"), "settings answered done")
+    told = await anywhere(bob2, lambda m: m["t"] == "settings", "the setting told")
+    checks.eq(told, {"t": "settings", "challenges": False}, "his other connection is told")
     checks.eq((await lists(bob2))[2]["settings"], {"challenges": False},
               "his other connection's list shows it")
     refused = await alice.request(send("Bob"), "challenged")
