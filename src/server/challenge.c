@@ -191,10 +191,33 @@ static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 /* ---- accept, decline, cancel ---- */
 
+/* The settings of the game a challenge makes, from its row (checked when it was sent; false
+ * only when this server no longer knows the game or its options). */
+static bool row_settings(const rs_challenge_row *row, rs_table_settings *s)
+{
+    *s = (rs_table_settings){.game = rp_game_find(row->game),
+                             .rated = row->rated,
+                             .clock_kind = (rs_clock_kind)row->clock_kind,
+                             .initial_ms = row->initial_ms,
+                             .increment_ms = row->increment_ms,
+                             .per_move_ms = row->per_move_ms};
+    if (!s->game)
+        return false;
+    rp_config_default(s->game, &s->config);
+    s->config.players = 2;
+    rs_err ignored;
+    cJSON *options = cJSON_Parse(row->options);
+    const int rc = rs_field_options(options, s, &ignored);
+    cJSON_Delete(options);
+    return rc == 0;
+}
+
 /* Challenge `id` taken from the store, when c's user may end it that way (the target accepts
- * or declines, the sender cancels); anything else is no-such-challenge and takes nothing. */
+ * or declines, the sender cancels) and it has not expired; anything else is
+ * no-such-challenge and takes nothing. With `s` (an accept), the game's settings too, made
+ * before the row is taken: a challenge whose game cannot be made stays. */
 static int take(rs_server *srv, const rs_conn *c, const cJSON *msg, bool as_target,
-                rs_challenge_row *row, rs_err *e)
+                rs_table_settings *s, rs_challenge_row *row, rs_err *e)
 {
     int64_t id;
     if (!rs_field_int(msg, "challenge", true, 1, INT64_MAX / 2, &id, e))
@@ -203,13 +226,21 @@ static int take(rs_server *srv, const rs_conn *c, const cJSON *msg, bool as_targ
     size_t n = 0;
     if (rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) != RS_STORE_OK)
         return store_down(srv, e, "cannot read your challenges");
-    bool yours = false;
+    bool yours = false; /* and not past its expiry, which the next sweep tells */
+    const int64_t now = rs_server_now_ms(srv);
     for (size_t i = 0; i < n; i++)
-        yours = yours || (rows[i].id == id && (as_target ? rows[i].to : rows[i].from) == c->user);
+        if (rows[i].id == id && rows[i].expires_ms > now &&
+            (as_target ? rows[i].to : rows[i].from) == c->user) {
+            yours = true;
+            *row = rows[i];
+        }
     free(rows);
     if (!yours)
         return rs_fail(e, "no-such-challenge", "you have no challenge %lld to %s", (long long)id,
                        as_target ? "answer" : "cancel");
+    if (s && !row_settings(row, s))
+        return rs_fail(e, "server-error", "this server cannot make the game of challenge %lld",
+                       (long long)id);
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return store_down(srv, e, "the store is unavailable");
     const int rc = rs_store_challenge_take(srv->store, id, row);
@@ -231,30 +262,14 @@ static void reply_done(rs_server *srv, rs_conn *c, const cJSON *msg, int64_t gam
 }
 
 /* The game of an accepted challenge, started with both seated, and `paired` to each. */
-static const rs_table *start_game(rs_server *srv, const rs_challenge_row *row)
+static const rs_table *start_game(rs_server *srv, const rs_challenge_row *row, rs_table_settings *s)
 {
-    rs_table_settings s = {.game = rp_game_find(row->game),
-                           .rated = row->rated,
-                           .clock_kind = (rs_clock_kind)row->clock_kind,
-                           .initial_ms = row->initial_ms,
-                           .increment_ms = row->increment_ms,
-                           .per_move_ms = row->per_move_ms};
-    if (!s.game)
-        return NULL;
-    rp_config_default(s.game, &s.config);
-    s.config.players = 2;
-    rs_err ignored;
-    cJSON *options = cJSON_Parse(row->options);
-    const int rc = rs_field_options(options, &s, &ignored); /* checked when sent */
-    cJSON_Delete(options);
-    if (rc < 0)
-        return NULL;
     const int seat = row->seat >= 0 ? row->seat : (int)randombytes_uniform(2);
     int64_t users[2];
     users[seat] = row->from;
     users[1 - seat] = row->to;
     rs_ctx ctx = rs_server_ctx(srv);
-    const rs_table *t = rs_pools_start_game(srv, &ctx, &s, users);
+    const rs_table *t = rs_pools_start_game(srv, &ctx, s, users);
     for (int i = 0; t && i < 2; i++) {
         cJSON *m = message("paired");
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
@@ -271,9 +286,10 @@ static int op_accept(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     rs_challenge_row row = {0};
-    if (take(srv, c, msg, true, &row, e) < 0)
+    rs_table_settings s = {0};
+    if (take(srv, c, msg, true, &s, &row, e) < 0)
         return -1;
-    const rs_table *t = start_game(srv, &row);
+    const rs_table *t = start_game(srv, &row, &s);
     if (!t)
         return rs_fail(e, "server-error", "cannot create the game");
     rs_log("game %lld started from challenge %lld", (long long)t->row.id, (long long)row.id);
@@ -285,7 +301,7 @@ static int op_accept(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 static int op_end(rs_server *srv, rs_conn *c, const cJSON *msg, bool declined, rs_err *e)
 {
     rs_challenge_row row = {0};
-    if (take(srv, c, msg, declined, &row, e) < 0)
+    if (take(srv, c, msg, declined, NULL, &row, e) < 0)
         return -1;
     tell_gone(srv, &row, declined ? "declined" : "cancelled");
     reply_done(srv, c, msg, 0);
@@ -346,6 +362,10 @@ int rs_challenge_settings(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
         if (other && other->user == c->user)
             other->refuses_challenges = allows ? 2 : 1;
     }
+    cJSON *told = message("settings"); /* and their connections on the other servers */
+    cJSON_AddBoolToObject(told, "challenges", allows);
+    rs_pools_tell_user(srv, c->user, told);
+    cJSON_Delete(told);
     srv->mine_dirty = true;
     cJSON *m = message("done");
     cJSON_AddStringToObject(m, "re", "settings");

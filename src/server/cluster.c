@@ -585,8 +585,11 @@ static void told_user(rs_server *srv, int64_t user, const char *text)
 {
     srv->mine_dirty = true; /* a pairing or a challenge elsewhere: the user's list changed */
     for (size_t i = 0; i < srv->conns.cap; i++) {
-        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (c && c->user == user && !c->closing)
+        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (!c || c->user != user)
+            continue;
+        c->refuses_challenges = 0; /* their setting may have changed there: read it again */
+        if (!c->closing)
             rs_outbox_put_text(&srv->outbox, c->id, text);
     }
 }

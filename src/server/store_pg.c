@@ -79,6 +79,7 @@ static const char SCHEMA[] =
     " created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_id);"
     "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_id);"
+    "CREATE INDEX IF NOT EXISTS challenges_expires ON challenges(expires_ms);" /* the sweep */
     "CREATE TABLE IF NOT EXISTS user_settings(user_id BIGINT PRIMARY KEY,"
     " challenges BOOLEAN NOT NULL);"
     /* Leases of servers sharing the database (docs/cluster.md): who does a game's work that

@@ -60,6 +60,7 @@ static const char SCHEMA[] =
     " seat INTEGER NOT NULL, created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_id);"
     "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_id);"
+    "CREATE INDEX IF NOT EXISTS challenges_expires ON challenges(expires_ms);" /* the sweep */
     "CREATE TABLE IF NOT EXISTS user_settings(user_id INTEGER PRIMARY KEY,"
     " challenges INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS ratings(user_id INTEGER NOT NULL, game TEXT NOT NULL,"

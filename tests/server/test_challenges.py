@@ -3,11 +3,12 @@ issue 41) on one server: sent, seen by the target and in both lists of `mine`, d
 cancelled, accepted (a started game with both seated, `paired` to both), `challenge-gone`
 each way; refused when the target turned them off and allowed again; guests refused; every
 bad field answered with its error and nothing changed; at most five sent; a pending challenge
-kept over a restart; expiry on a server given a short `--challenge-expiry`."""
+kept over a restart; expiry on a server given a short `--challenge-expiry`; the rate cost of
+a send (3) and of an answer (1)."""
 
 import asyncio
 
-from rsclient import Checks, Server, arguments, guest, login
+from rsclient import Checks, Client, Server, arguments, guest, login
 
 GAME = "castle-danger"
 PASSWORD = "wonderland!"
@@ -126,6 +127,8 @@ async def decline_cancel_accept(checks, alice, bob):
 async def refusing(checks, alice, bob, bob2):
     reply = await bob.request({"t": "settings", "challenges": False}, "done")
     checks.eq((reply["t"], reply.get("re")), ("done", "settings"), "settings answered done")
+    told = await anywhere(bob2, lambda m: m["t"] == "settings", "the setting told")
+    checks.eq(told, {"t": "settings", "challenges": False}, "his other connection is told")
     checks.eq((await lists(bob2))[2]["settings"], {"challenges": False},
               "his other connection's list shows it")
     refused = await alice.request(send("Bob"), "challenged")
@@ -219,11 +222,56 @@ async def expiry(checks, args):
         checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
 
 
+async def burst(c, msg, count):
+    """count copies of msg sent at once (each with its own id); the replies' codes."""
+    ids = []
+    for _ in range(count):
+        c.next_id += 1
+        ids.append(f"{c.label}-{c.next_id}")
+        await c.send(dict(msg, id=ids[-1]))
+    replies = [await c.expect(lambda m, i=i: m.get("id") == i, f"reply {i}") for i in ids]
+    return [r.get("code", r["t"]) for r in replies]
+
+
+async def rate_costs(checks, args):
+    """A sent challenge costs 3 credits (4 when refused), an answer 1 (2 when refused): on a
+    server allowing 10 messages per 20 s, a fresh connection (9 credits left after hello)
+    gets at most 3 of 10 sends at once answered (the credits never exceed 10), and at least 4
+    of 10 cancels. The credits refill by 0.5 a second: only a stall of 6 s inside one burst
+    could let a fourth send through."""
+    server = Server(args.ramparts, extra=["--rate", "10"]).start()
+    try:
+        alice = await account(server, "alice", "Alice")
+        sender = await login_by_token(server, "sender", alice.token)
+        codes = await burst(sender, send("Nobody"), 10)
+        answered = [c for c in codes if c != "rate-limited"]
+        checks.ok(answered and set(answered) == {"no-such-user"} and len(answered) <= 3,
+                  f"sends cost 3: {codes}")
+        answerer = await login_by_token(server, "answerer", alice.token)
+        codes = await burst(answerer, op("cancel", 999999), 10)
+        answered = [c for c in codes if c != "rate-limited"]
+        checks.ok(len(answered) >= 4 and set(answered) == {"no-such-challenge"},
+                  f"cancels cost 1: {codes}")
+        for c in (alice, sender, answerer):
+            await c.close()
+    finally:
+        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+
+
+async def login_by_token(server, label, token):
+    c = Client(server, label)
+    await c.connect()
+    reply = await c.hello(token)
+    assert reply["t"] == "welcome", reply
+    return c
+
+
 async def main():
     args = arguments()
     checks = Checks()
     await one_server(checks, args)
     await expiry(checks, args)
+    await rate_costs(checks, args)
     checks.finish()
 
 

@@ -84,7 +84,12 @@ async def declined_and_refused(checks, alice, bob, bob3):
                    "the challenge on node 3")
     await bob3.request(op("decline", c), "done")
     checks.ok(await gone(alice, c, "declined"), "declined on node 3, told on node 1")
+    await bob3.request({"t": "mine"}, "mine")
     await bob.request({"t": "settings", "challenges": False}, "done")
+    told = await anywhere(bob3, lambda m: m["t"] == "settings", "the setting on node 3")
+    checks.eq(told, {"t": "settings", "challenges": False}, "his connection on node 3 is told")
+    await bob3.expect(lambda m: m["t"] == "mine" and "id" not in m
+                      and m["settings"] == {"challenges": False}, "his list on node 3 shows it")
     reply = await alice.request(send("Bob"), "challenged")
     checks.eq(reply.get("code"), "refused", "turned off on node 2: refused on node 1")
     await bob.request({"t": "settings", "challenges": True}, "done")
