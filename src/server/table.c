@@ -417,6 +417,11 @@ static void start(rs_ctx *ctx, rs_table *t)
     t->row.v++;
     save(ctx, t);
     rs_log("game %lld started (%s, %d seats)", (long long)t->row.id, t->game->id, t->row.seats);
+    /* Options can deal a game decided before anyone moves (Walls and Armies with a deck too
+     * small to give the attacker army cards, at a turn cap of 1): it ends at once by the
+     * rules, and the start's update says so. */
+    if (rp_match_to_move(t->match) == RP_TERMINAL)
+        finish(ctx, t, "rules", RP_END_NONE, 0, -1);
     announce(ctx, t, "start", -1);
 }
 
