@@ -87,7 +87,7 @@ function SeekRow({ client, s }) {
     const made = await client.request({ t: 'create', type: s.type, seats, clock: s.clock });
     if (made.t === 'created') location.hash = `#/game/${made.game}`;
   }
-  return html`<li data-testid=${`seek-${s.id}`}>
+  return html`<li data-testid=${`seeking-${s.id}`}>
     <span class="spinner" aria-hidden="true"></span>
     <span><b>${s.title}</b>, ${s.players} players, ${paceText(s.clock)}${s.rated ? ', rated' : ''}</span>
     <span class="muted" role="timer" aria-label=${`waiting for ${formatClock(waited)}`}>waiting ${formatClock(waited)}</span>
