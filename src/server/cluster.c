@@ -567,6 +567,26 @@ void rs_cluster_note_revoked(rs_server *srv, int64_t user, const uint8_t *hash, 
     add_line(srv, line);
 }
 
+void rs_cluster_note_user(rs_server *srv, int64_t user, const char *text)
+{
+    if (!srv->shared || strlen(text) > ANNOUNCE_LINE_MAX)
+        return;
+    char line[ANNOUNCE_LINE_MAX + RS_NODE_TEXT + 64];
+    snprintf(line, sizeof line, "m %lld %s %s", (long long)user, srv->node, text);
+    add_line(srv, line);
+}
+
+/* "m USER NODE MESSAGE" from another server: the message to this server's connections of
+ * USER. */
+static void told_user(rs_server *srv, int64_t user, const char *text)
+{
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (c && c->user == user && !c->closing)
+            rs_outbox_put_text(&srv->outbox, c->id, text);
+    }
+}
+
 /* "t USER NODE HASH" (the token whose hash is HASH, in hex, was revoked: a logout) or
  * "u USER NODE HASH" (every token of USER but HASH, or all of them for "-", was revoked: a
  * password change), from another server: this server's connections on those tokens are
@@ -768,8 +788,9 @@ static bool take_word(const char **p, char out[RS_NODE_TEXT])
 }
 
 /* "g ID VERSION NODE KIND SUMMARY" (announce_game), "c ID NODE MESSAGE", "p ID NODE" (who
- * watches game ID on NODE changed), "r ID REMATCH NODE MESSAGE" or "t|u USER NODE HASH"
- * (revoked_elsewhere); the server's own lines are skipped. */
+ * watches game ID on NODE changed), "r ID REMATCH NODE MESSAGE", "t|u USER NODE HASH"
+ * (revoked_elsewhere) or "m USER NODE MESSAGE" (told_user); the server's own lines are
+ * skipped. */
 static void on_line(rs_server *srv, const rs_cluster_hooks *hooks, const char *line)
 {
     int64_t id, v;
@@ -793,6 +814,9 @@ static void on_line(rs_server *srv, const rs_cluster_hooks *hooks, const char *l
     } else if (line[0] == 'r' && take_number(&p, &v) && take_word(&p, node) && *p) {
         if (strcmp(node, srv->node) != 0)
             rematch_made(srv, id, v, p);
+    } else if (line[0] == 'm' && take_word(&p, node) && *p) {
+        if (strcmp(node, srv->node) != 0)
+            told_user(srv, id, p);
     } else if ((line[0] == 't' || line[0] == 'u') && take_word(&p, node)) {
         if (strcmp(node, srv->node) != 0)
             revoked_elsewhere(srv, hooks, line[0], id, node, p);

@@ -64,6 +64,9 @@ void rs_cluster_note_rematch(rs_server *srv, int64_t game, int64_t rematch,
  * `hash` (a logout: `one` true), or every token of `user` but `keep` (a password change:
  * `one` false, keep NULL for none). */
 void rs_cluster_note_revoked(rs_server *srv, int64_t user, const uint8_t *hash, bool one);
+/* A message (its text) for every connection of `user` on the other servers, delivered with
+ * the commit ("Play now"'s paired); this server's own connections are the caller's. */
+void rs_cluster_note_user(rs_server *srv, int64_t user, const char *text);
 /* `user`'s first connection to this server was identified (here), or their last one closed:
  * told to the store, for claims on other servers. */
 void rs_cluster_user_here(rs_server *srv, int64_t user, bool here);

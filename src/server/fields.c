@@ -52,3 +52,44 @@ bool rs_field_bool(const cJSON *msg, const char *key, bool *out, rs_err *e)
     *out = cJSON_IsTrue(f);
     return true;
 }
+
+/* A game's clock as create and seek take it: {"kind":"none"} (or absent), {"kind":"live",
+ * "initial_ms":..., "increment_ms":...} or {"kind":"correspondence","days":...}; every
+ * problem is bad-clock. */
+int rs_field_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
+{
+    s->clock_kind = RS_CLOCK_NONE;
+    if (!clock)
+        return 0;
+    const char *kind;
+    if (!cJSON_IsObject(clock))
+        return rs_fail(e, "bad-clock",
+                       "field 'clock' must be an object like {\"kind\": "
+                       "\"live\", \"initial_ms\": 300000, \"increment_ms\": "
+                       "3000}");
+    if (!rs_field_string(clock, "kind", true, 20, &kind, e))
+        return -1;
+    if (strcmp(kind, "none") == 0)
+        return 0;
+    if (strcmp(kind, "live") == 0) {
+        s->clock_kind = RS_CLOCK_LIVE;
+        if (!rs_field_int(clock, "initial_ms", true, 1000, 3 * 3600000LL, &s->initial_ms, e) ||
+            !rs_field_int(clock, "increment_ms", false, 0, 600000, &s->increment_ms, e)) {
+            e->code = "bad-clock";
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(kind, "correspondence") == 0) {
+        int64_t days;
+        s->clock_kind = RS_CLOCK_CORRESPONDENCE;
+        if (!rs_field_int(clock, "days", true, 1, 14, &days, e)) {
+            e->code = "bad-clock";
+            return -1;
+        }
+        s->per_move_ms = days * 86400000LL;
+        return 0;
+    }
+    return rs_fail(e, "bad-clock", "clock kind '%.20s': expected live, correspondence or none",
+                   kind);
+}

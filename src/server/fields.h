@@ -27,5 +27,8 @@ bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64
 bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,
                      const char **out, rs_err *e);
 bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *e);
+/* A clock object (create's and seek's "clock") into s's clock fields: bad-clock when it is
+ * not one; absent is no clock. */
+int rs_field_clock(const struct cJSON *clock, rs_table_settings *s, rs_err *e);
 
 #endif

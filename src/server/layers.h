@@ -14,6 +14,9 @@
  *      api.c       (api.h)      HTTP: /healthz, the JSON API, the embedded client (beside
  *                               loop.c: neither calls the other)
  *   3  session.c   (session.h)  the commands: identity, the lobby, watching, play
+ *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
+ *                               session.c, which lists its handlers; it never calls
+ *                               session.c)
  *   4  cluster.c   (cluster.h)  several servers on one database: row locks, catching up,
  *                               announcements, leases, requests kept for a row
  *   5  server.c    (server.h, server_internal.h)
@@ -31,7 +34,8 @@
  *      store_rows.c (store_rows.h)  the rows all of them speak in, and helpers on rows
  *      store_faults.c (store_faults.h)  test builds: an SQLite VFS whose writes fail
  *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
- *      auth.c, glicko2.c, forwarded.c (net.c's), frame_guard.c (net.c's), assets.h
+ *      auth.c, glicko2.c, pool.c (the pairing rule), forwarded.c (net.c's), frame_guard.c
+ *      (net.c's), assets.h
  */
 #ifndef RS_LAYERS_H
 #define RS_LAYERS_H

@@ -14,6 +14,7 @@
 #include "fields.h"
 #include "grow.h"
 #include "log.h"
+#include "pools.h"
 #include "server_internal.h"
 #include "session.h"
 
@@ -374,6 +375,7 @@ void rs_server_tick(rs_server *srv)
     if (ctx.now_us >= srv->next_housekeeping_us) {
         rs_cluster_tick(srv);
         expire(srv);
+        rs_pools_pair(srv); /* the rating windows widen with the wait */
     }
     srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
@@ -772,6 +774,7 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
         rs_server_free(srv);
         return NULL;
     }
+    rs_pools_start(srv); /* committed with the leases below */
     srv->workers = rs_workers_start(cfg->ai_threads, srv->store, cfg->notify, cfg->notify_ctx);
     if (!srv->workers) {
         snprintf(err, err_size, "cannot start the worker threads");

@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "fields.h"
 #include "log.h"
+#include "pools.h"
 #include "ramparts/version.h"
 #include "session.h"
 #include "table_view.h"
@@ -400,7 +401,10 @@ static void finish_login(rs_server *srv, rs_conn *c, const rs_job *job)
     }
     rs_server_unwatch_all(srv, c);
     const int64_t before = c->user;
+    const bool was_guest = c->user && c->guest;
     become(srv, c, &u);
+    if (was_guest && before != u.id) /* never paired with the account it logged into */
+        rs_pools_link(srv, before, u.id);
     if (before != u.id)
         rs_session_user_left(srv, before);
     rs_log("conn %llu: user %lld logs in", (unsigned long long)c->id, (long long)u.id);
@@ -418,6 +422,7 @@ void rs_session_user_left(rs_server *srv, int64_t user)
     if (!user || rs_server_user_connected(srv, user))
         return;
     rs_cluster_user_here(srv, user, false);
+    rs_pools_user_left(srv, user);
     rs_ctx ctx = rs_server_ctx(srv);
     for (size_t i = 0; i < srv->tables.cap; i++)
         if (srv->tables.slots[i].key)
@@ -822,40 +827,7 @@ static int parse_options(const cJSON *options, rs_table_settings *s, rs_err *e)
 
 static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
 {
-    s->clock_kind = RS_CLOCK_NONE;
-    if (!clock)
-        return 0;
-    const char *kind;
-    if (!cJSON_IsObject(clock))
-        return rs_fail(e, "bad-clock",
-                       "field 'clock' must be an object like {\"kind\": "
-                       "\"live\", \"initial_ms\": 300000, \"increment_ms\": "
-                       "3000}");
-    if (!rs_field_string(clock, "kind", true, 20, &kind, e))
-        return -1;
-    if (strcmp(kind, "none") == 0)
-        return 0;
-    if (strcmp(kind, "live") == 0) {
-        s->clock_kind = RS_CLOCK_LIVE;
-        if (!rs_field_int(clock, "initial_ms", true, 1000, 3 * 3600000LL, &s->initial_ms, e) ||
-            !rs_field_int(clock, "increment_ms", false, 0, 600000, &s->increment_ms, e)) {
-            e->code = "bad-clock";
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(kind, "correspondence") == 0) {
-        int64_t days;
-        s->clock_kind = RS_CLOCK_CORRESPONDENCE;
-        if (!rs_field_int(clock, "days", true, 1, 14, &days, e)) {
-            e->code = "bad-clock";
-            return -1;
-        }
-        s->per_move_ms = days * 86400000LL;
-        return 0;
-    }
-    return rs_fail(e, "bad-clock", "clock kind '%.20s': expected live, correspondence or none",
-                   kind);
+    return rs_field_clock(clock, s, e);
 }
 
 static int open_games_of(rs_server *srv, int64_t user)
@@ -1352,5 +1324,7 @@ const rs_command rs_commands[] = {
     {"claim", h_claim, true, 1},
     {"chat", h_chat, true, 1},
     {"hint", h_hint, true, 3},
+    {"seek", rs_pools_seek, true, 2},
+    {"unseek", rs_pools_unseek, true, 1},
     {NULL, NULL, false, 0},
 };

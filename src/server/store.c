@@ -268,6 +268,43 @@ int rs_store_meta_max(rs_store *st, const char *prefix, int64_t *value)
 /* ---- several servers on one database: where none can share it (no shared ops), its one
  * server holds every row and every lease itself and finds nobody elsewhere ---- */
 
+/* ---- "Play now" pools ---- */
+
+int rs_store_seek_add(rs_store *st, rs_seek_row *row)
+{
+    return st->ops->pool->seek_add(st, row);
+}
+
+int rs_store_seeks_read(rs_store *st, const char *node, int64_t user, rs_seek_row **rows, size_t *n)
+{
+    return st->ops->pool->seeks_read(st, node, user, rows, n);
+}
+
+int rs_store_seeks_drop(rs_store *st, int64_t user, int64_t id, int64_t *dropped)
+{
+    return st->ops->pool->seeks_drop(st, user, id, dropped);
+}
+
+int rs_store_seeks_take(rs_store *st, const int64_t *ids, size_t n)
+{
+    return st->ops->pool->seeks_take(st, ids, n);
+}
+
+int rs_store_seeks_forget(rs_store *st, const char *node)
+{
+    return st->ops->pool->seeks_forget(st, node);
+}
+
+int rs_store_link_add(rs_store *st, int64_t guest, int64_t account)
+{
+    return st->ops->pool->link_add(st, guest, account);
+}
+
+int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n)
+{
+    return st->ops->pool->links_of(st, user, out, max, n);
+}
+
 bool rs_store_shared(const rs_store *st)
 {
     return st->ops->shared != NULL;

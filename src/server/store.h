@@ -113,6 +113,29 @@ int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_
 int rs_store_rating_put(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
                         int64_t game_id, int64_t at_ms);
 
+/* ---- "Play now" pools (pools.c; docs/server-protocol.md) ---- */
+/* Inside the transaction: a new seek (sets row->id); CONFLICT when the user already seeks in
+ * that pool. */
+int rs_store_seek_add(rs_store *st, rs_seek_row *row);
+/* The seeks of `user` (0: everyone's), oldest first, made on `node` or another live server
+ * (a dead server's seeks are dropped with it); *rows is malloc'ed (NULL when none). */
+int rs_store_seeks_read(rs_store *st, const char *node, int64_t user, rs_seek_row **rows,
+                        size_t *n);
+/* Inside the transaction: drop `user`'s seek `id` (0: all their seeks); *dropped counts them.
+ * A seek being paired by another server at that moment is not waited for (it is paired). */
+int rs_store_seeks_drop(rs_store *st, int64_t user, int64_t id, int64_t *dropped);
+/* Inside the transaction: take the n seeks for one game: OK when every one of them was there
+ * and free (they are deleted), CONFLICT (none deleted) when another server took or is taking
+ * one: a pairing happens once. */
+int rs_store_seeks_take(rs_store *st, const int64_t *ids, size_t n);
+/* Inside the transaction, at the start: the seeks of `node` dropped (on SQLite, every seek:
+ * its one server's connections are gone). */
+int rs_store_seeks_forget(rs_store *st, const char *node);
+/* Inside the transaction: the guest `guest` logged into `account` (kept once). */
+int rs_store_link_add(rs_store *st, int64_t guest, int64_t account);
+/* The users linked to `user` (its accounts, or its guests), newest first, at most max. */
+int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n);
+
 /* ---- small persistent values (the server's last sign of life) ---- */
 int rs_store_meta_set(rs_store *st, const char *key, int64_t value);
 int rs_store_meta_get(rs_store *st, const char *key, int64_t *value);

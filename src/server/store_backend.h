@@ -84,6 +84,18 @@ typedef struct rs_store_shared_ops {
     int (*listen_fd)(const rs_store *st);
 } rs_store_shared_ops;
 
+/* "Play now" (pools.c): seeks and the links of guests to accounts, in both databases. Each
+ * is the store.h call of that name. */
+typedef struct rs_store_pool_ops {
+    int (*seek_add)(rs_store *st, rs_seek_row *row);
+    int (*seeks_read)(rs_store *st, const char *node, int64_t user, rs_seek_row **rows, size_t *n);
+    int (*seeks_drop)(rs_store *st, int64_t user, int64_t id, int64_t *dropped);
+    int (*seeks_take)(rs_store *st, const int64_t *ids, size_t n);
+    int (*seeks_forget)(rs_store *st, const char *node);
+    int (*link_add)(rs_store *st, int64_t guest, int64_t account);
+    int (*links_of)(rs_store *st, int64_t user, int64_t *out, int max, int *n);
+} rs_store_pool_ops;
+
 /* One backend's calls. Unless said otherwise each is the store.h call of its name, with its
  * contract; store.c dispatches to them (and derives rs_store_game_get, rs_store_moves_get and
  * the defaults of what a backend leaves NULL). */
@@ -165,6 +177,7 @@ typedef struct rs_store_ops {
     void (*vs_ai_rows)(rs_store *st, int64_t user,
                        void (*row)(void *ctx, const rs_vs_ai_row *results), void *ctx);
 
+    const rs_store_pool_ops *pool;     /* "Play now": every backend fills it */
     const rs_store_shared_ops *shared; /* NULL: one server alone on the database */
 } rs_store_ops;
 

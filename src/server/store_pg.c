@@ -60,6 +60,17 @@ static const char SCHEMA[] =
     " user_id BIGINT NOT NULL, game TEXT NOT NULL, game_id BIGINT NOT NULL,"
     " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL);"
     "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);"
+    /* "Play now": the seeks waiting (each on the server it was made on), and which guests
+     * logged into which accounts. */
+    "CREATE TABLE IF NOT EXISTS seeks(id BIGSERIAL PRIMARY KEY, user_id BIGINT NOT NULL,"
+    " pool TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,"
+    " clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL,"
+    " per_move_ms BIGINT NOT NULL, rated BOOLEAN NOT NULL, since_ms BIGINT NOT NULL,"
+    " rating DOUBLE PRECISION NOT NULL, linked TEXT NOT NULL, node TEXT NOT NULL,"
+    " UNIQUE(user_id, pool));"
+    "CREATE TABLE IF NOT EXISTS links(id BIGSERIAL PRIMARY KEY, guest_id BIGINT NOT NULL,"
+    " account_id BIGINT NOT NULL, UNIQUE(guest_id, account_id));"
+    "CREATE INDEX IF NOT EXISTS links_account ON links(account_id);"
     /* Leases of servers sharing the database (docs/cluster.md): who does a game's work that
      * must happen once, until when, and the fencing token raised at each take-over. */
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';"
@@ -1221,6 +1232,201 @@ static int pg_rating_put(rs_store *store, int64_t user, const char *game,
                &h, "store rating history");
 }
 
+/* ---- "Play now" pools ---- */
+
+#define SEEK_COLUMNS                                                                               \
+    "id, user_id, pool, game, players, clock_kind, initial_ms, increment_ms, per_move_ms,"         \
+    " rated, since_ms, rating, linked, node"
+/* The seeks of live servers (or of this one, named $1): a dead server's are dropped. */
+#define SEEK_LIVE                                                                                  \
+    "(node = $1 OR node IN (SELECT node FROM nodes WHERE alive_until > clock_timestamp()))"
+
+static int pg_seek_add(rs_store *store, rs_seek_row *row)
+{
+    rs_pg *pg = (rs_pg *)store;
+    char linked[RS_SEEK_LINKS * 24];
+    rs_store_linked_text(row, linked, sizeof linked);
+    params p = {0};
+    p_int(&p, row->user);
+    p_text(&p, row->pool);
+    p_text(&p, row->game);
+    p_int(&p, row->players);
+    p_int(&p, row->clock_kind);
+    p_int(&p, row->initial_ms);
+    p_int(&p, row->increment_ms);
+    p_int(&p, row->per_move_ms);
+    p_bool(&p, row->rated);
+    p_int(&p, row->since_ms);
+    p_real(&p, row->rating);
+    p_text(&p, linked);
+    p_text(&p, row->node);
+    PGresult *r = exec(pg,
+                       "INSERT INTO seeks(user_id, pool, game, players, clock_kind, initial_ms,"
+                       " increment_ms, per_move_ms, rated, since_ms, rating, linked, node)"
+                       " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+                       " ON CONFLICT DO NOTHING RETURNING id",
+                       &p, "add seek");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+    if (rc == RS_STORE_OK)
+        row->id = col_int(r, 0, 0);
+    PQclear(r);
+    return rc;
+}
+
+static void read_seek(const PGresult *r, int i, rs_seek_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->id = col_int(r, i, 0);
+    row->user = col_int(r, i, 1);
+    col_copy(r, i, 2, row->pool, sizeof row->pool);
+    col_copy(r, i, 3, row->game, sizeof row->game);
+    row->players = (int)col_int(r, i, 4);
+    row->clock_kind = (int)col_int(r, i, 5);
+    row->initial_ms = col_int(r, i, 6);
+    row->increment_ms = col_int(r, i, 7);
+    row->per_move_ms = col_int(r, i, 8);
+    row->rated = col_bool(r, i, 9);
+    row->since_ms = col_int(r, i, 10);
+    row->rating = col_real(r, i, 11);
+    rs_store_linked_parse(PQgetvalue(r, i, 12), row);
+    col_copy(r, i, 13, row->node, sizeof row->node);
+}
+
+/* Rows locked by another server's transaction (a pairing under way) are skipped, never
+ * waited for: the statements below would otherwise wait lock_timeout and fail the commit. */
+static int pg_seeks_read(rs_store *store, const char *node, int64_t user, rs_seek_row **rows,
+                         size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    *rows = NULL;
+    *n = 0;
+    params p = {0};
+    p_text(&p, node);
+    if (!user) { /* a dead server's seeks go with it */
+        int rc = queue_write(pg,
+                             "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE NOT"
+                             " " SEEK_LIVE " FOR UPDATE SKIP LOCKED)",
+                             &p, "drop a dead server's seeks");
+        if (rc != RS_STORE_OK)
+            return rc;
+    }
+    p_int(&p, user);
+    PGresult *r = exec(pg,
+                       "SELECT " SEEK_COLUMNS " FROM seeks WHERE ($2::bigint = 0 OR user_id = $2)"
+                       " AND " SEEK_LIVE " ORDER BY since_ms, id",
+                       &p, "read seeks");
+    if (!r)
+        return RS_STORE_ERROR;
+    const int count = PQntuples(r);
+    if (count > 0 && !(*rows = calloc((size_t)count, sizeof **rows))) {
+        PQclear(r);
+        return RS_STORE_ERROR;
+    }
+    for (int i = 0; i < count; i++)
+        read_seek(r, i, &(*rows)[i]);
+    *n = (size_t)count;
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+static int pg_seeks_drop(rs_store *store, int64_t user, int64_t id, int64_t *dropped)
+{
+    rs_pg *pg = (rs_pg *)store;
+    *dropped = 0;
+    params p = {0};
+    p_int(&p, user);
+    p_int(&p, id);
+    PGresult *r = exec(pg,
+                       "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE user_id = $1"
+                       " AND ($2::bigint = 0 OR id = $2) FOR UPDATE SKIP LOCKED)",
+                       &p, "drop seeks");
+    if (!r)
+        return RS_STORE_ERROR;
+    *dropped = strtoll(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+/* The database decides: the seeks are locked without waiting, and taken only when every one
+ * of them was locked here (none taken or held by another server); the others stay locked,
+ * untouched, until this commit, as another server's take would leave them. */
+static int pg_seeks_take(rs_store *store, const int64_t *ids, size_t n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    char list[RP_MAX_PLAYERS * 24 + 4] = "{";
+    size_t len = 1;
+    for (size_t i = 0; i < n && i < RP_MAX_PLAYERS; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, i ? ",%lld" : "%lld",
+                                (long long)ids[i]);
+    snprintf(list + len, sizeof list - len, "}");
+    params p = {0};
+    p_text(&p, list);
+    PGresult *r =
+        exec(pg, "SELECT id FROM seeks WHERE id = ANY($1::bigint[]) FOR UPDATE SKIP LOCKED", &p,
+             "lock seeks");
+    if (!r)
+        return RS_STORE_ERROR;
+    const bool all = (size_t)PQntuples(r) == n;
+    PQclear(r);
+    if (!all)
+        return RS_STORE_CONFLICT;
+    return queue_write(pg, "DELETE FROM seeks WHERE id = ANY($1::bigint[])", &p, "take seeks");
+}
+
+static int pg_seeks_forget(rs_store *store, const char *node)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_text(&p, node);
+    return queue_write(pg,
+                       "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE node = $1"
+                       " FOR UPDATE SKIP LOCKED)",
+                       &p, "forget seeks");
+}
+
+static int pg_link_add(rs_store *store, int64_t guest, int64_t account)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, guest);
+    p_int(&p, account);
+    return queue_write(pg,
+                       "INSERT INTO links(guest_id, account_id) VALUES($1, $2)"
+                       " ON CONFLICT DO NOTHING",
+                       &p, "link guest");
+}
+
+static int pg_links_of(rs_store *store, int64_t user, int64_t *out, int max, int *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    *n = 0;
+    params p = {0};
+    p_int(&p, user);
+    p_int(&p, max);
+    PGresult *r = exec(pg,
+                       "SELECT CASE WHEN guest_id = $1 THEN account_id ELSE guest_id END FROM links"
+                       " WHERE guest_id = $1 OR account_id = $1 ORDER BY id DESC LIMIT $2",
+                       &p, "read links");
+    if (!r)
+        return RS_STORE_ERROR;
+    for (int i = 0; i < PQntuples(r) && *n < max; i++)
+        out[(*n)++] = col_int(r, i, 0);
+    PQclear(r);
+    return RS_STORE_OK;
+}
+
+static const rs_store_pool_ops PG_POOL_OPS = {
+    .seek_add = pg_seek_add,
+    .seeks_read = pg_seeks_read,
+    .seeks_drop = pg_seeks_drop,
+    .seeks_take = pg_seeks_take,
+    .seeks_forget = pg_seeks_forget,
+    .link_add = pg_link_add,
+    .links_of = pg_links_of,
+};
+
 /* ---- meta ---- */
 
 static int pg_meta_set(rs_store *store, const char *key, int64_t value)
@@ -1738,5 +1944,6 @@ static const rs_store_ops PG_OPS = {
     .rating_rows = pg_rating_rows,
     .rating_history_rows = pg_rating_history_rows,
     .vs_ai_rows = pg_vs_ai_rows,
+    .pool = &PG_POOL_OPS,
     .shared = &PG_SHARED_OPS,
 };

@@ -33,3 +33,24 @@ void rs_store_remaining_parse(const char *text, rs_game_row *row)
         text = end;
     }
 }
+
+void rs_store_linked_text(const rs_seek_row *row, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < row->num_linked && n < size; i++)
+        n += (size_t)snprintf(out + n, size - n, i ? " %lld" : "%lld", (long long)row->linked[i]);
+}
+
+void rs_store_linked_parse(const char *text, rs_seek_row *row)
+{
+    row->num_linked = 0;
+    while (text && *text && row->num_linked < RS_SEEK_LINKS) {
+        char *end;
+        const long long id = strtoll(text, &end, 10);
+        if (end == text)
+            break;
+        row->linked[row->num_linked++] = id;
+        text = end;
+    }
+}

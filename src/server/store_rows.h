@@ -111,6 +111,24 @@ typedef struct rs_unleased_row {
      * hold the game had their chance to take it first. */
     bool stale;
 } rs_unleased_row;
+/* A "Play now" seek (pools.c): who waits in which pool, since when, at what rating. */
+#define RS_POOL_KEY_TEXT 96
+#define RS_SEEK_LINKS 16
+typedef struct rs_seek_row {
+    int64_t id, user;
+    char pool[RS_POOL_KEY_TEXT]; /* type, players, clock and rated as one key */
+    char game[RS_GAME_ID_TEXT];
+    int players;
+    int clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    bool rated;
+    int64_t since_ms;
+    double rating;
+    int64_t linked[RS_SEEK_LINKS]; /* users linked to `user` when it sought */
+    int num_linked;
+    char node[RS_NODE_TEXT]; /* the server it was made on ("" on SQLite) */
+} rs_seek_row;
+
 typedef struct rs_presence_row {
     int64_t game, user;
 } rs_presence_row;
@@ -119,5 +137,8 @@ void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1]);
 /* A game's remaining times as stored: one number a seat, space-separated. */
 void rs_store_remaining_text(const rs_game_row *row, char *out, size_t size);
 void rs_store_remaining_parse(const char *text, rs_game_row *row);
+/* A seek's linked users as stored: ids space-separated. */
+void rs_store_linked_text(const rs_seek_row *row, char *out, size_t size);
+void rs_store_linked_parse(const char *text, rs_seek_row *row);
 
 #endif

@@ -41,6 +41,15 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS chat(id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,"
     " user_id INTEGER NOT NULL, at_ms INTEGER NOT NULL, text TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, id);"
+    /* "Play now": the seeks waiting, and which guests logged into which accounts. */
+    "CREATE TABLE IF NOT EXISTS seeks(id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL,"
+    " pool TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,"
+    " clock_kind INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,"
+    " per_move_ms INTEGER NOT NULL, rated INTEGER NOT NULL, since_ms INTEGER NOT NULL,"
+    " rating REAL NOT NULL, linked TEXT NOT NULL, node TEXT NOT NULL, UNIQUE(user_id, pool));"
+    "CREATE TABLE IF NOT EXISTS links(id INTEGER PRIMARY KEY, guest_id INTEGER NOT NULL,"
+    " account_id INTEGER NOT NULL, UNIQUE(guest_id, account_id));"
+    "CREATE INDEX IF NOT EXISTS links_account ON links(account_id);"
     "CREATE TABLE IF NOT EXISTS ratings(user_id INTEGER NOT NULL, game TEXT NOT NULL,"
     " rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL, games INTEGER NOT NULL,"
     " PRIMARY KEY(user_id, game));"
@@ -48,6 +57,10 @@ static const char SCHEMA[] =
     " game TEXT NOT NULL, game_id INTEGER NOT NULL, at_ms INTEGER NOT NULL,"
     " rating REAL NOT NULL, rd REAL NOT NULL);"
     "CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history(user_id, id);";
+
+#define SEEK_COLUMNS                                                                               \
+    "id, user_id, pool, game, players, clock_kind, initial_ms, increment_ms, per_move_ms,"         \
+    " rated, since_ms, rating, linked, node"
 
 /* Every statement, prepared once at open. */
 #define STATEMENTS(X)                                                                              \
@@ -103,6 +116,18 @@ static const char SCHEMA[] =
                   " VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                               \
     X(RATING_HISTORY_ADD, "INSERT INTO rating_history(user_id, game, game_id, at_ms, rating,"      \
                           " rd) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                                   \
+    X(SEEK_ADD, "INSERT INTO seeks(user_id, pool, game, players, clock_kind, initial_ms,"          \
+                " increment_ms, per_move_ms, rated, since_ms, rating, linked, node)"               \
+                " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")                 \
+    X(SEEKS_READ, "SELECT " SEEK_COLUMNS " FROM seeks WHERE ?1 = 0 OR user_id = ?1"                \
+                  " ORDER BY since_ms, id")                                                        \
+    X(SEEKS_DROP, "DELETE FROM seeks WHERE user_id = ?1 AND (?2 = 0 OR id = ?2)")                  \
+    X(SEEK_THERE, "SELECT id FROM seeks WHERE id = ?1")                                            \
+    X(SEEK_DELETE, "DELETE FROM seeks WHERE id = ?1")                                              \
+    X(SEEKS_FORGET, "DELETE FROM seeks")                                                           \
+    X(LINK_ADD, "INSERT OR IGNORE INTO links(guest_id, account_id) VALUES(?1, ?2)")                \
+    X(LINKS_OF, "SELECT CASE WHEN guest_id = ?1 THEN account_id ELSE guest_id END FROM links"      \
+                " WHERE guest_id = ?1 OR account_id = ?1 ORDER BY id DESC LIMIT ?2")               \
     X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")              \
     X(META_SET, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")                          \
     X(META_GET, "SELECT value FROM meta WHERE key = ?1")                                           \
@@ -819,6 +844,153 @@ static int lite_rating_put(rs_store *store, int64_t user, const char *game, cons
     return run(st, s, "store rating history");
 }
 
+/* ---- "Play now" pools ---- */
+
+static int lite_seek_add(rs_store *store, rs_seek_row *row)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    char linked[RS_SEEK_LINKS * 24];
+    rs_store_linked_text(row, linked, sizeof linked);
+    sqlite3_stmt *s = use(st, STMT_SEEK_ADD);
+    sqlite3_bind_int64(s, 1, row->user);
+    bind_text(s, 2, row->pool);
+    bind_text(s, 3, row->game);
+    sqlite3_bind_int(s, 4, row->players);
+    sqlite3_bind_int(s, 5, row->clock_kind);
+    sqlite3_bind_int64(s, 6, row->initial_ms);
+    sqlite3_bind_int64(s, 7, row->increment_ms);
+    sqlite3_bind_int64(s, 8, row->per_move_ms);
+    sqlite3_bind_int(s, 9, row->rated);
+    sqlite3_bind_int64(s, 10, row->since_ms);
+    sqlite3_bind_double(s, 11, row->rating);
+    bind_text(s, 12, linked);
+    bind_text(s, 13, row->node);
+    int rc = run(st, s, "add seek");
+    if (rc == RS_STORE_OK)
+        row->id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+static void read_seek(sqlite3_stmt *s, rs_seek_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->id = sqlite3_column_int64(s, 0);
+    row->user = sqlite3_column_int64(s, 1);
+    copy_column(s, 2, row->pool, sizeof row->pool);
+    copy_column(s, 3, row->game, sizeof row->game);
+    row->players = sqlite3_column_int(s, 4);
+    row->clock_kind = sqlite3_column_int(s, 5);
+    row->initial_ms = sqlite3_column_int64(s, 6);
+    row->increment_ms = sqlite3_column_int64(s, 7);
+    row->per_move_ms = sqlite3_column_int64(s, 8);
+    row->rated = sqlite3_column_int(s, 9) != 0;
+    row->since_ms = sqlite3_column_int64(s, 10);
+    row->rating = sqlite3_column_double(s, 11);
+    rs_store_linked_parse((const char *)sqlite3_column_text(s, 12), row);
+    copy_column(s, 13, row->node, sizeof row->node);
+}
+
+static int lite_seeks_read(rs_store *store, const char *node, int64_t user, rs_seek_row **rows,
+                           size_t *n)
+{
+    (void)node; /* one server: every seek is its own */
+    sqlite_store *st = (sqlite_store *)store;
+    *rows = NULL;
+    *n = 0;
+    size_t cap = 0;
+    sqlite3_stmt *s = use(st, STMT_SEEKS_READ);
+    sqlite3_bind_int64(s, 1, user);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (!RS_GROW(*rows, *n, cap, 16)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        read_seek(s, &(*rows)[(*n)++]);
+    }
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+        return fail(st, "read seeks");
+    }
+    return RS_STORE_OK;
+}
+
+static int lite_seeks_drop(rs_store *store, int64_t user, int64_t id, int64_t *dropped)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_SEEKS_DROP);
+    sqlite3_bind_int64(s, 1, user);
+    sqlite3_bind_int64(s, 2, id);
+    int rc = run(st, s, "drop seeks");
+    *dropped = rc == RS_STORE_OK ? sqlite3_changes(st->db) : 0;
+    return rc;
+}
+
+/* One writer: every seek still there is free, so checking them all first is enough. */
+static int lite_seeks_take(rs_store *store, const int64_t *ids, size_t n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    for (size_t i = 0; i < n; i++) {
+        sqlite3_stmt *s = use(st, STMT_SEEK_THERE);
+        sqlite3_bind_int64(s, 1, ids[i]);
+        int64_t found;
+        int rc = one_int64(st, s, &found, "find seek");
+        if (rc != RS_STORE_OK)
+            return rc == RS_STORE_NOTFOUND ? RS_STORE_CONFLICT : rc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sqlite3_stmt *s = use(st, STMT_SEEK_DELETE);
+        sqlite3_bind_int64(s, 1, ids[i]);
+        int rc = run(st, s, "take seek");
+        if (rc != RS_STORE_OK)
+            return rc;
+    }
+    return RS_STORE_OK;
+}
+
+static int lite_seeks_forget(rs_store *store, const char *node)
+{
+    (void)node;
+    sqlite_store *st = (sqlite_store *)store;
+    return run(st, use(st, STMT_SEEKS_FORGET), "forget seeks");
+}
+
+static int lite_link_add(rs_store *store, int64_t guest, int64_t account)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_LINK_ADD);
+    sqlite3_bind_int64(s, 1, guest);
+    sqlite3_bind_int64(s, 2, account);
+    return run(st, s, "link guest");
+}
+
+static int lite_links_of(rs_store *store, int64_t user, int64_t *out, int max, int *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    *n = 0;
+    sqlite3_stmt *s = use(st, STMT_LINKS_OF);
+    sqlite3_bind_int64(s, 1, user);
+    sqlite3_bind_int(s, 2, max);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max)
+        out[(*n)++] = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? RS_STORE_OK : fail(st, "read links");
+}
+
+static const rs_store_pool_ops SQLITE_POOL_OPS = {
+    .seek_add = lite_seek_add,
+    .seeks_read = lite_seeks_read,
+    .seeks_drop = lite_seeks_drop,
+    .seeks_take = lite_seeks_take,
+    .seeks_forget = lite_seeks_forget,
+    .link_add = lite_link_add,
+    .links_of = lite_links_of,
+};
+
 /* ---- meta ---- */
 
 static int lite_meta_set(rs_store *store, const char *key, int64_t value)
@@ -1001,5 +1173,6 @@ static const rs_store_ops SQLITE_OPS = {
     .rating_rows = lite_rating_rows,
     .rating_history_rows = lite_rating_history_rows,
     .vs_ai_rows = lite_vs_ai_rows,
+    .pool = &SQLITE_POOL_OPS,
     .shared = NULL, /* one server alone on the file: store.c answers for it */
 };
