@@ -191,6 +191,7 @@ async function axeCheck(page, label) {
 /** The page at both sizes into OUT as NAME-1280x800.png and NAME-390x844.png (the whole page). */
 async function screenshots(page, name) {
   await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(1279, 799);
   await page.screenshot({ path: path.join(OUT, `${name}-1280x800.png`), animations: 'disabled' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(OUT, `${name}-390x844.png`), fullPage: true, animations: 'disabled' });
@@ -448,6 +449,9 @@ async function main() {
     await fay.page.waitForSelector('[data-testid=seeking]', { timeout: STEP });
     await axeCheck(fay.page, 'Play now');
 
+    const { dan, eve, took } = await playNow(browser, server);
+    people.push(dan, eve);
+    figures.pairedMs = took;
     const alice = await person(browser, server, 'alice', { grant: true });
     const bob = await person(browser, server, 'bob');
     people.push(alice, bob);
@@ -457,9 +461,6 @@ async function main() {
     const game = await challengeAccepted(server, alice, bob);
     const [mover] = await titles(server, alice, bob, game, open);
     await alerts(server, alice, bob, game, mover);
-    const { dan, eve, took } = await playNow(browser, server);
-    people.push(dan, eve);
-    figures.pairedMs = took;
     await myGames(server, alice, [game, open]);
     await challengeEndings(server, alice, bob);
     await computerInstead(fay);

@@ -88,8 +88,7 @@ function SeekRow({ client, s }) {
     if (made.t === 'created') location.hash = `#/game/${made.game}`;
   }
   return html`<li data-testid=${`seeking-${s.id}`}>
-    <span class="spinner" aria-hidden="true"></span>
-    <span><b>${s.title}</b>, ${s.players} players, ${paceText(s.clock)}${s.rated ? ', rated' : ''}</span>
+    <span><span class="spinner" aria-hidden="true"></span> <b>${s.title}</b>, ${s.players} players, ${paceText(s.clock)}${s.rated ? ', rated' : ''}</span>
     <span class="muted" role="timer" aria-label=${`waiting for ${formatClock(waited)}`}>waiting ${formatClock(waited)}</span>
     <button type="button" data-testid="unseek" onClick=${() => client.unseek(s.id)}>Cancel</button>
     ${waited >= OFFER_AI_AFTER_MS && html`<button type="button" class="primary" data-testid="seek-ai" onClick=${computer}>Play the computer instead</button>`}
