@@ -55,6 +55,8 @@ export class Client {
     /** @type {Map<number, {held: boolean, queue: {m: Message, at: number}[], timer: any}>} the pacing of each game's display */
     this.pacing = new Map();
     this.logKey = 1;
+    /** @type {Set<number>} seeks paired or dropped, hidden even while a `mine` still lists them */
+    this.goneSeeks = new Set();
     this.renderQueued = false;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.transport = new Transport(`${proto}//${location.host}/ws`, {
@@ -374,9 +376,7 @@ export class Client {
    * first one after the page loaded: no sound on load). @param {Message} m */
   mineChanged(m) {
     const before = this.state.mine;
-    const patch = { mine: m, challengesIn: (m.challenges && m.challenges.received) || [] };
-    if (Array.isArray(m.seeks)) patch.seeks = m.seeks;
-    this.set(patch);
+    this.set({ mine: m, challengesIn: (m.challenges && m.challenges.received) || [] });
     if (!before) return;
     const waited = new Set((before.games || []).filter((g) => g.your_turn).map((g) => g.game));
     for (const g of m.games || []) {
@@ -390,6 +390,7 @@ export class Client {
   /** A seek or an accepted challenge made a game with this user in it: open it.
    * @param {Message} m */
   paired(m) {
+    if (m.seek !== undefined) this.goneSeeks.add(m.seek);
     this.set({ announce: `A game is ready: game ${m.game}.`, seeks: this.state.seeks.filter((x) => x.id !== m.seek) });
     location.hash = `#/game/${m.game}`;
   }
@@ -418,6 +419,14 @@ export class Client {
     this.set(patch);
   }
 
+  /** The games this user is looking for: those `mine` lists (after a reload too) and those
+   * this page asked for (answered `seeking`), until paired or dropped. */
+  seekList() {
+    const listed = (this.state.mine && Array.isArray(this.state.mine.seeks)) ? this.state.mine.seeks : [];
+    const gone = this.goneSeeks;
+    return [...listed, ...this.state.seeks.filter((x) => !listed.some((y) => y.id === x.id))].filter((x) => !gone.has(x.id));
+  }
+
   /** Look for a game ("Play now"): resolves with the server's reply. @param {Message} msg */
   async seek(msg) {
     const reply = await this.request({ t: 'seek', ...msg });
@@ -430,7 +439,9 @@ export class Client {
   /** Stop looking (one seek, or all of them without an id). @param {number} [id] */
   async unseek(id) {
     const reply = await this.request(id === undefined ? { t: 'unseek' } : { t: 'unseek', seek: id });
-    if (reply.t !== 'error') this.set({ seeks: id === undefined ? [] : this.state.seeks.filter((x) => x.id !== id) });
+    if (reply.t === 'error') return reply;
+    for (const x of id === undefined ? this.seekList() : [{ id }]) this.goneSeeks.add(x.id);
+    this.set({ seeks: id === undefined ? [] : this.state.seeks.filter((x) => x.id !== id) });
     return reply;
   }
 

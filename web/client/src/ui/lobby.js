@@ -27,11 +27,6 @@ export function Lobby({ client }) {
     <div class="lobby">
       <h1 class="sr-only">Lobby</h1>
       ${s.typesFailed && html`<p class="error" role="alert" data-testid="types-failed">Could not load the list of games.</p>`}
-      <section class="panel play-now-intro" aria-labelledby="now-h">
-        <h2 id="now-h">Play now</h2>
-        <p>Meet someone waiting for the same game and pace: <a class="button primary" href="#/play" data-testid="lobby-play-now">Play now</a>
-          or <a href="#/challenge" data-testid="lobby-challenge">challenge a player by name</a>.</p>
-      </section>
       <${PlayAi} client=${client} />
       <${CreateGame} client=${client} />
       <section class="panel" aria-labelledby="open-h">
@@ -171,6 +166,9 @@ function CreateGame({ client }) {
   const range = t ? rangeOf(Math.max(2, t.min_players), t.max_players) : [2];
   return html`<section class="panel" aria-labelledby="create-h">
     <h2 id="create-h">Play people</h2>
+    <p class="play-now-intro"><a class="button primary" href="#/play" data-testid="lobby-play-now">Play now</a>
+      meets someone waiting for the same game and pace; or <a href="#/challenge" data-testid="lobby-challenge">challenge
+      a player by name</a>, or set a table below.</p>
     <form onSubmit=${create} class="row-form">
       <label>Game <select value=${type} data-testid="create-game"
         onChange=${(/** @type {any} */ e) => { setType(e.currentTarget.value); setPlayers(2); setOptions({}); }}>

@@ -58,7 +58,7 @@ export function PlayNow({ client }) {
 /** The games this player is looking for, each with the time waited, Cancel and, after a
  * while, the computer instead. @param {{client: Client}} props */
 export function SeekList({ client }) {
-  const seeks = client.state.seeks;
+  const seeks = client.seekList();
   const [, setTick] = useState(0);
   useEffect(() => {
     if (!seeks.length) return undefined;
@@ -81,6 +81,7 @@ function SeekRow({ client, s }) {
   async function computer() {
     const reply = await client.transport.request({ t: 'unseek', seek: s.id });
     if (reply.t === 'error') return;
+    client.goneSeeks.add(s.id);
     client.set({ seeks: client.state.seeks.filter((x) => x.id !== s.id) });
     const seats = ['me'];
     for (let i = 1; i < s.players; i++) seats.push('ai:easy');
