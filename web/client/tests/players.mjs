@@ -127,6 +127,7 @@ function recorder() {
  * recorder; `grant` gives the site the notification permission. */
 async function person(browser, server, label, { grant = false, width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(STEP);
   if (grant) await context.grantPermissions(['notifications'], { origin: server.url });
   await context.addInitScript(recorder);
   const p = { label, context, page: await context.newPage(), errors: /** @type {string[]} */ ([]) };
@@ -209,8 +210,8 @@ async function tableGame(page) {
 
 // ---- the scenarios ----
 
-/** The create form's paces: live clocks and days per move, each explained; a game made with
- * one day per move. Returns that game's id (an open game of alice's). */
+/** The create form's paces: live clocks and days per move, each explained; two open games of
+ * alice's made with them (1 and 7 days per move). Returns their ids. */
 async function paces(server, alice) {
   const page = alice.page;
   await page.goto(`${server.url}/#/`);
@@ -222,10 +223,22 @@ async function paces(server, alice) {
   check(/7 days for each move/.test(help), `paces: the choice is explained under it (${help})`);
   await page.selectOption('[data-testid=create-clock]', '5+5');
   check(/5 minutes for the whole game/.test(await page.textContent('[data-testid=create-clock-help]')), 'paces: a live clock is explained');
-  await page.selectOption('[data-testid=create-game]', 'castle-danger');
-  await page.selectOption('[data-testid=create-clock]', '1d');
-  await page.click('[data-testid=create]');
-  return tableGame(page);
+  const made = [];
+  for (const pace of ['1d', '7d']) {
+    await page.goto(`${server.url}/#/`);
+    await page.selectOption('[data-testid=create-game]', 'castle-danger');
+    await page.selectOption('[data-testid=create-clock]', pace);
+    await page.click('[data-testid=create]');
+    made.push(await tableGame(page));
+  }
+  return made;
+}
+
+/** Bob takes the open seat of alice's game from its table: the game starts. */
+async function joined(server, bob, game) {
+  await bob.page.goto(`${server.url}/#/game/${game}`);
+  await bob.page.click('[data-testid=join]');
+  await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP });
 }
 
 /** A challenge from bob's profile to bob, seen in his page and title, and accepted: both
@@ -247,6 +260,8 @@ async function challengeAccepted(server, alice, bob) {
   const text = await bob.page.textContent('[data-testid=challenge-banner]');
   check(/alice challenges you: Castle Danger, 1 day per move/.test(text), `challenge: bob sees it in the page (${text})`);
   check(/^\(1\) Challenge — Ramparts$/.test(await waitTitle(bob.page, /^\(1\) Challenge/)), 'challenge: bob\'s title counts it');
+  const said = await bob.page.textContent('[data-testid=announce]');
+  check(/alice challenges you to Castle Danger/.test(said), `challenge: the assertive announcer says it (${said})`);
   await screenshots(bob.page, 'challenge');
   await axeCheck(bob.page, 'a challenge received (the lobby with its banner)');
   await bob.page.click('[data-testid=challenge-banner] [data-testid=challenge-accept]');
@@ -259,7 +274,10 @@ async function challengeAccepted(server, alice, bob) {
 /** The title counts the games waiting for the player to move, in the lobby and at another
  * game's table too, and not for the other one. Returns [mover, waiter]. */
 async function titles(server, alice, bob, game, other) {
-  for (const p of [alice, bob]) await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP });
+  for (const p of [alice, bob]) {
+    await p.page.goto(`${server.url}/#/game/${game}`);
+    await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP });
+  }
   const [sa, sb] = [await tableState(alice.page), await tableState(bob.page)];
   check(sa.myTurn !== sb.myTurn, `titles: one of the two is to move (${sa.myTurn}, ${sb.myTurn})`);
   const [mover, waiter] = sa.myTurn ? [alice, bob] : [bob, alice];
@@ -438,32 +456,49 @@ async function main() {
   const started = Date.now();
   const people = [];
   const figures = {};
+  /** Run one scenario; a failure is a check, and the next scenarios still run. */
+  const step = async (/** @type {string} */ name, /** @type {() => Promise<any>} */ fn) => {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } catch (e) {
+      check(false, `${name} ran to its end: ${e && e.stack ? e.stack : e}`);
+      return null;
+    } finally {
+      console.log(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  };
   try {
     // Fay asks first, alone in her pool: the computer is offered once she has waited 20 s.
     const fay = await person(browser, server, 'fay');
     people.push(fay);
-    await fay.page.goto(`${server.url}/#/play`);
-    await fay.page.selectOption('[data-testid=seek-game]', 'walls-and-armies');
-    await fay.page.selectOption('[data-testid=seek-pace]', 'none');
-    await fay.page.click('[data-testid=seek]');
-    await fay.page.waitForSelector('[data-testid=seeking]', { timeout: STEP });
-    await axeCheck(fay.page, 'Play now');
-
-    const { dan, eve, took } = await playNow(browser, server);
-    people.push(dan, eve);
-    figures.pairedMs = took;
+    await step('play now, alone', async () => {
+      await fay.page.goto(`${server.url}/#/play`);
+      await fay.page.selectOption('[data-testid=seek-game]', 'walls-and-armies');
+      await fay.page.selectOption('[data-testid=seek-pace]', 'none');
+      await fay.page.click('[data-testid=seek]');
+      await fay.page.waitForSelector('[data-testid=seeking]', { timeout: STEP });
+      await axeCheck(fay.page, 'Play now');
+    });
+    const paired = await step('play now', () => playNow(browser, server));
+    if (paired) {
+      people.push(paired.dan, paired.eve);
+      figures.pairedMs = paired.took;
+    }
     const alice = await person(browser, server, 'alice', { grant: true });
     const bob = await person(browser, server, 'bob');
     people.push(alice, bob);
     await register(alice, 'alice');
     await register(bob, 'bob');
-    const open = await paces(server, alice);
-    const game = await challengeAccepted(server, alice, bob);
-    const [mover] = await titles(server, alice, bob, game, open);
-    await alerts(server, alice, bob, game, mover);
-    await myGames(server, alice, [game, open]);
-    await challengeEndings(server, alice, bob);
-    await computerInstead(fay);
+    const [game, open] = await step('paces', () => paces(server, alice)) || [];
+    await step('join', () => joined(server, bob, game));
+    const other = paired ? await tableGame(paired.dan.page) : open;
+    const movers = await step('titles', () => titles(server, alice, bob, game, other));
+    if (movers) await step('alerts', () => alerts(server, alice, bob, game, movers[0]));
+    const challenged = await step('challenge', () => challengeAccepted(server, alice, bob));
+    await step('my games', () => myGames(server, alice, challenged ? [game, open, challenged] : [game, open]));
+    await step('challenge endings', () => challengeEndings(server, alice, bob));
+    await step('the computer instead', () => computerInstead(fay));
     for (const p of people) check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
   } catch (e) {
     check(false, `the players test ran to its end: ${e && e.stack ? e.stack : e}`);
