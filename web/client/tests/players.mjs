@@ -78,7 +78,7 @@ function startServer() {
  * (document.visibilityState, as a tab in the background).
  */
 function recorder() {
-  const rec = { audio: [], tones: 0, notes: [] };
+  const rec = { audio: [], tones: 0, freqs: [], notes: [] };
   Object.defineProperty(window, '__rec', { value: rec });
   const A = window.AudioContext;
   if (A) {
@@ -91,6 +91,7 @@ function recorder() {
     const start = OscillatorNode.prototype.start;
     OscillatorNode.prototype.start = function (...a) {
       rec.tones++;
+      rec.freqs.push(this.frequency.value);
       return start.apply(this, a);
     };
   }
@@ -200,7 +201,7 @@ async function screenshots(page, name) {
 }
 
 /** @param {any} page */
-const rec = (page) => page.evaluate(() => ({ audio: window.__rec.audio.slice(), tones: window.__rec.tones, notes: window.__rec.notes.slice() }));
+const rec = (page) => page.evaluate(() => ({ audio: window.__rec.audio.slice(), tones: window.__rec.tones, freqs: window.__rec.freqs.slice(), notes: window.__rec.notes.slice() }));
 
 /** The game id a page's table shows. @param {any} page */
 async function tableGame(page) {
@@ -304,12 +305,12 @@ async function titles(server, alice, bob, game, other) {
 async function alerts(server, alice, bob, game, mover) {
   for (const p of [alice, bob]) {
     await p.page.goto(`${server.url}/#/mine`);
-    await p.page.click('[data-testid=setting-notify]');
+    await p.page.click('.my-games [data-testid=setting-notify]');
   }
-  await alice.page.waitForFunction(() => document.querySelector('[data-testid=setting-notify]').checked, null, { timeout: STEP });
+  await alice.page.waitForFunction(() => document.querySelector('.my-games [data-testid=setting-notify]').checked, null, { timeout: STEP });
   check(true, 'alerts: alice turned notifications on (granted)');
   await bob.page.waitForSelector('[data-testid=notify-message]', { timeout: STEP });
-  check(!await bob.page.isChecked('[data-testid=setting-notify]'), 'alerts: bob\'s browser refused them: the setting stays off and says why');
+  check(!await bob.page.isChecked('.my-games [data-testid=setting-notify]'), 'alerts: bob\'s browser refused them: the setting stays off and says why');
   const bob2 = { label: 'bob (second tab)', page: await bob.context.newPage(), errors: bob.errors };
   watchErrors(bob2, bob2.page);
   await bob2.page.goto(`${server.url}/#/mine`);
@@ -362,6 +363,43 @@ async function alerts(server, alice, bob, game, mover) {
     check(true, 'notifications: a click on one opens its game in the page');
   }
   await bob2.page.close();
+}
+
+/**
+ * Low time: a game of alice's against the computer with 21 s on a live clock, made from a
+ * second connection of hers (as another device would), opened in her hidden tab: when her
+ * running clock falls under 20 s she hears the low-time sound (its 440 Hz notes) and is
+ * notified.
+ */
+async function lowTime(server, alice) {
+  const id = await alice.page.evaluate(() => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', proto: 1, token: localStorage.getItem('ramparts.token'), id: 'h' }));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.id === 'h') {
+        ws.send(JSON.stringify({ t: 'create', type: 'castle-danger', seats: ['me', 'ai:random'],
+          clock: { kind: 'live', initial_ms: 21000, increment_ms: 0 }, id: 'c' }));
+      } else if (m.id === 'c') {
+        ws.close();
+        if (m.t === 'created') resolve(m.game);
+        else reject(new Error(JSON.stringify(m)));
+      }
+    };
+  }));
+  await alice.page.goto(`${server.url}/#/mine`);
+  if (!await alice.page.isChecked('.my-games [data-testid=setting-notify]')) await alice.page.click('.my-games [data-testid=setting-notify]');
+  await alice.page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await alice.page.goto(`${server.url}/#/game/${id}`);
+  await alice.page.waitForSelector('[data-testid=table][data-status=live]');
+  await alice.page.evaluate(() => window.__setHidden(true));
+  await alice.page.waitForFunction(() => window.__rec.freqs.includes(440) && window.__rec.notes.some((n) => /^Low time/.test(n.title)))
+    .catch(async (e) => {
+      console.error(`low time: ${JSON.stringify(await rec(alice.page))}`);
+      throw e;
+    });
+  check(true, 'low time: the player hears it and her hidden tab is notified when her clock falls under 20 s');
+  await alice.page.evaluate(() => window.__setHidden(false));
 }
 
 /** "Play now": one person waits (the waiting state, Cancel), a second asks for the same and
@@ -438,12 +476,12 @@ async function challengeEndings(server, alice, bob) {
   await alice.page.click('[data-testid=challenge-cancel]');
   await bob.page.waitForSelector('[data-testid=challenge-banner]', { state: 'detached', timeout: STEP });
   check(true, 'challenge: a cancelled challenge leaves the target\'s page (challenge-gone)');
-  await bob.page.click('[data-testid=setting-challenges]');
-  await bob.page.waitForFunction(() => !document.querySelector('[data-testid=setting-challenges]').checked, null, { timeout: STEP });
+  await bob.page.click('.my-games [data-testid=setting-challenges]');
+  await bob.page.waitForFunction(() => !document.querySelector('.my-games [data-testid=setting-challenges]').checked, null, { timeout: STEP });
   const refused = await send();
   check(/challenge/i.test(refused) && await alice.page.$('[data-testid=challenge-message].error') !== null,
     `challenge: refused when the player turned challenges off (${refused})`);
-  await bob.page.click('[data-testid=setting-challenges]');
+  await bob.page.click('.my-games [data-testid=setting-challenges]');
 }
 
 async function main() {
@@ -499,6 +537,7 @@ async function main() {
     await step('my games', () => myGames(server, alice, challenged ? [game, open, challenged] : [game, open]));
     await step('challenge endings', () => challengeEndings(server, alice, bob));
     await step('the computer instead', () => computerInstead(fay));
+    await step('low time', () => lowTime(server, alice));
     for (const p of people) check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
   } catch (e) {
     check(false, `the players test ran to its end: ${e && e.stack ? e.stack : e}`);
