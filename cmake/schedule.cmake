@@ -27,7 +27,9 @@ set(RP_TEST_COSTS
     cli_undo 12
     test_observation 10
     server_test_postgres 10
-    server_test_protocol_doc 10)
+    server_test_protocol_doc 10
+    server_test_pools 20
+    server_test_pools_cluster 30)
 while(RP_TEST_COSTS)
   list(POP_FRONT RP_TEST_COSTS test cost)
   if(TEST ${test})

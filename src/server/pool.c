@@ -44,40 +44,29 @@ bool rs_pool_compatible(const rs_pool_entry *a, const rs_pool_entry *b, int64_t 
     return fabs(a->rating - b->rating) <= (double)(wa < wb ? wa : wb);
 }
 
-/* The order of the rule: the longest-waiting first (ties: the older seek). */
-static bool waited_longer(const rs_pool_entry *a, const rs_pool_entry *b)
+/* A seek as the sorts see it: its distance in rating from the anchor (0 for the order of
+ * waiting), then how long it waited, then its id; idx is its place in the pool. */
+typedef struct ranked {
+    double distance;
+    int64_t since_ms, id;
+    size_t idx;
+} ranked;
+
+/* Nearer first; equally near, the longer-waiting (the older seek) first. */
+static int by_rank(const void *a, const void *b)
 {
-    return a->since_ms != b->since_ms ? a->since_ms < b->since_ms : a->id < b->id;
+    const ranked *x = a, *y = b;
+    if (x->distance != y->distance)
+        return x->distance < y->distance ? -1 : 1;
+    if (x->since_ms != y->since_ms)
+        return x->since_ms < y->since_ms ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Sort indexes by a comparison of their entries (insertion sort: pools are small, and this
- * keeps the rule free of global state that qsort's comparator would need). */
-static void sort_by(size_t *idx, size_t n, const rs_pool_entry *seeks, const rs_pool_entry *anchor,
-                    bool (*before)(const rs_pool_entry *, const rs_pool_entry *,
-                                   const rs_pool_entry *))
+static ranked rank(const rs_pool_entry *seeks, size_t idx, const rs_pool_entry *anchor)
 {
-    for (size_t i = 1; i < n; i++) {
-        const size_t x = idx[i];
-        size_t j = i;
-        while (j > 0 && before(&seeks[x], &seeks[idx[j - 1]], anchor)) {
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = x;
-    }
-}
-
-static bool by_wait(const rs_pool_entry *a, const rs_pool_entry *b, const rs_pool_entry *anchor)
-{
-    (void)anchor;
-    return waited_longer(a, b);
-}
-
-/* Nearer to the anchor's rating first; ties: the longer-waiting first. */
-static bool by_distance(const rs_pool_entry *a, const rs_pool_entry *b, const rs_pool_entry *anchor)
-{
-    const double da = fabs(a->rating - anchor->rating), db = fabs(b->rating - anchor->rating);
-    return da != db ? da < db : waited_longer(a, b);
+    const rs_pool_entry *e = &seeks[idx];
+    return (ranked){anchor ? fabs(e->rating - anchor->rating) : 0.0, e->since_ms, e->id, idx};
 }
 
 /* Whether seek x is compatible with every member of the group. */
@@ -90,39 +79,40 @@ static bool fits(const rs_pool_entry *seeks, const size_t *group, int members, s
     return true;
 }
 
-/* The group the anchor makes with the unused seeks (their indexes in `near`, nearest
+/* The group the anchor makes with the unused seeks compatible with it (near, nearest
  * first), into group; true when it is whole. */
-static bool gather(const rs_pool_entry *seeks, const size_t *near, size_t count, size_t anchor,
+static bool gather(const rs_pool_entry *seeks, const ranked *near, size_t count, size_t anchor,
                    int size, int64_t now_ms, size_t *group)
 {
     int members = 0;
     group[members++] = anchor;
     for (size_t k = 0; k < count && members < size; k++)
-        if (fits(seeks, group, members, near[k], now_ms))
-            group[members++] = near[k];
+        if (fits(seeks, group, members, near[k].idx, now_ms))
+            group[members++] = near[k].idx;
     return members == size;
 }
 
 size_t rs_pool_pair(const rs_pool_entry *seeks, size_t n, int size, int64_t now_ms, size_t *out)
 {
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    size_t *near = malloc((n ? n : 1) * sizeof *near);
+    ranked *order = malloc((n ? n : 1) * sizeof *order);
+    ranked *near = malloc((n ? n : 1) * sizeof *near);
     bool *used = calloc(n ? n : 1, sizeof *used);
     size_t groups = 0;
     if (!order || !near || !used || size < 2)
         goto done;
     for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    sort_by(order, n, seeks, NULL, by_wait);
+        order[i] = rank(seeks, i, NULL);
+    qsort(order, n, sizeof *order, by_rank); /* the longest-waiting first */
     for (size_t o = 0; o < n; o++) {
-        const size_t anchor = order[o];
+        const size_t anchor = order[o].idx;
         if (used[anchor])
             continue;
+        /* Only seeks compatible with the anchor can join it: a few in a pool of many. */
         size_t count = 0;
         for (size_t j = 0; j < n; j++)
-            if (!used[j] && j != anchor)
-                near[count++] = j;
-        sort_by(near, count, seeks, &seeks[anchor], by_distance);
+            if (!used[j] && j != anchor && rs_pool_compatible(&seeks[anchor], &seeks[j], now_ms))
+                near[count++] = rank(seeks, j, &seeks[anchor]);
+        qsort(near, count, sizeof *near, by_rank);
         size_t *group = out + groups * (size_t)size;
         if (!gather(seeks, near, count, anchor, size, now_ms, group))
             continue;

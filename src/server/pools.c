@@ -132,7 +132,8 @@ static cJSON *clock_json(const rs_seek_row *row)
         cJSON_AddNumberToObject(clock, "increment_ms", (double)row->increment_ms);
     } else if (row->clock_kind == RS_CLOCK_CORRESPONDENCE) {
         cJSON_AddStringToObject(clock, "kind", "correspondence");
-        cJSON_AddNumberToObject(clock, "days", (double)(row->per_move_ms / DAY_MS));
+        const int64_t days = row->per_move_ms / DAY_MS; /* whole days: seek takes no other */
+        cJSON_AddNumberToObject(clock, "days", (double)days);
     } else {
         cJSON_AddStringToObject(clock, "kind", "none");
     }
@@ -152,6 +153,18 @@ static cJSON *seek_json(const rs_seek_row *row)
     cJSON_AddNumberToObject(s, "since_ms", (double)row->since_ms);
     cJSON_AddNumberToObject(s, "rating", row->rating);
     return s;
+}
+
+cJSON *rs_pools_seeks_json(rs_server *srv, int64_t user)
+{
+    cJSON *list = cJSON_CreateArray();
+    rs_seek_row *rows = NULL;
+    size_t n = 0;
+    if (user && rs_store_seeks_read(srv->store, srv->node, user, &rows, &n) == RS_STORE_OK)
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(list, seek_json(&rows[i]));
+    free(rows);
+    return list;
 }
 
 int rs_pools_seek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)

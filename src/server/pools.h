@@ -11,6 +11,9 @@
 /* The handlers of `seek` and `unseek` (rs_command's signature). */
 int rs_pools_seek(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
 int rs_pools_unseek(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
+/* The user's seeks waiting, oldest first, each as `seeking` shows it (for `mine`'s "seeks");
+ * an empty list when the store cannot be read. */
+struct cJSON *rs_pools_seeks_json(rs_server *srv, int64_t user);
 /* Pair what can be paired now, in every pool: after a seek, and once a second (the windows
  * widen with the wait). On a cluster every server runs it; the database decides. */
 void rs_pools_pair(rs_server *srv);

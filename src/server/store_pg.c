@@ -1237,7 +1237,10 @@ static int pg_rating_put(rs_store *store, int64_t user, const char *game,
 #define SEEK_COLUMNS                                                                               \
     "id, user_id, pool, game, players, clock_kind, initial_ms, increment_ms, per_move_ms,"         \
     " rated, since_ms, rating, linked, node"
-/* The seeks of live servers (or of this one, named $1): a dead server's are dropped. */
+/* The seeks of live servers (or of this one, named $1) are paired. Those of a server whose
+ * sign of life ran out SEEK_DEAD_AFTER ago are dropped: not at once, since a server busy for
+ * a moment longer than its lease (a burst of clients) must not lose its seeks for it. */
+#define SEEK_DEAD_AFTER "10 seconds"
 #define SEEK_LIVE                                                                                  \
     "(node = $1 OR node IN (SELECT node FROM nodes WHERE alive_until > clock_timestamp()))"
 
@@ -1306,8 +1309,10 @@ static int pg_seeks_read(rs_store *store, const char *node, int64_t user, rs_see
     p_text(&p, node);
     if (!user) { /* a dead server's seeks go with it */
         int rc = queue_write(pg,
-                             "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE NOT"
-                             " " SEEK_LIVE " FOR UPDATE SKIP LOCKED)",
+                             "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks WHERE node <> $1"
+                             " AND node NOT IN (SELECT node FROM nodes WHERE alive_until >"
+                             " clock_timestamp() - interval '" SEEK_DEAD_AFTER "')"
+                             " FOR UPDATE SKIP LOCKED)",
                              &p, "drop a dead server's seeks");
         if (rc != RS_STORE_OK)
             return rc;

@@ -42,8 +42,9 @@ static const char SCHEMA[] =
     " user_id INTEGER NOT NULL, at_ms INTEGER NOT NULL, text TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, id);"
     /* "Play now": the seeks waiting, and which guests logged into which accounts. */
-    "CREATE TABLE IF NOT EXISTS seeks(id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL,"
-    " pool TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,"
+    /* AUTOINCREMENT: a seek's id is never given again (a `paired` names it). */
+    "CREATE TABLE IF NOT EXISTS seeks(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " user_id INTEGER NOT NULL, pool TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,"
     " clock_kind INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,"
     " per_move_ms INTEGER NOT NULL, rated INTEGER NOT NULL, since_ms INTEGER NOT NULL,"
     " rating REAL NOT NULL, linked TEXT NOT NULL, node TEXT NOT NULL, UNIQUE(user_id, pool));"

@@ -363,6 +363,29 @@ async def played_long(seen, checks, c):
     return g
 
 
+async def play_now(seen, checks, server):
+    """seek, seeking, paired, unseek and their refusals (tests/server/test_pools.py tests the
+    pairing in full)."""
+    ann = await seen.guest(server, "ann")
+    ben = await seen.guest(server, "ben")
+    pool = {"t": "seek", "type": "walls-and-armies", "clock": {"kind": "correspondence",
+                                                              "days": 3}}
+    mine = await ask(seen, checks, ann, pool, "seeking")
+    await ask(seen, checks, ann, pool, "already-seeking")
+    for t in ("castle-danger", "king-of-danger"):
+        await ask(seen, checks, ann, dict(pool, type=t), "seeking")
+    await ask(seen, checks, ann, dict(pool, type="rush-the-wall"), "too-many")
+    await ask(seen, checks, ben, {"t": "unseek", "seek": mine["seek"]["id"]}, "no-such-seek")
+    await ask(seen, checks, ann, {"t": "unseek", "seek": mine["seek"]["id"]}, "done")
+    await ask(seen, checks, ann, {"t": "unseek"}, "done")
+    await ask(seen, checks, ann, pool, "seeking")
+    await ask(seen, checks, ben, pool, "seeking")
+    for c in (ann, ben):
+        paired = await c.expect(lambda m: m["t"] == "paired", "paired")
+        checks.ok(isinstance(paired.get("game"), int) and paired.get("seat") in (0, 1),
+                  f"{c.label} is paired: {paired}")
+
+
 async def expired(seen, checks, args):
     """cause expire: a game against the AI its player left, on a server of its own that ends
     such games after 1 s (--expire; tests/server/test_expiry.py tests it in full)."""
@@ -433,6 +456,7 @@ async def main():
         await malformed(seen, checks, server)
         alice, bob, carol = await lobby_and_play(seen, checks, server)
         await ai_clock_claim(seen, checks, server, alice, bob)
+        await play_now(seen, checks, server)
         await expired(seen, checks, args)
         games = [m["game"] for m in alice.messages if m["t"] == "created"]
         check_http(checks, doc, server, games[1])
