@@ -108,7 +108,7 @@ function App({ client }) {
         <span>${s.notice}</span>
         <button type="button" onClick=${() => client.dismissNotice()} aria-label="Dismiss">×</button>
       </div>`}
-    <${ChallengeBanner} client=${client} />
+    ${route.name !== 'mine' && html`<${ChallengeBanner} client=${client} />`}
     <main id="main" tabindex="-1">${page}</main>
     <div class="sr-only" aria-live="assertive" data-testid="announce">${s.announce}</div>
   `;

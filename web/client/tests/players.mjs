@@ -468,13 +468,14 @@ async function challengeEndings(server, alice, bob) {
   };
   await bob.page.goto(`${server.url}/#/mine`);
   await send();
-  await bob.page.click('[data-testid=challenge-banner] [data-testid=challenge-decline]');
+  await bob.page.click('[data-testid^=challenge-in-] [data-testid=challenge-decline]');
   await alice.page.waitForSelector('.notice:has-text("declined")', { timeout: STEP });
   check(true, 'challenge: the sender is told of a decline');
   await send();
-  await bob.page.waitForSelector('[data-testid=challenge-banner]', { timeout: STEP });
+  await bob.page.waitForSelector('[data-testid^=challenge-in-]', { timeout: STEP });
+  check(await bob.page.$('[data-testid=challenge-banner]') === null, 'challenge: My games lists it, without the banner of the other pages');
   await alice.page.click('[data-testid=challenge-cancel]');
-  await bob.page.waitForSelector('[data-testid=challenge-banner]', { state: 'detached', timeout: STEP });
+  await bob.page.waitForSelector('[data-testid^=challenge-in-]', { state: 'detached', timeout: STEP });
   check(true, 'challenge: a cancelled challenge leaves the target\'s page (challenge-gone)');
   await bob.page.click('.my-games [data-testid=setting-challenges]');
   await bob.page.waitForFunction(() => !document.querySelector('.my-games [data-testid=setting-challenges]').checked, null, { timeout: STEP });

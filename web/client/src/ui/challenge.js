@@ -92,7 +92,8 @@ export function ReceivedChallenge({ client, c }) {
   </li>`;
 }
 
-/** The challenges received, on every page under the header (none: nothing).
+/** The challenges received, under the header of every page but My games, which lists them
+ * itself (none: nothing).
  * @param {{client: Client}} props */
 export function ChallengeBanner({ client }) {
   const list = client.state.challengesIn;
