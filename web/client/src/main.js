@@ -94,8 +94,8 @@ function App({ client }) {
       <nav aria-label="Main">
         <a href="#/">Lobby</a>
         <a href="#/play" data-testid="nav-play">Play now</a>
-        <a href="#/mine" data-testid="nav-mine" aria-label=${count ? `My games, ${countWords(waiting.games, waiting.challenges)}` : undefined}>My games${count
-          ? html` <span class="count" data-testid="nav-mine-count" aria-hidden="true">${count}</span>` : ''}</a>
+        <a href="#/mine" data-testid="nav-mine">My games${count ? html` <span class="count" data-testid="nav-mine-count"
+          aria-hidden="true">${count}</span><span class="sr-only">, ${countWords(waiting.games, waiting.challenges)}</span>` : ''}</a>
         <a href="#/rules" data-testid="nav-rules">Rules</a>
         <a href="#/offline" data-testid="nav-offline">Play offline</a>
         ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}
