@@ -367,6 +367,8 @@ export class Client {
       }
       return; // the table shows it in a role=alert paragraph, which reads it once
     }
+    // A server older than `mine` (issue 41) says so: the page goes without the count.
+    if (m.code === 'unknown-type' && /'mine'/.test(m.message || '')) return;
     if (m.code !== 'bad-token' && m.code !== 'disconnected') this.set({ notice: m.message });
   }
 

@@ -32,6 +32,7 @@ const STEP = Number(process.env.STEP_TIMEOUT || 120000);
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 /** @param {boolean} ok @param {string} what */
 function check(ok, what) {
   if (ok) passed++;
@@ -198,6 +199,24 @@ async function screenshots(page, name) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(OUT, `${name}-390x844.png`), fullPage: true, animations: 'disabled' });
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Whether the server knows a message type (issue 41's are built on other branches): sent
+ * from a second connection of the page's user, anything but `unknown-type` is a yes.
+ * @param {any} page @param {object} msg */
+function serverKnows(page, msg) {
+  return page.evaluate((m) => new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', proto: 1, token: localStorage.getItem('ramparts.token'), id: 'h' }));
+    ws.onmessage = (e) => {
+      const r = JSON.parse(e.data);
+      if (r.id === 'h') ws.send(JSON.stringify({ ...m, id: 'p' }));
+      else if (r.id === 'p') {
+        ws.close();
+        resolve(!(r.t === 'error' && r.code === 'unknown-type'));
+      }
+    };
+  }), msg);
 }
 
 /** @param {any} page */
@@ -529,14 +548,24 @@ async function main() {
     people.push(alice, bob);
     await register(alice, 'alice');
     await register(bob, 'bob');
+    // What the server offers of issue 41 (built on other branches): what it lacks is skipped,
+    // loudly.
+    const has = { mine: await serverKnows(alice.page, { t: 'mine', watch: false }),
+      challenge: await serverKnows(alice.page, { t: 'challenge', op: 'none' }) };
+    const needs = async (/** @type {string} */ what, /** @type {string} */ name, /** @type {() => Promise<any>} */ fn) => {
+      if (has[what]) return step(name, fn);
+      skipped++;
+      console.log(`SKIPPED ${name}: this server has no \`${what}\``);
+      return null;
+    };
     const [game, open] = await step('paces', () => paces(server, alice)) || [];
     await step('join', () => joined(server, bob, game));
     const other = paired ? await tableGame(paired.dan.page) : open;
-    const movers = await step('titles', () => titles(server, alice, bob, game, other));
-    if (movers) await step('alerts', () => alerts(server, alice, bob, game, movers[0]));
-    const challenged = await step('challenge', () => challengeAccepted(server, alice, bob));
-    await step('my games', () => myGames(server, alice, challenged ? [game, open, challenged] : [game, open]));
-    await step('challenge endings', () => challengeEndings(server, alice, bob));
+    const movers = await needs('mine', 'titles', () => titles(server, alice, bob, game, other));
+    if (movers || !has.mine) await needs('mine', 'alerts', () => alerts(server, alice, bob, game, movers[0]));
+    const challenged = await needs('challenge', 'challenge', () => challengeAccepted(server, alice, bob));
+    await needs('mine', 'my games', () => myGames(server, alice, challenged ? [game, open, challenged] : [game, open]));
+    await needs('challenge', 'challenge endings', () => challengeEndings(server, alice, bob));
     await step('the computer instead', () => computerInstead(fay));
     await step('low time', () => lowTime(server, alice));
     for (const p of people) check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
@@ -547,7 +576,7 @@ async function main() {
     server.proc.kill('SIGTERM');
   }
   console.log(`players test took ${((Date.now() - started) / 1000).toFixed(0)} s; ${JSON.stringify(figures)}; screenshots in ${OUT}`);
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || !passed ? 1 : 0);
 }
 
