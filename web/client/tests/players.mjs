@@ -291,16 +291,21 @@ async function challengeAccepted(server, alice, bob) {
   return a;
 }
 
-/** The title counts the games waiting for the player to move, in the lobby and at another
- * game's table too, and not for the other one. Returns [mover, waiter]. */
-async function titles(server, alice, bob, game, other) {
+/** Both at the game's table, live: returns [the one to move, the other]. */
+async function atTable(server, alice, bob, game) {
   for (const p of [alice, bob]) {
     await p.page.goto(`${server.url}/#/game/${game}`);
     await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP });
   }
   const [sa, sb] = [await tableState(alice.page), await tableState(bob.page)];
-  check(sa.myTurn !== sb.myTurn, `titles: one of the two is to move (${sa.myTurn}, ${sb.myTurn})`);
-  const [mover, waiter] = sa.myTurn ? [alice, bob] : [bob, alice];
+  check(sa.myTurn !== sb.myTurn, `at the table: one of the two is to move (${sa.myTurn}, ${sb.myTurn})`);
+  return sa.myTurn ? [alice, bob] : [bob, alice];
+}
+
+/** The title counts the games waiting for the player to move, in the lobby and at another
+ * game's table too, and not for the other one. Returns [mover, waiter]. */
+async function titles(server, alice, bob, game, other) {
+  const [mover, waiter] = await atTable(server, alice, bob, game);
   check(/^\(1\) Your turn — Ramparts$/.test(await waitTitle(mover.page, /^\(1\) Your turn/)), `titles: ${mover.label}'s title says (1) Your turn at the table`);
   await waiter.page.waitForFunction(() => document.title === 'Ramparts', null, { timeout: STEP });
   check(true, `titles: ${waiter.label}'s title counts nothing`);
@@ -321,7 +326,7 @@ async function titles(server, alice, bob, game, other) {
  * bob's. Bob's second tab, never touched, makes no AudioContext and no sound when his turn
  * comes; after a click in it, his next turn sounds.
  */
-async function alerts(server, alice, bob, game, mover) {
+async function alerts(server, alice, bob, game) {
   for (const p of [alice, bob]) {
     await p.page.goto(`${server.url}/#/mine`);
     await p.page.click('.my-games [data-testid=setting-notify]');
@@ -332,11 +337,10 @@ async function alerts(server, alice, bob, game, mover) {
   check(!await bob.page.isChecked('.my-games [data-testid=setting-notify]'), 'alerts: bob\'s browser refused them: the setting stays off and says why');
   const bob2 = { label: 'bob (second tab)', page: await bob.context.newPage(), errors: bob.errors };
   watchErrors(bob2, bob2.page);
-  await bob2.page.goto(`${server.url}/#/mine`);
-  await bob2.page.waitForSelector(`[data-testid=mine-${game}]`, { timeout: STEP });
+  await bob2.page.goto(`${server.url}/#/game/${game}`);
+  await bob2.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP });
+  const [mover] = await atTable(server, alice, bob, game);
   for (const p of [alice, bob]) {
-    await p.page.goto(`${server.url}/#/game/${game}`);
-    await p.page.waitForSelector('[data-testid=table]', { timeout: STEP });
     await p.page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await p.page.evaluate(() => window.__setHidden(true));
   }
@@ -345,9 +349,9 @@ async function alerts(server, alice, bob, game, mover) {
   for (let turn = 0; turn < 4; turn++) {
     const next = toMove === alice ? bob : alice;
     await playTurn(toMove.page);
-    await waitTitle(next.page, /^\(1\) Your turn/);
+    await next.page.waitForSelector('[data-testid=table][data-my-turn=yes]');
     if (next === bob) {
-      await waitTitle(bob2.page, /^\(1\) Your turn/);
+      await bob2.page.waitForSelector('[data-testid=table][data-my-turn=yes]');
       seen.bob++;
       const r = await rec(bob2.page);
       if (seen.bob === 1) {
@@ -561,8 +565,8 @@ async function main() {
     const [game, open] = await step('paces', () => paces(server, alice)) || [];
     await step('join', () => joined(server, bob, game));
     const other = paired ? await tableGame(paired.dan.page) : open;
-    const movers = await needs('mine', 'titles', () => titles(server, alice, bob, game, other));
-    if (movers || !has.mine) await needs('mine', 'alerts', () => alerts(server, alice, bob, game, movers[0]));
+    await needs('mine', 'titles', () => titles(server, alice, bob, game, other));
+    await step('alerts', () => alerts(server, alice, bob, game));
     const challenged = await needs('challenge', 'challenge', () => challengeAccepted(server, alice, bob));
     await needs('mine', 'my games', () => myGames(server, alice, challenged ? [game, open, challenged] : [game, open]));
     await needs('challenge', 'challenge endings', () => challengeEndings(server, alice, bob));
