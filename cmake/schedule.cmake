@@ -11,6 +11,7 @@ set(RP_TEST_COSTS
     web_client_browser 120
     python 60
     web_client_offline 44
+    web_client_players 40
     install_python 33
     cli_analyze 30
     load_test_kill9_load 28

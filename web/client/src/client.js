@@ -23,8 +23,9 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{
  *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
  *   lobby: Message|null, types: Message[], typesFailed: boolean, games: {[id: string]: GameState},
- *   notice: string|null, announce: string
+ *   notice: string|null, announce: string, mine: Message|null, challengesIn: Message[], seeks: Message[]
  * }} State
+ * @typedef {{kind: 'turn'|'move'|'challenge'|'low', game?: number, title: string, body: string, hash: string}} Alert
  */
 
 export class Client {
@@ -40,7 +41,12 @@ export class Client {
       games: {},
       notice: null,
       announce: '',
+      mine: null,
+      challengesIn: [],
+      seeks: [],
     };
+    /** @type {(a: Alert) => void} what the page does on an alert (main.js: a sound, a notification) */
+    this.onAlert = () => {};
     /** @type {Set<() => void>} */
     this.listeners = new Set();
     /** @type {Map<number, number>} the games this page watches, with the last version seen */
@@ -49,6 +55,8 @@ export class Client {
     /** @type {Map<number, {held: boolean, queue: {m: Message, at: number}[], timer: any}>} the pacing of each game's display */
     this.pacing = new Map();
     this.logKey = 1;
+    /** @type {Set<number>} seeks paired or dropped, hidden even while a `mine` still lists them */
+    this.goneSeeks = new Set();
     this.renderQueued = false;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.transport = new Transport(`${proto}//${location.host}/ws`, {
@@ -116,6 +124,7 @@ export class Client {
       if (reply.t !== 'welcome') return;
       if (this.state.types.length === 0) this.loadTypes();
       if (this.lobbyWatched) this.transport.send({ t: 'lobby' });
+      this.transport.send({ t: 'mine' });
       for (const [game, v] of this.watched) this.transport.send({ t: 'open', game, v });
       this.resolveReady();
     });
@@ -133,11 +142,23 @@ export class Client {
       case 'registered':
         this.set({ user: m.user });
         break;
+      case 'mine':
+        this.mineChanged(m);
+        break;
+      case 'paired':
+        this.paired(m);
+        break;
+      case 'challenge':
+        this.challengeIn(m.challenge);
+        break;
+      case 'challenge-gone':
+        this.challengeGone(m);
+        break;
       case 'logged-out':
         // This page logged out, or another one with the same token did: the token is void,
         // so start again as a new guest.
         localStorage.removeItem(TOKEN_KEY);
-        this.set({ user: null });
+        this.set({ user: null, mine: null, challengesIn: [] });
         this.reopen();
         break;
       case 'lobby':
@@ -291,6 +312,18 @@ export class Client {
     this.setGame(m.game, patch);
     const announce = announceFor(m);
     if (announce) this.set({ announce });
+    this.moveAlert(m);
+  }
+
+  /** Another seat's move in a game this page plays: the turn's alert when it is now yours,
+   * else the softer one of a move against you. @param {Message} m */
+  moveAlert(m) {
+    const c = m.cause;
+    const seated = m.you !== null && m.you !== undefined;
+    if (!c || c.kind !== 'move' || !seated || c.seat === m.you || m.status !== 'live') return;
+    const mine = m.to_move === m.you && !!m.legal;
+    this.onAlert({ kind: mine ? 'turn' : 'move', game: m.game, title: `${mine ? 'Your turn' : 'A move'}: ${m.title} #${m.game}`,
+      body: moveLine(m, c), hash: `#/game/${m.game}` });
   }
 
   /** @param {LogLine[]} log @param {Message} m @param {Message} cause @param {number} v */
@@ -334,7 +367,96 @@ export class Client {
       }
       return; // the table shows it in a role=alert paragraph, which reads it once
     }
+    // A server older than `mine` (issue 41) says so: the page goes without the count.
+    if (m.code === 'unknown-type' && /'mine'/.test(m.message || '')) return;
     if (m.code !== 'bad-token' && m.code !== 'disconnected') this.set({ notice: m.message });
+  }
+
+  // ---- "My games", pairings and challenges (docs/server-protocol.md, `mine`) ----
+
+  /** A new `mine`: games that have become your turn since the last one alert (never the
+   * first one after the page loaded: no sound on load). @param {Message} m */
+  mineChanged(m) {
+    const before = this.state.mine;
+    this.set({ mine: m, challengesIn: (m.challenges && m.challenges.received) || [] });
+    if (!before) return;
+    const waited = new Set((before.games || []).filter((g) => g.your_turn).map((g) => g.game));
+    for (const g of m.games || []) {
+      if (!g.your_turn || waited.has(g.game)) continue;
+      const others = (g.seats || []).filter((x) => x.seat !== g.seat).map((x) => (x.kind === 'ai' ? 'the computer' : x.name || 'an open seat'));
+      this.onAlert({ kind: 'turn', game: g.game, title: `Your turn: ${g.title} #${g.game}`,
+        body: others.length ? `Against ${others.join(', ')}.` : 'It is your move.', hash: `#/game/${g.game}` });
+    }
+  }
+
+  /** A seek or an accepted challenge made a game with this user in it: open it.
+   * @param {Message} m */
+  paired(m) {
+    if (m.seek !== undefined) this.goneSeeks.add(m.seek);
+    this.set({ announce: `A game is ready: game ${m.game}.`, seeks: this.state.seeks.filter((x) => x.id !== m.seek) });
+    location.hash = `#/game/${m.game}`;
+  }
+
+  /** @param {Message} c a challenge received */
+  challengeIn(c) {
+    if (!c || this.state.challengesIn.some((x) => x.id === c.id)) return;
+    const text = `${c.from} challenges you to ${c.title}.`;
+    this.set({ challengesIn: [...this.state.challengesIn, c], announce: text });
+    this.onAlert({ kind: 'challenge', title: text, body: 'Accept or decline it in Ramparts.', hash: '#/mine', game: undefined });
+  }
+
+  /** A challenge ended: dropped from the lists; the sender hears a decline. @param {Message} m */
+  challengeGone(m) {
+    const mine = this.state.mine;
+    const sent = mine && mine.challenges ? mine.challenges.sent || [] : [];
+    const was = sent.find((c) => c.id === m.challenge);
+    const patch = { challengesIn: this.state.challengesIn.filter((c) => c.id !== m.challenge) };
+    if (mine && mine.challenges) {
+      patch.mine = { ...mine, challenges: { received: (mine.challenges.received || []).filter((c) => c.id !== m.challenge),
+        sent: sent.filter((c) => c.id !== m.challenge) } };
+    }
+    if (was && (m.why === 'declined' || m.why === 'expired')) {
+      patch.notice = `${was.to} ${m.why === 'declined' ? 'declined' : 'did not answer'} your challenge to ${was.title}.`;
+    }
+    this.set(patch);
+  }
+
+  /** The games this user is looking for: those `mine` lists (after a reload too) and those
+   * this page asked for (answered `seeking`), until paired or dropped. */
+  seekList() {
+    const listed = (this.state.mine && Array.isArray(this.state.mine.seeks)) ? this.state.mine.seeks : [];
+    const gone = this.goneSeeks;
+    return [...listed, ...this.state.seeks.filter((x) => !listed.some((y) => y.id === x.id))].filter((x) => !gone.has(x.id));
+  }
+
+  /** Look for a game ("Play now"): resolves with the server's reply. @param {Message} msg */
+  async seek(msg) {
+    const reply = await this.request({ t: 'seek', ...msg });
+    if (reply.t === 'seeking' && !this.state.seeks.some((x) => x.id === reply.seek.id)) {
+      this.set({ seeks: [...this.state.seeks, reply.seek] });
+    }
+    return reply;
+  }
+
+  /** Stop looking (one seek, or all of them without an id). @param {number} [id] */
+  async unseek(id) {
+    const reply = await this.request(id === undefined ? { t: 'unseek' } : { t: 'unseek', seek: id });
+    if (reply.t === 'error') return reply;
+    for (const x of id === undefined ? this.seekList() : [{ id }]) this.goneSeeks.add(x.id);
+    this.set({ seeks: id === undefined ? [] : this.state.seeks.filter((x) => x.id !== id) });
+    return reply;
+  }
+
+  /** How many things wait for this user: games on their turn and challenges received. */
+  waitingCount() {
+    const mine = this.state.mine;
+    return { games: mine ? mine.waiting || 0 : 0, challenges: this.state.challengesIn.length };
+  }
+
+  /** The user changed (a login, a registration): watch the new one's games. */
+  userChanged() {
+    this.set({ mine: null, challengesIn: [] });
+    this.transport.send({ t: 'mine' });
   }
 
   // ---- what the UI asks for ----

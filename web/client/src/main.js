@@ -1,8 +1,10 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
 // (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
-// no server),
+// no server, #/mine: my games, #/play: play now, #/challenge/NAME),
 // invitation links (?game=ID&invite=CODE), the service worker for offline loading, and the
-// page frame: header, connection status, notices and the screen-reader announcer.
+// page frame: header (with "My games" and its count), connection status, notices, challenges
+// received, the screen-reader announcer, the title that counts what waits for you, and the
+// alerts (a sound, a notification while hidden) of your turn.
 import { html, render } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Client } from './client.js';
@@ -14,6 +16,11 @@ import { Account } from './ui/account.js';
 import { Offline } from './ui/offline.js';
 import { RulesPage } from './ui/rules.js';
 import { Learn } from './ui/learn.js';
+import { MyGames } from './ui/mine.js';
+import { PlayNow } from './ui/playnow.js';
+import { ChallengeBanner, ChallengePage } from './ui/challenge.js';
+import { armSound, playSound } from './sound.js';
+import { listenToServiceWorker, notify } from './notify.js';
 import { registerServiceWorker } from './offline/register.js';
 import './app.css';
 
@@ -66,17 +73,29 @@ function App({ client }) {
     page = html`<${RulesPage} key=${route.arg} client=${client} game=${route.arg} />`;
   } else if (route.name === 'offline') {
     page = html`<${Offline} />`;
+  } else if (route.name === 'mine') {
+    page = html`<${MyGames} client=${client} />`;
+  } else if (route.name === 'play') {
+    page = html`<${PlayNow} client=${client} />`;
+  } else if (route.name === 'challenge') {
+    page = html`<${ChallengePage} key=${route.arg} client=${client} to=${route.arg} />`;
   } else if (route.name === 'player' && route.arg) {
     page = html`<${Profile} key=${route.arg} client=${client} name=${route.arg} />`;
   } else {
     page = html`<${Lobby} client=${client} />`;
   }
+  const waiting = client.waitingCount();
+  useEffect(() => { document.title = pageTitle(waiting.games, waiting.challenges); }, [waiting.games, waiting.challenges]);
+  const count = waiting.games + waiting.challenges;
   return html`
     <a class="skip" href="#main" onClick=${skipToMain}>Skip to the board</a>
     <header class="top">
       <a class="brand" href="#/">Ramparts</a>
       <nav aria-label="Main">
         <a href="#/">Lobby</a>
+        <a href="#/play" data-testid="nav-play">Play now</a>
+        <a href="#/mine" data-testid="nav-mine">My games${count ? html` <span class="count" data-testid="nav-mine-count"
+          aria-hidden="true">${count}</span><span class="sr-only">, ${countWords(waiting.games, waiting.challenges)}</span>` : ''}</a>
         <a href="#/rules" data-testid="nav-rules">Rules</a>
         <a href="#/offline" data-testid="nav-offline">Play offline</a>
         ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}
@@ -89,9 +108,44 @@ function App({ client }) {
         <span>${s.notice}</span>
         <button type="button" onClick=${() => client.dismissNotice()} aria-label="Dismiss">×</button>
       </div>`}
+    ${route.name !== 'mine' && html`<${ChallengeBanner} client=${client} />`}
     <main id="main" tabindex="-1">${page}</main>
     <div class="sr-only" aria-live="assertive" data-testid="announce">${s.announce}</div>
   `;
+}
+
+/** The tab's title: "(2) Your turn — Ramparts" while games wait for you (and challenges). @param {number} games
+ * @param {number} challenges */
+export function pageTitle(games, challenges) {
+  const n = games + challenges;
+  if (!n) return 'Ramparts';
+  const what = games && challenges ? 'Your turn and challenges' : games ? 'Your turn' : challenges === 1 ? 'Challenge' : 'Challenges';
+  return `(${n}) ${what} — Ramparts`;
+}
+
+/** @param {number} games @param {number} challenges */
+function countWords(games, challenges) {
+  const parts = [];
+  if (games) parts.push(`${games} waiting for you`);
+  if (challenges) parts.push(`${challenges} ${challenges === 1 ? 'challenge' : 'challenges'}`);
+  return parts.join(', ');
+}
+
+// The same alert (kind and game) again within this time is not repeated (an update and a
+// `mine` saying the same turn).
+const ALERT_REPEAT_MS = 3000;
+/** @type {Map<string, number>} */
+const lastAlert = new Map();
+
+/** An alert: its sound, and a desktop notification while the tab is hidden (a move that is
+ * not your turn yet only sounds). @param {import('./client.js').Alert} a */
+function onAlert(a) {
+  const key = `${a.kind}:${a.game ?? ''}`;
+  const now = performance.now();
+  if (lastAlert.has(key) && now - /** @type {number} */ (lastAlert.get(key)) < ALERT_REPEAT_MS) return;
+  lastAlert.set(key, now);
+  playSound(a.kind);
+  if (a.kind !== 'move') notify(a.title, a.body, a.hash, a.game ? `game-${a.game}` : a.kind).catch(() => {});
 }
 
 /** The skip link lands on a table's board (its first card or square is then one Tab away),
@@ -119,6 +173,9 @@ async function followInvitation() {
   location.hash = `#/game/${game}`;
 }
 
+client.onAlert = onAlert;
+armSound();
+listenToServiceWorker();
 client.start();
 followInvitation();
 registerServiceWorker();

@@ -1,7 +1,7 @@
-// a11y.mjs — axe-core for the browser tests (browser.mjs, offline.mjs): runs it on a page as it
-// stands, in the passes asked for (colour scheme and viewport), and returns what it found, so
-// each test makes a check of every finding not accepted below (issue 32, docs/web.md
-// "Accessible and responsive").
+// a11y.mjs — axe-core for the browser tests (browser.mjs, offline.mjs, players.mjs): runs it
+// on a page as it stands, in the passes asked for (colour scheme and viewport), and returns
+// what it found, so each test makes a check of every finding not accepted below (issue 32,
+// docs/web.md "Accessible and responsive").
 import { readFileSync } from 'node:fs';
 
 // axe-core's rules for WCAG 2.0-2.2 A and AA, and its best practices (heading order, regions).

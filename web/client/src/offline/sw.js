@@ -37,3 +37,24 @@ sw.addEventListener('fetch', (/** @type {any} */ event) => {
   }
   event.respondWith((async () => (await caches.match(request, { cacheName: CACHE })) || fetch(request))());
 });
+
+// A notification shown for a game (notify.js): a click focuses a page of the client and asks
+// it to open that game, or opens a new one there.
+sw.addEventListener('notificationclick', (/** @type {any} */ event) => {
+  event.notification.close();
+  const data = event.notification.data || {};
+  const hash = typeof data.hash === 'string' && data.hash.startsWith('#/') ? data.hash : '#/mine';
+  event.waitUntil(openFromNotification(hash));
+});
+
+/** Focus an open page of the client and have it show `hash`, or open one at it.
+ * @param {string} hash */
+async function openFromNotification(hash) {
+  const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const page = pages.find((/** @type {any} */ c) => new URL(c.url).origin === location.origin);
+  if (!page) return sw.clients.openWindow(`/${hash}`);
+  page.postMessage({ t: 'open', hash });
+  // Focusing is allowed in a notification's click only (not when a test calls this).
+  return page.focus().catch(() => page);
+}
+sw.openFromNotification = openFromNotification;

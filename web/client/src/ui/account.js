@@ -5,6 +5,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { Settings } from './settings.js';
+import { AlertSettings } from './alerts.js';
 
 /** @param {{client: import('../client.js').Client}} props */
 export function Account({ client }) {
@@ -29,6 +30,7 @@ export function Account({ client }) {
     }
     if (reply.token) localStorage.setItem('ramparts.token', reply.token);
     client.set({ user: reply.user });
+    if (mode === 'login') client.userChanged();
     setMode('');
     setPassword('');
   }
@@ -39,6 +41,7 @@ export function Account({ client }) {
       <div class="account-panel">
         <p><a href=${`#/player/${encodeURIComponent(user.name)}`}>Your profile and games</a></p>
         <${Settings} />
+        <${AlertSettings} client=${client} idPrefix="menu" />
         <${PasswordChange} client=${client} />
         <button type="button" data-testid="logout" onClick=${() => client.transport.request({ t: 'logout' })}>Log out</button>
       </div>

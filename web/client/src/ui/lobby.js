@@ -4,14 +4,9 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seatClass } from './seats.js';
+import { PACES, PaceField } from './paces.js';
 
 const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
-const CLOCKS = {
-  none: { kind: 'none' },
-  '5+5': { kind: 'live', initial_ms: 300000, increment_ms: 5000 },
-  '15+10': { kind: 'live', initial_ms: 900000, increment_ms: 10000 },
-  '3 days': { kind: 'correspondence', days: 3 },
-};
 
 /** @param {{client: import('../client.js').Client}} props */
 export function Lobby({ client }) {
@@ -160,7 +155,7 @@ function CreateGame({ client }) {
     e.preventDefault();
     const seats = ['me'];
     for (let i = 1; i < players; i++) seats.push(invite ? 'invite' : 'open');
-    const msg = { t: 'create', type, seats, clock: CLOCKS[clock], rated, options };
+    const msg = { t: 'create', type, seats, clock: PACES[clock].clock, rated, options };
     const reply = await client.request(msg);
     if (reply.t !== 'created') return;
     const made = Object.values(reply.invites || {}).map(
@@ -171,6 +166,9 @@ function CreateGame({ client }) {
   const range = t ? rangeOf(Math.max(2, t.min_players), t.max_players) : [2];
   return html`<section class="panel" aria-labelledby="create-h">
     <h2 id="create-h">Play people</h2>
+    <p class="play-now-intro"><a class="button primary" href="#/play" data-testid="lobby-play-now">Play now</a>
+      meets someone waiting for the same game and pace; or <a href="#/challenge" data-testid="lobby-challenge">challenge
+      a player by name</a>, or set a table below.</p>
     <form onSubmit=${create} class="row-form">
       <label>Game <select value=${type} data-testid="create-game"
         onChange=${(/** @type {any} */ e) => { setType(e.currentTarget.value); setPlayers(2); setOptions({}); }}>
@@ -189,8 +187,7 @@ function CreateGame({ client }) {
                 onChange=${(/** @type {any} */ e) => setOptions({ ...options, [o.name]: e.currentTarget.value })}>
                 ${o.choices.split("|").map((c) => html`<option value=${c}>${c}</option>`)}</select>`}
         </label>`)}
-      <label>Clock <select value=${clock} data-testid="create-clock" onChange=${(/** @type {any} */ e) => setClock(e.currentTarget.value)}>
-        ${Object.keys(CLOCKS).map((k) => html`<option value=${k}>${k}</option>`)}</select></label>
+      <${PaceField} id="create-clock" value=${clock} onChange=${setClock} />
       <label class="check"><input type="checkbox" checked=${invite} data-testid="invite"
         onChange=${(/** @type {any} */ e) => setInvite(e.currentTarget.checked)} /> Invite by link</label>
       <label class="check"><input type="checkbox" checked=${rated} data-testid="rated"

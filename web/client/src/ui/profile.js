@@ -1,6 +1,6 @@
 // profile.js — a player's page (GET /api/v1/players/NAME): ratings per game with their
 // history charted, results against the computer by level, and the last finished games with
-// their replays and records to download.
+// their replays and records to download; a registered visitor can challenge the player.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { RatingChart } from './chart.js';
@@ -10,6 +10,12 @@ import { Players } from './lobby.js';
 // Every player's rating before their first rated game of a kind (docs/server-protocol.md,
 // "Ratings": new players 1500 / 350), the chart's point 0 when the history is whole.
 const NEW_PLAYER = { rating: 1500, rd: 350 };
+
+/** A registered player may challenge another registered one. @param {import('../client.js').Client} client @param {any} p */
+function canChallenge(client, p) {
+  const me = client.state.user;
+  return !!me && !me.guest && !p.guest && me.name !== p.name;
+}
 
 /** @param {{client: import('../client.js').Client, name: string}} props */
 export function Profile({ client, name }) {
@@ -31,6 +37,8 @@ export function Profile({ client, name }) {
   return html`<div class="profile">
     <h1>${p.name}${p.guest ? html` <span class="muted">(guest)</span>` : ''}</h1>
     <p class="muted">Playing since ${new Date(p.created_ms).toLocaleDateString()}</p>
+    ${canChallenge(client, p) && html`<p><a class="button primary" href=${`#/challenge/${encodeURIComponent(p.name)}`}
+      data-testid="profile-challenge">Challenge ${p.name}</a></p>`}
     <section class="panel"><h2>Ratings</h2>
       ${games.length === 0 && html`<p class="muted">No rated games yet.</p>`}
       ${games.map((g) => {

@@ -36,6 +36,7 @@ export function Table({ client, id, learn = false }) {
   // The legal move pointed at (board or move field), previewed from the seat's own view.
   const [previewed, setPreviewed] = useState(/** @type {string|null} */ (null));
   const preview = usePreview(g && g.snap.legal && !g.pending ? g.snap : null, previewed);
+  useLowTime(client, g);
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
@@ -88,6 +89,35 @@ export function Table({ client, id, learn = false }) {
       </aside>
     </div>
   </div>`;
+}
+
+// A live clock under this is low (clock.js shows it so): the player hears it once.
+const LOW_TIME_MS = 20000;
+
+/** The low-time alert: once when the player's own running live clock falls under
+ * LOW_TIME_MS, again only after it has been above (an increment).
+ * @param {import('../client.js').Client} client @param {import('../client.js').GameState|undefined} g */
+function useLowTime(client, g) {
+  const warned = useRef(false);
+  const snap = g ? g.snap : null;
+  const clock = snap ? snap.clock : null;
+  const mineRunning = !!snap && snap.status === 'live' && clock && clock.kind === 'live' && snap.you !== null &&
+    snap.you !== undefined && clock.running === snap.you;
+  useEffect(() => {
+    if (!mineRunning || !g) return undefined;
+    const check = () => {
+      const left = clock.remaining_ms[snap.you] - (performance.now() - g.receivedAt);
+      if (left >= LOW_TIME_MS) warned.current = false;
+      else if (!warned.current) {
+        warned.current = true;
+        client.onAlert({ kind: 'low', game: snap.game, title: `Low time: ${snap.title} #${snap.game}`,
+          body: 'Less than 20 seconds left on your clock.', hash: `#/game/${snap.game}` });
+      }
+    };
+    check();
+    const timer = window.setInterval(check, 500);
+    return () => window.clearInterval(timer);
+  }, [mineRunning, g && g.receivedAt]);
 }
 
 /** A legal move under the pointer or the focus (an element with data-move) becomes the one
