@@ -32,7 +32,8 @@ set(RP_TEST_COSTS
     server_test_pools_cluster 30
     server_test_correspondence_cluster 15
     server_test_challenges 8
-    server_test_challenges_cluster 20)
+    server_test_challenges_cluster 20
+    server_test_cluster_mine 10)
 while(RP_TEST_COSTS)
   list(POP_FRONT RP_TEST_COSTS test cost)
   if(TEST ${test})
