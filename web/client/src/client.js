@@ -25,7 +25,7 @@ const TOKEN_KEY = 'ramparts.token';
  *   lobby: Message|null, types: Message[], typesFailed: boolean, games: {[id: string]: GameState},
  *   notice: string|null, announce: string, mine: Message|null, challengesIn: Message[], seeks: Message[]
  * }} State
- * @typedef {{kind: 'turn'|'move'|'challenge'|'low', game?: number, title: string, body: string, hash: string}} Alert
+ * @typedef {{kind: 'turn'|'move'|'challenge'|'low', game?: number, ply?: number, title: string, body: string, hash: string}} Alert
  */
 
 export class Client {
@@ -322,7 +322,7 @@ export class Client {
     const seated = m.you !== null && m.you !== undefined;
     if (!c || c.kind !== 'move' || !seated || c.seat === m.you || m.status !== 'live') return;
     const mine = m.to_move === m.you && !!m.legal;
-    this.onAlert({ kind: mine ? 'turn' : 'move', game: m.game, title: `${mine ? 'Your turn' : 'A move'}: ${m.title} #${m.game}`,
+    this.onAlert({ kind: mine ? 'turn' : 'move', game: m.game, ply: m.ply, title: `${mine ? 'Your turn' : 'A move'}: ${m.title} #${m.game}`,
       body: moveLine(m, c), hash: `#/game/${m.game}` });
   }
 
@@ -384,7 +384,7 @@ export class Client {
     for (const g of m.games || []) {
       if (!g.your_turn || waited.has(g.game)) continue;
       const others = (g.seats || []).filter((x) => x.seat !== g.seat).map((x) => (x.kind === 'ai' ? 'the computer' : x.name || 'an open seat'));
-      this.onAlert({ kind: 'turn', game: g.game, title: `Your turn: ${g.title} #${g.game}`,
+      this.onAlert({ kind: 'turn', game: g.game, ply: g.ply, title: `Your turn: ${g.title} #${g.game}`,
         body: others.length ? `Against ${others.join(', ')}.` : 'It is your move.', hash: `#/game/${g.game}` });
     }
   }

@@ -131,8 +131,8 @@ function countWords(games, challenges) {
   return parts.join(', ');
 }
 
-// The same alert (kind and game) again within this time is not repeated (an update and a
-// `mine` saying the same turn).
+// The same alert (kind, game and ply) again within this time is not repeated (an update and
+// a `mine` saying the same turn).
 const ALERT_REPEAT_MS = 3000;
 /** @type {Map<string, number>} */
 const lastAlert = new Map();
@@ -140,7 +140,7 @@ const lastAlert = new Map();
 /** An alert: its sound, and a desktop notification while the tab is hidden (a move that is
  * not your turn yet only sounds). @param {import('./client.js').Alert} a */
 function onAlert(a) {
-  const key = `${a.kind}:${a.game ?? ''}`;
+  const key = `${a.kind}:${a.game ?? ''}:${a.ply ?? ''}`;
   const now = performance.now();
   if (lastAlert.has(key) && now - /** @type {number} */ (lastAlert.get(key)) < ALERT_REPEAT_MS) return;
   lastAlert.set(key, now);
