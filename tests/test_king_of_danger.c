@@ -293,6 +293,8 @@ static void test_kd2_dealer_option_must_name_a_seat(void **unused)
     rp_state st;
     assert_true(G->init(&st, &cfg, &err) < 0);
     assert_non_null(strstr(err.msg, "dealer"));
+    /* and says which seats there are: with 3 players, 0 to 2 */
+    assert_non_null(strstr(err.msg, "seats are 0..2"));
 }
 
 /* KD-1: "Castle values start at 3 at the start of the game". */
