@@ -54,13 +54,14 @@ soak: sanitize-build
 
 # A mutation run over each game's rules.c (scripts/mutants.py: comparisons flipped, && and ||
 # swapped, negations dropped, constants moved by one; MUTANTS per game, a seeded sample), each
-# mutant built in build-mutants and run against its game's test program and test_conformance;
-# fails on a surviving mutant docs/testing.md does not list as equivalent.
+# mutant built in build-mutants with ASan+UBSan (as make test: a mutant that only overruns an
+# array is caught there) and run against its game's test program and test_conformance; fails
+# on a surviving mutant docs/testing.md does not list as equivalent.
 MUTANTS ?= 40
 MUTANT_GAMES ?= castle-danger,danger-at-the-walls,king-of-danger,rush-the-wall,walls-and-armies
 mutants: deps
 	nice -n 19 /usr/bin/python3 scripts/mutants.py --games $(MUTANT_GAMES) --max $(MUTANTS) \
-	  --jobs $(JOBS)
+	  --jobs $(JOBS) --sanitize
 
 
 # Line and branch coverage of src/ per folder (gcov, gcovr: scripts/coverage.py) by the tests

@@ -4,7 +4,7 @@ by make soak): one small change at a time (a comparison flipped, && and || swapp
 dropped, a constant moved by one), each built and run against that game's test program and the
 conformance test; prints the mutants that no test kills.
 
-usage: scripts/mutants.py [--games a,b] [--max N] [--seed S] [--dir build-mutants]
+usage: scripts/mutants.py [--games a,b] [--max N] [--seed S] [--dir build-mutants] [--sanitize]
 A mutant is killed when a test program fails (or runs past --timeout seconds: a mutant can loop
 for ever); one that does not compile is stillborn and counted apart. The source is copied into
 DIR/tree and built in DIR/build, so the working tree is never changed. Exit 1 when a mutant
@@ -98,6 +98,9 @@ def main():
     ap.add_argument("--dir", default=os.path.join(ROOT, "build-mutants"))
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--jobs", default="2")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="build with ASan+UBSan as make test does (slower; kills mutants that "
+                         "only read or write out of bounds)")
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if os.path.isdir(os.path.join(ROOT, "src", "games", g))]
     tree, build = os.path.join(args.dir, "tree"), os.path.join(args.dir, "build")
@@ -110,7 +113,8 @@ def main():
         if os.path.isfile(os.path.join(ROOT, f)):
             os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
             shutil.copy2(os.path.join(ROOT, f), os.path.join(tree, f))
-    rc, out = run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Debug"])
+    rc, out = run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Debug",
+                   f"-DRP_SANITIZE={'ON' if args.sanitize else 'OFF'}"])
     if rc != 0:
         sys.exit(f"cmake failed:\n{out[-3000:]}")
     known = equivalents()
