@@ -11,10 +11,10 @@ DIR/tree and built in DIR/build, so the working tree is never changed. Exit 1 wh
 survives that docs/testing.md does not list as equivalent ("equivalent: GAME:LINE: FROM -> TO").
 """
 import argparse
+import glob
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 
@@ -104,15 +104,31 @@ def main():
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if os.path.isdir(os.path.join(ROOT, "src", "games", g))]
     tree, build = os.path.join(args.dir, "tree"), os.path.join(args.dir, "build")
-    if os.path.exists(tree):
-        shutil.rmtree(tree)
-    # the committed tree and the working tree's changes, without build directories
+    # The committed tree and the working tree's changes, without build directories. A file is
+    # copied only where its content differs, and then with a new time: a copy that kept an
+    # older time would leave a mutant of an earlier, interrupted run in the build unnoticed.
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split("\n")
     for f in filter(None, files):
-        if os.path.isfile(os.path.join(ROOT, f)):
-            os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
-            shutil.copy2(os.path.join(ROOT, f), os.path.join(tree, f))
+        source, copy = os.path.join(ROOT, f), os.path.join(tree, f)
+        if not os.path.isfile(source):
+            continue
+        with open(source, "rb") as a:
+            content = a.read()
+        if os.path.isfile(copy):
+            with open(copy, "rb") as b:
+                if b.read() == content:
+                    continue
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        with open(copy, "wb") as b:
+            b.write(content)
+    # Every game's rules.c written anew (test_conformance plays them all): a build left with a
+    # mutant by an interrupted run compiles the real one again.
+    for rules in glob.glob(os.path.join(tree, "src", "games", "*", "rules.c")):
+        with open(rules, "rb") as b:
+            content = b.read()
+        with open(rules, "wb") as b:
+            b.write(content)
     rc, out = run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Debug",
                    f"-DRP_SANITIZE={'ON' if args.sanitize else 'OFF'}"])
     if rc != 0:
