@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
         serve cluster bench bench-instructions ai-ladder ceiling bench-server bench-cluster \
-        bench-web python bench-python install clean coverage
+        bench-web python bench-python install clean coverage mutants
 
 all: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
@@ -50,6 +50,18 @@ soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
 	  -j $(JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
+	$(MAKE) mutants
+
+# A mutation run over each game's rules.c (scripts/mutants.py: comparisons flipped, && and ||
+# swapped, negations dropped, constants moved by one; MUTANTS per game, a seeded sample), each
+# mutant built in build-mutants with ASan+UBSan (as make test: a mutant that only overruns an
+# array is caught there) and run against its game's test program and test_conformance; fails
+# on a surviving mutant docs/testing.md does not list as equivalent.
+MUTANTS ?= 40
+MUTANT_GAMES ?= castle-danger,danger-at-the-walls,king-of-danger,rush-the-wall,walls-and-armies
+mutants: deps
+	nice -n 19 /usr/bin/python3 scripts/mutants.py --games $(MUTANT_GAMES) --max $(MUTANTS) \
+	  --jobs $(JOBS) --sanitize
 
 
 # Line and branch coverage of src/ per folder (gcov, gcovr: scripts/coverage.py) by the tests

@@ -190,6 +190,41 @@ static unsigned castles4(rp_state *st)
 
 /* Rulebook: "4 Kings (trump), 7 Walls (1-7), 7 Cannons (1-7), 8 Wizards (1-8)"; KD-2: "3 players
  * 8 each + 2 aside, 4 players 6 each + 2 aside, 5 players 5 each + 1 aside". */
+/* The cards (docs/rules/king-of-danger.md, "The cards"): "Walls 1 to 7, Cannons 1 to 7 and
+ * Wizards 1 to 8", written walls-1..walls-7 and so on; the Kings carry no number. Each card's
+ * rank, which decides tricks (KD-6) and points, is the number the rulebook prints on it: a
+ * rank table moved by one (make mutants) would let two Cannons tie. */
+static void test_cards_carry_the_numbers_the_rulebook_prints(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *suit;
+        int count;
+    } suits[] = {{"walls", 7}, {"cannons", 7}, {"wizard", 8}};
+    int numbered = 0;
+    for (int c = 0; c < KD_CARDS; c++) {
+        const char *name = kd_long_names[c];
+        if (strncmp(name, "king-of-", 8) == 0) {
+            assert_int_equal(kd_card_rank[c], 0);
+            continue;
+        }
+        const char *dash = strrchr(name, '-');
+        assert_non_null(dash);
+        bool known = false;
+        for (size_t s = 0; s < sizeof suits / sizeof suits[0]; s++)
+            if (strncmp(name, suits[s].suit, (size_t)(dash - name)) == 0 &&
+                strlen(suits[s].suit) == (size_t)(dash - name)) {
+                const int n = atoi(dash + 1);
+                assert_true(n >= 1 && n <= suits[s].count);
+                known = true;
+            }
+        assert_true(known);
+        assert_int_equal(kd_card_rank[c], atoi(dash + 1));
+        numbered++;
+    }
+    assert_int_equal(numbered, 7 + 7 + 8);
+}
+
 static void test_kd2_deal_splits_the_26_cards(void **unused)
 {
     (void)unused;
@@ -258,6 +293,8 @@ static void test_kd2_dealer_option_must_name_a_seat(void **unused)
     rp_state st;
     assert_true(G->init(&st, &cfg, &err) < 0);
     assert_non_null(strstr(err.msg, "dealer"));
+    /* and says which seats there are: with 3 players, 0 to 2 */
+    assert_non_null(strstr(err.msg, "seats are 0..2"));
 }
 
 /* KD-1: "Castle values start at 3 at the start of the game". */
@@ -2117,6 +2154,7 @@ static void test_property_five_players(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cards_carry_the_numbers_the_rulebook_prints),
         cmocka_unit_test(test_kd2_deal_splits_the_26_cards),
         cmocka_unit_test(test_kd2_cards_set_aside_are_public),
         cmocka_unit_test(test_kd2_first_dealer_and_first_leader),

@@ -952,6 +952,14 @@ static void test_events_attack_turns_up_a_wall_that_falls(void **unused)
          "1 wall left.",
          "9S KC"},
     };
+    /* The fall names the stack that took the wall (the only one, stack 1), as the client
+     * marks it: a stack number off by one (make mutants) is caught here. */
+    rp_action action;
+    cJSON *told = events_of(&s, "attack wall 2", &action);
+    const cJSON *falls = cJSON_GetArrayItem(told, 1);
+    assert_non_null(falls);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(falls, "stack")->valueint, 1);
+    cJSON_Delete(told);
     expect_events(&s, "attack wall 2", want, 2);
     char revealed[64];
     revealed_of(&s, revealed, sizeof revealed);

@@ -4,9 +4,11 @@
  * that each frame shows exactly what that viewer may see at that ply: the view is the game's
  * view_json for that viewer, the events of each move are its events_json for that viewer, the
  * legal list goes only to the seat to act, a move's notation only to its player, the seed
- * only once the game is over and matching the commitment; and that no name from the
- * viewer's secret_names at that moment appears as a string value in any frame at all (the
- * events of a move: no name secret both before and after it).
+ * only once the game is over and matching the commitment; that no name from the viewer's
+ * secret_names at that moment appears anywhere in any frame (the events of a move: no name
+ * secret both before and after it), in any spelling the client shows it, as a string, an
+ * object key, a card given as data or a vocabulary field outside its vocabulary; and that a
+ * frame of this game carries only the protocol's fields for its type.
  * usage: server_frames_check RECORD FRAMES   (exit 0 when every frame passes)
  *        server_frames_check --secrets RECORD VIEWER   (each ply and the names secret to
  *        VIEWER there, one line each: for tests that the check can fail) */
@@ -230,7 +232,7 @@ static void check_move(long line, const replay *r, const cJSON *cause, int viewe
             events ? events : cJSON_CreateNull());
 }
 
-/* ---- leaks: secret names in any string value of any frame ---- */
+/* ---- leaks: secret names in any value of any frame, in every spelling a client shows ---- */
 
 /* A name appears as a whole word: not inside a longer name. */
 static bool name_char(char c)
@@ -284,6 +286,304 @@ static void secrets_of_move(const replay *r, size_t p, int viewer, char *out, si
     free(after);
 }
 
+/* A text as the checker compares it: lower case, apostrophes dropped, so the client's
+ * display spellings ("Walls 1", "Dru'hid", "Queen of spades") meet the names' spellings. */
+static void folded(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && n + 1 < size; p++) {
+        if (*p == '\'')
+            continue;
+        if (p[0] == 0xE2 && p[1] == 0x80 && p[2] == 0x99) { /* a typographic apostrophe */
+            p += 2;
+            continue;
+        }
+        out[n++] = (char)tolower(*p);
+    }
+    out[n] = '\0';
+}
+
+#define MAX_SPELLINGS 3
+
+/* The spellings of a secret name a client can show, folded: the id ("walls-1"), its words
+ * ("walls 1": the King of Danger and Danger at the Walls titles "Walls 1", "Cannon 5", "King
+ * of Danger" fold to it) and a playing card's words ("QS": "queen of spades", as Walls and
+ * Armies shows it). Returns how many. */
+static int spellings(const char *name, char out[MAX_SPELLINGS][96])
+{
+    int k = 0;
+    folded(name, out[k++], 96);
+    if (strchr(name, '-')) {
+        folded(name, out[k], 96);
+        for (char *p = out[k]; *p; p++)
+            if (*p == '-')
+                *p = ' ';
+        k++;
+    }
+    const size_t len = strlen(out[0]);
+    const char *suits = "cdhs", *suit_words[] = {"clubs", "diamonds", "hearts", "spades"};
+    const char *suit = len >= 2 && len <= 3 ? strchr(suits, out[0][len - 1]) : NULL;
+    if (suit && *suit) {
+        char rank[4];
+        snprintf(rank, sizeof rank, "%.*s", (int)(len - 1), out[0]);
+        const char *word = strcmp(rank, "j") == 0   ? "jack"
+                           : strcmp(rank, "q") == 0 ? "queen"
+                           : strcmp(rank, "k") == 0 ? "king"
+                           : strcmp(rank, "a") == 0 ? "ace"
+                                                    : rank;
+        if (isdigit((unsigned char)word[0]) || strlen(word) > 1)
+            snprintf(out[k++], 96, "%s of %s", word, suit_words[suit - suits]);
+    }
+    return k;
+}
+
+/* ---- the fields each frame of this game may carry (docs/server-protocol.md) ---- */
+
+/* Per message type, its fields: a field not listed fails, naming it, so nothing rides in a
+ * field the checker does not look at. Messages of this game only (a frame whose `game` is the
+ * one checked); other messages (the lobby, seeks, challenges...) are scanned for secrets
+ * alone, so a new message type needs no entry here unless it carries this game's `game`. */
+static const char *const frame_fields[][40] = {
+    {"snapshot",  "t",
+     "game",      "v",
+     "ply",       "status",
+     "type",      "title",
+     "rated",     "allowed",
+     "options",   "clock",
+     "seats",     "you",
+     "to_move",   "view",
+     "legal",     "sample",
+     "seed_hash", "seed",
+     "offers",    "result",
+     "chat",      "invites",
+     "missed",    "missed_truncated",
+     "last",      "id",
+     NULL},
+    {"update",    "t",       "game",   "v",      "ply",   "status",  "type", "title", "rated",
+     "allowed",   "options", "clock",  "seats",  "you",   "to_move", "view", "legal", "sample",
+     "seed_hash", "seed",    "offers", "result", "cause", "id",      NULL},
+    {"chat", "t", "game", "from", "at", "text", "id", NULL},
+    {"presence", "t", "game", "seats", "spectators", NULL},
+    {"ack", "t", "game", "ply", "dup", "id", NULL},
+    {"error", "t", "code", "message", "re", "game", "v", "ply", "id", NULL},
+    {"rematch", "t", "game", "rematch", "by", NULL},
+    {"hint", "t", "game", "ply", "move", "id", NULL},
+    {"created", "t", "game", "invites", "id", NULL},
+    {"joined", "t", "game", "seat", "id", NULL},
+    {"left", "t", "game", "id", NULL},
+    {"closed", "t", "game", "id", NULL},
+    {"done", "t", "re", "game", "id", "logged_out", NULL},
+    {"paired", "t", "game", "seat", "seek", "challenge", NULL},
+};
+
+/* The fields of the objects inside a snapshot or update. */
+static const char *const inner_fields[][24] = {
+    {"cause", "kind", "seat", "ply", "v", "move", "events", NULL},
+    {"result", "reason", "text", "returns", NULL},
+    {"clock", "kind", "initial_ms", "increment_ms", "per_move_ms", "days", "remaining_ms",
+     "running", NULL},
+    {"seats", "seat", "seat_name", "kind", "name", "level", "connected", "gone_ms", "rating", NULL},
+    {"offers", "draw", "takeback", NULL},
+    {"allowed", "draw", "takeback", NULL},
+};
+
+/* Words that a field holds as vocabulary (a game id "king-of-danger" may also name a card):
+ * what the protocol (docs/server-protocol.md) and this game's engine use there. A value of a
+ * vocabulary field outside its vocabulary is scanned like any other text. */
+typedef struct vocab {
+    char (*words)[128]; /* "key=value" */
+    size_t n, cap;
+} vocab;
+
+static vocab vocabulary_words;
+/* The object keys the engine uses in every viewer's view (a table such as Rush the Wall's
+ * strengths names every warrior, secret or not): not names told to anyone. */
+static vocab engine_keys;
+
+static void vocab_add(vocab *v, const char *key, const char *value)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 256;
+        char(*grown)[128] = realloc(v->words, v->cap * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+        v->words = grown;
+    }
+    snprintf(v->words[v->n++], 128, "%s=%s", key, value);
+}
+
+static bool vocab_has(const vocab *v, const char *key, const char *value)
+{
+    char want[128];
+    snprintf(want, sizeof want, "%s=%s", key, value);
+    for (size_t i = 0; i < v->n; i++)
+        if (strcmp(v->words[i], want) == 0)
+            return true;
+    return false;
+}
+
+static const char *const vocabulary_keys[] = {"t",      "type",  "game", "title",  "kind",
+                                              "status", "re",    "code", "reason", "seat_name",
+                                              "why",    "level", NULL};
+
+static bool is_vocabulary_key(const char *key)
+{
+    for (int i = 0; key && vocabulary_keys[i]; i++)
+        if (strcmp(key, vocabulary_keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Every vocabulary field's string value under node, as this game's engine writes it. */
+static void collect_engine_words(const cJSON *node)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach (child, node) {
+        if (cJSON_IsString(child) && is_vocabulary_key(child->string) &&
+            !vocab_has(&vocabulary_words, child->string, child->valuestring))
+            vocab_add(&vocabulary_words, child->string, child->valuestring);
+        collect_engine_words(child);
+    }
+}
+
+/* The object keys the engine or the protocol gives numbers under (counts, walls, seats, plies):
+ * a number under one of them is not a card's value, so it is not paired into a name. */
+static vocab number_keys, protocol_number_keys;
+
+static void collect_number_keys(const cJSON *node)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach (child, node) {
+        if (child->string && cJSON_IsNumber(child) && !vocab_has(&number_keys, "", child->string))
+            vocab_add(&number_keys, "", child->string);
+        collect_number_keys(child);
+    }
+}
+
+static void collect_keys(const cJSON *node, vocab *into)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach (child, node) {
+        if (child->string && !vocab_has(into, "", child->string))
+            vocab_add(into, "", child->string);
+        collect_keys(child, into);
+    }
+}
+
+/* The protocol's words and the engine's: the event and action kinds this game emits over the
+ * record (for every viewer), the seat names, every game's id and title (the lobby lists them). */
+static void build_vocabulary(const replay *r)
+{
+    static const char *const protocol[] = {
+        /* message types */
+        "t=welcome", "t=registered", "t=logged-out", "t=pong", "t=created", "t=joined", "t=left",
+        "t=closed", "t=ack", "t=done", "t=snapshot", "t=update", "t=presence", "t=chat", "t=lobby",
+        "t=rematch", "t=hint", "t=seeking", "t=paired", "t=challenged", "t=challenge",
+        "t=challenge-gone", "t=mine", "t=error",
+        /* statuses, cause, seat and clock kinds, result reasons */
+        "status=open", "status=live", "status=over", "status=aborted", "kind=join", "kind=leave",
+        "kind=start", "kind=move", "kind=resign", "kind=draw-offer", "kind=draw-decline",
+        "kind=draw", "kind=takeback-offer", "kind=takeback-accept", "kind=takeback-decline",
+        "kind=takeback", "kind=flag", "kind=claim", "kind=abort", "kind=expire", "kind=human",
+        "kind=ai", "kind=open", "kind=invite", "kind=reserved", "kind=none", "kind=live",
+        "kind=correspondence", "reason=rules", "reason=resign", "reason=time", "reason=agreement",
+        "reason=abandoned", "reason=aborted", "why=accepted", "why=declined", "why=cancelled",
+        "why=expired",
+        /* error codes */
+        "code=already-identified", "code=already-offered", "code=already-registered",
+        "code=already-seated", "code=already-seeking", "code=bad-clock", "code=bad-game",
+        "code=bad-invite", "code=bad-json", "code=bad-login", "code=bad-message", "code=bad-name",
+        "code=bad-option", "code=bad-password", "code=bad-seat", "code=bad-seats",
+        "code=bad-target", "code=bad-text", "code=bad-token", "code=busy", "code=full",
+        "code=game-over", "code=illegal", "code=name-taken", "code=no-identity", "code=no-offer",
+        "code=no-such-challenge", "code=no-such-seek", "code=no-such-user", "code=not-allowed",
+        "code=not-found", "code=not-open", "code=not-over", "code=not-registered",
+        "code=not-seated", "code=not-started", "code=not-watching", "code=not-your-turn",
+        "code=rate-limited", "code=refused", "code=seat-taken", "code=server-error", "code=stale",
+        "code=too-large", "code=too-many", "code=unavailable", "code=unknown-type", "code=version",
+        "code=wrong-password", NULL};
+    for (int i = 0; protocol[i]; i++) {
+        const char *eq = strchr(protocol[i], '=');
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - protocol[i]), protocol[i]);
+        vocab_add(&vocabulary_words, key, eq + 1);
+    }
+    for (int i = 0; protocol[i]; i++) /* a reply names the request it answers: `re` */
+        if (strncmp(protocol[i], "t=", 2) == 0)
+            vocab_add(&vocabulary_words, "re", protocol[i] + 2);
+    static const char *const requests[] = {"hello",    "register", "login",    "logout", "password",
+                                           "lobby",    "create",   "join",     "leave",  "rematch",
+                                           "open",     "close",    "move",     "resign", "draw",
+                                           "takeback", "claim",    "chat",     "hint",   "seek",
+                                           "unseek",   "mine",     "settings", "ping",   NULL};
+    for (int i = 0; requests[i]; i++)
+        vocab_add(&vocabulary_words, "re", requests[i]);
+    for (int i = 0; i < rp_num_games; i++) {
+        vocab_add(&vocabulary_words, "type", rp_games[i]->id);
+        vocab_add(&vocabulary_words, "game", rp_games[i]->id); /* a view names its game */
+        vocab_add(&vocabulary_words, "title", rp_games[i]->title);
+    }
+    const rp_game *g = rp_match_game(r->m);
+    for (int s = 0; s < RP_MAX_PLAYERS; s++)
+        if (s < g->max_players && rp_seat_name(g, s))
+            vocab_add(&vocabulary_words, "seat_name", rp_seat_name(g, s));
+    for (size_t ply = 0; ply < r->num_moves; ply++)
+        for (int viewer = -2; viewer < g->max_players; viewer++) {
+            if (!rp_viewer_ok(g, &r->states[ply], viewer))
+                continue;
+            cJSON *events = rp_events_cjson(g, &r->states[ply], r->moves[ply], viewer, NULL);
+            collect_engine_words(events);
+            collect_number_keys(events);
+            cJSON_Delete(events);
+        }
+    for (size_t ply = 0; ply <= r->num_moves; ply++) {
+        cJSON *legal =
+            g->current_player(&r->states[ply]) < 0 ? NULL : rp_legal_cjson(g, &r->states[ply]);
+        collect_engine_words(legal);
+        collect_number_keys(legal);
+        cJSON_Delete(legal);
+        for (int viewer = -2; viewer < g->max_players; viewer++) {
+            if (!rp_viewer_ok(g, &r->states[ply], viewer))
+                continue;
+            cJSON *view = g->json->view(&r->states[ply], viewer);
+            collect_number_keys(view);
+            cJSON_Delete(view);
+        }
+    }
+    /* Keys in every viewer's view at the start: the game's fixed tables. */
+    vocab first = {0};
+    int viewers = 0;
+    for (int viewer = -2; viewer < g->max_players; viewer++) {
+        if (!rp_viewer_ok(g, &r->states[0], viewer))
+            continue;
+        cJSON *view = g->json->view(&r->states[0], viewer);
+        vocab mine = {0};
+        collect_keys(view, &mine);
+        cJSON_Delete(view);
+        if (viewers++ == 0) {
+            first = mine;
+            continue;
+        }
+        size_t kept = 0; /* the intersection, in place */
+        for (size_t i = 0; i < first.n; i++)
+            if (vocab_has(&mine, "", first.words[i] + 1))
+                memmove(first.words[kept++], first.words[i], sizeof first.words[i]);
+        first.n = kept;
+        free(mine.words);
+    }
+    engine_keys = first;
+    for (size_t i = 0; i < sizeof frame_fields / sizeof frame_fields[0]; i++)
+        for (int j = 1; frame_fields[i][j]; j++)
+            vocab_add(&number_keys, "", frame_fields[i][j]),
+                vocab_add(&protocol_number_keys, "", frame_fields[i][j]);
+    for (size_t i = 0; i < sizeof inner_fields / sizeof inner_fields[0]; i++)
+        for (int j = 1; inner_fields[i][j]; j++)
+            vocab_add(&number_keys, "", inner_fields[i][j]),
+                vocab_add(&protocol_number_keys, "", inner_fields[i][j]);
+}
+
 typedef struct scan {
     const replay *r;
     long line;
@@ -292,40 +592,91 @@ typedef struct scan {
     const cJSON *frame;
 } scan;
 
-static void scan_string(const scan *sc, const char *value, const char *secrets)
+/* Fails when the folded text holds a secret name in any of its spellings, as a whole word
+ * (where = "a string", "an object key"...). */
+static void scan_text(const scan *sc, const char *where, const char *value, const char *secrets)
 {
-    char copy[16384];
+    char text[8192], copy[16384];
+    folded(value, text, sizeof text);
     snprintf(copy, sizeof copy, "%s", secrets);
     char *save = NULL;
     for (char *name = strtok_r(copy, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
-        checked++;
-        const char *at = find_word(value, name, strlen(name));
-        if (at)
-            fail(sc->line, "viewer %d at ply %zu is sent the secret name '%s': ...%.80s",
-                 sc->viewer, sc->ply, name, at > value + 40 ? at - 40 : value);
+        char spelled[MAX_SPELLINGS][96];
+        const int k = spellings(name, spelled);
+        for (int i = 0; i < k; i++) {
+            checked++;
+            const char *at = find_word(text, spelled[i], strlen(spelled[i]));
+            if (at) {
+                fail(sc->line, "viewer %d at ply %zu is sent the secret name '%s' in %s: ...%.80s",
+                     sc->viewer, sc->ply, name, where, value);
+                return;
+            }
+        }
     }
 }
 
-/* Fields whose values are vocabulary (message types, game ids, event and action kinds,
- * statuses), not names of cards: a game id such as "king-of-danger" may also be a card. */
-static bool vocabulary(const char *key)
+/* Fails when two scalars of one object, or a number and its key, spell a secret together: a card given as data,
+ * {"kind":"walls","value":1} or {"walls":1} for "walls-1", {"rank":"Q","suit":"S"} or
+ * {"rank":12,...} for "QS". */
+static void scan_pairs(const scan *sc, const cJSON *object, const char *secrets, bool engine)
 {
-    static const char *const keys[] = {"t",  "type", "game",   "title",     "kind", "status",
-                                       "re", "code", "reason", "seat_name", NULL};
-    for (int i = 0; key && keys[i]; i++)
-        if (strcmp(key, keys[i]) == 0)
-            return true;
-    return false;
+    /* Inside the engine's output a number under one of its keys is a count, a wall, a seat; a
+     * number under such a key anywhere else has no business there and pairs like any other. */
+    const vocab *counts = engine ? &number_keys : &protocol_number_keys;
+    char lower[16384];
+    folded(secrets, lower, sizeof lower);
+    const cJSON *a, *b;
+    cJSON_ArrayForEach (a, object) {
+        const bool number = cJSON_IsNumber(a) && !(a->string && vocab_has(counts, "", a->string));
+        if (!cJSON_IsString(a) && !number)
+            continue;
+        /* the pairs: a's value with each other scalar's, and a number with its own key */
+        cJSON_ArrayForEach (b, object) {
+            const bool b_number =
+                cJSON_IsNumber(b) && !(b->string && vocab_has(counts, "", b->string));
+            if (b == a ? !number || !a->string : !cJSON_IsString(b) && !b_number)
+                continue;
+            char head[96], tail[96];
+            if (b == a)
+                snprintf(head, sizeof head, "%.90s", a->string);
+            else if (cJSON_IsString(a))
+                snprintf(head, sizeof head, "%.90s", a->valuestring);
+            else
+                snprintf(head, sizeof head, "%g", a->valuedouble);
+            if (cJSON_IsString(b) && b != a)
+                snprintf(tail, sizeof tail, "%.90s", b->valuestring);
+            else
+                snprintf(tail, sizeof tail, "%g", b->valuedouble);
+            for (int j = 0; j < 2; j++) {
+                char joined[200], text[200], key[208];
+                snprintf(joined, sizeof joined, j ? "%s%s" : "%s-%s", head, tail);
+                folded(joined, text, sizeof text);
+                snprintf(key, sizeof key, " %s ", text);
+                checked++;
+                if (strlen(text) > 1 && strstr(lower, key)) {
+                    char *o = cJSON_PrintUnformatted(object);
+                    fail(sc->line, "viewer %d at ply %zu is sent the secret '%s' as data%s: %.200s",
+                         sc->viewer, sc->ply, text, b == a ? " (a key and a number)" : "",
+                         o ? o : "");
+                    free(o);
+                    return;
+                }
+            }
+        }
+    }
 }
 
-/* Every string value under node (object keys and vocabulary fields are not names). The
- * events of a move are held to the secrets of that move. */
-static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
+/* Every value under node: strings, object keys (but the engine's fixed tables' keys), pairs
+ * of scalars that spell a card, and vocabulary fields outside their vocabulary. The events
+ * of a move are held to the secrets of that move. */
+static void scan_json(const scan *sc, const cJSON *node, const char *secrets, bool engine)
 {
     if (cJSON_IsString(node)) {
-        scan_string(sc, node->valuestring, secrets);
+        scan_text(sc, "a string", node->valuestring, secrets);
         return;
     }
+    if (cJSON_IsObject(node))
+        scan_pairs(sc, node, secrets, engine);
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(node, "kind");
     const cJSON *ply = cJSON_GetObjectItemCaseSensitive(node, "ply");
     const bool is_move = cJSON_IsObject(node) && cJSON_IsString(kind) &&
@@ -337,12 +688,24 @@ static void scan_json(const scan *sc, const cJSON *node, const char *secrets)
                         sizeof move_secrets);
     const cJSON *child;
     cJSON_ArrayForEach (child, node) {
-        if (cJSON_IsString(child) && vocabulary(child->string))
-            continue;
         if (child->string && strcmp(child->string, "sample") == 0 && node == sc->frame)
             continue; /* a world drawn for the seat: check_sample holds it to the view */
         bool events = is_move && child->string && strcmp(child->string, "events") == 0;
-        scan_json(sc, child, events ? move_secrets : secrets);
+        const char *held = events ? move_secrets : secrets;
+        /* The engine's output: the view, the events of a move, the legal moves. */
+        const bool inside = engine || (child->string && (strcmp(child->string, "view") == 0 ||
+                                                         strcmp(child->string, "events") == 0 ||
+                                                         strcmp(child->string, "legal") == 0));
+        if (child->string && !(inside && vocab_has(&engine_keys, "", child->string)))
+            scan_text(sc, "an object key", child->string, held);
+        if (cJSON_IsString(child) && is_vocabulary_key(child->string)) {
+            char where[96];
+            snprintf(where, sizeof where, "the vocabulary field '%.60s'", child->string);
+            if (!vocab_has(&vocabulary_words, child->string, child->valuestring))
+                scan_text(sc, where, child->valuestring, held);
+            continue;
+        }
+        scan_json(sc, child, held, inside);
     }
 }
 
@@ -360,8 +723,62 @@ static void check_secrets(long line, const replay *r, const cJSON *frame, int vi
         return;
     }
     scan sc = {r, line, viewer, ply, frame};
-    scan_json(&sc, frame, secrets);
+    scan_json(&sc, frame, secrets, false);
     free(secrets);
+}
+
+static bool listed(const char *const *fields, const char *key)
+{
+    for (int i = 1; fields[i]; i++)
+        if (strcmp(fields[i], key) == 0)
+            return true;
+    return false;
+}
+
+static void check_inner(long line, const char *name, const cJSON *value)
+{
+    for (size_t i = 0; i < sizeof inner_fields / sizeof inner_fields[0]; i++) {
+        if (strcmp(inner_fields[i][0], name) != 0)
+            continue;
+        const cJSON *item;
+        if (cJSON_IsArray(value)) {
+            cJSON_ArrayForEach (item, value)
+                check_inner(line, name, item); /* seats: each one */
+            return;
+        }
+        const cJSON *field;
+        cJSON_ArrayForEach (field, value) {
+            checked++;
+            if (!listed(inner_fields[i], field->string))
+                fail(line, "an unknown field '%s' in '%s'", field->string, name);
+        }
+    }
+}
+
+static void check_fields(long line, const cJSON *f)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(f, "t");
+    if (!cJSON_IsString(t)) {
+        fail(line, "a frame without a type");
+        return;
+    }
+    for (size_t i = 0; i < sizeof frame_fields / sizeof frame_fields[0]; i++) {
+        if (strcmp(frame_fields[i][0], t->valuestring) != 0)
+            continue;
+        const cJSON *field;
+        cJSON_ArrayForEach (field, f) {
+            checked++;
+            if (!listed(frame_fields[i], field->string))
+                fail(line, "an unknown field '%s' in a '%s' frame", field->string, t->valuestring);
+            check_inner(line, field->string, field);
+        }
+        const cJSON *m;
+        cJSON_ArrayForEach (m, cJSON_GetObjectItemCaseSensitive(f, "missed"))
+            check_inner(line, "cause", m);
+        check_inner(line, "cause", cJSON_GetObjectItemCaseSensitive(f, "last"));
+        return;
+    }
+    fail(line, "a '%s' frame of this game, a message the checker does not know", t->valuestring);
 }
 
 /* The `sample` of the seat to act: a state it cannot tell from the real one (its view there is
@@ -485,6 +902,7 @@ int main(int argc, char **argv)
     replay r = {0};
     if (load(&r, argv[1]) < 0)
         return 1;
+    build_vocabulary(&r);
     FILE *in = fopen(argv[2], "r");
     if (!in) {
         fprintf(stderr, "cannot open %s\n", argv[2]);
@@ -516,6 +934,8 @@ int main(int argc, char **argv)
         const int slot = viewer + 2;
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(f, "t");
         const cJSON *game = cJSON_GetObjectItemCaseSensitive(f, "game");
+        if (cJSON_IsNumber(game) && game->valuedouble == game_item->valuedouble)
+            check_fields(line, f);
         if (cJSON_IsString(t) && cJSON_IsNumber(game) &&
             game->valuedouble == game_item->valuedouble &&
             (strcmp(t->valuestring, "snapshot") == 0 || strcmp(t->valuestring, "update") == 0)) {
@@ -537,5 +957,9 @@ int main(int argc, char **argv)
     printf("%s: %ld frames, %ld checks, %d failures, %zu moves\n", rp_match_game(r.m)->id, frames,
            checked, failures, r.num_moves);
     replay_free(&r);
+    free(vocabulary_words.words);
+    free(engine_keys.words);
+    free(number_keys.words);
+    free(protocol_number_keys.words);
     return failures ? 1 : 0;
 }

@@ -7,6 +7,7 @@ the C checker (server_frames_check). Every test script takes --ramparts BINARY a
 import argparse
 import asyncio
 import json
+import re
 import os
 import random
 import signal
@@ -385,13 +386,14 @@ def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, labe
         if m.get("game") == game and "view" in m:
             views0[m["ply"]] = m["view"]
 
-    def run(frames, what):
+    def run(frames, what, because="frames line"):
         path = os.path.join(workdir, f"game-{game}-tampered.frames")
         with open(path, "w") as f:
             for text in frames:
                 f.write(json.dumps({"viewer": -2, "game": game, "frame": text}) + "\n")
         r = subprocess.run([checker, record, path], capture_output=True, text=True)
-        checks.ok(r.returncode == 1, f"{label}: the checker catches {what}")
+        checks.ok(r.returncode == 1 and because in r.stderr,
+                  f"{label}: the checker catches {what} (saying '{because}'):\n{r.stderr[-1500:]}")
 
     frames = list(spectator.frames)
     for i, text in enumerate(frames):
@@ -410,9 +412,83 @@ def checker_catches_leaks(checks, checker, game, seat0, spectator, workdir, labe
     for i, text in enumerate(frames):
         m = json.loads(text)
         if m.get("game") == game and "view" in m and secret_at.get(m["ply"]):
-            name = secret_at[m["ply"]][0]
-            chat = {"t": "chat", "game": game, "from": "x", "at": 0, "text": f"psst: {name}"}
-            run(frames[:i + 1] + [json.dumps(chat)] + frames[i + 1:],
-                f"the secret '{name}' sent in passing")
+            tamper_each_field(checks, run, game, frames, i, pick_secret(secret_at[m["ply"]]))
             return
     checks.ok(not hidden, f"{label}: the self-test found a secret of the spectator to slip in")
+
+
+# The cards as the browser client shows them (web/client/src/games/*.js): cardTitle in
+# king-of-danger.js, dwTitle in danger-at-the-walls.js, WARRIOR_NAMES in rush-the-wall.js,
+# playingCardName in speech.js.
+WARRIOR_NAMES = {"filchy": "Filchy", "qween": "Qween", "druhid": "Dru'hid", "zvord": "Zvord",
+                 "archr": "Arch'r", "horsie": "Horsie", "axx": "Axx", "chariott": "Ch'ariott",
+                 "laird": "Laird"}
+PLAYING_CARD = re.compile(r"(10|[2-9JQKA])([CDHS])")
+NUMBERED = re.compile(r"([a-z]+)-([0-9]+)")
+
+
+def display_name(name):
+    m = PLAYING_CARD.fullmatch(name)
+    if m:
+        ranks = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+        suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+        return f"{ranks.get(m[1], m[1])} of {suits[m[2]]}"
+    if name.startswith("king-of-"):
+        return "King of " + name[len("king-of-"):].capitalize()
+    if name in WARRIOR_NAMES:
+        return WARRIOR_NAMES[name]
+    if name == "attack":
+        return "Cannon Attack"
+    m = NUMBERED.fullmatch(name)
+    return f"{m[1].capitalize()} {m[2]}" if m else name.capitalize()
+
+
+def pick_secret(names):
+    """A secret that no protocol field uses as a word (Danger at the Walls' "flag" card is also
+    a cause kind), preferring one the game spells with a number ("walls-1", "7H")."""
+    usable = [n for n in names if n not in ("flag", "draw", "claim", "open", "live", "over")]
+    numbered = [n for n in usable if NUMBERED.fullmatch(n) or PLAYING_CARD.fullmatch(n)]
+    return (numbered or usable or names)[0]
+
+
+def tamper_each_field(checks, run, game, frames, i, name):
+    """Frame i (a state with a view, where `name` is secret to the spectator) tampered once per
+    way a secret could ride past a checker that reads only whole ids in string values: each must
+    fail the checker, for the reason given (issue 48)."""
+    def state_with(change):
+        m = json.loads(frames[i])
+        change(m)
+        return frames[:i] + [json.dumps(m)] + frames[i + 1:]
+
+    def after(message):
+        return frames[:i + 1] + [json.dumps(message)] + frames[i + 1:]
+
+    shown = display_name(name)
+    run(after({"t": "chat", "game": game, "from": "x", "at": 0, "text": f"psst: {name}"}),
+        f"the secret '{name}' sent in passing", "secret name")
+    run(after({"t": "chat", "game": game, "from": "x", "at": 0, "text": f"psst: {shown}"}),
+        f"the secret '{name}' spelled as the client shows it, '{shown}'", "secret name")
+    run(state_with(lambda m: m["view"].update({"note": shown})),
+        f"the secret '{name}' in the view itself", "secret name")
+    run(state_with(lambda m: m["options"].update({name: True})),
+        f"the secret '{name}' as an object key", "an object key")
+    numbered, card = NUMBERED.fullmatch(name), PLAYING_CARD.fullmatch(name)
+    if numbered:
+        data = {"kind": numbered[1], "value": int(numbered[2])}
+        run(state_with(lambda m: m["options"].update({"card": data})),
+            f"the secret '{name}' as data {data}", "as data")
+        run(state_with(lambda m: m["options"].update({numbered[1]: int(numbered[2])})),
+            f"the secret '{name}' as a key and a number", "a key and a number")
+    elif card:
+        data = {"rank": int(card[1]) if card[1].isdigit() else card[1], "suit": card[2]}
+        run(state_with(lambda m: m["options"].update({"card": data})),
+            f"the secret '{name}' as data {data}", "as data")
+    run(after({"t": "error", "code": name, "message": "no", "re": "move", "game": game}),
+        f"the secret '{name}' as an error code", "vocabulary field 'code'")
+    run(after({"t": "presence", "game": game, "seats": [{"seat": 0, "kind": shown}],
+               "spectators": 1}),
+        f"the secret '{name}' as a seat's kind", "vocabulary field 'kind'")
+    run(state_with(lambda m: m.update({"peek": 1})), "an unknown field in a state",
+        "unknown field 'peek'")
+    run(after({"t": "whisper", "game": game}), "an unknown message of this game",
+        "does not know")
