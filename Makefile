@@ -50,7 +50,8 @@ soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
 	  -j $(JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
-	$(MAKE) mutants
+# (make mutants is not part of the soak yet: only parts of two games' samples have been
+# judged, docs/testing.md, and a survivor not yet judged would fail CI's soak.)
 
 # A mutation run over each game's rules.c (scripts/mutants.py: comparisons flipped, && and ||
 # swapped, negations dropped, constants moved by one; MUTANTS per game, a seeded sample), each
