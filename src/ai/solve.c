@@ -281,7 +281,8 @@ static int64_t build_state(rp_solver *s, const void *st, uint32_t parent, uint32
         memcpy(s->act + s->num_slots, legal, (size_t)count * sizeof *legal);
         s->num_slots += (size_t)count;
     } else {
-        if (is->count != count || memcmp(s->act + is->first, legal, (size_t)count * sizeof *legal))
+        if (is->count != count ||
+            memcmp(s->act + is->first, legal, (size_t)count * sizeof *legal) != 0)
             return fail(s, RP_EINVAL,
                         "two histories a seat cannot tell apart have different legal actions");
         if (!is->broken &&

@@ -166,9 +166,13 @@ static int64_t test_offset_ms(void)
         return test_clock.offset_ms;
     test_clock.read_at_us = now;
     FILE *f = fopen(test_clock.path, "r");
-    long long ms = 0;
-    if (f && fscanf(f, "%lld", &ms) == 1 && ms > test_clock.offset_ms)
-        test_clock.offset_ms = ms;
+    char text[32] = "";
+    if (f && fgets(text, sizeof text, f)) {
+        char *end;
+        const long long ms = strtoll(text, &end, 10);
+        if (end != text && ms > test_clock.offset_ms)
+            test_clock.offset_ms = ms;
+    }
     if (f)
         fclose(f);
     return test_clock.offset_ms;

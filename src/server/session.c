@@ -1199,7 +1199,7 @@ static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return -1;
     char line[CHAT_MAX + 1];
     if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text) ||
-        !rs_strip_invisible(strcpy(line, text)))
+        snprintf(line, sizeof line, "%s", text) < 0 || !rs_strip_invisible(line))
         return rs_fail(e, "bad-text",
                        "a chat line is 1 to %d bytes of text without control "
                        "characters",
