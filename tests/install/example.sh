@@ -25,7 +25,10 @@ done
 for helper in ramparts-serve ramparts-mpi; do
   [ -x "$prefix/libexec/ramparts/$helper" ] || fail "$helper is not installed in libexec/ramparts"
 done
-"$prefix/bin/ramparts" serve --help | grep -q "^usage: ramparts serve" ||
+# (the help is read whole first: grep -q stopping at its first line would leave the tool
+# writing into a closed pipe, which pipefail counts as a failure once the help is long)
+serve_help=$("$prefix/bin/ramparts" serve --help)
+grep -q "^usage: ramparts serve" <<<"$serve_help" ||
   fail "the installed 'ramparts serve' does not run libexec/ramparts/ramparts-serve"
 
 # Shared: what `pkg-config --libs` picks by default.
