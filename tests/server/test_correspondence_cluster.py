@@ -10,18 +10,8 @@ import sys
 
 from clusterlib import Cluster, missing_component
 from rsclient import Checks, Client, arguments
-from test_correspondence import DAY_MS, TestClock, bobs_turn, rating_games
+from test_correspondence import DAY_MS, TestClock, bobs_turn, rating_games, registered
 from test_pools import Target
-
-
-async def registered(node, label, name):
-    c = Client(Target(node), label)
-    await c.connect()
-    await c.hello()
-    reply = await c.request({"t": "register", "name": name, "password": "wonderland!"},
-                            "registered")
-    assert reply["t"] == "registered", reply
-    return c
 
 
 async def main():

@@ -47,6 +47,8 @@ export class Client {
     };
     /** @type {(a: Alert) => void} what the page does on an alert (main.js: a sound, a notification) */
     this.onAlert = () => {};
+    /** @type {Map<number, Message>} challenges this page sent, until they end */
+    this.sentHere = new Map();
     /** @type {Set<() => void>} */
     this.listeners = new Set();
     /** @type {Map<number, number>} the games this page watches, with the last version seen */
@@ -406,10 +408,17 @@ export class Client {
   }
 
   /** A challenge ended: dropped from the lists; the sender hears a decline. @param {Message} m */
+  /** A challenge this page sent (the `challenged` reply): known here at once, so an answer that
+   * comes before the next `mine` still names it. @param {Message} c */
+  challengeSent(c) {
+    if (c && c.id) this.sentHere.set(c.id, c);
+  }
+
   challengeGone(m) {
     const mine = this.state.mine;
     const sent = mine && mine.challenges ? mine.challenges.sent || [] : [];
-    const was = sent.find((c) => c.id === m.challenge);
+    const was = sent.find((c) => c.id === m.challenge) || this.sentHere.get(m.challenge);
+    this.sentHere.delete(m.challenge);
     const patch = { challengesIn: this.state.challengesIn.filter((c) => c.id !== m.challenge) };
     if (mine && mine.challenges) {
       patch.mine = { ...mine, challenges: { received: (mine.challenges.received || []).filter((c) => c.id !== m.challenge),

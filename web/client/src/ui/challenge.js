@@ -43,7 +43,10 @@ export function ChallengeForm({ client, to }) {
     if (seat !== 'random') msg.seat = Number(seat);
     const reply = await client.transport.request(msg);
     if (reply.t === 'error') setMessage({ ok: false, text: reply.message });
-    else setMessage({ ok: true, text: `Challenge sent to ${name.trim()}: it waits for an answer below.` });
+    else {
+      client.challengeSent(reply.challenge);
+      setMessage({ ok: true, text: `Challenge sent to ${name.trim()}: it waits for an answer below.` });
+    }
   }
   return html`<section class="panel" aria-labelledby="chal-h">
     <h2 id="chal-h">Send a challenge</h2>
