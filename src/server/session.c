@@ -947,31 +947,85 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 /* ---- watching ---- */
 
+/* Game `id` to look at: a table in play (on a cluster perhaps one just created elsewhere), or
+ * a finished game brought back from the store while someone looks at it (*loaded: the caller
+ * touches it afterwards so that it is unloaded again at the flush if nobody watches it). */
+static rs_table *viewable_table(rs_server *srv, int64_t id, bool *loaded, rs_err *e)
+{
+    *loaded = false;
+    rs_table *t = rs_cluster_table(srv, id);
+    if (t)
+        return t;
+    rs_ctx ctx = rs_server_ctx(srv);
+    rs_game_row row;
+    if (rs_store_game_get(srv->store, id, &row) != RS_STORE_OK ||
+        (row.status != RS_GAME_OVER && row.status != RS_GAME_ABORTED)) {
+        rs_fail(e, "not-found", "no game %lld", (long long)id);
+        return NULL;
+    }
+    t = rs_table_load(&ctx, id, 0, e);
+    if (!t || !rs_server_add_table(srv, t)) {
+        if (t)
+            rs_fail(e, "server-error", "out of memory");
+        rs_table_free(t);
+        return NULL;
+    }
+    *loaded = true;
+    return t;
+}
+
 static int h_open(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     int64_t id, since = -1;
     if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e) ||
         !rs_field_int(msg, "v", false, 0, INT64_MAX / 2, &since, e))
         return -1;
-    rs_table *t = rs_cluster_table(srv, id); /* on a cluster, perhaps one just created elsewhere */
-    bool loaded = false;
-    if (!t) { /* a finished game, back from the store while someone watches it */
-        rs_ctx ctx = rs_server_ctx(srv);
-        rs_game_row row;
-        if (rs_store_game_get(srv->store, id, &row) != RS_STORE_OK ||
-            (row.status != RS_GAME_OVER && row.status != RS_GAME_ABORTED))
-            return rs_fail(e, "not-found", "no game %lld", (long long)id);
-        t = rs_table_load(&ctx, id, 0, e);
-        if (!t || !rs_server_add_table(srv, t)) {
-            rs_table_free(t);
-            return t ? rs_fail(e, "server-error", "out of memory") : -1;
-        }
-        loaded = true;
-    }
+    bool loaded;
+    rs_table *t = viewable_table(srv, id, &loaded, e);
+    if (!t)
+        return -1;
     int rc = watch(srv, c, t, since, msg, e);
-    if (loaded) /* unloaded again at the flush if nobody watches it */
+    if (loaded)
         rs_server_touch(srv, t, t->row.status);
     return rc;
+}
+
+/* The frames a `history` reply carries at most: a long game is fetched in pages, so that one
+ * request never fills the connection's bounded output buffer. */
+#define HISTORY_PAGE 100
+
+/* The game so far as the sender was shown it, ply by ply (the move list of docs/web.md): their
+ * seat's views, or the spectator's. In a live game too: every frame is one they already got. */
+static int h_history(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t id, from = 0;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e) ||
+        !rs_field_int(msg, "from", false, 0, INT64_MAX / 2, &from, e))
+        return -1;
+    bool loaded;
+    rs_table *t = viewable_table(srv, id, &loaded, e);
+    if (!t)
+        return -1;
+    const int64_t ply = (int64_t)rs_table_ply(t);
+    if (from > ply) {
+        if (loaded)
+            rs_server_touch(srv, t, t->row.status);
+        return rs_fail(e, "bad-message", "field 'from' is a ply from 0 to %lld", (long long)ply);
+    }
+    const int seat = rs_table_seat_of(t, c->user);
+    const int viewer = seat >= 0 ? seat : RP_SPECTATOR;
+    cJSON *m = message("history");
+    cJSON_AddNumberToObject(m, "game", (double)id);
+    cJSON_AddItemToObject(m, "viewer",
+                          seat >= 0 ? cJSON_CreateNumber(seat) : cJSON_CreateString("spectator"));
+    cJSON_AddNumberToObject(m, "ply", (double)ply);
+    cJSON_AddNumberToObject(m, "from", (double)from);
+    cJSON_AddItemToObject(m, "frames", rs_table_frames_json(t, viewer, (size_t)from, HISTORY_PAGE));
+    cJSON_AddBoolToObject(m, "more", t->match && ply - from + 1 > HISTORY_PAGE);
+    rs_reply(srv, c, m, msg);
+    if (loaded)
+        rs_server_touch(srv, t, t->row.status);
+    return 0;
 }
 
 static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
@@ -1246,6 +1300,7 @@ const rs_command rs_commands[] = {
     {"leave", h_leave, true, 1, NULL},
     {"rematch", h_rematch, true, 2, NULL},
     {"open", h_open, true, 1, NULL},
+    {"history", h_history, true, 2, NULL},
     {"close", h_close, true, 1, NULL},
     {"move", h_move, true, 1, NULL},
     {"resign", h_resign, true, 1, NULL},

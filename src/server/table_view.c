@@ -189,14 +189,11 @@ cJSON *rs_table_summary(const rs_table *t, int64_t now_us)
     return o;
 }
 
-cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
+cJSON *rs_table_frames_json(const rs_table *t, int viewer, size_t from, size_t count)
 {
-    cJSON *o = rs_table_summary(t, now_us);
-    cJSON_AddItemToObject(
-        o, "viewer", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateString("spectator"));
-    cJSON *frames = cJSON_AddArrayToObject(o, "frames");
+    cJSON *frames = cJSON_CreateArray();
     const size_t n = rs_table_ply(t);
-    for (size_t k = 0; t->match && k <= n; k++) {
+    for (size_t k = from; t->match && k <= n && k - from < count; k++) {
         cJSON *f = cJSON_CreateObject();
         cJSON_AddNumberToObject(f, "ply", (double)k);
         if (k > 0) {
@@ -208,6 +205,15 @@ cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
                               engine_json(rp_match_view_at(t->match, k, viewer, false, NULL)));
         cJSON_AddItemToArray(frames, f);
     }
+    return frames;
+}
+
+cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us)
+{
+    cJSON *o = rs_table_summary(t, now_us);
+    cJSON_AddItemToObject(
+        o, "viewer", viewer >= 0 ? cJSON_CreateNumber(viewer) : cJSON_CreateString("spectator"));
+    cJSON_AddItemToObject(o, "frames", rs_table_frames_json(t, viewer, 0, SIZE_MAX));
     return o;
 }
 

@@ -24,6 +24,10 @@ struct cJSON *rs_table_message(const rs_table *t, int viewer, const char *type, 
  * move that led there. Only for games that are over: while a game is live nobody gets more than
  * their own stream of updates. */
 struct cJSON *rs_table_replay_json(const rs_table *t, int viewer, int64_t now_us);
+/* Frames `from` .. `from + count - 1` (at most up to the current ply) of that replay as an
+ * array. Also for a live game, but only ever for the asker's own viewer (`history`): each
+ * frame is what that viewer was shown at the time, so stepping back reveals nothing new. */
+struct cJSON *rs_table_frames_json(const rs_table *t, int viewer, size_t from, size_t count);
 
 /* For the referee: the move at `ply` as `viewer` may know it; and who is connected, as a
  * "presence" message. */

@@ -1,7 +1,8 @@
-"""The two messages the browser client added to the protocol: `hint` (a suggested move for
-the seat to act, only in games against the AI, answered to the asker alone) and
+"""The messages the browser client added to the protocol: `hint` (a suggested move for
+the seat to act, only in games against the AI, answered to the asker alone),
 GET /api/v1/games/ID/replay (a finished game ply by ply, as one viewer was shown it; refused
-while the game is live). The spectator's replay is checked frame by frame against the
+while the game is live) and `history` (the same frames for the asker's own viewer, in a live
+game too: each must be exactly the view that viewer was sent at that ply). The spectator's replay is checked frame by frame against the
 referee with the frames checker, as if the spectator had been sent each position."""
 
 import asyncio
@@ -63,13 +64,20 @@ async def replay(checks, server, args, rng):
                              "seats": ["me", "open"]}, "created"))["game"]
     await b.request({"t": "join", "game": game}, "joined")
     players = {0: a, 1: b}
+    watcher = await guest(server, "watcher")
+    await watcher.request({"t": "open", "game": game}, "snapshot")
     state = await a.state_at(game, ply=0)
+    asked_live = False
     while state["status"] == "live":
+        if state["ply"] == 3:  # a few moves in: no game of Walls and Armies ends sooner
+            await live_history(checks, game, state["ply"], [a, b, watcher])
+            asked_live = True
         mover = players[state["to_move"]]
         mine = await mover.state_at(game, ply=state["ply"])
         await mover.request({"t": "move", "game": game, "ply": mine["ply"],
                              "move": rng.choice(mine["legal"])["text"]}, "ack")
         state = await a.state_at(game, ply=state["ply"] + 1)
+    checks.ok(asked_live, "the history of the game was asked for while it was live")
     status, data = server.http_json(f"/api/v1/games/{game}/replay?viewer=spectator")
     checks.eq(status, 200, "a finished game replays")
     frames = data.get("frames", [])
@@ -93,8 +101,48 @@ async def replay(checks, server, args, rng):
                             "events": f["events"]}
         Replayed.frames.append(json.dumps(msg))
     run_checker(checks, args.checker, server, game, [(Replayed, -2)], server.dir, "replay")
-    await a.close()
-    await b.close()
+    await finished_history(checks, server, game, state["ply"], {"0": a, "1": b,
+                                                                "spectator": watcher})
+    for c in (a, b, watcher):
+        await c.close()
+
+
+def views_received(client, game):
+    """The view each ply showed this client, from the snapshots and updates it was sent."""
+    seen = {}
+    for m in client.messages:
+        if m.get("t") in ("snapshot", "update") and m.get("game") == game and "view" in m:
+            seen[m["ply"]] = m["view"]
+    return seen
+
+
+async def live_history(checks, game, ply, clients):
+    """Mid-game, each seat and a spectator ask for the game so far: one frame a ply, each the
+    very view that asker was sent then (never more: a seat's earlier view, not today's)."""
+    for client, viewer in zip(clients, (0, 1, "spectator")):
+        await client.drain(0.2)
+        got = await client.request({"t": "history", "game": game}, "history")
+        checks.eq(got.get("viewer"), viewer, f"history is told from the asker's viewer {viewer}")
+        checks.eq([f["ply"] for f in got["frames"]], list(range(ply + 1)),
+                  f"{viewer}: one frame per ply so far, in order")
+        checks.eq(got.get("more"), False, "a short game comes in one page")
+        seen = views_received(client, game)
+        same = [f["ply"] for f in got["frames"] if seen.get(f["ply"]) == f["view"]]
+        checks.eq(same, sorted(seen), f"{viewer}: every frame is the view sent at that ply")
+        tail = await client.request({"t": "history", "game": game, "from": ply}, "history")
+        checks.eq([f["ply"] for f in tail["frames"]], [ply], "'from' starts the page there")
+        bad = await client.request({"t": "history", "game": game, "from": ply + 1}, "error")
+        checks.eq(bad.get("code"), "bad-message", "a 'from' past the current ply is refused")
+
+
+async def finished_history(checks, server, game, ply, clients):
+    """Once the game is over, `history` is the replay API's frames for the asker's viewer."""
+    for viewer, client in clients.items():
+        got = await client.request({"t": "history", "game": game}, "history")
+        status, replayed = server.http_json(f"/api/v1/games/{game}/replay?viewer={viewer}")
+        checks.eq(got["frames"], replayed["frames"][:100],
+                  f"{viewer}: history of a finished game is its replay")
+        checks.eq(got["more"], ply + 1 > 100, "'more' says whether frames are left")
 
 
 async def main():

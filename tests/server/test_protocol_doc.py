@@ -235,6 +235,7 @@ async def lobby_and_play(seen, checks, server):
     await ask(seen, checks, carol, {"t": "open", "game": g}, "snapshot")
     await ask(seen, checks, carol, {"t": "chat", "game": g, "text": ""}, "bad-text")
     await ask(seen, checks, carol, {"t": "chat", "game": g, "text": "good luck"}, "done")
+    await ask(seen, checks, carol, {"t": "history", "game": g}, "history")
     state = await alice.state_at(g, ply=0)
     seats = {0: alice, 1: bob}
     mover, waiter = seats[state["to_move"]], seats[1 - state["to_move"]]
