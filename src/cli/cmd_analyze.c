@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ai/oracle.h"
 #include "analyze.h"
@@ -1139,6 +1140,34 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
     return RP_EXIT_OK;
 }
 
+/* Whether `path` (an output named on the command line; "-" is standard output) can be written:
+ * an existing file we may write, or a new name in a directory we may write. Checked before the
+ * games are played, which can take minutes, so that a typo fails at once. */
+static bool output_writable(const char *option, const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return true;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode) || access(path, W_OK) != 0) {
+            fprintf(stderr, "ramparts analyze: %s %s: %s\n", option, path,
+                    S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "ramparts analyze: %s %s: cannot write in %s: %s\n", option, path, dir,
+                strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static int settle(analyze_job *job, analyze_args *args)
 {
     if (!args->html && !args->json && !args->csv)
@@ -1153,6 +1182,9 @@ static int settle(analyze_job *job, analyze_args *args)
                         "here)\n");
         return RP_EXIT_FAIL;
     }
+    if (!output_writable("--out", args->html) || !output_writable("--json", args->json) ||
+        !output_writable("--csv", args->csv))
+        return RP_EXIT_USAGE; /* a bad path given as an option, like any bad option value */
     job->cfg.seed = (uint64_t)args->seed;
     static char default_ai[] = "greedy", default_ladder[] = "random,greedy,easy,medium,hard";
     job->num_ai = parse_specs(job->game, args->ai ? args->ai : default_ai, job->ai_specs,

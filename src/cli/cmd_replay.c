@@ -113,7 +113,9 @@ static void result_words(const rp_match *m, FILE *out)
 }
 
 /* The record in words: the game, who played, how long, the result; and what else to ask. */
-static void summary(const rp_match *m, const char *path, bool hints)
+/* The record's summary; `told_result`: --show has just ended on the result line, which is not
+ * said twice (--step may be left anywhere, so it still gets it). */
+static void summary(const rp_match *m, const char *path, bool hints, bool told_result)
 {
     const rp_game *game = rp_match_game(m);
     const size_t moves = rp_match_moves(m);
@@ -123,7 +125,8 @@ static void summary(const rp_match *m, const char *path, bool hints)
     for (int p = 0; p < players; p++)
         printf("%s %s (seat %d) %s", p ? "," : "", rp_seat_name(game, p), p, rp_match_player(m, p));
     printf(".\n");
-    result_words(m, stdout);
+    if (!told_result)
+        result_words(m, stdout);
     if (hints)
         printf("'--show' tells the whole game as one seat saw it (--seat N, or the spectator by "
                "default); '--step' steps through it.\n");
@@ -225,7 +228,7 @@ int rp_cmd_replay(int argc, char **argv)
         step(m, viewer, color);
     int rc = json ? summary_json(m, path) : RP_EXIT_OK;
     if (!json)
-        summary(m, path, !show && !stepping);
+        summary(m, path, !show && !stepping, show);
     rp_match_free(m);
     return rc;
 }

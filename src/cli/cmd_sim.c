@@ -62,9 +62,10 @@ static void sim_help(void)
            "                    [--paired] [--max-turns N] [--json] [key=value ...]\n\n"
            "Plays N games (default 100) AI against AI and prints wins per seat, draws (and\n"
            "shared wins) and the mean number of player actions per game. --ai lists one AI per\n"
-           "seat (the last one fills the remaining seats; default random). Game i uses seed S+i\n"
-           "(default S=1). --paired plays games in pairs with the first two seats' AIs swapped\n"
-           "(on by default for games that declare paired seats, e.g. castle-danger).\n"
+           "seat (the last one fills the remaining seats, more than the seats is an error;\n"
+           "default random). Game i uses seed S+i (default S=1). --paired plays games in\n"
+           "pairs with the first two seats' AIs swapped (on by default for games that declare\n"
+           "paired seats, e.g. castle-danger), and reports each of those AIs' wins too.\n"
            "--max-turns N stops a game still going after N turns and counts it unfinished,\n"
            "never as a win or a draw (default: the game's cap for tools, e.g. 100 turns in\n"
            "castle-danger, which has no turn limit outside tournaments: ruling CD-16).\n"
@@ -88,6 +89,11 @@ static bool parse_ai_list(sim_job *job, char *list, int players)
         rp_cli_usage_error("sim", "--ai needs at least one AI");
         return false;
     }
+    if (n > players) { /* an AI that would never play is a mistake in the command, not a wish */
+        rp_cli_usage_error("sim", "--ai lists %d AIs, but %s is played by %d here (players=N)", n,
+                           job->game->id, players);
+        return false;
+    }
     for (int p = n; p < RP_MAX_PLAYERS; p++)
         job->ai_specs[p] = job->ai_specs[n - 1];
     for (int p = 0; p < players; p++) {
@@ -100,6 +106,20 @@ static bool parse_ai_list(sim_job *job, char *list, int players)
         rp_ai_free(ai);
     }
     return true;
+}
+
+/* In paired games the first two seats' AIs swap every other game, so a seat's wins mix both
+ * AIs: what a designer wants to know is how often each AI won. by_ai[k]: the wins of
+ * ai_specs[k], k < 2. */
+static void wins_by_ai(const sim_job *job, long by_ai[2])
+{
+    by_ai[0] = by_ai[1] = 0;
+    for (long g = 0; g < job->games; g++) {
+        const int w = job->results[g].winner;
+        if (job->results[g].unfinished || w < 0 || w >= 2)
+            continue;
+        by_ai[(g & 1) ? 1 - w : w]++;
+    }
 }
 
 static void print_json(const sim_job *job, const long *wins, long draws, long unfinished,
@@ -123,6 +143,13 @@ static void print_json(const sim_job *job, const long *wins, long draws, long un
     cJSON_AddNumberToObject(o, "mean_actions", mean);
     cJSON_AddNumberToObject(o, "seed", (double)job->cfg.seed);
     cJSON_AddBoolToObject(o, "paired", job->paired);
+    if (job->paired) {
+        long by_ai[2];
+        wins_by_ai(job, by_ai);
+        cJSON *w2 = cJSON_AddArrayToObject(o, "wins_by_ai");
+        for (int k = 0; k < 2; k++)
+            cJSON_AddItemToArray(w2, cJSON_CreateNumber((double)by_ai[k]));
+    }
     char *text = cJSON_PrintUnformatted(o);
     printf("%s\n", text);
     free(text);
@@ -157,6 +184,14 @@ static void print_results(const sim_job *job, bool json)
         printf("  seat %d %-10s %-16s wins %6ld  (%.1f%%)\n", p, rp_seat_name(job->game, p),
                job->paired && p < 2 ? "(alternating)" : job->ai_specs[p], wins[p],
                100.0 * (double)wins[p] / (double)job->games);
+    if (job->paired) {
+        long by_ai[2];
+        wins_by_ai(job, by_ai);
+        for (int k = 0; k < 2; k++)
+            printf("  AI %d  %-24s wins %6ld  (%.1f%%)  (%s in odd games, %s in even)\n", k + 1,
+                   job->ai_specs[k], by_ai[k], 100.0 * (double)by_ai[k] / (double)job->games,
+                   rp_seat_name(job->game, k), rp_seat_name(job->game, 1 - k));
+    }
     printf("  draws or shared             %6ld  (%.1f%%)\n", draws,
            100.0 * (double)draws / (double)job->games);
     if (job->turn_cap > 0)

@@ -129,8 +129,9 @@ bool rp_cli_number(const char *command, const char *option, const char *text, lo
                    long long max, long long *out)
 {
     char *end = NULL;
+    errno = 0; /* strtoll clamps an overflow to LLONG_MAX: that must be refused, not used */
     long long v = strtoll(text, &end, 10);
-    if (!*text || *end || v < min || v > max) {
+    if (!*text || *end || errno || v < min || v > max) {
         rp_cli_usage_error(command, "%s %s: expected a whole number from %lld to %lld", option,
                            text, min, max);
         return false;

@@ -27,6 +27,13 @@ expect_status "analyze bad --vs" 2 "$RAMPARTS" analyze castle-danger --json - --
 expect_status "analyze --vs seed refused" 2 "$RAMPARTS" analyze castle-danger --json - --vs seed=3
 expect_match "analyze --vs seed says why" \
   "$("$RAMPARTS" analyze castle-danger --json - --vs seed=3 2>&1)" "same seeds"
+# An output that cannot be written is refused before any game is played (issue 43: it used
+# to simulate for minutes, then fail); --games 100000 would take hours if it were played.
+out=$("$RAMPARTS" analyze castle-danger --games 100000 --out /nonexistent/r.html 2>&1)
+expect_eq "analyze: unwritable --out refused at once" "$?" "2"
+expect_match "analyze: the refusal names the path" "$out" "--out /nonexistent/r.html: cannot write in /nonexistent"
+expect_status "analyze: a directory as --json refused" 2 "$RAMPARTS" analyze castle-danger --games 100000 --json /
+expect_status "analyze: unwritable --csv refused" 2 "$RAMPARTS" analyze castle-danger --games 100000 --json - --csv /nonexistent/x.csv
 expect_status "analyze: --json - with --csv - refused" 2 "$RAMPARTS" analyze castle-danger \
   --games 2 --ladder-games 0 --judge-games 0 --json - --csv -
 expect_match "analyze: --json - with --csv - says why" "$("$RAMPARTS" analyze castle-danger \

@@ -21,6 +21,19 @@ expect_status "bad --games" 2 "$RAMPARTS" sim "$(games | head -1)" --games -4
 expect_status "bad AI" 2 "$RAMPARTS" sim "$(games | head -1)" --ai random,bogus
 expect_status "bad option" 2 "$RAMPARTS" play "$(games | head -1)" colour=purple
 expect_match "bad AI lists the valid ones" "$("$RAMPARTS" sim "$(games | head -1)" --ai bogus 2>&1)" "greedy"
+# Issue 43's stumbles: a seed too large for the tool is refused, not clamped to 2^63-1; more
+# AIs than seats is refused, not silently ignored; paired games say how each AI did.
+expect_status "a seed past 2^63-1 is refused" 2 "$RAMPARTS" sim danger-at-the-walls --seed 99999999999999999999999
+expect_match "the refusal names the seed" "$("$RAMPARTS" sim danger-at-the-walls --seed 99999999999999999999999 2>&1)" "--seed 99999999999999999999999: expected"
+expect_status "more AIs than seats is refused" 2 "$RAMPARTS" sim danger-at-the-walls --ai greedy,random,easy
+expect_match "the refusal counts the AIs and seats" "$("$RAMPARTS" sim danger-at-the-walls --ai greedy,random,easy 2>&1)" "lists 3 AIs, but danger-at-the-walls is played by 2"
+expect_status "three AIs for three seats are fine" 0 "$RAMPARTS" sim king-of-danger --games 2 --ai greedy,random,easy players=3
+paired=$(NO_COLOR=1 "$RAMPARTS" sim castle-danger --games 6 --seed 3 --ai greedy,random)
+expect_match "paired sim names each AI's wins" "$paired" "AI 1  greedy +wins +[0-9]+.*AI 2  random +wins +[0-9]+"
+pjson=$("$RAMPARTS" sim castle-danger --games 6 --seed 3 --ai greedy,random --json)
+pwins=$(echo "$pjson" | sed 's/.*"wins":\[\([^]]*\)\].*/\1/')
+pby=$(echo "$pjson" | sed 's/.*"wins_by_ai":\[\([^]]*\)\].*/\1/')
+expect_eq "paired sim: wins by AI add up to wins by seat" "$(( ${pby//,/+} ))" "$(( ${pwins//,/+} ))"
 
 for game in $(games); do
   expect_match "$game: rules printed" "$("$RAMPARTS" rules "$game")" "."
@@ -55,6 +68,9 @@ for game in $(games); do
   expect_match "$game: replay says who won" "$replay" "(wins|share)"
   expect_eq "$game: replay tells the end as the game did" "$(grep 'Game over' <<<"$replay")" "$(grep 'Game over' <<<"$out")"
   expect_match "$game: replay says what --show and --step do" "$replay" "'--show' tells the whole game"
+  # Issue 43: --show ends on the result line once, not again in the summary after it.
+  shown=$(NO_COLOR=1 "$RAMPARTS" replay "$tmp/$game.rec" --show)
+  expect_eq "$game: replay --show tells the end once" "$(grep -c -i 'game over' <<<"$shown")" "1"
   [[ "$replay" != *returns* ]] && pass || fail "$game: replay prints the status notation: $replay"
   expect_eq "$game: the record's result is the game's" \
     "$(replay_status "$tmp/$game.rec")" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"
