@@ -1282,6 +1282,31 @@ static void test_turn_number_counts_rulebook_turns(void **unused)
 
 /* ---- notation ---- */
 
+/* Issue 43: a warrior is accepted as the hand shows it ("Dru'hid 3": the name with its
+ * apostrophe, any case) as well as in notation, and both name the same action. */
+static void test_warriors_typed_as_the_hand_shows_them(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    rp_test_init(G, &s, "");
+    for (int k = 0; k < RTW_KINDS; k++) {
+        char shown[64], typed[80], plain[80];
+        snprintf(shown, sizeof shown, "%s", warrior_name[k]);
+        snprintf(typed, sizeof typed, "place %s", shown);
+        snprintf(plain, sizeof plain, "place %s", warrior_word[k]);
+        rp_action a, b;
+        rp_error err = {{0}};
+        if (G->action_from_text(&s, typed, &a, &err) < 0)
+            fail_msg("'%s' refused: %s", typed, err.msg);
+        assert_int_equal(G->action_from_text(&s, plain, &b, &err), RP_OK);
+        assert_int_equal(a, b);
+    }
+    rp_action a;
+    rp_error err = {{0}};
+    assert_true(G->action_from_text(&s, "place dru'hidd", &a, &err) < 0);
+    assert_non_null(strstr(err.msg, "unknown warrior 'druhidd'"));
+}
+
 /* A notation edited (the first `from` replaced by `to`) is refused, the message naming
  * `expect`, and the state is untouched. */
 typedef struct text_edit {
@@ -2376,6 +2401,7 @@ int main(void)
         cmocka_unit_test(test_rw2_cards_value_replaces_defaults),
         cmocka_unit_test(test_cards_file_malformed_is_refused_with_line),
         cmocka_unit_test(test_cards_value_is_canonical),
+        cmocka_unit_test(test_warriors_typed_as_the_hand_shows_them),
         cmocka_unit_test(test_rtw_p4_equal_strengths_refused),
         cmocka_unit_test(test_cards_option_opens_no_file),
         cmocka_unit_test(test_rw1_clan_counts),

@@ -71,6 +71,12 @@ for game in $(games); do
   # Issue 43: --show ends on the result line once, not again in the summary after it.
   shown=$(NO_COLOR=1 "$RAMPARTS" replay "$tmp/$game.rec" --show)
   expect_eq "$game: replay --show tells the end once" "$(grep -c -i 'game over' <<<"$shown")" "1"
+  # Issue 43: the table explains itself: Walls and Armies' three ways of drawing a wall, and
+  # Danger at the Walls' column of who holds each wall.
+  case $game in
+    walls-and-armies) expect_match "$game: the walls' key" "$shown" "\[card\] face up; \(card\) face down, seen by both players earlier; \[##\] face down, unseen" ;;
+    danger-at-the-walls) expect_match "$game: the walls' headings" "$shown" $'\nWall +held by +side str +cards\nWall 1: ' ;;
+  esac
   [[ "$replay" != *returns* ]] && pass || fail "$game: replay prints the status notation: $replay"
   expect_eq "$game: the record's result is the game's" \
     "$(replay_status "$tmp/$game.rec")" "$(sed -n 's/^\[result \(.*\)\]$/\1/p' "$tmp/$game.rec")"

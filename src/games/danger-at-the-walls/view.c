@@ -643,6 +643,9 @@ void dw_render(const void *st, int viewer, FILE *out, bool color)
         line_counts_led(&removed, "Red's ", s->removed[DW_RED]);
     }
     fputc('\n', out);
+    /* The columns of the walls below: who holds each wall, then each side's strength and
+     * cards (without it the holder's name reads as a third side). */
+    fprintf(out, "%-8s%-*s%s\n", "Wall", WALL_COLUMN - 8, "held by", "side str  cards");
     for (int w = 0; w < DW_WALLS; w++) {
         fprintf(out, "Wall %d: ", w + 1);
         put_seat(out, color, s->control[w]);

@@ -105,8 +105,12 @@ int rtw_action_from_text(const void *st, const char *text, rp_action *out, rp_er
     char copy[64] = {0}, *word[2];
     int n = 0;
     if (strlen(text) < sizeof copy) {
-        for (size_t i = 0; i <= strlen(text); i++) /* forgiving about case */
-            copy[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+        /* Forgiving about case and apostrophes, so that a warrior can be typed as the hand
+         * shows it ("place Dru'hid" is "place druhid"). */
+        size_t len = 0;
+        for (const char *c = text; *c; c++)
+            if (*c != '\'')
+                copy[len++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
         n = rp__split_words(copy, word, 2);
     }
     const char *verb = n > 0 ? word[0] : "", *arg = n > 1 ? word[1] : "";

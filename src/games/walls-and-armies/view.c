@@ -766,6 +766,11 @@ void wa_render(const void *st, int viewer, FILE *out, bool color)
     }
     render_player(s, s->attacker ^ 1, viewer, out, color);
     render_player(s, s->attacker, viewer, out, color);
+    /* The three ways a wall is drawn mean nothing to a newcomer until said (issue 43). No
+     * real card in the key: a card name on the screen that the viewer may not know reads as
+     * a leak to anyone checking (tests/cli/leaks.py does). */
+    fprintf(out, "  (walls: [card] face up; (card) face down, seen by both players earlier; "
+                 "[##] face down, unseen)\n");
     if (s->nstacks)
         fprintf(out, "Stacks of %s:\n", wa_seat_name(s->attacker));
     for (int k = 0; k < s->nstacks; k++) {
