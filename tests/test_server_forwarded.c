@@ -60,12 +60,36 @@ static void test_malformed_forwarded_values_are_refused(void **state)
         assert_false(rs_forwarded_client(refused[i], out, sizeof out));
 }
 
+/* Issue 49, finding 11: limits count an IPv6 client by its /64 (one subscriber's network,
+ * where it may take any address), an IPv4 one by its address; text that is no address is its
+ * own key. */
+static void test_limits_count_an_ipv6_client_by_its_64(void **state)
+{
+    (void)state;
+    char a[64], b[64], c[64];
+    rs_addr_holder("2001:db8:1:2::1", a, sizeof a);
+    rs_addr_holder("2001:db8:1:2:ffff:1:2:3", b, sizeof b);
+    rs_addr_holder("2001:db8:1:3::1", c, sizeof c);
+    assert_string_equal(a, "2001:db8:1:2::/64");
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    rs_addr_holder("10.0.0.5", a, sizeof a);
+    rs_addr_holder("10.0.0.6", b, sizeof b);
+    assert_string_equal(a, "10.0.0.5");
+    assert_string_not_equal(a, b);
+    rs_addr_holder("::ffff:10.0.0.5", b, sizeof b); /* the same client over IPv6 */
+    assert_string_equal(a, b);
+    rs_addr_holder("?", a, sizeof a);
+    assert_string_equal(a, "?");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_addresses_parse_and_compare_by_value),
         cmocka_unit_test(test_forwarded_client_is_the_last_element),
         cmocka_unit_test(test_malformed_forwarded_values_are_refused),
+        cmocka_unit_test(test_limits_count_an_ipv6_client_by_its_64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

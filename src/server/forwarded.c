@@ -42,6 +42,20 @@ void rs_addr_format(const rs_addr *a, char *out, size_t size)
     snprintf(out, size, "%s", text);
 }
 
+void rs_addr_holder(const char *text, char *out, size_t size)
+{
+    rs_addr a;
+    if (!rs_addr_parse(text, &a)) {
+        snprintf(out, size, "%s", text);
+        return;
+    }
+    if (a.family == AF_INET6)
+        memset(a.bytes + 8, 0, 8);
+    char canonical[RS_ADDR_TEXT];
+    rs_addr_format(&a, canonical, sizeof canonical);
+    snprintf(out, size, "%s%s", canonical, a.family == AF_INET6 ? "/64" : "");
+}
+
 bool rs_forwarded_client(const char *header, char *out, size_t size)
 {
     const char *last = strrchr(header, ',');

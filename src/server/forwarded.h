@@ -25,6 +25,11 @@ bool rs_addr_equal(const rs_addr *a, const rs_addr *b);
 /* The address in its canonical text ("10.0.0.5", "2001:db8::1") into out (RS_ADDR_TEXT). */
 void rs_addr_format(const rs_addr *a, char *out, size_t size);
 
+/* The key one client's limits are counted under, from its address text: an IPv4 address whole,
+ * an IPv6 one by its /64 ("2001:db8:1:2::/64"): one subscriber's network, in which a client can
+ * take as many addresses as it likes. Text that is no address is its own key. */
+void rs_addr_holder(const char *text, char *out, size_t size);
+
 /* The client named by an X-Forwarded-For value: its last (rightmost) element, the one the
  * nearest proxy appended (any earlier ones came from the client and prove nothing). Written
  * canonically into out; false when that element is not one literal address, the value empty

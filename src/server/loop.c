@@ -13,6 +13,7 @@
 #include "challenge.h"
 #include "cluster.h"
 #include "fields.h"
+#include "forwarded.h"
 #include "grow.h"
 #include "log.h"
 #include "mine.h"
@@ -50,6 +51,7 @@ void rs_server_connect(rs_server *srv, uint64_t conn, const char *peer)
         return;
     c->id = conn;
     snprintf(c->peer, sizeof c->peer, "%s", peer ? peer : "?");
+    rs_addr_holder(c->peer, c->holder, sizeof c->holder);
     c->credits = srv->cfg.rate_messages;
     c->credits_at_us = rs_server_now_us(srv);
     if (!rs_idmap_put(&srv->conns, conn, c)) {

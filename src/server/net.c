@@ -201,8 +201,13 @@ static int64_t core_now_us(void)
 
 /* ---- per-address connection counts ---- */
 
+/* The count of connections from the client at `ip`, kept per holder (an IPv6 client by its
+ * /64, rs_addr_holder: it could otherwise take a fresh address for each connection). */
 static ip_count *ip_entry(const char *ip, bool create)
 {
+    char holder[sizeof net.ips[0].ip];
+    rs_addr_holder(ip, holder, sizeof holder);
+    ip = holder;
     for (size_t i = 0; i < net.num_ips; i++)
         if (strcmp(net.ips[i].ip, ip) == 0)
             return &net.ips[i];

@@ -27,6 +27,8 @@ void rs_server_config_default(rs_server_config *cfg)
     cfg->rate_window_ms = 20000;
     cfg->max_watch = 32;
     cfg->max_open_games = 10;
+    cfg->max_ai_games = 10;
+    cfg->max_ai_games_per_ip = 50;
     cfg->lease_ms = 3000;
     cfg->expire_ms = 1800000;
 }

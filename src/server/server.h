@@ -49,6 +49,9 @@ typedef struct rs_server_config {
                                     for a correspondence clock (challenge.c) */
     void (*notify)(void *ctx);   /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
+    /* Unfinished games against the computer one user, and everyone from one address (its /64
+     * for IPv6), may have created. */
+    int max_ai_games, max_ai_games_per_ip;
 } rs_server_config;
 
 /* Defaults: 60 s grace, 90-day tokens, 100 messages per 20 s, 32 watched games, 10 open

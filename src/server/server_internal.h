@@ -20,6 +20,8 @@ struct cJSON;
 typedef struct rs_conn {
     uint64_t id;
     char peer[64];
+    /* The key its address's limits count under (rs_addr_holder). */
+    char holder[64];
     bool greeted; /* said hello */
     int64_t user; /* 0 before hello */
     char name[RS_NAME_MAX + 1];

@@ -767,6 +767,41 @@ static int open_games_of(rs_server *srv, int64_t user)
     return n;
 }
 
+static bool has_ai_seat(const rs_seat_row *seats, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (seats[i].kind == RS_SEAT_AI)
+            return true;
+    return false;
+}
+
+/* A game against the computer costs the server a search at every one of its moves, and one
+ * left running costs memory until it expires: how many unfinished ones one user, and everyone
+ * from one address, may have created (docs/server.md, "Limits and defences"). Counted by this
+ * server alone: on a cluster each node holds its own. */
+static int check_ai_games(rs_server *srv, const rs_conn *c, rs_err *e)
+{
+    int by_user = 0, by_address = 0;
+    for (size_t i = 0; i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (!t || (t->row.status != RS_GAME_OPEN && t->row.status != RS_GAME_LIVE) ||
+            !has_ai_seat(t->row.seat, t->row.seats))
+            continue;
+        by_user += t->row.creator == c->user;
+        by_address += strcmp(t->creator_holder, c->holder) == 0;
+    }
+    if (by_user >= srv->cfg.max_ai_games)
+        return rs_fail(e, "too-many",
+                       "you have %d games against the computer going already: finish or "
+                       "resign one first",
+                       by_user);
+    if (by_address >= srv->cfg.max_ai_games_per_ip)
+        return rs_fail(e, "too-many",
+                       "%d games against the computer are going from your address already",
+                       by_address);
+    return 0;
+}
+
 static void reply_created(rs_server *srv, rs_conn *c, const rs_table *t, const cJSON *msg)
 {
     cJSON *m = message("created");
@@ -789,6 +824,7 @@ static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, 
         rs_table_free(t);
         return rs_fail(e, "server-error", "out of memory");
     }
+    snprintf(t->creator_holder, sizeof t->creator_holder, "%s", c->holder);
     rs_server_touch(srv, t, RS_GAME_OPEN);
     srv->lobby_dirty = true;
     reply_created(srv, c, t, msg);
@@ -828,6 +864,8 @@ static int h_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (open_games_of(srv, c->user) >= srv->cfg.max_open_games)
         return rs_fail(e, "too-many", "you have %d games waiting for players already",
                        srv->cfg.max_open_games);
+    if (has_ai_seat(s.seats, s.config.players) && check_ai_games(srv, c, e) < 0)
+        return -1;
     s.creator = c->user;
     return create_table(srv, c, &s, msg, NULL, e);
 }
@@ -930,6 +968,8 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         if (from->kind == RS_SEAT_HUMAN && from->user_id != c->user)
             to->kind = RS_SEAT_RESERVED;
     }
+    if (has_ai_seat(s.seats, n) && check_ai_games(srv, c, e) < 0)
+        return -1;
     rs_table *fresh = NULL;
     if (create_table(srv, c, &s, msg, &fresh, e) < 0 || !fresh)
         return -1;

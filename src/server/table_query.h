@@ -60,6 +60,9 @@ typedef struct rs_table {
     int64_t kept_since_us;             /* loaded, created, or last found kept by someone (expiry) */
     uint32_t remote_seats;             /* seats whose users watch it on another live server */
     int64_t published_user[RP_MAX_PLAYERS]; /* the users this server told the store watch it */
+    /* The creator's address key (rs_addr_holder), for the limits on games against the
+     * computer; not stored: "" once reloaded. */
+    char creator_holder[64];
 } rs_table;
 
 /* ---- queries (table_query.c) ---- */

@@ -106,7 +106,10 @@ async def main():
     args = arguments()
     checks = Checks()
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "23")))
-    server = Server(args.ramparts, extra=["--rate", "100000"]).start()
+    # Every combination is kept unfinished through the kill -9, most against the computer: more
+    # at once than one player may have by default (--max-ai-games; test_limits.py tests it).
+    server = Server(args.ramparts, extra=["--rate", "100000", "--max-ai-games", "100000",
+                                          "--max-ai-games-per-ip", "100000"]).start()
     try:
         me = await guest(server, "player")
         registered = await me.request({"t": "register", "name": "Everyone",
