@@ -167,31 +167,72 @@ static bool optional_game_id(const query_param *param, int64_t *id, rs_http_repl
     return false;
 }
 
+/* How many games one page of a list of /api/v1/games holds: a server with thousands of games
+ * answers in small pages (before=ID), never in one reply of megabytes. */
+#define GAMES_PAGE 50
+
+/* One game summary of a list, with the id it is ordered by (newest first). */
+typedef struct listed_game {
+    int64_t id;
+    const rs_table *table;  /* held here, or NULL */
+    const cJSON *announced; /* held by another server, as it announced it */
+} listed_game;
+
+static int newest_first(const void *a, const void *b)
+{
+    const int64_t x = ((const listed_game *)a)->id, y = ((const listed_game *)b)->id;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The open (or live) games with an id below `before` (0: any), newest first: the first page
+ * as an array under `key`, and whether more follow in `more.key`. */
+static void add_game_list(rs_server *srv, cJSON *o, cJSON *more, const char *key, bool open,
+                          int64_t before, int64_t now)
+{
+    const rs_game_status status = open ? RS_GAME_OPEN : RS_GAME_LIVE;
+    listed_game *games = malloc((srv->tables.cap + srv->listed.cap + 1) * sizeof *games);
+    size_t n = 0;
+    for (size_t i = 0; games && i < srv->tables.cap; i++) {
+        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
+        if (t && t->row.status == status && (!before || t->row.id < before))
+            games[n++] = (listed_game){t->row.id, t, NULL};
+    }
+    /* On a cluster, the games other servers hold (or none does), as last announced. */
+    for (size_t i = 0; games && i < srv->listed.cap; i++) {
+        const rs_listed *l = srv->listed.slots[i].key ? srv->listed.slots[i].value : NULL;
+        const int64_t id = (int64_t)srv->listed.slots[i].key;
+        if (l && l->open == open && !rs_server_table(srv, id) && (!before || id < before))
+            games[n++] = (listed_game){id, NULL, l->summary};
+    }
+    if (games)
+        qsort(games, n, sizeof *games, newest_first);
+    cJSON *list = cJSON_AddArrayToObject(o, key);
+    for (size_t i = 0; i < n && i < GAMES_PAGE; i++)
+        cJSON_AddItemToArray(list, games[i].table ? rs_table_summary(games[i].table, now)
+                                                  : cJSON_Duplicate(games[i].announced, true));
+    cJSON_AddBoolToObject(more, key, n > GAMES_PAGE);
+    free(games);
+}
+
 static cJSON *games_json(rs_server *srv, const char *status, int64_t before)
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON *more = cJSON_CreateObject();
     const bool all = !status[0];
-    int64_t now = rs_server_now_us(srv);
-    cJSON *open = all || strcmp(status, "open") == 0 ? cJSON_AddArrayToObject(o, "open") : NULL;
-    cJSON *live = all || strcmp(status, "live") == 0 ? cJSON_AddArrayToObject(o, "live") : NULL;
-    for (size_t i = 0; i < srv->tables.cap; i++) {
-        const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
-        if (t && open && t->row.status == RS_GAME_OPEN)
-            cJSON_AddItemToArray(open, rs_table_summary(t, now));
-        if (t && live && t->row.status == RS_GAME_LIVE)
-            cJSON_AddItemToArray(live, rs_table_summary(t, now));
+    const int64_t now = rs_server_now_us(srv);
+    if (all || strcmp(status, "open") == 0)
+        add_game_list(srv, o, more, "open", true, before, now);
+    if (all || strcmp(status, "live") == 0)
+        add_game_list(srv, o, more, "live", false, before, now);
+    if (all || strcmp(status, "finished") == 0) {
+        cJSON *finished = rs_store_finished_json(srv->store, 0, GAMES_PAGE + 1, before);
+        const bool further = cJSON_GetArraySize(finished) > GAMES_PAGE;
+        if (further)
+            cJSON_DeleteItemFromArray(finished, GAMES_PAGE);
+        cJSON_AddItemToObject(o, "finished", finished);
+        cJSON_AddBoolToObject(more, "finished", further);
     }
-    /* On a cluster, the games other servers hold (or none does), as last announced. */
-    for (size_t i = 0; i < srv->listed.cap; i++) {
-        const rs_listed *l = srv->listed.slots[i].key ? srv->listed.slots[i].value : NULL;
-        if (!l || rs_server_table(srv, (int64_t)srv->listed.slots[i].key))
-            continue;
-        cJSON *to = l->open ? open : live;
-        if (to)
-            cJSON_AddItemToArray(to, cJSON_Duplicate(l->summary, true));
-    }
-    if (all || strcmp(status, "finished") == 0)
-        cJSON_AddItemToObject(o, "finished", rs_store_finished_json(srv->store, 0, 50, before));
+    cJSON_AddItemToObject(o, "more", more);
     return o;
 }
 

@@ -3,7 +3,9 @@ One address once created 5,903 of them (each a search at every move and ~29 KB u
 expired). With `--max-ai-games 2 --max-ai-games-per-ip 3`: a player's third unfinished game
 against the computer is refused (`too-many`), as is a rematch that would make it; finishing
 one frees its place; a second guest from the same address (loopback here) is refused once the
-address holds three; games between people are not counted. A refusal creates nothing."""
+address holds three; games between people are not counted. A refusal creates nothing.
+And the same finding's 2.4 MB reply: GET /api/v1/games lists at most 50 games a list, newest
+first, paged with before=ID and told by `more`."""
 
 import asyncio
 
@@ -17,6 +19,34 @@ def against_ai():
 
 async def created_games(client):
     return [m["game"] for m in client.messages if m.get("t") == "created"]
+
+
+async def paged_lists(checks, server):
+    """60 open games: the list comes in pages of 50, newest first, and says when more follow."""
+    hosts = [await guest(server, f"host{i}") for i in range(6)]
+    for h in hosts:
+        for _ in range(10):
+            await h.request({"t": "create", "type": "danger-at-the-walls",
+                             "seats": ["me", "open"]}, "created")
+    ids = sorted((m["game"] for h in hosts for m in h.messages if m.get("t") == "created"),
+                 reverse=True)
+    status, first = server.http_json("/api/v1/games?status=open")
+    got = [g["game"] for g in first.get("open", [])]
+    checks.eq((status, got[:50]), (200, ids[:50]), "the first page: the 50 newest open games")
+    checks.eq(len(got), 50, "a page holds 50")
+    checks.eq(first.get("more"), {"open": True}, "more says that open games follow")
+    status, second = server.http_json(f"/api/v1/games?status=open&before={got[-1]}")
+    got2 = [g["game"] for g in second.get("open", [])]
+    checks.eq([i for i in got2 if i in ids], ids[50:], "before=ID: the next page")
+    checks.eq(got2, sorted(got2, reverse=True), "newest first on it too")
+    checks.eq(second.get("more"), {"open": False}, "and nothing after it")
+    status, everything = server.http_json("/api/v1/games")
+    checks.eq(sorted(everything.get("more", {})), ["finished", "live", "open"],
+              "every list says whether more follow")
+    checks.ok(len(everything.get("open", [])) <= 50 and len(everything.get("live", [])) <= 50,
+              "no list is longer than a page")
+    for h in hosts:
+        await h.close()
 
 
 async def main():
@@ -54,6 +84,7 @@ async def main():
         checks.eq(h3["t"], "created", "a game ended by one player frees the address's place")
         await a.close()
         await b.close()
+        await paged_lists(checks, server)
     finally:
         checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
     checks.finish()
