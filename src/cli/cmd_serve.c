@@ -379,6 +379,16 @@ static const serve_option OPTIONS[] = {
      .help = "unfinished games against the computer created from one address (an IPv6 "
              "client's /64)",
      .default_text = "default 50"},
+    {.name = "--http-rate",
+     .arg = "N",
+     .env = "RAMPARTS_HTTP_RATE",
+     .kind = OPT_INT,
+     .min = 0,
+     .max = 1000000,
+     .field = FIELD(net.http_rate),
+     .help = "HTTP requests one address may make per 20 s (/healthz aside; beyond: 429 with "
+             "Retry-After)",
+     .default_text = "default 600; 0: no limit"},
     {.name = "--max-per-ip",
      .arg = "N",
      .env = "RAMPARTS_MAX_PER_IP",
@@ -580,6 +590,7 @@ int rp_cmd_serve(int argc, char **argv)
     snprintf(o.net.host, sizeof o.net.host, "127.0.0.1");
     o.net.port = 8080;
     o.net.max_connections_per_ip = 64;
+    o.net.http_rate = 600;
     o.net.keepalive_s = RS_NET_KEEPALIVE_DEFAULT_S;
     if (!read_environment(&o))
         return RP_EXIT_USAGE;

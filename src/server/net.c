@@ -27,6 +27,7 @@
 #include "grow.h"
 #include "idmap.h"
 #include "log.h"
+#include "ratelimit.h"
 #include "loop.h"
 #include "store.h"
 
@@ -124,6 +125,7 @@ typedef struct net_state {
     uv_poll_t *listen_poll;
     int listen_fd; /* the core's socket being watched, or -1 */
     volatile sig_atomic_t *stop;
+    rs_rate_table *http_rate; /* HTTP requests per address (--http-rate), or NULL: no limit */
 } net_state;
 
 static net_state net; /* one server per process: lws callbacks reach it through here */
@@ -643,14 +645,16 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
  * LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE), with a policy that also
  * lets the client compile its engine's WebAssembly ('wasm-unsafe-eval': compiling only, no
  * eval of text), start its engine's Web Worker and service worker from the site's own files,
- * and read its web app manifest. HSTS with TLS only. */
+ * and read its web app manifest. connect-src 'self' covers the page's own WebSocket (ws: and
+ * wss: to the same host, CSP Level 3) and nothing else: `ws: wss:` let a script open one to
+ * any host (issue 49, finding 11). HSTS with TLS only. */
 static int add_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
 {
     static const char *const headers[][2] = {
         {"content-security-policy:",
          "default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; "
          "worker-src 'self'; manifest-src 'self'; font-src 'self'; style-src 'self'; "
-         "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
+         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
          "form-action 'self';"},
         {"x-content-type-options:", "nosniff"},
         {"x-xss-protection:", "1; mode=block"},
@@ -662,6 +666,32 @@ static int add_security_headers(struct lws *wsi, unsigned char **p, unsigned cha
             return 1;
     const char *hsts = net.cfg->tls_cert ? "max-age=15768000 ; includeSubDomains" : NULL;
     return add_header(wsi, "strict-transport-security:", hsts, p, end);
+}
+
+/* An address over its HTTP budget (--http-rate) is answered 429 with when to come back, and
+ * nothing is asked of the core: so that a client fetching the API in a loop cannot slow every
+ * player's game (issue 49: 4 such clients took WebSocket pings from 0.6 to 337 ms). /healthz is
+ * exempt: the proxy's health checks must always be answered. */
+static bool http_over_budget(struct lws *wsi, const char *path, rs_http_reply *r, char *retry,
+                             size_t size)
+{
+    if (!net.http_rate || strcmp(path, "/healthz") == 0)
+        return false;
+    char ip[64], holder[64];
+    client_address(wsi, ip, sizeof ip, false);
+    rs_addr_holder(ip, holder, sizeof holder);
+    int retry_s;
+    if (rs_rate_take(net.http_rate, holder, mono_us(NULL), &retry_s))
+        return false;
+    static char body[] = "{\"error\":\"rate-limited\",\"message\":\"too many requests from "
+                         "your address: wait a moment (Retry-After)\"}";
+    r->status = 429;
+    r->content_type = "application/json";
+    r->body = body;
+    r->body_static = true;
+    r->length = sizeof body - 1;
+    snprintf(retry, size, "%d", retry_s);
+    return true;
 }
 
 static int http_request(struct lws *wsi, session *s, const char *path)
@@ -676,8 +706,11 @@ static int http_request(struct lws *wsi, session *s, const char *path)
     copy_header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, if_none_match, sizeof if_none_match);
     const char *method = http_method(wsi);
     int64_t t0 = mono_us(NULL);
-    rs_server_http(net.server, method, path, query, &s->http.reply);
-    rs_http_reply_negotiate(&s->http.reply, accept_encoding, if_none_match);
+    char retry_after[16] = "";
+    if (!http_over_budget(wsi, path, &s->http.reply, retry_after, sizeof retry_after)) {
+        rs_server_http(net.server, method, path, query, &s->http.reply);
+        rs_http_reply_negotiate(&s->http.reply, accept_encoding, if_none_match);
+    }
     timed("an HTTP request", t0);
     rs_http_reply *r = &s->http.reply;
     s->http.active = true;
@@ -688,8 +721,9 @@ static int http_request(struct lws *wsi, session *s, const char *path)
         add_header(wsi, "cache-control:", cache, &p, end) ||
         add_header(wsi, "content-encoding:", r->content_encoding, &p, end) ||
         add_header(wsi, "vary:", r->vary_encoding ? "Accept-Encoding" : NULL, &p, end) ||
-        add_header(wsi, "etag:", r->etag, &p, end) || add_security_headers(wsi, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+        add_header(wsi, "etag:", r->etag, &p, end) ||
+        add_header(wsi, "retry-after:", retry_after, &p, end) ||
+        add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
         return 1;
     lws_callback_on_writable(wsi);
     return 0;
@@ -1136,6 +1170,8 @@ static void destroy_context(void)
     net.context = NULL;
     if (net.uv)
         stop_uv_loop();
+    free(net.http_rate);
+    net.http_rate = NULL;
 }
 
 /* SIGTERM: stop accepting, commit, close every WebSocket with 1001, then stop. */
@@ -1165,6 +1201,8 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     rs_frame_guard_attach();
     net.cfg = cfg;
     set_keepalive(cfg);
+    if (cfg->http_rate > 0 && (net.http_rate = malloc(sizeof *net.http_rate)))
+        rs_rate_init(net.http_rate, cfg->http_rate, 20 * 1000000);
     net.stop = stop;
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log_line);
     if (!listen_on_loop(cfg)) {

@@ -29,6 +29,7 @@ typedef struct rs_net_config {
     const char *allow_origins[RS_NET_MAX_ORIGINS]; /* more Origins allowed to open /ws */
     int num_allow_origins;
     int max_connections_per_ip;
+    int http_rate; /* HTTP requests one address may make per 20 s (/healthz aside); 0: any */
     /* Reverse proxies (HAProxy) whose X-Forwarded-For names the client (`--trusted-proxy`);
      * from any other peer the header is ignored. */
     rs_addr trusted_proxies[RS_MAX_TRUSTED_PROXIES];

@@ -150,7 +150,8 @@ def http_checks(checks, server, finished):
                   ("x-content-type-options", "x-frame-options", "referrer-policy",
                    "strict-transport-security")}
     checks.ok("default-src 'none'" in csp and "script-src 'self' 'wasm-unsafe-eval';" in csp
-              and "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp,
+              and "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp
+              and "connect-src 'self';" in csp and "ws:" not in csp,
               f"pages carry a strict Content-Security-Policy, WebAssembly compiling only: {csp}")
     checks.ok(others == {"x-content-type-options": "nosniff", "x-frame-options": "deny",
                          "referrer-policy": "no-referrer", "strict-transport-security": ""},

@@ -5,9 +5,13 @@ against the computer is refused (`too-many`), as is a rematch that would make it
 one frees its place; a second guest from the same address (loopback here) is refused once the
 address holds three; games between people are not counted. A refusal creates nothing.
 And the same finding's 2.4 MB reply: GET /api/v1/games lists at most 50 games a list, newest
-first, paged with before=ID and told by `more`."""
+first, paged with before=ID and told by `more`; and its unlimited HTTP: with `--http-rate 10`
+an address is answered 429 with Retry-After once past its budget, while /healthz, another
+address and the WebSocket are still served."""
 
 import asyncio
+import http.client
+import json
 
 from rsclient import Checks, Server, arguments, guest
 
@@ -49,6 +53,46 @@ async def paged_lists(checks, server):
         await h.close()
 
 
+def get(server, path, source="127.0.0.1"):
+    """(status, headers, body) of GET path from a loopback source address."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60,
+                                      source_address=(source, 0))
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        return r.status, dict(r.getheaders()), r.read().decode()
+    finally:
+        conn.close()
+
+
+async def http_budget(checks, args):
+    """Requests until the first 429 (the budget refills at 10 per 20 s: only a machine taking
+    2 s a request would never meet one in 1,000)."""
+    server = Server(args.ramparts, extra=["--http-rate", "10"]).start()
+    try:
+        statuses = []
+        for _ in range(1000):
+            status, headers, body = get(server, "/api/v1/types")
+            statuses.append(status)
+            if status == 429:
+                break
+        checks.eq(statuses[:10], [200] * 10, "a budget's worth of requests is answered")
+        checks.eq(statuses[-1], 429, "then the address is refused with 429")
+        checks.ok(int(headers.get("retry-after", headers.get("Retry-After", "0"))) >= 1,
+                  f"the refusal says when to come back: {headers}")
+        checks.eq(json.loads(body).get("error"), "rate-limited", "and why, as the API's errors do")
+        checks.eq(get(server, "/healthz")[0], 200, "the health check is never refused")
+        checks.eq(get(server, "/api/v1/types", source="127.0.0.2")[0], 200,
+                  "another address has its own budget")
+        player = await guest(server, "still-playing")
+        created = await player.request({"t": "create", "type": "castle-danger",
+                                        "seats": ["me", "open"]}, "created")
+        checks.eq(created["t"], "created", "the WebSocket is not an HTTP request")
+        await player.close()
+    finally:
+        checks.eq(server.stop(), 0, "the second server stops cleanly")
+
+
 async def main():
     args = arguments()
     checks = Checks()
@@ -87,6 +131,7 @@ async def main():
         await paged_lists(checks, server)
     finally:
         checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+    await http_budget(checks, args)
     checks.finish()
 
 
