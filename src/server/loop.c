@@ -29,6 +29,7 @@
 #define CHECKPOINT_FRAMES 2000 /* WAL pages (8 MB of 4 KiB pages) that call for a checkpoint */
 #define MAX_REFUSED 30         /* rate-limited messages in a row before the close */
 #define MAX_DEPTH 8            /* JSON nesting accepted in a message */
+#define TOO_DEEP "the message is nested too deep"
 /* The loop's housekeeping (rs_server_tick) runs at least this often. */
 #define HOUSEKEEPING_US 1000000ll
 
@@ -113,7 +114,7 @@ static const char *unreadable(const char *data, size_t len)
             in_string = true;
         } else if (ch == '{' || ch == '[') {
             if (++depth > MAX_DEPTH)
-                return "the message is nested too deep";
+                return TOO_DEEP;
         } else if (ch == '}' || ch == ']') {
             depth--;
         }
@@ -162,6 +163,23 @@ static bool check_request_id(const cJSON *msg, rs_err *e)
     return false;
 }
 
+/* What a refused message still says about the request it was, so that the refusal answers
+ * it: the message parsed, when it is an object whose "id" is valid, else NULL. A client that
+ * tagged a request waits for the reply with that id (docs/server-protocol.md). Bytes nested
+ * too deep are not parsed: the parser recurses. */
+static cJSON *readable_request(const char *data, size_t len, const char *why)
+{
+    if (strcmp(why, TOO_DEEP) == 0)
+        return NULL;
+    cJSON *msg = parse_message(data, len);
+    rs_err ignored;
+    if (cJSON_IsObject(msg) && cJSON_GetObjectItemCaseSensitive(msg, "id") &&
+        check_request_id(msg, &ignored))
+        return msg;
+    cJSON_Delete(msg);
+    return NULL;
+}
+
 static void refuse_for_rate(rs_server *srv, rs_conn *c, const rs_command *cmd, const cJSON *msg)
 {
     srv->stats.rate_limited++;
@@ -208,7 +226,9 @@ void rs_server_receive(rs_server *srv, uint64_t conn, const char *data, size_t l
     if (why) {
         c->credits -= 1;
         rs_fail(&e, "bad-json", "%s", why);
-        rs_server_error(srv, c, &e, NULL, NULL);
+        cJSON *request = readable_request(data, len, why);
+        rs_server_error(srv, c, &e, NULL, request);
+        cJSON_Delete(request);
         return;
     }
     cJSON *msg = parse_message(data, len);

@@ -38,20 +38,24 @@ async def burst(checks, server):
 
 async def nul_strings(checks, server):
     """A string cut at U+0000 would be another string: "goodpass\\u0000x" logging in as
-    "goodpass". Every message with one is refused, whatever the field."""
+    "goodpass". Every message with one is refused, whatever the field, and the refusal
+    carries the request's id."""
     c = await guest(server, "nul")
     reg = await c.request({"t": "register", "name": "Nulla", "password": "goodpass"},
                           "registered")
     checks.eq(reg["t"], "registered", "nul: an account to log in to")
+    # The refusal answers the request: a client waiting on the reply with its id would
+    # otherwise hang (issue 47; docs/server-protocol.md, "id").
     for text in ('{"t":"login","name":"Nulla","password":"goodpass\\u0000x","id":"a"}',
                  '{"t":"login","name":"Nul\\u0000la","password":"goodpass","id":"b"}',
-                 '{"t":"ping\\u0000x","id":"c"}'):
+                 '{"t":"ping\\u0000x","id":"c"}',
+                 '{"t":"login","name":"x","password":"a\\u0000b","id":7}',
+                 '{"t":"chat","text":"raw\x00byte","id":"e"}'):
         await c.send(text)
-        rid = json.loads(text.replace("\\u0000", ""))["id"]
+        rid = json.loads(text.replace("\\u0000", "").replace("\x00", ""))["id"]
         reply = await c.expect(lambda m, rid=rid: m.get("t") in ("error", "welcome", "pong"))
-        checks.eq((reply["t"], reply.get("code")), ("error", "bad-json"),
-                  f"nul: {text} is refused")
-        checks.ok(reply.get("id") is None or reply.get("id") == rid, "nul: no other reply")
+        checks.eq((reply["t"], reply.get("code"), reply.get("id")), ("error", "bad-json", rid),
+                  f"nul: {text!r} is refused with its id")
     other = await guest(server, "nul2")
     login = await other.request({"t": "login", "name": "Nulla", "password": "goodpass"},
                                 "welcome")
