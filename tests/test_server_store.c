@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <libpq-fe.h>
+#include <sqlite3.h>
 
 #include "store.h"
 
@@ -537,6 +538,87 @@ static void test_postgres_survives_reopen(void **state)
     rs_store_close(st);
 }
 
+/* The one value of a query on a connection of the test's own, as text (caller frees). */
+static char *postgres_value(const char *sql)
+{
+    PGconn *conn = PQconnectdb(postgres_address());
+    assert_int_equal(PQstatus(conn), CONNECTION_OK);
+    PGresult *r = PQexec(conn, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    char *value = strdup(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(conn);
+    return value;
+}
+
+static void assert_postgres_value(const char *sql, const char *expected)
+{
+    char *value = postgres_value(sql);
+    assert_string_equal(value, expected);
+    free(value);
+}
+
+/* PostgreSQL: the schema is versioned (issue 47). A fresh database is made at this server's
+ * version; one made before versions were kept (no schema_version, a column missing) is
+ * migrated by the first server to open it; a newer one is refused with a message that says
+ * so, and left as it was. */
+static void test_postgres_schema_versions(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_close(st);
+    assert_postgres_value("SELECT version FROM schema_version", "1");
+    postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until");
+    char err[256];
+    assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_close(st);
+    assert_postgres_value("SELECT version FROM schema_version", "1");
+    assert_postgres_value("SELECT count(*) FROM information_schema.columns"
+                          " WHERE table_name = 'games' AND column_name = 'lease_until'",
+                          "1");
+    postgres_exec("UPDATE schema_version SET version = 2");
+    assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_ERROR);
+    assert_null(st);
+    assert_non_null(strstr(err, "schema is version 2, newer than this server's (1)"));
+    assert_postgres_value("SELECT version FROM schema_version", "2");
+    postgres_exec("UPDATE schema_version SET version = 1");
+}
+
+/* PostgreSQL: neither a server starting nor a reconnection runs DDL on a database already at
+ * its version, so neither waits for (nor deadlocks with) the other servers' writes. Another
+ * session holds a writer's lock on games all along: ALTER TABLE games would need it
+ * exclusively (issue 47: "cannot set up the schema: deadlock detected"). */
+static void test_postgres_no_ddl_on_start_or_reconnection(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    PGconn *writer = PQconnectdb(postgres_address());
+    assert_int_equal(PQstatus(writer), CONNECTION_OK);
+    PQclear(PQexec(writer, "BEGIN; LOCK TABLE games IN ROW EXCLUSIVE MODE"));
+    rs_store *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_close(two);
+    postgres_exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                  " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                  " AND state <> 'idle in transaction'");
+    /* past the pause between reconnection attempts */
+    nanosleep(&(struct timespec){0, 600 * 1000 * 1000}, NULL);
+    rs_store_begin(st); /* the connection found lost: the next transaction reconnects */
+    rs_user u;
+    rs_store_user_find(st, "Nobody", &u);
+    rs_store_commit(st);
+    nanosleep(&(struct timespec){0, 600 * 1000 * 1000}, NULL);
+    int64_t user;
+    assert_int_equal(rs_store_begin(st), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "Fay", false, 0, &user), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    PQclear(PQexec(writer, "COMMIT"));
+    PQfinish(writer);
+    rs_store_close(st);
+}
+
 /* PostgreSQL: the connection lost mid-transaction. Nothing of the transaction is committed,
  * the error says the store is unavailable, and a later transaction reconnects. */
 static void test_postgres_connection_lost(void **state)
@@ -880,6 +962,66 @@ static void test_postgres_unreachable_is_refused(void **state)
     assert_non_null(strstr(err, "unavailable: cannot connect to PostgreSQL"));
 }
 
+static int sqlite_user_version(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    const int version = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return version;
+}
+
+static void sqlite_exec(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* SQLite keeps its schema's version in PRAGMA user_version (issue 47, as on PostgreSQL): a
+ * database at version 0 (made before versions were checked) is migrated, keeping its rows;
+ * a newer one is refused with a message that says so, and left as it was. */
+static void test_sqlite_schema_versions(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ramparts-store-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/server.db", dir);
+    rs_store *st;
+    char err[256];
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
+    rs_store_begin(st);
+    rs_store_meta_set(st, "alive_ms", 7);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+    assert_int_equal(sqlite_user_version(path), 1);
+    sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user;");
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
+    int64_t alive = 0;
+    assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
+    assert_int_equal(alive, 7);
+    rs_store_close(st);
+    assert_int_equal(sqlite_user_version(path), 1);
+    sqlite_exec(path, "PRAGMA user_version=2;");
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_ERROR);
+    assert_null(st);
+    assert_non_null(strstr(err, "schema is version 2, newer than this server's (1)"));
+    assert_int_equal(sqlite_user_version(path), 2);
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char file[300];
+        snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
+        unlink(file);
+    }
+    rmdir(dir);
+}
+
 static void test_unopenable_path_is_refused(void **state)
 {
     (void)state;
@@ -1002,10 +1144,13 @@ int main(void)
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_file_database_survives_reopen),
         cmocka_unit_test(test_unopenable_path_is_refused),
+        cmocka_unit_test(test_sqlite_schema_versions),
         cmocka_unit_test(test_sqlite_has_nobody_elsewhere),
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test(test_postgres_survives_reopen),
+        cmocka_unit_test(test_postgres_schema_versions),
+        cmocka_unit_test(test_postgres_no_ddl_on_start_or_reconnection),
         cmocka_unit_test(test_postgres_connection_lost),
         cmocka_unit_test(test_postgres_row_locks_do_not_wait),
         cmocka_unit_test(test_postgres_lease_fences_a_stale_token),

@@ -201,6 +201,17 @@ static bool set_trusted_proxies(serve_options *o, const char *value)
     return add_trusted_proxies(&o->net, value);
 }
 
+/* --sync full|normal: how the SQLite store syncs a commit (store_sqlite.h). */
+static bool set_sync(serve_options *o, const char *value)
+{
+    if (strcmp(value, "full") == 0 || strcmp(value, "normal") == 0) {
+        o->core.sync_normal = strcmp(value, "normal") == 0;
+        return true;
+    }
+    rp_cli_usage_error("serve", "--sync %s: expected full or normal", value);
+    return false;
+}
+
 static bool set_event_loop(serve_options *o, const char *value)
 {
     return parse_event_loop(value, &o->net.event_loop);
@@ -258,6 +269,15 @@ static const serve_option OPTIONS[] = {
      .help = "the store instead: sqlite:FILE, or a PostgreSQL server "
              "postgres://USER@HOST:PORT/DB (or its key=value form after postgres://?...; "
              "docs/cluster.md)"},
+    {.name = "--sync",
+     .arg = "MODE",
+     .env = "RAMPARTS_SYNC",
+     .kind = OPT_OWN,
+     .read = set_sync,
+     .help = "SQLite only: full syncs every commit, so an acknowledged move survives a power "
+             "cut; normal syncs at checkpoints: it survives the server being killed, but a "
+             "power cut may lose the last moves (docs/server.md)",
+     .default_text = "default full"},
     {.name = "--node",
      .arg = "NAME",
      .env = "RAMPARTS_NODE",

@@ -292,7 +292,9 @@ rs_server *rs_server_open(const rs_server_config *cfg, const rs_time_source *tim
     srv->time = *time;
     srv->out = *out;
     srv->deadlines_stale = true;
-    if (rs_store_open(&srv->store, cfg->db_path, err, err_size) != RS_STORE_OK) {
+    if (rs_store_open_synced(&srv->store, cfg->db_path,
+                             cfg->sync_normal ? RS_SYNC_NORMAL : RS_SYNC_FULL, err,
+                             err_size) != RS_STORE_OK) {
         free(srv);
         return NULL;
     }

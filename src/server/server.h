@@ -31,6 +31,7 @@ typedef struct rs_output {
 
 typedef struct rs_server_config {
     const char *db_path; /* ":memory:" for tests and fuzzing */
+    bool sync_normal;    /* SQLite: synchronous=NORMAL, not FULL (store_sqlite.h) */
     int ai_threads;      /* 0: jobs run only in rs_server_run_jobs_inline */
     int64_t ai_hard_ms;  /* > 0: the hard AI thinks this long a move against a person in an
                           * untimed game, instead of its iterations (0: its iterations) */

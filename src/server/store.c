@@ -18,12 +18,24 @@ static bool is_postgres_address(const char *address)
 
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size)
 {
+    return rs_store_open_synced(out, path, RS_SYNC_FULL, err, err_size);
+}
+
+int rs_store_open_synced(rs_store **out, const char *path, rs_store_sync sync, char *err,
+                         size_t err_size)
+{
     *out = NULL;
+    if (is_postgres_address(path) && sync != RS_SYNC_FULL) {
+        snprintf(err, err_size,
+                 "--sync normal is for the SQLite store: PostgreSQL always commits with "
+                 "synchronous_commit=on");
+        return RS_STORE_ERROR;
+    }
     if (is_postgres_address(path))
         return rs_store_pg_open(out, path, err, err_size);
     if (strncmp(path, "sqlite:", 7) == 0) /* the explicit form of --store */
         path += 7;
-    return rs_store_sqlite_open(out, path, err, err_size);
+    return rs_store_sqlite_open(out, path, sync, err, err_size);
 }
 
 /* Replaces the n bytes at text + at with "***" (out holds size bytes, NUL-terminated). */

@@ -26,6 +26,10 @@ struct cJSON;
 /* Open (creating and migrating) the database at path: a file, "sqlite:FILE", ":memory:"
  * (kept in memory), or a PostgreSQL address "postgres://..." / "postgresql://...". */
 int rs_store_open(rs_store **out, const char *path, char *err, size_t err_size);
+/* The same, saying how SQLite syncs a commit (rs_store_sync); PostgreSQL always commits with
+ * synchronous_commit=on, and refuses RS_SYNC_NORMAL. */
+int rs_store_open_synced(rs_store **out, const char *path, rs_store_sync sync, char *err,
+                         size_t err_size);
 void rs_store_close(rs_store *st);
 /* The address as a log line may show it: a password in a PostgreSQL address (user:secret@ or
  * password=secret) becomes "***"; any other address is copied as it is. */

@@ -24,8 +24,9 @@
 #define QUEUE_MAX 256 /* queued statements are sent at the latest when this many wait */
 
 /* The same tables as store_sqlite.c, in PostgreSQL's types; seeds and actions keep their
- * bits in a BIGINT. */
-static const char SCHEMA[] =
+ * bits in a BIGINT. Version 1 of the schema: the tables as they were before versions were
+ * kept, every statement IF NOT EXISTS so that a database made then takes it as it is. */
+static const char SCHEMA_V1[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS users(id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL,"
     " name_key TEXT NOT NULL UNIQUE, guest BOOLEAN NOT NULL, pwhash TEXT NOT NULL,"
@@ -103,10 +104,17 @@ static const char SCHEMA[] =
 #define SESSION_SETTINGS                                                                           \
     "SET client_min_messages = warning; SET synchronous_commit = on;"                              \
     " SET lock_timeout = '500ms'; SET idle_in_transaction_session_timeout = '3s';"
-/* Servers starting together must not create the tables at the same instant (CREATE ... IF
- * NOT EXISTS races in PostgreSQL): the schema is set up under a transaction-wide advisory
- * lock. */
-#define SCHEMA_LOCK "SELECT pg_advisory_xact_lock(72657374)"
+/* The schema's migrations, version i + 1 at index i: a database records the version it is
+ * at in schema_version, and the first server of a newer version runs each migration it lacks
+ * once, at its start, never on a reconnection (DDL takes locks on tables the other servers
+ * are writing: running it on every reconnection deadlocked them, issue 47). A new version
+ * appends a migration; none is ever edited. */
+static const char *const MIGRATIONS[] = {SCHEMA_V1};
+#define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
+/* Servers starting together migrate one at a time: under this session-wide advisory lock,
+ * the version read again once it is held. */
+#define MIGRATION_LOCK "SELECT pg_advisory_lock(72657374)"
+#define MIGRATION_UNLOCK "SELECT pg_advisory_unlock(72657374)"
 #define CHANNEL "ramparts"
 
 #define GAME_COLUMNS                                                                               \
@@ -235,8 +243,9 @@ static bool pg_unavailable(const rs_store *store)
     return pg->unavailable;
 }
 
-/* Connect (again): a fresh connection with the schema in place. Fails at once, without
- * blocking the loop, within RECONNECT_EVERY_MS of the last failed attempt. */
+/* Connect (again): a fresh connection with its session's settings; the schema is migrated
+ * once, at open, never here. Fails at once, without blocking the loop, within
+ * RECONNECT_EVERY_MS of the last failed attempt. */
 static int reconnect(rs_pg *pg, char *err, size_t err_size)
 {
     int64_t now = now_ms();
@@ -256,15 +265,91 @@ static int reconnect(rs_pg *pg, char *err, size_t err_size)
                  pg->conn ? PQerrorMessage(pg->conn) : "out of memory");
         return RS_STORE_ERROR;
     }
-    PGresult *r = PQexec(pg->conn, SESSION_SETTINGS);
-    PQclear(r);
-    PQclear(PQexec(pg->conn, "BEGIN; " SCHEMA_LOCK));
-    r = PQexec(pg->conn, SCHEMA);
-    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(PQexec(pg->conn, SESSION_SETTINGS));
+    return RS_STORE_OK;
+}
+
+/* ---- the schema's version ---- */
+
+/* Runs sql; false with "what: PostgreSQL's reason" in err. */
+static bool schema_exec(rs_pg *pg, const char *sql, const char *what, char *err, size_t err_size)
+{
+    PGresult *r = PQexec(pg->conn, sql);
+    const ExecStatusType status = PQresultStatus(r);
+    const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
     if (!ok)
-        snprintf(err, err_size, "cannot set up the schema: %s", PQresultErrorMessage(r));
+        snprintf(err, err_size, "%s: %s", what, PQresultErrorMessage(r));
     PQclear(r);
-    PQclear(PQexec(pg->conn, ok ? "COMMIT" : "ROLLBACK"));
+    return ok;
+}
+
+/* The version the database's schema is at (0: made before versions were kept, or empty);
+ * -1 with the reason in err. */
+static int schema_version_of(rs_pg *pg, char *err, size_t err_size)
+{
+    PGresult *r = PQexec(pg->conn, "SELECT to_regclass('schema_version') IS NOT NULL");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+        snprintf(err, err_size, "cannot read the schema's version: %s", PQresultErrorMessage(r));
+        PQclear(r);
+        return -1;
+    }
+    const bool kept = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!kept)
+        return 0;
+    r = PQexec(pg->conn, "SELECT coalesce(max(version), 0) FROM schema_version");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+        snprintf(err, err_size, "cannot read the schema's version: %s", PQresultErrorMessage(r));
+        PQclear(r);
+        return -1;
+    }
+    const int version = (int)strtol(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return version;
+}
+
+/* Migration to version `to` (from to - 1) in one transaction with its record in
+ * schema_version. */
+static bool migrate_to(rs_pg *pg, int to, char *err, size_t err_size)
+{
+    char what[64];
+    snprintf(what, sizeof what, "cannot migrate the schema to version %d", to);
+    char record[160];
+    snprintf(record, sizeof record,
+             "CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL);"
+             " DELETE FROM schema_version; INSERT INTO schema_version VALUES(%d)",
+             to);
+    if (!schema_exec(pg, "BEGIN", what, err, err_size))
+        return false;
+    if (schema_exec(pg, MIGRATIONS[to - 1], what, err, err_size) &&
+        schema_exec(pg, record, what, err, err_size) &&
+        schema_exec(pg, "COMMIT", what, err, err_size))
+        return true;
+    PQclear(PQexec(pg->conn, "ROLLBACK"));
+    return false;
+}
+
+/* Brings an older schema to this server's version, once, under the migration lock; refuses
+ * a newer one. Nothing is locked when the schema is already at this version. */
+static int migrate(rs_pg *pg, char *err, size_t err_size)
+{
+    int version = schema_version_of(pg, err, err_size);
+    if (version == SCHEMA_VERSION)
+        return RS_STORE_OK;
+    if (version < 0 || !schema_exec(pg, MIGRATION_LOCK, "cannot lock the schema", err, err_size))
+        return RS_STORE_ERROR;
+    version = schema_version_of(pg, err, err_size); /* another server may have migrated it */
+    bool ok = version >= 0;
+    if (version > SCHEMA_VERSION) {
+        snprintf(err, err_size,
+                 "the database's schema is version %d, newer than this server's (%d): a newer "
+                 "ramparts has migrated it; run that version",
+                 version, SCHEMA_VERSION);
+        ok = false;
+    }
+    for (int to = version + 1; ok && to <= SCHEMA_VERSION; to++)
+        ok = migrate_to(pg, to, err, err_size);
+    PQclear(PQexec(pg->conn, MIGRATION_UNLOCK));
     return ok ? RS_STORE_OK : RS_STORE_ERROR;
 }
 
@@ -588,7 +673,7 @@ int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_
         return RS_STORE_ERROR;
     }
     pg->base.ops = &PG_OPS;
-    if (reconnect(pg, err, err_size) != RS_STORE_OK) {
+    if (reconnect(pg, err, err_size) != RS_STORE_OK || migrate(pg, err, err_size) != RS_STORE_OK) {
         pg_close(&pg->base);
         return RS_STORE_ERROR;
     }

@@ -1,6 +1,6 @@
 /* store_sqlite.c — the storage interface (store.h) over SQLite, one backend of the table in
- * store_backend.h: WAL with synchronous=NORMAL (a commit survives the process being killed;
- * see docs/server.md), one writer connection owned by the service thread with every statement
+ * store_backend.h: WAL with synchronous=FULL by default (a commit survives a power cut) or
+ * NORMAL (it survives the process being killed; see docs/server.md), one writer connection owned by the service thread with every statement
  * prepared once and rebound per use, and a second connection only for passive checkpoints on
  * a worker thread. One server alone uses the file: it fills no shared operations. */
 #include <sqlite3.h>
@@ -12,9 +12,9 @@
 #include "store_backend.h"
 #include "store_sqlite.h"
 
-#define SCHEMA_VERSION 1
-
-static const char SCHEMA[] =
+/* Version 1 of the schema, every statement IF NOT EXISTS: a database made before versions
+ * were checked takes it as it is. */
+static const char SCHEMA_V1[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS users(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
     " name_key TEXT NOT NULL UNIQUE, guest INTEGER NOT NULL, pwhash TEXT,"
@@ -264,12 +264,70 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
+/* The schema's migrations, version i + 1 at index i, as in store_pg.c: the database keeps
+ * its version in PRAGMA user_version. A new version appends a migration; none is edited. */
+static const char *const MIGRATIONS[] = {SCHEMA_V1};
+#define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
+
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *s = NULL;
+    int version = -1;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        version = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return version;
+}
+
+/* Brings an older schema to this server's version, each migration once with its version in
+ * one transaction (BEGIN IMMEDIATE: the write lock keeps another process from migrating at
+ * the same time, and the version is read again under it); refuses a newer schema. */
+static int migrate(sqlite3 *db, char *err, size_t err_size)
+{
+    if (user_version(db) == SCHEMA_VERSION)
+        return RS_STORE_OK;
+    char *msg = NULL;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, err_size, "cannot migrate the schema: %s", msg ? msg : "?");
+        sqlite3_free(msg);
+        return RS_STORE_ERROR;
+    }
+    const int version = user_version(db);
+    bool ok = version >= 0 && version <= SCHEMA_VERSION;
+    if (version > SCHEMA_VERSION)
+        snprintf(err, err_size,
+                 "the database's schema is version %d, newer than this server's (%d): a newer "
+                 "ramparts has migrated it; run that version",
+                 version, SCHEMA_VERSION);
+    else if (version < 0)
+        snprintf(err, err_size, "cannot read the schema's version: %s", sqlite3_errmsg(db));
+    for (int to = version + 1; ok && to <= SCHEMA_VERSION; to++) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", to);
+        ok = sqlite3_exec(db, MIGRATIONS[to - 1], NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, pragma, NULL, NULL, &msg) == SQLITE_OK;
+        if (!ok)
+            snprintf(err, err_size, "cannot migrate the schema to version %d: %s", to,
+                     msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        msg = NULL;
+    }
+    if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return RS_STORE_OK;
+    if (ok)
+        snprintf(err, err_size, "cannot commit the schema's migration: %s", sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return RS_STORE_ERROR;
+}
+
 static void lite_close(rs_store *store);
 
 /* SQLITE_OPS, the table, is defined at the end of the file. */
 static const rs_store_ops SQLITE_OPS;
 
-int rs_store_sqlite_open(rs_store **out, const char *path, char *err, size_t err_size)
+int rs_store_sqlite_open(rs_store **out, const char *path, rs_store_sync sync, char *err,
+                         size_t err_size)
 {
     *out = NULL;
     sqlite_store *st = calloc(1, sizeof *st);
@@ -287,21 +345,23 @@ int rs_store_sqlite_open(rs_store **out, const char *path, char *err, size_t err
         return RS_STORE_ERROR;
     }
     sqlite3_busy_timeout(st->db, 5000);
-    const char *setup = memory ? "PRAGMA foreign_keys=ON;"
-                               : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                                 " PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=0;"
-                                 " PRAGMA journal_size_limit=67108864;";
+    char setup[256];
+    snprintf(setup, sizeof setup,
+             memory ? "PRAGMA foreign_keys=ON;"
+                    : "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;"
+                      " PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=67108864;",
+             sync == RS_SYNC_NORMAL ? "NORMAL" : "FULL");
     char *msg = NULL;
-    if (sqlite3_exec(st->db, setup, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(st->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
+    if (sqlite3_exec(st->db, setup, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, err_size, "cannot set up %s: %s", path, msg ? msg : "?");
         sqlite3_free(msg);
         lite_close(&st->base);
         return RS_STORE_ERROR;
     }
-    char pragma[64];
-    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d;", SCHEMA_VERSION);
-    sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+    if (migrate(st->db, err, err_size) != RS_STORE_OK) {
+        lite_close(&st->base);
+        return RS_STORE_ERROR;
+    }
     for (int i = 0; i < NUM_STATEMENTS; i++) {
         if (sqlite3_prepare_v3(st->db, STATEMENT_SQL[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {

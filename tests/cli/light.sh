@@ -42,6 +42,17 @@ for bad in 0 3601 2.5 soon; do
 done
 out=$(RAMPARTS_KEEPALIVE=0 timeout 60 "$RAMPARTS" serve --listen 127.0.0.1:0 2>&1)
 expect_match "RAMPARTS_KEEPALIVE=0 is refused the same way" "$out" "--keepalive 0: expected"
+# --sync takes full or normal (docs/server.md); normal is refused on PostgreSQL, which always
+# syncs its commits.
+out=$(timeout 60 "$RAMPARTS" serve --listen 127.0.0.1:0 --sync sometimes 2>&1)
+expect_match "serve --sync sometimes is refused, naming the choices" "$out" \
+  "--sync sometimes: expected full or normal"
+expect_status "serve --sync sometimes exits 2" 2 timeout 60 "$RAMPARTS" serve \
+  --listen 127.0.0.1:0 --sync sometimes
+out=$(timeout 60 "$RAMPARTS" serve --listen 127.0.0.1:0 --sync normal \
+  --store "postgresql:///x?host=/nonexistent-dir" 2>&1)
+expect_match "serve --sync normal on PostgreSQL is refused" "$out" \
+  "--sync normal is for the SQLite store"
 
 # A copy of the tool alone, without its helpers: serve and mpirun fail with exit 1 and say
 # what is missing; every other command still works.
