@@ -27,6 +27,7 @@ set(RP_TEST_COSTS
     cli_undo 12
     test_observation 10
     server_test_postgres 10
+    test_powercut 8
     server_test_protocol_doc 10
     server_test_pools 20
     server_test_pools_cluster 30
