@@ -89,6 +89,21 @@ static void reply_error(rs_http_reply *r, int status, const char *code, const ch
     reply_json(r, status, o);
 }
 
+void rs_http_starting(const char *path, const char *why, rs_http_reply *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    if (strcmp(path, "/healthz") != 0) {
+        reply_error(reply, 503, "starting", why);
+        return;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "ok", false);
+    cJSON_AddStringToObject(o, "server", "ramparts " RP_VERSION_STRING);
+    cJSON_AddNumberToObject(o, "protocol", RS_PROTOCOL_VERSION);
+    cJSON_AddStringToObject(o, "starting", why);
+    reply_json(reply, 503, o);
+}
+
 void rs_http_reply_free(rs_http_reply *reply)
 {
     if (!reply->body_static)

@@ -22,6 +22,10 @@ typedef struct rs_http_reply {
 } rs_http_reply;
 void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
                     rs_http_reply *reply);
+/* The reply to any request while the server is still starting (no rs_server yet: it waits
+ * for its database, `why`): 503, and on /healthz the JSON {"ok":false,"starting":why,...}
+ * that tells a load balancer to send it nothing yet (docs/server.md, "Starting"). */
+void rs_http_starting(const char *path, const char *why, rs_http_reply *reply);
 /* Fits a reply to the request's headers (either may be NULL or empty): an embedded file is
  * sent Brotli- or gzip-compressed when accept_encoding allows it, and a reply whose ETag
  * matches if_none_match becomes a bodiless 304. */

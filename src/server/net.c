@@ -43,6 +43,8 @@
 #define WS_PATH "/ws"
 #define SWEEP_SLICES 5   /* the keepalive sweep looks at a fifth of the connection slots a run */
 #define DRAIN_TICK_MS 20 /* while draining, libuv wakes this often to check the deadline */
+#define START_RETRY_FIRST_US 500000LL /* a database out of reach at start: first retry */
+#define START_RETRY_MAX_US 10000000LL /* and at most this long between two */
 
 typedef struct out_msg {
     struct out_msg *next;
@@ -111,6 +113,8 @@ typedef struct net_state {
     ip_count *ips;
     size_t num_ips, cap_ips;
     bool draining;
+    char starting[600]; /* while there is no server yet: what it waits for (/healthz says) */
+    lws_sorted_usec_list_t start_timer; /* wakes the loop for the next attempt to start */
     long long slow_callbacks, dropped_slow_clients;
     uint64_t *pending_closes; /* connections to close at the iteration's end (close_later) */
     size_t num_pending_closes, cap_pending_closes;
@@ -365,7 +369,7 @@ static void client_address(struct lws *wsi, char *out, size_t size, bool report)
 static unsigned int upgrade_refusal(struct lws *wsi, bool report)
 {
     char uri[64] = "", origin[300] = "", ip[64] = "";
-    if (net.draining)
+    if (net.draining || !net.server) /* shutting down, or still starting */
         return HTTP_STATUS_SERVICE_UNAVAILABLE;
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, WS_PATH) != 0) {
         rs_log("refused a WebSocket upgrade to %.40s: the socket is at %s", uri, WS_PATH);
@@ -708,7 +712,10 @@ static int http_request(struct lws *wsi, session *s, const char *path)
     int64_t t0 = mono_us(NULL);
     char retry_after[16] = "";
     if (!http_over_budget(wsi, path, &s->http.reply, retry_after, sizeof retry_after)) {
-        rs_server_http(net.server, method, path, query, &s->http.reply);
+        if (net.server)
+            rs_server_http(net.server, method, path, query, &s->http.reply);
+        else
+            rs_http_starting(path, net.starting, &s->http.reply);
         rs_http_reply_negotiate(&s->http.reply, accept_encoding, if_none_match);
     }
     timed("an HTTP request", t0);
@@ -984,6 +991,8 @@ static void watch_listen_fd(void)
 /* The iteration's end: what the other servers announced, commit, deliver, re-arm. */
 static void end_iteration(void)
 {
+    if (!net.server) /* still starting: nothing to commit or deliver */
+        return;
     int64_t start = mono_us(NULL);
     rs_server_listen(net.server);
     rs_server_flush(net.server);
@@ -1174,6 +1183,57 @@ static void destroy_context(void)
     net.http_rate = NULL;
 }
 
+static void on_start_timer(lws_sorted_usec_list_t *sul)
+{
+    (void)sul; /* only wakes the loop: start_server sees its deadline */
+}
+
+/* Serves HTTP (every request answered 503, /healthz saying why) for wait_us, or until a
+ * stop is asked. */
+static void serve_while_starting(int64_t wait_us)
+{
+    const int64_t deadline = mono_us(NULL) + wait_us;
+    lws_sul_schedule(net.context, 0, &net.start_timer, on_start_timer, wait_us);
+    if (net.uv) {
+        uv_signal_start(&net.on_term, on_stop_signal, SIGTERM);
+        uv_signal_start(&net.on_int, on_stop_signal, SIGINT);
+    }
+    while (!*net.stop && mono_us(NULL) < deadline && service_once())
+        ;
+    lws_sul_schedule(net.context, 0, &net.start_timer, on_start_timer, LWS_SET_TIMER_USEC_CANCEL);
+}
+
+/* The core, once its database can be reached: until then the server waits and tries again,
+ * 0.5 s after the first failure and twice as long after each (at most START_RETRY_MAX_US),
+ * logging each attempt and answering /healthz with 503 and why (a load balancer sends it
+ * nothing meanwhile). Any other failure (a schema newer than this server's, a file that
+ * cannot be opened) ends the start at once. 1: started; 0: stopped (SIGTERM) while
+ * waiting; -1: cannot start (logged). */
+static int start_server(rs_server_config *core, const rs_time_source *time, const rs_output *out)
+{
+    char err[512];
+    int64_t wait_us = START_RETRY_FIRST_US;
+    for (;;) {
+        net.server = rs_server_new(core, time, out, err, sizeof err);
+        if (net.server && net.starting[0])
+            rs_log("the database answered: started");
+        if (net.server)
+            return 1;
+        if (!strstr(err, "unavailable: ") || *net.stop) {
+            rs_log("cannot start: %s", err);
+            return -1;
+        }
+        snprintf(net.starting, sizeof net.starting, "waiting for the database: %s", err);
+        rs_log("cannot reach the database; trying again in %.1f s: %s", (double)wait_us / 1e6, err);
+        serve_while_starting(wait_us);
+        if (*net.stop) {
+            rs_log("stopped while waiting for the database");
+            return 0;
+        }
+        wait_us = wait_us * 2 > START_RETRY_MAX_US ? START_RETRY_MAX_US : wait_us * 2;
+    }
+}
+
 /* SIGTERM: stop accepting, commit, close every WebSocket with 1001, then stop. */
 static void drain(volatile sig_atomic_t *stop)
 {
@@ -1224,12 +1284,10 @@ int rs_net_run(const rs_net_config *cfg, rs_server_config *core, volatile sig_at
     }
 #endif
     rs_output out = {core_send, core_close, NULL};
-    char err[512];
-    net.server = rs_server_new(core, &time, &out, err, sizeof err);
-    if (!net.server) {
-        rs_log("cannot start: %s", err);
+    const int started = start_server(core, &time, &out);
+    if (started <= 0) {
         destroy_context();
-        return 1;
+        return started < 0 ? 1 : 0;
     }
     bool v6 = strchr(cfg->host, ':') != NULL;
     printf(v6 ? "listening on %s://[%s]:%d/\n" : "listening on %s://%s:%d/\n",

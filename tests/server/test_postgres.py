@@ -1,20 +1,25 @@
 """The server on PostgreSQL (--store postgres://..., docs/cluster.md), against a PostgreSQL
 server this test starts itself (pgserver.py): the store test suite (test_server_store) over
 PostgreSQL; games played through the real server, which is killed with kill -9 mid-game and
-restarted, losing no acknowledged move, every frame matching the referee; and PostgreSQL
+restarted, losing no acknowledged move, every frame matching the referee; PostgreSQL
 stopped under the running server: moves are refused with an error naming the store
-unavailable, never acknowledged, and accepted again once it is back. Skips (exit 77) only
-where PostgreSQL is not installed."""
+unavailable, never acknowledged, and accepted again once it is back; and a server started
+while PostgreSQL is down waits, answering /healthz 503 with why and refusing WebSocket
+upgrades with 503, then starts once PostgreSQL is up (issue 47). Skips (exit 77) only where
+PostgreSQL is not installed."""
 
 import asyncio
 import os
 import random
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 from pgserver import SKIP, PostgresServer
-from rsclient import Checks, Client, Server, arguments, guest, play_out, run_checker
+from rsclient import (Checks, Client, Server, arguments, guest, play_out, raw_upgrade,
+                      run_checker)
 
 
 async def play_fast(game, players, rng, acked):
@@ -123,6 +128,52 @@ async def postgres_down(checks, args, server, pg, alice, bob, rng):
                 "postgres-down")
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def waits_for_postgres(checks, args, pg):
+    """Issue 47: a server that cannot reach PostgreSQL at start does not exit: it waits and
+    tries again, answering /healthz with 503 and why (so HAProxy sends it nothing) and
+    refusing WebSocket upgrades with 503, and starts once PostgreSQL is up."""
+    pg.stop()
+    port = free_port()
+    server = Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address])
+    started = []
+    starter = threading.Thread(target=lambda: started.append(server.start(port)), daemon=True)
+    starter.start()
+    server.port = port
+    deadline = time.monotonic() + 120
+    status, health = None, {}
+    while time.monotonic() < deadline and starter.is_alive():
+        try:
+            status, health = server.http_json("/healthz")
+            if status == 503:
+                break
+        except OSError:
+            pass  # not listening yet
+        await asyncio.sleep(0.2)
+    checks.eq(status, 503, f"/healthz answers 503 while the database is out of reach: {health}")
+    checks.ok("waiting for the database" in health.get("starting", ""),
+              f"/healthz says what the server waits for: {health}")
+    checks.eq(health.get("ok"), False, "/healthz says not ok")
+    checks.eq(await raw_upgrade(port, "127.0.0.1"), 503,
+              "a WebSocket upgrade is refused with 503 while starting")
+    pg.start()
+    starter.join(180)
+    checks.ok(bool(started), "the server started once PostgreSQL was back")
+    if started:
+        status, health = server.http_json("/healthz")
+        checks.eq((status, health.get("ok")), (200, True), "/healthz is 200 and ok once started")
+        c = await guest(server, "late")
+        checks.ok(c.user is not None, "a client is served once started")
+        await c.close()
+        checks.ok("trying again in" in server.log(), "the log says it waits and tries again")
+        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+
+
 async def main():
     args = arguments()
     try:
@@ -140,6 +191,7 @@ async def main():
         await postgres_down(checks, args, server, pg, alice, bob, rng)
         checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
         checks.ok(not os.path.exists(server.db), "nothing was written to the SQLite default")
+        await waits_for_postgres(checks, args, pg)
     finally:
         pg.destroy()
     checks.finish()
