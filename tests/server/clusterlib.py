@@ -49,6 +49,14 @@ def missing_component():
     return None
 
 
+def skip_without_cluster():
+    """Exit 77 (ctest: skipped) where a cluster cannot start: a component not installed."""
+    why = missing_component()
+    if why:
+        print(f"SKIP: {why}")
+        sys.exit(SKIP)
+
+
 class Cluster:
     def __init__(self, binary, nodes=3, extra=(), front_port=0, lease_s=2):
         assert 1 <= nodes <= MAX_NODES
@@ -79,6 +87,16 @@ class Cluster:
             os.makedirs(workdir)
             self.nodes.append(Server(self.binary, workdir=workdir,
                                      extra=self.node_args(name)).start())
+        self.start_haproxy()
+        def all_up():
+            if self.haproxy.poll() is not None:
+                raise RuntimeError(f"HAProxy exited: {open(self.haproxy_log.name).read()}")
+            return all(self.state(i) == "UP" for i in range(self.count))
+        wait_for(all_up, "HAProxy sees every node up")
+        return self
+
+    def start_haproxy(self):
+        """HAProxy with deploy/haproxy.cfg in front of the nodes' ports (running or not)."""
         env = dict(os.environ, RAMPARTS_FRONT=f"127.0.0.1:{self.front_port}",
                    RAMPARTS_HAPROXY_ADMIN=self.admin)
         for i in range(MAX_NODES):  # unused slots point at a closed port: always down
@@ -87,12 +105,8 @@ class Cluster:
         self.haproxy_log = open(os.path.join(self.dir, "haproxy.log"), "a")
         self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", HAPROXY_CFG], env=env,
                                         stdout=self.haproxy_log, stderr=self.haproxy_log)
-        def all_up():
-            if self.haproxy.poll() is not None:
-                raise RuntimeError(f"HAProxy exited: {open(self.haproxy_log.name).read()}")
-            return all(self.state(i) == "UP" for i in range(self.count))
-        wait_for(all_up, "HAProxy sees every node up")
-        return self
+        wait_for(lambda: os.path.exists(self.admin) and self.state(0) is not None,
+                 "HAProxy answers on its admin socket")
 
     def stop(self):
         """SIGTERM to every node (their exit statuses), then HAProxy and PostgreSQL."""
@@ -106,6 +120,12 @@ class Cluster:
             self.haproxy = None
         self.pg.destroy()
         return statuses
+
+    def destroy_showing_logs(self):
+        """After a failure: each node's log tail on stderr, then everything killed."""
+        for n in self.nodes:
+            print(f"--- {n.log_path} tail:\n{n.log()[-3000:]}", file=sys.stderr)
+        self.destroy()
 
     def destroy(self):
         for n in self.nodes:
