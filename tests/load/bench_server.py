@@ -14,7 +14,8 @@ and every frame of every finished game against the referee (BENCH_CHECK caps the
 games checked; 0, the default, checks them all). Sizes: environment
 BENCH_IDLE (5000), BENCH_GAMES (1000), BENCH_RATE (500), BENCH_SECONDS (30), BENCH_SAT (200),
 BENCH_STALLED (50), BENCH_CHECK (0: all); BENCH_EVENT_LOOP (auto) is the server's
---event-loop (poll: libwebsockets' own loop, for comparison)."""
+--event-loop (poll: libwebsockets' own loop, for comparison); BENCH_SYNC (full) its --sync
+(normal: SQLite syncs only at checkpoints, for the cost of syncing every commit)."""
 import json
 import os
 import signal
@@ -51,10 +52,12 @@ def main():
     work = tempfile.mkdtemp(prefix="ramparts-bench-")
     server = Server(args.ramparts, workdir=work,
                     extra=["--rate", "100000", "--max-per-ip", "100000", "--quiet", "--event-loop",
-                           os.environ.get("BENCH_EVENT_LOOP", "auto")]).start()
+                           os.environ.get("BENCH_EVENT_LOOP", "auto"),
+                           "--sync", os.environ.get("BENCH_SYNC", "full")]).start()
     time.sleep(1)
     rss0 = rss_kb(server.proc.pid)
     rows = [("server event loop", os.environ.get("BENCH_EVENT_LOOP", "auto")),
+            ("SQLite sync (--sync)", os.environ.get("BENCH_SYNC", "full")),
             ("open-file limit", f"{limit}"), ("load average before", load_average())]
 
     holder = run_loadgen(args.loadgen, server.port, ["--idle", idle, "--duration", 0], hold=True)
