@@ -702,12 +702,26 @@ static void pg_close(rs_store *store)
 
 /* BEGIN waits in the queue: it goes with the transaction's first statement, and a
  * transaction that writes nothing costs no round trip at all. */
+/* Whether the session ended while the connection sat idle between transactions (the server
+ * cut it, by pg_terminate_backend or a restart, and said so on the socket): reads what waits
+ * there, without blocking. Found before a transaction sends anything, the connection is
+ * opened again at once and the transaction goes on (issue 47: a cut session cost a failed
+ * commit); found later, the transaction fails. Twice: the first read may take only the
+ * server's last message, the second the end of the stream. */
+static void notice_idle_loss(rs_pg *pg)
+{
+    for (int i = 0; i < 2 && pg->conn && !pg->lost; i++)
+        if (!PQconsumeInput(pg->conn) || PQstatus(pg->conn) != CONNECTION_OK)
+            pg->lost = true;
+}
+
 static int pg_begin(rs_store *store)
 {
     rs_pg *pg = (rs_pg *)store;
     if (pg->in_transaction)
         return RS_STORE_OK;
     drop_queue(pg);
+    notice_idle_loss(pg);
     if (!ready_to_send(pg, "begin"))
         return RS_STORE_ERROR;
     if (!enqueue(pg, "BEGIN", NULL, "begin"))
