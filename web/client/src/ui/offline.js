@@ -12,6 +12,7 @@ import { BoardGuard } from './table.js';
 import { Explanations } from './rules.js';
 import { EventLog, MoveInput } from './parts.js';
 import { SeatMark, seatClass } from './seats.js';
+import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 
 const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
 
@@ -92,7 +93,10 @@ function OfflineTable({ s }) {
   const snap = /** @type {import('../offline/session.js').Snapshot} */ (st.snap);
   const info = snap.info;
   const Board = boardFor(info.game);
-  const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending;
+  // The move list's ply shown (null: the game as it stands); the board takes no move meanwhile.
+  const [at, go] = useBrowse(st.frames, !info.over);
+  const past = at === null ? null : frameAt(st.frames, at);
+  const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending && !past;
   const seats = info.seats.map((/** @type {any} */ x) => ({ ...x, kind: x.who === 'human' ? 'human' : 'ai', level: x.who }));
   const g = useMemo(() => ({ log: st.log, snap: { seats } }), [st.log, info]);
   const [confirmResign, setConfirmResign] = useState(false);
@@ -102,7 +106,7 @@ function OfflineTable({ s }) {
     : myTurn ? 'Your turn.' : `${info.seats[info.to_move].seat_name} (computer) is thinking…`;
   return html`<div class=${`table-page game-${info.game}`} data-testid="table" data-offline="yes" data-ply=${info.moves}
       data-status=${info.over ? 'over' : 'live'} data-my-turn=${myTurn ? 'yes' : 'no'} data-queued=${st.queued}
-      data-thinking=${st.thinking ? 'yes' : 'no'}>
+      data-thinking=${st.thinking ? 'yes' : 'no'} data-shown-ply=${past ? past.ply : info.moves}>
     <header class="table-head">
       <h1>${info.title} <span class="muted">offline</span></h1>
       <ol class="seats" aria-label="Players">${seats.map((/** @type {any} */ x) => html`<li key=${x.seat}
@@ -117,10 +121,14 @@ function OfflineTable({ s }) {
     <div class="table-body">
       <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h">
         <h2 id="board-h" class="sr-only">Board</h2>
-        <${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
+        ${past && html`<${BrowsingLine} at=${past.ply} last=${info.moves} />`}
+        ${past ? html`<${BoardGuard} key=${`past-${past.ply}`} Board=${Board} view=${past.view} legal=${null} you=${snap.you}
+          seats=${seats} send=${() => {}} status=${'live'}
+          last=${past.ply > 0 && past.events && past.events.length ? { seat: past.seat ?? null, events: past.events } : null} />`
+        : html`<${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
           send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'}
-          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />
+          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />`}
         <${Explanations} game=${info.game} />
       </section>
       <aside class="side">
@@ -140,6 +148,9 @@ function OfflineTable({ s }) {
           <a class="button" href=${recordUrl} download=${`${info.game}-offline.record`} data-testid="offline-record">Record</a>
           <button type="button" data-testid="offline-new" onClick=${() => s.leave()}>New game</button>
         </div>
+        <${MoveList} type=${info.game} frames=${st.frames} at=${at} go=${go} live=${!info.over}
+          note=${st.resumed ? 'The moves before this game was resumed are not listed.' : ''}
+          seatName=${(/** @type {number} */ seat) => (info.seats[seat] ? info.seats[seat].seat_name : `Seat ${seat + 1}`)} />
         <${EventLog} g=${g} />
       </aside>
     </div>
