@@ -227,9 +227,11 @@ static int judge(review *r, size_t i, size_t ply, rp_action played, cJSON *previ
     } else {
         cJSON_AddNullToObject(d, "after"); /* never tried by the search (a tiny budget) */
     }
-    r->game->action_to_text(&r->st, best, text, sizeof text);
-    cJSON_AddStringToObject(d, "best", text);
     best_words(r, best, seed, words, sizeof words);
+    /* its notation in a world drawn from the seat's view: the seat's own move, named alike in
+     * every world it cannot tell apart */
+    r->game->action_to_text(&r->world, best, text, sizeof text);
+    cJSON_AddStringToObject(d, "best", text);
     cJSON_AddStringToObject(d, "best_text", words);
     cJSON_AddNumberToObject(d, "best_chances", before);
     const double drop = mine ? before - rounded(mine->returns[r->seat] / mine->visits) : 0;
