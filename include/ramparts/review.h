@@ -27,9 +27,10 @@ typedef struct rp_review_opts {
     void *progress_arg;
 } rp_review_opts;
 
-/* The review's budget per decision for a game when none is given (a few thousand iterations:
- * docs/ai.md gives the time per game), as search parameters. */
-RP_EXTERN const char *rp_review_default_budget(const rp_game *game);
+/* The review's budget per decision at a level of a game when none is given, as search
+ * parameters after the level's own: "" (the level's own budget) or a cap on its iterations
+ * where that is larger, so a whole game's review takes seconds (docs/ai.md). */
+RP_EXTERN const char *rp_review_default_budget(const rp_game *game, const char *level);
 
 /* The mark a drop in winning chances earns: "inaccuracy", "mistake", "blunder", or NULL. */
 RP_EXTERN const char *rp_review_mark(double drop);

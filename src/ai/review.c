@@ -31,10 +31,23 @@ typedef struct review {
     cJSON *last; /* the last entry of plies, or NULL */
 } review;
 
-const char *rp_review_default_budget(const rp_game *game)
+/* The most iterations a decision gets by default: the hard level's own budget where it is
+ * smaller, so a whole game's review takes seconds (docs/ai.md, "Reviews"). */
+#define REVIEW_ITERS_CAP 10000
+#define REVIEW_CAP_TEXT "iters=10000"
+
+const char *rp_review_default_budget(const rp_game *game, const char *level)
 {
-    (void)game;
-    return "iters=3000";
+    static const char *const levels[] = {"easy", "medium", "hard"};
+    for (int k = 0; k < 3; k++) {
+        const char *own = game->ai_levels[k];
+        if (strcmp(level, levels[k]) != 0)
+            continue;
+        if (!own || strncmp(own, "iters=", 6) != 0)
+            return ""; /* the generic budgets are all below the cap */
+        return strtol(own + 6, NULL, 10) > REVIEW_ITERS_CAP ? REVIEW_CAP_TEXT : "";
+    }
+    return "";
 }
 
 const char *rp_review_mark(double drop)
@@ -294,8 +307,6 @@ static int search_spec(const rp_game *game, const rp_review_opts *opts, char *sp
 {
     static const char *const levels[] = {"easy", "medium", "hard"};
     const char *level = opts->level && *opts->level ? opts->level : "hard";
-    const char *budget =
-        opts->budget && *opts->budget ? opts->budget : rp_review_default_budget(game);
     int index = -1;
     for (int k = 0; k < 3; k++)
         if (strcmp(level, levels[k]) == 0)
@@ -303,9 +314,11 @@ static int search_spec(const rp_game *game, const rp_review_opts *opts, char *sp
     if (index < 0)
         return rp_fail(err, RP_EINVAL, "the review's level must be easy, medium or hard, not '%s'",
                        level);
-    snprintf(spec, size, "%s:%s", level, budget);
-    const char *own = game->ai_levels[index];
-    snprintf(params, params_size, "%s%s%s", own ? own : "", own ? "," : "", budget);
+    const char *budget =
+        opts->budget && *opts->budget ? opts->budget : rp_review_default_budget(game, level);
+    const char *own = game->ai_levels[index] ? game->ai_levels[index] : "";
+    snprintf(spec, size, "%s%s%s", level, *budget ? ":" : "", budget);
+    snprintf(params, params_size, "%s%s%s", own, *own && *budget ? "," : "", budget);
     return RP_OK;
 }
 
