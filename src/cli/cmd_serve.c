@@ -323,6 +323,14 @@ static const serve_option OPTIONS[] = {
      .help = "the hard AI thinks MS milliseconds a move against a person in an untimed game "
              "instead of its iterations",
      .default_text = "default 0: its iterations"},
+    {.name = "--review-budget",
+     .arg = "PARAMS",
+     .env = "RAMPARTS_REVIEW_BUDGET",
+     .kind = OPT_TEXT,
+     .field = FIELD(core.review_budget),
+     .help = "search parameters of each decision of a review, after the hard level's (e.g. "
+             "iters=2000)",
+     .default_text = "default: the review's own, docs/review.md"},
     {.name = "--grace",
      .arg = "SECONDS",
      .env = "RAMPARTS_GRACE",
