@@ -241,6 +241,13 @@ static void test_marks_follow_the_thresholds_and_chance_is_luck(void **state)
         assert_non_null(doc);
         assert_string_equal(cJSON_GetObjectItemCaseSensitive(doc, "type")->valuestring, game->id);
         check_entries(doc, 0, rp_match_players(m), &marked, &luck);
+        /* the chart's first point: the chances before the first move, when it is the seat's */
+        const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "plies"), 0);
+        const cJSON *start = cJSON_GetObjectItemCaseSensitive(doc, "start_chances");
+        if (number(first, "actor") == 0)
+            assert_int_equal(cJSON_GetArraySize(start), rp_match_players(m));
+        else
+            assert_null(start);
         cJSON_Delete(doc);
         free(text);
         rp_match_free(m);

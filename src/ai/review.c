@@ -27,7 +27,7 @@ typedef struct review {
     rp_state st;
     rp_state world; /* a world drawn from the seat's view (best_words) */
     rp_search_edge edges[RP_MAX_LEGAL];
-    cJSON *plies;
+    cJSON *doc, *plies;
     cJSON *last; /* the last entry of plies, or NULL */
 } review;
 
@@ -226,6 +226,8 @@ static int judge(review *r, size_t i, size_t ply, rp_action played, cJSON *previ
         return RP_OK; /* no iteration ran: nothing to say */
     if (previous && !cJSON_GetObjectItemCaseSensitive(previous, "chances"))
         cJSON_AddItemToObject(previous, "chances", chances_array(r, top));
+    else if (!previous) /* the seat moves first: its chances at the start, for a chart */
+        cJSON_AddItemToObject(r->doc, "start_chances", chances_array(r, top));
     const double before = rounded(top->returns[r->seat] / top->visits);
     cJSON *d = cJSON_CreateObject();
     char text[RP_ACTION_TEXT], words[1024];
@@ -390,6 +392,7 @@ char *rp_review_json(const rp_match *m, int seat, const rp_review_opts *opts, rp
     char *text = NULL;
     if (rp_ai_create(game, spec, 1, &r->ai, err) == RP_OK) {
         cJSON *doc = review_header(r, opts->level && *opts->level ? opts->level : "hard", params);
+        r->doc = doc;
         r->plies = cJSON_AddArrayToObject(doc, "plies");
         if (review_all(r, opts, err) == RP_OK) {
             text = cJSON_PrintUnformatted(doc);
