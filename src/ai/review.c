@@ -230,7 +230,7 @@ static int judge(review *r, size_t i, size_t ply, rp_action played, cJSON *previ
         cJSON_AddItemToObject(r->doc, "start_chances", chances_array(r, top));
     const double before = rounded(top->returns[r->seat] / top->visits);
     cJSON *d = cJSON_CreateObject();
-    char text[RP_ACTION_TEXT], words[1024];
+    char text[RP_ACTION_TEXT] = "", words[1024];
     rp_match_move_text(r->m, i, r->seat, text, sizeof text, NULL);
     cJSON_AddStringToObject(d, "move", text);
     const cJSON *said = cJSON_GetObjectItemCaseSensitive(entry, "text");
