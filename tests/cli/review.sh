@@ -57,4 +57,8 @@ head -n 20 "$tmp/dw.rec" | sed -e 's/^\[seat 0 random\]/[seat 0 human]/' -e '/^\
 expect_status "review an unfinished game for the human" 0 "$RAMPARTS" review "$tmp/live.rec" --seat 0 --budget iters=100
 expect_status "review an unfinished game for the AI" 1 "$RAMPARTS" review "$tmp/live.rec" --seat 1
 expect_match "review says why not" "$("$RAMPARTS" review "$tmp/live.rec" --seat 1 2>&1)" "the game is not over"
+# The server checks its review budget when it starts: a bad one would fail every review.
+expect_status "serve --review-budget iters=x exits 2" 2 "$RAMPARTS" serve --review-budget iters=x --db "$tmp/s.db"
+expect_match "serve names the bad budget" "$("$RAMPARTS" serve --review-budget banana=1 --db "$tmp/s.db" 2>&1)" \
+  "--review-budget banana=1: AI 'hard' has no parameter 'banana'"
 finish
