@@ -26,6 +26,9 @@ set(RP_TEST_COSTS
     cli_leaks 15
     cli_undo 12
     test_observation 10
+    test_review 3
+    cli_review 6
+    server_test_review 15
     server_test_postgres 10
     server_test_protocol_doc 10
     server_test_pools 20
