@@ -232,36 +232,18 @@ export class Client {
     const held = old ? old.history.filter((f) => f.ply < m.ply) : [];
     let from = 0;
     while (from < held.length && held[from].ply === from) from++;
-    if (from < m.ply) this.loadHistory(m.game, from);
+    if (from < m.ply && m.status !== 'open') this.loadHistory(m.game, from);
     else this.setGame(m.game, { historyLoading: false });
   }
 
   /**
-   * The moves so far as this viewer saw them (issue 42): a live game's from the server's
-   * `history` (at most 100 frames a reply, asked again while `more`), a finished one's from the
-   * replay API as this page's seat (or a spectator). Each frame is the viewer's own view then.
+   * The moves so far as this viewer saw them (issue 42), from the server's `history` (live or
+   * finished; at most 100 frames a reply, asked again while `more`): each frame is this
+   * viewer's own view after that ply, as it was sent then.
    * @param {number} game @param {number} from
    */
   loadHistory(game, from) {
-    const g = this.state.games[game];
-    if (!g || g.snap.status === 'open') {
-      if (g) this.setGame(game, { historyLoading: false });
-      return;
-    }
-    if (g.snap.status === 'over' && from === 0) {
-      this.loadReplayFrames(game, g.snap.you);
-      return;
-    }
     this.transport.request({ t: 'history', game, from }).then((m) => this.historyReply(game, m));
-  }
-
-  /** @param {number} game @param {number|null|undefined} you */
-  loadReplayFrames(game, you) {
-    const viewer = you === null || you === undefined ? 'spectator' : String(you);
-    fetch(`/api/v1/games/${game}/replay?viewer=${viewer}`)
-      .then((r) => r.json().then((j) => ({ ok: r.ok, j })))
-      .then(({ ok, j }) => this.historyReply(game, ok ? { t: 'history', frames: j.frames, more: false } : { t: 'error', message: j.message }))
-      .catch((e) => this.historyReply(game, { t: 'error', message: String(e) }));
   }
 
   /** @param {number} game @param {Message} m */

@@ -29,8 +29,8 @@ const STEP_TIMEOUT = Number(process.env.STEP_TIMEOUT || 120000);
 // The player's own moves before the list is stepped through live, and before resigning.
 const MOVES_BEFORE_RELOAD = 3;
 const MOVES_IN_ALL = 6;
-// The checker's number for a spectator.
-const SPECTATOR = -1;
+// The checker's number for a spectator (server_frames_check, as browser.mjs).
+const SPECTATOR = -2;
 
 let passed = 0;
 let failed = 0;
@@ -200,6 +200,18 @@ function secretsByPly(recordPath, viewer) {
   return s.stdout.trim().split('\n').map((l) => new Set(l.split(' ').slice(1).filter((w) => w && w !== '?')));
 }
 
+/** How many times the board at a ply stepped to shows a name secret to the viewer at that very
+ * ply (the first few are printed). @param {any[]} steps @param {Set<string>[]} secrets @param {string} label */
+function boardLeaks(steps, secrets, label) {
+  let leaks = 0;
+  for (const s of steps) {
+    for (const name of secrets[s.ply] || []) {
+      if (nameRe(name).test(s.board) && leaks++ < 5) console.error(`  ${label}: the board at ply ${s.ply} shows the secret '${name}'`);
+    }
+  }
+  return leaks;
+}
+
 /** @param {string} name */
 function nameRe(name) {
   return new RegExp(`(^|[^A-Za-z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_-])`);
@@ -279,6 +291,7 @@ async function axe(page, label) {
 }
 
 async function shots(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(OUT, `${name}-1280x800.png`), animations: 'disabled' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(OUT, `${name}-390x844.png`), fullPage: true, animations: 'disabled' });
@@ -295,14 +308,14 @@ async function liveAndFinished(browser, server, type, first) {
   await me.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const id = Number(/#\/game\/(\d+)/.exec(me.page.url())[1]);
   me.viewer = lastState(me, id).you;
-  let made = await playTurns(me, id, MOVES_BEFORE_RELOAD, 0);
+  const made = await playTurns(me, id, MOVES_BEFORE_RELOAD, 0);
   // The earlier plies now come from `history`.
   await me.page.reload();
   await me.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const watcher = await person(browser, server, `${type} spectator`, SPECTATOR);
   await watcher.page.goto(`${server.url}/#/game/${id}`);
   await watcher.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
-  made = await playTurns(me, id, MOVES_IN_ALL, made);
+  await playTurns(me, id, MOVES_IN_ALL, made);
   // Live: the player waits for its turn (the computer has replied), so the ply stays put.
   const live = (await tableState(me.page)).status === 'live';
   if (live) {
@@ -352,6 +365,15 @@ async function reviewPage(server, type, me, id) {
   const listedMarks = await page.$$eval('[data-testid=move-step] .mark-word', (els) => els.length);
   check(listedMarks === marked.length + plies.filter((p) => p.luck && !(p.decision && p.decision.mark)).length,
     `${type}: the list marks each marked decision and each chance event (${listedMarks})`);
+  await reviewChecks(me, type, 'online');
+  const secrets = secretsByPly(path.join(WORK, `game-${id}.rec`), me.viewer);
+  check(boardLeaks(me.steps, secrets, `review ${type}`) === 0, `${type}: the review's board at each of ${me.steps.length} plies shows no card the seat could not see then`);
+}
+
+/** The review page as it stands: a click on the chart goes to a move, the keyboard steps
+ * through the list, axe-core finds nothing, screenshots. @param {string} where online|offline */
+async function reviewChecks(me, type, where) {
+  const page = me.page;
   // A click on the chart goes to the move under the pointer.
   const chart = await page.$('[data-testid=review-chart] .u-over');
   if (check(!!chart, `${type}: the review draws its chart`)) {
@@ -361,9 +383,10 @@ async function reviewPage(server, type, me, id) {
     const last = Number(await page.$$eval('[data-testid=move-step]', (els) => els.length)) - 1;
     check(shown > 0 && shown < last, `${type}: a click on the chart goes to a move (${shown} of ${last})`);
   }
-  await stepThrough(me, `${type}: the review`, '[data-testid=review]');
-  await axe(page, `${type}: the review page`);
-  await shots(page, `review-${type}`);
+  me.steps = [];
+  await stepThrough(me, `${type}: the review (${where})`, '[data-testid=review]');
+  await axe(page, `${type}: the review page (${where})`);
+  await shots(page, `review-${where}-${type}`);
 }
 
 /** @param {any} p @param {number} id */
@@ -392,27 +415,35 @@ async function offline(browser, server, type) {
     await page.waitForSelector('[data-testid=table][data-my-turn=yes][data-queued="0"], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
     const st = await tableState(page);
     if (st.status === 'over') break;
-    const move = await page.$eval('.board-area [data-move]', (e) => e.getAttribute('data-move')).catch(() => null);
-    if (!move) break;
-    await page.fill('#move-text', move);
+    // Down on the empty move field lists every legal move; Enter plays the first.
+    await page.fill('#move-text', '');
+    await page.focus('#move-text');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, st.ply, { timeout: STEP_TIMEOUT });
     made++;
   }
   await page.waitForSelector('[data-testid=table][data-my-turn=yes][data-queued="0"], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
   await stepThrough(me, `${type}: offline`);
-  const href = await page.getAttribute('[data-testid=offline-record]', 'href');
-  const record = await page.evaluate((u) => fetch(u).then((r) => r.text()), href);
+  // The record the page saved (session.js): what `Record` downloads.
+  const record = await page.evaluate(() => JSON.parse(localStorage.getItem('ramparts.offline') || '{}').record || '');
   const recordPath = path.join(WORK, `offline-${type}.rec`);
   writeFileSync(recordPath, record);
   const secrets = secretsByPly(recordPath, 0);
-  let leaks = 0;
-  for (const s of me.steps) {
-    for (const name of secrets[s.ply] || []) {
-      if (nameRe(name).test(s.board) && leaks++ < 5) console.error(`  offline ${type}: the board at ply ${s.ply} shows the secret '${name}'`);
-    }
-  }
+  const leaks = boardLeaks(me.steps, secrets, `offline ${type}`);
   check(secrets.length > 1 && me.steps.length > 1 && leaks === 0, `${type}: offline, the board at each of ${me.steps.length} plies shows no card the seat could not see then`);
+  // The review, by the engine in the worker, once the game is over (resigned).
+  await page.click('[data-testid=resign]');
+  await page.click('[data-testid=resign-yes]');
+  await page.waitForSelector('[data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+  await page.click('[data-testid=offline-review]');
+  const outcome = await page.waitForSelector('[data-testid=review], [data-testid=move-error]', { timeout: STEP_TIMEOUT * 3 });
+  if (check(await outcome.getAttribute('data-testid') === 'review', `${type}: offline, the review shows (${await outcome.textContent()})`)) {
+    const decisions = await page.$$eval('[data-testid=move-step]', (els) => els.length);
+    check(decisions > 1, `${type}: offline, the review lists the moves (${decisions})`);
+    await reviewChecks(me, type, 'offline');
+    check(boardLeaks(me.steps, secrets, `offline review ${type}`) === 0, `${type}: offline, the review's board at each of ${me.steps.length} plies shows no card the seat could not see then`);
+  }
   check(me.errors.length === 0, `${type}: offline, no console errors: ${me.errors.join(' | ')}`);
   await me.context.close();
 }

@@ -15,7 +15,7 @@ const SAVE_KEY = 'ramparts.offline';
  * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
  *   hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
  *   failed: string|null, queued: number, thinking: boolean,
- *   frames: import('../ui/movelist.js').Frame[], resumed: boolean}} OfflineState
+ *   frames: import('../ui/movelist.js').Frame[], resumed: boolean, review: any, reviewing: boolean}} OfflineState
  */
 
 /** Where the built client put the worker and the engine (index.html's meta ramparts-offline). */
@@ -34,7 +34,7 @@ export class OfflineSession {
   constructor() {
     /** @type {OfflineState} */
     this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false,
-      frames: [], resumed: false };
+      frames: [], resumed: false, review: null, reviewing: false };
     /** @type {Snapshot[]} snapshots waiting to be shown, in the worker's order */
     this.queue = [];
     /** @type {any} the timer of the one on show, if it is held */
@@ -84,8 +84,11 @@ export class OfflineSession {
       case 'hint':
         this.set({ hint: m.text, hintBusy: false });
         break;
+      case 'review':
+        this.set({ review: m.review, reviewing: false });
+        break;
       case 'error':
-        this.set({ error: m.message, hintBusy: false, pending: false });
+        this.set({ error: m.message, hintBusy: false, pending: false, reviewing: false });
         break;
       default:
         break;
@@ -153,7 +156,7 @@ export class OfflineSession {
   /** @param {string} game @param {number} players @param {number} human @param {string} level */
   start(game, players, human, level) {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null, frames: [], resumed: false });
+    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: false });
     this.send({ t: 'start', game, players, human, level });
   }
 
@@ -163,14 +166,14 @@ export class OfflineSession {
     this.clearPaced();
     // The moves before the resume are not listed: the worker deals anew what the seat never
     // saw, and the page keeps no view of its own from before.
-    this.set({ snap: null, log: [], error: null, hint: null, frames: [], resumed: true });
+    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: true });
     this.send({ t: 'resume', record: s.record, human: s.human });
   }
 
   /** Leave the game for the setup screen; the saved game stays until another starts. */
   leave() {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null });
+    this.set({ snap: null, log: [], error: null, hint: null, review: null });
   }
 
   /** @param {import('../client.js').LegalMove|string} move */
@@ -184,6 +187,16 @@ export class OfflineSession {
   hint() {
     this.set({ hintBusy: true, hint: null });
     this.send({ t: 'hint' });
+  }
+
+  /** The review of the human's moves (issue 42), by the engine in the worker. */
+  review() {
+    this.set({ reviewing: true, error: null });
+    this.send({ t: 'review' });
+  }
+
+  closeReview() {
+    this.set({ review: null });
   }
 
   undo() {

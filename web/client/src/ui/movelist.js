@@ -4,7 +4,7 @@
 // frame k (the `history` message, the replay API or the offline worker's snapshots), never one
 // derived from a later view.
 import { html } from 'htm/preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { speak } from '../games/speech.js';
 
 /**
@@ -62,8 +62,9 @@ export function MoveList({ type, frames, at, go, seatName, live, loading = false
   const list = useRef(/** @type {HTMLOListElement|null} */ (null));
   const last = frames.length ? frames[frames.length - 1].ply : 0;
   const current = at === null ? last : at;
-  // Keep the entry shown in view, and the focus on it when the focus is in the list.
-  useEffect(() => {
+  // Keep the entry shown in view, and the focus on it when the focus is in the list (before
+  // the paint, so a key pressed next acts from it).
+  useLayoutEffect(() => {
     const el = list.current && list.current.querySelector(`[data-ply="${current}"]`);
     if (!(el instanceof HTMLElement) || !list.current) return;
     if (list.current.contains(document.activeElement)) el.focus({ preventScroll: true });

@@ -13,6 +13,7 @@ import { Explanations } from './rules.js';
 import { EventLog, MoveInput } from './parts.js';
 import { SeatMark, seatClass } from './seats.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
+import { ReviewView } from './review.js';
 
 const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
 
@@ -27,7 +28,18 @@ export function Offline() {
   const st = s.state;
   if (st.failed) return html`<p class="error" role="alert">${st.failed}</p>`;
   if (!st.games) return html`<p class="loading" role="status">Starting the offline engine…</p>`;
+  if (st.snap && st.review) return html`<${OfflineReview} s=${s} />`;
   return st.snap ? html`<${OfflineTable} s=${s} />` : html`<${Setup} s=${s} />`;
+}
+
+/** The review of the human's moves, over the frames the worker sent the human's seat.
+ * @param {{s: OfflineSession}} props */
+function OfflineReview({ s }) {
+  const st = s.state;
+  const info = /** @type {import('../offline/session.js').Snapshot} */ (st.snap).info;
+  return html`<${ReviewView} type=${info.game} seats=${info.seats} frames=${st.frames} review=${st.review}
+    seat=${/** @type {import('../offline/session.js').Snapshot} */ (st.snap).you} heading=${html`Review: ${info.title} <span class="muted">offline</span>`}
+    onBack=${() => s.closeReview()} />`;
 }
 
 /** @param {{s: OfflineSession}} props */
@@ -147,6 +159,8 @@ function OfflineTable({ s }) {
             : html`<button type="button" data-testid="resign" onClick=${() => setConfirmResign(true)}>Resign</button>`)}
           <a class="button" href=${recordUrl} download=${`${info.game}-offline.record`} data-testid="offline-record">Record</a>
           <button type="button" data-testid="offline-new" onClick=${() => s.leave()}>New game</button>
+          ${info.over && html`<button type="button" data-testid="offline-review" disabled=${st.reviewing}
+            onClick=${() => s.review()}>${st.reviewing ? 'Reviewing…' : 'Review'}</button>`}
         </div>
         <${MoveList} type=${info.game} frames=${st.frames} at=${at} go=${go} live=${!info.over}
           note=${st.resumed ? 'The moves before this game was resumed are not listed.' : ''}

@@ -12,6 +12,7 @@ import { BoardGuard } from './table.js';
 import { Explanations } from './rules.js';
 import { MoveList, frameAt, useBrowse } from './movelist.js';
 import { seatClass } from './seats.js';
+import { speak } from '../games/speech.js';
 
 // The seats' colours on the chart, as the page's seat classes (seats.js, Okabe-Ito).
 const SEAT_COLOURS = { 'seat-blue': '#0072b2', 'seat-red': '#d55e00', 'seat-green': '#009e73', 'seat-gold': '#e69f00', 'seat-purple': '#cc79a7' };
@@ -50,7 +51,7 @@ export function Review({ client, id, seat }) {
     <p><a href=${`#/game/${id}`}>Back to the game</a></p></div>`;
   if (!replay || !review) return html`<p class="loading" role="status" data-testid="review-loading">Reviewing game ${id}: the computer
     looks at each of the seat's moves from what it could know then…</p>`;
-  return html`<${ReviewView} type=${replay.type} title=${replay.title} seats=${replay.seats} frames=${replay.frames}
+  return html`<${ReviewView} type=${replay.type} seats=${replay.seats} frames=${replay.frames}
     review=${review} seat=${chosen} heading=${html`Review: ${replay.title} <span class="muted">#${id}</span>`}
     onSeat=${(/** @type {number} */ s) => { location.hash = `#/review/${id}/${s}`; }} back=${`#/game/${id}`} />`;
 }
@@ -68,21 +69,22 @@ function reviewRefusal(m) {
 /**
  * The review, online or offline: the seat chosen, the chart, the list with marks, the move
  * shown with its judgement, and the board as the seat saw it then.
- * @param {{type: string, title: string, seats: any[], frames: import('./movelist.js').Frame[], review: any, seat: number,
+ * @param {{type: string, seats: any[], frames: import('./movelist.js').Frame[], review: any, seat: number,
  *   heading: any, onSeat: (s: number) => void, back?: string, onBack?: () => void}} props
  */
-export function ReviewView({ type, title, seats, frames, review, seat, heading, onSeat, back, onBack }) {
+export function ReviewView({ type, seats, frames, review, seat, heading, onSeat, back, onBack }) {
   const [at, go] = useBrowse(frames, false);
   const last = frames.length ? frames[frames.length - 1].ply : 0;
   const shown = at === null ? last : at;
   const frame = frameAt(frames, shown);
   const plies = Array.isArray(review.plies) ? review.plies : [];
-  const entry = plies.find((/** @type {any} */ p) => frameOf(p.ply) === shown) || null;
+  // A move can have two entries: the seat's decision, then what chance did in it (a draw).
+  const entries = plies.filter((/** @type {any} */ p) => frameOf(p.ply) === shown);
   /** @type {{[ply: number]: string}} */
   const marks = {};
   for (const p of plies) {
     if (p.decision && p.decision.mark) marks[frameOf(p.ply)] = p.decision.mark;
-    else if (p.luck) marks[frameOf(p.ply)] = 'luck';
+    else if (p.luck && !marks[frameOf(p.ply)]) marks[frameOf(p.ply)] = 'luck';
   }
   const Board = boardFor(type);
   const seatName = (/** @type {number} */ s) => (seats[s] ? seats[s].seat_name : `Seat ${s + 1}`);
@@ -92,10 +94,10 @@ export function ReviewView({ type, title, seats, frames, review, seat, heading, 
       <p class="small">Each move of ${seatName(seat)}'s is judged by the hard computer from what ${seatName(seat)} could know
         at that moment, never from the cards revealed later; what winning chances mean is said under the chart.</p>
       <p class="review-controls">
-        <label>Seat reviewed <select value=${String(seat)} data-testid="review-seat"
+        ${onSeat && html`<label>Seat reviewed <select value=${String(seat)} data-testid="review-seat"
           onChange=${(/** @type {any} */ e) => onSeat(Number(e.currentTarget.value))}>
           ${seats.map((s) => html`<option value=${String(s.seat)}>${s.seat_name}</option>`)}
-        </select></label>
+        </select></label>`}
         ${back ? html` <a class="button" href=${back}>Back to the game</a>` : ''}
         ${onBack ? html` <button type="button" onClick=${onBack}>Back to the game</button>` : ''}
       </p>
@@ -106,11 +108,12 @@ export function ReviewView({ type, title, seats, frames, review, seat, heading, 
         ${frame && html`<${BoardGuard} key=${`review-${seat}-${shown}`} Board=${Board} view=${frame.view} legal=${null} you=${seat}
           seats=${seats} send=${() => {}} status=${shown === last ? 'over' : 'live'}
           last=${shown > 0 ? { seat: frame.seat ?? null, events: frame.events || [] } : null} />`}
-        <${Decision} entry=${entry} seatName=${seatName} seats=${seats} />
+        ${entries.length === 0 ? html`<p class="review-decision" data-testid="review-decision">The start of the game.</p>`
+          : entries.map((e, i) => html`<${Decision} key=${i} type=${type} entry=${e} seatName=${seatName} />`)}
         <${Explanations} game=${type} />
       </section>
       <aside class="side">
-        <${ChancesChart} plies=${plies} seats=${seats} seat=${seat} shown=${shown} go=${go} title=${title} />
+        <${ChancesChart} plies=${plies} seats=${seats} seat=${seat} shown=${shown} go=${go} />
         <${Summary} plies=${plies} seatName=${seatName} seat=${seat} thresholds=${review.thresholds} />
         <${MoveList} type=${type} frames=${frames} at=${at} go=${go} live=${false} marks=${marks} seatName=${seatName} />
       </aside>
@@ -123,21 +126,22 @@ export function pct(p) {
   return typeof p === 'number' ? `${Math.round(p * 100)}%` : '?';
 }
 
-/** The judgement of the move shown. @param {{entry: any, seatName: (s: number) => string, seats: any[]}} props */
-function Decision({ entry, seatName }) {
-  if (!entry) return html`<p class="review-decision" data-testid="review-decision">The start of the game.</p>`;
+/** The judgement of the move shown, in the narration's words as the game's log says them.
+ * @param {{type: string, entry: any, seatName: (s: number) => string}} props */
+function Decision({ type, entry, seatName }) {
   const d = entry.decision;
+  const said = (/** @type {string|undefined} */ t) => speak(type, t || '');
   const who = entry.actor === null || entry.actor === undefined ? null : seatName(entry.actor);
   if (entry.luck) {
-    return html`<p class="review-decision mark-luck" data-testid="review-decision"><b class="mark-word">Luck</b>: ${entry.text}
+    return html`<p class="review-decision mark-luck" data-testid="review-decision"><b class="mark-word">Luck</b>: ${said(entry.text)}
       A draw or a deal is chance: nobody's error.</p>`;
   }
-  if (!d) return html`<p class="review-decision" data-testid="review-decision">${who ? `${who}: ` : ''}${entry.text}</p>`;
+  if (!d) return html`<p class="review-decision" data-testid="review-decision">${who ? `${who}: ` : ''}${said(entry.text)}</p>`;
   const mark = d.mark ? html` <b class="mark-word">${MARK_WORDS[d.mark] || d.mark}</b>.` : '';
   return html`<div class=${`review-decision${d.mark ? ` mark-${d.mark}` : ''}`} data-testid="review-decision">
-    <p>${who} played <b>${d.text || d.move}</b>: winning chances ${pct(d.before)} before, ${pct(d.after)} after.${mark}
+    <p>${who} played <b>${said(d.text || d.move)}</b>: winning chances ${pct(d.before)} before, ${pct(d.after)} after.${mark}
       ${d.forced ? ' It was the only legal move.' : ''}</p>
-    ${d.best && d.best !== d.move && html`<p data-testid="review-better">Better: <b>${d.best_text || d.best}</b> (${pct(d.best_chances)}).</p>`}
+    ${d.best && d.best !== d.move && html`<p data-testid="review-better">Better: <b>${said(d.best_text || d.best)}</b> (${pct(d.best_chances)}).</p>`}
   </div>`;
 }
 
@@ -163,24 +167,27 @@ function Summary({ plies, seatName, seat, thresholds }) {
  * seat's marked moves as points on its line; a click on the chart goes to the nearest move.
  * The chart is drawn on a canvas, so the same figures are a table for screen readers and the
  * move list is the keyboard's way through.
- * @param {{plies: any[], seats: any[], seat: number, shown: number, go: (n: number) => void, title: string}} props
+ * @param {{plies: any[], seats: any[], seat: number, shown: number, go: (n: number) => void}} props
  */
-function ChancesChart({ plies, seats, seat, shown, go, title }) {
+function ChancesChart({ plies, seats, seat, shown, go }) {
   const box = useRef(/** @type {HTMLDivElement|null} */ (null));
   const plot = useRef(/** @type {uPlot|null} */ (null));
   const goRef = useRef(go);
   goRef.current = go;
-  const withChances = plies.filter((p) => Array.isArray(p.chances));
+  // One point per move: the last entry of that move with chances (after chance's part too).
+  const byFrame = new Map();
+  for (const p of plies) if (Array.isArray(p.chances)) byFrame.set(frameOf(p.ply), p);
+  const withChances = [...byFrame.values()];
+  const markedAt = new Set(plies.filter((p) => p.decision && p.decision.mark).map((p) => frameOf(p.ply)));
   useEffect(() => {
     if (!box.current || withChances.length === 0) return undefined;
     const xs = withChances.map((p) => frameOf(p.ply));
     const lines = seats.map((s) => withChances.map((p) => p.chances[s.seat] ?? null));
-    const marked = withChances.map((p) => (p.decision && p.decision.mark ? p.chances[seat] ?? null : null));
+    const marked = withChances.map((p) => (markedAt.has(frameOf(p.ply)) ? p.chances[seat] ?? null : null));
     const width = Math.max(280, Math.min(520, box.current.clientWidth || 480));
     const u = new uPlot({
       width,
       height: 200,
-      title: `Winning chances: ${title}`,
       scales: { x: { time: false }, y: { range: [0, 1] } },
       series: [
         { label: 'Move' },
@@ -189,7 +196,7 @@ function ChancesChart({ plies, seats, seat, shown, go, title }) {
         { label: 'Marked', stroke: '#a3200f', paths: () => null, points: { show: true, size: 9, fill: '#a3200f' },
           value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '' : pct(v)) },
       ],
-      axes: [{ label: 'move' }, { size: 44, values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((v) => pct(v)) }],
+      axes: [{ label: 'move' }, { size: 56, values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((v) => pct(v)) }],
     }, [xs, ...lines, marked], box.current);
     // A click goes to the move under the cursor.
     u.over.addEventListener('click', () => {
@@ -198,7 +205,7 @@ function ChancesChart({ plies, seats, seat, shown, go, title }) {
     });
     plot.current = u;
     return () => { u.destroy(); plot.current = null; };
-  }, [plies, seats, seat, title]);
+  }, [plies, seats, seat]);
   // The move shown is where the cursor rests.
   useEffect(() => {
     const u = plot.current;
