@@ -145,7 +145,8 @@ function OfflineTable({ s }) {
       </section>
       <aside class="side">
         ${!info.over && html`<${MoveInput} legal=${myTurn ? snap.legal : null}
-          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint} />`}
+          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint}
+          why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${st.error && html`<p class="error" role="alert" data-testid="move-error">${st.error}</p>`}
         <div class="controls" role="group" aria-label="Game actions">
           ${!info.over && html`<button type="button" data-testid="hint-btn" disabled=${!myTurn || st.hintBusy}

@@ -133,8 +133,7 @@ function Decision({ type, entry, seatName }) {
   const said = (/** @type {string|undefined} */ t) => speak(type, t || '');
   const who = entry.actor === null || entry.actor === undefined ? null : seatName(entry.actor);
   if (entry.luck) {
-    return html`<p class="review-decision mark-luck" data-testid="review-decision"><b class="mark-word">Luck</b>: ${said(entry.text)}
-      A draw or a deal is chance: nobody's error.</p>`;
+    return html`<p class="review-decision mark-luck" data-testid="review-decision"><b class="mark-word">Luck</b>: ${said(entry.text)}${' '}A draw or a deal is chance: nobody's error.</p>`;
   }
   if (!d) return html`<p class="review-decision" data-testid="review-decision">${who ? `${who}: ` : ''}${said(entry.text)}</p>`;
   const mark = d.mark ? html` <b class="mark-word">${MARK_WORDS[d.mark] || d.mark}</b>.` : '';
@@ -196,7 +195,7 @@ function ChancesChart({ plies, seats, seat, shown, go }) {
         { label: 'Marked', stroke: '#a3200f', paths: () => null, points: { show: true, size: 9, fill: '#a3200f' },
           value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '' : pct(v)) },
       ],
-      axes: [{ label: 'move' }, { size: 56, values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((v) => pct(v)) }],
+      axes: [{ label: 'move', incrs: [1, 2, 5, 10, 20, 50, 100] }, { size: 56, values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((v) => pct(v)) }],
     }, [xs, ...lines, marked], box.current);
     // A click goes to the move under the cursor.
     u.over.addEventListener('click', () => {

@@ -83,7 +83,7 @@ export function Table({ client, id, learn = false }) {
       <aside class="side">
         ${learn && snap.you !== null && html`<${Coach} g=${g} interactive=${interactive} done=${lessonsDone(id)} />`}
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
-          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} />`}
+          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${interactive && html`<${MovePreview} type=${snap.type} preview=${preview} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
