@@ -59,7 +59,9 @@ function parseArgs(argv) {
 
 function startServer() {
   const db = path.join(WORK, 'server.db');
-  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', db, '--ai-threads', '1', '--rate', '100000'],
+  // A small review budget: the page is under test here, not the review's strength.
+  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', db, '--ai-threads', '1', '--rate', '100000',
+    '--review-budget', 'iters=300'],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = [];
   proc.stderr.on('data', (d) => log.push(String(d)));
