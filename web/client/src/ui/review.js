@@ -113,7 +113,7 @@ export function ReviewView({ type, seats, frames, review, seat, heading, onSeat,
         <${Explanations} game=${type} />
       </section>
       <aside class="side">
-        <${ChancesChart} plies=${plies} seats=${seats} seat=${seat} shown=${shown} go=${go} />
+        <${ChancesChart} plies=${plies} start=${review.start_chances} seats=${seats} seat=${seat} shown=${shown} go=${go} />
         <${Summary} plies=${plies} seatName=${seatName} seat=${seat} thresholds=${review.thresholds} />
         <${MoveList} type=${type} frames=${frames} at=${at} go=${go} live=${false} marks=${marks} seatName=${seatName} />
       </aside>
@@ -138,7 +138,8 @@ function Decision({ type, entry, seatName }) {
   if (!d) return html`<p class="review-decision" data-testid="review-decision">${who ? `${who}: ` : ''}${said(entry.text)}</p>`;
   const mark = d.mark ? html` <b class="mark-word">${MARK_WORDS[d.mark] || d.mark}</b>.` : '';
   return html`<div class=${`review-decision${d.mark ? ` mark-${d.mark}` : ''}`} data-testid="review-decision">
-    <p>${who} played <b>${said(d.text || d.move)}</b>: winning chances ${pct(d.before)} before, ${pct(d.after)} after.${mark}
+    <p>${who} played <b>${said(d.text || d.move)}</b>: winning chances ${pct(d.before)} before,
+      ${typeof d.after === 'number' ? `${pct(d.after)} after` : 'after it not measured (the search never tried it)'}.${mark}
       ${d.forced ? ' It was the only legal move.' : ''}</p>
     ${d.best && d.best !== d.move && html`<p data-testid="review-better">Better: <b>${said(d.best_text || d.best)}</b> (${pct(d.best_chances)}).</p>`}
   </div>`;
@@ -166,15 +167,17 @@ function Summary({ plies, seatName, seat, thresholds }) {
  * seat's marked moves as points on its line; a click on the chart goes to the nearest move.
  * The chart is drawn on a canvas, so the same figures are a table for screen readers and the
  * move list is the keyboard's way through.
- * @param {{plies: any[], seats: any[], seat: number, shown: number, go: (n: number) => void}} props
+ * @param {{plies: any[], start?: number[], seats: any[], seat: number, shown: number, go: (n: number) => void}} props
  */
-function ChancesChart({ plies, seats, seat, shown, go }) {
+function ChancesChart({ plies, start, seats, seat, shown, go }) {
   const box = useRef(/** @type {HTMLDivElement|null} */ (null));
   const plot = useRef(/** @type {uPlot|null} */ (null));
   const goRef = useRef(go);
   goRef.current = go;
   // One point per move: the last entry of that move with chances (after chance's part too).
   const byFrame = new Map();
+  // Before the first move (when the reviewed seat makes it): frame 0.
+  if (Array.isArray(start)) byFrame.set(0, { ply: -1, chances: start });
   for (const p of plies) if (Array.isArray(p.chances)) byFrame.set(frameOf(p.ply), p);
   const withChances = [...byFrame.values()];
   const markedAt = new Set(plies.filter((p) => p.decision && p.decision.mark).map((p) => frameOf(p.ply)));
@@ -204,7 +207,7 @@ function ChancesChart({ plies, seats, seat, shown, go }) {
     });
     plot.current = u;
     return () => { u.destroy(); plot.current = null; };
-  }, [plies, seats, seat]);
+  }, [plies, start, seats, seat]);
   // The move shown is where the cursor rests.
   useEffect(() => {
     const u = plot.current;
