@@ -9,7 +9,8 @@
 # speed in WebAssembly), `make install` (the tool, headers, static and shared library and
 # pkg-config file under PREFIX), `make python` (the Python package in build/python), `make
 # bench-python` (C, Python and VectorEnv speed side by side), `make bench-instructions`
-# (instructions per action and per search iteration, callgrind), `make ai-ladder` (the AI
+# (instructions per action and per search iteration, callgrind), `make bench-review` (the time
+# to review a whole game of each kind), `make ai-ladder` (the AI
 # levels' arena table of docs/ai.md), `make ceiling` (the oracle against random and each level).
 # Dependencies install on demand.
 GAME ?= danger-at-the-walls
@@ -19,7 +20,7 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve cluster bench bench-instructions ai-ladder ceiling bench-server bench-cluster \
+        serve cluster bench bench-instructions bench-review ai-ladder ceiling bench-server bench-cluster \
         bench-web python bench-python install clean coverage mutants
 
 all: deps
@@ -137,6 +138,11 @@ bench: all
 # search iteration, every game (scripts/instructions.sh; docs/ai.md, Measured speed).
 bench-instructions: all
 	bash scripts/instructions.sh build/ramparts
+
+# The processor time to review a whole game of each kind at the default budget, one core
+# (scripts/bench-review.sh; docs/ai.md, Reviews).
+bench-review: all
+	bash scripts/bench-review.sh build/ramparts
 
 # docs/ai.md's tables: each level against the one below in every game and player count
 # (scripts/ai-ladder.sh, GAMES per pairing, default 400; hours of processor time), and the

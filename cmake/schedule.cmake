@@ -12,6 +12,7 @@ set(RP_TEST_COSTS
     python 60
     web_client_offline 44
     web_client_players 40
+    web_client_movelist 60
     install_python 33
     cli_analyze 30
     load_test_kill9_load 28
@@ -27,6 +28,9 @@ set(RP_TEST_COSTS
     cli_leaks 15
     cli_undo 12
     test_observation 10
+    test_review 3
+    cli_review 6
+    server_test_review 15
     server_test_postgres 10
     test_powercut 8
     server_test_protocol_doc 10

@@ -256,6 +256,15 @@ static void test_games_moves_and_records(void **state)
     assert_int_equal(rs_store_record_get(st, row.id, &record), RS_STORE_OK);
     assert_string_equal(record, "[game castle-danger]\n");
     free(record);
+    /* a finished game's reviews, one per seat (docs/review.md); a second write replaces */
+    char *review;
+    assert_int_equal(rs_store_review_get(st, row.id, 0, &review), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_review_put(st, row.id, 0, "{\"seat\":0}"), RS_STORE_OK);
+    assert_int_equal(rs_store_review_put(st, row.id, 0, "{\"seat\":0,\"again\":1}"), RS_STORE_OK);
+    assert_int_equal(rs_store_review_get(st, row.id, 0, &review), RS_STORE_OK);
+    assert_string_equal(review, "{\"seat\":0,\"again\":1}");
+    free(review);
+    assert_int_equal(rs_store_review_get(st, row.id, 1, &review), RS_STORE_NOTFOUND);
     assert_int_equal(rs_store_games_unfinished(st, &ids, &n), RS_STORE_OK);
     assert_int_equal(n, 0);
     free(ids);

@@ -3,13 +3,14 @@
  * nothing; a match is played through it (moves, AI moves, events, views, fair undo, resign);
  * the legal moves go only to the seat to act; an unfinished game against the AI shows nothing
  * of the AI's seat and resuming deals anew what the human could not see; a record it writes
- * loads back to the same position;
+ * loads back to the same position; a review of a match or of a record's text is the terminal's;
  * the table of matches refuses a seventeenth. (wasm_parity plays the WebAssembly build itself
  * against the native engine.) */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ramparts/review.h"
 #include "support.h"
 #include "wasm/api.h"
 
@@ -183,6 +184,65 @@ static void unfinished_games_against_the_ai_keep_secrets(void **unused)
     free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
 }
 
+/* The review (docs/review.md) of a match and of its record's text give the same JSON, the one
+ * rp_review_json gives the terminal; while the game goes on only the human seat's own past
+ * moves against the computer are reviewed (issue 42). */
+static void reviews_through_the_api(void **unused)
+{
+    (void)unused;
+    free(field_text("{\"op\": \"new\", \"game\": \"danger-at-the-walls\", \"options\": "
+                    "\"seed=5\", \"seats\": [\"human\", \"easy\"]}",
+                    "match"));
+    for (int i = 0; i < 6; i++)
+        free(field_text("{\"op\": \"genmove\", \"match\": 0, \"spec\": \"random\"}", "seat"));
+    const char *mine = "{\"op\": \"review\", \"match\": 0, \"seat\": 0, \"budget\": \"iters=50\"}";
+    char *over = field_text(mine, "over");
+    assert_string_equal(over, "false");
+    free(over);
+    char *type = field_text(mine, "type");
+    assert_string_equal(type, "danger-at-the-walls");
+    free(type);
+    refused("{\"op\": \"review\", \"match\": 0, \"seat\": 1}", "not over");
+    refused("{\"op\": \"review\", \"match\": 0, \"seat\": 4}", "seat 4");
+    refused("{\"op\": \"review\", \"match\": 0}", "'seat'");
+    refused("{\"op\": \"review\", \"match\": 0, \"seat\": 0, \"level\": \"random\"}",
+            "easy, medium or hard");
+    free(field_text("{\"op\": \"resign\", \"match\": 0, \"seat\": 0}", "status"));
+    char *record = field_text("{\"op\": \"record\", \"match\": 0}", "record");
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "op", "review");
+    cJSON_AddStringToObject(req, "record", record);
+    cJSON_AddNumberToObject(req, "seat", 1);
+    cJSON_AddStringToObject(req, "budget", "iters=50");
+    char *by_record = cJSON_PrintUnformatted(req);
+    cJSON_Delete(req);
+    char *plies = field_text(by_record, "plies");
+    char *same = field_text("{\"op\": \"review\", \"match\": 0, \"seat\": 1, \"budget\": "
+                            "\"iters=50\"}",
+                            "plies");
+    assert_string_equal(plies, same);
+    assert_non_null(strstr(plies, "\"decision\""));
+    /* the terminal's: rp_review_json on the record read back */
+    FILE *in = fmemopen(record, strlen(record), "r");
+    rp_match *m = rp_record_read(in, "record", NULL);
+    fclose(in);
+    assert_non_null(m);
+    const rp_review_opts opts = {.budget = "iters=50"};
+    char *text = rp_review_json(m, 1, &opts, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    char *terminal = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(doc, "plies"));
+    assert_string_equal(plies, terminal);
+    free(terminal);
+    cJSON_Delete(doc);
+    free(text);
+    rp_match_free(m);
+    free(plies);
+    free(same);
+    free(by_record);
+    free(record);
+    free(field_text("{\"op\": \"free\", \"match\": 0}", "ok"));
+}
+
 static void the_match_table_has_sixteen_places(void **unused)
 {
     (void)unused;
@@ -220,6 +280,7 @@ int main(void)
         cmocka_unit_test(bad_requests_are_refused),
         cmocka_unit_test(a_match_through_the_api),
         cmocka_unit_test(unfinished_games_against_the_ai_keep_secrets),
+        cmocka_unit_test(reviews_through_the_api),
         cmocka_unit_test(the_match_table_has_sixteen_places),
         cmocka_unit_test(games_and_benchmarks_answer),
     };

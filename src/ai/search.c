@@ -41,6 +41,10 @@ typedef struct worker {
     rp_action uniq[RP_MAX_LEGAL]; /* the distinct keys at the node being visited */
     rp_state world;
     rp_state scratch; /* a world one move on, for greedy playout moves */
+    /* Each seat's total return through each root edge (by its place among the root's
+     * children), for the review (rp_search_root_edges); the tree keeps only the mover's. */
+    int players;
+    double root_returns[RP_MAX_LEGAL][RP_MAX_PLAYERS];
 } worker;
 
 typedef struct search_data {
@@ -408,6 +412,10 @@ static void backup(worker *w, int depth, const double *returns)
 {
     rp_node *const nodes = w->arena.nodes;
     nodes[0].visits++;
+    const uint32_t edge = depth > 0 ? w->path[0] - nodes[0].child : RP_MAX_LEGAL;
+    if (edge < RP_MAX_LEGAL)
+        for (int p = 0; p < w->players; p++)
+            w->root_returns[edge][p] += returns[p];
     for (int i = 0; i < depth; i++) {
         nodes[w->path[i]].visits++;
         nodes[w->path[i]].reward += returns[w->movers[i]];
@@ -536,6 +544,8 @@ static int prepare_workers(rp_ai *ai, const void *st, long total)
         worker *w = data->workers[t];
         w->root = st;
         w->root_player = game->current_player(st);
+        w->players = game->num_players(st);
+        memset(w->root_returns, 0, sizeof w->root_returns);
         /* the oracle walks the true state: the hidden cards and the deck's order as they are */
         w->determinize = !data->cfg.sees_all && (game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) != 0;
         w->budget = total ? total / data->count + (t < total % data->count) : 0;
@@ -586,4 +596,31 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
     if (*out == RP_NO_ACTION) /* no iteration ran: still a legal move */
         *out = legal[0];
     return RP_OK;
+}
+
+int rp_search_root_edges(const rp_ai *ai, rp_search_edge *out, int max)
+{
+    if (ai->kind->choose != rp_search_choose)
+        return RP_EINVAL;
+    const search_data *data = ai->data;
+    const rp_node *first = data->workers[0]->arena.nodes;
+    int count = 0;
+    for (uint32_t ch = first[0].child, end = ch + first[0].nchild; ch < end && count < max; ch++) {
+        rp_search_edge *e = &out[count++];
+        memset(e, 0, sizeof *e);
+        e->action = first[ch].key;
+        for (int t = 0; t < data->count; t++) {
+            const worker *w = data->workers[t];
+            const rp_node *nodes = w->arena.nodes;
+            for (uint32_t c = nodes[0].child, n = c + nodes[0].nchild; c < n; c++) {
+                const uint32_t edge = c - nodes[0].child;
+                if (nodes[c].key != e->action || edge >= RP_MAX_LEGAL)
+                    continue;
+                e->visits += nodes[c].visits;
+                for (int p = 0; p < w->players; p++)
+                    e->returns[p] += w->root_returns[edge][p];
+            }
+        }
+    }
+    return count;
 }

@@ -32,6 +32,19 @@ int rp_search_create(rp_ai *ai, const rp_search_cfg *cfg, rp_error *err);
 int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info);
 void rp_search_destroy(rp_ai *ai);
 
+/* What the last search (rp_search_choose) learnt of one move at its root, summed over every
+ * thread: how often it was tried and each seat's total return through it (mean: / visits). */
+typedef struct rp_search_edge {
+    rp_action action;
+    double visits;
+    double returns[RP_MAX_PLAYERS];
+} rp_search_edge;
+
+/* The root edges of ai's last search into out (at most max; RP_MAX_LEGAL holds them all), in
+ * the order of the first thread's tree; returns how many, or RP_EINVAL when ai is no search
+ * AI. Reading them changes nothing of how the search plays. */
+int rp_search_root_edges(const rp_ai *ai, rp_search_edge *out, int max);
+
 /* Default settings: the rollout depth to use for a game (short with an evaluate hook). */
 void rp_search_defaults(const rp_game *game, bool by_observation, rp_search_cfg *cfg);
 

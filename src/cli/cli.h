@@ -25,6 +25,7 @@ int rp_cmd_rules(int argc, char **argv);
 int rp_cmd_play(int argc, char **argv);
 int rp_cmd_sim(int argc, char **argv);
 int rp_cmd_replay(int argc, char **argv);
+int rp_cmd_review(int argc, char **argv);
 int rp_cmd_bench(int argc, char **argv);
 int rp_cmd_engine(int argc, char **argv);
 

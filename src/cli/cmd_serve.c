@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ramparts/review.h"
 #include "server/log.h"
 #include "server/net.h"
 #include "server/store_faults.h"
@@ -86,8 +87,9 @@ typedef struct serve_options {
     rs_net_config net;
     rs_server_config core;
     char db[1024];
-    char node[64];       /* --node */
-    char env_list[2048]; /* the values of an option's environment list (env_list) */
+    char node[64];          /* --node */
+    char review_budget[64]; /* --review-budget */
+    char env_list[2048];    /* the values of an option's environment list (env_list) */
     bool quiet;
 } serve_options;
 
@@ -193,6 +195,25 @@ static bool set_node(serve_options *o, const char *value)
     }
     snprintf(o->node, sizeof o->node, "%s", value);
     o->core.node = o->node;
+    return true;
+}
+
+/* Search parameters every game's review search takes (checked now: a bad one would make every
+ * review fail later). */
+static bool set_review_budget(serve_options *o, const char *value)
+{
+    const rp_review_opts opts = {.budget = value};
+    rp_error err = {{0}};
+    bool ok = strlen(value) < sizeof o->review_budget;
+    for (int g = 0; g < rp_num_games && ok; g++)
+        ok = rp_review_check(rp_games[g], &opts, &err) == RP_OK;
+    if (!ok) {
+        rp_cli_usage_error("serve", "--review-budget %s: %s", value,
+                           err.msg[0] ? err.msg : "too long");
+        return false;
+    }
+    snprintf(o->review_budget, sizeof o->review_budget, "%s", value);
+    o->core.review_budget = o->review_budget;
     return true;
 }
 
@@ -343,6 +364,14 @@ static const serve_option OPTIONS[] = {
      .help = "the hard AI thinks MS milliseconds a move against a person in an untimed game "
              "instead of its iterations",
      .default_text = "default 0: its iterations"},
+    {.name = "--review-budget",
+     .arg = "PARAMS",
+     .env = "RAMPARTS_REVIEW_BUDGET",
+     .kind = OPT_OWN,
+     .read = set_review_budget,
+     .help = "search parameters of each decision of a review, after the hard level's (e.g. "
+             "iters=2000)",
+     .default_text = "default: the review's own, docs/review.md"},
     {.name = "--grace",
      .arg = "SECONDS",
      .env = "RAMPARTS_GRACE",

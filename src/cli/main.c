@@ -13,6 +13,7 @@ static const rp_command commands[] = {
     {"sim", "play AI against AI many times and count the results", rp_cmd_sim},
     {"watch", "watch AIs play, from a seat or as a spectator", rp_cmd_watch},
     {"replay", "replay and verify a game record, or step through it", rp_cmd_replay},
+    {"review", "review one seat's moves in a record: marks and better moves", rp_cmd_review},
     {"bench", "measure random-playout speed on a fixed workload", rp_cmd_bench},
     {"arena", "play AIs against each other and measure their strength", rp_cmd_arena},
     {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},

@@ -312,6 +312,26 @@ static void game_reply(rs_server *srv, int64_t id, bool record, rs_http_reply *r
     rs_table_free(loaded);
 }
 
+/* The row of game id: the table's in memory (t), else the store's into *row; NULL after a 404
+ * when there is no such game. */
+static const rs_game_row *game_row(rs_server *srv, int64_t id, const rs_table *t, rs_game_row *row,
+                                   rs_http_reply *r)
+{
+    if (t)
+        return &t->row;
+    if (rs_store_game_get(srv->store, id, row) == RS_STORE_OK)
+        return row;
+    reply_error(r, 404, "not-found", "no such game");
+    return NULL;
+}
+
+/* A seat of a game of `seats` seats written as one digit, or -1. */
+static int seat_of_text(const char *text, int seats)
+{
+    const int seat = strlen(text) == 1 && isdigit((unsigned char)text[0]) ? text[0] - '0' : -1;
+    return seat < seats ? seat : -1;
+}
+
 /* GET /api/v1/games/ID/replay?viewer=spectator|SEAT: a finished game, ply by ply, as that
  * viewer saw it (rs_table_replay_json). Refused while the game is not over. */
 static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_reply *r)
@@ -325,11 +345,10 @@ static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_
     }
     rs_table *t = rs_server_table(srv, id);
     rs_game_row row;
-    if (!t && rs_store_game_get(srv->store, id, &row) != RS_STORE_OK) {
-        reply_error(r, 404, "not-found", "no such game");
+    const rs_game_row *game = game_row(srv, id, t, &row, r);
+    if (!game)
         return;
-    }
-    if ((t ? t->row.status : row.status) != RS_GAME_OVER) {
+    if (game->status != RS_GAME_OVER) {
         reply_error(r, 409, "not-over", "a game is replayed once it is over");
         return;
     }
@@ -346,8 +365,8 @@ static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_
     const char *who = viewer_param->given ? viewer_param->value : "spectator";
     int viewer = RP_SPECTATOR;
     if (strcmp(who, "spectator") != 0) {
-        int seat = strlen(who) == 1 && isdigit((unsigned char)who[0]) ? who[0] - '0' : -1;
-        if (seat < 0 || seat >= t->row.seats) {
+        const int seat = seat_of_text(who, t->row.seats);
+        if (seat < 0) {
             reply_bad_query(r, "viewer is 'spectator' or a seat of the game");
             rs_table_free(loaded);
             return;
@@ -356,6 +375,39 @@ static void replay_reply(rs_server *srv, int64_t id, const char *query, rs_http_
     }
     reply_json(r, 200, rs_table_replay_json(t, viewer, ctx.now_us));
     rs_table_free(loaded);
+}
+
+/* GET /api/v1/games/ID/review?seat=N: the stored review of a finished game's seat (seat 0 when
+ * not given): 404 not-reviewed until someone asked for it over the WebSocket (`review`, which
+ * makes it), 409 while the game is live. Read-only: nothing is computed here. */
+static void review_reply(rs_server *srv, int64_t id, const char *query, rs_http_reply *r)
+{
+    query_param params[] = {{"seat", "", false}};
+    char why[96];
+    if (!read_query(query, params, 1, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
+    rs_game_row row;
+    const rs_game_row *game = game_row(srv, id, rs_server_table(srv, id), &row, r);
+    if (!game)
+        return;
+    const int seat = seat_of_text(params[0].given ? params[0].value : "0", game->seats);
+    if (seat < 0) {
+        reply_bad_query(r, "seat is a seat of the game");
+        return;
+    }
+    if (game->status != RS_GAME_OVER) {
+        reply_error(r, 409, "not-over", "a game is reviewed once it is over");
+        return;
+    }
+    char *text;
+    if (rs_store_review_get(srv->store, id, seat, &text) != RS_STORE_OK) {
+        reply_error(r, 404, "not-reviewed",
+                    "nobody has asked for this review yet: the `review` message makes it");
+        return;
+    }
+    reply_json_text(r, 200, text);
 }
 
 static void player_reply(rs_server *srv, const char *name, size_t len, bool games,
@@ -509,11 +561,15 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
         int64_t id = parse_id(rest, digits);
         bool record = strcmp(rest + digits, "/record") == 0;
         bool replay = strcmp(rest + digits, "/replay") == 0;
-        if (id < 0 || (rest[digits] && !record && !replay))
+        bool review = strcmp(rest + digits, "/review") == 0;
+        if (id < 0 || (rest[digits] && !record && !replay && !review))
             reply_error(r, 404, "not-found",
-                        "expected /api/v1/games/ID, .../ID/record or .../ID/replay");
+                        "expected /api/v1/games/ID, .../ID/record, .../ID/replay or "
+                        ".../ID/review");
         else if (replay)
             replay_reply(srv, id, query, r);
+        else if (review)
+            review_reply(srv, id, query, r);
         else if (!read_query(query, NULL, 0, why, sizeof why))
             reply_bad_query(r, why);
         else

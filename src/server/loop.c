@@ -353,6 +353,9 @@ void rs_server_drain_inbox(rs_server *srv)
         case RS_JOB_HINT:
             rs_session_hint_result(srv, job);
             break;
+        case RS_JOB_REVIEW:
+            rs_session_review_result(srv, job);
+            break;
         case RS_JOB_HASH:
         case RS_JOB_VERIFY:
         case RS_JOB_REHASH:
@@ -364,6 +367,7 @@ void rs_server_drain_inbox(rs_server *srv)
             break;
         }
         rs_job_wipe(job);
+        rs_job_free_result(job);
     }
 }
 

@@ -48,6 +48,8 @@ typedef struct rs_server_config {
                            long end (docs/server.md); 0: never */
     int64_t challenge_expiry_ms; /* a challenge expires after this long; 0: 10 min, or 3 days
                                     for a correspondence clock (challenge.c) */
+    const char *review_budget;   /* search parameters of a review after the hard level's
+                                    ("" or NULL: the review's default, docs/review.md) */
     void (*notify)(void *ctx);   /* a worker result is waiting (from a worker thread) */
     void *notify_ctx;
     /* Unfinished games against the computer one user, and everyone from one address (its /64

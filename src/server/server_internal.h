@@ -62,6 +62,8 @@ typedef struct rs_deferred {
     size_t len;
 } rs_deferred;
 
+#define RS_REVIEWS_MAX 4
+
 struct rs_server {
     rs_server_config cfg;
     rs_time_source time;
@@ -90,6 +92,10 @@ struct rs_server {
     bool checkpoint_pending;      /* a WAL checkpoint job is queued or running */
     bool checkpoint_tail_due;     /* it ended: finish it after the next commit */
     rs_job job_scratch;           /* big: kept here, not on the stack */
+    /* Reviews being made (session.c): whose, at most one a user and RS_REVIEWS_MAX in all, so
+     * reviews never fill the AI threads' queue ahead of the AI seats' moves for long. */
+    int64_t review_users[RS_REVIEWS_MAX];
+    int reviews_pending;
     rs_server_stats stats;
     /* ---- several servers on one database: cluster.c's state, which the core only holds ---- */
     bool shared;                       /* the store is PostgreSQL: other servers may share it */

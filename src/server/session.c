@@ -1209,6 +1209,172 @@ void rs_session_hint_result(rs_server *srv, const rs_job *job)
     reply_to_job(srv, c, job, m);
 }
 
+/* ---- reviews (docs/review.md) ---- */
+
+/* The game's row and, for a live game, its table (in memory, or taken on a cluster). */
+static int review_game(rs_server *srv, int64_t id, rs_game_row *row, rs_table **live, rs_err *e)
+{
+    *live = rs_server_table(srv, id);
+    if (*live) {
+        *row = (*live)->row;
+        return 0;
+    }
+    if (rs_store_game_get(srv->store, id, row) != RS_STORE_OK)
+        return rs_fail(e, "no-such-game", "there is no game %lld", (long long)id);
+    if (row->status == RS_GAME_LIVE && !(*live = rs_cluster_table(srv, id)))
+        return rs_fail(e, "no-such-game", "game %lld cannot be read now", (long long)id);
+    return 0;
+}
+
+/* The seat to review: the field, else the sender's own. */
+static int review_seat(const rs_game_row *row, int64_t user, const cJSON *msg, int *seat, rs_err *e)
+{
+    int64_t asked = -1;
+    if (!rs_field_int(msg, "seat", false, -1, INT64_MAX / 2, &asked, e))
+        return -1;
+    for (int s = 0; s < row->seats && asked < 0; s++)
+        if (row->seat[s].kind == RS_SEAT_HUMAN && row->seat[s].user_id == user)
+            asked = s;
+    if (asked < 0 || asked >= row->seats)
+        return rs_fail(e, "bad-seat", "say which seat to review: 0 to %d", row->seats - 1);
+    *seat = (int)asked;
+    return 0;
+}
+
+/* A live game is reviewed only for the sender's own seat in a game against the computer (the
+ * moves so far: a hint was allowed at each), never between people (issue 42). */
+static int review_allowed_live(const rs_game_row *row, int64_t user, int seat, rs_err *e)
+{
+    bool against_ai = false;
+    for (int s = 0; s < row->seats; s++)
+        against_ai |= row->seat[s].kind == RS_SEAT_AI;
+    const bool own = row->seat[seat].kind == RS_SEAT_HUMAN && row->seat[seat].user_id == user;
+    if (row->status == RS_GAME_LIVE && against_ai && own)
+        return 0;
+    return rs_fail(e, "not-over",
+                   "a game is reviewed once it is over (before that, only your own past moves "
+                   "against the computer)");
+}
+
+static void reply_review(rs_server *srv, rs_conn *c, const cJSON *msg, const rs_job *job,
+                         int64_t game, int seat, const char *text)
+{
+    cJSON *m = message("review");
+    cJSON_AddNumberToObject(m, "game", (double)game);
+    cJSON_AddNumberToObject(m, "seat", seat);
+    cJSON *review = cJSON_Parse(text);
+    if (review)
+        cJSON_AddItemToObject(m, "review", review);
+    else
+        cJSON_AddNullToObject(m, "review");
+    if (job)
+        reply_to_job(srv, c, job, m);
+    else
+        rs_reply(srv, c, m, msg);
+}
+
+/* The review bounds (server_internal.h): one pending review a user, RS_REVIEWS_MAX in all. */
+static bool review_slot_take(rs_server *srv, int64_t user)
+{
+    if (srv->reviews_pending == RS_REVIEWS_MAX)
+        return false;
+    for (int i = 0; i < srv->reviews_pending; i++)
+        if (srv->review_users[i] == user)
+            return false;
+    srv->review_users[srv->reviews_pending++] = user;
+    return true;
+}
+
+static void review_slot_give(rs_server *srv, int64_t user)
+{
+    for (int i = 0; i < srv->reviews_pending; i++)
+        if (srv->review_users[i] == user) {
+            srv->review_users[i] = srv->review_users[--srv->reviews_pending];
+            return;
+        }
+}
+
+static int submit_review(rs_server *srv, rs_conn *c, const cJSON *msg, rs_table *live,
+                         const rs_game_row *row, int seat, rs_err *e)
+{
+    rs_job *job = &srv->job_scratch;
+    memset(job, 0, sizeof *job);
+    job->kind = RS_JOB_REVIEW;
+    job->conn = c->id;
+    job->user_id = c->user;
+    job->game_id = row->id;
+    job->seat = seat;
+    job->ply = row->status == RS_GAME_OVER ? -1 : 0; /* -1: over, so the review is stored */
+    snprintf(job->budget, sizeof job->budget, "%s",
+             srv->cfg.review_budget ? srv->cfg.review_budget : "");
+    keep_request_id(msg, job->request_id, sizeof job->request_id);
+    if (live) {
+        job->match = rp_match_clone(live->match);
+    } else {
+        rs_ctx ctx = rs_server_ctx(srv);
+        rs_table *loaded = rs_table_load(&ctx, row->id, 0, e); /* finished: nothing written */
+        if (!loaded)
+            return -1;
+        job->match = rp_match_clone(loaded->match);
+        rs_table_free(loaded);
+    }
+    if (!job->match)
+        return rs_fail(e, "server-error", "out of memory for a review");
+    if (!review_slot_take(srv, c->user)) {
+        rp_match_free(job->match);
+        job->match = NULL;
+        return rs_fail(e, "busy",
+                       "a review of yours is still being made, or the server is "
+                       "making all the reviews it can: ask again in a moment");
+    }
+    if (!rs_workers_submit(srv->workers, job)) {
+        review_slot_give(srv, c->user);
+        return rs_fail(e, "busy", "the computer players are busy: ask again in a moment");
+    }
+    return 0;
+}
+
+/* One seat's review: a finished game's from the store when it was made before (on any
+ * server), else made on an AI thread, stored and answered as `review`. */
+static int h_review(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
+{
+    int64_t id = 0;
+    rs_game_row row;
+    rs_table *live = NULL;
+    int seat = -1;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e) ||
+        review_game(srv, id, &row, &live, e) < 0 || review_seat(&row, c->user, msg, &seat, e) < 0)
+        return -1;
+    if (row.status != RS_GAME_OVER)
+        return review_allowed_live(&row, c->user, seat, e) < 0
+                   ? -1
+                   : submit_review(srv, c, msg, live, &row, seat, e);
+    char *stored = NULL;
+    if (rs_store_review_get(srv->store, id, seat, &stored) == RS_STORE_OK) {
+        reply_review(srv, c, msg, NULL, id, seat, stored);
+        free(stored);
+        return 0;
+    }
+    return submit_review(srv, c, msg, live, &row, seat, e);
+}
+
+void rs_session_review_result(rs_server *srv, const rs_job *job)
+{
+    review_slot_give(srv, job->user_id);
+    if (job->ok && job->ply < 0 && rs_store_begin(srv->store) == RS_STORE_OK &&
+        rs_store_review_put(srv->store, job->game_id, job->seat, job->review) != RS_STORE_OK)
+        rs_log("game %lld: the review of seat %d was not stored: %s", (long long)job->game_id,
+               job->seat, rs_store_error(srv->store));
+    rs_conn *c = rs_server_conn(srv, job->conn);
+    if (!c) /* it went away while the review was made: stored all the same */
+        return;
+    if (!job->ok) {
+        job_error(srv, c, job, "review", "server-error", "the review could not be made");
+        return;
+    }
+    reply_review(srv, c, NULL, job, job->game_id, job->seat, job->review);
+}
+
 typedef int (*offer_fn)(rs_ctx *ctx, rs_table *t, int seat, const char *op, rs_err *e);
 
 static int offer(rs_server *srv, rs_conn *c, const cJSON *msg, offer_fn fn, rs_err *e)
@@ -1349,6 +1515,7 @@ const rs_command rs_commands[] = {
     {"claim", h_claim, true, 1, NULL},
     {"chat", h_chat, true, 1, NULL},
     {"hint", h_hint, true, 3, NULL},
+    {"review", h_review, true, 3, NULL},
     {"seek", rs_pools_seek, true, 2, NULL},
     {"unseek", rs_pools_unseek, true, 1, NULL},
     {"mine", rs_mine_handle, true, 1, NULL},

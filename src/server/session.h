@@ -23,6 +23,8 @@ extern const char *const rs_ai_levels[];
 void rs_session_auth_result(rs_server *srv, const rs_job *job);
 /* A hint computed on an AI thread, answered to the connection that asked (if still there). */
 void rs_session_hint_result(rs_server *srv, const rs_job *job);
+/* A review made (RS_JOB_REVIEW): stored when the game is over, answered to who asked. */
+void rs_session_review_result(rs_server *srv, const rs_job *job);
 /* Log out (each told with a logged-out) this server's connections but `except` that said hello
  * with the token `hash` (revoked); the count. */
 int rs_session_revoke_token(rs_server *srv, const uint8_t hash[RS_TOKEN_HASH],

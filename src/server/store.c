@@ -239,6 +239,16 @@ int rs_store_record_get(rs_store *st, int64_t game, char **record)
     return st->ops->record_get(st, game, record);
 }
 
+int rs_store_review_put(rs_store *st, int64_t game, int seat, const char *review)
+{
+    return st->ops->review_put(st, game, seat, review);
+}
+
+int rs_store_review_get(rs_store *st, int64_t game, int seat, char **review)
+{
+    return st->ops->review_get(st, game, seat, review);
+}
+
 int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 {
     return st->ops->rematch_find(st, game, rematch);

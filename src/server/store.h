@@ -105,6 +105,11 @@ int rs_store_moves_truncate(rs_store *st, int64_t game, int64_t from_ply);
 int rs_store_record_put(rs_store *st, int64_t game, const char *record);
 /* The record of a finished game (malloc'ed), NOTFOUND when there is none. */
 int rs_store_record_get(rs_store *st, int64_t game, char **record);
+/* A finished game's review for one seat (docs/review.md's JSON), written once computed (a
+ * second write of the same seat replaces it: two servers may compute it at once), and read
+ * back malloc'ed, NOTFOUND when there is none yet. */
+int rs_store_review_put(rs_store *st, int64_t game, int seat, const char *review);
+int rs_store_review_get(rs_store *st, int64_t game, int seat, char **review);
 /* The game created as the rematch of `game`, NOTFOUND if none. */
 int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch);
 

@@ -154,6 +154,8 @@ typedef struct rs_store_ops {
     int (*moves_truncate)(rs_store *st, int64_t game, int64_t from_ply);
     int (*record_put)(rs_store *st, int64_t game, const char *record);
     int (*record_get)(rs_store *st, int64_t game, char **record);
+    int (*review_put)(rs_store *st, int64_t game, int seat, const char *review);
+    int (*review_get)(rs_store *st, int64_t game, int seat, char **review);
     int (*rematch_find)(rs_store *st, int64_t game, int64_t *rematch);
 
     int (*chat_add)(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);

@@ -54,6 +54,8 @@ static const char SCHEMA_V1[] =
     "CREATE TABLE IF NOT EXISTS chat(id BIGSERIAL PRIMARY KEY, game_id BIGINT NOT NULL,"
     " user_id BIGINT NOT NULL, at_ms BIGINT NOT NULL, text TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, id);"
+    "CREATE TABLE IF NOT EXISTS reviews(game_id BIGINT NOT NULL, seat INTEGER NOT NULL,"
+    " review TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
     "CREATE TABLE IF NOT EXISTS ratings(user_id BIGINT NOT NULL, game TEXT NOT NULL,"
     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
     " vol DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL, PRIMARY KEY(user_id, game));"
@@ -1262,6 +1264,40 @@ static int pg_record_get(rs_store *store, int64_t game, char **record)
     return rc;
 }
 
+/* Two servers may compute one review at once: the later write replaces the earlier. */
+static int pg_review_put(rs_store *store, int64_t game, int seat, const char *review)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, seat);
+    p_text(&p, review);
+    return run(pg,
+               "INSERT INTO reviews(game_id, seat, review) VALUES($1, $2, $3)"
+               " ON CONFLICT (game_id, seat) DO UPDATE SET review = EXCLUDED.review",
+               &p, "store review");
+}
+
+static int pg_review_get(rs_store *store, int64_t game, int seat, char **review)
+{
+    rs_pg *pg = (rs_pg *)store;
+    *review = NULL;
+    params p = {0};
+    p_int(&p, game);
+    p_int(&p, seat);
+    PGresult *r =
+        exec(pg, "SELECT review FROM reviews WHERE game_id = $1 AND seat = $2", &p, "read review");
+    if (!r)
+        return RS_STORE_ERROR;
+    int rc = RS_STORE_NOTFOUND;
+    if (PQntuples(r) == 1) {
+        *review = strdup(PQgetvalue(r, 0, 0));
+        rc = *review ? RS_STORE_OK : RS_STORE_ERROR;
+    }
+    PQclear(r);
+    return rc;
+}
+
 static int pg_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 {
     rs_pg *pg = (rs_pg *)store;
@@ -2179,6 +2215,8 @@ static const rs_store_ops PG_OPS = {
     .moves_truncate = pg_moves_truncate,
     .record_put = pg_record_put,
     .record_get = pg_record_get,
+    .review_put = pg_review_put,
+    .review_get = pg_review_get,
     .rematch_find = pg_rematch_find,
     .chat_add = pg_chat_add,
     .rating_get = pg_rating_get,

@@ -41,6 +41,9 @@ static const char SCHEMA_V1[] =
     "CREATE TABLE IF NOT EXISTS chat(id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,"
     " user_id INTEGER NOT NULL, at_ms INTEGER NOT NULL, text TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, id);"
+    /* Reviews of finished games, one per seat (docs/review.md), computed once. */
+    "CREATE TABLE IF NOT EXISTS reviews(game_id INTEGER NOT NULL, seat INTEGER NOT NULL,"
+    " review TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
     /* "Play now": the seeks waiting, and which guests logged into which accounts. */
     /* AUTOINCREMENT: a seek's id is never given again (a `paired` names it). */
     "CREATE TABLE IF NOT EXISTS seeks(id INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -124,6 +127,8 @@ static const char SCHEMA_V1[] =
     X(MOVES_TRUNCATE, "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")                        \
     X(RECORD_PUT, "UPDATE games SET record = ?2 WHERE id = ?1")                                    \
     X(RECORD_GET, "SELECT record FROM games WHERE id = ?1 AND record IS NOT NULL")                 \
+    X(REVIEW_PUT, "INSERT OR REPLACE INTO reviews(game_id, seat, review) VALUES(?1, ?2, ?3)")      \
+    X(REVIEW_GET, "SELECT review FROM reviews WHERE game_id = ?1 AND seat = ?2")                   \
     X(CHAT_ADD, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES(?1, ?2, ?3, ?4)")          \
     X(CHAT_RECENT, "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"                 \
                    " game_id = ?1 ORDER BY id DESC LIMIT ?2) c JOIN users u ON"                    \
@@ -865,6 +870,34 @@ static int lite_record_get(rs_store *store, int64_t game, char **record)
     return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read record");
 }
 
+static int lite_review_put(rs_store *store, int64_t game, int seat, const char *review)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_REVIEW_PUT);
+    sqlite3_bind_int64(s, 1, game);
+    sqlite3_bind_int(s, 2, seat);
+    bind_text(s, 3, review);
+    return run(st, s, "store review");
+}
+
+static int lite_review_get(rs_store *store, int64_t game, int seat, char **review)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    *review = NULL;
+    sqlite3_stmt *s = use(st, STMT_REVIEW_GET);
+    sqlite3_bind_int64(s, 1, game);
+    sqlite3_bind_int(s, 2, seat);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        *review = strdup(t ? (const char *)t : "");
+    }
+    sqlite3_reset(s);
+    if (rc == SQLITE_ROW)
+        return *review ? RS_STORE_OK : RS_STORE_ERROR;
+    return rc == SQLITE_DONE ? RS_STORE_NOTFOUND : fail(st, "read review");
+}
+
 static int lite_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 {
     sqlite_store *st = (sqlite_store *)store;
@@ -1358,6 +1391,8 @@ static const rs_store_ops SQLITE_OPS = {
     .moves_truncate = lite_moves_truncate,
     .record_put = lite_record_put,
     .record_get = lite_record_get,
+    .review_put = lite_review_put,
+    .review_get = lite_review_get,
     .rematch_find = lite_rematch_find,
     .chat_add = lite_chat_add,
     .rating_get = lite_rating_get,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ramparts/ai.h"
+#include "ramparts/review.h"
 #include "store.h"
 
 #define QUEUE_CAP 256
@@ -73,6 +74,24 @@ static void run_ai(rs_job *job)
     snprintf(job->move, sizeof job->move, "%s", g.text);
 }
 
+/* The review of the clone's seat at the job's budget: the numbers the terminal gives for the
+ * same record and budget (docs/review.md). */
+static void run_review(rs_job *job)
+{
+    rp_error err = {{0}};
+    const rp_review_opts opts = {.budget = job->budget};
+    job->review = job->match ? rp_review_json(job->match, job->seat, &opts, &err) : NULL;
+    job->ok = job->review != NULL;
+    if (!job->ok)
+        snprintf(job->error, sizeof job->error, "%s", err.msg);
+}
+
+void rs_job_free_result(rs_job *job)
+{
+    free(job->review);
+    job->review = NULL;
+}
+
 void rs_job_wipe(rs_job *job)
 {
     rs_secret_wipe(job->password, sizeof job->password);
@@ -98,6 +117,9 @@ static void run_job(rs_workers *w, rs_job *job)
     case RS_JOB_AI:
     case RS_JOB_HINT:
         run_ai(job);
+        break;
+    case RS_JOB_REVIEW:
+        run_review(job);
         break;
     case RS_JOB_HASH:
         job->ok = rs_password_hash(job->password, job->stored);
@@ -134,6 +156,7 @@ static void finish(rs_workers *w, rs_job *job)
         *w->done_tail = d;
         w->done_tail = &d->next;
     } else {
+        rs_job_free_result(job);
         free(job); /* out of memory: the referee resubmits jobs it hears nothing of */
     }
     pthread_mutex_unlock(&w->lock);
@@ -214,6 +237,7 @@ static void free_queue(job_queue *q)
     rs_job *job;
     while ((job = queue_pop(q))) {
         rs_job_wipe(job);
+        rs_job_free_result(job);
         free(job);
     }
 }
@@ -233,6 +257,7 @@ void rs_workers_stop(rs_workers *w)
     while (w->done_head) {
         done_job *d = w->done_head;
         w->done_head = d->next;
+        rs_job_free_result(d->job);
         free(d->job);
         free(d);
     }
@@ -249,8 +274,11 @@ bool rs_workers_submit(rs_workers *w, const rs_job *job)
     *copy = *job;
     copy->ok = false;
     copy->error[0] = '\0';
+    copy->review = NULL;
     pthread_mutex_lock(&w->lock);
-    job_queue *q = job->kind == RS_JOB_AI || job->kind == RS_JOB_HINT ? &w->ai : &w->hash;
+    const bool search =
+        job->kind == RS_JOB_AI || job->kind == RS_JOB_HINT || job->kind == RS_JOB_REVIEW;
+    job_queue *q = search ? &w->ai : &w->hash;
     bool queued = !w->stopping && queue_push(q, copy);
     if (queued)
         pthread_cond_broadcast(&w->wake);

@@ -17,6 +17,7 @@
 typedef enum rs_job_kind {
     RS_JOB_AI,        /* choose a move for an AI seat */
     RS_JOB_HINT,      /* choose a move for a person who asked for a hint (answered to conn) */
+    RS_JOB_REVIEW,    /* review one seat's moves (rp_review_json; answered to conn) */
     RS_JOB_HASH,      /* hash a new password (register) */
     RS_JOB_VERIFY,    /* check a password against a stored hash (login) */
     RS_JOB_REHASH,    /* check the old password, then hash the new one (a password change) */
@@ -32,7 +33,8 @@ typedef struct rs_job {
     /* A clone of the match (rp_match_clone): workers never touch a live game. The job owns it;
      * it is freed once the job ran or was dropped (rs_job_wipe). */
     rp_match *match;
-    char level[24]; /* the AI's spec: a level, perhaps with a time budget ("hard:ms=2000") */
+    char level[24];  /* the AI's spec: a level, perhaps with a time budget ("hard:ms=2000") */
+    char budget[64]; /* REVIEW: search parameters after the level's ("": the default) */
     uint64_t seed;
     /* HASH / VERIFY / HINT */
     uint64_t conn; /* who asked */
@@ -47,6 +49,9 @@ typedef struct rs_job {
     rp_action action;
     char move[RP_ACTION_TEXT]; /* its notation (for the hint's asker, the seat to act) */
     char error[RP_ERROR_TEXT];
+    /* REVIEW: the review's JSON (malloc'ed), which outlives rs_job_wipe: whoever takes the
+     * result frees it (rs_job_free_result). */
+    char *review;
 } rs_job;
 
 /* An AI job's answer, kept apart from the job: the loop applies it, or (cluster.c) keeps it
@@ -60,6 +65,8 @@ typedef struct rs_ai_result {
 
 /* Zero the passwords a job carries and free its match. */
 void rs_job_wipe(rs_job *job);
+/* Free what a finished job computed for its taker (a review's text). */
+void rs_job_free_result(rs_job *job);
 
 typedef struct rs_workers rs_workers;
 struct rs_store;

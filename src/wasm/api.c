@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "ramparts/review.h"
 #include "bench.h"
 #include "preview.h"
 #include "request.h"
@@ -208,7 +209,8 @@ static cJSON *op_new(const cJSON *req, rp_error *err)
 }
 
 /* A record's text (what `ramparts replay` reads), replayed into a new match. */
-static cJSON *op_load_record(const cJSON *req, rp_error *err)
+/* A new match replayed from the record's text in the field "record", or NULL with err. */
+static rp_match *field_record(const cJSON *req, rp_error *err)
 {
     const char *text;
     if (rw_field_text(req, "record", true, NULL, &text, err) < 0)
@@ -221,6 +223,12 @@ static cJSON *op_load_record(const cJSON *req, rp_error *err)
     }
     rp_match *m = rp_record_read(in, "record", err);
     fclose(in);
+    return m;
+}
+
+static cJSON *op_load_record(const cJSON *req, rp_error *err)
+{
+    rp_match *m = field_record(req, err);
     return m ? adopt_match(m, err) : NULL;
 }
 
@@ -442,6 +450,35 @@ static cJSON *op_hint(const cJSON *req, rp_error *err)
     return o;
 }
 
+/* The review of one seat's moves (docs/review.md): of a match (`match`) or a record's text
+ * (`record`); a game still going only for a human seat's own past moves against the computer,
+ * as the server allows. The answer is the review's JSON itself. */
+static cJSON *op_review(const cJSON *req, rp_error *err)
+{
+    const cJSON *record = cJSON_GetObjectItemCaseSensitive(req, "record");
+    rp_match *m = NULL, *loaded = NULL;
+    if (record)
+        m = loaded = field_record(req, err);
+    else if (field_match(req, &m, err) < 0)
+        return NULL;
+    long long seat;
+    const char *level, *budget;
+    cJSON *answer = NULL;
+    if (m && rw_field_int(req, "seat", true, 0, 0, RP_MAX_PLAYERS - 1, &seat, err) == RP_OK &&
+        rw_field_text(req, "level", false, "hard", &level, err) == RP_OK &&
+        rw_field_text(req, "budget", false, "", &budget, err) == RP_OK &&
+        rp_review_allowed(m, (int)seat, err) == RP_OK) {
+        const rp_review_opts opts = {.level = level, .budget = budget};
+        char *text = rp_review_json(m, (int)seat, &opts, err);
+        answer = text ? cJSON_Parse(text) : NULL;
+        if (text && !answer)
+            rp_fail(err, RP_ENOMEM, "out of memory for the review");
+        free(text);
+    }
+    rp_match_free(loaded);
+    return answer;
+}
+
 /* The referee's undo (the text protocol's): the last move back exactly. */
 static cJSON *op_undo(const cJSON *req, rp_error *err)
 {
@@ -518,6 +555,7 @@ static const operation operations[] = {
     {"play", op_play},
     {"genmove", op_genmove},
     {"hint", op_hint},
+    {"review", op_review},
     {"undo", op_undo},
     {"undo_fair", op_undo_fair},
     {"deal_unseen", op_deal_unseen},

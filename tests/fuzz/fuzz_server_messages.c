@@ -179,6 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rs_server_config_default(&cfg);
     cfg.db_path = ":memory:";
     cfg.ai_threads = 0;
+    cfg.review_budget = "iters=20"; /* a review's searches: short, so inputs stay fast */
     rs_time_source time = {fuzz_mono, fuzz_wall, &clock};
     rs_output out = {fuzz_send, fuzz_close, NULL};
     char err[256];

@@ -4,7 +4,8 @@
  * that each frame shows exactly what that viewer may see at that ply: the view is the game's
  * view_json for that viewer, the events of each move are its events_json for that viewer, the
  * legal list goes only to the seat to act, a move's notation only to its player, the seed
- * only once the game is over and matching the commitment; that no name from the viewer's
+ * only once the game is over and matching the commitment; that each frame of a `history` reply
+ * is that viewer's view and events at its own ply; that no name from the viewer's
  * secret_names at that moment appears anywhere in any frame (the events of a move: no name
  * secret both before and after it), in any spelling the client shows it, as a string, an
  * object key, a card given as data or a vocabulary field outside its vocabulary; and that a
@@ -368,6 +369,7 @@ static const char *const frame_fields[][40] = {
     {"error", "t", "code", "message", "re", "game", "v", "ply", "id", NULL},
     {"rematch", "t", "game", "rematch", "by", NULL},
     {"hint", "t", "game", "ply", "move", "id", NULL},
+    {"history", "t", "game", "viewer", "ply", "from", "frames", "more", "id", NULL},
     {"created", "t", "game", "invites", "id", NULL},
     {"joined", "t", "game", "seat", "id", NULL},
     {"left", "t", "game", "id", NULL},
@@ -727,6 +729,60 @@ static void check_secrets(long line, const replay *r, const cJSON *frame, int vi
     free(secrets);
 }
 
+/* A `history` reply (issue 42): each frame is the viewer's view after its ply, with the events of
+ * the move that led there as that viewer was told them (no notation: the replay's frames), and
+ * nothing in a frame is secret to the viewer at that frame's own ply (an earlier ply's view may
+ * show a card the viewer no longer sees now). */
+static void check_history(long line, const replay *r, const cJSON *f, int viewer)
+{
+    const rp_game *g = rp_match_game(r->m);
+    const cJSON *who = cJSON_GetObjectItemCaseSensitive(f, "viewer");
+    checked++;
+    if (viewer >= 0 ? !cJSON_IsNumber(who) || (int)who->valuedouble != viewer
+                    : !cJSON_IsString(who) || strcmp(who->valuestring, "spectator") != 0)
+        fail(line, "a history names another viewer than %d", viewer);
+    const cJSON *frames = cJSON_GetObjectItemCaseSensitive(f, "frames");
+    if (!cJSON_IsArray(frames)) {
+        fail(line, "a history without frames");
+        return;
+    }
+    const cJSON *fr;
+    cJSON_ArrayForEach (fr, frames) {
+        const cJSON *ply_item = cJSON_GetObjectItemCaseSensitive(fr, "ply");
+        if (!cJSON_IsNumber(ply_item) || ply_item->valuedouble < 0 ||
+            ply_item->valuedouble > (double)r->num_moves) {
+            fail(line, "a history frame without a ply of the record");
+            continue;
+        }
+        const size_t ply = (size_t)ply_item->valuedouble;
+        compare(line, "history view", cJSON_GetObjectItemCaseSensitive(fr, "view"),
+                g->json->view(&r->states[ply], viewer));
+        if (ply > 0) {
+            const rp_state *before = &r->states[ply - 1];
+            const cJSON *seat = cJSON_GetObjectItemCaseSensitive(fr, "seat");
+            checked++;
+            if (!cJSON_IsNumber(seat) || (int)seat->valuedouble != g->current_player(before))
+                fail(line, "history ply %zu: seat is not %d", ply, g->current_player(before));
+            cJSON *events = rp_events_cjson(g, before, r->moves[ply - 1], viewer, NULL);
+            compare(line, "history events", cJSON_GetObjectItemCaseSensitive(fr, "events"),
+                    events ? events : cJSON_CreateNull());
+        }
+        /* The events are held to the secrets of their move, as an update's cause is. */
+        cJSON *copy = cJSON_Duplicate(fr, true);
+        cJSON *events = cJSON_DetachItemFromObjectCaseSensitive(copy, "events");
+        if (events && ply > 0) {
+            cJSON *cause = cJSON_AddObjectToObject(copy, "cause");
+            cJSON_AddStringToObject(cause, "kind", "move");
+            cJSON_AddNumberToObject(cause, "ply", (double)(ply - 1));
+            cJSON_AddItemToObject(cause, "events", events);
+        } else {
+            cJSON_Delete(events);
+        }
+        check_secrets(line, r, copy, viewer, ply);
+        cJSON_Delete(copy);
+    }
+}
+
 static bool listed(const char *const *fields, const char *key)
 {
     for (int i = 1; fields[i]; i++)
@@ -944,7 +1000,10 @@ int main(int argc, char **argv)
             if (current_ply[slot] > last_ply[slot])
                 last_ply[slot] = current_ply[slot];
         }
-        check_secrets(line, &r, f, viewer, current_ply[slot]);
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "history") == 0)
+            check_history(line, &r, f, viewer);
+        else
+            check_secrets(line, &r, f, viewer, current_ply[slot]);
         cJSON_Delete(f);
         cJSON_Delete(entry);
     }

@@ -3,7 +3,8 @@ this test starts itself (pgserver.py), clients connected to different servers.
 
 - Every game of the registry played in full with its two players and a spectator on three
   different servers, a chat line crossing servers, every frame each of them received checked
-  against the referee (server_frames_check).
+  against the referee (server_frames_check); the Danger at the Walls game's review, made on
+  one server, is answered by another and served over HTTP by the third from the store.
 - Catching up by moves: a spectator on a third server gets one `update` per move, version by
   version (never a snapshot), its server reading only the new moves (its /healthz counts
   them), the last move, which ends the game, included; every frame checked.
@@ -47,12 +48,15 @@ LEASE_S = 2
 # others' think briefly. No expiry: a game without a clock or an AI seat needs no lease, so
 # no server but those its clients use ever holds it.
 AI_HARD_MS = {"a": "8000", "b": "200", "c": "200"}
+# Each server reviews at its own budget, so a review tells which server made it.
+REVIEW_BUDGET = {"a": "iters=40", "b": "iters=50", "c": "iters=60"}
 
 
 def start_node(args, pg, name, env=None):
     return Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address, "--node", name,
                                         "--lease", str(LEASE_S), "--expire", "0",
-                                        "--ai-hard-ms", AI_HARD_MS[name]], env=env).start()
+                                        "--ai-hard-ms", AI_HARD_MS[name],
+                                        "--review-budget", REVIEW_BUDGET[name]], env=env).start()
 
 
 async def wait_until(condition, what, limit=120.0):
@@ -89,8 +93,23 @@ async def across_nodes(checks, args, nodes, kind, rng):
         await who.drain(0.1)
     run_checker(checks, args.checker, b, game, [(alice, 0), (bob, 1), (carol, -2)], a.dir,
                 f"{kind} across servers")
+    if kind == "danger-at-the-walls":
+        await review_across(checks, nodes, game, alice, bob)
     for who in (alice, bob, carol):
         await who.close()
+
+
+async def review_across(checks, nodes, game, alice, bob):
+    """A review made on server a (its budget) is what b answers and c serves over HTTP: read
+    from the store, never made again (b's budget differs, and would show)."""
+    made = await alice.request({"t": "review", "game": game, "seat": 0}, "review")
+    review = made.get("review") or {}
+    checks.eq(review.get("budget"), "iters=10000," + REVIEW_BUDGET["a"],
+              f"the review is made on server a: {str(made)[:160]}")
+    again = await bob.request({"t": "review", "game": game, "seat": 0}, "review")
+    checks.eq(again.get("review"), review, "server b answers the review a stored")
+    status, served = nodes[2].http_json(f"/api/v1/games/{game}/review?seat=0")
+    checks.eq((status, served), (200, review), "server c serves it over HTTP")
 
 
 def catch_up_counts(node):

@@ -266,6 +266,9 @@ async def lobby_and_play(seen, checks, server):
     await ask(seen, checks, alice, {"t": "draw", "game": g, "op": "offer"}, "done")
     await ask(seen, checks, bob, {"t": "draw", "game": g, "op": "accept"}, "done")
     await ask(seen, checks, alice, {"t": "move", "game": g, "ply": 0, "move": "x"}, "game-over")
+    # review: of a finished game (stored: GET .../review serves it in check_http), of none
+    await ask(seen, checks, alice, {"t": "review", "game": g}, "review")
+    await ask(seen, checks, alice, {"t": "review", "game": 999999}, "no-such-game")
     re = await ask(seen, checks, alice, {"t": "rematch", "game": g}, "created")
     await bob.expect(lambda m: m["t"] == "rematch", "the rematch notice")
     await ask(seen, checks, bob, {"t": "join", "game": re["game"]}, "joined")

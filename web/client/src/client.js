@@ -18,7 +18,7 @@ const TOKEN_KEY = 'ramparts.token';
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
  *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
  *   spectators: number, receivedAt: number, last: {seat: number|null, events: any[]}|null,
- *   queued?: number
+ *   queued?: number, history: import('./ui/movelist.js').Frame[], historyLoading: boolean, historyError: string|null
  * }} GameState
  * @typedef {{
  *   conn: import('./transport.js').ConnState, user: Message|null, server: string,
@@ -221,8 +221,42 @@ export class Client {
       spectators: old ? old.spectators : 0,
       receivedAt: performance.now(),
       last,
+      // The snapshot's view is this viewer's view after its ply: that ply's frame.
+      history: mergeFrames(old ? old.history : [], m.status === 'open' || !m.view ? []
+        : [{ ply: m.ply, view: m.view, seat: m.last ? m.last.seat ?? null : null, events: m.last && Array.isArray(m.last.events) ? m.last.events : null }], m.ply),
+      historyLoading: old ? old.historyLoading : true,
+      historyError: null,
     };
     this.set({ games: { ...this.state.games, [m.game]: game } });
+    // The first frame this page lacks: all of them on opening, those after a gap since.
+    const held = old ? old.history.filter((f) => f.ply < m.ply) : [];
+    let from = 0;
+    while (from < held.length && held[from].ply === from) from++;
+    if (from < m.ply && m.status !== 'open') this.loadHistory(m.game, from);
+    else this.setGame(m.game, { historyLoading: false });
+  }
+
+  /**
+   * The moves so far as this viewer saw them (issue 42), from the server's `history` (live or
+   * finished; at most 100 frames a reply, asked again while `more`): each frame is this
+   * viewer's own view after that ply, as it was sent then.
+   * @param {number} game @param {number} from
+   */
+  loadHistory(game, from) {
+    this.transport.request({ t: 'history', game, from }).then((m) => this.historyReply(game, m));
+  }
+
+  /** @param {number} game @param {Message} m */
+  historyReply(game, m) {
+    const g = this.state.games[game];
+    if (!g) return;
+    if (m.t !== 'history' || !Array.isArray(m.frames)) {
+      this.setGame(game, { historyLoading: false, historyError: m.message || 'the moves could not be loaded' });
+      return;
+    }
+    const history = mergeFrames(g.history, m.frames, g.snap.ply);
+    this.setGame(game, { history, historyLoading: !!m.more, historyError: null });
+    if (m.more && m.frames.length) this.loadHistory(game, m.frames[m.frames.length - 1].ply + 1);
   }
 
   /**
@@ -309,7 +343,7 @@ export class Client {
     this.watched.set(m.game, m.v);
     const pending = old.pending && old.pending.ply === m.ply ? old.pending : null;
     const patch = { snap: m, log, pending, hint: null, hintBusy: false, receivedAt: at === undefined ? performance.now() : at,
-      last: lastMoveAfter(old.last, m.cause) };
+      last: lastMoveAfter(old.last, m.cause), history: historyAfter(old.history, m) };
     if (pending === null) patch.error = null;
     this.setGame(m.game, patch);
     const announce = announceFor(m);
@@ -370,7 +404,7 @@ export class Client {
       return; // the table shows it in a role=alert paragraph, which reads it once
     }
     // A server older than `mine` (issue 41) says so: the page goes without the count.
-    if (m.code === 'unknown-type' && /'mine'/.test(m.message || '')) return;
+    if (m.code === 'unknown-type' && /'(mine|history)'/.test(m.message || '')) return;
     if (m.code !== 'bad-token' && m.code !== 'disconnected') this.set({ notice: m.message });
   }
 
@@ -547,6 +581,27 @@ function lastMoveAfter(last, cause) {
   if (cause.kind === 'move') return { seat: cause.seat ?? null, events: Array.isArray(cause.events) ? cause.events : [] };
   if (cause.kind === 'takeback') return null;
   return last;
+}
+
+/**
+ * The frames after an update: a move adds the viewer's view after it, with its events as told
+ * (the frame `history` would send for that ply); a takeback drops the plies taken back.
+ * @param {import('./ui/movelist.js').Frame[]} frames @param {Message} m
+ */
+function historyAfter(frames, m) {
+  const kept = frames.filter((f) => f.ply < m.ply || (f.ply === m.ply && !(m.cause && m.cause.kind === 'move')));
+  const c = m.cause;
+  if (!c || c.kind !== 'move' || !m.view) return kept.length === frames.length ? frames : kept;
+  return [...kept, { ply: m.ply, view: m.view, seat: c.seat ?? null, events: Array.isArray(c.events) ? c.events : null }];
+}
+
+/** Frames held and frames received, one per ply in order, none past ply `upTo`.
+ * @param {import('./ui/movelist.js').Frame[]} held @param {import('./ui/movelist.js').Frame[]} got @param {number} upTo */
+function mergeFrames(held, got, upTo) {
+  const byPly = new Map();
+  for (const f of got) byPly.set(f.ply, f);
+  for (const f of held) byPly.set(f.ply, f); // an update's frame is as new as the reply's
+  return [...byPly.values()].filter((f) => f.ply <= upTo).sort((a, b) => a.ply - b.ply);
 }
 
 /** @param {Message} m */

@@ -1,5 +1,5 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
-// (#/ lobby, #/game/ID, #/replay/ID, #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
+// (#/ lobby, #/game/ID, #/replay/ID, #/review/ID[/SEAT], #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
 // no server, #/mine: my games, #/play: play now, #/challenge/NAME),
 // invitation links (?game=ID&invite=CODE), the service worker for offline loading, and the
 // page frame: header (with "My games" and its count), connection status, notices, challenges
@@ -11,6 +11,7 @@ import { Client } from './client.js';
 import { Lobby } from './ui/lobby.js';
 import { Table } from './ui/table.js';
 import { Replay } from './ui/replay.js';
+import { Review } from './ui/review.js';
 import { Profile } from './ui/profile.js';
 import { Account } from './ui/account.js';
 import { Offline } from './ui/offline.js';
@@ -66,6 +67,9 @@ function App({ client }) {
     page = html`<${Table} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
   } else if (route.name === 'replay' && /^\d+$/.test(route.arg)) {
     page = html`<${Replay} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'review' && /^\d+(\/\d+)?$/.test(route.arg)) {
+    const [game, seat] = route.arg.split('/');
+    page = html`<${Review} key=${route.arg} client=${client} id=${Number(game)} seat=${seat === undefined ? null : Number(seat)} />`;
   } else if (route.name === 'learn' && /^[a-z-]+(\/\d+)?$/.test(route.arg)) {
     const [game, id] = route.arg.split('/');
     page = html`<${Learn} key=${route.arg} client=${client} game=${game} id=${id ? Number(id) : null} />`;

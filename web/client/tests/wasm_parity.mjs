@@ -8,10 +8,11 @@
 // state. Before each random move, the preview an online page would show (issue 28): the world
 // the server sends the seat to act (op sample) must look to the seat as the real state does,
 // and a preview the engine calls determined must be exactly the events the referee then tells
-// the seat. A second part checks that bad requests are refused with a reason.
+// the seat. The review of each game's first finished run is the terminal's (ramparts review
+// --json). A second part checks that bad requests are refused with a reason.
 // Usage: node wasm_parity.mjs --ramparts BIN --wasm FILE [--games a,b] [--seeds N]
 //        (prints 'N passed, N failed'; exit 0 when all pass)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { loadEngine } from '../src/offline/engine.js';
@@ -182,9 +183,21 @@ async function playGame(wasm, game, options, seed) {
   const replayed = must(wasm, { op: 'state', match: loaded.match }).state;
   check(replayed === (await native.ask('state')), `${label}: the native record replayed in wasm ends elsewhere`);
   must(wasm, { op: 'free', match: loaded.match });
+  if (seed === 101 && state.info.over) checkReview(wasm, `${nRecord}\n`, label);
   must(wasm, { op: 'free', match: 0 });
   native.close();
   console.log(`${label}: ${plies} plies${state.info.over ? ', over' : ''}`);
+}
+
+/** The review (docs/review.md) of seat 0 in WebAssembly is the terminal's, number for number:
+ * the offline page and `ramparts review --json` agree. @param {any} wasm @param {string} record @param {string} label */
+function checkReview(wasm, record, label) {
+  const budget = 'iters=50';
+  const inWasm = must(wasm, { op: 'review', record, seat: 0, budget });
+  const out = spawnSync(args.ramparts, ['review', '-', '--seat', '0', '--json', '--budget', budget], { input: record, encoding: 'utf8' });
+  check(out.status === 0, `${label}: ramparts review exits ${out.status}: ${out.stderr}`);
+  if (out.status !== 0) return;
+  check(isDeepStrictEqual(JSON.parse(out.stdout), inWasm), `${label}: the review differs\n--- native\n${out.stdout}\n--- wasm\n${JSON.stringify(inWasm)}`);
 }
 
 let previewsDetermined = 0;

@@ -14,7 +14,8 @@ const SAVE_KEY = 'ramparts.offline';
  *   events: any[], record: string, computer?: boolean}} Snapshot
  * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
  *   hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
- *   failed: string|null, queued: number, thinking: boolean}} OfflineState
+ *   failed: string|null, queued: number, thinking: boolean,
+ *   frames: import('../ui/movelist.js').Frame[], resumed: boolean, review: any, reviewing: boolean}} OfflineState
  */
 
 /** Where the built client put the worker and the engine (index.html's meta ramparts-offline). */
@@ -32,7 +33,8 @@ export function offlineFiles() {
 export class OfflineSession {
   constructor() {
     /** @type {OfflineState} */
-    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false };
+    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false,
+      frames: [], resumed: false, review: null, reviewing: false };
     /** @type {Snapshot[]} snapshots waiting to be shown, in the worker's order */
     this.queue = [];
     /** @type {any} the timer of the one on show, if it is held */
@@ -82,8 +84,11 @@ export class OfflineSession {
       case 'hint':
         this.set({ hint: m.text, hintBusy: false });
         break;
+      case 'review':
+        this.set({ review: m.review, reviewing: false });
+        break;
       case 'error':
-        this.set({ error: m.message, hintBusy: false, pending: false });
+        this.set({ error: m.message, hintBusy: false, pending: false, reviewing: false });
         break;
       default:
         break;
@@ -135,7 +140,7 @@ export class OfflineSession {
       log.push({ key: this.logKey++, v: null, kind: 'game-over', text: resultText(m.info, m.you), seat: null });
     }
     localStorage.setItem(SAVE_KEY, JSON.stringify({ record: m.record, human: m.you, game: m.info.game }));
-    this.set({ snap: m, log, hint: null, error: null, pending: false });
+    this.set({ snap: m, log, hint: null, error: null, pending: false, frames: framesAfter(this.state.frames, m) });
   }
 
   /** The saved game, if any. @returns {{record: string, human: number, game: string}|null} */
@@ -151,7 +156,7 @@ export class OfflineSession {
   /** @param {string} game @param {number} players @param {number} human @param {string} level */
   start(game, players, human, level) {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null });
+    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: false });
     this.send({ t: 'start', game, players, human, level });
   }
 
@@ -159,14 +164,16 @@ export class OfflineSession {
     const s = this.saved();
     if (!s) return;
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null });
+    // The moves before the resume are not listed: the worker deals anew what the seat never
+    // saw, and the page keeps no view of its own from before.
+    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: true });
     this.send({ t: 'resume', record: s.record, human: s.human });
   }
 
   /** Leave the game for the setup screen; the saved game stays until another starts. */
   leave() {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null });
+    this.set({ snap: null, log: [], error: null, hint: null, review: null });
   }
 
   /** @param {import('../client.js').LegalMove|string} move */
@@ -182,6 +189,16 @@ export class OfflineSession {
     this.send({ t: 'hint' });
   }
 
+  /** The review of the human's moves (issue 42), by the engine in the worker. */
+  review() {
+    this.set({ reviewing: true, error: null });
+    this.send({ t: 'review' });
+  }
+
+  closeReview() {
+    this.set({ review: null });
+  }
+
   undo() {
     this.set({ pending: true });
     this.send({ t: 'undo' });
@@ -195,6 +212,23 @@ export class OfflineSession {
     if (this.worker) this.worker.terminate();
     this.worker = null;
   }
+}
+
+/**
+ * The move list's frames after a snapshot shown (issue 42): the seat's own view after each ply,
+ * with the events of the move as told to it. A later ply adds a frame; an undo drops the plies
+ * taken back and its view replaces that ply's (what was unseen is dealt anew); a resignation
+ * keeps the ply and its events.
+ * @param {import('../ui/movelist.js').Frame[]} frames @param {Snapshot} m
+ */
+export function framesAfter(frames, m) {
+  const ply = m.info.moves;
+  const lastPly = frames.length ? frames[frames.length - 1].ply : -1;
+  if (ply > lastPly) {
+    const mover = m.events.find((e) => e.seat !== undefined && e.seat !== null);
+    return [...frames, { ply, view: m.view, seat: mover ? mover.seat : null, events: m.events }];
+  }
+  return frames.filter((f) => f.ply <= ply).map((f) => (f.ply === ply ? { ...f, view: m.view } : f));
 }
 
 /** One sentence for the end, from the human's side. @param {any} info @param {number} you */

@@ -4,7 +4,7 @@
 // view, its legal moves when it is to act, and the events of each move as told to that seat.
 // Messages from the page: {t: 'games'} | {t: 'start', game, options, human, level} |
 // {t: 'resume', record, human} | {t: 'move', move} | {t: 'hint'} | {t: 'undo'} |
-// {t: 'resign'} | {t: 'record'}. Answers: {t: 'games'|'snapshot'|'hint'|'record'|'error'}.
+// {t: 'resign'} | {t: 'record'} | {t: 'review'}. Answers: {t: 'games'|'snapshot'|'hint'|'record'|'review'|'error'}.
 import { loadEngine } from './engine.js';
 
 /** To the page (a worker's postMessage, not the window's). @param {object} msg */
@@ -134,6 +134,11 @@ async function handle(engine, msg) {
       snapshot(engine, [{ kind: 'undo', text: undoText(undone.taken, current.reshuffles), seat: human }]);
       return;
     }
+    case 'review':
+      // The human seat's moves judged from its own view (docs/review.md); the engine refuses a
+      // game still going except for the human's own past moves against the computer.
+      post({ t: 'review', review: must(engine, { op: 'review', match, seat: human }) });
+      return;
     case 'resign':
       must(engine, { op: 'resign', match, seat: human });
       snapshot(engine, [{ kind: 'resign', text: 'You resign.', seat: human }]);

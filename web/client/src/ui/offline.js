@@ -12,6 +12,8 @@ import { BoardGuard } from './table.js';
 import { Explanations } from './rules.js';
 import { EventLog, MoveInput } from './parts.js';
 import { SeatMark, seatClass } from './seats.js';
+import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
+import { ReviewView } from './review.js';
 
 const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
 
@@ -26,7 +28,18 @@ export function Offline() {
   const st = s.state;
   if (st.failed) return html`<p class="error" role="alert">${st.failed}</p>`;
   if (!st.games) return html`<p class="loading" role="status">Starting the offline engine…</p>`;
+  if (st.snap && st.review) return html`<${OfflineReview} s=${s} />`;
   return st.snap ? html`<${OfflineTable} s=${s} />` : html`<${Setup} s=${s} />`;
+}
+
+/** The review of the human's moves, over the frames the worker sent the human's seat.
+ * @param {{s: OfflineSession}} props */
+function OfflineReview({ s }) {
+  const st = s.state;
+  const info = /** @type {import('../offline/session.js').Snapshot} */ (st.snap).info;
+  return html`<${ReviewView} type=${info.game} seats=${info.seats} frames=${st.frames} review=${st.review}
+    seat=${/** @type {import('../offline/session.js').Snapshot} */ (st.snap).you} heading=${html`Review: ${info.title} <span class="muted">offline</span>`}
+    onBack=${() => s.closeReview()} />`;
 }
 
 /** @param {{s: OfflineSession}} props */
@@ -92,7 +105,10 @@ function OfflineTable({ s }) {
   const snap = /** @type {import('../offline/session.js').Snapshot} */ (st.snap);
   const info = snap.info;
   const Board = boardFor(info.game);
-  const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending;
+  // The move list's ply shown (null: the game as it stands); the board takes no move meanwhile.
+  const [at, go] = useBrowse(st.frames, !info.over);
+  const past = at === null ? null : frameAt(st.frames, at);
+  const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending && !past;
   const seats = info.seats.map((/** @type {any} */ x) => ({ ...x, kind: x.who === 'human' ? 'human' : 'ai', level: x.who }));
   const g = useMemo(() => ({ log: st.log, snap: { seats } }), [st.log, info]);
   const [confirmResign, setConfirmResign] = useState(false);
@@ -102,7 +118,7 @@ function OfflineTable({ s }) {
     : myTurn ? 'Your turn.' : `${info.seats[info.to_move].seat_name} (computer) is thinking…`;
   return html`<div class=${`table-page game-${info.game}`} data-testid="table" data-offline="yes" data-ply=${info.moves}
       data-status=${info.over ? 'over' : 'live'} data-my-turn=${myTurn ? 'yes' : 'no'} data-queued=${st.queued}
-      data-thinking=${st.thinking ? 'yes' : 'no'}>
+      data-thinking=${st.thinking ? 'yes' : 'no'} data-shown-ply=${past ? past.ply : info.moves}>
     <header class="table-head">
       <h1>${info.title} <span class="muted">offline</span></h1>
       <ol class="seats" aria-label="Players">${seats.map((/** @type {any} */ x) => html`<li key=${x.seat}
@@ -117,15 +133,20 @@ function OfflineTable({ s }) {
     <div class="table-body">
       <section class="board-area" id="board" tabindex="-1" aria-labelledby="board-h">
         <h2 id="board-h" class="sr-only">Board</h2>
-        <${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
+        ${past && html`<${BrowsingLine} at=${past.ply} last=${info.moves} />`}
+        ${past ? html`<${BoardGuard} key=${`past-${past.ply}`} Board=${Board} view=${past.view} legal=${null} you=${snap.you}
+          seats=${seats} send=${() => {}} status=${'live'}
+          last=${past.ply > 0 && past.events && past.events.length ? { seat: past.seat ?? null, events: past.events } : null} />`
+        : html`<${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
           send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'}
-          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />
+          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />`}
         <${Explanations} game=${info.game} />
       </section>
       <aside class="side">
         ${!info.over && html`<${MoveInput} legal=${myTurn ? snap.legal : null}
-          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint} />`}
+          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint}
+          why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${st.error && html`<p class="error" role="alert" data-testid="move-error">${st.error}</p>`}
         <div class="controls" role="group" aria-label="Game actions">
           ${!info.over && html`<button type="button" data-testid="hint-btn" disabled=${!myTurn || st.hintBusy}
@@ -139,7 +160,12 @@ function OfflineTable({ s }) {
             : html`<button type="button" data-testid="resign" onClick=${() => setConfirmResign(true)}>Resign</button>`)}
           <a class="button" href=${recordUrl} download=${`${info.game}-offline.record`} data-testid="offline-record">Record</a>
           <button type="button" data-testid="offline-new" onClick=${() => s.leave()}>New game</button>
+          ${info.over && html`<button type="button" data-testid="offline-review" disabled=${st.reviewing}
+            onClick=${() => s.review()}>${st.reviewing ? 'Reviewing…' : 'Review'}</button>`}
         </div>
+        <${MoveList} type=${info.game} frames=${st.frames} at=${at} go=${go} live=${!info.over}
+          note=${st.resumed ? 'The moves before this game was resumed are not listed.' : ''}
+          seatName=${(/** @type {number} */ seat) => (info.seats[seat] ? info.seats[seat].seat_name : `Seat ${seat + 1}`)} />
         <${EventLog} g=${g} />
       </aside>
     </div>

@@ -86,10 +86,11 @@ const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
  * arrows choose a suggestion, Tab completes it, Enter plays it. Text that is not in the list
  * still goes to the server, whose refusal says why in the game's words.
  * The suggestion chosen (arrows, or under the pointer) goes to onPoint, for a preview.
+ * `why` says why it is disabled when that is not the others' turn (a past move shown).
  * @param {{legal: LegalMove[]|null, send: (m: LegalMove|string) => void, disabled: boolean, hint: string|null,
- *          onPoint?: (text: string) => void}} props
+ *          onPoint?: (text: string) => void, why?: string}} props
  */
-export function MoveInput({ legal, send, disabled, hint, onPoint }) {
+export function MoveInput({ legal, send, disabled, hint, onPoint, why = 'not your turn' }) {
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
   // The list opened by the Down arrow on an empty field: every legal move, so the first move
@@ -167,7 +168,7 @@ export function MoveInput({ legal, send, disabled, hint, onPoint }) {
       else play(value.trim());
     }
   }
-  const label = disabled ? 'Move (not your turn)' : `Type a move, or press Down for the list (${moves.length} legal)`;
+  const label = disabled ? `Move (${why})` : `Type a move, or press Down for the list (${moves.length} legal)`;
   return html`<div class="move-input">
     <label for="move-text">${label}</label>
     <input id="move-text" ref=${field} value=${value}

@@ -11,6 +11,7 @@ import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
 import { Coach, lessonsDone, noteLesson } from './coach.js';
 import { MovePreview, usePreview } from './preview.js';
 import { readSetting, writeSetting } from './settings.js';
+import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 
 /** A game's table; `learn` adds the coach of a guided first game (coach.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
@@ -37,12 +38,15 @@ export function Table({ client, id, learn = false }) {
   const [previewed, setPreviewed] = useState(/** @type {string|null} */ (null));
   const preview = usePreview(g && g.snap.legal && !g.pending ? g.snap : null, previewed);
   useLowTime(client, g);
+  // The move list's ply shown (null: the game as it stands).
+  const [at, go] = useBrowse(g ? g.history : [], !!g && g.snap.status === 'live');
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
   const live = snap.status === 'live';
+  const past = at === null ? null : frameAt(g.history, at);
   const myTurn = live && snap.you !== null && snap.to_move === snap.you && !!snap.legal;
-  const interactive = myTurn && !g.pending;
+  const interactive = myTurn && !g.pending && !past;
   /** @param {import('../client.js').LegalMove|string} m */
   const send = (m) => {
     const entry = typeof m === 'string' ? (snap.legal || []).find((x) => x.text.toLowerCase() === m.trim().toLowerCase()) : m;
@@ -50,11 +54,12 @@ export function Table({ client, id, learn = false }) {
     client.move(id, m);
   };
   return html`<div class=${`table-page game-${snap.type}`} data-testid="table" data-ply=${snap.ply}
-      data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'} data-queued=${g.queued || 0}>
+      data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'} data-queued=${g.queued || 0}
+      data-shown-ply=${past ? past.ply : snap.ply}>
     <header class="table-head">
       <h1>${snap.title} <span class="muted">#${snap.game}</span></h1>
       <${SeatsBar} g=${g} />
-      <p class="status" data-testid="status">${statusLine(g, interactive)}</p>
+      <p class="status" data-testid="status">${statusLine(g, myTurn && !g.pending)}</p>
     </header>
     ${(snap.you === null || snap.you === undefined) && html`<p class="watching" data-testid="spectating">
       <b>You are watching</b> this game as a spectator: you see what every spectator sees, and no one's hidden cards.</p>`}
@@ -65,7 +70,11 @@ export function Table({ client, id, learn = false }) {
         onMouseOver=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}
         onFocusIn=${(/** @type {Event} */ e) => setPointed(explainedKey(e.target))}>
         <h2 id="board-h" class="sr-only">Board</h2>
-        ${snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
+        ${past && html`<${BrowsingLine} at=${past.ply} last=${snap.ply} />`}
+        ${past ? html`<${BoardGuard} key=${`past-${past.ply}`} Board=${Board} view=${past.view}
+          legal=${null} you=${snap.you} seats=${snap.seats} send=${() => {}} status=${'live'}
+          last=${past.ply > 0 ? { seat: past.seat ?? null, events: past.events || [] } : null} />`
+          : snap.view && html`<${BoardGuard} key=${`${snap.ply}-${snap.v}`} Board=${Board} view=${snap.view}
           legal=${interactive ? snap.legal : null} you=${snap.you} seats=${snap.seats}
           send=${send} status=${snap.status} last=${g.last} />`}
         <${ExplainLine} game=${snap.type} keyName=${pointed} />
@@ -74,11 +83,16 @@ export function Table({ client, id, learn = false }) {
       <aside class="side">
         ${learn && snap.you !== null && html`<${Coach} g=${g} interactive=${interactive} done=${lessonsDone(id)} />`}
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
-          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} />`}
+          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${interactive && html`<${MovePreview} type=${snap.type} preview=${preview} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
         ${snap.you !== null && live && html`<${ForcedMoves} legal=${interactive ? snap.legal : null} send=${send} />`}
+        ${snap.status !== 'open' && html`<${MoveList} type=${snap.type} frames=${g.history} at=${at} go=${go} live=${live}
+          loading=${g.historyLoading} note=${g.historyError ? `The moves could not be loaded: ${g.historyError}` : ''}
+          seatName=${(/** @type {number} */ seat) => (snap.seats[seat] ? snap.seats[seat].seat_name : `Seat ${seat + 1}`)} />`}
+        ${snap.status === 'over' && html`<p class="small"><a href=${`#/review/${snap.game}${snap.you !== null && snap.you !== undefined ? `/${snap.you}` : ''}`}
+          data-testid="review-link">Review this game</a>: where each move gained or lost winning chances.</p>`}
         <${EventLog} g=${g} />
         <details class="panel rules-panel" data-testid="table-rules">
           <summary>Rules of ${snap.title}</summary>
