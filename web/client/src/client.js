@@ -17,7 +17,7 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
  *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
- *   spectators: number, receivedAt: number, last: {seat: number|null, events: any[]}|null,
+ *   spectators: number, receivedAt: number, last: import('./games/last-move.js').LastMove|null,
  *   queued?: number, history: import('./ui/movelist.js').Frame[], historyLoading: boolean, historyError: string|null
  * }} GameState
  * @typedef {{
@@ -575,12 +575,17 @@ export class Client {
 }
 
 /** The last move after a change (the boards mark where it happened): a move replaces it, a
- * takeback forgets it, anything else keeps it. @param {GameState['last']} last @param {Message} cause */
+ * takeback forgets it, anything else keeps it. The moves a seat made in a row (its turn so far)
+ * are kept too, for the boards that mark a whole turn (Danger at the Walls: the play and the
+ * refill draw after it). @param {GameState['last']} last @param {Message} cause */
 function lastMoveAfter(last, cause) {
   if (!cause) return last;
-  if (cause.kind === 'move') return { seat: cause.seat ?? null, events: Array.isArray(cause.events) ? cause.events : [] };
   if (cause.kind === 'takeback') return null;
-  return last;
+  if (cause.kind !== 'move') return last;
+  const seat = cause.seat ?? null;
+  const events = Array.isArray(cause.events) ? cause.events : [];
+  const sameSeat = last && seat !== null && last.seat === seat;
+  return { seat, events, turn: [...(sameSeat ? last.turn || [last.events] : []), events] };
 }
 
 /**

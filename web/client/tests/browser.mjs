@@ -19,6 +19,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
+import { CARD_IDS } from './drivers.mjs';
 import { GLOSSARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -541,13 +542,6 @@ function expectedSpots(type, events) {
   return [];
 }
 
-/** A game's card ids as the engine's texts carry them, which the log must never show. */
-const CARD_IDS = {
-  'danger-at-the-walls': /\b(?:archer|cannon)-[1-9]\b|\b(?:general|noble|engineer|assassin|king|wizard|builder|spy|flag|attack)\b/,
-  'king-of-danger': /\b(?:walls|cannons|wizard)-[1-9]\b|\bking-of-/,
-  'walls-and-armies': /\b(?:10|[2-9JQKA])[CDHS]\b/,
-};
-
 /** Per game: moves whose marks were compared, how many showed a mark, and the mismatches. */
 const lastMoveSeen = {};
 
@@ -558,7 +552,10 @@ async function lastMoveMarked(p, type, id) {
   // An update's move is its cause; a snapshot (a reloaded page) names the last move in `last`.
   const cause = st && (st.t === 'snapshot' ? st.last : st.cause);
   if (!cause || cause.kind !== 'move' || !Array.isArray(cause.events)) return;
-  const want = new Set(expectedSpots(type, cause.events));
+  // Danger at the Walls marks the mover's whole turn (the play and the refill draws after it,
+  // issue 43): the moves of the same seat in a row, as the frames carried them.
+  const moves = type === 'danger-at-the-walls' && st.t === 'update' ? turnCauses(p, id, st).map((c) => c.events) : [cause.events];
+  const want = new Set(moves.flatMap((events) => expectedSpots(type, events)));
   const dom = await p.page.evaluate(() => {
     const table = document.querySelector('[data-testid=table]');
     const key = (el) => (el.getAttribute('data-last') === 'path' ? `path:${el.getAttribute('data-spot').slice(3)}` : el.getAttribute('data-spot'));
@@ -581,6 +578,29 @@ async function lastMoveMarked(p, type, id) {
     seen.bad.push(`ply ${st.ply}${st.t === 'snapshot' ? ' (reloaded)' : ''}: ${cause.events[0] && cause.events[0].text}: missing ${missing.join(',')} extra ${extra.join(',')}${dom.told ? '' : ' (not told to screen readers)'}`);
   }
   return dom.marked;
+}
+
+/** The move causes of the updates of game `id` this page received up to `st`, the same seat's
+ * in a row ending with `st`'s (another seat's move or a snapshot ends the run), oldest first. */
+function turnCauses(p, id, st) {
+  const out = [];
+  let reached = false;
+  for (let i = p.frames.length - 1; i >= 0; i--) {
+    const f = p.frames[i];
+    if (!f.includes('"snapshot"') && !f.includes('"update"')) continue;
+    const m = JSON.parse(f);
+    if (m.game !== id || (m.t !== 'snapshot' && m.t !== 'update')) continue;
+    if (!reached) {
+      reached = m.v === st.v;
+      if (!reached) continue;
+    }
+    // A snapshot names only its last move (`last`), which the page keeps as the run's start.
+    const cause = m.t === 'snapshot' ? m.last : m.cause;
+    if (!cause || cause.kind !== 'move' || cause.seat !== st.cause.seat) break;
+    out.unshift(cause);
+    if (m.t === 'snapshot') break;
+  }
+  return out;
 }
 
 /** King of Danger under prefers-reduced-motion (the players' pages): a trick the last move
@@ -1000,6 +1020,7 @@ async function twoPlayers(browser, server, type) {
   for (const p of [alice, bob, spectator]) await waitPly(p, (await tableState(alice)).ply);
   const status = await spectator.page.textContent('[data-testid=status]');
   check((await tableState(spectator)).status === 'over', `${type}: the spectator sees the game over: ${status}`);
+  await resultSaysWhy(alice, type, id);
   if (type === 'walls-and-armies') for (const p of [alice, spectator]) await waNoSideActing(p, `${type}/${p.label}`);
   // Names as players say them (issue 27): the log names cards as printed, never by their ids.
   const ids = CARD_IDS[type];
@@ -1661,7 +1682,7 @@ async function waitPlyExactly(p, n) {
 for (const t of ['castle-danger', 'king-of-danger', 'danger-at-the-walls', 'rush-the-wall']) DRIVERS[t].drags = true;
 
 // The scenarios that are not one game's two-player run.
-const SCENARIOS = ['keyboard', 'controls', 'layout', 'rules', 'learn', 'preview', 'account', 'pace'];
+const SCENARIOS = ['keyboard', 'controls', 'layout', 'rules', 'learn', 'preview', 'account', 'pace', 'stumbles'];
 
 /**
  * Previews in an online game against the computer (issue 28, docs/wasm.md): on each of a few
@@ -1898,11 +1919,162 @@ async function pace(browser, server) {
       if (!now && await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]')) break;
     }
   }
+  // Take back is offered only when it can succeed (issue 43): while the computer's replies wait
+  // in the display queue behind a trick the player's card finished, the table shows the
+  // player's move, whose `allowed.takeback` the server has since made untrue.
+  let queuedTurns = 0;
+  let offered = 0;
+  for (let turn = 0; turn < 16 && queuedTurns < 2; turn++) {
+    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
+    for (let i = 0; i < 100 && !await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]'); i++) await page.clock.runFor(100);
+    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
+    const ply = (await tableState(me)).ply;
+    await page.click('.board-area [data-move]');
+    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
+    await serverSays(me, id, (last) => last.ply > ply + 1 || last.status !== 'live');
+    const shown = await page.evaluate(() => {
+      const t = document.querySelector('[data-testid=table]');
+      return { ply: Number(t.getAttribute('data-ply')), queued: t.getAttribute('data-queued'),
+        takeback: [...document.querySelectorAll('.controls button')].some((b) => b.textContent.trim() === 'Take back') };
+    });
+    if (shown.ply !== ply + 1 || shown.queued === '0') continue;
+    queuedTurns++;
+    if (shown.takeback) offered++;
+  }
+  check(queuedTurns > 0 && offered === 0,
+    `pace: Take back is not offered while the computer's replies wait to be shown (${offered} of ${queuedTurns} such moments offered it)`);
   console.log(`pace: a finished trick was held ${held} steps of 100 ms`);
   check(held !== null && held >= 15 && held <= 16,
     `pace: a finished trick stays on the table 1500 ms, then is cleared (shown for ${held} steps of 100 ms)`);
   check(me.errors.length === 0, `pace: no console errors: ${me.errors.join(' | ')}`);
   await context.close();
+}
+
+// ---- issue 43: what a new player stumbled on, in the browser ----
+
+/** A game of `type` against the computer from the lobby's "Play the computer"; its id. */
+async function playComputer(me, type, level = 'easy', players = 2) {
+  await me.page.selectOption('[data-testid=ai-game]', type);
+  if (players !== 2) await me.page.selectOption('[data-testid=ai-players]', String(players));
+  await me.page.selectOption('[data-testid=ai-level]', level);
+  await me.page.click('[data-testid=play-ai]');
+  await me.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
+  me.viewer = 0;
+  return Number(/#\/game\/(\d+)/.exec(me.page.url())[1]);
+}
+
+/** Wait for the player's turn or the end; false at the end. */
+async function myTurnOrOver(me) {
+  await me.page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+  return (await tableState(me)).status !== 'over';
+}
+
+/** Play one of the legal moves the page was sent, typed in the move field. */
+async function typeAMove(me, id) {
+  const st = await tableState(me);
+  const legal = (lastState(me, id) || {}).legal || [];
+  if (legal.length === 0) return false;
+  await me.page.fill('#move-text', choose(legal).text);
+  await me.page.press('#move-text', 'Enter');
+  await waitPly(me, st.ply + 1);
+  return true;
+}
+
+/** Danger at the Walls: when the player's turn comes back, the computer's play is marked,
+ * though its last move was a refill draw (DW-11), which is on no wall. */
+async function dwTurnMarked(browser, server) {
+  const type = 'danger-at-the-walls';
+  const me = await person(browser, server, 'stumbles/dw');
+  const id = await playComputer(me, type);
+  let turns = 0;
+  let marked = 0;
+  for (let i = 0; i < 8 && await myTurnOrOver(me); i++) {
+    if ((await tableState(me)).ply > 0) {
+      turns++;
+      const m = await lastMoveMarked(me, type, id);
+      if (m && m.some((k) => k.startsWith('dw:'))) marked++;
+    }
+    await typeAMove(me, id);
+  }
+  const seen = lastMoveSeen[type] || { bad: [] };
+  check(turns >= 3 && marked === turns && seen.bad.length === 0,
+    `stumbles: Danger at the Walls marks the computer's whole turn when the player's comes back (${marked} of ${turns} turns marked): ${seen.bad.join('; ')}`);
+  check(me.errors.length === 0, `stumbles/dw: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
+/** Rush the Wall at 390x844 against the computer: every warrior's name (Ch'ariott the longest)
+ * lies inside its card, every fort's caption is at least 12 px, turn after turn until a
+ * Ch'ariott was seen; King of Danger's hand has a visible caption. */
+async function narrowNames(browser, server) {
+  const me = await person(browser, server, 'stumbles/narrow');
+  await me.page.setViewportSize({ width: 390, height: 844 });
+  const id = await playComputer(me, 'rush-the-wall');
+  const bad = new Set();
+  const seenNames = new Set();
+  let forts = 0;
+  for (let i = 0; i < 60 && !seenNames.has("Ch'ariott") && await myTurnOrOver(me); i++) {
+    const m = await me.page.evaluate(() => {
+      const out = { names: [], clipped: [], small: [], forts: 0 };
+      for (const el of document.querySelectorAll('.board-area .rw-name')) {
+        const card = el.closest('.card').getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const text = range.getBoundingClientRect();
+        out.names.push(el.textContent);
+        if (text.left < card.left - 0.5 || text.right > card.right + 0.5) out.clipped.push(`${el.textContent} (${text.width.toFixed(1)} px in ${card.width.toFixed(1)})`);
+      }
+      for (const el of document.querySelectorAll('.board-area .fort-kind')) {
+        out.forts++;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < 12) out.small.push(`${el.textContent} ${size} px`);
+        const fort = el.closest('.fort').getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const text = range.getBoundingClientRect();
+        if (text.width > 0 && (text.left < fort.left - 0.5 || text.right > fort.right + 0.5)) out.clipped.push(`fort caption ${el.innerText}`);
+      }
+      return out;
+    });
+    m.names.forEach((n) => seenNames.add(n));
+    m.clipped.concat(m.small).forEach((x) => bad.add(x));
+    forts += m.forts;
+    if (!await typeAMove(me, id)) break;
+  }
+  check(seenNames.has("Ch'ariott") && forts > 0 && bad.size === 0,
+    `stumbles: Rush the Wall at 390 px draws every name inside its card and fort captions of 12 px or more (names seen: ${[...seenNames].join(', ')}; ${forts} fort captions): ${[...bad].join('; ')}`);
+  await me.page.goto(`${server.url}/`);
+  await me.page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  await playComputer(me, 'king-of-danger');
+  await me.page.waitForSelector('.kd-mine .hand .card', { timeout: STEP_TIMEOUT });
+  const caption = await me.page.evaluate(() => {
+    const el = document.querySelector('[data-testid=hand-caption]');
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return { text: el.textContent, visible: r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= innerWidth, size: parseFloat(getComputedStyle(el).fontSize) };
+  });
+  check(!!caption && caption.visible && /^Your hand/.test(caption.text) && caption.size >= 12,
+    `stumbles: King of Danger's hand has a visible caption at 390 px (${JSON.stringify(caption)})`);
+  check(me.errors.length === 0, `stumbles/narrow: no console errors: ${me.errors.join(' | ')}`);
+  await me.context.close();
+}
+
+/** A game that ends by the rules says why in its result line: the game's own sentence, as the
+ * log told it (Rush the Wall's "Red captured a third Legion fort and wins at once (RW-18)"). */
+async function resultSaysWhy(p, type, id) {
+  const st = lastState(p, id);
+  if (!st || !st.result || st.result.reason !== 'rules') return;
+  const cause = st.t === 'snapshot' ? st.last : st.cause;
+  const over = ((cause && cause.events) || []).find((e) => e.kind === 'game-over');
+  const why = await p.page.textContent('[data-testid=result-why]', { timeout: 5000 }).catch(() => null);
+  const want = over ? over.text.replace(/^Game over:\s*/, '') : null;
+  check(!!over && why !== null && why.includes(want.replace(/\.$/, '').slice(0, 20)) && !(CARD_IDS[type] || /$^/).test(why),
+    `${type}: the result line says why the game ended (${why}; the log: ${over && over.text})`);
+}
+
+async function stumbles(browser, server) {
+  await dwTurnMarked(browser, server);
+  await narrowNames(browser, server);
 }
 
 async function main() {
@@ -1938,6 +2110,7 @@ async function main() {
       ['learn', () => learnGames(browser, server)],
       ['account', () => account(browser, server)],
       ['pace', () => pace(browser, server)],
+      ['stumbles', () => stumbles(browser, server)],
       ['preview', async () => { for (const type of ['king-of-danger', 'castle-danger']) await previews(browser, server, type); }],
     ];
     for (const [name, run] of scenarios) {

@@ -1,6 +1,7 @@
 // drivers.mjs — clicking a legal move the way a person would, per game (the same drivers as
 // browser.mjs's): each driver clicks or drags what the game's board offers inside
-// `.board-area`, choosing at random with the generator it is given. Used by offline.mjs.
+// `.board-area`, choosing at random with the generator it is given. Used by offline.mjs. Also
+// the card ids the engines' texts carry, which no log may show (both tests check it).
 
 /** Click (a real mouse click) one random enabled, visible element matching selector inside
  * the board; false when none. The page marks the one chosen, in one round trip.
@@ -80,4 +81,11 @@ export const DRIVERS = {
     if (!await clickOne(page, '.hand .card-btn.playable', rng)) return;
     if (!(rng() < DRAG && await dragOne(page, '.hand .card-btn.selected', '.rw-slot.target', rng))) await clickOne(page, '.rw-slot.target', rng);
   },
+};
+
+/** A game's card ids as the engines' texts carry them, which the log must never show. */
+export const CARD_IDS = {
+  'danger-at-the-walls': /\b(?:archer|cannon)-[1-9]\b|\b(?:general|noble|engineer|assassin|king|wizard|builder|spy|flag|attack)\b/,
+  'king-of-danger': /\b(?:walls|cannons|wizard)-[1-9]\b|\bking-of-/,
+  'walls-and-armies': /\b(?:10|[2-9JQKA])[CDHS]\b/,
 };

@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DRIVERS } from './drivers.mjs';
+import { CARD_IDS, DRIVERS } from './drivers.mjs';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -276,6 +276,14 @@ async function playOffline(page, type, index) {
     check(leaks === 0, `${type}: the page never shows a card the human's seat may not know (${turns} turns)`);
     const final = await tableState(page);
     check(final.status === 'over', `${type}: the offline game is played to its end (${turns} turns)`);
+    // The log as online (issue 43): cards named as players say them, and the end line with the
+    // player's own outcome first.
+    const log = await page.textContent('[data-testid=event-log]');
+    const ids = CARD_IDS[type] ? log.match(new RegExp(CARD_IDS[type].source, 'g')) || [] : [];
+    check(ids.length === 0, `${type}: the offline log names every card as players say it, no ids (${[...new Set(ids)].slice(0, 5).join(', ')})`);
+    const end = await page.textContent('[data-testid=status]');
+    check(/^(You won\.|You lost\.|Drawn\.|You shared the win\.|You shared a place\.) /.test(end.trim()),
+      `${type}: the offline end line starts with the player's outcome, as online (${end})`);
     await page.screenshot({ path: path.join(OUT, `offline-${type}.png`), fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=offline-record]')]);
     const file = path.join(WORK, `${type}-download.record`);
@@ -382,9 +390,24 @@ async function main() {
     check(csp.includes("'wasm-unsafe-eval'") && !csp.includes("'unsafe-eval'") && !csp.includes("'unsafe-inline'"),
       `the policy lets the page compile WebAssembly and nothing more: ${csp}`);
     check(csp.includes("manifest-src 'self'") && csp.includes("worker-src 'self'"), 'the policy allows the manifest and the workers');
+    // Every response of the first visit, the service worker's included (Playwright reports
+    // them in Chromium), with the bytes that came over the network for it.
+    const firstVisit = [];
+    const onFinished = async (r) => {
+      const sizes = await r.sizes().catch(() => null);
+      const resp = await r.response().catch(() => null);
+      firstVisit.push({ url: r.url(), sw: !!r.serviceWorker(), body: sizes ? sizes.responseBodySize : -1, fromSw: resp ? resp.fromServiceWorker() : null });
+    };
+    context.on('requestfinished', onFinished);
     await page.goto(`${server.url}/#/offline`);
     await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
     check(await page.evaluate(() => navigator.serviceWorker.ready.then(() => true)), 'the service worker installs');
+    context.off('requestfinished', onFinished);
+    // The service worker caches the files the page has just downloaded from the HTTP cache: no
+    // byte of app.js or app.css comes twice (issue 43; a cache hit reports no body bytes).
+    const again = firstVisit.filter((x) => x.sw && /\/app-[A-Z0-9]{8}\.(js|css)$/.test(x.url));
+    const twice = again.reduce((n, x) => n + Math.max(0, x.body), 0);
+    check(again.length === 2 && twice === 0, `the service worker's first visit downloads app.js and app.css once (${again.length} fetched for its cache, ${twice} bytes again)`);
     const manifest = await page.evaluate(async () => {
       const link = document.querySelector('link[rel=manifest]');
       const r = await fetch(link.getAttribute('href'));
@@ -404,6 +427,16 @@ async function main() {
     await page.reload();
     await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
     check(await page.evaluate(() => !!navigator.serviceWorker.controller), 'with no server the page loads from the service worker');
+    // The lobby with no server sends the player to "Play offline" and offers no Play that
+    // would do nothing (issue 43).
+    await page.evaluate(() => { location.hash = '#/'; });
+    const sent = await page.waitForSelector('[data-testid=lobby-go-offline]', { timeout: STEP_TIMEOUT }).then(() => true, () => false);
+    const playDisabled = await page.$eval('[data-testid=play-ai]', (b) => b.disabled).catch(() => true);
+    check(sent && playDisabled, `with no server the lobby sends the player to Play offline (${sent ? 'link shown' : 'no link'}; Play ${playDisabled ? 'disabled' : 'enabled'})`);
+    if (sent) {
+      await page.click('[data-testid=lobby-go-offline]');
+      await page.waitForSelector('[data-testid=offline-start]', { timeout: STEP_TIMEOUT });
+    } else await page.evaluate(() => { location.hash = '#/offline'; });
     const axe = await axeFindings(page, AXE_SOURCE);
     check(axe.rules > 0, `axe-core ran on the offline setup form (${axe.rules} rules applied)`);
     for (const v of axe.findings) {

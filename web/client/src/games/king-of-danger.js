@@ -8,7 +8,7 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { reducedMotion, trickEnd, TRICK_HOLD_MS } from '../pace.js';
 import { Chooser, cssValue, dragFrom, dropOn, pick } from './common.js';
-import { SeatMark, seatClass } from '../ui/seats.js';
+import { SeatMark, count, seatClass } from '../ui/seats.js';
 import { LastTag, lastSpots, spotAttrs, spotClass } from './last-move.js';
 import { explain, explainAttrs } from '../rules/index.js';
 
@@ -147,7 +147,10 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status, last 
       label=${(m) => `${cardTitle(m.card)} names ${m.call === 'walls' ? 'Walls' : 'Cannons'}`} />
     ${you !== null && you !== undefined ? html`<div class="kd-mine">
       ${seatPanel(you)}
-      <div class="hand" role="group" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>
+      <div class="kd-hand">
+        <p class="hand-caption" data-testid="hand-caption">Your hand · ${count((view.hand || []).length, 'card')}</p>
+        <div class="hand" role="group" aria-label="Your hand">${(view.hand || []).map((c) => cardButton(c, 'hand'))}</div>
+      </div>
     </div>` : seatPanel(0) && html`<div class="kd-mine">${seatPanel(0)}</div>`}
     ${view.played.length > 0 && html`<details class="kd-played-list"><summary>Played this hand (${view.played.length})</summary>
       <div class="kd-played-cards">${view.played.map((c) => html`<${KdCard} card=${c} />`)}</div></details>`}

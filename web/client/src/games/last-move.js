@@ -6,7 +6,9 @@
 // slot), so the test can compare what is marked with the frames it received.
 import { html } from 'htm/preact';
 
-/** @typedef {{seat: number|null, events: any[]}} LastMove */
+/** The last move's events, and each move's events of the turn it ends (the same seat's moves in
+ * a row, the last one included; absent when only the last move is known, as after a reload).
+ * @typedef {{seat: number|null, events: any[], turn?: any[][]}} LastMove */
 
 const FILES = 'abcdefg';
 
@@ -70,12 +72,19 @@ const SPOTS = {
   },
 };
 
-/** The spots of the last move, for `type`; empty when there is none. @param {string} type
- * @param {LastMove|null|undefined} last @returns {Set<string>} */
+/** The games whose mark covers the mover's whole turn, not its last move only: in Danger at the
+ * Walls a turn is a play then the refill draws (DW-11), and the draws are not on the board, so
+ * marking only the last move would never mark where the opponent played. */
+const WHOLE_TURN = new Set(['danger-at-the-walls']);
+
+/** The spots of the last move (or the whole turn it ends, in WHOLE_TURN's games), for `type`;
+ * empty when there is none. @param {string} type @param {LastMove|null|undefined} last
+ * @returns {Set<string>} */
 export function lastSpots(type, last) {
   const f = SPOTS[type];
   if (!f || !last || !Array.isArray(last.events)) return new Set();
-  return new Set(f(last.events));
+  const moves = WHOLE_TURN.has(type) && Array.isArray(last.turn) ? last.turn : [last.events];
+  return new Set(moves.flatMap((events) => f(events)));
 }
 
 /** What an element at `spot` carries: its key, and when the last move was there, the mark

@@ -39,17 +39,23 @@ export function Warrior({ name, strengths, clan }) {
   </span>`;
 }
 
+/** Each fort kind's name in three parts: the middle one is its caption on a narrow screen (the
+ * whole name stays its label and tooltip). @type {{[kind: string]: [string, string, string]}} */
+const FORT_WORDS = { dinary: ['Fort-', 'Dinary', ''], unwary: ['', 'Unwary', ''], signal: ['', 'Signal', ''],
+  tax: ['', 'Tax', "-Collector's"], legion: ['', 'Legion', ''] };
+
 /** A fort by its label ("dinary5", "legion-2", "tax8"), or an empty place. @param {{label: string|null, current?: boolean}} props */
 export function Fort({ label, current }) {
   if (!label) return html`<span class="fort empty" role="img" aria-label="no fort"></span>`;
   const m = /^([a-z]+?)(-?\d+)([a-z]?)$/.exec(label) || [label, label, '', ''];
-  const kind = { dinary: 'Fort-Dinary', unwary: 'Unwary', signal: 'Signal', tax: "Tax-Collector's", legion: 'Legion' }[m[1]] || m[1];
+  const parts = FORT_WORDS[m[1]] || ['', m[1], ''];
+  const kind = parts.join('');
   return html`<span class=${`fort fort-${m[1]}${current ? ' current' : ''}`} data-fort=${label} role="img" title=${explain('rush-the-wall', m[1])} ...${explainAttrs('rush-the-wall', m[1])} aria-label=${`${kind} fort, ${m[2]} points`}>
     <svg viewBox="0 0 40 36" class="fort-svg" aria-hidden="true">
       <path d="M3 34 V10 H9 V5 H15 V10 H25 V5 H31 V10 H37 V34 Z" class="fort-stone"/>
       <path d="M16 34 V24 a4 4 0 0 1 8 0 V34 Z" class="fort-gate"/></svg>
     <span class="fort-val" aria-hidden="true">${m[2]}</span>
-    <span class="fort-kind" aria-hidden="true">${kind}</span>
+    <span class="fort-kind" aria-hidden="true">${parts[0] && html`<span class="long">${parts[0]}</span>`}${parts[1]}${parts[2] && html`<span class="long">${parts[2]}</span>`}</span>
   </span>`;
 }
 

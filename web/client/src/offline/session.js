@@ -5,6 +5,7 @@
 // the referee's state (what the record holds is for resuming and downloading only). The
 // computer's moves are shown one at a time, as online (pace.js): the worker sends them all at
 // once, and they wait in a display queue.
+import { outcomeWords } from '../outcome.js';
 import { holdAfter, pacing } from '../pace.js';
 
 const SAVE_KEY = 'ramparts.offline';
@@ -231,14 +232,15 @@ export function framesAfter(frames, m) {
   return frames.filter((f) => f.ply <= ply).map((f) => (f.ply === ply ? { ...f, view: m.view } : f));
 }
 
-/** One sentence for the end, from the human's side. @param {any} info @param {number} you */
+/** The end's line, from the human's side, as the online table says it: the outcome first
+ * ("You lost."), then who won ("Red wins."). @param {any} info @param {number} you */
 export function resultText(info, you) {
   const returns = info.returns || [];
   const best = Math.max(...returns);
   const winners = info.seats.filter((/** @type {any} */ s) => returns[s.seat] === best && best > 0);
-  if (info.status.startsWith('over resigned')) return 'You resigned: the computer wins.';
-  if (winners.length === info.seats.length) return 'The game is drawn.';
-  const names = winners.map((/** @type {any} */ s) => (s.seat === you ? 'you' : s.seat_name)).join(' and ');
-  if (winners.length === 1 && winners[0].seat === you) return 'You win!';
-  return `Game over: ${names} ${winners.length === 1 ? 'wins' : 'share the win'}.`;
+  const own = returns.length > you ? outcomeWords(returns, you) : '';
+  if (info.status.startsWith('over resigned')) return `${own || 'You lost.'} You resigned: the computer wins.`;
+  if (winners.length === info.seats.length) return `${own} The game is drawn.`.trim();
+  const names = winners.map((/** @type {any} */ s) => s.seat_name).join(' and ');
+  return `${own} ${names} ${winners.length === 1 ? 'wins' : 'share the win'}.`.trim();
 }

@@ -12,10 +12,20 @@ sw.addEventListener('install', (/** @type {any} */ event) => {
   event.waitUntil((async () => {
     const list = await fetch('/offline-files.json', { cache: 'no-store' }).then((r) => r.json());
     const cache = await caches.open(CACHE);
-    await cache.addAll(list.files.map((/** @type {string} */ f) => new Request(f, { cache: 'reload' })));
+    await cache.addAll(list.files.map((/** @type {string} */ f) => new Request(f, { cache: fetchMode(f) })));
     await sw.skipWaiting();
   })());
 });
+
+/** How a file is fetched for the cache. A content-hashed name (esbuild's eight upper-case
+ * characters, which the server serves as immutable: cmake/embed_web.cmake) never changes, so
+ * the copy the page has just downloaded is taken from the HTTP cache instead of a second
+ * download (a first visit fetched app.js and app.css twice, issue 43); the page itself, the
+ * manifest and the icon go to the network, as their names stay while they change.
+ * @param {string} file @returns {RequestCache} */
+function fetchMode(file) {
+  return /-[A-Z0-9]{8}\.[a-z0-9]+$/.test(file) ? 'default' : 'reload';
+}
 
 sw.addEventListener('activate', (/** @type {any} */ event) => {
   event.waitUntil((async () => {

@@ -26,6 +26,9 @@ export function Lobby({ client }) {
   return html`
     <div class="lobby">
       <h1 class="sr-only">Lobby</h1>
+      ${s.conn === 'offline' && html`<p class="panel lobby-offline" role="alert" data-testid="lobby-offline">
+        No connection to the server: the games here wait for it. <a class="button primary" href="#/offline" data-testid="lobby-go-offline">Play offline</a>
+        against the computer in this browser meanwhile.</p>`}
       ${s.typesFailed && html`<p class="error" role="alert" data-testid="types-failed">Could not load the list of games.</p>`}
       <${PlayAi} client=${client} />
       <${CreateGame} client=${client} />
@@ -123,7 +126,7 @@ function PlayAi({ client }) {
       <label>Your seat <select value=${seat} data-testid="ai-seat"
         onChange=${(/** @type {any} */ e) => setSeat(e.currentTarget.value)}>
         ${seatNames.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}</select></label>
-      <button type="submit" class="primary" disabled=${busy || !t} data-testid="play-ai">Play</button>
+      <button type="submit" class="primary" disabled=${busy || !t || client.state.conn === 'offline'} data-testid="play-ai">Play</button>
     </form>
     ${t && html`<p class="muted">${t.summary} <a href=${`#/rules/${t.type}`} data-testid="lobby-rules">Rules of ${t.title}</a> ·
       <a href=${`#/learn/${t.type}`} data-testid="lobby-learn">Learn by playing</a></p>`}

@@ -110,7 +110,8 @@ function OfflineTable({ s }) {
   const past = at === null ? null : frameAt(st.frames, at);
   const myTurn = !info.over && info.to_move === snap.you && snap.legal.length > 0 && !st.pending && !past;
   const seats = info.seats.map((/** @type {any} */ x) => ({ ...x, kind: x.who === 'human' ? 'human' : 'ai', level: x.who }));
-  const g = useMemo(() => ({ log: st.log, snap: { seats } }), [st.log, info]);
+  // The log speaks the game's cards as the online log does ("Cannons 4", not "cannons-4").
+  const g = useMemo(() => ({ log: st.log, snap: { seats, type: info.game } }), [st.log, info]);
   const [confirmResign, setConfirmResign] = useState(false);
   const recordUrl = useMemo(() => URL.createObjectURL(new Blob([snap.record], { type: 'text/plain' })), [snap.record]);
   useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);

@@ -204,11 +204,15 @@ export function Controls({ g, client }) {
   const takebackBy = offers.takeback;
   const hasAi = snap.seats.some((s) => s.kind === 'ai');
   const myTurn = live && snap.to_move === snap.you && !!snap.legal;
+  // The server's `allowed.takeback` is for the position shown; while the computer's replies wait
+  // in the display queue (client.js, paced) the server is already past them, and a card they
+  // revealed makes the takeback fail: offer it only when what is shown is the server's now.
+  const canTakeBack = live && !!snap.allowed && snap.allowed.takeback && snap.ply > 0 && takebackBy === null && !g.queued;
   const canClaim = live && snap.seats.some((s) => s.seat !== snap.you && s.kind === 'human' && !s.connected && (s.gone_ms || 0) >= 60000);
   return html`<div class="controls" role="group" aria-label="Game actions">
     ${live && hasAi && html`<button type="button" disabled=${!myTurn || g.hintBusy} data-testid="hint-btn"
       onClick=${() => client.hint(id)}>${g.hintBusy ? 'Thinking…' : 'Hint'}</button>`}
-    ${live && snap.allowed && snap.allowed.takeback && snap.ply > 0 && takebackBy === null && html`
+    ${canTakeBack && html`
       <button type="button" onClick=${() => client.action(id, 'takeback', 'offer')}>Take back</button>`}
     ${live && takebackBy !== null && takebackBy !== snap.you && html`<span class="offer">
       Take back asked: <button type="button" onClick=${() => client.action(id, 'takeback', 'accept')}>Accept</button>

@@ -12,6 +12,8 @@ import { Coach, lessonsDone, noteLesson } from './coach.js';
 import { MovePreview, usePreview } from './preview.js';
 import { readSetting, writeSetting } from './settings.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
+import { outcomeWords } from '../outcome.js';
+import { speak } from '../games/speech.js';
 
 /** A game's table; `learn` adds the coach of a guided first game (coach.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
@@ -145,7 +147,7 @@ function previewAt(e, legal, set) {
 /** @param {import('../client.js').GameState} g @param {boolean} interactive */
 function statusLine(g, interactive) {
   const snap = g.snap;
-  if (snap.status === 'over' || snap.status === 'aborted') return html`<${ResultBanner} snap=${snap} />`;
+  if (snap.status === 'over' || snap.status === 'aborted') return html`<${ResultBanner} snap=${snap} why=${endReason(snap, g.last)} />`;
   if (snap.status === 'open') return 'Waiting for players.';
   if (g.pending) return `Sending ${g.pending.move}…`;
   if (interactive) return 'Your turn.';
@@ -156,15 +158,26 @@ function statusLine(g, interactive) {
 /**
  * How a finished game ended, in the table's status line above the board (which may still show
  * the last position's turn): the player's own outcome first ("You won"), then the server's
- * words ("Red wins: Blue resigned").
- * @param {{snap: any}} props
+ * words ("Red wins: Blue resigned"), then, for an end by the rules, why as the game told it
+ * ("Red captured a third Legion fort and wins at once (RW-18).").
+ * @param {{snap: any, why: string|null}} props
  */
-function ResultBanner({ snap }) {
+function ResultBanner({ snap, why }) {
   const result = snap.result;
   const text = result ? result.text : snap.status === 'aborted' ? 'The game was aborted.' : 'The game is over.';
   const mine = ownOutcome(snap);
   return html`<span class="result-banner" data-testid="result">
-    ${mine && html`<b data-testid="result-mine">${mine}</b> `}<span>${text}</span></span>`;
+    ${mine && html`<b data-testid="result-mine">${mine}</b> `}<span>${text}</span>${why && html`<span data-testid="result-why">: ${why}</span>`}</span>`;
+}
+
+/** Why a game ended by the rules: the game's own sentence for it (its `game-over` event, which
+ * the last move carries, in the words of the log), without its "Game over:". Null for any
+ * other end (a resignation, time, an agreement say why in the result's text already).
+ * @param {any} snap @param {import('../games/last-move.js').LastMove|null} last */
+function endReason(snap, last) {
+  if (!snap.result || snap.result.reason !== 'rules' || !last) return null;
+  const e = (last.turn || [last.events]).flat().find((x) => x.kind === 'game-over' && typeof x.text === 'string');
+  return e ? speak(snap.type, e.text).replace(/^Game over:\s*/, '') : null;
 }
 
 /** "You won", "You lost", "Drawn" or "You shared the win", for a seated player. @param {any} snap */
@@ -172,11 +185,7 @@ export function ownOutcome(snap) {
   const seated = snap.you !== null && snap.you !== undefined;
   const returns = snap.result && snap.result.returns;
   if (!seated || !returns || snap.status !== 'over') return null;
-  const share = returns[snap.you];
-  if (share >= 0.999) return 'You won.';
-  if (share <= 0.001) return 'You lost.';
-  const best = Math.max(...returns);
-  return returns.every((r) => Math.abs(r - share) < 0.001) ? 'Drawn.' : share >= best - 0.001 ? 'You shared the win.' : 'You shared a place.';
+  return outcomeWords(returns, snap.you);
 }
 
 // How long a forced move waits before it plays itself: long enough to be seen.
