@@ -16,7 +16,7 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{key: number, v: number|null, text: string, seat?: number|null, reveal?: boolean, kind: string}} LogLine
  * @typedef {{
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
- *   error: string|null, hint: string|null, hintBusy: boolean, rematch: number|null,
+ *   error: string|null, hint: string|null, hintBusy: boolean, hintByCoach?: boolean, rematch: number|null,
  *   spectators: number, receivedAt: number, last: import('./games/last-move.js').LastMove|null,
  *   queued?: number, history: import('./ui/movelist.js').Frame[], historyLoading: boolean, historyError: string|null
  * }} GameState
@@ -182,10 +182,13 @@ export class Client {
       case 'rematch':
         this.setGame(m.game, { rematch: m.rematch });
         break;
-      case 'hint':
+      case 'hint': {
+        const g = this.state.games[m.game];
         this.setGame(m.game, { hint: m.move, hintBusy: false });
-        this.set({ announce: `Hint: ${m.move}` });
+        // The guided game's coach says its hint in words (ui/coach.js), never in notation.
+        if (!(g && g.hintByCoach)) this.set({ announce: `Hint: ${m.move}` });
         break;
+      }
       case 'error':
         this.error(m);
         break;
@@ -562,10 +565,12 @@ export class Client {
   }
 
   /** @param {number} game */
-  hint(game) {
+  /** Ask the server's hint search for a move, from this seat's own view; `byCoach` when the
+   * guided game's coach asks (it says the move in words). @param {number} game @param {boolean} [byCoach] */
+  hint(game, byCoach = false) {
     const g = this.state.games[game];
     if (!g) return;
-    this.setGame(game, { hintBusy: true, hint: null });
+    this.setGame(game, { hintBusy: true, hint: null, hintByCoach: byCoach });
     this.transport.request({ t: 'hint', game, ply: g.snap.ply });
   }
 

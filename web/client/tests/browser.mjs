@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
+import { coachWarning } from '../src/games/castle-danger-coach.js';
 import { GLOSSARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -362,7 +363,12 @@ async function explainsItself(p, type) {
  * the board; the player follows it (typing the suggested move) until the coach says every kind
  * of move was made, each ticked off.
  */
+// How many of the coach's suggestions a guided game follows at most (a Castle Danger game has
+// no turn limit; the others end well before).
+const LEARN_MAX_FOLLOWED = 150;
+
 async function learnGames(browser, server) {
+  coachWarningsOnSetPositions();
   for (const type of OFFERED) {
     const me = await person(browser, server, `learn/${type}`);
     const { page } = me;
@@ -377,10 +383,21 @@ async function learnGames(browser, server) {
     let illegal = 0;
     let shot = false;
     let shotMarked = false;
-    for (let guard = 0; guard < 600; guard++) {
-      await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over], [data-testid=coach-done]', { timeout: STEP_TIMEOUT });
-      if (await page.locator('[data-testid=coach-done]').count()) break;
+    let warnedOwn = 0;
+    const warnedEnd = [];
+    const inNotation = [];
+    // The coach is followed through the whole game (issue 43), not only until every kind of
+    // move was made: up to MAX_FOLLOWED moves (a Castle Danger game has no turn limit).
+    let afterDone = 0;
+    for (let guard = 0; guard < 600 && followed < LEARN_MAX_FOLLOWED; guard++) {
+      await page.waitForSelector('[data-testid=table][data-my-turn=yes], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
+      const allDone = await page.locator('[data-testid=coach-done]').count() > 0;
+      if (allDone) afterDone++;
       const st = await tableState(me);
+      if (st.status === 'over' && allDone) {
+        await resultSaysWhy(me, type, id);
+        break;
+      }
       if (st.status === 'over') {
         if (type === 'walls-and-armies') await waNoSideActing(me, `learn/${type}`);
         // The deal decides which kinds of move come up (a Walls and Armies game can end before
@@ -402,9 +419,26 @@ async function learnGames(browser, server) {
         await waitPly(me, st.ply + 1, 30000).catch(() => {});
         continue;
       }
+      // Where ending the turn now would leave the King to a Cannon, typing `end` brings the
+      // coach's warning, and "Choose another move" sends nothing.
+      const view = (lastState(me, id) || {}).view;
+      if (type === 'castle-danger' && view && legal.some((m) => m.kind === 'end') && coachWarning({ kind: 'end' }, view, 0)) {
+        await page.fill('#move-text', 'end');
+        await page.press('#move-text', 'Enter');
+        const shown = await page.waitForSelector('[data-testid=coach-warning]', { timeout: 10000 }).then(() => true, () => false);
+        const text = shown ? await page.textContent('[data-testid=coach-warning]') : '';
+        if (shown) await page.click('[data-testid=coach-back]');
+        const stayed = (await tableState(me)).ply === st.ply && await page.locator('[data-testid=coach-warning]').count() === 0;
+        warnedEnd.push(shown && stayed && /Cannon/.test(text) ? 'ok' : `ply ${st.ply}: ${shown ? `stayed ${stayed}: ${text}` : 'no warning'}`);
+      }
       await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT });
-      const move = await page.textContent('[data-testid=coach-move]');
+      const move = await page.getAttribute('[data-testid=coach-move]', 'data-move');
       if (!legal.some((m) => m.text === move)) illegal++;
+      // The coach speaks in words (issue 43): no move's notation, no card id, in anything it says.
+      const said = await page.textContent('[data-testid=coach]');
+      const notation = legal.map((m) => m.text).filter((t) => /[\d:+-]/.test(t) && said.includes(t));
+      const ids = type === 'danger-at-the-walls' ? /\b(?:archer|cannon)-[1-9]\b/ : CARD_IDS[type]; // its Leaders' ids are plain words
+      if (notation.length || (ids && ids.test(said))) inNotation.push(`${notation[0] || said.match(ids)[0]} in "${said.slice(0, 120)}"`);
       if (await page.locator('.board-area [data-coach]').count() === 0) unpointed++;
       if (!shot && (followed === 3 || (followed === 1 && type !== 'castle-danger'))) {
         shot = true;
@@ -413,9 +447,16 @@ async function learnGames(browser, server) {
       }
       await page.fill('#move-text', move);
       await page.press('#move-text', 'Enter');
+      // The coach never suggests a move it would warn against; a warning here would be one.
+      if (await page.locator('[data-testid=coach-warning]').count()) {
+        warnedOwn++;
+        await page.click('[data-testid=coach-go]');
+      }
       await waitPly(me, st.ply + 1);
       followed++;
-      if (type === 'castle-danger' && /^fire /.test(move)) {
+      const after = lastState(me, id);
+      const stillMine = !!after && !!after.cause && after.cause.move === move; // the computer has not replied yet
+      if (type === 'castle-danger' && /^fire /.test(move) && stillMine && !shotMarked) {
         // The shot is marked: the Cannon's square, where the ball landed and the squares it flew over.
         const marked = await lastMoveMarked(me, type, id);
         const distance = Number(move.split(':')[1]);
@@ -428,7 +469,8 @@ async function learnGames(browser, server) {
     }
     const lessons = await page.$$eval('.coach-list li', (els) => els.map((e) => ({ id: e.getAttribute('data-lesson'), done: e.getAttribute('data-done') === 'yes', text: e.textContent })));
     const open = lessons.filter((l) => !l.done && !/when it comes/.test(l.text));
-    console.log(`  learn ${type}: ${games} game(s), ${followed} moves followed, done ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}`);
+    const end = await page.textContent('[data-testid=status]');
+    console.log(`  learn ${type}: ${games} game(s), ${followed} moves followed (${afterDone} after every kind was made), done ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}; ${end}`);
     check(await page.locator('[data-testid=coach-done]').count() === 1 && open.length === 0,
       `learn: following the coach in ${type} makes every kind of move (${followed} moves followed; done: ${lessons.filter((l) => l.done).map((l) => l.id).join(', ')}; not yet: ${open.map((l) => l.id).join(', ')})`);
     if (type === 'castle-danger') {
@@ -436,8 +478,37 @@ async function learnGames(browser, server) {
       check(seen.bad.length === 0 && shotMarked, `learn: Castle Danger's marks match the moves, a shot's path included (${shotMarked ? 'shot compared' : 'no shot compared'}): ${seen.bad.join('; ')}`);
     }
     check(illegal === 0 && unpointed === 0, `learn: in ${type} every suggestion was legal (${illegal} not) and pointed at on the board (${unpointed} not)`);
+    if (type === 'castle-danger') {
+      console.log(`  learn castle-danger: ending the turn under a Cannon was tried ${warnedEnd.length} times`);
+      check(warnedEnd.every((x) => x === 'ok'), `learn: in castle-danger typing \`end\` under a Cannon brings the coach's warning, and going back sends nothing: ${warnedEnd.filter((x) => x !== 'ok').join('; ')}`);
+    }
+    check(inNotation.length === 0 && warnedOwn === 0,
+      `learn: in ${type} the coach speaks in words, never notation (${inNotation.slice(0, 3).join('; ')}), and never suggests a move it warns against (${warnedOwn})`);
     check(me.errors.length === 0, `learn/${type}: no console errors: ${me.errors.join(' | ')}`);
     await me.context.close();
+  }
+}
+
+/** Castle Danger's coach warns (issue 43) on set positions: Blue's King on c1 and Red's Cannon
+ * on c6, with Red's Wizard giving Red 6 moves next turn (CD-3), enough for a shot of 5 (CD-6:
+ * along its column toward Blue; CD-7: a King hit loses). Each case of the warning is raised,
+ * and none where the line is covered or left. */
+function coachWarningsOnSetPositions() {
+  const pieces = [{ seat: 0, piece: 'king', square: 'c1' }, { seat: 0, piece: 'builder', square: 'b2' },
+    { seat: 1, piece: 'cannon', square: 'c6' }, { seat: 1, piece: 'king', square: 'e9' }, { seat: 1, piece: 'wizard', square: 'c9' }];
+  const open = { pieces, walls: [], moves_left: 3, to_move: 'blue' };
+  const covered = { pieces, walls: ['c2'], moves_left: 3, to_move: 'blue' };
+  const aside = { pieces: pieces.map((p) => (p.piece === 'king' && p.seat === 0 ? { ...p, square: 'b1' } : p)), walls: [], moves_left: 3, to_move: 'blue' };
+  const cases = [
+    ['ending the turn with moves left while the Cannon faces the King', coachWarning({ kind: 'end' }, open, 0), true],
+    ['taking away the Wall that covered the King', coachWarning({ kind: 'remove', to: 'c2' }, covered, 0), true],
+    ['stepping the King into the Cannon\'s line', coachWarning({ kind: 'move', from: 'b1', to: 'c1' }, aside, 0), true],
+    ['ending the turn behind a Wall', coachWarning({ kind: 'end' }, covered, 0), false],
+    ['stepping the King out of the line', coachWarning({ kind: 'move', from: 'c1', to: 'd1' }, open, 0), false],
+  ];
+  for (const [what, said, want] of cases) {
+    check(!!said === want && (!said || !/\b[a-g][1-9]-[a-g][1-9]\b|\bend\b|fire [a-g][1-9]/.test(said)),
+      `learn: Castle Danger's coach ${want ? 'warns' : 'does not warn'} before ${what} (${said})`);
   }
 }
 
@@ -1919,30 +1990,6 @@ async function pace(browser, server) {
       if (!now && await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]')) break;
     }
   }
-  // Take back is offered only when it can succeed (issue 43): while the computer's replies wait
-  // in the display queue behind a trick the player's card finished, the table shows the
-  // player's move, whose `allowed.takeback` the server has since made untrue.
-  let queuedTurns = 0;
-  let offered = 0;
-  for (let turn = 0; turn < 16 && queuedTurns < 2; turn++) {
-    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
-    for (let i = 0; i < 100 && !await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]'); i++) await page.clock.runFor(100);
-    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
-    const ply = (await tableState(me)).ply;
-    await page.click('.board-area [data-move]');
-    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
-    await serverSays(me, id, (last) => last.ply > ply + 1 || last.status !== 'live');
-    const shown = await page.evaluate(() => {
-      const t = document.querySelector('[data-testid=table]');
-      return { ply: Number(t.getAttribute('data-ply')), queued: t.getAttribute('data-queued'),
-        takeback: [...document.querySelectorAll('.controls button')].some((b) => b.textContent.trim() === 'Take back') };
-    });
-    if (shown.ply !== ply + 1 || shown.queued === '0') continue;
-    queuedTurns++;
-    if (shown.takeback) offered++;
-  }
-  check(queuedTurns > 0 && offered === 0,
-    `pace: Take back is not offered while the computer's replies wait to be shown (${offered} of ${queuedTurns} such moments offered it)`);
   console.log(`pace: a finished trick was held ${held} steps of 100 ms`);
   check(held !== null && held >= 15 && held <= 16,
     `pace: a finished trick stays on the table 1500 ms, then is cleared (shown for ${held} steps of 100 ms)`);
@@ -2073,8 +2120,57 @@ async function resultSaysWhy(p, type, id) {
 }
 
 async function stumbles(browser, server) {
+  for (const players of [2, 4]) await takebackWhileQueued(browser, server, players);
   await dwTurnMarked(browser, server);
   await narrowNames(browser, server);
+}
+
+/** Take back is offered only when it can succeed (issue 43): King of Danger for `players`
+ * against the computer, with motion allowed, on the page's fake clock. While the computer's
+ * replies wait in the display queue, the table shows an earlier position than the server's,
+ * whose `allowed.takeback` the replies since may have made untrue: no Take back then. */
+async function takebackWhileQueued(browser, server, players) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'no-preference' });
+  const page = await context.newPage();
+  const me = { label: 'takeback', context, page, frames: [], errors: [], dom: [], viewer: 0, sent: [], onFrame: null };
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    me.frames.push(String(f.payload));
+    if (me.onFrame) me.onFrame();
+  }));
+  page.on('pageerror', (e) => me.errors.push(String(e)));
+  await page.clock.install();
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+  await page.evaluate(() => localStorage.setItem('ramparts.autoForced', '0'));
+  const id = await playComputer(me, 'king-of-danger', 'random', players);
+  let queuedTurns = 0;
+  let offered = 0;
+  for (let turn = 0; turn < 8; turn++) {
+    await serverSays(me, id, (last) => !!last.legal || last.status !== 'live');
+    for (let i = 0; i < 100 && !await page.$('[data-testid=table][data-my-turn=yes][data-queued="0"]'); i++) await page.clock.runFor(100);
+    if (!await page.$('[data-testid=table][data-my-turn=yes]')) break;
+    const ply = (await tableState(me)).ply;
+    await page.click('.board-area [data-move]');
+    if (await page.$('[data-testid=chooser]')) await page.click('[data-testid=chooser] [data-move]');
+    await serverSays(me, id, (last) => last.ply > ply + 1 || (last.ply > ply && !!last.legal) || last.status !== 'live');
+    // Step the page's clock while the queue drains, looking at each moment something waits.
+    for (let i = 0; i < 60; i++) {
+      const shown = await page.evaluate(() => {
+        const t = document.querySelector('[data-testid=table]');
+        return { queued: t.getAttribute('data-queued'),
+          takeback: [...document.querySelectorAll('.controls button')].some((b) => b.textContent.trim() === 'Take back') };
+      });
+      if (shown.queued === '0') break;
+      queuedTurns++;
+      if (shown.takeback) offered++;
+      await page.clock.runFor(100);
+    }
+  }
+  check(queuedTurns > 0 && offered === 0,
+    `takeback (${players} players): Take back is not offered while the computer's replies wait to be shown (${offered} of ${queuedTurns} such moments, 100 ms apart, offered it)`);
+  check(me.errors.length === 0, `takeback: no console errors: ${me.errors.join(' | ')}`);
+  await context.close();
 }
 
 async function main() {

@@ -219,3 +219,5 @@ export { rankOf };
 export function coachSpots(m) {
   return [m.from, m.to, ...(m.by || []).slice(0, 1)].filter((sq) => sq).map((sq) => `[data-square="${cssValue(sq)}"]`);
 }
+
+export { coachWords, coachWarning } from './castle-danger-coach.js';

@@ -231,3 +231,11 @@ export function coachSpots(m) {
   if (m.wall && m.kind !== 'spy' && m.kind !== 'assassin') out.push(`[data-wall="${cssValue(m.wall)}"]`);
   return out;
 }
+
+/** The coach's words for a move (ui/coach.js), never its notation. @param {any} m @param {any} _view */
+export function coachWords(m, _view) {
+  if (m.kind === 'draw') return `Draw a card from ${m.from === 'personal' ? 'your own deck' : 'the main deck'}.`;
+  const cards = (m.cards || []).map((/** @type {string} */ c) => dwTitle(c));
+  const what = cards.length ? cards.join(', ') : dwTitle(m.kind);
+  return m.wall ? `Play ${what} on wall ${m.wall}.` : `Play ${what}.`;
+}

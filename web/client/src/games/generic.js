@@ -15,3 +15,8 @@ export function GenericBoard({ view, legal, send }) {
 export function coachSpots(_m) {
   return [];
 }
+
+/** The coach's words for a move: no game's own words here. @param {any} _m @param {any} _view */
+export function coachWords(_m, _view) {
+  return 'Make the marked move.';
+}

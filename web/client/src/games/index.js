@@ -1,6 +1,7 @@
 // index.js — one module per game, each a Preact component with the same props (BoardProps) that
 // draws the view and offers exactly the legal moves it is given, sending the chosen entry, and
-// says where it shows a move for the guided game's coach (coachSpots). GAMES gives each game
+// says where it shows a move for the guided game's coach (coachSpots), in what words
+// (coachWords) and what it warns of (coachWarning). GAMES gives each game
 // its module by id; a game without a line plays on the generic board.
 import * as generic from './generic.js';
 import * as castleDanger from './castle-danger.js';
@@ -13,19 +14,20 @@ import * as rushTheWall from './rush-the-wall.js';
  * @typedef {{view: any, legal: import('../client.js').LegalMove[]|null, you: number|null,
  *   seats: any[], send: (m: import('../client.js').LegalMove) => void, status: string,
  *   reveal?: boolean, last?: import('./last-move.js').LastMove|null}} BoardProps
- * @typedef {{Board: (props: BoardProps) => any, coachSpots: (m: any) => string[]}} GameModule
+ * @typedef {{Board: (props: BoardProps) => any, coachSpots: (m: any) => string[], coachWords: (m: any, view: any) => string,
+ *   coachWarning?: (m: any, view: any, seat: number) => string|null}} GameModule
  */
 
 /** @type {{[type: string]: GameModule}} */
 const GAMES = {
-  'castle-danger': { Board: castleDanger.CastleDangerBoard, coachSpots: castleDanger.coachSpots },
-  'walls-and-armies': { Board: wallsAndArmies.WallsAndArmiesBoard, coachSpots: wallsAndArmies.coachSpots },
-  'king-of-danger': { Board: kingOfDanger.KingOfDangerBoard, coachSpots: kingOfDanger.coachSpots },
-  'danger-at-the-walls': { Board: dangerAtTheWalls.DangerAtTheWallsBoard, coachSpots: dangerAtTheWalls.coachSpots },
-  'rush-the-wall': { Board: rushTheWall.RushTheWallBoard, coachSpots: rushTheWall.coachSpots },
+  'castle-danger': { Board: castleDanger.CastleDangerBoard, coachSpots: castleDanger.coachSpots, coachWords: castleDanger.coachWords, coachWarning: castleDanger.coachWarning },
+  'walls-and-armies': { Board: wallsAndArmies.WallsAndArmiesBoard, coachSpots: wallsAndArmies.coachSpots, coachWords: wallsAndArmies.coachWords },
+  'king-of-danger': { Board: kingOfDanger.KingOfDangerBoard, coachSpots: kingOfDanger.coachSpots, coachWords: kingOfDanger.coachWords },
+  'danger-at-the-walls': { Board: dangerAtTheWalls.DangerAtTheWallsBoard, coachSpots: dangerAtTheWalls.coachSpots, coachWords: dangerAtTheWalls.coachWords },
+  'rush-the-wall': { Board: rushTheWall.RushTheWallBoard, coachSpots: rushTheWall.coachSpots, coachWords: rushTheWall.coachWords },
 };
 /** @type {GameModule} */
-const GENERIC = { Board: generic.GenericBoard, coachSpots: generic.coachSpots };
+const GENERIC = { Board: generic.GenericBoard, coachSpots: generic.coachSpots, coachWords: generic.coachWords };
 
 /** The board of a game. @param {string} type */
 export function boardFor(type) {
@@ -35,4 +37,15 @@ export function boardFor(type) {
 /** Where a game's board shows a move besides its button (the coach points there). @param {string} type */
 export function coachSpotsFor(type) {
   return (GAMES[type] || GENERIC).coachSpots;
+}
+
+/** The coach's words for a move of a game, never its notation. @param {string} type */
+export function coachWordsFor(type) {
+  return (GAMES[type] || GENERIC).coachWords;
+}
+
+/** The coach's warning before a move that loses material or the game, or null: only the games
+ * whose board has such a check (the others warn of nothing yet). @param {string} type */
+export function coachWarningFor(type) {
+  return (GAMES[type] || GENERIC).coachWarning || (() => null);
 }

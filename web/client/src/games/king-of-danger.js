@@ -162,3 +162,9 @@ export function KingOfDangerBoard({ view, legal, you, seats, send, status, last 
 export function coachSpots(m) {
   return m.card ? [`button[data-card="${cssValue(m.card)}"]`] : [];
 }
+
+/** The coach's words for a move (ui/coach.js), never its notation. @param {any} m @param {any} _view */
+export function coachWords(m, _view) {
+  if (!m.card) return 'Make the marked move.';
+  return `Play your ${cardTitle(m.card)}${m.call ? `, naming ${m.call === 'walls' ? 'Walls' : 'Cannons'}` : ''}.`;
+}

@@ -182,3 +182,13 @@ function cap(s) {
 export function coachSpots(m) {
   return m.warrior ? [`.hand button[data-card="${cssValue(m.warrior)}"]`] : [];
 }
+
+/** The coach's words for a move (ui/coach.js), never its notation. @param {any} m @param {any} view */
+export function coachWords(m, view) {
+  const name = WARRIOR_NAMES[m.warrior] || 'the marked warrior';
+  if (m.kind === 'place') return `Place your ${name} face down in slot ${view.next_slot}.`;
+  if (m.kind === 'charm') return `Charm the marked rival warrior with your Qween.`;
+  if (m.kind === 'keep') return 'Keep your Axx face up.';
+  if (m.kind === 'drop') return 'Let your Axx go.';
+  return 'Choose the marked fort or warrior.';
+}

@@ -119,3 +119,12 @@ function Target({ card, sideways, label, move, stack, stackMove, send, marks, sp
 export function coachSpots(_m) {
   return [];
 }
+
+/** The coach's words for a move (ui/coach.js), never its notation. @param {any} m @param {any} _view */
+export function coachWords(m, _view) {
+  if (m.kind === 'attack') return 'Attack the marked shield or wall with the top card of your army.';
+  if (m.kind === 'stack') return 'Add the next card of your army to your stack.';
+  if (m.kind === 'counter') return 'Counter-attack with the top card of your army.';
+  if (m.kind === 'leave') return 'Leave it: the stack stays where it is.';
+  return 'Make the marked move.';
+}

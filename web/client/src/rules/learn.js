@@ -166,7 +166,7 @@ export const LESSONS = {
  * The coach's advice for a turn: the first lesson not yet done that a legal move fits (its best
  * move), else a move that prepares one, else any move.
  * @param {string} game @param {any[]} legal @param {any} view @param {Set<string>} done
- * @returns {{lesson: Lesson|null, move: any, preparing: boolean}|null}
+ * @returns {{lesson: Lesson|null, move: any, preparing: boolean, hinted?: boolean}|null}
  */
 export function advice(game, legal, view, done) {
   const lessons = LESSONS[game] || [];

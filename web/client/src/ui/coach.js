@@ -1,11 +1,13 @@
 // coach.js — the coach of a guided first game (#/learn/GAME, learn.js) beside its table: which
 // kind of move to try next, how and why by the rules (rules/learn.js), pointing at the move and
 // at the cards, pieces or squares to click (each game's board says which: coachSpots in
-// games/), ticking each kind off once made; and the kinds of move made, kept for this tab.
+// games/), in words (coachWords), ticking each kind off once made; it warns before a move
+// that loses the game (coachWarning), once; a switch turns it off (kept in this browser).
 import { html } from 'htm/preact';
 import { useEffect } from 'preact/hooks';
 import { LESSONS, advice, lessonsOf } from '../rules/learn.js';
-import { coachSpotsFor } from '../games/index.js';
+import { coachSpotsFor, coachWarningFor, coachWordsFor } from '../games/index.js';
+import { readSetting, writeSetting } from './settings.js';
 
 /** The kinds of move made in game `id`, kept for this tab (a reload keeps them). @param {number} id */
 export function lessonsDone(id) {
@@ -45,15 +47,50 @@ function pointsFor(game, m) {
   return [`[data-move="${CSS.escape(String(m.text))}"]`, ...coachSpotsFor(game)(m)];
 }
 
+/** Whether the coach is on (kept in this browser: `ramparts.coach`; on by default). */
+export function coachOn() {
+  return readSetting('coach');
+}
+
+/** The coach's warning before a move (warned once; the player may go on), and the switch that
+ * turns the coach off and on. @param {{warning: {words: string, move: any}|null, onGo: () => void,
+ *   onBack: () => void}} props */
+export function CoachWarning({ warning, onGo, onBack }) {
+  if (!warning) return null;
+  return html`<div class="coach-warning" role="alert" data-testid="coach-warning">
+    <p>${warning.words}</p>
+    <button type="button" data-testid="coach-go" onClick=${onGo}>Play it anyway</button>
+    <button type="button" class="primary" data-testid="coach-back" onClick=${onBack}>Choose another move</button></div>`;
+}
+
+/** The coach's switch. @param {{on: boolean, setOn: (on: boolean) => void}} props */
+function CoachSwitch({ on, setOn }) {
+  return html`<label class="small"><input type="checkbox" checked=${on} data-testid="coach-on"
+    onChange=${(/** @type {any} */ e) => { writeSetting('coach', e.currentTarget.checked); setOn(e.currentTarget.checked); }} />
+    Coach: suggest moves and warn of danger</label>`;
+}
+
 /**
- * The coach beside a learning table. @param {{g: import('../client.js').GameState, interactive: boolean,
- *   done: Set<string>}} props
+ * The coach beside a learning table. @param {{client: import('../client.js').Client, g: import('../client.js').GameState,
+ *   interactive: boolean, done: Set<string>, on: boolean, setOn: (on: boolean) => void}} props
  */
-export function Coach({ g, interactive, done }) {
+export function Coach({ client, g, interactive, done, on, setOn }) {
   const snap = g.snap;
   const game = snap.type;
   const lessons = LESSONS[game] || [];
-  const tip = interactive ? advice(game, snap.legal, snap.view, done) : null;
+  // Never suggest a move the coach would warn against (CD: ending the turn under a Cannon).
+  const warn = coachWarningFor(game);
+  const safe = (snap.legal || []).filter((m) => !warn(m, snap.view, snap.you));
+  const lesson = interactive && on ? advice(game, safe.length ? safe : snap.legal, snap.view, done) : null;
+  // With no kind of move left to teach now, the suggestion is the server's hint search from the
+  // player's own view (the move the computer would play in the player's place).
+  const wantHint = !!lesson && !lesson.lesson && (snap.legal || []).length > 1;
+  const found = wantHint && g.hint ? (snap.legal || []).find((m) => m.text === g.hint) : null;
+  const hinted = found && !warn(found, snap.view, snap.you) ? found : null;
+  useEffect(() => {
+    if (wantHint && !g.hint && !g.hintBusy) client.hint(snap.game, true);
+  }, [wantHint, snap.ply]);
+  const tip = wantHint ? (hinted ? { lesson: null, move: hinted, preparing: false, hinted: true } : found ? lesson : null) : lesson;
   const allDone = lessons.every((l) => !l.needed || done.has(l.id));
   // Point at the move the coach suggests, after every render (boards are redrawn each move).
   useEffect(() => {
@@ -68,11 +105,19 @@ export function Coach({ g, interactive, done }) {
   else if (!interactive) step = 'The computer is playing: watch its move appear on the board.';
   else if (tip && tip.lesson && !tip.preparing) step = `Next: ${tip.lesson.label.toLowerCase()}. ${tip.lesson.how}`;
   else if (tip && tip.lesson) step = `To ${tip.lesson.label.toLowerCase()} later, first play this.`;
-  else step = 'Play any move you like; the marked one is a good start.';
+  else if (wantHint && !tip) step = 'Looking for a good move…';
+  else if (tip && tip.hinted) step = 'The marked move is the one the computer would play in your place.';
+  else step = 'Every kind of move is made: play on. The marked move is one way to go on.';
+  if (!on) {
+    return html`<section class="panel coach" aria-labelledby="coach-h" data-testid="coach">
+      <h2 id="coach-h">Your first game of ${snap.title}</h2><${CoachSwitch} on=${on} setOn=${setOn} /></section>`;
+  }
+  // The suggestion in words, never in notation; the move itself is the ring on the board.
   return html`<section class="panel coach" aria-labelledby="coach-h" data-testid="coach">
     <h2 id="coach-h">Your first game of ${snap.title}</h2>
+    <${CoachSwitch} on=${on} setOn=${setOn} />
     <p aria-live="polite" data-testid="coach-step">${step}</p>
-    ${tip && html`<p class="small">Try <code data-testid="coach-move">${tip.move.text}</code>${tip.lesson ? html` — <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
+    ${tip && html`<p class="small" data-testid="coach-move" data-move=${tip.move.text}><b>${coachWordsFor(game)(tip.move, snap.view)}</b>${tip.lesson ? html` <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
     <ul class="coach-list" aria-label="Kinds of move">${lessons.map((l) => html`<li key=${l.id} data-lesson=${l.id} data-done=${done.has(l.id) ? 'yes' : 'no'}>
       <span aria-hidden="true">${done.has(l.id) ? '✓' : '○'}</span> ${l.label}${l.needed ? '' : ' (when it comes)'}<span class="sr-only">${done.has(l.id) ? ': done' : ': not yet'}</span></li>`)}</ul>
     ${!allDone && snap.status !== 'live' && html`<p data-testid="coach-again">Not every kind of move came up in this game (the deal decides what does).

@@ -9,6 +9,7 @@ export const SETTINGS = {
   autoForced: { key: 'ramparts.autoForced', on: true, label: 'Play forced moves for me' },
   previews: { key: 'ramparts.previews', on: true, label: 'Show what a move would do before I play it' },
   pace: { key: 'ramparts.pace', on: true, label: "Show the computer's moves one at a time" },
+  coach: { key: 'ramparts.coach', on: true, label: 'Coach in guided games: suggest moves and warn of danger' },
 };
 
 /** @param {keyof typeof SETTINGS} name */

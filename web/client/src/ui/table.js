@@ -8,7 +8,8 @@ import { boardFor } from '../games/index.js';
 import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
-import { Coach, lessonsDone, noteLesson } from './coach.js';
+import { Coach, CoachWarning, coachOn, lessonsDone, noteLesson } from './coach.js';
+import { coachWarningFor } from '../games/index.js';
 import { MovePreview, usePreview } from './preview.js';
 import { readSetting, writeSetting } from './settings.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
@@ -42,6 +43,10 @@ export function Table({ client, id, learn = false }) {
   useLowTime(client, g);
   // The move list's ply shown (null: the game as it stands).
   const [at, go] = useBrowse(g ? g.history : [], !!g && g.snap.status === 'live');
+  // The guided game's coach: on or off (kept in this browser), and its warning before a move
+  // that loses the game, shown once for that move at that ply.
+  const [coaching, setCoaching] = useState(() => learn && coachOn());
+  const [warning, setWarning] = useState(/** @type {{words: string, move: any, ply: number}|null} */ (null));
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
@@ -52,9 +57,17 @@ export function Table({ client, id, learn = false }) {
   /** @param {import('../client.js').LegalMove|string} m */
   const send = (m) => {
     const entry = typeof m === 'string' ? (snap.legal || []).find((x) => x.text.toLowerCase() === m.trim().toLowerCase()) : m;
+    const warned = warning && warning.ply === snap.ply && entry && warning.move.text === entry.text;
+    const words = learn && coaching && entry && !warned ? coachWarningFor(snap.type)(entry, snap.view, snap.you) : null;
+    if (words) {
+      setWarning({ words, move: entry, ply: snap.ply });
+      return;
+    }
+    setWarning(null);
     if (learn && entry) noteLesson(id, snap.type, entry, snap.view);
     client.move(id, m);
   };
+  const shownWarning = warning && warning.ply === snap.ply && interactive ? warning : null;
   return html`<div class=${`table-page game-${snap.type}`} data-testid="table" data-ply=${snap.ply}
       data-status=${snap.status} data-my-turn=${interactive ? 'yes' : 'no'} data-queued=${g.queued || 0}
       data-shown-ply=${past ? past.ply : snap.ply}>
@@ -83,9 +96,10 @@ export function Table({ client, id, learn = false }) {
         <${Explanations} game=${snap.type} />
       </section>
       <aside class="side">
-        ${learn && snap.you !== null && html`<${Coach} g=${g} interactive=${interactive} done=${lessonsDone(id)} />`}
+        ${learn && snap.you !== null && html`<${Coach} client=${client} g=${g} interactive=${interactive} done=${lessonsDone(id)} on=${coaching} setOn=${setCoaching} />`}
+        <${CoachWarning} warning=${shownWarning} onGo=${() => shownWarning && send(shownWarning.move)} onBack=${() => setWarning(null)} />
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
-          send=${send} disabled=${!interactive} hint=${g.hint} onPoint=${setPreviewed} why=${past ? 'a past move is shown' : 'not your turn'} />`}
+          send=${send} disabled=${!interactive} hint=${g.hintByCoach ? null : g.hint} onPoint=${setPreviewed} why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${interactive && html`<${MovePreview} type=${snap.type} preview=${preview} />`}
         ${g.error && html`<p class="error" role="alert" data-testid="move-error">${g.error}</p>`}
         <${Controls} g=${g} client=${client} />
