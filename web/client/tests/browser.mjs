@@ -490,7 +490,7 @@ async function learnGames(browser, server) {
 }
 
 /** Castle Danger's coach warns (issue 43) on set positions: Blue's King on c1 and Red's Cannon
- * on c6, with Red's Wizard giving Red 6 moves next turn (CD-3), enough for a shot of 5 (CD-6:
+ * on c6 (or d6, a step beside: CD-4), with Red's Wizard giving Red 6 moves next turn (CD-3), enough for a shot of 5 (CD-6:
  * along its column toward Blue; CD-7: a King hit loses). Each case of the warning is raised,
  * and none where the line is covered or left. */
 function coachWarningsOnSetPositions() {
@@ -499,8 +499,10 @@ function coachWarningsOnSetPositions() {
   const open = { pieces, walls: [], moves_left: 3, to_move: 'blue' };
   const covered = { pieces, walls: ['c2'], moves_left: 3, to_move: 'blue' };
   const aside = { pieces: pieces.map((p) => (p.piece === 'king' && p.seat === 0 ? { ...p, square: 'b1' } : p)), walls: [], moves_left: 3, to_move: 'blue' };
+  const beside = { pieces: pieces.map((p) => (p.piece === 'cannon' ? { ...p, square: 'd6' } : p)), walls: [], moves_left: 3, to_move: 'blue' };
   const cases = [
     ['ending the turn with moves left while the Cannon faces the King', coachWarning({ kind: 'end' }, open, 0), true],
+    ['ending the turn with a Cannon one step beside the King\'s file', coachWarning({ kind: 'end' }, beside, 0), true],
     ['taking away the Wall that covered the King', coachWarning({ kind: 'remove', to: 'c2' }, covered, 0), true],
     ['stepping the King into the Cannon\'s line', coachWarning({ kind: 'move', from: 'b1', to: 'c1' }, aside, 0), true],
     ['ending the turn behind a Wall', coachWarning({ kind: 'end' }, covered, 0), false],

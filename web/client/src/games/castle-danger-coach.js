@@ -17,19 +17,25 @@ export function coachWords(m, view) {
 }
 
 /** The enemy Cannons that could hit `seat`'s King next turn on the board `pieces`/`walls`: on
- * its file, firing toward it (CD-6: straight along the column toward the opponent), no Wall
- * between, no farther than the moves the enemy's turn will bring (3 + 3 per Wizard, CD-3).
+ * its file or one step beside it (CD-4: a step costs 1 move), firing toward it (CD-6: straight
+ * along the column toward the opponent), no Wall between, within the moves the enemy's turn
+ * will bring (3 + 3 per Wizard, CD-3) and the board (CD-P6: at most 8 squares).
  * @param {any[]} pieces @param {Set<string>} walls @param {number} seat @returns {string[]} their squares */
 function cannonsOnKing(pieces, walls, seat) {
   const king = pieces.find((p) => p.seat === seat && p.piece === 'king');
   if (!king) return [];
   const reach = 3 + 3 * pieces.filter((p) => p.seat !== seat && p.piece === 'wizard').length;
+  const files = 'abcdefg';
   const kf = king.square[0];
   const kr = Number(king.square.slice(1));
-  return pieces.filter((p) => p.seat !== seat && p.piece === 'cannon' && p.square[0] === kf).filter((p) => {
+  const taken = new Set([...walls, ...pieces.map((p) => p.square)]);
+  return pieces.filter((p) => p.seat !== seat && p.piece === 'cannon').filter((p) => {
+    const side = Math.abs(files.indexOf(p.square[0]) - files.indexOf(kf));
     const r = Number(p.square.slice(1));
     const toward = seat === 0 ? r > kr : r < kr; // Red fires toward rank 1, Blue toward rank 9
-    if (!toward || Math.abs(r - kr) > Math.min(reach, 8)) return false;
+    const shot = Math.abs(r - kr);
+    if (side > 1 || !toward || shot > 8 || side + shot > reach) return false;
+    if (side === 1 && taken.has(`${kf}${r}`)) return false; // it cannot step onto the file there
     for (let x = Math.min(r, kr) + 1; x < Math.max(r, kr); x++) if (walls.has(`${kf}${x}`)) return false;
     return true;
   }).map((p) => p.square);
