@@ -490,12 +490,13 @@ async function learnGames(browser, server) {
 }
 
 /** Castle Danger's coach warns (issue 43) on set positions: Blue's King on c1 and Red's Cannon
- * on c6 (or d6, a step beside: CD-4), with Red's Wizard giving Red 6 moves next turn (CD-3), enough for a shot of 5 (CD-6:
+ * on c6 (or d6, a step beside: CD-4), with Red's Wizard (on b6, where the Cannon cannot step
+ * beside a King on b1) giving Red 6 moves next turn (CD-3), enough for a shot of 5 (CD-6:
  * along its column toward Blue; CD-7: a King hit loses). Each case of the warning is raised,
  * and none where the line is covered or left. */
 function coachWarningsOnSetPositions() {
   const pieces = [{ seat: 0, piece: 'king', square: 'c1' }, { seat: 0, piece: 'builder', square: 'b2' },
-    { seat: 1, piece: 'cannon', square: 'c6' }, { seat: 1, piece: 'king', square: 'e9' }, { seat: 1, piece: 'wizard', square: 'c9' }];
+    { seat: 1, piece: 'cannon', square: 'c6' }, { seat: 1, piece: 'king', square: 'e9' }, { seat: 1, piece: 'wizard', square: 'b6' }];
   const open = { pieces, walls: [], moves_left: 3, to_move: 'blue' };
   const covered = { pieces, walls: ['c2'], moves_left: 3, to_move: 'blue' };
   const aside = { pieces: pieces.map((p) => (p.piece === 'king' && p.seat === 0 ? { ...p, square: 'b1' } : p)), walls: [], moves_left: 3, to_move: 'blue' };
