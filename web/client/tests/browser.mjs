@@ -439,7 +439,8 @@ async function learnGames(browser, server) {
       const notation = legal.map((m) => m.text).filter((t) => /[\d:+-]/.test(t) && said.includes(t));
       const ids = type === 'danger-at-the-walls' ? /\b(?:archer|cannon)-[1-9]\b/ : CARD_IDS[type]; // its Leaders' ids are plain words
       if (notation.length || (ids && ids.test(said))) inNotation.push(`${notation[0] || said.match(ids)[0]} in "${said.slice(0, 120)}"`);
-      if (await page.locator('.board-area [data-coach]').count() === 0) unpointed++;
+      // The ring is put on after the coach's render (an effect): wait for it a moment.
+      if (!await page.waitForSelector('.board-area [data-coach]', { timeout: 5000 }).then(() => true, () => false)) unpointed++;
       if (!shot && (followed === 3 || (followed === 1 && type !== 'castle-danger'))) {
         shot = true;
         if (type === 'castle-danger') await page.screenshot({ path: path.join(OUT, `learn-${type}-1280x800.png`), animations: 'disabled' });
