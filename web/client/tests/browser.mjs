@@ -550,6 +550,9 @@ async function rulesPages(browser, server) {
     await axeCheck(page, `the rules of ${type}`, type === OFFERED[0] ? AXE_PASSES : AXE_PASSES.slice(0, 1));
   }
   await page.click('[data-testid=nav-rules]');
+  // The page renders after the click: wait for its links (counted at once, a loaded machine
+  // found none yet).
+  await page.waitForSelector('[data-testid^=rules-link-]', { timeout: STEP_TIMEOUT }).catch(() => {});
   const listed = await page.$$eval('[data-testid^=rules-link-]', (els) => els.length);
   check(listed === Object.keys(GLOSSARY).length, `rules: the header's Rules page lists every game (${listed})`);
   check(me.errors.length === 0, `rules: no console errors: ${me.errors.join(' | ')}`);
