@@ -21,7 +21,7 @@ import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
-import { GLOSSARY } from '../src/rules/index.js';
+import { GLOSSARY, SUMMARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
@@ -357,16 +357,16 @@ async function explainsItself(p, type) {
   await page.mouse.move(0, 0);
 }
 
-/**
- * The guided first game of each game against the easy computer (issue 27): started from the
- * lobby's "Learn by playing", its coach suggests a legal move and points at where to make it on
- * the board; the player follows it (typing the suggested move) until the coach says every kind
- * of move was made, each ticked off.
- */
 // How many of the coach's suggestions a guided game follows at most (a Castle Danger game has
 // no turn limit; the others end well before).
 const LEARN_MAX_FOLLOWED = 150;
 
+/**
+ * The guided first game of each game against the easy computer (issue 27): started from the
+ * lobby's "Learn by playing", its coach suggests a legal move and points at where to make it on
+ * the board; the player follows it (typing the suggested move) through the whole game (issue
+ * 43), every kind of move being ticked off once made.
+ */
 async function learnGames(browser, server) {
   coachWarningsOnSetPositions();
   for (const type of OFFERED) {
@@ -544,6 +544,22 @@ async function rulesPages(browser, server) {
     check(page.url().endsWith(`#/rules/${type}`) && terms.length === Object.keys(GLOSSARY[type]).length,
       `rules: the lobby opens ${type}'s rules (${title}, ${terms.length} things explained)`);
     if (type === OFFERED[0]) await page.screenshot({ path: path.join(OUT, `rules-${type}-1280x800.png`), animations: 'disabled' });
+    // Issue 43: the main text (the summary and what each thing does) keeps the ruling ids out
+    // of sight until asked, and each card and piece is drawn as the table draws it.
+    const main = () => page.evaluate(() => {
+      const body = document.querySelector('[data-testid=rules-page] [data-testid=rules-body]');
+      const full = body.querySelector('.rules-full');
+      return body.innerText.replace(full ? full.innerText : '', '');
+    });
+    const hidden = await main();
+    await page.check('[data-testid=rules-page] [data-testid=show-ruling-ids]');
+    const shown = await main();
+    await page.uncheck('[data-testid=rules-page] [data-testid=show-ruling-ids]');
+    const drawn = await page.$$eval('.glossary-art .card, .glossary-art .fort, .glossary-art svg', (els) => els.length);
+    const rid = /\b[A-Z]{2,3}-P?\d+\b/g;
+    const written = [...(SUMMARY[type] || []), ...Object.values(GLOSSARY[type])].join(' ').match(rid) || [];
+    check(!/\b[A-Z]{2,3}-P?\d+\b/.test(hidden) && (shown.match(rid) || []).length >= written.length && drawn >= terms.length / 2,
+      `rules: ${type}'s main text shows no ruling id until asked (${(shown.match(rid) || []).length} of ${written.length} when asked), and draws its cards and pieces as the table does (${drawn} of ${terms.length})`);
     await page.click('.rules-full > summary');
     const full = await page.textContent('.rules-full');
     check(/[A-Z]{2,3}-\d+/.test(full) && full.length > 3000, `rules: ${type}'s full rules state the rulings (${full.length} characters)`);

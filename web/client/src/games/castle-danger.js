@@ -221,3 +221,10 @@ export function coachSpots(m) {
 }
 
 export { coachWords, coachWarning } from './castle-danger-coach.js';
+
+/** A thing of the rules page's "what each piece does", drawn as the board draws it (a Blue
+ * piece); null for what is a square, not a piece (the Portal, the river). @param {string} key */
+export function glossaryArt(key) {
+  if (!['king', 'wizard', 'builder', 'cannon', 'wall', 'fire'].includes(key)) return null;
+  return html`<span class=${`cd-art ${seatClass(0)}`}><${PieceIcon} kind=${key} /></span>`;
+}

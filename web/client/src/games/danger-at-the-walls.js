@@ -239,3 +239,11 @@ export function coachWords(m, _view) {
   const what = cards.length ? cards.join(', ') : dwTitle(m.kind);
   return m.wall ? `Play ${what} on wall ${m.wall}.` : `Play ${what}.`;
 }
+
+/** A card of the rules page's "what each card does", drawn as the table draws it; null for a
+ * wall (no card). @param {string} key */
+export function glossaryArt(key) {
+  if (key === 'wall') return null;
+  const name = { archer: 'archer-3', cannon: 'cannon-5' }[key] || key;
+  return html`<${DwCard} name=${name} />`;
+}

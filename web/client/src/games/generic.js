@@ -20,3 +20,8 @@ export function coachSpots(_m) {
 export function coachWords(_m, _view) {
   return 'Make the marked move.';
 }
+
+/** No drawing for the rules page. @param {string} _key */
+export function glossaryArt(_key) {
+  return null;
+}

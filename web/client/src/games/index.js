@@ -15,19 +15,19 @@ import * as rushTheWall from './rush-the-wall.js';
  *   seats: any[], send: (m: import('../client.js').LegalMove) => void, status: string,
  *   reveal?: boolean, last?: import('./last-move.js').LastMove|null}} BoardProps
  * @typedef {{Board: (props: BoardProps) => any, coachSpots: (m: any) => string[], coachWords: (m: any, view: any) => string,
- *   coachWarning?: (m: any, view: any, seat: number) => string|null}} GameModule
+ *   coachWarning?: (m: any, view: any, seat: number) => string|null, glossaryArt: (key: string) => any}} GameModule
  */
 
 /** @type {{[type: string]: GameModule}} */
 const GAMES = {
-  'castle-danger': { Board: castleDanger.CastleDangerBoard, coachSpots: castleDanger.coachSpots, coachWords: castleDanger.coachWords, coachWarning: castleDanger.coachWarning },
-  'walls-and-armies': { Board: wallsAndArmies.WallsAndArmiesBoard, coachSpots: wallsAndArmies.coachSpots, coachWords: wallsAndArmies.coachWords },
-  'king-of-danger': { Board: kingOfDanger.KingOfDangerBoard, coachSpots: kingOfDanger.coachSpots, coachWords: kingOfDanger.coachWords },
-  'danger-at-the-walls': { Board: dangerAtTheWalls.DangerAtTheWallsBoard, coachSpots: dangerAtTheWalls.coachSpots, coachWords: dangerAtTheWalls.coachWords },
-  'rush-the-wall': { Board: rushTheWall.RushTheWallBoard, coachSpots: rushTheWall.coachSpots, coachWords: rushTheWall.coachWords },
+  'castle-danger': { Board: castleDanger.CastleDangerBoard, coachSpots: castleDanger.coachSpots, coachWords: castleDanger.coachWords, glossaryArt: castleDanger.glossaryArt, coachWarning: castleDanger.coachWarning },
+  'walls-and-armies': { Board: wallsAndArmies.WallsAndArmiesBoard, coachSpots: wallsAndArmies.coachSpots, coachWords: wallsAndArmies.coachWords, glossaryArt: wallsAndArmies.glossaryArt },
+  'king-of-danger': { Board: kingOfDanger.KingOfDangerBoard, coachSpots: kingOfDanger.coachSpots, coachWords: kingOfDanger.coachWords, glossaryArt: kingOfDanger.glossaryArt },
+  'danger-at-the-walls': { Board: dangerAtTheWalls.DangerAtTheWallsBoard, coachSpots: dangerAtTheWalls.coachSpots, coachWords: dangerAtTheWalls.coachWords, glossaryArt: dangerAtTheWalls.glossaryArt },
+  'rush-the-wall': { Board: rushTheWall.RushTheWallBoard, coachSpots: rushTheWall.coachSpots, coachWords: rushTheWall.coachWords, glossaryArt: rushTheWall.glossaryArt },
 };
 /** @type {GameModule} */
-const GENERIC = { Board: generic.GenericBoard, coachSpots: generic.coachSpots, coachWords: generic.coachWords };
+const GENERIC = { Board: generic.GenericBoard, coachSpots: generic.coachSpots, coachWords: generic.coachWords, glossaryArt: generic.glossaryArt };
 
 /** The board of a game. @param {string} type */
 export function boardFor(type) {
@@ -48,4 +48,10 @@ export function coachWordsFor(type) {
  * whose board has such a check (the others warn of nothing yet). @param {string} type */
 export function coachWarningFor(type) {
   return (GAMES[type] || GENERIC).coachWarning || (() => null);
+}
+
+/** A thing of the rules page's "what each card and piece does", drawn as the game's table draws
+ * it, or null. @param {string} type */
+export function glossaryArtFor(type) {
+  return (GAMES[type] || GENERIC).glossaryArt;
 }

@@ -168,3 +168,9 @@ export function coachWords(m, _view) {
   if (!m.card) return 'Make the marked move.';
   return `Play your ${cardTitle(m.card)}${m.call ? `, naming ${m.call === 'walls' ? 'Walls' : 'Cannons'}` : ''}.`;
 }
+
+/** A card of the rules page's "what each card does", drawn as the table draws it. @param {string} key */
+export function glossaryArt(key) {
+  const card = { walls: 'walls-3', cannons: 'cannons-5', wizard: 'wizard-1' }[key] || (key.startsWith('king-of-') ? key : null);
+  return card ? html`<${KdCard} card=${card} />` : null;
+}

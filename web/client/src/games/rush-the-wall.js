@@ -192,3 +192,14 @@ export function coachWords(m, view) {
   if (m.kind === 'drop') return 'Let your Axx go.';
   return 'Choose the marked fort or warrior.';
 }
+
+/** A warrior or fort of the rules page's "what each does", drawn as the table draws it (the
+ * default card set's strength or value). @param {string} key */
+export function glossaryArt(key) {
+  const fort = { dinary: 'dinary5', unwary: 'unwary2', signal: 'signal4', tax: 'tax8', legion: 'legion-2' }[key];
+  if (fort) return html`<${Fort} label=${fort} />`;
+  return WARRIOR_NAMES[key] ? html`<${Warrior} name=${key} strengths=${DEFAULT_STRENGTHS} clan="green" />` : null;
+}
+
+/** The default card set's strengths (RW-2), for the rules page's drawings. */
+const DEFAULT_STRENGTHS = { filchy: 1, qween: 2, druhid: 3, zvord: 4, archr: 5, horsie: 6, axx: 7, chariott: 8, laird: 9 };

@@ -128,3 +128,11 @@ export function coachWords(m, _view) {
   if (m.kind === 'leave') return 'Leave it: the stack stays where it is.';
   return 'Make the marked move.';
 }
+
+/** A thing of the rules page's "what each card does", drawn as the table draws it: a wall
+ * face down, a shield (a face card), a stack's card; null for the piles. @param {string} key */
+export function glossaryArt(key) {
+  const card = { wall: null, shield: 'QS', stack: '9H', army: null }[key];
+  if (card === undefined) return null;
+  return html`<${PlayingCard} card=${card} />`;
+}

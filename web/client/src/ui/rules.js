@@ -4,7 +4,9 @@
 // hidden explanations the boards' cards and pieces point at (aria-describedby), and the line
 // that shows the explanation of what is under the pointer or focused.
 import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
 import { GLOSSARY, SUMMARY, explain, explainId } from '../rules/index.js';
+import { glossaryArtFor } from '../games/index.js';
 import { RULES_TEXT } from '../rules/text.js';
 
 /** `code` and **bold** in a line of the rules. @param {string} text */
@@ -34,18 +36,36 @@ function renderBlocks(blocks, shift) {
   });
 }
 
-/** A game's rules: summary, what each thing does, the full text. @param {{game: string, title: string, level?: number}} props */
+// The ruling ids a sentence rests on, as the summaries and the glossary write them: " (CD-3)",
+// " (RW-9, RW-10)", ", CD-5)" closing a parenthesis.
+const RULING_IDS = /(\s?\((?:\s|,|;|and|to|[A-Z]{2,3}-P?\d+)+\)|,\s*[A-Z]{2,3}-P?\d+(?=\)))/;
+
+/** A sentence with its ruling ids in spans the page hides unless asked (issue 43: the ids stay
+ * out of the main text, behind a toggle). @param {string} text */
+function withRulingIds(text) {
+  return text.split(RULING_IDS).map((part, i) => (i % 2 ? html`<span class="ruling-ids">${part}</span>` : part));
+}
+
+/** A game's rules: summary, what each thing does (drawn as the table draws it), the full text.
+ * @param {{game: string, title: string, level?: number}} props */
 export function RulesBody({ game, title, level = 2 }) {
   const text = RULES_TEXT[game];
   const glossary = GLOSSARY[game] || {};
+  const art = glossaryArtFor(game);
+  const [ids, setIds] = useState(false);
   const H = level === 2 ? 'h2' : 'h3';
   if (!text) return html`<p>No rules are written for ${title}.</p>`;
-  return html`<div class="rules-body" data-testid="rules-body">
+  return html`<div class=${`rules-body${ids ? '' : ' hide-ids'}`} data-testid="rules-body">
+    <p class="small"><label><input type="checkbox" checked=${ids} data-testid="show-ruling-ids"
+      onChange=${(/** @type {any} */ e) => setIds(e.currentTarget.checked)} /> Show the ruling ids the sentences rest on</label></p>
     <${H}>In short</${H}>
-    ${(SUMMARY[game] || []).map((p) => html`<p>${p}</p>`)}
+    ${(SUMMARY[game] || []).map((p) => html`<p>${withRulingIds(p)}</p>`)}
     <${H}>What each card and piece does</${H}>
-    <dl class="glossary">${Object.entries(glossary).map(([key, words]) => html`<div><dt>${words.split(':')[0]}</dt>
-      <dd data-key=${key}>${words.slice(words.indexOf(':') + 1).trim()}</dd></div>`)}</dl>
+    <dl class="glossary">${Object.entries(glossary).map(([key, words]) => {
+      const drawn = art(key);
+      return html`<div><dt>${drawn && html`<span class="glossary-art" aria-hidden="true">${drawn}</span>`}${words.split(':')[0]}</dt>
+      <dd data-key=${key}>${withRulingIds(words.slice(words.indexOf(':') + 1).trim())}</dd></div>`;
+    })}</dl>
     <details class="rules-full">
       <summary>The rules in full, with every ruling</summary>
       ${renderBlocks(text.blocks, level - 1)}
@@ -69,6 +89,7 @@ export function RulesPage({ client, game }) {
     <h1>Rules: ${title}</h1>
     <p class="small"><a href="#/rules">Every game's rules</a> · <a href="#/">Lobby</a> · <a href=${`#/learn/${game}`}>Learn by playing</a></p>
     <${RulesBody} game=${game} title=${title} />
+    <${Explanations} game=${game} />
   </article>`;
 }
 
