@@ -384,6 +384,7 @@ async function learnGames(browser, server) {
     let shot = false;
     let shotMarked = false;
     let warnedOwn = 0;
+    let unreasoned = 0;
     const warnedEnd = [];
     const inNotation = [];
     // The coach is followed through the whole game (issue 43), not only until every kind of
@@ -439,6 +440,9 @@ async function learnGames(browser, server) {
       const notation = legal.map((m) => m.text).filter((t) => /[\d:+-]/.test(t) && said.includes(t));
       const ids = type === 'danger-at-the-walls' ? /\b(?:archer|cannon)-[1-9]\b/ : CARD_IDS[type]; // its Leaders' ids are plain words
       if (notation.length || (ids && ids.test(said))) inNotation.push(`${notation[0] || said.match(ids)[0]} in "${said.slice(0, 120)}"`);
+      // Danger at the Walls: a play to a wall says where that wall stands (DW-7).
+      const suggested = legal.find((m) => m.text === move);
+      if (type === 'danger-at-the-walls' && suggested && suggested.wall && !/you lead there by \d+|[A-Z][a-z]+ leads there by \d+|level there at \d+/.test(said)) unreasoned++;
       // The ring is put on after the coach's render (an effect): wait for it a moment.
       if (!await page.waitForSelector('.board-area [data-coach]', { timeout: 5000 }).then(() => true, () => false)) unpointed++;
       if (!shot && (followed === 3 || (followed === 1 && type !== 'castle-danger'))) {
@@ -483,6 +487,7 @@ async function learnGames(browser, server) {
       console.log(`  learn castle-danger: ending the turn under a Cannon was tried ${warnedEnd.length} times`);
       check(warnedEnd.every((x) => x === 'ok'), `learn: in castle-danger typing \`end\` under a Cannon brings the coach's warning, and going back sends nothing: ${warnedEnd.filter((x) => x !== 'ok').join('; ')}`);
     }
+    check(unreasoned === 0, `learn: in ${type} each suggested play to a wall says where the wall stands (${unreasoned} did not)`);
     check(inNotation.length === 0 && warnedOwn === 0,
       `learn: in ${type} the coach speaks in words, never notation (${inNotation.slice(0, 3).join('; ')}), and never suggests a move it warns against (${warnedOwn})`);
     check(me.errors.length === 0, `learn/${type}: no console errors: ${me.errors.join(' | ')}`);

@@ -232,12 +232,27 @@ export function coachSpots(m) {
   return out;
 }
 
-/** The coach's words for a move (ui/coach.js), never its notation. @param {any} m @param {any} _view */
-export function coachWords(m, _view) {
+/** The coach's words for a move (ui/coach.js), never its notation, with where the wall stands
+ * (the view's strengths, DW-7: the stronger side takes it). @param {any} m @param {any} view
+ * @param {number} seat the player's */
+export function coachWords(m, view, seat) {
   if (m.kind === 'draw') return `Draw a card from ${m.from === 'personal' ? 'your own deck' : 'the main deck'}.`;
   const cards = (m.cards || []).map((/** @type {string} */ c) => dwTitle(c));
   const what = cards.length ? cards.join(', ') : dwTitle(m.kind);
-  return m.wall ? `Play ${what} on wall ${m.wall}.` : `Play ${what}.`;
+  if (!m.wall) return `Play ${what}.`;
+  return `Play ${what} on wall ${m.wall}${wallStanding(view, m.wall, seat)}.`;
+}
+
+/** ": Red leads there by 3", ": you lead there by 2", ": level at 4", or nothing. @param {any} view
+ * @param {number} wall @param {number} seat */
+function wallStanding(view, wall, seat) {
+  const w = (view.walls || []).find((/** @type {any} */ x) => x.wall === wall);
+  if (!w || !w.blue || !w.red) return '';
+  const mine = seat === 1 ? 'red' : 'blue';
+  const theirs = mine === 'blue' ? 'red' : 'blue';
+  const lead = w[mine].strength - w[theirs].strength;
+  if (lead === 0) return `: level there at ${w[mine].strength}`;
+  return lead > 0 ? `: you lead there by ${lead}` : `: ${cap(theirs)} leads there by ${-lead}`;
 }
 
 /** A card of the rules page's "what each card does", drawn as the table draws it; null for a

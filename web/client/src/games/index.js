@@ -14,7 +14,7 @@ import * as rushTheWall from './rush-the-wall.js';
  * @typedef {{view: any, legal: import('../client.js').LegalMove[]|null, you: number|null,
  *   seats: any[], send: (m: import('../client.js').LegalMove) => void, status: string,
  *   reveal?: boolean, last?: import('./last-move.js').LastMove|null}} BoardProps
- * @typedef {{Board: (props: BoardProps) => any, coachSpots: (m: any) => string[], coachWords: (m: any, view: any) => string,
+ * @typedef {{Board: (props: BoardProps) => any, coachSpots: (m: any) => string[], coachWords: (m: any, view: any, seat: number) => string,
  *   coachWarning?: (m: any, view: any, seat: number) => string|null, glossaryArt: (key: string) => any}} GameModule
  */
 

@@ -117,7 +117,7 @@ export function Coach({ client, g, interactive, done, on, setOn }) {
     <h2 id="coach-h">Your first game of ${snap.title}</h2>
     <${CoachSwitch} on=${on} setOn=${setOn} />
     <p aria-live="polite" data-testid="coach-step">${step}</p>
-    ${tip && html`<p class="small" data-testid="coach-move" data-move=${tip.move.text}><b>${coachWordsFor(game)(tip.move, snap.view)}</b>${tip.lesson ? html` <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
+    ${tip && html`<p class="small" data-testid="coach-move" data-move=${tip.move.text}><b>${coachWordsFor(game)(tip.move, snap.view, snap.you)}</b>${tip.lesson ? html` <span data-testid="coach-why">${tip.lesson.why}</span>` : ''}</p>`}
     <ul class="coach-list" aria-label="Kinds of move">${lessons.map((l) => html`<li key=${l.id} data-lesson=${l.id} data-done=${done.has(l.id) ? 'yes' : 'no'}>
       <span aria-hidden="true">${done.has(l.id) ? '✓' : '○'}</span> ${l.label}${l.needed ? '' : ' (when it comes)'}<span class="sr-only">${done.has(l.id) ? ': done' : ': not yet'}</span></li>`)}</ul>
     ${!allDone && snap.status !== 'live' && html`<p data-testid="coach-again">Not every kind of move came up in this game (the deal decides what does).
