@@ -46,12 +46,13 @@ function withRulingIds(text) {
   return text.split(RULING_IDS).map((part, i) => (i % 2 ? html`<span class="ruling-ids">${part}</span>` : part));
 }
 
-/** A game's rules: summary, what each thing does (drawn as the table draws it), the full text.
- * @param {{game: string, title: string, level?: number}} props */
-export function RulesBody({ game, title, level = 2 }) {
+/** A game's rules: summary, what each thing does (drawn as the table draws it, on the rules
+ * page only: at a table, a drawn card would be a card named on the page that nobody was dealt),
+ * the full text. @param {{game: string, title: string, level?: number, drawn?: boolean}} props */
+export function RulesBody({ game, title, level = 2, drawn: withArt = true }) {
   const text = RULES_TEXT[game];
   const glossary = GLOSSARY[game] || {};
-  const art = glossaryArtFor(game);
+  const art = withArt ? glossaryArtFor(game) : () => null;
   const [ids, setIds] = useState(false);
   const H = level === 2 ? 'h2' : 'h3';
   if (!text) return html`<p>No rules are written for ${title}.</p>`;

@@ -113,7 +113,7 @@ export function Table({ client, id, learn = false }) {
         <details class="panel rules-panel" data-testid="table-rules">
           <summary>Rules of ${snap.title}</summary>
           <p class="small"><a href=${`#/rules/${snap.type}`}>On a page of their own</a></p>
-          <${RulesBody} game=${snap.type} title=${snap.title} level=${3} />
+          <${RulesBody} game=${snap.type} title=${snap.title} level=${3} drawn=${false} />
         </details>
         <${Chat} g=${g} client=${client} />
       </aside>
