@@ -8,7 +8,7 @@
 #    means a hang, never a slow or busy machine. No test asserts how fast anything runs (that
 #    is what `make bench`, `make bench-server` and `make bench-web` are for).
 set(RP_TEST_COSTS
-    web_client_browser 120
+    web_client_browser 170
     python 60
     web_client_offline 44
     web_client_players 40
