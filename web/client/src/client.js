@@ -4,6 +4,7 @@
 // any game's rules.
 import { Transport } from './transport.js';
 import { holdAfter, pacing, PACE_MS } from './pace.js';
+import { afterMove } from './games/last-move.js';
 
 export { PACE_MS };
 
@@ -587,10 +588,7 @@ function lastMoveAfter(last, cause) {
   if (!cause) return last;
   if (cause.kind === 'takeback') return null;
   if (cause.kind !== 'move') return last;
-  const seat = cause.seat ?? null;
-  const events = Array.isArray(cause.events) ? cause.events : [];
-  const sameSeat = last && seat !== null && last.seat === seat;
-  return { seat, events, turn: [...(sameSeat ? last.turn || [last.events] : []), events] };
+  return afterMove(last, cause.seat ?? null, Array.isArray(cause.events) ? cause.events : []);
 }
 
 /**

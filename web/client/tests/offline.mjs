@@ -215,6 +215,9 @@ async function playOffline(page, type, index) {
   let leaks = 0;
   let undone = false;
   let humanMoves = 0;
+  let dwTurns = 0;
+  let dwMarked = 0;
+  let skipMark = false;
   let resumed = false;
   try {
     for (let guard = 0; guard < 3000; guard++) {
@@ -247,6 +250,7 @@ async function playOffline(page, type, index) {
           { timeout: STEP_TIMEOUT });
         check(true, `${type}: undo takes back a move`);
         undone = true;
+        skipMark = true; // an undo shows no move to mark
         continue;
       }
       if (index === 0 && !resumed && turns === 5) {
@@ -257,8 +261,16 @@ async function playOffline(page, type, index) {
         const again = await tableState(page);
         check(again.ply === st.ply, `${type}: a reload resumes the game at the same move (${again.ply} vs ${st.ply})`);
         resumed = true;
+        skipMark = true;
         continue;
       }
+      // Danger at the Walls marks the computer's whole turn, its play too, not only the refill
+      // draw it ends with (issue 43, as online).
+      if (type === 'danger-at-the-walls' && humanMoves > 0 && !skipMark) {
+        dwTurns++;
+        if (await page.$('.board-area [data-last]')) dwMarked++;
+      }
+      skipMark = false;
       let moved = false;
       for (let tries = 0; tries < 40 && !moved; tries++) {
         await DRIVERS[type](page, rng);
@@ -274,6 +286,9 @@ async function playOffline(page, type, index) {
       }
     }
     check(leaks === 0, `${type}: the page never shows a card the human's seat may not know (${turns} turns)`);
+    if (type === 'danger-at-the-walls') {
+      check(dwTurns > 0 && dwMarked === dwTurns, `${type}: offline, the computer's play is marked when the player's turn comes back (${dwMarked} of ${dwTurns} turns)`);
+    }
     const final = await tableState(page);
     check(final.status === 'over', `${type}: the offline game is played to its end (${turns} turns)`);
     // The log as online (issue 43): cards named as players say them, and the end line with the

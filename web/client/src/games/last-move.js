@@ -72,6 +72,14 @@ const SPOTS = {
   },
 };
 
+/** The last move after a move by `seat` whose events are `events`: the moves a seat makes in a
+ * row (its turn so far) are kept for the boards that mark a whole turn (WHOLE_TURN).
+ * @param {LastMove|null} last @param {number|null} seat @param {any[]} events @returns {LastMove} */
+export function afterMove(last, seat, events) {
+  const sameSeat = last && seat !== null && last.seat === seat;
+  return { seat, events, turn: [...(sameSeat ? last.turn || [last.events] : []), events] };
+}
+
 /** The games whose mark covers the mover's whole turn, not its last move only: in Danger at the
  * Walls a turn is a play then the refill draws (DW-11), and the draws are not on the board, so
  * marking only the last move would never mark where the opponent played. */

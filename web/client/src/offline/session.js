@@ -7,6 +7,7 @@
 // once, and they wait in a display queue.
 import { outcomeWords } from '../outcome.js';
 import { holdAfter, pacing } from '../pace.js';
+import { afterMove } from '../games/last-move.js';
 
 const SAVE_KEY = 'ramparts.offline';
 
@@ -14,7 +15,7 @@ const SAVE_KEY = 'ramparts.offline';
  * @typedef {{info: any, you: number, view: any, legal: import('../client.js').LegalMove[],
  *   events: any[], record: string, computer?: boolean}} Snapshot
  * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
- *   hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
+ *   last: import('../games/last-move.js').LastMove|null, hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
  *   failed: string|null, queued: number, thinking: boolean,
  *   frames: import('../ui/movelist.js').Frame[], resumed: boolean, review: any, reviewing: boolean}} OfflineState
  */
@@ -34,7 +35,7 @@ export function offlineFiles() {
 export class OfflineSession {
   constructor() {
     /** @type {OfflineState} */
-    this.state = { games: null, snap: null, log: [], hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false,
+    this.state = { games: null, snap: null, log: [], last: null, hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false,
       frames: [], resumed: false, review: null, reviewing: false };
     /** @type {Snapshot[]} snapshots waiting to be shown, in the worker's order */
     this.queue = [];
@@ -141,7 +142,9 @@ export class OfflineSession {
       log.push({ key: this.logKey++, v: null, kind: 'game-over', text: resultText(m.info, m.you), seat: null });
     }
     localStorage.setItem(SAVE_KEY, JSON.stringify({ record: m.record, human: m.you, game: m.info.game }));
-    this.set({ snap: m, log, hint: null, error: null, pending: false, frames: framesAfter(this.state.frames, m) });
+    // The boards mark the last move, or the mover's whole turn (last-move.js, as online).
+    const last = m.events.length ? afterMove(this.state.last, m.events[0].seat ?? null, m.events) : null;
+    this.set({ snap: m, log, last, hint: null, error: null, pending: false, frames: framesAfter(this.state.frames, m) });
   }
 
   /** The saved game, if any. @returns {{record: string, human: number, game: string}|null} */
@@ -157,7 +160,7 @@ export class OfflineSession {
   /** @param {string} game @param {number} players @param {number} human @param {string} level */
   start(game, players, human, level) {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: false });
+    this.set({ snap: null, log: [], last: null, error: null, hint: null, frames: [], review: null, resumed: false });
     this.send({ t: 'start', game, players, human, level });
   }
 
@@ -167,14 +170,14 @@ export class OfflineSession {
     this.clearPaced();
     // The moves before the resume are not listed: the worker deals anew what the seat never
     // saw, and the page keeps no view of its own from before.
-    this.set({ snap: null, log: [], error: null, hint: null, frames: [], review: null, resumed: true });
+    this.set({ snap: null, log: [], last: null, error: null, hint: null, frames: [], review: null, resumed: true });
     this.send({ t: 'resume', record: s.record, human: s.human });
   }
 
   /** Leave the game for the setup screen; the saved game stays until another starts. */
   leave() {
     this.clearPaced();
-    this.set({ snap: null, log: [], error: null, hint: null, review: null });
+    this.set({ snap: null, log: [], last: null, error: null, hint: null, review: null });
   }
 
   /** @param {import('../client.js').LegalMove|string} move */

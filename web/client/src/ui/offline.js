@@ -141,7 +141,7 @@ function OfflineTable({ s }) {
         : html`<${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
           send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'}
-          last=${snap.events && snap.events.length ? { seat: snap.events[0].seat ?? null, events: snap.events } : null} />`}
+          last=${st.last} />`}
         <${Explanations} game=${info.game} />
       </section>
       <aside class="side">
