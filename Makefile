@@ -10,8 +10,9 @@
 # pkg-config file under PREFIX), `make python` (the Python package in build/python), `make
 # bench-python` (C, Python and VectorEnv speed side by side), `make bench-instructions`
 # (instructions per action and per search iteration, callgrind), `make bench-review` (the time
-# to review a whole game of each kind), `make ai-ladder` (the AI
-# levels' arena table of docs/ai.md), `make ceiling` (the oracle against random and each level).
+# to review a whole game of each kind), `make ai-ladder` (the AI levels' arena table of
+# docs/ai.md, then the beginner ladder), `make beginner-ladder` (the coach follower and easy
+# against the beginner level), `make ceiling` (the oracle against random and each level).
 # Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -20,7 +21,8 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
-        serve cluster bench bench-instructions bench-review ai-ladder ceiling bench-server bench-cluster \
+        serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
+        bench-server bench-cluster \
         bench-web python bench-python install clean coverage mutants
 
 all: deps
@@ -147,9 +149,14 @@ bench-review: all
 # docs/ai.md's tables: each level against the one below in every game and player count
 # (scripts/ai-ladder.sh, GAMES per pairing, default 400; hours of processor time), and the
 # analysis-only oracle against random and each level (scripts/ceiling.sh). Both keep each
-# run's JSON in build/ and resume where they stopped.
+# run's JSON in build/ and resume where they stopped. The beginner ladder (issue 43,
+# scripts/beginner-ladder.sh; minutes) is the coach's hint search and easy against beginner.
 ai-ladder: all
 	bash scripts/ai-ladder.sh build/ramparts build/ai-ladder
+	bash scripts/beginner-ladder.sh build/ramparts build/beginner-ladder
+
+beginner-ladder: all
+	bash scripts/beginner-ladder.sh build/ramparts build/beginner-ladder
 
 ceiling: all
 	bash scripts/ceiling.sh build/ramparts build/ceiling

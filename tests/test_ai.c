@@ -205,16 +205,13 @@ static rp_action choose(const rp_game *game, const char *spec, uint64_t seed, co
 static void test_valid_specs_are_accepted(void **unused)
 {
     (void)unused;
-    static const char *const specs[] = {"random",
-                                        "greedy",
-                                        "easy",
-                                        "medium",
-                                        "hard",
-                                        "mcts:iters=100",
-                                        "ismcts:ms=5,threads=2",
-                                        "hard:threads=2",
-                                        "mcts:iters=50,c=1.4,rollout=-1,nodes=5000",
-                                        "easy:iters=10"};
+    static const char *const specs[] = {
+        "random",         "greedy",
+        "beginner",       "easy",
+        "medium",         "hard",
+        "mcts:iters=100", "ismcts:ms=5,threads=2",
+        "hard:threads=2", "mcts:iters=50,c=1.4,rollout=-1,nodes=5000",
+        "easy:iters=10"};
     nim s = {.players = 2, .pile = 7};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         choose(&nim_game, specs[i], 1, &s, NULL);
@@ -254,8 +251,8 @@ static void test_bad_specs_are_refused_with_the_valid_ones(void **unused)
 static void test_help_lists_every_kind(void **unused)
 {
     (void)unused;
-    static const char *const kinds[] = {"random", "greedy", "easy",  "medium",
-                                        "hard",   "mcts",   "ismcts"};
+    static const char *const kinds[] = {"random", "greedy", "beginner", "easy",
+                                        "medium", "hard",   "mcts",     "ismcts"};
     rp_ai *ai = NULL;
     rp_error unknown = {{0}};
     assert_true(rp_ai_create(&nim_game, "no-such-ai", 1, &ai, &unknown) < 0);
@@ -684,6 +681,51 @@ static void test_search_plays_every_registered_game(void **unused)
     }
 }
 
+/* The moves of one game in which `spec` plays every seat from the seat's own AI seeded `seed`
+ * (at most max moves); returns how many were played. */
+static int play_with(const rp_game *game, const char *spec, uint64_t seed, rp_action *moves,
+                     int max, uint64_t *iterations)
+{
+    rp_state st;
+    rp_test_init(game, &st, "seed=8");
+    rp_ai *ai = NULL;
+    rp_error err = {{0}};
+    if (rp_ai_create(game, spec, seed, &ai, &err) < 0)
+        fail_msg("%s: %s: %s", game->id, spec, err.msg);
+    int n = 0;
+    for (; n < max && game->current_player(&st) != RP_TERMINAL; n++) {
+        rp_ai_info info;
+        if (rp_ai_choose(ai, &st, &moves[n], &info, &err) < 0)
+            fail_msg("%s: %s", game->id, err.msg);
+        assert_true(rp_is_legal(game, &st, moves[n]));
+        *iterations = info.iterations;
+        game->apply(&st, moves[n]);
+    }
+    rp_ai_free(ai);
+    return n;
+}
+
+/* Issue 43: the beginner level exists in every game, searches less than easy (the game's own
+ * budget: docs/ai.md, "The beginner level"), and plays the same game from the same seed. */
+static void test_beginner_level_in_every_game(void **unused)
+{
+    (void)unused;
+    enum { MAX_MOVES = 300 };
+    for (int g = 0; g < rp_num_games; g++) {
+        const rp_game *game = rp_games[g];
+        rp_action first[MAX_MOVES], second[MAX_MOVES];
+        uint64_t beginner_iters = 0, again_iters = 0, easy_iters = 0;
+        const int n = play_with(game, "beginner", 21, first, MAX_MOVES, &beginner_iters);
+        assert_int_equal(play_with(game, "beginner", 21, second, MAX_MOVES, &again_iters), n);
+        assert_true(n > 0);
+        assert_memory_equal(first, second, (size_t)n * sizeof *first);
+        play_with(game, "easy", 21, second, 1, &easy_iters);
+        if (beginner_iters == 0 || beginner_iters >= easy_iters)
+            fail_msg("%s: beginner searched %llu iterations a move, easy %llu", game->id,
+                     (unsigned long long)beginner_iters, (unsigned long long)easy_iters);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_registered_games_hidden_information_is_not_read),
         cmocka_unit_test(test_castle_danger_exposed_king_is_hit),
         cmocka_unit_test(test_search_plays_every_registered_game),
+        cmocka_unit_test(test_beginner_level_in_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -939,10 +939,10 @@ static void test_each_game_view_names_its_game(void **unused)
 static void test_each_game_ai_levels_are_accepted(void **unused)
 {
     (void)unused;
-    static const char *const levels[3] = {"easy", "medium", "hard"};
+    static const char *const levels[4] = {"beginner", "easy", "medium", "hard"};
     for (int g = 0; g < rp_num_games; g++) {
         const rp_game *game = rp_games[g];
-        for (int level = 0; level < 3; level++) {
+        for (int level = 0; level < 4; level++) {
             rp_ai *ai = NULL;
             rp_error err = {{0}};
             if (rp_ai_create(game, levels[level], 1, &ai, &err) != RP_OK)

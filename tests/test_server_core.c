@@ -481,6 +481,32 @@ static void test_create_is_checked(void **state)
 
 /* ---- play ---- */
 
+/* Issue 43: the beginner level is an AI seat like the others (the AI plays it as "beginner"),
+ * in every game; a level that is not on the list is still refused and creates nothing. */
+static void test_beginner_ai_seat_is_accepted(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    char spec[24];
+    for (int g = 0; g < rp_num_games; g++) {
+        const int64_t game = create(1, rp_games[g]->id, "[\"me\",\"ai:beginner\"]", NULL);
+        assert_int_equal(table(game)->row.seat[1].kind, RS_SEAT_AI);
+        assert_string_equal(table(game)->row.seat[1].ai_level, "beginner");
+        rs_server_ai_seat_spec(H.srv, table(game), 1, spec, sizeof spec);
+        assert_string_equal(spec, "beginner");
+    }
+    const size_t games = H.srv->tables.count;
+    static const char *const bad[] = {"ai:Beginner", "ai:beginer", "ai:beginner:iters=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        say(1, "{\"t\":\"create\",\"type\":\"castle-danger\",\"seats\":[\"me\",\"%s\"]}", bad[i]);
+        cJSON *e = take(1, "error");
+        assert_string_equal(str(e, "code"), "bad-seats");
+        assert_non_null(strstr(str(e, "message"), "beginner")); /* the list names the level */
+        cJSON_Delete(e);
+    }
+    assert_int_equal(H.srv->tables.count, games);
+}
+
 /* Issue 31: with cfg.ai_hard_ms (`serve --ai-hard-ms`) the hard AI thinks in time against a
  * person in an untimed game; other levels, timed games and the setting at 0 keep the level's
  * iterations, and the AI moves with the time budget. */
@@ -1112,6 +1138,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lobby_join_leave_invite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_pushes_coalesce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_is_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_beginner_ai_seat_is_accepted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hard_ai_thinks_in_time_against_a_person, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_play_the_ai, setup, teardown),

@@ -152,11 +152,11 @@ typedef struct rp_game {
 
     /* ---- traits the tools read (instead of tables keyed by game id) ---- */
 
-    /* Search budgets of the AI levels easy, medium and hard, as AI parameters
+    /* Search budgets of the AI levels beginner, easy, medium and hard, as AI parameters
      * ("iters=2000,rollout=-1"; "iters@5=120000" for five players only); NULL uses the
      * generic default of that level. The search kind follows from flags: information-set
      * MCTS with RP_HIDDEN_INFO, plain MCTS without. */
-    const char *ai_levels[3];
+    const char *ai_levels[4];
     /* Fair comparisons (sim, arena, analyze) play each deal twice with the seats swapped:
      * set where the seat itself weighs much (moving first in a game without chance). */
     bool paired_seats;

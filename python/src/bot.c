@@ -1,6 +1,6 @@
-/* bot.c — ramparts.Bot: the project's AIs ("random", "greedy", "easy", "medium", "hard",
- * "ismcts:iters=2000"...) from Python. One Bot plays any game: it makes the C AI for a game the
- * first time it meets it. The search runs with the GIL released, on a copy of the state. */
+/* bot.c — ramparts.Bot: the project's AIs ("random", "greedy", "beginner", "easy", "medium",
+ * "hard", "ismcts:iters=2000"...) from Python. One Bot plays any game: it makes the C AI for a
+ * game the first time it meets it. The search runs with the GIL released, on a copy of the state. */
 #include <stdlib.h>
 #include <string.h>
 

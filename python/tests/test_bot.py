@@ -34,9 +34,29 @@ def test_hard_bot_steps():
     assert bot.step(state) in state.legal_actions()
 
 
+def test_beginner_bot_in_every_game_is_deterministic_from_its_seed(game_id):
+    """Issue 43: the beginner level is a Bot like the others, its moves a function of its seed."""
+    assert "beginner" in ramparts.Bot.specs()
+    game = ramparts.load_game(game_id, seed=5)
+    runs = []
+    for _ in range(2):
+        state = game.new_initial_state()
+        bot = ramparts.Bot("beginner", seed=9)
+        moves = []
+        while not state.is_terminal() and len(moves) < 40:
+            move = bot.step(state)
+            assert move in state.legal_actions()
+            moves.append(move)
+            state.apply_action(move)
+        runs.append(moves)
+    assert runs[0] == runs[1] and runs[0]
+
+
 def test_bad_specs_and_states_are_refused():
     with pytest.raises(ValueError, match="greedy"):  # the message lists the valid specs
         ramparts.Bot("grandmaster")
+    with pytest.raises(ValueError, match="beginner"):  # a near miss is refused too
+        ramparts.Bot("beginer")
     assert "random" in ramparts.Bot.specs()
     bot = ramparts.Bot("random")
     with pytest.raises(TypeError):

@@ -75,5 +75,5 @@ def test_str_of_a_chance_node_says_so():
 def test_bot_specs_are_data():
     specs = ramparts.Bot.specs()
     assert isinstance(specs, dict)
-    assert {"random", "greedy", "easy", "medium", "hard", "mcts", "ismcts"} <= set(specs)
+    assert {"random", "greedy", "beginner", "easy", "medium", "hard", "mcts", "ismcts"} <= set(specs)
     assert all(isinstance(v, str) and v for v in specs.values())

@@ -1,5 +1,5 @@
 /* ai.c — the table of AI kinds and the spec parser: "kind" or "kind:key=value,key=value".
- * Levels (easy, medium, hard) are aliases that expand to a search kind with a budget.
+ * Levels (beginner, easy, medium, hard) are aliases that expand to a search kind with a budget.
  * Everything outside this file sees only include/ramparts/ai.h. */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,8 @@
     X(rp_ai_greedy, "greedy", "   ",                                                               \
       "the move with the best immediate outcome (evaluation or a few playouts); "                  \
       "greedy:rollouts=N")                                                                         \
+    X(rp_ai_beginner, "beginner", " ",                                                             \
+      "a short-sighted search for new players (budget per game): it misses threats")               \
     X(rp_ai_easy, "easy", "     ",                                                                 \
       "a quick search (budget per game); easy:threads=T etc. override")                            \
     X(rp_ai_medium, "medium", "   ", "a longer search (budget per game)")                          \

@@ -35,6 +35,7 @@ extern const rp_ai_kind rp_ai_random;
 extern const rp_ai_kind rp_ai_greedy;
 extern const rp_ai_kind rp_ai_mcts;
 extern const rp_ai_kind rp_ai_ismcts;
+extern const rp_ai_kind rp_ai_beginner;
 extern const rp_ai_kind rp_ai_easy;
 extern const rp_ai_kind rp_ai_medium;
 extern const rp_ai_kind rp_ai_hard;

@@ -1,5 +1,5 @@
-/* levels.c — the `easy`, `medium` and `hard` AIs: aliases for a search kind with a budget
- * each game declares (a fast game affords more iterations). The kind follows from the game's
+/* levels.c — the `beginner`, `easy`, `medium` and `hard` AIs: aliases for a search kind with a
+ * budget each game declares (a fast game affords more iterations). The kind follows from the game's
  * traits: information-set MCTS with hidden information, plain MCTS without. Parameters given
  * after the level ("hard:threads=2") override the level's own. */
 #include <stdio.h>
@@ -7,8 +7,12 @@
 
 #include "search.h"
 
-/* The generic budgets of each level, for a game that declares none of its own. */
-static const char *const default_budget[3] = {"iters=200", "iters=2000", "iters=10000"};
+/* The levels, in the order of rp_game.ai_levels. */
+enum { LEVEL_BEGINNER, LEVEL_EASY, LEVEL_MEDIUM, LEVEL_HARD };
+
+/* The generic budgets of each level, for a game that declares none of its own. Beginner's few
+ * iterations make a short-sighted player that misses threats, not one that throws moves away. */
+static const char *const default_budget[4] = {"iters=30", "iters=200", "iters=2000", "iters=10000"};
 
 /* The level's parameters: the game's own budget (a trait, chosen with `ramparts arena`, see
  * docs/ai.md), else the generic one. */
@@ -56,29 +60,40 @@ static int level_create(rp_ai *ai, const rp_ai_params *user, int level, bool see
     return rc < 0 ? rc : rp_search_create(ai, &cfg, err);
 }
 
+static int beginner_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
+{
+    return level_create(ai, params, LEVEL_BEGINNER, false, err);
+}
+
 static int easy_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 0, false, err);
+    return level_create(ai, params, LEVEL_EASY, false, err);
 }
 
 static int medium_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 1, false, err);
+    return level_create(ai, params, LEVEL_MEDIUM, false, err);
 }
 
 static int hard_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 2, false, err);
+    return level_create(ai, params, LEVEL_HARD, false, err);
 }
 
 /* The oracle: the hard level's budget, seeing everything (made only by rp_ai_create_oracle). */
 static int oracle_create(rp_ai *ai, const rp_ai_params *params, rp_error *err)
 {
-    return level_create(ai, params, 2, true, err);
+    return level_create(ai, params, LEVEL_HARD, true, err);
 }
 
 const rp_ai_kind rp_ai_oracle = {
     .create = oracle_create,
+    .choose = rp_search_choose,
+    .destroy = rp_search_destroy,
+};
+
+const rp_ai_kind rp_ai_beginner = {
+    .create = beginner_create,
     .choose = rp_search_choose,
     .destroy = rp_search_destroy,
 };

@@ -31,6 +31,10 @@ typedef struct review {
     cJSON *last; /* the last entry of plies, or NULL */
 } review;
 
+/* The levels a review may search with, in the order of rp_game.ai_levels after beginner's. */
+#define REVIEW_LEVELS 3
+static const char *const review_levels[REVIEW_LEVELS] = {"easy", "medium", "hard"};
+
 /* The most iterations a decision gets by default: the hard level's own budget where it is
  * smaller, so a whole game's review takes seconds (docs/ai.md, "Reviews"). */
 #define REVIEW_ITERS_CAP 10000
@@ -38,10 +42,9 @@ typedef struct review {
 
 const char *rp_review_default_budget(const rp_game *game, const char *level)
 {
-    static const char *const levels[] = {"easy", "medium", "hard"};
-    for (int k = 0; k < 3; k++) {
-        const char *own = game->ai_levels[k];
-        if (strcmp(level, levels[k]) != 0)
+    for (int k = 0; k < REVIEW_LEVELS; k++) {
+        const char *own = game->ai_levels[k + 1]; /* ai_levels[0] is beginner's */
+        if (strcmp(level, review_levels[k]) != 0)
             continue;
         if (!own || strncmp(own, "iters=", 6) != 0)
             return ""; /* the generic budgets are all below the cap */
@@ -307,12 +310,11 @@ static int review_move(review *r, size_t i, const rp_entry_info *e, rp_error *er
 static int search_spec(const rp_game *game, const rp_review_opts *opts, char *spec, size_t size,
                        char *params, size_t params_size, rp_error *err)
 {
-    static const char *const levels[] = {"easy", "medium", "hard"};
     const char *level = opts->level && *opts->level ? opts->level : "hard";
     int index = -1;
-    for (int k = 0; k < 3; k++)
-        if (strcmp(level, levels[k]) == 0)
-            index = k;
+    for (int k = 0; k < REVIEW_LEVELS; k++)
+        if (strcmp(level, review_levels[k]) == 0)
+            index = k + 1; /* ai_levels[0] is beginner's */
     if (index < 0)
         return rp_fail(err, RP_EINVAL, "the review's level must be easy, medium or hard, not '%s'",
                        level);

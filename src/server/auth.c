@@ -82,9 +82,9 @@ bool rs_password_verify(const char *stored, const char *password)
 /* Names a person may not take (issue 49): what the tables call the computer and its levels,
  * and words that would pass for the site speaking. Compared ignoring case. */
 static const char *const reserved_names[] = {
-    "computer",  "ai",        "random", "greedy", "easy",   "medium",    "hard",
-    "mcts",      "ismcts",    "oracle", "bot",    "admin",  "system",    "ramparts",
-    "moderator", "spectator", "guest",  "server", "nobody", "anonymous", NULL};
+    "computer",  "ai",     "random", "greedy", "beginner",  "easy",   "medium",   "hard",
+    "mcts",      "ismcts", "oracle", "bot",    "admin",     "system", "ramparts", "moderator",
+    "spectator", "guest",  "server", "nobody", "anonymous", NULL};
 
 const char *rs_name_problem(const char *name)
 {

@@ -23,7 +23,7 @@
 #define LOBBY_MAX 100   /* games of each kind in a lobby message */
 #define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
-const char *const rs_ai_levels[] = {"random", "greedy", "easy", "medium", "hard", NULL};
+const char *const rs_ai_levels[] = {"random", "greedy", "beginner", "easy", "medium", "hard", NULL};
 
 /* The error code of a request the store could not take: `unavailable` while the database
  * server is out of reach (PostgreSQL), else `server-error`. */
@@ -739,7 +739,7 @@ static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_
         } else {
             return rs_fail(e, "bad-seats",
                            "seat %d: expected \"me\", \"open\", \"invite\" or "
-                           "\"ai:LEVEL\" (random, greedy, easy, medium, hard)",
+                           "\"ai:LEVEL\" (random, greedy, beginner, easy, medium, hard)",
                            i);
         }
         people += seat->kind != RS_SEAT_AI;

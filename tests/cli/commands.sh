@@ -35,6 +35,19 @@ pwins=$(echo "$pjson" | sed 's/.*"wins":\[\([^]]*\)\].*/\1/')
 pby=$(echo "$pjson" | sed 's/.*"wins_by_ai":\[\([^]]*\)\].*/\1/')
 expect_eq "paired sim: wins by AI add up to wins by seat" "$(( ${pby//,/+} ))" "$(( ${pwins//,/+} ))"
 
+# Issue 43: the beginner level, in every game, at the terminal and in sim, the same games from
+# the same seed; a misspelt level is refused and named among the valid ones.
+for game in $(games); do
+  out=$(printf 'quit\n' | "$RAMPARTS" play "$game" --seed 4 --seat 1=beginner --record "$tmp/b.rec" 2>&1)
+  expect_eq "$game: play against beginner starts and saves (exit 0)" "$?" "0"
+  expect_match "$game: the record names the beginner seat" "$(cat "$tmp/b.rec")" "beginner"
+  first=$("$RAMPARTS" sim "$game" --games 4 --seed 4 --ai beginner,random --json)
+  again=$("$RAMPARTS" sim "$game" --games 4 --seed 4 --ai beginner,random --json)
+  expect_eq "$game: beginner plays the same games from the same seed" "$first" "$again"
+done
+expect_status "a misspelt level" 2 "$RAMPARTS" play "$(games | head -1)" --seat 1=beginer
+expect_match "the refusal names beginner" "$("$RAMPARTS" sim "$(games | head -1)" --ai beginer 2>&1)" "beginner"
+
 for game in $(games); do
   expect_match "$game: rules printed" "$("$RAMPARTS" rules "$game")" "."
   # sim: the JSON has the keys the issue names, and the counts add up.

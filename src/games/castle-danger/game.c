@@ -63,7 +63,9 @@ const rp_game rp_castle_danger = {
     /* A stated rules workload: formal play's 25-turn limit (CD-8), so every game ends by the
      * rules and the action count stays a signature of them. */
     .bench_options = "tournament=1",
-    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
+    /* beginner: a search too short to see most threats two moves ahead (docs/ai.md, "The
+     * beginner level") */
+    .ai_levels = {"iters=60", "iters=300", "iters=1500", "iters=5000"},
     /* No chance: the side that moves first is the only asymmetry, so comparisons swap it. */
     .paired_seats = true,
     /* measured: docs/ai.md, The ladder */

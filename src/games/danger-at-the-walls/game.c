@@ -49,7 +49,8 @@ const rp_game rp_danger_at_the_walls = {
     .num_options = 0,
     .seat_names = dw_seat_names,
     .bench_options = NULL, /* the default game is the workload */
-    .ai_levels = {"iters=300", "iters=2000", "iters=10000"},
+    /* beginner: a search too short to see most threats (docs/ai.md, "The beginner level") */
+    .ai_levels = {"iters=30", "iters=300", "iters=2000", "iters=10000"},
     /* Not paired: chance (the shuffle of DW-1) varies every deal; pairing is for games where
      * the seat alone decides much. */
     .paired_seats = false,

@@ -65,7 +65,9 @@ const rp_game rp_walls_and_armies = {
     .num_options = (int)(sizeof wa_options / sizeof wa_options[0]),
     .seat_names = wa_seat_names,
     .bench_options = NULL, /* the default game is the workload */
-    .ai_levels = {"iters=300", "iters=1500", "iters=5000"},
+    /* beginner: the smallest search (docs/ai.md, "The beginner level": no level that plays
+     * sensibly loses 80% to easy here) */
+    .ai_levels = {"iters=5", "iters=300", "iters=1500", "iters=5000"},
     .paired_seats = false, /* the deal, not the seat, decides who starts (WA-2) */
     /* measured: docs/ai.md, The ladder */
     .ai_level_note = "The level matters little: the deal decides most games (easy beat random in "

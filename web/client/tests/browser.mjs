@@ -1234,6 +1234,12 @@ async function keyboardAgainstAi(browser, server) {
   const type = 'walls-and-armies';
   const me = await person(browser, server, 'keyboard');
   const page = me.page;
+  // Issue 43: a player with no finished games is offered the beginner level first.
+  const offered = await page.waitForFunction(() => {
+    const level = /** @type {HTMLSelectElement|null} */ (document.querySelector('[data-testid=ai-level]'));
+    return level && level.value === 'beginner';
+  }, null, { timeout: STEP_TIMEOUT }).then(() => true, () => false);
+  check(offered, 'a new player is offered the beginner level first');
   // Tab to the game list of "Play the computer", pick by typing, Tab on, Enter on Play.
   // Every element the Tab key reaches shows a focus ring of 3:1 contrast against what is behind
   // it (WCAG 2.2 1.4.11 and 2.4.7), in the header's dark band as on the page.

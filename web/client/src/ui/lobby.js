@@ -2,11 +2,11 @@
 // people (open seats or invitations, a clock, rated), join open games, watch live ones, and
 // replay finished ones.
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { seatClass } from './seats.js';
 import { PACES, PaceField } from './paces.js';
 
-const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
+const LEVELS = ['random', 'greedy', 'beginner', 'easy', 'medium', 'hard'];
 
 /** @param {{client: import('../client.js').Client}} props */
 export function Lobby({ client }) {
@@ -94,6 +94,8 @@ function PlayAi({ client }) {
   const types = client.state.types;
   const [type, setType] = useState('castle-danger');
   const [level, setLevel] = useState('medium');
+  const chosen = useRef(false);
+  useNewcomerLevel(client, chosen, setLevel);
   const [seat, setSeat] = useState('0');
   const [players, setPlayers] = useState(2);
   const [busy, setBusy] = useState(false);
@@ -121,7 +123,7 @@ function PlayAi({ client }) {
         onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
         ${range.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>`}
       <label>Level <select value=${level} data-testid="ai-level"
-        onChange=${(/** @type {any} */ e) => setLevel(e.currentTarget.value)}>
+        onChange=${(/** @type {any} */ e) => { chosen.current = true; setLevel(e.currentTarget.value); }}>
         ${LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}</select></label>
       <label>Your seat <select value=${seat} data-testid="ai-seat"
         onChange=${(/** @type {any} */ e) => setSeat(e.currentTarget.value)}>
@@ -132,6 +134,28 @@ function PlayAi({ client }) {
       <a href=${`#/learn/${t.type}`} data-testid="lobby-learn">Learn by playing</a></p>`}
     ${t && t.ai_level_note && html`<p class="muted" data-testid="ai-level-note">${t.ai_level_note}</p>`}
   </section>`;
+}
+
+/**
+ * A player with no finished games is offered the beginner level first (issue 43: a level a
+ * newcomer can beat), unless they have already picked a level.
+ * @param {import('../client.js').Client} client
+ * @param {{current: boolean}} chosen
+ * @param {(level: string) => void} setLevel
+ */
+function useNewcomerLevel(client, chosen, setLevel) {
+  const name = client.state.user ? client.state.user.name : null;
+  useEffect(() => {
+    if (!name) return undefined;
+    let live = true;
+    fetch(`/api/v1/players/${encodeURIComponent(name)}`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((p) => {
+        if (live && !chosen.current && p && Array.isArray(p.games) && p.games.length === 0) setLevel('beginner');
+      })
+      .catch(() => {}); // the level stays as it is: medium is a fine default too
+    return () => { live = false; };
+  }, [name]);
 }
 
 /** @param {number} lo @param {number} hi */

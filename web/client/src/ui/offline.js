@@ -15,7 +15,7 @@ import { SeatMark, seatClass } from './seats.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 import { ReviewView } from './review.js';
 
-const LEVELS = ['random', 'greedy', 'easy', 'medium', 'hard'];
+const LEVELS = ['random', 'greedy', 'beginner', 'easy', 'medium', 'hard'];
 
 /** @type {OfflineSession|null} one session for the page's lifetime (the worker keeps the game) */
 let session = null;
