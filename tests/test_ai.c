@@ -549,7 +549,7 @@ static void test_budget_per_player_count(void **unused)
 /* King of Danger's hard searches 120000 iterations a move with five players and its 30000
  * with fewer: at five, 30000 did not beat medium over 400 games and 120000 did over 800
  * (docs/ai.md, "King of Danger as it is now"). Medium keeps 1000 at five; hard:iters=N is N
- * there too. */
+ * there too. Beginner searches less with five (5, against 20 with fewer). */
 static void test_king_of_danger_hard_searches_more_with_five(void **unused)
 {
     (void)unused;
@@ -561,6 +561,8 @@ static void test_king_of_danger_hard_searches_more_with_five(void **unused)
     } cases[] = {{"players=5 seed=3", "hard", 120000},
                  {"players=4 seed=3", "hard", 30000},
                  {"players=5 seed=3", "medium", 1000},
+                 {"players=5 seed=3", "beginner", 5}, /* docs/ai.md, "The beginner level" */
+                 {"players=2 seed=3", "beginner", 20},
                  {"players=5 seed=3", "hard:iters=2000", 2000}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         rp_state st;

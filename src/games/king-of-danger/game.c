@@ -61,8 +61,10 @@ const rp_game rp_king_of_danger = {
     .seat_names = kd_seat_names,
     .bench_options = NULL, /* the default game (four players) is the workload */
     /* hard at 30000: at three and four players 3000 did not beat medium; at five 30000 did
-     * not either, and 120000 did over 800 games (docs/ai.md, King of Danger as it is now) */
-    .ai_levels = {"iters=20", "iters=200", "iters=1000", "iters=30000,iters@5=120000"},
+     * not either, and 120000 did over 800 games (docs/ai.md, King of Danger as it is now).
+     * beginner at 5 with five: at 20 easy alone against four of it won only its fair share
+     * (docs/ai.md, "The beginner level") */
+    .ai_levels = {"iters=20,iters@5=5", "iters=200", "iters=1000", "iters=30000,iters@5=120000"},
     .paired_seats = false, /* the deal (KD-2) varies every game and passes left each hand */
     /* measured: docs/ai.md, The ladder */
     .ai_level_note = "Each level beats the one below (with two players, medium beat easy in "
