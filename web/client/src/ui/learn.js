@@ -1,4 +1,4 @@
-// learn.js — the guided first game (#/learn/GAME): a game against the easy computer, whose table
+// learn.js — the guided first game (#/learn/GAME): a game against the beginner computer, whose table
 // has a coach (coach.js): it says which kind of move to try next, how and why by the rules,
 // points at the cards, pieces or squares to click, and ticks each kind off once made
 // (rules/learn.js), until the player has made each kind of move once.
@@ -15,7 +15,7 @@ export function Learn({ client, game, id }) {
     if (id) return undefined;
     let gone = false;
     client.ready
-      .then(() => client.request({ t: 'create', type: game, seats: ['me', 'ai:easy'] }))
+      .then(() => client.request({ t: 'create', type: game, seats: ['me', 'ai:beginner'] }))
       .then((r) => {
         if (gone || r.t !== 'created') return;
         takeCarried(game, r.game);
