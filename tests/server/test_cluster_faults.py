@@ -47,6 +47,7 @@ class Table:
         self.rng = rng
         self.acked = {}  # game -> [ply acknowledged]
         self.refused = 0
+        self.resyncs = []  # (game, stale ply, stale to_move, fresh ply, fresh to_move)
         self.stop = False
 
     async def play(self):
@@ -56,6 +57,27 @@ class Table:
             game = await self.new_game(a, b)
             if game:
                 await self.play_game(game, [a, b])
+
+    async def resync(self, players, game, stale):
+        """Fresh snapshots of the game for both players (each becomes their latest message),
+        in place of a mover's message without moves: the ply to go on from, or None when the
+        game is over. A fresh snapshot that gives the seat to move no moves is a failure."""
+        fresh = None
+        for p in players:
+            while True:
+                fresh_p = await p.request({"t": "open", "game": game}, "snapshot")
+                if fresh_p["t"] == "snapshot":
+                    break
+                self.refused += 1
+                await asyncio.sleep(0.3)
+            if fresh_p.get("to_move") == fresh_p.get("you") and fresh_p["status"] == "live" \
+                    and "legal" not in fresh_p:
+                raise AssertionError(f"game {game}: a snapshot for the seat to move without "
+                                     f"its moves: {sorted(fresh_p)}")
+            fresh = fresh_p
+        self.resyncs.append((game, stale.get("ply"), stale.get("to_move"), fresh["ply"],
+                             fresh.get("to_move")))
+        return fresh["ply"] if fresh["status"] == "live" else None
 
     async def new_game(self, a, b):
         created = await a.request({"t": "create", "type": "king-of-danger",
@@ -82,6 +104,14 @@ class Table:
             mine = await mover.state_at(game, ply=state["ply"])
             if mine["status"] != "live":
                 return
+            if "legal" not in mine:
+                # The mover's latest message is not its turn to move: seen twice in CI's
+                # five-minute soak right after a commit failed on a node (not yet explained).
+                # Ask for the game afresh and go on from there; resyncs are counted.
+                ply = await self.resync(players, game, mine)
+                if ply is None:
+                    return
+                continue
             text = self.rng.choice(mine["legal"])["text"]
             ack = await mover.request({"t": "move", "game": game, "ply": mine["ply"],
                                        "move": text}, "ack")
@@ -219,7 +249,10 @@ async def scenario(checks, cluster):
     acked = check_stored(checks, cluster, tables)
     check_logs(checks, cluster)
     refused = sum(t.refused for t in tables)
-    step(f"{rounds} rounds, {acked} moves acknowledged, {refused} requests refused and retried")
+    resyncs = [r for t in tables for r in t.resyncs]
+    step(f"{rounds} rounds, {acked} moves acknowledged, {refused} requests refused and retried, "
+         f"{len(resyncs)} resyncs (game, stale ply, its to_move, fresh ply, its to_move): "
+         f"{resyncs[:5]}")
 
 
 async def main():
