@@ -16,8 +16,10 @@ import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { axeFindings, axeSource } from './a11y.mjs';
+import { parseArgs, tally } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), ['ramparts', 'checker', 'node-modules', 'out'],
+  'node movelist.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR [--games a,b]');
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
 const { chromium } = require('playwright-core');
 const AXE_SOURCE = axeSource(require.resolve);
@@ -32,30 +34,7 @@ const MOVES_IN_ALL = 4;
 // The checker's number for a spectator (server_frames_check, as browser.mjs).
 const SPECTATOR = -2;
 
-let passed = 0;
-let failed = 0;
-/** @param {boolean} ok @param {string} what */
-function check(ok, what) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`FAIL: ${what}`);
-  }
-  return ok;
-}
-
-/** @param {string[]} argv */
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
-  for (const need of ['ramparts', 'checker', 'node-modules', 'out']) {
-    if (!out[need]) {
-      console.error('usage: node movelist.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR [--games a,b]');
-      process.exit(2);
-    }
-  }
-  return out;
-}
+const { check, finish } = tally();
 
 function startServer() {
   const db = path.join(WORK, 'server.db');
@@ -511,8 +490,7 @@ async function main() {
     server.proc.kill('SIGTERM');
   }
   console.log(`move list tests took ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots in ${OUT}`);
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed || !passed ? 1 : 0);
+  finish();
 }
 
 main();

@@ -18,8 +18,10 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { axeFindings, axeSource } from './a11y.mjs';
+import { parseArgs, tally } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), ['ramparts', 'node-modules', 'out'],
+  'node players.mjs --ramparts BIN --node-modules DIR --out DIR');
 const require = createRequire(path.resolve(args['node-modules']) + path.sep);
 const { chromium } = require('playwright-core');
 const AXE_SOURCE = axeSource(require.resolve);
@@ -30,31 +32,7 @@ mkdirSync(OUT, { recursive: true });
 // condition, and takes only as long as that takes.
 const STEP = Number(process.env.STEP_TIMEOUT || 120000);
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-/** @param {boolean} ok @param {string} what */
-function check(ok, what) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`FAIL: ${what}`);
-  }
-  return ok;
-}
-
-/** @param {string[]} argv */
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
-  for (const need of ['ramparts', 'node-modules', 'out']) {
-    if (!out[need]) {
-      console.error('usage: node players.mjs --ramparts BIN --node-modules DIR --out DIR');
-      process.exit(2);
-    }
-  }
-  return out;
-}
+const { check, skip, finish } = tally();
 
 function startServer() {
   const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', path.join(WORK, 'server.db'),
@@ -572,8 +550,7 @@ async function main() {
       challenge: await serverKnows(alice.page, { t: 'challenge', op: 'none' }) };
     const needs = async (/** @type {string} */ what, /** @type {string} */ name, /** @type {() => Promise<any>} */ fn) => {
       if (has[what]) return step(name, fn);
-      skipped++;
-      console.log(`SKIPPED ${name}: this server has no \`${what}\``);
+      skip(`${name}: this server has no \`${what}\``);
       return null;
     };
     const [game, open] = await step('paces', () => paces(server, alice)) || [];
@@ -594,8 +571,7 @@ async function main() {
     server.proc.kill('SIGTERM');
   }
   console.log(`players test took ${((Date.now() - started) / 1000).toFixed(0)} s; ${JSON.stringify(figures)}; screenshots in ${OUT}`);
-  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-  process.exit(failed || skipped || !passed ? 1 : 0); // a skipped scenario is no pass (issue 48)
+  finish();
 }
 
 main();
