@@ -21,6 +21,7 @@ set(RP_TEST_COSTS
     server_test_soak 21
     server_test_cluster_failover 20
     server_test_cluster_faults 45
+    server_test_commit_cut 8
     server_test_cluster_presence 20
     test_conformance 20
     test_rush_the_wall 19

@@ -576,8 +576,15 @@ static void recover_from_failed_commit(rs_server *srv)
  * or a pong stays true, since it changed nothing; any other reply becomes server-error with
  * the same id, so each request still gets exactly one direct reply. Replies without an id and
  * broadcasts are dropped. Returns the messages to send, with their connections. */
-static rs_outbox replies_after_failure(rs_server *srv)
+static rs_outbox replies_after_failure(rs_server *srv, bool maybe_stored)
 {
+    /* A commit whose answer never came may have happened: the player must not be told that
+     * nothing was done, or a move they were refused would stand unseen; the game as stored is
+     * sent again once the database answers (recover_from_failed_commit, or the resync). */
+    const char *said = maybe_stored ? "the database stopped answering before it confirmed "
+                                      "that: it may have been stored, and the game as stored "
+                                      "is sent again once the database answers"
+                                    : "the server could not store that; nothing was done";
     rs_outbox kept = {0};
     for (size_t i = 0; i < srv->outbox.count; i++) {
         const rs_pending *p = &srv->outbox.items[i];
@@ -591,8 +598,7 @@ static rs_outbox replies_after_failure(rs_server *srv)
             cJSON_AddStringToObject(e, "t", "error");
             cJSON_AddStringToObject(
                 e, "code", rs_store_unavailable(srv->store) ? "unavailable" : "server-error");
-            cJSON_AddStringToObject(e, "message",
-                                    "the server could not store that; nothing was done");
+            cJSON_AddStringToObject(e, "message", said);
             cJSON_AddItemToObject(e, "id", cJSON_Duplicate(id, true));
             rs_outbox_put(&kept, p->conn, e);
         } else if (id && type) {
@@ -626,13 +632,16 @@ static void undo_conn(rs_server *srv, rs_conn *c)
     }
 }
 
-static void fail_iteration(rs_server *srv)
+static void fail_iteration(rs_server *srv, int commit_rc)
 {
     srv->stats.commit_failures++;
     srv->republish = srv->shared; /* who is connected here was in it too (cluster.c) */
-    rs_log("commit failed: %s; the changes of this moment are undone", rs_store_error(srv->store));
+    rs_log("commit failed: %s; %s", rs_store_error(srv->store),
+           commit_rc == RS_STORE_UNKNOWN
+               ? "the games of this moment are read again from the database"
+               : "the changes of this moment are undone");
     /* Who heard of a change that did not happen must hear nothing of it. */
-    rs_outbox kept = replies_after_failure(srv);
+    rs_outbox kept = replies_after_failure(srv, commit_rc == RS_STORE_UNKNOWN);
     rs_outbox_clear(&srv->outbox);
     free(srv->outbox.items);
     srv->outbox = kept;
@@ -681,8 +690,9 @@ int rs_server_flush(rs_server *srv)
     rs_cluster_announce(srv);
     if (rs_store_in_transaction(srv->store)) {
         srv->stats.commits++;
-        if (rs_store_commit(srv->store) != RS_STORE_OK) {
-            fail_iteration(srv);
+        const int commit_rc = rs_store_commit(srv->store);
+        if (commit_rc != RS_STORE_OK) {
+            fail_iteration(srv, commit_rc);
             rc = -1;
         }
     }
@@ -729,13 +739,27 @@ static bool others_running(rs_server *srv)
 /* The first server of a cluster starting again after every server was down: a running clock
  * was charged up to the last sign of life, and is written back under its row lock, so that
  * the servers starting next (which find this one running and charge up to now) read a stamp
- * without the downtime in it. A row another server holds is that server's to write. */
+ * without the downtime in it. A row another server holds (its row lock, or a lease still
+ * running) is that server's to write: "every server was down" is read from signs of life,
+ * which lapse for servers that are running but were cut from the database for a moment.
+ * Each game is written in a transaction of its own, so that such a server, whose next
+ * commit may need the row, waits for one game's write and not for this whole start (issue
+ * 47: it waited past its lock timeout, and its commit failed). */
 static void store_resumed_clock(rs_server *srv, rs_ctx *ctx, rs_table *t)
 {
+    if (t->row.status != RS_GAME_LIVE || t->row.running < 0)
+        return;
+    if (rs_store_commit(srv->store) != RS_STORE_OK || rs_store_begin(srv->store) != RS_STORE_OK)
+        return;
     rs_game_lock lock;
-    if (t->row.status == RS_GAME_LIVE && t->row.running >= 0 &&
-        rs_store_game_lock(srv->store, t->row.id, &lock) == RS_STORE_OK && lock.v == t->row.v)
+    if (rs_store_game_lock(srv->store, t->row.id, &lock) != RS_STORE_OK || lock.v != t->row.v)
+        return;
+    const bool held_elsewhere =
+        lock.owner[0] && strcmp(lock.owner, srv->node) != 0 && !lock.expired;
+    if (!held_elsewhere)
         rs_table_save(ctx, t);
+    if (rs_store_commit(srv->store) == RS_STORE_OK)
+        rs_store_begin(srv->store);
 }
 
 static int load_unfinished(rs_server *srv, char *err, size_t err_size)

@@ -43,7 +43,9 @@ bool rs_store_unavailable(const rs_store *st);
 /* Start the write transaction of this iteration unless one is open. */
 int rs_store_begin(rs_store *st);
 /* Commit it (nothing to do when none is open). On failure, or when any write inside it
- * failed, the transaction is rolled back and RS_STORE_ERROR returned. */
+ * failed, the transaction is rolled back and RS_STORE_ERROR returned; RS_STORE_UNKNOWN when
+ * the commit was sent and the connection lost before the database answered (PostgreSQL): it
+ * may have been stored, and what is stored tells. */
 int rs_store_commit(rs_store *st);
 void rs_store_rollback(rs_store *st);
 bool rs_store_in_transaction(const rs_store *st);

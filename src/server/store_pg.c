@@ -149,6 +149,8 @@ typedef struct rs_pg {
     bool doomed;      /* a write failed inside the transaction: the commit must not happen */
     bool unavailable; /* the last failure was the server out of reach */
     bool lost;        /* the connection failed: the next transaction opens a new one */
+    bool unanswered;  /* the last round trip sent its statements, and the connection failed
+                         before all their answers came: they may have run */
     int fail_commits;
     int64_t next_reconnect_ms;
     PGconn *listener; /* LISTENs for the announcements of every server (NULL: not open) */
@@ -477,6 +479,10 @@ static bool read_one(rs_pg *pg, const queued *q, int commands, bool keep, PGresu
         if (!r || !succeeded(r)) {
             if (is_prepare)
                 pg->statements[statement_of(pg, q->sql)].ready = false;
+            const bool from_server = r && (PQresultStatus(r) == PGRES_PIPELINE_ABORTED ||
+                                           PQresultErrorField(r, PG_DIAG_SQLSTATE));
+            if (!from_server) /* libpq's own: the connection failed before the answer */
+                pg->unanswered = true;
             if (ok && PQresultStatus(r) != PGRES_PIPELINE_ABORTED)
                 result_failed(pg, r, q->what);
             else if (!r)
@@ -491,12 +497,46 @@ static bool read_one(rs_pg *pg, const queued *q, int commands, bool keep, PGresu
     return ok;
 }
 
+#ifdef RS_STORE_FAULT_INJECTION
+#include <sys/socket.h>
+#include <unistd.h>
+/* Test builds (Debug): when the file named by RAMPARTS_TEST_PG_COMMIT_CUT exists as a COMMIT
+ * is sent, the file is removed and the connection cut, as a database restart or
+ * pg_terminate_backend can cut it: after the COMMIT is sent and before its answer is read
+ * (the file says "answer"), or after every answer and before the sync's ("sync")
+ * (tests/server/test_commit_cut.py). */
+static void cut_at(const rs_pg *pg, const char *when)
+{
+    const char *flag = getenv("RAMPARTS_TEST_PG_COMMIT_CUT");
+    if (!flag || !*flag || pg->queue_count == 0 ||
+        strcmp(pg->queue[pg->queue_count - 1].sql, "COMMIT") != 0)
+        return;
+    FILE *f = fopen(flag, "r");
+    char mode[16] = "";
+    if (!f)
+        return;
+    const bool read = fgets(mode, sizeof mode, f) != NULL;
+    fclose(f);
+    if (!read || strncmp(mode, when, strlen(when)) != 0)
+        return;
+    unlink(flag);
+    shutdown(PQsocket(pg->conn), SHUT_RDWR);
+}
+#else
+static void cut_at(const rs_pg *pg, const char *when)
+{
+    (void)pg;
+    (void)when;
+}
+#endif
+
 /* Send every queued statement in one round trip (pipeline mode); the result of the last one
  * when `want_last`, else NULL. Every failure is recorded (the transaction doomed); *ok says
  * whether all succeeded. The queue is empty afterwards. */
 static PGresult *round_trip(rs_pg *pg, bool want_last, bool *ok)
 {
     *ok = true;
+    pg->unanswered = false;
     PGresult *last = NULL;
     if (pg->queue_count == 0)
         return NULL;
@@ -514,22 +554,32 @@ static PGresult *round_trip(rs_pg *pg, bool want_last, bool *ok)
             break;
     if (sent < pg->queue_count || !PQpipelineSync(pg->conn)) {
         pg->lost = true;
+        pg->unanswered = sent > 0; /* some may have reached the server */
         fail(pg, pg->queue[sent < pg->queue_count ? sent : 0].what);
         *ok = false;
         drop_queue(pg);
         return NULL;
     }
+    cut_at(pg, "answer");
     for (size_t i = 0; i < sent; i++) {
         const bool keep = want_last && i + 1 == sent;
         if (!read_one(pg, &pg->queue[i], commands[i], keep, &last))
             *ok = false;
     }
+    cut_at(pg, "sync");
+    /* Every statement's result is in. A connection lost now, before the sync's, undoes
+     * nothing when the round trip ended the transaction (a COMMIT that answered COMMIT has
+     * committed: issue 47 saw one reported failed and its move refused, though stored) or ran
+     * outside one; inside a transaction it has lost the transaction. Either way the next
+     * transaction opens a new connection. */
     PGresult *sync = PQgetResult(pg->conn);
     if (!sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC || !PQexitPipelineMode(pg->conn)) {
         pg->lost = true;
-        if (*ok)
+        const bool ended = !pg->in_transaction || strcmp(pg->queue[sent - 1].sql, "COMMIT") == 0;
+        if (*ok && !ended) {
             fail(pg, "pipeline");
-        *ok = false;
+            *ok = false;
+        }
     }
     PQclear(sync);
     drop_queue(pg);
@@ -761,8 +811,15 @@ static int pg_commit(rs_store *store)
         fail_text(pg, "commit", "the transaction was rolled back");
     PQclear(r);
     if (!ok) {
+        /* Sent, and the connection lost before PostgreSQL answered: it may have committed
+         * (issue 47: a move stored while its player was told nothing was done). */
+        const bool unknown = !r && pg->unanswered;
+        if (unknown)
+            fail_text(pg, "commit",
+                      "the connection was lost before PostgreSQL answered the COMMIT: it may "
+                      "have been stored");
         pg_rollback(store);
-        return RS_STORE_ERROR;
+        return unknown ? RS_STORE_UNKNOWN : RS_STORE_ERROR;
     }
     pg->in_transaction = false;
     pg->begun = false;

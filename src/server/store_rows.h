@@ -19,7 +19,8 @@ enum {
     RS_STORE_NOTFOUND = -100,
     RS_STORE_CONFLICT = -101, /* a unique name already taken */
     RS_STORE_ERROR = -102,    /* the database failed: see rs_store_error */
-    RS_STORE_BUSY = -103      /* another server holds the row: try again in a moment */
+    RS_STORE_BUSY = -103,     /* another server holds the row: try again in a moment */
+    RS_STORE_UNKNOWN = -104   /* a commit sent, and no answer came: it may have happened */
 };
 
 typedef struct rs_user {

@@ -8,6 +8,7 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 # The exit status ctest reports as skipped (SKIP_RETURN_CODE in CMakeLists.txt).
@@ -95,3 +96,13 @@ class PostgresServer:
         except RuntimeError:
             pass
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def server_or_skip():
+    """A PostgreSQL server of the test's own (not started yet: init() starts it); where
+    PostgreSQL is not installed, says why and exits SKIP, which ctest reports as skipped."""
+    try:
+        return PostgresServer()
+    except FileNotFoundError as e:
+        print(f"SKIP: {e}")
+        sys.exit(SKIP)

@@ -33,10 +33,9 @@ import json
 import os
 import random
 import signal
-import sys
 import time
 
-from pgserver import SKIP, PostgresServer
+from pgserver import server_or_skip
 from rsclient import Checks, Server, arguments, guest, play_out, registry_games, run_checker
 
 # As in test_full_games.py: random players get a turn limit in Castle Danger (CD-16).
@@ -597,11 +596,7 @@ async def unwatched_flag(checks, pg, nodes):
 
 async def main():
     args = arguments()
-    try:
-        pg = PostgresServer()
-    except FileNotFoundError as e:
-        print(f"SKIP: {e}")
-        sys.exit(SKIP)
+    pg = server_or_skip()
     checks = Checks()
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
     nodes = []

@@ -11,7 +11,7 @@ failed commit with its reason), any node left down (not running, or /healthz not
 node that cannot start again, no move after the last round, or an acknowledged move missing
 from the database. Also: HAProxy started while node 3's slot is dead sends the first 20
 WebSocket upgrades elsewhere (none refused). make test: 3 rounds; make soak (RAMPARTS_SOAK=1):
-rounds for five minutes. Skips (exit 77) only where PostgreSQL or HAProxy is not
+rounds for three minutes. Skips (exit 77) only where PostgreSQL or HAProxy is not
 installed."""
 
 import asyncio
@@ -27,7 +27,7 @@ from clusterlib import Cluster, skip_without_cluster
 from rsclient import Checks, Client, arguments, guest
 
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
-SOAK_SECONDS = 300
+SOAK_SECONDS = 180
 QUICK_ROUNDS = 3
 GAMES = 8 if SOAK else 4  # played at once, a new one as each ends
 DROPPED = (websockets.exceptions.WebSocketException, OSError)
@@ -105,9 +105,14 @@ class Table:
             if mine["status"] != "live":
                 return
             if "legal" not in mine:
-                # The mover's latest message is not its turn to move: seen twice in CI's
-                # five-minute soak right after a commit failed on a node (not yet explained).
-                # Ask for the game afresh and go on from there; resyncs are counted.
+                # The mover's latest message is not its turn to move: after a commit whose
+                # answer never came (the mover told the move may have been stored), the
+                # mover's server sends the game as stored, past that move, before the other
+                # player's server has heard of it. Ask for the game afresh and go on from
+                # there; resyncs are counted, and what each player last saw is printed.
+                brief = lambda m: {k: m.get(k) for k in ("t", "v", "ply", "to_move", "you", "id")}
+                step(f"game {game}: the mover's message has no moves; player 0 saw "
+                     f"{brief(state)}, the mover {brief(mine)}")
                 ply = await self.resync(players, game, mine)
                 if ply is None:
                     return
@@ -202,6 +207,11 @@ def check_logs(checks, cluster):
             cut += "commit failed" in line and "unavailable" in line
             if "cannot set up the schema" in line:
                 bad.append(line)
+    if bad:  # the statements that failed, as PostgreSQL logged them
+        lines = pg_log.splitlines()
+        for i, line in enumerate(lines):
+            if "lock timeout" in line or "deadlock" in line:
+                print("\n".join(lines[i:i + 3]), flush=True)
     checks.eq(bad, [], "no commit failed but for its connection being cut under it")
     step(f"commits that failed as their connection was cut: {cut}")
 

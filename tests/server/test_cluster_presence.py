@@ -23,10 +23,9 @@ Every frame each player received is checked against the referee (server_frames_c
 Skips (exit 77) only where PostgreSQL is not installed."""
 
 import asyncio
-import sys
 import time
 
-from pgserver import SKIP, PostgresServer
+from pgserver import server_or_skip
 from rsclient import (Checks, Client, Server, arguments, claim_after_grace, guest, identified,
                       login, run_checker, told_logged_out)
 
@@ -332,11 +331,7 @@ async def revoked_across(checks, a, b, c):
 
 async def main():
     args = arguments()
-    try:
-        pg = PostgresServer()
-    except FileNotFoundError as e:
-        print(f"SKIP: {e}")
-        sys.exit(SKIP)
+    pg = server_or_skip()
     checks = Checks()
     nodes = []
     try:

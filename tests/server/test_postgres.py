@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from pgserver import SKIP, PostgresServer
+from pgserver import server_or_skip
 from rsclient import (Checks, Client, Server, arguments, guest, play_out, raw_upgrade,
                       run_checker)
 
@@ -176,11 +176,7 @@ async def waits_for_postgres(checks, args, pg):
 
 async def main():
     args = arguments()
-    try:
-        pg = PostgresServer()
-    except FileNotFoundError as e:
-        print(f"SKIP: {e}")
-        sys.exit(SKIP)
+    pg = server_or_skip()
     checks = Checks()
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "25")))
     try:
