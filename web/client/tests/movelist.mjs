@@ -380,9 +380,14 @@ async function reviewPage(server, type, me, id) {
   if (!check(!!review, `${type}: the server sent the review`)) return;
   const plies = review.plies || [];
   const marked = plies.filter((p) => p.decision && p.decision.mark);
+  const wanted = marked.length + plies.filter((p) => p.luck && !(p.decision && p.decision.mark)).length;
+  // The list is drawn as the review arrives: wait for its marks (a bound for a hang; failed
+  // once in about seven runs when counted at once, with 1 of the marks drawn).
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=move-step] .mark-word').length === n,
+    wanted, { timeout: STEP_TIMEOUT }).catch(() => {});
   const listedMarks = await page.$$eval('[data-testid=move-step] .mark-word', (els) => els.length);
-  check(listedMarks === marked.length + plies.filter((p) => p.luck && !(p.decision && p.decision.mark)).length,
-    `${type}: the list marks each marked decision and each chance event (${listedMarks})`);
+  check(listedMarks === wanted,
+    `${type}: the list marks each marked decision and each chance event (${listedMarks} of ${wanted})`);
   await reviewChecks(me, type, 'online');
   const secrets = secretsByPly(path.join(WORK, `game-${id}.rec`), me.viewer);
   check(boardLeaks(me.steps, secrets, `review ${type}`) === 0, `${type}: the review's board at each of ${me.steps.length} plies shows no card the seat could not see then`);
