@@ -21,6 +21,7 @@ import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
+import { dangerAtTheWallsWarning, rushTheWallWarning, wallsAndArmiesWarning } from '../src/games/coach-warnings.js';
 import { GLOSSARY, SUMMARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -357,6 +358,16 @@ async function explainsItself(p, type) {
   await page.mouse.move(0, 0);
 }
 
+// The warnings a test can tell from the view alone, per game (King of Danger's read the
+// engine's outcomes: tests/coach.mjs checks them).
+const LEARN_WARNED = {
+  'castle-danger': (m, view, seat) => m.kind === 'end' && coachWarning(m, view, seat),
+  'walls-and-armies': wallsAndArmiesWarning,
+  'king-of-danger': () => null,
+  'danger-at-the-walls': (m, view, seat, legal) => dangerAtTheWallsWarning(m, view, seat, legal, null),
+  'rush-the-wall': rushTheWallWarning,
+};
+
 // How many of the coach's suggestions a guided game follows at most (a Castle Danger game has
 // no turn limit; the others end well before).
 const LEARN_MAX_FOLLOWED = 150;
@@ -385,7 +396,7 @@ async function learnGames(browser, server) {
     let shotMarked = false;
     let warnedOwn = 0;
     let unreasoned = 0;
-    const warnedEnd = [];
+    const warnedTried = [];
     const inNotation = [];
     // The coach is followed through the whole game (issue 43), not only until every kind of
     // move was made: up to MAX_FOLLOWED moves (a Castle Danger game has no turn limit).
@@ -420,17 +431,19 @@ async function learnGames(browser, server) {
         await waitPly(me, st.ply + 1, 30000).catch(() => {});
         continue;
       }
-      // Where ending the turn now would leave the King to a Cannon, typing `end` brings the
-      // coach's warning, and "Choose another move" sends nothing.
+      // Where a legal move is one the coach warns of from the view (Castle Danger: ending the
+      // turn under a Cannon; the card games: LEARN_WARNED), typing it brings the coach's
+      // warning, and "Choose another move" sends nothing (the first few times in a game).
       const view = (lastState(me, id) || {}).view;
-      if (type === 'castle-danger' && view && legal.some((m) => m.kind === 'end') && coachWarning({ kind: 'end' }, view, 0)) {
-        await page.fill('#move-text', 'end');
+      const risky = view && warnedTried.length < 4 ? legal.find((m) => LEARN_WARNED[type](m, view, 0, legal)) : null;
+      if (risky) {
+        await page.fill('#move-text', risky.text);
         await page.press('#move-text', 'Enter');
         const shown = await page.waitForSelector('[data-testid=coach-warning]', { timeout: 10000 }).then(() => true, () => false);
         const text = shown ? await page.textContent('[data-testid=coach-warning]') : '';
         if (shown) await page.click('[data-testid=coach-back]');
         const stayed = (await tableState(me)).ply === st.ply && await page.locator('[data-testid=coach-warning]').count() === 0;
-        warnedEnd.push(shown && stayed && /Cannon/.test(text) ? 'ok' : `ply ${st.ply}: ${shown ? `stayed ${stayed}: ${text}` : 'no warning'}`);
+        warnedTried.push(shown && stayed && /^Careful/.test(text) ? 'ok' : `ply ${st.ply} ${risky.text}: ${shown ? `stayed ${stayed}: ${text}` : 'no warning'}`);
       }
       await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT });
       const move = await page.getAttribute('[data-testid=coach-move]', 'data-move');
@@ -483,10 +496,8 @@ async function learnGames(browser, server) {
       check(seen.bad.length === 0 && shotMarked, `learn: Castle Danger's marks match the moves, a shot's path included (${shotMarked ? 'shot compared' : 'no shot compared'}): ${seen.bad.join('; ')}`);
     }
     check(illegal === 0 && unpointed === 0, `learn: in ${type} every suggestion was legal (${illegal} not) and pointed at on the board (${unpointed} not)`);
-    if (type === 'castle-danger') {
-      console.log(`  learn castle-danger: ending the turn under a Cannon was tried ${warnedEnd.length} times`);
-      check(warnedEnd.every((x) => x === 'ok'), `learn: in castle-danger typing \`end\` under a Cannon brings the coach's warning, and going back sends nothing: ${warnedEnd.filter((x) => x !== 'ok').join('; ')}`);
-    }
+    console.log(`  learn ${type}: a move the coach warns of was typed ${warnedTried.length} times`);
+    check(warnedTried.every((x) => x === 'ok'), `learn: in ${type} typing a move the coach warns of brings its warning, and going back sends nothing: ${warnedTried.filter((x) => x !== 'ok').join('; ')}`);
     check(unreasoned === 0, `learn: in ${type} each suggested play to a wall says where the wall stands (${unreasoned} did not)`);
     check(inNotation.length === 0 && warnedOwn === 0,
       `learn: in ${type} the coach speaks in words, never notation (${inNotation.slice(0, 3).join('; ')}), and never suggests a move it warns against (${warnedOwn})`);
