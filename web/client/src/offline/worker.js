@@ -139,8 +139,7 @@ async function handle(engine, msg) {
       // (the referee's state never reaches the page), in which each legal move is previewed.
       const info = must(engine, { op: 'info', match });
       if (info.over || info.to_move !== human) return;
-      const state = must(engine, { op: 'state', match }).state;
-      const sample = engine.call({ op: 'sample', game: info.game, state, viewer: human, seed: freshSeed() });
+      const sample = engine.call({ op: 'sample', match, viewer: human, seed: freshSeed() });
       const legal = must(engine, { op: 'legal', match, viewer: human }).legal;
       // None (null) rather than an error: the coach then warns from the view alone.
       const found = sample.error ? null : outcomesOf(engine, info.game, sample.state, human, legal, freshSeed());
