@@ -2,7 +2,8 @@
  * natively so it runs under ASan and UBSan: bad requests are refused with a reason and change
  * nothing; a match is played through it (moves, AI moves, events, views, fair undo, resign);
  * the legal moves go only to the seat to act; an unfinished game against the AI shows nothing
- * of the AI's seat and resuming deals anew what the human could not see; a record it writes
+ * of the AI's seat (not even a world drawn from its view), a world drawn from the human's view
+ * looks to the human as the match does, and resuming deals anew what the human could not see; a record it writes
  * loads back to the same position; a review of a match or of a record's text is the terminal's;
  * the table of matches refuses a seventeenth. (wasm_parity plays the WebAssembly build itself
  * against the native engine.) */
@@ -150,6 +151,37 @@ static void a_match_through_the_api(void **unused)
 
 /* An unfinished game against the AI shows nothing of the AI's seat (rp_match_may_show), and
  * resuming deals anew what the human could not see, keeping the human's view. */
+/* A world drawn from `seat`'s view of match 0 (the offline coach's, docs/wasm.md) looks to
+ * that seat as the match does: the same view, once the seat is to act. */
+static void sample_is_of_the_view(int seat)
+{
+    char *to_move = field_text("{\"op\": \"info\", \"match\": 0}", "to_move");
+    if (atoi(to_move) != seat)
+        free(field_text("{\"op\": \"genmove\", \"match\": 0, \"viewer\": 0}", "seat"));
+    free(to_move);
+    char request[128];
+    snprintf(request, sizeof request,
+             "{\"op\": \"sample\", \"match\": 0, \"viewer\": %d, \"seed\": 3}", seat);
+    char *world = field_text(request, "state");
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "op", "preview");
+    cJSON_AddStringToObject(req, "game", "king-of-danger");
+    cJSON_AddStringToObject(req, "state", world);
+    cJSON_AddNumberToObject(req, "viewer", seat);
+    cJSON_AddArrayToObject(req, "moves");
+    cJSON_AddNumberToObject(req, "seed", 5);
+    char *preview = cJSON_PrintUnformatted(req);
+    cJSON_Delete(req);
+    char *seen = field_text(preview, "view");
+    free(preview);
+    snprintf(request, sizeof request, "{\"op\": \"view\", \"match\": 0, \"viewer\": %d}", seat);
+    char *real = field_text(request, "view");
+    assert_string_equal(seen, real);
+    free(world);
+    free(seen);
+    free(real);
+}
+
 static void unfinished_games_against_the_ai_keep_secrets(void **unused)
 {
     (void)unused;
@@ -160,6 +192,8 @@ static void unfinished_games_against_the_ai_keep_secrets(void **unused)
     refused("{\"op\": \"legal\", \"match\": 0, \"viewer\": 1}", "stay hidden");
     refused("{\"op\": \"state\", \"match\": 0}", "stay hidden");
     refused("{\"op\": \"genmove\", \"match\": 0, \"viewer\": 1}", "stay hidden");
+    refused("{\"op\": \"sample\", \"match\": 0, \"viewer\": 1, \"seed\": 3}", "stay hidden");
+    sample_is_of_the_view(0);
     char *before = field_text("{\"op\": \"view\", \"match\": 0, \"viewer\": 0}", "view");
     char *dealt = field_text("{\"op\": \"deal_unseen\", \"match\": 0, \"seed\": 77}", "dealt");
     assert_string_equal(dealt, "true");

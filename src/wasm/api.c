@@ -533,6 +533,28 @@ static cJSON *op_resign(const cJSON *req, rp_error *err)
     return match_info(handle_of(m), m);
 }
 
+/* {"op": "sample", "match", "viewer", "seed"}: one world drawn from that seat's view of the
+ * match (rp_match_sample), as the server draws an online game's `sample`, so the offline page's
+ * coach previews moves as the online one does (docs/wasm.md); refused for a seat whose cards
+ * stay hidden. With "game" and "state" in place of "match": preview.c's. */
+static cJSON *op_sample(const cJSON *req, rp_error *err)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(req, "match"))
+        return rw_op_sample(req, err);
+    rp_match *m;
+    int viewer;
+    long long seed = 0;
+    if (field_match(req, &m, err) < 0 || field_shown_viewer(req, m, &viewer, err) < 0 ||
+        rw_field_int(req, "seed", true, 0, 0, (1LL << 53) - 1, &seed, err) < 0)
+        return NULL;
+    char text[RP_STATE_TEXT];
+    if (rp_match_sample(m, viewer, (uint64_t)seed, text, sizeof text, err) < 0)
+        return NULL;
+    cJSON *o = answer_ok();
+    cJSON_AddStringToObject(o, "state", text);
+    return o;
+}
+
 /* ---- the table of operations and the exported calls ---- */
 
 typedef struct operation {
@@ -561,7 +583,7 @@ static const operation operations[] = {
     {"deal_unseen", op_deal_unseen},
     {"resign", op_resign},
     {"preview", rw_op_preview},
-    {"sample", rw_op_sample},
+    {"sample", op_sample},
     {"bench", rw_op_bench},
     {"bench_ai", rw_op_bench_ai},
 };

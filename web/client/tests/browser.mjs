@@ -21,6 +21,9 @@ import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
+import { dangerAtTheWallsWarning, kingOfDangerWarning, rushTheWallWarning, wallsAndArmiesWarning } from '../src/games/coach-warnings.js';
+import { GAMES_WITH_OUTCOMES, outcomesOf } from '../src/games/outcomes.js';
+import { loadEngine } from '../src/offline/engine.js';
 import { GLOSSARY, SUMMARY } from '../src/rules/index.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -357,6 +360,32 @@ async function explainsItself(p, type) {
   await page.mouse.move(0, 0);
 }
 
+// The coach's warnings per game (King of Danger's and Danger at the Walls' read the engine's
+// outcomes as well).
+const LEARN_WARNED = {
+  'castle-danger': (m, view, seat) => m.kind === 'end' && coachWarning(m, view, seat),
+  'walls-and-armies': wallsAndArmiesWarning,
+  'king-of-danger': kingOfDangerWarning,
+  'danger-at-the-walls': dangerAtTheWallsWarning,
+  'rush-the-wall': rushTheWallWarning,
+};
+
+/** @type {Promise<any>|null} the engine in WebAssembly the page loads, loaded here once */
+let learnEnginePromise = null;
+
+/** The engine the page would load (index.html's meta ramparts-offline names its file), for
+ * the outcomes the coach's warnings read. */
+function learnEngine(server) {
+  if (!learnEnginePromise) {
+    learnEnginePromise = fetch(`${server.url}/`).then((r) => r.text()).then((page) => {
+      const wasm = /wasm=([^\s"]+)/.exec(page);
+      if (!wasm) throw new Error('index.html names no ramparts.wasm (meta ramparts-offline)');
+      return fetch(new URL(wasm[1], `${server.url}/`)).then((r) => r.arrayBuffer()).then((bytes) => loadEngine(bytes));
+    });
+  }
+  return learnEnginePromise;
+}
+
 // How many of the coach's suggestions a guided game follows at most (a Castle Danger game has
 // no turn limit; the others end well before).
 const LEARN_MAX_FOLLOWED = 150;
@@ -385,7 +414,7 @@ async function learnGames(browser, server) {
     let shotMarked = false;
     let warnedOwn = 0;
     let unreasoned = 0;
-    const warnedEnd = [];
+    const warnedTried = [];
     const inNotation = [];
     // The coach is followed through the whole game (issue 43), not only until every kind of
     // move was made: up to MAX_FOLLOWED moves (a Castle Danger game has no turn limit).
@@ -420,20 +449,27 @@ async function learnGames(browser, server) {
         await waitPly(me, st.ply + 1, 30000).catch(() => {});
         continue;
       }
-      // Where ending the turn now would leave the King to a Cannon, typing `end` brings the
-      // coach's warning, and "Choose another move" sends nothing.
-      const view = (lastState(me, id) || {}).view;
-      if (type === 'castle-danger' && view && legal.some((m) => m.kind === 'end') && coachWarning({ kind: 'end' }, view, 0)) {
-        await page.fill('#move-text', 'end');
+      await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT });
+      const move = await page.getAttribute('[data-testid=coach-move]', 'data-move');
+      // Where a legal move is one the coach warns of (Castle Danger: ending the turn under a
+      // Cannon; the others: LEARN_WARNED, King of Danger's and Danger at the Walls' with the
+      // engine's outcomes from the sample the page got, as the page reads them), typing it
+      // brings the coach's warning, and "Choose another move" sends nothing (the first few
+      // times in a game). The coach's suggestion is shown only once its outcomes are in.
+      const snapNow = lastState(me, id) || {};
+      const view = snapNow.view;
+      const outcomes = snapNow.sample && GAMES_WITH_OUTCOMES.has(type) ? outcomesOf(await learnEngine(server), type, snapNow.sample, 0, legal, 7 + st.ply) : null;
+      const risky = view && warnedTried.length < 4 ? legal.find((m) => LEARN_WARNED[type](m, view, 0, legal, outcomes ? outcomes.outcomes : null)) : null;
+      if (risky) {
+        await page.fill('#move-text', risky.text);
         await page.press('#move-text', 'Enter');
         const shown = await page.waitForSelector('[data-testid=coach-warning]', { timeout: 10000 }).then(() => true, () => false);
         const text = shown ? await page.textContent('[data-testid=coach-warning]') : '';
         if (shown) await page.click('[data-testid=coach-back]');
         const stayed = (await tableState(me)).ply === st.ply && await page.locator('[data-testid=coach-warning]').count() === 0;
-        warnedEnd.push(shown && stayed && /Cannon/.test(text) ? 'ok' : `ply ${st.ply}: ${shown ? `stayed ${stayed}: ${text}` : 'no warning'}`);
+        warnedTried.push(shown && stayed && /^Careful/.test(text) ? 'ok' : `ply ${st.ply} ${risky.text}: ${shown ? `stayed ${stayed}: ${text}` : 'no warning'}`);
+        if (!stayed) continue;
       }
-      await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT });
-      const move = await page.getAttribute('[data-testid=coach-move]', 'data-move');
       if (!legal.some((m) => m.text === move)) illegal++;
       // The coach speaks in words (issue 43): no move's notation, no card id, in anything it says.
       const said = await page.textContent('[data-testid=coach]');
@@ -483,10 +519,8 @@ async function learnGames(browser, server) {
       check(seen.bad.length === 0 && shotMarked, `learn: Castle Danger's marks match the moves, a shot's path included (${shotMarked ? 'shot compared' : 'no shot compared'}): ${seen.bad.join('; ')}`);
     }
     check(illegal === 0 && unpointed === 0, `learn: in ${type} every suggestion was legal (${illegal} not) and pointed at on the board (${unpointed} not)`);
-    if (type === 'castle-danger') {
-      console.log(`  learn castle-danger: ending the turn under a Cannon was tried ${warnedEnd.length} times`);
-      check(warnedEnd.every((x) => x === 'ok'), `learn: in castle-danger typing \`end\` under a Cannon brings the coach's warning, and going back sends nothing: ${warnedEnd.filter((x) => x !== 'ok').join('; ')}`);
-    }
+    console.log(`  learn ${type}: a move the coach warns of was typed ${warnedTried.length} times`);
+    check(warnedTried.every((x) => x === 'ok'), `learn: in ${type} typing a move the coach warns of brings its warning, and going back sends nothing: ${warnedTried.filter((x) => x !== 'ok').join('; ')}`);
     check(unreasoned === 0, `learn: in ${type} each suggested play to a wall says where the wall stands (${unreasoned} did not)`);
     check(inNotation.length === 0 && warnedOwn === 0,
       `learn: in ${type} the coach speaks in words, never notation (${inNotation.slice(0, 3).join('; ')}), and never suggests a move it warns against (${warnedOwn})`);

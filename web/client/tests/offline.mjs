@@ -219,6 +219,8 @@ async function playOffline(page, type, index) {
   let dwMarked = 0;
   let skipMark = false;
   let resumed = false;
+  let coached = false;
+  const inNotation = [];
   try {
     for (let guard = 0; guard < 3000; guard++) {
       await waitMyTurn(page);
@@ -236,6 +238,22 @@ async function playOffline(page, type, index) {
       }
       if (st.status === 'over') break;
       turns++;
+      // The coach (issue 43) is beside the offline table as online: on its first turn it
+      // suggests a move (the engine's lesson or hint), and nothing it says holds notation.
+      if (turns === 1) {
+        coached = await page.waitForSelector('[data-testid=coach-move]', { timeout: STEP_TIMEOUT }).then(() => true, () => false);
+      }
+      const said = (await page.$('[data-testid=coach]')) ? await page.textContent('[data-testid=coach]') : '';
+      const notation = referee.legal.filter((t) => /[\d:+-]/.test(t) && said.includes(t));
+      if (notation.length) inNotation.push(`${notation[0]} at ply ${st.ply}`);
+      if (index === 0 && turns === 3) {
+        // Its switch turns it off (the suggestion goes) and on again.
+        await page.click('[data-testid=coach-on]');
+        const off = await page.locator('[data-testid=coach-step]').count() === 0;
+        await page.click('[data-testid=coach-on]');
+        const on = await page.waitForSelector('[data-testid=coach-step]', { timeout: STEP_TIMEOUT }).then(() => true, () => false);
+        check(off && on, `${type}: the offline coach's switch turns it off and on (${off ? 'off' : 'still on'}, then ${on ? 'on' : 'still off'})`);
+      }
       if (index === 0 && turns === 2) {
         await page.click('[data-testid=hint-btn]');
         await page.waitForSelector('[data-testid=hint]', { timeout: STEP_TIMEOUT });
@@ -286,6 +304,7 @@ async function playOffline(page, type, index) {
       }
     }
     check(leaks === 0, `${type}: the page never shows a card the human's seat may not know (${turns} turns)`);
+    check(coached && inNotation.length === 0, `${type}: the offline coach suggests a move on the first turn (${coached}) and speaks in words, never notation (${inNotation.slice(0, 3).join('; ')})`);
     if (type === 'danger-at-the-walls') {
       check(dwTurns > 0 && dwMarked === dwTurns, `${type}: offline, the computer's play is marked when the player's turn comes back (${dwMarked} of ${dwTurns} turns)`);
     }

@@ -17,7 +17,8 @@ const SAVE_KEY = 'ramparts.offline';
  * @typedef {{games: any[]|null, snap: Snapshot|null, log: import('../client.js').LogLine[],
  *   last: import('../games/last-move.js').LastMove|null, hint: string|null, hintBusy: boolean, pending: boolean, error: string|null,
  *   failed: string|null, queued: number, thinking: boolean,
- *   frames: import('../ui/movelist.js').Frame[], resumed: boolean, review: any, reviewing: boolean}} OfflineState
+ *   frames: import('../ui/movelist.js').Frame[], resumed: boolean, review: any, reviewing: boolean,
+ *   hintByCoach: boolean, outcomes: {ply: number, outcomes: any}|null, lessons: Set<string>}} OfflineState
  */
 
 /** Where the built client put the worker and the engine (index.html's meta ramparts-offline). */
@@ -36,7 +37,7 @@ export class OfflineSession {
   constructor() {
     /** @type {OfflineState} */
     this.state = { games: null, snap: null, log: [], last: null, hint: null, hintBusy: false, pending: false, error: null, failed: null, queued: 0, thinking: false,
-      frames: [], resumed: false, review: null, reviewing: false };
+      frames: [], resumed: false, review: null, reviewing: false, hintByCoach: false, outcomes: null, lessons: new Set() };
     /** @type {Snapshot[]} snapshots waiting to be shown, in the worker's order */
     this.queue = [];
     /** @type {any} the timer of the one on show, if it is held */
@@ -85,6 +86,9 @@ export class OfflineSession {
         break;
       case 'hint':
         this.set({ hint: m.text, hintBusy: false });
+        break;
+      case 'outcomes':
+        this.set({ outcomes: { ply: m.ply, outcomes: m.outcomes } });
         break;
       case 'review':
         this.set({ review: m.review, reviewing: false });
@@ -160,7 +164,7 @@ export class OfflineSession {
   /** @param {string} game @param {number} players @param {number} human @param {string} level */
   start(game, players, human, level) {
     this.clearPaced();
-    this.set({ snap: null, log: [], last: null, error: null, hint: null, frames: [], review: null, resumed: false });
+    this.set({ snap: null, log: [], last: null, error: null, hint: null, frames: [], review: null, resumed: false, lessons: new Set() });
     this.send({ t: 'start', game, players, human, level });
   }
 
@@ -188,9 +192,21 @@ export class OfflineSession {
     this.send({ t: 'move', move: typeof move === 'string' ? move : move.text });
   }
 
-  hint() {
-    this.set({ hintBusy: true, hint: null });
-    this.send({ t: 'hint' });
+  /** The hint search's move; the coach asks the server coach's level (worker.js). @param {boolean} [byCoach] */
+  hint(byCoach = false) {
+    this.set({ hintBusy: true, hint: null, hintByCoach: byCoach });
+    this.send({ t: 'hint', spec: byCoach ? 'easy' : 'hard' });
+  }
+
+  /** The engine's outcome of each legal move, for the coach's warnings (games/outcomes.js). */
+  askOutcomes() {
+    this.send({ t: 'outcomes' });
+  }
+
+  /** Tick off the kinds of move the coach teaches (rules/learn.js), for this game.
+   * @param {Set<string>} lessons */
+  noteLessons(lessons) {
+    this.set({ lessons });
   }
 
   /** The review of the human's moves (issue 42), by the engine in the worker. */

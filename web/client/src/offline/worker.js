@@ -4,8 +4,10 @@
 // view, its legal moves when it is to act, and the events of each move as told to that seat.
 // Messages from the page: {t: 'games'} | {t: 'start', game, options, human, level} |
 // {t: 'resume', record, human} | {t: 'move', move} | {t: 'hint'} | {t: 'undo'} |
-// {t: 'resign'} | {t: 'record'} | {t: 'review'}. Answers: {t: 'games'|'snapshot'|'hint'|'record'|'review'|'error'}.
+// {t: 'resign'} | {t: 'record'} | {t: 'review'} | {t: 'outcomes'} (the coach's: games/outcomes.js).
+// Answers: {t: 'games'|'snapshot'|'hint'|'record'|'review'|'outcomes'|'error'}.
 import { loadEngine } from './engine.js';
+import { outcomesOf } from '../games/outcomes.js';
 
 /** To the page (a worker's postMessage, not the window's). @param {object} msg */
 const post = (msg) => /** @type {any} */ (self).postMessage(msg);
@@ -125,8 +127,23 @@ async function handle(engine, msg) {
       return;
     }
     case 'hint': {
-      const hint = must(engine, { op: 'hint', match, spec: 'hard', seed: freshSeed() });
-      post({ t: 'hint', text: hint.text, win_chance: hint.win_chance });
+      // The Hint button asks the hard search; the coach the level the server's coach asks
+      // (HINT_LEVEL in src/server/session.c), so offline and online coaches suggest alike.
+      const spec = msg.spec === 'easy' ? 'easy' : 'hard';
+      const hint = must(engine, { op: 'hint', match, spec, seed: freshSeed() });
+      post({ t: 'hint', text: hint.text, win_chance: hint.win_chance, ply: must(engine, { op: 'info', match }).moves });
+      return;
+    }
+    case 'outcomes': {
+      // As the server does for the seat to act: one world drawn from the human's view alone
+      // (the referee's state never reaches the page), in which each legal move is previewed.
+      const info = must(engine, { op: 'info', match });
+      if (info.over || info.to_move !== human) return;
+      const sample = engine.call({ op: 'sample', match, viewer: human, seed: freshSeed() });
+      const legal = must(engine, { op: 'legal', match, viewer: human }).legal;
+      // None (null) rather than an error: the coach then warns from the view alone.
+      const found = sample.error ? null : outcomesOf(engine, info.game, sample.state, human, legal, freshSeed());
+      post({ t: 'outcomes', ply: info.moves, outcomes: found ? found.outcomes : null });
       return;
     }
     case 'undo': {

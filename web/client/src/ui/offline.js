@@ -2,8 +2,9 @@
 // as WebAssembly in a Web Worker (offline/worker.js), so it works on a train or from a page
 // installed on the device. A setup form (game, seats, your seat, the computer's level), then
 // the game's own board with the seat's view only, the move field, hint, fair undo as in the
-// terminal, resign, the record to download (which `ramparts replay` reads), and resume after
-// a reload.
+// terminal, resign, the record to download (which `ramparts replay` reads), resume after
+// a reload, and the guided game's coach (coach.js: words, warnings, an off switch), driven by
+// the engine's hint and previews in the worker.
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { OfflineSession } from '../offline/session.js';
@@ -14,6 +15,9 @@ import { EventLog, MoveInput } from './parts.js';
 import { SeatMark, seatClass } from './seats.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 import { ReviewView } from './review.js';
+import { Coach, CoachWarning, coachOn, warningBefore } from './coach.js';
+import { lessonsOf } from '../rules/learn.js';
+import { GAMES_WITH_OUTCOMES } from '../games/outcomes.js';
 
 const LEVELS = ['random', 'greedy', 'beginner', 'easy', 'medium', 'hard'];
 
@@ -113,6 +117,29 @@ function OfflineTable({ s }) {
   // The log speaks the game's cards as the online log does ("Cannons 4", not "cannons-4").
   const g = useMemo(() => ({ log: st.log, snap: { seats, type: info.game } }), [st.log, info]);
   const [confirmResign, setConfirmResign] = useState(false);
+  const [coaching, setCoaching] = useState(coachOn);
+  const [warning, setWarning] = useState(/** @type {{words: string, move: any, ply: number}|null} */ (null));
+  // undefined while the worker works on them (coach.js waits), null where none are needed.
+  const wanted = coaching && myTurn && GAMES_WITH_OUTCOMES.has(info.game);
+  const outcomes = !wanted ? null : st.outcomes && st.outcomes.ply === info.moves ? st.outcomes.outcomes : undefined;
+  // The coach's warnings read the engine's outcomes in some games: asked once per turn.
+  useEffect(() => {
+    if (wanted && outcomes === undefined) s.askOutcomes();
+  }, [coaching, myTurn, info.moves]);
+  /** @type {import('./coach.js').CoachGame} */
+  const coached = { type: info.game, title: info.title, legal: snap.legal, view: snap.view, you: snap.you, ply: info.moves,
+    status: info.over ? 'over' : 'live', hint: st.hintByCoach ? st.hint : null, hintBusy: st.hintBusy, askHint: () => s.hint(true), outcomes };
+  /** A move of the board or the move field, after the coach's warning if it has one (once).
+   * @param {import('../client.js').LegalMove|string} m */
+  const send = (m) => {
+    const entry = typeof m === 'string' ? snap.legal.find((x) => x.text.toLowerCase() === m.trim().toLowerCase()) : m;
+    const words = coaching ? warningBefore(coached, entry, warning) : null;
+    setWarning(words ? { words, move: entry, ply: info.moves } : null);
+    if (words) return;
+    if (entry) s.noteLessons(new Set([...st.lessons, ...lessonsOf(info.game, entry, snap.view)]));
+    s.move(m);
+  };
+  const shownWarning = warning && warning.ply === info.moves && myTurn ? warning : null;
   const recordUrl = useMemo(() => URL.createObjectURL(new Blob([snap.record], { type: 'text/plain' })), [snap.record]);
   useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);
   const status = info.over ? st.log.length && st.log[st.log.length - 1].kind === 'game-over' ? st.log[st.log.length - 1].text : 'The game is over.'
@@ -140,13 +167,15 @@ function OfflineTable({ s }) {
           last=${past.ply > 0 && past.events && past.events.length ? { seat: past.seat ?? null, events: past.events } : null} />`
         : html`<${BoardGuard} key=${`${info.moves}-${st.log.length}`} Board=${Board} view=${snap.view}
           legal=${myTurn ? snap.legal : null} you=${snap.you} seats=${seats}
-          send=${(/** @type {any} */ m) => s.move(m)} status=${info.over ? 'over' : 'live'}
+          send=${send} status=${info.over ? 'over' : 'live'}
           last=${st.last} />`}
         <${Explanations} game=${info.game} />
       </section>
       <aside class="side">
+        <${Coach} c=${coached} interactive=${myTurn} done=${st.lessons} on=${coaching} setOn=${setCoaching} heading=${'Coach'} />
+        <${CoachWarning} warning=${shownWarning} onGo=${() => shownWarning && send(shownWarning.move)} onBack=${() => setWarning(null)} />
         ${!info.over && html`<${MoveInput} legal=${myTurn ? snap.legal : null}
-          send=${(/** @type {any} */ m) => s.move(m)} disabled=${!myTurn} hint=${st.hint}
+          send=${send} disabled=${!myTurn} hint=${st.hintByCoach ? null : st.hint}
           why=${past ? 'a past move is shown' : 'not your turn'} />`}
         ${st.error && html`<p class="error" role="alert" data-testid="move-error">${st.error}</p>`}
         <div class="controls" role="group" aria-label="Game actions">

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { loadEngine } from '../offline/engine.js';
 import { offlineFiles } from '../offline/session.js';
 import { speak } from '../games/speech.js';
+import { GAMES_WITH_OUTCOMES, outcomesOf } from '../games/outcomes.js';
 import { readSetting } from './settings.js';
 
 /** @type {Promise<import('../offline/engine.js').Engine>|null} loaded once, on the first preview */
@@ -55,6 +56,33 @@ export function usePreview(snap, move) {
     return () => { live = false; };
   }, [sample, move]);
   return preview;
+}
+
+/**
+ * The engine's outcome of every legal move, for the guided game's warnings (outcomes.js), from
+ * the snapshot's sample: undefined while the engine works on it, null when there is none (no
+ * coach, not your turn, a game whose warnings read only the view, no engine, an old sample).
+ * @param {any} snap the seat's snapshot, or null when the coach needs nothing
+ * @returns {import('../games/coach-warnings.js').Outcomes|null|undefined}
+ */
+export function useCoachOutcomes(snap) {
+  const [found, setFound] = useState(/** @type {{sample: string, outcomes: any}|null} */ (null));
+  const sample = snap && GAMES_WITH_OUTCOMES.has(snap.type) && snap.legal ? snap.sample : null;
+  useEffect(() => {
+    if (!sample) return undefined;
+    let live = true;
+    const settle = (/** @type {any} */ outcomes) => { if (live) setFound({ sample, outcomes }); };
+    engine().then((e) => {
+      const a = outcomesOf(e, snap.type, sample, snap.you, snap.legal, freshSeed());
+      settle(a && JSON.stringify(a.view) === JSON.stringify(snap.view) ? a.outcomes : null);
+    }).catch((/** @type {any} */ err) => {
+      console.warn('no outcomes for the coach:', err.message);
+      settle(null);
+    });
+    return () => { live = false; };
+  }, [sample]);
+  if (!sample) return null;
+  return found && found.sample === sample ? found.outcomes : undefined;
 }
 
 /** @param {{type: string, preview: {move: string, determined: boolean, events: any[]}|null}} props */

@@ -8,9 +8,8 @@ import { boardFor } from '../games/index.js';
 import { GenericBoard } from '../games/generic.js';
 import { Chat, Controls, EventLog, MoveInput, SeatsBar } from './parts.js';
 import { ExplainLine, Explanations, RulesBody, explainedKey } from './rules.js';
-import { Coach, CoachWarning, coachOn, lessonsDone, noteLesson } from './coach.js';
-import { coachWarningFor } from '../games/index.js';
-import { MovePreview, usePreview } from './preview.js';
+import { Coach, CoachWarning, coachOn, lessonsDone, noteLesson, warningBefore } from './coach.js';
+import { MovePreview, useCoachOutcomes, usePreview } from './preview.js';
 import { readSetting, writeSetting } from './settings.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 import { outcomeWords } from '../outcome.js';
@@ -47,6 +46,8 @@ export function Table({ client, id, learn = false }) {
   // that loses the game, shown once for that move at that ply.
   const [coaching, setCoaching] = useState(() => learn && coachOn());
   const [warning, setWarning] = useState(/** @type {{words: string, move: any, ply: number}|null} */ (null));
+  const coachSnap = learn && coaching && g && g.snap.you !== null && g.snap.to_move === g.snap.you && !g.pending ? g.snap : null;
+  const outcomes = useCoachOutcomes(coachSnap);
   if (!g) return html`<p class="loading" role="status">Opening game ${id}…</p>`;
   const snap = g.snap;
   const Board = boardFor(snap.type);
@@ -54,11 +55,13 @@ export function Table({ client, id, learn = false }) {
   const past = at === null ? null : frameAt(g.history, at);
   const myTurn = live && snap.you !== null && snap.to_move === snap.you && !!snap.legal;
   const interactive = myTurn && !g.pending && !past;
+  /** @type {import('./coach.js').CoachGame} */
+  const coached = { type: snap.type, title: snap.title, legal: snap.legal, view: snap.view, you: snap.you, ply: snap.ply,
+    status: snap.status, hint: g.hint, hintBusy: g.hintBusy, askHint: () => client.hint(snap.game, true), outcomes };
   /** @param {import('../client.js').LegalMove|string} m */
   const send = (m) => {
     const entry = typeof m === 'string' ? (snap.legal || []).find((x) => x.text.toLowerCase() === m.trim().toLowerCase()) : m;
-    const warned = warning && warning.ply === snap.ply && entry && warning.move.text === entry.text;
-    const words = learn && coaching && entry && !warned ? coachWarningFor(snap.type)(entry, snap.view, snap.you) : null;
+    const words = learn && coaching ? warningBefore(coached, entry, warning) : null;
     if (words) {
       setWarning({ words, move: entry, ply: snap.ply });
       return;
@@ -96,7 +99,7 @@ export function Table({ client, id, learn = false }) {
         <${Explanations} game=${snap.type} />
       </section>
       <aside class="side">
-        ${learn && snap.you !== null && html`<${Coach} client=${client} g=${g} interactive=${interactive} done=${lessonsDone(id)} on=${coaching} setOn=${setCoaching} />`}
+        ${learn && snap.you !== null && html`<${Coach} c=${coached} interactive=${interactive} done=${lessonsDone(id)} on=${coaching} setOn=${setCoaching} again=${true} />`}
         <${CoachWarning} warning=${shownWarning} onGo=${() => shownWarning && send(shownWarning.move)} onBack=${() => setWarning(null)} />
         ${snap.you !== null && live && html`<${MoveInput} legal=${interactive ? snap.legal : null}
           send=${send} disabled=${!interactive} hint=${g.hintByCoach ? null : g.hint} onPoint=${setPreviewed} why=${past ? 'a past move is shown' : 'not your turn'} />`}
