@@ -122,6 +122,11 @@ int64_t rs_server_now_us(rs_server *srv);
 int64_t rs_server_now_ms(rs_server *srv);
 rs_conn *rs_server_conn(rs_server *srv, uint64_t id);
 rs_table *rs_server_table(rs_server *srv, int64_t id);
+/* The users (at most max, each once) with a connection here from the address `holder`
+ * (rs_addr_holder), for the limits per address; how many were written. */
+size_t rs_server_users_from(const rs_server *srv, const char *holder, int64_t *users, size_t max);
+/* The most users rs_server_users_from is asked for: more than --max-per-ip allows by default. */
+#define RS_USERS_FROM_MAX 256
 /* The AI spec the seat's next move is searched with (its level, or `hard` with a time budget
  * against a person: cfg.ai_hard_ms). */
 void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, char *out,
