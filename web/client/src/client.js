@@ -166,7 +166,9 @@ export class Client {
         this.reopen();
         break;
       case 'lobby':
-        this.set({ lobby: m });
+        // A page asked for with a cursor (a direct reply, with an id) is the lobby page's to
+        // show below the first; the first pages come pushed, without one.
+        if (m.id === undefined) this.set({ lobby: m });
         break;
       case 'snapshot':
         this.flushPaced(m.game);
