@@ -418,14 +418,17 @@ int rs_lobby_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 void rs_lobby_push(rs_server *srv)
 {
-    lobby lb;
-    lobby_build(&lb, srv);
+    lobby lb = {0};
+    bool built = false; /* built for the first watcher: none, no cost */
     const cursor first = {0};
     char *shared = NULL; /* the page of everyone who sits in none of its games */
     for (size_t i = 0; i < srv->conns.cap; i++) {
         rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (!c || !c->lobby)
             continue;
+        if (!built)
+            lobby_build(&lb, srv);
+        built = true;
         if (may_own(&lb, c->user)) {
             char *own = lobby_text(&lb, &first, &first, c->user, c->name);
             if (own)
@@ -439,5 +442,6 @@ void rs_lobby_push(rs_server *srv)
             rs_outbox_put_text(&srv->outbox, c->id, shared);
     }
     free(shared);
-    lobby_free(&lb);
+    if (built)
+        lobby_free(&lb);
 }
