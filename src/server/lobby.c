@@ -15,8 +15,10 @@
 #include "table_view.h"
 
 #define LOBBY_PAGE 50         /* games of each list in one lobby message */
+#define BAND_POINTS 100       /* rating points of one band of nearness to the viewer's rating */
+#define BANDS 9               /* the farthest band: 900 points off and more */
 #define CREATOR_KEY 48        /* "u<id>" or a seated name */
-#define CURSOR_TEXT 64        /* an open list's cursor: "ROUND.GUEST.ID" */
+#define CURSOR_TEXT 64        /* an open list's cursor: "ROUND.GUEST.BAND.ID" */
 #define GUEST_PREFIX "guest-" /* a guest's name; registered names may not start so */
 
 /* A game of the lobby: held here (table), or listed from another server's announcement
@@ -26,6 +28,9 @@ typedef struct entry {
     const rs_table *table;
     const rs_listed *listed;
     char creator[CREATOR_KEY];
+    const char *type;      /* the game's id ("castle-danger") */
+    double creator_rating; /* the creator's rating for it when created (else the default) */
+    int band;   /* open games: how far that rating is from the viewer's, in BAND_POINTS */
     int round;  /* open games: its place among its creator's open games, newest first */
     bool guest; /* no registered player sits in it */
     char *text; /* its public summary, printed when first needed */
@@ -42,12 +47,14 @@ typedef struct lobby {
     rs_idmap seated; /* users seated in a game held here */
     bool any_listed; /* games listed from other servers (matched by name) */
     int64_t now_us;
+    const rs_conn *ranked_for; /* the viewer whose ratings the open list's bands are for */
+    bool ranked;               /* the open list is ranked (for ranked_for; NULL: unrated) */
 } lobby;
 
 /* Where a page starts: after the cursor's key (none: the first page, the viewer's own first). */
 typedef struct cursor {
     bool given;
-    int round, guest;
+    int round, guest, band;
     int64_t id;
 } cursor;
 
@@ -67,6 +74,8 @@ static bool is_guest_name(const char *name)
 static void describe_table(entry *x, const rs_table *t)
 {
     snprintf(x->creator, sizeof x->creator, "u%" PRId64, t->row.creator);
+    x->type = t->game->id;
+    x->creator_rating = t->creator_rating > 0 ? t->creator_rating : RS_DEFAULT_RATING;
     x->guest = true;
     for (int s = 0; s < t->row.seats; s++)
         if (t->row.seat[s].kind == RS_SEAT_HUMAN && t->names[s][0] && !is_guest_name(t->names[s]))
@@ -77,6 +86,9 @@ static void describe_table(entry *x, const rs_table *t)
 static void describe_listed(entry *x, const cJSON *summary)
 {
     snprintf(x->creator, sizeof x->creator, "#%" PRId64, x->id);
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(summary, "type"));
+    x->type = type ? type : "";
+    x->creator_rating = RS_DEFAULT_RATING; /* another server's: not announced */
     x->guest = true;
     bool first = true;
     const cJSON *seat;
@@ -145,7 +157,8 @@ static int by_creator_newest(const void *a, const void *b)
 }
 
 /* The open games' order: every creator's newest game before anyone's second, games with a
- * registered player before guests' within a round, then the newest. Twelve guests with ten
+ * registered player before guests' within a round, then those whose creator's rating is
+ * nearest the viewer's (in bands of 100 points), then the newest. Twelve guests with ten
  * games each thus fill twelve places, not the page. */
 static int by_rank(const void *a, const void *b)
 {
@@ -154,7 +167,36 @@ static int by_rank(const void *a, const void *b)
         return x->round < y->round ? -1 : 1;
     if (x->guest != y->guest)
         return x->guest ? 1 : -1;
+    if (x->band != y->band)
+        return x->band < y->band ? -1 : 1;
     return x->id < y->id ? 1 : x->id > y->id ? -1 : 0;
+}
+
+/* The viewer's rating for a game (c NULL, or none read: the default). */
+static double viewer_rating(const rs_conn *c, const char *type)
+{
+    for (int i = 0; c && c->rated && i < rp_num_games && i < RS_RATED_GAMES; i++)
+        if (strcmp(rp_games[i]->id, type) == 0)
+            return c->ratings[i];
+    return RS_DEFAULT_RATING;
+}
+
+/* Rank the open list for viewer c (NULL: a viewer without ratings of their own). */
+static void rank_for(lobby *lb, const rs_conn *c)
+{
+    if (lb->ranked && lb->ranked_for == c)
+        return;
+    list *o = &lb->open;
+    for (size_t i = 0; i < o->n; i++) {
+        entry *x = &o->items[i];
+        const double off = x->creator_rating - viewer_rating(c, x->type);
+        const int band = (int)((off < 0 ? -off : off) / BAND_POINTS);
+        x->band = band < BANDS ? band : BANDS;
+    }
+    if (o->n)
+        qsort(o->items, o->n, sizeof *o->items, by_rank);
+    lb->ranked_for = c;
+    lb->ranked = true;
 }
 
 static int by_newest(const void *a, const void *b)
@@ -172,8 +214,6 @@ static void rank(lobby *lb)
         o->items[i].round = i > 0 && strcmp(o->items[i].creator, o->items[i - 1].creator) == 0
                                 ? o->items[i - 1].round + 1
                                 : 0;
-    if (o->n)
-        qsort(o->items, o->n, sizeof *o->items, by_rank);
     if (lb->live.n)
         qsort(lb->live.items, lb->live.n, sizeof *lb->live.items, by_newest);
 }
@@ -246,6 +286,8 @@ static bool after_cursor(const entry *x, const cursor *at, bool open)
         return x->round > at->round;
     if ((int)x->guest != at->guest)
         return (int)x->guest > at->guest;
+    if (x->band != at->band)
+        return x->band > at->band;
     return x->id < at->id;
 }
 
@@ -281,8 +323,8 @@ static void put_cursor(text *t, const entry *last, bool open)
 {
     char piece[CURSOR_TEXT + 4];
     if (open)
-        snprintf(piece, sizeof piece, "\"%d.%d.%" PRId64 "\"", last->round, (int)last->guest,
-                 last->id);
+        snprintf(piece, sizeof piece, "\"%d.%d.%d.%" PRId64 "\"", last->round, (int)last->guest,
+                 last->band, last->id);
     else
         snprintf(piece, sizeof piece, "\"%" PRId64 "\"", last->id);
     put(t, piece);
@@ -366,7 +408,7 @@ static bool take_number(const char **p, char stop, long long *out)
     return true;
 }
 
-/* A cursor `more` gave: "ROUND.GUEST.ID" for the open list, "ID" for the live one. */
+/* A cursor `more` gave: "ROUND.GUEST.BAND.ID" for the open list, "ID" for the live one. */
 static bool read_cursor(const cJSON *msg, const char *key, bool open, cursor *at, rs_err *e)
 {
     const char *word = NULL;
@@ -375,17 +417,34 @@ static bool read_cursor(const cJSON *msg, const char *key, bool open, cursor *at
         return false;
     if (!word)
         return true;
-    long long round = 0, guest = 0, id = 0;
+    long long round = 0, guest = 0, band = 0, id = 0;
     const char *p = word;
     const bool ok = open ? take_number(&p, '.', &round) && take_number(&p, '.', &guest) &&
-                               take_number(&p, '\0', &id)
+                               take_number(&p, '.', &band) && take_number(&p, '\0', &id)
                          : take_number(&p, '\0', &id);
-    if (!ok || round > INT32_MAX || guest > 1 || id < 1) {
+    if (!ok || round > INT32_MAX || guest > 1 || band > BANDS || id < 1) {
         rs_fail(e, "bad-message", "field '%s' must be a cursor the lobby gave in 'more'", key);
         return false;
     }
-    *at = (cursor){true, (int)round, (int)guest, (int64_t)id};
+    *at = (cursor){true, (int)round, (int)guest, (int)band, (int64_t)id};
     return true;
+}
+
+/* The viewer's ratings, read at each lobby request (a push uses them as last read): the open
+ * games nearest them come first in a round. */
+static int read_ratings(rs_server *srv, rs_conn *c, rs_err *e)
+{
+    c->rated = false;
+    for (int i = 0; i < rp_num_games && i < RS_RATED_GAMES; i++) {
+        rs_rating_row r;
+        const int rc = rs_store_rating_get(srv->store, c->user, rp_games[i]->id, &r);
+        if (rc != RS_STORE_OK && rc != RS_STORE_NOTFOUND)
+            return rs_fail(e, rs_store_unavailable(srv->store) ? "unavailable" : "server-error",
+                           "cannot read your ratings");
+        c->ratings[i] = rc == RS_STORE_OK ? r.rating : RS_DEFAULT_RATING;
+        c->rated |= c->ratings[i] != RS_DEFAULT_RATING;
+    }
+    return 0;
 }
 
 int rs_lobby_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
@@ -404,8 +463,11 @@ int rs_lobby_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         rs_reply(srv, c, m, msg);
         return 0;
     }
+    if (read_ratings(srv, c, e) < 0)
+        return -1;
     lobby lb;
     lobby_build(&lb, srv);
+    rank_for(&lb, c->rated ? c : NULL);
     char *s = lobby_text(&lb, &open_at, &live_at, c->user, c->name);
     lobby_free(&lb);
     cJSON *m = s ? cJSON_Parse(s) : NULL;
@@ -429,14 +491,15 @@ void rs_lobby_push(rs_server *srv)
         if (!built)
             lobby_build(&lb, srv);
         built = true;
-        if (may_own(&lb, c->user)) {
+        rank_for(&lb, c->rated ? c : NULL);
+        if (c->rated || may_own(&lb, c->user)) {
             char *own = lobby_text(&lb, &first, &first, c->user, c->name);
             if (own)
                 rs_outbox_put_text(&srv->outbox, c->id, own);
             free(own);
             continue;
         }
-        if (!shared)
+        if (!shared) /* ranked for a viewer without ratings, as this one is */
             shared = lobby_text(&lb, &first, &first, 0, "");
         if (shared)
             rs_outbox_put_text(&srv->outbox, c->id, shared);

@@ -15,7 +15,6 @@
 #include "log.h"
 #include "pool.h"
 
-#define DEFAULT_RATING 1500.0 /* the rating of a user with no rated game of that game yet */
 #define DAY_MS 86400000LL
 
 static cJSON *message(const char *type)
@@ -136,7 +135,7 @@ static int fill_seeker(rs_server *srv, const rs_conn *c, rs_seek_row *row, rs_er
     const int rc = rs_store_rating_get(srv->store, c->user, row->game, &rating);
     if (rc != RS_STORE_OK && rc != RS_STORE_NOTFOUND)
         return rs_fail(e, store_down(srv), "cannot read your rating");
-    row->rating = rc == RS_STORE_OK ? rating.rating : DEFAULT_RATING;
+    row->rating = rc == RS_STORE_OK ? rating.rating : RS_DEFAULT_RATING;
     if (rs_store_links_of(srv->store, c->user, row->linked, RS_SEEK_LINKS, &row->num_linked) !=
         RS_STORE_OK)
         return rs_fail(e, store_down(srv), "cannot read your accounts");

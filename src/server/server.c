@@ -153,6 +153,7 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
     memcpy(fresh->mutes, old->mutes, sizeof fresh->mutes);
     fresh->num_mutes = old->num_mutes;
     memcpy(fresh->creator_holder, old->creator_holder, sizeof fresh->creator_holder);
+    fresh->creator_rating = old->creator_rating;
     fresh->chat_switch = old->chat_switch;
     for (int s = 0; s < fresh->row.seats && s < old->row.seats; s++) {
         fresh->published_user[s] = old->published_user[s];

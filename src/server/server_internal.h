@@ -16,6 +16,8 @@
 struct cJSON;
 
 #define RS_MAX_WATCH_LIMIT 64
+#define RS_RATED_GAMES 16        /* games whose ratings a connection keeps for the lobby */
+#define RS_DEFAULT_RATING 1500.0 /* a rating before any rated game (Glicko-2's start) */
 
 typedef struct rs_conn {
     uint64_t id;
@@ -33,9 +35,13 @@ typedef struct rs_conn {
     int refused;              /* rate-limited messages in this rate window */
     int64_t refused_since_us; /* when that window began */
     bool lobby;               /* receives lobby updates */
-    bool mine;                /* receives its "my games" again when it changes (mine.c) */
-    uint64_t mine_sig;        /* the signature of the list it was last sent */
-    int refuses_challenges;   /* its user's setting as last read: 0 unknown, 1 no, 2 yes */
+    /* Its ratings per game (rp_games' order) as read at its last lobby request, and whether
+     * any differs from the default (lobby.c ranks the open games nearest them first). */
+    double ratings[RS_RATED_GAMES];
+    bool rated;
+    bool mine;              /* receives its "my games" again when it changes (mine.c) */
+    uint64_t mine_sig;      /* the signature of the list it was last sent */
+    int refuses_challenges; /* its user's setting as last read: 0 unknown, 1 no, 2 yes */
     int64_t watching[RS_MAX_WATCH_LIMIT];
     int num_watching;
     bool auth_pending;     /* a password job is running for it */

@@ -718,6 +718,11 @@ static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, 
         return rs_fail(e, "server-error", "out of memory");
     }
     snprintf(t->creator_holder, sizeof t->creator_holder, "%s", c->holder);
+    rs_rating_row rating;
+    t->creator_rating =
+        rs_store_rating_get(srv->store, c->user, t->game->id, &rating) == RS_STORE_OK
+            ? rating.rating
+            : RS_DEFAULT_RATING;
     rs_server_touch(srv, t, RS_GAME_OPEN);
     srv->lobby_dirty = true;
     reply_created(srv, c, t, msg);

@@ -72,6 +72,9 @@ typedef struct rs_table {
     /* The creator's address key (rs_addr_holder), for the limits on games against the
      * computer; not stored: "" once reloaded. */
     char creator_holder[64];
+    /* The creator's rating for this game when created, for the lobby's order; not stored: 0
+     * once reloaded (the default is used). */
+    double creator_rating;
     /* Chat (issue 49, finding 7): the game's switch as last read or set (RS_CHAT_UNREAD,
      * RS_CHAT_ON, RS_CHAT_OFF; stored as the chat's switch channel), and the authors each
      * player muted here (kept in memory by the server holding the game, not stored). */

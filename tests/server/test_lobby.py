@@ -1,7 +1,8 @@
 """Issue 49, finding 5: lobby flooding. 12 guests with 10 open games each pushed every real
 open game out of the lobby, which showed the 100 newest. Now the lobby shows a page of 50,
 the viewer's own games first, then every creator's newest game before anyone's second
-(registered players' before guests' within a round), paged with the cursor `more` gives; and
+(registered players' before guests' within a round, then the creators' ratings nearest the
+viewer's, in bands of 100 points), paged with the cursor `more` gives; and
 games waiting for players, seeks and challenges are limited per player and per address
 (--max-open-games, --max-open-games-per-ip, --max-seeks, --max-seeks-per-ip,
 --max-challenges, --max-challenges-per-ip). Each guest of the flood connects from its own
@@ -99,6 +100,51 @@ async def open_game_limits(checks, server):
         await c.close()
 
 
+async def rated_win(winner, loser):
+    """A rated Castle Danger game between two registered players that `loser` resigns once both
+    have moved (a game resigned before both sides moved may not count, issue 49)."""
+    game = (await winner.request(dict(open_game(), type="castle-danger", rated=True),
+                                 "created"))["game"]
+    await loser.request({"t": "join", "game": game}, "joined")
+    moved, ply = set(), 0
+    while len(moved) < 2 and ply < 200:
+        states = [await c.state_at(game, ply=ply) for c in (winner, loser)]
+        mover = next(c for c, st in zip((winner, loser), states) if st.get("legal"))
+        st = states[(winner, loser).index(mover)]
+        await mover.request({"t": "move", "game": game, "ply": st["ply"],
+                             "move": st["legal"][0]["text"]}, "ack")
+        moved.add(st["you"])
+        ply = st["ply"] + 1
+    await loser.request({"t": "resign", "game": game}, "done")
+
+
+async def rating_nearness(checks, server):
+    """Within a round and a class, the open games whose creator's rating is nearest the
+    viewer's come first (bands of 100 points): a winner (about 1662) sees the other winner's
+    game, then the new player's (1500), then the loser's (about 1338); a guest (1500) sees the
+    new player's first."""
+    w1, l1, w2, l2, fresh = [await registered(server, n, source=f"127.0.0.{70 + i}")
+                             for i, n in enumerate(("Winner1", "Loser1", "Winner2", "Loser2",
+                                                    "Fresh"))]
+    await rated_win(w1, l1)
+    await rated_win(w2, l2)
+    ids = {}
+    for who in (w1, fresh, l1):
+        ids[who.label] = (await who.request(dict(open_game(), type="castle-danger"),
+                                            "created"))["game"]
+    page = await w2.request({"t": "lobby"}, "lobby")
+    order = [g["game"] for g in page["open"]]
+    want = [ids["Winner1"], ids["Fresh"], ids["Loser1"]]
+    checks.eq([i for i in order if i in want], want,
+              "a rated viewer sees the nearest rating first (a winner, 1500, a loser)")
+    viewer = await guest(server, "unrated", source="127.0.0.79")
+    page = await viewer.request({"t": "lobby"}, "lobby")
+    checks.eq([g["game"] for g in page["open"]][0], ids["Fresh"],
+              "a viewer without ratings sees the 1500 player's game first")
+    for c in (w1, l1, w2, l2, fresh, viewer):
+        await c.close()
+
+
 def seek(type_):
     return {"t": "seek", "type": type_}
 
@@ -156,6 +202,7 @@ async def main():
     server = Server(args.ramparts, extra=["--rate", "100000"]).start()
     try:
         await flood(checks, server)
+        await rating_nearness(checks, server)
     finally:
         checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
     server = Server(args.ramparts, extra=[
