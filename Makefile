@@ -46,10 +46,10 @@ test: sanitize-build
 # the browser's two-person game of every game (make test plays two), the move list's review
 # page and offline list in every game (make test: two), the Python searches' ten
 # games, the cluster's rolling and PostgreSQL restarts, its fault rounds for three minutes
-# (make test: 3 rounds), 300 simulated power cuts (make test 8), and 20 kill -9s under
-# load (make test 10): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
+# (make test: 3 rounds), 300 simulated power cuts (make test 8), 20 kill -9s under
+# load (make test 10), and issue 49's flood benchmark for 60 s (make test 4): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again.
-SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|load_test_kill9_load)
+SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|load_test_kill9_load|load_test_flood)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*)|cli_(analyze|arena|commands|light|play|protocol|terminal))$$
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \

@@ -281,12 +281,42 @@ static void test_hostile_text_is_data(void **state)
     rs_store_begin(st);
     rs_store_user_add(st, "guest-q", true, 0, &user);
     const char *evil = "'); DROP TABLE chat; --";
-    assert_int_equal(rs_store_chat_add(st, 1, user, 5, evil), RS_STORE_OK);
-    cJSON *lines = rs_store_chat_json(st, 1, 10);
+    assert_int_equal(rs_store_chat_add(st, 1, RS_CHAT_PLAYERS, user, 5, evil), RS_STORE_OK);
+    cJSON *lines = rs_store_chat_json(st, 1, RS_CHAT_PLAYERS, 10);
     assert_int_equal(cJSON_GetArraySize(lines), 1);
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(lines, 0), "text")->valuestring,
                         evil);
     cJSON_Delete(lines);
+    rs_store_commit(st);
+    rs_store_close(st);
+}
+
+/* A game's chat channels are apart (issue 49, finding 7): the spectators' lines are not read
+ * with the players', nor the other way round, and the switch is a channel of its own. */
+static void test_chat_channels_apart(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t user;
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-c", true, 0, &user);
+    assert_int_equal(rs_store_chat_add(st, 4, RS_CHAT_PLAYERS, user, 1, "to players"), RS_STORE_OK);
+    assert_int_equal(rs_store_chat_add(st, 4, RS_CHAT_SPECTATORS, user, 2, "to spectators"),
+                     RS_STORE_OK);
+    assert_int_equal(rs_store_chat_add(st, 4, RS_CHAT_SWITCH, user, 3, "off"), RS_STORE_OK);
+    const struct {
+        rs_chat_channel channel;
+        const char *text;
+    } want[] = {{RS_CHAT_PLAYERS, "to players"},
+                {RS_CHAT_SPECTATORS, "to spectators"},
+                {RS_CHAT_SWITCH, "off"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        cJSON *lines = rs_store_chat_json(st, 4, want[i].channel, 10);
+        assert_int_equal(cJSON_GetArraySize(lines), 1);
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(lines, 0), "text")->valuestring,
+                            want[i].text);
+        cJSON_Delete(lines);
+    }
     rs_store_commit(st);
     rs_store_close(st);
 }
@@ -577,21 +607,25 @@ static void test_postgres_schema_versions(void **state)
     (void)state;
     rs_store *st = open_memory();
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "1");
-    postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until");
+    assert_postgres_value("SELECT version FROM schema_version", "2");
+    postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until;"
+                  " DROP INDEX chat_channel; ALTER TABLE chat DROP COLUMN channel");
     char err[256];
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "1");
+    assert_postgres_value("SELECT version FROM schema_version", "2");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'games' AND column_name = 'lease_until'",
                           "1");
-    postgres_exec("UPDATE schema_version SET version = 2");
+    assert_postgres_value("SELECT count(*) FROM information_schema.columns"
+                          " WHERE table_name = 'chat' AND column_name = 'channel'",
+                          "1");
+    postgres_exec("UPDATE schema_version SET version = 3");
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 2, newer than this server's (1)"));
-    assert_postgres_value("SELECT version FROM schema_version", "2");
-    postgres_exec("UPDATE schema_version SET version = 1");
+    assert_non_null(strstr(err, "schema is version 3, newer than this server's (2)"));
+    assert_postgres_value("SELECT version FROM schema_version", "3");
+    postgres_exec("UPDATE schema_version SET version = 2");
 }
 
 /* PostgreSQL: neither a server starting nor a reconnection runs DDL on a database already at
@@ -1012,19 +1046,20 @@ static void test_sqlite_schema_versions(void **state)
     rs_store_meta_set(st, "alive_ms", 7);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 1);
-    sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user;");
+    assert_int_equal(sqlite_user_version(path), 2);
+    sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user; DROP INDEX chat_channel;"
+                      " ALTER TABLE chat DROP COLUMN channel;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
     int64_t alive = 0;
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 1);
-    sqlite_exec(path, "PRAGMA user_version=2;");
+    assert_int_equal(sqlite_user_version(path), 2);
+    sqlite_exec(path, "PRAGMA user_version=3;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 2, newer than this server's (1)"));
-    assert_int_equal(sqlite_user_version(path), 2);
+    assert_non_null(strstr(err, "schema is version 3, newer than this server's (2)"));
+    assert_int_equal(sqlite_user_version(path), 3);
     const char *suffixes[] = {"", "-wal", "-shm"};
     for (int i = 0; i < 3; i++) {
         char file[300];
@@ -1146,6 +1181,7 @@ int main(void)
         cmocka_unit_test(test_games_moves_and_records),
         cmocka_unit_test(test_queued_writes),
         cmocka_unit_test(test_hostile_text_is_data),
+        cmocka_unit_test(test_chat_channels_apart),
         cmocka_unit_test(test_ratings_and_profile),
         cmocka_unit_test(test_failed_commit_rolls_back),
         cmocka_unit_test(test_seeks_and_links),

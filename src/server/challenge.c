@@ -13,7 +13,6 @@
 #include "log.h"
 #include "pools.h"
 
-#define MAX_SENT 5 /* pending challenges one account may have sent */
 #define LIVE_EXPIRY_MS (10 * 60 * 1000LL)
 #define CORRESPONDENCE_EXPIRY_MS (3 * 86400 * 1000LL)
 #define NO_DUE INT64_MAX /* rs_store_challenges_read: every pending challenge */
@@ -135,19 +134,42 @@ static int read_target(rs_server *srv, const rs_conn *c, const cJSON *msg, rs_ch
     return 0;
 }
 
-/* The sender's pending challenges: a sixth is refused. */
-static int check_sent(rs_server *srv, const rs_conn *c, rs_err *e)
+/* The challenges `user` sent that still wait, into *sent. */
+static int sent_by(rs_server *srv, int64_t user, size_t *sent, rs_err *e)
 {
     rs_challenge_row *rows = NULL;
-    size_t n = 0, sent = 0;
-    if (rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) != RS_STORE_OK)
-        return store_down(srv, e, "cannot read your challenges");
+    size_t n = 0;
+    *sent = 0;
+    if (rs_store_challenges_read(srv->store, user, NO_DUE, &rows, &n) != RS_STORE_OK)
+        return store_down(srv, e, "cannot read the challenges");
     for (size_t i = 0; i < n; i++)
-        sent += rows[i].from == c->user;
+        *sent += rows[i].from == user;
     free(rows);
-    if (sent >= MAX_SENT)
-        return rs_fail(e, "too-many", "you have %d challenges waiting already: cancel one first",
-                       MAX_SENT);
+    return 0;
+}
+
+/* The sender's pending challenges, and those of every user connected here from the same
+ * address (issue 49, finding 5): one past --max-challenges or --max-challenges-per-ip is
+ * refused. */
+static int check_sent(rs_server *srv, const rs_conn *c, rs_err *e)
+{
+    size_t sent = 0;
+    if (sent_by(srv, c->user, &sent, e) < 0)
+        return -1;
+    if (sent >= (size_t)srv->cfg.max_challenges)
+        return rs_fail(e, "too-many", "you have %zu challenges waiting already: cancel one first",
+                       sent);
+    int64_t users[RS_USERS_FROM_MAX];
+    const size_t n_users = rs_server_users_from(srv, c->holder, users, RS_USERS_FROM_MAX);
+    size_t from_address = 0;
+    for (size_t i = 0; i < n_users; i++) {
+        if (sent_by(srv, users[i], &sent, e) < 0)
+            return -1;
+        from_address += sent;
+    }
+    if (from_address >= (size_t)srv->cfg.max_challenges_per_ip)
+        return rs_fail(e, "too-many", "%zu challenges sent from your address are waiting already",
+                       from_address);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "grow.h"
 #include "log.h"
 #include "table_view.h"
@@ -415,6 +416,17 @@ rs_table *rs_cluster_table(rs_server *srv, int64_t id)
     return fetch(srv, id, true);
 }
 
+rs_table *rs_cluster_table_named(rs_server *srv, const cJSON *msg, rs_err *e)
+{
+    int64_t id;
+    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
+        return NULL;
+    rs_table *t = rs_cluster_table(srv, id);
+    if (!t)
+        rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
+    return t;
+}
+
 /* Lock the row (without waiting) and catch up; NULL with e set when it cannot. */
 static rs_table *lock_row(rs_server *srv, rs_table *t, rs_game_lock *lock, rs_err *e)
 {
@@ -810,8 +822,10 @@ static void on_line(rs_server *srv, const rs_cluster_hooks *hooks, const char *l
         if (strcmp(node, srv->node) != 0)
             game_changed(srv, id, v, p);
     } else if (line[0] == 'c' && take_word(&p, node) && *p) {
-        if (strcmp(node, srv->node) != 0)
-            chat_said(srv, id, p);
+        rs_table *t = rs_server_table(srv, id);
+        rs_ctx ctx = rs_server_ctx(srv);
+        if (t && strcmp(node, srv->node) != 0)
+            rs_table_chat_said(&ctx, t, p);
     } else if (line[0] == 'p' && take_word(&p, node)) {
         rs_table *t = rs_server_table(srv, id);
         if (t && strcmp(node, srv->node) != 0)

@@ -48,6 +48,9 @@ bool rs_cluster_leased_elsewhere(rs_server *srv, const rs_table *t);
 /* The game `id`: held here, or (on a cluster) held by another server and read from the store;
  * NULL when there is no such game. */
 rs_table *rs_cluster_table(rs_server *srv, int64_t id);
+/* The game a client's message names in "game", as rs_cluster_table finds it; NULL with e set
+ * (bad-message, or not-found) when there is none. */
+rs_table *rs_cluster_table_named(rs_server *srv, const struct cJSON *msg, rs_err *e);
 
 /* An AI search's result that found the game's row held by another server: kept to be
  * applied a moment later (rs_cluster_take_ai), not thrown away. */

@@ -16,6 +16,12 @@
  *   3  session.c   (session.h)  the commands: identity, the lobby, watching, play
  *      mine.c      (mine.h)     "My games": the list, pushed at the loop's flush (above
  *                               pools.c and challenge.c, whose lists it shows)
+ *      chat.c      (chat.h)     a game's chat: the players' and spectators' channels,
+ *                               mutes, the switch (under session.c; calls cluster.c and
+ *                               below)
+ *      lobby.c     (lobby.h)    the lobby: pages of open and live games, ranked for each
+ *                               viewer, answered and pushed at the loop's flush (calls
+ *                               only the layers below)
  *      challenge.c (challenge.h) challenges to a named player and the setting that refuses
  *                               them (under session.c, mine.c and loop.c's sweep; above
  *                               pools.c, whose started game and message to a user on every

@@ -15,6 +15,7 @@
 #include "fields.h"
 #include "forwarded.h"
 #include "grow.h"
+#include "lobby.h"
 #include "log.h"
 #include "mine.h"
 #include "pools.h"
@@ -681,7 +682,7 @@ int rs_server_flush(rs_server *srv)
             schedule_ai(srv, t);
     }
     if (srv->lobby_dirty && rs_server_now_us(srv) >= srv->next_lobby_push_us) {
-        rs_session_send_lobby(srv, NULL, NULL);
+        rs_lobby_push(srv);
         srv->lobby_dirty = false;
         srv->next_lobby_push_us = rs_server_now_us(srv) + LOBBY_PUSH_EVERY_US;
     }

@@ -15,8 +15,6 @@
 #include "log.h"
 #include "pool.h"
 
-#define MAX_SEEKS 3           /* a user's seeks at once */
-#define DEFAULT_RATING 1500.0 /* the rating of a user with no rated game of that game yet */
 #define DAY_MS 86400000LL
 
 static cJSON *message(const char *type)
@@ -85,7 +83,26 @@ static int read_pool(const cJSON *msg, rs_seek_row *row, rs_err *e)
     return 0;
 }
 
-/* The seeker's other seeks: one in the same pool is refused, so is a fourth. */
+/* The seeks of the users connected here from c's address (issue 49, finding 5: guests from
+ * one address each seeking their most), c's own included. */
+static int seeks_from_address(rs_server *srv, const rs_conn *c, size_t *count, rs_err *e)
+{
+    int64_t users[RS_USERS_FROM_MAX];
+    const size_t n_users = rs_server_users_from(srv, c->holder, users, RS_USERS_FROM_MAX);
+    *count = 0;
+    for (size_t i = 0; i < n_users; i++) {
+        rs_seek_row *rows = NULL;
+        size_t n = 0;
+        if (rs_store_seeks_read(srv->store, srv->node, users[i], &rows, &n) != RS_STORE_OK)
+            return rs_fail(e, store_down(srv), "cannot read the seeks");
+        free(rows);
+        *count += n;
+    }
+    return 0;
+}
+
+/* The seeker's other seeks: one in the same pool is refused, so is one past the limits of a
+ * user (--max-seeks) and of an address (--max-seeks-per-ip). */
 static int check_limits(rs_server *srv, const rs_conn *c, const rs_seek_row *row, rs_err *e)
 {
     rs_seek_row *mine = NULL;
@@ -100,8 +117,14 @@ static int check_limits(rs_server *srv, const rs_conn *c, const rs_seek_row *row
     if (same)
         return rs_fail(e, "already-seeking", "you already seek a game in this pool (seek %lld)",
                        (long long)same);
-    if (n >= MAX_SEEKS)
-        return rs_fail(e, "too-many", "you seek %d games already: unseek one first", MAX_SEEKS);
+    if (n >= (size_t)srv->cfg.max_seeks)
+        return rs_fail(e, "too-many", "you seek %zu games already: unseek one first", n);
+    size_t from_address = 0;
+    if (seeks_from_address(srv, c, &from_address, e) < 0)
+        return -1;
+    if (from_address >= (size_t)srv->cfg.max_seeks_per_ip)
+        return rs_fail(e, "too-many", "%zu games are sought from your address already",
+                       from_address);
     return 0;
 }
 
@@ -112,7 +135,7 @@ static int fill_seeker(rs_server *srv, const rs_conn *c, rs_seek_row *row, rs_er
     const int rc = rs_store_rating_get(srv->store, c->user, row->game, &rating);
     if (rc != RS_STORE_OK && rc != RS_STORE_NOTFOUND)
         return rs_fail(e, store_down(srv), "cannot read your rating");
-    row->rating = rc == RS_STORE_OK ? rating.rating : DEFAULT_RATING;
+    row->rating = rc == RS_STORE_OK ? rating.rating : RS_DEFAULT_RATING;
     if (rs_store_links_of(srv->store, c->user, row->linked, RS_SEEK_LINKS, &row->num_linked) !=
         RS_STORE_OK)
         return rs_fail(e, store_down(srv), "cannot read your accounts");

@@ -29,6 +29,11 @@ void rs_server_config_default(rs_server_config *cfg)
     cfg->max_open_games = 10;
     cfg->max_ai_games = 10;
     cfg->max_ai_games_per_ip = 50;
+    cfg->max_open_games_per_ip = 20;
+    cfg->max_seeks = 3;
+    cfg->max_seeks_per_ip = 12;
+    cfg->max_challenges = 5;
+    cfg->max_challenges_per_ip = 20;
     cfg->lease_ms = 3000;
     cfg->expire_ms = 1800000;
 }
@@ -59,6 +64,22 @@ int64_t rs_server_now_ms(rs_server *srv)
 rs_conn *rs_server_conn(rs_server *srv, uint64_t id)
 {
     return rs_idmap_get(&srv->conns, id);
+}
+
+size_t rs_server_users_from(const rs_server *srv, const char *holder, int64_t *users, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < srv->conns.cap; i++) {
+        const rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
+        if (!c || !c->user || strcmp(c->holder, holder) != 0)
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = users[k] == c->user;
+        if (!seen && n < max)
+            users[n++] = c->user;
+    }
+    return n;
 }
 
 rs_table *rs_server_table(rs_server *srv, int64_t id)
@@ -128,6 +149,12 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
     /* Who is connected is not stored in the game: the seats keep it while their users do. */
     fresh->remote_seats = 0;
     fresh->kept_since_us = old->kept_since_us;
+    /* Nor are the mutes and the creator's address; the chat switch is, but as a chat line. */
+    memcpy(fresh->mutes, old->mutes, sizeof fresh->mutes);
+    fresh->num_mutes = old->num_mutes;
+    memcpy(fresh->creator_holder, old->creator_holder, sizeof fresh->creator_holder);
+    fresh->creator_rating = old->creator_rating;
+    fresh->chat_switch = old->chat_switch;
     for (int s = 0; s < fresh->row.seats && s < old->row.seats; s++) {
         fresh->published_user[s] = old->published_user[s];
         if (fresh->row.seat[s].user_id != old->row.seat[s].user_id)

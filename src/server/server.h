@@ -55,10 +55,15 @@ typedef struct rs_server_config {
     /* Unfinished games against the computer one user, and everyone from one address (its /64
      * for IPv6), may have created. */
     int max_ai_games, max_ai_games_per_ip;
+    /* The lobby's limits (issue 49, finding 5): games waiting for players one user (above:
+     * max_open_games) and one address may have created, seeks and challenges sent waiting of
+     * one user and of the users connected from one address (docs/server.md). */
+    int max_open_games_per_ip, max_seeks, max_seeks_per_ip, max_challenges, max_challenges_per_ip;
 } rs_server_config;
 
 /* Defaults: 60 s grace, 90-day tokens, 100 messages per 20 s, 32 watched games, 10 open
- * games per user, one AI thread, games nobody comes back to ended after 30 min. */
+ * games per user and 20 per address, 3 seeks per user and 12 per address, 5 challenges per
+ * user and 20 per address, one AI thread, games nobody comes back to ended after 30 min. */
 void rs_server_config_default(rs_server_config *cfg);
 
 /* ---- operations ---- */

@@ -16,6 +16,8 @@
 struct cJSON;
 
 #define RS_MAX_WATCH_LIMIT 64
+#define RS_RATED_GAMES 16        /* games whose ratings a connection keeps for the lobby */
+#define RS_DEFAULT_RATING 1500.0 /* a rating before any rated game (Glicko-2's start) */
 
 typedef struct rs_conn {
     uint64_t id;
@@ -33,9 +35,13 @@ typedef struct rs_conn {
     int refused;              /* rate-limited messages in this rate window */
     int64_t refused_since_us; /* when that window began */
     bool lobby;               /* receives lobby updates */
-    bool mine;                /* receives its "my games" again when it changes (mine.c) */
-    uint64_t mine_sig;        /* the signature of the list it was last sent */
-    int refuses_challenges;   /* its user's setting as last read: 0 unknown, 1 no, 2 yes */
+    /* Its ratings per game (rp_games' order) as read at its last lobby request, and whether
+     * any differs from the default (lobby.c ranks the open games nearest them first). */
+    double ratings[RS_RATED_GAMES];
+    bool rated;
+    bool mine;              /* receives its "my games" again when it changes (mine.c) */
+    uint64_t mine_sig;      /* the signature of the list it was last sent */
+    int refuses_challenges; /* its user's setting as last read: 0 unknown, 1 no, 2 yes */
     int64_t watching[RS_MAX_WATCH_LIMIT];
     int num_watching;
     bool auth_pending;     /* a password job is running for it */
@@ -122,6 +128,11 @@ int64_t rs_server_now_us(rs_server *srv);
 int64_t rs_server_now_ms(rs_server *srv);
 rs_conn *rs_server_conn(rs_server *srv, uint64_t id);
 rs_table *rs_server_table(rs_server *srv, int64_t id);
+/* The users (at most max, each once) with a connection here from the address `holder`
+ * (rs_addr_holder), for the limits per address; how many were written. */
+size_t rs_server_users_from(const rs_server *srv, const char *holder, int64_t *users, size_t max);
+/* The most users rs_server_users_from is asked for: more than --max-per-ip allows by default. */
+#define RS_USERS_FROM_MAX 256
 /* The AI spec the seat's next move is searched with (its level, or `hard` with a time budget
  * against a person: cfg.ai_hard_ms). */
 void rs_server_ai_seat_spec(const rs_server *srv, const rs_table *t, int seat, char *out,

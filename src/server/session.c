@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "challenge.h"
+#include "chat.h"
 #include "cluster.h"
 #include "fields.h"
+#include "lobby.h"
 #include "log.h"
 #include "mine.h"
 #include "pools.h"
@@ -18,9 +20,6 @@
 #include "session.h"
 #include "table_view.h"
 
-#define CHAT_MAX 300    /* bytes in one chat line */
-#define CHAT_HISTORY 50 /* lines sent with a snapshot */
-#define LOBBY_MAX 100   /* games of each kind in a lobby message */
 #define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
 const char *const rs_ai_levels[] = {"random", "greedy", "beginner", "easy", "medium", "hard", NULL};
@@ -58,19 +57,6 @@ static void done(rs_server *srv, rs_conn *c, const cJSON *msg, const char *type,
     if (t)
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
     rs_reply(srv, c, m, msg);
-}
-
-/* The game named by "game": a table in memory (every unfinished game is; on a cluster, read
- * from the store when another server holds it), else not-found. */
-static rs_table *field_table(rs_server *srv, const cJSON *msg, rs_err *e)
-{
-    int64_t id;
-    if (!rs_field_int(msg, "game", true, 1, INT64_MAX / 2, &id, e))
-        return NULL;
-    rs_table *t = rs_cluster_table(srv, id);
-    if (!t)
-        rs_fail(e, "not-found", "no game %lld is open or being played", (long long)id);
-    return t;
 }
 
 static void wipe_field(const cJSON *msg, const char *key)
@@ -556,109 +542,6 @@ static int h_logout(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return 0;
 }
 
-/* ---- the lobby ---- */
-
-/* A game of the lobby: held here (table), or listed from another server's announcement
- * (summary; on a cluster only). */
-typedef struct lobby_item {
-    int64_t id;
-    const rs_table *table;
-    const rs_listed *listed;
-} lobby_item;
-
-static int by_id_desc(const void *a, const void *b)
-{
-    const lobby_item *x = a, *y = b;
-    return x->id < y->id ? 1 : x->id > y->id ? -1 : 0;
-}
-
-static bool has_open_seat(const rs_table *t)
-{
-    for (int s = 0; s < t->row.seats; s++)
-        if (t->row.seat[s].kind == RS_SEAT_OPEN)
-            return true;
-    return false;
-}
-
-/* The lobby's games, newest first: those held here and, on a cluster, those listed from
- * the other servers' announcements (cluster.c) that are not. */
-static lobby_item *lobby_items(rs_server *srv, size_t *n)
-{
-    *n = 0;
-    lobby_item *list = malloc((srv->tables.count + srv->listed.count + 1) * sizeof *list);
-    for (size_t i = 0; list && i < srv->tables.cap; i++)
-        if (srv->tables.slots[i].key)
-            list[(*n)++] =
-                (lobby_item){(int64_t)srv->tables.slots[i].key, srv->tables.slots[i].value, NULL};
-    for (size_t i = 0; list && i < srv->listed.cap; i++) {
-        const int64_t id = (int64_t)srv->listed.slots[i].key;
-        if (id && !rs_server_table(srv, id))
-            list[(*n)++] = (lobby_item){id, NULL, srv->listed.slots[i].value};
-    }
-    if (list)
-        qsort(list, *n, sizeof *list, by_id_desc);
-    return list;
-}
-
-static cJSON *lobby_json(rs_server *srv)
-{
-    size_t n = 0;
-    lobby_item *list = lobby_items(srv, &n);
-    cJSON *m = message("lobby");
-    cJSON *open = cJSON_AddArrayToObject(m, "open");
-    cJSON *live = cJSON_AddArrayToObject(m, "live");
-    int n_open = 0, n_live = 0;
-    int64_t now = rs_server_now_us(srv);
-    for (size_t i = 0; i < n; i++) {
-        const rs_table *t = list[i].table;
-        const rs_listed *l = list[i].listed;
-        if (l) {
-            cJSON *to = l->open ? open : live;
-            if ((l->open ? n_open++ : n_live++) < LOBBY_MAX)
-                cJSON_AddItemToArray(to, cJSON_Duplicate(l->summary, true));
-        } else if (t->row.status == RS_GAME_OPEN && has_open_seat(t) && n_open++ < LOBBY_MAX) {
-            cJSON_AddItemToArray(open, rs_table_summary(t, now));
-        } else if (t->row.status == RS_GAME_LIVE && n_live++ < LOBBY_MAX) {
-            cJSON_AddItemToArray(live, rs_table_summary(t, now));
-        }
-    }
-    cJSON_AddNumberToObject(m, "connections", (double)srv->conns.count);
-    free(list);
-    return m;
-}
-
-void rs_session_send_lobby(rs_server *srv, rs_conn *only, const cJSON *request)
-{
-    cJSON *m = lobby_json(srv);
-    if (only) {
-        rs_reply(srv, only, m, request);
-        return;
-    }
-    char *text = cJSON_PrintUnformatted(m); /* printed once for every watcher */
-    cJSON_Delete(m);
-    if (!text)
-        return;
-    for (size_t i = 0; i < srv->conns.cap; i++) {
-        rs_conn *c = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
-        if (c && c->lobby)
-            rs_outbox_put_text(&srv->outbox, c->id, text);
-    }
-    free(text);
-}
-
-static int h_lobby(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
-{
-    bool watch = true;
-    if (!rs_field_bool(msg, "watch", &watch, e))
-        return -1;
-    c->lobby = watch;
-    if (watch)
-        rs_session_send_lobby(srv, c, msg);
-    else
-        done(srv, c, msg, "lobby", NULL);
-    return 0;
-}
-
 static bool watches(const rs_conn *c, const rs_table *t)
 {
     for (int i = 0; i < c->num_watching; i++)
@@ -688,8 +571,7 @@ static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const c
         c->watching[c->num_watching++] = t->row.id;
     rs_ctx ctx = rs_server_ctx(srv);
     const cJSON *id = request ? cJSON_GetObjectItemCaseSensitive(request, "id") : NULL;
-    if (rs_table_watch(&ctx, t, c->id, c->user, since,
-                       rs_store_chat_json(srv->store, t->row.id, CHAT_HISTORY), id, e) < 0)
+    if (rs_table_watch(&ctx, t, c->id, c->user, since, rs_chat_history(srv, t, c->user), id, e) < 0)
         return -1;
     if (srv->shared) /* its seat's presence is stored at the commit (cluster.c) */
         rs_server_touch(srv, t, t->row.status);
@@ -757,14 +639,25 @@ static int parse_clock(const cJSON *clock, rs_table_settings *s, rs_err *e)
     return rs_field_clock(clock, s, e);
 }
 
-static int open_games_of(rs_server *srv, int64_t user)
+/* Games waiting for players one user, and everyone from one address, may have created
+ * (issue 49, finding 5: twelve guests with ten each filled the lobby). Counted by this server
+ * alone, as the games against the computer are. */
+static int check_open_games(rs_server *srv, const rs_conn *c, rs_err *e)
 {
-    int n = 0;
+    int by_user = 0, by_address = 0;
     for (size_t i = 0; i < srv->tables.cap; i++) {
         const rs_table *t = srv->tables.slots[i].key ? srv->tables.slots[i].value : NULL;
-        n += t && t->row.status == RS_GAME_OPEN && t->row.creator == user;
+        if (!t || t->row.status != RS_GAME_OPEN)
+            continue;
+        by_user += t->row.creator == c->user;
+        by_address += strcmp(t->creator_holder, c->holder) == 0;
     }
-    return n;
+    if (by_user >= srv->cfg.max_open_games)
+        return rs_fail(e, "too-many", "you have %d games waiting for players already", by_user);
+    if (by_address >= srv->cfg.max_open_games_per_ip)
+        return rs_fail(e, "too-many", "%d games waiting for players were made from your address",
+                       by_address);
+    return 0;
 }
 
 static bool has_ai_seat(const rs_seat_row *seats, int n)
@@ -825,6 +718,11 @@ static int create_table(rs_server *srv, rs_conn *c, const rs_table_settings *s, 
         return rs_fail(e, "server-error", "out of memory");
     }
     snprintf(t->creator_holder, sizeof t->creator_holder, "%s", c->holder);
+    rs_rating_row rating;
+    t->creator_rating =
+        rs_store_rating_get(srv->store, c->user, t->game->id, &rating) == RS_STORE_OK
+            ? rating.rating
+            : RS_DEFAULT_RATING;
     rs_server_touch(srv, t, RS_GAME_OPEN);
     srv->lobby_dirty = true;
     reply_created(srv, c, t, msg);
@@ -861,9 +759,8 @@ static int h_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rp_error err = {{0}};
     if (s.game->init(&trial, &s.config, &err) < 0) /* refuse options the game refuses */
         return rs_fail(e, "bad-option", "%s", err.msg);
-    if (open_games_of(srv, c->user) >= srv->cfg.max_open_games)
-        return rs_fail(e, "too-many", "you have %d games waiting for players already",
-                       srv->cfg.max_open_games);
+    if (check_open_games(srv, c, e) < 0)
+        return -1;
     if (has_ai_seat(s.seats, s.config.players) && check_ai_games(srv, c, e) < 0)
         return -1;
     s.creator = c->user;
@@ -874,7 +771,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     int64_t seat = -1;
     const char *invite = NULL;
-    rs_table *t = field_table(srv, msg, e);
+    rs_table *t = rs_cluster_table_named(srv, msg, e);
     if (!t || !rs_field_int(msg, "seat", false, INT32_MIN, INT32_MAX, &seat, e) ||
         !rs_field_string(msg, "invite", false, 64, &invite, e))
         return -1;
@@ -906,7 +803,7 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = field_table(srv, msg, e);
+    rs_table *t = rs_cluster_table_named(srv, msg, e);
     if (!t || rs_store_begin(srv->store) != RS_STORE_OK)
         return t ? rs_fail(e, store_down_code(srv), "the store is unavailable") : -1;
     if (!(t = rs_cluster_lock(srv, t, e)))
@@ -924,7 +821,7 @@ static int h_leave(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 
 static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = field_table(srv, msg, e);
+    rs_table *t = rs_cluster_table_named(srv, msg, e);
     if (!t)
         return -1;
     int seat = rs_table_seat_of(t, c->user);
@@ -1101,7 +998,7 @@ static int h_close(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * game's row locked. */
 static rs_table *seated(rs_server *srv, rs_conn *c, const cJSON *msg, int *seat, rs_err *e)
 {
-    rs_table *t = field_table(srv, msg, e);
+    rs_table *t = rs_cluster_table_named(srv, msg, e);
     if (!t)
         return NULL;
     if (rs_table_seat_of(t, c->user) >= 0 && rs_store_begin(srv->store) == RS_STORE_OK &&
@@ -1151,7 +1048,7 @@ static int h_move(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * act) and is answered to this connection only, as `hint`, if the game is still at that ply. */
 static int h_hint(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
-    rs_table *t = field_table(srv, msg, e);
+    rs_table *t = rs_cluster_table_named(srv, msg, e);
     if (!t)
         return -1;
     int seat = rs_table_seat_of(t, c->user);
@@ -1451,48 +1348,6 @@ static int h_claim(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     return 0;
 }
 
-static int h_chat(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
-{
-    const char *text;
-    rs_table *t = field_table(srv, msg, e);
-    if (!t || !rs_field_string(msg, "text", true, RS_MAX_MESSAGE, &text, e))
-        return -1;
-    char line[CHAT_MAX + 1];
-    if (!*text || strlen(text) > CHAT_MAX || !rs_plain_text(text) ||
-        snprintf(line, sizeof line, "%s", text) < 0 || !rs_strip_invisible(line))
-        return rs_fail(e, "bad-text",
-                       "a chat line is 1 to %d bytes of text without control "
-                       "characters",
-                       CHAT_MAX);
-    text = line; /* bidi and zero-width controls left out: they hide or reorder what is said */
-    bool watching = false;
-    for (int i = 0; i < c->num_watching; i++)
-        watching |= c->watching[i] == t->row.id;
-    if (!watching && rs_table_seat_of(t, c->user) < 0)
-        return rs_fail(e, "not-watching", "open game %lld before chatting in it",
-                       (long long)t->row.id);
-    int64_t now = rs_server_now_ms(srv);
-    if (rs_store_begin(srv->store) != RS_STORE_OK ||
-        rs_store_chat_add(srv->store, t->row.id, c->user, now, text) != RS_STORE_OK)
-        return rs_fail(e, "server-error", "cannot store the line");
-    cJSON *m = message("chat");
-    cJSON_AddNumberToObject(m, "game", (double)t->row.id);
-    cJSON_AddStringToObject(m, "from", c->name);
-    cJSON_AddNumberToObject(m, "at", (double)now);
-    cJSON_AddStringToObject(m, "text", text);
-    rs_ctx ctx = rs_server_ctx(srv);
-    rs_table_broadcast(&ctx, t, m);
-    if (srv->shared) {
-        char *said = cJSON_PrintUnformatted(m);
-        if (said)
-            rs_cluster_note_chat(srv, t->row.id, said);
-        free(said);
-    }
-    cJSON_Delete(m);
-    done(srv, c, msg, "chat", t);
-    return 0;
-}
-
 const rs_command rs_commands[] = {
     {"ping", h_ping, false, 0, NULL},
     {"hello", h_hello, false, 1, NULL},
@@ -1500,7 +1355,7 @@ const rs_command rs_commands[] = {
     {"login", h_login, false, 3, NULL},
     {"logout", h_logout, true, 1, NULL},
     {"password", h_password, true, 3, NULL},
-    {"lobby", h_lobby, true, 1, NULL},
+    {"lobby", rs_lobby_handle, true, 1, NULL},
     {"create", h_create, true, 5, NULL},
     {"join", h_join, true, 2, NULL},
     {"leave", h_leave, true, 1, NULL},
@@ -1513,7 +1368,9 @@ const rs_command rs_commands[] = {
     {"draw", h_draw, true, 1, NULL},
     {"takeback", h_takeback, true, 1, NULL},
     {"claim", h_claim, true, 1, NULL},
-    {"chat", h_chat, true, 1, NULL},
+    {"chat", rs_chat_handle, true, 1, NULL},
+    {"mute", rs_chat_mute_handle, true, 1, NULL},
+    {"chat-switch", rs_chat_switch_handle, true, 1, NULL},
     {"hint", h_hint, true, 3, NULL},
     {"review", h_review, true, 3, NULL},
     {"seek", rs_pools_seek, true, 2, NULL},

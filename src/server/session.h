@@ -37,7 +37,5 @@ int rs_session_revoke_user(rs_server *srv, int64_t user, const uint8_t *keep,
  * the store is told), the seats they do not watch count as gone from now (the grace period
  * before a claim starts again). */
 void rs_session_user_left(rs_server *srv, int64_t user);
-/* The lobby to one connection (answering request), or to every subscriber when c is NULL. */
-void rs_session_send_lobby(rs_server *srv, rs_conn *c, const struct cJSON *request);
 
 #endif

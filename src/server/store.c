@@ -256,9 +256,10 @@ int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch)
 
 /* ---- chat, ratings, meta ---- */
 
-int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text)
+int rs_store_chat_add(rs_store *st, int64_t game, rs_chat_channel channel, int64_t user,
+                      int64_t at_ms, const char *text)
 {
-    return st->ops->chat_add(st, game, user, at_ms, text);
+    return st->ops->chat_add(st, game, (int)channel, user, at_ms, text);
 }
 
 int rs_store_rating_get(rs_store *st, int64_t user, const char *game, rs_rating_row *out)

@@ -116,7 +116,8 @@ int rs_store_review_get(rs_store *st, int64_t game, int seat, char **review);
 int rs_store_rematch_find(rs_store *st, int64_t game, int64_t *rematch);
 
 /* ---- chat ---- */
-int rs_store_chat_add(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);
+int rs_store_chat_add(rs_store *st, int64_t game, rs_chat_channel channel, int64_t user,
+                      int64_t at_ms, const char *text);
 
 /* ---- ratings ---- */
 /* NOTFOUND (and *out zeroed) for a user with no rated game of `game` yet. */

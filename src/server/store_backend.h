@@ -158,7 +158,8 @@ typedef struct rs_store_ops {
     int (*review_get)(rs_store *st, int64_t game, int seat, char **review);
     int (*rematch_find)(rs_store *st, int64_t game, int64_t *rematch);
 
-    int (*chat_add)(rs_store *st, int64_t game, int64_t user, int64_t at_ms, const char *text);
+    int (*chat_add)(rs_store *st, int64_t game, int channel, int64_t user, int64_t at_ms,
+                    const char *text);
 
     int (*rating_get)(rs_store *st, int64_t user, const char *game, rs_rating_row *out);
     int (*rating_put)(rs_store *st, int64_t user, const char *game, const rs_rating_row *r,
@@ -170,8 +171,8 @@ typedef struct rs_store_ops {
 
     /* The rows of the read models, each handed to row(ctx, ...) in order; a failure ends
      * them (the read models show what could be read). */
-    /* The last `limit` lines of a game's chat, oldest first. */
-    void (*chat_rows)(rs_store *st, int64_t game, int limit,
+    /* The last `limit` lines of one channel (rs_chat_channel) of a game's chat, oldest first. */
+    void (*chat_rows)(rs_store *st, int64_t game, int channel, int limit,
                       void (*row)(void *ctx, const rs_chat_row *line), void *ctx);
     /* Finished games as rs_store_finished_json selects them, newest first, at most `limit`. */
     void (*finished_rows)(rs_store *st, int64_t user, int limit, int64_t before,

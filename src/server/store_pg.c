@@ -111,7 +111,13 @@ static const char SCHEMA_V1[] =
  * once, at its start, never on a reconnection (DDL takes locks on tables the other servers
  * are writing: running it on every reconnection deadlocked them, issue 47). A new version
  * appends a migration; none is ever edited. */
-static const char *const MIGRATIONS[] = {SCHEMA_V1};
+/* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
+ * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
+ * players' and spectators' alike: they stay the players'. */
+#define SCHEMA_V2                                                                                  \
+    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 /* Servers starting together migrate one at a time: under this session-wide advisory lock,
  * the version read again once it is held. */
@@ -1366,7 +1372,8 @@ static int pg_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 
 /* ---- chat ---- */
 
-static int pg_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at_ms, const char *text)
+static int pg_chat_add(rs_store *store, int64_t game, int channel, int64_t user, int64_t at_ms,
+                       const char *text)
 {
     rs_pg *pg = (rs_pg *)store;
     params p = {0};
@@ -1374,8 +1381,11 @@ static int pg_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at_m
     p_int(&p, user);
     p_int(&p, at_ms);
     p_text(&p, text);
-    return run(pg, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES($1, $2, $3, $4)", &p,
-               "add chat");
+    p_int(&p, channel);
+    return run(pg,
+               "INSERT INTO chat(game_id, user_id, at_ms, text, channel)"
+               " VALUES($1, $2, $3, $4, $5)",
+               &p, "add chat");
 }
 
 /* ---- ratings ---- */
@@ -2104,15 +2114,16 @@ static int pg_listen_fd(const rs_store *store)
 
 /* ---- the rows of the read models (store_read.c builds them) ---- */
 
-static void pg_chat_rows(rs_store *store, int64_t game, int limit,
+static void pg_chat_rows(rs_store *store, int64_t game, int channel, int limit,
                          void (*row)(void *ctx, const rs_chat_row *line), void *ctx)
 {
     params p = {0};
     p_int(&p, game);
     p_int(&p, limit);
+    p_int(&p, channel);
     PGresult *r = exec((rs_pg *)store,
                        "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"
-                       " game_id = $1 ORDER BY id DESC LIMIT $2) c JOIN users u ON"
+                       " game_id = $1 AND channel = $3 ORDER BY id DESC LIMIT $2) c JOIN users u ON"
                        " u.id = c.user_id ORDER BY c.id",
                        &p, "read chat");
     for (int i = 0; r && i < PQntuples(r); i++)

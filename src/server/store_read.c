@@ -27,10 +27,10 @@ static void add_chat_line(void *ctx, const rs_chat_row *row)
     cJSON_AddItemToArray(ctx, line);
 }
 
-cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit)
+cJSON *rs_store_chat_json(rs_store *st, int64_t game, rs_chat_channel channel, int limit)
 {
     cJSON *lines = cJSON_CreateArray();
-    st->ops->chat_rows(st, game, limit, add_chat_line, lines);
+    st->ops->chat_rows(st, game, (int)channel, limit, add_chat_line, lines);
     return lines;
 }
 

@@ -7,8 +7,9 @@
 
 struct cJSON;
 
-/* The last `limit` lines as [{"from": name, "at": ms, "text": ...}], oldest first. */
-struct cJSON *rs_store_chat_json(rs_store *st, int64_t game, int limit);
+/* The last `limit` lines of one channel as [{"from": name, "at": ms, "text": ...}], oldest
+ * first. */
+struct cJSON *rs_store_chat_json(rs_store *st, int64_t game, rs_chat_channel channel, int limit);
 
 /* Finished games, newest first, at most `limit`, ids below `before` (0: from the newest),
  * only those `user` sat in when user > 0: [{"id","game","rated","ended_ms","reason",

@@ -52,6 +52,15 @@ typedef enum rs_seat_kind {
 #define RS_REASON_TEXT 16
 #define RS_RESULT_TEXT 160
 
+/* A game's chat has channels apart (issue 49, finding 7): the players' lines, the
+ * spectators' lines, and the game's chat switch (each line "on" or "off", by a player: the
+ * last one holds). */
+typedef enum rs_chat_channel {
+    RS_CHAT_PLAYERS = 0,
+    RS_CHAT_SPECTATORS = 1,
+    RS_CHAT_SWITCH = 2
+} rs_chat_channel;
+
 typedef struct rs_seat_row {
     rs_seat_kind kind;
     int64_t user_id;                 /* HUMAN, RESERVED */

@@ -129,9 +129,10 @@ static const char SCHEMA_V1[] =
     X(RECORD_GET, "SELECT record FROM games WHERE id = ?1 AND record IS NOT NULL")                 \
     X(REVIEW_PUT, "INSERT OR REPLACE INTO reviews(game_id, seat, review) VALUES(?1, ?2, ?3)")      \
     X(REVIEW_GET, "SELECT review FROM reviews WHERE game_id = ?1 AND seat = ?2")                   \
-    X(CHAT_ADD, "INSERT INTO chat(game_id, user_id, at_ms, text) VALUES(?1, ?2, ?3, ?4)")          \
+    X(CHAT_ADD, "INSERT INTO chat(game_id, user_id, at_ms, text, channel)"                         \
+                " VALUES(?1, ?2, ?3, ?4, ?5)")                                                     \
     X(CHAT_RECENT, "SELECT u.name, c.at_ms, c.text FROM (SELECT * FROM chat WHERE"                 \
-                   " game_id = ?1 ORDER BY id DESC LIMIT ?2) c JOIN users u ON"                    \
+                   " game_id = ?1 AND channel = ?3 ORDER BY id DESC LIMIT ?2) c JOIN users u ON"   \
                    " u.id = c.user_id ORDER BY c.id")                                              \
     X(RATING_GET, "SELECT rating, rd, vol, games FROM ratings WHERE user_id = ?1"                  \
                   " AND game = ?2")                                                                \
@@ -271,7 +272,13 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
 
 /* The schema's migrations, version i + 1 at index i, as in store_pg.c: the database keeps
  * its version in PRAGMA user_version. A new version appends a migration; none is edited. */
-static const char *const MIGRATIONS[] = {SCHEMA_V1};
+/* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
+ * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
+ * players' and spectators' alike: they stay the players'. */
+#define SCHEMA_V2                                                                                  \
+    "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"                              \
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 
 static int user_version(sqlite3 *db)
@@ -908,7 +915,7 @@ static int lite_rematch_find(rs_store *store, int64_t game, int64_t *rematch)
 
 /* ---- chat ---- */
 
-static int lite_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at_ms,
+static int lite_chat_add(rs_store *store, int64_t game, int channel, int64_t user, int64_t at_ms,
                          const char *text)
 {
     sqlite_store *st = (sqlite_store *)store;
@@ -917,6 +924,7 @@ static int lite_chat_add(rs_store *store, int64_t game, int64_t user, int64_t at
     sqlite3_bind_int64(s, 2, user);
     sqlite3_bind_int64(s, 3, at_ms);
     bind_text(s, 4, text);
+    sqlite3_bind_int(s, 5, channel);
     return run(st, s, "add chat");
 }
 
@@ -1268,13 +1276,14 @@ static const char *text_column(sqlite3_stmt *s, int col)
     return (const char *)sqlite3_column_text(s, col);
 }
 
-static void lite_chat_rows(rs_store *store, int64_t game, int limit,
+static void lite_chat_rows(rs_store *store, int64_t game, int channel, int limit,
                            void (*row)(void *ctx, const rs_chat_row *line), void *ctx)
 {
     sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_CHAT_RECENT);
     sqlite3_bind_int64(s, 1, game);
     sqlite3_bind_int(s, 2, limit);
+    sqlite3_bind_int(s, 3, channel);
     while (sqlite3_step(s) == SQLITE_ROW)
         row(ctx, &(rs_chat_row){text_column(s, 0), sqlite3_column_int64(s, 1), text_column(s, 2)});
     sqlite3_reset(s);

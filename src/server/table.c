@@ -154,6 +154,41 @@ void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const cJSON *msg)
     free(text);
 }
 
+bool rs_table_muted(const rs_table *t, int64_t by, const char *name)
+{
+    for (int i = 0; i < t->num_mutes; i++)
+        if (t->mutes[i].by == by && strcmp(t->mutes[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+void rs_table_send_chat(rs_ctx *ctx, rs_table *t, const char *text, bool players, const char *from)
+{
+    for (size_t i = 0; i < t->num_watchers; i++) {
+        const rs_watcher *w = &t->watchers[i];
+        if (w->joining || (w->viewer >= 0) != players || rs_table_muted(t, w->user, from))
+            continue;
+        rs_outbox_put_text(ctx->out, w->conn, text);
+    }
+}
+
+void rs_table_chat_said(rs_ctx *ctx, rs_table *t, const char *said)
+{
+    cJSON *m = cJSON_Parse(said);
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "t"));
+    if (type && strcmp(type, "chat") == 0) {
+        const char *channel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "channel"));
+        const char *from = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "from"));
+        rs_table_send_chat(ctx, t, said, channel && strcmp(channel, "players") == 0,
+                           from ? from : "");
+    } else if (type && strcmp(type, "chat-switch") == 0) {
+        t->chat_switch =
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "on")) ? RS_CHAT_ON : RS_CHAT_OFF;
+        rs_table_broadcast(ctx, t, m);
+    }
+    cJSON_Delete(m);
+}
+
 /* An update for every watcher, each with its own view; `cause_for` adds what happened as
  * that viewer may know it. */
 typedef cJSON *(*cause_fn)(const rs_table *t, int viewer, const void *arg);
@@ -1211,8 +1246,11 @@ static void send_snapshot(rs_ctx *ctx, rs_table *t, const rs_watcher *w, int64_t
         if (truncated)
             cJSON_AddBoolToObject(m, "missed_truncated", true);
     }
-    if (chat)
+    if (chat) { /* the lines of the viewer's channel (issue 49, finding 7) */
         cJSON_AddItemToObject(m, "chat", chat);
+        cJSON_AddStringToObject(m, "chat_channel", w->viewer >= 0 ? "players" : "spectators");
+        cJSON_AddBoolToObject(m, "chat_on", t->chat_switch != RS_CHAT_OFF);
+    }
     if (request_id)
         cJSON_AddItemToObject(m, "id", cJSON_Duplicate(request_id, true));
     rs_outbox_put(ctx->out, w->conn, m);

@@ -119,5 +119,14 @@ bool rs_table_unwatch(rs_ctx *ctx, rs_table *t, uint64_t conn);
 void rs_table_resend(rs_ctx *ctx, rs_table *t, uint64_t conn, int64_t since);
 /* Send msg (not freed) to every watcher. */
 void rs_table_broadcast(rs_ctx *ctx, rs_table *t, const struct cJSON *msg);
+/* A chat line (`text`, the printed `chat` message by `from`) to the watchers of its channel
+ * who did not mute its author (issue 49, finding 7): a players' line to the seats, a
+ * spectators' line to the spectators; neither reads the other's. */
+void rs_table_send_chat(rs_ctx *ctx, rs_table *t, const char *text, bool players, const char *from);
+/* A chat line or chat-switch notice said on another server of a cluster (the message as
+ * printed there), for this server's watchers of t: a line to its channel, a switch to all. */
+void rs_table_chat_said(rs_ctx *ctx, rs_table *t, const char *said);
+/* Whether user `by` muted the author `name` in t. */
+bool rs_table_muted(const rs_table *t, int64_t by, const char *name);
 
 #endif

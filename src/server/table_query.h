@@ -27,6 +27,15 @@ typedef struct rs_move_meta {
     int64_t at_ms;
 } rs_move_meta;
 
+#define RS_MUTES_MAX 16 /* authors muted in one game, by all its players together */
+enum { RS_CHAT_UNREAD = 0, RS_CHAT_ON, RS_CHAT_OFF };
+
+/* A player (`by`, a user id) muted an author (by name) in one game. */
+typedef struct rs_mute {
+    int64_t by;
+    char name[RS_NAME_MAX + 1];
+} rs_mute;
+
 typedef struct rs_table {
     rs_game_row row; /* what is stored: settings, status, seats, version, clocks */
     rs_seat_row stored_seat[RP_MAX_PLAYERS]; /* the seat rows as last written or read */
@@ -63,6 +72,15 @@ typedef struct rs_table {
     /* The creator's address key (rs_addr_holder), for the limits on games against the
      * computer; not stored: "" once reloaded. */
     char creator_holder[64];
+    /* The creator's rating for this game when created, for the lobby's order; not stored: 0
+     * once reloaded (the default is used). */
+    double creator_rating;
+    /* Chat (issue 49, finding 7): the game's switch as last read or set (RS_CHAT_UNREAD,
+     * RS_CHAT_ON, RS_CHAT_OFF; stored as the chat's switch channel), and the authors each
+     * player muted here (kept in memory by the server holding the game, not stored). */
+    int chat_switch;
+    rs_mute mutes[RS_MUTES_MAX];
+    int num_mutes;
 } rs_table;
 
 /* ---- queries (table_query.c) ---- */

@@ -51,7 +51,9 @@ def main():
     limit = raise_fd_limit(4 * (idle + 2 * games) + 1024)
     work = tempfile.mkdtemp(prefix="ramparts-bench-")
     server = Server(args.ramparts, workdir=work,
-                    extra=["--rate", "100000", "--max-per-ip", "100000", "--quiet", "--event-loop",
+                    extra=["--rate", "100000", "--max-per-ip", "100000",
+                           "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
+                           "--quiet", "--event-loop",
                            os.environ.get("BENCH_EVENT_LOOP", "auto"),
                            "--sync", os.environ.get("BENCH_SYNC", "full")]).start()
     time.sleep(1)

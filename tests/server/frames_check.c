@@ -345,25 +345,19 @@ static int spellings(const char *name, char out[MAX_SPELLINGS][96])
  * one checked); other messages (the lobby, seeks, challenges...) are scanned for secrets
  * alone, so a new message type needs no entry here unless it carries this game's `game`. */
 static const char *const frame_fields[][40] = {
-    {"snapshot",  "t",
-     "game",      "v",
-     "ply",       "status",
-     "type",      "title",
-     "rated",     "allowed",
-     "options",   "clock",
-     "seats",     "you",
-     "to_move",   "view",
-     "legal",     "sample",
-     "seed_hash", "seed",
-     "offers",    "result",
-     "chat",      "invites",
-     "missed",    "missed_truncated",
-     "last",      "id",
-     NULL},
+    {"snapshot", "t",       "game",      "v",
+     "ply",      "status",  "type",      "title",
+     "rated",    "allowed", "options",   "clock",
+     "seats",    "you",     "to_move",   "view",
+     "legal",    "sample",  "seed_hash", "seed",
+     "offers",   "result",  "chat",      "chat_channel",
+     "chat_on",  "invites", "missed",    "missed_truncated",
+     "last",     "id",      NULL},
     {"update",    "t",       "game",   "v",      "ply",   "status",  "type", "title", "rated",
      "allowed",   "options", "clock",  "seats",  "you",   "to_move", "view", "legal", "sample",
      "seed_hash", "seed",    "offers", "result", "cause", "id",      NULL},
-    {"chat", "t", "game", "from", "at", "text", "id", NULL},
+    {"chat", "t", "game", "channel", "from", "at", "text", "id", NULL},
+    {"chat-switch", "t", "game", "on", "by", NULL},
     {"presence", "t", "game", "seats", "spectators", NULL},
     {"ack", "t", "game", "ply", "dup", "id", NULL},
     {"error", "t", "code", "message", "re", "game", "v", "ply", "id", NULL},
@@ -483,7 +477,9 @@ static void build_vocabulary(const replay *r)
         "t=welcome", "t=registered", "t=logged-out", "t=pong", "t=created", "t=joined", "t=left",
         "t=closed", "t=ack", "t=done", "t=snapshot", "t=update", "t=presence", "t=chat", "t=lobby",
         "t=rematch", "t=hint", "t=seeking", "t=paired", "t=challenged", "t=challenge",
-        "t=challenge-gone", "t=mine", "t=error",
+        "t=challenge-gone", "t=mine", "t=error", "t=chat-switch",
+        /* chat channels (issue 49) */
+        "channel=players", "channel=spectators", "chat_channel=players", "chat_channel=spectators",
         /* statuses, cause, seat and clock kinds, result reasons */
         "status=open", "status=live", "status=over", "status=aborted", "kind=join", "kind=leave",
         "kind=start", "kind=move", "kind=resign", "kind=draw-offer", "kind=draw-decline",
@@ -498,14 +494,14 @@ static void build_vocabulary(const replay *r)
         "code=already-seated", "code=already-seeking", "code=bad-clock", "code=bad-game",
         "code=bad-invite", "code=bad-json", "code=bad-login", "code=bad-message", "code=bad-name",
         "code=bad-option", "code=bad-password", "code=bad-seat", "code=bad-seats",
-        "code=bad-target", "code=bad-text", "code=bad-token", "code=busy", "code=full",
-        "code=game-over", "code=illegal", "code=name-taken", "code=no-identity", "code=no-offer",
-        "code=no-such-challenge", "code=no-such-seek", "code=no-such-user", "code=not-allowed",
-        "code=not-found", "code=not-open", "code=not-over", "code=not-registered",
-        "code=not-seated", "code=not-started", "code=not-watching", "code=not-your-turn",
-        "code=rate-limited", "code=refused", "code=seat-taken", "code=server-error", "code=stale",
-        "code=too-large", "code=too-many", "code=unavailable", "code=unknown-type", "code=version",
-        "code=wrong-password", NULL};
+        "code=bad-target", "code=bad-text", "code=chat-off", "code=bad-token", "code=busy",
+        "code=full", "code=game-over", "code=illegal", "code=name-taken", "code=no-identity",
+        "code=no-offer", "code=no-such-challenge", "code=no-such-seek", "code=no-such-user",
+        "code=not-allowed", "code=not-found", "code=not-open", "code=not-over",
+        "code=not-registered", "code=not-seated", "code=not-started", "code=not-watching",
+        "code=not-your-turn", "code=rate-limited", "code=refused", "code=seat-taken",
+        "code=server-error", "code=stale", "code=too-large", "code=too-many", "code=unavailable",
+        "code=unknown-type", "code=version", "code=wrong-password", NULL};
     for (int i = 0; protocol[i]; i++) {
         const char *eq = strchr(protocol[i], '=');
         char key[32];
@@ -515,11 +511,11 @@ static void build_vocabulary(const replay *r)
     for (int i = 0; protocol[i]; i++) /* a reply names the request it answers: `re` */
         if (strncmp(protocol[i], "t=", 2) == 0)
             vocab_add(&vocabulary_words, "re", protocol[i] + 2);
-    static const char *const requests[] = {"hello",    "register", "login",    "logout", "password",
-                                           "lobby",    "create",   "join",     "leave",  "rematch",
-                                           "open",     "close",    "move",     "resign", "draw",
-                                           "takeback", "claim",    "chat",     "hint",   "seek",
-                                           "unseek",   "mine",     "settings", "ping",   NULL};
+    static const char *const requests[] = {
+        "hello", "register", "login",   "logout", "password",    "lobby", "create",
+        "join",  "leave",    "rematch", "open",   "close",       "move",  "resign",
+        "draw",  "takeback", "claim",   "chat",   "hint",        "seek",  "unseek",
+        "mine",  "settings", "ping",    "mute",   "chat-switch", NULL};
     for (int i = 0; requests[i]; i++)
         vocab_add(&vocabulary_words, "re", requests[i]);
     for (int i = 0; i < rp_num_games; i++) {

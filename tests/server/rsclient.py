@@ -182,10 +182,14 @@ class Client:
         self.user = None
         self.next_id = 0
 
-    async def connect(self, origin=None, subprotocol=None):
+    async def connect(self, origin=None, subprotocol=None, source=None):
+        """source: a loopback address (127.0.0.N) to connect from, another client address for
+        the server's limits per address."""
         kwargs = {"max_size": 2 ** 22}
         if origin:
             kwargs["origin"] = origin
+        if source:
+            kwargs["local_addr"] = (source, 0)
         self.ws = await websockets.connect(self.server.ws_url, **kwargs)
         return self
 
@@ -302,9 +306,9 @@ async def login(server, label, name, password):
     return c, reply
 
 
-async def guest(server, label, origin=None):
+async def guest(server, label, origin=None, source=None):
     c = Client(server, label)
-    await c.connect(origin=origin)
+    await c.connect(origin=origin, source=source)
     reply = await c.hello()
     assert reply["t"] == "welcome", reply
     return c

@@ -27,7 +27,8 @@ async def created_games(client):
 
 async def paged_lists(checks, server):
     """60 open games: the list comes in pages of 50, newest first, and says when more follow."""
-    hosts = [await guest(server, f"host{i}") for i in range(6)]
+    # Each host from its own address: 60 open games are more than one address may have.
+    hosts = [await guest(server, f"host{i}", source=f"127.0.0.{20 + i}") for i in range(6)]
     for h in hosts:
         for _ in range(10):
             await h.request({"t": "create", "type": "danger-at-the-walls",

@@ -308,7 +308,8 @@ async def dropped_on_leave(checks, targets):
 async def main():
     args = arguments()
     checks = Checks()
-    server = Server(args.ramparts, extra=["--rate", "100000", "--max-per-ip", "1000"]).start()
+    server = Server(args.ramparts, extra=["--rate", "100000", "--max-per-ip", "1000",
+                                          "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000"]).start()
     try:
         targets = [Target(server)]
         put = sqlite_ratings(server.db)

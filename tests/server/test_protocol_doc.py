@@ -235,6 +235,16 @@ async def lobby_and_play(seen, checks, server):
     await ask(seen, checks, carol, {"t": "open", "game": g}, "snapshot")
     await ask(seen, checks, carol, {"t": "chat", "game": g, "text": ""}, "bad-text")
     await ask(seen, checks, carol, {"t": "chat", "game": g, "text": "good luck"}, "done")
+    # Issue 49, finding 7: mutes and the switch are the players'.
+    await ask(seen, checks, carol, {"t": "mute", "game": g, "name": "x"}, "not-seated")
+    await ask(seen, checks, alice, {"t": "mute", "game": g, "name": alice.user["name"]},
+              "bad-target")
+    await ask(seen, checks, alice, {"t": "mute", "game": g, "name": carol.user["name"]}, "done")
+    await ask(seen, checks, carol, {"t": "chat-switch", "game": g, "on": False}, "not-seated")
+    await ask(seen, checks, alice, {"t": "chat-switch", "game": g, "on": False}, "done")
+    await carol.expect(lambda m: m["t"] == "chat-switch" and m["on"] is False, "the switch")
+    await ask(seen, checks, carol, {"t": "chat", "game": g, "text": "hello?"}, "chat-off")
+    await ask(seen, checks, bob, {"t": "chat-switch", "game": g, "on": True}, "done")
     await ask(seen, checks, carol, {"t": "history", "game": g}, "history")
     state = await alice.state_at(g, ply=0)
     seats = {0: alice, 1: bob}

@@ -151,6 +151,19 @@ def forged_log_lines(checks, server, upgrade):
               f"log: no control character reaches the log raw: {line!r}")
     checks.ok(b"\\x1b[2J" in line and b"\\x07" in line and b"\\xc2\\x85" in line,
               f"log: the control characters are written escaped: {line!r}")
+    # The upgrade's path is logged too (refused: not /ws), through the same escaping.
+    raw = (f"GET /sock\x1b[2Jet\x07 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n" +
+           "".join(f"{k}: {v}\r\n" for k, v in upgrade.items()) + "\r\n").encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(raw)
+        answer = s.recv(4096).decode("latin-1")
+    checks.ok(answer.split(" ")[1:2] == ["404"],
+              f"upgrade: the forged path gets 404: {answer[:40]!r}")
+    with open(server.log_path, "rb") as f:
+        log = f.read()
+    line = next((x for x in log.split(b"\n") if b"/sock\\x1b" in x or b"/sock\x1b" in x), b"")
+    checks.ok(line != b"" and not any(b < 0x20 or b == 0x7F for b in line) and
+              b"/sock\\x1b[2Jet\\x07" in line, f"log: the path's controls are escaped: {line!r}")
 
 
 async def http_queries(checks, server):

@@ -17,6 +17,7 @@ const TOKEN_KEY = 'ramparts.token';
  * @typedef {{key: number, v: number|null, text: string, seat?: number|null, reveal?: boolean, kind: string}} LogLine
  * @typedef {{
  *   snap: Message, log: LogLine[], chat: Message[], pending: {move: string, ply: number}|null,
+ *   chatOn: boolean, chatBy: string|null, chatChannel: string, muted: string[],
  *   error: string|null, hint: string|null, hintBusy: boolean, hintByCoach?: boolean, rematch: number|null,
  *   spectators: number, receivedAt: number, last: import('./games/last-move.js').LastMove|null,
  *   queued?: number, history: import('./ui/movelist.js').Frame[], historyLoading: boolean, historyError: string|null
@@ -165,7 +166,9 @@ export class Client {
         this.reopen();
         break;
       case 'lobby':
-        this.set({ lobby: m });
+        // A page asked for with a cursor (a direct reply, with an id) is the lobby page's to
+        // show below the first; the first pages come pushed, without one.
+        if (m.id === undefined) this.set({ lobby: m });
         break;
       case 'snapshot':
         this.flushPaced(m.game);
@@ -179,6 +182,11 @@ export class Client {
         break;
       case 'chat':
         this.chatLine(m);
+        break;
+      case 'chat-switch':
+        // A player turned the game's chat off or on (issue 49): the chat field follows it.
+        this.setGame(m.game, { chatOn: m.on, chatBy: m.by });
+        this.set({ announce: `${m.by} turned the chat ${m.on ? 'on' : 'off'}.` });
         break;
       case 'rematch':
         this.setGame(m.game, { rematch: m.rematch });
@@ -217,6 +225,12 @@ export class Client {
       snap: m,
       log,
       chat: m.chat || (old ? old.chat : []),
+      // The chat's channel (the players' or the spectators', issue 49) and switch come with a
+      // snapshot that carries the chat; a resync without it keeps what was known.
+      chatOn: m.chat_on !== undefined ? m.chat_on : old ? old.chatOn : true,
+      chatBy: old ? old.chatBy : null,
+      chatChannel: m.chat_channel || (old ? old.chatChannel : m.you !== null && m.you !== undefined ? 'players' : 'spectators'),
+      muted: old ? old.muted : [],
       pending,
       error: old ? old.error : null,
       hint: null,
@@ -395,6 +409,18 @@ export class Client {
     const old = this.state.games[m.game];
     if (!old) return;
     this.setGame(m.game, { chat: [...old.chat, m].slice(-200) });
+  }
+
+  /** Mute (or unmute) a chatter in a game: the server stops sending their lines to this
+   * player, and the lines already shown go too. @param {number} game @param {string} name
+   * @param {boolean} mute */
+  async muteChatter(game, name, mute) {
+    const reply = await this.request({ t: 'mute', game, name, mute });
+    const old = this.state.games[game];
+    if (reply.t !== 'done' || !old) return reply;
+    const muted = mute ? [...old.muted, name] : old.muted.filter((n) => n !== name);
+    this.setGame(game, { muted, chat: mute ? old.chat.filter((c) => c.from !== name) : old.chat });
+    return reply;
   }
 
   /** @param {Message} m */

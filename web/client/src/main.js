@@ -1,7 +1,7 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
 // (#/ lobby, #/game/ID, #/replay/ID, #/review/ID[/SEAT], #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
 // no server, #/mine: my games, #/play: play now, #/challenge/NAME),
-// invitation links (?game=ID&invite=CODE), the service worker for offline loading, and the
+// game and invitation links (?game=ID[&invite=CODE], confirmed on #/join/ID[/CODE]), the service worker for offline loading, and the
 // page frame: header (with "My games" and its count), connection status, notices, challenges
 // received, the screen-reader announcer, the title that counts what waits for you, and the
 // alerts (a sound, a notification while hidden) of your turn.
@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Client } from './client.js';
 import { Lobby } from './ui/lobby.js';
 import { Table } from './ui/table.js';
+import { JoinPage } from './ui/join.js';
 import { Replay } from './ui/replay.js';
 import { Review } from './ui/review.js';
 import { Profile } from './ui/profile.js';
@@ -65,6 +66,9 @@ function App({ client }) {
   let page;
   if (route.name === 'game' && /^\d+$/.test(route.arg)) {
     page = html`<${Table} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'join' && /^\d+(\/[\w-]+)?$/.test(route.arg)) {
+    const [game, invite] = route.arg.split('/');
+    page = html`<${JoinPage} key=${route.arg} client=${client} id=${Number(game)} invite=${invite || null} />`;
   } else if (route.name === 'replay' && /^\d+$/.test(route.arg)) {
     page = html`<${Replay} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
   } else if (route.name === 'review' && /^\d+(\/\d+)?$/.test(route.arg)) {
@@ -160,21 +164,15 @@ function skipToMain(e) {
   if (target instanceof HTMLElement) target.focus();
 }
 
-/** An invitation link (?game=ID&invite=CODE, docs/server-protocol.md) joins, then shows the game. */
-async function followInvitation() {
+/** A game or invitation link (?game=ID&invite=CODE, docs/server-protocol.md) shows what the
+ * game is and asks before taking a seat (#/join, ui/join.js; issue 49: it seated the visitor). */
+function followInvitation() {
   const q = new URLSearchParams(location.search);
   const game = Number(q.get('game'));
-  if (!game) return;
+  if (!Number.isInteger(game) || game < 1) return;
   const invite = q.get('invite');
-  history.replaceState(null, '', `/#/game/${game}`);
-  await client.ready;
-  const msg = { t: 'join', game };
-  if (invite) msg.invite = invite;
-  const reply = await client.transport.request(msg);
-  if (reply.t === 'error' && reply.code !== 'already-seated' && reply.code !== 'not-open') {
-    client.set({ notice: reply.message });
-  }
-  location.hash = `#/game/${game}`;
+  const code = invite && /^[\w-]+$/.test(invite) ? `/${invite}` : '';
+  history.replaceState(null, '', `/#/join/${game}${code}`);
 }
 
 client.onAlert = onAlert;

@@ -1417,7 +1417,7 @@ async function castleDangerFor(server, alice, bob, { rated = false, invite = fal
     check(/Blue: you/.test(who) && /Red: by invitation/.test(who), `controls: the waiting creator sees who may join (${who})`);
     check(await alice.page.inputValue('[data-testid=who-may-join] .invite-link') === link, 'controls: the waiting table shows the invitation link');
     await bob.page.goto(link);
-    await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+    await joinByLink(alice, bob, clock);
   }
   await alice.page.waitForSelector('[data-testid=table]', { timeout: STEP_TIMEOUT });
   const id = Number(/#\/game\/(\d+)/.exec(alice.page.url())[1]);
@@ -1427,6 +1427,70 @@ async function castleDangerFor(server, alice, bob, { rated = false, invite = fal
   }
   for (const p of [alice, bob]) await p.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
   return id;
+}
+
+/** Issue 49, finding 8: a game's link asks before it seats the visitor, showing the game, whether
+ * it is rated and its clock; the creator's table still waits until the visitor confirms. */
+async function joinByLink(alice, bob, clock) {
+  await bob.page.waitForSelector('[data-testid=join-confirm]', { timeout: STEP_TIMEOUT });
+  const title = await bob.page.textContent('[data-testid=join] h1');
+  check(/^Join Castle Danger #\d+\?$/.test(title), `join by link: the page asks first (${title})`);
+  const shown = await bob.page.textContent('[data-testid=join-clock]');
+  const want = clock === '5+5' ? 'Live: 5 min + 5 s' : 'No clock';
+  check(shown === want, `join by link: the clock is shown (${shown})`);
+  check(await bob.page.textContent('[data-testid=join-rated]') === 'Not rated', 'join by link: rated or not is shown');
+  check(await alice.page.getAttribute('[data-testid=table]', 'data-status') === 'open',
+    'join by link: opening the link seats nobody (the table still waits)');
+  await axeCheck(bob.page, 'join by link');
+  await bob.page.click('[data-testid=join-confirm]');
+  await bob.page.waitForSelector('[data-testid=table][data-status=live]', { timeout: STEP_TIMEOUT });
+}
+
+/** The chat's text on a page. @param {any} p */
+const chatText = async (p) => (await p.textContent('[data-testid=chat] .chat-lines')) || '';
+
+/** Say a line on a page and wait for it to be shown there: the server answers a page in
+ * order, so a line it sent that page before this one would be shown already. */
+async function sayAndSee(p, text) {
+  await p.fill('[data-testid=chat-input]', text);
+  await p.press('[data-testid=chat-input]', 'Enter');
+  await p.waitForSelector(`[data-testid=chat] li:has-text("${text}")`, { timeout: STEP_TIMEOUT });
+}
+
+/**
+ * Issue 49, finding 7, in the page: the players and a spectator chat apart (each page names its
+ * channel), a player mutes the other's lines, and a player's switch turns the chat off for
+ * every page; axe-core on the spectator's and the muting player's chat.
+ */
+async function chatChannels(browser, server, alice, bob, id) {
+  const carol = await person(browser, server, 'controls/carol');
+  await carol.page.goto(`${server.url}/#/game/${id}`);
+  await carol.page.waitForSelector('[data-testid=chat][data-channel=spectators]', { timeout: STEP_TIMEOUT });
+  check(await carol.page.textContent('#chat-h') === 'Spectators’ chat', 'chat: a spectator\'s page shows the spectators\' chat');
+  check(await alice.page.textContent('#chat-h') === 'Players’ chat', 'chat: a player\'s page shows the players\' chat');
+  await sayAndSee(alice.page, 'hello bob');
+  await bob.page.waitForSelector('[data-testid=chat] li:has-text("hello bob")', { timeout: STEP_TIMEOUT });
+  await sayAndSee(carol.page, 'go blue');
+  check(!(await chatText(carol.page)).includes('hello bob'), 'chat: the spectator does not read the players\' line');
+  await sayAndSee(alice.page, 'sync one');
+  check(!(await chatText(alice.page)).includes('go blue'), 'chat: a player does not read the spectators\' line');
+  await bob.page.click('[data-testid=chat] li:has-text("hello bob") [data-testid=chat-mute]');
+  await bob.page.waitForSelector('[data-testid=chat-muted]', { timeout: STEP_TIMEOUT });
+  check(!(await chatText(bob.page)).includes('hello bob'), 'chat: a muted author\'s lines leave the page');
+  await sayAndSee(alice.page, 'can you hear me');
+  await sayAndSee(bob.page, 'sync two');
+  check(!(await chatText(bob.page)).includes('can you hear me'), 'chat: a muted author\'s new line is not shown');
+  await axeCheck(bob.page, 'chat: a player\'s chat with a muted author');
+  await axeCheck(carol.page, 'chat: the spectators\' chat');
+  await alice.page.click('[data-testid=chat-switch]');
+  for (const p of [bob.page, carol.page]) {
+    await p.waitForSelector('[data-testid=chat-off]', { timeout: STEP_TIMEOUT });
+    check(await p.isDisabled('[data-testid=chat-input]'), 'chat: the switch turns the chat off on every page');
+  }
+  await alice.page.click('[data-testid=chat-switch]');
+  await bob.page.waitForSelector('[data-testid=chat-input]:not([disabled])', { timeout: STEP_TIMEOUT });
+  await bob.page.getByRole('button', { name: `Unmute ${await alice.page.textContent('[data-testid=user-name]')}` }).click();
+  await carol.context.close();
 }
 
 /** Click one legal Castle Danger step (a piece, then a square it may go to). */
@@ -1468,6 +1532,7 @@ async function controls(browser, server) {
     `controls: Blue's running clock counts down on the page (${before} then ${after} a minute later)`);
   check(await watcher.textContent('[data-testid=seat-1] .clock') === '5:00', 'controls: the waiting clock stands still');
   await watcherContext.close();
+  await chatChannels(browser, server, alice, bob, id);
   await castleStep(alice);
   await alice.page.getByRole('button', { name: 'Take back' }).click();
   await bob.page.getByRole('button', { name: 'Accept' }).click();

@@ -36,11 +36,13 @@ export function Lobby({ client }) {
         <h2 id="open-h">Open games</h2>
         ${lobby.open.length === 0 && html`<p class="muted">No game is waiting for players.</p>`}
         <ul class="games">${lobby.open.map((g) => html`<${GameRow} key=${g.game} g=${g} client=${client} />`)}</ul>
+        <${MoreGames} client=${client} list="open" first=${lobby} />
       </section>
       <section class="panel" aria-labelledby="live-h">
         <h2 id="live-h">Live games</h2>
         ${lobby.live.length === 0 && html`<p class="muted">No game is being played.</p>`}
         <ul class="games">${lobby.live.map((g) => html`<${GameRow} key=${g.game} g=${g} client=${client} />`)}</ul>
+        <${MoreGames} client=${client} list="live" first=${lobby} />
       </section>
       <section class="panel" aria-labelledby="done-h">
         <h2 id="done-h">Finished games</h2>
@@ -71,6 +73,28 @@ export function Players({ types, g }) {
 function titleOf(types, type) {
   const t = types.find((x) => x.type === type);
   return t ? t.title : type;
+}
+
+/**
+ * The games of a lobby list past its first page (the server sends 50, the viewer's own and the
+ * most relevant first: issue 49), a page more at each click of "More", with the cursor the
+ * last page gave. The pages asked for stay until the list's first page changes its cursor.
+ * @param {{client: import('../client.js').Client, list: 'open'|'live', first: any}} props
+ */
+function MoreGames({ client, list, first }) {
+  const [pages, setPages] = useState(/** @type {{from: string|null, games: any[], next: string|null}} */ ({ from: null, games: [], next: null }));
+  const start = first.more ? first.more[list] : null;
+  const shown = pages.from === start ? pages : { from: start, games: [], next: start };
+  if (!shown.next && shown.games.length === 0) return null;
+  const total = first.total ? first.total[list] : null;
+  async function more() {
+    const reply = await client.request({ t: 'lobby', [`${list}_after`]: shown.next });
+    if (reply.t !== 'lobby') return;
+    const seen = new Set([...first[list], ...shown.games].map((g) => g.game));
+    setPages({ from: start, games: [...shown.games, ...reply[list].filter((g) => !seen.has(g.game))], next: reply.more[list] });
+  }
+  return html`<ul class="games">${shown.games.map((g) => html`<${GameRow} key=${g.game} g=${g} client=${client} />`)}</ul>
+    ${shown.next && html`<button type="button" onClick=${more} data-testid=${`more-${list}`}>More ${list} games${total ? ` (${total} in all)` : ''}</button>`}`;
 }
 
 /** @param {{client: import('../client.js').Client, g: any}} props */

@@ -56,25 +56,41 @@ function seatNameOf(g, seat) {
   return s ? s.seat_name : undefined;
 }
 
-/** @param {{g: GameState, client: import('../client.js').Client}} props */
+/**
+ * The table's chat: the viewer's channel only (issue 49: the players and the spectators chat
+ * apart), with, for a player, a Mute button on the others' lines and the game's chat switch.
+ * @param {{g: GameState, client: import('../client.js').Client}} props
+ */
 export function Chat({ g, client }) {
   const [text, setText] = useState('');
+  const game = g.snap.game;
+  const players = g.chatChannel === 'players';
+  const me = client.state.user ? client.state.user.name : null;
   /** @param {Event} e */
   async function say(e) {
     e.preventDefault();
     const line = text.trim();
     if (!line) return;
-    const reply = await client.request({ t: 'chat', game: g.snap.game, text: line });
+    const reply = await client.request({ t: 'chat', game, text: line });
     if (reply.t === 'done') setText('');
   }
-  return html`<section class="chat" aria-labelledby="chat-h">
-    <h2 id="chat-h">Chat</h2>
-    <ol class="chat-lines" tabindex=${g.chat.length ? '0' : undefined} aria-label="Chat lines">${g.chat.slice(-50).map((c, i) => html`<li key=${i}><b>${c.from}:</b> ${c.text}</li>`)}</ol>
+  const off = g.chatOn === false;
+  return html`<section class="chat" aria-labelledby="chat-h" data-testid="chat" data-channel=${g.chatChannel}>
+    <h2 id="chat-h">${players ? 'Players’ chat' : 'Spectators’ chat'}</h2>
+    <p class="muted chat-who" data-testid="chat-who">${players ? 'Only the players read these lines; spectators chat apart.'
+      : 'Only spectators read these lines; the players chat apart.'}</p>
+    <ol class="chat-lines" tabindex=${g.chat.length ? '0' : undefined} aria-label="Chat lines">${g.chat.slice(-50).map((c, i) => html`<li key=${i}><b>${c.from}:</b> ${c.text}${players && c.from !== me && html` <button type="button" class="link-button" data-testid="chat-mute"
+      onClick=${() => client.muteChatter(game, c.from, true)} aria-label=${`Mute ${c.from}`}>Mute</button>`}</li>`)}</ol>
+    ${g.muted.length > 0 && html`<p class="muted" data-testid="chat-muted">Muted: ${g.muted.map((n) => html`<button type="button" class="link-button"
+      onClick=${() => client.muteChatter(game, n, false)} aria-label=${`Unmute ${n}`}>${n}</button> `)}</p>`}
+    ${off && html`<p class="muted" data-testid="chat-off">The chat is off${g.chatBy ? ` (turned off by ${g.chatBy})` : ''}.</p>`}
     <form onSubmit=${say} class="chat-form">
-      <input value=${text} maxlength="300" aria-label="Chat message"
+      <input value=${text} maxlength="300" aria-label="Chat message" disabled=${off} data-testid="chat-input"
         onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)} />
-      <button type="submit">Say</button>
+      <button type="submit" disabled=${off}>Say</button>
     </form>
+    ${players && html`<button type="button" data-testid="chat-switch"
+      onClick=${() => client.request({ t: 'chat-switch', game, on: off })}>${off ? 'Turn the chat on' : 'Turn the chat off'}</button>`}
   </section>`;
 }
 
