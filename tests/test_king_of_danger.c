@@ -1,5 +1,5 @@
 /* test_king_of_danger.c — King of Danger against its rulebook, the shared rulings KD-1..KD-14 and
- * the project rulings KD-P1..KD-P5 (docs/rules/king-of-danger.md): hand-built tricks for every
+ * the project rulings KD-P1..KD-P6 (docs/rules/king-of-danger.md): hand-built tricks for every
  * winner case, points, dealing, the two-player table, hand and game ends, the kd1 notation and
  * its invariants, options in effect, views for seats and the spectator, actions as data, the
  * exact events each viewer is told, illegal-move explanations and secret names, plus property
@@ -2151,6 +2151,134 @@ static void test_property_five_players(void **unused)
     property_run(5);
 }
 
+/* One random short game (KD-P6) under opts, whose deal is `piles` piles and `hand` hand cards
+ * a seat from `deck`, for `hands` hands. Every step keeps the notation round trip, what each
+ * seat may see (the referee's secrets shown to nobody) and the options config_of reports; the
+ * end gives the sole highest score the win and a shared one half each. Returns the winner, or
+ * KD_NONE for a draw. */
+static int play_short_game(const char *opts, uint32_t deck, int piles, int hand, int hands,
+                           rp_rng *rng)
+{
+    rp_state st;
+    rp_test_init(G, &st, opts);
+    const kd_state *s = K(&st);
+    int steps = 0;
+    while (G->current_player(&st) != RP_TERMINAL) {
+        rp_test_check_step(G, &st, rng);
+        check_no_secret_shown(&st);
+        check_round_trip(&st);
+        rp_config now;
+        G->config_of(&st, &now);
+        assert_int_equal(now.value[KD_OPT_PILES], piles);
+        assert_int_equal(now.value[KD_OPT_HAND], hand);
+        assert_int_equal(now.value[KD_OPT_HANDS], hands);
+        if (s->played == 0 && s->trick_len == 0) /* a fresh deal: the deck, dealt as KD-P6 says */
+            for (int p = 0; p < 2; p++) {
+                assert_int_equal(s->hand[p] | s->up[p] | s->down[p] | s->hand[1 - p] |
+                                     s->up[1 - p] | s->down[1 - p],
+                                 deck);
+                assert_int_equal(__builtin_popcount(s->hand[p]), hand);
+                assert_int_equal(__builtin_popcount(s->up[p]), piles);
+                assert_int_equal(__builtin_popcount(s->down[p]), piles);
+                for (int i = piles; i < KD_PILES; i++)
+                    assert_true(s->pile_top[p][i] == KD_NONE && s->pile_under[p][i] == KD_NONE);
+            }
+        rp_test_random_step(G, &st, rng);
+        steps++;
+    }
+    /* every card dealt is played (KD-P4), two a trick, and the game ends after `hands` */
+    assert_int_equal(steps, __builtin_popcount(deck) * hands);
+    assert_int_equal(s->hand_number, hands);
+    check_round_trip(&st);
+    double r[2];
+    G->returns(&st, r);
+    if (s->score[0] == s->score[1]) {
+        assert_int_equal(s->winner, KD_NONE);
+        assert_true(r[0] == 0.5 && r[1] == 0.5);
+        return KD_NONE;
+    }
+    const int best = s->score[0] > s->score[1] ? 0 : 1;
+    assert_int_equal(s->winner, best);
+    assert_true(r[best] == 1.0 && r[1 - best] == 0.0);
+    return best;
+}
+
+/* KD-P6, the short game: piles=1 hand-cards=1 deals each seat one pile (a face-down card under
+ * a face-up one) and one hand card from the deck's first six cards in KD-P6's order (walls-1,
+ * cannons-1, wizard-1, king-of-danger, walls-2, cannons-2); piles=0 hand-cards=2 two hand cards
+ * from its first four. hands=N ends the game after hand N: the sole highest score wins, a
+ * shared one is a draw. Three tricks of a point each never tie (a castle stops at 1 only after
+ * two lost tricks), two can. */
+static void test_short_game_kd_p6(void **unused)
+{
+    (void)unused;
+    const uint32_t six = mask_of("walls-1,cannons-1,wizard-1,king-of-danger,walls-2,cannons-2");
+    const uint32_t four = mask_of("walls-1,cannons-1,wizard-1,king-of-danger");
+    int wins = 0, draws = 0;
+    rp_rng rng;
+    rp_rng_seed(&rng, 6, 17);
+    for (int seed = 1; seed <= 40; seed++) {
+        char opts[80];
+        const int hands = 1 + seed % 2;
+        snprintf(opts, sizeof opts, "players=2 piles=1 hand-cards=1 hands=%d seed=%d", hands, seed);
+        assert_int_not_equal(play_short_game(opts, six, 1, 1, hands, &rng), KD_NONE);
+        snprintf(opts, sizeof opts, "players=2 piles=0 hand-cards=2 hands=1 seed=%d", seed);
+        const int winner = play_short_game(opts, four, 0, 2, 1, &rng);
+        wins += winner != KD_NONE;
+        draws += winner == KD_NONE;
+    }
+    assert_true(wins > 0 && draws > 0);
+}
+
+/* KD-P6's options: out-of-range values and a short deal with more than two players are refused
+ * with the option's name, the config unchanged; the notation writes the short game's fields
+ * only for a short game and refuses the rulebook's deal written as one. */
+static void test_short_game_options_refused(void **unused)
+{
+    (void)unused;
+    static const char *const bad[] = {"piles=5", "hand-cards=0", "hand-cards=6", "hands=-1",
+                                      "hands=1001"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rp_config cfg;
+        rp_config_default(G, &cfg);
+        rp_error err = {{0}};
+        assert_true(rp_config_set(G, &cfg, bad[i], &err) < 0);
+        char key[16];
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(bad[i], "="), bad[i]);
+        if (!strstr(err.msg, key))
+            fail_msg("%s refused without naming %s: %s", bad[i], key, err.msg);
+        rp_config fresh;
+        rp_config_default(G, &fresh);
+        assert_memory_equal(cfg.value, fresh.value, sizeof cfg.value);
+    }
+    rp_config cfg;
+    rp_config_default(G, &cfg);
+    rp_error err = {{0}};
+    assert_int_equal(rp_config_set(G, &cfg, "piles=1", &err), RP_OK);
+    rp_state st;
+    memset(&st, 0x5A, sizeof st);
+    rp_state before = st;
+    assert_int_equal(G->init(&st, &cfg, &err), RP_EINVAL); /* four players by default */
+    assert_non_null(strstr(err.msg, "two-player deal"));
+    assert_memory_equal(&st, &before, sizeof st);
+    /* the rulebook's game writes no short fields; a short game's notation carries them */
+    rp_test_init(G, &st, "players=2 seed=3");
+    char text[RP_STATE_TEXT];
+    assert_true(G->state_to_text(&st, text, sizeof text) > 0);
+    assert_null(strstr(text, "deal="));
+    assert_null(strstr(text, "last-hand="));
+    rp_test_init(G, &st, "players=2 piles=0 hand-cards=2 hands=2 seed=3");
+    assert_true(G->state_to_text(&st, text, sizeof text) > 0);
+    assert_non_null(strstr(text, " deal=0+2 last-hand=2 "));
+    /* deal=4+5 is the rulebook's deal written as a short one: refused */
+    char *at = strstr(text, "deal=0+2");
+    at[5] = '4';
+    at[7] = '5';
+    rp_state back = st;
+    assert_true(G->state_from_text(&back, text, &err) < 0);
+    assert_memory_equal(&back, &st, sizeof st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2222,6 +2350,8 @@ int main(void)
         cmocka_unit_test(test_property_three_players),
         cmocka_unit_test(test_property_four_players),
         cmocka_unit_test(test_property_five_players),
+        cmocka_unit_test(test_short_game_kd_p6),
+        cmocka_unit_test(test_short_game_options_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

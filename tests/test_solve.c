@@ -1,7 +1,8 @@
 /* test_solve.c — the exact solver (ramparts/solve.h) on Kuhn poker written as an rp_game here,
  * whose figures are known independently (the uniform policy's exploitability, the game's
- * value), then on Walls and Armies' small deck option: exploitability falls toward zero, the
- * information states have perfect recall, and a tree over the limit is refused. */
+ * value), then on Walls and Armies' small deck option (WA-P8) and King of Danger's short game
+ * (KD-P6): exploitability falls toward zero, the information states have perfect recall, and
+ * a tree over the limit is refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,45 @@ static void test_walls_and_armies_small_deck(void **unused)
     assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_ENOSPACE);
 }
 
+/* King of Danger's short game (KD-P6: piles=1 hand-cards=1 hands=1, six cards, one hand): its
+ * tree, perfect recall, and exploitability falling toward zero. Where regret matching+ gives
+ * an action probability 0 the walk skips the subtree; the average policy once gained weight
+ * per history visited there, so it stalled at 0.019 here (still 0.019 after 2,000
+ * iterations): it must fall below 1e-4 in 100. The rulebook's two-player game is refused. */
+static void test_king_of_danger_short_game(void **unused)
+{
+    (void)unused;
+    const rp_game *g = rp_game_find("king-of-danger");
+    rp_config cfg;
+    rp_config_default(g, &cfg);
+    rp_error err;
+    static const char *const options[] = {"players=2", "piles=1", "hand-cards=1", "hands=1"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        assert_int_equal(rp_config_set(g, &cfg, options[i], &err), RP_OK);
+    rp_solver *s = NULL;
+    assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_OK);
+    assert_int_equal(rp_solver_nodes(s), 31389); /* python/tests/test_solve.py walks the same */
+    assert_int_equal(rp_solver_infosets(s), 21068);
+    assert_int_equal(rp_solver_recall_breaks(s), 0);
+    const double uniform = rp_solver_exploitability(s, RP_SOLVE_UNIFORM);
+    assert_true(uniform > 0.1);
+    rp_solver_iterate(s, 100);
+    const double after = rp_solver_exploitability(s, RP_SOLVE_AVERAGE);
+    if (!(after >= -1e-12 && after < 1e-4))
+        fail_msg("exploitability %g after 100 iterations (uniform %g)", after, uniform);
+    /* the value of the short game to Blue, 4/9 (docs/learning/solve.md) */
+    assert_true(fabs(rp_solver_value(s, RP_SOLVE_AVERAGE, 0) - 4.0 / 9) < 1e-4);
+    rp_solver_free(s);
+    /* the whole two-player game is refused, not walked: its first path, hands of 26 cards
+     * until a score reaches 31, is deeper than the builder goes (it once overflowed the
+     * stack here under AddressSanitizer) */
+    rp_config_default(g, &cfg);
+    assert_int_equal(rp_config_set(g, &cfg, "players=2", &err), RP_OK);
+    assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_ENOSPACE);
+    assert_null(s);
+    assert_non_null(strstr(err.msg, "king-of-danger: a path of the tree has more than 600 moves"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_policy_lines),
         cmocka_unit_test(test_walls_and_armies_small_deck),
+        cmocka_unit_test(test_king_of_danger_short_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
-"""bench_cfr.py — iterations per second of exact solving on a small option of Walls and Armies,
-C against Python, on one core (a benchmark, not a test):
+"""bench_cfr.py — iterations per second of exact solving on the small options of Walls and Armies
+(WA-P8) and King of Danger (KD-P6), C against Python, on one core (a benchmark, not a test):
 
   C        ramparts.Solver: the tree built once into flat arrays, CFR+ walking them (the build
            is timed apart)
@@ -21,7 +21,8 @@ import time
 import ramparts
 import ramparts.openspiel as pyspiel
 
-DEFAULT = "walls-and-armies(deck=6,turn-cap=2)"
+DEFAULTS = ("walls-and-armies(deck=6,turn-cap=2)",
+            "king-of-danger(players=2,piles=1,hand-cards=1,hands=1)")
 
 
 class PythonCFR:
@@ -98,22 +99,27 @@ def timed(fn, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default=DEFAULT)
+    parser.add_argument("--game", action="append", help="a small game (default: both above)")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    for spec in args.game or DEFAULTS:
+        bench(spec, args.seconds, args.json)
 
-    game = ramparts.load_game(args.game)
+
+def bench(spec, seconds, as_json):
+    """Time C and Python CFR on spec and print the row."""
+    game = ramparts.load_game(spec)
     start = time.process_time()
     solver = ramparts.Solver(game)
     build_s = time.process_time() - start
-    c_rate = timed(lambda: solver.iterate(1), args.seconds)
+    c_rate = timed(lambda: solver.iterate(1), seconds)
 
-    explicit = pyspiel.load_game(args.game.replace(")", ",explicit_chance=true)"))
+    explicit = pyspiel.load_game(spec.replace(")", ",explicit_chance=true)"))
     cfr = PythonCFR(explicit)
-    py_rate = timed(cfr.iteration, args.seconds)
+    py_rate = timed(cfr.iteration, seconds)
     row = {
-        "game": args.game,
+        "game": spec,
         "nodes": solver.nodes,
         "infosets": solver.num_infosets,
         "c_build_s": round(build_s, 3),
@@ -121,15 +127,14 @@ def main():
         "python_iterations_per_s": round(py_rate, 3),
         "speedup": round(c_rate / py_rate, 1),
     }
-    if args.json:
+    if as_json:
         print(json.dumps(row))
     else:
-        print(f"{args.game}: {solver.nodes} nodes, {solver.num_infosets} information states")
+        print(f"{spec}: {solver.nodes} nodes, {solver.num_infosets} information states")
         print(f"  C CFR+ (ramparts.Solver)      {c_rate:12.1f} iterations/s "
               f"(tree built in {build_s:.2f} s)")
         print(f"  Python CFR (cfr.py's shape)   {py_rate:12.3f} iterations/s")
         print(f"  C / Python                    {c_rate / py_rate:12.0f} x")
-
 
 if __name__ == "__main__":
     main()

@@ -1,5 +1,5 @@
-"""Exact solving (issue 45) on the small options of Walls and Armies (deck, WA-P8): the tree's
-information states have perfect recall, the best response to the uniform policy equals an
+"""Exact solving (issue 45) on the small options of Walls and Armies (deck, WA-P8) and King of
+Danger's short game (KD-P6): the trees' information states have perfect recall, the best response to the uniform policy equals an
 independent computation written here over the Python States, exploitability falls toward
 zero, and the average policy is keyed by information_state_string."""
 
@@ -9,6 +9,7 @@ import ramparts
 
 SMALLEST = "walls-and-armies(deck=6,turn-cap=2)"
 SMALL = "walls-and-armies(deck=7,turn-cap=1)"
+KD_SHORT = "king-of-danger(players=2,piles=1,hand-cards=1,hands=1)"
 
 
 def walk(state, visit, history=()):
@@ -24,8 +25,9 @@ def explicit(spec):
     return ramparts.load_game(spec.replace(")", ",explicit_chance=true)"))
 
 
-def test_small_information_states_have_perfect_recall():
-    game = explicit(SMALLEST)
+@pytest.mark.parametrize("spec", [SMALLEST, KD_SHORT])
+def test_small_information_states_have_perfect_recall(spec):
+    game = explicit(spec)
     seen = {}  # (seat, information state) -> (legal actions, the seat's own past)
 
     def visit(state, history):
@@ -43,7 +45,7 @@ def test_small_information_states_have_perfect_recall():
         assert seen.setdefault(key, entry) == entry, "two pasts, or two sets of moves, in one"
 
     walk(game.new_initial_state(), visit)
-    solver = ramparts.Solver(ramparts.load_game(SMALLEST))
+    solver = ramparts.Solver(ramparts.load_game(spec))
     # the C solver keys its information states by hashed tensors, Python by strings: the same
     assert solver.num_infosets == len(seen) > 100
     assert solver.recall_breaks == 0
@@ -112,7 +114,7 @@ def test_best_response_to_uniform_matches_an_independent_computation():
     assert solver.best_response(0, "uniform") > solver.value(0, "uniform") + 1e-3
 
 
-@pytest.mark.parametrize("spec", [SMALLEST, SMALL])
+@pytest.mark.parametrize("spec", [SMALLEST, SMALL, KD_SHORT])
 def test_exploitability_falls_toward_zero(spec):
     result = ramparts.solve(spec, iterations=200, every=50)
     uniform = result.solver.exploitability("uniform")
@@ -144,6 +146,14 @@ def test_what_cannot_be_solved_is_refused():
         ramparts.Solver(ramparts.load_game("king-of-danger", players=3))
     with pytest.raises(ValueError, match="deck"):
         ramparts.load_game("walls-and-armies", deck=5)
+    # King of Danger's whole two-player game; its short game's options out of range (KD-P6)
+    with pytest.raises(ValueError, match="more than 600 moves"):
+        ramparts.Solver(ramparts.load_game("king-of-danger", players=2))
+    for option, value in (("piles", 5), ("hand-cards", 0), ("hands", -1)):
+        with pytest.raises(ValueError, match=option):
+            ramparts.load_game("king-of-danger(players=2,%s=%d)" % (option, value))
+    with pytest.raises(ValueError, match="two-player deal"):
+        ramparts.load_game("king-of-danger(players=4,piles=1)")
     solver = ramparts.Solver(ramparts.load_game(SMALLEST))
     with pytest.raises(ValueError, match="policy"):
         solver.exploitability("best")

@@ -10,6 +10,11 @@
 
 /* Chance events one action (or the deal) may set off: the largest shuffle is 52 cards. */
 enum { MAX_EVENTS = 256 };
+/* The deepest path the builder follows (nodes from the root, chance included). It recurses
+ * once per node of a path, about 4 KB of stack a level under AddressSanitizer, so a long game
+ * (the whole of King of Danger: hands of 26 cards to 31 points) would overflow the stack
+ * before reaching the node limit; small options are far shallower (tens of levels). */
+enum { MAX_DEPTH = 600 };
 
 enum { KIND_TERMINAL, KIND_CHANCE, KIND_SEAT0, KIND_SEAT1 };
 
@@ -54,12 +59,15 @@ struct rp_solver {
     size_t table_cap;
     rp_action *act;
     double *regret, *avg, *cur, *pol; /* per action slot */
+    double *own;                      /* per information state: its seat's own reach */
     size_t num_slots, cap_slots;
     uint32_t *set_nodes, *set_first; /* the nodes of each information state (CSR) */
     double *reach, *memo;            /* per node, for best responses */
     uint32_t *best;                  /* per information state, UINT32_MAX: not yet chosen */
     size_t recall_breaks;
     long iterations;
+    int depth; /* of the builder's path now */
+    bool too_deep;
     float *obs;
     rp_error *err;
     int failed;
@@ -195,6 +203,8 @@ typedef struct path {
 
 static int64_t build_state(rp_solver *s, const void *st, uint32_t parent, uint32_t via,
                            const path *pa);
+static int64_t build_deeper(rp_solver *s, const void *st, uint32_t parent, uint32_t via,
+                            const path *pa);
 
 /* The node after `action` in st, with `count` of its chance events decided by values. */
 static int64_t build_action(rp_solver *s, const void *st, rp_action action, uint32_t *values,
@@ -238,9 +248,23 @@ static int64_t build_action(rp_solver *s, const void *st, rp_action action, uint
             const rp_action seen = g->observe_action ? g->observe_action(st, action, seat) : action;
             after.k[seat] = key_observe(s, key_add(after.k[seat], (uint64_t)seen + 1u), next, seat);
         }
-        n = build_state(s, next, parent, via, &after);
+        n = build_deeper(s, next, parent, via, &after);
     }
     free(next);
+    return n;
+}
+
+/* build_state one level deeper, or refused past MAX_DEPTH. */
+static int64_t build_deeper(rp_solver *s, const void *st, uint32_t parent, uint32_t via,
+                            const path *pa)
+{
+    if (s->depth >= MAX_DEPTH) {
+        s->too_deep = true;
+        return fail(s, RP_ENOSPACE, "the tree is too deep");
+    }
+    s->depth++;
+    const int64_t n = build_state(s, st, parent, via, pa);
+    s->depth--;
     return n;
 }
 
@@ -356,8 +380,9 @@ static int index_sets(rp_solver *s)
     s->avg = calloc(s->num_slots + 1, sizeof *s->avg);
     s->cur = malloc((s->num_slots + 1) * sizeof *s->cur);
     s->pol = malloc((s->num_slots + 1) * sizeof *s->pol);
+    s->own = malloc((s->num_sets + 1) * sizeof *s->own);
     if (!s->set_first || !s->set_nodes || !s->reach || !s->memo || !s->best || !s->regret ||
-        !s->avg || !s->cur || !s->pol)
+        !s->avg || !s->cur || !s->pol || !s->own)
         return fail(s, RP_ENOMEM, "out of memory");
     for (size_t n = 0; n < s->num_nodes; n++)
         if (s->nodes[n].kind >= KIND_SEAT0)
@@ -404,6 +429,9 @@ int rp_solver_new(const rp_game *game, const rp_config *cfg, size_t max_nodes, r
         if (code == RP_ENOSPACE && s->num_nodes >= s->max_nodes)
             rp_fail(err, code, "%s: the tree has more than %zu nodes: use smaller options",
                     game->id, s->max_nodes);
+        else if (s->too_deep)
+            rp_fail(err, code, "%s: a path of the tree has more than %d moves: use smaller options",
+                    game->id, MAX_DEPTH);
         s->err = NULL;
         rp_solver_free(s);
         return code;
@@ -427,6 +455,7 @@ void rp_solver_free(rp_solver *s)
     free(s->avg);
     free(s->cur);
     free(s->pol);
+    free(s->own);
     free(s->set_nodes);
     free(s->set_first);
     free(s->reach);
@@ -463,9 +492,12 @@ long rp_solver_iterations(const rp_solver *s)
 
 /* ---- CFR+ ---- */
 
-/* The value for seat i of node n under the current strategies, updating i's regrets and average
- * policy on the way (reach_i: i's own reach; reach_o: the opponent's and chance's). */
-static double cfr(rp_solver *s, uint32_t n, int i, double reach_i, double reach_o, double weight)
+/* The value for seat i of node n under the current strategies, updating i's regrets on the way
+ * (reach_i: i's own reach; reach_o: the opponent's and chance's). Where the opponent plays an
+ * action with probability 0 the subtree is skipped: i's regrets there would gain reach_o = 0.
+ * The average policy is not updated here but per information state (add_average), since a
+ * skipped subtree still holds i's information states, reached by i's own play. */
+static double cfr(rp_solver *s, uint32_t n, int i, double reach_o)
 {
     const node *nd = &s->nodes[n];
     if (nd->kind == KIND_TERMINAL)
@@ -475,7 +507,7 @@ static double cfr(rp_solver *s, uint32_t n, int i, double reach_i, double reach_
     if (nd->kind == KIND_CHANCE) {
         const double p = 1.0 / nd->count;
         for (uint32_t k = 0; k < nd->count; k++)
-            v += p * cfr(s, kids[k], i, reach_i, reach_o * p, weight);
+            v += p * cfr(s, kids[k], i, reach_o * p);
         return v;
     }
     const infoset *is = &s->sets[nd->infoset];
@@ -483,20 +515,42 @@ static double cfr(rp_solver *s, uint32_t n, int i, double reach_i, double reach_
     if (nd->kind - KIND_SEAT0 != i) {
         for (uint32_t a = 0; a < nd->count; a++)
             if (sigma[a] > 0)
-                v += sigma[a] * cfr(s, kids[a], i, reach_i, reach_o * sigma[a], weight);
+                v += sigma[a] * cfr(s, kids[a], i, reach_o * sigma[a]);
         return v;
     }
     double va[RP_MAX_LEGAL];
     for (uint32_t a = 0; a < nd->count; a++) {
-        va[a] = cfr(s, kids[a], i, reach_i * sigma[a], reach_o, weight);
+        va[a] = cfr(s, kids[a], i, reach_o);
         v += sigma[a] * va[a];
     }
-    double *regret = s->regret + is->first, *avg = s->avg + is->first;
-    for (uint32_t a = 0; a < nd->count; a++) {
+    double *regret = s->regret + is->first;
+    for (uint32_t a = 0; a < nd->count; a++)
         regret[a] += reach_o * (va[a] - v);
-        avg[a] += weight * reach_i * sigma[a];
-    }
     return v;
+}
+
+/* Add the current policy of seat i's information states to the average, each weighted by the
+ * iteration and by i's own reach of it: the product of i's probabilities of its own actions on
+ * the way, the same for every history of the state (perfect recall), taken from its parent
+ * state (information states are numbered parents first: the builder meets a parent before its
+ * children). Once per information state, as CFR's average is defined; a walk adding once per
+ * history weights each state by how many of its histories the walk visits, which pruning
+ * changes from one iteration to the next. */
+static void add_average(rp_solver *s, int i, double weight)
+{
+    for (size_t k = 0; k < s->num_sets; k++) {
+        const infoset *is = &s->sets[k];
+        if (is->seat != i)
+            continue;
+        s->own[k] =
+            is->parent == UINT32_MAX
+                ? 1.0
+                : s->own[is->parent] * s->cur[s->sets[is->parent].first + is->parent_action];
+        double *avg = s->avg + is->first;
+        const double *sigma = s->cur + is->first;
+        for (uint32_t a = 0; a < is->count; a++)
+            avg[a] += weight * s->own[k] * sigma[a];
+    }
 }
 
 /* Regret matching+ for seat i's information states: clamp the regrets, then play in proportion
@@ -523,7 +577,8 @@ void rp_solver_iterate(rp_solver *s, int iterations)
     for (int t = 0; t < iterations; t++) {
         s->iterations++;
         for (int i = 0; i < 2; i++) {
-            cfr(s, 0, i, 1.0, 1.0, (double)s->iterations);
+            add_average(s, i, (double)s->iterations);
+            cfr(s, 0, i, 1.0);
             match_regrets(s, i);
         }
     }

@@ -5,12 +5,24 @@
 #include "core/check.h"
 #include "ramparts/json.h"
 
-/* ---- options: the table (init in rules.c reads the dealer as value[0]) and the options a
- * state is played under ---- */
+/* ---- options: the table (init in rules.c reads them by KD_OPT_*) and the options a state is
+ * played under ---- */
 
 static const rp_option_spec kd_options[] = {
-    {"dealer", RP_OPT_INT, 0, KD_MAX_PLAYERS - 1, 0, NULL,
-     "seat of the first dealer (KD-2); the deal passes left each hand", NULL},
+    [KD_OPT_DEALER] = {"dealer", RP_OPT_INT, 0, KD_MAX_PLAYERS - 1, 0, NULL,
+                       "seat of the first dealer (KD-2); the deal passes left each hand", NULL},
+    [KD_OPT_PILES] = {"piles", RP_OPT_INT, 0, KD_PILES, KD_PILES, NULL,
+                      "two players: table piles per seat (KD-3; fewer make the short game of "
+                      "KD-P6, for exact solving)",
+                      NULL},
+    [KD_OPT_HAND] = {"hand-cards", RP_OPT_INT, 1, 5, 5, NULL,
+                     "two players: cards dealt into each hand (KD-3; fewer make the short game "
+                     "of KD-P6)",
+                     NULL},
+    [KD_OPT_HANDS] = {"hands", RP_OPT_INT, 0, KD_MAX_LAST_HAND, 0, NULL,
+                      "0: play to 31 (KD-9); N: the game ends after hand N at the latest, a "
+                      "shared highest score a draw (KD-P6)",
+                      NULL},
 };
 
 /* The options this state is played under: its players and the first dealer, which its
@@ -22,7 +34,10 @@ static void kd_config_of(const void *st, rp_config *cfg)
     const int n = s->players;
     const int passed = (int)((s->hand_number - 1u) % (unsigned)n);
     cfg->players = n;
-    cfg->value[0] = (s->dealer + n - passed) % n;
+    cfg->value[KD_OPT_DEALER] = (s->dealer + n - passed) % n;
+    cfg->value[KD_OPT_PILES] = n == 2 ? kd_piles(s) : KD_PILES;
+    cfg->value[KD_OPT_HAND] = n == 2 ? kd_hand_cards(s) : 5;
+    cfg->value[KD_OPT_HANDS] = s->last_hand;
 }
 
 /* Hands the information state makes room for. The rules set no bound: every hand adds a
@@ -30,11 +45,14 @@ static void kd_config_of(const void *st, rp_config *cfg)
  * shared highest score plays another hand (KD-14) with no limit. 40 leaves nine such hands. */
 enum { KD_LENGTH_HANDS = KD_GOAL + 9 };
 
-/* Each action plays one card, and a hand deals at most the 26 cards (KD-P4). */
+/* Each action plays one card, and a hand deals at most the 26 cards (KD-P4); a short game
+ * (KD-P6) ends after its last hand and deals its smaller deck. */
 static int kd_max_game_length(const void *st)
 {
-    (void)st;
-    return KD_LENGTH_HANDS * KD_CARDS;
+    const kd_state *s = st;
+    if (s->last_hand == 0 || s->last_hand > KD_LENGTH_HANDS)
+        return KD_LENGTH_HANDS * KD_CARDS;
+    return s->last_hand * kd_popcount(kd_deck(s));
 }
 
 /* Debug builds check every invariant after each apply made through the table (core/check.h). */

@@ -54,7 +54,8 @@ typedef struct kd_state {
     uint32_t score[KD_MAX_PLAYERS]; /* paper scores (KD-9) */
     uint16_t hand_number;           /* 1 for the first hand */
     uint8_t players, dealer, leader, trick_len, suit;
-    uint8_t over, winner;            /* winner is meaningful only when over (derived) */
+    uint8_t over, winner; /* winner is meaningful only when over (derived); KD_NONE: a draw
+                           * after the last hand of a short game (KD-P6) */
     uint8_t castle[KD_MAX_PLAYERS];  /* castle values 1..8 (KD-1) */
     uint8_t voids[KD_MAX_PLAYERS];   /* KD_VOID_* bits */
     uint8_t trick[KD_MAX_PLAYERS];   /* cards of the current trick from the leader on */
@@ -63,6 +64,10 @@ typedef struct kd_state {
     uint8_t last[KD_MAX_PLAYERS];    /* last finished trick, shown into the next hand */
     uint8_t last_len, last_leader, last_suit;
     uint8_t last_winner; /* KD_NONE: the last trick was set aside (KD-7) */
+    /* The short game (KD-P6), 0 for the rulebook's: 1 + the piles of a short two-player deal,
+     * its hand cards, and the hand after which the game ends. */
+    uint8_t short_piles, short_hand;
+    uint16_t last_hand;
 } kd_state;
 
 /* Action layout (num_actions = 96):
@@ -143,16 +148,45 @@ static inline int kd_seat_after(const kd_state *s, int seat, int steps)
     return x;
 }
 
-/* Cards dealt into each hand (KD-2; two players 5, KD-3) and tricks in a hand (KD-P4). */
+/* Cards dealt into each hand of the rulebook's deal (KD-2; two players 5, KD-3). */
 static inline int kd_hand_deal_size(int players)
 {
     return players == 2 ? 5 : KD_CARDS / players;
 }
 
-static inline int kd_tricks_per_hand(int players)
+/* The short game's deal (KD-P6): its piles per seat and its hand cards, the rulebook's (4 and
+ * 5, KD-3) unless a short option is set; 0 piles and KD-2's hands with three or more. */
+static inline int kd_piles(const kd_state *s)
 {
-    return KD_CARDS / players;
+    if (s->players != 2)
+        return 0;
+    return s->short_piles ? s->short_piles - 1 : KD_PILES;
 }
+
+static inline int kd_hand_cards(const kd_state *s)
+{
+    if (s->players != 2)
+        return kd_hand_deal_size(s->players);
+    return s->short_hand ? s->short_hand : kd_hand_deal_size(2);
+}
+
+/* Tricks in a hand (KD-P4): every card dealt is played; a short deal (KD-P6) deals fewer. */
+static inline int kd_tricks_in_hand(const kd_state *s)
+{
+    return s->players == 2 ? 2 * kd_piles(s) + kd_hand_cards(s) : KD_CARDS / s->players;
+}
+
+/* The order a short deal (KD-P6) takes its deck in: a Walls, a Cannons and a Wizard of each
+ * number, rising, with a King after each of the first four numbers, so that any deck of it
+ * mixes the four kinds of card as the whole deck does. */
+extern const uint8_t kd_short_order[KD_CARDS];
+/* The cards of this game's deck: all 26, or the first 2 x tricks of kd_short_order. */
+uint32_t kd_deck(const kd_state *s);
+
+/* The rows of the option table (game.c), read by init (rules.c); the short game's (KD-P6)
+ * last hand is at most KD_MAX_LAST_HAND. */
+enum { KD_OPT_DEALER, KD_OPT_PILES, KD_OPT_HAND, KD_OPT_HANDS };
+#define KD_MAX_LAST_HAND 1000
 
 /* ---- narration: what one action did, for events_json ----
  * Given a story, the rules write a structured note for each thing that happens, in order;
@@ -207,6 +241,9 @@ int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit
 /* rules.c: true when the scores end the game (KD-9): some score >= 31 and the highest not
  * shared; sets *winner to the seat with the highest score. */
 bool kd_game_decided(const kd_state *s, int *winner);
+/* rules.c: true when the game ends at the end of this hand: decided (KD-9), or a short game's
+ * last hand (KD-P6), where *winner is KD_NONE when the highest score is shared (a draw). */
+bool kd_game_ends(const kd_state *s, int *winner);
 /* text.c: the card names of a set, ", "-separated, "none" when empty. */
 void kd_put_names(struct rp_text *t, uint32_t mask);
 /* view.c: the trick in progress within the hand, 1-based; once over, the last one. */

@@ -185,7 +185,7 @@ void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES])
     memset(x, 0, KD_EVAL_FEATURES * sizeof *x);
     if (n < 2) /* a state that passed state_ok always has two or more */
         return;
-    const int tricks_per_hand = KD_CARDS / n;
+    const int tricks_per_hand = kd_tricks_in_hand(s);
     double best_total = -1e9, best_score = -1e9, best_castle = -1e9;
     double top_score = s->score[player];
     for (int p = 0; p < n; p++) {
@@ -204,7 +204,7 @@ void kd_eval_features(const kd_state *s, int player, double x[KD_EVAL_FEATURES])
     uint32_t seen = own | s->played | s->aside | s->trick_mask;
     if (n == 2)
         seen |= s->up[0] | s->up[1];
-    const uint32_t unseen = KD_ALL & ~seen;
+    const uint32_t unseen = kd_deck(s) & ~seen;
     const double lead = (double)s->score[player] + s->castle[player] - best_total;
     const double castle_lead = s->castle[player] - best_castle;
     const double left = kd_popcount(kd_cards_left(s, player)) / (double)tricks_per_hand;
@@ -234,10 +234,13 @@ static const double kd_fit_weights[KD_MAX_PLAYERS + 1][KD_EVAL_FEATURES + 1] = {
 double kd_evaluate(const void *st, int player)
 {
     const kd_state *s = st;
-    if (s->over)
-        return player == s->winner ? 1.0 : 0.0;
     if (player < 0 || player >= s->players || s->players < 2 || s->players > KD_MAX_PLAYERS)
         return 0.0;
+    if (s->over) { /* the win, or a short game's shared one (KD-P6) */
+        double share[KD_MAX_PLAYERS];
+        kd_returns(s, share);
+        return share[player];
+    }
     const double *w = kd_fit_weights[s->players];
     double x[KD_EVAL_FEATURES];
     kd_eval_features(s, player, x);
@@ -353,6 +356,6 @@ void kd_observation_tensor(const void *st, int player, float *out)
     out[KD_OBS_NUMBERS] = (float)s->hand_number / 10.0f;
     out[KD_OBS_NUMBERS + 1] = (float)kd_trick_in_hand(s) / 13.0f;
     out[KD_OBS_NUMBERS + 2] = s->over ? 1.0f : 0.0f;
-    if (s->over)
+    if (s->over && s->winner != KD_NONE) /* a short game's draw has none (KD-P6) */
         out[KD_OBS_WINNER + kd_obs_slot(s, player, s->winner)] = 1.0f;
 }

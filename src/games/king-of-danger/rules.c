@@ -1,5 +1,5 @@
 /* rules.c — King of Danger, the trick-taking game for 2 to 5 players: the rules and the hot
- * path (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P5 in
+ * path (rulebook, rulings KD-1..KD-14, project rulings KD-P1..KD-P6 in
  * docs/rules/king-of-danger.md): the cards, dealing, setup, legal plays, tricks and scoring,
  * apply. The action layout is in internal.h. */
 #include <inttypes.h>
@@ -22,6 +22,24 @@ const char *const kd_long_names[KD_CARDS] = {
 /* Number on each card (Kings have none). */
 const uint8_t kd_card_rank[KD_CARDS] = {0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 1, 2,
                                         3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8};
+
+const uint8_t kd_short_order[KD_CARDS] = {
+    KD_WALLS_1,       KD_CANNONS_1,    KD_WIZARD_1,      KD_KING_DANGER,   KD_WALLS_1 + 1,
+    KD_CANNONS_1 + 1, KD_WIZARD_1 + 1, KD_KING_WALLS,    KD_WALLS_1 + 2,   KD_CANNONS_1 + 2,
+    KD_WIZARD_1 + 2,  KD_KING_CANNONS, KD_WALLS_1 + 3,   KD_CANNONS_1 + 3, KD_WIZARD_1 + 3,
+    KD_KING_WIZARDS,  KD_WALLS_1 + 4,  KD_CANNONS_1 + 4, KD_WIZARD_1 + 4,  KD_WALLS_1 + 5,
+    KD_CANNONS_1 + 5, KD_WIZARD_1 + 5, KD_WALLS_1 + 6,   KD_CANNONS_1 + 6, KD_WIZARD_1 + 6,
+    KD_WIZARD_1 + 7};
+
+uint32_t kd_deck(const kd_state *s)
+{
+    if (s->players != 2 || (!s->short_piles && !s->short_hand))
+        return KD_ALL;
+    uint32_t deck = 0;
+    for (int i = 0; i < 2 * kd_tricks_in_hand(s) && i < KD_CARDS; i++)
+        deck |= 1u << kd_short_order[i];
+    return deck;
+}
 
 /* The cards that follow a trick suit (KD-5, KD-11: Kings never count as a suit). */
 const uint32_t kd_suit_cards[3] = {0, KD_WALLS, KD_CANNONS};
@@ -62,15 +80,17 @@ static kd_note *note(kd_story *story, int kind, int seat)
 
 /* ---- dealing ---- */
 
-/* Shuffle all 26 cards and deal a new hand (KD-2, KD-3); the leader sits left of the dealer.
- * The last trick stays on show: at a new hand it tells how the old one ended. */
+/* Shuffle the deck (all 26 cards, or a short game's, KD-P6) and deal a new hand (KD-2, KD-3);
+ * the leader sits left of the dealer. The last trick stays on show: at a new hand it tells how
+ * the old one ended. */
 static void deal(kd_state *s, kd_story *story)
 {
     uint8_t deck[KD_CARDS];
-    for (int c = 0; c < KD_CARDS; c++)
-        deck[c] = (uint8_t)c;
-    rp_rng_shuffle_u8(&s->rng, deck, KD_CARDS);
-    const int n = s->players;
+    int size = 0;
+    for (uint32_t m = kd_deck(s); m; m &= m - 1)
+        deck[size++] = (uint8_t)kd_lowest(m);
+    rp_rng_shuffle_u8(&s->rng, deck, size);
+    const int n = s->players, piles = kd_piles(s);
     memset(s->hand, 0, sizeof s->hand);
     memset(s->voids, 0, sizeof s->voids);
     s->aside = s->played = s->trick_mask = 0;
@@ -79,21 +99,23 @@ static void deal(kd_state *s, kd_story *story)
         for (int p = 0; p < 2; p++) {
             s->up[p] = s->down[p] = 0;
             for (int i = 0; i < KD_PILES; i++) {
-                s->pile_under[p][i] = deck[k++];
-                s->down[p] |= 1u << s->pile_under[p][i];
+                s->pile_under[p][i] = i < piles ? deck[k++] : KD_NONE;
+                s->pile_top[p][i] = KD_NONE;
+                if (i < piles)
+                    s->down[p] |= 1u << s->pile_under[p][i];
             }
         }
         for (int p = 0; p < 2; p++)
-            for (int i = 0; i < KD_PILES; i++) {
+            for (int i = 0; i < piles; i++) {
                 s->pile_top[p][i] = deck[k++];
                 s->up[p] |= 1u << s->pile_top[p][i];
             }
     }
-    const int per = kd_hand_deal_size(n);
+    const int per = kd_hand_cards(s);
     for (int p = 0; p < n; p++)
         for (int i = 0; i < per; i++)
             s->hand[p] |= 1u << deck[k++];
-    while (k < KD_CARDS)
+    while (k < size)
         s->aside |= 1u << deck[k++];
     s->leader = (uint8_t)kd_seat_after(s, s->dealer, 1);
     s->trick_len = 0;
@@ -105,21 +127,54 @@ static void deal(kd_state *s, kd_story *story)
 /* ---- the game: setup, turn order, legal plays, tricks, apply ---- */
 
 /* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2). */
+/* The short game's options (KD-P6) in range, the deal's two only with two players. */
+static int check_short_options(const rp_config *cfg, rp_error *err)
+{
+    const int64_t piles = cfg->value[KD_OPT_PILES], hand = cfg->value[KD_OPT_HAND],
+                  hands = cfg->value[KD_OPT_HANDS];
+    if (piles < 0 || piles > KD_PILES)
+        return rp_fail(err, RP_EINVAL, "piles=%" PRId64 ": a seat has 0..%d table piles (KD-3)",
+                       piles, KD_PILES);
+    if (hand < 1 || hand > 5)
+        return rp_fail(err, RP_EINVAL, "hand-cards=%" PRId64 ": a hand is dealt 1..5 cards (KD-3)",
+                       hand);
+    if (hands < 0 || hands > KD_MAX_LAST_HAND)
+        return rp_fail(err, RP_EINVAL,
+                       "hands=%" PRId64 ": 0 (play to 31) or a last hand of 1..%d (KD-P6)", hands,
+                       KD_MAX_LAST_HAND);
+    if (cfg->players != 2 && (piles != KD_PILES || hand != 5))
+        return rp_fail(err, RP_EINVAL,
+                       "piles and hand-cards shape the two-player deal (KD-3, KD-P6); with %d "
+                       "players every card is dealt into the hands (KD-2)",
+                       cfg->players);
+    return RP_OK;
+}
+
+/* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2), and a
+ * short game's deal and last hand when its options are set (KD-P6). */
 int kd_init(void *st, const rp_config *cfg, rp_error *err)
 {
-    const int64_t dealer = cfg->value[0];
+    const int64_t dealer = cfg->value[KD_OPT_DEALER];
     if (cfg->players < 2 || cfg->players > KD_MAX_PLAYERS)
         return rp_fail(err, RP_EINVAL, "players=%d: King of Danger is for 2 to 5 players",
                        cfg->players);
     if (dealer < 0 || dealer >= cfg->players)
         return rp_fail(err, RP_EINVAL, "dealer=%" PRId64 ": with %d players the seats are 0..%d",
                        dealer, cfg->players, cfg->players - 1);
+    const int rc = check_short_options(cfg, err);
+    if (rc < 0)
+        return rc;
     kd_state *s = st;
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0x4b44u);
     s->players = (uint8_t)cfg->players;
     s->dealer = (uint8_t)dealer;
     s->hand_number = 1;
+    s->last_hand = (uint16_t)cfg->value[KD_OPT_HANDS];
+    if (cfg->value[KD_OPT_PILES] != KD_PILES || cfg->value[KD_OPT_HAND] != 5) {
+        s->short_piles = (uint8_t)(cfg->value[KD_OPT_PILES] + 1);
+        s->short_hand = (uint8_t)cfg->value[KD_OPT_HAND];
+    }
     for (int p = 0; p < s->players; p++)
         s->castle[p] = KD_CASTLE_START;
     deal(s, NULL);
@@ -144,7 +199,7 @@ int kd_current_player(const void *st)
 int kd_turn_number(const void *st)
 {
     const kd_state *s = st;
-    const int per_hand = kd_tricks_per_hand(s->players);
+    const int per_hand = kd_tricks_in_hand(s);
     const int players = s->players;
     if (players <= 0) /* a state that passed state_ok always has players */
         return 1;
@@ -271,8 +326,8 @@ static KD_INLINE void score_trick(kd_state *s, int winner_seat, kd_story *story)
     }
 }
 
-/* True when the scores end the game (KD-9): some score >= 31 and the highest not shared.
- * Sets *winner to the seat with the highest score. */
+/* True when the scores end the game (KD-9): some score >= 31 and the highest not shared;
+ * sets *winner to the seat with the highest score. */
 bool kd_game_decided(const kd_state *s, int *winner)
 {
     int best = 0, count = 0;
@@ -288,8 +343,22 @@ bool kd_game_decided(const kd_state *s, int *winner)
     return s->score[best] >= KD_GOAL && count == 1;
 }
 
-/* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends or the deal
- * passes left with castle values carried over (KD-1). */
+bool kd_game_ends(const kd_state *s, int *winner)
+{
+    if (kd_game_decided(s, winner))
+        return true;
+    if (s->last_hand == 0 || s->hand_number < s->last_hand)
+        return false;
+    /* KD-P6: after the last hand the sole highest score wins; a shared one is a draw */
+    int best = *winner, count = 0;
+    for (int p = 0; p < s->players; p++)
+        count += s->score[p] == s->score[best];
+    *winner = count == 1 ? best : (int)KD_NONE;
+    return true;
+}
+
+/* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends (at a short
+ * game's last hand too, KD-P6) or the deal passes left with castle values carried over (KD-1). */
 static KD_INLINE void end_hand(kd_state *s, kd_story *story)
 {
     for (int p = 0; p < s->players; p++)
@@ -297,7 +366,7 @@ static KD_INLINE void end_hand(kd_state *s, kd_story *story)
     if (story)
         note(story, NOTE_HAND_OVER, 0)->value = s->hand_number;
     int winner;
-    if (kd_game_decided(s, &winner)) {
+    if (kd_game_ends(s, &winner)) {
         s->over = 1;
         s->winner = (uint8_t)winner;
         if (story)
@@ -430,10 +499,23 @@ void kd_apply(void *st, rp_action action)
     play_card(st, action, NULL);
 }
 
-/* Shares of the win: the game only ends with a sole highest score (KD-9). */
+/* Shares of the win: the game ends with a sole highest score (KD-9), or after a short game's
+ * last hand, where the seats sharing the highest score share the win (KD-P6). */
 void kd_returns(const void *st, double *out)
 {
     const kd_state *s = st;
+    uint32_t top = 0;
+    int sharing = 0;
     for (int p = 0; p < s->players; p++)
-        out[p] = s->over ? (p == s->winner ? 1.0 : 0.0) : 1.0 / s->players;
+        top = s->score[p] > top ? s->score[p] : top;
+    for (int p = 0; p < s->players; p++)
+        sharing += s->score[p] == top;
+    for (int p = 0; p < s->players; p++) {
+        if (!s->over)
+            out[p] = 1.0 / s->players;
+        else if (s->winner != KD_NONE)
+            out[p] = p == s->winner ? 1.0 : 0.0;
+        else
+            out[p] = s->score[p] == top ? 1.0 / sharing : 0.0;
+    }
 }

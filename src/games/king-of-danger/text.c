@@ -257,6 +257,22 @@ static void put_last(rp_text *t, const kd_state *s)
 
 /* The referee's notation of the whole state. Defensive about out-of-range values, so that a
  * broken state can still be printed by the debug check that found it. */
+/* The short game's fields (KD-P6), written only when it is one: deal=PILES+HAND-CARDS and
+ * last-hand=N. */
+static void put_short_game(rp_text *t, const kd_state *s)
+{
+    if (s->short_piles || s->short_hand) {
+        rp__put_key(t, "deal");
+        rp__put_uint(t, s->short_piles ? s->short_piles - 1u : 0u);
+        rp__text_str(t, "+");
+        rp__put_uint(t, s->short_hand);
+    }
+    if (s->last_hand) {
+        rp__put_key(t, "last-hand");
+        rp__put_uint(t, s->last_hand);
+    }
+}
+
 int kd_state_to_text(const void *st, char *buf, size_t size)
 {
     const kd_state *s = st;
@@ -268,6 +284,7 @@ int kd_state_to_text(const void *st, char *buf, size_t size)
     rp__put_uint(&t, s->players);
     rp__put_key(&t, "dealer");
     rp__put_uint(&t, s->dealer);
+    put_short_game(&t, s);
     rp__put_key(&t, "hand");
     rp__put_uint(&t, s->hand_number);
     rp__put_key(&t, "leader");
@@ -417,6 +434,29 @@ static int read_last(rp_reader *r, kd_state *t)
     return RP_OK;
 }
 
+/* The short game's optional fields (KD-P6): deal=PILES+HAND-CARDS, last-hand=N. */
+static int read_short_game(rp_reader *r, kd_state *t)
+{
+    rp_span v, piles, hand;
+    uint64_t x = 0, y = 0;
+    int rc = RP_OK;
+    if (strncmp(r->p, " deal=", 6) == 0) {
+        if ((rc = rp__read_field(r, "deal", &v)) < 0)
+            return rc;
+        if (!rp__span_split(v, '+', &piles, &hand))
+            return rp__read_fail(r, "deal", "write PILES+HAND-CARDS, e.g. 1+1 (KD-P6)");
+        if ((rc = rp__span_uint(r, "deal", piles, 0, KD_PILES, &x)) < 0 ||
+            (rc = rp__span_uint(r, "deal", hand, 1, 5, &y)) < 0)
+            return rc;
+        t->short_piles = (uint8_t)(x + 1);
+        t->short_hand = (uint8_t)y;
+    }
+    if (strncmp(r->p, " last-hand=", 11) == 0 &&
+        (rc = read_number(r, "last-hand", KD_MAX_LAST_HAND, &x)) == RP_OK)
+        t->last_hand = (uint16_t)x;
+    return rc;
+}
+
 /* Read every field of the notation into t: syntax only; state_ok judges the values. */
 static int read_fields(rp_reader *r, kd_state *t)
 {
@@ -430,6 +470,8 @@ static int read_fields(rp_reader *r, kd_state *t)
     if ((rc = read_number(r, "dealer", UINT8_MAX, &x)) < 0)
         return rc;
     t->dealer = (uint8_t)x;
+    if ((rc = read_short_game(r, t)) < 0)
+        return rc;
     if ((rc = read_number(r, "hand", UINT16_MAX, &x)) < 0)
         return rc;
     t->hand_number = (uint16_t)x;
@@ -487,6 +529,27 @@ static int read_fields(rp_reader *r, kd_state *t)
 
 /* ---- invariants (state_ok) ---- */
 
+/* A short game's deal and last hand (KD-P6): a two-player deal other than the rulebook's, and a
+ * last hand not yet passed. */
+static int check_short_game(const kd_state *t, rp_error *err)
+{
+    if ((t->short_piles == 0) != (t->short_hand == 0) || t->short_piles > KD_PILES + 1 ||
+        t->short_hand > 5)
+        return rp_fail(err, RP_EINVAL, "deal: piles 0..4 and hand cards 1..5 (KD-P6)");
+    if (t->short_piles && t->players != 2)
+        return rp_fail(err, RP_EINVAL,
+                       "deal: a short deal is for two players (KD-P6); with %d every card is "
+                       "dealt into the hands (KD-2)",
+                       t->players);
+    if (t->short_piles == KD_PILES + 1 && t->short_hand == 5)
+        return rp_fail(err, RP_EINVAL,
+                       "deal: 4+5 is the rulebook's deal (KD-3): the notation leaves it out");
+    if (t->last_hand > KD_MAX_LAST_HAND || (t->last_hand && t->hand_number > t->last_hand))
+        return rp_fail(err, RP_EINVAL, "last-hand: hand %u is past the last hand, %u (KD-P6)",
+                       (unsigned)t->hand_number, (unsigned)t->last_hand);
+    return RP_OK;
+}
+
 /* Fields in range, unused seats and slots zero, and the derived masks true to the fields they
  * come from (trick_mask, two players' up and down), so equal states are equal bytes. */
 static int check_shape(const kd_state *t, rp_error *err)
@@ -500,8 +563,11 @@ static int check_shape(const kd_state *t, rp_error *err)
     if (t->hand_number < 1)
         return rp_fail(err, RP_EINVAL, "hand: hands are numbered from 1");
     if (t->suit > KD_SUIT_CANNONS || t->trick_len >= n || t->over > 1 ||
-        (t->over ? t->winner >= n : t->winner != 0))
+        (t->over ? t->winner >= n && !(t->winner == KD_NONE && t->last_hand) : t->winner != 0))
         return rp_fail(err, RP_EINVAL, "suit, trick length or game end out of range");
+    const int rc = check_short_game(t, err);
+    if (rc < 0)
+        return rc;
     if (!(t->rng.inc & 1))
         return rp_fail(err, RP_EINVAL, "rng: the stream increment must be odd");
     for (int p = 0; p < KD_MAX_PLAYERS; p++) {
@@ -510,7 +576,7 @@ static int check_shape(const kd_state *t, rp_error *err)
                            t->castle[p], p);
         if (p >= n && (t->castle[p] || t->score[p] || t->hand[p] || t->voids[p]))
             return rp_fail(err, RP_EINVAL, "seat %d does not play but has values", p);
-        if (t->voids[p] > (KD_VOID_WALLS | KD_VOID_CANNONS) || (t->hand[p] & ~KD_ALL))
+        if (t->voids[p] > (KD_VOID_WALLS | KD_VOID_CANNONS) || (t->hand[p] & ~kd_deck(t)))
             return rp_fail(err, RP_EINVAL, "voids or hand of seat %d out of range", p);
     }
     uint32_t trick = 0;
@@ -529,7 +595,7 @@ static int check_shape(const kd_state *t, rp_error *err)
         for (int i = 0; i < KD_PILES; i++) {
             const uint8_t top = t->pile_top[p][i], under = t->pile_under[p][i];
             if (n != 2 ? top || under
-                       : (top != KD_NONE && top >= KD_CARDS) ||
+                       : (top != KD_NONE && (top >= KD_CARDS || i >= kd_piles(t))) ||
                              (under != KD_NONE && (under >= KD_CARDS || top == KD_NONE)))
                 return rp_fail(err, RP_EINVAL,
                                "table: pile %d of seat %d is not a card, a "
@@ -555,7 +621,7 @@ static int check_shape(const kd_state *t, rp_error *err)
  * KD-2 sets aside, and no seat holding more than it was dealt. */
 static int check_cards(const kd_state *t, rp_error *err)
 {
-    const int dealt = kd_hand_deal_size(t->players);
+    const int dealt = kd_hand_cards(t);
     for (int p = 0; p < t->players; p++)
         if (kd_popcount(t->hand[p]) > dealt)
             return rp_fail(err, RP_EINVAL,
@@ -581,12 +647,20 @@ static int check_cards(const kd_state *t, rp_error *err)
                            kd_long_names[kd_lowest(seen & places[i])]);
         seen |= places[i];
     }
-    if (seen != KD_ALL)
-        return rp_fail(err, RP_EINVAL, "card %s is missing (all 26 must be somewhere)",
-                       kd_long_names[kd_lowest(KD_ALL & ~seen)]);
-    if (kd_popcount(t->aside) != KD_CARDS % t->players)
+    const uint32_t deck = kd_deck(t);
+    if (seen & ~deck)
+        return rp_fail(err, RP_EINVAL, "card %s is not in this short game's deck (KD-P6)",
+                       kd_long_names[kd_lowest(seen & ~deck)]);
+    if (seen != deck)
+        return rp_fail(err, RP_EINVAL,
+                       "card %s is missing (every card of the deck must be "
+                       "somewhere: all 26, or a short game's, KD-P6)",
+                       kd_long_names[kd_lowest(deck & ~seen)]);
+    const int aside =
+        kd_popcount(deck) - t->players * dealt - (t->players == 2 ? 4 * kd_piles(t) : 0);
+    if (kd_popcount(t->aside) != aside)
         return rp_fail(err, RP_EINVAL, "aside: %d players set aside %d cards, not %d (KD-2)",
-                       t->players, KD_CARDS % t->players, kd_popcount(t->aside));
+                       t->players, aside, kd_popcount(t->aside));
     return RP_OK;
 }
 
@@ -697,16 +771,17 @@ static int check_last(const kd_state *t, rp_error *err)
 /* What the hand and game counters imply: scores, the game's end, a fresh hand's shape. */
 static int check_progress(const kd_state *t, int start_count, const uint8_t *implied, rp_error *err)
 {
-    int winner;
+    int winner, ending;
     const bool decided = kd_game_decided(t, &winner);
-    if (start_count == 0 && !decided)
+    const bool ends = kd_game_ends(t, &ending);
+    if (start_count == 0 && !ends)
         return rp_fail(err, RP_EINVAL,
                        "every card is played but the scores do not end the "
                        "game (KD-9), so a new hand would have been dealt");
     if (start_count > 0 && decided)
         return rp_fail(err, RP_EINVAL,
                        "score: seat %d already won (KD-9), so no further hand is played", winner);
-    if (t->over != (start_count == 0) || (t->over && t->winner != winner))
+    if (t->over != (start_count == 0) || (t->over && t->winner != ending))
         return rp_fail(err, RP_EINVAL, "the game is over exactly when every card is played");
     const uint32_t done = t->hand_number - (t->over ? 0u : 1u);
     for (int p = 0; p < t->players; p++)
@@ -765,7 +840,7 @@ int kd_state_from_text(void *st, const char *text, rp_error *err)
     for (int p = 0; p < t.players; p++)
         all_out = all_out && kd_cards_left(&t, p) == 0;
     int winner = 0;
-    if (all_out && kd_game_decided(&t, &winner)) {
+    if (all_out && kd_game_ends(&t, &winner)) {
         t.over = 1;
         t.winner = (uint8_t)winner;
     }

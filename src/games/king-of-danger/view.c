@@ -102,10 +102,12 @@ cJSON *kd_view_json(const void *st, int viewer)
     cJSON_AddItemToObject(v, "seat", seat_or_null(seated ? viewer : -1));
     cJSON_AddNumberToObject(v, "hand_number", s->hand_number);
     cJSON_AddNumberToObject(v, "trick_number", kd_trick_in_hand(s));
-    cJSON_AddNumberToObject(v, "tricks_per_hand", kd_tricks_per_hand(n));
+    cJSON_AddNumberToObject(v, "tricks_per_hand", kd_tricks_in_hand(s));
     cJSON_AddNumberToObject(v, "dealer", s->dealer);
     cJSON_AddBoolToObject(v, "over", s->over);
-    cJSON_AddItemToObject(v, "winner", seat_or_null(s->over ? s->winner : -1));
+    /* no winner before the end, nor after a short game's drawn last hand (KD-P6) */
+    cJSON_AddItemToObject(v, "winner",
+                          seat_or_null(s->over && s->winner != KD_NONE ? s->winner : -1));
     cJSON_AddItemToObject(v, "to_act", seat_or_null(kd_current_player(s)));
     cJSON_AddNumberToObject(v, "leader", s->leader);
     cJSON_AddItemToObject(v, "trick_suit", suit_or_null(s->suit));
@@ -407,7 +409,8 @@ static void tell_tie(const kd_telling *tl, const kd_note *n)
         cJSON_AddNumberToObject(e, "score", top);
 }
 
-/* KD-9: the game ends with a sole highest score of 31 or more. */
+/* KD-9: the game ends with a sole highest score of 31 or more; a short game (KD-P6) after its
+ * last hand too, with a sole highest score (the winner) or a shared one (a draw: no winner). */
 static void tell_game_over(const kd_telling *tl, const kd_note *n)
 {
     const kd_state *s = tl->after;
@@ -415,18 +418,30 @@ static void tell_game_over(const kd_telling *tl, const kd_note *n)
     rp_text t;
     rp__text_init(&t, others, sizeof others);
     int score[KD_MAX_PLAYERS];
+    const bool draw = n->seat == KD_NONE;
     for (int p = 0, k = 0; p < s->players; p++) {
         score[p] = (int)s->score[p];
         if (p != n->seat)
             rp__text_put(&t, "%s%s %d", k++ ? ", " : "", kd_seat_names[p], score[p]);
     }
-    cJSON *e = rp__event(tl->events, "game-over", n->seat,
-                         "%s wins the game with %d points, "
-                         "the only highest score, at 31 or more (KD-9); %s.",
-                         kd_seat_names[n->seat], score[n->seat], others);
+    cJSON *e;
+    if (draw)
+        e = rp__event(tl->events, "game-over", -1,
+                      "Hand %u was the last (KD-P6) and the highest score is shared: a draw; %s.",
+                      (unsigned)s->hand_number, others);
+    else if (score[n->seat] < KD_GOAL)
+        e = rp__event(tl->events, "game-over", n->seat,
+                      "%s wins the game with %d points, the only highest score after the last "
+                      "hand, %u (KD-P6); %s.",
+                      kd_seat_names[n->seat], score[n->seat], (unsigned)s->hand_number, others);
+    else
+        e = rp__event(tl->events, "game-over", n->seat,
+                      "%s wins the game with %d points, "
+                      "the only highest score, at 31 or more (KD-9); %s.",
+                      kd_seat_names[n->seat], score[n->seat], others);
     if (!e)
         return;
-    cJSON_AddNumberToObject(e, "winner", n->seat);
+    cJSON_AddItemToObject(e, "winner", seat_or_null(draw ? -1 : n->seat));
     add_per_seat(e, "score", score, s->players);
 }
 
@@ -439,12 +454,17 @@ static void tell_deal(const kd_telling *tl, const kd_note *n)
     rp_text t;
     rp__text_init(&t, text, sizeof text);
     if (s->players == 2) {
-        rp__text_str(&t, "deals each player 4 face-down cards, each topped by a face-up card, "
-                         "and a hand of 5 (KD-3). Face up");
+        rp__text_put(&t,
+                     "deals each player %d face-down card%s, each topped by a face-up card, "
+                     "and a hand of %d (KD-3%s). Face up",
+                     kd_piles(s), kd_piles(s) == 1 ? "" : "s", kd_hand_cards(s),
+                     s->short_piles ? ", the short game's deal, KD-P6" : "");
         for (int p = 0; p < 2; p++) {
             rp__text_put(&t, "%s %s's table: ", p ? "; on" : " on", kd_seat_names[p]);
-            for (int i = 0; i < KD_PILES; i++)
+            for (int i = 0; i < kd_piles(s); i++)
                 rp__text_put(&t, "%s%s", i ? ", " : "", kd_long_names[s->pile_top[p][i]]);
+            if (kd_piles(s) == 0)
+                rp__text_str(&t, "nothing");
         }
     } else {
         rp__text_put(&t, "deals %d cards to each player and sets aside face up: ",
@@ -471,7 +491,7 @@ static void tell_deal(const kd_telling *tl, const kd_note *n)
     if (s->players == 2) {
         cJSON *rows = cJSON_AddArrayToObject(e, "face_up");
         for (int p = 0; rows && p < 2; p++)
-            add_card_list_to(rows, s->pile_top[p], KD_PILES);
+            add_card_list_to(rows, s->pile_top[p], kd_piles(s));
     } else {
         add_card_set(e, "aside", s->aside);
     }
@@ -648,9 +668,12 @@ void kd_render(const void *st, int viewer, FILE *out, bool color)
     const kd_state *s = st;
     const int n = s->players, to_act = kd_current_player(s);
     const bool seated = is_seat(s, viewer);
-    fprintf(out, "King of Danger - hand %u, trick %d of %d, %s deals, game to 31\n",
-            (unsigned)s->hand_number, kd_trick_in_hand(s), kd_tricks_per_hand(n),
+    fprintf(out, "King of Danger - hand %u, trick %d of %d, %s deals, game to 31",
+            (unsigned)s->hand_number, kd_trick_in_hand(s), kd_tricks_in_hand(s),
             kd_seat_names[s->dealer]);
+    if (s->last_hand)
+        fprintf(out, " or the end of hand %u (KD-P6)", (unsigned)s->last_hand);
+    fputs("\n", out);
     fputs("  seat          score  castle  in hand  known void\n", out);
     for (int p = 0; p < n; p++) {
         char name[24];
@@ -678,6 +701,10 @@ void kd_render(const void *st, int viewer, FILE *out, bool color)
         else
             fprintf(out, " - %s trick, won by %s\n", kd_suit_titles[s->last_suit],
                     kd_seat_names[s->last_winner]);
+    }
+    if (s->over && s->winner == KD_NONE) {
+        fputs("Game over: the highest score is shared after the last hand, a draw (KD-P6).\n", out);
+        return;
     }
     if (s->over) {
         fprintf(out, "Game over: %s wins with %" PRIu32 " points.\n", kd_seat_names[s->winner],
