@@ -2151,14 +2151,16 @@ static void test_property_five_players(void **unused)
     property_run(5);
 }
 
-/* One random short game (KD-P6) under opts, whose deal is `piles` piles and `hand` hand cards
- * a seat from `deck`, for `hands` hands. Every step keeps the notation round trip, what each
- * seat may see (the referee's secrets shown to nobody) and the options config_of reports; the
- * end gives the sole highest score the win and a shared one half each. Returns the winner, or
- * KD_NONE for a draw. */
-static int play_short_game(const char *opts, uint32_t deck, int piles, int hand, int hands,
-                           rp_rng *rng)
+/* One random short game (KD-P6) under "players=2 deal=P+H seed=N": its deal is `piles` piles
+ * and `hand` hand cards a seat from `deck`, for one hand. Every step keeps the notation round
+ * trip, what each seat may see (the referee's secrets shown to nobody) and the options
+ * config_of reports; the end gives the sole highest score the win and a shared one half each.
+ * Returns the winner, or KD_NONE for a draw. */
+static int play_short_game(int piles, int hand, int seed, uint32_t deck, rp_rng *rng)
 {
+    char opts[64], deal[8];
+    snprintf(deal, sizeof deal, "%d+%d", piles, hand);
+    snprintf(opts, sizeof opts, "players=2 deal=%s seed=%d", deal, seed);
     rp_state st;
     rp_test_init(G, &st, opts);
     const kd_state *s = K(&st);
@@ -2169,10 +2171,9 @@ static int play_short_game(const char *opts, uint32_t deck, int piles, int hand,
         check_round_trip(&st);
         rp_config now;
         G->config_of(&st, &now);
-        assert_int_equal(now.value[KD_OPT_PILES], piles);
-        assert_int_equal(now.value[KD_OPT_HAND], hand);
-        assert_int_equal(now.value[KD_OPT_HANDS], hands);
-        if (s->played == 0 && s->trick_len == 0) /* a fresh deal: the deck, dealt as KD-P6 says */
+        assert_true(now.given[KD_OPT_DEAL]);
+        assert_string_equal(now.text[KD_OPT_DEAL], deal);
+        if (s->played == 0 && s->trick_len == 0) /* the deal: the deck, dealt as KD-P6 says */
             for (int p = 0; p < 2; p++) {
                 assert_int_equal(s->hand[p] | s->up[p] | s->down[p] | s->hand[1 - p] |
                                      s->up[1 - p] | s->down[1 - p],
@@ -2186,9 +2187,9 @@ static int play_short_game(const char *opts, uint32_t deck, int piles, int hand,
         rp_test_random_step(G, &st, rng);
         steps++;
     }
-    /* every card dealt is played (KD-P4), two a trick, and the game ends after `hands` */
-    assert_int_equal(steps, __builtin_popcount(deck) * hands);
-    assert_int_equal(s->hand_number, hands);
+    /* every card dealt is played (KD-P4), and the game ends after the one hand */
+    assert_int_equal(steps, __builtin_popcount(deck));
+    assert_int_equal(s->hand_number, 1);
     check_round_trip(&st);
     double r[2];
     G->returns(&st, r);
@@ -2203,12 +2204,12 @@ static int play_short_game(const char *opts, uint32_t deck, int piles, int hand,
     return best;
 }
 
-/* KD-P6, the short game: piles=1 hand-cards=1 deals each seat one pile (a face-down card under
- * a face-up one) and one hand card from the deck's first six cards in KD-P6's order (walls-1,
- * cannons-1, wizard-1, king-of-danger, walls-2, cannons-2); piles=0 hand-cards=2 two hand cards
- * from its first four. hands=N ends the game after hand N: the sole highest score wins, a
- * shared one is a draw. Three tricks of a point each never tie (a castle stops at 1 only after
- * two lost tricks), two can. */
+/* KD-P6, the short game: deal=1+1 deals each seat one pile (a face-down card under a face-up
+ * one) and one hand card from the deck's first six cards in KD-P6's order (walls-1, cannons-1,
+ * wizard-1, king-of-danger, walls-2, cannons-2); deal=0+2 two hand cards from its first four.
+ * The game ends after that one hand: the sole highest score wins, a shared one is a draw.
+ * Three tricks of a point each never tie (a castle stops at 1 only after two lost tricks),
+ * two can. */
 static void test_short_game_kd_p6(void **unused)
 {
     (void)unused;
@@ -2218,64 +2219,71 @@ static void test_short_game_kd_p6(void **unused)
     rp_rng rng;
     rp_rng_seed(&rng, 6, 17);
     for (int seed = 1; seed <= 40; seed++) {
-        char opts[80];
-        const int hands = 1 + seed % 2;
-        snprintf(opts, sizeof opts, "players=2 piles=1 hand-cards=1 hands=%d seed=%d", hands, seed);
-        assert_int_not_equal(play_short_game(opts, six, 1, 1, hands, &rng), KD_NONE);
-        snprintf(opts, sizeof opts, "players=2 piles=0 hand-cards=2 hands=1 seed=%d", seed);
-        const int winner = play_short_game(opts, four, 0, 2, 1, &rng);
+        assert_int_not_equal(play_short_game(1, 1, seed, six, &rng), KD_NONE);
+        const int winner = play_short_game(0, 2, seed, four, &rng);
         wins += winner != KD_NONE;
         draws += winner == KD_NONE;
     }
     assert_true(wins > 0 && draws > 0);
+    /* deal=4+5 is the rulebook's deal, all 26 cards, played for one hand */
+    rp_state st;
+    rp_test_init(G, &st, "players=2 deal=4+5 seed=3");
+    assert_int_equal(K(&st)->hand[0] | K(&st)->hand[1] | K(&st)->up[0] | K(&st)->up[1] |
+                         K(&st)->down[0] | K(&st)->down[1],
+                     KD_ALL);
+    while (G->current_player(&st) != RP_TERMINAL)
+        rp_test_random_step(G, &st, &rng);
+    assert_int_equal(K(&st)->hand_number, 1);
 }
 
-/* KD-P6's options: out-of-range values and a short deal with more than two players are refused
- * with the option's name, the config unchanged; the notation writes the short game's fields
- * only for a short game and refuses the rulebook's deal written as one. */
+/* KD-P6's option: a malformed deal, or one with more than two players, is refused with the
+ * reason and nothing set up; the notation writes the deal only for a short game and refuses it
+ * with more than two players. */
 static void test_short_game_options_refused(void **unused)
 {
     (void)unused;
-    static const char *const bad[] = {"piles=5", "hand-cards=0", "hand-cards=6", "hands=-1",
-                                      "hands=1001"};
+    static const char *const bad[] = {"5+1", "1+0", "1+6", "11", "1+1+1", "x+1", "-1+1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rp_config cfg;
         rp_config_default(G, &cfg);
         rp_error err = {{0}};
-        assert_true(rp_config_set(G, &cfg, bad[i], &err) < 0);
-        char key[16];
-        snprintf(key, sizeof key, "%.*s", (int)strcspn(bad[i], "="), bad[i]);
-        if (!strstr(err.msg, key))
-            fail_msg("%s refused without naming %s: %s", bad[i], key, err.msg);
-        rp_config fresh;
-        rp_config_default(G, &fresh);
-        assert_memory_equal(cfg.value, fresh.value, sizeof cfg.value);
+        char kv[32];
+        snprintf(kv, sizeof kv, "deal=%s", bad[i]);
+        assert_int_equal(rp_config_set(G, &cfg, "players=2", &err), RP_OK);
+        assert_int_equal(rp_config_set(G, &cfg, kv, &err), RP_OK); /* text: init judges it */
+        rp_state st;
+        memset(&st, 0x5A, sizeof st);
+        const rp_state before = st;
+        assert_int_equal(G->init(&st, &cfg, &err), RP_EINVAL);
+        if (!strstr(err.msg, "write PILES+HAND-CARDS"))
+            fail_msg("deal=%s refused without the reason: %s", bad[i], err.msg);
+        assert_memory_equal(&st, &before, sizeof st);
     }
     rp_config cfg;
     rp_config_default(G, &cfg);
     rp_error err = {{0}};
-    assert_int_equal(rp_config_set(G, &cfg, "piles=1", &err), RP_OK);
+    assert_int_equal(rp_config_set(G, &cfg, "deal=1+1", &err), RP_OK);
     rp_state st;
-    memset(&st, 0x5A, sizeof st);
-    rp_state before = st;
     assert_int_equal(G->init(&st, &cfg, &err), RP_EINVAL); /* four players by default */
-    assert_non_null(strstr(err.msg, "two-player deal"));
-    assert_memory_equal(&st, &before, sizeof st);
-    /* the rulebook's game writes no short fields; a short game's notation carries them */
+    assert_non_null(strstr(err.msg, "for two players"));
+    /* the rulebook's game writes no deal; a short game's notation carries it */
     rp_test_init(G, &st, "players=2 seed=3");
     char text[RP_STATE_TEXT];
     assert_true(G->state_to_text(&st, text, sizeof text) > 0);
     assert_null(strstr(text, "deal="));
-    assert_null(strstr(text, "last-hand="));
-    rp_test_init(G, &st, "players=2 piles=0 hand-cards=2 hands=2 seed=3");
+    rp_test_init(G, &st, "players=2 deal=0+2 seed=3");
     assert_true(G->state_to_text(&st, text, sizeof text) > 0);
-    assert_non_null(strstr(text, " deal=0+2 last-hand=2 "));
-    /* deal=4+5 is the rulebook's deal written as a short one: refused */
-    char *at = strstr(text, "deal=0+2");
-    at[5] = '4';
-    at[7] = '5';
+    assert_non_null(strstr(text, " dealer=0 deal=0+2 hand=1 "));
+    /* a deal on four players' notation is refused, the state unchanged */
+    rp_test_init(G, &st, "players=4 seed=3");
+    assert_true(G->state_to_text(&st, text, sizeof text) > 0);
+    char edited[RP_STATE_TEXT];
+    const char *at = strstr(text, " hand=1 ");
+    assert_non_null(at);
+    snprintf(edited, sizeof edited, "%.*s deal=1+1%s", (int)(at - text), text, at);
     rp_state back = st;
-    assert_true(G->state_from_text(&back, text, &err) < 0);
+    assert_true(G->state_from_text(&back, edited, &err) < 0);
+    assert_non_null(strstr(err.msg, "two players"));
     assert_memory_equal(&back, &st, sizeof st);
 }
 

@@ -231,7 +231,7 @@ static void test_walls_and_armies_small_deck(void **unused)
     assert_int_equal(rp_solver_new(g, &cfg, 100000, &s, &err), RP_ENOSPACE);
 }
 
-/* King of Danger's short game (KD-P6: piles=1 hand-cards=1 hands=1, six cards, one hand): its
+/* King of Danger's short game (KD-P6: deal=1+1, six cards, one hand): its
  * tree, perfect recall, and exploitability falling toward zero. Where regret matching+ gives
  * an action probability 0 the walk skips the subtree; the average policy once gained weight
  * per history visited there, so it stalled at 0.019 here (still 0.019 after 2,000
@@ -243,7 +243,7 @@ static void test_king_of_danger_short_game(void **unused)
     rp_config cfg;
     rp_config_default(g, &cfg);
     rp_error err;
-    static const char *const options[] = {"players=2", "piles=1", "hand-cards=1", "hands=1"};
+    static const char *const options[] = {"players=2", "deal=1+1"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         assert_int_equal(rp_config_set(g, &cfg, options[i], &err), RP_OK);
     rp_solver *s = NULL;

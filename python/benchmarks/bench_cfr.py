@@ -22,7 +22,7 @@ import ramparts
 import ramparts.openspiel as pyspiel
 
 DEFAULTS = ("walls-and-armies(deck=6,turn-cap=2)",
-            "king-of-danger(players=2,piles=1,hand-cards=1,hands=1)")
+            "king-of-danger(players=2,deal=1+1)")
 
 
 class PythonCFR:

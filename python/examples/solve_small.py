@@ -21,9 +21,9 @@ GAMES = [
         ("walls-and-armies(deck=7,turn-cap=1)", 1000, 50),
     ]),
     ("solve-king-of-danger", "King of Danger, short games, solved exactly (CFR+ in C)", [
-        ("king-of-danger(players=2,piles=0,hand-cards=2,hands=1)", 2000, 50),
-        ("king-of-danger(players=2,piles=1,hand-cards=1,hands=1)", 1000, 50),
-        ("king-of-danger(players=2,piles=0,hand-cards=3,hands=1)", 500, 50),
+        ("king-of-danger(players=2,deal=0+2)", 2000, 50),
+        ("king-of-danger(players=2,deal=1+1)", 1000, 50),
+        ("king-of-danger(players=2,deal=0+3)", 500, 50),
     ]),
 ]
 

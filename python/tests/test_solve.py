@@ -9,16 +9,7 @@ import ramparts
 
 SMALLEST = "walls-and-armies(deck=6,turn-cap=2)"
 SMALL = "walls-and-armies(deck=7,turn-cap=1)"
-KD_SHORT = "king-of-danger(players=2,piles=1,hand-cards=1,hands=1)"
-
-
-def walk(state, visit, history=()):
-    """Call visit(state, history) at every node of the tree below state (explicit chance)."""
-    visit(state, history)
-    if state.is_terminal():
-        return
-    for a in state.legal_actions():
-        walk(state.child(a), visit, history + (a,))
+KD_SHORT = "king-of-danger(players=2,deal=1+1)"
 
 
 def explicit(spec):
@@ -30,21 +21,26 @@ def test_small_information_states_have_perfect_recall(spec):
     game = explicit(spec)
     seen = {}  # (seat, information state) -> (legal actions, the seat's own past)
 
-    def visit(state, history):
-        if state.is_terminal() or state.is_chance_node():
+    def visit(state, pasts):
+        """pasts[seat]: the seat's own past, its information state at each earlier decision
+        and the action it took there, carried down the walk."""
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for outcome, _ in state.chance_outcomes():
+                visit(state.child(outcome), pasts)
             return
         seat = state.current_player()
-        # the seat's own past: its information state at each earlier decision, the action taken
-        past, replay = [], game.new_initial_state()
-        for a in history:
-            if not replay.is_chance_node() and replay.current_player() == seat:
-                past.append((replay.information_state_string(seat), a))
-            replay.apply_action(a)
-        key = (seat, state.information_state_string(seat))
-        entry = (tuple(state.legal_actions()), tuple(past))
-        assert seen.setdefault(key, entry) == entry, "two pasts, or two sets of moves, in one"
+        info = state.information_state_string(seat)
+        legal = tuple(state.legal_actions())
+        entry = (legal, pasts[seat])
+        assert seen.setdefault((seat, info), entry) == entry, "two pasts, or two sets of moves"
+        for a in legal:
+            after = list(pasts)
+            after[seat] = pasts[seat] + ((info, a),)
+            visit(state.child(a), tuple(after))
 
-    walk(game.new_initial_state(), visit)
+    visit(game.new_initial_state(), ((),) * game.num_players())
     solver = ramparts.Solver(ramparts.load_game(spec))
     # the C solver keys its information states by hashed tensors, Python by strings: the same
     assert solver.num_infosets == len(seen) > 100
@@ -149,11 +145,11 @@ def test_what_cannot_be_solved_is_refused():
     # King of Danger's whole two-player game; its short game's options out of range (KD-P6)
     with pytest.raises(ValueError, match="more than 600 moves"):
         ramparts.Solver(ramparts.load_game("king-of-danger", players=2))
-    for option, value in (("piles", 5), ("hand-cards", 0), ("hands", -1)):
-        with pytest.raises(ValueError, match=option):
-            ramparts.load_game("king-of-danger(players=2,%s=%d)" % (option, value))
-    with pytest.raises(ValueError, match="two-player deal"):
-        ramparts.load_game("king-of-danger(players=4,piles=1)")
+    for deal in ("5+1", "1+0", "1"):
+        with pytest.raises(ValueError, match="deal=.*PILES"):
+            ramparts.load_game("king-of-danger(players=2,deal=%s)" % deal)
+    with pytest.raises(ValueError, match="for two players"):
+        ramparts.load_game("king-of-danger(players=4,deal=1+1)")
     solver = ramparts.Solver(ramparts.load_game(SMALLEST))
     with pytest.raises(ValueError, match="policy"):
         solver.exploitability("best")

@@ -28,6 +28,19 @@ static void solve_help(void)
            SOLVE_DEFAULT_NODES);
 }
 
+/* Options the game refuses to set up (a text option out of shape, such as King of Danger's
+ * deal=5+1) are bad usage, as a number out of range is, not a tree that cannot be solved. */
+static int options_set_up(const rp_game *game, const rp_config *cfg)
+{
+    rp_state *st = malloc(sizeof *st);
+    if (!st)
+        return RP_EXIT_FAIL;
+    rp_error err;
+    const int init = game->init(st, cfg, &err);
+    free(st);
+    return init < 0 ? rp_cli_usage_error("solve", "%s", err.msg) : RP_EXIT_OK;
+}
+
 /* GAME or GAME(key=value,...): the game, its options set in cfg. */
 static int solve_game(const char *spec, const rp_game **game, rp_config *cfg)
 {
@@ -56,7 +69,7 @@ static int solve_game(const char *spec, const rp_game **game, rp_config *cfg)
          kv = strtok_r(NULL, ",", &save))
         rc = rp_cli_set_option("solve", *game, cfg, kv);
     free(list);
-    return rc;
+    return rc == RP_EXIT_OK ? options_set_up(*game, cfg) : rc;
 }
 
 int rp_cmd_solve(int argc, char **argv)

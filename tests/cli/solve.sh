@@ -19,6 +19,14 @@ expect_status "solve a tree over the limit" 1 "$RAMPARTS" solve walls-and-armies
 expect_match "solve says why" "$("$RAMPARTS" solve walls-and-armies --max-nodes 1000 2>&1)" \
   "more than 1000 nodes: use smaller options"
 expect_status "solve three seats" 1 "$RAMPARTS" solve 'king-of-danger(players=3)'
+# King of Danger's short game (KD-P6): a malformed deal is bad usage; the whole game is refused
+expect_status "solve a malformed deal" 2 "$RAMPARTS" solve 'king-of-danger(players=2,deal=5+1)'
+expect_match "solve says what a deal is" \
+  "$("$RAMPARTS" solve 'king-of-danger(players=2,deal=5+1)' 2>&1)" "write PILES\+HAND-CARDS"
+expect_status "solve the whole two-player game" 1 "$RAMPARTS" solve 'king-of-danger(players=2)'
+expect_match "solve: the short game's sizes" \
+  "$(NO_COLOR=1 "$RAMPARTS" solve 'king-of-danger(players=2,deal=0+2)' --iterations 100)" \
+  "493 nodes, 144 terminal, 83 information states, perfect recall"
 
 text=$(NO_COLOR=1 "$RAMPARTS" solve 'walls-and-armies(deck=6,turn-cap=2)' --iterations 200 \
   --every 100 --policy "$tmp/policy.jsonl")

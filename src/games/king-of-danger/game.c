@@ -11,18 +11,12 @@
 static const rp_option_spec kd_options[] = {
     [KD_OPT_DEALER] = {"dealer", RP_OPT_INT, 0, KD_MAX_PLAYERS - 1, 0, NULL,
                        "seat of the first dealer (KD-2); the deal passes left each hand", NULL},
-    [KD_OPT_PILES] = {"piles", RP_OPT_INT, 0, KD_PILES, KD_PILES, NULL,
-                      "two players: table piles per seat (KD-3; fewer make the short game of "
-                      "KD-P6, for exact solving)",
-                      NULL},
-    [KD_OPT_HAND] = {"hand-cards", RP_OPT_INT, 1, 5, 5, NULL,
-                     "two players: cards dealt into each hand (KD-3; fewer make the short game "
-                     "of KD-P6)",
+    /* text, not numbers: a research option of the command line and Python (the network
+     * takes no text option), whose two numbers go together */
+    [KD_OPT_DEAL] = {"deal", RP_OPT_TEXT, 0, 0, 0, NULL,
+                     "two players: P+H, a short game of one hand dealing each seat P table "
+                     "piles (0..4) and H hand cards (1..5), e.g. 1+1 (KD-P6; for exact solving)",
                      NULL},
-    [KD_OPT_HANDS] = {"hands", RP_OPT_INT, 0, KD_MAX_LAST_HAND, 0, NULL,
-                      "0: play to 31 (KD-9); N: the game ends after hand N at the latest, a "
-                      "shared highest score a draw (KD-P6)",
-                      NULL},
 };
 
 /* The options this state is played under: its players and the first dealer, which its
@@ -35,9 +29,10 @@ static void kd_config_of(const void *st, rp_config *cfg)
     const int passed = (int)((s->hand_number - 1u) % (unsigned)n);
     cfg->players = n;
     cfg->value[KD_OPT_DEALER] = (s->dealer + n - passed) % n;
-    cfg->value[KD_OPT_PILES] = n == 2 ? kd_piles(s) : KD_PILES;
-    cfg->value[KD_OPT_HAND] = n == 2 ? kd_hand_cards(s) : 5;
-    cfg->value[KD_OPT_HANDS] = s->last_hand;
+    cfg->given[KD_OPT_DEAL] = s->short_piles != 0;
+    cfg->text[KD_OPT_DEAL][0] = '\0';
+    if (s->short_piles)
+        kd_deal_text(s, cfg->text[KD_OPT_DEAL], sizeof cfg->text[KD_OPT_DEAL]);
 }
 
 /* Hands the information state makes room for. The rules set no bound: every hand adds a

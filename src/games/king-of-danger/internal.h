@@ -55,7 +55,7 @@ typedef struct kd_state {
     uint16_t hand_number;           /* 1 for the first hand */
     uint8_t players, dealer, leader, trick_len, suit;
     uint8_t over, winner; /* winner is meaningful only when over (derived); KD_NONE: a draw
-                           * after the last hand of a short game (KD-P6) */
+                           * after a short game's one hand (KD-P6) */
     uint8_t castle[KD_MAX_PLAYERS];  /* castle values 1..8 (KD-1) */
     uint8_t voids[KD_MAX_PLAYERS];   /* KD_VOID_* bits */
     uint8_t trick[KD_MAX_PLAYERS];   /* cards of the current trick from the leader on */
@@ -64,8 +64,8 @@ typedef struct kd_state {
     uint8_t last[KD_MAX_PLAYERS];    /* last finished trick, shown into the next hand */
     uint8_t last_len, last_leader, last_suit;
     uint8_t last_winner; /* KD_NONE: the last trick was set aside (KD-7) */
-    /* The short game (KD-P6), 0 for the rulebook's: 1 + the piles of a short two-player deal,
-     * its hand cards, and the hand after which the game ends. */
+    /* The short game (KD-P6), 0 for the rulebook's: 1 + the piles of its two-player deal, its
+     * hand cards, and the hand after which it ends (1, derived: a short game is one hand). */
     uint8_t short_piles, short_hand;
     uint16_t last_hand;
 } kd_state;
@@ -183,10 +183,10 @@ extern const uint8_t kd_short_order[KD_CARDS];
 /* The cards of this game's deck: all 26, or the first 2 x tricks of kd_short_order. */
 uint32_t kd_deck(const kd_state *s);
 
-/* The rows of the option table (game.c), read by init (rules.c); the short game's (KD-P6)
- * last hand is at most KD_MAX_LAST_HAND. */
-enum { KD_OPT_DEALER, KD_OPT_PILES, KD_OPT_HAND, KD_OPT_HANDS };
-#define KD_MAX_LAST_HAND 1000
+/* The rows of the option table (game.c), read by init (rules.c). */
+enum { KD_OPT_DEALER, KD_OPT_DEAL };
+/* The short game's option value (KD-P6), "P+H": a short game's deal as written, into buf. */
+void kd_deal_text(const kd_state *s, char *buf, size_t size);
 
 /* ---- narration: what one action did, for events_json ----
  * Given a story, the rules write a structured note for each thing that happens, in order;
@@ -242,7 +242,7 @@ int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit
  * shared; sets *winner to the seat with the highest score. */
 bool kd_game_decided(const kd_state *s, int *winner);
 /* rules.c: true when the game ends at the end of this hand: decided (KD-9), or a short game's
- * last hand (KD-P6), where *winner is KD_NONE when the highest score is shared (a draw). */
+ * one hand (KD-P6), where *winner is KD_NONE when the highest score is shared (a draw). */
 bool kd_game_ends(const kd_state *s, int *winner);
 /* text.c: the card names of a set, ", "-separated, "none" when empty. */
 void kd_put_names(struct rp_text *t, uint32_t mask);

@@ -127,31 +127,34 @@ static void deal(kd_state *s, kd_story *story)
 /* ---- the game: setup, turn order, legal plays, tricks, apply ---- */
 
 /* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2). */
-/* The short game's options (KD-P6) in range, the deal's two only with two players. */
-static int check_short_options(const rp_config *cfg, rp_error *err)
+void kd_deal_text(const kd_state *s, char *buf, size_t size)
 {
-    const int64_t piles = cfg->value[KD_OPT_PILES], hand = cfg->value[KD_OPT_HAND],
-                  hands = cfg->value[KD_OPT_HANDS];
-    if (piles < 0 || piles > KD_PILES)
-        return rp_fail(err, RP_EINVAL, "piles=%" PRId64 ": a seat has 0..%d table piles (KD-3)",
-                       piles, KD_PILES);
-    if (hand < 1 || hand > 5)
-        return rp_fail(err, RP_EINVAL, "hand-cards=%" PRId64 ": a hand is dealt 1..5 cards (KD-3)",
-                       hand);
-    if (hands < 0 || hands > KD_MAX_LAST_HAND)
+    snprintf(buf, size, "%d+%d", kd_piles(s), kd_hand_cards(s));
+}
+
+/* The deal option (KD-P6), "P+H" with P piles 0..4 and H hand cards 1..5, into *piles and
+ * *hand; two players only. */
+static int read_deal_option(const rp_config *cfg, int *piles, int *hand, rp_error *err)
+{
+    const char *v = cfg->text[KD_OPT_DEAL];
+    if (strlen(v) != 3 || v[0] < '0' || v[0] > '0' + KD_PILES || v[1] != '+' || v[2] < '1' ||
+        v[2] > '5')
         return rp_fail(err, RP_EINVAL,
-                       "hands=%" PRId64 ": 0 (play to 31) or a last hand of 1..%d (KD-P6)", hands,
-                       KD_MAX_LAST_HAND);
-    if (cfg->players != 2 && (piles != KD_PILES || hand != 5))
+                       "deal=%.20s: write PILES+HAND-CARDS, 0..4 piles and 1..5 hand cards a "
+                       "seat, e.g. deal=1+1 (KD-P6)",
+                       v);
+    if (cfg->players != 2)
         return rp_fail(err, RP_EINVAL,
-                       "piles and hand-cards shape the two-player deal (KD-3, KD-P6); with %d "
-                       "players every card is dealt into the hands (KD-2)",
-                       cfg->players);
+                       "deal=%s: a short deal is for two players (KD-3, KD-P6); with %d every "
+                       "card is dealt into the hands (KD-2)",
+                       v, cfg->players);
+    *piles = v[0] - '0';
+    *hand = v[2] - '0';
     return RP_OK;
 }
 
 /* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2), and a
- * short game's deal and last hand when its options are set (KD-P6). */
+ * short game's deal, played for one hand, when the deal option is given (KD-P6). */
 int kd_init(void *st, const rp_config *cfg, rp_error *err)
 {
     const int64_t dealer = cfg->value[KD_OPT_DEALER];
@@ -161,19 +164,22 @@ int kd_init(void *st, const rp_config *cfg, rp_error *err)
     if (dealer < 0 || dealer >= cfg->players)
         return rp_fail(err, RP_EINVAL, "dealer=%" PRId64 ": with %d players the seats are 0..%d",
                        dealer, cfg->players, cfg->players - 1);
-    const int rc = check_short_options(cfg, err);
-    if (rc < 0)
-        return rc;
+    int piles = KD_PILES, hand = 5;
+    if (cfg->given[KD_OPT_DEAL]) {
+        const int rc = read_deal_option(cfg, &piles, &hand, err);
+        if (rc < 0)
+            return rc;
+    }
     kd_state *s = st;
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0x4b44u);
     s->players = (uint8_t)cfg->players;
     s->dealer = (uint8_t)dealer;
     s->hand_number = 1;
-    s->last_hand = (uint16_t)cfg->value[KD_OPT_HANDS];
-    if (cfg->value[KD_OPT_PILES] != KD_PILES || cfg->value[KD_OPT_HAND] != 5) {
-        s->short_piles = (uint8_t)(cfg->value[KD_OPT_PILES] + 1);
-        s->short_hand = (uint8_t)cfg->value[KD_OPT_HAND];
+    if (cfg->given[KD_OPT_DEAL]) {
+        s->short_piles = (uint8_t)(piles + 1);
+        s->short_hand = (uint8_t)hand;
+        s->last_hand = 1;
     }
     for (int p = 0; p < s->players; p++)
         s->castle[p] = KD_CASTLE_START;
@@ -349,7 +355,7 @@ bool kd_game_ends(const kd_state *s, int *winner)
         return true;
     if (s->last_hand == 0 || s->hand_number < s->last_hand)
         return false;
-    /* KD-P6: after the last hand the sole highest score wins; a shared one is a draw */
+    /* KD-P6: after a short game's hand the sole highest score wins; a shared one is a draw */
     int best = *winner, count = 0;
     for (int p = 0; p < s->players; p++)
         count += s->score[p] == s->score[best];
@@ -357,8 +363,8 @@ bool kd_game_ends(const kd_state *s, int *winner)
     return true;
 }
 
-/* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends (at a short
- * game's last hand too, KD-P6) or the deal passes left with castle values carried over (KD-1). */
+/* End of a hand (KD-9, KD-14): castle values go onto the scores; the game ends (after a short
+ * game's one hand too, KD-P6) or the deal passes left with castle values carried over (KD-1). */
 static KD_INLINE void end_hand(kd_state *s, kd_story *story)
 {
     for (int p = 0; p < s->players; p++)
@@ -500,7 +506,7 @@ void kd_apply(void *st, rp_action action)
 }
 
 /* Shares of the win: the game ends with a sole highest score (KD-9), or after a short game's
- * last hand, where the seats sharing the highest score share the win (KD-P6). */
+ * one hand, where the seats sharing the highest score share the win (KD-P6). */
 void kd_returns(const void *st, double *out)
 {
     const kd_state *s = st;

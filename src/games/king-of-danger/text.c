@@ -257,20 +257,15 @@ static void put_last(rp_text *t, const kd_state *s)
 
 /* The referee's notation of the whole state. Defensive about out-of-range values, so that a
  * broken state can still be printed by the debug check that found it. */
-/* The short game's fields (KD-P6), written only when it is one: deal=PILES+HAND-CARDS and
- * last-hand=N. */
+/* The short game's field (KD-P6), written only when it is one: deal=PILES+HAND-CARDS. */
 static void put_short_game(rp_text *t, const kd_state *s)
 {
-    if (s->short_piles || s->short_hand) {
-        rp__put_key(t, "deal");
-        rp__put_uint(t, s->short_piles ? s->short_piles - 1u : 0u);
-        rp__text_str(t, "+");
-        rp__put_uint(t, s->short_hand);
-    }
-    if (s->last_hand) {
-        rp__put_key(t, "last-hand");
-        rp__put_uint(t, s->last_hand);
-    }
+    if (!s->short_piles && !s->short_hand)
+        return;
+    rp__put_key(t, "deal");
+    rp__put_uint(t, s->short_piles ? s->short_piles - 1u : 0u);
+    rp__text_str(t, "+");
+    rp__put_uint(t, s->short_hand);
 }
 
 int kd_state_to_text(const void *st, char *buf, size_t size)
@@ -434,7 +429,7 @@ static int read_last(rp_reader *r, kd_state *t)
     return RP_OK;
 }
 
-/* The short game's optional fields (KD-P6): deal=PILES+HAND-CARDS, last-hand=N. */
+/* The short game's optional field (KD-P6): deal=PILES+HAND-CARDS; a short game is one hand. */
 static int read_short_game(rp_reader *r, kd_state *t)
 {
     rp_span v, piles, hand;
@@ -450,10 +445,8 @@ static int read_short_game(rp_reader *r, kd_state *t)
             return rc;
         t->short_piles = (uint8_t)(x + 1);
         t->short_hand = (uint8_t)y;
+        t->last_hand = 1;
     }
-    if (strncmp(r->p, " last-hand=", 11) == 0 &&
-        (rc = read_number(r, "last-hand", KD_MAX_LAST_HAND, &x)) == RP_OK)
-        t->last_hand = (uint16_t)x;
     return rc;
 }
 
@@ -529,8 +522,7 @@ static int read_fields(rp_reader *r, kd_state *t)
 
 /* ---- invariants (state_ok) ---- */
 
-/* A short game's deal and last hand (KD-P6): a two-player deal other than the rulebook's, and a
- * last hand not yet passed. */
+/* A short game's deal (KD-P6): two players only, one hand. */
 static int check_short_game(const kd_state *t, rp_error *err)
 {
     if ((t->short_piles == 0) != (t->short_hand == 0) || t->short_piles > KD_PILES + 1 ||
@@ -541,12 +533,8 @@ static int check_short_game(const kd_state *t, rp_error *err)
                        "deal: a short deal is for two players (KD-P6); with %d every card is "
                        "dealt into the hands (KD-2)",
                        t->players);
-    if (t->short_piles == KD_PILES + 1 && t->short_hand == 5)
-        return rp_fail(err, RP_EINVAL,
-                       "deal: 4+5 is the rulebook's deal (KD-3): the notation leaves it out");
-    if (t->last_hand > KD_MAX_LAST_HAND || (t->last_hand && t->hand_number > t->last_hand))
-        return rp_fail(err, RP_EINVAL, "last-hand: hand %u is past the last hand, %u (KD-P6)",
-                       (unsigned)t->hand_number, (unsigned)t->last_hand);
+    if (t->last_hand != (t->short_piles ? 1 : 0) || (t->last_hand && t->hand_number != 1))
+        return rp_fail(err, RP_EINVAL, "hand: a short game is one hand (KD-P6)");
     return RP_OK;
 }
 
