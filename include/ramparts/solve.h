@@ -24,8 +24,9 @@ typedef enum rp_solve_policy {
  * equally likely, every information state keyed by what the seat saw (its observation after
  * the deal, then after each action, and each action as it saw it: the rows of
  * rp_information_state). Refuses (RP_EUNSUPPORTED) a game without an observation tensor or of
- * other than two seats, and (RP_ENOSPACE) a tree of more than max_nodes nodes; RP_EINVAL when
- * two histories a seat cannot tell apart have different legal actions. *out is NULL on error. */
+ * other than two seats, and (RP_ENOSPACE) a tree of more than max_nodes nodes or with a path
+ * of more than 600 moves; RP_EINVAL when two histories a seat cannot tell apart have different
+ * legal actions. *out is NULL on error. */
 RP_EXTERN int rp_solver_new(const rp_game *game, const rp_config *cfg, size_t max_nodes,
                             rp_solver **out, rp_error *err);
 RP_EXTERN void rp_solver_free(rp_solver *solver);
