@@ -75,10 +75,38 @@ double an_binomial_test(long k, long n, double p0);
 /* McNemar's exact test on a paired binary outcome: b and c the two kinds of discordant
  * pairs; the binomial test of b in b + c against one half. */
 double an_mcnemar_exact(long b, long c);
-/* Games needed for a two-sided 5% test of a share p0 to detect a true share p1 with 80%
- * power (the normal approximation: n = ((z.975 sqrt(p0 q0) + z.80 sqrt(p1 q1)) / (p1-p0))^2,
- * Fleiss, Statistical Methods for Rates and Proportions, 3rd ed., 2.5). */
-double an_games_to_detect(double p0, double p1);
+/* an_binomial_test's p-value computed by tail sums (O(log n)); equal to it within rounding. */
+double an_binomial_p_fast(long k, long n, double p0);
+/* The power of the exact two-sided binomial test (an_binomial_test, rejecting when p < alpha)
+ * that the report's tests of an advantage make: among `units` units (games, or deals), each
+ * informative with probability `rate` (a game with a sole winner; in paired deals, a deal
+ * one side won twice), the informative units' successes X ~ Bin(D, theta) tested against p0
+ * (McNemar's test is p0 = 1/2). Exact: the rejection region of every D, weighted by D's
+ * binomial probability. NaN on arguments out of range. */
+double an_test_power(long units, double rate, double p0, double theta, double alpha);
+/* The units at which an_test_power first reaches `target` (found by doubling then bisection,
+ * so a size that reaches it and about the smallest), with that power in *power; NaN when
+ * none below AN_MAX_UNITS does. */
+#define AN_MAX_UNITS 10000000L
+double an_units_for_power(double rate, double p0, double theta, double alpha, double target,
+                          double *power);
+
+/* The report's test of an advantage (a seat's, the first mover's, a ladder step's): McNemar's
+ * exact test over deals when two-player deals are played twice (the informative deals are
+ * those one side won twice), else the exact binomial test of the side's wins among the games
+ * with a sole winner against p0. */
+typedef struct an_advantage_test {
+    bool paired;
+    long units;         /* deals (paired), or games */
+    long informative;   /* deals one side won twice, or games with a sole winner */
+    double p0;          /* the fair share among decided games (unpaired) */
+    int games_per_unit; /* 2 for a paired deal, 1 for a game */
+} an_advantage_test;
+/* The games that test needs to detect `edge` (the side's share of the games above its fair
+ * share, e.g. 0.05) with 80% power at level alpha, the informative units' rate held as
+ * measured: one power calculation (an_test_power) for the verdict and the ladder alike. *power
+ * is the power at that size; NaN when the edge cannot happen at the rate measured. */
+double an_games_to_detect(const an_advantage_test *t, double edge, double alpha, double *power);
 
 /* Holm's step-down adjustment (Holm, Scand. J. Statist. 6 (1979) 65-70; R's p.adjust "holm")
  * of the m p-values: sorted ascending, the k-th (from 0) becomes max over j <= k of
@@ -89,6 +117,13 @@ double an_games_to_detect(double p0, double p1);
 /* A p-value for people: "< 0.001", "= 0.012", "n/a" (not "0.000"). */
 void an_format_p(double p, char *buf, size_t size);
 void an_holm(const double *p, int m, double *adjusted);
+/* Decimals enough for an interval's width to show two significant digits (at least 1, at
+ * most 8; from the value when the interval has no width), and a difference printed with
+ * them: "+1.23 points [+0.45, +2.01]" (issue 46: "-0.00 [-0.00, -0.00]" said nothing). The
+ * numbers are multiplied by scale (100 for shares in points). */
+int an_decimals(double value, double low, double high);
+void an_format_difference(double value, double low, double high, double scale, const char *unit,
+                          char *buf, size_t size);
 
 /* A figure computed over the games of a set picked by idx (indices into set->games, repeats
  * allowed: bootstrap samples). ctx carries a parameter such as a seat. */

@@ -717,19 +717,39 @@ static bool testable(const impact_row *r)
            r->without_n >= IMPACT_MIN;
 }
 
-/* Rows that had exactly the same seats in every game measure one statistic: the first of
- * them stands for all (kind:flag and card:flag, an action and the event it always sets off). */
+/* A lever is what a designer can change or a player choose: a card played (its value, its
+ * count) or a kind of action (a choice of play). An event describes what happened (a wall
+ * fell, a card flipped) and a card held at the end describes the ending: neither is a lever
+ * (issue 46: "act: event wall-falls" named how Walls and Armies is lost). */
+static bool is_lever(const impact_row *r)
+{
+    return !r->held && (strncmp(r->name, "card:", 5) == 0 || strncmp(r->name, "kind:", 5) == 0);
+}
+
+static bool same_seats(const impact_row *q, const impact_row *r)
+{
+    return q->pattern == r->pattern && q->with_n == r->with_n && q->without_n == r->without_n &&
+           q->with_sum == r->with_sum;
+}
+
+/* Rows that had exactly the same seats in every game measure one statistic: one of them
+ * stands for all (kind:flag and card:flag, an action and the event it always sets off), a
+ * lever when the group has one, so the row is read as what a designer can change. */
 static void mark_repeats(impact_table *t)
 {
     for (int i = 0; i < t->count; i++) {
         impact_row *r = &t->rows[i];
-        for (int j = 0; j < i && r->same_as < 0; j++) {
-            const impact_row *q = &t->rows[j];
-            if (q->same_as < 0 && !outcome_event(q) && q->pattern == r->pattern &&
-                q->with_n == r->with_n && q->without_n == r->without_n &&
-                q->with_sum == r->with_sum)
-                r->same_as = j;
-        }
+        if (r->same_as >= 0 || outcome_event(r))
+            continue;
+        int stand = i; /* the group's first lever, else its first row */
+        for (int j = i + 1; j < t->count && !is_lever(&t->rows[stand]); j++)
+            if (t->rows[j].same_as < 0 && !outcome_event(&t->rows[j]) &&
+                same_seats(r, &t->rows[j]) && is_lever(&t->rows[j]))
+                stand = j;
+        for (int j = i; j < t->count; j++)
+            if (j != stand && t->rows[j].same_as < 0 && !outcome_event(&t->rows[j]) &&
+                same_seats(r, &t->rows[j]))
+                t->rows[j].same_as = stand;
     }
 }
 
@@ -750,6 +770,14 @@ static cJSON *impact_row_json(const impact_table *t, int index, bool tested, boo
                                   : "kind");
     cJSON_AddStringToObject(o, "name", colon ? colon + 1 : r->name);
     cJSON_AddStringToObject(o, "when", r->held ? "held at the end" : "played");
+    cJSON_AddBoolToObject(o, "lever", is_lever(r));
+    cJSON_AddStringToObject(o, "role",
+                            is_lever(r) ? "lever: a card played or a kind of action, which a "
+                                          "designer can change or a player choose"
+                            : r->held   ? "outcome: what a seat held at the end describes the "
+                                          "ending"
+                                        : "outcome: an event describes what happened, not a "
+                                          "choice");
     cJSON *same = cJSON_AddArrayToObject(o, "same_as");
     for (int j = 0; j < t->count; j++)
         if (t->rows[j].same_as == index) {
@@ -887,6 +915,76 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     return o;
 }
 
+/* ---- how large a difference matters to a designer (issue 46: "act" on any significant
+ * difference printed "-0.00 [-0.00, -0.00]") ---- */
+
+/* The smallest difference between a variant and the base rules worth a designer's action:
+ * the larger of `absolute` and `relative` times the base value, with the reason. Matched by
+ * id, or by the id's start when it ends in '_' (every seat). */
+typedef struct relevance_def {
+    const char *id;
+    double absolute, relative;
+    const char *matters;
+} relevance_def;
+
+static const relevance_def relevance[] = {
+    {"wins_seat_", 0.03, 0, "3 points of a seat's share of the games: a player notices it"},
+    {"first_mover_wins", 0.03, 0, "3 points of the first mover's share of the games"},
+    {"advantage_p1", 0.03, 0, "3 points of seat 0's share of the games"},
+    {"turns", 0, 0.05, "5% of the base rules' length"},
+    {"duration", 0, 0.05, "5% of the base rules' length"},
+    {"actions", 0, 0.05, "5% of the base rules' actions per game"},
+    {"decisions", 0, 0.05, "5% of the base rules' decisions per game"},
+    {"branching", 0, 0.05, "5% of the base rules' choices per move"},
+    {"forced_share", 0.02, 0, "2 points of the moves forced"},
+    {"unfinished", 0.02, 0, "2 points of the games left unfinished"},
+    {"draws", 0.02, 0, "2 points of the games drawn"},
+    {"drawishness", 0.02, 0, "2 points of the games drawn"},
+    {"completion", 0.02, 0, "2 points of the games with a winner"},
+    {"score_margin", 0, 0.10, "10% of the base rules' winning margin"},
+    {"balance", 0.05, 0, "0.05 of balance: a 5-point gap between two seats' wins"},
+    {"duration_sd", 0, 0.10, "10% of the base rules' spread of lengths"},
+    {"decisiveness", 0.05, 0, "5 points of a game's moves before the winner is clear"},
+    {"lead_change", 0, 0.10, "10% of the base rules' lead changes"},
+    {"stability", 0, 0.10, "10% of the base rules' swings in evaluation"},
+    {"drama", 0, 0.10, "10% of the base rules' drama"},
+};
+
+static const relevance_def *relevance_of(const char *id)
+{
+    for (size_t i = 0; i < sizeof relevance / sizeof relevance[0]; i++) {
+        const size_t len = strlen(relevance[i].id);
+        const bool prefix = relevance[i].id[len - 1] == '_';
+        if (prefix ? strncmp(id, relevance[i].id, len) == 0 : strcmp(id, relevance[i].id) == 0)
+            return &relevance[i];
+    }
+    return NULL;
+}
+
+/* "base", "min_effect" and "matters" of a comparison row, from the base rules' value. */
+static void add_relevance(cJSON *row, const char *id, double base_value)
+{
+    add_number(row, "base", base_value);
+    const relevance_def *r = relevance_of(id);
+    if (!r)
+        return;
+    add_number(row, "min_effect", fmax(r->absolute, r->relative * fabs(base_value)));
+    cJSON_AddStringToObject(row, "matters", r->matters);
+}
+
+/* A figure over every game of a set. */
+static double figure_of_all(const an_set *set, an_figure fn, const void *ctx)
+{
+    long *all = malloc(sizeof *all * (size_t)(set->count + 1));
+    if (!all)
+        return NAN;
+    for (long i = 0; i < set->count; i++)
+        all[i] = i;
+    const double v = set->count ? fn(set, all, set->count, ctx) : NAN;
+    free(all);
+    return v;
+}
+
 static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
                          const figure_def *defs, int count)
 {
@@ -898,6 +996,7 @@ static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
         cJSON_AddStringToObject(row, "label", defs[i].label);
         add_number(row, "p", p);
         cJSON_AddBoolToObject(row, "share", defs[i].share);
+        add_relevance(row, defs[i].id, figure_of_all(base, defs[i].fn, defs[i].ctx));
         cJSON_AddBoolToObject(row, "significant",
                               isfinite(d.low) && isfinite(d.high) && (d.low > 0 || d.high < 0));
         cJSON_AddItemToArray(list, row);
@@ -910,13 +1009,8 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
     cJSON *list = cJSON_CreateArray();
     const int players =
         set_players(base) < set_players(variant) ? set_players(base) : set_players(variant);
-    for (int p = 0; p < players; p++) {
-        char id[32], label[64];
-        snprintf(id, sizeof id, "wins_seat_%d", p);
-        snprintf(label, sizeof label, "Wins of seat %d (%s)", p, rp_seat_name(game, p));
-        const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
-        compare_rows(list, base, variant, &f, 1);
-    }
+    /* the first mover's question first: where one seat always moves first, that seat's
+     * wins repeat it (an_holm_rows counts it once) */
     if (!game->simultaneous && players > 1) {
         const figure_def f = {"first_mover_wins",
                               "Wins of the first mover",
@@ -926,6 +1020,13 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
                               NULL,
                               NULL,
                               NULL};
+        compare_rows(list, base, variant, &f, 1);
+    }
+    for (int p = 0; p < players; p++) {
+        char id[32], label[64];
+        snprintf(id, sizeof id, "wins_seat_%d", p);
+        snprintf(label, sizeof label, "Wins of seat %d (%s)", p, rp_seat_name(game, p));
+        const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
         compare_rows(list, base, variant, &f, 1);
     }
     compare_rows(list, base, variant, length_figures, NUM_LENGTH);
@@ -940,29 +1041,107 @@ static double row_number(const cJSON *row, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+static bool close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b)));
+}
+
+/* Whether two rows of one comparison answer the same question: the same paired bootstrap
+ * (every figure is resampled on the same deals) gives the same p-value and the same or the
+ * mirrored interval exactly when one figure is the other, or the other's complement (turns
+ * and Ludii's duration; seat 0's wins and the first mover's when seat 0 always moves first;
+ * one seat's wins and the other's when no game is drawn or unfinished). */
+static bool same_question(const cJSON *a, const cJSON *b)
+{
+    const double pa = row_number(a, "p"), pb = row_number(b, "p");
+    const double la = row_number(a, "low"), ha = row_number(a, "high");
+    const double lb = row_number(b, "low"), hb = row_number(b, "high");
+    if (!close_to(pa, pb) || !close_to(fabs(row_number(a, "value")), fabs(row_number(b, "value"))))
+        return false;
+    return (close_to(la, lb) && close_to(ha, hb)) || (close_to(la, -hb) && close_to(ha, -lb));
+}
+
+/* A figure that did not vary: zero difference in every resample, no question asked. */
+static bool no_variation(const cJSON *row)
+{
+    return row_number(row, "value") == 0 && row_number(row, "low") == 0 &&
+           row_number(row, "high") == 0;
+}
+
+/* Marks the rows of one comparison that ask no question of their own ("family": false, with
+ * "same_as" the id of the row they repeat, or "no_variation"); returns the row each repeats
+ * (or NULL) in `repeats`. */
+static void mark_family(cJSON *list, cJSON **rows, cJSON **repeats, int *m)
+{
+    const int first = *m;
+    cJSON *row;
+    cJSON_ArrayForEach (row, list) {
+        if (*m == AN_MAX_TESTS)
+            return;
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "family");
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "same_as");
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "no_variation");
+        rows[*m] = row;
+        repeats[*m] = NULL;
+        const bool flat = no_variation(row);
+        for (int j = first; j < *m && !flat && !repeats[*m]; j++)
+            if (!repeats[j] && !no_variation(rows[j]) && same_question(rows[j], row))
+                repeats[*m] = rows[j];
+        cJSON_AddBoolToObject(row, "family", !flat && !repeats[*m]);
+        if (repeats[*m])
+            cJSON_AddStringToObject(
+                row, "same_as", cJSON_GetObjectItemCaseSensitive(repeats[*m], "id")->valuestring);
+        if (flat)
+            cJSON_AddTrueToObject(row, "no_variation");
+        (*m)++;
+    }
+}
+
 int an_holm_rows(cJSON *const *lists, int count)
 {
     static double p[AN_MAX_TESTS], adjusted[AN_MAX_TESTS];
-    cJSON *rows[AN_MAX_TESTS];
+    static cJSON *rows[AN_MAX_TESTS], *repeats[AN_MAX_TESTS];
     int m = 0;
-    for (int l = 0; l < count; l++) {
-        cJSON *row;
-        cJSON_ArrayForEach (row, lists[l])
-            if (m < AN_MAX_TESTS) {
-                rows[m] = row;
-                p[m++] = row_number(row, "p");
-            }
-    }
+    for (int l = 0; l < count; l++)
+        mark_family(lists[l], rows, repeats, &m);
+    /* each question once (issue 46): repeats and rows without variation stay out */
+    for (int i = 0; i < m; i++)
+        p[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rows[i], "family"))
+                   ? row_number(rows[i], "p")
+                   : NAN;
     an_holm(p, m, adjusted);
     int tests = 0;
     for (int i = 0; i < m; i++) {
         tests += isfinite(adjusted[i]);
         cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "p_holm");
         cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "significant");
+        cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "relevant");
         add_number(rows[i], "p_holm", adjusted[i]);
         /* significant: the family-wise test rejects and the row's own interval agrees */
         const double low = row_number(rows[i], "low"), high = row_number(rows[i], "high");
-        cJSON_AddBoolToObject(rows[i], "significant", adjusted[i] < 0.05 && (low > 0 || high < 0));
+        const bool significant = adjusted[i] < 0.05 && (low > 0 || high < 0);
+        cJSON_AddBoolToObject(rows[i], "significant", significant);
+        /* relevant: significant and at least the size that matters to a designer */
+        const double size = fabs(row_number(rows[i], "value"));
+        cJSON_AddBoolToObject(rows[i], "relevant",
+                              significant && size >= row_number(rows[i], "min_effect"));
+    }
+    /* a repeat reads its question's adjusted p and verdict */
+    for (int i = 0; i < m; i++) {
+        if (!repeats[i])
+            continue;
+        const cJSON *of = repeats[i];
+        const double low = row_number(rows[i], "low"), high = row_number(rows[i], "high");
+        const double adj = row_number(of, "p_holm");
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            rows[i], "p_holm", isfinite(adj) ? cJSON_CreateNumber(adj) : cJSON_CreateNull());
+        const bool significant = adj < 0.05 && (low > 0 || high < 0);
+        cJSON_ReplaceItemInObjectCaseSensitive(rows[i], "significant",
+                                               cJSON_CreateBool(significant));
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            rows[i], "relevant",
+            cJSON_CreateBool(significant && fabs(row_number(rows[i], "value")) >=
+                                                row_number(rows[i], "min_effect")));
     }
     return tests;
 }
@@ -999,16 +1178,57 @@ static an_interval deal_wilson(double share, long deals, long games)
     return r;
 }
 
-/* Deals a two-sided 5% test with 80% power needs to tell `share` from `fair` (the deal the
- * unit, as the ladder's interval), and the games they take: "deals_KEY" and "games_KEY". */
-static void add_sizing(cJSON *o, const char *key, double fair, double share, int players)
+/* The test of a ladder step, the same kind as the verdict's (an_advantage_test): two
+ * players, McNemar's exact test over the deals (the stronger side won both games of a deal
+ * against the weaker side won both); more players, the exact binomial test of the stronger
+ * side's wins among the games with a sole winner against its fair share. */
+static an_advantage_test ladder_test(const an_set *set, int players, long *side_wins)
+{
+    an_advantage_test t = {0};
+    t.paired = players == 2;
+    t.p0 = players > 0 ? 1.0 / players : NAN;
+    t.games_per_unit = t.paired ? 2 : 1;
+    *side_wins = 0;
+    if (t.paired) {
+        for (long d = 0; 2 * d + 1 < set->count; d++) {
+            const an_game *x = &set->games[2 * d], *y = &set->games[2 * d + 1];
+            const int wx = sole_winner(x), wy = sole_winner(y);
+            t.units++;
+            if (wx < 0 || wy < 0)
+                continue;
+            const bool strong_x = wx == x->strong_seat, strong_y = wy == y->strong_seat;
+            if (strong_x == strong_y) {
+                t.informative++;
+                *side_wins += strong_x;
+            }
+        }
+        return t;
+    }
+    for (long i = 0; i < set->count; i++) {
+        const int w = sole_winner(&set->games[i]);
+        t.units++;
+        if (w < 0)
+            continue;
+        t.informative++;
+        *side_wins += w == set->games[i].strong_seat;
+    }
+    return t;
+}
+
+/* The games this step's test needs for 80% power at 5% to detect `edge` above the fair share:
+ * "games_KEY", "deals_KEY" (the games over the players) and "power_KEY". */
+static void add_sizing(cJSON *o, const char *key, const an_advantage_test *t, double edge,
+                       int players)
 {
     char name[64];
-    const double deals = an_games_to_detect(fair, share);
-    snprintf(name, sizeof name, "deals_%s", key);
-    add_number(o, name, deals);
+    double power;
+    const double games = an_games_to_detect(t, edge, 0.05, &power);
     snprintf(name, sizeof name, "games_%s", key);
-    add_number(o, name, deals * players);
+    add_number(o, name, games);
+    snprintf(name, sizeof name, "deals_%s", key);
+    add_number(o, name, games / players);
+    snprintf(name, sizeof name, "power_%s", key);
+    add_number(o, name, power);
 }
 
 cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, double detect)
@@ -1037,14 +1257,24 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, d
     cJSON_AddStringToObject(o, "interval", "wilson over deals");
     const an_interval s = deal_wilson(score, deals, set->count);
     cJSON_AddItemToObject(o, "strong_score", interval_json(s));
-    /* separated: the stronger side's interval lies above its fair share */
-    cJSON_AddBoolToObject(o, "separated", s.low > fair);
-    /* How many deals (each `players` games, the stronger side on every seat) this step needs
-     * to tell the levels apart: for the score as measured, and for a step of `detect` above
-     * the fair share (--detect: sizing the ladder before running it). */
-    add_sizing(o, "to_detect", fair, fmin(0.99, fmax(0.01, s.value)), players);
+    /* separated: the step's test (one question per step, at 5%) finds the stronger side
+     * above its fair share; its sizing below is the power of this same test */
+    long side_wins;
+    const an_advantage_test t = ladder_test(set, players, &side_wins);
+    const double p = t.paired ? an_mcnemar_exact(side_wins, t.informative - side_wins)
+                              : an_binomial_test(side_wins, t.informative, t.p0);
+    cJSON_AddStringToObject(
+        o, "test", t.paired ? "McNemar exact over deals" : "exact binomial against the fair share");
+    cJSON_AddNumberToObject(o, "informative", (double)t.informative);
+    cJSON_AddNumberToObject(o, "side_wins", (double)side_wins);
+    add_number(o, "p", p);
+    cJSON_AddBoolToObject(o, "separated", p < 0.05 && s.value > fair);
+    /* How many games this step needs to tell the levels apart with 80% power: for the score
+     * as measured, and for a step of `detect` above the fair share (--detect: sizing the
+     * ladder before running it) */
+    add_sizing(o, "to_detect", &t, s.value - fair, players);
     cJSON_AddNumberToObject(o, "detect", detect);
-    add_sizing(o, "to_detect_step", fair, fmin(0.99, fair + detect), players);
+    add_sizing(o, "to_detect_step", &t, detect, players);
     const an_interval w = deal_wilson(weak_wins, deals, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin

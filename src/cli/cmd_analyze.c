@@ -37,8 +37,9 @@ typedef struct analyze_job {
     int num_variants; /* both kinds */
     int num_vs;       /* the --vs variants among them (the first ones) */
     const char *sweep_option;
-    double sweep_x[MAX_SWEEP];       /* the number swept, NaN when a value is not a number */
-    char sweep_label[MAX_SWEEP][64]; /* the swept part of the value, as given */
+    char sweep_axis[RP_OPTION_TEXT + 64]; /* what the sweep changes: the option, or one part */
+    double sweep_x[MAX_SWEEP];            /* the number swept, NaN when a value is not a number */
+    char sweep_label[MAX_SWEEP][64];      /* the swept part of the value, as given */
     const char *levels[MAX_LEVELS];
     int num_levels;
     long ladder_games;  /* per pairing of neighbouring levels */
@@ -431,6 +432,7 @@ static cJSON *sweep_json(const analyze_job *job)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "option", job->sweep_option);
+    cJSON_AddStringToObject(o, "axis", job->sweep_axis);
     bool numeric = true;
     for (int v = job->num_vs; v < job->num_variants; v++)
         numeric = numeric && isfinite(job->sweep_x[v - job->num_vs]);
@@ -724,14 +726,15 @@ static void print_differences(const cJSON *rows, const char *against, int tests,
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")))
             continue;
         const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
-        const double k = share ? 100 : 1;
-        char p_text[32];
+        char p_text[32], diff[160];
         an_format_p(number_in(row, "p_holm"), p_text, sizeof p_text);
-        printf("%s%s %+.*f%s [%+.*f, %+.*f] against %s, Holm p %s\n", indent,
-               cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, share ? 1 : 2,
-               k * number_in(row, "value"), share ? " points" : "", share ? 1 : 2,
-               k * number_in(row, "low"), share ? 1 : 2, k * number_in(row, "high"), against,
-               p_text);
+        an_format_difference(number_in(row, "value"), number_in(row, "low"), number_in(row, "high"),
+                             share ? 100 : 1, share ? " points" : "", diff, sizeof diff);
+        printf("%s%s %s against %s, Holm p %s%s\n", indent,
+               cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, diff, against, p_text,
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "relevant"))
+                   ? ""
+                   : " (smaller than what matters to a designer)");
         shown++;
     }
     if (!shown)
@@ -772,13 +775,13 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
     const cJSON *point;
     cJSON_ArrayForEach (point, cJSON_GetObjectItemCaseSensitive(
                                    cJSON_GetObjectItemCaseSensitive(report, "sweep"), "points")) {
-        printf("  %s %s:\n", job->sweep_option,
+        printf("  %s = %s:\n", job->sweep_axis,
                cJSON_GetObjectItemCaseSensitive(point, "value")->valuestring);
         print_seats(cJSON_GetObjectItemCaseSensitive(point, "figures"), "    ");
         const cJSON *diff = cJSON_GetObjectItemCaseSensitive(point, "difference");
         if (diff) {
-            char against[96];
-            snprintf(against, sizeof against, "%s %s", job->sweep_option, job->sweep_label[0]);
+            char against[sizeof job->sweep_axis + sizeof job->sweep_label[0] + 8];
+            snprintf(against, sizeof against, "%s = %s", job->sweep_axis, job->sweep_label[0]);
             const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(report, "sweep");
             print_differences(
                 diff, against,
@@ -1011,6 +1014,20 @@ static bool sweep_values(analyze_job *job, const char *option, const char *prefi
     return true;
 }
 
+/* The axis of a sweep of one part of a longer value (issue 46: the axis said "cards" where
+ * one card's value changed): the item around the braces, the swept part as x, "t{x} in
+ * cards". An item ends at a comma, a slash or a blank. */
+static void sweep_axis_of_part(analyze_job *job, const char *option, const char *value,
+                               const char *open, const char *close)
+{
+    const char *from = open, *to = close + 1;
+    while (from > value && !strchr(",/ ", from[-1]))
+        from--;
+    to += strcspn(to, ",/ ");
+    snprintf(job->sweep_axis, sizeof job->sweep_axis, "%.*s{x}%.*s in %s", (int)(open - from), from,
+             (int)(to - close - 1), close + 1, option);
+}
+
 /* --sweep OPTION=a..b[:step], OPTION=x,y,z, or OPTION=text{a..b}text (the braces mark the
  * part of a longer value that is swept, such as one fort of Rush the Wall's card set). */
 static bool parse_sweep(analyze_job *job, const char *text)
@@ -1029,12 +1046,14 @@ static bool parse_sweep(analyze_job *job, const char *text)
                                              "seeds; sweep a rule, not the seed"),
                false;
     job->sweep_option = option;
+    snprintf(job->sweep_axis, sizeof job->sweep_axis, "%s", option);
     const char *value = eq + 1, *open = strchr(value, '{');
     if (!open)
         return sweep_values(job, option, "", value, strlen(value), "");
     const char *close = strchr(open, '}');
     if (!close)
         return rp_cli_usage_error("analyze", "--sweep %s: a '{' without its '}'", text), false;
+    sweep_axis_of_part(job, option, value, open, close);
     char prefix[RP_OPTION_TEXT];
     snprintf(prefix, sizeof prefix, "%.*s", (int)(open - value), value);
     return sweep_values(job, option, prefix, open + 1, (size_t)(close - open - 1), close + 1);
