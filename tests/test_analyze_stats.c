@@ -475,6 +475,125 @@ static void test_holm_family_counts_each_question_once(void **state)
     cJSON_Delete(rows);
 }
 
+/* ---- the metrics Ludii reports, each against a hand-computed case (issue 46) ---- */
+
+/* Two players, six states, seat 0 wins. Evaluations (seat 0, seat 1): .5 .5, .6 .4, .4 .6,
+ * .7 .3, .55 .45, .8 .2; legal 3 1 4 2 1 5. The leaders change at states 1, 2 and 3: 3
+ * changes in 6 states; by thirds (states 0-1, 2-3, 4-5) 1 of 2, 2 of 2, 0 of 2. Branching by
+ * third (3+1)/2, (4+2)/2, (1+5)/2; decisions (2+ legal) 3 | 4, 2 | 5, so the decision factor
+ * (3+4+2+5)/4 = 3.5 and by third 3, 3, 5. Stability: seat 0's values have mean 3.55/6 and
+ * population variance 0.10208333/6 = 0.01701389, seat 1's the same: 0.03402778. Drama: the
+ * winner trails only at state 2, by .2: .2/6. Decisiveness: the best non-winner value is .6,
+ * first passed by the winner at state 3: 3/6. Half-way (state 3) the winner leads: no
+ * comeback. Two players: no kingmaking. */
+static void test_trace_metrics_by_hand(void **state)
+{
+    (void)state;
+    const double evals[] = {.5, .5, .6, .4, .4, .6, .7, .3, .55, .45, .8, .2};
+    const int movers[] = {0, 1, 0, 1, 0, 1}, legal[] = {3, 1, 4, 2, 1, 5};
+    const an_trace t = {evals, movers, legal, 6, 2, 0};
+    an_game g;
+    memset(&g, 0, sizeof g);
+    an_trace_metrics(&t, &g);
+    near(g.lead_change, 0.5, 1e-12);
+    near(g.phase_lead_change[0], 0.5, 1e-12);
+    near(g.phase_lead_change[1], 1, 1e-12);
+    near(g.phase_lead_change[2], 0, 1e-12);
+    near(g.phase_branching[0], 2, 1e-12);
+    near(g.phase_branching[1], 3, 1e-12);
+    near(g.phase_branching[2], 3, 1e-12);
+    near(g.phase_decision[0], 3, 1e-12);
+    near(g.phase_decision[1], 3, 1e-12);
+    near(g.phase_decision[2], 5, 1e-12);
+    near(g.decision_factor, 3.5, 1e-12);
+    near(g.stability, 0.0340277778, 1e-9);
+    near(g.drama, 0.2 / 6, 1e-12);
+    near(g.decisiveness, 0.5, 1e-12);
+    near(g.comeback, 0, 0);
+    assert_true(isnan(g.kingmaking));
+    /* the same course won by seat 1, which trails half-way (state 3: .7 .3): a comeback */
+    const an_trace t1 = {evals, movers, legal, 6, 2, 1};
+    an_trace_metrics(&t1, &g);
+    near(g.comeback, 1, 0);
+    /* no evaluations: the branching still, nothing that needs them */
+    const an_trace bare = {NULL, movers, legal, 6, 2, 0};
+    an_trace_metrics(&bare, &g);
+    near(g.decision_factor, 3.5, 1e-12);
+    assert_true(isnan(g.lead_change) && isnan(g.comeback) && isnan(g.phase_lead_change[0]));
+}
+
+/* Three players, seat 2 wins. At state 1 seat 1 (.45 .2 .35: the lowest, out of contention)
+ * chooses among 3 moves, seat 0 leading; after it (.3 .1 .6) seat 2 leads alone: kingmaking.
+ * Were seat 1 not the lowest (.45 .35 .2 at state 1), none. */
+static void test_kingmaking_by_hand(void **state)
+{
+    (void)state;
+    const double evals[] = {.4, .35, .25, .45, .2, .35, .3, .1, .6, .2, .1, .7};
+    const int movers[] = {0, 1, 2, 0}, legal[] = {2, 3, 2, 1};
+    const an_trace t = {evals, movers, legal, 4, 3, 2};
+    an_game g;
+    memset(&g, 0, sizeof g);
+    an_trace_metrics(&t, &g);
+    near(g.kingmaking, 1, 0);
+    const double contending[] = {.4, .35, .25, .45, .35, .2, .3, .1, .6, .2, .1, .7};
+    const an_trace u = {contending, movers, legal, 4, 3, 2};
+    an_trace_metrics(&u, &g);
+    near(g.kingmaking, 0, 0);
+}
+
+/* Clarity of one position with moves valued .2 .5 .5 .8: mean .5, population variance
+ * (.09 + 0 + 0 + .09)/4 = .045; above .5 + .75 (.8 - .5) = .725 only .8: narrowness 1/4.
+ * Skill trace of a ladder scoring .6, .55, .5: the line .6 - .05 x predicts .4 at x = 4
+ * (Ludii's step past the next), the mean squared score is (.36 + .3025 + .25)/3 = .3041667:
+ * .4 + .6 * .3041667 = .5825. */
+static void test_clarity_and_skill_trace_by_hand(void **state)
+{
+    (void)state;
+    const double values[] = {.2, .5, .5, .8};
+    double variance, narrowness;
+    an_clarity(values, 4, &variance, &narrowness);
+    near(variance, 0.045, 1e-12);
+    near(narrowness, 0.25, 1e-12);
+    const double falling[] = {.6, .55, .5};
+    near(an_skill_trace(falling, 3), 0.5825, 1e-12);
+    const double rising[] = {.6, .7, .8}; /* predicts 1.0: the trace is 1 */
+    near(an_skill_trace(rising, 3), 1, 1e-12);
+    assert_true(isnan(an_skill_trace(rising, 1)));
+}
+
+/* Outcome uniformity and seat order over four three-player games, Red (seat 1) moving first
+ * in each, won by seats 0, 1, 2, 2. Places after the first mover: 3, 1, 2, 2, so place 1 won
+ * 1/4, place 2 2/4, place 3 1/4. Uniformity: seats 0 and 1 won 1 of 4 (variance .1875), seat 2
+ * 2 of 4 (.25): 1 - (.1875 + .1875 + .25)/3 = .7916667. */
+static void test_uniformity_and_seat_order_by_hand(void **state)
+{
+    (void)state;
+    static an_game games[4];
+    const int winners[] = {0, 1, 2, 2};
+    for (int i = 0; i < 4; i++) {
+        memset(&games[i], 0, sizeof games[i]);
+        games[i].done = true;
+        games[i].players = 3;
+        games[i].first_mover = 1;
+        games[i].strong_seat = -1;
+        games[i].returns[winners[i]] = 1;
+    }
+    const rp_game *game = rp_game_find("king-of-danger");
+    assert_non_null(game);
+    const an_set set = {games, 4, false};
+    cJSON *figs = an_figures_json(game, &set);
+    const cJSON *places = cJSON_GetObjectItem(cJSON_GetObjectItem(figs, "seat_order"), "places");
+    assert_int_equal(cJSON_GetArraySize(places), 3);
+    near(cJSON_GetObjectItem(cJSON_GetArrayItem(places, 0), "value")->valuedouble, 0.25, 1e-12);
+    near(cJSON_GetObjectItem(cJSON_GetArrayItem(places, 1), "value")->valuedouble, 0.5, 1e-12);
+    near(cJSON_GetObjectItem(cJSON_GetArrayItem(places, 2), "value")->valuedouble, 0.25, 1e-12);
+    near(cJSON_GetObjectItem(row_of(cJSON_GetObjectItem(figs, "ludii"), "outcome_uniformity"),
+                             "value")
+             ->valuedouble,
+         0.7916666667, 1e-9);
+    cJSON_Delete(figs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +610,10 @@ int main(void)
         cmocka_unit_test(test_variant_lines_sized_and_readable),
         cmocka_unit_test(test_outcome_events_are_never_acted_on),
         cmocka_unit_test(test_holm_family_counts_each_question_once),
+        cmocka_unit_test(test_trace_metrics_by_hand),
+        cmocka_unit_test(test_kingmaking_by_hand),
+        cmocka_unit_test(test_clarity_and_skill_trace_by_hand),
+        cmocka_unit_test(test_uniformity_and_seat_order_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,14 @@ typedef struct an_game {
     /* Ludii's state-evaluation metrics of this game (NaN without an evaluate hook, or
      * without a sole winner where the metric needs one) */
     double lead_change, stability, drama, decisiveness;
+    /* over the game's thirds (opening, middle, end): legal actions per state acted in, per
+     * decision (2+ legal), lead changes per state; NaN in a third without any */
+    double phase_branching[3], phase_decision[3], phase_lead_change[3];
+    double decision_factor;    /* legal actions per decision (Ludii's DecisionFactor) */
+    double clarity_variance;   /* mean over decisions of the variance of the moves' values */
+    double clarity_narrowness; /* mean share of moves near the best (Ludii's Narrowness) */
+    double comeback;           /* 1: the winner did not lead half-way; NaN without a winner */
+    double kingmaking;         /* 1: a seat out of contention handed the win (3+ players) */
     /* "Decided by one move" (judged games only): the largest fall in a mover's estimate
      * over one of its own moves, and the loser's worst move */
     bool judged;
@@ -139,6 +147,28 @@ an_interval an_bootstrap(const an_set *set, an_figure fig, const void *ctx);
 an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, const void *ctx,
                               double *p_value);
 
+/* ---- metrics from plain arrays (analyze_metrics.c) ---- */
+
+/* One game's course: per state acted in, the seats' evaluations (players values each,
+ * normalised to sum to 1; NULL without an evaluate hook), the seat to act and its legal
+ * actions; and the sole winner (-1 when none). */
+typedef struct an_trace {
+    const double *evals;
+    const int *movers, *legal;
+    long states;
+    int players, winner;
+} an_trace;
+/* Fills g's lead changes, stability, drama, decisiveness (Ludii's), their thirds, the
+ * branching and decision factor by third, the comeback and kingmaking (NaN where undefined). */
+void an_trace_metrics(const an_trace *t, an_game *g);
+/* Clarity of one position: the population variance of its n moves' values (Ludii's
+ * ClarityVariance) and the share of them above mean + 0.75 (max - mean) (ClarityNarrowness). */
+void an_clarity(const double *values, int n, double *variance, double *narrowness);
+/* Ludii's skill trace over a ladder's steps (score[k]: the stronger side's share of the win in
+ * step k): the regression of the scores on the step predicted at step `steps` + 1, clipped to
+ * [0, 1], plus what it leaves times the mean squared score. NaN below two steps. */
+double an_skill_trace(const double *score, int steps);
+
 /* ---- one game's measurements (analyze_play.c) ---- */
 
 /* Collects an_game while a game is played (an rp_cli_watch) or replayed from a record. */
@@ -167,6 +197,9 @@ void an_judge_free(an_judge *j);
 
 /* The figures of a set as JSON: seats, length, Ludii's metrics, impact. */
 cJSON *an_figures_json(const rp_game *game, const an_set *set);
+/* Who moved first and how often that seat won, with the test of no advantage (the first
+ * mover's part of an_figures_json): for the self-play games of one skill level. */
+cJSON *an_first_mover_json(const rp_game *game, const an_set *set);
 /* Every figure of `variant` minus `base` on the same deals, with intervals. */
 cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *variant);
 /* Holm over every row of `lists` (arrays of an_compare_json rows) as one family: each row

@@ -233,6 +233,44 @@ static const member m_stability = {offsetof(an_game, stability), MEMBER_DOUBLE};
 static const member m_drama = {offsetof(an_game, drama), MEMBER_DOUBLE};
 static const member m_decisive = {offsetof(an_game, decisiveness), MEMBER_DOUBLE};
 static const member m_worst_drop = {offsetof(an_game, worst_drop), MEMBER_DOUBLE};
+static const member m_clarity_var = {offsetof(an_game, clarity_variance), MEMBER_DOUBLE};
+static const member m_clarity_narrow = {offsetof(an_game, clarity_narrowness), MEMBER_DOUBLE};
+static const member m_decision_factor = {offsetof(an_game, decision_factor), MEMBER_DOUBLE};
+static const member m_comeback = {offsetof(an_game, comeback), MEMBER_DOUBLE};
+static const member m_kingmaking = {offsetof(an_game, kingmaking), MEMBER_DOUBLE};
+/* a per-game figure of each third of the game (opening, middle, end) */
+static const member m_phase_branching[3] = {{offsetof(an_game, phase_branching[0]), MEMBER_DOUBLE},
+                                            {offsetof(an_game, phase_branching[1]), MEMBER_DOUBLE},
+                                            {offsetof(an_game, phase_branching[2]), MEMBER_DOUBLE}};
+static const member m_phase_decision[3] = {{offsetof(an_game, phase_decision[0]), MEMBER_DOUBLE},
+                                           {offsetof(an_game, phase_decision[1]), MEMBER_DOUBLE},
+                                           {offsetof(an_game, phase_decision[2]), MEMBER_DOUBLE}};
+static const member m_phase_lead[3] = {{offsetof(an_game, phase_lead_change[0]), MEMBER_DOUBLE},
+                                       {offsetof(an_game, phase_lead_change[1]), MEMBER_DOUBLE},
+                                       {offsetof(an_game, phase_lead_change[2]), MEMBER_DOUBLE}};
+
+/* Ludii's OutcomeUniformity: 1 minus the variance of each seat's result over the games
+ * (population variance, as Ludii's Stats.varn), averaged over the seats. A seat's result is its
+ * share of the win (Ludii's agent utilities run from -1 to 1). */
+static double fig_outcome_uniformity(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    int players = 0;
+    for (long i = 0; i < n; i++)
+        players = s->games[idx[i]].players > players ? s->games[idx[i]].players : players;
+    if (n == 0 || players == 0)
+        return NAN;
+    double variance_sum = 0;
+    for (int p = 0; p < players; p++) {
+        double mean = 0, var = 0;
+        for (long i = 0; i < n; i++)
+            mean += s->games[idx[i]].returns[p] / (double)n;
+        for (long i = 0; i < n; i++)
+            var += pow(s->games[idx[i]].returns[p] - mean, 2) / (double)n;
+        variance_sum += var;
+    }
+    return 1 - variance_sum / players;
+}
 
 /* ---- the table of figures: reported for a set and compared between variants ---- */
 
@@ -291,6 +329,70 @@ static const figure_def ludii_figures[] = {
      "positions of the leader's evaluation minus the eventual winner's. Games with a sole "
      "winner.",
      LUDII_DIR "multiple/metrics/Drama.java"},
+    {"clarity_variance", "Clarity (variance)", fig_mean, &m_clarity_var, false, "ClarityVariance",
+     "How clearly the best move stands out: the variance of the values of the legal moves (each "
+     "move's value is the mover's normalised evaluation of the state it leads to), averaged "
+     "over a game's decisions, then over games. Higher: the moves differ more. (Ludii averages "
+     "over every move, forced ones too, and values moves by a short search.)",
+     LUDII_DIR "single/stateEvaluation/clarity/ClarityVariance.java"},
+    {"clarity_narrowness", "Clarity (narrowness)", fig_mean, &m_clarity_narrow, false,
+     "ClarityNarrowness",
+     "The share of legal moves valued above mean + 0.75 (best - mean) at a decision, averaged "
+     "over decisions and games: low when one move stands out, high when many are about as good.",
+     LUDII_DIR "single/stateEvaluation/clarity/ClarityNarrowness.java"},
+    {"decision_factor", "Decision factor", fig_mean, &m_decision_factor, false, "DecisionFactor",
+     "The number of legal moves when there are two or more (the branching of real decisions), "
+     "averaged over a game's decisions, then over games.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"branching_opening", "Branching, opening third", fig_mean, &m_phase_branching[0], false,
+     "BranchingFactor (by third)",
+     "Legal moves per move in the first third of each game's moves, averaged over games: with "
+     "the middle and end thirds, the branching over the course of a game (Ludii reports its "
+     "average, maximum and change).",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"branching_middle", "Branching, middle third", fig_mean, &m_phase_branching[1], false,
+     "BranchingFactor (by third)", "Legal moves per move in the middle third of each game.",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"branching_end", "Branching, end third", fig_mean, &m_phase_branching[2], false,
+     "BranchingFactor (by third)", "Legal moves per move in the last third of each game.",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"decision_opening", "Decision factor, opening third", fig_mean, &m_phase_decision[0], false,
+     "DecisionFactor (by third)",
+     "Legal moves per decision (two or more moves) in the first third of each game's moves.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"decision_middle", "Decision factor, middle third", fig_mean, &m_phase_decision[1], false,
+     "DecisionFactor (by third)", "Legal moves per decision in the middle third of each game.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"decision_end", "Decision factor, end third", fig_mean, &m_phase_decision[2], false,
+     "DecisionFactor (by third)", "Legal moves per decision in the last third of each game.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"lead_change_opening", "Lead changes, opening third", fig_mean, &m_phase_lead[0], false,
+     "LeadChange (by third)",
+     "LeadChange counted in the first third of each game's moves, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"lead_change_middle", "Lead changes, middle third", fig_mean, &m_phase_lead[1], false,
+     "LeadChange (by third)", "LeadChange in the middle third, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"lead_change_end", "Lead changes, end third", fig_mean, &m_phase_lead[2], false,
+     "LeadChange (by third)", "LeadChange in the last third, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"comeback", "Comeback rate", fig_mean, &m_comeback, false, "(defined here)",
+     "The share of games with a sole winner in which the winner was not among the leaders "
+     "(the highest state evaluation) half-way through the game's moves. Ludii has no such "
+     "metric; it complements Drama (how far behind the winner was) with how often.",
+     "defined here, from the state evaluations Ludii's LeadChange and Drama use"},
+    {"kingmaking", "Kingmaking", fig_mean, &m_kingmaking, false, "(defined here)",
+     "Three or more players: the share of games with a sole winner in which a seat that did "
+     "not win, while its evaluation was the lowest of all (out of contention), chose a move "
+     "after which the eventual winner led alone where it had not before. Ludii has no such "
+     "metric.",
+     "defined here, from the state evaluations Ludii's LeadChange uses"},
+    {"outcome_uniformity", "Outcome uniformity", fig_outcome_uniformity, NULL, false,
+     "OutcomeUniformity",
+     "1 minus the variance of each seat's result over the games, averaged over the seats (a "
+     "seat's result here is its share of the win, 0 to 1; Ludii's utilities run from -1 to 1, "
+     "so its variances are four times these).",
+     LUDII_DIR "single/outcome/OutcomeUniformity.java"},
 };
 #define NUM_LUDII ((int)(sizeof ludii_figures / sizeof ludii_figures[0]))
 
@@ -484,6 +586,48 @@ static cJSON *first_mover_json(const rp_game *game, const an_set *set)
     cJSON_AddItemToObject(o, "wins", share_json(set, fig_first_mover_wins, NULL));
     advantage_test(o, set, mover_seat, 0);
     return o;
+}
+
+/* Wins of the seat `position` places after the first mover, in seat order. */
+static double fig_position_wins(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    const int position = *(const int *)ctx;
+    long wins = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        const int w = sole_winner(g);
+        wins += g->first_mover >= 0 && w >= 0 &&
+                (w - g->first_mover + g->players) % g->players == position;
+    }
+    return n ? (double)wins / (double)n : NAN;
+}
+
+/* Seat order: each place in the order of play (the first mover, the next seat, ...) and how
+ * often it won, which at three to five players says whether sitting after the first mover
+ * helps, whoever holds the seat. */
+static cJSON *seat_order_json(const rp_game *game, const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(
+        o, "definition",
+        "Wins by place in the order of play: place 1 is the first mover, place 2 the seat after "
+        "it in seat order, and so on (Ludii's AdvantageP1 asks this of seat 0 alone). Shares of "
+        "all games; fair: one in the number of players of the decided games.");
+    cJSON_AddStringToObject(o, "source", LUDII_DIR "single/outcome/AdvantageP1.java, by place");
+    cJSON *places = cJSON_AddArrayToObject(o, "places");
+    if (game->simultaneous)
+        return o;
+    for (int k = 0; k < set_players(set); k++) {
+        cJSON *row = share_json(set, fig_position_wins, &seat_ids[k]);
+        cJSON_AddNumberToObject(row, "place", k + 1);
+        cJSON_AddItemToArray(places, row);
+    }
+    return o;
+}
+
+cJSON *an_first_mover_json(const rp_game *game, const an_set *set)
+{
+    return first_mover_json(game, set);
 }
 
 static cJSON *per_game_json(const an_set *set)
@@ -905,6 +1049,7 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     cJSON_AddNumberToObject(o, "players", set_players(set));
     cJSON_AddItemToObject(o, "seats", seats_json(game, set));
     cJSON_AddItemToObject(o, "first_mover", first_mover_json(game, set));
+    cJSON_AddItemToObject(o, "seat_order", seat_order_json(game, set));
     if (game->score)
         cJSON_AddItemToObject(o, "scores", scores_json(game, set));
     cJSON_AddItemToObject(o, "length", figure_list_json(set, length_figures, NUM_LENGTH));
@@ -948,6 +1093,13 @@ static const relevance_def relevance[] = {
     {"lead_change", 0, 0.10, "10% of the base rules' lead changes"},
     {"stability", 0, 0.10, "10% of the base rules' swings in evaluation"},
     {"drama", 0, 0.10, "10% of the base rules' drama"},
+    {"clarity_", 0, 0.10, "10% of the base rules' clarity"},
+    {"decision_", 0, 0.05, "5% of the base rules' choices per decision"},
+    {"branching_", 0, 0.05, "5% of the base rules' choices per move"},
+    {"lead_change_", 0, 0.10, "10% of the base rules' lead changes"},
+    {"comeback", 0.03, 0, "3 points of the games won from behind"},
+    {"kingmaking", 0.02, 0, "2 points of the games handed to the winner"},
+    {"outcome_uniformity", 0.02, 0, "0.02 of outcome uniformity"},
 };
 
 static const relevance_def *relevance_of(const char *id)

@@ -85,6 +85,28 @@ expect_eq "solo rush-the-wall: the verdict gives points, not wins" \
 expect_eq "the verdict says the sample is small" \
   "$(json_value "$work/king-of-danger.json" 'd.verdict.some(v => v.topic === "sample")')" "true"
 
+# ---- the metrics Ludii reports (issue 46): each in the JSON with its definition and source
+# (test_analyze_stats checks each against a hand-computed case), seat order, the first mover
+# at each skill level, the skill trace from the ladder ----
+"$RAMPARTS" analyze king-of-danger --games 8 --ladder random,greedy,easy --ladder-games 4 \
+  --ceiling-games 0 --judge-games 0 --first-mover-games 4 --first-mover-levels random,greedy \
+  --json "$work/metrics.json" >/dev/null
+expect_eq "the new metrics, each with a value, a definition and a source" \
+  "$(json_value "$work/metrics.json" '["clarity_variance", "clarity_narrowness", "decision_factor",
+     "branching_opening", "branching_end", "decision_middle", "lead_change_opening", "lead_change_end",
+     "comeback", "kingmaking", "outcome_uniformity"].map(id => { const m = d.ai_games.ludii.find(x => x.id === id);
+     return !!m && typeof m.value === "number" && m.definition.length > 20 && m.source.length > 5; })')" \
+  "[true,true,true,true,true,true,true,true,true,true,true]"
+expect_eq "seat order: one place per seat, the shares of the decided games summing to their share" \
+  "$(json_value "$work/metrics.json" '(() => { const p = d.ai_games.seat_order.places;
+     const decided = d.ai_games.ludii.find(x => x.id === "completion").value;
+     return [p.length, Math.abs(p.reduce((a, x) => a + x.value, 0) - decided) < 1e-9,
+       p[0].value === d.ai_games.first_mover.wins.value]; })()')" '[4,true,true]'
+expect_eq "the first mover at each skill level, and the skill trace over the ladder's two steps" \
+  "$(json_value "$work/metrics.json" '[d.first_mover_by_level.map(l => [l.level, l.games, l.first_mover.wins.n]),
+     d.skill_trace.steps, d.skill_trace.value >= 0 && d.skill_trace.value <= 1, /SkillTrace.java/.test(d.skill_trace.source)]')" \
+  '[[["random",4,4],["greedy",4,4]],2,true,true]'
+
 # ---- the per-game CSV agrees with the JSON ----
 "$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
   --sweep dealer=1,2 --json "$work/csv.json" --csv "$work/games.csv" >/dev/null
@@ -230,6 +252,8 @@ fi
   --json "$work/t3.json" >/dev/null
 if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
   fail "analyze depends on --threads"; fi
+expect_eq "no first-mover games unless asked (the default run stays as cheap as before)" \
+  "$(json_value "$work/t1.json" 'd.first_mover_by_level.length')" "0"
 expect_eq "the ceiling: the oracle against the ladder's weakest and strongest AI" \
   "$(json_value "$work/t1.json" 'd.ceiling.map(r => [r.weak, r.strong, r.games])')" \
   '[["random","oracle",2],["greedy","oracle",2]]'

@@ -148,6 +148,39 @@ function ludiiSection(root, data) {
   plot(s, 'ludii', charts.ludii(all), 'Each metric with its 95% interval, set by set.');
 }
 
+// Seat order, the first mover at each skill level and the skill trace: who gains from the
+// order of play, whether that holds as play gets stronger, and whether thinking keeps paying.
+function orderAndSkillSection(root, data) {
+  const order = data.ai_games && data.ai_games.seat_order;
+  const levels = data.first_mover_by_level || [];
+  const trace = data.skill_trace;
+  if (!(order && order.places.length) && !levels.length && !(trace && trace.steps)) return;
+  const s = section(root, 'order-skill', 'Seat order and skill',
+    'Whether the order of play favours a place, whether the first mover\'s edge holds at every ' +
+    'skill level, and how results improve with thinking time.');
+  if (order && order.places.length) {
+    s.append(el('h3', {}, 'Wins by place in the order of play'));
+    s.append(el('p', { class: 'note' }, `${order.definition} `, el('cite', {}, order.source)));
+    s.append(table(['place', 'share of games [95% interval] (n)'],
+      order.places.map((p) => [p.place === 1 ? '1 (first mover)' : String(p.place), interval(p, pct)])));
+  }
+  if (levels.length) {
+    s.append(el('h3', {}, 'The first mover at each skill level'));
+    s.append(note('Self-play at each level (every seat the same AI), on the base games\' deals: ' +
+      'the first mover\'s share of the games and the test of no advantage (as in the seats ' +
+      'table). Small samples by default (--first-mover-games): a first look, not a verdict.'));
+    s.append(table(['level', 'games', 'first mover won [95% interval] (n)', 'test of no advantage'],
+      levels.map((l) => [l.level, l.games, l.first_mover.defined ? interval(l.first_mover.wins, pct)
+        : `none: ${l.first_mover.why}`, testText(l.first_mover)])));
+  }
+  if (trace && trace.steps) {
+    s.append(el('h3', {}, 'Skill trace'));
+    s.append(el('p', {}, el('strong', {}, `Skill trace: ${trace.value === null ? 'n/a' : num(trace.value)} `),
+      `over ${trace.steps} steps of the ladder. `, el('span', { class: 'def' }, `${trace.definition} `,
+        el('cite', {}, trace.source))));
+  }
+}
+
 function ladderSection(root, data) {
   if (!data.ladder.length) return;
   const s = section(root, 'ladder', 'Skill and luck: the ladder and the ceiling',
@@ -374,6 +407,7 @@ function render(data) {
   seatsSection(root, data);
   lengthSection(root, data);
   ludiiSection(root, data);
+  orderAndSkillSection(root, data);
   ladderSection(root, data);
   if (data.ai_games) impactSection(root, { figs: data.ai_games }, 'impact', 'Cards and actions: AI games');
   if (data.human_games) impactSection(root, { figs: data.human_games }, 'impact-human', 'Cards and actions: human games');
