@@ -417,5 +417,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii ladder impact impact-human decisive variants sweep human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii order-skill ladder impact impact-human decisive variants sweep human$"
 finish
