@@ -343,7 +343,10 @@ static void test_variant_lines_sized_and_readable(void **state)
         "  \"matters\": \"10% of the base rules' lead changes\"},"
         " {\"id\": \"turns\", \"label\": \"Turns per game\", \"value\": -2.5, \"low\": -3.1,"
         "  \"high\": -1.9, \"p_holm\": 0.0001, \"share\": false, \"significant\": true,"
-        "  \"relevant\": true, \"min_effect\": 0.8, \"matters\": \"5% of the base rules' length\"}"
+        "  \"relevant\": true, \"min_effect\": 0.8, \"matters\": \"5% of the base rules' length\"},"
+        " {\"id\": \"duration\", \"label\": \"Duration (turns)\", \"value\": -2.5, \"low\": -3.1,"
+        "  \"high\": -1.9, \"p_holm\": 0.0001, \"share\": false, \"significant\": true,"
+        "  \"relevant\": true, \"min_effect\": 0.8, \"same_as\": \"turns\"}"
         "]}]");
     cJSON *verdict = cJSON_CreateArray();
     an_verdict_variants(verdict, variants, 30);
@@ -355,6 +358,7 @@ static void test_variant_lines_sized_and_readable(void **state)
                            "note: Under cards=@tax14.cards, Lead changes: -0.00120 [-0.00150, "
                            "-0.00090]"));
     assert_non_null(strstr(text, "smaller than the 0.014 that matters"));
+    assert_null(strstr(text, "Duration")); /* a repeat of turns: said once, by turns */
     assert_non_null(
         strstr(text, "act: Under cards=@tax14.cards, Turns per game: -2.5 [-3.1, -1.9]"));
     cJSON_Delete(verdict);

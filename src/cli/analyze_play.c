@@ -210,18 +210,21 @@ static void note_evaluation(an_collector *c, const void *st, int players)
     c->num_evals += players;
 }
 
+/* Grows an array of ints to cap elements; false (the array untouched) when out of memory. */
+static bool grow_ints(int **items, long cap)
+{
+    int *grown = realloc(*items, sizeof *grown * (size_t)cap);
+    if (grown)
+        *items = grown;
+    return grown != NULL;
+}
+
 /* The seat to act and its legal actions at this state. */
 static void note_state(an_collector *c, int mover, int legal)
 {
     if (c->num_states == c->cap_states) {
         const long cap = c->cap_states ? 2 * c->cap_states : 256;
-        int *movers = realloc(c->movers, sizeof *movers * (size_t)cap);
-        if (movers)
-            c->movers = movers;
-        int *counts = realloc(c->legal, sizeof *counts * (size_t)cap);
-        if (counts)
-            c->legal = counts;
-        if (!movers || !counts) {
+        if (!grow_ints(&c->movers, cap) || !grow_ints(&c->legal, cap)) {
             c->overflow = true;
             return;
         }
@@ -433,14 +436,12 @@ static bool judge_grow(an_judge *j)
     if (j->states < j->cap)
         return true;
     const long cap = j->cap ? 2 * j->cap : 256;
-    int *movers = realloc(j->movers, sizeof *movers * (size_t)cap);
-    if (movers)
-        j->movers = movers;
-    double *estimates = realloc(j->estimates, sizeof *estimates * (size_t)cap);
-    if (estimates)
-        j->estimates = estimates;
-    if (!movers || !estimates)
+    if (!grow_ints(&j->movers, cap))
         return false;
+    double *estimates = realloc(j->estimates, sizeof *estimates * (size_t)cap);
+    if (!estimates)
+        return false;
+    j->estimates = estimates;
     j->cap = cap;
     return true;
 }

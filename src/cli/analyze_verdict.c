@@ -345,8 +345,10 @@ void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests)
             cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(variant, "difference")) {
                 const bool relevant =
                     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "relevant"));
+                /* a repeat of another row (turns and duration) is said once, by that row */
                 if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) ||
-                    relevant != (pass == 0) || shown == 3)
+                    cJSON_GetObjectItemCaseSensitive(row, "same_as") || relevant != (pass == 0) ||
+                    shown == 3)
                     continue;
                 variant_item(verdict, vs, row, tests);
                 shown++;

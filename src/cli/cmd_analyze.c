@@ -796,7 +796,8 @@ static void print_differences(const cJSON *rows, const char *against, int tests,
     const cJSON *row;
     int shown = 0;
     cJSON_ArrayForEach (row, rows) {
-        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")))
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) ||
+            cJSON_GetObjectItemCaseSensitive(row, "same_as"))
             continue;
         const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
         char p_text[32], diff[160];
