@@ -33,6 +33,14 @@ typedef struct an_game {
     /* Ludii's state-evaluation metrics of this game (NaN without an evaluate hook, or
      * without a sole winner where the metric needs one) */
     double lead_change, stability, drama, decisiveness;
+    /* over the game's thirds (opening, middle, end): legal actions per state acted in, per
+     * decision (2+ legal), lead changes per state; NaN in a third without any */
+    double phase_branching[3], phase_decision[3], phase_lead_change[3];
+    double decision_factor;    /* legal actions per decision (Ludii's DecisionFactor) */
+    double clarity_variance;   /* mean over decisions of the variance of the moves' values */
+    double clarity_narrowness; /* mean share of moves near the best (Ludii's Narrowness) */
+    double comeback;           /* 1: the winner did not lead half-way; NaN without a winner */
+    double kingmaking;         /* 1: a seat out of contention handed the win (3+ players) */
     /* "Decided by one move" (judged games only): the largest fall in a mover's estimate
      * over one of its own moves, and the loser's worst move */
     bool judged;
@@ -75,10 +83,38 @@ double an_binomial_test(long k, long n, double p0);
 /* McNemar's exact test on a paired binary outcome: b and c the two kinds of discordant
  * pairs; the binomial test of b in b + c against one half. */
 double an_mcnemar_exact(long b, long c);
-/* Games needed for a two-sided 5% test of a share p0 to detect a true share p1 with 80%
- * power (the normal approximation: n = ((z.975 sqrt(p0 q0) + z.80 sqrt(p1 q1)) / (p1-p0))^2,
- * Fleiss, Statistical Methods for Rates and Proportions, 3rd ed., 2.5). */
-double an_games_to_detect(double p0, double p1);
+/* an_binomial_test's p-value computed by tail sums (O(log n)); equal to it within rounding. */
+double an_binomial_p_fast(long k, long n, double p0);
+/* The power of the exact two-sided binomial test (an_binomial_test, rejecting when p < alpha)
+ * that the report's tests of an advantage make: among `units` units (games, or deals), each
+ * informative with probability `rate` (a game with a sole winner; in paired deals, a deal
+ * one side won twice), the informative units' successes X ~ Bin(D, theta) tested against p0
+ * (McNemar's test is p0 = 1/2). Exact: the rejection region of every D, weighted by D's
+ * binomial probability. NaN on arguments out of range. */
+double an_test_power(long units, double rate, double p0, double theta, double alpha);
+/* The units at which an_test_power first reaches `target` (found by doubling then bisection,
+ * so a size that reaches it and about the smallest), with that power in *power; NaN when
+ * none below AN_MAX_UNITS does. */
+#define AN_MAX_UNITS 10000000L
+double an_units_for_power(double rate, double p0, double theta, double alpha, double target,
+                          double *power);
+
+/* The report's test of an advantage (a seat's, the first mover's, a ladder step's): McNemar's
+ * exact test over deals when two-player deals are played twice (the informative deals are
+ * those one side won twice), else the exact binomial test of the side's wins among the games
+ * with a sole winner against p0. */
+typedef struct an_advantage_test {
+    bool paired;
+    long units;         /* deals (paired), or games */
+    long informative;   /* deals one side won twice, or games with a sole winner */
+    double p0;          /* the fair share among decided games (unpaired) */
+    int games_per_unit; /* 2 for a paired deal, 1 for a game */
+} an_advantage_test;
+/* The games that test needs to detect `edge` (the side's share of the games above its fair
+ * share, e.g. 0.05) with 80% power at level alpha, the informative units' rate held as
+ * measured: one power calculation (an_test_power) for the verdict and the ladder alike. *power
+ * is the power at that size; NaN when the edge cannot happen at the rate measured. */
+double an_games_to_detect(const an_advantage_test *t, double edge, double alpha, double *power);
 
 /* Holm's step-down adjustment (Holm, Scand. J. Statist. 6 (1979) 65-70; R's p.adjust "holm")
  * of the m p-values: sorted ascending, the k-th (from 0) becomes max over j <= k of
@@ -89,6 +125,13 @@ double an_games_to_detect(double p0, double p1);
 /* A p-value for people: "< 0.001", "= 0.012", "n/a" (not "0.000"). */
 void an_format_p(double p, char *buf, size_t size);
 void an_holm(const double *p, int m, double *adjusted);
+/* Decimals enough for an interval's width to show two significant digits (at least 1, at
+ * most 8; from the value when the interval has no width), and a difference printed with
+ * them: "+1.23 points [+0.45, +2.01]" (issue 46: "-0.00 [-0.00, -0.00]" said nothing). The
+ * numbers are multiplied by scale (100 for shares in points). */
+int an_decimals(double value, double low, double high);
+void an_format_difference(double value, double low, double high, double scale, const char *unit,
+                          char *buf, size_t size);
 
 /* A figure computed over the games of a set picked by idx (indices into set->games, repeats
  * allowed: bootstrap samples). ctx carries a parameter such as a seat. */
@@ -103,6 +146,28 @@ an_interval an_bootstrap(const an_set *set, an_figure fig, const void *ctx);
  * difference over its bootstrap standard error. */
 an_interval an_bootstrap_diff(const an_set *a, const an_set *b, an_figure fig, const void *ctx,
                               double *p_value);
+
+/* ---- metrics from plain arrays (analyze_metrics.c) ---- */
+
+/* One game's course: per state acted in, the seats' evaluations (players values each,
+ * normalised to sum to 1; NULL without an evaluate hook), the seat to act and its legal
+ * actions; and the sole winner (-1 when none). */
+typedef struct an_trace {
+    const double *evals;
+    const int *movers, *legal;
+    long states;
+    int players, winner;
+} an_trace;
+/* Fills g's lead changes, stability, drama, decisiveness (Ludii's), their thirds, the
+ * branching and decision factor by third, the comeback and kingmaking (NaN where undefined). */
+void an_trace_metrics(const an_trace *t, an_game *g);
+/* Clarity of one position: the population variance of its n moves' values (Ludii's
+ * ClarityVariance) and the share of them above mean + 0.75 (max - mean) (ClarityNarrowness). */
+void an_clarity(const double *values, int n, double *variance, double *narrowness);
+/* Ludii's skill trace over a ladder's steps (score[k]: the stronger side's share of the win in
+ * step k): the regression of the scores on the step predicted at step `steps` + 1, clipped to
+ * [0, 1], plus what it leaves times the mean squared score. NaN below two steps. */
+double an_skill_trace(const double *score, int steps);
 
 /* ---- one game's measurements (analyze_play.c) ---- */
 
@@ -132,6 +197,9 @@ void an_judge_free(an_judge *j);
 
 /* The figures of a set as JSON: seats, length, Ludii's metrics, impact. */
 cJSON *an_figures_json(const rp_game *game, const an_set *set);
+/* Who moved first and how often that seat won, with the test of no advantage (the first
+ * mover's part of an_figures_json): for the self-play games of one skill level. */
+cJSON *an_first_mover_json(const rp_game *game, const an_set *set);
 /* Every figure of `variant` minus `base` on the same deals, with intervals. */
 cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *variant);
 /* Holm over every row of `lists` (arrays of an_compare_json rows) as one family: each row

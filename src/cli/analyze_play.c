@@ -30,6 +30,12 @@ struct an_collector {
     /* evaluate() of every seat at every state, normalised to sum to 1 */
     double *evals;
     long num_evals, cap_evals;
+    /* the seat to act and its legal actions at every state acted in */
+    int *movers, *legal;
+    long num_states, cap_states;
+    /* clarity summed over the decisions whose moves were evaluated */
+    double clarity_variance, clarity_narrowness;
+    long clarity_states;
     rp_state last; /* the final state, for what each seat holds at the end */
 };
 
@@ -52,6 +58,8 @@ void an_collector_free(an_collector *c)
     if (!c)
         return;
     free(c->evals);
+    free(c->movers);
+    free(c->legal);
     free(c);
 }
 
@@ -202,6 +210,59 @@ static void note_evaluation(an_collector *c, const void *st, int players)
     c->num_evals += players;
 }
 
+/* Grows an array of ints to cap elements; false (the array untouched) when out of memory. */
+static bool grow_ints(int **items, long cap)
+{
+    int *grown = realloc(*items, sizeof *grown * (size_t)cap);
+    if (grown)
+        *items = grown;
+    return grown != NULL;
+}
+
+/* The seat to act and its legal actions at this state. */
+static void note_state(an_collector *c, int mover, int legal)
+{
+    if (c->num_states == c->cap_states) {
+        const long cap = c->cap_states ? 2 * c->cap_states : 256;
+        if (!grow_ints(&c->movers, cap) || !grow_ints(&c->legal, cap)) {
+            c->overflow = true;
+            return;
+        }
+        c->cap_states = cap;
+    }
+    c->movers[c->num_states] = mover;
+    c->legal[c->num_states] = legal;
+    c->num_states++;
+}
+
+/* Clarity at a decision: each legal move's value for the mover, its normalised evaluation in
+ * the state the move leads to (Ludii evaluates each move likewise, with a short search). */
+static void note_clarity(an_collector *c, const void *st, int mover, int players)
+{
+    rp_action moves[RP_MAX_LEGAL];
+    const int n = c->game->legal_actions(st, moves);
+    if (!c->game->evaluate || n < 2 || mover < 0)
+        return;
+    double values[RP_MAX_LEGAL];
+    rp_state next;
+    for (int i = 0; i < n; i++) {
+        rp_state_copy(c->game, &next, st);
+        c->game->apply(&next, moves[i]);
+        double sum = 0, own = 0;
+        for (int p = 0; p < players; p++) {
+            const double e = c->game->evaluate(&next, p);
+            sum += e;
+            own = p == mover ? e : own;
+        }
+        values[i] = sum > 0 ? own / sum : 1.0 / players;
+    }
+    double variance, narrowness;
+    an_clarity(values, n, &variance, &narrowness);
+    c->clarity_variance += variance;
+    c->clarity_narrowness += narrowness;
+    c->clarity_states++;
+}
+
 void an_collector_watch(void *collector, const void *st, int mover, rp_action action, int legal)
 {
     an_collector *c = collector;
@@ -213,6 +274,9 @@ void an_collector_watch(void *collector, const void *st, int mover, rp_action ac
         return;
     }
     note_evaluation(c, st, g->players);
+    note_state(c, mover, legal);
+    if (legal > 1)
+        note_clarity(c, st, mover, g->players);
     mark_before_end(c);
     if (g->actions == 0 && !c->game->simultaneous)
         g->first_mover = mover; /* the seat to act at the start: the rules' first player */
@@ -227,62 +291,18 @@ void an_collector_watch(void *collector, const void *st, int mover, rp_action ac
 
 /* ---- Ludii's state-evaluation metrics over the stored evaluations ---- */
 
-/* The seats sharing the highest evaluation in a row, as a mask. */
-static unsigned leaders(const double *row, int players)
-{
-    double best = -1;
-    unsigned mask = 0;
-    for (int p = 0; p < players; p++) {
-        if (row[p] > best + 1e-12) {
-            best = row[p];
-            mask = 1u << p;
-        } else if (fabs(row[p] - best) <= 1e-12) {
-            mask |= 1u << p;
-        }
-    }
-    return mask;
-}
-
 static void ludii_metrics(const an_collector *c, an_game *g, int winner)
 {
-    g->lead_change = g->stability = g->drama = g->decisiveness = NAN;
-    const int n = g->players;
-    const long states = n ? c->num_evals / n : 0;
-    if (!c->game->evaluate || states == 0)
-        return;
-    long changes = 0;
-    for (long t = 1; t < states; t++)
-        changes += leaders(c->evals + t * n, n) != leaders(c->evals + (t - 1) * n, n);
-    g->lead_change = (double)changes / (double)states;
-    double variance_sum = 0;
-    for (int p = 0; p < n; p++) {
-        double mean = 0, var = 0;
-        for (long t = 0; t < states; t++)
-            mean += c->evals[t * n + p] / (double)states;
-        for (long t = 0; t < states; t++)
-            var += pow(c->evals[t * n + p] - mean, 2) / (double)states;
-        variance_sum += var;
-    }
-    g->stability = variance_sum;
-    if (winner < 0)
-        return;
-    double drama = 0, threshold = -1;
-    for (long t = 0; t < states; t++) {
-        const double *row = c->evals + t * n;
-        double best = row[0];
-        for (int p = 0; p < n; p++) {
-            best = row[p] > best ? row[p] : best;
-            if (p != winner && row[p] > threshold)
-                threshold = row[p];
-        }
-        drama += (best - row[winner]) / (double)states;
-    }
-    g->drama = drama;
-    long first_above = states;
-    for (long t = 0; t < states && first_above == states; t++)
-        if (c->evals[t * n + winner] > threshold)
-            first_above = t;
-    g->decisiveness = (double)first_above / (double)states;
+    const an_trace t = {c->game->evaluate ? c->evals : NULL,
+                        c->movers,
+                        c->legal,
+                        c->num_states,
+                        g->players,
+                        winner};
+    an_trace_metrics(&t, g);
+    g->clarity_variance = c->clarity_states ? c->clarity_variance / (double)c->clarity_states : NAN;
+    g->clarity_narrowness =
+        c->clarity_states ? c->clarity_narrowness / (double)c->clarity_states : NAN;
 }
 
 static int write_features(const an_collector *c, an_game *g, rp_error *err)
@@ -416,14 +436,12 @@ static bool judge_grow(an_judge *j)
     if (j->states < j->cap)
         return true;
     const long cap = j->cap ? 2 * j->cap : 256;
-    int *movers = realloc(j->movers, sizeof *movers * (size_t)cap);
-    if (movers)
-        j->movers = movers;
-    double *estimates = realloc(j->estimates, sizeof *estimates * (size_t)cap);
-    if (estimates)
-        j->estimates = estimates;
-    if (!movers || !estimates)
+    if (!grow_ints(&j->movers, cap))
         return false;
+    double *estimates = realloc(j->estimates, sizeof *estimates * (size_t)cap);
+    if (!estimates)
+        return false;
+    j->estimates = estimates;
     j->cap = cap;
     return true;
 }

@@ -233,6 +233,44 @@ static const member m_stability = {offsetof(an_game, stability), MEMBER_DOUBLE};
 static const member m_drama = {offsetof(an_game, drama), MEMBER_DOUBLE};
 static const member m_decisive = {offsetof(an_game, decisiveness), MEMBER_DOUBLE};
 static const member m_worst_drop = {offsetof(an_game, worst_drop), MEMBER_DOUBLE};
+static const member m_clarity_var = {offsetof(an_game, clarity_variance), MEMBER_DOUBLE};
+static const member m_clarity_narrow = {offsetof(an_game, clarity_narrowness), MEMBER_DOUBLE};
+static const member m_decision_factor = {offsetof(an_game, decision_factor), MEMBER_DOUBLE};
+static const member m_comeback = {offsetof(an_game, comeback), MEMBER_DOUBLE};
+static const member m_kingmaking = {offsetof(an_game, kingmaking), MEMBER_DOUBLE};
+/* a per-game figure of each third of the game (opening, middle, end) */
+static const member m_phase_branching[3] = {{offsetof(an_game, phase_branching[0]), MEMBER_DOUBLE},
+                                            {offsetof(an_game, phase_branching[1]), MEMBER_DOUBLE},
+                                            {offsetof(an_game, phase_branching[2]), MEMBER_DOUBLE}};
+static const member m_phase_decision[3] = {{offsetof(an_game, phase_decision[0]), MEMBER_DOUBLE},
+                                           {offsetof(an_game, phase_decision[1]), MEMBER_DOUBLE},
+                                           {offsetof(an_game, phase_decision[2]), MEMBER_DOUBLE}};
+static const member m_phase_lead[3] = {{offsetof(an_game, phase_lead_change[0]), MEMBER_DOUBLE},
+                                       {offsetof(an_game, phase_lead_change[1]), MEMBER_DOUBLE},
+                                       {offsetof(an_game, phase_lead_change[2]), MEMBER_DOUBLE}};
+
+/* Ludii's OutcomeUniformity: 1 minus the variance of each seat's result over the games
+ * (population variance, as Ludii's Stats.varn), averaged over the seats. A seat's result is its
+ * share of the win (Ludii's agent utilities run from -1 to 1). */
+static double fig_outcome_uniformity(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    (void)ctx;
+    int players = 0;
+    for (long i = 0; i < n; i++)
+        players = s->games[idx[i]].players > players ? s->games[idx[i]].players : players;
+    if (n == 0 || players == 0)
+        return NAN;
+    double variance_sum = 0;
+    for (int p = 0; p < players; p++) {
+        double mean = 0, var = 0;
+        for (long i = 0; i < n; i++)
+            mean += s->games[idx[i]].returns[p] / (double)n;
+        for (long i = 0; i < n; i++)
+            var += pow(s->games[idx[i]].returns[p] - mean, 2) / (double)n;
+        variance_sum += var;
+    }
+    return 1 - variance_sum / players;
+}
 
 /* ---- the table of figures: reported for a set and compared between variants ---- */
 
@@ -291,6 +329,70 @@ static const figure_def ludii_figures[] = {
      "positions of the leader's evaluation minus the eventual winner's. Games with a sole "
      "winner.",
      LUDII_DIR "multiple/metrics/Drama.java"},
+    {"clarity_variance", "Clarity (variance)", fig_mean, &m_clarity_var, false, "ClarityVariance",
+     "How clearly the best move stands out: the variance of the values of the legal moves (each "
+     "move's value is the mover's normalised evaluation of the state it leads to), averaged "
+     "over a game's decisions, then over games. Higher: the moves differ more. (Ludii averages "
+     "over every move, forced ones too, and values moves by a short search.)",
+     LUDII_DIR "single/stateEvaluation/clarity/ClarityVariance.java"},
+    {"clarity_narrowness", "Clarity (narrowness)", fig_mean, &m_clarity_narrow, false,
+     "ClarityNarrowness",
+     "The share of legal moves valued above mean + 0.75 (best - mean) at a decision, averaged "
+     "over decisions and games: low when one move stands out, high when many are about as good.",
+     LUDII_DIR "single/stateEvaluation/clarity/ClarityNarrowness.java"},
+    {"decision_factor", "Decision factor", fig_mean, &m_decision_factor, false, "DecisionFactor",
+     "The number of legal moves when there are two or more (the branching of real decisions), "
+     "averaged over a game's decisions, then over games.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"branching_opening", "Branching, opening third", fig_mean, &m_phase_branching[0], false,
+     "BranchingFactor (by third)",
+     "Legal moves per move in the first third of each game's moves, averaged over games: with "
+     "the middle and end thirds, the branching over the course of a game (Ludii reports its "
+     "average, maximum and change).",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"branching_middle", "Branching, middle third", fig_mean, &m_phase_branching[1], false,
+     "BranchingFactor (by third)", "Legal moves per move in the middle third of each game.",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"branching_end", "Branching, end third", fig_mean, &m_phase_branching[2], false,
+     "BranchingFactor (by third)", "Legal moves per move in the last third of each game.",
+     LUDII_DIR "multiple/metrics/BranchingFactor.java"},
+    {"decision_opening", "Decision factor, opening third", fig_mean, &m_phase_decision[0], false,
+     "DecisionFactor (by third)",
+     "Legal moves per decision (two or more moves) in the first third of each game's moves.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"decision_middle", "Decision factor, middle third", fig_mean, &m_phase_decision[1], false,
+     "DecisionFactor (by third)", "Legal moves per decision in the middle third of each game.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"decision_end", "Decision factor, end third", fig_mean, &m_phase_decision[2], false,
+     "DecisionFactor (by third)", "Legal moves per decision in the last third of each game.",
+     LUDII_DIR "multiple/metrics/DecisionFactor.java"},
+    {"lead_change_opening", "Lead changes, opening third", fig_mean, &m_phase_lead[0], false,
+     "LeadChange (by third)",
+     "LeadChange counted in the first third of each game's moves, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"lead_change_middle", "Lead changes, middle third", fig_mean, &m_phase_lead[1], false,
+     "LeadChange (by third)", "LeadChange in the middle third, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"lead_change_end", "Lead changes, end third", fig_mean, &m_phase_lead[2], false,
+     "LeadChange (by third)", "LeadChange in the last third, per move of that third.",
+     LUDII_DIR "single/stateEvaluation/LeadChange.java"},
+    {"comeback", "Comeback rate", fig_mean, &m_comeback, false, "(defined here)",
+     "The share of games with a sole winner in which the winner was not among the leaders "
+     "(the highest state evaluation) half-way through the game's moves. Ludii has no such "
+     "metric; it complements Drama (how far behind the winner was) with how often.",
+     "defined here, from the state evaluations Ludii's LeadChange and Drama use"},
+    {"kingmaking", "Kingmaking", fig_mean, &m_kingmaking, false, "(defined here)",
+     "Three or more players: the share of games with a sole winner in which a seat that did "
+     "not win, while its evaluation was the lowest of all (out of contention), chose a move "
+     "after which the eventual winner led alone where it had not before. Ludii has no such "
+     "metric.",
+     "defined here, from the state evaluations Ludii's LeadChange uses"},
+    {"outcome_uniformity", "Outcome uniformity", fig_outcome_uniformity, NULL, false,
+     "OutcomeUniformity",
+     "1 minus the variance of each seat's result over the games, averaged over the seats (a "
+     "seat's result here is its share of the win, 0 to 1; Ludii's utilities run from -1 to 1, "
+     "so its variances are four times these).",
+     LUDII_DIR "single/outcome/OutcomeUniformity.java"},
 };
 #define NUM_LUDII ((int)(sizeof ludii_figures / sizeof ludii_figures[0]))
 
@@ -484,6 +586,48 @@ static cJSON *first_mover_json(const rp_game *game, const an_set *set)
     cJSON_AddItemToObject(o, "wins", share_json(set, fig_first_mover_wins, NULL));
     advantage_test(o, set, mover_seat, 0);
     return o;
+}
+
+/* Wins of the seat `position` places after the first mover, in seat order. */
+static double fig_position_wins(const an_set *s, const long *idx, long n, const void *ctx)
+{
+    const int position = *(const int *)ctx;
+    long wins = 0;
+    for (long i = 0; i < n; i++) {
+        const an_game *g = &s->games[idx[i]];
+        const int w = sole_winner(g);
+        wins += g->first_mover >= 0 && w >= 0 &&
+                (w - g->first_mover + g->players) % g->players == position;
+    }
+    return n ? (double)wins / (double)n : NAN;
+}
+
+/* Seat order: each place in the order of play (the first mover, the next seat, ...) and how
+ * often it won, which at three to five players says whether sitting after the first mover
+ * helps, whoever holds the seat. */
+static cJSON *seat_order_json(const rp_game *game, const an_set *set)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(
+        o, "definition",
+        "Wins by place in the order of play: place 1 is the first mover, place 2 the seat after "
+        "it in seat order, and so on (Ludii's AdvantageP1 asks this of seat 0 alone). Shares of "
+        "all games; fair: one in the number of players of the decided games.");
+    cJSON_AddStringToObject(o, "source", LUDII_DIR "single/outcome/AdvantageP1.java, by place");
+    cJSON *places = cJSON_AddArrayToObject(o, "places");
+    if (game->simultaneous)
+        return o;
+    for (int k = 0; k < set_players(set); k++) {
+        cJSON *row = share_json(set, fig_position_wins, &seat_ids[k]);
+        cJSON_AddNumberToObject(row, "place", k + 1);
+        cJSON_AddItemToArray(places, row);
+    }
+    return o;
+}
+
+cJSON *an_first_mover_json(const rp_game *game, const an_set *set)
+{
+    return first_mover_json(game, set);
 }
 
 static cJSON *per_game_json(const an_set *set)
@@ -717,19 +861,39 @@ static bool testable(const impact_row *r)
            r->without_n >= IMPACT_MIN;
 }
 
-/* Rows that had exactly the same seats in every game measure one statistic: the first of
- * them stands for all (kind:flag and card:flag, an action and the event it always sets off). */
+/* A lever is what a designer can change or a player choose: a card played (its value, its
+ * count) or a kind of action (a choice of play). An event describes what happened (a wall
+ * fell, a card flipped) and a card held at the end describes the ending: neither is a lever
+ * (issue 46: "act: event wall-falls" named how Walls and Armies is lost). */
+static bool is_lever(const impact_row *r)
+{
+    return !r->held && (strncmp(r->name, "card:", 5) == 0 || strncmp(r->name, "kind:", 5) == 0);
+}
+
+static bool same_seats(const impact_row *q, const impact_row *r)
+{
+    return q->pattern == r->pattern && q->with_n == r->with_n && q->without_n == r->without_n &&
+           q->with_sum == r->with_sum;
+}
+
+/* Rows that had exactly the same seats in every game measure one statistic: one of them
+ * stands for all (kind:flag and card:flag, an action and the event it always sets off), a
+ * lever when the group has one, so the row is read as what a designer can change. */
 static void mark_repeats(impact_table *t)
 {
     for (int i = 0; i < t->count; i++) {
         impact_row *r = &t->rows[i];
-        for (int j = 0; j < i && r->same_as < 0; j++) {
-            const impact_row *q = &t->rows[j];
-            if (q->same_as < 0 && !outcome_event(q) && q->pattern == r->pattern &&
-                q->with_n == r->with_n && q->without_n == r->without_n &&
-                q->with_sum == r->with_sum)
-                r->same_as = j;
-        }
+        if (r->same_as >= 0 || outcome_event(r))
+            continue;
+        int stand = i; /* the group's first lever, else its first row */
+        for (int j = i + 1; j < t->count && !is_lever(&t->rows[stand]); j++)
+            if (t->rows[j].same_as < 0 && !outcome_event(&t->rows[j]) &&
+                same_seats(r, &t->rows[j]) && is_lever(&t->rows[j]))
+                stand = j;
+        for (int j = i; j < t->count; j++)
+            if (j != stand && t->rows[j].same_as < 0 && !outcome_event(&t->rows[j]) &&
+                same_seats(r, &t->rows[j]))
+                t->rows[j].same_as = stand;
     }
 }
 
@@ -750,6 +914,14 @@ static cJSON *impact_row_json(const impact_table *t, int index, bool tested, boo
                                   : "kind");
     cJSON_AddStringToObject(o, "name", colon ? colon + 1 : r->name);
     cJSON_AddStringToObject(o, "when", r->held ? "held at the end" : "played");
+    cJSON_AddBoolToObject(o, "lever", is_lever(r));
+    cJSON_AddStringToObject(o, "role",
+                            is_lever(r) ? "lever: a card played or a kind of action, which a "
+                                          "designer can change or a player choose"
+                            : r->held   ? "outcome: what a seat held at the end describes the "
+                                          "ending"
+                                        : "outcome: an event describes what happened, not a "
+                                          "choice");
     cJSON *same = cJSON_AddArrayToObject(o, "same_as");
     for (int j = 0; j < t->count; j++)
         if (t->rows[j].same_as == index) {
@@ -877,6 +1049,7 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     cJSON_AddNumberToObject(o, "players", set_players(set));
     cJSON_AddItemToObject(o, "seats", seats_json(game, set));
     cJSON_AddItemToObject(o, "first_mover", first_mover_json(game, set));
+    cJSON_AddItemToObject(o, "seat_order", seat_order_json(game, set));
     if (game->score)
         cJSON_AddItemToObject(o, "scores", scores_json(game, set));
     cJSON_AddItemToObject(o, "length", figure_list_json(set, length_figures, NUM_LENGTH));
@@ -885,6 +1058,83 @@ cJSON *an_figures_json(const rp_game *game, const an_set *set)
     cJSON_AddItemToObject(o, "impact", impact_json(set));
     cJSON_AddItemToObject(o, "per_game", per_game_json(set));
     return o;
+}
+
+/* ---- how large a difference matters to a designer (issue 46: "act" on any significant
+ * difference printed "-0.00 [-0.00, -0.00]") ---- */
+
+/* The smallest difference between a variant and the base rules worth a designer's action:
+ * the larger of `absolute` and `relative` times the base value, with the reason. Matched by
+ * id, or by the id's start when it ends in '_' (every seat). */
+typedef struct relevance_def {
+    const char *id;
+    double absolute, relative;
+    const char *matters;
+} relevance_def;
+
+static const relevance_def relevance[] = {
+    {"wins_seat_", 0.03, 0, "3 points of a seat's share of the games: a player notices it"},
+    {"first_mover_wins", 0.03, 0, "3 points of the first mover's share of the games"},
+    {"advantage_p1", 0.03, 0, "3 points of seat 0's share of the games"},
+    {"turns", 0, 0.05, "5% of the base rules' length"},
+    {"duration", 0, 0.05, "5% of the base rules' length"},
+    {"actions", 0, 0.05, "5% of the base rules' actions per game"},
+    {"decisions", 0, 0.05, "5% of the base rules' decisions per game"},
+    {"branching", 0, 0.05, "5% of the base rules' choices per move"},
+    {"forced_share", 0.02, 0, "2 points of the moves forced"},
+    {"unfinished", 0.02, 0, "2 points of the games left unfinished"},
+    {"draws", 0.02, 0, "2 points of the games drawn"},
+    {"drawishness", 0.02, 0, "2 points of the games drawn"},
+    {"completion", 0.02, 0, "2 points of the games with a winner"},
+    {"score_margin", 0, 0.10, "10% of the base rules' winning margin"},
+    {"balance", 0.05, 0, "0.05 of balance: a 5-point gap between two seats' wins"},
+    {"duration_sd", 0, 0.10, "10% of the base rules' spread of lengths"},
+    {"decisiveness", 0.05, 0, "5 points of a game's moves before the winner is clear"},
+    {"lead_change", 0, 0.10, "10% of the base rules' lead changes"},
+    {"stability", 0, 0.10, "10% of the base rules' swings in evaluation"},
+    {"drama", 0, 0.10, "10% of the base rules' drama"},
+    {"clarity_", 0, 0.10, "10% of the base rules' clarity"},
+    {"decision_", 0, 0.05, "5% of the base rules' choices per decision"},
+    {"branching_", 0, 0.05, "5% of the base rules' choices per move"},
+    {"lead_change_", 0, 0.10, "10% of the base rules' lead changes"},
+    {"comeback", 0.03, 0, "3 points of the games won from behind"},
+    {"kingmaking", 0.02, 0, "2 points of the games handed to the winner"},
+    {"outcome_uniformity", 0.02, 0, "0.02 of outcome uniformity"},
+};
+
+static const relevance_def *relevance_of(const char *id)
+{
+    for (size_t i = 0; i < sizeof relevance / sizeof relevance[0]; i++) {
+        const size_t len = strlen(relevance[i].id);
+        const bool prefix = relevance[i].id[len - 1] == '_';
+        if (prefix ? strncmp(id, relevance[i].id, len) == 0 : strcmp(id, relevance[i].id) == 0)
+            return &relevance[i];
+    }
+    return NULL;
+}
+
+/* "base", "min_effect" and "matters" of a comparison row, from the base rules' value. */
+static void add_relevance(cJSON *row, const char *id, double base_value)
+{
+    add_number(row, "base", base_value);
+    const relevance_def *r = relevance_of(id);
+    if (!r)
+        return;
+    add_number(row, "min_effect", fmax(r->absolute, r->relative * fabs(base_value)));
+    cJSON_AddStringToObject(row, "matters", r->matters);
+}
+
+/* A figure over every game of a set. */
+static double figure_of_all(const an_set *set, an_figure fn, const void *ctx)
+{
+    long *all = malloc(sizeof *all * (size_t)(set->count + 1));
+    if (!all)
+        return NAN;
+    for (long i = 0; i < set->count; i++)
+        all[i] = i;
+    const double v = set->count ? fn(set, all, set->count, ctx) : NAN;
+    free(all);
+    return v;
 }
 
 static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
@@ -898,6 +1148,7 @@ static void compare_rows(cJSON *list, const an_set *base, const an_set *variant,
         cJSON_AddStringToObject(row, "label", defs[i].label);
         add_number(row, "p", p);
         cJSON_AddBoolToObject(row, "share", defs[i].share);
+        add_relevance(row, defs[i].id, figure_of_all(base, defs[i].fn, defs[i].ctx));
         cJSON_AddBoolToObject(row, "significant",
                               isfinite(d.low) && isfinite(d.high) && (d.low > 0 || d.high < 0));
         cJSON_AddItemToArray(list, row);
@@ -910,13 +1161,8 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
     cJSON *list = cJSON_CreateArray();
     const int players =
         set_players(base) < set_players(variant) ? set_players(base) : set_players(variant);
-    for (int p = 0; p < players; p++) {
-        char id[32], label[64];
-        snprintf(id, sizeof id, "wins_seat_%d", p);
-        snprintf(label, sizeof label, "Wins of seat %d (%s)", p, rp_seat_name(game, p));
-        const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
-        compare_rows(list, base, variant, &f, 1);
-    }
+    /* the first mover's question first: where one seat always moves first, that seat's
+     * wins repeat it (an_holm_rows counts it once) */
     if (!game->simultaneous && players > 1) {
         const figure_def f = {"first_mover_wins",
                               "Wins of the first mover",
@@ -926,6 +1172,13 @@ cJSON *an_compare_json(const rp_game *game, const an_set *base, const an_set *va
                               NULL,
                               NULL,
                               NULL};
+        compare_rows(list, base, variant, &f, 1);
+    }
+    for (int p = 0; p < players; p++) {
+        char id[32], label[64];
+        snprintf(id, sizeof id, "wins_seat_%d", p);
+        snprintf(label, sizeof label, "Wins of seat %d (%s)", p, rp_seat_name(game, p));
+        const figure_def f = {id, label, fig_wins, &seat_ids[p], true, NULL, NULL, NULL};
         compare_rows(list, base, variant, &f, 1);
     }
     compare_rows(list, base, variant, length_figures, NUM_LENGTH);
@@ -940,29 +1193,107 @@ static double row_number(const cJSON *row, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+static bool close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b)));
+}
+
+/* Whether two rows of one comparison answer the same question: the same paired bootstrap
+ * (every figure is resampled on the same deals) gives the same p-value and the same or the
+ * mirrored interval exactly when one figure is the other, or the other's complement (turns
+ * and Ludii's duration; seat 0's wins and the first mover's when seat 0 always moves first;
+ * one seat's wins and the other's when no game is drawn or unfinished). */
+static bool same_question(const cJSON *a, const cJSON *b)
+{
+    const double pa = row_number(a, "p"), pb = row_number(b, "p");
+    const double la = row_number(a, "low"), ha = row_number(a, "high");
+    const double lb = row_number(b, "low"), hb = row_number(b, "high");
+    if (!close_to(pa, pb) || !close_to(fabs(row_number(a, "value")), fabs(row_number(b, "value"))))
+        return false;
+    return (close_to(la, lb) && close_to(ha, hb)) || (close_to(la, -hb) && close_to(ha, -lb));
+}
+
+/* A figure that did not vary: zero difference in every resample, no question asked. */
+static bool no_variation(const cJSON *row)
+{
+    return row_number(row, "value") == 0 && row_number(row, "low") == 0 &&
+           row_number(row, "high") == 0;
+}
+
+/* Marks the rows of one comparison that ask no question of their own ("family": false, with
+ * "same_as" the id of the row they repeat, or "no_variation"); returns the row each repeats
+ * (or NULL) in `repeats`. */
+static void mark_family(cJSON *list, cJSON **rows, cJSON **repeats, int *m)
+{
+    const int first = *m;
+    cJSON *row;
+    cJSON_ArrayForEach (row, list) {
+        if (*m == AN_MAX_TESTS)
+            return;
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "family");
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "same_as");
+        cJSON_DeleteItemFromObjectCaseSensitive(row, "no_variation");
+        rows[*m] = row;
+        repeats[*m] = NULL;
+        const bool flat = no_variation(row);
+        for (int j = first; j < *m && !flat && !repeats[*m]; j++)
+            if (!repeats[j] && !no_variation(rows[j]) && same_question(rows[j], row))
+                repeats[*m] = rows[j];
+        cJSON_AddBoolToObject(row, "family", !flat && !repeats[*m]);
+        if (repeats[*m])
+            cJSON_AddStringToObject(
+                row, "same_as", cJSON_GetObjectItemCaseSensitive(repeats[*m], "id")->valuestring);
+        if (flat)
+            cJSON_AddTrueToObject(row, "no_variation");
+        (*m)++;
+    }
+}
+
 int an_holm_rows(cJSON *const *lists, int count)
 {
     static double p[AN_MAX_TESTS], adjusted[AN_MAX_TESTS];
-    cJSON *rows[AN_MAX_TESTS];
+    static cJSON *rows[AN_MAX_TESTS], *repeats[AN_MAX_TESTS];
     int m = 0;
-    for (int l = 0; l < count; l++) {
-        cJSON *row;
-        cJSON_ArrayForEach (row, lists[l])
-            if (m < AN_MAX_TESTS) {
-                rows[m] = row;
-                p[m++] = row_number(row, "p");
-            }
-    }
+    for (int l = 0; l < count; l++)
+        mark_family(lists[l], rows, repeats, &m);
+    /* each question once (issue 46): repeats and rows without variation stay out */
+    for (int i = 0; i < m; i++)
+        p[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rows[i], "family"))
+                   ? row_number(rows[i], "p")
+                   : NAN;
     an_holm(p, m, adjusted);
     int tests = 0;
     for (int i = 0; i < m; i++) {
         tests += isfinite(adjusted[i]);
         cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "p_holm");
         cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "significant");
+        cJSON_DeleteItemFromObjectCaseSensitive(rows[i], "relevant");
         add_number(rows[i], "p_holm", adjusted[i]);
         /* significant: the family-wise test rejects and the row's own interval agrees */
         const double low = row_number(rows[i], "low"), high = row_number(rows[i], "high");
-        cJSON_AddBoolToObject(rows[i], "significant", adjusted[i] < 0.05 && (low > 0 || high < 0));
+        const bool significant = adjusted[i] < 0.05 && (low > 0 || high < 0);
+        cJSON_AddBoolToObject(rows[i], "significant", significant);
+        /* relevant: significant and at least the size that matters to a designer */
+        const double size = fabs(row_number(rows[i], "value"));
+        cJSON_AddBoolToObject(rows[i], "relevant",
+                              significant && size >= row_number(rows[i], "min_effect"));
+    }
+    /* a repeat reads its question's adjusted p and verdict */
+    for (int i = 0; i < m; i++) {
+        if (!repeats[i])
+            continue;
+        const cJSON *of = repeats[i];
+        const double low = row_number(rows[i], "low"), high = row_number(rows[i], "high");
+        const double adj = row_number(of, "p_holm");
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            rows[i], "p_holm", isfinite(adj) ? cJSON_CreateNumber(adj) : cJSON_CreateNull());
+        const bool significant = adj < 0.05 && (low > 0 || high < 0);
+        cJSON_ReplaceItemInObjectCaseSensitive(rows[i], "significant",
+                                               cJSON_CreateBool(significant));
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            rows[i], "relevant",
+            cJSON_CreateBool(significant && fabs(row_number(rows[i], "value")) >=
+                                                row_number(rows[i], "min_effect")));
     }
     return tests;
 }
@@ -999,16 +1330,57 @@ static an_interval deal_wilson(double share, long deals, long games)
     return r;
 }
 
-/* Deals a two-sided 5% test with 80% power needs to tell `share` from `fair` (the deal the
- * unit, as the ladder's interval), and the games they take: "deals_KEY" and "games_KEY". */
-static void add_sizing(cJSON *o, const char *key, double fair, double share, int players)
+/* The test of a ladder step, the same kind as the verdict's (an_advantage_test): two
+ * players, McNemar's exact test over the deals (the stronger side won both games of a deal
+ * against the weaker side won both); more players, the exact binomial test of the stronger
+ * side's wins among the games with a sole winner against its fair share. */
+static an_advantage_test ladder_test(const an_set *set, int players, long *side_wins)
+{
+    an_advantage_test t = {0};
+    t.paired = players == 2;
+    t.p0 = players > 0 ? 1.0 / players : NAN;
+    t.games_per_unit = t.paired ? 2 : 1;
+    *side_wins = 0;
+    if (t.paired) {
+        for (long d = 0; 2 * d + 1 < set->count; d++) {
+            const an_game *x = &set->games[2 * d], *y = &set->games[2 * d + 1];
+            const int wx = sole_winner(x), wy = sole_winner(y);
+            t.units++;
+            if (wx < 0 || wy < 0)
+                continue;
+            const bool strong_x = wx == x->strong_seat, strong_y = wy == y->strong_seat;
+            if (strong_x == strong_y) {
+                t.informative++;
+                *side_wins += strong_x;
+            }
+        }
+        return t;
+    }
+    for (long i = 0; i < set->count; i++) {
+        const int w = sole_winner(&set->games[i]);
+        t.units++;
+        if (w < 0)
+            continue;
+        t.informative++;
+        *side_wins += w == set->games[i].strong_seat;
+    }
+    return t;
+}
+
+/* The games this step's test needs for 80% power at 5% to detect `edge` above the fair share:
+ * "games_KEY", "deals_KEY" (the games over the players) and "power_KEY". */
+static void add_sizing(cJSON *o, const char *key, const an_advantage_test *t, double edge,
+                       int players)
 {
     char name[64];
-    const double deals = an_games_to_detect(fair, share);
-    snprintf(name, sizeof name, "deals_%s", key);
-    add_number(o, name, deals);
+    double power;
+    const double games = an_games_to_detect(t, edge, 0.05, &power);
     snprintf(name, sizeof name, "games_%s", key);
-    add_number(o, name, deals * players);
+    add_number(o, name, games);
+    snprintf(name, sizeof name, "deals_%s", key);
+    add_number(o, name, games / players);
+    snprintf(name, sizeof name, "power_%s", key);
+    add_number(o, name, power);
 }
 
 cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, double detect)
@@ -1037,14 +1409,24 @@ cJSON *an_ladder_json(const char *weak, const char *strong, const an_set *set, d
     cJSON_AddStringToObject(o, "interval", "wilson over deals");
     const an_interval s = deal_wilson(score, deals, set->count);
     cJSON_AddItemToObject(o, "strong_score", interval_json(s));
-    /* separated: the stronger side's interval lies above its fair share */
-    cJSON_AddBoolToObject(o, "separated", s.low > fair);
-    /* How many deals (each `players` games, the stronger side on every seat) this step needs
-     * to tell the levels apart: for the score as measured, and for a step of `detect` above
-     * the fair share (--detect: sizing the ladder before running it). */
-    add_sizing(o, "to_detect", fair, fmin(0.99, fmax(0.01, s.value)), players);
+    /* separated: the step's test (one question per step, at 5%) finds the stronger side
+     * above its fair share; its sizing below is the power of this same test */
+    long side_wins;
+    const an_advantage_test t = ladder_test(set, players, &side_wins);
+    const double p = t.paired ? an_mcnemar_exact(side_wins, t.informative - side_wins)
+                              : an_binomial_test(side_wins, t.informative, t.p0);
+    cJSON_AddStringToObject(
+        o, "test", t.paired ? "McNemar exact over deals" : "exact binomial against the fair share");
+    cJSON_AddNumberToObject(o, "informative", (double)t.informative);
+    cJSON_AddNumberToObject(o, "side_wins", (double)side_wins);
+    add_number(o, "p", p);
+    cJSON_AddBoolToObject(o, "separated", p < 0.05 && s.value > fair);
+    /* How many games this step needs to tell the levels apart with 80% power: for the score
+     * as measured, and for a step of `detect` above the fair share (--detect: sizing the
+     * ladder before running it) */
+    add_sizing(o, "to_detect", &t, s.value - fair, players);
     cJSON_AddNumberToObject(o, "detect", detect);
-    add_sizing(o, "to_detect_step", fair, fmin(0.99, fair + detect), players);
+    add_sizing(o, "to_detect_step", &t, detect, players);
     const an_interval w = deal_wilson(weak_wins, deals, set->count);
     cJSON_AddItemToObject(o, "weak_wins", interval_json(w));
     /* If a game is either decided by skill (the stronger side wins) or by the deal (a coin

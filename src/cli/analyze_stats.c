@@ -4,6 +4,7 @@
  * games kept together) for every other figure and for paired differences between a rule
  * variant and the base rules. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -292,13 +293,159 @@ double an_mcnemar_exact(long b, long c)
     return b + c > 0 ? an_binomial_test(b, b + c, 0.5) : 1;
 }
 
-double an_games_to_detect(double p0, double p1)
+/* ---- power: one calculation, for the tests the report makes ---- */
+
+/* P(X <= k), X ~ Bin(n, p), by the incomplete beta function (Numerical Recipes 6.4). */
+static double binomial_cdf(long k, long n, double p)
 {
-    if (!(p0 > 0 && p0 < 1 && p1 > 0 && p1 < 1) || p0 == p1)
+    if (k < 0)
+        return 0;
+    if (k >= n)
+        return 1;
+    return 1 - incomplete_beta((double)k + 1, (double)(n - k), p);
+}
+
+/* The most likely outcome of Bin(n, p). */
+static long binomial_mode(long n, double p)
+{
+    const long mode = (long)floor((double)(n + 1) * p);
+    return mode > n ? n : mode;
+}
+
+/* The unimodal binomial probabilities (and the exact test's p-value, which follows them):
+ * a question about outcome x of Bin(n, p0), "at or below the limit" or "rejected". */
+typedef struct outcome_question {
+    long n;
+    double p0, limit; /* limit: a log probability, or the test's level */
+    bool by_p_value;  /* ask p(x) < limit, else log P(X = x) <= limit */
+} outcome_question;
+
+static double binomial_p_tails(long k, long n, double p0);
+
+static bool answer(const outcome_question *q, long x)
+{
+    return q->by_p_value ? binomial_p_tails(x, q->n, q->p0) < q->limit
+                         : log_binomial(x, q->n, q->p0) <= q->limit;
+}
+
+/* Bisection over (lo, hi) where the answer changes once: rising (true up to some x, then
+ * false) gives the last true x (lo when none); falling (false, then true) the first true x
+ * (hi when none). */
+static long bisect(const outcome_question *q, long lo, long hi, bool rising)
+{
+    while (hi - lo > 1) {
+        const long mid = lo + (hi - lo) / 2;
+        if (answer(q, mid) == rising)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return rising ? lo : hi;
+}
+
+/* an_binomial_test's p-value by two tail sums: the outcomes no more likely than k (the same
+ * tolerance for ties) are [0, a] and [b, n], the probability rising to the mode and falling
+ * after it, so a and b are found by bisection: O(log n) where the direct sum is O(n). */
+static double binomial_p_tails(long k, long n, double p0)
+{
+    const double observed = log_binomial(k, n, p0);
+    const outcome_question q = {n, p0, observed + 1e-7 * fabs(observed) + 1e-12, false};
+    const long mode = binomial_mode(n, p0);
+    if (answer(&q, mode))
+        return 1;
+    const long a = bisect(&q, -1, mode, true), b = bisect(&q, mode, n + 1, false);
+    const double p = binomial_cdf(a, n, p0) + (1 - binomial_cdf(b - 1, n, p0));
+    return p > 1 ? 1 : p;
+}
+
+/* The outcomes the exact test rejects at `alpha` (p < alpha): k <= *low or k >= *high. The
+ * p-value rises towards the mode and falls after it, so each bound is a bisection. */
+static void binomial_region(long n, double p0, double alpha, long *low, long *high)
+{
+    const outcome_question q = {n, p0, alpha, true};
+    const long mode = binomial_mode(n, p0);
+    *low = bisect(&q, -1, mode, true);
+    *high = bisect(&q, mode, n + 1, false);
+}
+
+double an_binomial_p_fast(long k, long n, double p0)
+{
+    return n > 0 && k >= 0 && k <= n ? binomial_p_tails(k, n, p0) : NAN;
+}
+
+/* The power with exactly d informative units. */
+static double power_given(long d, double p0, double theta, double alpha)
+{
+    if (d <= 0)
+        return 0;
+    long low, high;
+    binomial_region(d, p0, alpha, &low, &high);
+    return binomial_cdf(low, d, theta) + (1 - binomial_cdf(high - 1, d, theta));
+}
+
+double an_test_power(long units, double rate, double p0, double theta, double alpha)
+{
+    if (units <= 0 || !(rate > 0 && rate <= 1) || !(p0 > 0 && p0 < 1) ||
+        !(theta >= 0 && theta <= 1) || !(alpha > 0 && alpha < 1))
         return NAN;
-    const double za = an_normal_quantile(0.975), zb = an_normal_quantile(0.80);
-    const double root = za * sqrt(p0 * (1 - p0)) + zb * sqrt(p1 * (1 - p1));
-    return ceil(root * root / ((p1 - p0) * (p1 - p0)));
+    if (rate >= 1)
+        return power_given(units, p0, theta, alpha);
+    /* D ~ Bin(units, rate): sum over D within 8 standard deviations of its mean (the rest
+     * weighs less than 1e-14) */
+    const double mean = (double)units * rate, sd = sqrt(mean * (1 - rate));
+    const long from = (long)fmax(0, floor(mean - 8 * sd - 1));
+    const long to = (long)fmin((double)units, ceil(mean + 8 * sd + 1));
+    double power = 0;
+    for (long d = from; d <= to; d++)
+        power += exp(log_binomial(d, units, rate)) * power_given(d, p0, theta, alpha);
+    return power;
+}
+
+double an_units_for_power(double rate, double p0, double theta, double alpha, double target,
+                          double *power)
+{
+    *power = NAN;
+    if (!(theta != p0) || !(target > 0 && target < 1))
+        return NAN;
+    /* double until the power is reached, then bisect: the discrete test's power rises in
+     * small saw-teeth, so this finds a size that reaches the target, reported with its
+     * power (not necessarily the very smallest) */
+    long hi = 2;
+    double at_hi = an_test_power(hi, rate, p0, theta, alpha);
+    while (!(at_hi >= target)) {
+        if (!isfinite(at_hi) || hi > AN_MAX_UNITS / 2)
+            return NAN;
+        hi *= 2;
+        at_hi = an_test_power(hi, rate, p0, theta, alpha);
+    }
+    long lo = hi / 2;
+    while (hi - lo > 1) {
+        const long mid = lo + (hi - lo) / 2;
+        const double at = an_test_power(mid, rate, p0, theta, alpha);
+        if (at >= target)
+            hi = mid, at_hi = at;
+        else
+            lo = mid;
+    }
+    *power = at_hi;
+    return (double)hi;
+}
+
+double an_games_to_detect(const an_advantage_test *t, double edge, double alpha, double *power)
+{
+    *power = NAN;
+    if (t->units <= 0 || t->informative <= 0)
+        return NAN;
+    const double rate = (double)t->informative / (double)t->units;
+    /* paired: the side's share of the games is 1/2 + (P(won both) - P(lost both)) / 2, so an
+     * edge e with the informative deals' rate r held puts P(won both | informative) at
+     * 1/2 + e / r; unpaired: the side's share of the decided games is p0 + e */
+    const double theta = t->paired ? 0.5 + edge / rate : t->p0 + edge;
+    if (!(theta > 0 && theta < 1))
+        return NAN;
+    const double units =
+        an_units_for_power(rate, t->paired ? 0.5 : t->p0, theta, alpha, 0.8, power);
+    return units * t->games_per_unit;
 }
 
 void an_holm(const double *p, int m, double *adjusted)
@@ -331,4 +478,23 @@ void an_format_p(double p, char *buf, size_t size)
         snprintf(buf, size, "< 0.001");
     else
         snprintf(buf, size, "= %.2g", p);
+}
+
+int an_decimals(double value, double low, double high)
+{
+    const double width = high - low;
+    int d = 1;
+    if (isfinite(width) && width > 0)
+        d = 1 - (int)floor(log10(width));
+    else if (isfinite(value) && value != 0)
+        d = 2 - (int)floor(log10(fabs(value)));
+    return d < 1 ? 1 : d > 8 ? 8 : d;
+}
+
+void an_format_difference(double value, double low, double high, double scale, const char *unit,
+                          char *buf, size_t size)
+{
+    const int d = an_decimals(scale * value, scale * low, scale * high);
+    snprintf(buf, size, "%+.*f%s [%+.*f, %+.*f]", d, scale * value, unit, d, scale * low, d,
+             scale * high);
 }

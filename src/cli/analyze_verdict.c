@@ -99,6 +99,57 @@ static void undecided_note(double fair_decided, double unfinished, double drawn,
                  100 * fair_decided, 100 * unfinished, 100 * drawn);
 }
 
+/* The test the first mover's line reports, as an_games_to_detect models it. */
+static an_advantage_test advantage_test_of(const cJSON *fm, const cJSON *figs, double fair_decided)
+{
+    const cJSON *test = cJSON_GetObjectItemCaseSensitive(fm, "test");
+    an_advantage_test t = {0};
+    t.paired = cJSON_IsString(test) && strncmp(test->valuestring, "McNemar", 7) == 0;
+    if (t.paired) {
+        t.units = (long)number_at(cJSON_GetObjectItemCaseSensitive(fm, "wins"), "deals");
+        t.informative =
+            (long)(number_at(fm, "deals_won_twice") + number_at(fm, "deals_lost_twice"));
+        t.games_per_unit = 2;
+    } else {
+        t.units = (long)number_at(figs, "games");
+        t.informative = (long)number_at(fm, "decided");
+        t.games_per_unit = 1;
+    }
+    t.p0 = fair_decided;
+    return t;
+}
+
+/* "About N games would detect a 5-point edge": the power of the test the line reports, at the
+ * level the verdict uses (0.05 over its questions), the share of informative games or deals
+ * held as measured (issue 46: Fleiss's formula for independent games gave 783 where the
+ * paired test had power 0.47-0.69). */
+static void sizing_sentence(cJSON *o, const cJSON *fm, const cJSON *figs, double fair_decided,
+                            int tests)
+{
+    const an_advantage_test t = advantage_test_of(fm, figs, fair_decided);
+    const double alpha = 0.05 / tests;
+    double power;
+    const double need = an_games_to_detect(&t, 0.05, alpha, &power);
+    if (!isfinite(need))
+        return;
+    cJSON_AddNumberToObject(o, "games_to_detect_5_points", need);
+    cJSON_AddNumberToObject(o, "power_at_that_size", power);
+    cJSON_AddNumberToObject(o, "test_level", alpha);
+    cJSON_AddNumberToObject(o, "informative_rate", (double)t.informative / (double)t.units);
+    char more[400];
+    snprintf(more, sizeof more,
+             " About %.0f games would detect a 5-point edge: this test (%s, at the verdict's "
+             "level 0.05/%d) finds one %.0f%% of the time at that size, %s as here (%.0f%%).",
+             need, t.paired ? "McNemar's over deals" : "the exact binomial over decided games",
+             tests, 100 * power,
+             t.paired ? "with the share of deals one side won twice" : "with the decided games",
+             100.0 * (double)t.informative / (double)t.units);
+    cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+    char joined[1000];
+    snprintf(joined, sizeof joined, "%s%s", text->valuestring, more);
+    cJSON_SetValuestring(text, joined);
+}
+
 static void first_mover_item(cJSON *list, const cJSON *figs, int tests)
 {
     const cJSON *fm = cJSON_GetObjectItemCaseSensitive(figs, "first_mover");
@@ -116,7 +167,6 @@ static void first_mover_item(cJSON *list, const cJSON *figs, int tests)
     undecided_shares(figs, &unfinished, &drawn);
     const double fair = fair_decided * (1 - unfinished - drawn);
     const char *level = share_level(share, fair, adjusted);
-    const double need = an_games_to_detect(fair_decided, fmin(0.99, fair_decided + 0.05));
     char undecided[160];
     undecided_note(fair_decided, unfinished, drawn, undecided, sizeof undecided);
     cJSON *o =
@@ -133,18 +183,8 @@ static void first_mover_item(cJSON *list, const cJSON *figs, int tests)
     cJSON_AddNumberToObject(o, "unfinished", unfinished);
     cJSON_AddNumberToObject(o, "p", p);
     cJSON_AddNumberToObject(o, "p_adjusted", adjusted);
-    if (strcmp(level, "ok") != 0 || !isfinite(need))
-        return;
-    /* as for independent games (Fleiss 2.5); where the deal decides much, pairs need more */
-    cJSON_AddNumberToObject(o, "games_to_detect_5_points", need);
-    char more[160];
-    snprintf(more, sizeof more,
-             " About %.0f games would detect a 5-point edge (two-sided 5%% test, 80%% power).",
-             need);
-    cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
-    char joined[700];
-    snprintf(joined, sizeof joined, "%s%s", text->valuestring, more);
-    cJSON_SetValuestring(text, joined);
+    if (strcmp(level, "ok") == 0)
+        sizing_sentence(o, fm, figs, fair_decided, tests);
 }
 
 static void seat_item(cJSON *list, const cJSON *figs, int tests)
@@ -218,18 +258,25 @@ static void effect_items(cJSON *list, const cJSON *figs)
                  tests);
         return;
     }
+    /* levers first ("act": a designer can change them), then what describes how games go
+     * ("note": never to act on, issue 46) */
     const cJSON *row;
     int shown = 0;
-    cJSON_ArrayForEach (row, top) {
-        if (shown++ == 3)
-            break;
-        add_item(list, "effects", "act",
-                 "%s goes with %+.1f points of the share of the win [%+.1f, %+.1f] (Bonferroni "
-                 "over %d comparisons; an association, not proof of a cause).",
-                 cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring,
-                 100 * number_at(row, "diff"), 100 * number_at(row, "low"),
-                 100 * number_at(row, "high"), tests);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        cJSON_ArrayForEach (row, top) {
+            const bool lever = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "lever"));
+            if (lever != (pass == 0) || shown == 3)
+                continue;
+            shown++;
+            add_item(list, "effects", lever ? "act" : "note",
+                     "%s goes with %+.1f points of the share of the win [%+.1f, %+.1f] "
+                     "(Bonferroni over %d comparisons; an association, not proof of a cause): %s.",
+                     cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring,
+                     100 * number_at(row, "diff"), 100 * number_at(row, "low"),
+                     100 * number_at(row, "high"), tests,
+                     lever ? "a lever a designer can change"
+                           : "it describes how games go or end, not a lever to act on");
+        }
 }
 
 cJSON *an_verdict_json(const cJSON *figs, int turn_cap)
@@ -263,6 +310,29 @@ cJSON *an_verdict_json(const cJSON *figs, int turn_cap)
     return list;
 }
 
+/* One significant variant row: "act" when the difference is at least the size that matters
+ * to a designer (its "min_effect", documented in "matters"), else "note". */
+static void variant_item(cJSON *verdict, const char *vs, const cJSON *row, int tests)
+{
+    const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
+    const bool relevant = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "relevant"));
+    const cJSON *matters = cJSON_GetObjectItemCaseSensitive(row, "matters");
+    char p_text[32], diff[160], size[160];
+    an_format_p(number_at(row, "p_holm"), p_text, sizeof p_text);
+    an_format_difference(number_at(row, "value"), number_at(row, "low"), number_at(row, "high"),
+                         share ? 100 : 1, share ? " points" : "", diff, sizeof diff);
+    const double min_effect = number_at(row, "min_effect");
+    snprintf(size, sizeof size, "%s the %.*g that matters (%s)",
+             relevant ? "at least" : "smaller than", 3, (share ? 100 : 1) * min_effect,
+             cJSON_IsString(matters) ? matters->valuestring : "no size set");
+    cJSON *o = add_item(verdict, "variant", relevant ? "act" : "note",
+                        "Under %s, %s: %s against the base rules (Holm-adjusted p %s over %d "
+                        "comparisons), %s.",
+                        vs, cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, diff,
+                        p_text, tests, size);
+    cJSON_AddStringToObject(o, "figure", cJSON_GetObjectItemCaseSensitive(row, "id")->valuestring);
+}
+
 void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests)
 {
     const cJSON *variant;
@@ -270,21 +340,19 @@ void an_verdict_variants(cJSON *verdict, const cJSON *variants, int tests)
         const char *vs = cJSON_GetObjectItemCaseSensitive(variant, "vs")->valuestring;
         const cJSON *row;
         int shown = 0;
-        cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(variant, "difference")) {
-            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) || shown++ == 3)
-                continue;
-            const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
-            const double scale = share ? 100 : 1;
-            char p_text[32];
-            an_format_p(number_at(row, "p_holm"), p_text, sizeof p_text);
-            add_item(verdict, "variant", "act",
-                     "Under %s, %s: %+.*f%s [%+.*f, %+.*f] against the base rules (Holm-adjusted "
-                     "p %s over %d comparisons).",
-                     vs, cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, share ? 1 : 2,
-                     scale * number_at(row, "value"), share ? " points" : "", share ? 1 : 2,
-                     scale * number_at(row, "low"), share ? 1 : 2, scale * number_at(row, "high"),
-                     p_text, tests);
-        }
+        /* the relevant differences first, then the significant ones too small to matter */
+        for (int pass = 0; pass < 2; pass++)
+            cJSON_ArrayForEach (row, cJSON_GetObjectItemCaseSensitive(variant, "difference")) {
+                const bool relevant =
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "relevant"));
+                /* a repeat of another row (turns and duration) is said once, by that row */
+                if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) ||
+                    cJSON_GetObjectItemCaseSensitive(row, "same_as") || relevant != (pass == 0) ||
+                    shown == 3)
+                    continue;
+                variant_item(verdict, vs, row, tests);
+                shown++;
+            }
         if (shown == 0)
             add_item(verdict, "variant", "ok",
                      "Under %s, no figure differs significantly from the base rules (Holm over %d "

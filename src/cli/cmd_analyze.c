@@ -18,7 +18,14 @@
 #define MAX_SWEEP 12 /* values of one --sweep */
 #define MAX_LEVELS 8
 
-typedef enum task_kind { TASK_MAIN, TASK_VARIANT, TASK_LADDER, TASK_CEILING, TASK_JUDGE } task_kind;
+typedef enum task_kind {
+    TASK_MAIN,
+    TASK_VARIANT,
+    TASK_LADDER,
+    TASK_CEILING,
+    TASK_JUDGE,
+    TASK_LEVEL /* self-play at one skill level: the first mover's advantage by level */
+} task_kind;
 
 /* The ceiling's opponents: the weakest and the strongest level of the ladder. */
 #define CEILING_PAIRINGS 2
@@ -37,8 +44,9 @@ typedef struct analyze_job {
     int num_variants; /* both kinds */
     int num_vs;       /* the --vs variants among them (the first ones) */
     const char *sweep_option;
-    double sweep_x[MAX_SWEEP];       /* the number swept, NaN when a value is not a number */
-    char sweep_label[MAX_SWEEP][64]; /* the swept part of the value, as given */
+    char sweep_axis[RP_OPTION_TEXT + 64]; /* what the sweep changes: the option, or one part */
+    double sweep_x[MAX_SWEEP];            /* the number swept, NaN when a value is not a number */
+    char sweep_label[MAX_SWEEP][64];      /* the swept part of the value, as given */
     const char *levels[MAX_LEVELS];
     int num_levels;
     long ladder_games;  /* per pairing of neighbouring levels */
@@ -46,6 +54,9 @@ typedef struct analyze_job {
     double detect;      /* --detect: the step between levels the ladder is sized for (a share) */
     const char *judge;
     long judge_games;
+    const char *fm_levels[MAX_LEVELS]; /* --first-mover-levels: self-play at each */
+    int num_fm_levels;
+    long fm_games; /* --first-mover-games: games per level */
     const char *records_dir;
     const char *save_dir; /* write the base games as records here */
     an_game *items;
@@ -69,6 +80,11 @@ static long judge_start(const analyze_job *job)
     return ceiling_start(job) + CEILING_PAIRINGS * job->ceiling_games;
 }
 
+static long level_start(const analyze_job *job)
+{
+    return judge_start(job) + job->judge_games;
+}
+
 static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
 {
     if (index < job->games * (1 + job->num_variants)) {
@@ -86,9 +102,14 @@ static task_kind task_of(const analyze_job *job, long index, long *k, long *g)
         *g = (index - ceiling_start(job)) % job->ceiling_games;
         return TASK_CEILING;
     }
-    *k = 0;
-    *g = index - judge_start(job);
-    return TASK_JUDGE;
+    if (index < level_start(job)) {
+        *k = 0;
+        *g = index - judge_start(job);
+        return TASK_JUDGE;
+    }
+    *k = (index - level_start(job)) / job->fm_games;
+    *g = (index - level_start(job)) % job->fm_games;
+    return TASK_LEVEL;
 }
 
 /* SplitMix64's finaliser: a bijection of 64-bit words that spreads neighbours far apart. */
@@ -142,6 +163,17 @@ static int ladder_setup(const analyze_job *job, long k, long g, int players, rp_
         specs[p] = job->levels[p == strong ? k + 1 : k];
     *ai_seed = ai_game_seed(job, 29u + (uint64_t)k * 7919u, g);
     return strong;
+}
+
+/* Self-play at first-mover level k, game g: every seat that level, deals as the base games'
+ * (two players: each deal twice), its own search seeds. */
+static void level_setup(const analyze_job *job, long k, long g, rp_config *cfg, const char **specs,
+                        uint64_t *ai_seed)
+{
+    cfg->seed = deal_seed(job, job->paired ? g / 2 : g);
+    for (int p = 0; p < RP_MAX_PLAYERS; p++)
+        specs[p] = job->fm_levels[k];
+    *ai_seed = ai_game_seed(job, 37u + (uint64_t)k * 6151u, g);
 }
 
 /* Ceiling pairing k (0: the oracle against the weakest level, 1: against the strongest),
@@ -270,6 +302,8 @@ static int run_task(void *ctx, long index, void *item, rp_error *err)
         strong = ladder_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
     else if (kind == TASK_CEILING)
         strong = ceiling_setup(job, k, g, job->cfg.players, &cfg, specs, &ai_seed);
+    else if (kind == TASK_LEVEL)
+        level_setup(job, k, g, &cfg, specs, &ai_seed);
     else
         base_setup(job, g, &cfg, specs, &ai_seed);
     rp_error inner = {{0}};
@@ -431,6 +465,7 @@ static cJSON *sweep_json(const analyze_job *job)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "option", job->sweep_option);
+    cJSON_AddStringToObject(o, "axis", job->sweep_axis);
     bool numeric = true;
     for (int v = job->num_vs; v < job->num_variants; v++)
         numeric = numeric && isfinite(job->sweep_x[v - job->num_vs]);
@@ -463,6 +498,41 @@ static cJSON *sweep_json(const analyze_job *job)
                                           "every figure of every value's "
                                           "difference from the baseline"));
     return o;
+}
+
+static double number_in(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Ludii's skill trace from the ladder's steps (an_skill_trace). */
+static void add_skill_trace(cJSON *report, const cJSON *ladder)
+{
+    double scores[MAX_LEVELS];
+    int steps = 0;
+    const cJSON *step;
+    cJSON_ArrayForEach (step, ladder)
+        if (steps < MAX_LEVELS)
+            scores[steps++] =
+                number_in(cJSON_GetObjectItemCaseSensitive(step, "strong_score"), "value");
+    cJSON *o = cJSON_AddObjectToObject(report, "skill_trace");
+    const double trace = an_skill_trace(scores, steps);
+    if (isfinite(trace))
+        cJSON_AddNumberToObject(o, "value", trace);
+    else
+        cJSON_AddNullToObject(o, "value");
+    cJSON_AddNumberToObject(o, "steps", steps);
+    cJSON_AddStringToObject(
+        o, "definition",
+        "How results improve with thinking time, from the ladder's steps (each level against the "
+        "next): the stronger side's score at each step, fitted by a line over the steps and "
+        "predicted one step past the next (clipped to 0-1), plus what that leaves times the "
+        "mean squared score. Near 1: more thinking keeps paying. Ludii doubles a UCT search's "
+        "iterations at each of 8 steps and sums the squared scores unnormalised; here the "
+        "steps are the ladder's levels and the sum is a mean.");
+    cJSON_AddStringToObject(
+        o, "source", "Ludii (Ludeme/Ludii), Evaluation/src/metrics/designer/SkillTrace.java");
 }
 
 static cJSON *build_report(const analyze_job *job, const human_set *human)
@@ -528,6 +598,17 @@ static cJSON *build_report(const analyze_job *job, const human_set *human)
                             job->ceiling_games, false};
         const char *level = job->levels[k == 0 ? 0 : job->num_levels - 1];
         cJSON_AddItemToArray(ceiling, an_ladder_json(level, "oracle", &set, job->detect));
+    }
+    add_skill_trace(r, ladder);
+    cJSON *by_level = cJSON_AddArrayToObject(r, "first_mover_by_level");
+    for (int k = 0; k < job->num_fm_levels && job->fm_games > 0; k++) {
+        const an_set set = {job->items + level_start(job) + k * job->fm_games, job->fm_games,
+                            job->paired};
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "level", job->fm_levels[k]);
+        cJSON_AddNumberToObject(o, "games", (double)job->fm_games);
+        cJSON_AddItemToObject(o, "first_mover", an_first_mover_json(job->game, &set));
+        cJSON_AddItemToArray(by_level, o);
     }
     if (job->judge_games > 0) {
         const an_set set = {job->items + judge_start(job), job->judge_games, false};
@@ -708,12 +789,6 @@ static void print_seats(const cJSON *figs, const char *indent)
            cJSON_GetObjectItemCaseSensitive(first, "test")->valuestring);
 }
 
-static double number_in(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 /* The rows of a difference list that stay significant after Holm ("Turns per game +2.10
  * [+0.80, +3.40], Holm p = 0.004"), or a line saying none does. */
 static void print_differences(const cJSON *rows, const char *against, int tests, const char *indent)
@@ -721,17 +796,19 @@ static void print_differences(const cJSON *rows, const char *against, int tests,
     const cJSON *row;
     int shown = 0;
     cJSON_ArrayForEach (row, rows) {
-        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")))
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "significant")) ||
+            cJSON_GetObjectItemCaseSensitive(row, "same_as"))
             continue;
         const bool share = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "share"));
-        const double k = share ? 100 : 1;
-        char p_text[32];
+        char p_text[32], diff[160];
         an_format_p(number_in(row, "p_holm"), p_text, sizeof p_text);
-        printf("%s%s %+.*f%s [%+.*f, %+.*f] against %s, Holm p %s\n", indent,
-               cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, share ? 1 : 2,
-               k * number_in(row, "value"), share ? " points" : "", share ? 1 : 2,
-               k * number_in(row, "low"), share ? 1 : 2, k * number_in(row, "high"), against,
-               p_text);
+        an_format_difference(number_in(row, "value"), number_in(row, "low"), number_in(row, "high"),
+                             share ? 100 : 1, share ? " points" : "", diff, sizeof diff);
+        printf("%s%s %s against %s, Holm p %s%s\n", indent,
+               cJSON_GetObjectItemCaseSensitive(row, "label")->valuestring, diff, against, p_text,
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "relevant"))
+                   ? ""
+                   : " (smaller than what matters to a designer)");
         shown++;
     }
     if (!shown)
@@ -772,13 +849,13 @@ static void print_summary(const analyze_job *job, const cJSON *report, const cha
     const cJSON *point;
     cJSON_ArrayForEach (point, cJSON_GetObjectItemCaseSensitive(
                                    cJSON_GetObjectItemCaseSensitive(report, "sweep"), "points")) {
-        printf("  %s %s:\n", job->sweep_option,
+        printf("  %s = %s:\n", job->sweep_axis,
                cJSON_GetObjectItemCaseSensitive(point, "value")->valuestring);
         print_seats(cJSON_GetObjectItemCaseSensitive(point, "figures"), "    ");
         const cJSON *diff = cJSON_GetObjectItemCaseSensitive(point, "difference");
         if (diff) {
-            char against[96];
-            snprintf(against, sizeof against, "%s %s", job->sweep_option, job->sweep_label[0]);
+            char against[sizeof job->sweep_axis + sizeof job->sweep_label[0] + 8];
+            snprintf(against, sizeof against, "%s = %s", job->sweep_axis, job->sweep_label[0]);
             const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(report, "sweep");
             print_differences(
                 diff, against,
@@ -833,6 +910,9 @@ static void analyze_help(void)
            "                     the ceiling of what skill can win (default 20, with the ladder;\n"
            "                     0 leaves it out); --oracle PARAMS changes its search budget\n"
            "                     (e.g. iters=500; default: the hard level's)\n"
+           "  --first-mover-games N  self-play games at each of --first-mover-levels (default\n"
+           "                     random,easy,medium,hard): the first mover's share at each skill\n"
+           "                     level (default 0: left out; 20 gives a first look)\n"
            "  --judge SPEC       the strong search for \"decided by one move\" (default hard);\n"
            "                     --judge-games N games judged (default 4; 0 leaves it out)\n"
            "  --max-turns N      stop games still going after N turns as unfinished (default:\n"
@@ -1011,6 +1091,20 @@ static bool sweep_values(analyze_job *job, const char *option, const char *prefi
     return true;
 }
 
+/* The axis of a sweep of one part of a longer value (issue 46: the axis said "cards" where
+ * one card's value changed): the item around the braces, the swept part as x, "t{x} in
+ * cards". An item ends at a comma, a slash or a blank. */
+static void sweep_axis_of_part(analyze_job *job, const char *option, const char *value,
+                               const char *open, const char *close)
+{
+    const char *from = open, *to = close + 1;
+    while (from > value && !strchr(",/ ", from[-1]))
+        from--;
+    to += strcspn(to, ",/ ");
+    snprintf(job->sweep_axis, sizeof job->sweep_axis, "%.*s{x}%.*s in %s", (int)(open - from), from,
+             (int)(to - close - 1), close + 1, option);
+}
+
 /* --sweep OPTION=a..b[:step], OPTION=x,y,z, or OPTION=text{a..b}text (the braces mark the
  * part of a longer value that is swept, such as one fort of Rush the Wall's card set). */
 static bool parse_sweep(analyze_job *job, const char *text)
@@ -1029,12 +1123,14 @@ static bool parse_sweep(analyze_job *job, const char *text)
                                              "seeds; sweep a rule, not the seed"),
                false;
     job->sweep_option = option;
+    snprintf(job->sweep_axis, sizeof job->sweep_axis, "%s", option);
     const char *value = eq + 1, *open = strchr(value, '{');
     if (!open)
         return sweep_values(job, option, "", value, strlen(value), "");
     const char *close = strchr(open, '}');
     if (!close)
         return rp_cli_usage_error("analyze", "--sweep %s: a '{' without its '}'", text), false;
+    sweep_axis_of_part(job, option, value, open, close);
     char prefix[RP_OPTION_TEXT];
     snprintf(prefix, sizeof prefix, "%.*s", (int)(open - value), value);
     return sweep_values(job, option, prefix, open + 1, (size_t)(close - open - 1), close + 1);
@@ -1059,7 +1155,8 @@ static bool set_oracle(const rp_game *game, const char *params)
 
 typedef struct analyze_args {
     long long games, seed, threads, max_turns, ladder_games, judge_games, ceiling_games, detect;
-    char *ai, *ladder, *vs[MAX_VARIANTS];
+    long long fm_games;
+    char *ai, *ladder, *fm_levels, *vs[MAX_VARIANTS];
     int num_vs;
     const char *sweep;
     const char *oracle; /* the oracle's search parameters */
@@ -1082,14 +1179,16 @@ static bool number_option(const char *a, const char *v, analyze_args *args)
         return rp_cli_number("analyze", a, v, 0, 1000000, &args->ceiling_games);
     if (strcmp(a, "--detect") == 0)
         return rp_cli_number("analyze", a, v, 1, 49, &args->detect);
+    if (strcmp(a, "--first-mover-games") == 0)
+        return rp_cli_number("analyze", a, v, 0, 1000000, &args->fm_games);
     return rp_cli_number("analyze", a, v, 0, 1000000, &args->judge_games);
 }
 
 static int parse_args(analyze_job *job, analyze_args *args, int argc, char **argv)
 {
-    static const char *const numbers[] = {"--games",         "--seed",         "--threads",
-                                          "--max-turns",     "--ladder-games", "--judge-games",
-                                          "--ceiling-games", "--detect"};
+    static const char *const numbers[] = {
+        "--games",       "--seed",          "--threads", "--max-turns",        "--ladder-games",
+        "--judge-games", "--ceiling-games", "--detect",  "--first-mover-games"};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool is_number = false;
@@ -1111,6 +1210,8 @@ static int parse_args(analyze_job *job, analyze_args *args, int argc, char **arg
             args->ai = argv[i];
         } else if (strcmp(a, "--ladder") == 0) {
             args->ladder = argv[i];
+        } else if (strcmp(a, "--first-mover-levels") == 0) {
+            args->fm_levels = argv[i];
         } else if (strcmp(a, "--vs") == 0) {
             if (args->num_vs == MAX_VARIANTS)
                 return rp_cli_usage_error("analyze", "at most %d --vs variants", MAX_VARIANTS);
@@ -1200,6 +1301,19 @@ static int settle(analyze_job *job, analyze_args *args)
             return rp_cli_usage_error("analyze", "--ladder needs at least two AIs");
     }
     job->ladder_games = job->num_levels >= 2 ? args->ladder_games : 0;
+    static char default_fm_levels[] = "random,easy,medium,hard";
+    /* off by default: self-play at the hard level costs as much as the ladder's hard games
+     * (the default run would take about 70% longer); --first-mover-games N asks for them */
+    if (args->fm_games < 0)
+        args->fm_games = 0;
+    if (args->fm_games > 0) {
+        job->num_fm_levels =
+            parse_specs(job->game, args->fm_levels ? args->fm_levels : default_fm_levels,
+                        job->fm_levels, MAX_LEVELS, "--first-mover-levels");
+        if (job->num_fm_levels < 0)
+            return RP_EXIT_USAGE;
+    }
+    job->fm_games = job->num_fm_levels > 0 ? args->fm_games : 0;
     job->ceiling_games = job->ladder_games > 0 ? args->ceiling_games : 0; /* beside the ladder */
     job->detect = (double)args->detect / 100;
     if (args->oracle && !set_oracle(job->game, args->oracle))
@@ -1242,7 +1356,7 @@ static int run_all(analyze_job *job, int threads, human_set *human, bool *have_h
     }
     if (rp_cli_mpi_any(failed))
         return RP_EXIT_FAIL;
-    job->total = judge_start(job) + job->judge_games;
+    job->total = level_start(job) + (long)job->num_fm_levels * job->fm_games;
     job->items = calloc((size_t)job->total + 1, sizeof *job->items);
     if (!job->items) {
         fprintf(stderr, "ramparts analyze: out of memory for %ld games\n", job->total);
@@ -1275,7 +1389,8 @@ int rp_cmd_analyze(int argc, char **argv)
                          .ladder_games = 40,
                          .judge_games = 4,
                          .ceiling_games = 20,
-                         .detect = 5};
+                         .detect = 5,
+                         .fm_games = -1};
     int rc = parse_args(&job, &args, argc, argv);
     if (rc == RP_EXIT_OK)
         rc = settle(&job, &args);

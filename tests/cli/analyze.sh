@@ -85,6 +85,28 @@ expect_eq "solo rush-the-wall: the verdict gives points, not wins" \
 expect_eq "the verdict says the sample is small" \
   "$(json_value "$work/king-of-danger.json" 'd.verdict.some(v => v.topic === "sample")')" "true"
 
+# ---- the metrics Ludii reports (issue 46): each in the JSON with its definition and source
+# (test_analyze_stats checks each against a hand-computed case), seat order, the first mover
+# at each skill level, the skill trace from the ladder ----
+"$RAMPARTS" analyze king-of-danger --games 8 --ladder random,greedy,easy --ladder-games 4 \
+  --ceiling-games 0 --judge-games 0 --first-mover-games 4 --first-mover-levels random,greedy \
+  --json "$work/metrics.json" >/dev/null
+expect_eq "the new metrics, each with a value, a definition and a source" \
+  "$(json_value "$work/metrics.json" '["clarity_variance", "clarity_narrowness", "decision_factor",
+     "branching_opening", "branching_end", "decision_middle", "lead_change_opening", "lead_change_end",
+     "comeback", "kingmaking", "outcome_uniformity"].map(id => { const m = d.ai_games.ludii.find(x => x.id === id);
+     return !!m && typeof m.value === "number" && m.definition.length > 20 && m.source.length > 5; })')" \
+  "[true,true,true,true,true,true,true,true,true,true,true]"
+expect_eq "seat order: one place per seat, the shares of the decided games summing to their share" \
+  "$(json_value "$work/metrics.json" '(() => { const p = d.ai_games.seat_order.places;
+     const decided = d.ai_games.ludii.find(x => x.id === "completion").value;
+     return [p.length, Math.abs(p.reduce((a, x) => a + x.value, 0) - decided) < 1e-9,
+       p[0].value === d.ai_games.first_mover.wins.value]; })()')" '[4,true,true]'
+expect_eq "the first mover at each skill level, and the skill trace over the ladder's two steps" \
+  "$(json_value "$work/metrics.json" '[d.first_mover_by_level.map(l => [l.level, l.games, l.first_mover.wins.n]),
+     d.skill_trace.steps, d.skill_trace.value >= 0 && d.skill_trace.value <= 1, /SkillTrace.java/.test(d.skill_trace.source)]')" \
+  '[[["random",4,4],["greedy",4,4]],2,true,true]'
+
 # ---- the per-game CSV agrees with the JSON ----
 "$RAMPARTS" analyze king-of-danger players=3 --games 6 --ladder-games 0 --judge-games 0 \
   --sweep dealer=1,2 --json "$work/csv.json" --csv "$work/games.csv" >/dev/null
@@ -163,7 +185,13 @@ expect_eq "sweep: the player after the dealer moves first (KD: left of the deale
 # recomputed here from the p-values (R's p.adjust "holm").
 HOLM='function holm(ps) { const o = ps.map((p, i) => [p, i]).filter(x => x[0] !== null).sort((a, b) => a[0] - b[0]);
   const out = ps.map(() => null); let run = 0;
-  o.forEach(([p, i], k) => { run = Math.max(run, Math.min(1, (o.length - k) * p)); out[i] = run; }); return out; }'
+  o.forEach(([p, i], k) => { run = Math.max(run, Math.min(1, (o.length - k) * p)); out[i] = run; }); return out; }
+  // Issue 46: each question once: the family is the rows marked so (a repeat of another row,
+  // or a figure that never varied, asks none); a repeat reads its question'"'"'s adjusted p.
+  function holmRows(lists) { const rows = lists.flat(); const want = holm(rows.map(r => r.family ? r.p : null));
+    let start = 0;
+    for (const l of lists) { l.forEach((r, j) => { if (r.same_as) want[start + j] = want[start + l.findIndex(x => x.id === r.same_as)]; }); start += l.length; }
+    return want; }'
 expect_eq "sweep: the baseline is the first value and has no difference" \
   "$(json_value "$work/sweep.json" '[d.sweep.baseline, d.sweep.points.map(p => [p.baseline, !!p.difference])]')" \
   '["0",[[true,false],[false,true]]]'
@@ -174,8 +202,9 @@ expect_eq "sweep: a value's difference is its figure minus the baseline's, on th
   '[["first_mover_wins",true,8,true],["turns",true,8,true],["actions",true,8,true]]'
 expect_eq "sweep: Holm over every difference, as p.adjust computes it" \
   "$(json_value "$work/sweep.json" "(() => { $HOLM
-     const rows = d.sweep.points.flatMap(p => p.difference || []); const want = holm(rows.map(r => r.p));
-     return [d.sweep.correction.method, d.sweep.correction.tests === want.filter(x => x !== null).length,
+     const lists = d.sweep.points.filter(p => p.difference).map(p => p.difference);
+     const rows = lists.flat(); const want = holmRows(lists);
+     return [d.sweep.correction.method, d.sweep.correction.tests === rows.filter(r => r.family && r.p !== null).length,
        rows.every((r, i) => (r.p_holm === null) === (want[i] === null) && (r.p_holm === null || Math.abs(r.p_holm - want[i]) < 1e-12)),
        rows.every(r => r.significant === (r.p_holm !== null && r.p_holm < 0.05 && (r.low > 0 || r.high < 0)))]; })()")" \
   '["holm",true,true,true]'
@@ -191,6 +220,10 @@ expect_status "sweep: a value the option refuses" 2 "$RAMPARTS" analyze king-of-
 expect_eq "sweep: braces mark the swept part of a longer value" \
   "$(json_value "$work/sweep3.json" 'd.sweep.points.map(p => [p.x, p.options.includes(",t" + p.x + ",")])')" \
   "[[2,true],[14,true]]"
+# Issue 46: the axis names what the sweep changes: one card's value, not "cards"
+expect_eq "sweep: the axis names the swept part (t{x} in cards), the plain option otherwise" \
+  "$(json_value "$work/sweep3.json" 'd.sweep.axis')|$(json_value "$work/sweep.json" 'd.sweep.axis')" \
+  '"t{x} in cards"|"dealer"'
 
 # ---- the oracle (sees every hidden card): analysis only ----
 expect_status "sim refuses the oracle" 2 "$RAMPARTS" sim walls-and-armies --ai oracle --games 1
@@ -219,6 +252,8 @@ fi
   --json "$work/t3.json" >/dev/null
 if cmp -s "$work/t1.json" "$work/t3.json" && [ -s "$work/t1.json" ]; then pass; else
   fail "analyze depends on --threads"; fi
+expect_eq "no first-mover games unless asked (the default run stays as cheap as before)" \
+  "$(json_value "$work/t1.json" 'd.first_mover_by_level.length')" "0"
 expect_eq "the ceiling: the oracle against the ladder's weakest and strongest AI" \
   "$(json_value "$work/t1.json" 'd.ceiling.map(r => [r.weak, r.strong, r.games])')" \
   '[["random","oracle",2],["greedy","oracle",2]]'
@@ -244,27 +279,67 @@ expect_eq "players=3 against 4: fewer actions, significantly" \
 # significant = adjusted p below 0.05 with the interval leaving out 0; the verdict says so.
 expect_eq "variants: Holm over every figure of every variant, as p.adjust computes it" \
   "$(json_value "$work/kd3.json" "(() => { $HOLM
-     const rows = d.variants.flatMap(v => v.difference); const want = holm(rows.map(r => r.p));
-     return [d.variants_correction.method, d.variants_correction.tests, want.filter(x => x !== null).length,
+     const lists = d.variants.map(v => v.difference); const rows = lists.flat(); const want = holmRows(lists);
+     return [d.variants_correction.method, d.variants_correction.tests, rows.filter(r => r.family && r.p !== null).length,
        rows.every((r, i) => (r.p_holm === null) === (want[i] === null) && (r.p_holm === null || Math.abs(r.p_holm - want[i]) < 1e-12)),
        rows.every(r => r.significant === (r.p_holm !== null && r.p_holm < 0.05 && (r.low > 0 || r.high < 0)))]; })()")" \
-  "$(json_value "$work/kd3.json" '["holm", d.variants.flatMap(v => v.difference).filter(r => r.p !== null).length, d.variants.flatMap(v => v.difference).filter(r => r.p !== null).length, true, true]')"
+  "$(json_value "$work/kd3.json" '(() => { const n = d.variants.flatMap(v => v.difference).filter(r => r.family && r.p !== null).length; return ["holm", n, n, true, true]; })()')"
+expect_eq "variants: each question once (turns and duration, draws and drawishness are one; no repeated p in the family)" \
+  "$(json_value "$work/kd3.json" 'd.variants.map(v => { const f = v.difference.filter(r => r.family && r.p !== null);
+     const key = (r) => `${r.p} ${Math.abs(r.value)} ${[Math.abs(r.low), Math.abs(r.high)].sort()}`;
+     return [v.difference.find(r => r.id === "duration").same_as, new Set(f.map(key)).size === f.length]; })')" \
+  '[["turns",true],["turns",true]]'
 expect_eq "variants: the verdict names what differs, Holm-adjusted" \
   "$(json_value "$work/kd3.json" 'd.verdict.filter(v => v.topic === "variant").some(v => /^Under players=3, Actions per game: -.*Holm-adjusted p .* over [0-9]+ comparisons/.test(v.text))')" "true"
 expect_match "variants: the summary lists the significant figures" \
   "$kd3_summary" \
   "vs players=3:.*Actions per game -[0-9.]+ \\[-[0-9.]+, -[0-9.]+\\] against the base rules, Holm p"
 
-# Issue 29: sizing the ladder. The deals a two-sided 5% test with 80% power needs to tell the
-# stronger side's score from its fair share, for the --detect step: Fleiss 2.5, with the normal
-# quantiles of any table (1.959964, 0.841621), computed here; the games are deals times players.
+# Issue 46: one power calculation, for the test actually used, stated with its power. The
+# ladder's step (4 players: the exact binomial test of the stronger side's wins among the
+# decided games against 25%, at 5%) and the verdict's first mover (the same test at 0.05 over
+# its 5 questions) each give a size and its power; recomputed here by enumeration with the
+# two-sided exact test written out (the outcomes no more likely than k, as R's binom.test),
+# the decided games' count binomial at the rate measured.
 "$RAMPARTS" analyze king-of-danger --games 2 --ladder random,greedy --ladder-games 4 \
   --ceiling-games 0 --judge-games 0 --detect 10 --json "$work/size.json" >/dev/null
-expect_eq "ladder: the games to detect a 10-point step, as Fleiss's formula gives" \
-  "$(json_value "$work/size.json" 'd.ladder.map(r => { const f = r.fair_share, p = f + 0.10;
-     const deals = Math.ceil(((1.959964 * Math.sqrt(f * (1 - f)) + 0.841621 * Math.sqrt(p * (1 - p))) / 0.10) ** 2);
-     return [r.detect, r.deals_to_detect_step === deals, r.games_to_detect_step === deals * Math.round(1 / f), deals]; })')" \
-  '[[0.1,true,true,157]]'
+power_check=$(python3 - "$work/size.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def pmf(n, p):
+    def one(k):
+        if p <= 0 or p >= 1:
+            return 1.0 if k == (0 if p <= 0 else n) else 0.0
+        return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                        + k * math.log(p) + (n - k) * math.log1p(-p))
+    return [one(k) for k in range(n + 1)]
+def power(units, rate, p0, theta, alpha):
+    total = 0.0
+    for n in range(units + 1):
+        w = pmf(units, rate)[n] if rate < 1 else float(n == units)
+        if w < 1e-12:
+            continue
+        f, g = pmf(n, p0), pmf(n, theta)
+        ordered = sorted(f)
+        for k in range(n + 1):
+            if sum(x for x in ordered if x <= f[k] * (1 + 1e-7)) < alpha:
+                total += w * g[k]
+    return total
+step = d['ladder'][0]
+rate = step['informative'] / step['games']
+ok = step['test'].startswith('exact binomial') and abs(step['fair_share'] - 0.25) < 1e-12
+ok = ok and step['power_to_detect_step'] >= 0.8
+ok = ok and abs(power(int(step['games_to_detect_step']), rate, 0.25, 0.35, 0.05) - step['power_to_detect_step']) < 1e-6
+fm = next(v for v in d['verdict'] if v['topic'] == 'first mover')
+figs = d['ai_games']['first_mover']
+ok = ok and abs(fm['test_level'] - 0.05 / 5) < 1e-12 and fm['power_at_that_size'] >= 0.8
+ok = ok and f"About {fm['games_to_detect_5_points']:.0f} games would detect a 5-point edge" in fm['text']
+ok = ok and abs(power(int(fm['games_to_detect_5_points']), figs['decided'] / d['ai_games']['games'], 0.25, 0.30, 0.01) - fm['power_at_that_size']) < 1e-6
+print('ok' if ok else 'mismatch %s %s' % (json.dumps(step), json.dumps(fm)))
+PY
+)
+expect_eq "one power calculation: the ladder's and the verdict's sizes have the power they state" \
+  "$power_check" "ok"
 expect_status "--detect outside 1-49 is a usage error" 2 "$RAMPARTS" analyze king-of-danger \
   --detect 50 --json -
 
@@ -342,5 +417,5 @@ if grep -qiE '(src|href)="(https?:)?//' "$work/report.html"; then
   fail "the report loads something from the network"; else pass; fi
 out=$(node "$SOURCE/web/report/check.mjs" "$NODE_MODULES" "$work/report.html" 2>&1)
 expect_match "report opens with every plot drawn and no console error ($out)" "$out" \
-  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii ladder impact impact-human decisive variants sweep human$"
+  "plots \(seat-wins:[1-9].*variant-players=2:[1-9][0-9]*.*sweep-impact:[1-9][0-9]*\); sections verdict seats length ludii order-skill ladder impact impact-human decisive variants sweep human$"
 finish

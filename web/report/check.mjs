@@ -1,8 +1,9 @@
 // check.mjs — opens an analysis report in headless Chromium (Debian's, driven by
 // playwright-core) with the network off, and fails unless the page logs no console error,
 // throws nothing, and draws every plot (each has SVG marks). Optionally saves a screenshot.
-// Usage: node check.mjs NODE_MODULES_DIR REPORT.html [SCREENSHOT.png [HEIGHT]]
-// (the screenshot shows the top HEIGHT pixels of the page, default all of it)
+// Usage: node check.mjs NODE_MODULES_DIR REPORT.html [SCREENSHOT.png [HEIGHT | #SECTION]]
+// (the screenshot shows the top HEIGHT pixels of the page, default all of it, or one section:
+// #verdict for the verdict alone, as docs/analysis/*-verdict.png)
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -44,7 +45,9 @@ try {
   if (status.reported.plots !== status.plots.length) problems.push('plot count mismatch');
   for (const p of status.plots) if (p.marks === 0) problems.push(`plot ${p.id} drew no marks`);
   for (const e of status.reported.errors) problems.push(`plot failed: ${e}`);
-  if (screenshot) {
+  if (screenshot && height && height.startsWith('#')) {
+    await page.locator(height).screenshot({ path: screenshot });
+  } else if (screenshot) {
     const full = await page.evaluate(() => document.documentElement.scrollHeight);
     const clip = { x: 0, y: 0, width: 1200, height: Math.min(full, Number(height) || full) };
     await page.screenshot({ path: screenshot, fullPage: true, clip });

@@ -73,10 +73,13 @@ function testText(row) {
 function verdictSection(root, data) {
   if (!data.verdict) return;
   const s = section(root, 'verdict', 'Verdict',
-    'Read off the figures below. "Act": a clear effect worth a designer\'s attention; "note": ' +
-    'worth knowing; "ok": no sign of a problem. The verdict\'s tests of the first mover and ' +
-    'the seats are Bonferroni-adjusted together; the effects are those significant after the ' +
-    'impact table\'s own correction.');
+    'Read off the figures below. "Act": a clear effect, of a size that matters, on something ' +
+    'a designer can change (a seat, a card, a kind of action, a rule); "note": worth knowing ' +
+    '(an effect too small to matter, or an event that describes how games end, not a lever); ' +
+    '"ok": no sign of a problem. The verdict\'s tests of the first mover and the seats are ' +
+    'Bonferroni-adjusted together over every question asked; a size "to detect" is the power ' +
+    'of that same test; the effects are those significant after the impact table\'s own ' +
+    'correction.');
   s.append(el('ul', { class: 'verdict' }, data.verdict.map((v) =>
     el('li', { class: `level-${v.level}` }, el('strong', {}, `${v.level}: `), `${v.topic}. `, v.text))));
 }
@@ -145,6 +148,39 @@ function ludiiSection(root, data) {
   plot(s, 'ludii', charts.ludii(all), 'Each metric with its 95% interval, set by set.');
 }
 
+// Seat order, the first mover at each skill level and the skill trace: who gains from the
+// order of play, whether that holds as play gets stronger, and whether thinking keeps paying.
+function orderAndSkillSection(root, data) {
+  const order = data.ai_games && data.ai_games.seat_order;
+  const levels = data.first_mover_by_level || [];
+  const trace = data.skill_trace;
+  if (!(order && order.places.length) && !levels.length && !(trace && trace.steps)) return;
+  const s = section(root, 'order-skill', 'Seat order and skill',
+    'Whether the order of play favours a place, whether the first mover\'s edge holds at every ' +
+    'skill level, and how results improve with thinking time.');
+  if (order && order.places.length) {
+    s.append(el('h3', {}, 'Wins by place in the order of play'));
+    s.append(el('p', { class: 'note' }, `${order.definition} `, el('cite', {}, order.source)));
+    s.append(table(['place', 'share of games [95% interval] (n)'],
+      order.places.map((p) => [p.place === 1 ? '1 (first mover)' : String(p.place), interval(p, pct)])));
+  }
+  if (levels.length) {
+    s.append(el('h3', {}, 'The first mover at each skill level'));
+    s.append(note('Self-play at each level (every seat the same AI), on the base games\' deals: ' +
+      'the first mover\'s share of the games and the test of no advantage (as in the seats ' +
+      'table). Small samples by default (--first-mover-games): a first look, not a verdict.'));
+    s.append(table(['level', 'games', 'first mover won [95% interval] (n)', 'test of no advantage'],
+      levels.map((l) => [l.level, l.games, l.first_mover.defined ? interval(l.first_mover.wins, pct)
+        : `none: ${l.first_mover.why}`, testText(l.first_mover)])));
+  }
+  if (trace && trace.steps) {
+    s.append(el('h3', {}, 'Skill trace'));
+    s.append(el('p', {}, el('strong', {}, `Skill trace: ${trace.value === null ? 'n/a' : num(trace.value)} `),
+      `over ${trace.steps} steps of the ladder. `, el('span', { class: 'def' }, `${trace.definition} `,
+        el('cite', {}, trace.source))));
+  }
+}
+
 function ladderSection(root, data) {
   if (!data.ladder.length) return;
   const s = section(root, 'ladder', 'Skill and luck: the ladder and the ceiling',
@@ -154,14 +190,17 @@ function ladderSection(root, data) {
     'is twice the weaker side\'s wins. With more than two players the stronger AI sits alone ' +
     'against copies of the weaker one, on every seat in turn: its fair share is one in the ' +
     'number of players, and the weaker side wins when any of its seats does. A step is ' +
-    '"separated" when the stronger side\'s interval lies above its fair share. Sizing the ' +
-    'ladder: how many games a two-sided 5% test with 80% power needs (Fleiss 2.5, the deal the ' +
-    'unit as in the interval: deals times the games of a deal), for the score measured and for ' +
-    `a step of ${pct((data.ladder[0] || {}).detect)} above the fair share (--detect).`);
+    '"separated" when the step\'s test finds the stronger side above its fair share at 5%: ' +
+    'with two players McNemar\'s exact test over the deals (a deal is played twice, the ' +
+    'stronger side on each seat; the deals one side won twice decide), with more the exact ' +
+    'binomial test of its wins among the games with a winner. Sizing the ladder: the games at ' +
+    'which that same test reaches 80% power (its exact power, computed as the verdict\'s is, ' +
+    'the share of deals won twice, or of decided games, held as measured), for the score ' +
+    `measured and for a step of ${pct((data.ladder[0] || {}).detect)} above the fair share (--detect).`);
   const games = (r, key) => (r[`games_${key}`] === null || r[`games_${key}`] === undefined ? 'n/a'
-    : `${Math.round(r[`games_${key}`])} (${Math.round(r[`deals_${key}`])} deals)`);
+    : `${Math.round(r[`games_${key}`])} (${Math.round(r[`deals_${key}`])} deals; power ${pct(r[`power_${key}`])})`);
   const rows = (list) => list.map((r) => [r.weak, r.strong, pct(r.fair_share), interval(r.strong_score, pct),
-    r.separated ? 'yes' : 'no', games(r, 'to_detect'), games(r, 'to_detect_step'),
+    `${r.separated ? 'yes' : 'no'} (${pclause(r.p)})`, games(r, 'to_detect'), games(r, 'to_detect_step'),
     interval(r.weak_wins, pct), r.deal_decides ? interval(r.deal_decides, pct) : 'n/a']);
   const head = ['weaker', 'stronger', 'fair share', 'stronger scores', 'separated',
     'games to tell apart (as measured)', `games for a ${pct((data.ladder[0] || {}).detect)} step`,
@@ -204,9 +243,13 @@ function impactSection(root, set, id, title) {
   if (tested.length)
     plot(s, `${id}-forest`, charts.impact(tested),
       'Difference in the share of the win, with and without, with Bonferroni 95% intervals.');
-  s.append(table(['feature', 'with (n)', 'without (n)', 'difference [corrected interval]', 'p (Bonferroni)'],
+  s.append(note('A lever is what a designer can change or a player choose: a card played or a ' +
+    'kind of action. An event (a wall falling, a card flipped) or a card held at the end ' +
+    'describes how a game went or ended: it is reported, never a thing to act on.'));
+  s.append(table(['feature', 'lever or outcome', 'with (n)', 'without (n)', 'difference [corrected interval]', 'p (Bonferroni)'],
     imp.rows.map((r) => [
       r.same_as.length ? `${r.label} (= ${r.same_as.map((x) => x.label).join(', ')})` : r.label,
+      r.lever ? 'lever' : 'outcome',
       `${pct(r.rate_with)} (${r.n_with})`,
       `${pct(r.rate_without)} (${r.n_without})`,
       r.tested ? `${pct(r.diff)} [${pct(r.low)}, ${pct(r.high)}]` : 'untested',
@@ -231,6 +274,18 @@ function decisiveSection(root, data) {
   plot(s, 'decisive', charts.decisive(d.per_game), 'Each judged game: its largest fall and the loser\'s.');
 }
 
+// A difference with enough decimals for its interval's width to show (never "-0.00 [-0.00, -0.00]").
+function diffText(d) {
+  if (d.value === null || d.value === undefined) return 'n/a';
+  const k = d.share ? 100 : 1;
+  const width = k * (d.high - d.low);
+  const digits = Math.min(8, Math.max(1, Number.isFinite(width) && width > 0
+    ? 1 - Math.floor(Math.log10(width))
+    : d.value ? 2 - Math.floor(Math.log10(Math.abs(k * d.value))) : 1));
+  const f = (x) => `${x >= 0 ? '+' : ''}${(k * x).toFixed(digits)}`;
+  return `${f(d.value)}${d.share ? ' points' : ''} [${f(d.low)}, ${f(d.high)}] (n=${d.n})`;
+}
+
 function variantsSection(root, data) {
   if (!data.variants.length) return;
   const s = section(root, 'variants', 'Rule variants against the base rules',
@@ -240,12 +295,19 @@ function variantsSection(root, data) {
     `family of ${data.variants_correction ? data.variants_correction.tests : 0} comparisons, ` +
     'corrected by Holm\'s step-down method: a figure is significant when its Holm-adjusted ' +
     'p-value is below 0.05 and its interval leaves out 0, so the chance of any false ' +
-    '"significant" among them all stays at 5%.');
+    '"significant" among them all stays at 5%. Each question counts once: a figure that ' +
+    'repeats another (turns and Ludii\'s duration; a seat that always moves first and the ' +
+    'first mover) reads the other\'s test, and a figure that never varied asks none. A ' +
+    'significant difference "matters" when it is at least the size given for its figure ' +
+    '(what a designer would notice); only those are "act" in the verdict.');
   for (const v of data.variants) {
     s.append(el('h3', {}, `${v.vs} (${v.options})`));
-    s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'p (Holm)', 'significant'],
-      v.difference.map((d) => [d.label, interval(d, d.share ? pct : num), pval(d.p), pval(d.p_holm),
-        d.significant ? 'yes *' : 'no'])));
+    s.append(table(['figure', 'difference [95% interval] (n)', 'p', 'p (Holm)', 'significant',
+      'size that matters'],
+    v.difference.map((d) => [d.label, diffText(d), pval(d.p),
+      d.same_as ? `as ${d.same_as}` : d.no_variation ? 'no variation' : pval(d.p_holm),
+      d.significant ? (d.relevant ? 'yes *, matters' : 'yes *, too small to matter') : 'no',
+      d.matters ? `${d.share ? pct(d.min_effect) : num(d.min_effect)}: ${d.matters}` : ''])));
     plot(s, `variant-${v.vs}`, charts.variant(v), `Differences, ${v.vs} minus base.`);
   }
 }
@@ -255,8 +317,9 @@ function variantsSection(root, data) {
 function sweepSection(root, data) {
   const sw = data.sweep;
   if (!sw) return;
-  const s = section(root, 'sweep', `Sweep: ${sw.option}`,
-    `The same deals played at every value of ${sw.option} (${sw.points.map((p) => p.value).join(', ')}), ` +
+  const axis = sw.axis || sw.option;
+  const s = section(root, 'sweep', `Sweep: ${axis}`,
+    `The same deals played at every value of ${axis} (${sw.points.map((p) => p.value).join(', ')}), ` +
     'so the curves differ by the rule, not by the deals. Bands are 95% intervals at each value.');
   const xOf = (p) => (sw.numeric ? p.x : p.value);
   const wins = [];
@@ -266,17 +329,17 @@ function sweepSection(root, data) {
     const fm = p.figures.first_mover;
     if (fm && fm.defined) wins.push({ x: xOf(p), series: 'first mover', ...fm.wins });
   }
-  plot(s, 'sweep-wins', charts.sweepCurves(wins, { numeric: sw.numeric, xTitle: sw.option,
+  plot(s, 'sweep-wins', charts.sweepCurves(wins, { numeric: sw.numeric, xTitle: axis,
     yTitle: 'share of games won' }), 'Wins by seat and of the first mover.');
   const pick = (id, list) => sw.points.map((p) => {
     const f = p.figures[list].find((g) => g.id === id);
     return { x: xOf(p), series: f.label, ...f };
   });
   plot(s, 'sweep-length', charts.sweepCurves(pick('turns', 'length'), { numeric: sw.numeric,
-    xTitle: sw.option, yTitle: 'turns per game', percent: false }), 'Length: turns per game.');
+    xTitle: axis, yTitle: 'turns per game', percent: false }), 'Length: turns per game.');
   plot(s, 'sweep-decisive', charts.sweepCurves(
     pick('decisiveness', 'ludii').concat(pick('completion', 'ludii')),
-    { numeric: sw.numeric, xTitle: sw.option, yTitle: 'share' }),
+    { numeric: sw.numeric, xTitle: axis, yTitle: 'share' }),
   'Decisiveness (share of the moves before the winner is clear) and completion (games with a winner).');
   const byLabel = new Map();
   for (const p of sw.points)
@@ -292,7 +355,7 @@ function sweepSection(root, data) {
     .slice(0, 8);
   if (features.length)
     plot(s, 'sweep-impact', charts.sweepCurves(features.flat(), { numeric: sw.numeric,
-      xTitle: sw.option, yTitle: 'share of the win: with minus without', zero: true }),
+      xTitle: axis, yTitle: 'share of the win: with minus without', zero: true }),
     `Impact of ${significant.length ? 'the features significant at some value' : 'the largest features'} ` +
     '(Bonferroni intervals within each value).');
   s.append(table(['value', ...sw.points[0].figures.seats.map((x) => `${x.name} wins`), 'first mover wins',
@@ -308,7 +371,7 @@ function sweepSection(root, data) {
   // Each value against the first (the baseline) on the same deals: paired differences.
   const compared = sw.points.filter((p) => p.difference);
   if (compared.length) {
-    s.append(el('h3', {}, `Each value against ${sw.option} ${sw.baseline} (paired)`));
+    s.append(el('h3', {}, `Each value against ${axis} = ${sw.baseline} (paired)`));
     s.append(note('Every value is played on the baseline\'s deals, so each difference is paired: ' +
       'the same deals resampled in both, usually a narrower interval than two separate ones. ' +
       `Holm over every figure of every value (${sw.correction.tests} comparisons); * significant.`));
@@ -317,7 +380,7 @@ function sweepSection(root, data) {
       ids.map((id) => [compared[0].difference.find((d) => d.id === id).label,
         ...compared.map((p) => {
           const d = p.difference.find((x) => x.id === id);
-          return d ? `${interval(d, d.share ? pct : num)}${d.significant ? ' *' : ''}` : 'n/a';
+          return d ? `${diffText(d)}${d.significant ? ' *' : ''}` : 'n/a';
         })])));
   }
 }
@@ -344,6 +407,7 @@ function render(data) {
   seatsSection(root, data);
   lengthSection(root, data);
   ludiiSection(root, data);
+  orderAndSkillSection(root, data);
   ladderSection(root, data);
   if (data.ai_games) impactSection(root, { figs: data.ai_games }, 'impact', 'Cards and actions: AI games');
   if (data.human_games) impactSection(root, { figs: data.human_games }, 'impact-human', 'Cards and actions: human games');
