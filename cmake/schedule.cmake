@@ -31,6 +31,7 @@ set(RP_TEST_COSTS
     cli_undo 12
     test_observation 10
     test_review 3
+    test_tournament 1
     cli_review 6
     server_test_review 15
     server_test_postgres 10

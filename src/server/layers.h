@@ -47,7 +47,8 @@
  *      store_faults.c (store_faults.h)  test builds: an SQLite VFS whose writes fail
  *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
  *      auth.c, glicko2.c, pool.c (the pairing rule), forwarded.c (net.c's), frame_guard.c
- *      (net.c's), ratelimit.c (net.c's), assets.h
+ *      (net.c's), ratelimit.c (net.c's), assets.h, tournament.c (the tournaments' rules:
+ *      pairings, standings), matching.c (tournament.c's maximum matching)
  */
 #ifndef RS_LAYERS_H
 #define RS_LAYERS_H
