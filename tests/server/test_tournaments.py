@@ -1,0 +1,143 @@
+"""Tournaments on one server (`tournament`, docs/server-protocol.md; issue 44): created by a
+registered player with each format's terms (a set's default of 2 games: Castle Danger's
+formal play), every bad field refused with its code and nothing stored, joined (guests too),
+withdrawn from and joined again, a set full at its players, listed and its standings read
+over the protocol and the HTTP API alike; everything still there after the server restarts
+on its database. Pairing the rounds and opening their games is not built yet: the
+tournaments stay open (docs/tournaments.md, "Not built yet")."""
+
+import asyncio
+import json
+
+from rsclient import Checks, Server, account, arguments, guest
+
+
+def create(**fields):
+    base = {"t": "tournament", "op": "create", "name": "Sunday Swiss", "type": "castle-danger",
+            "format": "swiss", "rounds": 5}
+    base.update(fields)
+    return {k: v for k, v in base.items() if v is not None}
+
+
+def op(name, number):
+    return {"t": "tournament", "op": name, "tournament": number}
+
+
+async def listed(c):
+    return (await c.request({"t": "tournament", "op": "list"}, "tournaments"))["tournaments"]
+
+
+async def refusals(checks, alice, visitor):
+    """Every bad field of a create: its code, and the list as it was."""
+    before = await listed(alice)
+    cases = [
+        (visitor, create(), "not-registered", "a guest creates nothing"),
+        (alice, create(name=None), "bad-message", "name missing"),
+        (alice, create(name=""), "bad-tournament", "an empty name"),
+        (alice, create(name="x" * 64), "bad-message", "a name over 63 bytes"),
+        (alice, create(format="knockout"), "bad-tournament", "an unknown format"),
+        (alice, create(rounds=None), "bad-message", "a Swiss without rounds"),
+        (alice, create(rounds=0), "bad-tournament", "0 rounds"),
+        (alice, create(rounds=51), "bad-tournament", "51 rounds"),
+        (alice, create(format="arena", rounds=None), "bad-message", "an arena without minutes"),
+        (alice, create(format="arena", rounds=None, minutes=0), "bad-tournament",
+         "an arena of 0 minutes"),
+        (alice, create(games=11), "bad-tournament", "a set of 11 games"),
+        (alice, create(table=6), "bad-tournament", "a table of 6"),
+        (alice, create(table=3), "bad-option", "Castle Danger at tables of 3"),
+        (alice, create(type="chess"), "bad-game", "an unknown game"),
+        (alice, create(options={"seed": 4}), "bad-option", "the seed as an option"),
+        (alice, create(clock={"kind": "sundial"}), "bad-clock", "a clock that is not one"),
+        (alice, create(rated="yes"), "bad-message", "rated not a boolean"),
+        (alice, {"t": "tournament"}, "bad-message", "op missing"),
+        (alice, {"t": "tournament", "op": "start"}, "bad-message", "an unknown op"),
+        (alice, op("standings", 424242), "no-such-tournament", "an unknown tournament"),
+    ]
+    for c, msg, code, what in cases:
+        reply = await c.request(msg, "tournament")
+        checks.eq((reply["t"], reply.get("code")), ("error", code), what)
+    checks.eq(await listed(alice), before, "the refusals stored nothing")
+
+
+async def one_server(checks, args):
+    server = Server(args.ramparts, extra=["--rate", "100000"]).start()
+    try:
+        alice = await account(server, "alice", "Alice")
+        bob = await account(server, "bob", "Bob")
+        visitor = await guest(server, "visitor")
+        checks.eq(await listed(alice), [], "no tournaments at first")
+        made = (await alice.request(create(options={"tournament": 1},
+                                           clock={"kind": "live", "initial_ms": 300000,
+                                                  "increment_ms": 2000}, rated=True),
+                                    "tournament"))["tournament"]
+        checks.eq({k: made.get(k) for k in ("name", "type", "format", "rounds", "games", "table",
+                                            "options", "rated", "status", "round", "entries")},
+                  {"name": "Sunday Swiss", "type": "castle-danger", "format": "swiss",
+                   "rounds": 5, "games": 1, "table": 2, "options": {"tournament": 1},
+                   "rated": True, "status": "open", "round": 0, "entries": 0},
+                  "create answers the tournament as made")
+        swiss = made["id"]
+        a_set = (await alice.request(create(format="sets", rounds=None, name="A set",
+                                            options={"tournament": 1}),
+                                     "tournament"))["tournament"]
+        checks.eq((a_set["format"], a_set["games"], "rounds" in a_set), ("sets", 2, False),
+                  "a set is 2 games by default (Castle Danger's formal play)")
+        arena = (await alice.request(create(format="arena", rounds=None, minutes=45,
+                                            type="king-of-danger", table=4, name="KoD"),
+                                     "tournament"))["tournament"]
+        checks.eq((arena["minutes"], arena["table"]), (45, 4), "an arena at tables of 4")
+        await refusals(checks, alice, visitor)
+
+        for c in (alice, bob, visitor):
+            reply = await c.request(op("join", swiss), "done")
+            checks.eq((reply["t"], reply.get("tournament")), ("done", swiss), f"{c.label} joins")
+        reply = await bob.request(op("join", swiss), "done")
+        checks.eq(reply.get("code"), "already-entered", "a second join is refused")
+        reply = await bob.request(op("withdraw", swiss), "done")
+        checks.eq(reply["t"], "done", "Bob withdraws")
+        reply = await bob.request(op("withdraw", swiss), "done")
+        checks.eq(reply.get("code"), "not-entered", "and cannot withdraw twice")
+        for c in (alice, bob):
+            await c.request(op("join", a_set["id"]), "done")
+        reply = await visitor.request(op("join", a_set["id"]), "done")
+        checks.eq(reply.get("code"), "full", "a set of two takes two players")
+
+        standings = (await visitor.request(op("standings", swiss), "standings"))["tournament"]
+        lines = standings["standings"]
+        checks.eq(sorted((l["name"], l["points"], l["active"]) for l in lines),
+                  sorted([("Alice", 0, True), (visitor.user["name"], 0, True), ("Bob", 0, False)]),
+                  "the standings list every entry, the withdrawn one inactive")
+        checks.eq([l["rank"] for l in lines], [1, 2, 3], "ranked 1 to 3")
+        checks.eq(standings["pairings"], [], "no pairings yet")
+        status, _, body = server.http(f"/api/v1/tournaments/{swiss}")
+        checks.eq(status, 200, "GET /api/v1/tournaments/ID")
+        checks.eq(json.loads(body), standings, "the API gives what standings gives")
+        status, _, body = server.http("/api/v1/tournaments")
+        listing = json.loads(body)["tournaments"] if status == 200 else []
+        checks.eq([(t["id"], t["entries"]) for t in listing],
+                  [(arena["id"], 0), (a_set["id"], 2), (swiss, 3)],
+                  "GET /api/v1/tournaments: newest first, with their entries")
+        checks.eq(server.http("/api/v1/tournaments/999")[0], 404, "an unknown one is 404")
+        checks.eq(server.http("/api/v1/tournaments/x")[0], 404, "a bad number is 404")
+        checks.eq(server.http("/api/v1/tournaments?page=2")[0], 400, "a query it does not read")
+
+        before = await listed(alice)
+        checks.eq(server.stop(), 0, "the server stops cleanly")
+        server.start()
+        again = await guest(server, "again")
+        checks.eq(await listed(again), before, "the tournaments survive a restart")
+        after = (await again.request(op("standings", swiss), "standings"))["tournament"]
+        checks.eq(after, standings, "and so do their entries")
+    finally:
+        server.stop()
+
+
+async def main():
+    args = arguments()
+    checks = Checks()
+    await one_server(checks, args)
+    checks.finish()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
