@@ -44,7 +44,7 @@ set(RP_TEST_COSTS
     server_test_lobby 6
     server_test_chat 4
     load_test_flood 25
-    server_test_tournaments 8
+    server_test_tournaments 25
     server_test_challenges_cluster 20
     server_test_cluster_mine 10)
 while(RP_TEST_COSTS)

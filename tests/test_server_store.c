@@ -579,7 +579,9 @@ static void test_tournaments(void **state)
     pr.points[1] = 1;
     pr.games_done = 2;
     pr.game = 0;
-    assert_int_equal(rs_store_tour_pairing_put(st, &pr), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 76), RS_STORE_CONFLICT); /* not 77 */
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_CONFLICT); /* once */
     assert_int_equal(rs_store_tour_status(st, t.id, RS_TOUR_RUNNING), RS_STORE_OK);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
 

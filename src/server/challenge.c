@@ -200,21 +200,12 @@ static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * only when this server no longer knows the game or its options). */
 static bool row_settings(const rs_challenge_row *row, rs_table_settings *s)
 {
-    *s = (rs_table_settings){.game = rp_game_find(row->game),
-                             .rated = row->rated,
+    *s = (rs_table_settings){.rated = row->rated,
                              .clock_kind = (rs_clock_kind)row->clock_kind,
                              .initial_ms = row->initial_ms,
                              .increment_ms = row->increment_ms,
                              .per_move_ms = row->per_move_ms};
-    if (!s->game)
-        return false;
-    rp_config_default(s->game, &s->config);
-    s->config.players = 2;
-    rs_err ignored;
-    cJSON *options = cJSON_Parse(row->options);
-    const int rc = rs_field_options(options, s, &ignored);
-    cJSON_Delete(options);
-    return rc == 0;
+    return rs_field_stored_game(row->game, row->options, 2, s);
 }
 
 /* Challenge `id` taken from the store, when c's user may end it that way (the target accepts

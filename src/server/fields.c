@@ -182,3 +182,16 @@ int rs_field_options_text(const cJSON *options, char *out, size_t size, rs_err *
     free(text);
     return fits ? 0 : rs_fail(e, "bad-option", "options: too long");
 }
+
+bool rs_field_stored_game(const char *game, const char *options, int players, rs_table_settings *s)
+{
+    if (!(s->game = rp_game_find(game)))
+        return false;
+    rp_config_default(s->game, &s->config);
+    s->config.players = players;
+    rs_err ignored;
+    cJSON *parsed = cJSON_Parse(options);
+    const int rc = rs_field_options(parsed, s, &ignored);
+    cJSON_Delete(parsed);
+    return rc == 0;
+}

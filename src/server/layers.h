@@ -26,9 +26,10 @@
  *                               them (under session.c, mine.c and loop.c's sweep; above
  *                               pools.c, whose started game and message to a user on every
  *                               server it uses)
- *      tournaments.c (tournaments.h) tournaments: create, join, withdraw, list, standings
- *                               (under session.c, which lists its handler, and api.c; calls
- *                               pools.c for a clock's JSON, and tournament.c, the rules)
+ *      tournaments.c (tournaments.h) tournaments: create, join, withdraw, start, list,
+ *                               standings, the director (under session.c, which lists its
+ *                               handler, api.c and loop.c's sweep; calls pools.c for started
+ *                               games and messages to users, and tournament.c, the rules)
  *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
  *                               session.c, which lists its handlers, and challenge.c; it
  *                               calls neither)

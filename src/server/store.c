@@ -370,9 +370,9 @@ int rs_store_tour_pairing_add(rs_store *st, const rs_tour_pairing_row *row)
     return st->ops->tour->pairing_add(st, row);
 }
 
-int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row)
+int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game)
 {
-    return st->ops->tour->pairing_put(st, row);
+    return st->ops->tour->pairing_put(st, row, was_game);
 }
 
 int rs_store_tour_pairings(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n)

@@ -166,8 +166,10 @@ int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row);
 int rs_store_tour_entries(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n);
 /* A pairing added: CONFLICT when (tour, round, board) exists. */
 int rs_store_tour_pairing_add(rs_store *st, const rs_tour_pairing_row *row);
-/* A pairing's points, games done and game in play written. */
-int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row);
+/* A pairing's points, games done and game in play written, if its game in play is still
+ * was_game: CONFLICT when not (another server recorded that game's end first; on PostgreSQL
+ * also while another holds the row, never waited for). A game's end is recorded once. */
+int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game);
 /* The pairings of tournament id by round, then board. */
 int rs_store_tour_pairings(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n);
 

@@ -118,7 +118,7 @@ typedef struct rs_store_tour_ops {
     int (*entry_put)(rs_store *st, const rs_tour_entry_row *row);
     int (*entries)(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n);
     int (*pairing_add)(rs_store *st, const rs_tour_pairing_row *row);
-    int (*pairing_put)(rs_store *st, const rs_tour_pairing_row *row);
+    int (*pairing_put)(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game);
     int (*pairings)(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n);
 } rs_store_tour_ops;
 

@@ -1972,7 +1972,7 @@ static int pg_tour_pairing_add(rs_store *store, const rs_tour_pairing_row *row)
                       &p, "add pairing");
 }
 
-static int pg_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row)
+static int pg_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row, int64_t was_game)
 {
     rs_pg *pg = (rs_pg *)store;
     params p = {0};
@@ -1984,10 +1984,13 @@ static int pg_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row)
     p_text(&p, points);
     p_int(&p, row->games_done);
     p_int(&p, row->game);
-    return run(pg,
-               "UPDATE tournament_pairings SET points = $4, games_done = $5, game_id = $6"
-               " WHERE tournament_id = $1 AND round = $2 AND board = $3",
-               &p, "store pairing");
+    p_int(&p, was_game);
+    return run_insert(pg,
+                      "UPDATE tournament_pairings SET points = $4, games_done = $5, game_id = $6"
+                      " WHERE (tournament_id, round, board) IN (SELECT tournament_id, round, board"
+                      " FROM tournament_pairings WHERE tournament_id = $1 AND round = $2"
+                      " AND board = $3 AND game_id = $7 FOR UPDATE SKIP LOCKED)",
+                      &p, "store pairing");
 }
 
 static void read_pairing(const PGresult *r, int i, void *item)

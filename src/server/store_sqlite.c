@@ -182,7 +182,8 @@ static const char SCHEMA_V1[] =
     X(TOUR_PAIRING_ADD, "INSERT INTO tournament_pairings(tournament_id, round, board, players,"    \
                         " points, games_done, game_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")        \
     X(TOUR_PAIRING_PUT, "UPDATE tournament_pairings SET points = ?5, games_done = ?6,"             \
-                        " game_id = ?7 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3")    \
+                        " game_id = ?7 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3"     \
+                        " AND game_id = ?8")                                                       \
     X(TOUR_PAIRINGS, "SELECT tournament_id, round, board, players, points, games_done, game_id"    \
                      " FROM tournament_pairings WHERE tournament_id = ?1 ORDER BY round, board")   \
     X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")              \
@@ -1429,13 +1430,17 @@ static int lite_tour_pairing_add(rs_store *store, const rs_tour_pairing_row *row
     return run(st, s, "add pairing");
 }
 
-static int lite_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row)
+static int lite_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row, int64_t was_game)
 {
     sqlite_store *st = (sqlite_store *)store;
     sqlite3_stmt *s = use(st, STMT_TOUR_PAIRING_PUT);
     bind_pairing(s, row);
     sqlite3_bind_null(s, 4); /* the players stay */
-    return run(st, s, "store pairing");
+    sqlite3_bind_int64(s, 8, was_game);
+    const int rc = run(st, s, "store pairing");
+    if (rc != RS_STORE_OK)
+        return rc;
+    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
 }
 
 static void read_pairing(sqlite3_stmt *s, void *item)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "log.h"
 #include "pools.h"
 #include "tournament.h"
 
@@ -337,6 +338,216 @@ static int op_withdraw(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *
     return 0;
 }
 
+/* ---- the director: rounds paired, games opened, results read ---- */
+
+/* The settings of a tournament's games for n players, from its row (checked at create;
+ * false only when this server no longer knows the game or its options). */
+static bool game_settings(const rs_tour_row *row, int n, rs_table_settings *s)
+{
+    *s = (rs_table_settings){.rated = row->rated,
+                             .clock_kind = (rs_clock_kind)row->clock_kind,
+                             .initial_ms = row->initial_ms,
+                             .increment_ms = row->increment_ms,
+                             .per_move_ms = row->per_move_ms};
+    return rs_field_stored_game(row->game, row->options, n, s);
+}
+
+/* Game k of a pairing's set opened, the players' seats rotated k places (Castle Danger's
+ * sides swapped), and `paired` told to each; its id, or 0. */
+static int64_t open_game(rs_server *srv, const rs_tour_row *tour, const rs_tour_pairing_row *p,
+                         int k)
+{
+    rs_table_settings s;
+    if (!game_settings(tour, p->n, &s))
+        return 0;
+    int64_t users[RS_TOUR_SEATS];
+    for (int seat = 0; seat < p->n; seat++)
+        users[rs_tour_set_seat(k, p->n, seat)] = p->user[seat];
+    rs_ctx ctx = rs_server_ctx(srv);
+    const rs_table *t = rs_pools_start_game(srv, &ctx, &s, users);
+    for (int i = 0; t && i < p->n; i++) {
+        cJSON *m = rs_server_message("paired");
+        cJSON_AddNumberToObject(m, "game", (double)t->row.id);
+        cJSON_AddNumberToObject(m, "seat", i);
+        cJSON_AddNumberToObject(m, "tournament", (double)tour->id);
+        rs_pools_tell_user(srv, users[i], m);
+        cJSON_Delete(m);
+    }
+    return t ? t->row.id : 0;
+}
+
+/* The pairings of `round` as tournament.c makes them, into out (room for d->n_entries);
+ * their count, or -1 when the round cannot be paired. */
+static int make_round(const tour_data *d, int round, rs_tour_game *out)
+{
+    rs_tour_entry *entries = calloc(d->n_entries ? d->n_entries : 1, sizeof *entries);
+    rs_tour_game *games = as_games(d);
+    int count = -1;
+    if (entries && games) {
+        for (size_t i = 0; i < d->n_entries; i++)
+            entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
+        char why[128];
+        bool relaxed;
+        if (d->row.format == RS_TOUR_SETS) {
+            out[0] = (rs_tour_game){.round = round};
+            for (size_t i = 0; i < d->n_entries && out[0].n < RS_TOUR_TABLE_MAX; i++)
+                if (d->entries[i].active)
+                    out[0].seat[out[0].n++] = (int)i;
+            count = 1;
+        } else if (d->row.table_size > 2) {
+            count = rs_tour_tables(entries, d->n_entries, games, d->n_pairings, round,
+                                   d->row.table_size, out, why, sizeof why);
+        } else {
+            count = rs_tour_swiss_pair(entries, d->n_entries, games, d->n_pairings, round,
+                                       d->row.bye_points, out, &relaxed, why, sizeof why);
+        }
+        if (count < 0)
+            rs_log("tournament %lld: round %d not paired: %s", (long long)d->row.id, round, why);
+    }
+    free(entries);
+    free(games);
+    return count;
+}
+
+/* Round `round` paired and its games opened, once across a cluster (the store's claim); a
+ * round that cannot be paired ends the tournament. Inside the caller's transaction. */
+static void pair_round(rs_server *srv, const tour_data *d, int round)
+{
+    if (rs_store_tour_round_claim(srv->store, d->row.id, round) != RS_STORE_OK)
+        return; /* paired already, here or on another server */
+    rs_tour_game *out = calloc(d->n_entries ? d->n_entries : 1, sizeof *out);
+    const int count = out ? make_round(d, round, out) : -1;
+    if (count < 0)
+        rs_store_tour_status(srv->store, d->row.id, RS_TOUR_OVER);
+    for (int b = 0; b < count; b++) {
+        rs_tour_pairing_row p = {.tour = d->row.id, .round = round, .board = b + 1, .n = out[b].n};
+        for (int i = 0; i < p.n; i++) {
+            p.user[i] = d->entries[out[b].seat[i]].user;
+            p.points[i] = p.n == 1 ? out[b].points[0] : -1;
+        }
+        if (p.n == 1)
+            p.games_done = d->row.set_games; /* a bye is a finished pairing */
+        else
+            p.game = open_game(srv, &d->row, &p, 0);
+        rs_store_tour_pairing_add(srv->store, &p);
+    }
+    rs_log("tournament %lld: round %d paired, %d boards", (long long)d->row.id, round, count);
+    free(out);
+}
+
+/* Half-points by seat of a finished game, from the seats' scores: two players, a win 2, a
+ * draw 1; more, points by place (tournament.c). */
+static void game_points(const rs_game_row *g, int *points)
+{
+    int place[RS_TOUR_TABLE_MAX];
+    for (int i = 0; i < g->seats && i < RS_TOUR_TABLE_MAX; i++) {
+        place[i] = 1;
+        for (int j = 0; j < g->seats && j < RS_TOUR_TABLE_MAX; j++)
+            place[i] += g->seat[j].score > g->seat[i].score;
+    }
+    rs_tour_place_points(g->seats < RS_TOUR_TABLE_MAX ? g->seats : RS_TOUR_TABLE_MAX, place,
+                         points);
+}
+
+/* A pairing whose game has ended: its points added, the set's next game opened or the
+ * pairing finished; once across a cluster (the store's compare on the game). True when it
+ * changed. */
+static bool game_ended(rs_server *srv, const tour_data *d, rs_tour_pairing_row p)
+{
+    rs_game_row g;
+    if (rs_store_game_get(srv->store, p.game, &g) != RS_STORE_OK || g.status != RS_GAME_OVER ||
+        g.seats != p.n)
+        return false;
+    int points[RS_TOUR_TABLE_MAX] = {0};
+    game_points(&g, points);
+    for (int seat = 0; seat < p.n; seat++)
+        p.points[seat] = (p.points[seat] < 0 ? 0 : p.points[seat]) +
+                         points[rs_tour_set_seat(p.games_done, p.n, seat)];
+    const int64_t was = p.game;
+    p.games_done++;
+    p.game = -1; /* claimed: the next game's id follows in the same transaction */
+    if (rs_store_tour_pairing_put(srv->store, &p, was) != RS_STORE_OK)
+        return false; /* recorded already, here or on another server */
+    if (p.games_done < d->row.set_games) {
+        p.game = open_game(srv, &d->row, &p, p.games_done);
+    } else {
+        p.game = 0;
+    }
+    rs_store_tour_pairing_put(srv->store, &p, -1);
+    return true;
+}
+
+/* One running tournament looked at: ended games recorded, the next round paired once the
+ * last has ended, the tournament over after its last round. */
+static void direct(rs_server *srv, int64_t id)
+{
+    tour_data d = {0};
+    if (data_read(srv, id, &d) != RS_STORE_OK || rs_store_begin(srv->store) != RS_STORE_OK) {
+        data_free(&d);
+        return;
+    }
+    bool open = false, changed = false;
+    for (size_t k = 0; k < d.n_pairings; k++) {
+        const rs_tour_pairing_row *p = &d.pairings[k];
+        if (p->round != d.row.round || p->games_done >= d.row.set_games)
+            continue;
+        if (p->game > 0 && game_ended(srv, &d, *p)) {
+            changed = true;
+            open = open || p->games_done + 1 < d.row.set_games;
+        } else {
+            open = true;
+        }
+    }
+    const int last = d.row.format == RS_TOUR_SWISS ? d.row.rounds : 1;
+    if (!open && !changed && d.row.round >= last)
+        rs_store_tour_status(srv->store, id, RS_TOUR_OVER);
+    else if (!open && !changed)
+        pair_round(srv, &d, d.row.round + 1);
+    data_free(&d);
+}
+
+void rs_tournaments_sweep(rs_server *srv)
+{
+    rs_tour_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_tour_list(srv->store, LIST_LIMIT, &rows, &n) != RS_STORE_OK)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status == RS_TOUR_RUNNING && rows[i].format != RS_TOUR_ARENA)
+            direct(srv, rows[i].id);
+    free(rows);
+}
+
+/* `start`, by the creator: the tournament running, its first round paired at once. */
+static int op_start(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, rs_err *e)
+{
+    if (d->row.creator != c->user)
+        return rs_fail(e, "not-allowed", "only the creator starts tournament %lld",
+                       (long long)d->row.id);
+    if (d->row.status != RS_TOUR_OPEN)
+        return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
+    if (d->row.format == RS_TOUR_ARENA)
+        return rs_fail(e, "not-allowed", "arenas are not run by this server yet");
+    size_t active = 0;
+    for (size_t i = 0; i < d->n_entries; i++)
+        active += d->entries[i].active;
+    const size_t needed = d->row.format == RS_TOUR_SETS ? (size_t)d->row.table_size
+                          : d->row.table_size > 2       ? 3
+                                                        : 2;
+    if (active < needed)
+        return rs_fail(e, "not-allowed", "tournament %lld needs %zu players to start",
+                       (long long)d->row.id, needed);
+    if (srv->draining)
+        return rs_fail(e, "draining", "the server is shutting down: no new games");
+    if (rs_store_begin(srv->store) != RS_STORE_OK)
+        return rs_server_store_down(srv, e, "the store is unavailable");
+    if (rs_store_tour_status(srv->store, d->row.id, RS_TOUR_RUNNING) != RS_STORE_OK)
+        return rs_server_store_down(srv, e, "cannot start the tournament");
+    pair_round(srv, d, 1);
+    reply_done(srv, c, msg, d->row.id);
+    return 0;
+}
+
 /* ---- list, standings ---- */
 
 cJSON *rs_tournaments_list_json(rs_server *srv)
@@ -388,8 +599,9 @@ int rs_tournaments_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
     if (strcmp(op, "list") == 0)
         return op_list(srv, c, msg, e);
     const bool join = strcmp(op, "join") == 0, withdraw = strcmp(op, "withdraw") == 0;
-    if (!join && !withdraw && strcmp(op, "standings") != 0)
-        return rs_fail(e, "bad-message", "op: create, join, withdraw, list or standings");
+    const bool start = strcmp(op, "start") == 0;
+    if (!join && !withdraw && !start && strcmp(op, "standings") != 0)
+        return rs_fail(e, "bad-message", "op: create, join, withdraw, start, list or standings");
     tour_data d = {0};
     if (named(srv, msg, &d, e) < 0) {
         data_free(&d);
@@ -400,6 +612,8 @@ int rs_tournaments_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
         rc = op_join(srv, c, msg, &d, e);
     } else if (withdraw) {
         rc = op_withdraw(srv, c, msg, &d, e);
+    } else if (start) {
+        rc = op_start(srv, c, msg, &d, e);
     } else {
         cJSON *m = rs_server_message("standings");
         cJSON_AddItemToObject(m, "tournament", full_json(&d));

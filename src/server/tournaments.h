@@ -11,6 +11,10 @@
 /* The handler of `tournament` (rs_command's signature), op create, join, withdraw, list or
  * standings. */
 int rs_tournaments_handle(rs_server *srv, rs_conn *c, const struct cJSON *msg, rs_err *e);
+/* Once a second on every server: in each running tournament, the ends of its games recorded
+ * (a set's next game opened), the next round paired when the last has ended, the tournament
+ * over after its last; the store decides which server does each, once. */
+void rs_tournaments_sweep(rs_server *srv);
 /* The rate cost of a `tournament`: 5 to create one, 2 to join, 1 else. */
 int rs_tournaments_cost(const struct cJSON *msg);
 /* {"tournaments":[…]}: the newest 50, for GET /api/v1/tournaments; NULL when the store fails. */

@@ -456,7 +456,7 @@ async def challenges(seen, checks, server):
 
 
 async def tournaments(seen, checks, server):
-    """tournament (create, join, withdraw, list, standings), tournament, tournaments,
+    """tournament (create, join, withdraw, start, list, standings), tournament, tournaments,
     standings and their refusals (tests/server/test_tournaments.py tests them in full).
     Returns a tournament's number for the HTTP paths."""
     fay = await seen.guest(server, "fay")
@@ -482,6 +482,12 @@ async def tournaments(seen, checks, server):
     await ask(seen, checks, carol, dict(join, tournament=set_number), "full")
     await ask(seen, checks, gus, dict(join, op="withdraw"), "not-entered")
     await ask(seen, checks, fay, dict(join, op="withdraw"), "done")
+    start = dict(join, op="start", tournament=set_number)
+    await ask(seen, checks, gus, start, "not-allowed")
+    await ask(seen, checks, fay, start, "done")
+    await ask(seen, checks, fay, start, "not-open")
+    paired = await received(gus, lambda m: m["t"] == "paired" and m.get("tournament"))
+    checks.eq(paired["tournament"], set_number, "a tournament's game is paired to its players")
     await ask(seen, checks, gus, {"t": "tournament", "op": "list"}, "tournaments")
     await ask(seen, checks, gus, dict(join, op="standings"), "standings")
     return number

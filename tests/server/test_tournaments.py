@@ -3,8 +3,10 @@ registered player with each format's terms (a set's default of 2 games: Castle D
 formal play), every bad field refused with its code and nothing stored, joined (guests too),
 withdrawn from and joined again, a set full at its players, listed and its standings read
 over the protocol and the HTTP API alike; everything still there after the server restarts
-on its database. Pairing the rounds and opening their games is not built yet: the
-tournaments stay open (docs/tournaments.md, "Not built yet")."""
+on its database. Then played end to end by the server's director: a Castle Danger set of 2
+(the next game opens by itself with the sides swapped, under tournament=1, the set's score
+the sum) and a Swiss of 4 over 2 rounds (each round paired as the last ends, no repeat
+pairing, the tournament over after its last round, standings from the results)."""
 
 import asyncio
 import json
@@ -132,10 +134,108 @@ async def one_server(checks, args):
         server.stop()
 
 
+async def next_paired(c, tournament, seen_games):
+    """The next `paired` of c's for a game of the tournament it has not seen, received
+    before or after its cursor (a push may come before the reply to what caused it)."""
+    def wanted(m):
+        return (m["t"] == "paired" and m.get("tournament") == tournament
+                and m["game"] not in seen_games)
+    m = next((m for m in c.messages if wanted(m)), None)
+    if m is None:
+        m = await c.expect(wanted, f"{c.label}'s next tournament game", 120)
+    seen_games.add(m["game"])
+    return m
+
+
+async def resign(c, game):
+    reply = await c.request({"t": "resign", "game": game}, "done")
+    assert reply["t"] == "done", reply
+
+
+async def finished(c, tournament):
+    """The tournament's standings once it is over (the director runs once a second)."""
+    for _ in range(240):
+        t = (await c.request(op("standings", tournament), "standings"))["tournament"]
+        if t["status"] == "over":
+            return t
+        await asyncio.sleep(0.5)
+    raise TimeoutError(f"tournament {tournament} not over")
+
+
+async def a_set(checks, server):
+    alice = await account(server, "set-alice", "Sal")
+    bob = await account(server, "set-bob", "Sid")
+    made = (await alice.request(create(format="sets", rounds=None, name="Formal set",
+                                       options={"tournament": 1}), "tournament"))["tournament"]
+    number = made["id"]
+    for c in (alice, bob):
+        await c.request(op("join", number), "done")
+    reply = await bob.request(op("start", number), "done")
+    checks.eq(reply.get("code"), "not-allowed", "only the creator starts it")
+    checks.eq((await alice.request(op("start", number), "done"))["t"], "done", "the set starts")
+    reply = await alice.request(op("start", number), "done")
+    checks.eq(reply.get("code"), "not-open", "and starts once")
+    seen = {alice: set(), bob: set()}
+    first = {c: await next_paired(c, number, seen[c]) for c in (alice, bob)}
+    g1 = first[alice]["game"]
+    checks.eq(first[bob]["game"], g1, "both are paired into the set's first game")
+    snap = await alice.request({"t": "open", "game": g1}, "snapshot")
+    checks.eq(snap.get("options", {}).get("tournament"), 1,
+              "the set's games are played under tournament=1 (turn 25 a draw)")
+    await resign(alice, g1)  # Sid wins game 1
+    second = {c: await next_paired(c, number, seen[c]) for c in (alice, bob)}
+    g2 = second[alice]["game"]
+    checks.ok(g2 != g1 and second[bob]["game"] == g2, "the next game opens by itself")
+    checks.eq((second[alice]["seat"], second[bob]["seat"]),
+              (first[bob]["seat"], first[alice]["seat"]), "with the sides swapped")
+    await resign(bob, g2)  # Sal wins game 2
+    over = await finished(alice, number)
+    lines = {l["name"]: l for l in over["standings"]}
+    checks.eq((lines["Sal"]["points"], lines["Sid"]["points"]), (1, 1),
+              "the set's score is the sum: a game each")
+    checks.eq([(p["games_done"], p["points"]) for p in over["pairings"]], [(2, [1, 1])],
+              "one pairing, both games done")
+
+
+async def a_swiss(checks, server):
+    players = [await account(server, f"swiss-{i}", name)
+               for i, name in enumerate(("Ann", "Ben", "Cat", "Dan"))]
+    made = (await players[0].request(create(rounds=2, name="Small Swiss"),
+                                      "tournament"))["tournament"]
+    number = made["id"]
+    for c in players:
+        await c.request(op("join", number), "done")
+    await players[0].request(op("start", number), "done")
+    seen = {c: set() for c in players}
+    met = set()
+    for round_number in (1, 2):
+        games = {}
+        for c in players:
+            m = await next_paired(c, number, seen[c])
+            games.setdefault(m["game"], []).append((m["seat"], c))
+        checks.eq(len(games), 2, f"round {round_number}: two games of two")
+        for game, seats in games.items():
+            pair = frozenset(c.label for _, c in seats)
+            checks.ok(pair not in met, f"round {round_number}: no repeat pairing")
+            met.add(pair)
+            await resign(min(seats, key=lambda s: s[0])[1], game)  # seat 0 resigns
+    over = await finished(players[0], number)
+    checks.eq(over["round"], 2, "over after its 2 rounds")
+    checks.eq(sum(l["points"] for l in over["standings"]), 4, "4 games, a point each")
+    checks.eq({l["played"] for l in over["standings"]}, {2}, "everyone played both rounds")
+    checks.eq(len(over["pairings"]), 4, "4 pairings stored")
+
+
 async def main():
     args = arguments()
     checks = Checks()
     await one_server(checks, args)
+    server = Server(args.ramparts, extra=["--rate", "100000"]).start()
+    try:
+        await a_set(checks, server)
+        await a_swiss(checks, server)
+    finally:
+        server.stop()
     checks.finish()
 
 
