@@ -103,6 +103,16 @@ static rs_tour_game *as_games(const tour_data *d)
     return games;
 }
 
+/* The rounds whose every pairing is done: the standings count those, so that a game still
+ * being played is not taken for an unplayed round (a dummy opponent in Buchholz). */
+static int rounds_done(const tour_data *d)
+{
+    for (size_t k = 0; k < d->n_pairings; k++)
+        if (d->pairings[k].round == d->row.round && d->pairings[k].games_done < d->row.set_games)
+            return d->row.round - 1;
+    return d->row.round;
+}
+
 static cJSON *standings_json(const tour_data *d)
 {
     cJSON *list = cJSON_CreateArray();
@@ -117,7 +127,7 @@ static cJSON *standings_json(const tour_data *d)
     }
     for (size_t i = 0; i < d->n_entries; i++)
         entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
-    rs_tour_standings(entries, d->n_entries, games, d->n_pairings, d->row.round, st);
+    rs_tour_standings(entries, d->n_entries, games, d->n_pairings, rounds_done(d), st);
     for (size_t i = 0; i < d->n_entries; i++) {
         const rs_tour_entry_row *e = &d->entries[st[i].entry];
         cJSON *line = cJSON_CreateObject();

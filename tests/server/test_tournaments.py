@@ -214,6 +214,12 @@ async def a_swiss(checks, server):
             m = await next_paired(c, number, seen[c])
             games.setdefault(m["game"], []).append((m["seat"], c))
         checks.eq(len(games), 2, f"round {round_number}: two games of two")
+        if round_number == 2:  # round 1 done, round 2 being played: standings of round 1
+            mid = (await players[0].request(op("standings", number), "standings"))["tournament"]
+            checks.eq(({l["played"] for l in mid["standings"]},
+                       sum(l["points"] for l in mid["standings"]),
+                       sum(l["buchholz"] for l in mid["standings"])), ({1}, 2, 2),
+                      "mid-round standings count the rounds done, not the games being played")
         for game, seats in games.items():
             pair = frozenset(c.label for _, c in seats)
             checks.ok(pair not in met, f"round {round_number}: no repeat pairing")
