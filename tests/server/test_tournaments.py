@@ -4,14 +4,15 @@ formal play), every bad field refused with its code and nothing stored, joined (
 withdrawn from and joined again, a set full at its players, listed and its standings read
 over the protocol and the HTTP API alike; everything still there after the server restarts
 on its database. Then played end to end by the server's director: a Castle Danger set of 2
-(the next game opens by itself with the sides swapped, under tournament=1, the set's score
-the sum) and a Swiss of 4 over 2 rounds (each round paired as the last ends, no repeat
+(its first game played out at random under tournament=1: a win, or the draw at turn 25; the
+next game opens by itself with the sides swapped; the set's score the sum of the results) and a Swiss of 4 over 2 rounds (each round paired as the last ends, no repeat
 pairing, the tournament over after its last round, standings from the results)."""
 
 import asyncio
 import json
+import random
 
-from rsclient import Checks, Server, account, arguments, guest
+from rsclient import Checks, Server, account, arguments, guest, play_out
 
 
 def create(**fields):
@@ -182,7 +183,19 @@ async def a_set(checks, server):
     snap = await alice.request({"t": "open", "game": g1}, "snapshot")
     checks.eq(snap.get("options", {}).get("tournament"), 1,
               "the set's games are played under tournament=1 (turn 25 a draw)")
-    await resign(alice, g1)  # Sid wins game 1
+    # Game 1 played out at random: a win, or the draw at turn 25 (tournament=1); the set
+    # scores what the game's result says either way.
+    await bob.request({"t": "open", "game": g1}, "snapshot")
+    seats = {first[alice]["seat"]: alice, first[bob]["seat"]: bob}
+    end = await play_out(checks, g1, seats, random.Random(44), label="set game 1")
+    returns = end["result"]["returns"]
+    first_points = {c.label: returns[first[c]["seat"]] for c in (alice, bob)}
+    view = end.get("view", {})
+    print(f"set game 1: {end['result']['text']} at turn {view.get('turn')}")
+    if returns[0] == returns[1]:  # a draw in Castle Danger is only the turn limit's
+        checks.eq((view.get("turn"), view.get("turn_limit"), view.get("tournament")),
+                  (25, 25, True) if isinstance(view.get("tournament"), bool) else (25, 25, 1),
+                  "a drawn set game is the draw at turn 25 (tournament=1)")
     second = {c: await next_paired(c, number, seen[c]) for c in (alice, bob)}
     g2 = second[alice]["game"]
     checks.ok(g2 != g1 and second[bob]["game"] == g2, "the next game opens by itself")
@@ -191,10 +204,10 @@ async def a_set(checks, server):
     await resign(bob, g2)  # Sal wins game 2
     over = await finished(alice, number)
     lines = {l["name"]: l for l in over["standings"]}
-    checks.eq((lines["Sal"]["points"], lines["Sid"]["points"]), (1, 1),
-              "the set's score is the sum: a game each")
-    checks.eq([(p["games_done"], p["points"]) for p in over["pairings"]], [(2, [1, 1])],
-              "one pairing, both games done")
+    want = (first_points[alice.label] + 1, first_points[bob.label])
+    checks.eq((lines["Sal"]["points"], lines["Sid"]["points"]), want,
+              "the set's score is the sum of its games' results")
+    checks.eq([p["games_done"] for p in over["pairings"]], [2], "one pairing, both games done")
 
 
 async def a_swiss(checks, server):
