@@ -1,12 +1,13 @@
 """Tournaments on one server (`tournament`, docs/server-protocol.md; issue 44): created by a
 registered player with each format's terms (a set's default of 2 games: Castle Danger's
-formal play), every bad field refused with its code and nothing stored, joined (guests too),
-withdrawn from and joined again, a set full at its players, listed and its standings read
-over the protocol and the HTTP API alike; everything still there after the server restarts
-on its database. Then played end to end by the server's director: a Castle Danger set of 2
-(its first game played out at random under tournament=1: a win, or the draw at turn 25; the
-next game opens by itself with the sides swapped; the set's score the sum of the results) and a Swiss of 4 over 2 rounds (each round paired as the last ends, no repeat
-pairing, the tournament over after its last round, standings from the results)."""
+formal play), every bad field refused with its code and nothing stored, joined (guests too)
+and withdrawn from, a set full at its players, listed and its standings read over the
+protocol and the HTTP API alike; everything still there after the server restarts on its
+database. Then played end to end by the server's director: a Castle Danger set of 2 (its
+first game played out at random under tournament=1: a win, or the draw at turn 25; the next
+game opens by itself with the sides swapped; the set's score the sum of the results) and a
+Swiss of 4 over 2 rounds (each round paired as the last ends, no repeat pairing, standings
+mid-round from the rounds done, the tournament over after its last round)."""
 
 import asyncio
 import json
