@@ -22,7 +22,7 @@ FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
         serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
-        bench-server bench-cluster \
+        bench-server bench-cluster bench-tournament \
         bench-web python bench-python install clean coverage mutants
 
 all: deps
@@ -50,7 +50,7 @@ test: sanitize-build
 # load (make test 10), and issue 49's flood benchmark for 60 s (make test 4): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again.
 SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|load_test_kill9_load|load_test_flood)
-SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*)|cli_(analyze|arena|commands|light|play|protocol|terminal))$$
+SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament)|cli_(analyze|arena|commands|light|play|protocol|terminal))$$
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
@@ -136,6 +136,13 @@ cluster: all
 
 bench: all
 	./build/ramparts bench
+
+# The tournament pairings: each round of a 9-round Swiss of 1,001 players, an arena tick with
+# 1,000 waiting (tests/bench_tournament.c; figures in docs/tournaments.md).
+bench-tournament:
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
+	cmake --build build --target bench_tournament -j $(JOBS)
+	./build/bench_tournament
 
 # Load-independent speed: valgrind's instruction counts per action of bench's workload and per
 # search iteration, every game (scripts/instructions.sh; docs/ai.md, Measured speed).

@@ -31,6 +31,7 @@ set(RP_TEST_COSTS
     cli_undo 12
     test_observation 10
     test_review 3
+    test_tournament 1
     cli_review 6
     server_test_review 15
     server_test_postgres 10
@@ -40,9 +41,7 @@ set(RP_TEST_COSTS
     server_test_pools_cluster 30
     server_test_correspondence_cluster 15
     server_test_challenges 8
-    server_test_lobby 6
-    server_test_chat 4
-    load_test_flood 25
+    server_test_tournaments 30
     server_test_challenges_cluster 20
     server_test_cluster_mine 10)
 while(RP_TEST_COSTS)

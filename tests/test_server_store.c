@@ -498,6 +498,110 @@ static void test_challenges_and_settings(void **state)
 }
 
 /* A failed commit undoes every write of the transaction. */
+/* A tournament, its entries and pairings stored and read back; a round claimed once; a
+ * pairing added twice refused the second time. */
+static void test_tournaments(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    rs_store_begin(st);
+    int64_t alice, bob;
+    assert_int_equal(rs_store_user_add(st, "Alice", false, 1, &alice), RS_STORE_OK);
+    assert_int_equal(rs_store_user_add(st, "Bob", false, 1, &bob), RS_STORE_OK);
+    rs_tour_row t = {.creator = alice,
+                     .name = "Sunday 'Swiss'",
+                     .game = "castle-danger",
+                     .options = "tournament=1",
+                     .format = 1,
+                     .rounds = 5,
+                     .set_games = 2,
+                     .table_size = 2,
+                     .bye_points = 2,
+                     .rated = true,
+                     .clock_kind = 1,
+                     .initial_ms = 300000,
+                     .increment_ms = 2000,
+                     .created_ms = 10,
+                     .starts_ms = 20};
+    assert_int_equal(rs_store_tour_add(st, &t), RS_STORE_OK);
+    assert_true(t.id > 0);
+    const rs_tour_entry_row ea = {
+        .tour = t.id, .user = alice, .rating = 1600.5, .active = true, .entered_ms = 11};
+    rs_tour_entry_row eb = {
+        .tour = t.id, .user = bob, .rating = 1400, .active = true, .entered_ms = 12};
+    assert_int_equal(rs_store_tour_entry_put(st, &ea), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_entry_put(st, &eb), RS_STORE_OK);
+    eb.active = false; /* Bob withdraws: the same entry, changed */
+    assert_int_equal(rs_store_tour_entry_put(st, &eb), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+
+    rs_tour_row back = {0};
+    assert_int_equal(rs_store_tour_get(st, t.id, &back), RS_STORE_OK);
+    assert_string_equal(back.name, "Sunday 'Swiss'");
+    assert_string_equal(back.options, "tournament=1");
+    assert_true(back.format == 1 && back.rounds == 5 && back.set_games == 2 && back.rated);
+    assert_true(back.initial_ms == 300000 && back.increment_ms == 2000 && back.starts_ms == 20);
+    assert_int_equal(back.round, 0);
+    assert_int_equal(rs_store_tour_get(st, t.id + 1, &back), RS_STORE_NOTFOUND);
+    rs_tour_entry_row *entries = NULL;
+    size_t n = 0;
+    assert_int_equal(rs_store_tour_entries(st, t.id, &entries, &n), RS_STORE_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(entries[0].name, "Alice");
+    assert_true(entries[0].rating == 1600.5 && entries[0].active);
+    assert_string_equal(entries[1].name, "Bob");
+    assert_false(entries[1].active);
+    free(entries);
+
+    /* Round 1 is claimed once; round 3 cannot be claimed before round 2. */
+    rs_store_begin(st);
+    assert_int_equal(rs_store_tour_round_claim(st, t.id, 1), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_round_claim(st, t.id, 1), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_tour_round_claim(st, t.id, 3), RS_STORE_CONFLICT);
+    rs_tour_pairing_row pr = {.tour = t.id,
+                              .round = 1,
+                              .board = 1,
+                              .n = 2,
+                              .user = {bob, alice},
+                              .points = {-1, -1},
+                              .game = 77};
+    assert_int_equal(rs_store_tour_pairing_add(st, &pr), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_pairing_add(st, &pr), RS_STORE_CONFLICT);
+    const rs_tour_pairing_row bye = {.tour = t.id,
+                                     .round = 1,
+                                     .board = 2,
+                                     .n = 1,
+                                     .user = {alice},
+                                     .points = {2},
+                                     .games_done = 0};
+    assert_int_equal(rs_store_tour_pairing_add(st, &bye), RS_STORE_OK);
+    pr.points[0] = 3; /* a win and a draw over the set */
+    pr.points[1] = 1;
+    pr.games_done = 2;
+    pr.game = 0;
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 76), RS_STORE_CONFLICT); /* not 77 */
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_CONFLICT); /* once */
+    assert_int_equal(rs_store_tour_status(st, t.id, RS_TOUR_RUNNING), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+
+    rs_tour_pairing_row *pairings = NULL;
+    assert_int_equal(rs_store_tour_pairings(st, t.id, &pairings, &n), RS_STORE_OK);
+    assert_int_equal(n, 2);
+    assert_true(pairings[0].n == 2 && pairings[0].user[0] == bob && pairings[0].user[1] == alice);
+    assert_true(pairings[0].points[0] == 3 && pairings[0].points[1] == 1);
+    assert_true(pairings[0].games_done == 2 && pairings[0].game == 0);
+    assert_true(pairings[1].n == 1 && pairings[1].user[0] == alice && pairings[1].points[0] == 2);
+    free(pairings);
+    assert_int_equal(rs_store_tour_get(st, t.id, &back), RS_STORE_OK);
+    assert_true(back.round == 1 && back.status == RS_TOUR_RUNNING);
+    rs_tour_row *tours = NULL;
+    assert_int_equal(rs_store_tour_list(st, 10, &tours, &n), RS_STORE_OK);
+    assert_true(n == 1 && tours[0].id == t.id);
+    free(tours);
+    rs_store_close(st);
+}
+
 static void test_failed_commit_rolls_back(void **state)
 {
     (void)state;
@@ -607,25 +711,25 @@ static void test_postgres_schema_versions(void **state)
     (void)state;
     rs_store *st = open_memory();
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "2");
+    assert_postgres_value("SELECT version FROM schema_version", "3");
     postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until;"
                   " DROP INDEX chat_channel; ALTER TABLE chat DROP COLUMN channel");
     char err[256];
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "2");
+    assert_postgres_value("SELECT version FROM schema_version", "3");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'games' AND column_name = 'lease_until'",
                           "1");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'chat' AND column_name = 'channel'",
                           "1");
-    postgres_exec("UPDATE schema_version SET version = 3");
+    postgres_exec("UPDATE schema_version SET version = 4");
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 3, newer than this server's (2)"));
-    assert_postgres_value("SELECT version FROM schema_version", "3");
-    postgres_exec("UPDATE schema_version SET version = 2");
+    assert_non_null(strstr(err, "schema is version 4, newer than this server's (3)"));
+    assert_postgres_value("SELECT version FROM schema_version", "4");
+    postgres_exec("UPDATE schema_version SET version = 3");
 }
 
 /* PostgreSQL: neither a server starting nor a reconnection runs DDL on a database already at
@@ -1046,7 +1150,7 @@ static void test_sqlite_schema_versions(void **state)
     rs_store_meta_set(st, "alive_ms", 7);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 2);
+    assert_int_equal(sqlite_user_version(path), 3);
     sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user; DROP INDEX chat_channel;"
                       " ALTER TABLE chat DROP COLUMN channel;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
@@ -1054,12 +1158,23 @@ static void test_sqlite_schema_versions(void **state)
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 2);
-    sqlite_exec(path, "PRAGMA user_version=3;");
+    assert_int_equal(sqlite_user_version(path), 3);
+    /* A version 2 database (before tournaments) gains their tables, its data kept. */
+    sqlite_exec(path, "PRAGMA user_version=2; DROP TABLE tournaments;");
+    assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
+    rs_tour_row *tours = NULL;
+    size_t count = 1;
+    assert_int_equal(rs_store_tour_list(st, 10, &tours, &count), RS_STORE_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
+    assert_int_equal(alive, 7);
+    rs_store_close(st);
+    assert_int_equal(sqlite_user_version(path), 3);
+    sqlite_exec(path, "PRAGMA user_version=4;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 3, newer than this server's (2)"));
-    assert_int_equal(sqlite_user_version(path), 3);
+    assert_non_null(strstr(err, "schema is version 4, newer than this server's (3)"));
+    assert_int_equal(sqlite_user_version(path), 4);
     const char *suffixes[] = {"", "-wal", "-shm"};
     for (int i = 0; i < 3; i++) {
         char file[300];
@@ -1172,6 +1287,41 @@ static void test_postgres_challenge_taken_once(void **state)
     rs_store_close(one);
 }
 
+/* Two servers pairing one round at once: the first claims it (uncommitted); the second is
+ * refused at once, not made to wait, and after the first commits the round is taken. */
+static void test_postgres_round_claimed_once(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_begin(one);
+    rs_tour_row t = {.creator = 1,
+                     .name = "x",
+                     .game = "castle-danger",
+                     .format = 1,
+                     .rounds = 3,
+                     .set_games = 1,
+                     .table_size = 2};
+    assert_int_equal(rs_store_tour_add(one, &t), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_tour_round_claim(one, t.id, 1), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_round_claim(two, t.id, 1), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_round_claim(two, t.id, 1), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_tour_round_claim(two, t.id, 2), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    rs_tour_row back = {0};
+    assert_int_equal(rs_store_tour_get(one, t.id, &back), RS_STORE_OK);
+    assert_int_equal(back.round, 2);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest common[] = {
@@ -1186,6 +1336,7 @@ int main(void)
         cmocka_unit_test(test_failed_commit_rolls_back),
         cmocka_unit_test(test_seeks_and_links),
         cmocka_unit_test(test_challenges_and_settings),
+        cmocka_unit_test(test_tournaments),
         cmocka_unit_test(test_postgres_unreachable_is_refused),
         cmocka_unit_test(test_address_for_log_hides_the_password),
     };
@@ -1207,6 +1358,7 @@ int main(void)
         cmocka_unit_test(test_postgres_presence_lasts_with_the_node),
         cmocka_unit_test(test_postgres_seeks_taken_once),
         cmocka_unit_test(test_postgres_challenge_taken_once),
+        cmocka_unit_test(test_postgres_round_claimed_once),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())

@@ -1,6 +1,6 @@
 /* api.c — HTTP for `ramparts serve`, without sockets (api.h; layer 2 of layers.h): /healthz,
  * the read-only JSON API under /api/v1/ (games open, live and finished, a finished game's
- * record, players' profiles, the game types and their options) and the embedded browser
+ * record, players' profiles, tournaments, the game types and their options) and the embedded browser
  * client. A live game's record is never served: it would carry the seed, and the seed reveals
  * every deck. */
 #include <cjson/cJSON.h>
@@ -17,6 +17,7 @@
 #include "server_internal.h"
 #include "session.h"
 #include "table_view.h"
+#include "tournaments.h"
 
 #define JSON_TYPE "application/json"
 
@@ -529,6 +530,34 @@ static void health_route(rs_server *srv, const char *query, rs_http_reply *r)
     health_reply(srv, game, r);
 }
 
+/* GET /api/v1/tournaments and /api/v1/tournaments/ID (rest: what follows the list's path). */
+static void tournaments_reply(rs_server *srv, const char *rest, const char *query, rs_http_reply *r)
+{
+    char why[96];
+    if (!read_query(query, NULL, 0, why, sizeof why)) {
+        reply_bad_query(r, why);
+        return;
+    }
+    cJSON *body = NULL;
+    bool found = true;
+    if (!*rest) {
+        body = rs_tournaments_list_json(srv);
+    } else {
+        const int64_t id = rest[0] == '/' ? parse_id(rest + 1, strlen(rest + 1)) : -1;
+        if (id < 0) {
+            reply_error(r, 404, "not-found", "expected /api/v1/tournaments or .../ID");
+            return;
+        }
+        body = rs_tournaments_one_json(srv, id, &found);
+    }
+    if (!found)
+        reply_error(r, 404, "not-found", "no such tournament");
+    else if (!body)
+        reply_error(r, 503, "unavailable", "cannot read the tournaments");
+    else
+        reply_json(r, 200, body);
+}
+
 void rs_server_http(rs_server *srv, const char *method, const char *path, const char *query,
                     rs_http_reply *r)
 {
@@ -537,7 +566,8 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
         reply_error(r, 405, "method", "only GET: the HTTP API is read-only");
         return;
     }
-    static const char GAMES[] = "/api/v1/games/", PLAYERS[] = "/api/v1/players/";
+    static const char GAMES[] = "/api/v1/games/", PLAYERS[] = "/api/v1/players/",
+                      TOURNAMENTS[] = "/api/v1/tournaments";
     const bool api = strcmp(path, "/healthz") == 0 || strncmp(path, "/api/", 5) == 0;
     char why[96];
     if (api && !query)
@@ -574,6 +604,8 @@ void rs_server_http(rs_server *srv, const char *method, const char *path, const 
             reply_bad_query(r, why);
         else
             game_reply(srv, id, record, r);
+    } else if (strncmp(path, TOURNAMENTS, sizeof TOURNAMENTS - 1) == 0) {
+        tournaments_reply(srv, path + sizeof TOURNAMENTS - 1, query, r);
     } else if (strncmp(path, PLAYERS, sizeof PLAYERS - 1) == 0) {
         const char *rest = path + sizeof PLAYERS - 1;
         size_t len = strcspn(rest, "/");

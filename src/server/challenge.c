@@ -17,19 +17,6 @@
 #define CORRESPONDENCE_EXPIRY_MS (3 * 86400 * 1000LL)
 #define NO_DUE INT64_MAX /* rs_store_challenges_read: every pending challenge */
 
-static cJSON *message(const char *type)
-{
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddStringToObject(m, "t", type);
-    return m;
-}
-
-static int store_down(rs_server *srv, rs_err *e, const char *what)
-{
-    return rs_fail(e, rs_store_unavailable(srv->store) ? "unavailable" : "server-error", "%s",
-                   what);
-}
-
 /* ---- the challenge as the protocol shows it ---- */
 
 static cJSON *challenge_json(const rs_challenge_row *row)
@@ -55,7 +42,7 @@ static cJSON *challenge_json(const rs_challenge_row *row)
 /* `challenge-gone` to both users' connections, here and on every server. */
 static void tell_gone(rs_server *srv, const rs_challenge_row *row, const char *why)
 {
-    cJSON *m = message("challenge-gone");
+    cJSON *m = rs_server_message("challenge-gone");
     cJSON_AddNumberToObject(m, "challenge", (double)row->id);
     cJSON_AddStringToObject(m, "why", why);
     rs_pools_tell_user(srv, row->from, m);
@@ -93,12 +80,8 @@ static int read_terms(const cJSON *msg, rs_table_settings *s, rs_challenge_row *
     rp_error err = {{0}};
     if (s->game->init(&trial, &s->config, &err) < 0) /* options the game refuses */
         return rs_fail(e, "bad-option", "%s", err.msg);
-    char *text = options ? cJSON_PrintUnformatted(options) : NULL;
-    const bool fits = !text || strlen(text) < sizeof row->options;
-    snprintf(row->options, sizeof row->options, "%s", text ? text : "{}");
-    free(text);
-    if (!fits)
-        return rs_fail(e, "bad-option", "options: too long");
+    if (rs_field_options_text(options, row->options, sizeof row->options, e) < 0)
+        return -1;
     snprintf(row->game, sizeof row->game, "%s", s->game->id);
     row->clock_kind = (int)s->clock_kind;
     row->initial_ms = s->initial_ms;
@@ -119,14 +102,14 @@ static int read_target(rs_server *srv, const rs_conn *c, const cJSON *msg, rs_ch
     rs_user target;
     const int rc = rs_store_user_find(srv->store, to, &target);
     if (rc != RS_STORE_OK && rc != RS_STORE_NOTFOUND)
-        return store_down(srv, e, "cannot read the users");
+        return rs_server_store_down(srv, e, "cannot read the users");
     if (rc == RS_STORE_NOTFOUND || target.guest)
         return rs_fail(e, "no-such-user", "no registered player is named '%.40s'", to);
     if (target.id == c->user)
         return rs_fail(e, "bad-target", "you cannot challenge yourself");
     bool allows = true;
     if (rs_store_setting_get(srv->store, target.id, &allows) != RS_STORE_OK)
-        return store_down(srv, e, "cannot read the player's settings");
+        return rs_server_store_down(srv, e, "cannot read the player's settings");
     if (!allows)
         return rs_fail(e, "refused", "%s does not take challenges", target.name);
     row->to = target.id;
@@ -141,7 +124,7 @@ static int sent_by(rs_server *srv, int64_t user, size_t *sent, rs_err *e)
     size_t n = 0;
     *sent = 0;
     if (rs_store_challenges_read(srv->store, user, NO_DUE, &rows, &n) != RS_STORE_OK)
-        return store_down(srv, e, "cannot read the challenges");
+        return rs_server_store_down(srv, e, "cannot read the challenges");
     for (size_t i = 0; i < n; i++)
         *sent += rows[i].from == user;
     free(rows);
@@ -191,7 +174,7 @@ static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (read_terms(msg, &s, &row, e) < 0 || read_target(srv, c, msg, &row, e) < 0)
         return -1;
     if (rs_store_begin(srv->store) != RS_STORE_OK)
-        return store_down(srv, e, "the store is unavailable");
+        return rs_server_store_down(srv, e, "the store is unavailable");
     if (check_sent(srv, c, e) < 0)
         return -1;
     row.from = c->user;
@@ -199,12 +182,12 @@ static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     row.created_ms = rs_server_now_ms(srv);
     row.expires_ms = row.created_ms + expiry_ms(srv, &row);
     if (rs_store_challenge_add(srv->store, &row) != RS_STORE_OK)
-        return store_down(srv, e, "cannot store the challenge");
+        return rs_server_store_down(srv, e, "cannot store the challenge");
     srv->mine_dirty = true;
-    cJSON *m = message("challenged");
+    cJSON *m = rs_server_message("challenged");
     cJSON_AddItemToObject(m, "challenge", challenge_json(&row));
     rs_reply(srv, c, m, msg);
-    cJSON *told = message("challenge");
+    cJSON *told = rs_server_message("challenge");
     cJSON_AddItemToObject(told, "challenge", challenge_json(&row));
     rs_pools_tell_user(srv, row.to, told);
     cJSON_Delete(told);
@@ -217,21 +200,12 @@ static int op_send(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
  * only when this server no longer knows the game or its options). */
 static bool row_settings(const rs_challenge_row *row, rs_table_settings *s)
 {
-    *s = (rs_table_settings){.game = rp_game_find(row->game),
-                             .rated = row->rated,
+    *s = (rs_table_settings){.rated = row->rated,
                              .clock_kind = (rs_clock_kind)row->clock_kind,
                              .initial_ms = row->initial_ms,
                              .increment_ms = row->increment_ms,
                              .per_move_ms = row->per_move_ms};
-    if (!s->game)
-        return false;
-    rp_config_default(s->game, &s->config);
-    s->config.players = 2;
-    rs_err ignored;
-    cJSON *options = cJSON_Parse(row->options);
-    const int rc = rs_field_options(options, s, &ignored);
-    cJSON_Delete(options);
-    return rc == 0;
+    return rs_field_stored_game(row->game, row->options, 2, s);
 }
 
 /* Challenge `id` taken from the store, when c's user may end it that way (the target accepts
@@ -247,7 +221,7 @@ static int take(rs_server *srv, const rs_conn *c, const cJSON *msg, bool as_targ
     rs_challenge_row *rows = NULL;
     size_t n = 0;
     if (rs_store_challenges_read(srv->store, c->user, NO_DUE, &rows, &n) != RS_STORE_OK)
-        return store_down(srv, e, "cannot read your challenges");
+        return rs_server_store_down(srv, e, "cannot read your challenges");
     bool yours = false; /* and not past its expiry, which the next sweep tells */
     const int64_t now = rs_server_now_ms(srv);
     for (size_t i = 0; i < n; i++)
@@ -264,19 +238,19 @@ static int take(rs_server *srv, const rs_conn *c, const cJSON *msg, bool as_targ
         return rs_fail(e, "server-error", "this server cannot make the game of challenge %lld",
                        (long long)id);
     if (rs_store_begin(srv->store) != RS_STORE_OK)
-        return store_down(srv, e, "the store is unavailable");
+        return rs_server_store_down(srv, e, "the store is unavailable");
     const int rc = rs_store_challenge_take(srv->store, id, row);
     if (rc == RS_STORE_NOTFOUND) /* ended a moment ago, here or on another server */
         return rs_fail(e, "no-such-challenge", "challenge %lld has just ended", (long long)id);
     if (rc != RS_STORE_OK)
-        return store_down(srv, e, "cannot take the challenge");
+        return rs_server_store_down(srv, e, "cannot take the challenge");
     srv->mine_dirty = true;
     return 0;
 }
 
 static void reply_done(rs_server *srv, rs_conn *c, const cJSON *msg, int64_t game)
 {
-    cJSON *m = message("done");
+    cJSON *m = rs_server_message("done");
     cJSON_AddStringToObject(m, "re", "challenge");
     if (game)
         cJSON_AddNumberToObject(m, "game", (double)game);
@@ -293,7 +267,7 @@ static const rs_table *start_game(rs_server *srv, const rs_challenge_row *row, r
     rs_ctx ctx = rs_server_ctx(srv);
     const rs_table *t = rs_pools_start_game(srv, &ctx, s, users);
     for (int i = 0; t && i < 2; i++) {
-        cJSON *m = message("paired");
+        cJSON *m = rs_server_message("paired");
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
         cJSON_AddNumberToObject(m, "seat", i);
         cJSON_AddNumberToObject(m, "challenge", (double)row->id);
@@ -378,18 +352,18 @@ int rs_challenge_settings(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
         return -1;
     if (rs_store_begin(srv->store) != RS_STORE_OK ||
         rs_store_setting_put(srv->store, c->user, allows) != RS_STORE_OK)
-        return store_down(srv, e, "cannot store the setting");
+        return rs_server_store_down(srv, e, "cannot store the setting");
     for (size_t i = 0; i < srv->conns.cap; i++) { /* the user's other tabs show it too */
         rs_conn *other = srv->conns.slots[i].key ? srv->conns.slots[i].value : NULL;
         if (other && other->user == c->user)
             other->refuses_challenges = allows ? 2 : 1;
     }
-    cJSON *told = message("settings"); /* and their connections on the other servers */
+    cJSON *told = rs_server_message("settings"); /* and their connections on the other servers */
     cJSON_AddBoolToObject(told, "challenges", allows);
     rs_pools_tell_user(srv, c->user, told);
     cJSON_Delete(told);
     srv->mine_dirty = true;
-    cJSON *m = message("done");
+    cJSON *m = rs_server_message("done");
     cJSON_AddStringToObject(m, "re", "settings");
     rs_reply(srv, c, m, msg);
     return 0;

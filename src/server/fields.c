@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool rs_field_int(const cJSON *msg, const char *key, bool required, int64_t min, int64_t max,
@@ -171,4 +172,26 @@ int rs_field_options(const cJSON *options, rs_table_settings *s, rs_err *e)
             return rs_fail(e, "bad-option", "%s", err.msg);
     }
     return 0;
+}
+
+int rs_field_options_text(const cJSON *options, char *out, size_t size, rs_err *e)
+{
+    char *text = options ? cJSON_PrintUnformatted(options) : NULL;
+    const bool fits = !text || strlen(text) < size;
+    snprintf(out, size, "%s", text ? text : "{}");
+    free(text);
+    return fits ? 0 : rs_fail(e, "bad-option", "options: too long");
+}
+
+bool rs_field_stored_game(const char *game, const char *options, int players, rs_table_settings *s)
+{
+    if (!(s->game = rp_game_find(game)))
+        return false;
+    rp_config_default(s->game, &s->config);
+    s->config.players = players;
+    rs_err ignored;
+    cJSON *parsed = cJSON_Parse(options);
+    const int rc = rs_field_options(parsed, s, &ignored);
+    cJSON_Delete(parsed);
+    return rc == 0;
 }

@@ -34,5 +34,12 @@ int rs_field_clock(const struct cJSON *clock, rs_table_settings *s, rs_err *e);
  * game and player count are set: bad-option naming the option for anything the network may
  * not set (the seed, text options) or the game refuses; bad-message when it is no object. */
 int rs_field_options(const struct cJSON *options, rs_table_settings *s, rs_err *e);
+/* The options object (checked) as stored: its JSON text, "{}" when absent; bad-option when
+ * it does not fit in size bytes. */
+int rs_field_options_text(const struct cJSON *options, char *out, size_t size, rs_err *e);
+/* A game's settings from what was stored when it was checked (a challenge's, a tournament's):
+ * s->game found, its defaults for `players`, then the options object's text applied; false
+ * when this server no longer knows the game or its options. s's other fields stay. */
+bool rs_field_stored_game(const char *game, const char *options, int players, rs_table_settings *s);
 
 #endif

@@ -26,6 +26,10 @@
  *                               them (under session.c, mine.c and loop.c's sweep; above
  *                               pools.c, whose started game and message to a user on every
  *                               server it uses)
+ *      tournaments.c (tournaments.h) tournaments: create, join, withdraw, start, list,
+ *                               standings, the director (under session.c, which lists its
+ *                               handler, api.c and loop.c's sweep; calls pools.c for started
+ *                               games and messages to users, and tournament.c, the rules)
  *      pools.c     (pools.h)    "Play now": seek, unseek, the pairing, paired (under
  *                               session.c, which lists its handlers, and challenge.c; it
  *                               calls neither)
@@ -47,7 +51,8 @@
  *      store_faults.c (store_faults.h)  test builds: an SQLite VFS whose writes fail
  *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
  *      auth.c, glicko2.c, pool.c (the pairing rule), forwarded.c (net.c's), frame_guard.c
- *      (net.c's), ratelimit.c (net.c's), assets.h
+ *      (net.c's), ratelimit.c (net.c's), assets.h, tournament.c (the tournaments' rules:
+ *      pairings, standings), matching.c (tournament.c's maximum matching)
  */
 #ifndef RS_LAYERS_H
 #define RS_LAYERS_H

@@ -21,6 +21,7 @@
 #include "pools.h"
 #include "server_internal.h"
 #include "session.h"
+#include "tournaments.h"
 
 #define HEARTBEAT_US 5000000ll /* how often the server's sign of life is stored */
 /* Lobby changes are pushed at most this often: the lobby lists every live game, so pushing it
@@ -406,6 +407,7 @@ void rs_server_tick(rs_server *srv)
         expire(srv);
         rs_pools_pair(srv); /* the rating windows widen with the wait */
         rs_challenge_sweep(srv);
+        rs_tournaments_sweep(srv);
     }
     srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {

@@ -171,6 +171,19 @@ void rs_server_replace_table(rs_server *srv, rs_table *old, rs_table *fresh, int
     rs_table_free(old);
 }
 
+cJSON *rs_server_message(const char *type)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "t", type);
+    return m;
+}
+
+int rs_server_store_down(rs_server *srv, rs_err *e, const char *what)
+{
+    return rs_fail(e, rs_store_unavailable(srv->store) ? "unavailable" : "server-error", "%s",
+                   what);
+}
+
 /* Reply to the connection that asked, echoing its "id". */
 void rs_reply(rs_server *srv, rs_conn *c, cJSON *msg, const cJSON *request)
 {

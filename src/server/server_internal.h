@@ -157,6 +157,10 @@ void rs_server_unwatch_all(rs_server *srv, rs_conn *c);
  * also asks the other servers of a cluster). */
 bool rs_server_user_connected(const rs_server *srv, int64_t user);
 void rs_reply(rs_server *srv, rs_conn *c, struct cJSON *msg, const struct cJSON *request);
+/* A new message {"t": type} (challenge.c's and tournaments.c's). */
+struct cJSON *rs_server_message(const char *type);
+/* rs_fail with `unavailable` when the database is out of reach, else `server-error`. */
+int rs_server_store_down(rs_server *srv, rs_err *e, const char *what);
 /* Reply with the error e to request (of message type `type`, when known), with the game's
  * version and ply when it names one. */
 void rs_server_error(rs_server *srv, rs_conn *c, const rs_err *e, const char *type,

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "mine.h"
 #include "pools.h"
+#include "tournaments.h"
 #include "ramparts/version.h"
 #include "session.h"
 #include "table_view.h"
@@ -1378,5 +1379,6 @@ const rs_command rs_commands[] = {
     {"mine", rs_mine_handle, true, 1, NULL},
     {"challenge", rs_challenge_handle, true, 1, rs_challenge_cost},
     {"settings", rs_challenge_settings, true, 1, NULL},
+    {"tournament", rs_tournaments_handle, true, 1, rs_tournaments_cost},
     {NULL, NULL, false, 0, NULL},
 };

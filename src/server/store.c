@@ -328,6 +328,58 @@ int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n)
     return st->ops->pool->links_of(st, user, out, max, n);
 }
 
+/* ---- tournaments ---- */
+
+int rs_store_tour_add(rs_store *st, rs_tour_row *row)
+{
+    return st->ops->tour->add(st, row);
+}
+
+int rs_store_tour_get(rs_store *st, int64_t id, rs_tour_row *out)
+{
+    return st->ops->tour->get(st, id, out);
+}
+
+int rs_store_tour_list(rs_store *st, int limit, rs_tour_row **rows, size_t *n)
+{
+    return st->ops->tour->list(st, limit, rows, n);
+}
+
+int rs_store_tour_status(rs_store *st, int64_t id, int status)
+{
+    return st->ops->tour->status(st, id, status);
+}
+
+int rs_store_tour_round_claim(rs_store *st, int64_t id, int round)
+{
+    return st->ops->tour->round_claim(st, id, round);
+}
+
+int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row)
+{
+    return st->ops->tour->entry_put(st, row);
+}
+
+int rs_store_tour_entries(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n)
+{
+    return st->ops->tour->entries(st, id, rows, n);
+}
+
+int rs_store_tour_pairing_add(rs_store *st, const rs_tour_pairing_row *row)
+{
+    return st->ops->tour->pairing_add(st, row);
+}
+
+int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game)
+{
+    return st->ops->tour->pairing_put(st, row, was_game);
+}
+
+int rs_store_tour_pairings(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n)
+{
+    return st->ops->tour->pairings(st, id, rows, n);
+}
+
 /* ---- challenges ---- */
 
 int rs_store_challenge_add(rs_store *st, rs_challenge_row *row)

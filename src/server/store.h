@@ -148,6 +148,31 @@ int rs_store_link_add(rs_store *st, int64_t guest, int64_t account);
 /* The users linked to `user` (its accounts, or its guests), newest first, at most max. */
 int rs_store_links_of(rs_store *st, int64_t user, int64_t *out, int max, int *n);
 
+/* ---- tournaments (docs/tournaments.md) ---- */
+/* Inside the transaction: a new tournament (sets row->id). */
+int rs_store_tour_add(rs_store *st, rs_tour_row *row);
+int rs_store_tour_get(rs_store *st, int64_t id, rs_tour_row *out);
+/* The newest `limit` tournaments, newest first (*rows malloc'ed). */
+int rs_store_tour_list(rs_store *st, int limit, rs_tour_row **rows, size_t *n);
+int rs_store_tour_status(rs_store *st, int64_t id, int status);
+/* Inside the transaction: claims the pairing of `round` (the tournament's last paired round
+ * must be round - 1; it becomes round). CONFLICT when it is not, or when another server holds
+ * the tournament's row at that moment (PostgreSQL: never waited for): of all the servers
+ * trying, the database lets one pair each round, once. */
+int rs_store_tour_round_claim(rs_store *st, int64_t id, int round);
+/* An entry added, or its `active` and rating changed (a withdrawal, a return). */
+int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row);
+/* The entries of tournament id in order of entry, each with its user's name. */
+int rs_store_tour_entries(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n);
+/* A pairing added: CONFLICT when (tour, round, board) exists. */
+int rs_store_tour_pairing_add(rs_store *st, const rs_tour_pairing_row *row);
+/* A pairing's points, games done and game in play written, if its game in play is still
+ * was_game: CONFLICT when not (another server recorded that game's end first; on PostgreSQL
+ * also while another holds the row, never waited for). A game's end is recorded once. */
+int rs_store_tour_pairing_put(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game);
+/* The pairings of tournament id by round, then board. */
+int rs_store_tour_pairings(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n);
+
 /* ---- challenges and the setting that refuses them (challenge.c) ---- */
 /* Inside the transaction: a new challenge (sets row->id). */
 int rs_store_challenge_add(rs_store *st, rs_challenge_row *row);

@@ -107,6 +107,21 @@ typedef struct rs_store_challenge_ops {
     int (*setting_put)(rs_store *st, int64_t user, bool challenges);
 } rs_store_challenge_ops;
 
+/* Tournaments (tournaments.c), in both databases. Each is the store.h call rs_store_tour_NAME
+ * (entries: rs_store_tour_entries, pairings: rs_store_tour_pairings). */
+typedef struct rs_store_tour_ops {
+    int (*add)(rs_store *st, rs_tour_row *row);
+    int (*get)(rs_store *st, int64_t id, rs_tour_row *out);
+    int (*list)(rs_store *st, int limit, rs_tour_row **rows, size_t *n);
+    int (*status)(rs_store *st, int64_t id, int status);
+    int (*round_claim)(rs_store *st, int64_t id, int round);
+    int (*entry_put)(rs_store *st, const rs_tour_entry_row *row);
+    int (*entries)(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n);
+    int (*pairing_add)(rs_store *st, const rs_tour_pairing_row *row);
+    int (*pairing_put)(rs_store *st, const rs_tour_pairing_row *row, int64_t was_game);
+    int (*pairings)(rs_store *st, int64_t id, rs_tour_pairing_row **rows, size_t *n);
+} rs_store_tour_ops;
+
 /* One backend's calls. Unless said otherwise each is the store.h call of its name, with its
  * contract; store.c dispatches to them (and derives rs_store_game_get, rs_store_moves_get and
  * the defaults of what a backend leaves NULL). */
@@ -193,6 +208,7 @@ typedef struct rs_store_ops {
 
     const rs_store_pool_ops *pool;           /* "Play now": every backend fills it */
     const rs_store_challenge_ops *challenge; /* challenges: every backend fills it */
+    const rs_store_tour_ops *tour;           /* tournaments: every backend fills it */
     const rs_store_shared_ops *shared;       /* NULL: one server alone on the database */
 } rs_store_ops;
 

@@ -99,6 +99,24 @@ static const char SCHEMA_V1[] =
     "CREATE INDEX IF NOT EXISTS presence_game ON presence(game_id);"
     "CREATE INDEX IF NOT EXISTS presence_user ON presence(user_id);";
 
+/* Version 3: tournaments (docs/tournaments.md), as store_sqlite.c's. */
+static const char SCHEMA_V3[] =
+    "CREATE TABLE IF NOT EXISTS tournaments(id BIGSERIAL PRIMARY KEY, creator BIGINT NOT NULL,"
+    " name TEXT NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL, format INTEGER NOT NULL,"
+    " rounds INTEGER NOT NULL, set_games INTEGER NOT NULL, table_size INTEGER NOT NULL,"
+    " bye_points INTEGER NOT NULL, duration_ms BIGINT NOT NULL, rated BOOLEAN NOT NULL,"
+    " clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL,"
+    " per_move_ms BIGINT NOT NULL, status INTEGER NOT NULL, round INTEGER NOT NULL,"
+    " created_ms BIGINT NOT NULL, starts_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tournament_entries(tournament_id BIGINT NOT NULL,"
+    " user_id BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, active BOOLEAN NOT NULL,"
+    " entered_ms BIGINT NOT NULL, PRIMARY KEY(tournament_id, user_id));"
+    "CREATE TABLE IF NOT EXISTS tournament_pairings(tournament_id BIGINT NOT NULL,"
+    " round INTEGER NOT NULL, board INTEGER NOT NULL, players TEXT NOT NULL,"
+    " points TEXT NOT NULL, games_done INTEGER NOT NULL, game_id BIGINT NOT NULL,"
+    " PRIMARY KEY(tournament_id, round, board));"
+    "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
+
 /* Each connection's settings. A row lock is never waited for long: the rows servers contend
  * for are taken with SKIP LOCKED, and anything else waits at most LOCK_TIMEOUT. A server
  * stopped inside a transaction (SIGSTOP, a hung machine) loses its session, and with it its
@@ -117,7 +135,7 @@ static const char SCHEMA_V1[] =
 #define SCHEMA_V2                                                                                  \
     "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
     "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2};
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 /* Servers starting together migrate one at a time: under this session-wide advisory lock,
  * the version read again once it is held. */
@@ -1768,6 +1786,254 @@ static const rs_store_challenge_ops PG_CHALLENGE_OPS = {
     .setting_put = pg_setting_put,
 };
 
+/* ---- tournaments ---- */
+
+#define TOUR_COLUMNS                                                                               \
+    "id, creator, name, game, options, format, rounds, set_games, table_size, bye_points,"         \
+    " duration_ms, rated, clock_kind, initial_ms, increment_ms, per_move_ms, status, round,"       \
+    " created_ms, starts_ms"
+
+static int pg_tour_add(rs_store *store, rs_tour_row *row)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, row->creator);
+    p_text(&p, row->name);
+    p_text(&p, row->game);
+    p_text(&p, row->options);
+    p_int(&p, row->format);
+    p_int(&p, row->rounds);
+    p_int(&p, row->set_games);
+    p_int(&p, row->table_size);
+    p_int(&p, row->bye_points);
+    p_int(&p, row->duration_ms);
+    p_bool(&p, row->rated);
+    p_int(&p, row->clock_kind);
+    p_int(&p, row->initial_ms);
+    p_int(&p, row->increment_ms);
+    p_int(&p, row->per_move_ms);
+    p_int(&p, row->status);
+    p_int(&p, row->round);
+    p_int(&p, row->created_ms);
+    p_int(&p, row->starts_ms);
+    return one_int64(pg,
+                     "INSERT INTO tournaments(creator, name, game, options, format, rounds,"
+                     " set_games, table_size, bye_points, duration_ms, rated, clock_kind,"
+                     " initial_ms, increment_ms, per_move_ms, status, round, created_ms,"
+                     " starts_ms) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+                     " $14, $15, $16, $17, $18, $19) RETURNING id",
+                     &p, &row->id, "add tournament");
+}
+
+static void read_tour(const PGresult *r, int i, void *item)
+{
+    rs_tour_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->id = col_int(r, i, 0);
+    row->creator = col_int(r, i, 1);
+    col_copy(r, i, 2, row->name, sizeof row->name);
+    col_copy(r, i, 3, row->game, sizeof row->game);
+    col_copy(r, i, 4, row->options, sizeof row->options);
+    row->format = (int)col_int(r, i, 5);
+    row->rounds = (int)col_int(r, i, 6);
+    row->set_games = (int)col_int(r, i, 7);
+    row->table_size = (int)col_int(r, i, 8);
+    row->bye_points = (int)col_int(r, i, 9);
+    row->duration_ms = col_int(r, i, 10);
+    row->rated = col_bool(r, i, 11);
+    row->clock_kind = (int)col_int(r, i, 12);
+    row->initial_ms = col_int(r, i, 13);
+    row->increment_ms = col_int(r, i, 14);
+    row->per_move_ms = col_int(r, i, 15);
+    row->status = (int)col_int(r, i, 16);
+    row->round = (int)col_int(r, i, 17);
+    row->created_ms = col_int(r, i, 18);
+    row->starts_ms = col_int(r, i, 19);
+}
+
+static int pg_tour_get(rs_store *store, int64_t id, rs_tour_row *out)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r =
+        exec(pg, "SELECT " TOUR_COLUMNS " FROM tournaments WHERE id = $1", &p, "read tournament");
+    if (!r)
+        return RS_STORE_ERROR;
+    const int rc = PQntuples(r) == 1 ? RS_STORE_OK : RS_STORE_NOTFOUND;
+    if (rc == RS_STORE_OK)
+        read_tour(r, 0, out);
+    PQclear(r);
+    return rc;
+}
+
+static int pg_tour_list(rs_store *store, int limit, rs_tour_row **rows, size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, limit);
+    PGresult *r = exec(pg, "SELECT " TOUR_COLUMNS " FROM tournaments ORDER BY id DESC LIMIT $1", &p,
+                       "list tournaments");
+    return read_rows(r, sizeof **rows, read_tour, rows, n);
+}
+
+static int pg_tour_status(rs_store *store, int64_t id, int status)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    p_int(&p, status);
+    return run(pg, "UPDATE tournaments SET status = $2 WHERE id = $1", &p, "set tournament status");
+}
+
+/* The database decides: the one transaction that locks the row at round - 1 moves it on;
+ * another server trying at that moment skips the locked row (never waits) and is refused,
+ * as is any server once the round has moved on. */
+static int pg_tour_round_claim(rs_store *store, int64_t id, int round)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    p_int(&p, round);
+    return run_insert(pg,
+                      "UPDATE tournaments SET round = $2 WHERE id IN (SELECT id FROM tournaments"
+                      " WHERE id = $1 AND round = $2 - 1 FOR UPDATE SKIP LOCKED)",
+                      &p, "claim round");
+}
+
+static int pg_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, row->tour);
+    p_int(&p, row->user);
+    p_real(&p, row->rating);
+    p_bool(&p, row->active);
+    p_int(&p, row->entered_ms);
+    return run(pg,
+               "INSERT INTO tournament_entries(tournament_id, user_id, rating, active, entered_ms)"
+               " VALUES($1, $2, $3, $4, $5) ON CONFLICT (tournament_id, user_id) DO UPDATE SET"
+               " rating = EXCLUDED.rating, active = EXCLUDED.active",
+               &p, "store entry");
+}
+
+static void read_entry(const PGresult *r, int i, void *item)
+{
+    rs_tour_entry_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->tour = col_int(r, i, 0);
+    row->user = col_int(r, i, 1);
+    col_copy(r, i, 2, row->name, sizeof row->name);
+    row->rating = col_real(r, i, 3);
+    row->active = col_bool(r, i, 4);
+    row->entered_ms = col_int(r, i, 5);
+}
+
+static int pg_tour_entries(rs_store *store, int64_t id, rs_tour_entry_row **rows, size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r = exec(pg,
+                       "SELECT e.tournament_id, e.user_id, u.name, e.rating, e.active,"
+                       " e.entered_ms FROM tournament_entries e JOIN users u ON u.id = e.user_id"
+                       " WHERE e.tournament_id = $1 ORDER BY e.entered_ms, e.user_id",
+                       &p, "read entries");
+    return read_rows(r, sizeof **rows, read_entry, rows, n);
+}
+
+/* A pairing's points as stored (numbers space-separated) into out. */
+static void pairing_points(const rs_tour_pairing_row *row, char *out, size_t size)
+{
+    int64_t values[RS_TOUR_SEATS];
+    for (int i = 0; i < row->n && i < RS_TOUR_SEATS; i++)
+        values[i] = row->points[i];
+    rs_store_numbers_text(values, row->n, out, size);
+}
+
+static int pg_tour_pairing_add(rs_store *store, const rs_tour_pairing_row *row)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    char players[RS_TOUR_SEATS * 24], points[RS_TOUR_SEATS * 24];
+    rs_store_numbers_text(row->user, row->n, players, sizeof players);
+    pairing_points(row, points, sizeof points);
+    p_int(&p, row->tour);
+    p_int(&p, row->round);
+    p_int(&p, row->board);
+    p_text(&p, players);
+    p_text(&p, points);
+    p_int(&p, row->games_done);
+    p_int(&p, row->game);
+    return run_insert(pg,
+                      "INSERT INTO tournament_pairings(tournament_id, round, board, players,"
+                      " points, games_done, game_id) VALUES($1, $2, $3, $4, $5, $6, $7)"
+                      " ON CONFLICT DO NOTHING",
+                      &p, "add pairing");
+}
+
+static int pg_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row, int64_t was_game)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    char points[RS_TOUR_SEATS * 24];
+    pairing_points(row, points, sizeof points);
+    p_int(&p, row->tour);
+    p_int(&p, row->round);
+    p_int(&p, row->board);
+    p_text(&p, points);
+    p_int(&p, row->games_done);
+    p_int(&p, row->game);
+    p_int(&p, was_game);
+    return run_insert(pg,
+                      "UPDATE tournament_pairings SET points = $4, games_done = $5, game_id = $6"
+                      " WHERE (tournament_id, round, board) IN (SELECT tournament_id, round, board"
+                      " FROM tournament_pairings WHERE tournament_id = $1 AND round = $2"
+                      " AND board = $3 AND game_id = $7 FOR UPDATE SKIP LOCKED)",
+                      &p, "store pairing");
+}
+
+static void read_pairing(const PGresult *r, int i, void *item)
+{
+    rs_tour_pairing_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->tour = col_int(r, i, 0);
+    row->round = (int)col_int(r, i, 1);
+    row->board = (int)col_int(r, i, 2);
+    row->n = rs_store_numbers_parse(PQgetvalue(r, i, 3), row->user, RS_TOUR_SEATS);
+    int64_t points[RS_TOUR_SEATS] = {0};
+    rs_store_numbers_parse(PQgetvalue(r, i, 4), points, RS_TOUR_SEATS);
+    for (int k = 0; k < RS_TOUR_SEATS; k++)
+        row->points[k] = (int)points[k];
+    row->games_done = (int)col_int(r, i, 5);
+    row->game = col_int(r, i, 6);
+}
+
+static int pg_tour_pairings(rs_store *store, int64_t id, rs_tour_pairing_row **rows, size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    PGresult *r = exec(pg,
+                       "SELECT tournament_id, round, board, players, points, games_done, game_id"
+                       " FROM tournament_pairings WHERE tournament_id = $1 ORDER BY round, board",
+                       &p, "read pairings");
+    return read_rows(r, sizeof **rows, read_pairing, rows, n);
+}
+
+static const rs_store_tour_ops PG_TOUR_OPS = {
+    .add = pg_tour_add,
+    .get = pg_tour_get,
+    .list = pg_tour_list,
+    .status = pg_tour_status,
+    .round_claim = pg_tour_round_claim,
+    .entry_put = pg_tour_entry_put,
+    .entries = pg_tour_entries,
+    .pairing_add = pg_tour_pairing_add,
+    .pairing_put = pg_tour_pairing_put,
+    .pairings = pg_tour_pairings,
+};
+
 static const rs_store_pool_ops PG_POOL_OPS = {
     .seek_add = pg_seek_add,
     .seeks_read = pg_seeks_read,
@@ -2300,5 +2566,6 @@ static const rs_store_ops PG_OPS = {
     .vs_ai_rows = pg_vs_ai_rows,
     .pool = &PG_POOL_OPS,
     .challenge = &PG_CHALLENGE_OPS,
+    .tour = &PG_TOUR_OPS,
     .shared = &PG_SHARED_OPS,
 };

@@ -36,21 +36,33 @@ void rs_store_remaining_parse(const char *text, rs_game_row *row)
 
 void rs_store_linked_text(const rs_seek_row *row, char *out, size_t size)
 {
-    size_t n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < row->num_linked && n < size; i++)
-        n += (size_t)snprintf(out + n, size - n, i ? " %lld" : "%lld", (long long)row->linked[i]);
+    rs_store_numbers_text(row->linked, row->num_linked, out, size);
 }
 
 void rs_store_linked_parse(const char *text, rs_seek_row *row)
 {
-    row->num_linked = 0;
-    while (text && *text && row->num_linked < RS_SEEK_LINKS) {
+    row->num_linked = rs_store_numbers_parse(text, row->linked, RS_SEEK_LINKS);
+}
+
+void rs_store_numbers_text(const int64_t *values, int n, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < size; i++)
+        used +=
+            (size_t)snprintf(out + used, size - used, i ? " %lld" : "%lld", (long long)values[i]);
+}
+
+int rs_store_numbers_parse(const char *text, int64_t *values, int max)
+{
+    int n = 0;
+    while (text && *text && n < max) {
         char *end;
-        const long long id = strtoll(text, &end, 10);
+        const long long v = strtoll(text, &end, 10);
         if (end == text)
             break;
-        row->linked[row->num_linked++] = id;
+        values[n++] = v;
         text = end;
     }
+    return n;
 }

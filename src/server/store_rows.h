@@ -157,6 +157,59 @@ typedef struct rs_challenge_row {
 typedef struct rs_presence_row {
     int64_t game, user;
 } rs_presence_row;
+/* ---- tournaments (docs/tournaments.md) ---- */
+
+#define RS_TOUR_NAME_TEXT 64
+#define RS_TOUR_SEATS 5 /* players a pairing holds: tables of up to 5 */
+
+typedef enum rs_tour_status {
+    RS_TOUR_OPEN = 0,    /* taking entries */
+    RS_TOUR_RUNNING = 1, /* rounds being paired and played */
+    RS_TOUR_OVER = 2,
+} rs_tour_status;
+
+/* A tournament: its rules (tournament.h's rs_tour_spec, flattened) and where it stands. */
+typedef struct rs_tour_row {
+    int64_t id, creator;
+    char name[RS_TOUR_NAME_TEXT];
+    char game[RS_GAME_ID_TEXT];
+    char options[RS_OPTIONS_TEXT];
+    int format; /* an rs_tour_format */
+    int rounds, set_games, table_size, bye_points;
+    int64_t duration_ms;
+    bool rated;
+    int clock_kind;
+    int64_t initial_ms, increment_ms, per_move_ms;
+    int status; /* an rs_tour_status */
+    int round;  /* the last round paired, 0 before the first */
+    int64_t created_ms, starts_ms;
+} rs_tour_row;
+
+/* A player entered. */
+typedef struct rs_tour_entry_row {
+    int64_t tour, user;
+    char name[RS_NAME_MAX + 1]; /* read back with the entry */
+    double rating;              /* the seed, at entry */
+    bool active;                /* false: withdrawn */
+    int64_t entered_ms;
+} rs_tour_entry_row;
+
+/* One pairing of a round (a set of games between the same players, or a bye: n == 1). */
+typedef struct rs_tour_pairing_row {
+    int64_t tour;
+    int round, board;
+    int n;
+    int64_t user[RS_TOUR_SEATS]; /* in the seats of the set's first game */
+    int points[RS_TOUR_SEATS];   /* half-points over the set so far; -1 before any result */
+    int games_done;              /* of the set's games */
+    int64_t game;                /* the game being played, 0 none */
+} rs_tour_pairing_row;
+
+/* Numbers as stored in one column, space-separated (a pairing's players and points, a
+ * seek's linked users); parse returns how many it read, at most max. */
+void rs_store_numbers_text(const int64_t *values, int n, char *out, size_t size);
+int rs_store_numbers_parse(const char *text, int64_t *values, int max);
+
 /* The key a name is unique in any case by: its first RS_NAME_MAX bytes in lower case. */
 void rs_store_name_key(const char *name, char out[RS_NAME_MAX + 1]);
 /* A game's remaining times as stored: one number a seat, space-separated. */

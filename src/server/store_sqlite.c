@@ -78,6 +78,11 @@ static const char SCHEMA_V1[] =
     "id, user_id, pool, game, players, clock_kind, initial_ms, increment_ms, per_move_ms,"         \
     " rated, since_ms, rating, linked, node"
 
+#define TOUR_COLUMNS                                                                               \
+    "id, creator, name, game, options, format, rounds, set_games, table_size, bye_points,"         \
+    " duration_ms, rated, clock_kind, initial_ms, increment_ms, per_move_ms, status, round,"       \
+    " created_ms, starts_ms"
+
 #define CHALLENGE_COLUMNS                                                                          \
     "c.id, c.from_id, c.to_id, f.name, t.name, c.game, c.options, c.clock_kind, c.initial_ms,"     \
     " c.increment_ms, c.per_move_ms, c.rated, c.seat, c.created_ms, c.expires_ms"                  \
@@ -161,6 +166,26 @@ static const char SCHEMA_V1[] =
     X(CHALLENGE_DELETE, "DELETE FROM challenges WHERE id = ?1")                                    \
     X(SETTING_GET, "SELECT challenges FROM user_settings WHERE user_id = ?1")                      \
     X(SETTING_PUT, "INSERT OR REPLACE INTO user_settings(user_id, challenges) VALUES(?1, ?2)")     \
+    X(TOUR_ADD, "INSERT INTO tournaments(" TOUR_COLUMNS ") VALUES(NULL, ?2, ?3, ?4, ?5, ?6, ?7,"   \
+                " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)")                 \
+    X(TOUR_GET, "SELECT " TOUR_COLUMNS " FROM tournaments WHERE id = ?1")                          \
+    X(TOUR_LIST, "SELECT " TOUR_COLUMNS " FROM tournaments ORDER BY id DESC LIMIT ?1")             \
+    X(TOUR_STATUS, "UPDATE tournaments SET status = ?2 WHERE id = ?1")                             \
+    X(TOUR_CLAIM, "UPDATE tournaments SET round = ?2 WHERE id = ?1 AND round = ?2 - 1")            \
+    X(TOUR_ENTRY_PUT,                                                                              \
+      "INSERT INTO tournament_entries(tournament_id, user_id, rating, active,"                     \
+      " entered_ms) VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(tournament_id,"                         \
+      " user_id) DO UPDATE SET rating = excluded.rating, active = excluded.active")                \
+    X(TOUR_ENTRIES, "SELECT e.tournament_id, e.user_id, u.name, e.rating, e.active, e.entered_ms"  \
+                    " FROM tournament_entries e JOIN users u ON u.id = e.user_id"                  \
+                    " WHERE e.tournament_id = ?1 ORDER BY e.entered_ms, e.user_id")                \
+    X(TOUR_PAIRING_ADD, "INSERT INTO tournament_pairings(tournament_id, round, board, players,"    \
+                        " points, games_done, game_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")        \
+    X(TOUR_PAIRING_PUT, "UPDATE tournament_pairings SET points = ?5, games_done = ?6,"             \
+                        " game_id = ?7 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3"     \
+                        " AND game_id = ?8")                                                       \
+    X(TOUR_PAIRINGS, "SELECT tournament_id, round, board, players, points, games_done, game_id"    \
+                     " FROM tournament_pairings WHERE tournament_id = ?1 ORDER BY round, board")   \
     X(REMATCH_FIND, "SELECT id FROM games WHERE rematch_of = ?1 ORDER BY id LIMIT 1")              \
     X(META_SET, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")                          \
     X(META_GET, "SELECT value FROM meta WHERE key = ?1")                                           \
@@ -278,7 +303,25 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
 #define SCHEMA_V2                                                                                  \
     "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"                              \
     "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2};
+/* Version 3: tournaments (docs/tournaments.md). */
+static const char SCHEMA_V3[] =
+    "CREATE TABLE IF NOT EXISTS tournaments(id INTEGER PRIMARY KEY, creator INTEGER NOT NULL,"
+    " name TEXT NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL, format INTEGER NOT NULL,"
+    " rounds INTEGER NOT NULL, set_games INTEGER NOT NULL, table_size INTEGER NOT NULL,"
+    " bye_points INTEGER NOT NULL, duration_ms INTEGER NOT NULL, rated INTEGER NOT NULL,"
+    " clock_kind INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,"
+    " per_move_ms INTEGER NOT NULL, status INTEGER NOT NULL, round INTEGER NOT NULL,"
+    " created_ms INTEGER NOT NULL, starts_ms INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tournament_entries(tournament_id INTEGER NOT NULL,"
+    " user_id INTEGER NOT NULL, rating REAL NOT NULL, active INTEGER NOT NULL,"
+    " entered_ms INTEGER NOT NULL, PRIMARY KEY(tournament_id, user_id));"
+    "CREATE TABLE IF NOT EXISTS tournament_pairings(tournament_id INTEGER NOT NULL,"
+    " round INTEGER NOT NULL, board INTEGER NOT NULL, players TEXT NOT NULL,"
+    " points TEXT NOT NULL, games_done INTEGER NOT NULL, game_id INTEGER NOT NULL,"
+    " PRIMARY KEY(tournament_id, round, board));"
+    "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
+
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 
 static int user_version(sqlite3 *db)
@@ -1230,6 +1273,214 @@ static const rs_store_challenge_ops SQLITE_CHALLENGE_OPS = {
     .setting_put = lite_setting_put,
 };
 
+/* ---- tournaments ---- */
+
+static int lite_tour_add(rs_store *store, rs_tour_row *row)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_ADD);
+    sqlite3_bind_int64(s, 2, row->creator);
+    bind_text(s, 3, row->name);
+    bind_text(s, 4, row->game);
+    bind_text(s, 5, row->options);
+    sqlite3_bind_int(s, 6, row->format);
+    sqlite3_bind_int(s, 7, row->rounds);
+    sqlite3_bind_int(s, 8, row->set_games);
+    sqlite3_bind_int(s, 9, row->table_size);
+    sqlite3_bind_int(s, 10, row->bye_points);
+    sqlite3_bind_int64(s, 11, row->duration_ms);
+    sqlite3_bind_int(s, 12, row->rated);
+    sqlite3_bind_int(s, 13, row->clock_kind);
+    sqlite3_bind_int64(s, 14, row->initial_ms);
+    sqlite3_bind_int64(s, 15, row->increment_ms);
+    sqlite3_bind_int64(s, 16, row->per_move_ms);
+    sqlite3_bind_int(s, 17, row->status);
+    sqlite3_bind_int(s, 18, row->round);
+    sqlite3_bind_int64(s, 19, row->created_ms);
+    sqlite3_bind_int64(s, 20, row->starts_ms);
+    const int rc = run(st, s, "add tournament");
+    if (rc == RS_STORE_OK)
+        row->id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+static void read_tour(sqlite3_stmt *s, void *item)
+{
+    rs_tour_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->id = sqlite3_column_int64(s, 0);
+    row->creator = sqlite3_column_int64(s, 1);
+    copy_column(s, 2, row->name, sizeof row->name);
+    copy_column(s, 3, row->game, sizeof row->game);
+    copy_column(s, 4, row->options, sizeof row->options);
+    row->format = sqlite3_column_int(s, 5);
+    row->rounds = sqlite3_column_int(s, 6);
+    row->set_games = sqlite3_column_int(s, 7);
+    row->table_size = sqlite3_column_int(s, 8);
+    row->bye_points = sqlite3_column_int(s, 9);
+    row->duration_ms = sqlite3_column_int64(s, 10);
+    row->rated = sqlite3_column_int(s, 11) != 0;
+    row->clock_kind = sqlite3_column_int(s, 12);
+    row->initial_ms = sqlite3_column_int64(s, 13);
+    row->increment_ms = sqlite3_column_int64(s, 14);
+    row->per_move_ms = sqlite3_column_int64(s, 15);
+    row->status = sqlite3_column_int(s, 16);
+    row->round = sqlite3_column_int(s, 17);
+    row->created_ms = sqlite3_column_int64(s, 18);
+    row->starts_ms = sqlite3_column_int64(s, 19);
+}
+
+static int lite_tour_get(rs_store *store, int64_t id, rs_tour_row *out)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_GET);
+    sqlite3_bind_int64(s, 1, id);
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        read_tour(s, out);
+    sqlite3_reset(s);
+    return row_result(st, rc, "read tournament");
+}
+
+static int lite_tour_list(rs_store *store, int limit, rs_tour_row **rows, size_t *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_LIST);
+    sqlite3_bind_int(s, 1, limit);
+    return step_rows(st, s, sizeof **rows, read_tour, rows, n, "list tournaments");
+}
+
+static int lite_tour_status(rs_store *store, int64_t id, int status)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_STATUS);
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int(s, 2, status);
+    return run(st, s, "set tournament status");
+}
+
+/* One writer: the row's round is compared and set in one statement. */
+static int lite_tour_round_claim(rs_store *store, int64_t id, int round)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_CLAIM);
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int(s, 2, round);
+    const int rc = run(st, s, "claim round");
+    if (rc != RS_STORE_OK)
+        return rc;
+    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+}
+
+static int lite_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_ENTRY_PUT);
+    sqlite3_bind_int64(s, 1, row->tour);
+    sqlite3_bind_int64(s, 2, row->user);
+    sqlite3_bind_double(s, 3, row->rating);
+    sqlite3_bind_int(s, 4, row->active);
+    sqlite3_bind_int64(s, 5, row->entered_ms);
+    return run(st, s, "store entry");
+}
+
+static void read_entry(sqlite3_stmt *s, void *item)
+{
+    rs_tour_entry_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->tour = sqlite3_column_int64(s, 0);
+    row->user = sqlite3_column_int64(s, 1);
+    copy_column(s, 2, row->name, sizeof row->name);
+    row->rating = sqlite3_column_double(s, 3);
+    row->active = sqlite3_column_int(s, 4) != 0;
+    row->entered_ms = sqlite3_column_int64(s, 5);
+}
+
+static int lite_tour_entries(rs_store *store, int64_t id, rs_tour_entry_row **rows, size_t *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_ENTRIES);
+    sqlite3_bind_int64(s, 1, id);
+    return step_rows(st, s, sizeof **rows, read_entry, rows, n, "read entries");
+}
+
+/* Binds a pairing's columns in the order both statements number them. */
+static void bind_pairing(sqlite3_stmt *s, const rs_tour_pairing_row *row)
+{
+    char players[RS_TOUR_SEATS * 24], points[RS_TOUR_SEATS * 24];
+    int64_t values[RS_TOUR_SEATS];
+    for (int i = 0; i < row->n && i < RS_TOUR_SEATS; i++)
+        values[i] = row->points[i];
+    rs_store_numbers_text(row->user, row->n, players, sizeof players);
+    rs_store_numbers_text(values, row->n, points, sizeof points);
+    sqlite3_bind_int64(s, 1, row->tour);
+    sqlite3_bind_int(s, 2, row->round);
+    sqlite3_bind_int(s, 3, row->board);
+    bind_text(s, 4, players);
+    bind_text(s, 5, points);
+    sqlite3_bind_int(s, 6, row->games_done);
+    sqlite3_bind_int64(s, 7, row->game);
+}
+
+static int lite_tour_pairing_add(rs_store *store, const rs_tour_pairing_row *row)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_PAIRING_ADD);
+    bind_pairing(s, row);
+    return run(st, s, "add pairing");
+}
+
+static int lite_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row, int64_t was_game)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_PAIRING_PUT);
+    bind_pairing(s, row);
+    sqlite3_bind_null(s, 4); /* the players stay */
+    sqlite3_bind_int64(s, 8, was_game);
+    const int rc = run(st, s, "store pairing");
+    if (rc != RS_STORE_OK)
+        return rc;
+    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+}
+
+static void read_pairing(sqlite3_stmt *s, void *item)
+{
+    rs_tour_pairing_row *row = item;
+    memset(row, 0, sizeof *row);
+    row->tour = sqlite3_column_int64(s, 0);
+    row->round = sqlite3_column_int(s, 1);
+    row->board = sqlite3_column_int(s, 2);
+    row->n =
+        rs_store_numbers_parse((const char *)sqlite3_column_text(s, 3), row->user, RS_TOUR_SEATS);
+    int64_t points[RS_TOUR_SEATS] = {0};
+    rs_store_numbers_parse((const char *)sqlite3_column_text(s, 4), points, RS_TOUR_SEATS);
+    for (int i = 0; i < RS_TOUR_SEATS; i++)
+        row->points[i] = (int)points[i];
+    row->games_done = sqlite3_column_int(s, 5);
+    row->game = sqlite3_column_int64(s, 6);
+}
+
+static int lite_tour_pairings(rs_store *store, int64_t id, rs_tour_pairing_row **rows, size_t *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_PAIRINGS);
+    sqlite3_bind_int64(s, 1, id);
+    return step_rows(st, s, sizeof **rows, read_pairing, rows, n, "read pairings");
+}
+
+static const rs_store_tour_ops SQLITE_TOUR_OPS = {
+    .add = lite_tour_add,
+    .get = lite_tour_get,
+    .list = lite_tour_list,
+    .status = lite_tour_status,
+    .round_claim = lite_tour_round_claim,
+    .entry_put = lite_tour_entry_put,
+    .entries = lite_tour_entries,
+    .pairing_add = lite_tour_pairing_add,
+    .pairing_put = lite_tour_pairing_put,
+    .pairings = lite_tour_pairings,
+};
+
 /* ---- meta ---- */
 
 static int lite_meta_set(rs_store *store, const char *key, int64_t value)
@@ -1417,5 +1668,6 @@ static const rs_store_ops SQLITE_OPS = {
     .vs_ai_rows = lite_vs_ai_rows,
     .pool = &SQLITE_POOL_OPS,
     .challenge = &SQLITE_CHALLENGE_OPS,
+    .tour = &SQLITE_TOUR_OPS,
     .shared = NULL, /* one server alone on the file: store.c answers for it */
 };

@@ -314,6 +314,14 @@ async def guest(server, label, origin=None, source=None):
     return c
 
 
+async def account(server, label, name, password="wonderland!"):
+    """A guest connection registered as name."""
+    c = await guest(server, label)
+    reply = await c.request({"t": "register", "name": name, "password": password}, "registered")
+    assert reply["t"] == "registered", reply
+    return c
+
+
 def dump_frames(path, game, viewers):
     """Write every frame each client received as JSON lines {viewer, frame} for the checker:
     viewers is a list of (client, seat or -2 for the spectator). A frame that names another

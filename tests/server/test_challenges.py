@@ -8,17 +8,10 @@ a send (3) and of an answer (1)."""
 
 import asyncio
 
-from rsclient import Checks, Client, Server, arguments, guest, login
+from rsclient import Checks, Client, Server, account, arguments, guest, login
 
 GAME = "castle-danger"
 PASSWORD = "wonderland!"
-
-
-async def account(server, label, name):
-    c = await guest(server, label)
-    reply = await c.request({"t": "register", "name": name, "password": PASSWORD}, "registered")
-    assert reply["t"] == "registered", reply
-    return c
 
 
 def send(to, **fields):

@@ -455,6 +455,44 @@ async def challenges(seen, checks, server):
         checks.eq(gone["why"], "accepted", f"{c.label} told challenge-gone")
 
 
+async def tournaments(seen, checks, server):
+    """tournament (create, join, withdraw, start, list, standings), tournament, tournaments,
+    standings and their refusals (tests/server/test_tournaments.py tests them in full).
+    Returns a tournament's number for the HTTP paths."""
+    fay = await seen.guest(server, "fay")
+    await ask(seen, checks, fay, {"t": "register", "name": "Fay", "password": "wonderland!"},
+              "registered")
+    gus = await seen.guest(server, "gus")
+    create = {"t": "tournament", "op": "create", "name": "Doc Swiss", "type": "castle-danger",
+              "format": "swiss", "rounds": 3}
+    await ask(seen, checks, gus, create, "not-registered")
+    await ask(seen, checks, fay, dict(create, rounds=0), "bad-tournament")
+    made = await ask(seen, checks, fay, create, "tournament")
+    number = made["tournament"]["id"]
+    sets = dict(create, format="sets", name="Doc set")
+    del sets["rounds"]
+    set_number = (await ask(seen, checks, fay, sets, "tournament"))["tournament"]["id"]
+    join = {"t": "tournament", "op": "join", "tournament": number}
+    await ask(seen, checks, fay, join, "done")
+    await ask(seen, checks, fay, join, "already-entered")
+    await ask(seen, checks, gus, dict(join, tournament=999999), "no-such-tournament")
+    for c in (fay, gus):
+        await ask(seen, checks, c, dict(join, tournament=set_number), "done")
+    carol = await seen.guest(server, "hal")
+    await ask(seen, checks, carol, dict(join, tournament=set_number), "full")
+    await ask(seen, checks, gus, dict(join, op="withdraw"), "not-entered")
+    await ask(seen, checks, fay, dict(join, op="withdraw"), "done")
+    start = dict(join, op="start", tournament=set_number)
+    await ask(seen, checks, gus, start, "not-allowed")
+    await ask(seen, checks, fay, start, "done")
+    await ask(seen, checks, fay, start, "not-open")
+    paired = await received(gus, lambda m: m["t"] == "paired" and m.get("tournament"))
+    checks.eq(paired["tournament"], set_number, "a tournament's game is paired to its players")
+    await ask(seen, checks, gus, {"t": "tournament", "op": "list"}, "tournaments")
+    await ask(seen, checks, gus, dict(join, op="standings"), "standings")
+    return number
+
+
 async def expired(seen, checks, args):
     """cause expire: a game against the AI its player left, on a server of its own that ends
     such games after 1 s (--expire; tests/server/test_expiry.py tests it in full)."""
@@ -474,9 +512,10 @@ async def expired(seen, checks, args):
         server.stop()
 
 
-def check_http(checks, doc, server, game):
+def check_http(checks, doc, server, game, tournament):
     for path in doc.paths:
-        real = (path.replace("ID", str(game)).replace("NAME", "Alice").split("?")[0]
+        number = tournament if path.startswith("/api/v1/tournaments/") else game
+        real = (path.replace("ID", str(number)).replace("NAME", "Alice").split("?")[0]
                 .replace("\\|", "|"))
         status, _, _ = server.http(real)
         checks.eq(status, 200, f"GET {real} (the page's {path})")
@@ -527,9 +566,10 @@ async def main():
         await ai_clock_claim(seen, checks, server, alice, bob)
         await play_now(seen, checks, server)
         await challenges(seen, checks, server)
+        tournament = await tournaments(seen, checks, server)
         await expired(seen, checks, args)
         games = [m["game"] for m in alice.messages if m["t"] == "created"]
-        check_http(checks, doc, server, games[1])
+        check_http(checks, doc, server, games[1], tournament)
         # server-error: the database refuses writes (test builds: src/server/store_faults.c)
         open(flag, "w").close()
         r = await alice.request({"t": "create", "type": "castle-danger",
