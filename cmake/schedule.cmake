@@ -37,6 +37,7 @@ set(RP_TEST_COSTS
     server_test_postgres 10
     test_powercut 8
     server_test_protocol_doc 10
+    server_test_login_flood 10
     server_test_pools 20
     server_test_pools_cluster 30
     server_test_correspondence_cluster 15

@@ -18,13 +18,17 @@
 # Python package's learning baseline (python/examples/train_ppo.py, run short by its test)
 # trains with PyTorch on CPU (python3-torch) and plots with matplotlib (python3-matplotlib).
 # `make coverage` reports line and branch coverage with gcovr.
+# The server's account rules: libpwquality-dev judges new passwords against cracklib's
+# dictionary (cracklib-runtime builds it; without it every password is refused), libicu-dev's
+# spoof checker refuses names that look like a taken one (issue 49).
 # `install-deps.sh play`: only what make play's first, light build needs (RP_LIGHT_TOOL in
 # CMakeLists.txt: the library and the tool, over cJSON and libedit).
 set -euo pipefail
 light_packages=(gcc make cmake pkg-config libcjson-dev libedit-dev)
 packages=(gcc make cmake pkg-config libcmocka-dev libcjson-dev libedit-dev libwebsockets-dev
           libwebsockets-evlib-uv libuv1-dev
-          libsqlite3-dev libpq-dev postgresql haproxy libsodium-dev python3 python3-websockets openssl openmpi-bin
+          libsqlite3-dev libpq-dev postgresql haproxy libsodium-dev libpwquality-dev cracklib-runtime
+          libicu-dev python3 python3-websockets openssl openmpi-bin
           libopenmpi-dev chromium python3-dev python3-numpy python3-pytest python3-setuptools
           python3-venv clang libclang-rt-dev clang-format clang-tidy lld wasi-libc
           libclang-rt-14-dev-wasm32 dpkg-dev python3-torch python3-matplotlib gcovr)

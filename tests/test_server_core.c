@@ -22,6 +22,8 @@
 #include "server_internal.h"
 
 #define MAX_SENT 20000
+/* A password the server's rule (libpwquality) accepts. */
+#define PASSWORD "lantern-quiet-harbor-97"
 
 typedef struct sent {
     uint64_t conn;
@@ -76,10 +78,18 @@ static void advance(int64_t ms)
     H.now_ms += ms;
 }
 
+/* Failed logins allowed per 10 minutes by the next start_server (0: the defaults), so that a
+ * test of the back-off needs a few hashes, not forty. */
+static int H_failures_per_ip, H_failures_per_account;
+
 static void start_server(const char *db, int grace_ms)
 {
     rs_server_config cfg;
     rs_server_config_default(&cfg);
+    if (H_failures_per_ip)
+        cfg.login_failures_per_ip = H_failures_per_ip;
+    if (H_failures_per_account)
+        cfg.login_failures_per_account = H_failures_per_account;
     cfg.db_path = db;
     cfg.ai_threads = 0; /* jobs run inline, when the test says */
     cfg.grace_ms = grace_ms;
@@ -267,6 +277,27 @@ static int64_t two_player_game(const char *type, const char *extra)
     return game;
 }
 
+/* A connection with a new guest registered as `name` (the hash run inline). */
+static void registered(uint64_t conn, const char *name)
+{
+    guest(conn, NULL);
+    say(conn, "{\"t\":\"register\",\"name\":\"%s\",\"password\":\"" PASSWORD "\"}", name);
+    think();
+    cJSON_Delete(take(conn, "registered"));
+}
+
+/* A rated game of two registered players, conns 1 (seat 0) and 2 (seat 1), started. */
+static int64_t rated_game(const char *type)
+{
+    registered(1, "Alice");
+    registered(2, "Bobby");
+    int64_t game = create(1, type, "[\"me\",\"open\"]", "\"rated\":true");
+    say(2, "{\"t\":\"join\",\"game\":%lld}", (long long)game);
+    cJSON_Delete(take(2, "joined"));
+    assert_int_equal(table(game)->row.status, RS_GAME_LIVE);
+    return game;
+}
+
 /* conn plays its first legal move in game. */
 static void play_first(uint64_t conn, int64_t game)
 {
@@ -277,6 +308,18 @@ static void play_first(uint64_t conn, int64_t game)
     cJSON *ack = take(conn, "ack");
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(ack, "dup")));
     cJSON_Delete(ack);
+}
+
+/* Plays each seat's first legal moves in turn until both seats of game have moved once. */
+static void play_until_both_moved(int64_t game)
+{
+    bool moved[2] = {false, false};
+    while (!moved[0] || !moved[1]) {
+        const int seat = rs_table_to_move(table(game));
+        assert_true(seat == 0 || seat == 1);
+        play_first((uint64_t)seat + 1, game);
+        moved[seat] = true;
+    }
 }
 
 /* ---- identity ---- */
@@ -327,11 +370,11 @@ static void test_register_and_login(void **state)
 {
     (void)state;
     guest(1, NULL);
-    say(1, "{\"t\":\"register\",\"name\":\"guest-me\",\"password\":\"longenough\"}");
+    say(1, "{\"t\":\"register\",\"name\":\"guest-me\",\"password\":\"" PASSWORD "\"}");
     expect_error(1, "bad-name");
     say(1, "{\"t\":\"register\",\"name\":\"Alice\",\"password\":\"short\"}");
     expect_error(1, "bad-password");
-    say(1, "{\"t\":\"register\",\"name\":\"Alice\",\"password\":\"correct horse\",\"id\":7}");
+    say(1, "{\"t\":\"register\",\"name\":\"Alice\",\"password\":\"" PASSWORD "\",\"id\":7}");
     assert_false(got(1, "registered")); /* the hash runs off the loop */
     think();
     cJSON *r = take(1, "registered");
@@ -341,7 +384,7 @@ static void test_register_and_login(void **state)
     rs_user u;
     assert_int_equal(rs_store_user_find(H.srv->store, "alice", &u), RS_STORE_OK);
     assert_non_null(strstr(u.pwhash, "$argon2id$"));
-    assert_null(strstr(u.pwhash, "correct horse"));
+    assert_null(strstr(u.pwhash, PASSWORD));
     rs_server_connect(H.srv, 2, "127.0.0.1");
     say(2, "{\"t\":\"hello\",\"proto\":1,\"guest\":false}");
     cJSON_Delete(take(2, "welcome"));
@@ -351,15 +394,263 @@ static void test_register_and_login(void **state)
     say(2, "{\"t\":\"login\",\"name\":\"nobody\",\"password\":\"whatever1\"}");
     think();
     expect_error(2, "bad-login");
-    say(2, "{\"t\":\"login\",\"name\":\"ALICE\",\"password\":\"correct horse\"}");
+    say(2, "{\"t\":\"login\",\"name\":\"ALICE\",\"password\":\"" PASSWORD "\"}");
     think();
     cJSON *w = take(2, "welcome");
     assert_string_equal(str(cJSON_GetObjectItem(w, "user"), "name"), "Alice");
     assert_true(strlen(str(w, "token")) > 20);
     cJSON_Delete(w);
     guest(3, NULL);
-    say(3, "{\"t\":\"register\",\"name\":\"alice\",\"password\":\"another one\"}");
+    say(3, "{\"t\":\"register\",\"name\":\"alice\",\"password\":\"" PASSWORD "\"}");
     expect_error(3, "name-taken");
+}
+
+/* ---- accounts under abuse (issue 49) ---- */
+
+/* Finding 3: the password rule is libpwquality's. The issue's three (a dictionary word, a
+ * sequence, eight spaces) are refused with the library's reason, nothing is stored, and a
+ * password change to a weak one is refused too. */
+static void test_weak_passwords_refused(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    const char *const weak[] = {"password", "12345678", "        "};
+    for (int i = 0; i < 3; i++) {
+        say(1, "{\"t\":\"register\",\"name\":\"Alice\",\"password\":\"%s\"}", weak[i]);
+        think();
+        cJSON *e = take(1, "error");
+        assert_string_equal(str(e, "code"), "bad-password");
+        assert_non_null(strstr(str(e, "message"), "too easy to guess ("));
+        cJSON_Delete(e);
+    }
+    rs_user u;
+    assert_int_equal(rs_store_user_find(H.srv->store, "alice", &u), RS_STORE_NOTFOUND);
+    say(1, "{\"t\":\"register\",\"name\":\"Alice\",\"password\":\"" PASSWORD "\"}");
+    think();
+    cJSON_Delete(take(1, "registered"));
+    say(1, "{\"t\":\"password\",\"old\":\"" PASSWORD "\",\"new\":\"password\"}");
+    think();
+    expect_error(1, "bad-password");
+    assert_int_equal(rs_store_user_find(H.srv->store, "alice", &u), RS_STORE_OK);
+    assert_true(rs_password_verify(u.pwhash, PASSWORD)); /* unchanged */
+}
+
+/* Finding 2: one address's sockets cannot fill the hashing queue ahead of another address's
+ * login. Twelve connections from 10.0.0.1 ask at once: four are queued, eight refused `busy`
+ * at once; a login from 10.0.0.2 is then queued, not refused, and answered. */
+static void test_login_flood_leaves_room_for_others(void **state)
+{
+    (void)state;
+    registered(14, "Alice");
+    for (uint64_t conn = 1; conn <= 12; conn++) {
+        rs_server_connect(H.srv, conn, "10.0.0.1");
+        say(conn, "{\"t\":\"hello\",\"proto\":1,\"guest\":false}");
+        cJSON_Delete(take(conn, "welcome"));
+        say(conn, "{\"t\":\"login\",\"name\":\"nobody%d\",\"password\":\"guess-%d\"}", (int)conn,
+            (int)conn);
+    }
+    for (uint64_t conn = 1; conn <= 12; conn++) {
+        if (conn <= 4) {
+            assert_false(got(conn, "error")); /* queued: answered after the hash */
+        } else {
+            cJSON *e = take(conn, "error");
+            assert_string_equal(str(e, "code"), "busy");
+            assert_non_null(strstr(str(e, "message"), "from your address"));
+            cJSON_Delete(e);
+        }
+    }
+    assert_int_equal(rs_workers_pending(H.srv->workers), 4);
+    rs_server_connect(H.srv, 13, "10.0.0.2");
+    say(13, "{\"t\":\"hello\",\"proto\":1,\"guest\":false}");
+    cJSON_Delete(take(13, "welcome"));
+    say(13, "{\"t\":\"login\",\"name\":\"alice\",\"password\":\"" PASSWORD "\"}");
+    assert_false(got(13, "error"));
+    assert_int_equal(rs_workers_pending(H.srv->workers), 5); /* behind four, not behind twelve */
+    think();
+    cJSON *w = take(13, "welcome");
+    assert_string_equal(str(cJSON_GetObjectItem(w, "user"), "name"), "Alice");
+    cJSON_Delete(w);
+    for (uint64_t conn = 1; conn <= 4; conn++)
+        expect_error(conn, "bad-login");
+}
+
+/* Log in (on conn, already greeted) and run the hash: the reply's type or error code. */
+static void login_as(uint64_t conn, const char *name, const char *password, char *out, size_t size)
+{
+    say(conn, "{\"t\":\"login\",\"name\":\"%s\",\"password\":\"%s\",\"id\":1}", name, password);
+    think();
+    for (int i = H.count - 1; i >= 0; i--) {
+        if (H.out[i].conn != conn)
+            continue;
+        cJSON *m = cJSON_Parse(H.out[i].text);
+        snprintf(out, size, "%s", strcmp(str(m, "t"), "error") == 0 ? str(m, "code") : str(m, "t"));
+        cJSON_Delete(m);
+        H.cursor[conn] = H.count;
+        return;
+    }
+    fail_msg("conn %llu got no answer to its login", (unsigned long long)conn);
+}
+
+static void greet(uint64_t conn, const char *address)
+{
+    rs_server_connect(H.srv, conn, address);
+    say(conn, "{\"t\":\"hello\",\"proto\":1,\"guest\":false}");
+    cJSON_Delete(take(conn, "welcome"));
+}
+
+/* Findings 2 and 3: failed logins back off (the server started here allows 3 a 10 minutes
+ * per account and 5 per address; the defaults are 10 and 30). After 3 wrong passwords for one
+ * account its logins are refused `rate-limited` from any address, another account's are not,
+ * and once a third of the window has passed one more try is let through; after 5 failures
+ * from one address (to names nobody has, too) its logins wait, another address's do not. */
+static void test_failed_logins_back_off(void **state)
+{
+    (void)state;
+    rs_server_free(H.srv);
+    H_failures_per_account = 3;
+    H_failures_per_ip = 5;
+    start_server(":memory:", 60000);
+    H_failures_per_account = H_failures_per_ip = 0;
+    char reply[32];
+    registered(14, "Alice");
+    registered(15, "Bobby");
+    greet(1, "10.0.0.1");
+    greet(2, "10.0.0.2");
+    for (int i = 0; i < 3; i++) {
+        login_as(1, "alice", "not-her-password", reply, sizeof reply);
+        assert_string_equal(reply, "bad-login");
+    }
+    login_as(1, "alice", "not-her-password", reply, sizeof reply);
+    assert_string_equal(reply, "rate-limited");
+    login_as(2, "ALICE", PASSWORD, reply, sizeof reply); /* the account waits, whoever asks */
+    assert_string_equal(reply, "rate-limited");
+    login_as(2, "bobby", PASSWORD, reply, sizeof reply);
+    assert_string_equal(reply, "welcome");
+    advance(200001); /* 3 per 10 minutes: one back every 200 s */
+    login_as(2, "alice", PASSWORD, reply, sizeof reply);
+    assert_string_equal(reply, "welcome");
+    greet(4, "10.0.0.4");
+    for (int i = 0; i < 5; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "nobody%d", i);
+        login_as(4, name, "not-a-password", reply, sizeof reply);
+        assert_string_equal(reply, "bad-login");
+    }
+    login_as(4, "bobby", PASSWORD, reply, sizeof reply);
+    assert_string_equal(reply, "rate-limited");
+    greet(3, "10.0.0.3");
+    login_as(3, "bobby", PASSWORD, reply, sizeof reply);
+    assert_string_equal(reply, "welcome");
+}
+
+/* Finding 4: rated games are for registered players. A guest can neither create nor join nor
+ * seek one (`not-registered`), and the game's seat stays open. */
+static void test_guests_play_unrated(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    say(1, "{\"t\":\"create\",\"type\":\"castle-danger\",\"seats\":[\"me\",\"open\"],"
+           "\"rated\":true}");
+    expect_error(1, "not-registered");
+    say(1, "{\"t\":\"seek\",\"type\":\"castle-danger\",\"rated\":true}");
+    expect_error(1, "not-registered");
+    registered(2, "Alice");
+    const int64_t game = create(2, "castle-danger", "[\"me\",\"open\"]", "\"rated\":true");
+    say(1, "{\"t\":\"join\",\"game\":%lld}", (long long)game);
+    expect_error(1, "not-registered");
+    assert_int_equal(table(game)->row.status, RS_GAME_OPEN);
+    registered(3, "Bobby");
+    say(3, "{\"t\":\"join\",\"game\":%lld}", (long long)game);
+    cJSON_Delete(take(3, "joined"));
+    assert_int_equal(table(game)->row.status, RS_GAME_LIVE);
+}
+
+static bool has_rating(int64_t user)
+{
+    rs_rating_row r;
+    return rs_store_rating_get(H.srv->store, user, "castle-danger", &r) == RS_STORE_OK;
+}
+
+/* Finding 4: a rated game resigned before both sides moved changes no rating: at ply 0, and
+ * after the first player's move alone (15 such resignations once took an account from 1500
+ * to 2055). The result says why. */
+static void test_no_rating_before_both_moved(void **state)
+{
+    (void)state;
+    const int64_t first = rated_game("castle-danger");
+    const int64_t alice = table(first)->row.seat[0].user_id;
+    const int64_t bobby = table(first)->row.seat[1].user_id;
+    say(2, "{\"t\":\"resign\",\"game\":%lld}", (long long)first);
+    cJSON_Delete(take(2, "done"));
+    assert_int_equal(table(first)->row.status, RS_GAME_OVER);
+    assert_non_null(strstr(table(first)->row.result_text, "no rating change"));
+    assert_false(has_rating(alice) || has_rating(bobby));
+    const int64_t second = create(1, "castle-danger", "[\"me\",\"open\"]", "\"rated\":true");
+    say(2, "{\"t\":\"join\",\"game\":%lld}", (long long)second);
+    cJSON_Delete(take(2, "joined"));
+    play_first(1, second);
+    if (rs_table_to_move(table(second)) != 1)
+        fail_msg("castle-danger: seat 1 should move after seat 0's first move");
+    say(2, "{\"t\":\"resign\",\"game\":%lld}", (long long)second);
+    cJSON_Delete(take(2, "done"));
+    assert_int_equal(table(second)->row.status, RS_GAME_OVER);
+    assert_false(has_rating(alice) || has_rating(bobby));
+}
+
+/* Finding 6: new guests per address, 100 an hour by default: the 101st hello from one
+ * address is `too-many`; another address still gets its guest; an hour's share later (36 s)
+ * one more is let through. */
+static void test_guests_per_address(void **state)
+{
+    (void)state;
+    for (uint64_t conn = 1; conn <= 10; conn++) { /* ten each: within a connection's rate */
+        rs_server_connect(H.srv, conn, "10.0.0.5");
+        for (int i = 0; i < 10; i++) {
+            say(conn, "{\"t\":\"hello\",\"proto\":1}");
+            cJSON_Delete(take(conn, "welcome"));
+            say(conn, "{\"t\":\"logout\"}");
+            cJSON_Delete(take(conn, "logged-out"));
+        }
+    }
+    rs_server_connect(H.srv, 11, "10.0.0.5");
+    say(11, "{\"t\":\"hello\",\"proto\":1}");
+    cJSON *e = take(11, "error");
+    assert_string_equal(str(e, "code"), "too-many");
+    assert_non_null(strstr(str(e, "message"), "guests from your address"));
+    cJSON_Delete(e);
+    rs_server_connect(H.srv, 12, "10.0.0.6");
+    say(12, "{\"t\":\"hello\",\"proto\":1}");
+    cJSON_Delete(take(12, "welcome"));
+    advance(36001);
+    say(11, "{\"t\":\"hello\",\"proto\":1}");
+    cJSON_Delete(take(11, "welcome"));
+}
+
+/* Finding 9: a name that looks like a taken one is refused at once (`name-taken`, naming it),
+ * and the computer's names and their lookalikes are reserved (`bad-name`). */
+static void test_lookalike_and_reserved_names(void **state)
+{
+    (void)state;
+    registered(1, "Alice");
+    guest(2, NULL);
+    say(2, "{\"t\":\"register\",\"name\":\"AIice\",\"password\":\"" PASSWORD "\"}");
+    cJSON *e = take(2, "error");
+    assert_string_equal(str(e, "code"), "name-taken");
+    assert_non_null(strstr(str(e, "message"), "looks too much like Alice"));
+    cJSON_Delete(e);
+    assert_int_equal(rs_workers_pending(H.srv->workers), 0); /* refused before any hash */
+    const char *const reserved[] = {"Computer", "C0mputer", "Easy", "Random", "Beginner",
+                                    "Medium",   "Hard",     "HARD", "Greedy", "rnedium",
+                                    "Rand0m",   "Beginer1", NULL};
+    for (int i = 0; reserved[i]; i++) {
+        say(2, "{\"t\":\"register\",\"name\":\"%s\",\"password\":\"" PASSWORD "\"}", reserved[i]);
+        if (strcmp(reserved[i], "Beginer1") == 0) { /* not a lookalike: a different word */
+            think();
+            cJSON_Delete(take(2, "registered"));
+            continue;
+        }
+        expect_error(2, "bad-name");
+    }
 }
 
 /* ---- the lobby ---- */
@@ -736,8 +1027,8 @@ static void test_takebacks(void **state)
     referee_text(t, after, sizeof after);
     assert_string_equal(before, after);
     /* none in rated games */
-    guest(3, NULL);
-    guest(4, NULL);
+    registered(3, "Carol");
+    registered(4, "Dave1");
     int64_t rated = create(3, "castle-danger", "[\"me\",\"open\"]", "\"rated\":true");
     say(4, "{\"t\":\"join\",\"game\":%lld}", (long long)rated);
     play_first(3, rated);
@@ -768,8 +1059,8 @@ static void test_no_takeback_past_a_reveal(void **state)
 static void test_resign_and_ratings(void **state)
 {
     (void)state;
-    int64_t game = two_player_game("castle-danger", "\"rated\":true");
-    play_first(1, game);
+    int64_t game = rated_game("castle-danger");
+    play_until_both_moved(game);
     say(2, "{\"t\":\"resign\",\"game\":%lld}", (long long)game);
     cJSON_Delete(take(2, "done"));
     rs_table *t = table(game);
@@ -1135,6 +1426,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hello_token_and_logout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens_expire, setup, teardown),
         cmocka_unit_test_setup_teardown(test_register_and_login, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_weak_passwords_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_login_flood_leaves_room_for_others, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_logins_back_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guests_play_unrated, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_rating_before_both_moved, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guests_per_address, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookalike_and_reserved_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_join_leave_invite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_pushes_coalesce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_is_checked, setup, teardown),

@@ -711,25 +711,29 @@ static void test_postgres_schema_versions(void **state)
     (void)state;
     rs_store *st = open_memory();
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "3");
+    assert_postgres_value("SELECT version FROM schema_version", "4");
     postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until;"
-                  " DROP INDEX chat_channel; ALTER TABLE chat DROP COLUMN channel");
+                  " DROP INDEX chat_channel; ALTER TABLE chat DROP COLUMN channel;"
+                  " ALTER TABLE users DROP COLUMN skeleton");
     char err[256];
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "3");
+    assert_postgres_value("SELECT version FROM schema_version", "4");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'games' AND column_name = 'lease_until'",
                           "1");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'chat' AND column_name = 'channel'",
                           "1");
-    postgres_exec("UPDATE schema_version SET version = 4");
+    assert_postgres_value("SELECT count(*) FROM information_schema.columns"
+                          " WHERE table_name = 'users' AND column_name = 'skeleton'",
+                          "1");
+    postgres_exec("UPDATE schema_version SET version = 5");
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 4, newer than this server's (3)"));
-    assert_postgres_value("SELECT version FROM schema_version", "4");
-    postgres_exec("UPDATE schema_version SET version = 3");
+    assert_non_null(strstr(err, "schema is version 5, newer than this server's (4)"));
+    assert_postgres_value("SELECT version FROM schema_version", "5");
+    postgres_exec("UPDATE schema_version SET version = 4");
 }
 
 /* PostgreSQL: neither a server starting nor a reconnection runs DDL on a database already at
@@ -1150,17 +1154,22 @@ static void test_sqlite_schema_versions(void **state)
     rs_store_meta_set(st, "alive_ms", 7);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 3);
+    assert_int_equal(sqlite_user_version(path), 4);
     sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user; DROP INDEX chat_channel;"
-                      " ALTER TABLE chat DROP COLUMN channel;");
+                      " ALTER TABLE chat DROP COLUMN channel; DROP INDEX users_skeleton;"
+                      " DROP INDEX tokens_expires; DROP INDEX tokens_user;"
+                      " ALTER TABLE users DROP COLUMN skeleton;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
     int64_t alive = 0;
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 3);
-    /* A version 2 database (before tournaments) gains their tables, its data kept. */
-    sqlite_exec(path, "PRAGMA user_version=2; DROP TABLE tournaments;");
+    assert_int_equal(sqlite_user_version(path), 4);
+    /* A version 2 database (before tournaments and the names' skeletons) gains their tables
+     * and columns, its data kept. */
+    sqlite_exec(path, "PRAGMA user_version=2; DROP TABLE tournaments; DROP INDEX users_skeleton;"
+                      " DROP INDEX tokens_expires; DROP INDEX tokens_user;"
+                      " ALTER TABLE users DROP COLUMN skeleton;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
     rs_tour_row *tours = NULL;
     size_t count = 1;
@@ -1169,12 +1178,12 @@ static void test_sqlite_schema_versions(void **state)
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 3);
-    sqlite_exec(path, "PRAGMA user_version=4;");
+    assert_int_equal(sqlite_user_version(path), 4);
+    sqlite_exec(path, "PRAGMA user_version=5;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 4, newer than this server's (3)"));
-    assert_int_equal(sqlite_user_version(path), 4);
+    assert_non_null(strstr(err, "schema is version 5, newer than this server's (4)"));
+    assert_int_equal(sqlite_user_version(path), 5);
     const char *suffixes[] = {"", "-wal", "-shm"};
     for (int i = 0; i < 3; i++) {
         char file[300];
@@ -1320,6 +1329,94 @@ static void test_postgres_round_claimed_once(void **state)
     assert_int_equal(back.round, 2);
     rs_store_close(two);
     rs_store_close(one);
+/* Lookalike names (issue 49, finding 9): a name whose confusable skeleton is a registered
+ * one's is found, and registering it is refused (CONFLICT) even past the server's own check;
+ * a guest's name has no skeleton to collide with. */
+static void test_lookalike_names_refused(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t alice, other, guest;
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-a", true, 0, &alice);
+    assert_int_equal(rs_store_user_register(st, alice, "Alice", "$argon2id$a"), RS_STORE_OK);
+    rs_store_user_add(st, "guest-b", true, 0, &other);
+    rs_store_user_add(st, "guest-c", true, 0, &guest);
+    char skeleton[RS_SKELETON_TEXT], lowered[RS_SKELETON_TEXT];
+    assert_true(rs_name_skeleton("AIice", skeleton)); /* a capital i for the l */
+    assert_true(rs_name_skeleton("aiice", lowered));
+    rs_user found;
+    assert_int_equal(rs_store_user_lookalike(st, skeleton, lowered, other, &found), RS_STORE_OK);
+    assert_int_equal(found.id, alice);
+    /* Alice herself is not her own lookalike (a rename would find her) */
+    assert_int_equal(rs_store_user_lookalike(st, skeleton, lowered, alice, &found),
+                     RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_user_register(st, other, "AIice", "$argon2id$b"), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_user_get(st, other, &found), RS_STORE_OK);
+    assert_true(found.guest); /* the refusal changed nothing */
+    assert_int_equal(rs_store_user_register(st, other, "Alicia", "$argon2id$b"), RS_STORE_OK);
+    assert_true(rs_name_skeleton("guest-c", skeleton));
+    assert_int_equal(rs_store_user_lookalike(st, skeleton, skeleton, 0, &found), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
+}
+
+/* The expiry sweep (issue 49, finding 6): expired tokens go; a guest goes once nothing refers
+ * to it (no token left, no seat, no game created, no seek, link, challenge, rating, setting,
+ * chat line); registered users, guests with a live token and guests seated in a game stay. */
+static void test_sweep_tokens_and_guests(void **state)
+{
+    (void)state;
+    rs_store *st = open_memory();
+    int64_t lapsed, live, seated, rated, account, fresh;
+    uint8_t old_token[RS_TOKEN_HASH], live_token[RS_TOKEN_HASH], seated_token[RS_TOKEN_HASH];
+    memset(old_token, 1, sizeof old_token);
+    memset(live_token, 2, sizeof live_token);
+    memset(seated_token, 3, sizeof seated_token);
+    rs_store_begin(st);
+    rs_store_user_add(st, "guest-lapsed", true, 0, &lapsed);
+    rs_store_user_add(st, "guest-live", true, 0, &live);
+    rs_store_user_add(st, "guest-seated", true, 0, &seated);
+    rs_store_user_add(st, "guest-rated", true, 0, &rated);
+    rs_store_user_add(st, "guest-account", true, 0, &account);
+    rs_store_user_register(st, account, "Account1", "$argon2id$x");
+    rs_store_user_add(st, "guest-fresh", true, 0, &fresh); /* logged out: no token at all */
+    rs_store_token_add(st, old_token, lapsed, 0, 1000);
+    rs_store_token_add(st, live_token, live, 0, 5000);
+    rs_store_token_add(st, seated_token, seated, 0, 1000);
+    rs_game_row game = sample_game();
+    game.seat[0].user_id = seated;
+    game.creator = seated;
+    assert_int_equal(rs_store_game_insert(st, &game), RS_STORE_OK);
+    const rs_rating_row rating = {1600, 200, 0.06, 1};
+    assert_int_equal(rs_store_rating_put(st, rated, "castle-danger", &rating, game.id, 10),
+                     RS_STORE_OK);
+    int64_t tokens = -1, guests = -1;
+    assert_int_equal(rs_store_sweep_accounts(st, 2000, 100, &tokens, &guests), RS_STORE_OK);
+    assert_int_equal(tokens, 2); /* lapsed's and seated's */
+    assert_int_equal(guests, 2); /* lapsed and fresh */
+    rs_user u;
+    assert_int_equal(rs_store_user_get(st, lapsed, &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_user_get(st, fresh, &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_user_get(st, live, &u), RS_STORE_OK);
+    assert_int_equal(rs_store_user_get(st, seated, &u), RS_STORE_OK);
+    assert_int_equal(rs_store_user_get(st, rated, &u), RS_STORE_OK);
+    assert_int_equal(rs_store_user_get(st, account, &u), RS_STORE_OK);
+    int64_t found;
+    bool expired;
+    assert_int_equal(rs_store_token_user(st, live_token, 2000, &found, &expired), RS_STORE_OK);
+    assert_int_equal(rs_store_token_user(st, old_token, 0, &found, &expired), RS_STORE_NOTFOUND);
+    /* nothing more to do: a second sweep finds nothing */
+    assert_int_equal(rs_store_sweep_accounts(st, 2000, 100, &tokens, &guests), RS_STORE_OK);
+    assert_true(tokens == 0 && guests == 0);
+    /* the limit holds: once the live token expires too, one guest at a time */
+    assert_int_equal(rs_store_sweep_accounts(st, 6000, 0, &tokens, &guests), RS_STORE_OK);
+    assert_true(tokens == 1 && guests == 0);
+    assert_int_equal(rs_store_sweep_accounts(st, 6000, 1, &tokens, &guests), RS_STORE_OK);
+    assert_true(tokens == 0 && guests == 1);
+    assert_int_equal(rs_store_user_get(st, live, &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    rs_store_close(st);
 }
 
 int main(void)
@@ -1328,6 +1425,8 @@ int main(void)
         cmocka_unit_test(test_users_and_names),
         cmocka_unit_test(test_tokens_expire_and_revoke),
         cmocka_unit_test(test_password_change_revokes_other_tokens),
+        cmocka_unit_test(test_lookalike_names_refused),
+        cmocka_unit_test(test_sweep_tokens_and_guests),
         cmocka_unit_test(test_games_moves_and_records),
         cmocka_unit_test(test_queued_writes),
         cmocka_unit_test(test_hostile_text_is_data),

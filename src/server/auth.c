@@ -1,11 +1,16 @@
 /* auth.c — see auth.h. Every random byte comes from randombytes_buf; every secret comparison
- * is constant-time; passwords are zeroed by the callers once hashed. */
+ * is constant-time; passwords are zeroed by the callers once hashed. The password rule is
+ * libpwquality's and the lookalike test ICU's (issue 49), never a hand-written list. */
 #include "auth.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <pwquality.h>
 #include <sodium.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unicode/uspoof.h>
 
 bool rs_auth_init(void)
 {
@@ -79,12 +84,101 @@ bool rs_password_verify(const char *stored, const char *password)
     return crypto_pwhash_str_verify(stored, password, strlen(password)) == 0;
 }
 
+/* cracklib keeps no state between calls but is not documented as thread-safe: the hashing
+ * threads take turns. The settings are made once and never changed. */
+static pthread_mutex_t pwquality_lock = PTHREAD_MUTEX_INITIALIZER;
+static pwquality_settings_t *pwquality_settings;
+
+bool rs_password_weak(const char *password, const char *name, char *why, size_t why_size)
+{
+    pthread_mutex_lock(&pwquality_lock);
+    if (!pwquality_settings)
+        pwquality_settings = pwquality_default_settings();
+    void *aux = NULL;
+    const int score = pwquality_settings
+                          ? pwquality_check(pwquality_settings, password, NULL, name, &aux)
+                          : PWQ_ERROR_MEM_ALLOC;
+    char text[PWQ_MAX_ERROR_MESSAGE_LEN];
+    if (score < 0)
+        snprintf(why, why_size, "%s", pwquality_strerror(text, sizeof text, score, aux));
+    pthread_mutex_unlock(&pwquality_lock);
+    return score < 0;
+}
+
 /* Names a person may not take (issue 49): what the tables call the computer and its levels,
  * and words that would pass for the site speaking. Compared ignoring case. */
 static const char *const reserved_names[] = {
-    "computer",  "ai",     "random", "greedy", "beginner",  "easy",   "medium",   "hard",
-    "mcts",      "ismcts", "oracle", "bot",    "admin",     "system", "ramparts", "moderator",
-    "spectator", "guest",  "server", "nobody", "anonymous", NULL};
+    "computer", "ai",        "random",      "greedy", "beginner", "easy",   "medium",
+    "hard",     "mcts",      "ismcts",      "oracle", "bot",      "admin",  "system",
+    "ramparts", "moderator", "spectator",   "guest",  "server",   "nobody", "anonymous",
+    "human",    "player",    "computer-ai", NULL};
+
+/* One spoof checker for the process, opened at the first use (it loads ICU's confusables
+ * data) and kept; ICU allows concurrent skeletons from one checker, the lock covers the open. */
+static pthread_mutex_t spoof_lock = PTHREAD_MUTEX_INITIALIZER;
+static USpoofChecker *spoof_checker;
+
+static USpoofChecker *spoof(void)
+{
+    pthread_mutex_lock(&spoof_lock);
+    if (!spoof_checker) {
+        UErrorCode status = U_ZERO_ERROR;
+        USpoofChecker *sc = uspoof_open(&status);
+        if (U_SUCCESS(status))
+            uspoof_setChecks(sc, USPOOF_CONFUSABLE, &status);
+        if (U_SUCCESS(status))
+            spoof_checker = sc;
+        else
+            uspoof_close(sc);
+    }
+    USpoofChecker *sc = spoof_checker;
+    pthread_mutex_unlock(&spoof_lock);
+    return sc;
+}
+
+bool rs_name_skeleton(const char *name, char out[RS_SKELETON_TEXT])
+{
+    out[0] = '\0';
+    const USpoofChecker *sc = spoof();
+    if (!sc)
+        return false;
+    UErrorCode status = U_ZERO_ERROR;
+    const int32_t n = uspoof_getSkeletonUTF8(sc, 0, name, -1, out, RS_SKELETON_TEXT, &status);
+    if (U_FAILURE(status) || n >= RS_SKELETON_TEXT) {
+        out[0] = '\0';
+        return false;
+    }
+    /* Names are compared ignoring case, so skeletons are too: "AIice" -> "Alice" -> "alice". */
+    for (char *p = out; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return true;
+}
+
+void rs_name_lower(const char *name, char out[RS_NAME_MAX + 1])
+{
+    size_t i = 0;
+    for (; name[i] && i < RS_NAME_MAX; i++)
+        out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+/* True when name is, or looks like, one of the reserved names: its skeleton as written
+ * ("AI" with a capital i) or in lower case ("C0MPUTER") is a reserved name's. */
+static bool reserved(const char *name)
+{
+    char lower[RS_NAME_MAX + 1], as_written[RS_SKELETON_TEXT], lowered[RS_SKELETON_TEXT];
+    char other[RS_SKELETON_TEXT];
+    rs_name_lower(name, lower);
+    const bool have = rs_name_skeleton(name, as_written) && rs_name_skeleton(lower, lowered);
+    for (int i = 0; reserved_names[i]; i++) {
+        if (strcasecmp(name, reserved_names[i]) == 0)
+            return true;
+        if (have && rs_name_skeleton(reserved_names[i], other) &&
+            (strcmp(as_written, other) == 0 || strcmp(lowered, other) == 0))
+            return true;
+    }
+    return false;
+}
 
 const char *rs_name_problem(const char *name)
 {
@@ -98,9 +192,9 @@ const char *rs_name_problem(const char *name)
             return "a name has only letters, digits, '-' and '_'";
     if (strncasecmp(name, "guest-", 6) == 0)
         return "names starting with 'guest-' are for guests";
-    for (int i = 0; reserved_names[i]; i++)
-        if (strcasecmp(name, reserved_names[i]) == 0)
-            return "that name is reserved (the computer's, or the site's)";
+    if (reserved(name))
+        return "that name is reserved, or looks like one that is (the computer's, or the "
+               "site's)";
     return NULL;
 }
 

@@ -1,6 +1,8 @@
 /* auth.h — secrets for the server, all from libsodium: login tokens (random, sent once, stored
  * only as a hash), argon2id password hashes, invitation codes and the secret seed of each
- * online game. rs_auth_init must run once before any thread starts. */
+ * online game; and the account rules from maintained libraries: libpwquality judges a new
+ * password, ICU's spoof checker gives a name's confusable skeleton. rs_auth_init must run once
+ * before any thread starts. */
 #ifndef RS_AUTH_H
 #define RS_AUTH_H
 
@@ -41,8 +43,26 @@ void rs_guest_name(char out[RS_NAME_MAX + 1]);
 bool rs_password_hash(const char *password, char out[RS_PWHASH_TEXT]);
 bool rs_password_verify(const char *stored, const char *password);
 
+/* Debian's libpwquality at its built-in defaults (cracklib's dictionary check, palindromes,
+ * too few kinds of character, the user's name inside it...; /etc/security/pwquality.conf is not
+ * read, so every machine applies the same rule): false for a password it accepts, true with the
+ * library's sentence in `why` for one it refuses. About 13 ms (cracklib reads its dictionary):
+ * call off the event loop. Thread-safe (one check at a time). */
+bool rs_password_weak(const char *password, const char *name, char *why, size_t why_size);
+
+#define RS_SKELETON_TEXT 128 /* a name's skeleton: a few bytes for each of its characters */
+
+/* The name's confusable skeleton (Unicode TS #39, ICU's uspoof_getSkeleton) in lower case: two
+ * names with the same one look alike ("AIice" with a capital i and "Alice"; "C0mputer" and
+ * "Computer"; "rn" and "m"). False when ICU cannot give one (out[0] is then ""). */
+bool rs_name_skeleton(const char *name, char out[RS_SKELETON_TEXT]);
+
+/* The name in lower case (at most RS_NAME_MAX bytes): how names are compared. */
+void rs_name_lower(const char *name, char out[RS_NAME_MAX + 1]);
+
 /* A name people may register: RS_NAME_MIN..RS_NAME_MAX of letters, digits, '-' and '_',
- * starting with a letter, not starting with "guest-". NULL when fine, else the reason. */
+ * starting with a letter, not starting with "guest-", not the computer's or the site's, nor
+ * one that looks like those (by skeleton). NULL when fine, else the reason. */
 const char *rs_name_problem(const char *name);
 
 /* Zero a secret in memory. */

@@ -42,7 +42,7 @@
  *                               table.h's)
  *   7  table.c, table_view.c, table_query.c (table.h, table_view.h, table_query.h)
  *                               the referee of one game (rs_ctx: the store, the outbox, time)
- *      workers.c   (workers.h)  AI and hashing threads (beside the referee)
+ *      workers.c   (workers.h)  AI and hashing threads, each a pool (beside the referee)
  *   8  store.c     (store.h)    the storage interface: opens a backend, dispatches to it
  *      store_read.c (store_read.h)  the read models, built from the backends' rows
  *      store_sqlite.c, store_pg.c (store_sqlite.h, store_pg.h)   the two databases, each
@@ -51,8 +51,9 @@
  *      store_faults.c (store_faults.h)  test builds: an SQLite VFS whose writes fail
  *   9  leaves, calling none of the above: outbox.c, idmap.c, grow.c, log.c, text.c, clock.c,
  *      auth.c, glicko2.c, pool.c (the pairing rule), forwarded.c (net.c's), frame_guard.c
- *      (net.c's), ratelimit.c (net.c's), assets.h, tournament.c (the tournaments' rules:
- *      pairings, standings), matching.c (tournament.c's maximum matching)
+ *      (net.c's), ratelimit.c (net.c's HTTP budgets; session.c's failed logins and new
+ *      guests), assets.h, tournament.c (the tournaments' rules: pairings, standings),
+ *      matching.c (tournament.c's maximum matching)
  */
 #ifndef RS_LAYERS_H
 #define RS_LAYERS_H

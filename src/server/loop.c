@@ -34,6 +34,8 @@
 #define TOO_DEEP "the message is nested too deep"
 /* The loop's housekeeping (rs_server_tick) runs at least this often. */
 #define HOUSEKEEPING_US 1000000ll
+#define SWEEP_EVERY_US 3600000000ll /* tokens and guests (sweep_accounts) */
+#define SWEEP_GUESTS 5000
 
 /* What the cluster has done above it: kept requests handled again, and connections logged
  * out on tokens another server revoked. */
@@ -394,6 +396,25 @@ static void schedule_ai(rs_server *srv, rs_table *t)
 
 static void expire(rs_server *srv);
 
+/* Expired tokens and the guests nothing refers to any more go once an hour (issue 49, finding
+ * 6), at most SWEEP_GUESTS at a time so that one sweep never holds the loop long. */
+static void sweep_accounts(rs_server *srv, const rs_ctx *ctx)
+{
+    if (ctx->now_us < srv->next_sweep_us)
+        return;
+    srv->next_sweep_us = ctx->now_us + SWEEP_EVERY_US;
+    int64_t tokens = 0, guests = 0;
+    if (rs_store_begin(srv->store) != RS_STORE_OK ||
+        rs_store_sweep_accounts(srv->store, ctx->now_ms, SWEEP_GUESTS, &tokens, &guests) !=
+            RS_STORE_OK) {
+        rs_log("the sweep of tokens and guests failed: %s", rs_store_error(srv->store));
+        return;
+    }
+    if (tokens || guests)
+        rs_log("swept %lld expired tokens and %lld unused guests", (long long)tokens,
+               (long long)guests);
+}
+
 void rs_server_tick(rs_server *srv)
 {
     rs_cluster_retry(srv, &cluster_hooks);
@@ -408,6 +429,7 @@ void rs_server_tick(rs_server *srv)
         rs_pools_pair(srv); /* the rating windows widen with the wait */
         rs_challenge_sweep(srv);
         rs_tournaments_sweep(srv);
+        sweep_accounts(srv, &ctx);
     }
     srv->next_housekeeping_us = ctx.now_us + HOUSEKEEPING_US;
     for (size_t i = 0; i < srv->tables.cap; i++) {
@@ -834,7 +856,8 @@ rs_server *rs_server_new(const rs_server_config *cfg, const rs_time_source *time
         return NULL;
     }
     rs_pools_start(srv); /* committed with the leases below */
-    srv->workers = rs_workers_start(cfg->ai_threads, srv->store, cfg->notify, cfg->notify_ctx);
+    srv->workers = rs_workers_start(cfg->ai_threads, cfg->hash_threads, srv->store, cfg->notify,
+                                    cfg->notify_ctx);
     if (!srv->workers) {
         snprintf(err, err_size, "cannot start the worker threads");
         rs_server_free(srv);

@@ -196,7 +196,7 @@ int rs_pools_seek(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     rs_seek_row row = {0};
-    if (read_pool(msg, &row, e) < 0)
+    if (read_pool(msg, &row, e) < 0 || (row.rated && rs_server_rated_refused(c, e) < 0))
         return -1;
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_fail(e, store_down(srv), "the store is unavailable");

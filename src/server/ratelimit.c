@@ -57,18 +57,47 @@ static rs_rate_bucket *slot_for(rs_rate_table *t, const char *key, int64_t now_u
     return spare;
 }
 
+/* The bucket of `key` brought up to now, or NULL (let through) when no slot is near. */
+static rs_rate_bucket *bucket_now(rs_rate_table *t, const char *key, int64_t now_us)
+{
+    rs_rate_bucket *b = slot_for(t, key, now_us);
+    if (b)
+        refill(t, b, now_us);
+    return b;
+}
+
+static int seconds_to_token(const rs_rate_table *t, const rs_rate_bucket *b)
+{
+    const double wait_us = (1 - b->tokens) * (double)t->window_us / t->per_window;
+    return (int)(wait_us / 1e6) + 1;
+}
+
 bool rs_rate_take(rs_rate_table *t, const char *key, int64_t now_us, int *retry_s)
 {
     *retry_s = 0;
-    rs_rate_bucket *b = slot_for(t, key, now_us);
+    rs_rate_bucket *b = bucket_now(t, key, now_us);
     if (!b)
         return true;
-    refill(t, b, now_us);
     if (b->tokens >= 1) {
         b->tokens -= 1;
         return true;
     }
-    const double wait_us = (1 - b->tokens) * (double)t->window_us / t->per_window;
-    *retry_s = (int)(wait_us / 1e6) + 1;
+    *retry_s = seconds_to_token(t, b);
     return false;
+}
+
+bool rs_rate_check(rs_rate_table *t, const char *key, int64_t now_us, int *retry_s)
+{
+    *retry_s = 0;
+    const rs_rate_bucket *b = bucket_now(t, key, now_us);
+    if (!b || b->tokens >= 1)
+        return true;
+    *retry_s = seconds_to_token(t, b);
+    return false;
+}
+
+uint64_t rs_rate_key_hash(const char *key)
+{
+    const uint64_t h = hash_key(key);
+    return h ? h : 1;
 }

@@ -1,6 +1,7 @@
-/* ratelimit.h — token buckets per key (a client's address, rs_addr_holder): how many requests
- * a key may make per window, refilled evenly. Fixed memory whatever the number of clients: a
- * leaf (layers.h), used by net.c for HTTP. */
+/* ratelimit.h — token buckets per key (a client's address, rs_addr_holder, or an account's
+ * name): how many requests a key may make per window, refilled evenly. Fixed memory whatever
+ * the number of clients: a leaf (layers.h), used by net.c for HTTP and by session.c for failed
+ * logins and new guests. */
 #ifndef RS_RATELIMIT_H
 #define RS_RATELIMIT_H
 
@@ -30,5 +31,12 @@ void rs_rate_init(rs_rate_table *t, double per_window, int64_t window_us);
  * free (every slot near it holds a busy key) is let through: the table never refuses a
  * client for another's sake. */
 bool rs_rate_take(rs_rate_table *t, const char *key, int64_t now_us, int *retry_s);
+
+/* Whether `key` has a token left at `now_us` (one take would succeed), taking none: a failed
+ * login takes its token only once it has failed. *retry_s as for rs_rate_take. */
+bool rs_rate_check(rs_rate_table *t, const char *key, int64_t now_us, int *retry_s);
+
+/* A nonzero 64-bit hash of a key (FNV-1a), for maps keyed by it (rs_idmap). */
+uint64_t rs_rate_key_hash(const char *key);
 
 #endif

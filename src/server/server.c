@@ -14,7 +14,9 @@
 #include "fields.h"
 #include "grow.h"
 
-#define AI_RETRY_US 30000000ll /* an AI job unanswered this long is queued again */
+#define AI_RETRY_US 30000000ll       /* an AI job unanswered this long is queued again */
+#define LOGIN_WINDOW_US 600000000ll  /* failed logins are counted per 10 minutes */
+#define GUEST_WINDOW_US 3600000000ll /* new guests per hour */
 
 void rs_server_config_default(rs_server_config *cfg)
 {
@@ -34,11 +36,26 @@ void rs_server_config_default(rs_server_config *cfg)
     cfg->max_seeks_per_ip = 12;
     cfg->max_challenges = 5;
     cfg->max_challenges_per_ip = 20;
+    cfg->hash_threads = 2;
+    cfg->hash_per_ip = 4;
+    cfg->login_failures_per_ip = 30;
+    cfg->login_failures_per_account = 10;
+    cfg->guests_per_ip = 100;
     cfg->lease_ms = 3000;
     cfg->expire_ms = 1800000;
 }
 
 /* ---- helpers for handlers ---- */
+
+/* A rating means something only when it belongs to someone who keeps it: guests, who can be
+ * made by the thousand, play unrated games (issue 49, finding 4; lichess does the same). */
+int rs_server_rated_refused(const rs_conn *c, rs_err *e)
+{
+    if (c->user && !c->guest)
+        return 0;
+    return rs_fail(e, "not-registered",
+                   "rated games are for registered players: register first, or play unrated");
+}
 
 rs_ctx rs_server_ctx(rs_server *srv)
 {
@@ -316,6 +333,15 @@ int rs_server_listen_fd(const rs_server *srv)
     return rs_store_listen_fd(srv->store);
 }
 
+/* A table of budgets, `per_window` per window each, or NULL when that limit is off (0). */
+static rs_rate_table *rate_table(int per_window, int64_t window_us)
+{
+    rs_rate_table *t = per_window > 0 ? malloc(sizeof *t) : NULL;
+    if (t)
+        rs_rate_init(t, per_window, window_us);
+    return t;
+}
+
 rs_server *rs_server_open(const rs_server_config *cfg, const rs_time_source *time,
                           const rs_output *out, char *err, size_t err_size)
 {
@@ -339,6 +365,9 @@ rs_server *rs_server_open(const rs_server_config *cfg, const rs_time_source *tim
         return NULL;
     }
     srv->shared = rs_store_shared(srv->store);
+    srv->login_failures_ip = rate_table(cfg->login_failures_per_ip, LOGIN_WINDOW_US);
+    srv->login_failures_account = rate_table(cfg->login_failures_per_account, LOGIN_WINDOW_US);
+    srv->new_guests = rate_table(cfg->guests_per_ip, GUEST_WINDOW_US);
     name_node(srv);
     srv->started_us = rs_server_now_us(srv);
     srv->last_heartbeat_us = srv->started_us;
@@ -356,6 +385,10 @@ void rs_server_close(rs_server *srv)
             rs_table_free(srv->tables.slots[i].value);
     rs_idmap_free(&srv->conns);
     rs_idmap_free(&srv->tables);
+    rs_idmap_free(&srv->hashing);
+    free(srv->login_failures_ip);
+    free(srv->login_failures_account);
+    free(srv->new_guests);
     rs_outbox_clear(&srv->outbox);
     free(srv->outbox.items);
     free(srv->touched);

@@ -59,6 +59,14 @@ typedef struct rs_server_config {
      * max_open_games) and one address may have created, seeks and challenges sent waiting of
      * one user and of the users connected from one address (docs/server.md). */
     int max_open_games_per_ip, max_seeks, max_seeks_per_ip, max_challenges, max_challenges_per_ip;
+    /* Password hashing (issue 49): threads hashing at once; password jobs (register, login,
+     * password) one address may have queued or running, beyond which it is told `busy`; failed
+     * logins (and wrong old passwords) allowed per 10 minutes from one address and against one
+     * account name, beyond which a login is `rate-limited` until one is back (0: no limit). */
+    int hash_threads, hash_per_ip, login_failures_per_ip, login_failures_per_account;
+    /* New guests one address may make per hour (0: no limit), and how long a guest that sits in
+     * no game lives after its last token expired... (store sweeps, rs_server_tick). */
+    int guests_per_ip;
 } rs_server_config;
 
 /* Defaults: 60 s grace, 90-day tokens, 100 messages per 20 s, 32 watched games, 10 open

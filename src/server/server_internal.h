@@ -7,6 +7,7 @@
 
 #include "idmap.h"
 #include "outbox.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "store.h"
 #include "table.h"
@@ -103,6 +104,12 @@ struct rs_server {
     int64_t review_users[RS_REVIEWS_MAX];
     int reviews_pending;
     rs_server_stats stats;
+    /* Account defences (issue 49; session.c): password jobs queued or running per address
+     * (keyed by rs_rate_key_hash of its holder; the value is the count), failed logins per
+     * address and per account name, new guests per address (NULL: that limit is off). */
+    rs_idmap hashing;
+    int64_t next_sweep_us; /* the next sweep of expired tokens and unused guests (loop.c) */
+    rs_rate_table *login_failures_ip, *login_failures_account, *new_guests;
     /* ---- several servers on one database: cluster.c's state, which the core only holds ---- */
     bool shared;                       /* the store is PostgreSQL: other servers may share it */
     char node[RS_NODE_TEXT];           /* this server's name in leases and announcements */
@@ -124,6 +131,9 @@ struct rs_server {
 };
 
 rs_ctx rs_server_ctx(rs_server *srv);
+/* 0 when c may create, join or seek a rated game (a registered player), else -1 with e set
+ * (`not-registered`). */
+int rs_server_rated_refused(const rs_conn *c, rs_err *e);
 int64_t rs_server_now_us(rs_server *srv);
 int64_t rs_server_now_ms(rs_server *srv);
 rs_conn *rs_server_conn(rs_server *srv, uint64_t id);

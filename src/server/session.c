@@ -4,6 +4,8 @@
  * and either replies or fails with an error code and a sentence; a failed handler changes
  * nothing. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +120,14 @@ static int issue_token(rs_server *srv, rs_conn *c, int64_t user, char token[RS_T
 
 static int new_guest(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
+    /* Each guest is a stored user and a token: one address may make cfg.guests_per_ip an hour
+     * (issue 49, finding 6), a browser keeps its own for its token's life. */
+    int retry_s;
+    if (srv->new_guests &&
+        !rs_rate_take(srv->new_guests, c->holder, rs_server_now_us(srv), &retry_s))
+        return rs_fail(e, "too-many",
+                       "too many new guests from your address: try again in %d min, or log in",
+                       (retry_s + 59) / 60);
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_fail(e, store_down_code(srv), "the store is unavailable");
     rs_user u = {0};
@@ -193,19 +203,86 @@ static void keep_request_id(const cJSON *msg, char *out, size_t size)
     free(text);
 }
 
-/* Hand a password job to the hashing thread; the answer comes when it is done (one job per
- * connection at a time). The password is copied into the job and wiped here. */
+/* Password jobs queued or running for the address `holder` (srv->hashing). */
+static int hashing_count(const rs_server *srv, const char *holder)
+{
+    return (int)(uintptr_t)rs_idmap_get(&srv->hashing, rs_rate_key_hash(holder));
+}
+
+static void hashing_add(rs_server *srv, const char *holder, int delta)
+{
+    const uint64_t key = rs_rate_key_hash(holder);
+    const int n = hashing_count(srv, holder) + delta;
+    if (n > 0)
+        rs_idmap_put(&srv->hashing, key, (void *)(uintptr_t)n);
+    else
+        rs_idmap_del(&srv->hashing, key);
+}
+
+/* Hand a password job to the hashing threads; the answer comes when it is done (one job per
+ * connection at a time, and at most cfg.hash_per_ip per address, so that one address's
+ * sockets cannot fill the queue ahead of everyone else's logins: issue 49, finding 2). The
+ * password is copied into the job and wiped here. */
 static int submit_password_job(rs_server *srv, rs_conn *c, rs_job *job, const cJSON *msg,
                                const char *password, rs_err *e)
 {
+    const int from_here = hashing_count(srv, c->holder);
+    if (srv->cfg.hash_per_ip > 0 && from_here >= srv->cfg.hash_per_ip)
+        return rs_fail(e, "busy",
+                       "%d passwords from your address are being checked: try again in a moment",
+                       from_here);
+    snprintf(job->holder, sizeof job->holder, "%s", c->holder);
     snprintf(job->password, sizeof job->password, "%s", password);
     keep_request_id(msg, job->request_id, sizeof job->request_id);
     bool queued = rs_workers_submit(srv->workers, job);
     rs_secret_wipe(job->password, sizeof job->password);
     if (!queued)
         return rs_fail(e, "busy", "the server is busy: try again in a moment");
+    hashing_add(srv, c->holder, 1);
     c->auth_pending = true;
     return 0;
+}
+
+/* The key failed logins against an account name count under: the name in lower case, as
+ * names are compared (a name nobody has counts as well, so the answer tells nothing). */
+static void account_key(const char *name, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; name[i] && i < RS_NAME_MAX && i + 1 < size; i++)
+        out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+/* 0 when a login for `name` from c may be tried now; else `rate-limited`, with when to try
+ * again, after too many failures from c's address or against that name. */
+static int login_backoff(rs_server *srv, const rs_conn *c, const char *name, rs_err *e)
+{
+    const int64_t now = rs_server_now_us(srv);
+    char key[RS_RATE_KEY];
+    account_key(name, key, sizeof key);
+    int retry_s;
+    if (srv->login_failures_ip && !rs_rate_check(srv->login_failures_ip, c->holder, now, &retry_s))
+        return rs_fail(e, "rate-limited",
+                       "too many failed logins from your address: try again in %d s", retry_s);
+    if (srv->login_failures_account &&
+        !rs_rate_check(srv->login_failures_account, key, now, &retry_s))
+        return rs_fail(e, "rate-limited",
+                       "too many failed logins to this account: try again in %d s", retry_s);
+    return 0;
+}
+
+/* A wrong password (a login's, or a password change's old one) counts against the address and
+ * the account name it was tried for. */
+static void login_failed(rs_server *srv, const rs_job *job)
+{
+    const int64_t now = rs_server_now_us(srv);
+    char key[RS_RATE_KEY];
+    account_key(job->name, key, sizeof key);
+    int retry_s;
+    if (srv->login_failures_ip)
+        rs_rate_take(srv->login_failures_ip, job->holder, now, &retry_s);
+    if (srv->login_failures_account)
+        rs_rate_take(srv->login_failures_account, key, now, &retry_s);
 }
 
 static int check_password(const char *password, rs_err *e)
@@ -215,6 +292,17 @@ static int check_password(const char *password, rs_err *e)
         return rs_fail(e, "bad-password", "a password has %d to %d bytes", RS_PASSWORD_MIN,
                        RS_PASSWORD_MAX);
     return 0;
+}
+
+/* Whether a registered user other than c's looks like `name` (the same confusable skeleton,
+ * as written or in lower case: "AIice" with a capital i beside "Alice"), into *other. */
+static bool lookalike(rs_server *srv, const rs_conn *c, const char *name, rs_user *other)
+{
+    char lower[RS_NAME_MAX + 1], skeleton[RS_SKELETON_TEXT], lowered[RS_SKELETON_TEXT];
+    rs_name_lower(name, lower);
+    if (!rs_name_skeleton(name, skeleton) || !rs_name_skeleton(lower, lowered))
+        return false;
+    return rs_store_user_lookalike(srv->store, skeleton, lowered, c->user, other) == RS_STORE_OK;
 }
 
 static int h_register(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
@@ -237,6 +325,9 @@ static int h_register(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
             rs_fail(e, "busy", "a password is already being checked for you");
         else if (rs_store_user_find(srv->store, name, &other) == RS_STORE_OK)
             rs_fail(e, "name-taken", "the name %s is taken", name);
+        else if (lookalike(srv, c, name, &other))
+            rs_fail(e, "name-taken", "the name %s looks too much like %s, which is taken", name,
+                    other.name);
     }
     if (e->code)
         goto done;
@@ -263,8 +354,11 @@ static int h_login(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         rs_fail(e, "busy", "a password is already being checked for you");
         goto done;
     }
+    if (login_backoff(srv, c, name, e) < 0)
+        goto done;
     rs_user u;
     rs_job job = {.kind = RS_JOB_VERIFY, .conn = c->id};
+    snprintf(job.name, sizeof job.name, "%s", name);
     /* An unknown name is answered after as long as a wrong password (the worker hashes
      * the password anyway): the answer does not tell which names exist. */
     if (rs_store_user_find(srv->store, name, &u) == RS_STORE_OK && !u.guest) {
@@ -311,6 +405,7 @@ static int h_password(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         goto done;
     }
     rs_job job = {.kind = RS_JOB_REHASH, .conn = c->id, .user_id = c->user};
+    snprintf(job.name, sizeof job.name, "%s", c->name); /* the rule refuses it inside */
     snprintf(job.stored, sizeof job.stored, "%s", u.pwhash);
     snprintf(job.new_password, sizeof job.new_password, "%s", new_password);
     rc = submit_password_job(srv, c, &job, msg, old_password, e);
@@ -343,8 +438,21 @@ static void job_error(rs_server *srv, rs_conn *c, const rs_job *job, const char 
     reply_to_job(srv, c, job, m);
 }
 
+/* A password the rule refused (rs_password_weak): the library's reason, in a sentence. */
+static void weak_password(rs_server *srv, rs_conn *c, const rs_job *job, const char *re)
+{
+    char text[RP_ERROR_TEXT + 64];
+    snprintf(text, sizeof text, "this password is too easy to guess (%s): nothing changed",
+             job->error);
+    job_error(srv, c, job, re, "bad-password", text);
+}
+
 static void finish_register(rs_server *srv, rs_conn *c, const rs_job *job)
 {
+    if (job->weak) {
+        weak_password(srv, c, job, "register");
+        return;
+    }
     if (!job->ok) {
         job_error(srv, c, job, "register", "server-error", "cannot hash the password");
         return;
@@ -357,7 +465,8 @@ static void finish_register(rs_server *srv, rs_conn *c, const rs_job *job)
     if (rc == RS_STORE_OK)
         rc = rs_store_user_register(srv->store, c->user, job->name, job->stored);
     if (rc == RS_STORE_CONFLICT) {
-        job_error(srv, c, job, "register", "name-taken", "that name was just taken");
+        job_error(srv, c, job, "register", "name-taken",
+                  "that name, or one that looks like it, was just taken");
         return;
     }
     if (rc != RS_STORE_OK) {
@@ -461,6 +570,10 @@ int rs_session_revoke_user(rs_server *srv, int64_t user, const uint8_t *keep, co
 
 static void finish_password(rs_server *srv, rs_conn *c, const rs_job *job)
 {
+    if (job->weak) {
+        weak_password(srv, c, job, "password");
+        return;
+    }
     if (job->error[0]) {
         job_error(srv, c, job, "password", "server-error", job->error);
         return;
@@ -499,6 +612,10 @@ static void finish_password(rs_server *srv, rs_conn *c, const rs_job *job)
 
 void rs_session_auth_result(rs_server *srv, const rs_job *job)
 {
+    hashing_add(srv, job->holder, -1);
+    const bool wrong_password = !job->ok && !job->weak && !job->error[0];
+    if (wrong_password && (job->kind == RS_JOB_VERIFY || job->kind == RS_JOB_REHASH))
+        login_failed(srv, job); /* counted even when the asker has gone */
     rs_conn *c = rs_server_conn(srv, job->conn);
     if (!c) /* it went away while the hash ran */
         return;
@@ -756,6 +873,8 @@ static int h_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     for (int i = 0; rated && i < s.config.players; i++)
         if (s.seats[i].kind == RS_SEAT_AI)
             return rs_fail(e, "not-allowed", "rated games are between people only");
+    if (rated && rs_server_rated_refused(c, e) < 0)
+        return -1;
     rp_state trial;
     rp_error err = {{0}};
     if (s.game->init(&trial, &s.config, &err) < 0) /* refuse options the game refuses */
@@ -779,6 +898,8 @@ static int h_join(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (cJSON_GetObjectItemCaseSensitive(msg, "seat") && (seat < 0 || seat >= t->row.seats))
         return rs_fail(e, "bad-seat", "game %lld has seats 0 to %d", (long long)t->row.id,
                        t->row.seats - 1);
+    if (t->row.rated && rs_server_rated_refused(c, e) < 0)
+        return -1;
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
@@ -866,7 +987,8 @@ static int h_rematch(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         if (from->kind == RS_SEAT_HUMAN && from->user_id != c->user)
             to->kind = RS_SEAT_RESERVED;
     }
-    if (has_ai_seat(s.seats, n) && check_ai_games(srv, c, e) < 0)
+    if ((s.rated && rs_server_rated_refused(c, e) < 0) ||
+        (has_ai_seat(s.seats, n) && check_ai_games(srv, c, e) < 0))
         return -1;
     rs_table *fresh = NULL;
     if (create_table(srv, c, &s, msg, &fresh, e) < 0 || !fresh)

@@ -163,6 +163,18 @@ int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH])
     return st->ops->token_revoke(st, hash);
 }
 
+int rs_store_user_lookalike(rs_store *st, const char *skeleton, const char *lowered, int64_t except,
+                            rs_user *out)
+{
+    return st->ops->user_lookalike(st, skeleton, lowered, except, out);
+}
+
+int rs_store_sweep_accounts(rs_store *st, int64_t now_ms, int limit, int64_t *tokens,
+                            int64_t *guests)
+{
+    return st->ops->sweep_accounts(st, now_ms, limit, tokens, guests);
+}
+
 int rs_store_user_password(rs_store *st, int64_t id, const char *pwhash,
                            const uint8_t keep[RS_TOKEN_HASH])
 {

@@ -66,7 +66,7 @@ int rs_store_user_add(rs_store *st, const char *name, bool guest, int64_t now_ms
 int rs_store_user_get(rs_store *st, int64_t id, rs_user *out);
 int rs_store_user_find(rs_store *st, const char *name, rs_user *out); /* any case */
 /* A guest becomes an account: a new name and a password hash. CONFLICT if the name is
- * taken. */
+ * taken, or one that looks like it (the same skeleton, rs_name_skeleton). */
 int rs_store_user_register(rs_store *st, int64_t id, const char *name, const char *pwhash);
 int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
                        int64_t now_ms, int64_t expires_ms);
@@ -75,6 +75,16 @@ int rs_store_token_add(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t 
 int rs_store_token_user(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,
                         int64_t *user, bool *expired);
 int rs_store_token_revoke(rs_store *st, const uint8_t hash[RS_TOKEN_HASH]);
+/* A registered user other than `except` whose name's skeleton (rs_name_skeleton) is
+ * `skeleton` or `lowered` (the skeleton of the name in lower case): a name that looks like
+ * theirs is refused (issue 49). rs_store_user_register refuses one too (CONFLICT). */
+int rs_store_user_lookalike(rs_store *st, const char *skeleton, const char *lowered, int64_t except,
+                            rs_user *out);
+/* The expiry sweep (issue 49): every token expired at now_ms, then at most `limit` guests
+ * nothing refers to any more (no token, game, chat line, seek, link, challenge, rating or
+ * setting; on a cluster, none connected). How many of each went, in *tokens and *guests. */
+int rs_store_sweep_accounts(rs_store *st, int64_t now_ms, int limit, int64_t *tokens,
+                            int64_t *guests);
 /* A registered account's new password hash; every token of the account except `keep` (the
  * token of the session that changed it; NULL: none kept) is revoked with it. NOTFOUND when
  * no registered account has that id. */

@@ -58,6 +58,18 @@ typedef struct rs_vs_ai_row {
     int64_t won, lost, drawn;
 } rs_vs_ai_row;
 
+/* The sweep's test of a guest nothing refers to (rs_store_sweep_accounts), in both databases'
+ * SQL: no token left (each expired, or revoked at a logout), no game seated in or created, no
+ * chat line, seek, link, challenge, rating or setting. Deleting it loses nothing anyone could
+ * reach (issue 49, finding 6). NOT IN over each table: one pass each, not one per guest. */
+#define RS_UNUSED_GUEST                                                                            \
+    "id NOT IN (SELECT user_id FROM tokens) AND id NOT IN (SELECT user_id FROM seats)"             \
+    " AND id NOT IN (SELECT creator FROM games) AND id NOT IN (SELECT user_id FROM chat)"          \
+    " AND id NOT IN (SELECT user_id FROM seeks) AND id NOT IN (SELECT guest_id FROM links)"        \
+    " AND id NOT IN (SELECT account_id FROM links) AND id NOT IN (SELECT from_id FROM challenges)" \
+    " AND id NOT IN (SELECT to_id FROM challenges) AND id NOT IN (SELECT user_id FROM ratings)"    \
+    " AND id NOT IN (SELECT user_id FROM user_settings)"
+
 /* ---- the operations ---- */
 
 /* What only a database several servers share can do (docs/cluster.md): a backend without
@@ -146,6 +158,10 @@ typedef struct rs_store_ops {
     int (*user_get)(rs_store *st, int64_t id, rs_user *out);
     int (*user_find)(rs_store *st, const char *name, rs_user *out);
     int (*user_register)(rs_store *st, int64_t id, const char *name, const char *pwhash);
+    int (*user_lookalike)(rs_store *st, const char *skeleton, const char *lowered, int64_t except,
+                          rs_user *out);
+    int (*sweep_accounts)(rs_store *st, int64_t now_ms, int limit, int64_t *tokens,
+                          int64_t *guests);
     int (*token_add)(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t user, int64_t now_ms,
                      int64_t expires_ms);
     int (*token_user)(rs_store *st, const uint8_t hash[RS_TOKEN_HASH], int64_t now_ms,

@@ -117,6 +117,17 @@ static const char SCHEMA_V3[] =
     " PRIMARY KEY(tournament_id, round, board));"
     "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
 
+/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton (rs_name_skeleton), filled
+ * for the names registered before by the starting server (fill_skeletons), so that a
+ * lookalike of a taken name is refused; tokens by expiry and user, for the sweep. */
+static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN IF NOT EXISTS skeleton TEXT;"
+                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
+                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
+                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
+
+/* A guest nothing refers to (RS_UNUSED_GUEST), nor connected to any server now. */
+#define UNUSED_GUEST RS_UNUSED_GUEST " AND id NOT IN (SELECT user_id FROM presence)"
+
 /* Each connection's settings. A row lock is never waited for long: the rows servers contend
  * for are taken with SKIP LOCKED, and anything else waits at most LOCK_TIMEOUT. A server
  * stopped inside a transaction (SIGSTOP, a hung machine) loses its session, and with it its
@@ -135,7 +146,7 @@ static const char SCHEMA_V3[] =
 #define SCHEMA_V2                                                                                  \
     "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
     "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3};
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 /* Servers starting together migrate one at a time: under this session-wide advisory lock,
  * the version read again once it is held. */
@@ -739,6 +750,8 @@ static void pg_close(rs_store *store);
 /* PG_OPS, the table, is defined at the end of the file. */
 static const rs_store_ops PG_OPS;
 
+static int fill_skeletons(rs_pg *pg, char *err, size_t err_size);
+
 int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_size)
 {
     *out = NULL;
@@ -749,7 +762,8 @@ int rs_store_pg_open(rs_store **out, const char *address, char *err, size_t err_
         return RS_STORE_ERROR;
     }
     pg->base.ops = &PG_OPS;
-    if (reconnect(pg, err, err_size) != RS_STORE_OK || migrate(pg, err, err_size) != RS_STORE_OK) {
+    if (reconnect(pg, err, err_size) != RS_STORE_OK || migrate(pg, err, err_size) != RS_STORE_OK ||
+        fill_skeletons(pg, err, err_size) != RS_STORE_OK) {
         pg_close(&pg->base);
         return RS_STORE_ERROR;
     }
@@ -948,17 +962,81 @@ static int pg_user_register(rs_store *store, int64_t id, const char *name, const
     p_text(&p, name);
     p_text(&p, key);
     p_text(&p, pwhash);
-    /* A name taken is refused without an error that would abort the transaction; the
-     * unique index still guards a race with another node. */
+    char skeleton[RS_SKELETON_TEXT];
+    rs_name_skeleton(name, skeleton);
+    p_text(&p, skeleton);
+    /* A name taken, or one that looks like it, is refused without an error that would abort
+     * the transaction; the unique index still guards a race with another node. */
     PGresult *r = exec(pg,
-                       "UPDATE users SET name = $2, name_key = $3, guest = false, pwhash = $4"
-                       " WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE"
-                       " name_key = $3 AND id <> $1)",
+                       "UPDATE users SET name = $2, name_key = $3, guest = false, pwhash = $4,"
+                       " skeleton = nullif($5, '') WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM"
+                       " users WHERE (name_key = $3 OR skeleton = $5) AND id <> $1)",
                        &p, "register user");
     if (!r)
         return RS_STORE_ERROR;
     int rc = strcmp(PQcmdTuples(r), "1") == 0 ? RS_STORE_OK : RS_STORE_CONFLICT;
     PQclear(r);
+    return rc;
+}
+
+static int pg_user_lookalike(rs_store *store, const char *skeleton, const char *lowered,
+                             int64_t except, rs_user *out)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_text(&p, skeleton);
+    p_text(&p, lowered);
+    p_int(&p, except);
+    return read_user(pg, "skeleton IN ($1, $2) AND NOT guest AND id <> $3 LIMIT 1", &p, out);
+}
+
+/* Rows a DELETE removed, into *n. */
+static int deleted(rs_pg *pg, const char *sql, const params *p, const char *what, int64_t *n)
+{
+    PGresult *r = exec(pg, sql, p, what);
+    *n = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
+    PQclear(r);
+    return r ? RS_STORE_OK : RS_STORE_ERROR;
+}
+
+static int pg_sweep_accounts(rs_store *store, int64_t now_ms, int limit, int64_t *tokens,
+                             int64_t *guests)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, now_ms);
+    *guests = 0;
+    int rc = deleted(pg, "DELETE FROM tokens WHERE expires_ms <= $1", &p, "sweep tokens", tokens);
+    if (rc != RS_STORE_OK)
+        return rc;
+    params q = {0};
+    p_int(&q, limit);
+    return deleted(
+        pg,
+        "DELETE FROM users WHERE id IN (SELECT id FROM users WHERE guest AND " UNUSED_GUEST
+        " LIMIT $1)",
+        &q, "sweep guests", guests);
+}
+
+/* The skeletons of names registered before the schema had them (version 2), filled in by the
+ * first server to start on it; later servers find none to fill. */
+static int fill_skeletons(rs_pg *pg, char *err, size_t err_size)
+{
+    PGresult *r = exec(pg, "SELECT id, name FROM users WHERE NOT guest AND skeleton IS NULL", NULL,
+                       "read names without a skeleton");
+    int rc = r ? RS_STORE_OK : RS_STORE_ERROR;
+    for (int i = 0; r && rc == RS_STORE_OK && i < PQntuples(r); i++) {
+        char skeleton[RS_SKELETON_TEXT];
+        if (!rs_name_skeleton(PQgetvalue(r, i, 1), skeleton) || !skeleton[0])
+            continue;
+        params p = {0};
+        p_int(&p, col_int(r, i, 0));
+        p_text(&p, skeleton);
+        rc = run(pg, "UPDATE users SET skeleton = $2 WHERE id = $1", &p, "fill a skeleton");
+    }
+    PQclear(r);
+    if (rc != RS_STORE_OK)
+        snprintf(err, err_size, "cannot fill the names' skeletons: %s", pg_error(&pg->base));
     return rc;
 }
 
@@ -2533,6 +2611,8 @@ static const rs_store_ops PG_OPS = {
     .user_get = pg_user_get,
     .user_find = pg_user_find,
     .user_register = pg_user_register,
+    .user_lookalike = pg_user_lookalike,
+    .sweep_accounts = pg_sweep_accounts,
     .token_add = pg_token_add,
     .token_user = pg_token_user,
     .token_revoke = pg_token_revoke,

@@ -97,8 +97,14 @@ static const char SCHEMA_V1[] =
                 " VALUES(?1, ?2, ?3, '', ?4)")                                                     \
     X(USER_GET, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE id = ?1")             \
     X(USER_FIND, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE name_key = ?1")      \
-    X(USER_REGISTER, "UPDATE users SET name = ?2, name_key = ?3, guest = 0, pwhash = ?4"           \
-                     " WHERE id = ?1")                                                             \
+    X(USER_REGISTER, "UPDATE users SET name = ?2, name_key = ?3, guest = 0, pwhash = ?4,"          \
+                     " skeleton = nullif(?5, '') WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM"      \
+                     " users WHERE skeleton = ?5 AND id <> ?1)")                                   \
+    X(USER_LOOKALIKE, "SELECT id, name, guest, pwhash, created_ms FROM users WHERE"                \
+                      " skeleton IN (?1, ?2) AND guest = 0 AND id <> ?3 LIMIT 1")                  \
+    X(TOKENS_SWEEP, "DELETE FROM tokens WHERE expires_ms <= ?1")                                   \
+    X(GUESTS_SWEEP, "DELETE FROM users WHERE id IN (SELECT id FROM users WHERE guest = 1"          \
+                    " AND " RS_UNUSED_GUEST " LIMIT ?1)")                                          \
     X(TOKEN_ADD, "INSERT INTO tokens(hash, user_id, created_ms, expires_ms)"                       \
                  " VALUES(?1, ?2, ?3, ?4)")                                                        \
     X(TOKEN_USER, "SELECT user_id, expires_ms FROM tokens WHERE hash = ?1")                        \
@@ -295,6 +301,15 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
+/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton (rs_name_skeleton, through
+ * the SQL function rs_skeleton this connection defines), so that a lookalike of a taken name
+ * is refused; tokens by expiry, for the sweep. */
+static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN skeleton TEXT;"
+                                "UPDATE users SET skeleton = rs_skeleton(name) WHERE guest = 0;"
+                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
+                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
+                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
+
 /* The schema's migrations, version i + 1 at index i, as in store_pg.c: the database keeps
  * its version in PRAGMA user_version. A new version appends a migration; none is edited. */
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
@@ -321,7 +336,7 @@ static const char SCHEMA_V3[] =
     " PRIMARY KEY(tournament_id, round, board));"
     "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
 
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3};
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 
 static int user_version(sqlite3 *db)
@@ -378,6 +393,20 @@ static int migrate(sqlite3 *db, char *err, size_t err_size)
 
 static void lite_close(rs_store *store);
 
+/* rs_skeleton(name): the name's confusable skeleton (rs_name_skeleton), NULL when ICU gives
+ * none; the schema's version 2 fills the column with it. */
+static void sql_skeleton(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *name = sqlite3_value_text(argv[0]);
+    char skeleton[RS_SKELETON_TEXT];
+    if (!name || !rs_name_skeleton((const char *)name, skeleton) || !skeleton[0]) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    sqlite3_result_text(ctx, skeleton, -1, SQLITE_TRANSIENT);
+}
+
 /* SQLITE_OPS, the table, is defined at the end of the file. */
 static const rs_store_ops SQLITE_OPS;
 
@@ -413,7 +442,11 @@ int rs_store_sqlite_open(rs_store **out, const char *path, rs_store_sync sync, c
         lite_close(&st->base);
         return RS_STORE_ERROR;
     }
-    if (migrate(st->db, err, err_size) != RS_STORE_OK) {
+    if (sqlite3_create_function(st->db, "rs_skeleton", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                sql_skeleton, NULL, NULL) != SQLITE_OK ||
+        migrate(st->db, err, err_size) != RS_STORE_OK) {
+        if (!err[0])
+            snprintf(err, err_size, "cannot define rs_skeleton: %s", sqlite3_errmsg(st->db));
         lite_close(&st->base);
         return RS_STORE_ERROR;
     }
@@ -592,14 +625,48 @@ static int lite_user_find(rs_store *store, const char *name, rs_user *out)
 static int lite_user_register(rs_store *store, int64_t id, const char *name, const char *pwhash)
 {
     sqlite_store *st = (sqlite_store *)store;
-    char key[RS_NAME_MAX + 1];
+    char key[RS_NAME_MAX + 1], skeleton[RS_SKELETON_TEXT];
     rs_store_name_key(name, key);
+    rs_name_skeleton(name, skeleton);
     sqlite3_stmt *s = use(st, STMT_USER_REGISTER);
     sqlite3_bind_int64(s, 1, id);
     bind_text(s, 2, name);
     bind_text(s, 3, key);
     bind_text(s, 4, pwhash);
-    return run(st, s, "register user");
+    bind_text(s, 5, skeleton);
+    const int rc = run(st, s, "register user");
+    if (rc == RS_STORE_OK && sqlite3_changes(st->db) != 1) /* a lookalike of it is taken */
+        return RS_STORE_CONFLICT;
+    return rc;
+}
+
+static int lite_user_lookalike(rs_store *store, const char *skeleton, const char *lowered,
+                               int64_t except, rs_user *out)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_USER_LOOKALIKE);
+    bind_text(s, 1, skeleton);
+    bind_text(s, 2, lowered);
+    sqlite3_bind_int64(s, 3, except);
+    return read_user(st, s, out);
+}
+
+static int lite_sweep_accounts(rs_store *store, int64_t now_ms, int limit, int64_t *tokens,
+                               int64_t *guests)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOKENS_SWEEP);
+    sqlite3_bind_int64(s, 1, now_ms);
+    int rc = run(st, s, "sweep tokens");
+    *tokens = rc == RS_STORE_OK ? sqlite3_changes(st->db) : 0;
+    *guests = 0;
+    if (rc != RS_STORE_OK)
+        return rc;
+    s = use(st, STMT_GUESTS_SWEEP);
+    sqlite3_bind_int(s, 1, limit);
+    rc = run(st, s, "sweep guests");
+    *guests = rc == RS_STORE_OK ? sqlite3_changes(st->db) : 0;
+    return rc;
 }
 
 static int lite_token_add(rs_store *store, const uint8_t hash[RS_TOKEN_HASH], int64_t user,
@@ -1635,6 +1702,8 @@ static const rs_store_ops SQLITE_OPS = {
     .user_get = lite_user_get,
     .user_find = lite_user_find,
     .user_register = lite_user_register,
+    .user_lookalike = lite_user_lookalike,
+    .sweep_accounts = lite_sweep_accounts,
     .token_add = lite_token_add,
     .token_user = lite_token_user,
     .token_revoke = lite_token_revoke,

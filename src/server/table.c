@@ -346,6 +346,21 @@ static void update_ratings(rs_ctx *ctx, rs_table *t)
     }
 }
 
+/* Whether every seat made a move of its own: a rated game that ends before (a resignation at
+ * ply 0, a player who never came back) changes no rating, so that nobody farms a rating off
+ * opponents who give up unplayed (issue 49, finding 4). */
+static bool every_seat_moved(const rs_table *t)
+{
+    uint32_t moved = 0;
+    const size_t n = rp_match_length(t->match);
+    for (size_t i = 0; i < n; i++) {
+        const rp_entry_info info = rp_match_entry(t->match, i);
+        if (info.kind == RP_ENTRY_MOVE && info.seat >= 0 && info.seat < t->row.seats)
+            moved |= 1u << info.seat;
+    }
+    return moved == (1u << t->row.seats) - 1;
+}
+
 /* End the game: the match's ending (none when its rules ended it), then the result, scores,
  * record and ratings, all in this transaction. `reason` is the stored word ("resign",
  * "time"...), `ending` the match's and `losers` the seats it names; `who` is the seat the
@@ -368,9 +383,15 @@ static void finish(rs_ctx *ctx, rs_table *t, const char *reason, rp_end ending, 
     t->takeback_by = -1;
     t->ai_ply = -1;
     result_text(t, reason, who);
+    const bool rates = t->row.rated && every_seat_moved(t);
+    if (t->row.rated && !rates) {
+        const size_t len = strlen(t->row.result_text);
+        snprintf(t->row.result_text + len, sizeof t->row.result_text - len,
+                 " (no rating change: it ended before every player moved)");
+    }
     save(ctx, t);
     store_record(ctx, t);
-    if (t->row.rated)
+    if (rates)
         update_ratings(ctx, t);
     rs_log("game %lld over: %s (%s)", (long long)t->row.id, t->row.end_reason, t->row.result_text);
 }

@@ -1,5 +1,5 @@
-/* workers.c — see workers.h. Two bounded FIFO queues (AI, hashing), one result inbox, one
- * mutex; threads sleep on a condition variable. Workers never call lws: they only call
+/* workers.c — see workers.h. Two bounded FIFO queues (AI, hashing), each with its own pool of
+ * threads, one result inbox, one mutex; threads sleep on a condition variable. Workers never call lws: they only call
  * notify, which in the real server is lws_cancel_service, the one call lws allows from
  * another thread. */
 #include "workers.h"
@@ -14,6 +14,7 @@
 
 #define QUEUE_CAP 256
 #define MAX_AI_THREADS 16
+#define MAX_HASH_THREADS 8
 
 typedef struct done_job {
     struct done_job *next;
@@ -35,7 +36,7 @@ struct rs_workers {
     int running_jobs;
     bool stopping;
     int ai_threads;
-    pthread_t threads[MAX_AI_THREADS + 1];
+    pthread_t threads[MAX_AI_THREADS + MAX_HASH_THREADS];
     int num_threads;
     struct rs_store *store;
     void (*notify)(void *);
@@ -105,7 +106,14 @@ void rs_job_wipe(rs_job *job)
 static void run_rehash(rs_job *job)
 {
     job->ok = rs_password_verify(job->stored, job->password);
-    if (job->ok && !rs_password_hash(job->new_password, job->stored)) {
+    if (!job->ok)
+        return;
+    job->weak = rs_password_weak(job->new_password, job->name, job->error, sizeof job->error);
+    if (job->weak) {
+        job->ok = false;
+        return;
+    }
+    if (!rs_password_hash(job->new_password, job->stored)) {
         job->ok = false;
         snprintf(job->error, sizeof job->error, "cannot hash the password");
     }
@@ -121,8 +129,9 @@ static void run_job(rs_workers *w, rs_job *job)
     case RS_JOB_REVIEW:
         run_review(job);
         break;
-    case RS_JOB_HASH:
-        job->ok = rs_password_hash(job->password, job->stored);
+    case RS_JOB_HASH: /* the rule first: a password it refuses is never hashed */
+        job->weak = rs_password_weak(job->password, job->name, job->error, sizeof job->error);
+        job->ok = !job->weak && rs_password_hash(job->password, job->stored);
         break;
     case RS_JOB_VERIFY:
         if (job->stored[0]) {
@@ -207,8 +216,13 @@ static bool start_thread(rs_workers *w, job_queue *q)
     return true;
 }
 
-rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*notify)(void *),
-                             void *ctx)
+static int clamp(int n, int most)
+{
+    return n < 0 ? 0 : n > most ? most : n;
+}
+
+rs_workers *rs_workers_start(int ai_threads, int hash_threads, struct rs_store *store,
+                             void (*notify)(void *), void *ctx)
 {
     rs_workers *w = calloc(1, sizeof *w);
     if (!w)
@@ -219,11 +233,14 @@ rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*noti
     w->store = store;
     w->notify = notify;
     w->ctx = ctx;
-    w->ai_threads = ai_threads < 0 ? 0 : ai_threads > MAX_AI_THREADS ? MAX_AI_THREADS : ai_threads;
+    w->ai_threads = clamp(ai_threads, MAX_AI_THREADS);
+    /* Inline mode (no AI thread) has no hashing thread either: every job waits for the test. */
+    const int hashers =
+        w->ai_threads > 0 ? clamp(hash_threads < 1 ? 1 : hash_threads, MAX_HASH_THREADS) : 0;
     bool ok = true;
     for (int i = 0; i < w->ai_threads && ok; i++)
         ok = start_thread(w, &w->ai);
-    if (ok && w->ai_threads > 0)
+    for (int i = 0; i < hashers && ok; i++)
         ok = start_thread(w, &w->hash);
     if (!ok) {
         rs_workers_stop(w);
@@ -273,6 +290,7 @@ bool rs_workers_submit(rs_workers *w, const rs_job *job)
         return false;
     *copy = *job;
     copy->ok = false;
+    copy->weak = false;
     copy->error[0] = '\0';
     copy->review = NULL;
     pthread_mutex_lock(&w->lock);

@@ -1,5 +1,5 @@
 /* workers.h — the background threads of the server, so nothing slow runs on the service
- * thread: a pool for AI searches and one thread for password hashing and WAL checkpoints
+ * thread: a pool for AI searches and a small one for password hashing and WAL checkpoints
  * (argon2 takes 64 MiB and real time). Each job runs with its own copy of what it needs;
  * its result goes into one mutex-guarded inbox, and `notify` wakes the service thread
  * (lws_cancel_service in net.c), which drains the inbox. Queues are bounded and FIFO.
@@ -44,8 +44,12 @@ typedef struct rs_job {
     char new_password[RS_PASSWORD_MAX + 1]; /* REHASH: the new one; wiped once used */
     char stored[RS_PWHASH_TEXT]; /* VERIFY, REHASH: the stored hash; HASH, REHASH: the result */
     char request_id[40];         /* the client's "id", echoed in the reply */
+    char holder[64];             /* HASH, VERIFY, REHASH: the asker's address key, whose
+                                    password jobs and failed logins are counted (session.c) */
     /* results */
     bool ok;
+    bool weak; /* HASH, REHASH: the new password is refused by the rule (rs_password_weak);
+                  `error` says why, and nothing was hashed */
     rp_action action;
     char move[RP_ACTION_TEXT]; /* its notation (for the hint's asker, the seat to act) */
     char error[RP_ERROR_TEXT];
@@ -71,10 +75,11 @@ void rs_job_free_result(rs_job *job);
 typedef struct rs_workers rs_workers;
 struct rs_store;
 
-/* Start `ai_threads` AI threads (0: inline mode) plus one hashing thread (none in inline
- * mode). notify(ctx) is called from a worker thread whenever a result is ready. */
-rs_workers *rs_workers_start(int ai_threads, struct rs_store *store, void (*notify)(void *),
-                             void *ctx);
+/* Start `ai_threads` AI threads (0: inline mode) plus `hash_threads` hashing threads (at
+ * least one; none in inline mode). Each argon2 hash takes 64 MiB while it runs, so the pool
+ * stays small. notify(ctx) is called from a worker thread whenever a result is ready. */
+rs_workers *rs_workers_start(int ai_threads, int hash_threads, struct rs_store *store,
+                             void (*notify)(void *), void *ctx);
 /* Stop accepting jobs, let running ones finish, join the threads, free everything. */
 void rs_workers_stop(rs_workers *w);
 

@@ -81,7 +81,8 @@ def cpu_use(cluster, server):
 
 def run_config(checks, args, config, sizes, work):
     idle, games, rate, seconds, sat, check = sizes
-    node_args = ["--max-per-ip", "100000", "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000", "--quiet"]
+    node_args = ["--max-per-ip", "100000", "--max-open-games-per-ip", "100000",
+                 "--max-seeks-per-ip", "100000", "--guests-per-ip", "0", "--quiet"]
     cluster = server = None
     failed_before = checks.failed
     if config == "sqlite":

@@ -53,7 +53,7 @@ def main():
     server = Server(args.ramparts, workdir=work,
                     extra=["--rate", "100000", "--max-per-ip", "100000",
                            "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
-                           "--quiet", "--event-loop",
+                           "--guests-per-ip", "0", "--quiet", "--event-loop",
                            os.environ.get("BENCH_EVENT_LOOP", "auto"),
                            "--sync", os.environ.get("BENCH_SYNC", "full")]).start()
     time.sleep(1)

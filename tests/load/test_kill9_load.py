@@ -32,7 +32,9 @@ def main():
     work = tempfile.mkdtemp(prefix="ramparts-kill9-")
     port = free_port()
     server = Server(args.ramparts, workdir=work,
-                    extra=["--rate", "100000", "--max-per-ip", "1000", "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000"]).start(port)
+                    extra=["--rate", "100000", "--max-per-ip", "1000",
+                           "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
+                           "--guests-per-ip", "100000"]).start(port)
     acklog, frames = os.path.join(work, "acks.jsonl"), os.path.join(work, "frames.jsonl")
     load = subprocess.Popen(
         [args.loadgen, "--port", str(port), "--games", "10", "--spectate", "--rate", "100",

@@ -21,8 +21,9 @@ def main():
     raise_fd_limit(4096)
     work = tempfile.mkdtemp(prefix="ramparts-load-")
     server = Server(args.ramparts, workdir=work,
-                    extra=["--rate", "100000", "--max-per-ip", "1000", "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
-                           "--quiet"]).start()
+                    extra=["--rate", "100000", "--max-per-ip", "1000",
+                           "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
+                           "--guests-per-ip", "100000", "--quiet"]).start()
     acklog, frames = os.path.join(work, "acks.jsonl"), os.path.join(work, "frames.jsonl")
     s = run_loadgen(args.loadgen, server.port,
                     ["--games", 25, "--spectate", "--idle", 50, "--rate", 150,

@@ -20,13 +20,14 @@ import urllib.request
 
 import websockets
 
-from rsclient import TIMEOUT, Checks, Client, Server, arguments, guest, registry_games
+from rsclient import (NEW_PASSWORD, PASSWORD, TIMEOUT, Checks, Client, Server, arguments, guest,
+                      registry_games)
 
 
 async def accounts(checks, server):
     alice = await guest(server, "alice")
     old_token = alice.token
-    reply = await alice.request({"t": "register", "name": "Alice", "password": "wonderland!"},
+    reply = await alice.request({"t": "register", "name": "Alice", "password": PASSWORD},
                                 "registered")
     checks.eq(reply["t"], "registered", "a guest claims an account")
     checks.eq(reply["user"], {"id": alice.user["id"], "name": "Alice", "guest": False},
@@ -38,7 +39,7 @@ async def accounts(checks, server):
     bad = await again.request({"t": "login", "name": "alice", "password": "wrong-one!"},
                               "welcome")
     checks.eq(bad.get("code"), "bad-login", "a wrong password is refused")
-    w = await again.request({"t": "login", "name": "ALICE", "password": "wonderland!"},
+    w = await again.request({"t": "login", "name": "ALICE", "password": PASSWORD},
                             "welcome")
     checks.eq((w["t"], w["user"]["name"]), ("welcome", "Alice"), "login by name, any case")
     checks.ok(len(w.get("token", "")) >= 40 and w["token"] != old_token, "with a new token")
@@ -57,7 +58,7 @@ async def accounts(checks, server):
 
 async def rated_game(checks, server, alice):
     bob = await guest(server, "bob")
-    await bob.request({"t": "register", "name": "Bob", "password": "builder-bob"}, "registered")
+    await bob.request({"t": "register", "name": "Bob", "password": NEW_PASSWORD}, "registered")
     game = (await alice.request({"t": "create", "type": "castle-danger",
                                  "seats": ["me", "open"], "rated": True}, "created"))["game"]
     await bob.request({"t": "join", "game": game}, "joined")
@@ -65,8 +66,17 @@ async def rated_game(checks, server, alice):
     checks.eq(state["rated"], True, "a rated game")
     checks.eq(state["allowed"], {"draw": True, "takeback": False},
               "draws allowed, takebacks not, in rated Castle Danger")
-    await alice.request({"t": "move", "game": game, "ply": 0,
-                         "move": state["legal"][0]["text"]}, "ack")
+    # Both sides move before Bob resigns: a game resigned before that changes no rating
+    # (issue 49, finding 4).
+    ply, moved = 0, set()
+    while moved != {0, 1}:
+        mover, seat = (alice, 0) if state["to_move"] == 0 else (bob, 1)
+        state = await mover.state_at(game, ply=ply)
+        await mover.request({"t": "move", "game": game, "ply": ply,
+                             "move": state["legal"][0]["text"]}, "ack")
+        moved.add(seat)
+        ply += 1
+        state = await alice.state_at(game, ply=ply)
     r = await bob.request({"t": "resign", "game": game}, "done")
     checks.eq(r["t"], "done", "bob resigns")
     over = await alice.expect(lambda m: m.get("game") == game and m["t"] == "update"

@@ -8,10 +8,9 @@ a send (3) and of an answer (1)."""
 
 import asyncio
 
-from rsclient import Checks, Client, Server, account, arguments, guest, login
+from rsclient import PASSWORD, Checks, Client, Server, account, arguments, guest, login
 
 GAME = "castle-danger"
-PASSWORD = "wonderland!"
 
 
 def send(to, **fields):

@@ -12,7 +12,7 @@ import os
 import sys
 
 from clusterlib import SKIP, Cluster, missing_component
-from rsclient import Checks, Client, arguments
+from rsclient import PASSWORD, Checks, Client, arguments
 
 DAY_MS = 86400000
 GAME = "castle-danger"
@@ -22,7 +22,7 @@ async def account(node, label, name):
     c = Client(node, label)
     await c.connect()
     await c.hello()
-    reply = await c.request({"t": "register", "name": name, "password": "long enough"},
+    reply = await c.request({"t": "register", "name": name, "password": PASSWORD},
                             "registered")
     assert reply["t"] == "registered", reply
     return c

@@ -26,8 +26,8 @@ import asyncio
 import time
 
 from pgserver import server_or_skip
-from rsclient import (Checks, Client, Server, arguments, claim_after_grace, guest, identified,
-                      login, run_checker, told_logged_out)
+from rsclient import (NEW_PASSWORD, PASSWORD, Checks, Client, Server, arguments, claim_after_grace,
+                      guest, identified, login, run_checker, told_logged_out)
 
 LEASE_S = 2
 GRACE_S = 1
@@ -300,15 +300,15 @@ async def whole_restart(checks, args, pg, a, b):
 
 async def revoked_across(checks, a, b, c):
     rita = await guest(a, "rita")
-    await rita.request({"t": "register", "name": "Rita", "password": "ramparts!"}, "registered")
+    await rita.request({"t": "register", "name": "Rita", "password": PASSWORD}, "registered")
     tab = Client(b, "rita-tab-b")  # another page of the same browser, on server b
     await tab.connect()
     await tab.hello(rita.token)
-    phone, _ = await login(b, "rita-phone-b", "rita", "ramparts!")
-    laptop, _ = await login(c, "rita-laptop-c", "rita", "ramparts!")
+    phone, _ = await login(b, "rita-phone-b", "rita", PASSWORD)
+    laptop, _ = await login(c, "rita-laptop-c", "rita", PASSWORD)
     for who in (rita, tab, phone, laptop):
         checks.ok(await identified(who), f"{who.label} is logged in")
-    done = await rita.request({"t": "password", "old": "ramparts!", "new": "new-ramparts"},
+    done = await rita.request({"t": "password", "old": PASSWORD, "new": NEW_PASSWORD},
                               "done")
     checks.eq((done["t"], done.get("logged_out")), ("done", 0),
               "a password change on server a: no other session of Rita's there")

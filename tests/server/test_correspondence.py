@@ -15,7 +15,7 @@ import asyncio
 import os
 import subprocess
 
-from rsclient import Checks, Server, arguments, guest
+from rsclient import PASSWORD, Checks, Server, arguments, guest
 
 DAY_MS = 86400000
 GAME = "castle-danger"
@@ -41,22 +41,32 @@ class TestClock:
 
 async def registered(server, label, name):
     c = await guest(server, label)
-    reply = await c.request({"t": "register", "name": name, "password": "wonderland!"},
+    reply = await c.request({"t": "register", "name": name, "password": PASSWORD},
                             "registered")
     assert reply["t"] == "registered", reply
     return c
 
 
+async def play_turn(player, game, seat, ply):
+    """The player in `seat` plays its whole turn from `ply` (its first legal moves); the state
+    after it, the other seat to move."""
+    state = await player.state_at(game, ply=ply)
+    while state["to_move"] == seat:
+        await player.request({"t": "move", "game": game, "ply": state["ply"],
+                              "move": state["legal"][0]["text"]}, "ack")
+        state = await player.state_at(game, ply=state["ply"] + 1)
+    return state
+
+
 async def bobs_turn(checks, alice, bob, label):
-    """A rated correspondence game where Alice (seat 0) has played her turn and Bob is to move."""
+    """A rated correspondence game where each has played a turn, Alice a second, and Bob is to
+    move: a game lost on time before both sides moved would change no rating (issue 49)."""
     game = (await alice.request({"t": "create", "type": GAME, "seats": ["me", "open"],
                                  "clock": CLOCK, "rated": True}, "created"))["game"]
     await bob.request({"t": "join", "game": game}, "joined")
-    state = await alice.state_at(game, ply=0)
-    while state["to_move"] == 0:
-        await alice.request({"t": "move", "game": game, "ply": state["ply"],
-                             "move": state["legal"][0]["text"]}, "ack")
-        state = await alice.state_at(game, ply=state["ply"] + 1)
+    state = await play_turn(alice, game, 0, 0)
+    state = await play_turn(bob, game, 1, state["ply"])
+    state = await play_turn(alice, game, 0, state["ply"])
     checks.eq(state["clock"]["kind"], "correspondence", f"{label}: a correspondence clock")
     return game
 

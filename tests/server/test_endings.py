@@ -223,7 +223,7 @@ async def main():
     args = arguments()
     checks = Checks()
     workdir = tempfile.mkdtemp(prefix="ramparts-endings-")
-    server = Server(args.ramparts, extra=["--rate", "100000", "--max-per-ip", "1000", "--grace", str(GRACE_S),
+    server = Server(args.ramparts, extra=["--rate", "100000", "--max-per-ip", "1000", "--guests-per-ip", "100000", "--grace", str(GRACE_S),
                                           "--expire", str(EXPIRE_S)]).start()
     rng = random.Random(40)
     try:

@@ -16,7 +16,7 @@ import os
 import random
 import subprocess
 
-from rsclient import Checks, Client, Server, arguments, guest
+from rsclient import PASSWORD, Checks, Client, Server, arguments, guest
 
 SOAK = os.environ.get("RAMPARTS_SOAK") == "1"
 MAX_MOVES = 3000  # a game without a turn limit (Castle Danger's default) resigns after these
@@ -113,7 +113,7 @@ async def main():
     try:
         me = await guest(server, "player")
         registered = await me.request({"t": "register", "name": "Everyone",
-                                       "password": "every option"}, "registered")
+                                       "password": PASSWORD}, "registered")
         checks.eq(registered["t"], "registered", "the player registers")
         _, types = server.http_json("/api/v1/types")
         games, refused, seen = [], 0, set()

@@ -11,7 +11,7 @@ import json
 
 import websockets
 
-from rsclient import Checks, Client, Server, arguments, guest
+from rsclient import PASSWORD, Checks, Client, Server, arguments, guest
 
 STABLE = ("v", "ply", "status", "view", "legal", "to_move", "offers", "you")
 
@@ -150,9 +150,9 @@ async def main():
             (M, {"t": "chat", "game": game, "text": 1000}, "bad-message"),
             (M, {"t": "chat", "game": game, "text": "hi"}, "not-watching"),
             (M, {"t": "register", "name": "Robert'); DROP TABLE users;--",
-                 "password": "password1"}, "bad-name"),
+                 "password": PASSWORD}, "bad-name"),
             (M, {"t": "register", "name": "Mallory", "password": "short"}, "bad-password"),
-            (M, {"t": "login", "name": "nobody-at-all", "password": "password1"}, "bad-login"),
+            (M, {"t": "login", "name": "nobody-at-all", "password": PASSWORD}, "bad-login"),
             (mover_token, {"t": "draw", "game": game, "op": "offer"}, "not-allowed"),
             (mover_token, {"t": "takeback", "game": game, "op": "please"}, "bad-message"),
             (mover_token, {"t": "rematch", "game": game}, "not-over"),

@@ -1,13 +1,14 @@
 """A registered player's password change (`password`, docs/server-protocol.md): a refusal (a
-guest, a new password too short, too long or unchanged, a wrong old one) changes nothing; a
-change makes the old password useless, revokes every other token of the account (their
-connections are told `logged-out` and lose their identity, a seated player's game going on),
-and keeps the asking connection's token and the other pages on that same token."""
+guest, a new password too short, too long, unchanged or refused by the rule, a wrong old one)
+changes nothing; a change makes the old password useless, revokes every other token of the
+account (their connections are told `logged-out` and lose their identity, a seated player's
+game going on), and keeps the asking connection's token and the other pages on that same
+token."""
 
 import asyncio
 
-from rsclient import (Checks, Client, Server, arguments, guest, identified, login,
-                      told_logged_out)
+from rsclient import (NEW_PASSWORD, PASSWORD, Checks, Client, Server, arguments, guest, identified,
+                      login, told_logged_out)
 
 
 async def refused(checks, c, msg, code, what):
@@ -26,42 +27,44 @@ async def main():
         await refused(checks, stranger, {"old": "whatever1", "new": "whatever2"},
                       "not-registered", "a guest has no password to change")
         alice = await guest(server, "alice")
-        await alice.request({"t": "register", "name": "Alice", "password": "wonderland!"},
+        await alice.request({"t": "register", "name": "Alice", "password": PASSWORD},
                             "registered")
         # A second page of the same browser (the same token), and two other devices.
         tab = Client(server, "alice-tab")
         await tab.connect()
         await tab.hello(alice.token)
-        phone, _ = await login(server, "alice-phone", "alice", "wonderland!")
-        laptop, _ = await login(server, "alice-laptop", "alice", "wonderland!")
+        phone, _ = await login(server, "alice-phone", "alice", PASSWORD)
+        laptop, _ = await login(server, "alice-laptop", "alice", PASSWORD)
         # The laptop plays: it is seated in a game against the computer.
         game = (await laptop.request({"t": "create", "type": "castle-danger",
                                       "seats": ["me", "ai:random"]}, "created"))["game"]
         await laptop.state_at(game, ply=0)
 
         for msg, code, what in (
-                ({"old": "wonderland!", "new": "short"}, "bad-password",
+                ({"old": PASSWORD, "new": "short"}, "bad-password",
                  "a new password under 8 bytes is refused"),
-                ({"old": "wonderland!", "new": "x" * 129}, "bad-password",
+                ({"old": PASSWORD, "new": "x" * 129}, "bad-password",
                  "a new password over 128 bytes is refused"),
-                ({"old": "wonderland!", "new": "wonderland!"}, "bad-password",
+                ({"old": PASSWORD, "new": PASSWORD}, "bad-password",
                  "a new password equal to the old one is refused"),
-                ({"old": "wonderland?", "new": "looking-glass"}, "wrong-password",
+                ({"old": PASSWORD, "new": "12345678"}, "bad-password",
+                 "a new password the rule refuses (libpwquality: a sequence) is refused"),
+                ({"old": "wonderland?", "new": NEW_PASSWORD}, "wrong-password",
                  "a wrong old password is refused"),
-                ({"old": "wonderland!"}, "bad-message", "a missing new password is refused"),
-                ({"old": 5, "new": "looking-glass"}, "bad-message",
+                ({"old": PASSWORD}, "bad-message", "a missing new password is refused"),
+                ({"old": 5, "new": NEW_PASSWORD}, "bad-message",
                  "an old password that is not text is refused")):
             await refused(checks, alice, msg, code, what)
         # Nothing changed: the old password still logs in, every token still works.
-        check, reply = await login(server, "check", "alice", "wonderland!")
+        check, reply = await login(server, "check", "alice", PASSWORD)
         checks.eq(reply["t"], "welcome", "after the refusals the old password still logs in")
         await check.request({"t": "logout"}, "logged-out")
         await check.close()
         for c in (alice, tab, phone, laptop):
             checks.ok(await identified(c), f"after the refusals {c.label} is still logged in")
 
-        done = await alice.request({"t": "password", "old": "wonderland!",
-                                    "new": "looking-glass"}, "done")
+        done = await alice.request({"t": "password", "old": PASSWORD,
+                                    "new": NEW_PASSWORD}, "done")
         checks.eq((done["t"], done.get("re"), done.get("logged_out")), ("done", "password", 2),
                   "the change is done, and logs out the two other devices")
         for c in (phone, laptop):
@@ -76,9 +79,9 @@ async def main():
             want = "welcome" if c is alice else "error"
             checks.eq(reply["t"], want, f"{label} token {'still works' if c is alice else 'is revoked'}")
             await again.close()
-        _, reply = await login(server, "old", "alice", "wonderland!")
+        _, reply = await login(server, "old", "alice", PASSWORD)
         checks.eq(reply.get("code"), "bad-login", "the old password no longer logs in")
-        back, reply = await login(server, "new", "alice", "looking-glass")
+        back, reply = await login(server, "new", "alice", NEW_PASSWORD)
         checks.eq(reply["t"], "welcome", "the new password does")
         # The laptop's game went on without it: Alice is still seated there.
         snap = await back.request({"t": "open", "game": game}, "snapshot")

@@ -23,7 +23,7 @@ import random
 import sqlite3
 import time
 
-from rsclient import Checks, Client, Server, arguments, guest, login
+from rsclient import PASSWORD, Checks, Client, Server, arguments, guest, login
 
 # (type, players, clock, rated, clients): 200 clients in all, a multiple of players each.
 POOLS = [
@@ -195,12 +195,12 @@ async def linked_never_paired(checks, targets, put_ratings):
     t = lambda i: targets[i % len(targets)]  # noqa: E731
     owner = await guest(t(0), "owner")
     name = f"Pool{random.randrange(10 ** 6)}"
-    reg = await owner.request({"t": "register", "name": name, "password": "pool-password"},
+    reg = await owner.request({"t": "register", "name": name, "password": PASSWORD},
                               "registered")
     checks.eq(reg["t"], "registered", "the account is registered")
     g = await guest(t(1), "g")
     token = g.token
-    login_reply = await g.request({"t": "login", "name": name, "password": "pool-password"},
+    login_reply = await g.request({"t": "login", "name": name, "password": PASSWORD},
                                   "welcome")
     checks.eq(login_reply["t"], "welcome", "the guest logs into the account")
     as_guest = Client(t(2), "as-guest")
@@ -309,7 +309,8 @@ async def main():
     args = arguments()
     checks = Checks()
     server = Server(args.ramparts, extra=["--rate", "100000", "--max-per-ip", "1000",
-                                          "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000"]).start()
+                                          "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000",
+                                          "--guests-per-ip", "100000", "--hash-per-ip", "1000"]).start()
     try:
         targets = [Target(server)]
         put = sqlite_ratings(server.db)

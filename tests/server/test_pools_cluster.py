@@ -54,7 +54,9 @@ async def main():
         print(f"skipped: {why}")
         sys.exit(77)
     checks = Checks()
-    cluster = Cluster(args.ramparts, extra=["--max-per-ip", "1000", "--max-open-games-per-ip", "100000", "--max-seeks-per-ip", "100000"]).start()
+    cluster = Cluster(args.ramparts, extra=["--max-per-ip", "1000", "--max-open-games-per-ip", "100000",
+                                            "--max-seeks-per-ip", "100000", "--guests-per-ip", "100000",
+                                            "--hash-per-ip", "1000"]).start()
     try:
         targets = [Target(n) for n in cluster.nodes]
         put = postgres_ratings(cluster.pg)

@@ -15,7 +15,7 @@ import socket
 
 import websockets
 
-from rsclient import TIMEOUT, Checks, Client, Server, arguments, claim_after_grace, guest
+from rsclient import PASSWORD, TIMEOUT, Checks, Client, Server, arguments, claim_after_grace, guest
 
 
 async def burst(checks, server):
@@ -37,17 +37,17 @@ async def burst(checks, server):
 
 
 async def nul_strings(checks, server):
-    """A string cut at U+0000 would be another string: "goodpass\\u0000x" logging in as
-    "goodpass". Every message with one is refused, whatever the field, and the refusal
+    """A string cut at U+0000 would be another string: "<password>\\u0000x" logging in as
+    "<password>". Every message with one is refused, whatever the field, and the refusal
     carries the request's id."""
     c = await guest(server, "nul")
-    reg = await c.request({"t": "register", "name": "Nulla", "password": "goodpass"},
+    reg = await c.request({"t": "register", "name": "Nulla", "password": PASSWORD},
                           "registered")
     checks.eq(reg["t"], "registered", "nul: an account to log in to")
     # The refusal answers the request: a client waiting on the reply with its id would
     # otherwise hang (issue 47; docs/server-protocol.md, "id").
-    for text in ('{"t":"login","name":"Nulla","password":"goodpass\\u0000x","id":"a"}',
-                 '{"t":"login","name":"Nul\\u0000la","password":"goodpass","id":"b"}',
+    for text in ('{"t":"login","name":"Nulla","password":"' + PASSWORD + '\\u0000x","id":"a"}',
+                 '{"t":"login","name":"Nul\\u0000la","password":"' + PASSWORD + '","id":"b"}',
                  '{"t":"ping\\u0000x","id":"c"}',
                  '{"t":"login","name":"x","password":"a\\u0000b","id":7}',
                  '{"t":"chat","text":"raw\x00byte","id":"e"}'):
@@ -57,7 +57,7 @@ async def nul_strings(checks, server):
         checks.eq((reply["t"], reply.get("code"), reply.get("id")), ("error", "bad-json", rid),
                   f"nul: {text!r} is refused with its id")
     other = await guest(server, "nul2")
-    login = await other.request({"t": "login", "name": "Nulla", "password": "goodpass"},
+    login = await other.request({"t": "login", "name": "Nulla", "password": PASSWORD},
                                 "welcome")
     checks.eq(login["t"], "welcome", "nul: the real password still logs in")
     await c.close()
@@ -201,7 +201,7 @@ async def names_and_claims(checks, server):
     server for the grace period."""
     c = await guest(server, "namer")
     for name in ("GUEST-abc", "Guest-x1", "Computer", "easy", "RANDOM", "Hard", "admin"):
-        r = await c.request({"t": "register", "name": name, "password": "longenough"},
+        r = await c.request({"t": "register", "name": name, "password": PASSWORD},
                             "registered")
         checks.eq(r.get("code"), "bad-name", f"names: {name} is refused")
     alice = await guest(server, "alice")

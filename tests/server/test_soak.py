@@ -136,7 +136,8 @@ async def main():
     # ASan holds freed memory in a quarantine (256 MB by default): a small one, so the
     # resident set shows what the server keeps.
     asan = os.environ.get("ASAN_OPTIONS", "")
-    server = Server(args.ramparts, extra=["--rate", "100000", "--ai-threads", "1"],
+    server = Server(args.ramparts, extra=["--rate", "100000", "--ai-threads", "1",
+                                          "--guests-per-ip", "100000"],
                     env={"ASAN_OPTIONS": (asan + ":" if asan else "") + "quarantine_size_mb=4"})
     server.start()
     try:

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
+import { NEW_PASSWORD, PASSWORD } from './harness.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
 import { dangerAtTheWallsWarning, kingOfDangerWarning, rushTheWallWarning, wallsAndArmiesWarning } from '../src/games/coach-warnings.js';
 import { GAMES_WITH_OUTCOMES, outcomesOf } from '../src/games/outcomes.js';
@@ -1508,11 +1509,22 @@ async function castleStep(p) {
   await waitPly(p, before + 1);
 }
 
+/** Register the guest of `p` as the account `name`, through the header's form.
+ * @param {any} p @param {string} name */
+async function registerAs(p, name) {
+  await p.page.getByRole('button', { name: 'Register' }).click();
+  await p.page.locator('.account-form input[autocomplete=username]').fill(name);
+  await p.page.locator('.account-form input[type=password]').fill(PASSWORD);
+  await p.page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
+  await p.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
+}
+
 /**
  * The buttons around the board, between two people: a takeback asked and accepted, a draw
- * offered and accepted; then a rated game in which bob's connection drops an acknowledgement
- * (the move is resent and applied once) and is cut (the page reconnects by itself), alice
- * resigns, and her profile charts her new rating.
+ * offered and accepted; then (both registered: rated games are for accounts) a rated game in
+ * which bob's connection drops an acknowledgement (the move is resent and applied once) and
+ * is cut (the page reconnects by itself), alice resigns, and her profile charts her new
+ * rating.
  */
 async function controls(browser, server) {
   const alice = await person(browser, server, 'controls/alice');
@@ -1568,6 +1580,14 @@ async function controls(browser, server) {
   });
   await bob2.page.reload();
   await bob2.page.waitForSelector('[data-testid=conn]:has-text("Online")', { timeout: STEP_TIMEOUT });
+  // Rated games are for registered players (issue 49): a guest is not offered one.
+  await alice.page.goto(`${server.url}/#/`);
+  await alice.page.waitForSelector('[data-testid=create]', { timeout: STEP_TIMEOUT });
+  check(await alice.page.locator('[data-testid=rated-note]').count() === 1
+    && await alice.page.locator('[data-testid=rated]').count() === 0,
+  'controls: a guest is told rated games need an account, and offered none');
+  await registerAs(alice, 'CtrlAlice');
+  await registerAs(bob2, 'CtrlBob');
   await castleDangerFor(server, alice, bob2, { rated: true });
   await castleStep(alice);
   await alice.page.click('[data-move=end]');
@@ -1967,7 +1987,7 @@ async function account(browser, server) {
   const guestToken = await page.evaluate(() => localStorage.getItem('ramparts.token'));
   await page.getByRole('button', { name: 'Register' }).click();
   await page.getByLabel('Name').fill('Tester1');
-  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
   await page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
   check(await page.textContent('[data-testid=user-name]') === 'Tester1', 'account: the guest is now the account Tester1');
@@ -1993,26 +2013,26 @@ async function passwordChange(browser, server, me) {
   const other = await person(browser, server, 'account-elsewhere');
   await other.page.getByRole('button', { name: 'Log in' }).click();
   await other.page.getByLabel('Name').fill('Tester1');
-  await other.page.getByLabel('Password').fill('a long enough password');
+  await other.page.getByLabel('Password').fill(PASSWORD);
   await other.page.locator('.account-form').getByRole('button', { name: 'Log in' }).click();
   await other.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
   await page.click('[data-testid=password-open]');
   const message = page.locator('[data-testid=password-message]');
   const sentBefore = me.sent.filter((f) => f.includes('"password"')).length;
-  await page.fill('[data-testid=password-old]', 'a long enough password');
-  await page.fill('[data-testid=password-new]', 'another long password');
-  await page.fill('[data-testid=password-again]', 'another long passwort');
+  await page.fill('[data-testid=password-old]', PASSWORD);
+  await page.fill('[data-testid=password-new]', NEW_PASSWORD);
+  await page.fill('[data-testid=password-again]', `${NEW_PASSWORD}x`);
   await page.click('[data-testid=password-submit]');
   await message.filter({ hasText: 'differ' }).waitFor({ timeout: STEP_TIMEOUT });
   check(me.sent.filter((f) => f.includes('"password"')).length === sentBefore,
     'account: two different new passwords are refused in the page, nothing sent');
   await page.fill('[data-testid=password-old]', 'not my password');
-  await page.fill('[data-testid=password-again]', 'another long password');
+  await page.fill('[data-testid=password-again]', NEW_PASSWORD);
   await page.click('[data-testid=password-submit]');
   await message.filter({ hasText: 'old password is wrong' }).waitFor({ timeout: STEP_TIMEOUT });
   check(await message.getAttribute('role') === 'alert', 'account: a wrong old password is refused, and said at once (role=alert)');
   await axeCheck(page, 'the password change form', AXE_PASSES.slice(0, 1));
-  await page.fill('[data-testid=password-old]', 'a long enough password');
+  await page.fill('[data-testid=password-old]', PASSWORD);
   await page.click('[data-testid=password-submit]');
   await message.filter({ hasText: 'Password changed. One other device was logged out.' }).waitFor({ timeout: STEP_TIMEOUT });
   await other.page.waitForFunction(() => /^guest-/.test(document.querySelector('[data-testid=user-name]')?.textContent || ''), null, { timeout: STEP_TIMEOUT });

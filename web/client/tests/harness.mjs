@@ -43,3 +43,8 @@ export function tally() {
     },
   };
 }
+
+/** Passwords the server's rule accepts (libpwquality, issue 49): every test that registers or
+ * logs in uses these, so none goes on with a password the rule refuses. */
+export const PASSWORD = 'lantern-quiet-harbor-97';
+export const NEW_PASSWORD = 'copper-meadow-violin-42';

@@ -18,7 +18,7 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { axeFindings, axeSource } from './a11y.mjs';
-import { parseArgs, tally } from './harness.mjs';
+import { PASSWORD, parseArgs, tally } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), ['ramparts', 'node-modules', 'out'],
   'node players.mjs --ramparts BIN --node-modules DIR --out DIR');
@@ -128,7 +128,7 @@ function watchErrors(p, page) {
 async function register(p, name) {
   await p.page.getByRole('button', { name: 'Register' }).click();
   await p.page.locator('.account-form input[autocomplete=username]').fill(name);
-  await p.page.locator('.account-form input[type=password]').fill('a long enough password');
+  await p.page.locator('.account-form input[type=password]').fill(PASSWORD);
   await p.page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
   await p.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP });
 }

@@ -7,6 +7,12 @@ import { useState } from 'preact/hooks';
 import { Settings } from './settings.js';
 import { AlertSettings } from './alerts.js';
 
+/** Rated games are for registered players (the server refuses a guest's: issue 49).
+ * @param {import('../client.js').Client} client */
+export function isRegistered(client) {
+  return !!client.state.user && !client.state.user.guest;
+}
+
 /** @param {{client: import('../client.js').Client}} props */
 export function Account({ client }) {
   const user = client.state.user;

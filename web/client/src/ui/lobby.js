@@ -5,6 +5,7 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { seatClass } from './seats.js';
 import { PACES, PaceField } from './paces.js';
+import { isRegistered } from './account.js';
 
 const LEVELS = ['random', 'greedy', 'beginner', 'easy', 'medium', 'hard'];
 
@@ -200,13 +201,14 @@ function CreateGame({ client }) {
   const [options, setOptions] = useState(/** @type {{[k: string]: any}} */ ({}));
   const [links, setLinks] = useState(/** @type {string[]} */ ([]));
   const t = types.find((x) => x.type === type);
+  const registered = isRegistered(client);
 
   /** @param {Event} e */
   async function create(e) {
     e.preventDefault();
     const seats = ['me'];
     for (let i = 1; i < players; i++) seats.push(invite ? 'invite' : 'open');
-    const msg = { t: 'create', type, seats, clock: PACES[clock].clock, rated, options };
+    const msg = { t: 'create', type, seats, clock: PACES[clock].clock, rated: registered && rated, options };
     const reply = await client.request(msg);
     if (reply.t !== 'created') return;
     const made = Object.values(reply.invites || {}).map(
@@ -241,8 +243,10 @@ function CreateGame({ client }) {
       <${PaceField} id="create-clock" value=${clock} onChange=${setClock} />
       <label class="check"><input type="checkbox" checked=${invite} data-testid="invite"
         onChange=${(/** @type {any} */ e) => setInvite(e.currentTarget.checked)} /> Invite by link</label>
-      <label class="check"><input type="checkbox" checked=${rated} data-testid="rated"
-        onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>
+      ${registered
+        ? html`<label class="check"><input type="checkbox" checked=${rated} data-testid="rated"
+            onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>`
+        : html`<span class="muted" data-testid="rated-note">Rated games: register first</span>`}
       <button type="submit" class="primary" data-testid="create">Create</button>
     </form>
     ${links.length > 0 && html`<div class="invites">

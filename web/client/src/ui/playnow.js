@@ -6,6 +6,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { PACES, PaceField, paceText } from './paces.js';
 import { formatClock } from './clock.js';
+import { isRegistered } from './account.js';
 
 /** @typedef {import('../client.js').Client} Client */
 
@@ -24,12 +25,13 @@ export function PlayNow({ client }) {
   const [busy, setBusy] = useState(false);
   const t = types.find((x) => x.type === type);
   const range = t ? rangeOf(Math.max(2, t.min_players), t.max_players) : [2];
+  const registered = isRegistered(client);
 
   /** @param {Event} e */
   async function go(e) {
     e.preventDefault();
     setBusy(true);
-    await client.seek({ type, players, clock: PACES[pace].clock, rated });
+    await client.seek({ type, players, clock: PACES[pace].clock, rated: registered && rated });
     setBusy(false);
   }
   return html`<div class="play-now">
@@ -46,8 +48,10 @@ export function PlayNow({ client }) {
           onChange=${(/** @type {any} */ e) => setPlayers(Number(e.currentTarget.value))}>
           ${range.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>`}
         <${PaceField} id="seek-pace" value=${pace} onChange=${setPace} />
-        <label class="check"><input type="checkbox" checked=${rated} data-testid="seek-rated"
-          onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>
+        ${registered
+          ? html`<label class="check"><input type="checkbox" checked=${rated} data-testid="seek-rated"
+              onChange=${(/** @type {any} */ e) => setRated(e.currentTarget.checked)} /> Rated</label>`
+          : html`<span class="muted" data-testid="seek-rated-note">Rated games: register first</span>`}
         <button type="submit" class="primary" disabled=${busy || !t} data-testid="seek">Play now</button>
       </form>
     </section>
