@@ -626,6 +626,34 @@ static void test_guests_per_address(void **state)
     cJSON_Delete(take(11, "welcome"));
 }
 
+/* Finding 6: the loop sweeps once an hour: a guest that logged out (its token revoked,
+ * nothing else of it) stays until the next sweep, then is deleted; a guest still holding its
+ * token is not. */
+static void tick_after(int64_t ms)
+{
+    advance(ms);
+    rs_server_tick(H.srv);
+    rs_server_flush(H.srv);
+}
+
+static void test_sweep_runs_hourly(void **state)
+{
+    (void)state;
+    guest(1, NULL);
+    guest(2, NULL);
+    const int64_t left_user = rs_server_conn(H.srv, 1)->user;
+    const int64_t kept_user = rs_server_conn(H.srv, 2)->user;
+    tick_after(1000); /* the first sweep: nothing to delete */
+    say(1, "{\"t\":\"logout\"}");
+    cJSON_Delete(take(1, "logged-out"));
+    rs_user u;
+    tick_after(1000);
+    assert_int_equal(rs_store_user_get(H.srv->store, left_user, &u), RS_STORE_OK);
+    tick_after(3600000);
+    assert_int_equal(rs_store_user_get(H.srv->store, left_user, &u), RS_STORE_NOTFOUND);
+    assert_int_equal(rs_store_user_get(H.srv->store, kept_user, &u), RS_STORE_OK);
+}
+
 /* Finding 9: a name that looks like a taken one is refused at once (`name-taken`, naming it),
  * and the computer's names and their lookalikes are reserved (`bad-name`). */
 static void test_lookalike_and_reserved_names(void **state)
@@ -1432,6 +1460,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_guests_play_unrated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_rating_before_both_moved, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guests_per_address, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sweep_runs_hourly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookalike_and_reserved_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_join_leave_invite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lobby_pushes_coalesce, setup, teardown),

@@ -1,11 +1,11 @@
 """"Play now" on one server (docs/server-protocol.md, "Play now: seek, unseek, paired").
 
 - 200 clients seek at once in seven pools (five games; 2, 3 and 4 players; no clock, live
-  clocks, days per move; rated and not), with ratings from 1400 to 1650: each is paired
-  exactly once (one `paired`, its seek gone after), every game's players were within each
-  other's rating windows at the instant it was created (the window rule, read from the seeks'
-  `since_ms` and the game's `created_ms`), no game seats a user twice, and the seats of each
-  game are exactly its players, in the pool's game, clock and rated.
+  clocks, days per move; rated, its seekers registered, and not), with ratings from 1400 to
+  1650: each is paired exactly once (one `paired`, its seek gone after), every game's players
+  were within each other's rating windows at the instant it was created (the window rule,
+  read from the seeks' `since_ms` and the game's `created_ms`), no game seats a user twice,
+  and the seats of each game are exactly its players, in the pool's game, clock and rated.
 - Two seekers 240 points apart are paired only once both windows have widened to 250 (15 s).
 - A guest that logged into an account is never paired with it, though they are nearest in
   rating: each is paired with a stranger 90 points away instead.
@@ -103,6 +103,13 @@ async def many_pools(checks, targets, put_ratings, http_json):
     rng.shuffle(plan)
     started = time.monotonic()
     clients = await connect_guests(targets, len(plan), "p")
+    # Rated pools are for registered players (issue 49): those seekers register first.
+    regs = await asyncio.gather(*(c.request({"t": "register", "name": f"pooler-{i}",
+                                             "password": PASSWORD}, "registered")
+                                  for i, (c, (p, _)) in enumerate(zip(clients, plan)) if p[3]))
+    checks.ok(all(r["t"] == "registered" for r in regs),
+              f"the {len(regs)} seekers of the rated pool register: "
+              f"{[r.get('code') for r in regs if r['t'] != 'registered']}")
     ratings = [rng.randrange(LOW, HIGH + 1) for _ in plan]
     put_ratings([(c.user["id"], p[0], r) for c, (p, _), r in zip(clients, plan, ratings)])
     replies = await seek_all(clients, [seek_msg(*p[:4]) for p, _ in plan])
