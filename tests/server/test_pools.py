@@ -104,12 +104,15 @@ async def many_pools(checks, targets, put_ratings, http_json):
     started = time.monotonic()
     clients = await connect_guests(targets, len(plan), "p")
     # Rated pools are for registered players (issue 49): those seekers register first.
+    rated = [c for c, (p, _) in zip(clients, plan) if p[3]]
     regs = await asyncio.gather(*(c.request({"t": "register", "name": f"pooler-{i}",
                                              "password": PASSWORD}, "registered")
-                                  for i, (c, (p, _)) in enumerate(zip(clients, plan)) if p[3]))
+                                  for i, c in enumerate(rated)))
     checks.ok(all(r["t"] == "registered" for r in regs),
               f"the {len(regs)} seekers of the rated pool register: "
               f"{[r.get('code') for r in regs if r['t'] != 'registered']}")
+    for c, r in zip(rated, regs):
+        c.user = r.get("user", c.user)  # the name the games will show
     ratings = [rng.randrange(LOW, HIGH + 1) for _ in plan]
     put_ratings([(c.user["id"], p[0], r) for c, (p, _), r in zip(clients, plan, ratings)])
     replies = await seek_all(clients, [seek_msg(*p[:4]) for p, _ in plan])
@@ -291,7 +294,8 @@ async def dropped_on_leave(checks, targets):
     two = Client(targets[1 % len(targets)], "leaver-2")
     await two.connect()
     await two.hello(one.token)
-    pool = seek_msg("walls-and-armies", 2, {"kind": "live", "initial_ms": 90000}, True)
+    # Unrated: the leaver is a guest (rated games are for accounts, issue 49).
+    pool = seek_msg("walls-and-armies", 2, {"kind": "live", "initial_ms": 90000}, False)
     checks.eq((await one.request(pool, "seeking"))["t"], "seeking", "the leaver seeks")
     await one.close()
     checks.eq((await two.request(pool, "seeking")).get("code"), "already-seeking",
