@@ -112,7 +112,7 @@ async def main():
             checks.eq((status, summary.get("result", {}).get("reason")), (200, "time"),
                       f"{node.port}: the stored result says time")
         checks.eq([rating_games(n3, n) for n in ("Alice", "Bob")], [1, 1],
-                  "each rating counts the game once")
+                  f"each rating counts the game once: {n3.http_json('/api/v1/players/Alice')}")
         await carol.drain(0.5)
         checks.ok(all(game not in ids(m) for m in carol.messages if m["t"] == "mine"),
                   "Carol never saw it")
