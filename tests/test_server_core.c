@@ -501,7 +501,8 @@ static void greet(uint64_t conn, const char *address)
 /* Findings 2 and 3: failed logins back off (the server started here allows 3 a 10 minutes
  * per account and 5 per address; the defaults are 10 and 30). After 3 wrong passwords for one
  * account its logins are refused `rate-limited` from any address, another account's are not,
- * and once a third of the window has passed one more try is let through; after 5 failures
+ * and once a third of the window has passed one more try is let through (a wrong old password
+ * in a password change spends it, and the next change waits too); after 5 failures
  * from one address (to names nobody has, too) its logins wait, another address's do not. */
 static void test_failed_logins_back_off(void **state)
 {
@@ -529,6 +530,12 @@ static void test_failed_logins_back_off(void **state)
     advance(200001); /* 3 per 10 minutes: one back every 200 s */
     login_as(2, "alice", PASSWORD, reply, sizeof reply);
     assert_string_equal(reply, "welcome");
+    /* a wrong old password counts too, and a password change waits like a login */
+    say(2, "{\"t\":\"password\",\"old\":\"not-her-password\",\"new\":\"copper-meadow-violin-42\"}");
+    think();
+    expect_error(2, "wrong-password");
+    say(2, "{\"t\":\"password\",\"old\":\"" PASSWORD "\",\"new\":\"copper-meadow-violin-42\"}");
+    expect_error(2, "rate-limited");
     greet(4, "10.0.0.4");
     for (int i = 0; i < 5; i++) {
         char name[24];

@@ -400,6 +400,8 @@ static int h_password(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         rs_fail(e, "busy", "a password is already being checked for you");
         goto done;
     }
+    if (login_backoff(srv, c, c->name, e) < 0) /* wrong old passwords count as failed logins */
+        goto done;
     if (rs_store_user_get(srv->store, c->user, &u) != RS_STORE_OK) {
         rs_fail(e, store_down_code(srv), "cannot read your account");
         goto done;
