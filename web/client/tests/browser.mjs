@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
-import { NEW_PASSWORD, PASSWORD } from './harness.mjs';
+import { NEW_PASSWORD, PASSWORD, registerInPage } from './harness.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
 import { dangerAtTheWallsWarning, kingOfDangerWarning, rushTheWallWarning, wallsAndArmiesWarning } from '../src/games/coach-warnings.js';
 import { GAMES_WITH_OUTCOMES, outcomesOf } from '../src/games/outcomes.js';
@@ -1512,11 +1512,7 @@ async function castleStep(p) {
 /** Register the guest of `p` as the account `name`, through the header's form.
  * @param {any} p @param {string} name */
 async function registerAs(p, name) {
-  await p.page.getByRole('button', { name: 'Register' }).click();
-  await p.page.locator('.account-form input[autocomplete=username]').fill(name);
-  await p.page.locator('.account-form input[type=password]').fill(PASSWORD);
-  await p.page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
-  await p.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP_TIMEOUT });
+  await registerInPage(p.page, name, STEP_TIMEOUT);
 }
 
 /**

@@ -1,6 +1,7 @@
 // harness.mjs — what every browser test script shares: its arguments (--key value pairs, the
-// required ones checked with a usage line, exit 2) and its tally of checks (a failure printed
-// as it happens; the run fails on any failure, on any skip, and when nothing passed).
+// required ones checked with a usage line, exit 2), its tally of checks (a failure printed
+// as it happens; the run fails on any failure, on any skip, and when nothing passed), and the
+// passwords and the registration through the page that the server's rules accept.
 
 /** @param {string[]} argv @param {string[]} needs @param {string} usage */
 export function parseArgs(argv, needs, usage) {
@@ -48,3 +49,14 @@ export function tally() {
  * logs in uses these, so none goes on with a password the rule refuses. */
 export const PASSWORD = 'lantern-quiet-harbor-97';
 export const NEW_PASSWORD = 'copper-meadow-violin-42';
+
+/** Register the guest of a page as the account `name` through the header's form, with
+ * PASSWORD; resolves once the account menu shows.
+ * @param {any} page @param {string} name @param {number} timeout */
+export async function registerInPage(page, name, timeout) {
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.locator('.account-form input[autocomplete=username]').fill(name);
+  await page.locator('.account-form input[type=password]').fill(PASSWORD);
+  await page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
+  await page.waitForSelector('[data-testid=account-menu]', { timeout });
+}

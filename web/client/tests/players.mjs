@@ -18,7 +18,7 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { axeFindings, axeSource } from './a11y.mjs';
-import { PASSWORD, parseArgs, tally } from './harness.mjs';
+import { parseArgs, registerInPage, tally } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), ['ramparts', 'node-modules', 'out'],
   'node players.mjs --ramparts BIN --node-modules DIR --out DIR');
@@ -126,11 +126,7 @@ function watchErrors(p, page) {
 
 /** Register the guest of `p` as the account `name`, through the header's form. */
 async function register(p, name) {
-  await p.page.getByRole('button', { name: 'Register' }).click();
-  await p.page.locator('.account-form input[autocomplete=username]').fill(name);
-  await p.page.locator('.account-form input[type=password]').fill(PASSWORD);
-  await p.page.locator('.account-form').getByRole('button', { name: 'Register' }).click();
-  await p.page.waitForSelector('[data-testid=account-menu]', { timeout: STEP });
+  await registerInPage(p.page, name, STEP);
 }
 
 /** @param {any} page @param {RegExp} re */
