@@ -1619,7 +1619,8 @@ async function controls(browser, server) {
   const heading = await alice.page.textContent('.rating-block h3');
   const bobName = await bob2.page.textContent('[data-testid=user-name]');
   const rows = await alice.page.locator('.profile [data-testid^=finished-]').allTextContents();
-  check(rows.length >= 2 && rows.every((r) => r.includes(name) && (r.match(/guest-/g) || []).length >= 2) && rows.some((r) => r.includes(bobName)),
+  // Each row names both seats: hers (an account now, its earlier games too) and the other's.
+  check(rows.length >= 2 && rows.every((r) => r.includes(name) && /Blue: .+Red: /.test(r)) && rows.some((r) => r.includes(bobName)),
     `controls: the profile's finished games name both players (${rows.join(' | ')})`);
   check(/Castle Danger: \d+/.test(heading), `controls: the profile shows the new rating (${heading})`);
   await alice.page.screenshot({ path: path.join(OUT, 'profile-1280x800.png') });
