@@ -117,14 +117,6 @@ static const char SCHEMA_V3[] =
     " PRIMARY KEY(tournament_id, round, board));"
     "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
 
-/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton (rs_name_skeleton), filled
- * for the names registered before by the starting server (fill_skeletons), so that a
- * lookalike of a taken name is refused; tokens by expiry and user, for the sweep. */
-static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN IF NOT EXISTS skeleton TEXT;"
-                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
-                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
-                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
-
 /* A guest nothing refers to (RS_UNUSED_GUEST), nor connected to any server now. */
 #define UNUSED_GUEST RS_UNUSED_GUEST " AND id NOT IN (SELECT user_id FROM presence)"
 
@@ -146,6 +138,15 @@ static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN IF NOT EXISTS skel
 #define SCHEMA_V2                                                                                  \
     "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
     "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton
+ * (rs_name_skeleton), filled for the names registered before by the starting server
+ * (fill_skeletons), so that a lookalike of a taken name is refused; tokens by expiry and user,
+ * for the hourly sweep. */
+static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN IF NOT EXISTS skeleton TEXT;"
+                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
+                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
+                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
+
 static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 /* Servers starting together migrate one at a time: under this session-wide advisory lock,

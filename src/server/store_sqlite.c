@@ -301,15 +301,6 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
-/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton (rs_name_skeleton, through
- * the SQL function rs_skeleton this connection defines), so that a lookalike of a taken name
- * is refused; tokens by expiry, for the sweep. */
-static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN skeleton TEXT;"
-                                "UPDATE users SET skeleton = rs_skeleton(name) WHERE guest = 0;"
-                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
-                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
-                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
-
 /* The schema's migrations, version i + 1 at index i, as in store_pg.c: the database keeps
  * its version in PRAGMA user_version. A new version appends a migration; none is edited. */
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
@@ -335,6 +326,15 @@ static const char SCHEMA_V3[] =
     " points TEXT NOT NULL, games_done INTEGER NOT NULL, game_id INTEGER NOT NULL,"
     " PRIMARY KEY(tournament_id, round, board));"
     "CREATE INDEX IF NOT EXISTS tournament_pairings_game ON tournament_pairings(game_id);";
+
+/* Version 4 (issue 49, finding 9): each registered name's confusable skeleton
+ * (rs_name_skeleton, through the SQL function rs_skeleton this connection defines), so that a
+ * lookalike of a taken name is refused; tokens by expiry and user, for the hourly sweep. */
+static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN skeleton TEXT;"
+                                "UPDATE users SET skeleton = rs_skeleton(name) WHERE guest = 0;"
+                                "CREATE INDEX IF NOT EXISTS users_skeleton ON users(skeleton);"
+                                "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
+                                "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
 
 static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
