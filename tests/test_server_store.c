@@ -1329,6 +1329,8 @@ static void test_postgres_round_claimed_once(void **state)
     assert_int_equal(back.round, 2);
     rs_store_close(two);
     rs_store_close(one);
+}
+
 /* Lookalike names (issue 49, finding 9): a name whose confusable skeleton is a registered
  * one's is found, and registering it is refused (CONFLICT) even past the server's own check;
  * a guest's name has no skeleton to collide with. */
