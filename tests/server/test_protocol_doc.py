@@ -473,7 +473,7 @@ async def tournaments(seen, checks, server):
     standings and their refusals (tests/server/test_tournaments.py tests them in full).
     Returns a tournament's number for the HTTP paths."""
     fay = await seen.guest(server, "fay")
-    await ask(seen, checks, fay, {"t": "register", "name": "Fay", "password": "wonderland!"},
+    await ask(seen, checks, fay, {"t": "register", "name": "Fay", "password": PASSWORD},
               "registered")
     gus = await seen.guest(server, "gus")
     create = {"t": "tournament", "op": "create", "name": "Doc Swiss", "type": "castle-danger",
