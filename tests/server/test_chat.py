@@ -9,7 +9,7 @@ line sent to it before the ping would have come first."""
 
 import asyncio
 
-from rsclient import Checks, Server, arguments, guest
+from rsclient import PASSWORD, Checks, Server, arguments, guest
 
 BIDI = "\u202e\u2066\u200b\u200d\ufeff"
 
@@ -82,7 +82,7 @@ async def invisible(checks, game, alice, bob):
     checks.eq(got["text"], "ab", "bidi and zero-width controls are left out of a line")
     only = await alice.request({"t": "chat", "game": game, "text": BIDI}, "done")
     checks.eq(only.get("code"), "bad-text", "a line of nothing else is bad-text")
-    name = await alice.request({"t": "register", "name": "Ali\u202ece", "password": "a long passphrase for chat"},
+    name = await alice.request({"t": "register", "name": "Ali\u202ece", "password": PASSWORD},
                                "registered")
     checks.eq(name.get("code"), "bad-name", "a name cannot hold a bidi control")
 
