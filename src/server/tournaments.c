@@ -309,6 +309,9 @@ static double seed_of(rs_server *srv, int64_t user, const char *game)
 
 static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, rs_err *e)
 {
+    /* Rated games are for registered players (issue 49: a guest's results would farm ratings). */
+    if (c->guest && d->row.rated)
+        return rs_fail(e, "not-registered", "register an account to enter a rated tournament");
     const long at = entry_index(d, c->user);
     if (at >= 0 && d->entries[at].active)
         return rs_fail(e, "already-entered", "you are in tournament %lld", (long long)d->row.id);

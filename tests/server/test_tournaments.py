@@ -69,6 +69,7 @@ async def one_server(checks, args):
         alice = await account(server, "alice", "Alice")
         bob = await account(server, "bob", "Bob")
         visitor = await guest(server, "visitor")
+        carol = await account(server, "carol", "Carol")
         checks.eq(await listed(alice), [], "no tournaments at first")
         made = (await alice.request(create(options={"tournament": 1},
                                            clock={"kind": "live", "initial_ms": 300000,
@@ -92,7 +93,10 @@ async def one_server(checks, args):
         checks.eq((arena["minutes"], arena["table"]), (45, 4), "an arena at tables of 4")
         await refusals(checks, alice, visitor)
 
-        for c in (alice, bob, visitor):
+        reply = await visitor.request(op("join", swiss), "done")
+        checks.eq(reply.get("code"), "not-registered",
+                  "a guest cannot enter a rated tournament (issue 49: rated games for accounts)")
+        for c in (alice, bob, carol):
             reply = await c.request(op("join", swiss), "done")
             checks.eq((reply["t"], reply.get("tournament")), ("done", swiss), f"{c.label} joins")
         reply = await bob.request(op("join", swiss), "done")
@@ -109,7 +113,7 @@ async def one_server(checks, args):
         standings = (await visitor.request(op("standings", swiss), "standings"))["tournament"]
         lines = standings["standings"]
         checks.eq(sorted((l["name"], l["points"], l["active"]) for l in lines),
-                  sorted([("Alice", 0, True), (visitor.user["name"], 0, True), ("Bob", 0, False)]),
+                  sorted([("Alice", 0, True), ("Carol", 0, True), ("Bob", 0, False)]),
                   "the standings list every entry, the withdrawn one inactive")
         checks.eq([l["rank"] for l in lines], [1, 2, 3], "ranked 1 to 3")
         checks.eq(standings["pairings"], [], "no pairings yet")
