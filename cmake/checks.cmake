@@ -117,3 +117,12 @@ add_test(NAME check_circles_fixture
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/circles/test_check_circles.py
                  ${CMAKE_SOURCE_DIR}/scripts/check-circles.py)
 set_tests_properties(check_circles_fixture PROPERTIES TIMEOUT 120)
+
+# ---- make mutants' list of equivalent mutants (scripts/mutants.py) ----
+# Every entry of docs/testing.md names a mutant of today's rules.c (a stale one fails here,
+# before make soak's mutation run would), and the check itself refuses stale and malformed
+# entries on a tiny tree.
+add_test(NAME check_mutants_list
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mutants/test_mutants_list.py
+                 ${CMAKE_SOURCE_DIR}/scripts/mutants.py)
+set_tests_properties(check_mutants_list PROPERTIES TIMEOUT 120)

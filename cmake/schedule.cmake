@@ -44,7 +44,8 @@ set(RP_TEST_COSTS
     server_test_challenges 8
     server_test_tournaments 30
     server_test_challenges_cluster 20
-    server_test_cluster_mine 10)
+    server_test_cluster_mine 10
+    check_mutants_list 1)
 while(RP_TEST_COSTS)
   list(POP_FRONT RP_TEST_COSTS test cost)
   if(TEST ${test})
