@@ -216,8 +216,9 @@ def copy_tree(tree):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default=",".join(sorted(os.listdir(os.path.join(ROOT, "src",
-                                                                                 "games")))))
+    every_game = sorted(g for g in os.listdir(os.path.join(ROOT, "src", "games"))
+                        if rules_lines(g) is not None)
+    ap.add_argument("--games", default=",".join(every_game))
     ap.add_argument("--max", type=int, default=40, help="mutants per game (a seeded sample)")
     ap.add_argument("--seed", type=int, default=48)
     ap.add_argument("--dir", default=os.path.join(ROOT, "build-mutants"))

@@ -229,7 +229,7 @@ static void spied_archers_position(dw_state *s)
 static void test_DW1_setup(void **unused)
 {
     (void)unused;
-    int seen_a[13] = {0};
+    int seen_a[13] = {0}, seen_lower[21] = {0};
     for (int seed = 0; seed < 300; seed++) {
         dw_state s;
         char opts[32];
@@ -255,6 +255,7 @@ static void test_DW1_setup(void **unused)
                         (depth[1] >= 9 && depth[1] <= 12 && depth[0] >= 10);
         assert_true(ok);
         seen_a[depth[0]]++;
+        seen_lower[depth[1]]++;
         for (int w = 0; w < DW_WALLS; w++) {
             assert_int_equal(s.control[w], DW_RED);
             assert_int_equal(s.flag[w], 0);
@@ -264,6 +265,12 @@ static void test_DW1_setup(void **unused)
             assert_int_equal(count_face_everywhere(&s, f), TOTAL[f]);
     }
     assert_true(seen_a[9] > 0 && seen_a[10] > 0 && seen_a[11] > 0);
+    /* Flag B goes to "a uniformly random position in the bottom half of the resulting 20-card
+     * deck": below Flag A's deepest place (12) only Flag B lies, at every depth down to the
+     * bottom card (20 above it). */
+    for (int d = 13; d <= 20; d++)
+        if (seen_lower[d] == 0)
+            fail_msg("in 300 deals no Flag lay with %d cards above it (DW-1)", d);
     /* The deal copies card-by-card lists of the decks: they hold the rulebook's cards in face
      * order (the order the shuffles start from). */
     assert_true(dw_deck_lists_agree());
@@ -417,6 +424,30 @@ static void test_DW_P1_attack_needs_a_removable_target(void **unused)
     assert_int_equal(count_legal(&s, "attack ", ""), 0);
 }
 
+/* DW-6: an Attack is "legal only at a wall where the attacker's top Cannon is present and not
+ * covered by the Spy", at each of the five walls (the test above spies the defender's Cannon;
+ * here the Spy covers Blue's own, the attacker's). */
+static void test_DW6_a_spied_cannon_attacks_at_no_wall(void **unused)
+{
+    (void)unused;
+    for (int wall = 1; wall <= DW_WALLS; wall++) {
+        dw_state s;
+        position(&s, "X", "3");
+        place(&s, wall, DW_BLUE, "7");
+        place(&s, wall, DW_RED, "25");
+        settle(&s);
+        assert_int_equal(count_legal(&s, "attack ", ""), 2); /* the Cannon and the Archers */
+        take(&s, DW_SPY, DW_RED);
+        s.spy_wall = (uint8_t)wall;
+        s.spy_on = DW_SPY_ON_CANNON;
+        s.spy_depth = 0;
+        settle(&s);
+        check_valid(&s);
+        if (count_legal(&s, "attack ", "") != 0)
+            fail_msg("Blue attacks at wall %d with its Cannon under the Spy (DW-6)", wall);
+    }
+}
+
 /* DW-7 with the Leader texts: Noble doubles Archers, Engineer doubles the Cannon, General
  * doubles the total: Blue = (A*n + C*e)*g; King doubles Red's total. */
 static void test_DW7_strength_with_blue_and_red_leaders(void **unused)
@@ -458,6 +489,33 @@ static void test_DW7_wizard_and_builder_affect_both_sides(void **unused)
     s.removed[DW_RED][DW_WIZARD]++;
     assert_int_equal(dw_strength(&s, 4, DW_BLUE), 12); /* Builder still there */
     assert_int_equal(dw_strength(&s, 4, DW_RED), 6);
+}
+
+/* DW-7 for each of the 64 sets of Leaders at one wall, against the ruling's formula: "Blue =
+ * (A*n + C*e)*g and Red = (A + C)*k with each factor 1 or 2", the Wizard zeroing both sides' A
+ * and the Builder both sides' C. The tests above add Leaders one on another, so a set such as
+ * the Engineer alone was never weighed. */
+static void test_DW7_every_set_of_leaders_at_a_wall(void **unused)
+{
+    (void)unused;
+    dw_state s;
+    position(&s, "1", "3");
+    place(&s, 1, DW_BLUE, "127"); /* A = 3, C = 7 */
+    place(&s, 1, DW_RED, "35");   /* A = 3, C = 5 */
+    for (unsigned set = 0; set < 64; set++) {
+        const int general = set & 1, noble = set >> 1 & 1, engineer = set >> 2 & 1;
+        const int king = set >> 3 & 1, wizard = set >> 4 & 1, builder = set >> 5 & 1;
+        s.side[0][DW_BLUE].leaders = (uint8_t)(set & 7u);
+        s.side[0][DW_RED].leaders = (uint8_t)((set >> 3) << 4);
+        const int blue_a = wizard ? 0 : 3, blue_c = builder ? 0 : 7;
+        const int red_a = wizard ? 0 : 3, red_c = builder ? 0 : 5;
+        const int blue = (blue_a * (1 + noble) + blue_c * (1 + engineer)) * (1 + general);
+        const int red = (red_a + red_c) * (1 + king);
+        if (dw_strength(&s, 0, DW_BLUE) != blue || dw_strength(&s, 0, DW_RED) != red)
+            fail_msg("Leaders G%d N%d E%d K%d W%d B%d: strengths %d and %d, DW-7 says %d and %d",
+                     general, noble, engineer, king, wizard, builder, dw_strength(&s, 0, DW_BLUE),
+                     dw_strength(&s, 0, DW_RED), blue, red);
+    }
 }
 
 /* DW-8: the Spy covers one Blue card in play (an Archer, the top Cannon or a Leader): it is
@@ -2002,8 +2060,10 @@ int main(void)
         cmocka_unit_test(test_DW6_attack_removes_only_the_top_cannon),
         cmocka_unit_test(test_DW6_attack_removes_all_archers_but_a_spied_one),
         cmocka_unit_test(test_DW_P1_attack_needs_a_removable_target),
+        cmocka_unit_test(test_DW6_a_spied_cannon_attacks_at_no_wall),
         cmocka_unit_test(test_DW7_strength_with_blue_and_red_leaders),
         cmocka_unit_test(test_DW7_wizard_and_builder_affect_both_sides),
+        cmocka_unit_test(test_DW7_every_set_of_leaders_at_a_wall),
         cmocka_unit_test(test_DW8_spy_covers_one_blue_card),
         cmocka_unit_test(test_DW8_DW_P3_spy_needs_a_blue_card),
         cmocka_unit_test(test_DW9_DW_P4_assassin_targets_and_frees_the_spy),

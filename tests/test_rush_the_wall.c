@@ -383,6 +383,53 @@ static void test_cards_file_malformed_is_refused_with_line(void **unused)
     assert_non_null(strstr(err.msg, "17 forts, expected exactly 18"));
 }
 
+/* A state's own card set is held to the card file's ranges (docs/rules/rush-the-wall.md, Card
+ * values: strengths 0..30, a Legion at -30..-1, the other forts 1..30) also when the state comes
+ * in as bytes no parser read (rtw_check, behind state_ok): each value just past its range is
+ * refused, by name. */
+static void test_state_card_values_out_of_range_are_refused(void **unused)
+{
+    (void)unused;
+    static const struct {
+        int fort, value;
+        const char *expect;
+    } forts[] = {{D1A, 0, "not in 1..30"},
+                 {D1A, 31, "not in 1..30"},
+                 {LEG1, 0, "not in -30..-1"},
+                 {LEG1, -31, "not in -30..-1"}};
+    static const int strengths[] = {-1, 31};
+    for (size_t i = 0; i < sizeof forts / sizeof *forts + sizeof strengths / sizeof *strengths;
+         i++) {
+        rtw_state s;
+        rp_test_init(G, &s, "players=2");
+        rp_error err = {{0}};
+        assert_true(rtw_check(&s, &err) >= 0);
+        const bool fort = i < sizeof forts / sizeof *forts;
+        if (fort)
+            s.cards.fort_value[forts[i].fort] = (int8_t)forts[i].value;
+        else
+            s.cards.strength[RTW_LAIRD] = (int8_t)strengths[i - sizeof forts / sizeof *forts];
+        const char *expect = fort ? forts[i].expect : "not in 0..30";
+        assert_true(rtw_check(&s, &err) < 0);
+        if (!strstr(err.msg, expect))
+            fail_msg("case %zu: message '%s' lacks '%s'", i, err.msg, expect);
+    }
+}
+
+/* A set's value starts with Filchy's strength, any of 0..30 (docs/rules/rush-the-wall.md,
+ * Options: "the nine strengths in the order Filchy, ..."): one that starts with a 9 is a set,
+ * not a word. */
+static void test_cards_value_may_start_with_any_digit(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    rp_test_init(G, &s,
+                 "players=2 cards=9,2,3,4,5,6,7,8,1/"
+                 "u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6");
+    assert_int_equal(s.cards.strength[RTW_FILCHY], 9);
+    assert_int_equal(s.cards.strength[RTW_LAIRD], 1);
+}
+
 /* The one-word value has one spelling per card set: anything else is refused with a reason
  * (issue 11's canonical spelling). */
 static void test_cards_value_is_canonical(void **unused)
@@ -768,6 +815,22 @@ static void test_rw8_filchy_drops_out(void **unused)
     assert_int_equal(s.actor, 0);
 }
 
+/* RW-8: "clans that revealed Filchy drop out. The highest total captures the current fort",
+ * even a total of 0: under a card set whose Laird counts 0 (RW-2: cards= sets any strength
+ * 0..30), Green's Laird alone against Red's Filchy takes the first fort. */
+static void test_rw8_a_lone_total_of_0_captures(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    static const char *const plans[] = {"lqdzahf", "fqdzahl"};
+    setup(&s,
+          "players=2 cards=1,2,3,4,5,6,7,8,0/"
+          "u2,s4,t8,l-1,l-2,l-2,l-3,d1,d1,d3,d3,d4,d4,d5,d5,d6,d6,d6",
+          PLAIN_WALL, plans);
+    assert_int_equal(s.cards.strength[RTW_LAIRD], 0);
+    assert_true(s.forts[0] & (1u << D1A)); /* turn 1: Laird 0 against Filchy */
+}
+
 /* RW-8: tied clans that both revealed Arch'r: the tie remains, the fort is discarded. */
 static void test_rw8_two_archrs_tie(void **unused)
 {
@@ -1104,6 +1167,23 @@ static void test_rw17_tax_alone_is_discarded(void **unused)
     assert_true(s.gone & (1u << 2));
     assert_int_equal(s.phase, RTW_DRUHID_PICK);
     assert_int_equal(s.actor, 1);
+}
+
+/* RW-17: "A neutral discards its lowest other" fort; of two at the same value, the first in
+ * the canonical order (docs/rules/rush-the-wall.md, Neutral clans): the Signal 4 before a
+ * Fort-Dinary 4. Green takes turns 1, 2 and 4; the neutral Red turns 3 and 5, then the Tax with
+ * its Axx against Green's Filchy. */
+static void test_rw17_neutral_pays_the_first_of_its_lowest(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    const uint8_t wall[6] = {D1A, D3A, D5A, D6A, D6B, TAX8};
+    const uint32_t held[2] = {0, (1u << SIGNAL4) | (1u << D4A)};
+    static const char *const plans[] = {"lcaqhfd", "fdzqlx"};
+    setup_round(&s, "players=1 neutrals=1", 2, wall, held, plans);
+    assert_true(s.forts[1] & (1u << TAX8));
+    assert_true(s.gone & (1u << SIGNAL4));
+    assert_true(s.forts[1] & (1u << D4A));
 }
 
 /* RW-10, RW-18: a player clan that captures its third Legion wins at once. */
@@ -1847,6 +1927,10 @@ static void test_events_rulebook_worked_example(void **unused)
             cJSON_GetObjectItem(cJSON_GetArrayItem(events, (int)i), "kind")->valuestring, kinds[i]);
     expect_text(events, "attack", 0,
                 "Round 1, turn 1: the clans attack Fort-Dinary 1 at position 1.");
+    /* `attack`: "a turn begins" (docs/rules/rush-the-wall.md, What the game tells you), all
+     * clans at once: no seat's act, and it names no clan */
+    assert_null(cJSON_GetObjectItemCaseSensitive(nth_event(events, "attack", 0), "seat"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(nth_event(events, "attack", 0), "clan"));
     expect_text(events, "reveal", 0, "Green turns up Arch'r 5 at slot 1.");
     expect_text(events, "reveal", 1, "Red turns up Dru'hid 3 at slot 1.");
     expect_text(events, "reveal", 2, "Gold turns up Laird 9 at slot 1.");
@@ -2401,6 +2485,8 @@ int main(void)
         cmocka_unit_test(test_rw2_cards_value_replaces_defaults),
         cmocka_unit_test(test_cards_file_malformed_is_refused_with_line),
         cmocka_unit_test(test_cards_value_is_canonical),
+        cmocka_unit_test(test_cards_value_may_start_with_any_digit),
+        cmocka_unit_test(test_state_card_values_out_of_range_are_refused),
         cmocka_unit_test(test_warriors_typed_as_the_hand_shows_them),
         cmocka_unit_test(test_rtw_p4_equal_strengths_refused),
         cmocka_unit_test(test_cards_option_opens_no_file),
@@ -2419,6 +2505,7 @@ int main(void)
         cmocka_unit_test(test_rw14_neutral_qween_cancels),
         cmocka_unit_test(test_rw11_neutral_qween_has_no_power),
         cmocka_unit_test(test_rw8_filchy_drops_out),
+        cmocka_unit_test(test_rw8_a_lone_total_of_0_captures),
         cmocka_unit_test(test_rw8_two_archrs_tie),
         cmocka_unit_test(test_rw9_druhid_takes_any_fort),
         cmocka_unit_test(test_rw13_vogel_druhid_slides),
@@ -2437,6 +2524,7 @@ int main(void)
         cmocka_unit_test(test_rw20_horsie_with_nothing_left_discards_nothing),
         cmocka_unit_test(test_rw17_tax_pays_another_fort),
         cmocka_unit_test(test_rw17_tax_alone_is_discarded),
+        cmocka_unit_test(test_rw17_neutral_pays_the_first_of_its_lowest),
         cmocka_unit_test(test_rw18_three_legions_win),
         cmocka_unit_test(test_rw18_neutral_three_legions_play_on),
         cmocka_unit_test(test_rw19_zvord_reorders_after_capture),
