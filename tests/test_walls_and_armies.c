@@ -707,6 +707,22 @@ static void test_WA15_turn_cap_more_walls_win_shields_do_not_count(void **unused
     assert_true(r[0] == 0.0 && r[1] == 1.0);
 }
 
+/* WA-7, "A player with no walls loses at once", also at the deal: three cards (2C, 2D, 2H) give
+ * Blue two walls and an army of the reshuffled 2C (WA-6), then nothing is left to deal Red. */
+static void test_WA7_a_deal_that_leaves_red_no_walls_is_blues(void **unused)
+{
+    (void)unused;
+    const uint8_t order[3] = {0, 1, 2}; /* 2C on top */
+    rp_rng rng;
+    rp_rng_seed(&rng, 1, 1);
+    wa_state s;
+    wa_deal_cards(&s, order, 3, 10, &rng);
+    assert_true(s.p[0].nwalls > 0);
+    assert_int_equal(s.p[1].nwalls, 0);
+    assert_int_equal(s.phase, WA_OVER);
+    assert_int_equal(s.winner, 0);
+}
+
 /* WA-7: "equal walls a draw"; and before the cap the game goes on (turn 199 of 200). */
 static void test_WA7_turn_cap_equal_walls_draw(void **unused)
 {
@@ -2201,6 +2217,7 @@ int main(void)
         cmocka_unit_test(test_WA12_empty_army_turn_is_only_a_replenish),
         cmocka_unit_test(test_WA7_no_walls_loses_at_once_mid_turn),
         cmocka_unit_test(test_WA15_turn_cap_more_walls_win_shields_do_not_count),
+        cmocka_unit_test(test_WA7_a_deal_that_leaves_red_no_walls_is_blues),
         cmocka_unit_test(test_WA7_turn_cap_equal_walls_draw),
         cmocka_unit_test(test_WAP3_turn_cap_option),
         cmocka_unit_test(test_WA8_views_hide_face_down_cards_from_everyone),
