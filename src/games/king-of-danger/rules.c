@@ -126,7 +126,7 @@ static void deal(kd_state *s, kd_story *story)
 
 /* ---- the game: setup, turn order, legal plays, tricks, apply ---- */
 
-/* Set up a game: castles at 3 (KD-1), scores 0, first deal by the chosen dealer (KD-2). */
+/* A short game's deal as its option writes it, "P+H" (KD-P6). */
 void kd_deal_text(const kd_state *s, char *buf, size_t size)
 {
     snprintf(buf, size, "%d+%d", kd_piles(s), kd_hand_cards(s));
@@ -349,6 +349,8 @@ bool kd_game_decided(const kd_state *s, int *winner)
     return s->score[best] >= KD_GOAL && count == 1;
 }
 
+/* True when the game ends after a hand: by the scores (KD-9), or a short game's one hand
+ * played (KD-P6), where *winner is KD_NONE for a shared highest score. */
 bool kd_game_ends(const kd_state *s, int *winner)
 {
     if (kd_game_decided(s, winner))
