@@ -35,7 +35,8 @@ const MOVES_IN_ALL = 4;
 const SPECTATOR = -2;
 // Every game's live and finished lists run always (each game hides different things); the
 // review page and the offline list, the same code for every game, run for two games in `make
-// test` (a hand of cards, and cards nobody sees) and for all five in `make soak`.
+// test` (a hand of cards, and cards nobody sees) and for the other three in `make soak`
+// (which runs after make test and repeats nothing of it).
 const SOAK = Boolean(process.env.RAMPARTS_SOAK) && process.env.RAMPARTS_SOAK !== '0';
 const QUICK_GAMES = ['danger-at-the-walls', 'walls-and-armies'];
 
@@ -108,6 +109,44 @@ function seenNow(sel) {
   return { ply: Number(t.getAttribute('data-shown-ply')), board: parts.join('\n'), text: document.body.innerText };
 }
 
+/**
+ * After a move was entered: the ply moves on ('moved'), or the coach warns of the move first
+ * (its warnings are on by default, src/ui/coach.js): with `anyway` "Play it anyway" plays it,
+ * else "Choose another move" takes it back ('warned'; a warned move is the kind that ends a
+ * game within a few turns). A move that does neither fails with what the page showed.
+ * @param {any} page @param {number} ply @param {string} where @param {boolean} anyway
+ * @returns {Promise<'moved'|'warned'>}
+ */
+async function moveMade(page, ply, where, anyway) {
+  const advanced = (/** @type {number} */ n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n;
+  const movedOrWarned = (/** @type {number} */ n) => {
+    if (Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n) return 'moved';
+    return document.querySelector('[data-testid=coach-warning]') ? 'warned' : false;
+  };
+  try {
+    const what = await (await page.waitForFunction(movedOrWarned, ply, { timeout: STEP_TIMEOUT })).jsonValue();
+    if (what === 'warned' && !anyway) {
+      await page.click('[data-testid=coach-back]');
+      await page.waitForSelector('[data-testid=coach-warning]', { state: 'detached', timeout: STEP_TIMEOUT });
+      return 'warned';
+    }
+    if (what === 'warned') {
+      await page.click('[data-testid=coach-go]');
+      await page.waitForFunction(advanced, ply, { timeout: STEP_TIMEOUT });
+    }
+    return 'moved';
+  } catch (e) {
+    const seen = await page.evaluate(() => ({
+      table: Object.fromEntries([...document.querySelector('[data-testid=table]').attributes].map((a) => [a.name, a.value])),
+      field: /** @type {HTMLInputElement} */ (document.querySelector('#move-text')).value,
+      error: document.querySelector('[data-testid=move-error]')?.textContent || '',
+      record: JSON.parse(localStorage.getItem('ramparts.offline') || '{}').record || '',
+    }));
+    await page.screenshot({ path: path.join(OUT, `stuck-${where.replace(/\W+/g, '-')}.png`) });
+    throw new Error(`${where}: the move entered at ply ${ply} did not advance the game: ${JSON.stringify(seen)}`, { cause: e });
+  }
+}
+
 /** Play the player's turns by typing in the move field until `until` of its moves are made
  * or the game is over. @param {any} me @param {number} id @param {number} until */
 async function playTurns(me, id, until, made) {
@@ -122,11 +161,14 @@ async function playTurns(me, id, until, made) {
       await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, st.ply, { timeout: STEP_TIMEOUT });
       continue;
     }
-    await page.click('#move-text');
-    // Not always the first: Walls and Armies' first listed moves end a game within a few turns.
-    await page.fill('#move-text', legal[(made * 7 + 3) % legal.length].text);
-    await page.keyboard.press('Enter');
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, st.ply, { timeout: STEP_TIMEOUT });
+    // Not always the first: Walls and Armies' first listed moves end a game within a few
+    // turns; and not one the coach warns of while another is left.
+    for (let tried = 0; ; tried++) {
+      await page.click('#move-text');
+      await page.fill('#move-text', legal[(made * 7 + 3 + tried) % legal.length].text);
+      await page.keyboard.press('Enter');
+      if (await moveMade(page, st.ply, `game ${id}`, tried + 1 >= legal.length) === 'moved') break;
+    }
     made++;
   }
   return made;
@@ -438,12 +480,16 @@ async function offline(browser, server, type) {
     await page.waitForSelector('[data-testid=table][data-my-turn=yes][data-queued="0"], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
     const st = await tableState(page);
     if (st.status === 'over') break;
-    // Down on the empty move field lists every legal move; Enter plays the first.
-    await page.fill('#move-text', '');
-    await page.focus('#move-text');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=table]').getAttribute('data-ply')) > n, st.ply, { timeout: STEP_TIMEOUT });
+    // Down on the empty move field lists every legal move; Enter plays the first, or (after
+    // a coach's warning) each Down more the next.
+    const legal = await page.$eval('#move-text', (el) => Number(/\((\d+) legal\)/.exec(el.labels[0].textContent)?.[1] || 1));
+    for (let tried = 0; ; tried++) {
+      await page.fill('#move-text', '');
+      await page.focus('#move-text');
+      for (let down = 0; down <= tried; down++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      if (await moveMade(page, st.ply, `${type} offline`, tried + 1 >= legal) === 'moved') break;
+    }
     made++;
   }
   await page.waitForSelector('[data-testid=table][data-my-turn=yes][data-queued="0"], [data-testid=table][data-status=over]', { timeout: STEP_TIMEOUT });
@@ -486,6 +532,8 @@ async function main() {
     check(offered.length === 5, `the server offers the five games (${offered.join(', ')})`);
     const games = args.games ? args.games.split(',') : offered;
     for (const [i, type] of games.entries()) {
+      // make soak runs after make test (.ci/run): QUICK_GAMES were played whole there.
+      if (SOAK && !args.games && QUICK_GAMES.includes(type)) continue;
       const t0 = Date.now();
       const { me, id } = await liveAndFinished(browser, server, type, i === 0);
       const t1 = Date.now();
