@@ -577,9 +577,10 @@ static void recover_from_failed_commit(rs_server *srv)
             rs_server_replace_table(srv, old, fresh, -1);
             continue;
         }
-        if (srv->shared && rs_store_unavailable(srv->store)) {
-            /* The database is out of reach, not the game gone: version 0 has every later
-             * look at it (a lock, the resync once the database is back) read it again. */
+        if (srv->shared && (rs_store_unavailable(srv->store) || strcmp(e.code, "not-found") != 0)) {
+            /* The database is out of reach or failed the read, not the game gone: version 0
+             * has every later look at it (a lock, the resync once the database is back) read
+             * it again, and its watchers stay. */
             old->row.v = 0;
             continue;
         }

@@ -616,8 +616,14 @@ static int replay_moves(rs_table *t, const rs_move_row *moves, size_t n, rs_err 
 rs_table *rs_table_load(rs_ctx *ctx, int64_t id, int64_t alive_ms, rs_err *e)
 {
     rs_game_row row;
-    if (rs_store_game_get(ctx->store, id, &row) != RS_STORE_OK) {
+    const int got = rs_store_game_get(ctx->store, id, &row);
+    if (got == RS_STORE_NOTFOUND) {
         rs_fail(e, "not-found", "no game %lld", (long long)id);
+        return NULL;
+    }
+    if (got != RS_STORE_OK) { /* the database failed: the game may well exist */
+        rs_fail(e, rs_store_unavailable(ctx->store) ? "unavailable" : "server-error",
+                "game %lld cannot be read from the database now", (long long)id);
         return NULL;
     }
     const rp_game *game = rp_game_find(row.game);
