@@ -14,8 +14,24 @@ SOAK = os.environ.get("RAMPARTS_SOAK") == "1"
 
 
 def sized(small, full):
-    """`small` in `make test`, `full` under RAMPARTS_SOAK=1 (`make soak`)."""
+    """`small` in `make test`, `full` under RAMPARTS_SOAK=1 (`make soak`). A module whose
+    checks grow in `make soak` marks itself `pytestmark = pytest.mark.sized`."""
     return full if SOAK else small
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sized: a test whose size `make soak` sets (sized())")
+
+
+def pytest_collection_modifyitems(config, items):
+    """`make soak` runs after `make test` (.ci/run): there only the tests whose size it sets
+    run again, as SOAK_SAME leaves out the C tests it would only repeat (Makefile)."""
+    if not SOAK:
+        return
+    same = [item for item in items if item.get_closest_marker("sized") is None]
+    if same:
+        config.hook.pytest_deselected(items=same)
+        items[:] = [item for item in items if item.get_closest_marker("sized") is not None]
 
 
 def _players_ok(game_id, players):

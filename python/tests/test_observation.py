@@ -8,8 +8,9 @@ import pytest
 import ramparts
 from conftest import game_setups, random_states, sized
 
-# Random games per game and player count: one in `make test`, two in `make soak`.
-SEEDS = sized((21,), (21, 22))
+# Random games per game and player count: one in `make test`, another in `make soak`.
+SEEDS = sized((21,), (22,))
+pytestmark = pytest.mark.sized
 
 
 @pytest.mark.parametrize("game_id, players", game_setups())

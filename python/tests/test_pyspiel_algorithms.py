@@ -4,6 +4,7 @@ searches beat random play, ISMCTS's resampled worlds keep the root's information
 MCCFR's tables fill from information_state_string with chance nodes (explicit_chance)."""
 
 import numpy as np
+import pytest
 
 import ramparts.openspiel as pyspiel
 from conftest import sized
@@ -37,6 +38,7 @@ def duel(game, choose, games, seed):
     return total / games
 
 
+@pytest.mark.sized
 def test_mcts_on_resampled_worlds_beats_random():
     """MCTS reads the whole state, so it searches a world resampled for the player to act
     (its opponent's hand, the decks' order and every later draw redrawn): it can neither see
@@ -51,6 +53,7 @@ def test_mcts_on_resampled_worlds_beats_random():
     assert duel(game, choose, games=MCTS_GAMES, seed=2) >= 0.7
 
 
+@pytest.mark.sized
 def test_ismcts_beats_random_and_keeps_the_information_state():
     game = pyspiel.load_game("rush-the-wall(players=2)")
     bot = ISMCTSBot(game, RandomRolloutEvaluator(1, np.random.RandomState(3)), 1.4, 60)

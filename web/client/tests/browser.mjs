@@ -40,8 +40,8 @@ const STEP_TIMEOUT = Number(process.env.STEP_TIMEOUT || 120000);
 // Every game the server offers (its /api/v1/types: the registry), then 'keyboard' (the
 // keyboard-only game against the AI), 'controls' and 'layout' (the tables that were found not
 // to fit the screen); --games picks some (for development). `make test` plays the two-person
-// game of QUICK_GAMES only (every scenario still runs); `make soak` (RAMPARTS_SOAK=1) plays
-// every game's. Set in main once the server is up.
+// game of QUICK_GAMES only (every scenario runs); `make soak` (RAMPARTS_SOAK=1) plays the
+// other games' and their guided games to the end. Set in main once the server is up.
 let GAMES = [];
 const SOAK = Boolean(process.env.RAMPARTS_SOAK) && process.env.RAMPARTS_SOAK !== '0';
 // The two cheapest whole games (about 20 moves each), a board of squares and one of cards,
@@ -400,6 +400,8 @@ const LEARN_MAX_FOLLOWED = 150;
 async function learnGames(browser, server) {
   coachWarningsOnSetPositions();
   for (const type of OFFERED) {
+    // make test followed QUICK_GAMES' guided games to their end already.
+    if (SOAK && !args.games && QUICK_GAMES.includes(type)) continue;
     const me = await person(browser, server, `learn/${type}`);
     const { page } = me;
     await page.selectOption('[data-testid=ai-game]', type);
@@ -2341,8 +2343,11 @@ async function main() {
     check(offered.length > 0, 'the server offers some games');
     OFFERED = offered;
     for (const type of offered) check(type in DRIVERS, `${type}: browser.mjs has a driver that plays it (DRIVERS)`);
-    const played = SOAK ? offered : offered.filter((t) => QUICK_GAMES.includes(t));
-    GAMES = args.games ? args.games.split(',') : [...played, ...SCENARIOS];
+    // make soak runs after make test (.ci/run) and plays only what make test did not: the
+    // other games' two-person games and their guided games to the end; every other scenario
+    // would only run again as it did (the Makefile's SOAK_SAME, for the browser).
+    const played = offered.filter((t) => QUICK_GAMES.includes(t) !== SOAK);
+    GAMES = args.games ? args.games.split(',') : [...played, ...(SOAK ? ['learn'] : SCENARIOS)];
     if (!args.games && !SOAK) {
       console.log(`make test: two-person games of ${played.join(', ')}; the others' (${offered.filter((t) => !played.includes(t)).join(', ')}) run in make soak (RAMPARTS_SOAK=1)`);
     }
