@@ -135,9 +135,9 @@ static const char SCHEMA_V3[] =
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
  * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
  * players' and spectators' alike: they stay the players'. */
-#define SCHEMA_V2                                                                                  \
-    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
-    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char SCHEMA_V2[] =
+    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);";
 /* Version 4 (issue 49, finding 9): each registered name's confusable skeleton
  * (rs_name_skeleton), filled for the names registered before by the starting server
  * (fill_skeletons), so that a lookalike of a taken name is refused; tokens by expiry and user,

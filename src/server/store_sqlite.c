@@ -308,9 +308,9 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
  * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
  * players' and spectators' alike: they stay the players'. */
-#define SCHEMA_V2                                                                                  \
-    "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"                              \
-    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char SCHEMA_V2[] =
+    "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);";
 /* Version 3: tournaments (docs/tournaments.md). */
 static const char SCHEMA_V3[] =
     "CREATE TABLE IF NOT EXISTS tournaments(id INTEGER PRIMARY KEY, creator INTEGER NOT NULL,"
