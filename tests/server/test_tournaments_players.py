@@ -4,7 +4,7 @@
 tournament with the place the standings give; the computer as the house player of an unrated
 Swiss: refused in a rated one, at an unknown level or outside a Swiss, and with 3 people it
 takes the seat that would have been a bye, its moves made by the AI, its game counted in the
-standings."""
+standings; with 4 people it sits the round out."""
 
 import asyncio
 import math
@@ -252,6 +252,27 @@ async def with_computer(checks, server):
               "3 entries (people) and the computer in the standings")
 
 
+async def even_without_computer(checks, server):
+    """4 people: an even count, so the house player sits the round out."""
+    host = await account(server, "host4", "Hostess")
+    made = (await host.request(create(computer="easy", rounds=1, name="Even"),
+                               "tournament"))["tournament"]
+    number = made["id"]
+    people = [host] + [await guest(server, f"e{i}") for i in range(3)]
+    for c in people:
+        await c.request(op("join", number), "done")
+    await host.request(op("start", number), "done")
+    games = await round_games(people, number, {c: set() for c in people})
+    checks.eq(sorted(len(seats) for seats in games.values()), [2, 2],
+              "4 people: two games between people, the computer sits out")
+    for game, seats in games.items():
+        await both_move_then_resign(checks, game, seats, 1)
+    over = await finished(host, number)
+    computer = next((line for line in over["standings"] if line.get("computer")), {})
+    checks.eq((computer.get("name"), computer.get("played"), computer.get("points")),
+              ("Computer (easy)", 0, 0), "listed, with no game played")
+
+
 async def main():
     args = arguments()
     checks = Checks()
@@ -259,7 +280,8 @@ async def main():
     try:
         # Two events at once on one server, as a server runs them (and the test's waits for
         # the director's second overlap).
-        await asyncio.gather(rated_swiss(checks, server), with_computer(checks, server))
+        await asyncio.gather(rated_swiss(checks, server), with_computer(checks, server),
+                             even_without_computer(checks, server))
         # A profile is read from the stored results: a restarted server lists the same.
         before = server.http_json("/api/v1/players/Ada")[1]["tournaments"]
         checks.eq(server.stop(), 0, "the server stops cleanly")
