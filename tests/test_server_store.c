@@ -598,6 +598,31 @@ static void test_tournaments(void **state)
     rs_tour_row *tours = NULL;
     assert_int_equal(rs_store_tour_list(st, 10, &tours, &n), RS_STORE_OK);
     assert_true(n == 1 && tours[0].id == t.id);
+    assert_string_equal(tours[0].computer, ""); /* no house player */
+    free(tours);
+
+    /* A profile's tournaments: those the player entered (withdrawn too), newest first; the
+     * house player's level read back. */
+    rs_tour_row t2 = t;
+    snprintf(t2.computer, sizeof t2.computer, "random");
+    t2.rated = false;
+    rs_store_begin(st);
+    assert_int_equal(rs_store_tour_add(st, &t2), RS_STORE_OK);
+    eb.tour = t2.id;
+    assert_int_equal(rs_store_tour_entry_put(st, &eb), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_entered(st, bob, 10, &tours, &n), RS_STORE_OK);
+    assert_true(n == 2 && tours[0].id == t2.id && tours[1].id == t.id);
+    assert_string_equal(tours[0].computer, "random");
+    free(tours);
+    assert_int_equal(rs_store_tour_entered(st, alice, 10, &tours, &n), RS_STORE_OK);
+    assert_true(n == 1 && tours[0].id == t.id);
+    free(tours);
+    assert_int_equal(rs_store_tour_entered(st, bob, 1, &tours, &n), RS_STORE_OK);
+    assert_true(n == 1 && tours[0].id == t2.id); /* the limit */
+    free(tours);
+    assert_int_equal(rs_store_tour_entered(st, bob + alice + 1, 10, &tours, &n), RS_STORE_OK);
+    assert_int_equal(n, 0);
     free(tours);
     rs_store_close(st);
 }
@@ -711,16 +736,20 @@ static void test_postgres_schema_versions(void **state)
     (void)state;
     rs_store *st = open_memory();
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "4");
+    assert_postgres_value("SELECT version FROM schema_version", "5");
     postgres_exec("DROP TABLE schema_version; ALTER TABLE games DROP COLUMN lease_until;"
                   " DROP INDEX chat_channel; ALTER TABLE chat DROP COLUMN channel;"
-                  " ALTER TABLE users DROP COLUMN skeleton");
+                  " ALTER TABLE users DROP COLUMN skeleton;"
+                  " ALTER TABLE tournaments DROP COLUMN computer");
     char err[256];
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_OK);
     rs_store_close(st);
-    assert_postgres_value("SELECT version FROM schema_version", "4");
+    assert_postgres_value("SELECT version FROM schema_version", "5");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'games' AND column_name = 'lease_until'",
+                          "1");
+    assert_postgres_value("SELECT count(*) FROM information_schema.columns"
+                          " WHERE table_name = 'tournaments' AND column_name = 'computer'",
                           "1");
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'chat' AND column_name = 'channel'",
@@ -728,12 +757,12 @@ static void test_postgres_schema_versions(void **state)
     assert_postgres_value("SELECT count(*) FROM information_schema.columns"
                           " WHERE table_name = 'users' AND column_name = 'skeleton'",
                           "1");
-    postgres_exec("UPDATE schema_version SET version = 5");
+    postgres_exec("UPDATE schema_version SET version = 6");
     assert_int_equal(rs_store_open(&st, postgres_address(), err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 5, newer than this server's (4)"));
-    assert_postgres_value("SELECT version FROM schema_version", "5");
-    postgres_exec("UPDATE schema_version SET version = 4");
+    assert_non_null(strstr(err, "schema is version 6, newer than this server's (5)"));
+    assert_postgres_value("SELECT version FROM schema_version", "6");
+    postgres_exec("UPDATE schema_version SET version = 5");
 }
 
 /* PostgreSQL: neither a server starting nor a reconnection runs DDL on a database already at
@@ -1154,22 +1183,24 @@ static void test_sqlite_schema_versions(void **state)
     rs_store_meta_set(st, "alive_ms", 7);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 4);
+    assert_int_equal(sqlite_user_version(path), 5);
     sqlite_exec(path, "PRAGMA user_version=0; DROP INDEX seats_user; DROP INDEX chat_channel;"
                       " ALTER TABLE chat DROP COLUMN channel; DROP INDEX users_skeleton;"
                       " DROP INDEX tokens_expires; DROP INDEX tokens_user;"
-                      " ALTER TABLE users DROP COLUMN skeleton;");
+                      " ALTER TABLE users DROP COLUMN skeleton; DROP INDEX tournament_entries_user;"
+                      " ALTER TABLE tournaments DROP COLUMN computer;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
     int64_t alive = 0;
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 4);
+    assert_int_equal(sqlite_user_version(path), 5);
     /* A version 2 database (before tournaments and the names' skeletons) gains their tables
      * and columns, its data kept. */
     sqlite_exec(path, "PRAGMA user_version=2; DROP TABLE tournaments; DROP INDEX users_skeleton;"
                       " DROP INDEX tokens_expires; DROP INDEX tokens_user;"
-                      " ALTER TABLE users DROP COLUMN skeleton;");
+                      " ALTER TABLE users DROP COLUMN skeleton;"
+                      " DROP INDEX tournament_entries_user;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_OK);
     rs_tour_row *tours = NULL;
     size_t count = 1;
@@ -1178,12 +1209,12 @@ static void test_sqlite_schema_versions(void **state)
     assert_int_equal(rs_store_meta_get(st, "alive_ms", &alive), RS_STORE_OK);
     assert_int_equal(alive, 7);
     rs_store_close(st);
-    assert_int_equal(sqlite_user_version(path), 4);
-    sqlite_exec(path, "PRAGMA user_version=5;");
+    assert_int_equal(sqlite_user_version(path), 5);
+    sqlite_exec(path, "PRAGMA user_version=6;");
     assert_int_equal(rs_store_open(&st, path, err, sizeof err), RS_STORE_ERROR);
     assert_null(st);
-    assert_non_null(strstr(err, "schema is version 5, newer than this server's (4)"));
-    assert_int_equal(sqlite_user_version(path), 5);
+    assert_non_null(strstr(err, "schema is version 6, newer than this server's (5)"));
+    assert_int_equal(sqlite_user_version(path), 6);
     const char *suffixes[] = {"", "-wal", "-shm"};
     for (int i = 0; i < 3; i++) {
         char file[300];

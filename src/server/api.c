@@ -438,7 +438,9 @@ static void player_reply(rs_server *srv, const char *name, size_t len, bool game
         reply_json(r, 200, rs_store_finished_json(srv->store, u.id, 50, before));
         return;
     }
-    reply_json(r, 200, rs_store_profile_json(srv->store, &u));
+    cJSON *profile = rs_store_profile_json(srv->store, &u);
+    cJSON_AddItemToObject(profile, "tournaments", rs_tournaments_played_json(srv, u.id));
+    reply_json(r, 200, profile);
 }
 
 /* A sanitizer's allocator replaces malloc and keeps its own count (glibc's then says 0). */

@@ -55,6 +55,18 @@ bool rs_field_bool(const cJSON *msg, const char *key, bool *out, rs_err *e)
     return true;
 }
 
+const char *const rs_ai_levels[] = {"random", "greedy", "beginner", "easy", "medium", "hard", NULL};
+
+bool rs_field_ai_level(const char *level, char out[RS_AI_LEVEL_TEXT])
+{
+    for (int i = 0; rs_ai_levels[i]; i++)
+        if (strcmp(level, rs_ai_levels[i]) == 0) {
+            snprintf(out, RS_AI_LEVEL_TEXT, "%s", rs_ai_levels[i]);
+            return true;
+        }
+    return false;
+}
+
 /* A game's clock as create and seek take it: {"kind":"none"} (or absent), {"kind":"live",
  * "initial_ms":..., "increment_ms":...} or {"kind":"correspondence","days":...}; every
  * problem is bad-clock. */

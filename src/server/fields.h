@@ -27,6 +27,11 @@ bool rs_field_int(const struct cJSON *msg, const char *key, bool required, int64
 bool rs_field_string(const struct cJSON *msg, const char *key, bool required, size_t max,
                      const char **out, rs_err *e);
 bool rs_field_bool(const struct cJSON *msg, const char *key, bool *out, rs_err *e);
+/* The AI levels a seat may have (ends with NULL): never an arbitrary AI spec, which could ask
+ * for any number of threads or any search time. */
+extern const char *const rs_ai_levels[];
+/* Whether level is one of rs_ai_levels (then copied into out). */
+bool rs_field_ai_level(const char *level, char out[RS_AI_LEVEL_TEXT]);
 /* A clock object (create's and seek's "clock") into s's clock fields: bad-clock when it is
  * not one; absent is no clock. */
 int rs_field_clock(const struct cJSON *clock, rs_table_settings *s, rs_err *e);

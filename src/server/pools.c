@@ -254,6 +254,11 @@ rs_table *rs_pools_start_game(rs_server *srv, rs_ctx *ctx, rs_table_settings *s,
 {
     for (int i = 0; i < s->config.players; i++)
         s->seats[i] = (rs_seat_row){.kind = RS_SEAT_HUMAN, .user_id = users[i]};
+    return rs_pools_start_seated(srv, ctx, s);
+}
+
+rs_table *rs_pools_start_seated(rs_server *srv, rs_ctx *ctx, const rs_table_settings *s)
+{
     rs_err e;
     rs_table *t = rs_table_create(ctx, s, &e);
     if (!t) {

@@ -15,6 +15,8 @@ void rs_pools_tell_user(rs_server *srv, int64_t user, const struct cJSON *m);
  * s's game, options, clock and rating; added, touched and listed. NULL (logged) on failure. */
 rs_table *rs_pools_start_game(rs_server *srv, rs_ctx *ctx, rs_table_settings *s,
                               const int64_t *users);
+/* The same with s->seats as given (people and AI seats: a tournament's house player). */
+rs_table *rs_pools_start_seated(rs_server *srv, rs_ctx *ctx, const rs_table_settings *s);
 /* A clock as create takes it, from a row's kind and times (whole days for correspondence). */
 struct cJSON *rs_pools_clock_json(int kind, int64_t initial_ms, int64_t increment_ms,
                                   int64_t per_move_ms);

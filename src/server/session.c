@@ -25,8 +25,6 @@
 
 #define VERSION_TEXT "ramparts " RP_VERSION_STRING
 
-const char *const rs_ai_levels[] = {"random", "greedy", "beginner", "easy", "medium", "hard", NULL};
-
 /* The error code of a request the store could not take: `unavailable` while the database
  * server is out of reach (PostgreSQL), else `server-error`. */
 static const char *store_down_code(const rs_server *srv)
@@ -702,14 +700,7 @@ static int watch(rs_server *srv, rs_conn *c, rs_table *t, int64_t since, const c
  * for any number of threads or any search time. */
 static bool ai_level(const char *word, char out[RS_AI_LEVEL_TEXT])
 {
-    if (strncmp(word, "ai:", 3) != 0)
-        return false;
-    for (int i = 0; rs_ai_levels[i]; i++)
-        if (strcmp(word + 3, rs_ai_levels[i]) == 0) {
-            snprintf(out, RS_AI_LEVEL_TEXT, "%s", rs_ai_levels[i]);
-            return true;
-        }
-    return false;
+    return strncmp(word, "ai:", 3) == 0 && rs_field_ai_level(word + 3, out);
 }
 
 static int parse_seats(rs_conn *c, const cJSON *seats, rs_table_settings *s, rs_err *e)

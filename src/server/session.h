@@ -5,6 +5,7 @@
 #ifndef RS_SESSION_H
 #define RS_SESSION_H
 
+#include "fields.h" /* rs_ai_levels */
 #include "server_internal.h"
 
 /* A client message type: its handler, whether it needs an identity, and its rate cost. */
@@ -16,9 +17,6 @@ typedef struct rs_command {
     int (*cost_of)(const struct cJSON *msg); /* NULL: cost; else the cost of this message */
 } rs_command;
 extern const rs_command rs_commands[]; /* session.c; ends with a NULL name */
-/* The AI levels a seat may have (session.c; ends with NULL): never an arbitrary AI spec,
- * which could ask for any number of threads or any search time. */
-extern const char *const rs_ai_levels[];
 
 void rs_session_auth_result(rs_server *srv, const rs_job *job);
 /* A hint computed on an AI thread, answered to the connection that asked (if still there). */

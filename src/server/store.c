@@ -357,6 +357,11 @@ int rs_store_tour_list(rs_store *st, int limit, rs_tour_row **rows, size_t *n)
     return st->ops->tour->list(st, limit, rows, n);
 }
 
+int rs_store_tour_entered(rs_store *st, int64_t user, int limit, rs_tour_row **rows, size_t *n)
+{
+    return st->ops->tour->entered(st, user, limit, rows, n);
+}
+
 int rs_store_tour_status(rs_store *st, int64_t id, int status)
 {
     return st->ops->tour->status(st, id, status);

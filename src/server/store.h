@@ -164,6 +164,9 @@ int rs_store_tour_add(rs_store *st, rs_tour_row *row);
 int rs_store_tour_get(rs_store *st, int64_t id, rs_tour_row *out);
 /* The newest `limit` tournaments, newest first (*rows malloc'ed). */
 int rs_store_tour_list(rs_store *st, int limit, rs_tour_row **rows, size_t *n);
+/* The newest `limit` tournaments `user` entered (withdrawn too), newest first (*rows
+ * malloc'ed): a profile's tournaments. */
+int rs_store_tour_entered(rs_store *st, int64_t user, int limit, rs_tour_row **rows, size_t *n);
 int rs_store_tour_status(rs_store *st, int64_t id, int status);
 /* Inside the transaction: claims the pairing of `round` (the tournament's last paired round
  * must be round - 1; it becomes round). CONFLICT when it is not, or when another server holds

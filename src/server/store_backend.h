@@ -125,6 +125,7 @@ typedef struct rs_store_tour_ops {
     int (*add)(rs_store *st, rs_tour_row *row);
     int (*get)(rs_store *st, int64_t id, rs_tour_row *out);
     int (*list)(rs_store *st, int limit, rs_tour_row **rows, size_t *n);
+    int (*entered)(rs_store *st, int64_t user, int limit, rs_tour_row **rows, size_t *n);
     int (*status)(rs_store *st, int64_t id, int status);
     int (*round_claim)(rs_store *st, int64_t id, int round);
     int (*entry_put)(rs_store *st, const rs_tour_entry_row *row);

@@ -135,9 +135,9 @@ static const char SCHEMA_V3[] =
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
  * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
  * players' and spectators' alike: they stay the players'. */
-#define SCHEMA_V2                                                                                  \
-    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"                \
-    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char SCHEMA_V2[] =
+    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS channel INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);";
 /* Version 4 (issue 49, finding 9): each registered name's confusable skeleton
  * (rs_name_skeleton), filled for the names registered before by the starting server
  * (fill_skeletons), so that a lookalike of a taken name is refused; tokens by expiry and user,
@@ -147,7 +147,13 @@ static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN IF NOT EXISTS skel
                                 "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
                                 "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
 
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
+/* Version 5 (issue 44), as store_sqlite.c's: a tournament's house player, the computer at an
+ * AI level ('' none); the entries by player, for a profile's tournaments. */
+static const char SCHEMA_V5[] =
+    "ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS computer TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX IF NOT EXISTS tournament_entries_user ON tournament_entries(user_id);";
+
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 /* Servers starting together migrate one at a time: under this session-wide advisory lock,
  * the version read again once it is held. */
@@ -1870,7 +1876,7 @@ static const rs_store_challenge_ops PG_CHALLENGE_OPS = {
 #define TOUR_COLUMNS                                                                               \
     "id, creator, name, game, options, format, rounds, set_games, table_size, bye_points,"         \
     " duration_ms, rated, clock_kind, initial_ms, increment_ms, per_move_ms, status, round,"       \
-    " created_ms, starts_ms"
+    " created_ms, starts_ms, computer"
 
 static int pg_tour_add(rs_store *store, rs_tour_row *row)
 {
@@ -1895,12 +1901,13 @@ static int pg_tour_add(rs_store *store, rs_tour_row *row)
     p_int(&p, row->round);
     p_int(&p, row->created_ms);
     p_int(&p, row->starts_ms);
+    p_text(&p, row->computer);
     return one_int64(pg,
                      "INSERT INTO tournaments(creator, name, game, options, format, rounds,"
                      " set_games, table_size, bye_points, duration_ms, rated, clock_kind,"
                      " initial_ms, increment_ms, per_move_ms, status, round, created_ms,"
-                     " starts_ms) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
-                     " $14, $15, $16, $17, $18, $19) RETURNING id",
+                     " starts_ms, computer) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+                     " $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id",
                      &p, &row->id, "add tournament");
 }
 
@@ -1928,6 +1935,7 @@ static void read_tour(const PGresult *r, int i, void *item)
     row->round = (int)col_int(r, i, 17);
     row->created_ms = col_int(r, i, 18);
     row->starts_ms = col_int(r, i, 19);
+    col_copy(r, i, 20, row->computer, sizeof row->computer);
 }
 
 static int pg_tour_get(rs_store *store, int64_t id, rs_tour_row *out)
@@ -1953,6 +1961,19 @@ static int pg_tour_list(rs_store *store, int limit, rs_tour_row **rows, size_t *
     p_int(&p, limit);
     PGresult *r = exec(pg, "SELECT " TOUR_COLUMNS " FROM tournaments ORDER BY id DESC LIMIT $1", &p,
                        "list tournaments");
+    return read_rows(r, sizeof **rows, read_tour, rows, n);
+}
+
+static int pg_tour_entered(rs_store *store, int64_t user, int limit, rs_tour_row **rows, size_t *n)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, user);
+    p_int(&p, limit);
+    PGresult *r = exec(pg,
+                       "SELECT " TOUR_COLUMNS " FROM tournaments WHERE id IN (SELECT tournament_id"
+                       " FROM tournament_entries WHERE user_id = $1) ORDER BY id DESC LIMIT $2",
+                       &p, "list a player's tournaments");
     return read_rows(r, sizeof **rows, read_tour, rows, n);
 }
 
@@ -2104,6 +2125,7 @@ static const rs_store_tour_ops PG_TOUR_OPS = {
     .add = pg_tour_add,
     .get = pg_tour_get,
     .list = pg_tour_list,
+    .entered = pg_tour_entered,
     .status = pg_tour_status,
     .round_claim = pg_tour_round_claim,
     .entry_put = pg_tour_entry_put,

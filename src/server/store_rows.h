@@ -183,6 +183,7 @@ typedef struct rs_tour_row {
     int status; /* an rs_tour_status */
     int round;  /* the last round paired, 0 before the first */
     int64_t created_ms, starts_ms;
+    char computer[RS_AI_LEVEL_TEXT]; /* the AI level of the house player ("" none) */
 } rs_tour_row;
 
 /* A player entered. */

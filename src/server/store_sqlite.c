@@ -81,7 +81,7 @@ static const char SCHEMA_V1[] =
 #define TOUR_COLUMNS                                                                               \
     "id, creator, name, game, options, format, rounds, set_games, table_size, bye_points,"         \
     " duration_ms, rated, clock_kind, initial_ms, increment_ms, per_move_ms, status, round,"       \
-    " created_ms, starts_ms"
+    " created_ms, starts_ms, computer"
 
 #define CHALLENGE_COLUMNS                                                                          \
     "c.id, c.from_id, c.to_id, f.name, t.name, c.game, c.options, c.clock_kind, c.initial_ms,"     \
@@ -173,9 +173,11 @@ static const char SCHEMA_V1[] =
     X(SETTING_GET, "SELECT challenges FROM user_settings WHERE user_id = ?1")                      \
     X(SETTING_PUT, "INSERT OR REPLACE INTO user_settings(user_id, challenges) VALUES(?1, ?2)")     \
     X(TOUR_ADD, "INSERT INTO tournaments(" TOUR_COLUMNS ") VALUES(NULL, ?2, ?3, ?4, ?5, ?6, ?7,"   \
-                " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)")                 \
+                " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)")            \
     X(TOUR_GET, "SELECT " TOUR_COLUMNS " FROM tournaments WHERE id = ?1")                          \
     X(TOUR_LIST, "SELECT " TOUR_COLUMNS " FROM tournaments ORDER BY id DESC LIMIT ?1")             \
+    X(TOUR_ENTERED, "SELECT " TOUR_COLUMNS " FROM tournaments WHERE id IN (SELECT tournament_id"   \
+                    " FROM tournament_entries WHERE user_id = ?1) ORDER BY id DESC LIMIT ?2")      \
     X(TOUR_STATUS, "UPDATE tournaments SET status = ?2 WHERE id = ?1")                             \
     X(TOUR_CLAIM, "UPDATE tournaments SET round = ?2 WHERE id = ?1 AND round = ?2 - 1")            \
     X(TOUR_ENTRY_PUT,                                                                              \
@@ -306,9 +308,9 @@ static void copy_column(sqlite3_stmt *s, int col, char *out, size_t size)
 /* Version 2 (issue 49, finding 7): each chat line's channel (rs_chat_channel): the players'
  * and the spectators' lines apart, and the game's chat switch. Lines said before it were the
  * players' and spectators' alike: they stay the players'. */
-#define SCHEMA_V2                                                                                  \
-    "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"                              \
-    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);"
+static const char SCHEMA_V2[] =
+    "ALTER TABLE chat ADD COLUMN channel INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX IF NOT EXISTS chat_channel ON chat(game_id, channel, id);";
 /* Version 3: tournaments (docs/tournaments.md). */
 static const char SCHEMA_V3[] =
     "CREATE TABLE IF NOT EXISTS tournaments(id INTEGER PRIMARY KEY, creator INTEGER NOT NULL,"
@@ -336,7 +338,13 @@ static const char SCHEMA_V4[] = "ALTER TABLE users ADD COLUMN skeleton TEXT;"
                                 "CREATE INDEX IF NOT EXISTS tokens_expires ON tokens(expires_ms);"
                                 "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id);";
 
-static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4};
+/* Version 5 (issue 44): a tournament's house player, the computer at an AI level ('' none);
+ * the entries by player, for a profile's tournaments. */
+static const char SCHEMA_V5[] =
+    "ALTER TABLE tournaments ADD COLUMN computer TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX IF NOT EXISTS tournament_entries_user ON tournament_entries(user_id);";
+
+static const char *const MIGRATIONS[] = {SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5};
 #define SCHEMA_VERSION ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
 
 static int user_version(sqlite3 *db)
@@ -1365,6 +1373,7 @@ static int lite_tour_add(rs_store *store, rs_tour_row *row)
     sqlite3_bind_int(s, 18, row->round);
     sqlite3_bind_int64(s, 19, row->created_ms);
     sqlite3_bind_int64(s, 20, row->starts_ms);
+    bind_text(s, 21, row->computer);
     const int rc = run(st, s, "add tournament");
     if (rc == RS_STORE_OK)
         row->id = sqlite3_last_insert_rowid(st->db);
@@ -1395,6 +1404,7 @@ static void read_tour(sqlite3_stmt *s, void *item)
     row->round = sqlite3_column_int(s, 17);
     row->created_ms = sqlite3_column_int64(s, 18);
     row->starts_ms = sqlite3_column_int64(s, 19);
+    copy_column(s, 20, row->computer, sizeof row->computer);
 }
 
 static int lite_tour_get(rs_store *store, int64_t id, rs_tour_row *out)
@@ -1415,6 +1425,16 @@ static int lite_tour_list(rs_store *store, int limit, rs_tour_row **rows, size_t
     sqlite3_stmt *s = use(st, STMT_TOUR_LIST);
     sqlite3_bind_int(s, 1, limit);
     return step_rows(st, s, sizeof **rows, read_tour, rows, n, "list tournaments");
+}
+
+static int lite_tour_entered(rs_store *store, int64_t user, int limit, rs_tour_row **rows,
+                             size_t *n)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_ENTERED);
+    sqlite3_bind_int64(s, 1, user);
+    sqlite3_bind_int(s, 2, limit);
+    return step_rows(st, s, sizeof **rows, read_tour, rows, n, "list a player's tournaments");
 }
 
 static int lite_tour_status(rs_store *store, int64_t id, int status)
@@ -1539,6 +1559,7 @@ static const rs_store_tour_ops SQLITE_TOUR_OPS = {
     .add = lite_tour_add,
     .get = lite_tour_get,
     .list = lite_tour_list,
+    .entered = lite_tour_entered,
     .status = lite_tour_status,
     .round_claim = lite_tour_round_claim,
     .entry_put = lite_tour_entry_put,

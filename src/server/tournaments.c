@@ -14,7 +14,10 @@
 #include "tournament.h"
 
 #define LIST_LIMIT 50
+#define PROFILE_LIMIT 20      /* tournaments a profile lists, newest first */
 #define DEFAULT_RATING 1500.0 /* a player with no rated game of the tournament's game */
+/* The house player's user id in entries and pairings: no account has it (ids start at 1). */
+#define COMPUTER_USER 0
 
 static const char *const FORMATS[] = {"sets", "swiss", "arena"};
 static const char *const STATUSES[] = {"open", "running", "over"};
@@ -42,6 +45,8 @@ static cJSON *tour_json(const rs_tour_row *row, size_t entries)
         o, "clock",
         rs_pools_clock_json(row->clock_kind, row->initial_ms, row->increment_ms, row->per_move_ms));
     cJSON_AddBoolToObject(o, "rated", row->rated);
+    if (row->computer[0])
+        cJSON_AddStringToObject(o, "computer", row->computer);
     cJSON_AddStringToObject(o, "status", STATUSES[row->status % 3]);
     cJSON_AddNumberToObject(o, "round", row->round);
     cJSON_AddNumberToObject(o, "entries", (double)entries);
@@ -50,11 +55,12 @@ static cJSON *tour_json(const rs_tour_row *row, size_t entries)
     return o;
 }
 
-/* The entries and pairings of one tournament, read together. */
+/* The entries and pairings of one tournament, read together. The house player, when the
+ * tournament has one, is the last entry (COMPUTER_USER), after the n_people who entered. */
 typedef struct tour_data {
     rs_tour_row row;
     rs_tour_entry_row *entries;
-    size_t n_entries;
+    size_t n_entries, n_people;
     rs_tour_pairing_row *pairings;
     size_t n_pairings;
 } tour_data;
@@ -65,6 +71,25 @@ static void data_free(tour_data *d)
     free(d->pairings);
 }
 
+/* The house player added as the last entry: its level is the tournament's, so it is not
+ * stored as an entry of its own (docs/tournaments.md, "The computer"). */
+static int add_computer(tour_data *d)
+{
+    rs_tour_entry_row *more = realloc(d->entries, (d->n_entries + 1) * sizeof *more);
+    if (!more)
+        return RS_STORE_ERROR;
+    d->entries = more;
+    rs_tour_entry_row *e = &d->entries[d->n_entries++];
+    *e = (rs_tour_entry_row){.tour = d->row.id,
+                             .user = COMPUTER_USER,
+                             .rating = DEFAULT_RATING,
+                             .active = true,
+                             .entered_ms = d->row.created_ms};
+    /* The longest level ("beginner") fits a player's name (RS_NAME_MAX) in these words. */
+    snprintf(e->name, sizeof e->name, "Computer (%.9s)", d->row.computer);
+    return RS_STORE_OK;
+}
+
 /* RS_STORE_OK, NOTFOUND or the store's failure. */
 static int data_read(rs_server *srv, int64_t id, tour_data *d)
 {
@@ -72,9 +97,21 @@ static int data_read(rs_server *srv, int64_t id, tour_data *d)
     int rc = rs_store_tour_get(srv->store, id, &d->row);
     if (rc == RS_STORE_OK)
         rc = rs_store_tour_entries(srv->store, id, &d->entries, &d->n_entries);
+    d->n_people = d->n_entries;
+    if (rc == RS_STORE_OK && d->row.computer[0])
+        rc = add_computer(d);
     if (rc == RS_STORE_OK)
         rc = rs_store_tour_pairings(srv->store, id, &d->pairings, &d->n_pairings);
     return rc;
+}
+
+/* The people entered and not withdrawn (the house player not counted). */
+static size_t active_people(const tour_data *d)
+{
+    size_t active = 0;
+    for (size_t i = 0; i < d->n_people; i++)
+        active += d->entries[i].active;
+    return active;
 }
 
 static long entry_index(const tour_data *d, int64_t user)
@@ -113,22 +150,31 @@ static int rounds_done(const tour_data *d)
     return d->row.round;
 }
 
-static cJSON *standings_json(const tour_data *d)
+/* The standings from the stored pairings (room for d->n_entries lines, malloc'ed), or NULL
+ * out of memory. */
+static rs_tour_standing *standings_of(const tour_data *d)
 {
-    cJSON *list = cJSON_CreateArray();
     rs_tour_entry *entries = calloc(d->n_entries ? d->n_entries : 1, sizeof *entries);
     rs_tour_standing *st = calloc(d->n_entries ? d->n_entries : 1, sizeof *st);
     rs_tour_game *games = as_games(d);
-    if (!entries || !st || !games) {
-        free(entries);
+    if (entries && st && games) {
+        for (size_t i = 0; i < d->n_entries; i++)
+            entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
+        rs_tour_standings(entries, d->n_entries, games, d->n_pairings, rounds_done(d), st);
+    } else {
         free(st);
-        free(games);
-        return list;
+        st = NULL;
     }
-    for (size_t i = 0; i < d->n_entries; i++)
-        entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
-    rs_tour_standings(entries, d->n_entries, games, d->n_pairings, rounds_done(d), st);
-    for (size_t i = 0; i < d->n_entries; i++) {
+    free(entries);
+    free(games);
+    return st;
+}
+
+static cJSON *standings_json(const tour_data *d)
+{
+    cJSON *list = cJSON_CreateArray();
+    rs_tour_standing *st = standings_of(d);
+    for (size_t i = 0; st && i < d->n_entries; i++) {
         const rs_tour_entry_row *e = &d->entries[st[i].entry];
         cJSON *line = cJSON_CreateObject();
         cJSON_AddNumberToObject(line, "rank", st[i].rank);
@@ -141,11 +187,11 @@ static cJSON *standings_json(const tour_data *d)
         cJSON_AddNumberToObject(line, "played", st[i].played);
         cJSON_AddNumberToObject(line, "byes", st[i].byes);
         cJSON_AddBoolToObject(line, "active", e->active);
+        if (e->user == COMPUTER_USER)
+            cJSON_AddBoolToObject(line, "computer", true);
         cJSON_AddItemToArray(list, line);
     }
-    free(entries);
     free(st);
-    free(games);
     return list;
 }
 
@@ -176,7 +222,7 @@ static cJSON *pairings_json(const tour_data *d)
 /* The whole of one tournament: its terms, entries' standings, pairings. */
 static cJSON *full_json(const tour_data *d)
 {
-    cJSON *o = tour_json(&d->row, d->n_entries);
+    cJSON *o = tour_json(&d->row, d->n_people);
     cJSON_AddItemToObject(o, "standings", standings_json(d));
     cJSON_AddItemToObject(o, "pairings", pairings_json(d));
     return o;
@@ -245,6 +291,27 @@ static int read_game(const cJSON *msg, const rs_tour_spec *spec, rs_tour_row *ro
     return 0;
 }
 
+/* The house player (docs/tournaments.md, "The computer"): an AI level, in an unrated Swiss
+ * of 2-player games only (an AI plays no rated game: issue 49, finding 4). */
+static int read_computer(const cJSON *msg, const rs_tour_spec *spec, rs_tour_row *row, rs_err *e)
+{
+    const char *level = NULL;
+    if (!rs_field_string(msg, "computer", false, 64, &level, e))
+        return -1;
+    if (!level)
+        return 0;
+    if (!rs_field_ai_level(level, row->computer))
+        return rs_fail(e, "bad-tournament",
+                       "computer: an AI level (random, greedy, beginner, easy, medium, hard)");
+    if (spec->format != RS_TOUR_SWISS || spec->table_size != 2)
+        return rs_fail(e, "bad-tournament", "computer: only in a Swiss of 2-player games");
+    if (row->rated)
+        return rs_fail(e, "not-allowed",
+                       "a rated tournament cannot seat the computer: rated games are between "
+                       "people only");
+    return 0;
+}
+
 static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (c->guest)
@@ -256,7 +323,8 @@ static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
         return rs_fail(e, "bad-tournament", "name: 1 to %d bytes", RS_TOUR_NAME_TEXT - 1);
     rs_tour_spec spec = {0};
     rs_tour_row row = {0};
-    if (read_format(msg, &spec, e) < 0 || read_game(msg, &spec, &row, e) < 0)
+    if (read_format(msg, &spec, e) < 0 || read_game(msg, &spec, &row, e) < 0 ||
+        read_computer(msg, &spec, &row, e) < 0)
         return -1;
     snprintf(row.name, sizeof row.name, "%s", name);
     row.creator = c->user;
@@ -315,11 +383,8 @@ static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, r
     const long at = entry_index(d, c->user);
     if (at >= 0 && d->entries[at].active)
         return rs_fail(e, "already-entered", "you are in tournament %lld", (long long)d->row.id);
-    size_t active = 0;
-    for (size_t i = 0; i < d->n_entries; i++)
-        active += d->entries[i].active;
     /* A set is between its players: as many as sit at one table. */
-    if (d->row.format == RS_TOUR_SETS && active >= (size_t)d->row.table_size)
+    if (d->row.format == RS_TOUR_SETS && active_people(d) >= (size_t)d->row.table_size)
         return rs_fail(e, "full", "the set of tournament %lld has its %d players",
                        (long long)d->row.id, d->row.table_size);
     rs_tour_entry_row entry = {.tour = d->row.id,
@@ -376,9 +441,19 @@ static int64_t open_game(rs_server *srv, const rs_tour_row *tour, const rs_tour_
     int64_t users[RS_TOUR_SEATS];
     for (int seat = 0; seat < p->n; seat++)
         users[rs_tour_set_seat(k, p->n, seat)] = p->user[seat];
+    /* The house player's seat is the AI's: its moves are searched on the AI threads. */
+    for (int i = 0; i < p->n; i++) {
+        s.seats[i] = (rs_seat_row){.kind = RS_SEAT_HUMAN, .user_id = users[i]};
+        if (users[i] == COMPUTER_USER) {
+            s.seats[i] = (rs_seat_row){.kind = RS_SEAT_AI};
+            snprintf(s.seats[i].ai_level, sizeof s.seats[i].ai_level, "%s", tour->computer);
+        }
+    }
     rs_ctx ctx = rs_server_ctx(srv);
-    const rs_table *t = rs_pools_start_game(srv, &ctx, &s, users);
+    const rs_table *t = rs_pools_start_seated(srv, &ctx, &s);
     for (int i = 0; t && i < p->n; i++) {
+        if (users[i] == COMPUTER_USER)
+            continue;
         cJSON *m = rs_server_message("paired");
         cJSON_AddNumberToObject(m, "game", (double)t->row.id);
         cJSON_AddNumberToObject(m, "seat", i);
@@ -399,6 +474,9 @@ static int make_round(const tour_data *d, int round, rs_tour_game *out)
     if (entries && games) {
         for (size_t i = 0; i < d->n_entries; i++)
             entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
+        /* The house player plays a round only to make the count even: nobody has a bye. */
+        if (d->n_entries > d->n_people)
+            entries[d->n_people].active = active_people(d) % 2 == 1;
         char why[128];
         bool relaxed;
         if (d->row.format == RS_TOUR_SETS) {
@@ -541,9 +619,7 @@ static int op_start(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, 
         return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
     if (d->row.format == RS_TOUR_ARENA)
         return rs_fail(e, "not-allowed", "arenas are not run by this server yet");
-    size_t active = 0;
-    for (size_t i = 0; i < d->n_entries; i++)
-        active += d->entries[i].active;
+    const size_t active = active_people(d);
     const size_t needed = d->row.format == RS_TOUR_SETS ? (size_t)d->row.table_size
                           : d->row.table_size > 2       ? 3
                                                         : 2;
@@ -590,6 +666,48 @@ cJSON *rs_tournaments_one_json(rs_server *srv, int64_t id, bool *found)
     cJSON *o = rc == RS_STORE_OK ? full_json(&d) : NULL;
     data_free(&d);
     return o;
+}
+
+/* A profile's line for one tournament: the player's place in the standings, if entered. */
+static void add_place(cJSON *list, const tour_data *d, int64_t user)
+{
+    rs_tour_standing *st = standings_of(d);
+    for (size_t i = 0; st && i < d->n_entries; i++) {
+        if (d->entries[st[i].entry].user != user)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", (double)d->row.id);
+        cJSON_AddStringToObject(o, "name", d->row.name);
+        cJSON_AddStringToObject(o, "type", d->row.game);
+        cJSON_AddStringToObject(o, "format", FORMATS[d->row.format % 3]);
+        cJSON_AddBoolToObject(o, "rated", d->row.rated);
+        cJSON_AddStringToObject(o, "status", STATUSES[d->row.status % 3]);
+        cJSON_AddNumberToObject(o, "round", d->row.round);
+        cJSON_AddNumberToObject(o, "place", st[i].rank);
+        cJSON_AddNumberToObject(o, "of", (double)d->n_entries);
+        cJSON_AddNumberToObject(o, "points", st[i].points / 2.0);
+        cJSON_AddItemToArray(list, o);
+    }
+    free(st);
+}
+
+cJSON *rs_tournaments_played_json(rs_server *srv, int64_t user)
+{
+    cJSON *list = cJSON_CreateArray();
+    rs_tour_row *rows = NULL;
+    size_t n = 0;
+    if (rs_store_tour_entered(srv->store, user, PROFILE_LIMIT, &rows, &n) != RS_STORE_OK)
+        return list;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].status == RS_TOUR_OPEN)
+            continue; /* entered, not played yet */
+        tour_data d;
+        if (data_read(srv, rows[i].id, &d) == RS_STORE_OK)
+            add_place(list, &d, user);
+        data_free(&d);
+    }
+    free(rows);
+    return list;
 }
 
 static int op_list(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)

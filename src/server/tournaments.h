@@ -22,5 +22,9 @@ struct cJSON *rs_tournaments_list_json(rs_server *srv);
 /* One tournament with its entries, pairings and standings, for GET /api/v1/tournaments/ID;
  * NULL with *found false when there is none, NULL with *found true when the store fails. */
 struct cJSON *rs_tournaments_one_json(rs_server *srv, int64_t id, bool *found);
+/* A profile's tournaments: the newest 20 that `user` entered and that have started, each with
+ * the place the standings (computed from the stored results) give them; [] when the store
+ * fails. */
+struct cJSON *rs_tournaments_played_json(rs_server *srv, int64_t user);
 
 #endif

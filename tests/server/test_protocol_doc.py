@@ -480,6 +480,10 @@ async def tournaments(seen, checks, server):
               "format": "swiss", "rounds": 3}
     await ask(seen, checks, gus, create, "not-registered")
     await ask(seen, checks, fay, dict(create, rounds=0), "bad-tournament")
+    await ask(seen, checks, fay, dict(create, computer="godlike"), "bad-tournament")
+    await ask(seen, checks, fay, dict(create, computer="random", rated=True), "not-allowed")
+    house = await ask(seen, checks, fay, dict(create, computer="random"), "tournament")
+    checks.eq(house["tournament"].get("computer"), "random", "a house player's level is shown")
     made = await ask(seen, checks, fay, create, "tournament")
     number = made["tournament"]["id"]
     sets = dict(create, format="sets", name="Doc set")
@@ -503,6 +507,11 @@ async def tournaments(seen, checks, server):
     checks.eq(paired["tournament"], set_number, "a tournament's game is paired to its players")
     await ask(seen, checks, gus, {"t": "tournament", "op": "list"}, "tournaments")
     await ask(seen, checks, gus, dict(join, op="standings"), "standings")
+    _, profile = server.http_json("/api/v1/players/Fay")
+    line = next((t for t in profile.get("tournaments", []) if t["id"] == set_number), {})
+    checks.eq(sorted(line), sorted(["id", "name", "type", "format", "rated", "status", "round",
+                                    "place", "of", "points"]),
+              "a profile's tournaments, with the documented fields")
     return number
 
 
