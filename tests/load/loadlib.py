@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
-from rsclient import Checks, Server  # noqa: E402  (the server tests' own helpers)
+from rsclient import Checks, Server, restartable_port  # noqa: E402  (the server tests' own helpers)
 
 __all__ = ["Checks", "Server", "arguments", "raise_fd_limit", "run_loadgen", "check_run",
            "rss_kb", "free_port"]
@@ -43,10 +43,8 @@ def raise_fd_limit(wanted):
 
 
 def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port the server can be started on again after a kill (rsclient.restartable_port)."""
+    return restartable_port()
 
 
 def rss_kb(pid):

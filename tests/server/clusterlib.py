@@ -16,17 +16,11 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgserver import SKIP, PostgresServer  # noqa: E402
-from rsclient import Server  # noqa: E402
+from rsclient import Server, restartable_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAPROXY_CFG = os.path.join(ROOT, "deploy", "haproxy.cfg")
 MAX_NODES = 3  # deploy/haproxy.cfg names node1..node3
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(condition, what, limit=60.0):
@@ -68,7 +62,7 @@ class Cluster:
         self.pg = PostgresServer()
         self.nodes = []
         self.haproxy = None
-        self.front_port = front_port or free_port()
+        self.front_port = front_port or restartable_port()
         self.admin = os.path.join(self.dir, "haproxy.sock")
 
     # ---- starting and stopping ----
@@ -85,8 +79,9 @@ class Cluster:
             name = f"node{i + 1}"
             workdir = os.path.join(self.dir, name)
             os.makedirs(workdir)
+            # Nodes are killed and started again on their ports (restart, kill9).
             self.nodes.append(Server(self.binary, workdir=workdir,
-                                     extra=self.node_args(name)).start())
+                                     extra=self.node_args(name)).start(restartable_port()))
         self.start_haproxy()
         def all_up():
             if self.haproxy.poll() is not None:
@@ -100,7 +95,7 @@ class Cluster:
         env = dict(os.environ, RAMPARTS_FRONT=f"127.0.0.1:{self.front_port}",
                    RAMPARTS_HAPROXY_ADMIN=self.admin)
         for i in range(MAX_NODES):  # unused slots point at a closed port: always down
-            port = self.nodes[i].port if i < self.count else free_port()
+            port = self.nodes[i].port if i < self.count else restartable_port()
             env[f"RAMPARTS_NODE{i + 1}"] = f"127.0.0.1:{port}"
         self.haproxy_log = open(os.path.join(self.dir, "haproxy.log"), "a")
         self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", HAPROXY_CFG], env=env,

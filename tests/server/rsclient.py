@@ -11,6 +11,7 @@ import re
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -80,6 +81,29 @@ async def claim_after_grace(client, game, limit=60.0):
         if reply.get("code") != "not-allowed" or time.monotonic() >= deadline:
             return reply
         await asyncio.sleep(0.25)
+
+
+def restartable_port():
+    """A free loopback port below the kernel's ephemeral range, for a server killed and started
+    again on the same port. A port from bind(0) is in that range, where the kernel may hand it
+    to another test's server or connection while ours is down (tests run side by side), and
+    the server then cannot start again, or HAProxy's check reaches someone else's server."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            ephemeral = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32768
+    low = max(1024, ephemeral - 12000)
+    rng = random.SystemRandom()
+    for _ in range(500):
+        port = rng.randrange(low, ephemeral)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {low} and {ephemeral}")
 
 
 class Server:

@@ -11,7 +11,6 @@ PostgreSQL is not installed."""
 import asyncio
 import os
 import random
-import socket
 import subprocess
 import sys
 import threading
@@ -19,7 +18,7 @@ import time
 
 from pgserver import server_or_skip
 from rsclient import (Checks, Client, Server, arguments, guest, play_out, raw_upgrade,
-                      run_checker)
+                      run_checker, restartable_port)
 
 
 async def play_fast(game, players, rng, acked):
@@ -128,18 +127,12 @@ async def postgres_down(checks, args, server, pg, alice, bob, rng):
                 "postgres-down")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def waits_for_postgres(checks, args, pg):
     """Issue 47: a server that cannot reach PostgreSQL at start does not exit: it waits and
     tries again, answering /healthz with 503 and why (so HAProxy sends it nothing) and
     refusing WebSocket upgrades with 503, and starts once PostgreSQL is up."""
     pg.stop()
-    port = free_port()
+    port = restartable_port()
     server = Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address])
     started = []
     starter = threading.Thread(target=lambda: started.append(server.start(port)), daemon=True)
