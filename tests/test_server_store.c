@@ -582,7 +582,9 @@ static void test_tournaments(void **state)
     assert_int_equal(rs_store_tour_pairing_put(st, &pr, 76), RS_STORE_CONFLICT); /* not 77 */
     assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_OK);
     assert_int_equal(rs_store_tour_pairing_put(st, &pr, 77), RS_STORE_CONFLICT); /* once */
-    assert_int_equal(rs_store_tour_status(st, t.id, RS_TOUR_RUNNING), RS_STORE_OK);
+    /* Started once, from the moment given (an arena's duration runs from it). */
+    assert_int_equal(rs_store_tour_start(st, t.id, 30), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_start(st, t.id, 40), RS_STORE_CONFLICT);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
 
     rs_tour_pairing_row *pairings = NULL;
@@ -594,7 +596,7 @@ static void test_tournaments(void **state)
     assert_true(pairings[1].n == 1 && pairings[1].user[0] == alice && pairings[1].points[0] == 2);
     free(pairings);
     assert_int_equal(rs_store_tour_get(st, t.id, &back), RS_STORE_OK);
-    assert_true(back.round == 1 && back.status == RS_TOUR_RUNNING);
+    assert_true(back.round == 1 && back.status == RS_TOUR_RUNNING && back.starts_ms == 30);
     rs_tour_row *tours = NULL;
     assert_int_equal(rs_store_tour_list(st, 10, &tours, &n), RS_STORE_OK);
     assert_true(n == 1 && tours[0].id == t.id);
@@ -1358,6 +1360,19 @@ static void test_postgres_round_claimed_once(void **state)
     rs_tour_row back = {0};
     assert_int_equal(rs_store_tour_get(one, t.id, &back), RS_STORE_OK);
     assert_int_equal(back.round, 2);
+    /* Started once in the same way: the second server is refused while the first holds it,
+     * and after. */
+    rs_store_begin(one);
+    assert_int_equal(rs_store_tour_start(one, t.id, 50), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_start(two, t.id, 60), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_start(two, t.id, 70), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_get(one, t.id, &back), RS_STORE_OK);
+    assert_true(back.status == RS_TOUR_RUNNING && back.starts_ms == 50);
     rs_store_close(two);
     rs_store_close(one);
 }

@@ -173,6 +173,11 @@ int rs_store_tour_status(rs_store *st, int64_t id, int status);
  * the tournament's row at that moment (PostgreSQL: never waited for): of all the servers
  * trying, the database lets one pair each round, once. */
 int rs_store_tour_round_claim(rs_store *st, int64_t id, int round);
+/* Inside the transaction: the tournament running from at_ms (its starts_ms; an arena ends
+ * its duration after it), if it is still open: CONFLICT when it is not (started already,
+ * here or on another server, or held by another server at that moment: never waited for).
+ * A tournament starts once. */
+int rs_store_tour_start(rs_store *st, int64_t id, int64_t at_ms);
 /* An entry added, or its `active` and rating changed (a withdrawal, a return). */
 int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row);
 /* The entries of tournament id in order of entry, each with its user's name. */

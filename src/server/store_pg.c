@@ -2001,6 +2001,20 @@ static int pg_tour_round_claim(rs_store *store, int64_t id, int round)
                       &p, "claim round");
 }
 
+/* As a round's claim: the one transaction that locks the open row starts it; another server
+ * trying at that moment skips the locked row and is refused, as is any once it has started. */
+static int pg_tour_start(rs_store *store, int64_t id, int64_t at_ms)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    p_int(&p, at_ms);
+    return run_insert(pg,
+                      "UPDATE tournaments SET status = 1, starts_ms = $2 WHERE id IN (SELECT id"
+                      " FROM tournaments WHERE id = $1 AND status = 0 FOR UPDATE SKIP LOCKED)",
+                      &p, "start tournament");
+}
+
 static int pg_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
 {
     rs_pg *pg = (rs_pg *)store;
@@ -2128,6 +2142,7 @@ static const rs_store_tour_ops PG_TOUR_OPS = {
     .entered = pg_tour_entered,
     .status = pg_tour_status,
     .round_claim = pg_tour_round_claim,
+    .start = pg_tour_start,
     .entry_put = pg_tour_entry_put,
     .entries = pg_tour_entries,
     .pairing_add = pg_tour_pairing_add,

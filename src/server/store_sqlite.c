@@ -180,6 +180,8 @@ static const char SCHEMA_V1[] =
                     " FROM tournament_entries WHERE user_id = ?1) ORDER BY id DESC LIMIT ?2")      \
     X(TOUR_STATUS, "UPDATE tournaments SET status = ?2 WHERE id = ?1")                             \
     X(TOUR_CLAIM, "UPDATE tournaments SET round = ?2 WHERE id = ?1 AND round = ?2 - 1")            \
+    X(TOUR_START,                                                                                  \
+      "UPDATE tournaments SET status = 1, starts_ms = ?2 WHERE id = ?1 AND status = 0")            \
     X(TOUR_ENTRY_PUT,                                                                              \
       "INSERT INTO tournament_entries(tournament_id, user_id, rating, active,"                     \
       " entered_ms) VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(tournament_id,"                         \
@@ -1446,6 +1448,16 @@ static int lite_tour_status(rs_store *store, int64_t id, int status)
     return run(st, s, "set tournament status");
 }
 
+/* A compare-and-set (an UPDATE whose WHERE holds the compared value): CONFLICT when the row
+ * was not as compared, so nothing changed. */
+static int run_compared(sqlite_store *st, sqlite3_stmt *s, const char *what)
+{
+    const int rc = run(st, s, what);
+    if (rc != RS_STORE_OK)
+        return rc;
+    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+}
+
 /* One writer: the row's round is compared and set in one statement. */
 static int lite_tour_round_claim(rs_store *store, int64_t id, int round)
 {
@@ -1453,10 +1465,18 @@ static int lite_tour_round_claim(rs_store *store, int64_t id, int round)
     sqlite3_stmt *s = use(st, STMT_TOUR_CLAIM);
     sqlite3_bind_int64(s, 1, id);
     sqlite3_bind_int(s, 2, round);
-    const int rc = run(st, s, "claim round");
-    if (rc != RS_STORE_OK)
-        return rc;
-    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+    return run_compared(st, s, "claim round");
+}
+
+/* One writer: the status is compared and set in one statement (0 open, 1 running:
+ * rs_tour_status). */
+static int lite_tour_start(rs_store *store, int64_t id, int64_t at_ms)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_START);
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int64(s, 2, at_ms);
+    return run_compared(st, s, "start tournament");
 }
 
 static int lite_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
@@ -1524,10 +1544,7 @@ static int lite_tour_pairing_put(rs_store *store, const rs_tour_pairing_row *row
     bind_pairing(s, row);
     sqlite3_bind_null(s, 4); /* the players stay */
     sqlite3_bind_int64(s, 8, was_game);
-    const int rc = run(st, s, "store pairing");
-    if (rc != RS_STORE_OK)
-        return rc;
-    return sqlite3_changes(st->db) == 1 ? RS_STORE_OK : RS_STORE_CONFLICT;
+    return run_compared(st, s, "store pairing");
 }
 
 static void read_pairing(sqlite3_stmt *s, void *item)
@@ -1562,6 +1579,7 @@ static const rs_store_tour_ops SQLITE_TOUR_OPS = {
     .entered = lite_tour_entered,
     .status = lite_tour_status,
     .round_claim = lite_tour_round_claim,
+    .start = lite_tour_start,
     .entry_put = lite_tour_entry_put,
     .entries = lite_tour_entries,
     .pairing_add = lite_tour_pairing_add,
