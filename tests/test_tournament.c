@@ -575,16 +575,25 @@ static void test_arena_50_bots(void **state)
     }
     assert_true(m > 500);
     assert_true(ticks_with_pairs > 100);
-    /* Standings: points per game, each bot's sum as the test kept it. */
+    /* Standings: points per game, each bot's sum and games as the test kept them, ranked by
+     * points, then rating; a game still being played (-1) not counted. */
+    games[m++] = (rs_tour_game){.round = 1, .n = 2, .seat = {0, 1}, .points = {-1, -1}};
     rs_tour_entry e[ARENA_BOTS];
     for (int i = 0; i < ARENA_BOTS; i++)
         e[i] = (rs_tour_entry){rating[i], true};
     rs_tour_standing st[ARENA_BOTS];
-    rs_tour_standings(e, ARENA_BOTS, games, m, 1, st);
+    rs_tour_arena_standings(e, ARENA_BOTS, games, m, st);
     for (int i = 0; i < ARENA_BOTS; i++) {
+        int played = 0;
+        for (size_t k = 0; k + 1 < m; k++)
+            played += games[k].seat[0] == st[i].entry || games[k].seat[1] == st[i].entry;
         assert_int_equal(st[i].points, bots[st[i].entry].points);
+        assert_int_equal(st[i].played, played);
+        assert_int_equal(st[i].rank, i + 1);
         if (i > 0)
-            assert_true(st[i - 1].points >= st[i].points);
+            assert_true(st[i - 1].points > st[i].points ||
+                        (st[i - 1].points == st[i].points &&
+                         rating[st[i - 1].entry] >= rating[st[i].entry]));
     }
 }
 
@@ -721,7 +730,11 @@ static void test_spec_check(void **state)
     s.duration_ms = 1;
     assert_false(rs_tour_spec_check(&s, err, sizeof err));
     assert_non_null(strstr(err, "table"));
+    s.table_size = 4; /* an arena's tick pairs two players */
+    assert_false(rs_tour_spec_check(&s, err, sizeof err));
+    assert_non_null(strstr(err, "arena"));
     s.table_size = 2;
+    assert_true(rs_tour_spec_check(&s, err, sizeof err));
     s.set_games = 11;
     assert_false(rs_tour_spec_check(&s, err, sizeof err));
     assert_non_null(strstr(err, "set"));

@@ -37,6 +37,9 @@ bool rs_tour_spec_check(const rs_tour_spec *spec, char *err, size_t errlen)
         return fail(err, errlen, "table: 2, or 3 to 5 players");
     if (spec->bye_points < 0 || spec->bye_points > 2)
         return fail(err, errlen, "bye: 0 to 2 half-points");
+    /* rs_tour_arena_pair pairs two players; tables of 3-5 are paired by rounds (Swiss). */
+    if (spec->format == RS_TOUR_ARENA && spec->table_size != 2)
+        return fail(err, errlen, "table: 2 for an arena (its pairing is of two players)");
     return true;
 }
 
@@ -601,6 +604,28 @@ void rs_tour_standings(const rs_tour_entry *entries, size_t n, const rs_tour_gam
 }
 
 /* ---- arena ---- */
+
+void rs_tour_arena_standings(const rs_tour_entry *entries, size_t n, const rs_tour_game *games,
+                             size_t m, rs_tour_standing *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = (rs_tour_standing){.entry = (int)i, .direct = -1};
+    for (size_t k = 0; k < m; k++) {
+        if (!finished(&games[k]))
+            continue;
+        for (int s = 0; s < games[k].n; s++) {
+            const int e = games[k].seat[s];
+            if (e < 0 || (size_t)e >= n)
+                continue;
+            out[e].points += games[k].points[s];
+            out[e].played++;
+        }
+    }
+    /* No Buchholz nor Sonneborn-Berger (left 0): points, then the seed. */
+    rank_lines(entries, out, n);
+    for (size_t i = 0; i < n; i++)
+        out[i].rank = (int)i + 1;
+}
 
 static bool just_met(const rs_tour_waiting *a, const rs_tour_waiting *b)
 {

@@ -105,6 +105,13 @@ typedef struct rs_tour_waiting {
  * out of memory. */
 int rs_tour_arena_pair(const rs_tour_waiting *w, size_t n, int (*out)[2]);
 
+/* The standings of an arena from its m games (unfinished ones ignored; the tick numbers in
+ * `round` not read): each entry's half-points and games played, ranked by points, then the
+ * seed (rating, then the earlier entry). Swiss's tie-breaks are left 0 (direct -1): an
+ * arena has no rounds for them to count (docs/tournaments.md, "Arena"). out has room for n. */
+void rs_tour_arena_standings(const rs_tour_entry *entries, size_t n, const rs_tour_game *games,
+                             size_t m, rs_tour_standing *out);
+
 /* ---- tables of 3 to 5 (King of Danger, Rush the Wall) ---- */
 
 /* The tables of a round for the active entries: by score, `size` players a table (some one
