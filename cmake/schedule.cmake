@@ -44,6 +44,7 @@ set(RP_TEST_COSTS
     server_test_challenges 8
     server_test_tournaments 30
     server_test_tournaments_players 15
+    server_test_tournament_arena 15
     server_test_challenges_cluster 20
     server_test_cluster_mine 10
     check_mutants_list 1)

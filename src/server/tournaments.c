@@ -22,6 +22,12 @@
 static const char *const FORMATS[] = {"sets", "swiss", "arena"};
 static const char *const STATUSES[] = {"open", "running", "over"};
 
+/* When an arena stops pairing and its standings freeze: its duration after its start. */
+static int64_t arena_ends_ms(const rs_tour_row *row)
+{
+    return row->starts_ms + row->duration_ms;
+}
+
 /* ---- as the protocol shows them ---- */
 
 static cJSON *tour_json(const rs_tour_row *row, size_t entries)
@@ -39,6 +45,8 @@ static cJSON *tour_json(const rs_tour_row *row, size_t entries)
         cJSON_AddNumberToObject(o, "rounds", row->rounds);
     if (row->format == RS_TOUR_ARENA)
         cJSON_AddNumberToObject(o, "minutes", (double)row->duration_ms / 60000.0);
+    if (row->format == RS_TOUR_ARENA && row->status != RS_TOUR_OPEN)
+        cJSON_AddNumberToObject(o, "ends_ms", (double)arena_ends_ms(row));
     cJSON_AddNumberToObject(o, "games", row->set_games);
     cJSON_AddNumberToObject(o, "table", row->table_size);
     cJSON_AddItemToObject(
@@ -130,7 +138,9 @@ static rs_tour_game *as_games(const tour_data *d)
         return NULL;
     for (size_t k = 0; k < d->n_pairings; k++) {
         const rs_tour_pairing_row *p = &d->pairings[k];
-        const bool done = p->n == 1 || p->games_done >= d->row.set_games;
+        /* An arena's points are per game: a set's games count as each ends. */
+        const bool done = p->n == 1 || p->games_done >= d->row.set_games ||
+                          (d->row.format == RS_TOUR_ARENA && p->games_done > 0);
         games[k] = (rs_tour_game){.round = p->round, .n = p->n};
         for (int s = 0; s < p->n && s < RS_TOUR_TABLE_MAX; s++) {
             games[k].seat[s] = (int)entry_index(d, p->user[s]);
@@ -160,7 +170,10 @@ static rs_tour_standing *standings_of(const tour_data *d)
     if (entries && st && games) {
         for (size_t i = 0; i < d->n_entries; i++)
             entries[i] = (rs_tour_entry){d->entries[i].rating, d->entries[i].active};
-        rs_tour_standings(entries, d->n_entries, games, d->n_pairings, rounds_done(d), st);
+        if (d->row.format == RS_TOUR_ARENA)
+            rs_tour_arena_standings(entries, d->n_entries, games, d->n_pairings, st);
+        else
+            rs_tour_standings(entries, d->n_entries, games, d->n_pairings, rounds_done(d), st);
     } else {
         free(st);
         st = NULL;
@@ -174,18 +187,22 @@ static cJSON *standings_json(const tour_data *d)
 {
     cJSON *list = cJSON_CreateArray();
     rs_tour_standing *st = standings_of(d);
+    const bool arena = d->row.format == RS_TOUR_ARENA;
     for (size_t i = 0; st && i < d->n_entries; i++) {
         const rs_tour_entry_row *e = &d->entries[st[i].entry];
         cJSON *line = cJSON_CreateObject();
         cJSON_AddNumberToObject(line, "rank", st[i].rank);
         cJSON_AddStringToObject(line, "name", e->name);
         cJSON_AddNumberToObject(line, "points", st[i].points / 2.0);
-        cJSON_AddNumberToObject(line, "buchholz", st[i].buchholz / 2.0);
-        cJSON_AddNumberToObject(line, "sonneborn_berger", st[i].sonneborn / 4.0);
+        if (!arena) { /* an arena has no rounds for Swiss's tie-breaks to count */
+            cJSON_AddNumberToObject(line, "buchholz", st[i].buchholz / 2.0);
+            cJSON_AddNumberToObject(line, "sonneborn_berger", st[i].sonneborn / 4.0);
+        }
         if (st[i].direct >= 0)
             cJSON_AddNumberToObject(line, "direct", st[i].direct / 2.0);
         cJSON_AddNumberToObject(line, "played", st[i].played);
-        cJSON_AddNumberToObject(line, "byes", st[i].byes);
+        if (!arena)
+            cJSON_AddNumberToObject(line, "byes", st[i].byes);
         cJSON_AddBoolToObject(line, "active", e->active);
         if (e->user == COMPUTER_USER)
             cJSON_AddBoolToObject(line, "computer", true);
@@ -380,6 +397,8 @@ static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, r
     /* Rated games are for registered players (issue 49: a guest's results would farm ratings). */
     if (c->guest && d->row.rated)
         return rs_fail(e, "not-registered", "register an account to enter a rated tournament");
+    if (d->row.status == RS_TOUR_OVER)
+        return rs_fail(e, "not-open", "tournament %lld is over", (long long)d->row.id);
     const long at = entry_index(d, c->user);
     if (at >= 0 && d->entries[at].active)
         return rs_fail(e, "already-entered", "you are in tournament %lld", (long long)d->row.id);
@@ -541,13 +560,19 @@ static void game_points(const rs_game_row *g, int *points)
 }
 
 /* A pairing whose game has ended: its points added, the set's next game opened or the
- * pairing finished; once across a cluster (the store's compare on the game). True when it
- * changed. */
-static bool game_ended(rs_server *srv, const tour_data *d, rs_tour_pairing_row p)
+ * pairing finished; once across a cluster (the store's compare on the game). An arena's
+ * game counts only if it ended before the arena's end, and no next game opens after it
+ * (lichess: "only games that end before time is up count"). True when it changed; *at is
+ * then the pairing as stored. */
+static bool game_ended(rs_server *srv, const tour_data *d, rs_tour_pairing_row *at)
 {
+    rs_tour_pairing_row p = *at;
     rs_game_row g;
     if (rs_store_game_get(srv->store, p.game, &g) != RS_STORE_OK || g.status != RS_GAME_OVER ||
         g.seats != p.n)
+        return false;
+    const bool arena = d->row.format == RS_TOUR_ARENA;
+    if (arena && g.ended_ms >= arena_ends_ms(&d->row))
         return false;
     int points[RS_TOUR_TABLE_MAX] = {0};
     game_points(&g, points);
@@ -559,12 +584,11 @@ static bool game_ended(rs_server *srv, const tour_data *d, rs_tour_pairing_row p
     p.game = -1; /* claimed: the next game's id follows in the same transaction */
     if (rs_store_tour_pairing_put(srv->store, &p, was) != RS_STORE_OK)
         return false; /* recorded already, here or on another server */
-    if (p.games_done < d->row.set_games) {
-        p.game = open_game(srv, &d->row, &p, p.games_done);
-    } else {
-        p.game = 0;
-    }
+    const bool more = p.games_done < d->row.set_games &&
+                      (!arena || rs_server_now_ms(srv) < arena_ends_ms(&d->row));
+    p.game = more ? open_game(srv, &d->row, &p, p.games_done) : 0;
     rs_store_tour_pairing_put(srv->store, &p, -1);
+    *at = p;
     return true;
 }
 
@@ -582,7 +606,8 @@ static void direct(rs_server *srv, int64_t id)
         const rs_tour_pairing_row *p = &d.pairings[k];
         if (p->round != d.row.round || p->games_done >= d.row.set_games)
             continue;
-        if (p->game > 0 && game_ended(srv, &d, *p)) {
+        rs_tour_pairing_row now = *p;
+        if (p->game > 0 && game_ended(srv, &d, &now)) {
             changed = true;
             open = open || p->games_done + 1 < d.row.set_games;
         } else {
@@ -597,15 +622,99 @@ static void direct(rs_server *srv, int64_t id)
     data_free(&d);
 }
 
+/* ---- the arena's director: whoever waits paired at each tick ---- */
+
+static bool in_play(const tour_data *d, const rs_tour_pairing_row *p)
+{
+    return p->n > 1 && p->games_done < d->row.set_games && p->game > 0;
+}
+
+/* Entry i as rs_tour_arena_pair sees it: its points, the opponent of its latest pairing,
+ * its first moves minus second moves; false when it is not waiting (withdrawn, i.e. paused,
+ * or in a game of the arena). */
+static bool arena_waiting(const tour_data *d, const rs_tour_game *games, int i, rs_tour_waiting *w)
+{
+    if (!d->entries[i].active)
+        return false;
+    *w = (rs_tour_waiting){.entry = i, .rating = d->entries[i].rating, .last_opponent = -1};
+    for (size_t k = 0; k < d->n_pairings; k++) {
+        const rs_tour_game *g = &games[k];
+        const int seat = g->n == 2 && g->seat[0] == i ? 0 : g->n == 2 && g->seat[1] == i ? 1 : -1;
+        if (seat < 0)
+            continue;
+        if (in_play(d, &d->pairings[k]))
+            return false;
+        w->points += g->points[seat] > 0 ? g->points[seat] : 0;
+        w->first_moves += seat == 0 ? 1 : -1;
+        w->last_opponent = g->seat[1 - seat]; /* pairings are read in tick order */
+    }
+    return true;
+}
+
+/* One tick's pairings: everyone waiting paired where rs_tour_arena_pair can, the tick
+ * claimed once across a cluster (a round's claim: the tick is the round number), each game
+ * opened by itself. Inside the caller's transaction. */
+static void arena_pair(rs_server *srv, const tour_data *d)
+{
+    rs_tour_game *games = as_games(d);
+    rs_tour_waiting *w = calloc(d->n_entries ? d->n_entries : 1, sizeof *w);
+    int(*pairs)[2] = calloc(d->n_entries / 2 + 1, sizeof *pairs);
+    size_t n = 0;
+    for (size_t i = 0; games && w && i < d->n_entries; i++)
+        n += arena_waiting(d, games, (int)i, &w[n]);
+    const int count = n >= 2 && pairs ? rs_tour_arena_pair(w, n, pairs) : 0;
+    const int tick = d->row.round + 1;
+    if (count > 0 && rs_store_tour_round_claim(srv->store, d->row.id, tick) == RS_STORE_OK) {
+        for (int b = 0; b < count; b++) {
+            rs_tour_pairing_row p = {.tour = d->row.id, .round = tick, .board = b + 1, .n = 2};
+            for (int s = 0; s < 2; s++) {
+                p.user[s] = d->entries[w[pairs[b][s]].entry].user;
+                p.points[s] = -1;
+            }
+            p.game = open_game(srv, &d->row, &p, 0);
+            rs_store_tour_pairing_add(srv->store, &p);
+        }
+    }
+    free(games);
+    free(w);
+    free(pairs);
+}
+
+/* One running arena looked at: the ends of its games recorded, then, before its end, whoever
+ * waits paired; at its end, over (its standings frozen: games still being played finish
+ * but do not count). */
+static void direct_arena(rs_server *srv, tour_data *d)
+{
+    for (size_t k = 0; k < d->n_pairings; k++)
+        if (in_play(d, &d->pairings[k]))
+            game_ended(srv, d, &d->pairings[k]);
+    if (rs_server_now_ms(srv) >= arena_ends_ms(&d->row)) {
+        rs_store_tour_status(srv->store, d->row.id, RS_TOUR_OVER);
+        rs_log("tournament %lld: the arena is over", (long long)d->row.id);
+        return;
+    }
+    arena_pair(srv, d);
+}
+
 void rs_tournaments_sweep(rs_server *srv)
 {
     rs_tour_row *rows = NULL;
     size_t n = 0;
     if (rs_store_tour_list(srv->store, LIST_LIMIT, &rows, &n) != RS_STORE_OK)
         return;
-    for (size_t i = 0; i < n; i++)
-        if (rows[i].status == RS_TOUR_RUNNING && rows[i].format != RS_TOUR_ARENA)
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].status != RS_TOUR_RUNNING)
+            continue;
+        if (rows[i].format != RS_TOUR_ARENA) {
             direct(srv, rows[i].id);
+            continue;
+        }
+        tour_data d = {0};
+        if (data_read(srv, rows[i].id, &d) == RS_STORE_OK &&
+            rs_store_begin(srv->store) == RS_STORE_OK)
+            direct_arena(srv, &d);
+        data_free(&d);
+    }
     free(rows);
 }
 
@@ -617,8 +726,6 @@ static int op_start(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, 
                        (long long)d->row.id);
     if (d->row.status != RS_TOUR_OPEN)
         return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
-    if (d->row.format == RS_TOUR_ARENA)
-        return rs_fail(e, "not-allowed", "arenas are not run by this server yet");
     const size_t active = active_people(d);
     const size_t needed = d->row.format == RS_TOUR_SETS ? (size_t)d->row.table_size
                           : d->row.table_size > 2       ? 3
@@ -630,9 +737,18 @@ static int op_start(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, 
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_server_store_down(srv, e, "the store is unavailable");
-    if (rs_store_tour_status(srv->store, d->row.id, RS_TOUR_RUNNING) != RS_STORE_OK)
+    const int64_t now = rs_server_now_ms(srv);
+    const int rc = rs_store_tour_start(srv->store, d->row.id, now);
+    if (rc == RS_STORE_CONFLICT) /* started a moment ago on another server */
+        return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
+    if (rc != RS_STORE_OK)
         return rs_server_store_down(srv, e, "cannot start the tournament");
-    pair_round(srv, d, 1);
+    d->row.status = RS_TOUR_RUNNING;
+    d->row.starts_ms = now;
+    if (d->row.format == RS_TOUR_ARENA)
+        arena_pair(srv, d); /* an arena's first tick: everyone is waiting */
+    else
+        pair_round(srv, d, 1);
     reply_done(srv, c, msg, d->row.id);
     return 0;
 }

@@ -512,6 +512,19 @@ async def tournaments(seen, checks, server):
     checks.eq(sorted(line), sorted(["id", "name", "type", "format", "rated", "status", "round",
                                     "place", "of", "points"]),
               "a profile's tournaments, with the documented fields")
+    # An arena: its end, `minutes` after the start, and lines without Swiss's tie-breaks.
+    arena = dict(create, format="arena", minutes=30, name="Doc arena")
+    del arena["rounds"]
+    arena_number = (await ask(seen, checks, fay, arena, "tournament"))["tournament"]["id"]
+    for c in (fay, gus):
+        await ask(seen, checks, c, dict(join, tournament=arena_number), "done")
+    await ask(seen, checks, fay, dict(start, tournament=arena_number), "done")
+    t = (await ask(seen, checks, gus, dict(join, op="standings", tournament=arena_number),
+                   "standings"))["tournament"]
+    checks.eq((t["status"], t["ends_ms"] - t["starts_ms"]), ("running", 30 * 60000),
+              "a running arena's ends_ms is its minutes after starts_ms")
+    checks.eq(sorted(t["standings"][0]), ["active", "name", "played", "points", "rank"],
+              "an arena's standings lines, as the page lists them")
     return number
 
 

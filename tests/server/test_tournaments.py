@@ -46,6 +46,8 @@ async def refusals(checks, alice, visitor):
         (alice, create(format="arena", rounds=None), "bad-message", "an arena without minutes"),
         (alice, create(format="arena", rounds=None, minutes=0), "bad-tournament",
          "an arena of 0 minutes"),
+        (alice, create(format="arena", rounds=None, minutes=45, type="king-of-danger", table=4),
+         "bad-tournament", "an arena at tables of 4 (its tick pairs two players)"),
         (alice, create(games=11), "bad-tournament", "a set of 11 games"),
         (alice, create(table=6), "bad-tournament", "a table of 6"),
         (alice, create(table=3), "bad-option", "Castle Danger at tables of 3"),
@@ -88,9 +90,9 @@ async def one_server(checks, args):
         checks.eq((a_set["format"], a_set["games"], "rounds" in a_set), ("sets", 2, False),
                   "a set is 2 games by default (Castle Danger's formal play)")
         arena = (await alice.request(create(format="arena", rounds=None, minutes=45,
-                                            type="king-of-danger", table=4, name="KoD"),
-                                     "tournament"))["tournament"]
-        checks.eq((arena["minutes"], arena["table"]), (45, 4), "an arena at tables of 4")
+                                            name="Arena"), "tournament"))["tournament"]
+        checks.eq((arena["minutes"], arena["table"], "ends_ms" in arena), (45, 2, False),
+                  "an arena of 45 minutes, its end set when it starts")
         await refusals(checks, alice, visitor)
 
         reply = await visitor.request(op("join", swiss), "done")
