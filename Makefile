@@ -49,7 +49,7 @@ test: sanitize-build
 # Python tests marked `sized`), the cluster's rolling and PostgreSQL restarts, its fault rounds for three minutes
 # (make test: 3 rounds), 300 simulated power cuts (make test 8), 20 kill -9s under
 # load (make test 10), issue 49's flood benchmark for 60 s (make test 4), and an arena of 50
-# bots over 8 waves (make test: 10 over 4): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
+# bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again; the browser
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
 SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|load_test_kill9_load|load_test_flood)

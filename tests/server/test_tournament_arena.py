@@ -4,17 +4,21 @@ director pairs whoever waits at each tick. Checked as it runs: a bot is never pa
 a game nor while paused, never meets its last opponent again at once, and whenever two bots
 wait who may meet they are paired (the test waits, with a generous deadline, until the
 waiting bots are at most one, or two who just met); a bot pauses (`withdraw`) and comes
-back (`join`); the server restarts mid-arena and carries on from its database. Then the test
-clock jumps past the end: the arena is `over`, games still in play finish but do not count
+back (`join`); the server restarts mid-arena and carries on from its database (make soak:
+three servers on one PostgreSQL database, one killed with kill -9 and started again, every
+game created once). Then the test clock jumps past the end: the arena is `over`, games still in play finish but do not count
 (lichess: "only games that end before time is up count") and nobody is paired again; the
 standings and every stored pairing equal the test's own count of the games it ended.
-RAMPARTS_ARENA_BOTS and RAMPARTS_ARENA_WAVES size it: 10 bots over 4 waves in make test, 50
-over 8 in make soak (RAMPARTS_SOAK=1), issue 44's arena of 50 bots on an advanced clock."""
+RAMPARTS_ARENA_BOTS and RAMPARTS_ARENA_WAVES size it: 10 bots over 4 waves on one server in
+make test, 50 over 8 on the cluster in make soak (RAMPARTS_SOAK=1): issue 44's arena of 50
+bots on an advanced clock."""
 
 import asyncio
 import os
 import random
+import re
 
+from clusterlib import Cluster, missing_component
 from rsclient import Checks, Client, Server, account, arguments, guest
 from test_correspondence import TestClock
 
@@ -180,6 +184,131 @@ def check_final(checks, arena, final, entry_order):
         checks.eq(len(names), len(set(names)), f"tick {t}: nobody twice")
 
 
+async def reconnect(checks, b, server):
+    """b connected again, to `server`, as itself (its token)."""
+    token = b.c.token
+    b.c = await Client(server, f"bot{b.index}-again").connect()
+    reply = await b.c.hello(token)
+    checks.eq((reply["t"], reply.get("user", {}).get("id")), ("welcome", b.id),
+              f"{b.name} comes back as itself")
+    b.seen = 0
+
+
+async def play_arena(checks, servers, clock, n_bots, waves, rng, restart):
+    """The arena, bot i connected to servers[i % len(servers)]; `restart(arena)` mid-way
+    brings a server down and back (the bots' `paired` all read before it)."""
+    # The creator registers; the others are guests (an unrated arena takes them), whose
+    # tokens bring them back after a restart without a password's cost.
+    bots = [Bot(0, await account(servers[0], "bot0", "Bot00"), "Bot00")]
+    for i in range(1, n_bots):
+        c = await guest(servers[i % len(servers)], f"bot{i}")
+        bots.append(Bot(i, c, c.user["name"]))
+    made = (await bots[0].c.request(
+        {"t": "tournament", "op": "create", "name": "Hourly arena", "type": "castle-danger",
+         "format": "arena", "minutes": 60}, "tournament"))["tournament"]
+    number = made["id"]
+    for b in bots:
+        checks.eq((await b.c.request(op("join", number), "done"))["t"], "done",
+                  f"{b.name} joins")
+    entry_order = [b.name for b in bots]
+    checks.eq((await bots[0].c.request(op("start", number), "done"))["t"], "done",
+              "the arena starts")
+    running = await standings(bots[0].c, number)
+    checks.eq((running["status"], running["ends_ms"] - running["starts_ms"]),
+              ("running", HOUR_MS), "running, for its 60 minutes from the start")
+    arena = Arena(checks, number, bots, rng)
+    await arena.settle("the first tick")
+    checks.eq(len(arena.waiting()), n_bots % 2,
+              "at the start everyone waits: all paired (one left over for an odd count)")
+    pauser = bots[-1]
+    for wave in range(waves):
+        if wave == 1:  # pauses (even in a game: it finishes) and comes back a wave later
+            checks.eq((await pauser.c.request(op("withdraw", number), "done"))["t"],
+                      "done", "a bot pauses")
+            arena.read_pairings()  # a `paired` before the `done` was made before the pause
+            pauser.paused = True
+        if wave == 2:
+            pauser.paused = False
+            checks.eq((await pauser.c.request(op("join", number), "done"))["t"], "done",
+                      "and comes back")
+        if wave == waves // 2:  # a server restarts: the arena carries on from the store
+            await arena.settle("before the restart")  # every `paired` sent is read
+            await restart(arena)
+        await arena.end_games()
+        await arena.settle(f"wave {wave + 1}")
+        await live_standings(checks, arena, f"wave {wave + 1}")
+    checks.ok(len(pauser.games) >= 2, "the pausing bot played before and after its pause")
+    checks.ok(arena.games_in_play(), "games are being played at the end")
+
+    # The end: the clock jumps past the hour; the arena is over at the next tick.
+    clock.set(HOUR_MS + 60000)
+    final = await over(bots[0].c, number)
+    check_final(checks, arena, final, entry_order)
+    told = len(arena.players)
+    await arena.end_games(late=True)  # games in play finish, after the end
+    await arena.pump(1.5)
+    checks.eq(len(arena.players), told, "nobody is paired after the end")
+    after = await standings(bots[0].c, number)
+    checks.eq((after["standings"], after["pairings"]), (final["standings"], final["pairings"]),
+              "games that end after the end do not count")
+    late = await bots[1].c.request(op("join", number), "done")
+    checks.eq(late.get("code"), "not-open", "an arena that is over takes no entries")
+    check_rematches(checks, arena)
+    print(f"arena: {n_bots} bots, {len(arena.ended)} games counted, {len(arena.late)} after "
+          f"the end, {len(set(p['round'] for p in final['pairings']))} ticks with pairings")
+    return len(arena.players)
+
+
+async def one_server(checks, args, n_bots, waves, rng):
+    """make test's: on one server, restarted mid-arena on its database."""
+    server = Server(args.ramparts, extra=["--rate", "100000"])
+    clock = TestClock(os.path.join(server.dir, "clock"))
+    server.extra += ["--test-clock", clock.path]
+    server.start()
+
+    async def restart(arena):
+        checks.eq(server.stop(), 0, "the server stops cleanly mid-arena")
+        server.start()
+        for b in arena.bots:
+            await reconnect(checks, b, server)
+
+    try:
+        await play_arena(checks, [server], clock, n_bots, waves, rng, restart)
+    finally:
+        server.stop()
+
+
+async def three_nodes(checks, args, n_bots, waves, rng):
+    """make soak's: on the three-node cluster, one node killed (kill -9) mid-arena and
+    started again; its bots come back to it. Every node's director ticks; the database lets
+    one pair each tick."""
+    why = missing_component()
+    checks.ok(not why, f"the cluster can run ({why})")
+    if why:
+        return
+    clock = TestClock(os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                   f"ramparts-arena-clock-{os.getpid()}"))
+    cluster = Cluster(args.ramparts, extra=["--test-clock", clock.path]).start()
+
+    async def restart(arena):
+        cluster.kill9(1)
+        cluster.restart(1)  # on its port again, back in HAProxy
+        for b in arena.bots[1::3]:  # bot i is on node i % 3
+            await reconnect(checks, b, cluster.nodes[1])
+
+    try:
+        games = await play_arena(checks, cluster.nodes, clock, n_bots, waves, rng, restart)
+        logs = [n.log() for n in cluster.nodes]
+        created = sum(len(re.findall(r"game \d+ created", log)) for log in logs)
+        checks.eq(created, games, "each game created once, on one node")
+        checks.ok(any("the arena is over" in log for log in logs), "a node saw the arena end")
+    finally:
+        statuses = [n.stop() for n in cluster.nodes]
+        checks.eq(statuses, [0, 0, 0], "the nodes stop cleanly")
+        cluster.destroy()
+        os.unlink(clock.path)
+
+
 async def main():
     args = arguments()
     checks = Checks()
@@ -187,82 +316,10 @@ async def main():
     n_bots = int(os.environ.get("RAMPARTS_ARENA_BOTS", "50" if soak else "10"))
     waves = int(os.environ.get("RAMPARTS_ARENA_WAVES", "8" if soak else "4"))
     rng = random.Random(int(os.environ.get("RAMPARTS_TEST_SEED", "44")))
-    server = Server(args.ramparts, extra=["--rate", "100000"])
-    clock = TestClock(os.path.join(server.dir, "clock"))
-    server.extra += ["--test-clock", clock.path]
-    server.start()
-    try:
-        # The creator registers; the others are guests (an unrated arena takes them), whose
-        # tokens bring them back after the restart without a password's cost.
-        bots = [Bot(0, await account(server, "bot0", "Bot00"), "Bot00")]
-        for i in range(1, n_bots):
-            c = await guest(server, f"bot{i}")
-            bots.append(Bot(i, c, c.user["name"]))
-        made = (await bots[0].c.request(
-            {"t": "tournament", "op": "create", "name": "Hourly arena", "type": "castle-danger",
-             "format": "arena", "minutes": 60}, "tournament"))["tournament"]
-        number = made["id"]
-        for b in bots:
-            checks.eq((await b.c.request(op("join", number), "done"))["t"], "done",
-                      f"{b.name} joins")
-        entry_order = [b.name for b in bots]
-        checks.eq((await bots[0].c.request(op("start", number), "done"))["t"], "done",
-                  "the arena starts")
-        running = await standings(bots[0].c, number)
-        checks.eq((running["status"], running["ends_ms"] - running["starts_ms"]),
-                  ("running", HOUR_MS), "running, for its 60 minutes from the start")
-        arena = Arena(checks, number, bots, rng)
-        await arena.settle("the first tick")
-        checks.eq(len(arena.waiting()), n_bots % 2,
-                  "at the start everyone waits: all paired (one left over for an odd count)")
-        pauser = bots[-1]
-        for wave in range(waves):
-            if wave == 1:  # pauses (even in a game: it finishes) and comes back a wave later
-                checks.eq((await pauser.c.request(op("withdraw", number), "done"))["t"],
-                          "done", "a bot pauses")
-                arena.read_pairings()  # a `paired` before the `done` was made before the pause
-                pauser.paused = True
-            if wave == 2:
-                pauser.paused = False
-                checks.eq((await pauser.c.request(op("join", number), "done"))["t"], "done",
-                          "and comes back")
-            if wave == waves // 2:  # the server restarts: the arena carries on from the store
-                await arena.settle("before the restart")  # every `paired` sent is read
-                checks.eq(server.stop(), 0, "the server stops cleanly mid-arena")
-                server.start()
-                for b in bots:
-                    token = b.c.token
-                    b.c = await Client(server, f"bot{b.index}-again").connect()
-                    reply = await b.c.hello(token)
-                    checks.eq((reply["t"], reply.get("user", {}).get("id")), ("welcome", b.id),
-                              f"{b.name} comes back as itself")
-                    b.seen = 0
-            await arena.end_games()
-            await arena.settle(f"wave {wave + 1}")
-            await live_standings(checks, arena, f"wave {wave + 1}")
-        paused_games = [g for g in pauser.games if g in arena.players]
-        checks.ok(len(paused_games) >= 2, "the pausing bot played before and after its pause")
-        in_play = arena.games_in_play()
-        checks.ok(in_play, "games are being played at the end")
-
-        # The end: the clock jumps past the hour; the arena is over at the next tick.
-        clock.set(HOUR_MS + 60000)
-        final = await over(bots[0].c, number)
-        check_final(checks, arena, final, entry_order)
-        told = len(arena.players)
-        await arena.end_games(late=True)  # games in play finish, after the end
-        await arena.pump(1.5)
-        checks.eq(len(arena.players), told, "nobody is paired after the end")
-        after = await standings(bots[0].c, number)
-        checks.eq((after["standings"], after["pairings"]), (final["standings"], final["pairings"]),
-                  "games that end after the end do not count")
-        late = await bots[1].c.request(op("join", number), "done")
-        checks.eq(late.get("code"), "not-open", "an arena that is over takes no entries")
-        check_rematches(checks, arena)
-        print(f"arena: {n_bots} bots, {len(arena.ended)} games counted, {len(arena.late)} after "
-              f"the end, {len(set(p['round'] for p in final['pairings']))} ticks with pairings")
-    finally:
-        server.stop()
+    if soak:
+        await three_nodes(checks, args, n_bots, waves, rng)
+    else:
+        await one_server(checks, args, n_bots, waves, rng)
     checks.finish()
 
 
