@@ -693,7 +693,8 @@ static void direct_arena(rs_server *srv, tour_data *d)
         rs_log("tournament %lld: the arena is over", (long long)d->row.id);
         return;
     }
-    arena_pair(srv, d);
+    if (!srv->draining) /* a server shutting down opens no games: the others pair */
+        arena_pair(srv, d);
 }
 
 void rs_tournaments_sweep(rs_server *srv)
