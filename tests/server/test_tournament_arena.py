@@ -182,6 +182,8 @@ def check_final(checks, arena, final, entry_order):
               "the games in play at the end are those the bots were told of")
     ticks = [p["round"] for p in final["pairings"]]
     checks.eq(ticks, sorted(ticks), "pairings by tick")
+    checks.eq(ticks.count(1), len(arena.bots) // 2,
+              "the first tick, everyone waiting, pairs them all at once (one left if odd)")
     for t in set(ticks):
         names = [n for p in final["pairings"] if p["round"] == t for n in p["players"]]
         checks.eq(len(names), len(set(names)), f"tick {t}: nobody twice")
