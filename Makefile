@@ -47,12 +47,13 @@ test: sanitize-build
 # end, the move list's review page and offline list in the three games make test leaves out
 # there, the Python searches' ten games and the observation tensors' second seed (only the
 # Python tests marked `sized`), the cluster's rolling and PostgreSQL restarts, its fault rounds for three minutes
-# (make test: 3 rounds), 300 simulated power cuts (make test 8), 20 kill -9s under
+# (make test: 3 rounds), the tournament cluster test's Swiss of 12 over 4 rounds with two
+# kills and a set across nodes (make test: 6 over 3, one), 300 simulated power cuts (make test 8), 20 kill -9s under
 # load (make test 10), issue 49's flood benchmark for 60 s (make test 4), and an arena of 50
 # bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again; the browser
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
-SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|load_test_kill9_load|load_test_flood)
+SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|load_test_kill9_load|load_test_flood)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament)|cli_(analyze|arena|commands|light|play|protocol|terminal))$$
 # The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below).
 soak: sanitize-build
