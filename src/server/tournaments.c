@@ -422,6 +422,11 @@ static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, r
 
 static int op_withdraw(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, rs_err *e)
 {
+    /* Over, the standings are final: a withdrawal would show the player inactive in them (an
+     * entry would add a line: op_join). Before, both are allowed, the rounds missed counted
+     * as unplayed (docs/tournaments.md). */
+    if (d->row.status == RS_TOUR_OVER)
+        return rs_fail(e, "not-open", "tournament %lld is over", (long long)d->row.id);
     const long at = entry_index(d, c->user);
     if (at < 0 || !d->entries[at].active)
         return rs_fail(e, "not-entered", "you are not in tournament %lld", (long long)d->row.id);

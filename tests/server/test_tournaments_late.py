@@ -6,7 +6,8 @@ no later pairing and the late one in no earlier one; no repeat pairing, a bye at
 each, first moves balanced within one; the standings and tie-breaks equal the independent
 computation, where the late entrant's round 1 and the withdrawn player's rounds 2 and 3 count
 as unplayed rounds against a dummy opponent with the player's own points (FIDE C.07 Art.
-16)."""
+16). Once it is over, an entry or a withdrawal is refused (`not-open`) and changes
+nothing."""
 
 import asyncio
 
@@ -99,6 +100,13 @@ async def late_entry(checks, server):
     byes = late_line["byes"]
     checks.eq(late_line["buchholz"], opponents + (1 + byes) * late_line["points"],
               "the late entrant's round 1 counts its own points in its Buchholz")
+    # Over, it takes no entry and no withdrawal: either would change its final standings.
+    newcomer = await Bot(server, "newcomer").connect()
+    checks.eq((await newcomer.request(op("join", number), "done")).get("code"), "not-open",
+              "no entry into a tournament that is over")
+    checks.eq((await late.request(op("withdraw", number), "done")).get("code"), "not-open",
+              "no withdrawal from a tournament that is over")
+    checks.eq(await standings(organiser, number), over, "and its standings stay as they were")
     for b in bots:
         await b.client.drain(0.2)
         checks.eq(sorted(set(b.games) - set(b.pushed(number))), [],
