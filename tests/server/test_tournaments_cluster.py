@@ -104,6 +104,7 @@ async def swiss_with_kills(checks, cluster):
         step(f"round {rnd}: node{victim + 1} killed with kill -9 (paired the round: "
              f"{[f'node{i + 1}' for i in pairers]}); {len(late)} of its bots come back only "
              f"after round {rnd + 1} is paired")
+        checks.ok(late, f"round {rnd}: a bot on node{victim + 1} won its game and stays away")
         cluster.kill9(victim)
         killed.append(victim)
         for b in late:  # winners of round rnd: they have nothing to send until round rnd + 1
