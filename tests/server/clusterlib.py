@@ -4,6 +4,7 @@ free loopback ports sharing it, and HAProxy in front with the project's deploy/h
 Used by the cluster tests, `make cluster` (run as a script: prints the address, Ctrl-C
 stops everything) and `make bench-cluster`."""
 
+import asyncio
 import os
 import shutil
 import signal
@@ -14,9 +15,11 @@ import tempfile
 import time
 import urllib.request
 
+import websockets.exceptions
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgserver import SKIP, PostgresServer  # noqa: E402
-from rsclient import Server, restartable_port  # noqa: E402
+from rsclient import Client, Server, restartable_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAPROXY_CFG = os.path.join(ROOT, "deploy", "haproxy.cfg")
@@ -188,6 +191,89 @@ class Cluster:
         self.nodes[i].start(port=self.nodes[i].port)
         self.admin_command(f"set server nodes/node{i + 1} state ready")
         wait_for(lambda: self.state(i) == "UP", f"node{i + 1} back up")
+
+
+DROPPED = (websockets.exceptions.WebSocketException, OSError)
+
+
+class Reconnecting:
+    """One person's connection (through HAProxy, or to one node) that comes back with its
+    token whenever it drops, as a client does: every connection it had is kept in `clients`
+    (for the checker), `reconnects` counts the returns. connected(welcome) is what a subclass
+    does on each connection (open its game again, say)."""
+
+    def __init__(self, front, label):
+        self.front = front
+        self.label = label
+        self.clients = []
+        self.token = None
+        self.user = None
+        self.reconnects = 0
+
+    @property
+    def client(self):
+        return self.clients[-1]
+
+    async def connect(self):
+        c = Client(self.front, f"{self.label}-{len(self.clients)}")
+        await c.connect()
+        self.clients.append(c)
+        reply = await c.hello(self.token)
+        if reply["t"] != "welcome":
+            raise RuntimeError(f"{self.label}: {reply}")
+        self.token = c.token
+        self.user = reply["user"]
+        await self.connected(reply)
+        return self
+
+    async def connected(self, welcome):
+        pass
+
+    async def reconnect(self):
+        self.reconnects += 1
+        try:
+            await self.client.close()
+        except DROPPED:
+            pass
+        for _ in range(600):  # HAProxy has no node up for a moment: a bound for a hang
+            try:
+                await self.connect()
+                return
+            except DROPPED:
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"{self.label} cannot reconnect")
+
+    async def call(self, step):
+        """step(client), again on a new connection whenever the connection drops. A reply that
+        does not come (rsclient's TimeoutError, an OSError too) is a failure, not a drop: a
+        node that stays behind must fail the test with what it waited for, not have it
+        reconnect and wait again."""
+        for _ in range(50):
+            try:
+                return await step(self.client)
+            except TimeoutError:
+                raise
+            except DROPPED:
+                await self.reconnect()
+        raise RuntimeError(f"{self.label}: the connection keeps dropping")
+
+
+async def run_test(args, scenario, limit_s, nodes=3, extra=()):
+    """A cluster test's main: skipped (77) without PostgreSQL or HAProxy; the cluster
+    started, scenario(checks, cluster) run within limit_s, every node stopped with SIGTERM
+    (each must exit 0); on any failure the nodes' logs are shown and everything killed."""
+    skip_without_cluster()
+    from rsclient import Checks
+    checks = Checks()
+    cluster = Cluster(args.ramparts, nodes=nodes, extra=extra)
+    try:
+        cluster.start()
+        await asyncio.wait_for(scenario(checks, cluster), limit_s)
+        checks.eq(cluster.stop(), [0] * nodes, "every node exits 0 on SIGTERM")
+    except BaseException:
+        cluster.destroy_showing_logs()
+        raise
+    checks.finish()
 
 
 class Front:

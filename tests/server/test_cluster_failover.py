@@ -27,12 +27,9 @@ import random
 import sys
 import time
 
-import websockets.exceptions
+from clusterlib import SKIP, Cluster, Front, Reconnecting, missing_component
+from rsclient import Checks, arguments, raw_upgrade, run_checker
 
-from clusterlib import SKIP, Cluster, Front, missing_component
-from rsclient import Checks, Client, arguments, raw_upgrade, run_checker
-
-DROPPED = (websockets.exceptions.WebSocketException, OSError)
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
 REFUSALS_MAX = 300  # about a minute of `unavailable` while PostgreSQL restarts
 # The whole run's bound (ctest's is 1800 s): past it the test fails with the nodes' logs and
@@ -46,66 +43,25 @@ def step(what):
     print(f"[{time.strftime('%H:%M:%S')}] {what}", flush=True)
 
 
-class Seat:
-    """One person (or spectator) through HAProxy, reconnecting when the connection drops."""
+class Seat(Reconnecting):
+    """One person (or spectator) through HAProxy, reconnecting when the connection drops and
+    opening its game again from the last version it saw."""
 
     def __init__(self, front, label, viewer):
-        self.front = front
-        self.label = label
+        super().__init__(front, label)
         self.viewer = viewer  # the seat, or -2 for a spectator (the checker's word)
-        self.clients = []  # every connection it had, for the checker
-        self.token = None
         self.game = None
-        self.reconnects = 0
         self.errors = []  # error replies to requests
-
-    @property
-    def client(self):
-        return self.clients[-1]
 
     def last_v(self):
         vs = [m["v"] for c in self.clients for m in c.messages
               if m.get("game") == self.game and m["t"] in ("snapshot", "update")]
         return max(vs, default=0)
 
-    async def connect(self):
-        c = Client(self.front, f"{self.label}-{len(self.clients)}")
-        await c.connect()
-        self.clients.append(c)
-        reply = await c.hello(self.token)
-        if reply["t"] != "welcome":
-            raise RuntimeError(f"{self.label}: {reply}")
-        self.token = c.token
+    async def connected(self, welcome):
         if self.game:
-            await c.request({"t": "open", "game": self.game, "v": self.last_v()}, "snapshot")
-
-    async def reconnect(self):
-        self.reconnects += 1
-        try:
-            await self.client.close()
-        except DROPPED:
-            pass
-        for _ in range(600):  # HAProxy has no node up for a moment: a bound for a hang
-            try:
-                await self.connect()
-                return
-            except DROPPED:
-                await asyncio.sleep(0.1)
-        raise RuntimeError(f"{self.label} cannot reconnect")
-
-    async def call(self, step):
-        """step(client), again on a new connection whenever the connection drops. A reply that
-        does not come (rsclient's TimeoutError, an OSError too) is a failure, not a drop: a
-        node that stays behind must fail the test with what it waited for, not have it
-        reconnect and wait again."""
-        for _ in range(50):
-            try:
-                return await step(self.client)
-            except TimeoutError:
-                raise
-            except DROPPED:
-                await self.reconnect()
-        raise RuntimeError(f"{self.label}: the connection keeps dropping")
+            await self.client.request({"t": "open", "game": self.game, "v": self.last_v()},
+                                      "snapshot")
 
     async def request(self, msg, reply_type):
         reply = await self.call(lambda c: c.request(msg, reply_type))

@@ -23,8 +23,8 @@ import urllib.request
 
 import websockets.exceptions
 
-from clusterlib import Cluster, skip_without_cluster
-from rsclient import Checks, Client, arguments, guest
+from clusterlib import run_test
+from rsclient import Client, arguments, guest
 
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
 SOAK_SECONDS = 180
@@ -266,18 +266,7 @@ async def scenario(checks, cluster):
 
 
 async def main():
-    args = arguments()
-    skip_without_cluster()
-    checks = Checks()
-    cluster = Cluster(args.ramparts, nodes=3)
-    try:
-        cluster.start()
-        await asyncio.wait_for(scenario(checks, cluster), SOAK_SECONDS + 600)
-        checks.eq(cluster.stop(), [0, 0, 0], "every node exits 0 on SIGTERM")
-    except BaseException:
-        cluster.destroy_showing_logs()
-        raise
-    checks.finish()
+    await run_test(arguments(), scenario, SOAK_SECONDS + 600)
 
 
 asyncio.run(main())

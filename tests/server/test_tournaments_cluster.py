@@ -25,10 +25,10 @@ import math
 import os
 import time
 
-from clusterlib import Cluster, Front, skip_without_cluster
-from rsclient import Checks, account, arguments
-from tourlib import (Bot, finished, loser_seat, op, pairing_checks, results_of, standings,
-                     standings_checks)
+from clusterlib import Front, run_test
+from rsclient import account, arguments
+from tourlib import (Bot, finished, loser_seat, op, pairing_checks, results_of,
+                     standings_checks, swiss_entered)
 
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
 BOTS = 12 if SOAK else 8
@@ -71,12 +71,7 @@ async def swiss_with_kills(checks, cluster):
         spread.append(health.get("connections", 0))
     checks.ok(sum(1 for c in spread if c > 0) >= 2,
               f"the bots are spread over the nodes by HAProxy (connections {spread})")
-    made = (await organiser.request({"t": "tournament", "op": "create", "name": "Cluster Swiss",
-                                     "type": "castle-danger", "format": "swiss",
-                                     "rounds": ROUNDS}, "tournament"))["tournament"]
-    number = made["id"]
-    for b in bots:
-        checks.eq((await b.request(op("join", number), "done"))["t"], "done", f"{b.label} joins")
+    number = await swiss_entered(checks, organiser, "Cluster Swiss", ROUNDS, bots)
 
     # Each round named in KILL_ROUNDS is held (its games in play) until a node is killed.
     released = {rnd: asyncio.Event() for rnd in KILL_ROUNDS}
@@ -232,18 +227,7 @@ async def scenarios(checks, cluster):
 
 
 async def main():
-    args = arguments()
-    skip_without_cluster()
-    checks = Checks()
-    cluster = Cluster(args.ramparts, nodes=3)
-    try:
-        cluster.start()
-        await asyncio.wait_for(scenarios(checks, cluster), WATCHDOG_S)
-        checks.eq(cluster.stop(), [0, 0, 0], "every node exits 0 on SIGTERM")
-    except BaseException:
-        cluster.destroy_showing_logs()
-        raise
-    checks.finish()
+    await run_test(arguments(), scenarios, WATCHDOG_S)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ nothing."""
 import asyncio
 
 from rsclient import Checks, Server, account, arguments
-from tourlib import Bot, finished, op, pairing_checks, standings, standings_checks, results_of
+from tourlib import (Bot, finished, op, pairing_checks, results_of, standings,
+                     standings_checks, swiss_entered)
 
 ENTRANTS = 9
 ROUNDS = 3
@@ -22,12 +23,7 @@ async def late_entry(checks, server):
     organiser = await account(server, "organiser", "Organiser")
     bots = [await Bot(server, f"bot{i}").connect() for i in range(ENTRANTS + 1)]
     entrants, late = bots[:ENTRANTS], bots[ENTRANTS]
-    made = (await organiser.request({"t": "tournament", "op": "create", "name": "Late Swiss",
-                                     "type": "castle-danger", "format": "swiss",
-                                     "rounds": ROUNDS}, "tournament"))["tournament"]
-    number = made["id"]
-    for b in entrants:
-        checks.eq((await b.request(op("join", number), "done"))["t"], "done", f"{b.label} joins")
+    number = await swiss_entered(checks, organiser, "Late Swiss", ROUNDS, entrants)
 
     # Round 1 is played out except one game, held until the withdrawal and the late entry
     # are stored, so that both come after round 1 and before round 2 is paired.

@@ -7,16 +7,26 @@ within one, and the standings and tie-breaks (FIDE C.07, as docs/tournaments.md 
 import asyncio
 import random
 
-import websockets.exceptions
+from clusterlib import DROPPED, Reconnecting
+from rsclient import PASSWORD
 
-from rsclient import PASSWORD, Client
-
-DROPPED = (websockets.exceptions.WebSocketException, OSError)
 POLL_S = 0.5  # how often a bot with no push asks for the standings
 
 
 def op(name, number):
     return {"t": "tournament", "op": name, "tournament": number}
+
+
+async def swiss_entered(checks, organiser, name, rounds, players):
+    """A Castle Danger Swiss of `rounds` created by organiser (a registered player) and
+    entered by each of players: its number."""
+    made = (await organiser.request({"t": "tournament", "op": "create", "name": name,
+                                     "type": "castle-danger", "format": "swiss",
+                                     "rounds": rounds}, "tournament"))["tournament"]
+    for b in players:
+        reply = await b.request(op("join", made["id"]), "done")
+        checks.eq(reply["t"], "done", f"{b.label} enters {name}")
+    return made["id"]
 
 
 def loser_seat(game):
@@ -25,39 +35,19 @@ def loser_seat(game):
     return random.Random(game * 7919).randrange(2)
 
 
-class Bot:
+class Bot(Reconnecting):
     """One player of a tournament: a guest connection (through HAProxy on a cluster) that
-    reconnects with its token when the connection drops."""
+    reconnects with its token when the connection drops (clusterlib.Reconnecting)."""
 
     def __init__(self, server, label):
-        self.server = server
-        self.label = label
-        self.clients = []
-        self.token = None
-        self.user = None  # {"id", "name"}
-        self.reconnects = 0
+        super().__init__(server, label)
         self.games = {}  # game -> {"seat", "round", "how": "pushed" or "asked"}
         self.resigned = []  # the games it resigned
         self.outage = None  # awaited before reconnecting: a client that comes back later
 
     @property
-    def client(self):
-        return self.clients[-1]
-
-    @property
     def name(self):
         return self.user["name"]
-
-    async def connect(self):
-        c = Client(self.server, f"{self.label}-{len(self.clients)}")
-        await c.connect()
-        self.clients.append(c)
-        reply = await c.hello(self.token)
-        if reply["t"] != "welcome":
-            raise RuntimeError(f"{self.label}: {reply}")
-        self.token = c.token
-        self.user = reply["user"]
-        return self
 
     async def register(self, name):
         """The guest registered as name (its token then logs the account in again)."""
@@ -68,33 +58,14 @@ class Bot:
         return self
 
     async def reconnect(self):
-        self.reconnects += 1
         if self.outage:
             outage, self.outage = self.outage, None
             await outage()
-        try:
-            await self.client.close()
-        except DROPPED:
-            pass
-        for _ in range(1200):  # no node up behind HAProxy for a moment: a bound for a hang
-            try:
-                await self.connect()
-                return
-            except DROPPED:
-                await asyncio.sleep(0.1)
-        raise RuntimeError(f"{self.label} cannot reconnect")
+        await super().reconnect()
 
     async def request(self, msg, reply_type):
-        """msg's reply, again on a new connection whenever the connection drops (a reply that
-        does not come is a failure: rsclient's TimeoutError goes up)."""
-        for _ in range(50):
-            try:
-                return await self.client.request(msg, reply_type)
-            except TimeoutError:
-                raise
-            except DROPPED:
-                await self.reconnect()
-        raise RuntimeError(f"{self.label}: the connection keeps dropping")
+        """msg's reply, again on a new connection whenever the connection drops."""
+        return await self.call(lambda c: c.request(msg, reply_type))
 
     def pushed(self, tournament):
         """The games of `tournament` some connection of this bot was told of by `paired`."""
