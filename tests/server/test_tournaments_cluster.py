@@ -186,7 +186,10 @@ async def checks_after(checks, cluster, number, bots, over):
 
 
 async def castle_danger_set(checks, cluster):
-    """Castle Danger's set of 2 between a player on node 1 and one on node 2."""
+    """Castle Danger's set of 2 between a player on node 1 and one on node 2. The rulebook:
+    "the game should always be played in sets of 2 games, with players changing sides between
+    games; a pre-determined number of turns (25 is recommended) should be scored as a draw"
+    (the draw at turn 25 is test_tournaments.py's; here each game is resigned)."""
     organiser = await account(cluster.nodes[2], "set-organiser", "SetOrganiser")
     sal, sid = (await Bot(cluster.nodes[0], "sal").connect(),
                 await Bot(cluster.nodes[1], "sid").connect())
