@@ -24,11 +24,10 @@ HAProxy is not installed."""
 import asyncio
 import os
 import random
-import sys
 import time
 
-from clusterlib import SKIP, Cluster, Front, Reconnecting, missing_component
-from rsclient import Checks, arguments, raw_upgrade, run_checker
+from clusterlib import Front, Reconnecting, run_test
+from rsclient import arguments, raw_upgrade, run_checker
 
 SOAK = os.environ.get("RAMPARTS_SOAK", "0") not in ("", "0")
 REFUSALS_MAX = 300  # about a minute of `unavailable` while PostgreSQL restarts
@@ -273,22 +272,8 @@ async def scenarios(checks, args, cluster):
 
 async def main():
     args = arguments()
-    why = missing_component()
-    if why:
-        print(f"SKIP: {why}")
-        sys.exit(SKIP)
-    checks = Checks()
-    cluster = Cluster(args.ramparts, nodes=3, extra=["--max-per-ip", str(PER_ADDRESS)])
-    try:
-        cluster.start()
-        await asyncio.wait_for(scenarios(checks, args, cluster), WATCHDOG_S)
-        checks.eq(cluster.stop(), [0, 0, 0], "every node exits 0 on SIGTERM")
-    except BaseException:
-        for n in cluster.nodes:
-            print(f"--- {n.extra[5]} log tail:\n{n.log()[-3000:]}", file=sys.stderr)
-        cluster.destroy()
-        raise
-    checks.finish()
+    await run_test(args, lambda checks, cluster: scenarios(checks, args, cluster), WATCHDOG_S,
+                   extra=["--max-per-ip", str(PER_ADDRESS)])
 
 
 asyncio.run(main())
