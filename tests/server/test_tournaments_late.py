@@ -115,8 +115,8 @@ async def main():
     server = Server(args.ramparts, extra=["--rate", "100000"]).start()
     try:
         await late_entry(checks, server)
-    finally:
-        server.stop()
+    finally:  # in a thread: the bots answer the server's closing handshakes meanwhile
+        await asyncio.to_thread(server.stop)
     checks.finish()
 
 

@@ -95,8 +95,11 @@ class Bot(Reconnecting):
             line = [s for s in t["standings"] if s["name"] == self.name]
             if t["status"] == "over" or (line and not line[0]["active"]):
                 return None
-            try:
-                await self.client.drain(POLL_S)
+            try:  # until a push of the tournament's comes, or POLL_S
+                await self.client.expect(lambda m: m["t"] == "paired" and
+                                         m.get("tournament") == tournament, "paired", POLL_S)
+            except TimeoutError:
+                pass
             except DROPPED:
                 await self.reconnect()
 
