@@ -81,10 +81,16 @@ async def swiss_with_kills(checks, cluster):
     released = {rnd: asyncio.Event() for rnd in KILL_ROUNDS}
     holding = {rnd: set() for rnd in KILL_ROUNDS}
 
+    away = {}  # round -> the bots kept away while it was paired
+
     async def hold(bot, rnd, game):
         if rnd in released:
             holding[rnd].add(bot)
             await released[rnd].wait()
+        # The round after a kill is played once the bots kept away have asked for their games
+        # (a game must not end before its player has come back to look).
+        for b in away.get(rnd, []):
+            await b.came_back.wait()
 
     tasks = [asyncio.create_task(b.play(number, hold)) for b in bots]
     checks.eq((await organiser.request(op("start", number), "done"))["t"], "done", "started")
@@ -108,7 +114,9 @@ async def swiss_with_kills(checks, cluster):
         killed.append(victim)
         for b in late:  # winners of round rnd: they have nothing to send until round rnd + 1
             b.outage = lambda r=rnd: wait_round(cluster, number, r + 1)
+            b.came_back = asyncio.Event()
             outaged.append((b, rnd + 1))
+        away[rnd + 1] = late
         released[rnd].set()
         await asyncio.to_thread(cluster.restart, victim)
         step(f"node{victim + 1} started again")
@@ -120,9 +128,9 @@ async def swiss_with_kills(checks, cluster):
     over = await finished(organiser, number)
     await checks_after(checks, cluster, number, bots, over, end_kills)
     for b, rnd in outaged:  # away when round rnd was paired: told by nothing, they asked
-        mine = [g for g, info in b.games.items() if info["round"] == rnd]
+        mine = [b.games[g]["how"] for g, info in b.games.items() if info["round"] == rnd]
         byes = [p for p in over["pairings"] if p["round"] == rnd and p["players"] == [b.name]]
-        checks.eq([b.games[g]["how"] for g in mine], [] if byes else ["asked"],
+        checks.eq(mine, [] if byes else ["asked"],
                   f"{b.name}, away while round {rnd} was paired, asked for its game")
 
 
@@ -198,13 +206,13 @@ async def checks_after(checks, cluster, number, bots, over, end_kills):
               "every game started once: one stored game a pairing, seated as paired")
     checks.eq({gid: g["status"] for gid, g in stored.items() if g["status"] != 2}, {},
               "every stored game is over")
-    played = {g for b in bots for g in b.games}
+    played = {g for b in bots for g in b.resigned}  # each game ends as its loser resigns
     checks.eq(sorted(stored), sorted(played), "the stored games are those the bots played")
     wrong = {gid: g["scores"] for gid, g in stored.items() if len(g["scores"]) == 2
              and not g["scores"][loser_seat(gid)] < g["scores"][1 - loser_seat(gid)]}
     checks.eq(wrong, {}, "each stored result: the seat that resigned lost")
     entries = [(b.name, 1500.0) for b in bots]  # unrated guests: join order is the seed
-    standings_checks(checks, over, entries, results_of(bots, over), label)
+    standings_checks(checks, over, entries, results_of(checks, bots, over, label), label)
     for b in bots:
         await b.request({"t": "lobby", "watch": False}, "done")  # pushes before it: read
         missing = sorted(set(b.games) - set(b.pushed(number)))

@@ -81,7 +81,7 @@ async def late_entry(checks, server):
                   f"round {rnd}: the late entrant is paired from round 2 on")
         checks.eq(len(seated), ENTRANTS, f"round {rnd}: every active player paired (9)")
     entries = [(b.name, 1500.0) for b in bots]  # unrated guests: join order is the seed
-    results = results_of(bots, over)
+    results = results_of(checks, bots, over, "late entry")
     standings_checks(checks, over, entries, results, "late entry")
     lines = {line["name"]: line for line in over["standings"]}
     checks.eq((lines[leaver.name]["active"], lines[leaver.name]["played"]), (False, 1),

@@ -44,6 +44,7 @@ class Bot(Reconnecting):
         self.games = {}  # game -> {"seat", "round", "how": "pushed" or "asked"}
         self.resigned = []  # the games it resigned
         self.outage = None  # awaited before reconnecting: a client that comes back later
+        self.came_back = None  # an Event set once it has read the standings after that
 
     @property
     def name(self):
@@ -78,6 +79,8 @@ class Bot(Reconnecting):
         pairings of the round say where the bot plays, as a reconnected client asks."""
         while True:
             t = await standings(self, tournament)
+            if self.came_back:
+                self.came_back.set()
             fresh = {g: s for g, s in self.pushed(tournament).items() if g not in self.games}
             mine = [p for p in t["pairings"] if self.name in p["players"] and "game" in p
                     and p["game"] not in self.games]
@@ -247,12 +250,17 @@ def standings_checks(checks, t, entries, results, label, bye_points=2):
     return want
 
 
-def results_of(bots, t):
-    """{(round, name): half-points} of every 2-player pairing, from what the bots did: the
-    one who resigned lost (2 to the other)."""
-    resigned = {g: b.name for b in bots for g in b.resigned}
-    rounds_of = {(g, b.name): info["round"] for b in bots for g, info in b.games.items()}
+def results_of(checks, bots, t, label):
+    """{(round, name): half-points} of every 2-player pairing, from what the bots did: each
+    game ends as its loser resigns, 2 to the other player of the pairing. (A winner need not
+    know its game: one away until its opponent had resigned never sees it.)"""
+    lost = {(b.games[g]["round"], b.name) for b in bots for g in b.resigned}
     results = {}
-    for (game, name), rnd in rounds_of.items():
-        results[(rnd, name)] = 0 if resigned.get(game) == name else 2
+    for p in t["pairings"]:
+        if len(p["players"]) != 2:
+            continue
+        losers = [n for n in p["players"] if (p["round"], n) in lost]
+        checks.eq(len(losers), 1, f"{label}: round {p['round']}, {p['players']}: one resigned")
+        for n in p["players"]:
+            results[(p["round"], n)] = 0 if n in losers else 2
     return results
