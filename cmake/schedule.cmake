@@ -43,7 +43,7 @@ set(RP_TEST_COSTS
     server_test_correspondence_cluster 15
     server_test_challenges 8
     server_test_tournaments 30
-    server_test_tournaments_cluster 20
+    server_test_tournaments_cluster 12
     server_test_tournaments_late 10
     server_test_tournaments_players 15
     server_test_tournament_arena 15
