@@ -155,7 +155,7 @@ async def main():
         st, _, body = server.http("/healthz")
         checks.eq(st, 200, "the server is healthy")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -116,7 +116,7 @@ async def read_only_case(checks, server, mnt, rng, acked):
     ply = state["ply"]
     await alice.close()
     await bob.close()
-    checks.eq(server.stop(), 0, "read-only: the server stops cleanly first")
+    checks.eq(await asyncio.to_thread(server.stop), 0, "read-only: the server stops cleanly first")
     subprocess.run(["mount", "-o", "remount,ro", mnt], check=True)
     p = subprocess.run([server.binary, "serve", "--listen", "127.0.0.1:0", "--db", server.db],
                        capture_output=True, text=True, timeout=60)
@@ -154,7 +154,7 @@ async def read_only_while_running(checks, args, rng):
     await fault_case(checks, server, "read-only file", lambda: open(flag, "w").close(),
                      lambda: os.unlink(flag), rng, acked)
     checks.ok("commit failed" in server.log(), "read-only file: the failed commit is logged")
-    checks.eq(server.stop(), 0, "read-only file: the server drains and exits 0")
+    checks.eq(await asyncio.to_thread(server.stop), 0, "read-only file: the server drains and exits 0")
     check_store(checks, server.db, acked, "read-only file", acks_may_be_missing=True)
 
 
@@ -196,7 +196,7 @@ async def main():
                          rng, acked)
     log = server.log()
     checks.ok("commit failed" in log, "the failed commits are logged")
-    checks.eq(server.stop(), 0, "the server drains and exits 0")
+    checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0")
     # The moves of play_out are not listed in acked (it checks each of its own acks): stored
     # moves beyond the list are expected; every listed one must be there.
     check_store(checks, server.db, acked, "disk faults", acks_may_be_missing=True)

@@ -30,5 +30,5 @@ async def main():
         await a.close(); await b.close()
     lat.sort()
     print(f"{len(lat)} moves: median {statistics.median(lat)*1000:.2f} ms, p99 {lat[int(len(lat)*0.99)]*1000:.2f} ms (send move -> ack, committed)")
-    s.stop()
+    await asyncio.to_thread(s.stop)
 asyncio.run(main())

@@ -146,7 +146,10 @@ class Server:
     def stop(self, timeout=120):
         """SIGTERM and wait: returns the exit status (0 for a clean drain). The limit only
         catches a hang: a drain waits for AI searches in flight, which a loaded machine with
-        sanitizers slows many times over."""
+        sanitizers slows many times over. From a coroutine, call it in a thread
+        (`await asyncio.to_thread(server.stop)`): the test's clients still connected then
+        answer the server's closing handshakes, instead of the server waiting out its 3 s
+        limit for them."""
         if not self.proc:
             return None
         self.proc.send_signal(signal.SIGTERM)

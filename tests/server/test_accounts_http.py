@@ -256,7 +256,7 @@ async def tls(checks, args):
         checks.eq(json.loads(await ws.recv())["t"], "welcome", "the protocol over WSS")
         await ws.close()
     finally:
-        checks.eq(server.stop(), 0, "the TLS server exits 0")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the TLS server exits 0")
 
 
 async def environment_and_drain(checks, args):
@@ -297,7 +297,7 @@ async def main():
         await live_record_refused(checks, server)
         await alice.close()
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     await tls(checks, args)
     await environment_and_drain(checks, args)
     checks.finish()

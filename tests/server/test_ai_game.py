@@ -80,7 +80,7 @@ async def main():
         await play_against_ai(checks, server, args, rng)
         await responsive_while_ai_thinks(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -121,7 +121,7 @@ async def main():
         await switch(checks, game, alice, bob, carol)
         for c in (alice, bob, carol, dave):
             await c.close()
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
         server.start()
         later = await guest(server, "later")
         snap = await later.request({"t": "open", "game": game}, "snapshot")
@@ -132,7 +132,7 @@ async def main():
         checks.eq(r.get("code"), "chat-off", "and refused lines after the restart too")
         await later.close()
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     checks.finish()
 
 

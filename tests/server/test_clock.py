@@ -53,7 +53,7 @@ async def main():
                                                      "running": None},
                   f"a correspondence game lists its days per move: {listed}")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

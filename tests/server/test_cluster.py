@@ -619,7 +619,7 @@ async def main():
         await unwatched_ai_moves(checks, pg, nodes, rng)
         await unwatched_flag(checks, pg, nodes)
         for node in nodes:
-            checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
+            checks.eq(await asyncio.to_thread(node.stop), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
     finally:
         for node in nodes:
             if node.proc:

@@ -118,7 +118,7 @@ async def main():
                   "Carol never saw it")
         for c in (alice, carol):
             await c.close()
-        checks.ok(all(s == 0 for s in cluster.stop()), "every node stops cleanly")
+        checks.ok(all(s == 0 for s in await asyncio.to_thread(cluster.stop)), "every node stops cleanly")
     finally:
         cluster.destroy()
     checks.finish()

@@ -265,7 +265,7 @@ async def whole_restart(checks, args, pg, a, b):
                                   "move": mine["legal"][0]["text"]}, "ack")
     await players[waiter].state_at(game, ply=1)
     for node in (a, b):
-        checks.eq(node.stop(), 0, f"server {node.extra[5]} stops (whole cluster)")
+        checks.eq(await asyncio.to_thread(node.stop), 0, f"server {node.extra[5]} stops (whole cluster)")
     await asyncio.sleep(DOWN_S)  # the downtime itself: what must be charged to nobody
     a.start()
     b.start()
@@ -349,7 +349,7 @@ async def main():
         await node_killed(checks, args, a, c)
         await whole_restart(checks, args, pg, a, b)
         for node in (a, b):
-            checks.eq(node.stop(), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
+            checks.eq(await asyncio.to_thread(node.stop), 0, f"server {node.extra[5]} exits 0 on SIGTERM")
     finally:
         for node in nodes:
             if node.proc:

@@ -92,7 +92,7 @@ async def scenario(checks, pg, ramparts):
         await alice.close()
         await bob.close()
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
 
 
 async def main():

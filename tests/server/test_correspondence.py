@@ -120,7 +120,7 @@ async def main():
         checks.eq((rating_games(server, "Alice"), rating_games(server, "Bob")), (1, 1),
                   "running: each rating moved once")
         await alice.close()
-        checks.eq(server.stop(), 0, "running: the server drains")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "running: the server drains")
         server.start()
         checks.eq(endings_logged(server, running), 1, "running: a restart ends nothing again")
         checks.eq((rating_games(server, "Alice"), rating_games(server, "Bob")), (1, 1),
@@ -134,7 +134,7 @@ async def main():
         await alice.close()
         clock.advance(DAY_MS // 2)
         await asyncio.sleep(0.5)
-        checks.eq(server.stop(), 0, "restart: the server drains at half the day")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "restart: the server drains at half the day")
         clock.advance(6 * 3600000)  # while it is down: nobody's time
         server.start()
         watcher = await guest(server, "watcher")
@@ -150,11 +150,11 @@ async def main():
         checks.eq((rating_games(server, "Alice2"), rating_games(server, "Carol")), (1, 1),
                   "restart: each rating moved once")
         await watcher.close()
-        checks.eq(server.stop(), 0, "restart: the server drains again")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "restart: the server drains again")
         server.start()
         checks.eq(endings_logged(server, later), 1, "restart: a second restart ends nothing")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     # A release build has no test clock: the option is a usage error there (exit 2).
     release = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.ramparts))),
                            "build", "ramparts")

@@ -58,7 +58,7 @@ async def main():
         for c in (alice, watcher):
             await c.close()
     finally:
-        statuses = [n.stop() for n in cluster.nodes]
+        statuses = [await asyncio.to_thread(n.stop) for n in cluster.nodes]
         checks.eq(statuses, [0, 0, 0], "the nodes stop cleanly")
         cluster.destroy()
         os.unlink(clock.path)

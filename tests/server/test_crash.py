@@ -100,7 +100,7 @@ async def main():
     await b2.drain(0.1)
     run_checker(checks, args.checker, server, game, [(alice, 0), (bob, 1), (a2, 0), (b2, 1)],
                 server.dir, "crash")
-    checks.eq(server.stop(), 0, "the restarted server exits 0 on SIGTERM")
+    checks.eq(await asyncio.to_thread(server.stop), 0, "the restarted server exits 0 on SIGTERM")
     checks.finish()
 
 

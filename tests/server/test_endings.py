@@ -235,7 +235,7 @@ async def main():
             await expired(checks, server, args, kind, workdir)
             await agreed(checks, server, args, kind, workdir)
         # A restart: each finished game, read back from the store, ends again as it ended.
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
         server.start()
         for game, label, result in FINISHED:
             status, summary = server.http_json(f"/api/v1/games/{game}")
@@ -244,7 +244,7 @@ async def main():
             status, replayed = server.http_json(f"/api/v1/games/{game}/replay?viewer=spectator")
             checks.eq(replayed.get("result"), result, f"{label}: and its replay too")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

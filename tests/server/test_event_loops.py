@@ -70,7 +70,7 @@ async def on_loop(checks, args, loop):
         checks.ok(replies >= 10, f"{label}: it was answered until then ({replies})")
 
         waiting = await guest(server, "waiting")
-        rc = server.stop()
+        rc = await asyncio.to_thread(server.stop)
         checks.eq(rc, 0, f"{label}: SIGTERM drains and exits 0")
         try:
             await asyncio.wait_for(waiting.ws.recv(), 10)
@@ -79,7 +79,7 @@ async def on_loop(checks, args, loop):
             code = closed.code
         checks.eq(code, 1001, f"{label}: an open client is closed with 1001 (going away)")
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
 
 
 def bad_option(checks, args):

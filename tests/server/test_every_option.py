@@ -161,14 +161,14 @@ async def main():
             await back.request({"t": "close", "game": game.id}, "closed")
             served_over_http(checks, server, game, "Everyone", args)
             back.messages, back.frames, back.cursor = [], [], 0
-        server.stop()
+        await asyncio.to_thread(server.stop)
         server.start()
         for game in games:
             status, summary = server.http_json(f"/api/v1/games/{game.id}/replay")
             checks.eq(status, 200, f"{game.label}: replayed after another restart")
         await back.close()
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -107,7 +107,7 @@ async def main():
         run_checker(checks, args.checker, server, ai_game, [(spectator, -2)], server.dir,
                     "expired game against the AI")
         await spectator.close()
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     finally:
         if server.proc:
             server.kill9()

@@ -80,7 +80,7 @@ async def main():
         checks.eq(len(games.get("finished", [])), len(game_types),
                   "the API lists every finished game")
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -154,7 +154,7 @@ async def main():
         await hints(checks, server, rng)
         await replay(checks, server, args, rng)
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -236,7 +236,7 @@ async def main():
         pong = await alice.request({"t": "ping"}, "pong")
         checks.eq(pong["t"], "pong", "other connections are unaffected")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -91,7 +91,7 @@ async def http_budget(checks, args):
         checks.eq(created["t"], "created", "the WebSocket is not an HTTP request")
         await player.close()
     finally:
-        checks.eq(server.stop(), 0, "the second server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the second server stops cleanly")
 
 
 async def main():
@@ -131,7 +131,7 @@ async def main():
         await b.close()
         await paged_lists(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     await http_budget(checks, args)
     checks.finish()
 

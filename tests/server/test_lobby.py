@@ -204,7 +204,7 @@ async def main():
         await flood(checks, server)
         await rating_nearness(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     server = Server(args.ramparts, extra=[
         "--rate", "100000", "--max-open-games", "2", "--max-open-games-per-ip", "3",
         "--max-seeks", "1", "--max-seeks-per-ip", "2", "--max-challenges", "1",
@@ -214,7 +214,7 @@ async def main():
         await seek_limits(checks, server)
         await challenge_limits(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server drains and exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server drains and exits 0 on SIGTERM")
     checks.finish()
 
 

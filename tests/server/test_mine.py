@@ -132,7 +132,7 @@ async def main():
         for c in (alice, bob, carol):
             await c.close()
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

@@ -87,7 +87,7 @@ async def main():
         snap = await back.request({"t": "open", "game": game}, "snapshot")
         checks.eq((snap["you"], snap["status"]), (0, "live"), "the game goes on, Alice seated")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

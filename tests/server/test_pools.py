@@ -335,7 +335,7 @@ async def main():
         for c in clients + linked:
             await c.close()
     finally:
-        checks.eq(server.stop(), 0, "the server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly")
     checks.finish()
 
 

@@ -79,7 +79,7 @@ async def main():
             await c.close()
         await dead_node_drops_seeks(checks, cluster)
     finally:
-        statuses = [n.stop() for n in cluster.nodes]
+        statuses = [await asyncio.to_thread(n.stop) for n in cluster.nodes]
         checks.eq(statuses, [0, 0, None], "the live nodes stop cleanly")
         cluster.destroy()
     checks.finish()

@@ -164,7 +164,7 @@ async def waits_for_postgres(checks, args, pg):
         checks.ok(c.user is not None, "a client is served once started")
         await c.close()
         checks.ok("trying again in" in server.log(), "the log says it waits and tries again")
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
 
 
 async def main():
@@ -178,7 +178,7 @@ async def main():
         server = Server(args.ramparts, extra=["--rate", "100000", "--store", pg.address]).start()
         alice, bob = await kill_and_restart(checks, args, server, rng)
         await postgres_down(checks, args, server, pg, alice, bob, rng)
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
         checks.ok(not os.path.exists(server.db), "nothing was written to the SQLite default")
         await waits_for_postgres(checks, args, pg)
     finally:

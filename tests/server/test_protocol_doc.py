@@ -544,7 +544,7 @@ async def expired(seen, checks, args):
         checks.eq(end["cause"]["kind"], "expire", "a game left against the AI expires")
         await spectator.close()
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
 
 
 def check_http(checks, doc, server, game, tournament):
@@ -616,14 +616,14 @@ async def main():
             print("note: no store fault injection in this build; server-error not provoked")
         coverage(checks, doc, seen)
         watcher = first
-        rc = server.stop()
+        rc = await asyncio.to_thread(server.stop)
         code = await closed_with(watcher)
         seen.closes.add(code)
         checks.eq(code, 1001, "a server shutting down closes with 1001")
         checks.eq(rc, 0, "the server exits 0 on SIGTERM")
         checks.eq(seen.closes ^ doc.closes, set(), "every documented close code was seen")
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
     checks.finish()
 
 

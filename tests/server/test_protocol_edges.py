@@ -313,7 +313,7 @@ async def main():
         await seed_as_text(checks, server)
         await documented_codes(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

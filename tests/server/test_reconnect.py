@@ -84,7 +84,7 @@ async def main():
         run_checker(checks, args.checker, server, game,
                     [(alice, 0), (bob, 1), (back, 1), (fresh, 1)], server.dir, "reconnect")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

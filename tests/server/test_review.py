@@ -118,7 +118,7 @@ async def from_store(checks, args, server, g, review):
         reply = await c.request({"t": "review", "game": g, "seat": 0}, "review")
         checks.eq(reply.get("review"), review, "a second request is answered from the store")
     finally:
-        checks.eq(again.stop(), 0, "the restarted server stops cleanly")
+        checks.eq(await asyncio.to_thread(again.stop), 0, "the restarted server stops cleanly")
 
 
 async def busy(checks, args, server, g):
@@ -148,7 +148,7 @@ async def main():
         g, review = await finished(checks, args, server, rng)
         await live(checks, server)
     finally:
-        checks.eq(server.stop(), 0, "the server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly")
     await from_store(checks, args, server, g, review)
     await busy(checks, args, server, g)
     checks.finish()

@@ -107,7 +107,7 @@ async def main():
         pong = await owner.request({"t": "ping"}, "pong")
         checks.eq(pong["t"], "pong", "the others still are answered")
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

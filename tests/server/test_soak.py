@@ -170,7 +170,7 @@ async def main():
                       f"the heartbeat is never older than 12 s: at most {max(late or [0]):.0f} ms")
             memory_levels_off(checks, samples)
     finally:
-        checks.eq(server.stop(), 0, "the server exits 0 on SIGTERM")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server exits 0 on SIGTERM")
     checks.finish()
 
 

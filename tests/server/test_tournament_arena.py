@@ -279,7 +279,7 @@ async def one_server(checks, args, n_bots, waves, rng):
     server.start()
 
     async def restart(arena):
-        checks.eq(server.stop(), 0, "the server stops cleanly mid-arena")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly mid-arena")
         server.start()
         for b in arena.bots:
             await reconnect(checks, b, server)
@@ -287,7 +287,7 @@ async def one_server(checks, args, n_bots, waves, rng):
     try:
         await play_arena(checks, [server], clock, n_bots, waves, rng, restart)
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
 
 
 async def three_nodes(checks, args, n_bots, waves, rng):
@@ -315,7 +315,7 @@ async def three_nodes(checks, args, n_bots, waves, rng):
         checks.eq(created, games, "each game created once, on one node")
         checks.ok(any("the arena is over" in log for log in logs), "a node saw the arena end")
     finally:
-        statuses = [n.stop() for n in cluster.nodes]
+        statuses = [await asyncio.to_thread(n.stop) for n in cluster.nodes]
         checks.eq(statuses, [0, 0, 0], "the nodes stop cleanly")
         cluster.destroy()
         os.unlink(clock.path)

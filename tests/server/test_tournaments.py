@@ -132,14 +132,14 @@ async def one_server(checks, args):
         checks.eq(server.http("/api/v1/tournaments?page=2")[0], 400, "a query it does not read")
 
         before = await listed(alice)
-        checks.eq(server.stop(), 0, "the server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly")
         server.start()
         again = await guest(server, "again")
         checks.eq(await listed(again), before, "the tournaments survive a restart")
         after = (await again.request(op("standings", swiss), "standings"))["tournament"]
         checks.eq(after, standings, "and so do their entries")
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
 
 
 async def next_paired(c, tournament, seen_games):
@@ -261,7 +261,7 @@ async def main():
         await a_set(checks, server)
         await a_swiss(checks, server)
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
     checks.finish()
 
 

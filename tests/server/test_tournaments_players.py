@@ -284,12 +284,12 @@ async def main():
                              even_without_computer(checks, server))
         # A profile is read from the stored results: a restarted server lists the same.
         before = server.http_json("/api/v1/players/Ada")[1]["tournaments"]
-        checks.eq(server.stop(), 0, "the server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly")
         server.start()
         checks.eq(server.http_json("/api/v1/players/Ada")[1]["tournaments"], before,
                   "the profile's tournaments survive a restart (computed from stored results)")
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)
     checks.finish()
 
 
