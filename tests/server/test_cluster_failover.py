@@ -226,7 +226,7 @@ async def rolling_restart(checks, args, cluster, front, rng):
             state = await play(game, seats, [carol], rng, acked, 2)
         step(f"rolling restart: node{i + 1} drained at ply {len(acked)} of game {game}")
         before = len(acked)
-        checks.eq(cluster.drain_and_stop(i), 0, f"node{i + 1} drains and exits 0")
+        checks.eq(await asyncio.to_thread(cluster.drain_and_stop, i), 0, f"node{i + 1} drains and exits 0")
         state = await play(game, seats, [carol], rng, acked, 4)
         checks.ok(len(acked) > before,
                   f"game {game} goes on after node{i + 1} stopped ({len(acked) - before} moves)")
