@@ -585,6 +585,9 @@ static void test_tournaments(void **state)
     /* Started once, from the moment given (an arena's duration runs from it). */
     assert_int_equal(rs_store_tour_start(st, t.id, 30), RS_STORE_OK);
     assert_int_equal(rs_store_tour_start(st, t.id, 40), RS_STORE_CONFLICT);
+    /* A start is never undone by a cancellation (the start time's hour passing on another
+     * server). */
+    assert_int_equal(rs_store_tour_cancel(st, t.id), RS_STORE_CONFLICT);
     assert_int_equal(rs_store_commit(st), RS_STORE_OK);
 
     rs_tour_pairing_row *pairings = NULL;
@@ -626,6 +629,15 @@ static void test_tournaments(void **state)
     assert_int_equal(rs_store_tour_entered(st, bob + alice + 1, 10, &tours, &n), RS_STORE_OK);
     assert_int_equal(n, 0);
     free(tours);
+
+    /* An open tournament cancelled once, and then never started. */
+    rs_store_begin(st);
+    assert_int_equal(rs_store_tour_cancel(st, t2.id), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_cancel(st, t2.id), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_tour_start(st, t2.id, 50), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(st), RS_STORE_OK);
+    assert_int_equal(rs_store_tour_get(st, t2.id, &back), RS_STORE_OK);
+    assert_int_equal(back.status, RS_TOUR_CANCELLED);
     rs_store_close(st);
 }
 
@@ -1377,6 +1389,44 @@ static void test_postgres_round_claimed_once(void **state)
     rs_store_close(one);
 }
 
+/* Two servers cancelling one tournament an hour after its start time: the first cancels it
+ * (uncommitted); the second is refused at once, to cancel or to start, not made to wait, and
+ * after the first commits it stays cancelled. */
+static void test_postgres_cancel_claimed_once(void **state)
+{
+    (void)state;
+    rs_store *one = open_memory(), *two;
+    char err[256];
+    assert_int_equal(rs_store_open(&two, postgres_address(), err, sizeof err), RS_STORE_OK);
+    rs_store_begin(one);
+    rs_tour_row t = {.creator = 1,
+                     .name = "x",
+                     .game = "castle-danger",
+                     .format = 1,
+                     .rounds = 3,
+                     .set_games = 1,
+                     .table_size = 2,
+                     .created_ms = 1,
+                     .starts_ms = 2};
+    assert_int_equal(rs_store_tour_add(one, &t), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(one);
+    assert_int_equal(rs_store_tour_cancel(one, t.id), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_cancel(two, t.id), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_tour_start(two, t.id, 3), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    assert_int_equal(rs_store_commit(one), RS_STORE_OK);
+    rs_store_begin(two);
+    assert_int_equal(rs_store_tour_start(two, t.id, 4), RS_STORE_CONFLICT);
+    assert_int_equal(rs_store_commit(two), RS_STORE_OK);
+    rs_tour_row back = {0};
+    assert_int_equal(rs_store_tour_get(two, t.id, &back), RS_STORE_OK);
+    assert_true(back.status == RS_TOUR_CANCELLED && back.starts_ms == 2);
+    rs_store_close(two);
+    rs_store_close(one);
+}
+
 /* Lookalike names (issue 49, finding 9): a name whose confusable skeleton is a registered
  * one's is found, and registering it is refused (CONFLICT) even past the server's own check;
  * a guest's name has no skeleton to collide with. */
@@ -1506,6 +1556,7 @@ int main(void)
         cmocka_unit_test(test_postgres_seeks_taken_once),
         cmocka_unit_test(test_postgres_challenge_taken_once),
         cmocka_unit_test(test_postgres_round_claimed_once),
+        cmocka_unit_test(test_postgres_cancel_claimed_once),
     };
     int failed = cmocka_run_group_tests_name("store", common, NULL, NULL);
     if (postgres_address())

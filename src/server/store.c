@@ -377,6 +377,11 @@ int rs_store_tour_start(rs_store *st, int64_t id, int64_t at_ms)
     return st->ops->tour->start(st, id, at_ms);
 }
 
+int rs_store_tour_cancel(rs_store *st, int64_t id)
+{
+    return st->ops->tour->cancel(st, id);
+}
+
 int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row)
 {
     return st->ops->tour->entry_put(st, row);

@@ -178,6 +178,10 @@ int rs_store_tour_round_claim(rs_store *st, int64_t id, int round);
  * here or on another server, or held by another server at that moment: never waited for).
  * A tournament starts once. */
 int rs_store_tour_start(rs_store *st, int64_t id, int64_t at_ms);
+/* Inside the transaction: the tournament cancelled, if it is still open: CONFLICT when it is
+ * not (started, here or on another server, or held by another server at that moment: never
+ * waited for). A cancellation never undoes a start. */
+int rs_store_tour_cancel(rs_store *st, int64_t id);
 /* An entry added, or its `active` and rating changed (a withdrawal, a return). */
 int rs_store_tour_entry_put(rs_store *st, const rs_tour_entry_row *row);
 /* The entries of tournament id in order of entry, each with its user's name. */

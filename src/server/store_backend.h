@@ -129,6 +129,7 @@ typedef struct rs_store_tour_ops {
     int (*status)(rs_store *st, int64_t id, int status);
     int (*round_claim)(rs_store *st, int64_t id, int round);
     int (*start)(rs_store *st, int64_t id, int64_t at_ms);
+    int (*cancel)(rs_store *st, int64_t id);
     int (*entry_put)(rs_store *st, const rs_tour_entry_row *row);
     int (*entries)(rs_store *st, int64_t id, rs_tour_entry_row **rows, size_t *n);
     int (*pairing_add)(rs_store *st, const rs_tour_pairing_row *row);

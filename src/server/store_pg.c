@@ -2015,6 +2015,19 @@ static int pg_tour_start(rs_store *store, int64_t id, int64_t at_ms)
                       &p, "start tournament");
 }
 
+/* As the start: the one transaction that locks the open row cancels it; another server trying
+ * at that moment skips the locked row and is refused, as is any once it has started. */
+static int pg_tour_cancel(rs_store *store, int64_t id)
+{
+    rs_pg *pg = (rs_pg *)store;
+    params p = {0};
+    p_int(&p, id);
+    return run_insert(pg,
+                      "UPDATE tournaments SET status = 3 WHERE id IN (SELECT id FROM tournaments"
+                      " WHERE id = $1 AND status = 0 FOR UPDATE SKIP LOCKED)",
+                      &p, "cancel tournament");
+}
+
 static int pg_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
 {
     rs_pg *pg = (rs_pg *)store;
@@ -2143,6 +2156,7 @@ static const rs_store_tour_ops PG_TOUR_OPS = {
     .status = pg_tour_status,
     .round_claim = pg_tour_round_claim,
     .start = pg_tour_start,
+    .cancel = pg_tour_cancel,
     .entry_put = pg_tour_entry_put,
     .entries = pg_tour_entries,
     .pairing_add = pg_tour_pairing_add,

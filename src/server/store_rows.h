@@ -166,6 +166,7 @@ typedef enum rs_tour_status {
     RS_TOUR_OPEN = 0,    /* taking entries */
     RS_TOUR_RUNNING = 1, /* rounds being paired and played */
     RS_TOUR_OVER = 2,
+    RS_TOUR_CANCELLED = 3, /* its start time passed an hour ago with too few players */
 } rs_tour_status;
 
 /* A tournament: its rules (tournament.h's rs_tour_spec, flattened) and where it stands. */

@@ -182,6 +182,7 @@ static const char SCHEMA_V1[] =
     X(TOUR_CLAIM, "UPDATE tournaments SET round = ?2 WHERE id = ?1 AND round = ?2 - 1")            \
     X(TOUR_START,                                                                                  \
       "UPDATE tournaments SET status = 1, starts_ms = ?2 WHERE id = ?1 AND status = 0")            \
+    X(TOUR_CANCEL, "UPDATE tournaments SET status = 3 WHERE id = ?1 AND status = 0")               \
     X(TOUR_ENTRY_PUT,                                                                              \
       "INSERT INTO tournament_entries(tournament_id, user_id, rating, active,"                     \
       " entered_ms) VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(tournament_id,"                         \
@@ -1479,6 +1480,15 @@ static int lite_tour_start(rs_store *store, int64_t id, int64_t at_ms)
     return run_compared(st, s, "start tournament");
 }
 
+/* One writer: open to cancelled (3: rs_tour_status) compared and set in one statement. */
+static int lite_tour_cancel(rs_store *store, int64_t id)
+{
+    sqlite_store *st = (sqlite_store *)store;
+    sqlite3_stmt *s = use(st, STMT_TOUR_CANCEL);
+    sqlite3_bind_int64(s, 1, id);
+    return run_compared(st, s, "cancel tournament");
+}
+
 static int lite_tour_entry_put(rs_store *store, const rs_tour_entry_row *row)
 {
     sqlite_store *st = (sqlite_store *)store;
@@ -1580,6 +1590,7 @@ static const rs_store_tour_ops SQLITE_TOUR_OPS = {
     .status = lite_tour_status,
     .round_claim = lite_tour_round_claim,
     .start = lite_tour_start,
+    .cancel = lite_tour_cancel,
     .entry_put = lite_tour_entry_put,
     .entries = lite_tour_entries,
     .pairing_add = lite_tour_pairing_add,

@@ -18,9 +18,15 @@
 #define DEFAULT_RATING 1500.0 /* a player with no rated game of the tournament's game */
 /* The house player's user id in entries and pairings: no account has it (ids start at 1). */
 #define COMPUTER_USER 0
+/* A start time is at most 30 days ahead: a tournament further off is a typo, or a row that
+ * would sit in the list for a month. */
+#define START_AHEAD_MAX_S (30LL * 24 * 3600)
+/* At its start time with too few players a tournament waits this long for them (entries
+ * still open), then is cancelled: lichess's Swiss delays its start and drops it after an hour. */
+#define START_WAIT_MS (60LL * 60 * 1000)
 
 static const char *const FORMATS[] = {"sets", "swiss", "arena"};
-static const char *const STATUSES[] = {"open", "running", "over"};
+static const char *const STATUSES[] = {"open", "running", "over", "cancelled"};
 
 /* When an arena stops pairing and its standings freeze: its duration after its start. */
 static int64_t arena_ends_ms(const rs_tour_row *row)
@@ -55,7 +61,7 @@ static cJSON *tour_json(const rs_tour_row *row, size_t entries)
     cJSON_AddBoolToObject(o, "rated", row->rated);
     if (row->computer[0])
         cJSON_AddStringToObject(o, "computer", row->computer);
-    cJSON_AddStringToObject(o, "status", STATUSES[row->status % 3]);
+    cJSON_AddStringToObject(o, "status", STATUSES[row->status % 4]);
     cJSON_AddNumberToObject(o, "round", row->round);
     cJSON_AddNumberToObject(o, "entries", (double)entries);
     cJSON_AddNumberToObject(o, "created_ms", (double)row->created_ms);
@@ -329,6 +335,36 @@ static int read_computer(const cJSON *msg, const rs_tour_spec *spec, rs_tour_row
     return 0;
 }
 
+/* The start time create asks for, into row: `starts_in` seconds from now or `starts_ms` (Unix
+ * time in milliseconds), from 1 second to 30 days ahead. Neither: starts_ms is created_ms,
+ * and only the creator's `start` starts it; a later starts_ms is the time it starts by
+ * itself (rs_tournaments_sweep). */
+static int read_start(rs_server *srv, const cJSON *msg, rs_tour_row *row, rs_err *e)
+{
+    const int64_t now = rs_server_now_ms(srv);
+    row->created_ms = row->starts_ms = now;
+    int64_t in_s = 0, at_ms = 0;
+    if (!rs_field_int(msg, "starts_in", false, INT64_MIN / 2, INT64_MAX / 2, &in_s, e) ||
+        !rs_field_int(msg, "starts_ms", false, INT64_MIN / 2, INT64_MAX / 2, &at_ms, e))
+        return -1;
+    const bool has_in = cJSON_HasObjectItem(msg, "starts_in");
+    const bool has_at = cJSON_HasObjectItem(msg, "starts_ms");
+    if (!has_in && !has_at)
+        return 0;
+    if (has_in && has_at)
+        return rs_fail(e, "bad-tournament", "starts_in or starts_ms, not both");
+    if (has_in && (in_s < 1 || in_s > START_AHEAD_MAX_S))
+        return rs_fail(e, "bad-tournament", "starts_in: 1 to %lld seconds (30 days)",
+                       START_AHEAD_MAX_S);
+    if (has_at && at_ms <= now)
+        return rs_fail(e, "bad-tournament", "starts_ms: %lld is not in the future (now is %lld)",
+                       (long long)at_ms, (long long)now);
+    if (has_at && at_ms > now + START_AHEAD_MAX_S * 1000)
+        return rs_fail(e, "bad-tournament", "starts_ms: more than 30 days ahead");
+    row->starts_ms = has_in ? now + in_s * 1000 : at_ms;
+    return 0;
+}
+
 static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
 {
     if (c->guest)
@@ -341,7 +377,7 @@ static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     rs_tour_spec spec = {0};
     rs_tour_row row = {0};
     if (read_format(msg, &spec, e) < 0 || read_game(msg, &spec, &row, e) < 0 ||
-        read_computer(msg, &spec, &row, e) < 0)
+        read_computer(msg, &spec, &row, e) < 0 || read_start(srv, msg, &row, e) < 0)
         return -1;
     snprintf(row.name, sizeof row.name, "%s", name);
     row.creator = c->user;
@@ -352,7 +388,6 @@ static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     row.bye_points = spec.bye_points;
     row.duration_ms = spec.duration_ms;
     row.status = RS_TOUR_OPEN;
-    row.created_ms = row.starts_ms = rs_server_now_ms(srv);
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_server_store_down(srv, e, "the store is unavailable");
     if (rs_store_tour_add(srv->store, &row) != RS_STORE_OK)
@@ -397,8 +432,9 @@ static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, r
     /* Rated games are for registered players (issue 49: a guest's results would farm ratings). */
     if (c->guest && d->row.rated)
         return rs_fail(e, "not-registered", "register an account to enter a rated tournament");
-    if (d->row.status == RS_TOUR_OVER)
-        return rs_fail(e, "not-open", "tournament %lld is over", (long long)d->row.id);
+    if (d->row.status == RS_TOUR_OVER || d->row.status == RS_TOUR_CANCELLED)
+        return rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
+                       STATUSES[d->row.status % 4]);
     const long at = entry_index(d, c->user);
     if (at >= 0 && d->entries[at].active)
         return rs_fail(e, "already-entered", "you are in tournament %lld", (long long)d->row.id);
@@ -425,8 +461,9 @@ static int op_withdraw(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *
     /* Over, the standings are final: a withdrawal would show the player inactive in them (an
      * entry would add a line: op_join). Before, both are allowed, the rounds missed counted
      * as unplayed (docs/tournaments.md). */
-    if (d->row.status == RS_TOUR_OVER)
-        return rs_fail(e, "not-open", "tournament %lld is over", (long long)d->row.id);
+    if (d->row.status == RS_TOUR_OVER || d->row.status == RS_TOUR_CANCELLED)
+        return rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
+                       STATUSES[d->row.status % 4]);
     const long at = entry_index(d, c->user);
     if (at < 0 || !d->entries[at].active)
         return rs_fail(e, "not-entered", "you are not in tournament %lld", (long long)d->row.id);
@@ -702,13 +739,73 @@ static void direct_arena(rs_server *srv, tour_data *d)
         arena_pair(srv, d);
 }
 
+/* The players a start needs: a set's, else 2 (3 at tables of more). */
+static size_t players_needed(const rs_tour_row *row)
+{
+    if (row->format == RS_TOUR_SETS)
+        return (size_t)row->table_size;
+    return row->table_size > 2 ? 3 : 2;
+}
+
+/* Open to running from now, once across a cluster (the store's start: the creator's `start`
+ * and the start time on every server may try at once), and the first round paired (an
+ * arena's first tick: everyone is waiting). Inside the caller's transaction: the store's
+ * answer (CONFLICT when it was not open). */
+static int start_now(rs_server *srv, tour_data *d)
+{
+    const int64_t now = rs_server_now_ms(srv);
+    const int rc = rs_store_tour_start(srv->store, d->row.id, now);
+    if (rc != RS_STORE_OK)
+        return rc;
+    d->row.status = RS_TOUR_RUNNING;
+    d->row.starts_ms = now;
+    if (d->row.format == RS_TOUR_ARENA)
+        arena_pair(srv, d);
+    else
+        pair_round(srv, d, 1);
+    return rc;
+}
+
+/* An open tournament whose start time has come: started when it has the players it needs;
+ * else left open for them (entries and the creator's `start` still work), and cancelled an
+ * hour after its time. */
+static void start_on_time(rs_server *srv, int64_t id, int64_t now)
+{
+    tour_data d = {0};
+    if (data_read(srv, id, &d) != RS_STORE_OK || rs_store_begin(srv->store) != RS_STORE_OK) {
+        data_free(&d);
+        return;
+    }
+    const size_t active = active_people(&d), needed = players_needed(&d.row);
+    if (active >= needed) {
+        if (start_now(srv, &d) == RS_STORE_OK)
+            rs_log("tournament %lld: started at its start time", (long long)id);
+    } else if (now >= d.row.starts_ms + START_WAIT_MS &&
+               rs_store_tour_cancel(srv->store, id) == RS_STORE_OK) {
+        rs_log("tournament %lld: cancelled, %zu of the %zu players it needs an hour after its "
+               "start time",
+               (long long)id, active, needed);
+    }
+    data_free(&d);
+}
+
+static bool start_time_come(const rs_tour_row *row, int64_t now)
+{
+    return row->status == RS_TOUR_OPEN && row->starts_ms > row->created_ms && row->starts_ms <= now;
+}
+
 void rs_tournaments_sweep(rs_server *srv)
 {
     rs_tour_row *rows = NULL;
     size_t n = 0;
     if (rs_store_tour_list(srv->store, LIST_LIMIT, &rows, &n) != RS_STORE_OK)
         return;
+    const int64_t now = rs_server_now_ms(srv);
     for (size_t i = 0; i < n; i++) {
+        if (start_time_come(&rows[i], now) && !srv->draining) {
+            start_on_time(srv, rows[i].id, now);
+            continue;
+        }
         if (rows[i].status != RS_TOUR_RUNNING)
             continue;
         if (rows[i].format != RS_TOUR_ARENA) {
@@ -724,37 +821,29 @@ void rs_tournaments_sweep(rs_server *srv)
     free(rows);
 }
 
-/* `start`, by the creator: the tournament running, its first round paired at once. */
+/* `start`, by the creator (before its start time too): the tournament running, its first
+ * round paired at once. */
 static int op_start(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, rs_err *e)
 {
     if (d->row.creator != c->user)
         return rs_fail(e, "not-allowed", "only the creator starts tournament %lld",
                        (long long)d->row.id);
     if (d->row.status != RS_TOUR_OPEN)
-        return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
-    const size_t active = active_people(d);
-    const size_t needed = d->row.format == RS_TOUR_SETS ? (size_t)d->row.table_size
-                          : d->row.table_size > 2       ? 3
-                                                        : 2;
-    if (active < needed)
+        return rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
+                       STATUSES[d->row.status % 4]);
+    const size_t needed = players_needed(&d->row);
+    if (active_people(d) < needed)
         return rs_fail(e, "not-allowed", "tournament %lld needs %zu players to start",
                        (long long)d->row.id, needed);
     if (srv->draining)
         return rs_fail(e, "draining", "the server is shutting down: no new games");
     if (rs_store_begin(srv->store) != RS_STORE_OK)
         return rs_server_store_down(srv, e, "the store is unavailable");
-    const int64_t now = rs_server_now_ms(srv);
-    const int rc = rs_store_tour_start(srv->store, d->row.id, now);
-    if (rc == RS_STORE_CONFLICT) /* started a moment ago on another server */
+    const int rc = start_now(srv, d);
+    if (rc == RS_STORE_CONFLICT) /* started at its time, or by another server, just now */
         return rs_fail(e, "not-open", "tournament %lld has started", (long long)d->row.id);
     if (rc != RS_STORE_OK)
         return rs_server_store_down(srv, e, "cannot start the tournament");
-    d->row.status = RS_TOUR_RUNNING;
-    d->row.starts_ms = now;
-    if (d->row.format == RS_TOUR_ARENA)
-        arena_pair(srv, d); /* an arena's first tick: everyone is waiting */
-    else
-        pair_round(srv, d, 1);
     reply_done(srv, c, msg, d->row.id);
     return 0;
 }
@@ -803,7 +892,7 @@ static void add_place(cJSON *list, const tour_data *d, int64_t user)
         cJSON_AddStringToObject(o, "type", d->row.game);
         cJSON_AddStringToObject(o, "format", FORMATS[d->row.format % 3]);
         cJSON_AddBoolToObject(o, "rated", d->row.rated);
-        cJSON_AddStringToObject(o, "status", STATUSES[d->row.status % 3]);
+        cJSON_AddStringToObject(o, "status", STATUSES[d->row.status % 4]);
         cJSON_AddNumberToObject(o, "round", d->row.round);
         cJSON_AddNumberToObject(o, "place", st[i].rank);
         cJSON_AddNumberToObject(o, "of", (double)d->n_entries);

@@ -486,6 +486,11 @@ async def tournaments(seen, checks, server):
     checks.eq(house["tournament"].get("computer"), "random", "a house player's level is shown")
     made = await ask(seen, checks, fay, create, "tournament")
     number = made["tournament"]["id"]
+    await ask(seen, checks, fay, dict(create, starts_in=0), "bad-tournament")
+    later = (await ask(seen, checks, fay, dict(create, name="Doc later", starts_in=3600),
+                       "tournament"))["tournament"]
+    checks.eq(later["starts_ms"] - later["created_ms"], 3600000,
+              "starts_in sets the start time (starts_ms)")
     sets = dict(create, format="sets", name="Doc set")
     del sets["rounds"]
     set_number = (await ask(seen, checks, fay, sets, "tournament"))["tournament"]["id"]
