@@ -45,6 +45,7 @@ int rp_cmd_serve(int argc, char **argv);
 int rp_cmd_watch(int argc, char **argv);
 int rp_cmd_analyze(int argc, char **argv);
 int rp_cmd_solve(int argc, char **argv);
+int rp_cmd_tournaments(int argc, char **argv);
 
 /* Search iterations per second at the start of each game (or only `game` when not NULL), on
  * one thread and on `threads` threads, one line per game on `out`. Returns an exit code. */
@@ -167,6 +168,22 @@ int rp_cli_cores(void);
 int rp_cli_exec_helper(const char *what, const char *helper, int argc, char **argv);
 /* `ramparts serve` in the light tool: runs ramparts-serve (whose main is rp_cmd_serve). */
 int rp_cmd_serve_elsewhere(int argc, char **argv);
+
+/* ---- a server's read-only HTTP API (http_get.c) ---- */
+
+/* Seconds any one wait (connect, send, each read) may take before the server is given up. */
+#define RP_CLI_HTTP_TIMEOUT_S 30
+typedef struct rp_cli_http_reply {
+    int status; /* the HTTP status */
+    char *body; /* NUL-terminated, malloc'ed */
+    size_t length;
+} rp_cli_http_reply;
+/* GET url + path, url being http://HOST[:PORT][/PREFIX]. RP_EXIT_OK with out filled (the
+ * caller frees out->body) whatever the status; RP_EXIT_USAGE for an address it cannot read
+ * (https included: the tool links no TLS), RP_EXIT_FAIL when the server cannot be reached or
+ * answers no HTTP; the reason in err. */
+int rp_cli_http_get(const char *url, const char *path, rp_cli_http_reply *out, char *err,
+                    size_t err_size);
 
 /* ---- MPI (mpi.c): sim, arena and analyze split their games across processes ---- */
 

@@ -19,6 +19,8 @@ static const rp_command commands[] = {
     {"analyze", "balance report of a game: AI and human games, variants, HTML", rp_cmd_analyze},
     {"solve", "solve a small configuration exactly with CFR+: exploitability, policy",
      rp_cmd_solve},
+    {"tournaments", "list a server's tournaments, or print one's standings and pairings",
+     rp_cmd_tournaments},
     {"engine", "speak the text protocol on stdin/stdout (docs/protocol.md)", rp_cmd_engine},
     {"serve", "run the online server: play each other and the AI in a browser",
      rp_cmd_serve_elsewhere},
@@ -31,7 +33,7 @@ static void usage(FILE *out)
                  "Ramparts: exact rules, fast simulation and AI for five wall-and-castle games.\n\n"
                  "Commands:\n");
     for (int i = 0; i < NUM_COMMANDS; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nRun 'ramparts COMMAND --help' for a command's options.\n"
                  "Example: ramparts play danger-at-the-walls --seat 1=greedy\n");
 }
