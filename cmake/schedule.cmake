@@ -49,6 +49,7 @@ set(RP_TEST_COSTS
     server_test_tournament_arena 15
     server_test_tournament_schedule 12
     cli_tournaments 11
+    server_test_tournament_schedule_cluster 21
     server_test_challenges_cluster 20
     server_test_cluster_mine 10
     check_mutants_list 1)
