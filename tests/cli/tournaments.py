@@ -10,8 +10,10 @@ import json
 import os
 import re
 import socket
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
@@ -118,6 +120,57 @@ def check_usage(checks):
                   f"no server: exit 1 saying so: {rc} {err!r}")
 
 
+EMPTY = b'{"tournaments":[]}'
+REFUSAL = b'{"error":"unavailable","message":"cannot read the tournaments"}'
+CANNED = {  # a fake server's answers by path prefix: the ways HTTP/1.x may frame a reply
+    "/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                b"7\r\n" + EMPTY[:7] + b"\r\n" + f"{len(EMPTY) - 7:x}".encode() + b"\r\n"
+                + EMPTY[7:] + b"\r\n0\r\n\r\n",
+    "/close": b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + EMPTY,
+    "/error": b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: %d\r\n\r\n%s"
+              % (len(REFUSAL), REFUSAL),
+    "/short": b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + EMPTY,
+    "/garbage": b"SSH-2.0-OpenSSH\r\n\r\n",
+}
+
+
+class Canned(socketserver.StreamRequestHandler):
+    def handle(self):
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):
+            byte = self.rfile.read(1)
+            if not byte:
+                return
+            head += byte
+        self.server.requests.append(head.decode())
+        path = head.split(b" ")[1].decode()
+        self.wfile.write(next(v for k, v in CANNED.items() if path.startswith(k)))
+
+
+def check_framing(checks):
+    """The HTTP client against a fake server: a chunked reply, one ended by the close, an
+    error status with the API's message, a reply cut short, an answer that is not HTTP."""
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), Canned) as fake:
+        fake.requests = []
+        threading.Thread(target=fake.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{fake.server_address[1]}"
+        for prefix in ("/chunked", "/close"):
+            rc, out, err = run("--server", base + prefix + "/")
+            checks.expect(rc == 0 and out == "No tournaments.\n", f"{prefix}: {rc} {out!r} {err!r}")
+            rc, out, err = run("--server", base + prefix, "--json")
+            checks.expect(rc == 0 and out == EMPTY.decode() + "\n", f"{prefix} --json: {out!r}")
+        checks.expect(fake.requests[0].startswith("GET /chunked/api/v1/tournaments HTTP/1.1\r\n")
+                      and f"\r\nHost: 127.0.0.1:{fake.server_address[1]}\r\n" in fake.requests[0],
+                      f"the request: the path under the URL's prefix, the host: {fake.requests[0]!r}")
+        for prefix, said in (("/error", "answered 503: cannot read the tournaments"),
+                             ("/short", "the answer is not HTTP"),
+                             ("/garbage", "the answer is not HTTP")):
+            rc, out, err = run("--server", base + prefix)
+            checks.expect(rc == 1 and said in err and not out, f"{prefix}: exit 1, {said}: "
+                                                               f"{rc} {err!r}")
+        fake.shutdown()
+
+
 def list_lines(out):
     return [line for line in out.splitlines() if line]
 
@@ -214,6 +267,7 @@ def check_colour(checks, server, swiss):
 async def main():
     checks = Checks()
     check_usage(checks)
+    check_framing(checks)
     server = Server(RAMPARTS, extra=["--rate", "100000"]).start()
     try:
         rc, out, err = run("--server", server.url)
