@@ -101,7 +101,8 @@ def api(server, path):
 
 def check_usage(checks):
     rc, out, _ = run("--help")
-    checks.expect(rc == 0 and out.startswith("usage: ramparts tournaments"), f"--help: {rc} {out!r}")
+    checks.expect(rc == 0 and out.startswith("usage: ramparts tournaments"),
+                  f"--help: {rc} {out!r}")
     for args, reason in ((["x"], "ID x: expected a whole number"),
                          (["0"], "ID 0: expected a whole number"),
                          (["-3"], "ID -3: expected a whole number"),
@@ -161,7 +162,7 @@ def check_framing(checks):
             checks.expect(rc == 0 and out == EMPTY.decode() + "\n", f"{prefix} --json: {out!r}")
         checks.expect(fake.requests[0].startswith("GET /chunked/api/v1/tournaments HTTP/1.1\r\n")
                       and f"\r\nHost: 127.0.0.1:{fake.server_address[1]}\r\n" in fake.requests[0],
-                      f"the request: the path under the URL's prefix, the host: {fake.requests[0]!r}")
+                      f"the request: the path under the prefix, the host: {fake.requests[0]!r}")
         for prefix, said in (("/error", "answered 503: cannot read the tournaments"),
                              ("/short", "the answer is not HTTP"),
                              ("/garbage", "the answer is not HTTP")):
