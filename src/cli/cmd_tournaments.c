@@ -206,6 +206,11 @@ static void print_terms(const cJSON *t)
     format_text(t, format, sizeof format);
     printf("  Format: %s; %g game%s a pairing\n", format, number_of(t, "games"),
            number_of(t, "games") == 1 ? "" : "s");
+    if (cJSON_HasObjectItem(t, "computer")) {
+        printf("  House player: the computer (");
+        put_text(text_of(t, "computer"), stdout);
+        printf("), in each round whose people are an odd number\n");
+    }
     char of[32] = "";
     if (strcmp(text_of(t, "format"), "swiss") == 0)
         snprintf(of, sizeof of, " of %g", number_of(t, "rounds"));

@@ -57,7 +57,8 @@ async def next_game(c, tournament, known):
 
 async def make_tournaments(server):
     """A Swiss of 4 over 2 rounds, round 1 played (each board's seat 0 resigns) and round 2
-    being played; a set; one starting in an hour; one whose name holds an escape sequence."""
+    being played; a set; one starting in an hour, with the computer as its house player; one
+    whose name holds an escape sequence."""
     players = [await account(server, f"p{i}", name)
                for i, name in enumerate(("Ann", "Ben", "Cat", "Dan"))]
     ann = players[0]
@@ -72,7 +73,8 @@ async def make_tournaments(server):
                          options={"tournament": 1},
                          clock={"kind": "live", "initial_ms": 300000, "increment_ms": 2000})
     await create(name="A set", format="sets")
-    later = await create(name="Later", format="swiss", rounds=3, starts_in=3600)
+    later = await create(name="Later", format="swiss", rounds=3, starts_in=3600,
+                         computer="easy")
     evil = await create(name="Evil\x1b[2J\x07name", format="swiss", rounds=1)
     for c in players:
         await c.request(op("join", swiss), "done")
@@ -202,6 +204,12 @@ def check_list(checks, server, later):
         if t["id"] == later:
             checks.expect(line.endswith(" Later") and "UTC" in line,
                           f"the scheduled one shows its start time in TZ: {line!r}")
+            rc, full, _ = run(str(later), "--server", url)
+            start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t["starts_ms"] / 1000))
+            checks.expect(rc == 0 and f"  Starts: {start}, by itself" in full.splitlines()
+                          and "  House player: the computer (easy), in each round whose "
+                              "people are an odd number" in full.splitlines(),
+                          f"its start time and house player in full: {full!r}")
     evil = [line for line in lines if "Evil" in line]
     checks.expect(evil and evil[0].endswith("Evil?[2J?name") and "\x1b" not in out
                   and "\x07" not in out,
