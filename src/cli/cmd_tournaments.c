@@ -99,10 +99,12 @@ static void format_time(double ms, char *buf, size_t size)
         snprintf(buf, size, "?");
 }
 
-/* Whether the tournament starts by itself: a start time later than its creation. */
-static bool scheduled(const cJSON *t)
+/* Whether the tournament waits for its creator's `start`: open with no start time (its
+ * starts_ms is its creation's until it starts; then the moment it started). */
+static bool by_its_creator(const cJSON *t)
 {
-    return number_of(t, "starts_ms") > number_of(t, "created_ms");
+    return strcmp(text_of(t, "status"), "open") == 0 &&
+           number_of(t, "starts_ms") <= number_of(t, "created_ms");
 }
 
 /* ---- the list ---- */
@@ -128,11 +130,10 @@ static void list_line(const cJSON *t)
         snprintf(round, sizeof round, "%g/%g", number_of(t, "round"), number_of(t, "rounds"));
     else
         snprintf(round, sizeof round, "%g", number_of(t, "round"));
-    if (scheduled(t))
-        format_time(number_of(t, "starts_ms"), starts, sizeof starts);
+    if (by_its_creator(t))
+        snprintf(starts, sizeof starts, "by its creator");
     else
-        snprintf(starts, sizeof starts, "%s",
-                 strcmp(text_of(t, "status"), "open") == 0 ? "by its creator" : "-");
+        format_time(number_of(t, "starts_ms"), starts, sizeof starts);
     printf("%-5g %-9s %-5s %7g  %-20s %-16s %-22s ", number_of(t, "id"), text_of(t, "status"),
            round, number_of(t, "entries"), text_of(t, "title"), format, starts);
     put_text(text_of(t, "name"), stdout);
@@ -152,7 +153,7 @@ static int print_list(const cJSON *body, bool color)
     }
     char head[160];
     snprintf(head, sizeof head, "%-5s %-9s %-5s %7s  %-20s %-16s %-22s %s", "ID", "STATUS", "ROUND",
-             "PLAYERS", "GAME", "FORMAT", "STARTS", "NAME");
+             "PLAYERS", "GAME", "FORMAT", "START", "NAME");
     bold(color, head);
     const cJSON *t;
     cJSON_ArrayForEach (t, list)
@@ -193,9 +194,29 @@ static void print_options(const cJSON *options)
     printf("%s", first ? "" : ")");
 }
 
+/* When it starts (by itself, or by its creator), started (and, an arena, ends), or was to. */
+static void print_start(const cJSON *t)
+{
+    const char *status = text_of(t, "status");
+    char at[64], ends[64];
+    format_time(number_of(t, "starts_ms"), at, sizeof at);
+    if (by_its_creator(t)) {
+        printf("  Starts: when its creator starts it\n");
+    } else if (strcmp(status, "open") == 0) {
+        printf("  Starts: %s, by itself\n", at);
+    } else if (strcmp(status, "cancelled") == 0) {
+        printf("  Cancelled: too few players an hour after its start time, %s\n", at);
+    } else if (cJSON_HasObjectItem(t, "ends_ms")) {
+        format_time(number_of(t, "ends_ms"), ends, sizeof ends);
+        printf("  Started: %s; ends %s\n", at, ends);
+    } else {
+        printf("  Started: %s\n", at);
+    }
+}
+
 static void print_terms(const cJSON *t)
 {
-    char format[64], clock[64], starts[64];
+    char format[64], clock[64];
     put_text(text_of(t, "name"), stdout);
     printf(" (tournament %g)\n  Game: ", number_of(t, "id"));
     put_text(text_of(t, "title"), stdout);
@@ -216,11 +237,17 @@ static void print_terms(const cJSON *t)
         snprintf(of, sizeof of, " of %g", number_of(t, "rounds"));
     printf("  Status: %s, round %g%s; %g players\n", text_of(t, "status"), number_of(t, "round"),
            of, number_of(t, "entries"));
-    format_time(number_of(t, "starts_ms"), starts, sizeof starts);
-    if (scheduled(t))
-        printf("  Starts: %s, by itself\n", starts);
+    print_start(t);
+}
+
+/* A standings figure, or "-" where the line has none (direct encounter undecided; an arena's
+ * lines have no Swiss tie-breaks). */
+static void figure(const cJSON *line, const char *key, char *buf, size_t size)
+{
+    if (cJSON_HasObjectItem(line, key))
+        snprintf(buf, size, "%g", number_of(line, key));
     else
-        printf("  Starts: when its creator starts it\n");
+        snprintf(buf, size, "-");
 }
 
 static void print_standings(const cJSON *standings, bool color)
@@ -233,12 +260,13 @@ static void print_standings(const cJSON *standings, bool color)
     bold(color, head);
     const cJSON *line;
     cJSON_ArrayForEach (line, standings) {
-        char direct[16] = "-";
-        if (cJSON_HasObjectItem(line, "direct"))
-            snprintf(direct, sizeof direct, "%g", number_of(line, "direct"));
-        printf("%4g %7g %9g %9g %7s %7g %5g  ", number_of(line, "rank"), number_of(line, "points"),
-               number_of(line, "buchholz"), number_of(line, "sonneborn_berger"), direct,
-               number_of(line, "played"), number_of(line, "byes"));
+        char buchholz[16], sonneborn[16], direct[16], byes[16];
+        figure(line, "buchholz", buchholz, sizeof buchholz);
+        figure(line, "sonneborn_berger", sonneborn, sizeof sonneborn);
+        figure(line, "direct", direct, sizeof direct);
+        figure(line, "byes", byes, sizeof byes);
+        printf("%4g %7g %9s %9s %7s %7g %5s  ", number_of(line, "rank"), number_of(line, "points"),
+               buchholz, sonneborn, direct, number_of(line, "played"), byes);
         put_text(text_of(line, "name"), stdout);
         printf("%s\n", cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(line, "active"))
                            ? " (withdrawn)"

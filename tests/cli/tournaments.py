@@ -187,16 +187,14 @@ def check_list(checks, server, later):
     rc, out, err = run("--server", url)
     lines = list_lines(out)
     checks.expect(rc == 0 and lines[0].split() == ["ID", "STATUS", "ROUND", "PLAYERS", "GAME",
-                                                   "FORMAT", "STARTS", "NAME"],
+                                                   "FORMAT", "START", "NAME"],
                   f"the list's heading: {rc} {err!r} {out!r}")
     checks.expect(len(lines) == 1 + len(body["tournaments"]), f"a line a tournament: {out!r}")
     for t, line in zip(body["tournaments"], lines[1:]):
         round_text = (f"{t['round']}/{t['rounds']}" if t["format"] == "swiss"
                       else str(t["round"]))
-        start = "-"
-        if t["starts_ms"] > t["created_ms"]:
-            start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t["starts_ms"] / 1000))
-        elif t["status"] == "open":
+        start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t["starts_ms"] / 1000))
+        if t["status"] == "open" and t["starts_ms"] <= t["created_ms"]:
             start = "by its creator"
         want = (rf"^{t['id']}\s+{t['status']}\s+{re.escape(round_text)}\s+{t['entries']}\s+"
                 rf"{re.escape(t['title'])}\s+{t['format']}: .*\s{re.escape(start)}\s+")
@@ -232,7 +230,8 @@ def check_one(checks, server, swiss):
     checks.expect("  Game: Castle Danger (tournament=1); 2 players a game; live, 5 min + 2 s; "
                   "unrated" in lines, f"the game's terms: {lines[:6]}")
     checks.expect("  Status: running, round 2 of 2; 4 players" in lines, f"the status: {lines[:6]}")
-    checks.expect("  Starts: when its creator starts it" in lines, "an unscheduled start")
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(body["starts_ms"] / 1000))
+    checks.expect(f"  Started: {started}" in lines, f"when it started: {lines[:7]}")
     start = lines.index("Standings")
     checks.expect(lines[start + 1].split() == ["RANK", "POINTS", "BUCHHOLZ", "SONN-BER",
                                                "DIRECT", "PLAYED", "BYES", "NAME"],
