@@ -3,8 +3,9 @@ docs/server-protocol.md "Tournaments"; issue 44): bad start times refused with t
 and nothing stored; a Swiss created to start in 2 seconds starts by itself and pairs its first
 round; on the server's test clock (`--test-clock`), one does not start before its time and
 starts at it, the creator's `start` still works earlier (and the time then does nothing more),
-one with too few players waits open for them and starts when they come, and one still short
-an hour after its time is cancelled (lichess's Swiss: delayed, then dropped)."""
+an arena starts at its time too (its first tick paired, its minutes counted from then), one
+with too few players waits open for them and starts when they come, and one still short an
+hour after its time is cancelled (lichess's Swiss: delayed, then dropped)."""
 
 import asyncio
 import os
@@ -139,9 +140,16 @@ async def on_the_test_clock(checks, clock, alice, bob, carol):
     # the tournament due in an hour was looked at in that sweep and left open.
     witness = await made(checks, alice, create("Witness", starts_in=300), "a witness")
     await entered(alice, carol, number=witness["id"])
+    arena = await made(checks, alice, create("Arena", format="arena", rounds=None, minutes=30,
+                                             starts_in=300), "an arena five minutes ahead")
+    await entered(bob, carol, number=arena["id"])
     clock.advance(301 * 1000)
     checks.eq((await until_status(alice, witness["id"], "running"))["status"], "running",
               "the witness started at its time on the test clock")
+    a = await until_status(alice, arena["id"], "running")
+    checks.eq((a["status"], len(a["pairings"]), a.get("ends_ms", 0) - a["starts_ms"]),
+              ("running", 1, 30 * 60000),
+              "the arena started at its time: its first tick paired, its 30 minutes from then")
     checks.eq((await standing(alice, later["id"]))["status"], "open",
               "the one due in an hour has not started 5 minutes in")
     clock.advance(HOUR_MS)
