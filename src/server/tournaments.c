@@ -427,14 +427,24 @@ static double seed_of(rs_server *srv, int64_t user, const char *game)
                                                                           : DEFAULT_RATING;
 }
 
+/* Over or cancelled: no entry, no withdrawal (over, the standings are final); true after the
+ * refusal (not-open). */
+static bool closed(const tour_data *d, rs_err *e)
+{
+    if (d->row.status != RS_TOUR_OVER && d->row.status != RS_TOUR_CANCELLED)
+        return false;
+    rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
+            STATUSES[d->row.status % 4]);
+    return true;
+}
+
 static int op_join(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *d, rs_err *e)
 {
     /* Rated games are for registered players (issue 49: a guest's results would farm ratings). */
     if (c->guest && d->row.rated)
         return rs_fail(e, "not-registered", "register an account to enter a rated tournament");
-    if (d->row.status == RS_TOUR_OVER || d->row.status == RS_TOUR_CANCELLED)
-        return rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
-                       STATUSES[d->row.status % 4]);
+    if (closed(d, e))
+        return -1;
     const long at = entry_index(d, c->user);
     if (at >= 0 && d->entries[at].active)
         return rs_fail(e, "already-entered", "you are in tournament %lld", (long long)d->row.id);
@@ -461,9 +471,8 @@ static int op_withdraw(rs_server *srv, rs_conn *c, const cJSON *msg, tour_data *
     /* Over, the standings are final: a withdrawal would show the player inactive in them (an
      * entry would add a line: op_join). Before, both are allowed, the rounds missed counted
      * as unplayed (docs/tournaments.md). */
-    if (d->row.status == RS_TOUR_OVER || d->row.status == RS_TOUR_CANCELLED)
-        return rs_fail(e, "not-open", "tournament %lld is %s", (long long)d->row.id,
-                       STATUSES[d->row.status % 4]);
+    if (closed(d, e))
+        return -1;
     const long at = entry_index(d, c->user);
     if (at < 0 || !d->entries[at].active)
         return rs_fail(e, "not-entered", "you are not in tournament %lld", (long long)d->row.id);
