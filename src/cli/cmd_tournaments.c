@@ -55,17 +55,33 @@ static int parse_args(int argc, char **argv, tour_args *a)
 
 /* ---- text from the server, shown safely ---- */
 
-/* s on out with every control character (a terminal's escape sequences) shown as '?'. */
-static void put_text(const char *s, FILE *out)
+/* Every control character (a terminal's escape sequence) in s made '?', in place: a C1
+ * control, two bytes in UTF-8, becomes one. */
+static void scrub_text(char *s)
 {
+    char *w = s;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         const bool c1 = *p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
         if (*p < 0x20 || *p == 0x7f || c1) {
-            fputc('?', out);
+            *w++ = '?';
             p += c1;
         } else {
-            fputc(*p, out);
+            *w++ = (char)*p;
         }
+    }
+    *w = '\0';
+}
+
+/* Every string of the server's answer scrubbed, keys included, once before anything is
+ * printed: names are the players' own, and a server could send anything. */
+static void scrub(cJSON *node)
+{
+    for (; node; node = node->next) {
+        if (node->string)
+            scrub_text(node->string);
+        if (cJSON_IsString(node) && node->valuestring)
+            scrub_text(node->valuestring);
+        scrub(node->child);
     }
 }
 
@@ -136,7 +152,7 @@ static void list_line(const cJSON *t)
         format_time(number_of(t, "starts_ms"), starts, sizeof starts);
     printf("%-5g %-9s %-5s %7g  %-20s %-16s %-22s ", number_of(t, "id"), text_of(t, "status"),
            round, number_of(t, "entries"), text_of(t, "title"), format, starts);
-    put_text(text_of(t, "name"), stdout);
+    fputs(text_of(t, "name"), stdout);
     printf("\n");
 }
 
@@ -182,12 +198,12 @@ static void print_options(const cJSON *options)
     bool first = true;
     cJSON_ArrayForEach (o, options) {
         printf("%s", first ? " (" : ", ");
-        put_text(o->string ? o->string : "?", stdout);
+        fputs(o->string ? o->string : "?", stdout);
         if (cJSON_IsNumber(o))
             printf("=%g", o->valuedouble);
         if (cJSON_IsString(o)) {
             printf("=");
-            put_text(o->valuestring, stdout);
+            fputs(o->valuestring, stdout);
         }
         first = false;
     }
@@ -217,9 +233,9 @@ static void print_start(const cJSON *t)
 static void print_terms(const cJSON *t)
 {
     char format[64], clock[64];
-    put_text(text_of(t, "name"), stdout);
+    fputs(text_of(t, "name"), stdout);
     printf(" (tournament %g)\n  Game: ", number_of(t, "id"));
-    put_text(text_of(t, "title"), stdout);
+    fputs(text_of(t, "title"), stdout);
     print_options(cJSON_GetObjectItemCaseSensitive(t, "options"));
     clock_text(cJSON_GetObjectItemCaseSensitive(t, "clock"), clock, sizeof clock);
     printf("; %g players a game; %s; %s\n", number_of(t, "table"), clock,
@@ -229,7 +245,7 @@ static void print_terms(const cJSON *t)
            number_of(t, "games") == 1 ? "" : "s");
     if (cJSON_HasObjectItem(t, "computer")) {
         printf("  House player: the computer (");
-        put_text(text_of(t, "computer"), stdout);
+        fputs(text_of(t, "computer"), stdout);
         printf("), in each round whose people are an odd number\n");
     }
     char of[32] = "";
@@ -267,7 +283,7 @@ static void print_standings(const cJSON *standings, bool color)
         figure(line, "byes", byes, sizeof byes);
         printf("%4g %7g %9s %9s %7s %7g %5s  ", number_of(line, "rank"), number_of(line, "points"),
                buchholz, sonneborn, direct, number_of(line, "played"), byes);
-        put_text(text_of(line, "name"), stdout);
+        fputs(text_of(line, "name"), stdout);
         printf("%s\n", cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(line, "active"))
                            ? " (withdrawn)"
                            : "");
@@ -284,7 +300,7 @@ static void print_joined(const cJSON *array, const char *sep)
         if (cJSON_IsNumber(v))
             printf("%g", v->valuedouble);
         else
-            put_text(cJSON_IsString(v) ? v->valuestring : "?", stdout);
+            fputs(cJSON_IsString(v) ? v->valuestring : "?", stdout);
         first = false;
     }
 }
@@ -353,6 +369,7 @@ static int print_one(const cJSON *t, bool color)
 static int refused(const tour_args *a, const rp_cli_http_reply *r)
 {
     cJSON *body = cJSON_Parse(r->body);
+    scrub(body);
     const char *message = body ? text_of(body, "message") : "?";
     if (r->status == 404 && a->id)
         fprintf(stderr, "ramparts tournaments: %s has no tournament %lld\n", a->server, a->id);
@@ -379,6 +396,7 @@ static int show(const tour_args *a, const rp_cli_http_reply *r)
                 a->server);
         return RP_EXIT_FAIL;
     }
+    scrub(body);
     const bool color = rp_cli_color(stdout);
     const int rc = a->id ? print_one(body, color) : print_list(body, color);
     cJSON_Delete(body);
