@@ -285,7 +285,7 @@ async def main():
         check_one(checks, server, swiss)
         check_colour(checks, server, swiss)
     finally:
-        checks.expect(server.stop() == 0, "the server stops cleanly")
+        checks.expect(await asyncio.to_thread(server.stop) == 0, "the server stops cleanly")
     return checks.finish()
 
 

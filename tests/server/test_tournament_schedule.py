@@ -207,7 +207,7 @@ async def main():
         checks.ok("started at its start time" in log and "cancelled" in log,
                   "the server logs the starts and the cancellation")
     finally:
-        checks.eq(server.stop(), 0, "the server stops cleanly")
+        checks.eq(await asyncio.to_thread(server.stop), 0, "the server stops cleanly")
     checks.finish()
 
 

@@ -104,7 +104,7 @@ async def main():
         checks.eq((t["status"], t["pairings"]), ("cancelled", []), "an hour on: cancelled")
         checks.eq(logged(cluster, rf"tournament {short}: cancelled"), 1,
                   "one node cancelled it")
-        checks.eq(cluster.stop(), [0, 0, 0], "the nodes stop cleanly")
+        checks.eq(await asyncio.to_thread(cluster.stop), [0, 0, 0], "the nodes stop cleanly")
     except BaseException:
         cluster.destroy_showing_logs()
         raise
