@@ -135,7 +135,9 @@ async function join(server, bob, id) {
   await bob.page.click(`[data-testid=tour-row-${id}] a`);
   await bob.page.waitForSelector('[data-testid=tournament]');
   check(await bob.page.$('[data-testid=tour-start]') === null, 'tournament: Start is not offered to another player');
-  await bob.page.click('[data-testid=tour-join]');
+  // By the keyboard: Join is a native button that Enter presses.
+  await bob.page.focus('[data-testid=tour-join]');
+  await bob.page.keyboard.press('Enter');
   await bob.page.waitForSelector(`[data-testid="tour-line-${bob.name}"]`);
   check(await bob.page.$('[data-testid=tour-withdraw]') !== null, 'tournament: once in, Withdraw is offered');
 }
@@ -150,6 +152,8 @@ async function start(server, alice, bob) {
   check(a === b, `start: both pages open the paired game by themselves (alice #${a}, bob #${b})`);
   const seats = [await mySeat(alice.page), await mySeat(bob.page)];
   check(seats[0] !== seats[1], `start: in different seats (${seats.join(', ')})`);
+  const said = await bob.page.textContent('[data-testid=announce]');
+  check(said.includes(`Your tournament game is ready: game ${a}.`), `start: the announcer says the game is ready (${said})`);
   await alice.page.click('[data-testid=table-tournament]');
   await alice.page.waitForSelector('[data-testid=tournament][data-status=running]');
   const link = await alice.page.getAttribute('[data-testid=tour-my-game]', 'href');
@@ -182,8 +186,16 @@ async function playOut(server, alice, bob, id, first) {
   const [lb, la] = [await line(bob.name), await line('alice')];
   check(lb.rank === '1' && lb.points === '2' && la.rank === '2' && la.points === '0',
     `standings: after the set, bob 1st with 2, alice 2nd with 0 (${JSON.stringify({ bob: lb, alice: la })})`);
+  // The page shows the standings as the server sends them: every line and tie-break of the
+  // HTTP API's, in its order.
+  const shown = await bob.page.$$eval('[data-testid=tour-standings] tbody tr', (rows) => rows.map((r) =>
+    [...r.children].map((c) => c.textContent.replace(/ \(you\)| \(withdrawn\)/g, '').trim())));
+  const api = await bob.page.evaluate((n) => fetch(`/api/v1/tournaments/${n}`).then((r) => r.json()), id);
+  const want = api.standings.map((l) => [l.rank, l.name, l.points, l.buchholz, l.sonneborn_berger, l.played, l.byes].map(String));
+  check(JSON.stringify(shown) === JSON.stringify(want), `standings: the page's table is the server's (${JSON.stringify(shown)}; API ${JSON.stringify(want)})`);
   const yours = await bob.page.textContent('[data-testid=tour-your-game]');
   check(/you are 1st of 2/.test(yours), `tournament over: bob's place (${yours})`);
+  await screenshots(bob.page, 'tournament-over');
   await axeCheck(bob.page, 'a finished tournament', [AXE_PASSES[0], AXE_PASSES[1]]);
   await bob.page.goto(`${server.url}/#/tournaments`);
   await bob.page.waitForSelector(`[data-testid=tour-over] [data-testid=tour-row-${id}]`);

@@ -69,7 +69,7 @@ function YourGame({ t, me, entry }) {
     body = html`<p>You are in from the next round: your game opens by itself when it is paired.</p>`;
   }
   return html`<section class="panel your-game" aria-labelledby="your-game-h" data-testid="tour-your-game">
-    <h2 id="your-game-h">Your game</h2>${body}</section>`;
+    <h2 id="your-game-h">${t.status === 'over' ? 'Your result' : 'Your game'}</h2>${body}</section>`;
 }
 
 /**
@@ -150,7 +150,7 @@ function Standings({ t, me }) {
         <th scope="col"><abbr title="Buchholz: the sum of the opponents' points">Buchholz</abbr></th>
         <th scope="col"><abbr title="Sonneborn-Berger: each opponent's points times the result against them">S-B</abbr></th>
         ${direct && html`<th scope="col">Direct</th>`}
-        <th scope="col">Played</th><th scope="col">Byes</th></tr></thead>
+        <th scope="col">${t.games > 1 ? 'Sets played' : 'Played'}</th><th scope="col">Byes</th></tr></thead>
       <tbody>${lines.map((/** @type {any} */ s) => html`<tr key=${s.name} class=${s.name === me ? 'you' : ''} data-testid=${`tour-line-${s.name}`}>
         <td>${s.rank}</td>
         <th scope="row">${s.name}${s.name === me ? ' (you)' : ''}${s.active ? '' : html` <span class="muted">(withdrawn)</span>`}</th>
