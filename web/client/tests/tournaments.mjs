@@ -7,7 +7,10 @@
 // resigns it, the set's second game opens by itself with the sides swapped, she resigns that
 // too, and the standings say bob 2, alice 0 with the tournament over. axe-core over each page
 // (both sizes light, dark); screenshots at 1280x800 and 390x844; no console error.
-// Usage: node tournaments.mjs --ramparts BIN --node-modules DIR --out DIR
+// `make soak` (RAMPARTS_SOAK=1) runs instead a Swiss of 4 over 2 rounds (--swiss 1 adds it to
+// the rest), two of them guests over the WebSocket who resign, whose finished standings the
+// page shows as the server sends them.
+// Usage: node tournaments.mjs --ramparts BIN --node-modules DIR --out DIR [--swiss 1]
 //        (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync } from 'node:fs';
@@ -27,6 +30,8 @@ mkdirSync(OUT, { recursive: true });
 // A bound for a hang, generous for a sanitizer build on a busy machine: every wait is for a
 // condition, and takes only as long as that takes.
 const STEP = Number(process.env.STEP_TIMEOUT || 120000);
+// `make soak` runs a Swiss of 4 over 2 rounds (two of them guests over the WebSocket) instead.
+const SOAK = Boolean(process.env.RAMPARTS_SOAK) && process.env.RAMPARTS_SOAK !== '0';
 
 const { check, finish } = tally();
 
@@ -188,10 +193,7 @@ async function playOut(server, alice, bob, id, first) {
     `standings: after the set, bob 1st with 2, alice 2nd with 0 (${JSON.stringify({ bob: lb, alice: la })})`);
   // The page shows the standings as the server sends them: every line and tie-break of the
   // HTTP API's, in its order.
-  const shown = await bob.page.$$eval('[data-testid=tour-standings] tbody tr', (rows) => rows.map((r) =>
-    [...r.children].map((c) => c.textContent.replace(/ \(you\)| \(withdrawn\)/g, '').trim())));
-  const api = await bob.page.evaluate((n) => fetch(`/api/v1/tournaments/${n}`).then((r) => r.json()), id);
-  const want = api.standings.map((l) => [l.rank, l.name, l.points, l.buchholz, l.sonneborn_berger, l.played, l.byes].map(String));
+  const { shown, want } = await standingsShown(bob.page, id);
   check(JSON.stringify(shown) === JSON.stringify(want), `standings: the page's table is the server's (${JSON.stringify(shown)}; API ${JSON.stringify(want)})`);
   const yours = await bob.page.textContent('[data-testid=tour-your-game]');
   check(/you are 1st of 2/.test(yours), `tournament over: bob's place (${yours})`);
@@ -200,6 +202,96 @@ async function playOut(server, alice, bob, id, first) {
   await bob.page.goto(`${server.url}/#/tournaments`);
   await bob.page.waitForSelector(`[data-testid=tour-over] [data-testid=tour-row-${id}]`);
   check(true, 'list: the finished tournament is under Finished');
+}
+
+/** Guests over the WebSocket from a page of their own, as many as `names`: each joins the
+ * tournament and resigns every game it is paired in at once. Resolves once all have joined. */
+async function bots(browser, server, id, count) {
+  const p = await person(browser, server, 'bots');
+  await p.page.evaluate(({ tournament, n }) => Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', proto: 1, id: 'h' }));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.id === 'h') ws.send(JSON.stringify({ t: 'tournament', op: 'join', tournament, id: 'j' }));
+      else if (m.id === 'j') (m.t === 'done' ? resolve : reject)(m);
+      else if (m.t === 'paired' && m.tournament === tournament) ws.send(JSON.stringify({ t: 'resign', game: m.game }));
+    };
+  }))), { tournament: id, n: count });
+  return p;
+}
+
+/** The tournament as the HTTP API gives it, once `ready` says so (asked every 250 ms). */
+async function tournamentWhen(page, id, ready) {
+  const until = Date.now() + STEP;
+  for (;;) {
+    const t = await page.evaluate((n) => fetch(`/api/v1/tournaments/${n}`).then((r) => r.json()), id);
+    if (ready(t)) return t;
+    if (Date.now() > until) throw new Error(`tournament ${id} never got there: ${JSON.stringify(t)}`);
+    await new Promise((r) => { setTimeout(r, 250); });
+  }
+}
+
+/** The standings table of a tournament page, as the HTTP API's lines: rank, name, points,
+ * Buchholz, Sonneborn-Berger, direct encounter (when any line has it), played, byes. */
+async function standingsShown(page, id) {
+  const shown = await page.$$eval('[data-testid=tour-standings] tbody tr', (rows) => rows.map((r) =>
+    [...r.children].map((c) => c.textContent.replace(/ \(you\)| \(withdrawn\)/g, '').trim())));
+  const api = await page.evaluate((n) => fetch(`/api/v1/tournaments/${n}`).then((r) => r.json()), id);
+  const direct = api.standings.some((l) => l.direct !== undefined);
+  const want = api.standings.map((l) => [l.rank, l.name, l.points, l.buchholz, l.sonneborn_berger,
+    ...(direct ? [l.direct ?? ''] : []), l.played, l.byes].map(String));
+  return { shown, want };
+}
+
+/**
+ * `make soak` (RAMPARTS_SOAK=1) or --swiss 1: a Swiss of 4 over 2 rounds made with the form,
+ * alice and bob with two guests over the WebSocket who resign at once; both rounds' games
+ * reach alice's page by themselves; the finished page's standings (with tie-breaks that are
+ * no longer all 0) and both rounds' pairings are the server's.
+ */
+async function swiss(browser, server, alice, bob) {
+  await alice.page.goto(`${server.url}/#/tournaments/new`);
+  await alice.page.fill('[data-testid=tf-name]', 'Sunday Swiss');
+  await alice.page.selectOption('[data-testid=tf-format]', 'swiss');
+  await alice.page.fill('[data-testid=tf-rounds]', '2');
+  await alice.page.click('[data-testid=tf-create]');
+  await alice.page.waitForFunction(() => /^#\/tournaments\/\d+$/.test(location.hash));
+  const id = Number(/#\/tournaments\/(\d+)/.exec(alice.page.url())[1]);
+  await bob.page.goto(`${server.url}/#/tournaments/${id}`);
+  await bob.page.click('[data-testid=tour-join]');
+  const guests = await bots(browser, server, id, 2);
+  await alice.page.reload();
+  await alice.page.waitForFunction(() => document.querySelectorAll('[data-testid=tour-standings] tbody tr').length === 4);
+  await alice.page.click('[data-testid=tour-start]');
+  // The guests resign at once; a game between alice and bob (whom the pairing may put together
+  // in round 2, or not: it keeps the first moves balanced before score groups) alice resigns
+  // from the table her page opened by itself.
+  for (;;) {
+    const t = await tournamentWhen(alice.page, id, (x) => x.status === 'over'
+      || x.pairings.some((p) => p.game && p.players.includes('alice') && p.players.includes(bob.name)));
+    if (t.status === 'over') break;
+    const theirs = t.pairings.find((p) => p.game && p.players.includes('alice'));
+    await alice.page.waitForFunction((g) => location.hash === `#/game/${g}`
+      && document.querySelector('[data-testid=table][data-status=live]'), theirs.game);
+    check(true, `swiss: alice's game with bob in round ${theirs.round} opened by itself`);
+    await resign(alice.page);
+    await tournamentWhen(alice.page, id, (x) => !x.pairings.some((p) => p.game === theirs.game));
+  }
+  const paired = await alice.page.evaluate((n) => Object.values(JSON.parse(sessionStorage.getItem('ramparts.tournamentGames') || '{}'))
+    .filter((x) => x === n).length, id);
+  check(paired === 2, `swiss: alice's page was sent both rounds' games (${paired})`);
+  await alice.page.goto(`${server.url}/#/tournaments/${id}`);
+  await alice.page.waitForSelector('[data-testid=tournament][data-status=over]');
+  const { shown, want } = await standingsShown(alice.page, id);
+  check(JSON.stringify(shown) === JSON.stringify(want) && want.some((l) => l[3] !== '0'),
+    `swiss: the finished standings are the server's, tie-breaks and all (${JSON.stringify(shown)}; API ${JSON.stringify(want)})`);
+  const rounds = await alice.page.$$eval('[data-testid^=tour-round-]', (els) => els.map((e) => e.getAttribute('data-testid')));
+  check(JSON.stringify(rounds) === '["tour-round-2","tour-round-1"]', `swiss: both rounds' pairings, the last first (${rounds.join(', ')})`);
+  await screenshots(alice.page, 'tournament-swiss');
+  await axeCheck(alice.page, 'a finished Swiss', [AXE_PASSES[0]]);
+  await guests.context.close();
+  return guests;
 }
 
 async function main() {
@@ -220,12 +312,19 @@ async function main() {
     const alice = await person(browser, server, 'alice');
     const bob = await person(browser, server, 'bob');
     people.push(alice, bob);
-    await step('guest', () => guestCannotCreate(server, bob));
     await step('register', () => registerInPage(alice.page, 'alice', STEP));
-    const id = await step('create', () => create(server, alice));
-    await step('join', () => join(server, bob, id));
-    const first = await step('start', () => start(server, alice, bob));
-    await step('play out', () => playOut(server, alice, bob, id, first));
+    // make soak runs only what make test did not: the Swiss.
+    if (!SOAK) {
+      await step('guest', () => guestCannotCreate(server, bob));
+      const id = await step('create', () => create(server, alice));
+      await step('join', () => join(server, bob, id));
+      const first = await step('start', () => start(server, alice, bob));
+      await step('play out', () => playOut(server, alice, bob, id, first));
+    }
+    if (SOAK || args.swiss === '1') {
+      const guests = await step('swiss', () => swiss(browser, server, alice, bob));
+      people.push(guests);
+    }
     for (const p of people) check(p.errors.length === 0, `${p.label}: no console errors: ${p.errors.join(' | ')}`);
   } catch (e) {
     check(false, `the tournaments test ran to its end: ${e && e.stack ? e.stack : e}`);
