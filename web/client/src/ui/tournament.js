@@ -14,7 +14,7 @@ import { ScrollTable, formatText, optionsText, pairingText, startText, statusTex
 export function TournamentPage({ client, id }) {
   // The player's own games changing (one ended, one opened: `mine`) reads the tournament again
   // at once; the rest comes with the poll.
-  const { body: t, error, again } = usePolled(`/api/v1/tournaments/${id}`, true, myGamesKey(client));
+  const { body: t, error, again } = usePolled(`/api/v1/tournaments/${id}`, (b) => !b || b.status !== 'over', myGamesKey(client));
   if (error && !t) return html`<div class="tournament"><h1>Tournament ${id}</h1><p class="error" role="alert" data-testid="tour-error">${error}</p></div>`;
   if (!t) return html`<p role="status">Loading tournament ${id}…</p>`;
   const me = client.state.user ? client.state.user.name : null;
@@ -27,8 +27,9 @@ export function TournamentPage({ client, id }) {
     <${Settings} t=${t} />
     <${Standings} t=${t} me=${me} />
     <${Pairings} t=${t} me=${me} />
-    <p class="small muted">This page reads the tournament again every few seconds, and at once when a game of yours
-      starts or ends. <a href="#/tournaments">All tournaments</a></p>
+    <p class="small muted">${t.status === 'over' ? 'The tournament is over: these are its final standings.'
+      : 'This page reads the tournament again every few seconds, and at once when a game of yours starts or ends.'}
+      <a href="#/tournaments">All tournaments</a></p>
   </div>`;
 }
 

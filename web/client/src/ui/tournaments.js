@@ -18,13 +18,15 @@ export const POLL_MS = 5000;
 export const DIRECTOR_MS = 1500;
 
 /**
- * Read `url` now, again every POLL_MS while the page is visible and `live` is true, and each
- * time `kick` changes: at once and DIRECTOR_MS later. Returns the body, the error (words), and
- * a function that reads again at once.
- * @param {string} url @param {boolean} live @param {any} [kick]
+ * Read `url` now, again every POLL_MS while the page is visible and `changing` says the last
+ * body read may still change (a finished tournament does not), and each time `kick` changes:
+ * at once and DIRECTOR_MS later. Returns the body, the error (words), and a function that
+ * reads again at once.
+ * @param {string} url @param {(body: any) => boolean} changing @param {any} [kick]
  */
-export function usePolled(url, live, kick) {
+export function usePolled(url, changing, kick) {
   const [state, setState] = useState(/** @type {{body: any, error: string}} */ ({ body: null, error: '' }));
+  const live = changing(state.body);
   const [asked, setAsked] = useState(0);
   const firstKick = useRef(true);
   useEffect(() => {
@@ -114,7 +116,7 @@ export function optionsText(options) {
 
 /** @param {{client: Client}} props */
 export function TournamentList({ client }) {
-  const { body, error } = usePolled('/api/v1/tournaments', true);
+  const { body, error } = usePolled('/api/v1/tournaments', () => true);
   const user = client.state.user;
   const list = body ? body.tournaments || [] : [];
   return html`<div class="tournaments">
