@@ -1,9 +1,10 @@
 // tournaments.mjs — issue 44's browser pages (the list, a tournament, the creation form) in
 // Debian's Chromium driven by playwright-core against a `ramparts serve` of its own (a free
 // loopback port, a fresh database), with two browser contexts: alice, registered, creates
-// Castle Danger's formal set (a server refusal shown under its field first); bob, a guest, is
-// told why he cannot create one, finds it in the list and joins; alice starts it and both
-// pages open the paired game by themselves; the tournament page leads to that game; alice
+// Castle Danger's formal set (two refusals of the server shown under their fields first: a
+// name too long, the computer in a rated Swiss); bob, a guest, is told why he cannot create
+// one, finds it in the list and joins; alice starts it and both pages open the paired game by
+// themselves; the tournament page leads to that game; alice
 // resigns it, the set's second game opens by itself with the sides swapped, she resigns that
 // too, and the standings say bob 2, alice 0 with the tournament over. axe-core over each page
 // (both sizes light, dark); screenshots at 1280x800 and 390x844; no console error.
@@ -112,7 +113,19 @@ async function create(server, alice) {
   await screenshots(alice.page, 'tournament-new');
   await axeCheck(alice.page, 'the creation form, with a refusal shown');
   await alice.page.fill('[data-testid=tf-name]', 'Formal set');
+  // The computer as a Swiss's house player, in a rated one: refused, under its field.
+  await alice.page.selectOption('[data-testid=tf-computer]', 'easy');
+  await alice.page.check('[data-testid=tf-rated]');
+  await alice.page.click('[data-testid=tf-create]');
+  await alice.page.waitForSelector('[data-testid=tf-computer-error]');
+  const rated = await alice.page.textContent('[data-testid=tf-computer-error]');
+  check(/rated/.test(rated) && await alice.page.$('[data-testid=tf-name-error]') === null
+    && await alice.page.getAttribute('#tf-computer', 'aria-invalid') === 'true',
+  `form: the computer in a rated tournament is refused under its own field, the name's error gone (${rated})`);
+  await alice.page.uncheck('[data-testid=tf-rated]');
+  await alice.page.selectOption('[data-testid=tf-computer]', '');
   await alice.page.click('[data-testid=tf-formal]');
+  check(await alice.page.$('[data-testid=tf-computer]') === null, 'form: a set offers no house player');
   const form = await alice.page.evaluate(() => ({ format: document.getElementById('tf-format').value,
     games: document.getElementById('tf-games').value, formal: document.getElementById('tf-opt-tournament').checked }));
   check(form.format === 'sets' && form.games === '2' && form.formal, `form: "Castle Danger's formal set" sets a set of 2 under tournament=1 (${JSON.stringify(form)})`);

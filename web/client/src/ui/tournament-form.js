@@ -1,7 +1,8 @@
 // tournament-form.js — creating a tournament (#/tournaments/new), for registered players (a
 // guest reads why not): its name, game, format (a set, a Swiss, an arena), rounds or minutes,
 // the games of each pairing, the players at each game (3 to 5 where the game allows), the
-// game's options (Castle Danger's formal set in one click), the pace and rated. The server's
+// game's options (Castle Danger's formal set in one click), the computer as a Swiss's house
+// player, the pace and rated. The server's
 // refusal is shown under the field it names (docs/server-protocol.md "Tournaments").
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -30,8 +31,9 @@ export function fieldOf(reply, optionNames) {
   const head = /^([\w-]+):/.exec(text);
   const word = quoted ? quoted[1] : head ? head[1] : '';
   const known = { name: 'name', format: 'format', rounds: 'rounds', duration: 'minutes', minutes: 'minutes', set: 'games',
-    games: 'games', table: 'table', type: 'type', clock: 'clock', rated: 'rated' };
+    games: 'games', table: 'table', type: 'type', clock: 'clock', rated: 'rated', computer: 'computer' };
   if (reply.code === 'bad-game') return 'type';
+  if (reply.code === 'not-allowed' && /computer/.test(text)) return 'computer';
   if (reply.code === 'bad-clock') return 'clock';
   if (reply.code === 'bad-option') {
     if (/is not played at tables of/.test(text) || word === 'players') return 'table';
@@ -55,7 +57,9 @@ export function CreateTournamentPage({ client }) {
 
 /** The form's values, as `create` takes them. */
 const START = { name: '', type: 'castle-danger', format: 'swiss', rounds: 5, minutes: 60, games: 1, table: 2, pace: 'none',
-  rated: false, join: true };
+  rated: false, join: true, computer: '' };
+// The computer's levels (docs/ai.md), for a Swiss's house player.
+const LEVELS = ['random', 'greedy', 'beginner', 'easy', 'medium', 'hard'];
 
 /** @param {{client: Client}} props */
 function TournamentForm({ client }) {
@@ -90,6 +94,7 @@ function TournamentForm({ client }) {
       table: v.table, options, clock: PACES[v.pace].clock, rated: v.rated };
     if (v.format === 'swiss') msg.rounds = v.rounds;
     if (v.format === 'arena') msg.minutes = v.minutes;
+    if (v.computer && v.format === 'swiss' && v.table === 2) msg.computer = v.computer;
     const reply = await client.transport.request(msg, { quiet: true });
     if (reply.t === 'error') {
       setBusy(false);
@@ -160,6 +165,11 @@ function TournamentForm({ client }) {
         ${gameOptions.map((/** @type {any} */ o) => html`<${OptionField} o=${o} value=${options[o.name]} error=${errors[`opt-${o.name}`]}
           onChange=${(/** @type {any} */ x) => setOptions({ ...options, [o.name]: x })} />`)}
         ${error('options')}</fieldset>`}
+      ${v.format === 'swiss' && v.table === 2 && html`<div class="field"><label for="tf-computer">The computer as house player</label>
+        <select ...${described('computer')} value=${v.computer} data-testid="tf-computer"
+          onChange=${on((x) => change({ computer: x.value }))}>
+          <option value="">No</option>${LEVELS.map((l) => html`<option value=${l}>Yes, at level ${l}</option>`)}</select>
+        ${help('computer', 'Unrated only: when the players are an odd number, the computer plays whoever would have had a bye.')}${error('computer')}</div>`}
       <div class="field"><${PaceField} id="tf-clock" value=${v.pace} onChange=${(/** @type {string} */ p) => change({ pace: p })} />${error('clock')}</div>
       <label class="check"><input type="checkbox" checked=${v.rated} data-testid="tf-rated" id="tf-rated"
         onChange=${on((x) => change({ rated: x.checked }))} /> Rated (registered players only can join)</label>${error('rated')}

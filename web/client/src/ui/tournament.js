@@ -84,7 +84,7 @@ function Actions({ client, t, me, entry, again }) {
   const [message, setMessage] = useState(/** @type {{ok: boolean, text: string}|null} */ (null));
   if (t.status === 'over' || !me) return null;
   const guest = !!(client.state.user && client.state.user.guest);
-  const active = (t.standings || []).filter((/** @type {any} */ s) => s.active).length;
+  const active = (t.standings || []).filter((/** @type {any} */ s) => s.active && !s.computer).length;
   const inIt = !!entry && entry.active;
   const full = t.format === 'sets' && active >= t.table;
   const creator = t.creator === me;
@@ -126,6 +126,7 @@ function Settings({ t }) {
     ['Game options', optionsText(t.options)],
     ['Pace', paceText(t.clock)],
     ['Rated', t.rated ? 'Yes' : 'No'],
+    ['The computer', t.computer ? `plays whoever would have had a bye (level ${t.computer})` : 'not in it'],
     ['Players', String(t.entries)],
     ['Created', `${whenText(t.created_ms)}${t.creator ? ` by ${t.creator}` : ''}`],
     ['Start', startText(t).replace(/^starts? /, '')],
