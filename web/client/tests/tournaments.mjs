@@ -6,7 +6,8 @@
 // one, finds it in the list and joins; alice starts it and both pages open the paired game by
 // themselves; the tournament page leads to that game; alice
 // resigns it, the set's second game opens by itself with the sides swapped, she resigns that
-// too, and the standings say bob 2, alice 0 with the tournament over. axe-core over each page
+// too, and the standings say bob 2, alice 0 with the tournament over; then an arena, started,
+// its standings without a Swiss's tie-breaks, alice pausing in it. axe-core over each page
 // (both sizes light, dark); screenshots at 1280x800 and 390x844; no console error.
 // `make soak` (RAMPARTS_SOAK=1) runs instead a Swiss of 4 over 2 rounds (--swiss 1 adds it to
 // the rest), two of them guests over the WebSocket who resign, whose finished standings the
@@ -217,6 +218,41 @@ async function playOut(server, alice, bob, id, first) {
   check(true, 'list: the finished tournament is under Finished');
 }
 
+/** An arena made with the form, joined by bob and started: both pages open the game by
+ * themselves; its page says until when it runs, its standings carry no Swiss tie-breaks, and
+ * alice pauses (Withdraw is "Pause" while it runs) and is offered "Come back". */
+async function arena(server, alice, bob) {
+  await alice.page.goto(`${server.url}/#/tournaments/new`);
+  await alice.page.fill('[data-testid=tf-name]', 'Quick arena');
+  await alice.page.selectOption('[data-testid=tf-format]', 'arena');
+  check(await alice.page.$('[data-testid=tf-table]') === null && await alice.page.$('[data-testid=tf-computer]') === null,
+    'arena: the form asks no table size and no house player');
+  await alice.page.fill('[data-testid=tf-minutes]', '30');
+  await alice.page.click('[data-testid=tf-create]');
+  await alice.page.waitForFunction(() => /^#\/tournaments\/\d+$/.test(location.hash));
+  const id = Number(/#\/tournaments\/(\d+)/.exec(alice.page.url())[1]);
+  await bob.page.goto(`${server.url}/#/tournaments/${id}`);
+  await bob.page.click('[data-testid=tour-join]');
+  await bob.page.waitForSelector(`[data-testid="tour-line-${bob.name}"]`);
+  await alice.page.reload();
+  await alice.page.waitForSelector(`[data-testid="tour-line-${bob.name}"]`);
+  await alice.page.click('[data-testid=tour-start]');
+  const [a, b] = [await atGame(alice.page), await atGame(bob.page)];
+  check(a === b, `arena: both pages open the paired game by themselves (#${a}, #${b})`);
+  await alice.page.goto(`${server.url}/#/tournaments/${id}`);
+  await alice.page.waitForSelector('[data-testid=tournament][data-status=running]');
+  const status = await alice.page.textContent('[data-testid=tour-status]');
+  const heads = await alice.page.$$eval('[data-testid=tour-standings] thead th', (ths) => ths.map((h) => h.textContent.trim()));
+  check(/^Running until /.test(status) && !heads.includes('Buchholz') && !heads.includes('Byes'),
+    `arena: "${status}", standings without a Swiss's tie-breaks (${heads.join(', ')})`);
+  check(await alice.page.getAttribute('[data-testid=tour-my-game]', 'href') === `#/game/${a}`, 'arena: "Your game" links to the game in play');
+  await alice.page.click('[data-testid=tour-withdraw]:has-text("Pause")');
+  await alice.page.waitForSelector('[data-testid=tour-join]:has-text("Come back")');
+  const paused = await alice.page.textContent('[data-testid=tour-your-game]');
+  check(/You are paused/.test(paused), `arena: paused, with Come back offered (${paused})`);
+  await axeCheck(alice.page, 'a running arena, paused', [AXE_PASSES[0]]);
+}
+
 /** Guests over the WebSocket from a page of their own, as many as `names`: each joins the
  * tournament and resigns every game it is paired in at once. Resolves once all have joined. */
 async function bots(browser, server, id, count) {
@@ -333,6 +369,7 @@ async function main() {
       await step('join', () => join(server, bob, id));
       const first = await step('start', () => start(server, alice, bob));
       await step('play out', () => playOut(server, alice, bob, id, first));
+      await step('arena', () => arena(server, alice, bob));
     }
     if (SOAK || args.swiss === '1') {
       const guests = await step('swiss', () => swiss(browser, server, alice, bob));

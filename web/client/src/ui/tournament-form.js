@@ -14,7 +14,7 @@ import { isRegistered } from './account.js';
 const FORMATS = {
   swiss: 'Swiss: a fixed number of rounds; each round pairs players with the same score, never the same two twice.',
   sets: 'A set: the same players play a number of games, the seats rotated between games (with two, they change sides).',
-  arena: 'Arena: a fixed time; whoever finishes a game is paired again with someone waiting, near their score.',
+  arena: 'Arena: a fixed time; whoever finishes a game is paired again with someone waiting, near their score. Two players a game; a player may pause and come back.',
 };
 const RULEBOOK = '"The game should always be played in sets of 2 games, with players changing sides between games; a ' +
   'pre-determined number of turns (25 is recommended) should be scored as a draw."';
@@ -140,7 +140,7 @@ function TournamentForm({ client }) {
         ${help('type', t ? t.summary || '' : '')}${error('type')}</div>
       <div class="field"><label for="tf-format">Format</label>
         <select ...${described('format')} value=${v.format} data-testid="tf-format"
-          onChange=${on((x) => change({ format: x.value, games: x.value === 'sets' ? 2 : 1 }))}>
+          onChange=${on((x) => change({ format: x.value, games: x.value === 'sets' ? 2 : 1, ...(x.value === 'arena' ? { table: 2 } : {}) }))}>
           <option value="swiss">Swiss</option><option value="sets">A set</option><option value="arena">Arena</option></select>
         ${help('format', FORMATS[v.format])}${error('format')}</div>
       ${v.format === 'swiss' && html`<div class="field"><label for="tf-rounds">Rounds</label>
@@ -150,12 +150,12 @@ function TournamentForm({ client }) {
       ${v.format === 'arena' && html`<div class="field"><label for="tf-minutes">Minutes</label>
         <input type="number" ...${described('minutes')} min="1" max="1440" value=${v.minutes} data-testid="tf-minutes"
           onInput=${on((x) => change({ minutes: Number(x.value) }))} />
-        ${help('minutes', 'How long the arena runs; games started before the end count.')}${error('minutes')}</div>`}
+        ${help('minutes', 'How long the arena runs from its start; only games that end before then count.')}${error('minutes')}</div>`}
       <div class="field"><label for="tf-games">${v.format === 'sets' ? 'Games in the set' : 'Games per pairing'}</label>
         <input type="number" ...${described('games')} min="1" max="10" value=${v.games} data-testid="tf-games"
           onInput=${on((x) => change({ games: Number(x.value) }))} />
         ${help('games', '1 to 10; more than 1 makes each pairing a set, the seats rotated between its games.')}${error('games')}</div>
-      ${tables.length > 1 && html`<div class="field"><label for="tf-table">Players at each game</label>
+      ${tables.length > 1 && v.format !== 'arena' && html`<div class="field"><label for="tf-table">Players at each game</label>
         <select ...${described('table')} value=${v.table} data-testid="tf-table"
           onChange=${on((x) => { change({ table: Number(x.value) }); setOptions({}); })}>
           ${tables.map((n) => html`<option value=${n}>${n}</option>`)}</select>

@@ -40,9 +40,11 @@ function myGamesKey(client) {
   return mine ? (mine.games || []).map((/** @type {any} */ g) => g.game).join(',') : '';
 }
 
-/** The pairing of the current round the player is in, if any. @param {any} t @param {string|null} me */
+/** The player's pairing: the one whose game is being played (an arena's may come from an
+ * earlier tick than the last), else the current round's, if any. @param {any} t @param {string|null} me */
 function myPairing(t, me) {
-  return (t.pairings || []).find((/** @type {any} */ p) => p.round === t.round && p.players.includes(me)) || null;
+  const mine = (t.pairings || []).filter((/** @type {any} */ p) => p.players.includes(me));
+  return mine.find((/** @type {any} */ p) => p.game) || mine.find((/** @type {any} */ p) => p.round === t.round) || null;
 }
 
 /** "Your game": the game the player is paired in, with a link; else what comes next.
@@ -51,7 +53,10 @@ function YourGame({ t, me, entry }) {
   if (!entry) return null;
   const p = myPairing(t, me);
   let body;
-  if (!entry.active) {
+  const arena = t.format === 'arena';
+  if (!entry.active && arena && t.status === 'running') {
+    body = html`<p>You are paused: nobody is paired with you${p && p.game ? ' once this game ends' : ''}. Come back to be paired again; your points are kept.</p>`;
+  } else if (!entry.active) {
     body = html`<p>You withdrew: you are paired no more${t.status === 'over' ? '' : '; join again to come back'}.</p>`;
   } else if (t.status === 'open') {
     body = html`<p>You are in. When the tournament starts, your game opens by itself, wherever you are on the site.</p>`;
@@ -60,8 +65,10 @@ function YourGame({ t, me, entry }) {
   } else if (p && p.game) {
     const others = p.players.filter((/** @type {string} */ n) => n !== me);
     const which = t.games > 1 ? ` (game ${p.games_done + 1} of ${t.games})` : '';
-    body = html`<p>Round ${t.round}: your game against ${others.join(', ')}${which} is being played.</p>
+    body = html`<p>${arena ? '' : `Round ${t.round}: `}Your game against ${others.join(', ')}${which} is being played.</p>
       <p><a class="button primary" href=${`#/game/${p.game}`} data-testid="tour-my-game">Go to your game: ${t.title} #${p.game}</a></p>`;
+  } else if (arena) {
+    body = html`<p>You are waiting: each second the arena pairs whoever is free, and your next game opens by itself.</p>`;
   } else if (p && p.players.length === 1) {
     body = html`<p>Round ${t.round}: you have a bye (it counts as a win). The next round is paired when every game of this one has ended; your game opens by itself.</p>`;
   } else if (p) {
@@ -88,6 +95,8 @@ function Actions({ client, t, me, entry, again }) {
   const inIt = !!entry && entry.active;
   const full = t.format === 'sets' && active >= t.table;
   const creator = t.creator === me;
+  // In a running arena, withdrawing pauses and joining comes back, points kept (as on lichess).
+  const pausing = t.format === 'arena' && t.status === 'running';
   const needed = t.format === 'sets' ? t.table : t.table > 2 ? 3 : 2;
 
   /** @param {string} op @param {string} done */
@@ -103,9 +112,9 @@ function Actions({ client, t, me, entry, again }) {
     <h2 id="tour-actions-h" class="sr-only">Take part</h2>
     <p class="page-links">
       ${!inIt && !full && html`<button type="button" class="primary" disabled=${busy} data-testid="tour-join"
-        onClick=${() => send('join', 'You are in.')}>Join</button>`}
+        onClick=${() => send('join', 'You are in.')}>${pausing && entry ? 'Come back' : 'Join'}</button>`}
       ${inIt && html`<button type="button" disabled=${busy} data-testid="tour-withdraw"
-        onClick=${() => send('withdraw', 'You withdrew.')}>Withdraw</button>`}
+        onClick=${() => send('withdraw', pausing ? 'Paused.' : 'You withdrew.')}>${pausing ? 'Pause' : 'Withdraw'}</button>`}
       ${creator && t.status === 'open' && html`<button type="button" class=${inIt || full ? 'primary' : ''} disabled=${busy}
         data-testid="tour-start" aria-describedby="tour-start-help" onClick=${() => send('start', 'Started: the first round is paired.')}>Start the tournament</button>`}
     </p>
@@ -131,6 +140,7 @@ function Settings({ t }) {
     ['Created', `${whenText(t.created_ms)}${t.creator ? ` by ${t.creator}` : ''}`],
     ['Start', startText(t).replace(/^starts? /, '')],
   ];
+  if (t.ends_ms) rows.push(['End', `${whenText(t.ends_ms)}: only games that end before then count`]);
   return html`<section class="panel" aria-labelledby="tour-settings-h">
     <h2 id="tour-settings-h">Settings</h2>
     <dl class="tour-settings" data-testid="tour-settings">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
@@ -143,27 +153,29 @@ function Settings({ t }) {
 function Standings({ t, me }) {
   const lines = t.standings || [];
   const direct = lines.some((/** @type {any} */ s) => s.direct !== undefined);
+  // An arena's lines carry no Buchholz, Sonneborn-Berger or byes (no rounds to count them over).
+  const ties = lines.some((/** @type {any} */ s) => s.buchholz !== undefined);
   return html`<section class="panel" aria-labelledby="tour-standings-h">
     <h2 id="tour-standings-h">Standings</h2>
     ${lines.length === 0 ? html`<p class="muted">No one has joined yet.</p>` : html`<${ScrollTable} label="The standings table">
     <table class="data tour-table" data-testid="tour-standings">
-      <caption class="sr-only">Standings: points, then the tie-breaks Buchholz, Sonneborn-Berger${direct ? ' and direct encounter' : ''}</caption>
+      <caption class="sr-only">Standings: points, then ${ties ? `the tie-breaks Buchholz, Sonneborn-Berger${direct ? ' and direct encounter' : ''}` : 'the seed'}</caption>
       <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Points</th>
-        <th scope="col"><abbr title="Buchholz: the sum of the opponents' points">Buchholz</abbr></th>
-        <th scope="col"><abbr title="Sonneborn-Berger: each opponent's points times the result against them">S-B</abbr></th>
+        ${ties && html`<th scope="col"><abbr title="Buchholz: the sum of the opponents' points">Buchholz</abbr></th>
+        <th scope="col"><abbr title="Sonneborn-Berger: each opponent's points times the result against them">S-B</abbr></th>`}
         ${direct && html`<th scope="col">Direct</th>`}
-        <th scope="col">${t.games > 1 ? 'Sets played' : 'Played'}</th><th scope="col">Byes</th></tr></thead>
+        <th scope="col">${t.games > 1 && t.format !== 'arena' ? 'Sets played' : 'Played'}</th>${ties && html`<th scope="col">Byes</th>`}</tr></thead>
       <tbody>${lines.map((/** @type {any} */ s) => html`<tr key=${s.name} class=${s.name === me ? 'you' : ''} data-testid=${`tour-line-${s.name}`}>
         <td>${s.rank}</td>
         <th scope="row">${s.name}${s.name === me ? ' (you)' : ''}${s.active ? '' : html` <span class="muted">(withdrawn)</span>`}</th>
-        <td data-testid="points">${s.points}</td><td>${s.buchholz}</td><td>${s.sonneborn_berger}</td>
+        <td data-testid="points">${s.points}</td>${ties && html`<td>${s.buchholz}</td><td>${s.sonneborn_berger}</td>`}
         ${direct && html`<td>${s.direct ?? ''}</td>`}
-        <td>${s.played}</td><td>${s.byes}</td>
+        <td>${s.played}</td>${ties && html`<td>${s.byes}</td>`}
       </tr>`)}</tbody>
     </table><//>`}
     <p class="small muted">${t.table > 2 ? 'At a table of n players, place p scores n − p points (shared places share their points).'
-      : 'A win is 1 point, a draw ½.'} Ties are broken by Buchholz, then Sonneborn-Berger, then the games between the
-      tied players; the standings count the rounds whose every game has ended.</p>
+      : 'A win is 1 point, a draw ½.'} ${ties ? `Ties are broken by Buchholz, then Sonneborn-Berger, then the games between the
+      tied players; the standings count the rounds whose every game has ended.` : 'Ties are broken by the seed (rating, then who entered first).'}</p>
   </section>`;
 }
 
@@ -172,9 +184,20 @@ function Pairings({ t, me }) {
   const rounds = [...new Set((t.pairings || []).map((/** @type {any} */ p) => p.round))].sort((a, b) => b - a);
   if (rounds.length === 0) return null;
   return html`<section class="panel" aria-labelledby="tour-pairings-h" data-testid="tour-pairings">
-    <h2 id="tour-pairings-h">Pairings</h2>
-    ${rounds.map((r) => html`<${Round} key=${r} t=${t} round=${r} me=${me} />`)}
+    <h2 id="tour-pairings-h">${t.format === 'arena' ? 'Games' : 'Pairings'}</h2>
+    ${t.format === 'arena' ? html`<${ArenaGames} t=${t} me=${me} />`
+      : rounds.map((r) => html`<${Round} key=${r} t=${t} round=${r} me=${me} />`)}
   </section>`;
+}
+
+// An arena pairs at every tick: its page lists the newest games, not every one.
+const ARENA_SHOWN = 100;
+
+/** An arena's games, those in play first, then the newest. @param {{t: any, me: string|null}} props */
+function ArenaGames({ t, me }) {
+  const games = [...t.pairings].sort((/** @type {any} */ a, /** @type {any} */ b) => (b.game ? 1 : 0) - (a.game ? 1 : 0)
+    || b.round - a.round || a.board - b.board).slice(0, ARENA_SHOWN);
+  return html`<ul class="games">${games.map((/** @type {any} */ p) => html`<${Board} key=${`${p.round}-${p.board}`} t=${t} p=${p} me=${me} />`)}</ul>`;
 }
 
 /** @param {{t: any, round: number, me: string|null}} props */
@@ -182,15 +205,21 @@ function Round({ t, round, me }) {
   const boards = t.pairings.filter((/** @type {any} */ p) => p.round === round).sort((/** @type {any} */ a, /** @type {any} */ b) => a.board - b.board);
   return html`<div class="tour-round" data-testid=${`tour-round-${round}`}>
     <h3>Round ${round}${round === t.round && t.status === 'running' ? ' (now)' : ''}</h3>
-    <ul class="games">${boards.map((/** @type {any} */ p) => html`<li key=${p.board} class=${p.players.includes(me) ? 'you' : ''}>
-      <span class="muted">Board ${p.board}</span>
-      ${p.players.length === 1
-        ? html`<span><b>${p.players[0]}</b>: a bye</span>`
-        : html`<span>${p.players.map((/** @type {string} */ n, /** @type {number} */ i) => html`${i ? ' – ' : ''}<b>${n}</b> ${p.points[i]}`)}</span>`}
-      ${t.games > 1 && p.players.length > 1 && html`<span class="muted">${p.games_done} of ${t.games} games played</span>`}
-      ${p.game ? html`<a class="button" href=${`#/game/${p.game}`}>${p.players.includes(me) ? 'Play' : 'Watch'} #${p.game}</a>` : ''}
-    </li>`)}</ul>
+    <ul class="games">${boards.map((/** @type {any} */ p) => html`<${Board} key=${p.board} t=${t} p=${p} me=${me} />`)}</ul>
   </div>`;
+}
+
+/** One pairing: its board, players and points so far, a bye, the game in play.
+ * @param {{t: any, p: any, me: string|null}} props */
+function Board({ t, p, me }) {
+  return html`<li class=${p.players.includes(me) ? 'you' : ''}>
+    ${t.format !== 'arena' && html`<span class="muted">Board ${p.board}</span>`}
+    ${p.players.length === 1
+      ? html`<span><b>${p.players[0]}</b>: a bye</span>`
+      : html`<span>${p.players.map((/** @type {string} */ n, /** @type {number} */ i) => html`${i ? ' – ' : ''}<b>${n}</b> ${p.points[i]}`)}</span>`}
+    ${t.games > 1 && p.players.length > 1 && html`<span class="muted">${p.games_done} of ${t.games} games played</span>`}
+    ${p.game ? html`<a class="button" href=${`#/game/${p.game}`}>${p.players.includes(me) ? 'Play' : 'Watch'} #${p.game}</a>` : ''}
+  </li>`;
 }
 
 /** "1 point", "1½ points". @param {number} n */

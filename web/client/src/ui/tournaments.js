@@ -82,6 +82,7 @@ const STATUS_TEXT = { open: 'Open: join now', running: 'Running', over: 'Finishe
 /** @param {any} t */
 export function statusText(t) {
   if (t.status === 'running' && t.format === 'swiss') return `Running: round ${t.round} of ${t.rounds}`;
+  if (t.status === 'running' && t.ends_ms) return `Running until ${whenText(t.ends_ms)}`;
   return STATUS_TEXT[t.status] || t.status;
 }
 
