@@ -28,7 +28,7 @@ export function TournamentPage({ client, id }) {
     <${Standings} t=${t} me=${me} />
     <${Pairings} t=${t} me=${me} />
     <p class="small muted">${t.status === 'over' ? 'The tournament is over: these are its final standings.'
-      : 'This page reads the tournament again every few seconds, and at once when a game of yours starts or ends.'}
+      : 'This page reads the tournament again every few seconds, and at once when a game of yours starts or ends.'}${' '}
       <a href="#/tournaments">All tournaments</a></p>
   </div>`;
 }
@@ -135,12 +135,12 @@ function Settings({ t }) {
     ['Game options', optionsText(t.options)],
     ['Pace', paceText(t.clock)],
     ['Rated', t.rated ? 'Yes' : 'No'],
-    ['The computer', t.computer ? `plays whoever would have had a bye (level ${t.computer})` : 'not in it'],
     ['Players', String(t.entries)],
     ['Created', `${whenText(t.created_ms)}${t.creator ? ` by ${t.creator}` : ''}`],
     ['Start', startText(t).replace(/^starts? /, '')],
   ];
   if (t.ends_ms) rows.push(['End', `${whenText(t.ends_ms)}: only games that end before then count`]);
+  if (t.computer) rows.push(['The computer', `plays whoever would have had a bye (level ${t.computer})`]);
   return html`<section class="panel" aria-labelledby="tour-settings-h">
     <h2 id="tour-settings-h">Settings</h2>
     <dl class="tour-settings" data-testid="tour-settings">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
