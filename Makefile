@@ -57,7 +57,7 @@ test: sanitize-build
 # bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again; the browser
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
-SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
+SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament)|cli_(analyze|arena|commands|light|play|protocol|terminal|tournaments))$$
 # The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below).
 soak: sanitize-build

@@ -13,6 +13,7 @@ set(RP_TEST_COSTS
     web_client_offline 44
     web_client_players 40
     web_client_movelist 40
+    web_client_tournaments 25
     web_client_coach 10
     install_python 33
     cli_analyze 30

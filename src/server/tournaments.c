@@ -36,12 +36,16 @@ static int64_t arena_ends_ms(const rs_tour_row *row)
 
 /* ---- as the protocol shows them ---- */
 
-static cJSON *tour_json(const rs_tour_row *row, size_t entries)
+static cJSON *tour_json(rs_server *srv, const rs_tour_row *row, size_t entries)
 {
     const rp_game *game = rp_game_find(row->game);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "id", (double)row->id);
     cJSON_AddStringToObject(o, "name", row->name);
+    /* Who created it, by name: the page offers `start` to them alone. */
+    rs_user creator = {0};
+    if (rs_store_user_get(srv->store, row->creator, &creator) == RS_STORE_OK)
+        cJSON_AddStringToObject(o, "creator", creator.name);
     cJSON_AddStringToObject(o, "type", row->game);
     cJSON_AddStringToObject(o, "title", game ? game->title : row->game);
     cJSON *options = cJSON_Parse(row->options);
@@ -243,9 +247,9 @@ static cJSON *pairings_json(const tour_data *d)
 }
 
 /* The whole of one tournament: its terms, entries' standings, pairings. */
-static cJSON *full_json(const tour_data *d)
+static cJSON *full_json(rs_server *srv, const tour_data *d)
 {
-    cJSON *o = tour_json(&d->row, d->n_people);
+    cJSON *o = tour_json(srv, &d->row, d->n_people);
     cJSON_AddItemToObject(o, "standings", standings_json(d));
     cJSON_AddItemToObject(o, "pairings", pairings_json(d));
     return o;
@@ -393,7 +397,7 @@ static int op_create(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *e)
     if (rs_store_tour_add(srv->store, &row) != RS_STORE_OK)
         return rs_server_store_down(srv, e, "cannot store the tournament");
     cJSON *m = rs_server_message("tournament");
-    cJSON_AddItemToObject(m, "tournament", tour_json(&row, 0));
+    cJSON_AddItemToObject(m, "tournament", tour_json(srv, &row, 0));
     rs_reply(srv, c, m, msg);
     return 0;
 }
@@ -872,7 +876,7 @@ cJSON *rs_tournaments_list_json(rs_server *srv)
         size_t count = 0;
         rs_store_tour_entries(srv->store, rows[i].id, &entries, &count); /* 0 when unread */
         free(entries);
-        cJSON_AddItemToArray(list, tour_json(&rows[i], count));
+        cJSON_AddItemToArray(list, tour_json(srv, &rows[i], count));
     }
     free(rows);
     return o;
@@ -883,7 +887,7 @@ cJSON *rs_tournaments_one_json(rs_server *srv, int64_t id, bool *found)
     tour_data d = {0};
     const int rc = data_read(srv, id, &d);
     *found = rc != RS_STORE_NOTFOUND;
-    cJSON *o = rc == RS_STORE_OK ? full_json(&d) : NULL;
+    cJSON *o = rc == RS_STORE_OK ? full_json(srv, &d) : NULL;
     data_free(&d);
     return o;
 }
@@ -967,7 +971,7 @@ int rs_tournaments_handle(rs_server *srv, rs_conn *c, const cJSON *msg, rs_err *
         rc = op_start(srv, c, msg, &d, e);
     } else {
         cJSON *m = rs_server_message("standings");
-        cJSON_AddItemToObject(m, "tournament", full_json(&d));
+        cJSON_AddItemToObject(m, "tournament", full_json(srv, &d));
         rs_reply(srv, c, m, msg);
     }
     data_free(&d);

@@ -176,6 +176,9 @@ async def a_set(checks, server):
     made = (await alice.request(create(format="sets", rounds=None, name="Formal set",
                                        options={"tournament": 1}), "tournament"))["tournament"]
     number = made["id"]
+    checks.eq(made.get("creator"), "Sal", "the tournament names its creator (the page's Start)")
+    checks.eq([t.get("creator") for t in await listed(bob) if t["id"] == number], ["Sal"],
+              "the list names the creator too")
     for c in (alice, bob):
         await c.request(op("join", number), "done")
     reply = await bob.request(op("start", number), "done")

@@ -455,11 +455,14 @@ export class Client {
     }
   }
 
-  /** A seek or an accepted challenge made a game with this user in it: open it.
+  /** A seek, an accepted challenge or a tournament made a game with this user in it: open it
+   * (a tournament's game is remembered with its tournament, so its table links back).
    * @param {Message} m */
   paired(m) {
     if (m.seek !== undefined) this.goneSeeks.add(m.seek);
-    this.set({ announce: `A game is ready: game ${m.game}.`, seeks: this.state.seeks.filter((x) => x.id !== m.seek) });
+    if (m.tournament !== undefined) rememberTournamentGame(m.game, m.tournament);
+    const what = m.tournament !== undefined ? `Your tournament game is ready: game ${m.game}.` : `A game is ready: game ${m.game}.`;
+    this.set({ announce: what, seeks: this.state.seeks.filter((x) => x.id !== m.seek) });
     location.hash = `#/game/${m.game}`;
   }
 
@@ -603,6 +606,31 @@ export class Client {
 
   dismissNotice() {
     this.set({ notice: null });
+  }
+}
+
+const TOURNAMENT_GAMES_KEY = 'ramparts.tournamentGames';
+
+/** The tournament games this tab was paired in (game -> tournament), kept for the tab
+ * (sessionStorage: a reload keeps them) so a table can link back to its tournament.
+ * @returns {{[game: string]: number}} */
+export function tournamentGames() {
+  try {
+    return JSON.parse(sessionStorage.getItem(TOURNAMENT_GAMES_KEY) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {number} game @param {number} tournament */
+function rememberTournamentGame(game, tournament) {
+  const all = tournamentGames();
+  all[game] = tournament;
+  const kept = Object.keys(all).slice(-50); // the newest ones: a tab never needs more
+  try {
+    sessionStorage.setItem(TOURNAMENT_GAMES_KEY, JSON.stringify(Object.fromEntries(kept.map((k) => [k, all[k]]))));
+  } catch {
+    // storage full or refused: the table simply shows no link back
   }
 }
 

@@ -1,6 +1,6 @@
 // main.js — the browser client's entry: one Client (store + transport), a hash router
 // (#/ lobby, #/game/ID, #/replay/ID, #/review/ID[/SEAT], #/player/NAME, #/rules/GAME, #/learn/GAME (a guided first game), #/offline: the computer with
-// no server, #/mine: my games, #/play: play now, #/challenge/NAME),
+// no server, #/mine: my games, #/play: play now, #/challenge/NAME, #/tournaments[/ID|/new]),
 // game and invitation links (?game=ID[&invite=CODE], confirmed on #/join/ID[/CODE]), the service worker for offline loading, and the
 // page frame: header (with "My games" and its count), connection status, notices, challenges
 // received, the screen-reader announcer, the title that counts what waits for you, and the
@@ -21,6 +21,9 @@ import { Learn } from './ui/learn.js';
 import { MyGames } from './ui/mine.js';
 import { PlayNow } from './ui/playnow.js';
 import { ChallengeBanner, ChallengePage } from './ui/challenge.js';
+import { TournamentList } from './ui/tournaments.js';
+import { TournamentPage } from './ui/tournament.js';
+import { CreateTournamentPage } from './ui/tournament-form.js';
 import { armSound, playSound } from './sound.js';
 import { listenToServiceWorker, notify } from './notify.js';
 import { registerServiceWorker } from './offline/register.js';
@@ -87,6 +90,12 @@ function App({ client }) {
     page = html`<${PlayNow} client=${client} />`;
   } else if (route.name === 'challenge') {
     page = html`<${ChallengePage} key=${route.arg} client=${client} to=${route.arg} />`;
+  } else if (route.name === 'tournaments' && /^\d+$/.test(route.arg)) {
+    page = html`<${TournamentPage} key=${route.arg} client=${client} id=${Number(route.arg)} />`;
+  } else if (route.name === 'tournaments' && route.arg === 'new') {
+    page = html`<${CreateTournamentPage} client=${client} />`;
+  } else if (route.name === 'tournaments') {
+    page = html`<${TournamentList} client=${client} />`;
   } else if (route.name === 'player' && route.arg) {
     page = html`<${Profile} key=${route.arg} client=${client} name=${route.arg} />`;
   } else {
@@ -104,6 +113,7 @@ function App({ client }) {
         <a href="#/play" data-testid="nav-play">Play now</a>
         <a href="#/mine" data-testid="nav-mine">My games${count ? html` <span class="count" data-testid="nav-mine-count"
           aria-hidden="true">${count}</span><span class="sr-only">, ${countWords(waiting.games, waiting.challenges)}</span>` : ''}</a>
+        <a href="#/tournaments" data-testid="nav-tournaments">Tournaments</a>
         <a href="#/rules" data-testid="nav-rules">Rules</a>
         <a href="#/offline" data-testid="nav-offline">Play offline</a>
         ${s.user && html`<a href=${`#/player/${encodeURIComponent(s.user.name)}`}>Profile</a>`}

@@ -28,7 +28,7 @@ export class Transport {
     /** @type {WebSocket|null} */
     this.ws = null;
     this.nextId = 1;
-    /** @type {Map<string, {resolve: (m: Message) => void, msg: Message, ackable: boolean, sentAt: number}>} */
+    /** @type {Map<string, {resolve: (m: Message) => void, msg: Message, ackable: boolean, quiet: boolean, sentAt: number}>} */
     this.waiting = new Map();
     /** @type {Message[]} */
     this.queue = [];
@@ -156,6 +156,7 @@ export class Transport {
       const w = this.waiting.get(String(msg.id));
       this.waiting.delete(String(msg.id));
       w.resolve(msg);
+      if (w.quiet && msg.t === 'error') return; // its page says the refusal where it belongs
     }
     this.hooks.onMessage(msg);
   }
@@ -168,16 +169,18 @@ export class Transport {
 
   /**
    * Send a message and resolve with its direct reply (its success message or an error).
-   * An ackable message (a move) is resent until its reply comes: retries are idempotent.
+   * An ackable message (a move) is resent until its reply comes: retries are idempotent. A
+   * quiet one's refusal goes to the caller alone (a form that shows it under its field), not
+   * to the page's notice too.
    * @param {Message} msg
-   * @param {{ackable?: boolean}} [opts]
+   * @param {{ackable?: boolean, quiet?: boolean}} [opts]
    * @returns {Promise<Message>}
    */
   request(msg, opts = {}) {
     const id = `c${this.nextId++}`;
     const full = { ...msg, id };
     return new Promise((resolve) => {
-      this.waiting.set(id, { resolve, msg: full, ackable: !!opts.ackable, sentAt: performance.now() });
+      this.waiting.set(id, { resolve, msg: full, ackable: !!opts.ackable, quiet: !!opts.quiet, sentAt: performance.now() });
       this.write(full);
     });
   }

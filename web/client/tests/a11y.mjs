@@ -51,3 +51,16 @@ export async function axeFindings(page, source, passes = AXE_PASSES) {
   await page.setViewportSize(size || { width: 1280, height: 800 });
   return { findings: out, rules };
 }
+
+/**
+ * axe-core on the page in the passes given, each finding a check of the test's tally (a
+ * finding accepted above passes); returns the findings.
+ * @param {any} page @param {string} source @param {(ok: boolean, what: string) => boolean} check
+ * @param {string} label @param {any[]} [passes]
+ */
+export async function axeChecks(page, source, check, label, passes = AXE_PASSES) {
+  const { findings, rules } = await axeFindings(page, source, passes);
+  check(rules > 0, `${label}: axe-core ran (${rules} rules applied)`);
+  for (const v of findings) check(v.accepted, `${label} (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+  return findings;
+}

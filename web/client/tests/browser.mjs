@@ -14,13 +14,13 @@
 // Usage: node browser.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR
 //        [--games a,b] [--seed N]   (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AXE_PASSES, axeFindings, axeSource } from './a11y.mjs';
+import { AXE_PASSES, axeChecks, axeSource } from './a11y.mjs';
 import { CARD_IDS } from './drivers.mjs';
-import { NEW_PASSWORD, PASSWORD, registerInPage } from './harness.mjs';
+import { CHROMIUM, NEW_PASSWORD, PASSWORD, registerInPage, startServer as startHarnessServer } from './harness.mjs';
 import { coachWarning } from '../src/games/castle-danger-coach.js';
 import { dangerAtTheWallsWarning, kingOfDangerWarning, rushTheWallWarning, wallsAndArmiesWarning } from '../src/games/coach-warnings.js';
 import { GAMES_WITH_OUTCOMES, outcomesOf } from '../src/games/outcomes.js';
@@ -99,20 +99,7 @@ const choose = (xs) => xs[Math.floor(rng() * xs.length)];
 // ---- the server ----
 
 function startServer() {
-  const db = path.join(WORK, 'server.db');
-  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', db, '--ai-threads', '1',
-    '--rate', '100000'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = [];
-  proc.stderr.on('data', (d) => log.push(String(d)));
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    proc.stdout.on('data', (d) => {
-      seen += String(d);
-      const m = /listening on (http:\/\/[^\s]+?)\/?\s/.exec(seen);
-      if (m) resolve({ proc, url: m[1], log });
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log.join('')}`)));
-  });
+  return startHarnessServer(args.ramparts, path.join(WORK, 'server.db'));
 }
 
 // ---- a page that records what it is sent ----
@@ -210,12 +197,7 @@ const axeRuns = { count: 0, rules: new Set(), ms: 0 };
  * @param {any} page @param {string} label @param {any[]} [passes] */
 async function axeCheck(page, label, passes = AXE_PASSES) {
   const t0 = Date.now();
-  const { findings, rules } = await axeFindings(page, AXE_SOURCE, passes);
-  check(rules > 0, `${label}: axe-core ran (${rules} rules applied)`);
-  for (const v of findings) {
-    axeRuns.rules.add(v.id);
-    check(v.accepted, `${label} (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-  }
+  for (const v of await axeChecks(page, AXE_SOURCE, check, label, passes)) axeRuns.rules.add(v.id);
   axeRuns.count += passes.length;
   axeRuns.ms += Date.now() - t0;
 }
@@ -2332,11 +2314,7 @@ async function takebackWhileQueued(browser, server, players) {
 
 async function main() {
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.RAMPARTS_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   const started = Date.now();
   try {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);

@@ -10,13 +10,13 @@
 // sizes); screenshots of both.
 // Usage: node movelist.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR [--games a,b]
 import { createRequire } from 'node:module';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { axeFindings, axeSource } from './a11y.mjs';
-import { parseArgs, tally } from './harness.mjs';
+import { CHROMIUM, parseArgs, startServer as startHarnessServer, tally } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), ['ramparts', 'checker', 'node-modules', 'out'],
   'node movelist.mjs --ramparts BIN --checker BIN --node-modules DIR --out DIR [--games a,b]');
@@ -43,22 +43,8 @@ const QUICK_GAMES = ['danger-at-the-walls', 'walls-and-armies'];
 const { check, finish } = tally();
 
 function startServer() {
-  const db = path.join(WORK, 'server.db');
   // A small review budget: the page is under test here, not the review's strength.
-  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', db, '--ai-threads', '1', '--rate', '100000',
-    '--review-budget', 'iters=300'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = [];
-  proc.stderr.on('data', (d) => log.push(String(d)));
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    proc.stdout.on('data', (d) => {
-      seen += String(d);
-      const m = /listening on (http:\/\/[^\s]+?)\/?\s/.exec(seen);
-      if (m) resolve({ proc, url: m[1], log });
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log.join('')}`)));
-  });
+  return startHarnessServer(args.ramparts, path.join(WORK, 'server.db'), ['--review-budget', 'iters=300']);
 }
 
 /** One person's browser context and page; every WebSocket frame received is kept. */
@@ -521,11 +507,7 @@ async function offline(browser, server, type) {
 
 async function main() {
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.RAMPARTS_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   const started = Date.now();
   try {
     const offered = (await (await fetch(`${server.url}/api/v1/types`)).json()).map((t) => t.type);

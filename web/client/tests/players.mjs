@@ -13,12 +13,11 @@
 // Usage: node players.mjs --ramparts BIN --node-modules DIR --out DIR
 //        (prints 'N passed, N failed'; exit 0 when all pass)
 import { createRequire } from 'node:module';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { axeFindings, axeSource } from './a11y.mjs';
-import { parseArgs, registerInPage, tally } from './harness.mjs';
+import { axeChecks, axeSource } from './a11y.mjs';
+import { CHROMIUM, parseArgs, registerInPage, screenshots as bothSizes, startServer as startHarnessServer, tally } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), ['ramparts', 'node-modules', 'out'],
   'node players.mjs --ramparts BIN --node-modules DIR --out DIR');
@@ -35,19 +34,7 @@ const STEP = Number(process.env.STEP_TIMEOUT || 120000);
 const { check, skip, finish } = tally();
 
 function startServer() {
-  const proc = spawn(args.ramparts, ['serve', '--listen', '127.0.0.1:0', '--db', path.join(WORK, 'server.db'),
-    '--ai-threads', '1', '--rate', '100000'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = [];
-  proc.stderr.on('data', (d) => log.push(String(d)));
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    proc.stdout.on('data', (d) => {
-      seen += String(d);
-      const m = /listening on (http:\/\/[^\s]+?)\/?\s/.exec(seen);
-      if (m) resolve({ proc, url: m[1], log });
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log.join('')}`)));
-  });
+  return startHarnessServer(args.ramparts, path.join(WORK, 'server.db'));
 }
 
 /**
@@ -160,19 +147,12 @@ async function playTurn(page) {
 
 /** axe-core in every pass (1280x800 and 390x844 light, 1280x800 dark): each finding a check. */
 async function axeCheck(page, label) {
-  const { findings, rules } = await axeFindings(page, AXE_SOURCE);
-  check(rules > 0, `${label}: axe-core ran (${rules} rules applied)`);
-  for (const v of findings) check(v.accepted, `${label} (${v.where}): axe-core ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+  await axeChecks(page, AXE_SOURCE, check, label);
 }
 
 /** The page at both sizes into OUT as NAME-1280x800.png and NAME-390x844.png (the whole page). */
 async function screenshots(page, name) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.mouse.move(1279, 799);
-  await page.screenshot({ path: path.join(OUT, `${name}-1280x800.png`), animations: 'disabled' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(OUT, `${name}-390x844.png`), fullPage: true, animations: 'disabled' });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await bothSizes(page, OUT, name);
 }
 
 /** Whether the server knows a message type (issue 41's are built on other branches): sent
@@ -498,11 +478,7 @@ async function challengeEndings(server, alice, bob) {
 
 async function main() {
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.RAMPARTS_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   const started = Date.now();
   const people = [];
   const figures = {};

@@ -14,6 +14,7 @@ import { readSetting, writeSetting } from './settings.js';
 import { BrowsingLine, MoveList, frameAt, useBrowse } from './movelist.js';
 import { outcomeWords } from '../outcome.js';
 import { speak } from '../games/speech.js';
+import { tournamentGames } from '../client.js';
 
 /** A game's table; `learn` adds the coach of a guided first game (coach.js).
  * @param {{client: import('../client.js').Client, id: number, learn?: boolean}} props */
@@ -76,6 +77,7 @@ export function Table({ client, id, learn = false }) {
       data-shown-ply=${past ? past.ply : snap.ply}>
     <header class="table-head">
       <h1>${snap.title} <span class="muted">#${snap.game}</span></h1>
+      <${TournamentLink} game=${snap.game} />
       <${SeatsBar} g=${g} />
       <p class="status" data-testid="status">${statusLine(g, myTurn && !g.pending)}</p>
     </header>
@@ -292,4 +294,13 @@ export class BoardGuard extends Component {
     const { Board, ...rest } = props;
     return this.state.failed ? html`<${GenericBoard} ...${rest} />` : html`<${Board} ...${rest} />`;
   }
+}
+
+/** A game this tab was paired in by a tournament links back to it (its standings, the next
+ * game). @param {{game: number}} props */
+function TournamentLink({ game }) {
+  const tournament = tournamentGames()[game];
+  if (!tournament) return null;
+  return html`<p class="small tour-back"><a href=${`#/tournaments/${tournament}`}
+    data-testid="table-tournament">A tournament game: the standings and your next game</a></p>`;
 }
