@@ -156,6 +156,8 @@ int cd_legal_actions(const void *st, rp_action *out)
                 out[n++] = (rp_action)(A_ADD + k - 1);
     const uint64_t mine = side_pieces(s, side);
     const uint64_t free_own = side_mask[side] & ~occ; /* CD-4 */
+    /* unrolled, so each direction's shift is a constant (a switch per square otherwise) */
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         for (uint64_t t = shift_dir(mine, d) & free_own; t; t &= t - 1) {
             const int from = low_bit(t) - dir_delta[d];

@@ -5,6 +5,7 @@
  * rulings WA-P* in docs/rules/walls-and-armies.md; the action table is in internal.h. */
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/check.h"
 #include "games/walls-and-armies/internal.h"
 
@@ -378,7 +379,7 @@ static void counter_attack(wa_state *s, wa_log *log)
         if (c) {
             c->card = (uint8_t)counter;
             c->number = (uint8_t)(d->nwalls + 1);
-            c->count = (uint8_t)__builtin_popcountll(s->stack_cards[k]);
+            c->count = (uint8_t)rp__popcount64(s->stack_cards[k]);
         }
         for (uint64_t m = s->stack_cards[k]; m; m &= m - 1)
             d->walls[d->nwalls++] = (uint8_t)__builtin_ctzll(m);
