@@ -5,7 +5,6 @@
  * rulings WA-P* in docs/rules/walls-and-armies.md; the action table is in internal.h. */
 #include <string.h>
 
-#include "core/bits.h"
 #include "core/check.h"
 #include "games/walls-and-armies/internal.h"
 
