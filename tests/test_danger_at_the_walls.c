@@ -868,18 +868,25 @@ static void test_DW13_DW_P6_determinize_is_consistent(void **unused)
     }
 }
 
-/* DW-P6, observe_action: the opponent sees the refill's deck (the action) but never the card,
- * which is not part of the action. */
+/* DW-P6: the opponent sees the refill's deck but never the card. The deck is the action
+ * itself, seen whole (the game has no observe_action: every action is seen as played), and the
+ * card is no part of it: the action reads the same whichever card the deck's top holds. */
 static void test_DW_P6_observe_action_shows_the_refill_source(void **unused)
 {
     (void)unused;
     dw_state s;
     rp_test_init(G, &s, "seed=1");
-    assert_int_equal(G->observe_action(&s, DW_ACT_DRAW_MAIN, DW_RED), DW_ACT_DRAW_MAIN);
-    assert_int_equal(G->observe_action(&s, DW_ACT_DRAW_PERSONAL, DW_RED), DW_ACT_DRAW_PERSONAL);
-    char t1[RP_ACTION_TEXT];
+    assert_null(G->observe_action);
+    dw_state other = s;
+    uint8_t *top = &other.main[other.main_n - 1];
+    *top = *top == DW_A1 ? DW_C9 : DW_A1;
+    char t1[RP_ACTION_TEXT], t2[RP_ACTION_TEXT];
     G->action_to_text(&s, DW_ACT_DRAW_MAIN, t1, sizeof t1);
+    G->action_to_text(&other, DW_ACT_DRAW_MAIN, t2, sizeof t2);
     assert_string_equal(t1, "draw main");
+    assert_string_equal(t2, t1);
+    G->action_to_text(&s, DW_ACT_DRAW_PERSONAL, t1, sizeof t1);
+    assert_string_equal(t1, "draw personal");
 }
 
 /* ---- notation ---- */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/rng_inline.h"
 #include "search.h"
 
 #define MAX_PATH 1024  /* deeper walks stop growing and play out instead */
@@ -241,8 +242,8 @@ static rp_action playout_move(worker *w, int n)
 {
     const rp_game *game = w->game;
     if (w->cfg->greedy == 0 || !game->evaluate || n == 1 ||
-        (long)rp_rng_below(&w->rng, 100) >= w->cfg->greedy)
-        return w->legal[rp_rng_below(&w->rng, (uint32_t)n)];
+        (long)rp__rng_below(&w->rng, 100) >= w->cfg->greedy)
+        return w->legal[rp__rng_below(&w->rng, (uint32_t)n)];
     const int mover = game->current_player(&w->world);
     rp_action best = w->legal[0];
     double best_value = -1;
@@ -262,25 +263,31 @@ static rp_action playout_move(worker *w, int n)
             best_value = v;
             best = w->legal[i];
             ties = 1;
-        } else if (v > best_value - 1e-12 && rp_rng_below(&w->rng, ++ties) == 0) {
+        } else if (v > best_value - 1e-12 && rp__rng_below(&w->rng, ++ties) == 0) {
             best = w->legal[i];
         }
     }
     return best;
 }
 
-/* Playout moves to the end, or until the rollout depth when the game can evaluate. */
+/* Playout moves to the end, or until the rollout depth when the game can evaluate. The game
+ * is over where it lists no legal action (game.h), so a move asks for the player to act only
+ * at the rollout depth. */
 static void playout(worker *w, double *returns)
 {
     const rp_game *game = w->game;
     const long limit = game->evaluate ? w->cfg->rollout : -1;
-    for (long depth = 0; game->current_player(&w->world) != RP_TERMINAL; depth++) {
-        if (limit >= 0 && depth >= limit) {
+    const bool uniform = w->cfg->greedy == 0 || !game->evaluate;
+    for (long depth = 0;; depth++) {
+        if (depth == limit && game->current_player(&w->world) != RP_TERMINAL) {
             evaluate_all(game, &w->world, returns);
             return;
         }
         const int n = game->legal_actions(&w->world, w->legal);
-        game->apply(&w->world, playout_move(w, n));
+        if (n == 0)
+            break;
+        game->apply(&w->world,
+                    uniform ? w->legal[rp__rng_below(&w->rng, (uint32_t)n)] : playout_move(w, n));
     }
     game->returns(&w->world, returns);
 }
@@ -298,7 +305,7 @@ static int gather_keys(worker *w, int mover, int n)
         if (s->token != token) {
             *s = (key_slot){.token = token, .child = 0, .count = 1, .pick = (uint32_t)i};
             w->uniq[distinct++] = key;
-        } else if (rp_rng_below(&w->rng, ++s->count) == 0) {
+        } else if (rp__rng_below(&w->rng, ++s->count) == 0) {
             s->pick = (uint32_t)i; /* a uniform choice among the actions behind one key */
         }
     }
@@ -321,91 +328,112 @@ static float edge_prior(worker *w, int mover, rp_action action)
     return (float)share[mover];
 }
 
-/* Give every legal key at `node` a child: mark the keys that have one, then append the
- * others to the block, moving the block to a bigger one when it is full (the old block is
- * left unused until the next move). Keys that find no room stay without a child. */
-static void add_children(worker *w, uint32_t node, int mover, int distinct)
+/* The choice among a node's legal children as its block is scanned (in block order, so the
+ * draws come in one fixed order): the best by UCB and the untried one picked so far, as
+ * places in the block plus one (0: none yet), which stay right when the block moves. */
+typedef struct child_choice {
+    double explore, bias, best_value;
+    float fresh_prior;
+    uint32_t best, fresh, fresh_count;
+} child_choice;
+
+/* Weigh the legal child at place `at` of the block: an untried one joins the uniform pick
+ * among untried ones (with bias=W the best prior, ties uniformly), a tried one is scored by
+ * UCB, where ISMCTS counts availability rather than the parent's visits and bias=W adds
+ * W * prior / (visits + 1) (progressive bias, Chaslot et al. 2008). Counts it available. */
+static inline __attribute__((always_inline)) void weigh_child(worker *w, child_choice *ch,
+                                                              rp_node *child, uint32_t at)
 {
-    const bool biased = w->cfg->bias > 0 && w->game->evaluate;
-    rp_node *nodes = w->arena.nodes;
-    int missing = distinct;
-    for (uint32_t c = nodes[node].child, end = c + nodes[node].nchild; c < end; c++) {
-        key_slot *s = &w->slots[nodes[c].key];
-        if (s->token == w->token) {
-            s->child = c;
-            missing--;
+    child->avail++;
+    if (child->visits == 0) {
+        if (ch->bias > 0 && child->prior > ch->fresh_prior) {
+            ch->fresh_prior = child->prior;
+            ch->fresh = at + 1;
+            ch->fresh_count = 1;
+        } else if ((ch->bias == 0 || child->prior == ch->fresh_prior) &&
+                   rp__rng_below(&w->rng, ++ch->fresh_count) == 0) {
+            ch->fresh = at + 1;
         }
-    }
-    if (!missing)
         return;
-    const uint32_t have = nodes[node].nchild;
-    if (have + (uint32_t)missing > nodes[node].cap) {
-        uint32_t cap = have + (uint32_t)missing;
-        if (cap < 2u * nodes[node].cap)
-            cap = 2u * nodes[node].cap;
-        if (cap > UINT16_MAX)
-            cap = UINT16_MAX;
-        if (cap < have + (uint32_t)missing)
-            return;
-        const uint32_t block = rp_arena_block(&w->arena, cap);
-        if (!block)
-            return;
-        nodes = w->arena.nodes; /* may have moved while growing */
-        memcpy(&nodes[block], &nodes[nodes[node].child], have * sizeof *nodes);
-        nodes[node].child = block;
-        nodes[node].cap = (uint16_t)cap;
     }
-    for (int i = 0; i < distinct; i++) {
-        key_slot *s = &w->slots[w->uniq[i]];
-        if (s->child)
-            continue;
-        const uint32_t c = nodes[node].child + nodes[node].nchild++;
-        nodes[c].key = w->uniq[i];
-        s->child = c;
-        if (biased)
-            nodes[c].prior = edge_prior(w, mover, w->legal[s->pick]);
+    const double inv = 1.0 / child->visits;
+    double value = child->reward * inv + ch->explore * sqrt(log_count(child->avail) * inv);
+    if (ch->bias > 0)
+        value += ch->bias * child->prior / (child->visits + 1.0);
+    if (value > ch->best_value) {
+        ch->best_value = value;
+        ch->best = at + 1;
     }
 }
 
-/* The child to walk into: an untried legal one if any (chosen uniformly; with bias=W the one
- * with the best prior, ties uniformly), else the best by UCB, where ISMCTS counts availability
- * rather than the parent's visits and bias=W adds W * prior / (visits + 1) (progressive bias,
- * Chaslot et al. 2008). Also counts every legal child as available. 0 when no legal key has a
- * child. */
-static uint32_t select_child(worker *w, uint32_t node)
+/* Room in node's block for `missing` more children: the block itself, or a bigger one it is
+ * moved to (the old block is left unused until the next move). False when there is none. */
+static bool make_room(worker *w, uint32_t node, uint32_t missing)
 {
-    rp_node *const nodes = w->arena.nodes;
-    const double c = w->cfg->explore;
-    const double bias = w->game->evaluate ? w->cfg->bias : 0;
-    uint32_t best = 0, fresh = 0, fresh_count = 0;
-    double best_value = -1;
-    float fresh_prior = -1;
-    for (uint32_t ch = nodes[node].child, end = ch + nodes[node].nchild; ch < end; ch++) {
-        rp_node *child = &nodes[ch];
-        if (w->slots[child->key].token != w->token)
+    rp_node *nodes = w->arena.nodes;
+    const uint32_t have = nodes[node].nchild;
+    if (have + missing <= nodes[node].cap)
+        return true;
+    uint32_t cap = have + missing;
+    if (cap < 2u * nodes[node].cap)
+        cap = 2u * nodes[node].cap;
+    if (cap > UINT16_MAX)
+        cap = UINT16_MAX;
+    if (cap < have + missing)
+        return false;
+    const uint32_t block = rp_arena_block(&w->arena, cap);
+    if (!block)
+        return false;
+    nodes = w->arena.nodes; /* may have moved while growing */
+    memcpy(&nodes[block], &nodes[nodes[node].child], have * sizeof *nodes);
+    nodes[node].child = block;
+    nodes[node].cap = (uint16_t)cap;
+    return true;
+}
+
+/* Give every legal key at `node` a child and choose the child to walk into, in one scan of
+ * the block: the children there that are legal now are weighed, the legal keys without one
+ * get one at the block's end (keys that find no room stay without) and are weighed after
+ * them, so the choice and its draws are those of scanning the whole block once it is grown.
+ * Returns an untried legal child if any, else the best by UCB; 0 when no legal key has a
+ * child. */
+static uint32_t expand_and_select(worker *w, uint32_t node, int mover, int distinct)
+{
+    const bool biased = w->cfg->bias > 0 && w->game->evaluate;
+    child_choice ch = {.explore = w->cfg->explore,
+                       .bias = w->game->evaluate ? w->cfg->bias : 0,
+                       .best_value = -1,
+                       .fresh_prior = -1};
+    rp_node *nodes = w->arena.nodes;
+    rp_node *const block = &nodes[nodes[node].child], *const end = block + nodes[node].nchild;
+    key_slot *const slots = w->slots;
+    const uint32_t token = w->token;
+    uint32_t missing = (uint32_t)distinct;
+    for (rp_node *child = block; child < end; child++) {
+        key_slot *s = &slots[child->key];
+        if (s->token != token)
             continue;
-        child->avail++;
-        if (child->visits == 0) {
-            if (bias > 0 && child->prior > fresh_prior) {
-                fresh_prior = child->prior;
-                fresh = ch;
-                fresh_count = 1;
-            } else if ((bias == 0 || child->prior == fresh_prior) &&
-                       rp_rng_below(&w->rng, ++fresh_count) == 0) {
-                fresh = ch;
-            }
-            continue;
-        }
-        const double inv = 1.0 / child->visits;
-        double value = child->reward * inv + c * sqrt(log_count(child->avail) * inv);
-        if (bias > 0)
-            value += bias * child->prior / (child->visits + 1.0);
-        if (value > best_value) {
-            best_value = value;
-            best = ch;
+        const uint32_t at = (uint32_t)(child - block);
+        s->child = nodes[node].child + at;
+        missing--;
+        weigh_child(w, &ch, child, at);
+    }
+    if (missing && make_room(w, node, missing)) {
+        nodes = w->arena.nodes;
+        for (int i = 0; i < distinct; i++) {
+            key_slot *s = &w->slots[w->uniq[i]];
+            if (s->child)
+                continue;
+            const uint32_t at = nodes[node].nchild++, c = nodes[node].child + at;
+            nodes[c].key = w->uniq[i];
+            s->child = c;
+            if (biased)
+                nodes[c].prior = edge_prior(w, mover, w->legal[s->pick]);
+            weigh_child(w, &ch, &nodes[c], at);
         }
     }
-    return fresh ? fresh : best;
+    const uint32_t pick = ch.fresh ? ch.fresh : ch.best;
+    return pick ? nodes[node].child + pick - 1 : 0;
 }
 
 static void backup(worker *w, int depth, const double *returns)
@@ -442,8 +470,7 @@ static void iterate(worker *w)
             break;
         }
         const int n = game->legal_actions(&w->world, w->legal);
-        add_children(w, node, mover, gather_keys(w, mover, n));
-        const uint32_t next = select_child(w, node);
+        const uint32_t next = expand_and_select(w, node, mover, gather_keys(w, mover, n));
         if (!next) { /* arena full and nothing here yet: judge by a playout */
             playout(w, returns);
             break;

@@ -4,6 +4,7 @@
  * so its action count is a signature: a different count means the rules or the generator did. */
 #include <string.h>
 
+#include "core/rng_inline.h"
 #include "ramparts/engine.h"
 
 int rp_bench_config(const rp_game *game, rp_config *cfg, rp_error *err)
@@ -41,7 +42,7 @@ int rp_random_playouts(const rp_game *game, const rp_config *cfg, long long game
             return rc;
         while (game->current_player(&st) != RP_TERMINAL) {
             const int n = game->legal_actions(&st, legal);
-            game->apply(&st, legal[rp_rng_below(&rng, (uint32_t)n)]);
+            game->apply(&st, legal[rp__rng_below(&rng, (uint32_t)n)]);
             played++;
         }
     }

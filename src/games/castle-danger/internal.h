@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/bits.h"
 #include "ramparts/game.h"
 
 enum { CD_BLUE = 0, CD_RED = 1 };
@@ -115,7 +116,7 @@ static inline int low_bit(uint64_t b)
 
 static inline int count_bits(uint64_t b)
 {
-    return __builtin_popcountll(b);
+    return rp__popcount64(b);
 }
 
 /* Every square of `b` moved one step in direction d, dropping those that leave the board. */

@@ -156,6 +156,8 @@ int cd_legal_actions(const void *st, rp_action *out)
                 out[n++] = (rp_action)(A_ADD + k - 1);
     const uint64_t mine = side_pieces(s, side);
     const uint64_t free_own = side_mask[side] & ~occ; /* CD-4 */
+    /* unrolled, so each direction's shift is a constant (a switch per square otherwise) */
+#pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         for (uint64_t t = shift_dir(mine, d) & free_own; t; t &= t - 1) {
             const int from = low_bit(t) - dir_delta[d];
@@ -163,8 +165,9 @@ int cd_legal_actions(const void *st, rp_action *out)
         }
     }
     const uint64_t reach = adjacent(s->piece[side][CD_BUILDER]);
-    if (count_bits(s->walls) < MAX_WALLS)                      /* CD-2: the 20 Walls are shared */
-        for (uint64_t t = reach & GRASS & ~occ; t; t &= t - 1) /* CD-5, CD-11 */
+    const uint64_t sites = reach & GRASS & ~occ;   /* CD-5, CD-11 */
+    if (sites && count_bits(s->walls) < MAX_WALLS) /* CD-2: the 20 Walls are shared */
+        for (uint64_t t = sites; t; t &= t - 1)
             out[n++] = (rp_action)(A_BUILD + low_bit(t));
     for (uint64_t t = reach & s->walls; t; t &= t - 1)
         out[n++] = (rp_action)(A_REMOVE + low_bit(t));

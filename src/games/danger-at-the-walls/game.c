@@ -83,7 +83,10 @@ const rp_game rp_danger_at_the_walls = {
     .moves_summary = dw_moves_summary, /* every Archer combination on five walls: a long list */
     .secret_names = dw_secret_names,
     .evaluate = dw_evaluate,
-    .observe_action = dw_observe_action,
+    /* every action is seen as played: a refill names its deck, never the card it draws (the
+     * deck's top, hidden inside the state), so nothing is masked; without the hook the search
+     * keys opponents' edges by the action itself and makes no call per legal action */
+    .observe_action = NULL,
     .observation_size = DW_OBS_SIZE,
     .observation_fields = dw_obs_fields,
     .num_observation_fields = DW_OBS_FIELDS,

@@ -251,7 +251,6 @@ int dw_moves_summary(const void *st, char *buf, size_t size);
 /* learn.c */
 void dw_determinize(void *st, int viewer, rp_rng *rng);
 void dw_reseed(void *st, rp_rng *rng);
-rp_action dw_observe_action(const void *st, rp_action action, int observer);
 double dw_evaluate(const void *st, int player);
 void dw_observation_tensor(const void *st, int player, float *out);
 

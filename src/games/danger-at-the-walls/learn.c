@@ -1,6 +1,6 @@
 /* learn.c — Danger at the Walls for search and learning: determinize (deal what a viewer
- * cannot see at random, consistently with their view), how a seat observes an action, the
- * evaluation the AI uses, and the observation tensor (layout in internal.h, docs/python.md). */
+ * cannot see at random, consistently with their view), the evaluation the AI uses, and the
+ * observation tensor (layout in internal.h, docs/python.md). */
 #include <string.h>
 
 #include "core/check.h"
@@ -252,15 +252,6 @@ void dw_reseed(void *st, rp_rng *rng)
 {
     const bool hidden[2] = {false, false};
     resample(st, hidden, rng);
-}
-
-/* Every action is seen as played: a refill shows its deck but the action never names the
- * drawn card (the draw is the deck's top, hidden inside the state), so nothing is masked. */
-rp_action dw_observe_action(const void *st, rp_action action, int observer)
-{
-    (void)st;
-    (void)observer;
-    return action;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -167,9 +167,8 @@ void dw_played_by(const dw_state *s, int seat, uint8_t *out)
             out[DW_A1 + v] = (uint8_t)(out[DW_A1 + v] + sd->archers[v]);
         for (int i = 0; i < sd->ncannon; i++)
             out[sd->cannon[i]]++;
-        for (int f = DW_GENERAL; f < DW_FACES; f++)
-            if (sd->leaders & LB(f))
-                out[f]++;
+        for (unsigned l = sd->leaders; l; l &= l - 1) /* bit f - DW_GENERAL: face f */
+            out[DW_GENERAL + __builtin_ctz(l)]++;
         if (s->flag[w] == seat + 1)
             out[DW_FLAG]++;
     }

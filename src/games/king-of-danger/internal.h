@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/bits.h"
 #include "ramparts/game.h"
 
 struct cJSON;
@@ -112,10 +113,10 @@ extern const char *const kd_suit_titles[3];
 /* Seats for people: Blue, Red, Green, Gold, Purple (text.c). */
 extern const char *const kd_seat_names[KD_MAX_PLAYERS];
 
-/* Bit helpers for card masks (GCC/Clang builtins: one instruction each on the hot path). */
+/* Bit helpers for card masks (a dozen instructions at most each, no call: core/bits.h). */
 static inline int kd_popcount(uint32_t m)
 {
-    return __builtin_popcount(m);
+    return rp__popcount32(m);
 }
 
 /* The lowest card id in a non-empty mask. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/bits.h"
 #include "core/notation.h"
 #include "ramparts/game.h"
 
@@ -150,7 +151,7 @@ static const char *const phase_word[RTW_PHASES] = {"plan", "zvord", "qween",  "d
 
 static inline int popcount(uint32_t x)
 {
-    return __builtin_popcount(x);
+    return rp__popcount32(x);
 }
 
 static inline int lowest_bit(uint32_t x)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/bits.h"
 #include "ramparts/game.h"
 
 struct cJSON;

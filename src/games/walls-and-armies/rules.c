@@ -378,7 +378,7 @@ static void counter_attack(wa_state *s, wa_log *log)
         if (c) {
             c->card = (uint8_t)counter;
             c->number = (uint8_t)(d->nwalls + 1);
-            c->count = (uint8_t)__builtin_popcountll(s->stack_cards[k]);
+            c->count = (uint8_t)rp__popcount64(s->stack_cards[k]);
         }
         for (uint64_t m = s->stack_cards[k]; m; m &= m - 1)
             d->walls[d->nwalls++] = (uint8_t)__builtin_ctzll(m);
