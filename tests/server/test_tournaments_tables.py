@@ -1,4 +1,4 @@
-"""A Swiss of King of Danger at tables of 3 (7 bots) and one at tables of 4 (11 bots) over 3
+"""Swiss events of King of Danger at tables of 3 (7 bots; 9) and of 4 (11 bots) over 3
 rounds, played end to end on one server (issue 44: "Games with 3-5 players ... are played at
 tables of the chosen size: the pairing groups players by score into tables, and points follow
 the places"; the rules as docs/tournaments.md, "Tables of 3 to 5", states them), checked
@@ -17,8 +17,9 @@ from tourlib import Bot, finished, op
 ROUNDS = 3
 # (name, entrants, table size, the tables' sizes each round by docs/tournaments.md: as many
 # tables as the size fills, some one smaller, "never under 3": 7 at tables of 3 make a table
-# of 4 and one of 3, 11 at tables of 4 make 4, 4, 3)
-EVENTS = (("Threes", 7, 3, [4, 3]), ("Fours", 11, 4, [4, 4, 3]))
+# of 4 and one of 3, 11 at tables of 4 make 4, 4, 3). In Nines' third round, the top and the
+# bottom of 3 tables must trade players to meet nobody again.
+EVENTS = (("Threes", 7, 3, [4, 3]), ("Nines", 9, 3, [3, 3, 3]), ("Fours", 11, 4, [4, 4, 3]))
 
 
 def resigning_seat(tournament, rnd, board, n):
