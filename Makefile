@@ -149,8 +149,9 @@ cluster: all
 bench: all
 	./build/ramparts bench
 
-# The tournament pairings: each round of a 9-round Swiss of 1,001 players, an arena tick with
-# 1,000 waiting (tests/bench_tournament.c; figures in docs/tournaments.md).
+# The tournament pairings: each round of a 9-round Swiss of 1,001 players, the same at tables
+# of 3 and of 5, an arena tick with 1,000 waiting (tests/bench_tournament.c; figures in
+# docs/tournaments.md).
 bench-tournament:
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
 	cmake --build build --target bench_tournament -j $(JOBS)

@@ -47,6 +47,7 @@ set(RP_TEST_COSTS
     server_test_tournaments_cluster 12
     server_test_tournaments_late 10
     server_test_tournaments_players 15
+    server_test_tournaments_tables 8
     server_test_tournament_arena 15
     server_test_tournament_schedule 12
     cli_tournaments 11

@@ -1,6 +1,7 @@
 /* bench_tournament.c — how long the tournament pairings take (make bench-tournament): each
- * round of a 9-round Swiss of 1,000 players (1,001: a bye every round), and an arena tick with
- * 1,000 waiting. Prints milliseconds; asserts nothing (tests/test_tournament.c checks). */
+ * round of a 9-round Swiss of 1,000 players (1,001: a bye every round), the same at tables of
+ * 3 and of 5, and an arena tick with 1,000 waiting. Prints milliseconds; asserts nothing
+ * (tests/test_tournament.c checks). */
 #define _XOPEN_SOURCE 700 /* lrand48 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,42 @@ static int bench_swiss(void)
     return 0;
 }
 
+/* 9 rounds of 1,000 players at tables of `size`, each table's places drawn at random. */
+static int bench_tables(int size)
+{
+    enum { TABLE_PLAYERS = 1000 };
+    static rs_tour_entry entries[TABLE_PLAYERS];
+    static rs_tour_game games[TABLE_PLAYERS * ROUNDS];
+    static rs_tour_game out[TABLE_PLAYERS];
+    size_t m = 0;
+    for (size_t i = 0; i < TABLE_PLAYERS; i++)
+        entries[i] = (rs_tour_entry){.rating = 1000 + rng_below(1500), .active = true};
+    double worst = 0, total = 0;
+    for (int r = 1; r <= ROUNDS; r++) {
+        char err[128];
+        const double t0 = now_ms();
+        const int count =
+            rs_tour_tables(entries, TABLE_PLAYERS, games, m, r, size, out, err, sizeof err);
+        const double took = now_ms() - t0;
+        if (count < 0) {
+            fprintf(stderr, "tables of %d, round %d: %s\n", size, r, err);
+            return 1;
+        }
+        worst = took > worst ? took : worst;
+        total += took;
+        for (int k = 0; k < count; k++) {
+            int place[RS_TOUR_TABLE_MAX];
+            for (int s = 0; s < out[k].n; s++)
+                place[s] = 1 + (int)rng_below((uint32_t)out[k].n);
+            rs_tour_place_points(out[k].n, place, out[k].points);
+            games[m++] = out[k];
+        }
+    }
+    printf("tables of %d, %d players: worst round %.1f ms, all %d rounds %.1f ms\n", size,
+           TABLE_PLAYERS, worst, ROUNDS, total);
+    return 0;
+}
+
 static int bench_arena(void)
 {
     enum { WAITING = 1000 };
@@ -97,5 +134,5 @@ static int bench_arena(void)
 int main(void)
 {
     srand48(12345);
-    return bench_swiss() || bench_arena();
+    return bench_swiss() || bench_tables(3) || bench_tables(5) || bench_arena();
 }

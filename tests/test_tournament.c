@@ -686,8 +686,9 @@ static void test_tables(void **state)
             assert_int_equal(seen[i], 1);
     }
     /* 17 players at tables of 3-4 over 5 rounds must meet again sometimes; the swaps keep it
-     * down (measured with this seed: 18 repeated meetings, 43 with a plain split by score). */
-    assert_true(repeats <= 26);
+     * down (measured with this seed: 2 repeated meetings; 18 when only neighbouring tables
+     * traded players, 43 with a plain split by score). */
+    assert_true(repeats <= 6);
     char err[128];
     rs_tour_game out[4];
     const rs_tour_entry two[2] = {{1500, true}, {1500, true}};

@@ -692,28 +692,39 @@ static int table_cost(const history *h, const int *seat, int n)
     return cost;
 }
 
-/* Swaps between neighbouring tables while one lowers their repeated meetings. */
+/* Each swap of a player of x with one of y that lowers the two tables' repeated meetings;
+ * whether there was one. */
+static bool swap_between(const history *h, rs_tour_game *x, rs_tour_game *y)
+{
+    bool changed = false;
+    for (int i = 0; i < x->n; i++) {
+        for (int j = 0; j < y->n; j++) {
+            const int before = table_cost(h, x->seat, x->n) + table_cost(h, y->seat, y->n);
+            const int a = x->seat[i];
+            x->seat[i] = y->seat[j];
+            y->seat[j] = a;
+            if (table_cost(h, x->seat, x->n) + table_cost(h, y->seat, y->n) < before) {
+                changed = true;
+                continue;
+            }
+            y->seat[j] = x->seat[i];
+            x->seat[i] = a;
+        }
+    }
+    return changed;
+}
+
+/* Swaps between tables while one lowers their repeated meetings: between neighbours first,
+ * so that players stay near their score where they can, then tables further apart (with
+ * neighbours only, the top and the bottom of 3 tables of 3 never trade, and 9 players met
+ * again in a round that could seat each with new faces). */
 static void spread_repeats(const history *h, rs_tour_game *t, int tables)
 {
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 8; pass++) {
         bool changed = false;
-        for (int k = 0; k + 1 < tables; k++) {
-            rs_tour_game *x = &t[k], *y = &t[k + 1];
-            for (int i = 0; i < x->n; i++) {
-                for (int j = 0; j < y->n; j++) {
-                    const int before = table_cost(h, x->seat, x->n) + table_cost(h, y->seat, y->n);
-                    const int a = x->seat[i];
-                    x->seat[i] = y->seat[j];
-                    y->seat[j] = a;
-                    if (table_cost(h, x->seat, x->n) + table_cost(h, y->seat, y->n) < before) {
-                        changed = true;
-                        continue;
-                    }
-                    y->seat[j] = x->seat[i];
-                    x->seat[i] = a;
-                }
-            }
-        }
+        for (int apart = 1; apart < tables; apart++)
+            for (int k = 0; k + apart < tables; k++)
+                changed |= swap_between(h, &t[k], &t[k + apart]);
         if (!changed)
             return;
     }
