@@ -7,7 +7,8 @@
 // themselves; the tournament page leads to that game; alice
 // resigns it, the set's second game opens by itself with the sides swapped, she resigns that
 // too, and the standings say bob 2, alice 0 with the tournament over; then an arena, started,
-// its standings without a Swiss's tie-breaks, alice pausing in it. axe-core over each page
+// its standings without a Swiss's tie-breaks, alice pausing in it; alice's profile lists both
+// with her place, as the API's profile has them. axe-core over each page
 // (both sizes light, dark); screenshots at 1280x800 and 390x844; no console error.
 // `make soak` (RAMPARTS_SOAK=1) runs instead a Swiss of 4 over 2 rounds (--swiss 1 adds it to
 // the rest), two of them guests over the WebSocket who resign, whose finished standings the
@@ -220,7 +221,7 @@ async function playOut(server, alice, bob, id, first) {
 
 /** An arena made with the form, joined by bob and started: both pages open the game by
  * themselves; its page says until when it runs, its standings carry no Swiss tie-breaks, and
- * alice pauses (Withdraw is "Pause" while it runs) and is offered "Come back". */
+ * alice pauses (Withdraw is "Pause" while it runs) and is offered "Come back". Returns its id. */
 async function arena(server, alice, bob) {
   await alice.page.goto(`${server.url}/#/tournaments/new`);
   await alice.page.fill('[data-testid=tf-name]', 'Quick arena');
@@ -251,6 +252,40 @@ async function arena(server, alice, bob) {
   const paused = await alice.page.textContent('[data-testid=tour-your-game]');
   check(/You are paused/.test(paused), `arena: paused, with Come back offered (${paused})`);
   await axeCheck(alice.page, 'a running arena, paused', [AXE_PASSES[0]]);
+  return id;
+}
+
+/** Alice's profile lists the tournaments she played, newest first, each row what the API's
+ * `tournaments` entry says in words: the arena running (her place so far), the set over (2nd of
+ * 2 with 0 points: she resigned both games); a name leads to its tournament's page. */
+async function profile(server, alice, setId, arenaId) {
+  await alice.page.goto(`${server.url}/#/player/alice`);
+  await alice.page.waitForSelector(`[data-testid=profile-tour-${setId}]`);
+  const rows = await alice.page.$$eval('[data-testid=profile-tournaments] tbody tr', (trs) => trs.map((tr) => ({
+    id: tr.getAttribute('data-testid'), href: tr.querySelector('a')?.getAttribute('href'),
+    cells: [...tr.children].map((c) => c.textContent.trim()) })));
+  const api = (await alice.page.evaluate(() => fetch('/api/v1/players/alice').then((r) => r.json()))).tournaments;
+  const [arenaLine, setLine] = api;
+  check(api.length === 2 && arenaLine.id === arenaId && setLine.id === setId,
+    `profile: the API lists the arena, then the set (${JSON.stringify(api)})`);
+  check(setLine.status === 'over' && setLine.format === 'sets' && setLine.place === 2 && setLine.of === 2 && setLine.points === 0
+    && arenaLine.status === 'running' && arenaLine.format === 'arena' && arenaLine.of === 2,
+  'profile: the API has the set over, alice 2nd of 2 with 0 points, and the arena running with 2 players');
+  const place = (/** @type {any} */ t) => `${['1st', '2nd'][t.place - 1]} of ${t.of}`;
+  const want = [
+    { id: `profile-tour-${arenaId}`, href: `#/tournaments/${arenaId}`,
+      cells: ['Quick arena', 'Castle Danger', 'Arena', 'Running', `${place(arenaLine)} so far`, String(arenaLine.points)] },
+    { id: `profile-tour-${setId}`, href: `#/tournaments/${setId}`,
+      cells: ['Formal set', 'Castle Danger', 'A set', 'Finished', place(setLine), '0'] },
+  ];
+  check(JSON.stringify(rows) === JSON.stringify(want), `profile: its tournaments' rows are the API's entries (${JSON.stringify(rows)})`);
+  const region = await alice.page.getAttribute('[data-testid=profile-tournaments] .table-scroll', 'tabindex');
+  check(region === '0', 'profile: the table scrolls inside a region the keyboard reaches');
+  await screenshots(alice.page, 'profile-tournaments');
+  await axeCheck(alice.page, 'a profile with its tournaments');
+  await alice.page.click(`[data-testid=profile-tour-${setId}] a`);
+  await alice.page.waitForSelector('[data-testid=tournament][data-status=over]');
+  check(true, 'profile: the set\'s name leads to its page');
 }
 
 /** Guests over the WebSocket from a page of their own, as many as `names`: each joins the
@@ -369,7 +404,8 @@ async function main() {
       await step('join', () => join(server, bob, id));
       const first = await step('start', () => start(server, alice, bob));
       await step('play out', () => playOut(server, alice, bob, id, first));
-      await step('arena', () => arena(server, alice, bob));
+      const arenaId = await step('arena', () => arena(server, alice, bob));
+      await step('profile', () => profile(server, alice, id, arenaId));
     }
     if (SOAK || args.swiss === '1') {
       const guests = await step('swiss', () => swiss(browser, server, alice, bob));

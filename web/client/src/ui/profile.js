@@ -1,11 +1,13 @@
 // profile.js — a player's page (GET /api/v1/players/NAME): ratings per game with their
-// history charted, results against the computer by level, and the last finished games with
-// their replays and records to download; a registered visitor can challenge the player.
+// history charted, the tournaments played with their places, results against the computer by
+// level, and the last finished games with their replays and records to download; a registered
+// visitor can challenge the player.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { RatingChart } from './chart.js';
 import { count } from './seats.js';
 import { Players } from './lobby.js';
+import { ScrollTable, ordinal, pointsFigure } from './tournaments.js';
 
 // Every player's rating before their first rated game of a kind (docs/server-protocol.md,
 // "Ratings": new players 1500 / 350), the chart's point 0 when the history is whole.
@@ -55,6 +57,7 @@ export function Profile({ client, name }) {
         </div>`;
       })}
     </section>
+    <${Tournaments} list=${p.tournaments || []} name=${p.name} title=${title} />
     <section class="panel"><h2>Against the computer</h2>
       ${Object.keys(p.vs_ai).length === 0 ? html`<p class="muted">No games against the computer yet.</p>` : html`<table class="data"><thead><tr><th>Game</th><th>Level</th><th>Won</th><th>Lost</th><th>Drawn</th></tr></thead>
         <tbody>${Object.entries(p.vs_ai).flatMap(([g, levels]) => Object.entries(levels).map(([lvl, r]) => html`<tr>
@@ -67,4 +70,56 @@ export function Profile({ client, name }) {
           <td><a href=${`#/replay/${g.id}`}>Replay</a> · <a href=${`/api/v1/games/${g.id}/record`} download=${`game-${g.id}.record`}>Record</a></td></tr>`)}</tbody></table>
     </section>
   </div>`;
+}
+
+const FORMAT_NAMES = { swiss: 'Swiss', sets: 'A set', arena: 'Arena' };
+
+/** A profile's tournament line's status: "Finished", "Running: round 3" (a Swiss). @param {any} t */
+function tourStatus(t) {
+  if (t.status === 'over') return 'Finished';
+  if (t.status === 'cancelled') return 'Cancelled';
+  return t.format === 'swiss' ? `Running: round ${t.round}` : 'Running';
+}
+
+/**
+ * The place in the standings the server computed from the stored results: "3rd of 8" once
+ * over. While it runs, an arena counts each game as it ends ("2nd of 8 so far"); a Swiss or a
+ * set counts only the rounds whose every game has ended (docs/tournaments.md), so a Swiss in
+ * round 3 stands "after round 2" (for the second between a round's last result and the
+ * director's next tick, which pairs the next round, the place already counts the round just
+ * ended: the profile does not say how many rounds its standings count), and a set in play or
+ * a Swiss's first round has no place yet.
+ * A tournament cancelled at its start time, still short of players, was never played.
+ * @param {any} t
+ */
+function tourPlace(t) {
+  const place = `${ordinal(t.place)} of ${t.of}`;
+  if (t.status === 'over') return place;
+  if (t.status === 'cancelled') return 'none: it never started';
+  if (t.format === 'arena') return `${place} so far`;
+  if (t.format === 'swiss' && t.round > 1) return `${place} after round ${t.round - 1}`;
+  return t.format === 'swiss' ? 'none yet: round 1 is being played' : 'none yet: the set is being played';
+}
+
+/** The tournaments the player entered that have started, newest first (the server's 20), each
+ * linked to its page; a short line when there are none.
+ * @param {{list: any[], name: string, title: (type: string) => string}} props */
+function Tournaments({ list, name, title }) {
+  return html`<section class="panel" aria-labelledby="profile-tournaments-h" data-testid="profile-tournaments">
+    <h2 id="profile-tournaments-h">Tournaments</h2>
+    ${list.length === 0 ? html`<p class="muted">No tournaments played yet.</p>` : html`<${ScrollTable} label="The table of tournaments played">
+      <table class="data tour-table">
+        <caption class="sr-only">Tournaments ${name} played, newest first, with the place and points in each</caption>
+        <thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Format</th>
+          <th scope="col">Status</th><th scope="col">Place</th><th scope="col">Points</th></tr></thead>
+        <tbody>${list.map((t) => html`<tr key=${t.id} data-testid=${`profile-tour-${t.id}`}>
+          <th scope="row"><a href=${`#/tournaments/${t.id}`}>${t.name}</a></th>
+          <td>${title(t.type)}${t.rated ? html`<span class="small muted">, rated</span>` : ''}</td>
+          <td>${FORMAT_NAMES[t.format] || t.format}</td>
+          <td>${tourStatus(t)}</td>
+          <td>${tourPlace(t)}</td>
+          <td>${pointsFigure(t.points)}</td>
+        </tr>`)}</tbody>
+      </table><//>`}
+  </section>`;
 }

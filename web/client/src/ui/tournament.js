@@ -6,7 +6,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { paceText } from './paces.js';
 import { count } from './seats.js';
-import { ScrollTable, formatText, optionsText, pairingText, startText, statusText, usePolled, whenText } from './tournaments.js';
+import { ScrollTable, formatText, optionsText, ordinal, pairingText, points, startText, statusText, usePolled, whenText } from './tournaments.js';
 
 /** @typedef {import('../client.js').Client} Client */
 
@@ -220,18 +220,4 @@ function Board({ t, p, me }) {
     ${t.games > 1 && p.players.length > 1 && html`<span class="muted">${p.games_done} of ${t.games} games played</span>`}
     ${p.game ? html`<a class="button" href=${`#/game/${p.game}`}>${p.players.includes(me) ? 'Play' : 'Watch'} #${p.game}</a>` : ''}
   </li>`;
-}
-
-/** "1 point", "1½ points". @param {number} n */
-function points(n) {
-  const whole = Math.floor(n);
-  const text = n - whole === 0.5 ? `${whole || ''}½` : String(n);
-  return `${text} ${n === 1 ? 'point' : 'points'}`;
-}
-
-/** 1st, 2nd, 3rd, 4th, 11th, 21st. @param {number} n */
-function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th';
-  return `${n}${suffix}`;
 }

@@ -1,7 +1,8 @@
 // tournaments.js — the list of tournaments (#/tournaments): open, running and finished, each
 // with its game, format, rounds or duration, entries, status and start, read from the HTTP API
 // (GET /api/v1/tournaments, docs/server-protocol.md "Tournaments"); and the words every
-// tournament page shares (a format, a status, a time), and the poll that keeps them fresh.
+// tournament page and the profile share (a format, a status, a time, a place, points), and the
+// poll that keeps them fresh.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { paceText } from './paces.js';
@@ -89,6 +90,24 @@ export function statusText(t) {
 /** A time stamp (ms) as the reader's local date and time. @param {number} ms */
 export function whenText(ms) {
   return new Date(ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Points as players write them: "0", "½", "1½" (the server sends halves). @param {number} n */
+export function pointsFigure(n) {
+  const whole = Math.floor(n);
+  return n - whole === 0.5 ? `${whole || ''}½` : String(n);
+}
+
+/** "1 point", "1½ points". @param {number} n */
+export function points(n) {
+  return `${pointsFigure(n)} ${n === 1 ? 'point' : 'points'}`;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 21st. @param {number} n */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th';
+  return `${n}${suffix}`;
 }
 
 /** When it starts: a time set at creation (later than the creation itself), else its creator
