@@ -193,6 +193,7 @@ typedef struct rs_pg {
     bool lost;        /* the connection failed: the next transaction opens a new one */
     bool unanswered;  /* the last round trip sent its statements, and the connection failed
                          before all their answers came: they may have run */
+    bool wrote_move;  /* the transaction inserts a move (the test cut's target, below) */
     int fail_commits;
     int64_t next_reconnect_ms;
     PGconn *listener; /* LISTENs for the announcements of every server (NULL: not open) */
@@ -436,6 +437,7 @@ static bool enqueue(rs_pg *pg, const char *sql, const params *p, const char *wha
         return false;
     queued *q = &pg->queue[pg->queue_count];
     *q = (queued){.sql = sql, .n = p ? p->n : 0, .what = what};
+    pg->wrote_move |= strncmp(sql, "INSERT INTO moves", 17) == 0;
     for (int i = 0; i < q->n; i++) {
         const size_t size = p->format[i] ? (size_t)p->length[i] : strlen(p->value[i]) + 1;
         while (pg->arena_len + size > pg->arena_cap)
@@ -542,15 +544,17 @@ static bool read_one(rs_pg *pg, const queued *q, int commands, bool keep, PGresu
 #ifdef RS_STORE_FAULT_INJECTION
 #include <sys/socket.h>
 #include <unistd.h>
-/* Test builds (Debug): when the file named by RAMPARTS_TEST_PG_COMMIT_CUT exists as a COMMIT
- * is sent, the file is removed and the connection cut, as a database restart or
+/* Test builds (Debug): when the file named by RAMPARTS_TEST_PG_COMMIT_CUT exists as the COMMIT
+ * of a transaction that stores a move is sent (not another server's chore: the clocks', the
+ * directors' commits may come first on a busy machine), the file is removed and the
+ * connection cut, as a database restart or
  * pg_terminate_backend can cut it: after the COMMIT is sent and before its answer is read
  * (the file says "answer"), or after every answer and before the sync's ("sync")
  * (tests/server/test_commit_cut.py). */
 static void cut_at(const rs_pg *pg, const char *when)
 {
     const char *flag = getenv("RAMPARTS_TEST_PG_COMMIT_CUT");
-    if (!flag || !*flag || pg->queue_count == 0 ||
+    if (!flag || !*flag || !pg->wrote_move || pg->queue_count == 0 ||
         strcmp(pg->queue[pg->queue_count - 1].sql, "COMMIT") != 0)
         return;
     FILE *f = fopen(flag, "r");
@@ -826,6 +830,7 @@ static int pg_begin(rs_store *store)
     pg->in_transaction = true;
     pg->begun = false;
     pg->doomed = false;
+    pg->wrote_move = false;
     return RS_STORE_OK;
 }
 
