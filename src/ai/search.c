@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/rng_inline.h"
+#include "core/rng_internal.h"
 #include "search.h"
 
 #define MAX_PATH 1024  /* deeper walks stop growing and play out instead */

@@ -1,7 +1,7 @@
 /* rng.c — PCG32 (PCG-XSH-RR with 64-bit state), the single source of randomness.
  * Chosen because it is tiny, fast, statistically sound and its output is fully specified,
  * so sequences are identical on every platform. Reference: https://www.pcg-random.org/ */
-#include "core/rng_inline.h"
+#include "core/rng_internal.h"
 
 /* WebAssembly without threads has one thread and no thread-local storage. */
 #if defined(__wasm__) && !defined(__wasm_atomics__)
@@ -13,7 +13,7 @@
 /* The draw list in use on this thread (explicit chance), or NULL. */
 static THREAD_LOCAL rp_draws *draws_in_use;
 
-/* How many threads have a draw list in use (rng_inline.h). While none has, a draw need not
+/* How many threads have a draw list in use (rng_internal.h). While none has, a draw need not
  * read the thread-local pointer, which in position-independent code costs a call's worth of
  * saved registers; a thread always sees its own changes, so a stale count on another thread
  * only sends it the slow way. */

@@ -4,7 +4,7 @@
  * so its action count is a signature: a different count means the rules or the generator did. */
 #include <string.h>
 
-#include "core/rng_inline.h"
+#include "core/rng_internal.h"
 #include "ramparts/engine.h"
 
 int rp_bench_config(const rp_game *game, rp_config *cfg, rp_error *err)

@@ -1,8 +1,8 @@
-/* rng_inline.h — the generator's step and rp_rng_below's fast path, inline for the library's
- * own hot loops (a random playout's pick, a search's draws; rng.c builds rp_rng_below from
- * them): the same values in the same order as rp_rng_below, without a call. */
-#ifndef RP_CORE_RNG_INLINE_H
-#define RP_CORE_RNG_INLINE_H
+/* rng_internal.h — rng.c's private header: the generator's step and rp_rng_below's fast path,
+ * inline for the library's own hot loops (a random playout's pick, a search's draws; rng.c
+ * builds rp_rng_below from them): the same values in the same order as rp_rng_below. */
+#ifndef RP_CORE_RNG_INTERNAL_H
+#define RP_CORE_RNG_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
