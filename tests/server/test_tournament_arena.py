@@ -22,6 +22,7 @@ import time
 from clusterlib import Cluster, missing_component
 from rsclient import Checks, Client, Server, account, arguments, guest
 from test_correspondence import TestClock
+from tourlib import op
 
 HOUR_MS = 3600000
 
@@ -117,10 +118,6 @@ class Arena:
                 total[b.name] += result[seat]
                 played[b.name] += 1
         return total, played
-
-
-def op(name, number):
-    return {"t": "tournament", "op": name, "tournament": number}
 
 
 async def standings(c, number):

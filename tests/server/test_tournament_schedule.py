@@ -12,25 +12,10 @@ import os
 import time
 
 from rsclient import Checks, Server, account, arguments
+from test_correspondence import TestClock
+from tourlib import listed, op
 
 HOUR_MS = 3600 * 1000
-
-
-class TestClock:
-    """The file the server adds to real time: whole milliseconds, only ever growing."""
-
-    def __init__(self, path):
-        self.path, self.ms = path, 0
-        self.set(0)
-
-    def set(self, ms):
-        self.ms = ms
-        with open(self.path + ".new", "w") as f:
-            f.write(f"{ms}\n")
-        os.replace(self.path + ".new", self.path)  # the server never reads half a number
-
-    def advance(self, ms):
-        self.set(self.ms + ms)
 
 
 def create(name, **fields):
@@ -38,14 +23,6 @@ def create(name, **fields):
             "format": "swiss", "rounds": 1}
     base.update(fields)
     return {k: v for k, v in base.items() if v is not None}
-
-
-def op(name, number):
-    return {"t": "tournament", "op": name, "tournament": number}
-
-
-async def listed(c):
-    return (await c.request({"t": "tournament", "op": "list"}, "tournaments"))["tournaments"]
 
 
 async def standing(c, number):

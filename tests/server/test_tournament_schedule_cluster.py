@@ -13,6 +13,7 @@ import time
 
 from clusterlib import SKIP, Cluster, missing_component
 from rsclient import PASSWORD, Checks, Client, arguments
+from tourlib import op
 
 HOUR_MS = 3600 * 1000
 DUE = 4  # tournaments due at one instant
@@ -34,10 +35,6 @@ async def account(node, label, name):
                             "registered")
     assert reply["t"] == "registered", reply
     return c
-
-
-def op(name, number):
-    return {"t": "tournament", "op": name, "tournament": number}
 
 
 async def until_status(c, number, wanted, limit=120.0):

@@ -14,6 +14,7 @@ import json
 import random
 
 from rsclient import Checks, Server, account, arguments, guest, play_out
+from tourlib import listed, op
 
 
 def create(**fields):
@@ -21,14 +22,6 @@ def create(**fields):
             "format": "swiss", "rounds": 5}
     base.update(fields)
     return {k: v for k, v in base.items() if v is not None}
-
-
-def op(name, number):
-    return {"t": "tournament", "op": name, "tournament": number}
-
-
-async def listed(c):
-    return (await c.request({"t": "tournament", "op": "list"}, "tournaments"))["tournaments"]
 
 
 async def refusals(checks, alice, visitor):

@@ -11,7 +11,8 @@ import math
 import random
 
 from rsclient import Checks, Server, account, arguments, guest
-from test_tournaments import finished, next_paired, op
+from test_tournaments import finished, next_paired
+from tourlib import op
 
 GAME = "castle-danger"
 

@@ -17,6 +17,11 @@ def op(name, number):
     return {"t": "tournament", "op": name, "tournament": number}
 
 
+async def listed(c):
+    """The server's list of tournaments, newest first."""
+    return (await c.request({"t": "tournament", "op": "list"}, "tournaments"))["tournaments"]
+
+
 async def swiss_entered(checks, organiser, name, rounds, players):
     """A Castle Danger Swiss of `rounds` created by organiser (a registered player) and
     entered by each of players: its number."""
