@@ -64,11 +64,12 @@ test: sanitize-build
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
 SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|web_client_offline|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament)|cli_(analyze|arena|commands|light|play|protocol|terminal|tournaments))$$
-# The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below).
+# The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below). It runs
+# TEST_JOBS tests at once as make test does: its browser and cluster tests mostly wait too.
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
-	  -j $(JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
+	  -j $(TEST_JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
 	$(MUTANTS_RUN) --max $(SOAK_MUTANTS)
 
 # A mutation run over each game's rules.c (scripts/mutants.py: comparisons flipped, && and ||

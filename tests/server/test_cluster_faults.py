@@ -15,6 +15,7 @@ rounds for three minutes. Skips (exit 77) only where PostgreSQL or HAProxy is no
 installed."""
 
 import asyncio
+import collections
 import os
 import random
 import time
@@ -46,7 +47,7 @@ class Table:
         self.index = index
         self.rng = rng
         self.acked = {}  # game -> [ply acknowledged]
-        self.refused = 0
+        self.refused = collections.Counter()  # error code -> requests refused and tried again
         self.resyncs = []  # (game, stale ply, stale to_move, fresh ply, fresh to_move)
         self.stop = False
 
@@ -57,6 +58,25 @@ class Table:
             game = await self.new_game(a, b)
             if game:
                 await self.play_game(game, [a, b])
+                await self.close(game, [a, b])
+
+    async def close(self, game, players):
+        """Each player stops watching the finished game, as the browser does on leaving it: a
+        connection may watch 32 games (`too-many` beyond), and a table plays more than that
+        in the soak's three minutes."""
+        for p in players:
+            reply = await p.request({"t": "close", "game": game}, "closed")
+            if reply["t"] != "closed":
+                self.refuse(reply)
+
+    def refuse(self, reply):
+        """A refused request is tried again when the refusal is for a moment (the store
+        unavailable while its connection is cut, a move that crossed the other's); any other
+        refusal would be refused for ever, and fails the table at once with the reason."""
+        code = reply.get("code", reply.get("t"))
+        self.refused[code] += 1
+        if code in ("too-many", "bad-message", "not-watching", "rate-limited"):
+            raise AssertionError(f"table {self.index}: refused for good: {reply}")
 
     async def resync(self, players, game, stale):
         """Fresh snapshots of the game for both players (each becomes their latest message),
@@ -68,7 +88,7 @@ class Table:
                 fresh_p = await p.request({"t": "open", "game": game}, "snapshot")
                 if fresh_p["t"] == "snapshot":
                     break
-                self.refused += 1
+                self.refuse(fresh_p)
                 await asyncio.sleep(0.3)
             if fresh_p.get("to_move") == fresh_p.get("you") and fresh_p["status"] == "live" \
                     and "legal" not in fresh_p:
@@ -84,12 +104,12 @@ class Table:
                                    "seats": ["me", "open"],
                                    "clock": {"kind": "live", "initial_ms": 3600000}}, "created")
         if created["t"] != "created":
-            self.refused += 1
+            self.refuse(created)
             await asyncio.sleep(0.3)
             return None
         game = created["game"]
-        while (await b.request({"t": "join", "game": game}, "joined"))["t"] != "joined":
-            self.refused += 1
+        while (joined := await b.request({"t": "join", "game": game}, "joined"))["t"] != "joined":
+            self.refuse(joined)
             await asyncio.sleep(0.3)
         self.acked[game] = []
         return game
@@ -124,7 +144,7 @@ class Table:
                 self.acked[game].append(mine["ply"])
                 ply = mine["ply"] + 1
             else:
-                self.refused += 1
+                self.refuse(ack)
                 await asyncio.sleep(0.2)
 
 
@@ -258,10 +278,10 @@ async def scenario(checks, cluster):
         checks.eq(healthz_status(n), 200, f"node{i + 1} answers /healthz 200")
     acked = check_stored(checks, cluster, tables)
     check_logs(checks, cluster)
-    refused = sum(t.refused for t in tables)
+    refused = sum((t.refused for t in tables), collections.Counter())
     resyncs = [r for t in tables for r in t.resyncs]
-    step(f"{rounds} rounds, {acked} moves acknowledged, {refused} requests refused and retried, "
-         f"{len(resyncs)} resyncs (game, stale ply, its to_move, fresh ply, its to_move): "
+    step(f"{rounds} rounds, {acked} moves acknowledged, requests refused and tried again "
+         f"{dict(refused)}, {len(resyncs)} resyncs (game, stale ply, its to_move, fresh ply, its to_move): "
          f"{resyncs[:5]}")
 
 
