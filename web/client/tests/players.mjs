@@ -473,6 +473,9 @@ async function challengeEndings(server, alice, bob) {
   const refused = await send();
   check(/challenge/i.test(refused) && await alice.page.$('[data-testid=challenge-message].error') !== null,
     `challenge: refused when the player turned challenges off (${refused})`);
+  const notices = await alice.page.$$eval('.notice', (ns) => ns.map((n) => n.textContent));
+  check(!notices.some((n) => n.includes(refused.trim())),
+    `challenge: the refusal shows once, under the form, not again in the page's notice (${JSON.stringify(notices)})`);
   await bob.page.click('.my-games [data-testid=setting-challenges]');
 }
 

@@ -41,7 +41,8 @@ export function ChallengeForm({ client, to }) {
     if (!t) return;
     const msg = { t: 'challenge', op: 'send', to: name.trim(), type: t.type, clock: PACES[pace].clock, rated };
     if (seat !== 'random') msg.seat = Number(seat);
-    const reply = await client.transport.request(msg);
+    // quiet: the refusal shows under the form, not a second time in the page's notice
+    const reply = await client.transport.request(msg, { quiet: true });
     if (reply.t === 'error') setMessage({ ok: false, text: reply.message });
     else {
       client.challengeSent(reply.challenge);
