@@ -71,11 +71,12 @@ class Table:
 
     def refuse(self, reply):
         """A refused request is tried again when the refusal is for a moment (the store
-        unavailable while its connection is cut, a move that crossed the other's); any other
-        refusal would be refused for ever, and fails the table at once with the reason."""
+        unavailable while its connection is cut, a move that crossed the other's); one that
+        would be refused for ever (too many games watched, a malformed request) fails the
+        table at once with the reason."""
         code = reply.get("code", reply.get("t"))
         self.refused[code] += 1
-        if code in ("too-many", "bad-message", "not-watching", "rate-limited"):
+        if code in ("too-many", "bad-message", "not-watching"):
             raise AssertionError(f"table {self.index}: refused for good: {reply}")
 
     async def resync(self, players, game, stale):
