@@ -1902,6 +1902,215 @@ static void test_property_random_games(void **unused)
     assert_true(unlimited == games / 10);
 }
 
+/* ---- the fast paths against plain references ---- */
+
+/* Every step of the table apply reads (cd_step_span, rules.c) that stays on the board is the
+ * two squares CD-4 names: the piece's square and the one next to it in that direction. */
+static void test_cd4_step_table_matches_the_geometry(void **unused)
+{
+    (void)unused;
+    int checked = 0;
+    for (int from = 0; from < CD_SQUARES; from++)
+        for (int d = 0; d < 4; d++) {
+            const uint64_t to = shift_dir(1ULL << from, d);
+            if (!to)
+                continue;
+            assert_int_equal(cd_step_span[4 * from + d], (1ULL << from) | to);
+            checked++;
+        }
+    assert_int_equal(checked, 4 * 7 * 9 - 2 * 7 - 2 * 9); /* every step but off the edges */
+}
+
+/* Whether a (column, rank) square is in the bit set b. */
+static bool has(uint64_t b, int c, int r)
+{
+    return on_board(c, r) && on_bit(b, c, r);
+}
+
+/* The legal actions of s in the order cd_legal_actions lists them (play depends on the order:
+ * a seeded pick takes the i-th), square by square with no bit tricks: end (CD-14); the adds of
+ * Wizard, Builder, Cannon while the add step is open, the Portal empty, the cost payable (2 when
+ * the mover has at least the opponent's material, CD-3, CD-13) and supply left (CD-2); the
+ * steps up, right, down, left, each by rising target square, onto empty squares of the own side
+ * (CD-4); builds on empty grass next to a Builder while fewer than 20 Walls stand (CD-2, CD-5,
+ * CD-11); removals of Walls next to a Builder (CD-5); each unfired Cannon's shots by rising
+ * square, then rising distance, within the moves left, over the river but not onto it, up to
+ * the first Wall (CD-6, CD-P1, CD-P3, CD-P6). */
+static int reference_legal(const cd_state *s, rp_action *out)
+{
+    if (s->result != CD_ONGOING)
+        return 0;
+    const int side = s->side, toward = side == CD_BLUE ? 1 : -1;
+    uint64_t pieces[2] = {0, 0}, all = s->walls | s->fire[0] | s->fire[1];
+    for (int who = 0; who < 2; who++)
+        for (int k = 0; k < CD_KINDS; k++)
+            pieces[who] |= s->piece[who][k];
+    all |= pieces[0] | pieces[1];
+    int n = 0;
+    out[n++] = A_END;
+    const int portal_sq = side == CD_BLUE ? CD_SQ(3, 1) : CD_SQ(3, 9);
+    const int cost =
+        __builtin_popcountll(pieces[side]) >= __builtin_popcountll(pieces[side ^ 1]) ? 2 : 0;
+    if (s->add_open && !((all >> portal_sq) & 1) && s->moves >= cost) {
+        static const int max[CD_KINDS] = {1, 8, 2, 4};
+        for (int k = CD_WIZARD; k <= CD_CANNON; k++)
+            if (__builtin_popcountll(s->piece[side][k]) < max[k])
+                out[n++] = (rp_action)(A_ADD + k - 1);
+    }
+    for (int d = 0; d < 4; d++)
+        for (int to = 0; to < CD_SQUARES; to++) {
+            const int c = to % 7, r = to / 7 + 1, fc = c - DC[d], fr = r - DR[d];
+            if (has(pieces[side], fc, fr) && own_rank(side, r) && !has(all, c, r))
+                out[n++] = (rp_action)(A_MOVE + 4 * CD_SQ(fc, fr) + d);
+        }
+    uint64_t next_to_builder = 0;
+    for (int sq = 0; sq < CD_SQUARES; sq++)
+        for (int d = 0; d < 4; d++)
+            if (has(s->piece[side][CD_BUILDER], sq % 7 + DC[d], sq / 7 + 1 + DR[d]))
+                next_to_builder |= 1ULL << sq;
+    for (int sq = 0; sq < CD_SQUARES; sq++)
+        if (((next_to_builder >> sq) & 1) && grass_rank(sq / 7 + 1) && !((all >> sq) & 1) &&
+            __builtin_popcountll(s->walls) < 20)
+            out[n++] = (rp_action)(A_BUILD + sq);
+    for (int sq = 0; sq < CD_SQUARES; sq++)
+        if (((next_to_builder >> sq) & 1) && ((s->walls >> sq) & 1))
+            out[n++] = (rp_action)(A_REMOVE + sq);
+    for (int sq = 0; sq < CD_SQUARES; sq++) {
+        if (!((s->piece[side][CD_CANNON] >> sq) & 1) || ((s->fired >> sq) & 1))
+            continue;
+        const int c = sq % 7, r = sq / 7 + 1;
+        for (int dist = 1; dist <= s->moves && on_board(c, r + toward * dist); dist++) {
+            if (r + toward * dist == 5)
+                continue;
+            out[n++] = (rp_action)(A_FIRE + 8 * sq + dist - 1);
+            if (has(s->walls, c, r + toward * dist))
+                break;
+        }
+    }
+    return n;
+}
+
+/* A step as CD-4 and CD-12 say, square by square: the piece on `from` goes to the next square
+ * in direction d, a fired Cannon keeps its mark, one move is paid, the add step closes (CD-P4),
+ * and at 0 moves the turn ends as `end` ends it (CD-3). */
+static cd_state reference_step(const cd_state *before, rp_action action)
+{
+    cd_state s = *before;
+    const int from = (int)(action - A_MOVE) / 4, d = (int)(action - A_MOVE) % 4;
+    const int to = CD_SQ(from % 7 + DC[d], from / 7 + 1 + DR[d]);
+    for (int k = 0; k < CD_KINDS; k++)
+        if ((s.piece[s.side][k] >> from) & 1)
+            s.piece[s.side][k] = (s.piece[s.side][k] & ~(1ULL << from)) | 1ULL << to;
+    if ((s.fired >> from) & 1)
+        s.fired = (s.fired & ~(1ULL << from)) | 1ULL << to;
+    s.moves--;
+    s.add_open = 0;
+    if (s.moves == 0)
+        G->apply(&s, A_END);
+    return s;
+}
+
+/* Put `count` pieces of `kind` for `side` (or Walls, or Fire when kind is T_WALL / T_FIRE) on
+ * random empty squares of `where`. */
+static void scatter(cd_state *s, int side, int kind, int count, uint64_t where, rp_rng *rng)
+{
+    for (int i = 0; i < count; i++) {
+        const uint64_t empty = where & ~occupied(s);
+        if (!empty)
+            return;
+        int pick = (int)rp_rng_below(rng, (uint32_t)__builtin_popcountll(empty));
+        uint64_t b = empty;
+        while (pick-- > 0)
+            b &= b - 1;
+        const uint64_t bit = b & -b;
+        if (kind == T_WALL)
+            s->walls |= bit;
+        else if (kind == T_FIRE)
+            s->fire[side] |= bit;
+        else
+            s->piece[side][kind] |= bit;
+    }
+}
+
+/* A random position that state_ok accepts: each side's King and random numbers of Wizards,
+ * Builders and Cannons up to the supply (CD-2) on its own side, Walls on grass up to 20, some
+ * Fire, some Cannons fired, 1..27 moves or, with the add step open, the turn's full moves. Crowded boards are drawn
+ * often, so full supplies, the 20th Wall and blocked Portals come up. */
+static cd_state random_position(rp_rng *rng)
+{
+    cd_state s;
+    rp_test_init(G, &s, "tournament=1");
+    memset(s.piece, 0, sizeof s.piece);
+    s.walls = 0;
+    const uint64_t sides[2] = {BLUE_SIDE, RED_SIDE};
+    static const int max[CD_KINDS] = {1, 8, 2, 4};
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < CD_KINDS; k++)
+            scatter(&s, side, k, k == CD_KING ? 1 : (int)rp_rng_below(rng, (uint32_t)max[k] + 1),
+                    sides[side], rng);
+    scatter(&s, 0, T_WALL, (int)rp_rng_below(rng, 21), GRASS, rng);
+    for (int side = 0; side < 2; side++)
+        scatter(&s, side, T_FIRE, (int)rp_rng_below(rng, 3),
+                ALL_SQ & ~RIVER & ~(portal[0] | portal[1]), rng);
+    s.fired = (s.piece[0][CD_CANNON] | s.piece[1][CD_CANNON]) &
+              ((uint64_t)rp_rng_next(rng) << 32 | rp_rng_next(rng));
+    s.side = (uint8_t)rp_rng_below(rng, 2);
+    s.moves = (uint8_t)(1 + rp_rng_below(rng, 27));
+    s.add_open = (uint8_t)rp_rng_below(rng, 2);
+    if (s.add_open) { /* the turn's first decision (CD-3): all its moves, own Fire gone */
+        s.moves = (uint8_t)turn_moves(&s, s.side);
+        s.fire[s.side] = 0;
+        s.fired &= ~s.piece[s.side][CD_CANNON];
+    }
+    rp_test_check_state_ok(G, &s);
+    return s;
+}
+
+/* The legal list and each step against the plain references above, in the same order, on
+ * random positions and at every decision of random games (which reach the end-of-turn
+ * steps). */
+static void test_fast_paths_match_references(void **unused)
+{
+    (void)unused;
+    rp_rng rng;
+    rp_rng_seed(&rng, 50, 3);
+    rp_action fast[RP_MAX_LEGAL], plain[RP_MAX_LEGAL];
+    long steps_checked = 0;
+    for (int i = 0; i < 20000; i++) {
+        cd_state s = random_position(&rng);
+        const int n = G->legal_actions(&s, fast);
+        assert_int_equal(n, reference_legal(&s, plain));
+        assert_memory_equal(fast, plain, (size_t)n * sizeof *fast);
+        for (int a = 0; a < n; a++)
+            if (fast[a] >= A_MOVE && fast[a] < A_BUILD) {
+                const cd_state expect = reference_step(&s, fast[a]);
+                cd_state got = s;
+                G->apply(&got, fast[a]);
+                assert_memory_equal(&got, &expect, sizeof got);
+                steps_checked++;
+            }
+    }
+    for (int g = 0; g < 40; g++) {
+        cd_state s;
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%d tournament=1", g);
+        rp_test_init(G, &s, opts);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            const int n = G->legal_actions(&s, fast);
+            assert_int_equal(n, reference_legal(&s, plain));
+            assert_memory_equal(fast, plain, (size_t)n * sizeof *fast);
+            const rp_action a = fast[rp_rng_below(&rng, (uint32_t)n)];
+            const cd_state expect = a >= A_MOVE && a < A_BUILD ? reference_step(&s, a) : s;
+            G->apply(&s, a);
+            if (a >= A_MOVE && a < A_BUILD) {
+                assert_memory_equal(&s, &expect, sizeof s);
+                steps_checked++;
+            }
+        }
+    }
+    assert_true(steps_checked > 100000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1959,6 +2168,8 @@ int main(void)
         cmocka_unit_test(test_explain_illegal),
         cmocka_unit_test(test_rules_text_states_every_ruling),
         cmocka_unit_test(test_property_random_games),
+        cmocka_unit_test(test_cd4_step_table_matches_the_geometry),
+        cmocka_unit_test(test_fast_paths_match_references),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,6 +180,8 @@ static inline int turn_moves(const cd_state *s, int side)
 {
     return 3 + 3 * count_bits(s->piece[side][CD_WIZARD]);
 }
+/* bit(from) | bit(from + dir_delta[d]) by a step's offset 4*from + d from A_MOVE (rules.c). */
+extern const uint64_t cd_step_span[A_BUILD - A_MOVE];
 /* What stands on square sq, and whose it is (-1 for a Wall or nothing). */
 int cd_thing_at(const cd_state *s, int sq, int *owner);
 /* Write the name of sq ("c3") with its NUL; returns buf. */

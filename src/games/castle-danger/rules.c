@@ -140,39 +140,62 @@ int cd_turn_number(const void *st)
 
 /* ---- legal actions and apply ---- */
 
-/* Every legal action: end (CD-14), the add step, moves, builds, removals and shots. */
+/* Whether b has fewer than n bits (n a small constant): clearing the lowest bit n - 1 times
+ * leaves nothing exactly then. Cheaper than a count for the supply's 2, 4 and 8 (CD-2). */
+static inline bool fewer_than(uint64_t b, int n)
+{
+    for (int i = 1; i < n; i++)
+        b &= b - 1;
+    return b == 0;
+}
+
+/* Every legal action: end (CD-14), the add step, moves, builds, removals and shots, in that
+ * order (the order is part of play: a seeded pick takes the i-th). Written through a pointer,
+ * so each action is one store and one increment. */
 int cd_legal_actions(const void *st, rp_action *out)
 {
     const cd_state *s = st;
     if (s->result != CD_ONGOING)
         return 0;
     const int side = s->side;
-    const uint64_t occ = occupied(s);
-    int n = 0;
-    out[n++] = A_END;
-    if (s->add_open && !(occ & portal[side]) && s->moves >= add_cost(s))
+    /* occupied(s) and side_pieces(s, side) with each board read once; the two sides' pieces
+     * never share a square, so blue ^ red ^ mine is the opponent's (one select, not two) */
+    const uint64_t blue = side_pieces(s, CD_BLUE), red = side_pieces(s, CD_RED);
+    const uint64_t occ = blue | red | s->walls | s->fire[0] | s->fire[1];
+    const uint64_t mine = side == CD_BLUE ? blue : red, theirs = blue ^ red ^ mine;
+    rp_action *o = out;
+    *o++ = A_END;
+    if (s->add_open && !(occ & portal[side]) && /* CD-3: add_cost(s), the boards at hand */
+        s->moves >= (count_bits(mine) >= count_bits(theirs) ? 2 : 0)) {
+#pragma GCC unroll 3
         for (int k = CD_WIZARD; k <= CD_CANNON; k++)
-            if (count_bits(s->piece[side][k]) < kind_max[k])
-                out[n++] = (rp_action)(A_ADD + k - 1);
-    const uint64_t mine = side_pieces(s, side);
+            if (fewer_than(s->piece[side][k], kind_max[k])) /* CD-2: supply left */
+                *o++ = (rp_action)(A_ADD + k - 1);
+    }
     const uint64_t free_own = side_mask[side] & ~occ; /* CD-4 */
     /* unrolled, so each direction's shift is a constant (a switch per square otherwise) */
 #pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
         for (uint64_t t = shift_dir(mine, d) & free_own; t; t &= t - 1) {
             const int from = low_bit(t) - dir_delta[d];
-            out[n++] = (rp_action)(A_MOVE + 4 * from + d);
+            *o++ = (rp_action)(A_MOVE + 4 * from + d);
         }
     }
-    const uint64_t reach = adjacent(s->piece[side][CD_BUILDER]);
-    const uint64_t sites = reach & GRASS & ~occ;   /* CD-5, CD-11 */
-    if (sites && count_bits(s->walls) < MAX_WALLS) /* CD-2: the 20 Walls are shared */
-        for (uint64_t t = sites; t; t &= t - 1)
-            out[n++] = (rp_action)(A_BUILD + low_bit(t));
-    for (uint64_t t = reach & s->walls; t; t &= t - 1)
-        out[n++] = (rp_action)(A_REMOVE + low_bit(t));
+    const uint64_t builders = s->piece[side][CD_BUILDER];
+    if (builders) {
+        const uint64_t reach = adjacent(builders);
+        const uint64_t sites = reach & GRASS & ~occ;   /* CD-5, CD-11 */
+        if (sites && count_bits(s->walls) < MAX_WALLS) /* CD-2: the 20 Walls are shared */
+            for (uint64_t t = sites; t; t &= t - 1)
+                *o++ = (rp_action)(A_BUILD + low_bit(t));
+        for (uint64_t t = reach & s->walls; t; t &= t - 1)
+            *o++ = (rp_action)(A_REMOVE + low_bit(t));
+    }
+    const uint64_t cannons = s->piece[side][CD_CANNON] & ~s->fired;
+    if (!cannons)
+        return (int)(o - out);
     const int step = side == CD_BLUE ? 7 : -7;
-    for (uint64_t c = s->piece[side][CD_CANNON] & ~s->fired; c; c &= c - 1) { /* CD-6 */
+    for (uint64_t c = cannons; c; c &= c - 1) { /* CD-6 */
         const int from = low_bit(c);
         int sq = from;
         for (int dist = 1; dist <= s->moves; dist++) {
@@ -181,12 +204,12 @@ int cd_legal_actions(const void *st, rp_action *out)
                 break;
             if ((RIVER >> sq) & 1)
                 continue;
-            out[n++] = (rp_action)(A_FIRE + 8 * from + dist - 1);
+            *o++ = (rp_action)(A_FIRE + 8 * from + dist - 1);
             if ((s->walls >> sq) & 1)
                 break;
         }
     }
-    return n;
+    return (int)(o - out);
 }
 
 /* Take away whatever stands on `bit` (CD-6); returns the side whose King stood there, or -1. */
@@ -246,36 +269,65 @@ NARRATED void fire_cannon(cd_state *s, int from, int dist, cd_story *story)
     }
 }
 
-/* CD-4: one step of the piece on `from` (its fired mark travels with a Cannon, CD-12). */
-NARRATED void move_piece(cd_state *s, int from, int d, cd_story *story)
+/* The two squares of a step, bit(from) | bit(from + dir_delta[d]), by the action's offset
+ * 4*from + d from A_MOVE, so apply flips a piece's two bits with one load instead of decoding.
+ * Only legal steps read it, and those stay on the board (CD-4); for a step off the board the
+ * entry is meaningless (the "& 63" only keeps the constant's shift defined). A test compares
+ * every on-board entry with shift_dir. */
+#define STEP_TO(f, d) ((f) + ((d) == 0 ? 7 : (d) == 1 ? 1 : (d) == 2 ? -7 : -1))
+#define STEP_SPAN(f, d) ((1ULL << (f)) | (1ULL << (STEP_TO(f, d) & 63)))
+#define STEPS_FROM(f) STEP_SPAN(f, 0), STEP_SPAN(f, 1), STEP_SPAN(f, 2), STEP_SPAN(f, 3)
+#define STEPS_RANK(f)                                                                              \
+    STEPS_FROM(f), STEPS_FROM((f) + 1), STEPS_FROM((f) + 2), STEPS_FROM((f) + 3),                  \
+        STEPS_FROM((f) + 4), STEPS_FROM((f) + 5), STEPS_FROM((f) + 6)
+const uint64_t cd_step_span[A_BUILD - A_MOVE] = {
+    STEPS_RANK(0),  STEPS_RANK(7),  STEPS_RANK(14), STEPS_RANK(21), STEPS_RANK(28),
+    STEPS_RANK(35), STEPS_RANK(42), STEPS_RANK(49), STEPS_RANK(56),
+};
+
+/* CD-4: one step (A_MOVE + 4*from + d) of a piece of the side to move; its fired mark travels
+ * with a Cannon (CD-12). The target is empty, so the only piece board holding a bit of the
+ * span is the mover's, and so is the fired board. */
+NARRATED void move_piece(cd_state *s, rp_action action, cd_story *story)
 {
-    const uint64_t a = 1ULL << from, b = 1ULL << (from + dir_delta[d]);
+    const uint64_t span = cd_step_span[action - A_MOVE];
     uint64_t *kinds = s->piece[s->side];
     int kind = 0;
-    while (kind < CD_KINDS - 1 && !(kinds[kind] & a))
+    while (kind < CD_KINDS - 1 && !(kinds[kind] & span))
         kind++;
-    kinds[kind] ^= a | b;
-    if (s->fired & a)
-        s->fired ^= a | b;
+    kinds[kind] ^= span;
+    if (s->fired & span)
+        s->fired ^= span;
     s->moves--;
-    tell(story, (cd_note){.kind = N_MOVE,
-                          .side = s->side,
-                          .from = (int8_t)from,
-                          .to = (int8_t)(from + dir_delta[d]),
-                          .what = (int8_t)kind,
-                          .count = 1,
-                          .left = s->moves});
+    if (story) {
+        const int from = (int)(action - A_MOVE) >> 2;
+        tell(story, (cd_note){.kind = N_MOVE,
+                              .side = s->side,
+                              .from = (int8_t)from,
+                              .to = (int8_t)(from + dir_delta[(action - A_MOVE) & 3]),
+                              .what = (int8_t)kind,
+                              .count = 1,
+                              .left = s->moves});
+    }
 }
 
 /* Play a legal action, telling `story` (may be NULL) what happened: pay its moves, close the
- * add step (CD-P4), and end the turn when the moves run out (CD-3). */
+ * add step (CD-P4), and end the turn when the moves run out (CD-3). Moves, most actions,
+ * are tested first. */
 NARRATED void play(cd_state *s, rp_action action, cd_story *story)
 {
+    const int side = s->side;
+    if (action - A_MOVE < (rp_action)(A_BUILD - A_MOVE)) { /* unsigned: false below A_MOVE too */
+        move_piece(s, action, story);
+        s->add_open = 0;
+        if (s->moves == 0) /* a step hits nothing: the game goes on */
+            end_turn(s, false, story);
+        return;
+    }
     if (action == A_END) {
         end_turn(s, true, story);
         return;
     }
-    const int side = s->side;
     if (action < A_MOVE) {
         const int kind = (int)action - A_ADD + 1, cost = add_cost(s); /* CD-13: before placing */
         s->moves = (uint8_t)(s->moves - cost);
@@ -287,8 +339,6 @@ NARRATED void play(cd_state *s, rp_action action, cd_story *story)
                               .what = (int8_t)kind,
                               .count = (int16_t)cost,
                               .left = s->moves});
-    } else if (action < A_BUILD) {
-        move_piece(s, (int)(action - A_MOVE) >> 2, (int)(action - A_MOVE) & 3, story);
     } else if (action < A_FIRE) {
         const bool build = action < A_REMOVE;
         const int sq = (int)action - (build ? A_BUILD : A_REMOVE);
