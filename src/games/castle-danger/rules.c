@@ -172,7 +172,9 @@ int cd_legal_actions(const void *st, rp_action *out)
             if (fewer_than(s->piece[side][k], kind_max[k])) /* CD-2: supply left */
                 *o++ = (rp_action)(A_ADD + k - 1);
     }
-    const uint64_t free_own = side_mask[side] & ~occ; /* CD-4 */
+    /* CD-4: the empty squares of the own side; side_mask[side] as constants, so the compiler
+     * knows bit 63 is clear and drops shift_dir's mask of the board for the step up */
+    const uint64_t free_own = (side == CD_BLUE ? BLUE_SIDE : RED_SIDE) & ~occ;
     /* unrolled, so each direction's shift is a constant (a switch per square otherwise) */
 #pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
