@@ -1128,6 +1128,8 @@ static void test_cd8_cdp5_tournament_option(void **unused)
     assert_int_equal(s.tournament, 0);
     rp_test_init(G, &s, "turn-limit=7");
     assert_int_equal(s.limit, 7);
+    rp_test_init(G, &s, "turn-limit=10000"); /* the option's largest value is taken */
+    assert_int_equal(s.limit, MAX_LIMIT);
     rp_config cfg;
     rp_config_default(G, &cfg);
     rp_error err = {{0}};
