@@ -1240,9 +1240,9 @@ static void test_state_ok_finds_broken_invariants(void **unused)
     struct {
         const char *why;
         kd_state s;
-    } broken[8];
+    } broken[9];
     int n = 0;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         broken[i].s = good;
     broken[n].why = "castle";
     broken[n++].s.castle[1] = 9;  /* KD-1 */
@@ -1258,6 +1258,8 @@ static void test_state_ok_finds_broken_invariants(void **unused)
     broken[n++].s.rng.inc = 2;
     broken[n].why = "seat 3";
     broken[n++].s.score[3] = 1; /* a seat that does not play */
+    broken[n].why = "to act";
+    broken[n++].s.to_act ^= 1; /* not leader + trick length */
     for (int i = 0; i < n; i++) {
         err.msg[0] = '\0';
         if (G->state_ok(&broken[i].s, &err) >= 0)
@@ -2151,6 +2153,93 @@ static void test_property_five_players(void **unused)
     property_run(5);
 }
 
+/* apply's fast paths (castles moved all at once for KD-8, the seat to act kept in the state,
+ * the KD-4 and KD-6 tables, the dealt hands as masks) against the told play (kd_play with a
+ * story, what events_json narrates): the told play moves each castle by itself, one seat at
+ * a time (KD-8: "Walls trick: winner +2; each other player who played a Walls card +1 (two
+ * players: winner +1 only). Cannons trick: every non-winner -1. Clamp to 1..8"). Over random
+ * games of every size both reach the very same bytes at every step. */
+static void test_apply_is_the_told_play(void **unused)
+{
+    (void)unused;
+    rp_rng rng;
+    rp_rng_seed(&rng, 56, 50);
+    int tricks_scored = 0;
+    for (int players = 2; players <= KD_MAX_PLAYERS; players++)
+        for (int g = 0; g < 25; g++) {
+            rp_state st;
+            char opts[48];
+            snprintf(opts, sizeof opts, "players=%d seed=%d", players, 1000 + g);
+            rp_test_init(G, &st, opts);
+            while (G->current_player(&st) != RP_TERMINAL) {
+                rp_action legal[RP_MAX_LEGAL];
+                const int n = G->legal_actions(&st, legal);
+                const rp_action a = legal[rp_rng_below(&rng, (uint32_t)n)];
+                rp_state told = st;
+                kd_story story;
+                memset(&story, 0, sizeof story);
+                G->apply(&st, a);
+                kd_play(K(&told), a, &story);
+                assert_memory_equal(&st, &told, G->state_size);
+                tricks_scored += story.trick_len == players && K(&st)->last_winner != KD_NONE;
+            }
+        }
+    assert_true(tricks_scored > 1000); /* the castles moved on many tricks */
+}
+
+/* KD-6 (3) and KD-13, the order kd_win_key encodes: a card of the trick suit ranks by twice its
+ * number plus one (it beats a Wizard of the same number: "a tie between a trick-suit card and a
+ * Wizard goes to the trick-suit card"), a Wizard by twice its number, and Kings and off-suit
+ * numbers never win by number (0). Numbers from the rulebook's deck list: Walls 1-7, Cannons
+ * 1-7, Wizards 1-8 (card ids as NAMES). */
+static void test_kd6_win_keys_follow_the_rule(void **unused)
+{
+    (void)unused;
+    for (int suit = KD_SUIT_NONE; suit <= KD_SUIT_CANNONS; suit++)
+        for (int c = 0; c < KD_CARDS; c++) {
+            const bool walls = c >= 4 && c <= 10, cannons = c >= 11 && c <= 17, wizard = c >= 18;
+            const int number = walls ? c - 3 : cannons ? c - 10 : wizard ? c - 17 : 0;
+            const bool of_suit =
+                (suit == KD_SUIT_WALLS && walls) || (suit == KD_SUIT_CANNONS && cannons);
+            const int want = of_suit ? 2 * number + 1 : wizard ? 2 * number : 0;
+            if (kd_win_key[suit][c] != want)
+                fail_msg("suit %d, %s: key %d, the rule gives %d", suit, NAMES[c],
+                         kd_win_key[suit][c], want);
+        }
+}
+
+/* KD-2: "Shuffle all 26 cards ... and deal an equal number to each player", the rest set aside;
+ * the deal's card tables (the deck in id order, each card's bit) against a plain shuffle of
+ * the deck 0..25 from the game's generator, dealt in order, for every player count of KD-2. */
+static void test_kd2_deal_is_the_shuffled_deck_in_order(void **unused)
+{
+    (void)unused;
+    for (int players = 3; players <= KD_MAX_PLAYERS; players++)
+        for (int seed = 0; seed < 50; seed++) {
+            rp_state st;
+            char opts[48];
+            snprintf(opts, sizeof opts, "players=%d seed=%d", players, seed);
+            rp_test_init(G, &st, opts);
+            rp_rng rng;
+            rp_rng_seed(&rng, (uint64_t)seed, 0x4b44u); /* kd_init's stream */
+            uint8_t deck[KD_CARDS];
+            for (int c = 0; c < KD_CARDS; c++)
+                deck[c] = (uint8_t)c;
+            rp_rng_shuffle_u8(&rng, deck, KD_CARDS);
+            const int per = KD_CARDS / players;
+            uint32_t aside = 0;
+            for (int p = 0; p < players; p++) {
+                uint32_t hand = 0;
+                for (int i = 0; i < per; i++)
+                    hand |= 1u << deck[p * per + i];
+                assert_int_equal(K(&st)->hand[p], hand);
+            }
+            for (int i = players * per; i < KD_CARDS; i++)
+                aside |= 1u << deck[i];
+            assert_int_equal(K(&st)->aside, aside);
+        }
+}
+
 /* One random short game (KD-P6) under "players=2 deal=P+H seed=N": its deal is `piles` piles
  * and `hand` hand cards a seat from `deck`, for one hand. Every step keeps the notation round
  * trip, what each seat may see (the referee's secrets shown to nobody) and the options
@@ -2354,6 +2443,9 @@ int main(void)
         cmocka_unit_test(test_events_two_player_deal),
         cmocka_unit_test(test_explain_illegal),
         cmocka_unit_test(test_secret_names),
+        cmocka_unit_test(test_apply_is_the_told_play),
+        cmocka_unit_test(test_kd6_win_keys_follow_the_rule),
+        cmocka_unit_test(test_kd2_deal_is_the_shuffled_deck_in_order),
         cmocka_unit_test(test_property_two_players),
         cmocka_unit_test(test_property_three_players),
         cmocka_unit_test(test_property_four_players),

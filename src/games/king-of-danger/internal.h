@@ -57,6 +57,8 @@ typedef struct kd_state {
     uint8_t players, dealer, leader, trick_len, suit;
     uint8_t over, winner; /* winner is meaningful only when over (derived); KD_NONE: a draw
                            * after a short game's one hand (KD-P6) */
+    uint8_t to_act;       /* the seat to play, leader + trick_len around the table (derived:
+                           * kept so that current_player, legal_actions and apply read it) */
     uint8_t castle[KD_MAX_PLAYERS];  /* castle values 1..8 (KD-1) */
     uint8_t voids[KD_MAX_PLAYERS];   /* KD_VOID_* bits */
     uint8_t trick[KD_MAX_PLAYERS];   /* cards of the current trick from the leader on */
@@ -107,6 +109,10 @@ extern const uint8_t kd_card_rank[KD_CARDS];
  * bit of each suit. */
 extern const uint32_t kd_suit_cards[3];
 extern const uint8_t kd_suit_void_bit[3];
+/* KD-6 (3)'s order by trick suit: kd_win_key[suit][card] is twice the card's number, plus one
+ * for a card of the trick suit (it wins a tie with a Wizard); 0 for Kings and off-suit numbers,
+ * which never win by number (KD-11, KD-13). */
+extern const uint8_t kd_win_key[3][KD_CARDS];
 /* Suits by name in data and in sentences (text.c). */
 extern const char *const kd_suit_names[3];
 extern const char *const kd_suit_titles[3];
@@ -147,6 +153,15 @@ static inline int kd_seat_after(const kd_state *s, int seat, int steps)
     while (x >= s->players)
         x -= s->players;
     return x;
+}
+
+/* The seat that plays place `place` (0 for the leader) of the current trick: the hot path's
+ * kd_seat_after. A valid state has leader < players and place < players (state_ok), so the
+ * sum is below 2 * players and one conditional subtraction wraps it, with no loop. */
+static inline int kd_trick_seat(const kd_state *s, int place)
+{
+    const int x = s->leader + place;
+    return x >= s->players ? x - s->players : x;
 }
 
 /* Cards dealt into each hand of the rulebook's deal (KD-2; two players 5, KD-3). */

@@ -45,25 +45,37 @@ uint32_t kd_deck(const kd_state *s)
 const uint32_t kd_suit_cards[3] = {0, KD_WALLS, KD_CANNONS};
 const uint8_t kd_suit_void_bit[3] = {0, KD_VOID_WALLS, KD_VOID_CANNONS};
 
-/* Ordering of cards for KD-6 (3): twice the number, plus one for a trick-suit card so that it
- * beats a Wizard of the same number; 0 for cards that cannot win by number (Kings and off-suit
- * numbers, KD-13). */
-static int win_key(int suit, int card)
-{
-    const uint32_t bit = 1u << card;
-    if (bit & kd_suit_cards[suit])
-        return 2 * kd_card_rank[card] + 1;
-    if (bit & KD_WIZARDS)
-        return 2 * kd_card_rank[card];
-    return 0;
-}
+/* Ordering of cards for KD-6 (3), by trick suit and card: twice the number, plus one for a
+ * trick-suit card so that it beats a Wizard of the same number; 0 for cards that cannot win by
+ * number (Kings and off-suit numbers, KD-11, KD-13). A table, so the winner of a trick costs a
+ * load a card (test_kd6_win_keys_follow_the_rule checks it against the rule). */
+#define KD_KEYS_KINGS 0, 0, 0, 0
+#define KD_KEYS_OFF_SUIT 0, 0, 0, 0, 0, 0, 0
+#define KD_KEYS_SUIT 3, 5, 7, 9, 11, 13, 15        /* 2 x (1..7) + 1 */
+#define KD_KEYS_WIZARDS 2, 4, 6, 8, 10, 12, 14, 16 /* 2 x (1..8) */
+const uint8_t kd_win_key[3][KD_CARDS] = {
+    [KD_SUIT_NONE] = {KD_KEYS_KINGS, KD_KEYS_OFF_SUIT, KD_KEYS_OFF_SUIT, KD_KEYS_WIZARDS},
+    [KD_SUIT_WALLS] = {KD_KEYS_KINGS, KD_KEYS_SUIT, KD_KEYS_OFF_SUIT, KD_KEYS_WIZARDS},
+    [KD_SUIT_CANNONS] = {KD_KEYS_KINGS, KD_KEYS_OFF_SUIT, KD_KEYS_SUIT, KD_KEYS_WIZARDS}};
+
+/* The trick suit a card sets as the first non-King of a trick (KD-4): a Walls or Cannons card
+ * its own; none for a King, and none for a Wizard, whose call comes in its action. */
+#define KD_LEAD(suit) suit, suit, suit, suit, suit, suit, suit
+static const uint8_t lead_suit[KD_CARDS] = {
+    0, 0, 0, 0, KD_LEAD(KD_SUIT_WALLS), KD_LEAD(KD_SUIT_CANNONS)};
+
+/* The whole deck in id order: the full deck's cards before the shuffle (deal). */
+static const uint8_t all_cards[KD_CARDS] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
 
 /* ---- narration: the records are in internal.h ---- */
 
 #if defined(__GNUC__)
 #define KD_INLINE inline __attribute__((always_inline))
+#define KD_NOINLINE __attribute__((noinline))
 #else
 #define KD_INLINE inline
+#define KD_NOINLINE
 #endif
 
 /* A new note of `kind` about `seat`, the rest zero. */
@@ -80,15 +92,38 @@ static kd_note *note(kd_story *story, int kind, int seat)
 
 /* ---- dealing ---- */
 
+/* Each card's bit: dealing looks it up rather than shifting by a variable count. */
+#define KD_BITS4(c) 1u << (c), 1u << ((c) + 1), 1u << ((c) + 2), 1u << ((c) + 3)
+static const uint32_t card_bit[KD_CARDS] = {KD_BITS4(0),  KD_BITS4(4),  KD_BITS4(8), KD_BITS4(12),
+                                            KD_BITS4(16), KD_BITS4(20), 1u << 24,    1u << 25};
+
+/* The set of `count` cards (ids), two at a time: a deal builds every hand so. */
+static KD_INLINE uint32_t mask_of_cards(const uint8_t *cards, int count)
+{
+    uint32_t m = 0;
+    int i = 0;
+    for (; i + 1 < count; i += 2)
+        m |= card_bit[cards[i]] | card_bit[cards[i + 1]];
+    if (i < count)
+        m |= card_bit[cards[i]];
+    return m;
+}
+
 /* Shuffle the deck (all 26 cards, or a short game's, KD-P6) and deal a new hand (KD-2, KD-3);
  * the leader sits left of the dealer. The last trick stays on show: at a new hand it tells how
  * the old one ended. */
 static void deal(kd_state *s, kd_story *story)
 {
     uint8_t deck[KD_CARDS];
+    const uint32_t cards = kd_deck(s);
     int size = 0;
-    for (uint32_t m = kd_deck(s); m; m &= m - 1)
-        deck[size++] = (uint8_t)kd_lowest(m);
+    if (cards == KD_ALL) { /* the usual deck: the loop below would write all_cards */
+        memcpy(deck, all_cards, sizeof deck);
+        size = KD_CARDS;
+    } else {
+        for (uint32_t m = cards; m; m &= m - 1)
+            deck[size++] = (uint8_t)kd_lowest(m);
+    }
     rp_rng_shuffle_u8(&s->rng, deck, size);
     const int n = s->players, piles = kd_piles(s);
     memset(s->hand, 0, sizeof s->hand);
@@ -112,12 +147,10 @@ static void deal(kd_state *s, kd_story *story)
             }
     }
     const int per = kd_hand_cards(s);
-    for (int p = 0; p < n; p++)
-        for (int i = 0; i < per; i++)
-            s->hand[p] |= 1u << deck[k++];
-    while (k < size)
-        s->aside |= 1u << deck[k++];
-    s->leader = (uint8_t)kd_seat_after(s, s->dealer, 1);
+    for (int p = 0; p < n; p++, k += per)
+        s->hand[p] = mask_of_cards(deck + k, per);
+    s->aside = mask_of_cards(deck + k, size - k);
+    s->leader = s->to_act = (uint8_t)kd_seat_after(s, s->dealer, 1);
     s->trick_len = 0;
     s->suit = KD_SUIT_NONE;
     if (story)
@@ -197,7 +230,7 @@ int kd_num_players(const void *st)
 int kd_current_player(const void *st)
 {
     const kd_state *s = st;
-    return s->over ? RP_TERMINAL : kd_seat_after(s, s->leader, s->trick_len);
+    return s->over ? RP_TERMINAL : s->to_act;
 }
 
 /* Tricks are the rulebook's turns: hands of 26/players tricks each (KD-P4), Kings-only tricks
@@ -224,31 +257,32 @@ static uint32_t legal_cards(const kd_state *s, int seat)
     return follow ? follow : avail;
 }
 
-/* Legal plays of the seat to act (see the action layout at the top); 0 once over. */
+/* Legal plays of the seat to act (see the action layout at the top); 0 once over, with no
+ * test of `over`: a game ends only at the end of a hand (KD-9, KD-14), when every card dealt
+ * is played (state_ok: "over exactly when every card is played"), so no seat holds a card. */
 int kd_legal_actions(const void *st, rp_action *out)
 {
     const kd_state *s = st;
-    if (s->over)
-        return 0;
-    uint32_t m = legal_cards(s, kd_seat_after(s, s->leader, s->trick_len));
-    int n = 0;
+    uint32_t m = legal_cards(s, s->to_act);
+    rp_action *next = out;
     if (s->suit == KD_SUIT_NONE) {
         /* KD-4: a Wizard that sets the suit names it, so it is two actions. */
         for (uint32_t w = m & KD_WIZARDS; w; w &= w - 1) {
             const rp_action c = (rp_action)kd_lowest(w);
-            out[n++] = c | (KD_SUIT_WALLS << KD_CALL_SHIFT);
-            out[n++] = c | (KD_SUIT_CANNONS << KD_CALL_SHIFT);
+            next[0] = c | (KD_SUIT_WALLS << KD_CALL_SHIFT);
+            next[1] = c | (KD_SUIT_CANNONS << KD_CALL_SHIFT);
+            next += 2;
         }
         m &= ~KD_WIZARDS;
     }
     for (; m; m &= m - 1)
-        out[n++] = (rp_action)kd_lowest(m);
-    return n;
+        *next++ = (rp_action)kd_lowest(m);
+    return (int)(next - out);
 }
 
 /* Index of the winning card (KD-6) of a finished trick whose suit is set; `mask` is the set of
  * its cards. */
-int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit)
+static KD_INLINE int trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit)
 {
     if (mask & (1u << KD_KING_DANGER)) {
         for (int i = 0; i < len; i++)
@@ -265,15 +299,21 @@ int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit
                 return i;
     }
     /* KD-6 (3), KD-13: highest trick-suit card or Wizard, the suit card winning a tie. */
+    const uint8_t *keys = kd_win_key[suit];
     int best = 0, best_key = -1;
     for (int i = 0; i < len; i++) {
-        const int key = win_key(suit, trick[i]);
+        const int key = keys[trick[i]];
         if (key > best_key) {
             best_key = key;
             best = i;
         }
     }
     return best;
+}
+
+int kd_trick_winner_index(const uint8_t *trick, int len, uint32_t mask, int suit)
+{
+    return trick_winner_index(trick, len, mask, suit);
 }
 
 /* Which case of KD-6 made trick[winner] the winner (for the events only). */
@@ -291,17 +331,21 @@ static int win_case(const uint8_t *trick, int len, int winner, int suit)
     return WIN_HIGHEST;
 }
 
-/* KD-1, KD-8: castle values never leave 1..8. */
-static uint8_t clamp_castle(int v)
+/* KD-1, KD-8: castle values never leave 1..8. A castle in 1..8 moved by a gain can only pass
+ * 8, and by a loss only 1: one bound each (change is a constant where this is inlined). */
+static KD_INLINE uint8_t clamp_castle(int from, int change)
 {
-    return (uint8_t)(v < KD_CASTLE_MIN ? KD_CASTLE_MIN : v > KD_CASTLE_MAX ? KD_CASTLE_MAX : v);
+    const int v = from + change;
+    if (change > 0)
+        return (uint8_t)(v > KD_CASTLE_MAX ? KD_CASTLE_MAX : v);
+    return (uint8_t)(v < KD_CASTLE_MIN ? KD_CASTLE_MIN : v);
 }
 
 /* Move one castle tracker by `change`, clamped (KD-8), noting why. */
 static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why, kd_story *story)
 {
     const uint8_t from = s->castle[seat];
-    s->castle[seat] = clamp_castle(from + change);
+    s->castle[seat] = clamp_castle(from, change);
     if (!story)
         return;
     kd_note *n = note(story, NOTE_CASTLE, seat);
@@ -311,17 +355,81 @@ static KD_INLINE void move_castle(kd_state *s, int seat, int change, int why, kd
     n->why = (uint8_t)why;
 }
 
+/* ---- apply's scoring: every castle of a trick at once ----
+ * Byte ("lane") p of a uint64_t holds seat p's castle: 1..8, 0 for a seat not playing. A trick
+ * moves a lane by at most 2, so lanes stay below 0x80: adding a constant below 0x80 to every
+ * lane never carries into the next one, and bit 7 of a lane after adding 0x80 - k tells
+ * whether the lane was at least k. The story's score_trick moves castles one at a time; the
+ * two agree on every trick (test_apply_is_the_told_play compares them over random games). */
+#define KD_LANES(byte) (0x0101010101ull * (byte)) /* byte in each of the 5 seats' lanes */
+
+/* Five bytes (one per seat, or per place in a trick) as lanes: byte i at bits 8i. */
+static KD_INLINE uint64_t lanes_of(const uint8_t bytes[KD_MAX_PLAYERS])
+{
+    uint64_t x = 0;
+    memcpy(&x, bytes, KD_MAX_PLAYERS);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x); /* the bytes came in at the top */
+#endif
+    return x;
+}
+
+static KD_INLINE void set_lanes(uint8_t bytes[KD_MAX_PLAYERS], uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    memcpy(bytes, &x, KD_MAX_PLAYERS);
+}
+
+/* 1 in each lane of x (every lane below 0x80) that is at least k, 1 <= k <= 0x80. */
+static KD_INLINE uint64_t lanes_at_least(uint64_t x, unsigned k)
+{
+    return ((x + KD_LANES(0x80u - k)) >> 7) & KD_LANES(1);
+}
+
+/* KD-8 with three or more players, as score_trick but all castles at once. */
+static KD_INLINE void score_trick_lanes(kd_state *s, int winner_seat)
+{
+    const int n = s->players;
+    const uint64_t seats = KD_LANES(1) >> (8 * (KD_MAX_PLAYERS - n)); /* 1 per playing seat */
+    const uint64_t winner = 1ull << (8 * winner_seat);
+    uint64_t x = lanes_of(s->castle);
+    if (s->suit == KD_SUIT_CANNONS) {
+        /* every non-winner loses 1, down to 1 at least */
+        x -= (seats & ~winner) & lanes_at_least(x, KD_CASTLE_MIN + 1);
+        set_lanes(s->castle, x);
+        return;
+    }
+    /* Walls: 1 in lane i when the card played i-th is a Walls card (ids 4..10; slots past
+     * the trick hold 0), then turned from places to seats: place i is seat leader + i around
+     * the table, a rotation of the first n lanes by the leader. */
+    uint64_t places = lanes_of(s->trick);
+    places = lanes_at_least(places, KD_WALLS_1) & ~lanes_at_least(places, KD_CANNONS_1);
+    const int lead = s->leader;
+    const uint64_t walls = ((places << (8 * lead)) | (places >> (8 * (n - lead)))) & seats;
+    /* the winner gains 2, each other player of a Walls card 1; then back down to 8 at most:
+     * a lane of 9 loses 1, a lane of 10 loses 2 */
+    x += (walls & ~winner) + 2 * winner;
+    x -= lanes_at_least(x, KD_CASTLE_MAX + 1) + lanes_at_least(x, KD_CASTLE_MAX + 2);
+    set_lanes(s->castle, x);
+}
+
 /* Castle changes of a won trick (KD-8, KD-11, KD-13): they depend on the trick suit only.
  * The winner first; then the others in the order they played (Walls) or by seat (Cannons). */
 static KD_INLINE void score_trick(kd_state *s, int winner_seat, kd_story *story)
 {
     const int n = s->players;
+    if (!story && n > 2) {
+        score_trick_lanes(s, winner_seat);
+        return;
+    }
     if (s->suit == KD_SUIT_WALLS) {
         move_castle(s, winner_seat, n == 2 ? 1 : 2, CASTLE_WON_WALLS, story);
         if (n == 2)
             return;
         for (int i = 0; i < n; i++) {
-            const int seat = kd_seat_after(s, s->leader, i);
+            const int seat = kd_trick_seat(s, i);
             if (seat != winner_seat && ((1u << s->trick[i]) & KD_WALLS))
                 move_castle(s, seat, 1, CASTLE_WALLS_CARD, story);
         }
@@ -369,12 +477,17 @@ bool kd_game_ends(const kd_state *s, int *winner)
  * game's one hand too, KD-P6) or the deal passes left with castle values carried over (KD-1). */
 static KD_INLINE void end_hand(kd_state *s, kd_story *story)
 {
-    for (int p = 0; p < s->players; p++)
+    uint32_t top = 0;
+    for (int p = 0; p < s->players; p++) {
         s->score[p] += s->castle[p];
+        top = s->score[p] > top ? s->score[p] : top;
+    }
     if (story)
         note(story, NOTE_HAND_OVER, 0)->value = s->hand_number;
-    int winner;
-    if (kd_game_ends(s, &winner)) {
+    /* Below 31 the game goes on (KD-9) unless a short game's hand is played (KD-P6): the
+     * usual end of a hand needs no kd_game_ends. */
+    int winner = 0;
+    if ((top >= KD_GOAL || s->last_hand) && kd_game_ends(s, &winner)) {
         s->over = 1;
         s->winner = (uint8_t)winner;
         if (story)
@@ -390,6 +503,13 @@ static KD_INLINE void end_hand(kd_state *s, kd_story *story)
     deal(s, story);
 }
 
+/* apply's end_hand, out of line: a hand ends at one trick in several, and finish_trick is
+ * shorter without it. */
+static KD_NOINLINE void end_hand_untold(kd_state *s)
+{
+    end_hand(s, NULL);
+}
+
 /* A full trick: find the winner and score it, or set it aside when it holds only Kings (KD-7),
  * then start the next trick or end the hand. */
 static KD_INLINE void finish_trick(kd_state *s, kd_story *story)
@@ -400,8 +520,8 @@ static KD_INLINE void finish_trick(kd_state *s, kd_story *story)
         story->trick_len = s->trick_len;
     }
     if (s->suit != KD_SUIT_NONE) {
-        const int i = kd_trick_winner_index(s->trick, s->trick_len, s->trick_mask, s->suit);
-        winner_seat = kd_seat_after(s, s->leader, i);
+        const int i = trick_winner_index(s->trick, s->trick_len, s->trick_mask, s->suit);
+        winner_seat = kd_trick_seat(s, i);
         if (story) {
             kd_note *n = note(story, NOTE_WON, winner_seat);
             n->card = s->trick[i];
@@ -423,9 +543,20 @@ static KD_INLINE void finish_trick(kd_state *s, kd_story *story)
     s->trick_mask = 0;
     s->trick_len = 0;
     s->suit = KD_SUIT_NONE;
-    s->leader = (uint8_t)next_leader;
-    if (!kd_cards_left(s, next_leader))
+    s->leader = s->to_act = (uint8_t)next_leader;
+    if (kd_cards_left(s, next_leader))
+        return;
+    if (story)
         end_hand(s, story);
+    else
+        end_hand_untold(s);
+}
+
+/* apply's finish_trick, out of line: a trick ends at one action in `players`, and without it
+ * inlined the usual action (a card added to a trick) saves and restores no registers. */
+static KD_NOINLINE void finish_trick_untold(kd_state *s)
+{
+    finish_trick(s, NULL);
 }
 
 /* Take a card from where the seat has it; a face-up table card uncovers the card under it,
@@ -466,18 +597,14 @@ static KD_INLINE void take_card(kd_state *s, int seat, int card, kd_story *story
  * the trick when everyone has played. The story, when given, receives what happened. */
 static KD_INLINE void play_card(kd_state *s, rp_action action, kd_story *story)
 {
-    const int seat = kd_seat_after(s, s->leader, s->trick_len);
+    const int seat = s->to_act;
     const int card = (int)KD_CARD_OF(action);
     const uint32_t bit = 1u << card;
     take_card(s, seat, card, story);
     if (s->suit == KD_SUIT_NONE) {
-        /* KD-4: the first non-King sets the suit; a Wizard by its player's call. */
-        if (bit & KD_WALLS)
-            s->suit = KD_SUIT_WALLS;
-        else if (bit & KD_CANNONS)
-            s->suit = KD_SUIT_CANNONS;
-        else if (bit & KD_WIZARDS)
-            s->suit = (uint8_t)KD_CALL_OF(action);
+        /* KD-4: the first non-King sets the suit; a Wizard by its player's call, which only
+         * such a Wizard's action carries (the action layout), so a King leaves it unset. */
+        s->suit = (uint8_t)(lead_suit[card] | KD_CALL_OF(action));
         if (story && s->suit != KD_SUIT_NONE) {
             kd_note *n = note(story, bit & KD_WIZARDS ? NOTE_CALL : NOTE_SUIT, seat);
             n->card = (uint8_t)card;
@@ -491,8 +618,14 @@ static KD_INLINE void play_card(kd_state *s, rp_action action, kd_story *story)
     }
     s->trick[s->trick_len++] = (uint8_t)card;
     s->trick_mask |= bit;
-    if (s->trick_len == s->players)
-        finish_trick(s, story);
+    if (s->trick_len == s->players) {
+        if (story)
+            finish_trick(s, story);
+        else
+            finish_trick_untold(s);
+    } else {
+        s->to_act = (uint8_t)(seat + 1 == s->players ? 0 : seat + 1);
+    }
     if (story && !s->over)
         note(story, NOTE_TURN, kd_current_player(s))->value = s->trick_len == 0;
 }
@@ -502,9 +635,21 @@ void kd_play(kd_state *s, rp_action action, kd_story *story)
     play_card(s, action, story);
 }
 
+/* apply for a two-player seat's face-up table card (KD-3), out of line: the pile search it
+ * needs would otherwise cost registers in every apply. */
+static KD_NOINLINE void apply_table_card(kd_state *s, rp_action action)
+{
+    play_card(s, action, NULL);
+}
+
 void kd_apply(void *st, rp_action action)
 {
-    play_card(st, action, NULL);
+    kd_state *s = st;
+    if (!(s->hand[s->to_act] & (1u << KD_CARD_OF(action)))) {
+        apply_table_card(s, action);
+        return;
+    }
+    play_card(s, action, NULL); /* from the hand: take_card's table branch folds away */
 }
 
 /* Shares of the win: the game ends with a sole highest score (KD-9), or after a short game's

@@ -548,6 +548,9 @@ static int check_shape(const kd_state *t, rp_error *err)
     if (t->dealer >= n || t->leader >= n)
         return rp_fail(err, RP_EINVAL, "dealer %d and leader %d must be seats 0..%d", t->dealer,
                        t->leader, n - 1);
+    if (t->to_act != kd_seat_after(t, t->leader, t->trick_len))
+        return rp_fail(err, RP_EINVAL, "to act: seat %d, but the trick's leader and length say %d",
+                       t->to_act, kd_seat_after(t, t->leader, t->trick_len));
     if (t->hand_number < 1)
         return rp_fail(err, RP_EINVAL, "hand: hands are numbered from 1");
     if (t->suit > KD_SUIT_CANNONS || t->trick_len >= n || t->over > 1 ||
@@ -824,6 +827,8 @@ int kd_state_from_text(void *st, const char *text, rp_error *err)
         rc = read_fields(&r, &t);
     if (rc < 0)
         return rc;
+    if (t.players >= 1) /* derived; state_ok refuses a state without players */
+        t.to_act = (uint8_t)kd_seat_after(&t, t.leader, t.trick_len);
     bool all_out = t.trick_len == 0;
     for (int p = 0; p < t.players; p++)
         all_out = all_out && kd_cards_left(&t, p) == 0;
