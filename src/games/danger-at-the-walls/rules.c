@@ -507,12 +507,11 @@ int dw_legal_actions(const void *st, rp_action *out)
         return 0;
     if (s->phase == DW_PHASE_PLAY)
         return legal_plays(s, out);
-    int n = 0;
-    if (s->personal_n[s->to_move])
-        out[n++] = DW_ACT_DRAW_PERSONAL;
-    if (s->main_n)
-        out[n++] = DW_ACT_DRAW_MAIN;
-    return n;
+    /* written and counted without a branch: the personal deck first, then the main one */
+    int n = s->personal_n[s->to_move] != 0;
+    out[0] = DW_ACT_DRAW_PERSONAL;
+    out[n] = DW_ACT_DRAW_MAIN;
+    return n + (s->main_n != 0);
 }
 /* ------------------------------------------------------------------------------------------ */
 /* Apply                                                                                      */
