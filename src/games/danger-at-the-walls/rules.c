@@ -398,7 +398,7 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
 {
     const int p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
-    int n = 0;
+    size_t n = 0; /* the size of an index: no sign extension at each write */
     /* faces DW_A1..DW_C9 as bytes 0..7; counts are below 0x80, so adding 0x7f sets a byte's
      * top bit exactly when it is non-zero, with no carry between bytes */
     const uint64_t counts = hand_word(h);
@@ -417,7 +417,7 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
             put_block(out + 3 * k + i, v + (DW_ACT_ARCHERS + 3 * 343));
             put_block(out + 4 * k + i, v + (DW_ACT_ARCHERS + 4 * 343));
         }
-        n = DW_WALLS * k;
+        n = DW_WALLS * (size_t)k;
     }
     uint64_t held = (counts + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080000000ull; /* C5..C9 */
     for (; held; held &= held - 1) {
@@ -429,35 +429,38 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
 #pragma GCC unroll 5
         for (int w = 0; w < DW_WALLS; w++) {
             out[n] = (rp_action)(DW_ACT_FLAG + w);
-            n += !s->flag[w]; /* DW-2 */
+            n += s->flag[w] == 0; /* DW-2 */
         }
     if (h[DW_ATTACK]) {
         /* The wall whose Blue top Cannon the Spy covers, or -1 (DW-P1: a spied Cannon cannot
          * be moved, nor be the target). */
         const int spied =
             (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
-        /* DW-6: the attacker needs its own active top Cannon at the wall. The five stack
-         * heights as the bytes of one word, top bit per non-zero byte (the hand's trick). */
-        uint64_t heights = 0;
-#pragma GCC unroll 5
-        for (int w = 0; w < DW_WALLS; w++)
-            heights |= (uint64_t)s->side[w][p].ncannon << (8 * w);
-        uint64_t walls = (heights + 0x7F7F7F7F7Full) & 0x8080808080ull;
-        if (p == DW_BLUE && spied >= 0)
-            walls &= ~(0x80ull << (8 * spied));
+        /* DW-6: the attacker needs its own active top Cannon at the wall (not the spied one),
+         * and the defender a target there: a top Cannon that shows, or Archers. The walls
+         * written out, each side's bytes at a fixed offset; a wall without the attacker's
+         * Cannon is skipped (most are), the targets written and counted without a branch. */
+        const int blocked = p == DW_BLUE ? spied : -1;
         /* The defender's spied top Cannon is no target either. */
         const int unshown = q == DW_BLUE ? spied : -1;
-        for (; walls; walls &= walls - 1) {
-            const int w = __builtin_ctzll(walls) >> 3;
+        /* The sides as bytes from the attacker's and the defender's side of wall 0, so wall
+         * w's are at a fixed offset from one of two addresses (sides alternate by seat). */
+        const uint8_t *attacker = (const uint8_t *)&s->side[0][p];
+        const uint8_t *defender = (const uint8_t *)&s->side[0][q];
+        enum { WALL_BYTES = 2 * sizeof(dw_side), NCANNON = offsetof(dw_side, ncannon) };
+#pragma GCC unroll 5
+        for (int w = 0; w < DW_WALLS; w++) {
+            if (!attacker[w * WALL_BYTES + NCANNON] || w == blocked)
+                continue;
             /* bytes archers[0..2] and ncannon, top bit per non-zero byte */
             uint32_t x;
-            memcpy(&x, &s->side[w][q], sizeof x);
+            memcpy(&x, defender + w * WALL_BYTES, sizeof x);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
             x = __builtin_bswap32(x);
 #endif
             const uint32_t shown = (x + 0x7F7F7F7Fu) & 0x80808080u;
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
-            n += (int)(shown >> 31) & (w != unshown);
+            n += (shown >> 31) & (w != unshown);
             out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
             n += (shown & 0x808080u) != 0;
         }
@@ -493,7 +496,7 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
         for (int f = 0; f < DW_FACES; f++)
             if (h[f])
                 out[n++] = (rp_action)(DW_ACT_DISCARD + f);
-    return n;
+    return (int)n;
 }
 
 /* The player's legal actions: a play, or during the refill the decks to draw from (DW-11). */
@@ -504,12 +507,11 @@ int dw_legal_actions(const void *st, rp_action *out)
         return 0;
     if (s->phase == DW_PHASE_PLAY)
         return legal_plays(s, out);
-    int n = 0;
-    if (s->personal_n[s->to_move])
-        out[n++] = DW_ACT_DRAW_PERSONAL;
-    if (s->main_n)
-        out[n++] = DW_ACT_DRAW_MAIN;
-    return n;
+    /* written and counted without a branch: the personal deck first, then the main one */
+    int n = s->personal_n[s->to_move] != 0;
+    out[0] = DW_ACT_DRAW_PERSONAL;
+    out[n] = DW_ACT_DRAW_MAIN;
+    return n + (s->main_n != 0);
 }
 /* ------------------------------------------------------------------------------------------ */
 /* Apply                                                                                      */
