@@ -2191,6 +2191,127 @@ static void test_small_deck_deals_only_its_cards(void **unused)
     assert_int_equal(cfg.value[OPT_DECK], WA_CARDS);
 }
 
+/* ---- the fast paths against plain references --------------------------------------------
+ * rules.c deals a run of the deck in one loop, copies the shuffled deck in reversed words and
+ * lists the legal actions without testing each card when nothing is targeted: what a random
+ * game cannot tell from the plain way, these references check on many deals and states. */
+
+/* WA-6, WA-10, one card at a time: the top card, the discard pile (in card order) shuffled
+ * into a new deck first when the deck is empty and a card is needed; -1 when both are empty. */
+static int ref_draw(wa_state *s)
+{
+    if (s->ndeck == 0) {
+        if (s->discard == 0)
+            return -1;
+        for (int c = 0; c < WA_CARDS; c++)
+            if (s->discard & BIT(c))
+                s->deck[s->ndeck++] = (uint8_t)c;
+        rp_rng_shuffle_u8(&s->rng, s->deck, s->ndeck);
+        s->discard = 0;
+    }
+    const int card = s->deck[--s->ndeck];
+    s->deck[s->ndeck] = 0;
+    return card;
+}
+
+/* WA-1 as the rulebook says it: for each player, walls then army, flip the top card; a face
+ * card is a shield and the flip is repeated, a number card is discarded and that many cards
+ * are dealt one by one. The deal of deck=ncards from the seed, as wa_init shuffles it. */
+static void ref_setup(wa_state *s, uint64_t seed, int ncards)
+{
+    memset(s, 0, sizeof *s);
+    rp_rng_seed(&s->rng, seed, 0x5741u);
+    uint8_t order[WA_CARDS];
+    for (int i = 0; i < ncards; i++)
+        order[i] = (uint8_t)i;
+    rp_rng_shuffle_u8(&s->rng, order, ncards);
+    for (int i = 0; i < ncards; i++)
+        s->deck[i] = order[ncards - 1 - i]; /* order[0] is the top */
+    s->ndeck = (uint8_t)ncards;
+    for (int pl = 0; pl < 2; pl++) {
+        wa_player *p = &s->p[pl];
+        for (int walls = 1; walls >= 0; walls--) {
+            int card;
+            while ((card = ref_draw(s)) >= 0 && wa_is_face(card))
+                p->shields[p->nshields++] = (uint8_t)card;
+            if (card < 0)
+                continue;
+            s->discard |= BIT(card);
+            for (int i = 0; i < wa_card_value(card); i++) {
+                const int dealt = ref_draw(s);
+                if (dealt < 0)
+                    break;
+                if (walls)
+                    p->walls[p->nwalls++] = (uint8_t)dealt;
+                else
+                    p->army[p->narmy++] = (uint8_t)dealt;
+            }
+        }
+    }
+}
+
+/* WA-3, WA-9, WA-13, one card at a time: attacks on shields while any, else on walls, never on
+ * a targeted card, then every stack; the defender leaves, or counters with army cards left. */
+static int ref_legal(const wa_state *s, rp_action out[RP_MAX_LEGAL])
+{
+    int n = 0;
+    const wa_player *d = &s->p[s->attacker ^ 1];
+    if (s->phase == WA_ATTACK) {
+        for (int i = 0; i < d->nshields; i++)
+            if (!(s->targeted & BIT(d->shields[i])))
+                out[n++] = WA_ACT_SHIELD + (rp_action)i;
+        for (int i = 0; d->nshields == 0 && i < d->nwalls; i++)
+            if (!(s->targeted & BIT(d->walls[i])))
+                out[n++] = WA_ACT_WALL + (rp_action)i;
+        for (int k = 0; k < s->nstacks; k++)
+            out[n++] = WA_ACT_STACK + (rp_action)k;
+    } else if (s->phase == WA_DEFEND) {
+        out[n++] = WA_ACT_LEAVE;
+        if (d->narmy > 0)
+            out[n++] = WA_ACT_COUNTER;
+    }
+    return n;
+}
+
+static void test_fast_paths_match_plain_references(void **unused)
+{
+    (void)unused;
+    int games = rp_test_games(RP_TEST_SOAK_GAMES) * 4;
+    for (int g = 0; g < games; g++) {
+        /* Every deck size from the smallest (reshuffles in the middle of a deal) to the full. */
+        const int ncards = WA_MIN_DECK + g % (WA_CARDS - WA_MIN_DECK + 1);
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d turn-cap=30", g + 1, ncards);
+        wa_state s, ref;
+        rp_test_init(G, &s, opts);
+        ref_setup(&ref, (uint64_t)g + 1, ncards);
+        for (int pl = 0; pl < 2; pl++)
+            assert_memory_equal(&ref.p[pl], &s.p[pl], sizeof ref.p[pl]);
+        assert_memory_equal(ref.deck, s.deck, sizeof ref.deck);
+        assert_int_equal(ref.ndeck, s.ndeck);
+        assert_int_equal(ref.discard, s.discard);
+        const bool coin = ref.p[0].nwalls == ref.p[1].nwalls &&
+                          ref.p[0].nshields == ref.p[1].nshields &&
+                          ref.p[0].narmy == ref.p[1].narmy;
+        if (!coin) /* WA-2's coin is the one draw after the deal */
+            assert_memory_equal(&ref.rng, &s.rng, sizeof ref.rng);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 12);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            /* The seat to act: the attacker attacks, the defender answers (WA-3, WA-4). */
+            assert_int_equal(G->current_player(&s),
+                             s.phase == WA_ATTACK ? s.attacker : s.attacker ^ 1);
+            rp_action fast[RP_MAX_LEGAL], plain[RP_MAX_LEGAL];
+            const int n = G->legal_actions(&s, fast);
+            assert_int_equal(n, ref_legal(&s, plain));
+            assert_memory_equal(fast, plain, (size_t)n * sizeof fast[0]);
+            G->apply(&s, fast[rp_rng_below(&rng, (uint32_t)n)]);
+        }
+        rp_action none[RP_MAX_LEGAL];
+        assert_int_equal(G->legal_actions(&s, none), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2257,6 +2378,7 @@ int main(void)
         cmocka_unit_test(test_state_notation_accepts_only_the_canonical_text),
         cmocka_unit_test(test_property_random_games),
         cmocka_unit_test(test_small_deck_deals_only_its_cards),
+        cmocka_unit_test(test_fast_paths_match_plain_references),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
