@@ -626,6 +626,79 @@ static void test_rtw_p1_lone_positive_fort_goes_left(void **unused)
     assert_memory_equal(wall, want, 6);
 }
 
+/* RW-4, RTW-P1 as the rulebook words them, two passes and no shortcut: the reference that
+ * rtw_arrange_wall (one pass) must match. */
+static void reference_wall(const rtw_cards *c, const uint8_t draw[6], uint8_t wall[6])
+{
+    int hi = -1, lo = -1;
+    for (int i = 5; i >= 0; i--) /* the highest positive, nearest the right end */
+        if (c->fort_value[draw[i]] > 0 &&
+            (hi < 0 || c->fort_value[draw[i]] > c->fort_value[draw[hi]]))
+            hi = i;
+    for (int i = 0; i < 6; i++) /* the lowest positive, nearest the left end */
+        if (c->fort_value[draw[i]] > 0 &&
+            (lo < 0 || c->fort_value[draw[i]] < c->fort_value[draw[lo]]))
+            lo = i;
+    if (hi < 0) {
+        memcpy(wall, draw, 6);
+        return;
+    }
+    int n = 0;
+    wall[n++] = draw[lo];
+    for (int i = 0; i < 6; i++)
+        if (i != hi && i != lo)
+            wall[n++] = draw[i];
+    if (hi != lo)
+        wall[n++] = draw[hi];
+}
+
+/* RW-4, RTW-P1: the wall of 6 random forts of random card sets (few values, so many ties, and
+ * sometimes no positive fort or a lone one) is the reference's. */
+static void test_rw4_wall_order_matches_the_reference(void **unused)
+{
+    (void)unused;
+    rp_rng rng;
+    rp_rng_seed(&rng, 44, 4);
+    for (int trial = 0; trial < 20000; trial++) {
+        rtw_cards c;
+        memset(&c, 0, sizeof c);
+        for (int f = 0; f < RTW_FORTS; f++) {
+            c.fort_kind[f] = rp_rng_below(&rng, 3) ? RTW_DINARY : RTW_LEGION;
+            int v = 1 + (int)rp_rng_below(&rng, trial % 2 ? 3 : 30);
+            c.fort_value[f] = (int8_t)(c.fort_kind[f] == RTW_LEGION ? -v : v);
+        }
+        uint8_t draw[6], wall[6], want[6];
+        for (int i = 0; i < 6; i++)
+            draw[i] = (uint8_t)rp_rng_below(&rng, RTW_FORTS);
+        rtw_arrange_wall(&c, draw, wall);
+        reference_wall(&c, draw, want);
+        assert_memory_equal(wall, want, 6);
+    }
+}
+
+/* RW-5: a clan places any warrior of its hand: for every hand of the nine kinds, the legal
+ * placements are its kinds in ascending order, planning and after a Zvord (legal_actions lists
+ * a hand from nibble tables). */
+static void test_rw5_every_hand_lists_its_kinds(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    rp_test_init(G, &s, "players=2 seed=3");
+    for (int phase = RTW_PLAN; phase <= RTW_ZVORD_PLACE; phase++)
+        for (unsigned hand = 0; hand <= ALL_WARRIORS; hand++) {
+            s.phase = (uint8_t)phase;
+            s.actor = (uint8_t)(hand % 2);
+            s.hand[s.actor] = (uint16_t)hand;
+            rp_action got[RP_MAX_LEGAL], want[RTW_KINDS];
+            int n = 0;
+            for (int k = 0; k < RTW_KINDS; k++)
+                if (hand & (1u << k))
+                    want[n++] = RTW_A_PLACE + (rp_action)k;
+            assert_int_equal(G->legal_actions(&s, got), n);
+            assert_memory_equal(got, want, (size_t)n * sizeof *got);
+        }
+}
+
 /* RW-5: each player draws 7, places 6 face down one after another; the 7th is set aside;
  * nobody sees another clan's placement (observe_action shows only that one was made). */
 static void test_rw5_planning_is_hidden(void **unused)
@@ -1142,6 +1215,49 @@ static void test_rw17_tax_pays_another_fort(void **unused)
     for (int c = 0; c < 2; c++) {
         assert_int_equal(s.up[c], 0);
         assert_int_equal(__builtin_popcount(s.hand[c]), 7);
+    }
+}
+
+/* RW-17: the capturer pays one of its other forts, one action per distinct card (the lowest
+ * id of it): for random holdings under the default cards (twins such as the Fort-Dinary 6s)
+ * and a card set of few values (long runs of one card), rtw_tax_choices, which skips a card's
+ * run of ids, agrees with comparing each fort with every one chosen before. */
+static void test_rw17_tax_choices_match_the_reference(void **unused)
+{
+    (void)unused;
+    rtw_state s;
+    rp_test_init(G, &s, "players=2 seed=3");
+    rtw_cards few = *rtw_default_cards();
+    for (int f = 0; f < RTW_FORTS; f++) /* the same kinds, values 1 or 2 (Legions -1, -2) */
+        few.fort_value[f] = (int8_t)((few.fort_value[f] < 0 ? -1 : 1) * (1 + (f % 5 == 4)));
+    for (int f = 1; f < RTW_FORTS; f++) /* canonical order: nearest zero first within a kind */
+        for (int g = f; g > 0 && few.fort_kind[g] == few.fort_kind[g - 1] &&
+                        abs(few.fort_value[g]) < abs(few.fort_value[g - 1]);
+             g--) {
+            int8_t v = few.fort_value[g];
+            few.fort_value[g] = few.fort_value[g - 1];
+            few.fort_value[g - 1] = v;
+        }
+    rp_error err;
+    assert_int_equal(rtw_check_cards(&few, "few", &err), RP_OK);
+    rp_rng rng;
+    rp_rng_seed(&rng, 17, 17);
+    for (int trial = 0; trial < 20000; trial++) {
+        s.cards = trial % 2 ? few : *rtw_default_cards();
+        s.capturer = (int8_t)(trial % 2);
+        s.captured = (uint8_t)rp_rng_below(&rng, RTW_FORTS);
+        s.forts[s.capturer] = (rp_rng_next(&rng) & ALL_FORTS) | (1u << s.captured);
+        uint32_t want = 0;
+        for (int f = 0; f < RTW_FORTS; f++) {
+            if (f == s.captured || !(s.forts[s.capturer] & (1u << f)))
+                continue;
+            bool dup = false;
+            for (int o = 0; o < f; o++)
+                dup |= ((want >> o) & 1) && same_fort(&s.cards, f, o);
+            if (!dup)
+                want |= 1u << f;
+        }
+        assert_int_equal(rtw_tax_choices(&s), want);
     }
 }
 
@@ -2550,6 +2666,9 @@ int main(void)
         cmocka_unit_test(test_events_rw12_game_over_score),
         cmocka_unit_test(test_determinize_keeps_what_is_seen),
         cmocka_unit_test(test_render),
+        cmocka_unit_test(test_rw4_wall_order_matches_the_reference),
+        cmocka_unit_test(test_rw5_every_hand_lists_its_kinds),
+        cmocka_unit_test(test_rw17_tax_choices_match_the_reference),
         cmocka_unit_test(test_property_two_clans),
         cmocka_unit_test(test_property_three_clans),
         cmocka_unit_test(test_property_four_clans),

@@ -15,11 +15,13 @@
 
 /* The rules take a narrator `t` all along. The stages of a turn are inlined into both
  * callers, so apply (t = NULL) compiles them without narration; the few functions called once
- * a turn or a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
+ * a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
 #if defined(__GNUC__)
 #define NARRATED static inline __attribute__((always_inline))
+#define FALL_THROUGH __attribute__((fallthrough))
 #else
 #define NARRATED static inline
+#define FALL_THROUGH ((void)0)
 #endif
 
 /* A new note in t (not NULL); kept out of line, as only events_json narrates. */
@@ -59,17 +61,20 @@ static inline void say_warrior(rtw_tell *t, const rtw_state *s, int kind, int cl
 }
 
 /* RW-17: the forts a Tax-Collector's capturer may pay, one id per distinct card (the lowest
- * id), so identical forts make one action. */
+ * id), so identical forts make one action. A card set's forts are in canonical order (by kind,
+ * then nearest zero; rtw_check_cards refuses any other) and a kind's values all have one sign,
+ * so the forts of one card have consecutive ids: going up, a fort repeats a card only when it
+ * repeats the last one chosen. */
 uint32_t rtw_tax_choices(const rtw_state *s)
 {
     uint32_t others = s->forts[s->capturer] & ~(1u << s->captured), out = 0;
+    int chosen = -1;
     for (uint32_t m = others; m; m &= m - 1) {
         int f = lowest_bit(m);
-        bool dup = false;
-        for (uint32_t o = out; o && !dup; o &= o - 1)
-            dup = same_fort(&s->cards, f, lowest_bit(o));
-        if (!dup)
+        if (chosen < 0 || !same_fort(&s->cards, f, chosen)) {
             out |= 1u << f;
+            chosen = f;
+        }
     }
     return out;
 }
@@ -89,16 +94,22 @@ uint16_t rtw_charm_choices(const rtw_state *s, int qween_clan)
 void rtw_arrange_wall(const rtw_cards *cards, const uint8_t draw[RTW_SLOTS],
                       uint8_t wall[RTW_SLOTS])
 {
-    int hi = -1, lo = -1;
-    for (int i = RTW_SLOTS - 1; i >= 0; i--) { /* ties: nearest the right end */
+    /* One pass finds both: the highest positive fort, ties nearest the right end (>=), and the
+     * lowest, ties nearest the left end (<). A positive value (at most 30, rtw_check_cards)
+     * beats both starting values, so the first positive fort is both until another beats it. */
+    int hi = -1, lo = -1, hi_value = 0, lo_value = INT8_MAX;
+    for (int i = 0; i < RTW_SLOTS; i++) {
         int v = cards->fort_value[draw[i]];
-        if (v > 0 && (hi < 0 || v > cards->fort_value[draw[hi]]))
+        if (v <= 0)
+            continue;
+        if (v >= hi_value) {
             hi = i;
-    }
-    for (int i = 0; i < RTW_SLOTS; i++) { /* ties: nearest the left end */
-        int v = cards->fort_value[draw[i]];
-        if (v > 0 && (lo < 0 || v < cards->fort_value[draw[lo]]))
+            hi_value = v;
+        }
+        if (v < lo_value) {
             lo = i;
+            lo_value = v;
+        }
     }
     if (hi < 0) { /* no positive fort: nothing moves */
         memcpy(wall, draw, RTW_SLOTS);
@@ -130,10 +141,11 @@ static void start_round(rtw_state *s, int round, rtw_tell *t)
     for (int c = 0; c < s->clans; c++) {
         uint8_t order[RTW_KINDS] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
         rp_rng_shuffle_u8(&s->rng, order, RTW_KINDS);
-        uint16_t m = 0;
-        int drawn = is_player(s, c) ? RTW_DRAW : RTW_SLOTS;
-        for (int i = 0; i < drawn; i++)
-            m |= BIT(order[i]);
+        /* The first 7 (neutral: 6) of the nine are drawn: all but the last two (three). */
+        _Static_assert(RTW_KINDS == 9 && RTW_DRAW == 7 && RTW_SLOTS == 6, "drawn: order[6..8]");
+        uint16_t m = (uint16_t)(ALL_WARRIORS & ~(BIT(order[7]) | BIT(order[8])));
+        if (!is_player(s, c))
+            m &= (uint16_t)~BIT(order[6]);
         s->drawn[c] = m;
         s->up[c] = 0;
         if (is_player(s, c)) {
@@ -156,6 +168,26 @@ static void start_round(rtw_state *s, int round, rtw_tell *t)
 }
 
 /* ---- turn resolution (RW-6) ---- */
+
+/* How many clans revealed each warrior kind this turn, 4 bits a kind: at most 4 clans (RW-1),
+ * so a count never carries into the next kind's bits. Counted once a turn, it lets each stage
+ * ask "did anybody reveal a Horsie?" with a shift instead of a loop over the clans; the
+ * warriors a turn revealed stay in their slots while it resolves. */
+typedef uint64_t kind_counts;
+_Static_assert(4 * RTW_KINDS <= 64 && RTW_MAX_CLANS < 16, "kind_counts: 4 bits a kind");
+
+static inline kind_counts count_revealed(const rtw_state *s)
+{
+    kind_counts counts = 0;
+    for (int c = 0; c < s->clans; c++)
+        counts += (kind_counts)1 << (4 * revealed(s, c));
+    return counts;
+}
+
+static inline int clans_that_revealed(kind_counts counts, int kind)
+{
+    return (int)(counts >> (4 * kind)) & 15;
+}
 
 enum { ST_REVEAL, ST_DRUHID, ST_FORT, ST_SIGNAL, ST_AXX, ST_DISCARD, ST_HORSIE, ST_ZVORD, ST_END };
 
@@ -210,23 +242,25 @@ static uint16_t clans_tied(const rtw_state *s, const int *total, int best)
     return mask;
 }
 
-static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
+NARRATED void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
 {
-    int total[RTW_MAX_CLANS];
-    for (int c = 0; c < s->clans; c++)
-        total[c] = strength_of(s, s->up[c]);
+    int stolen = 0;
     if (target >= 0) { /* RW-7: her value replaced by the charmed one's, which counts 0 */
-        int stolen = s->cards.strength[revealed(s, target)];
-        total[qclan] += stolen - s->cards.strength[RTW_QWEEN];
-        total[target] -= stolen;
+        stolen = s->cards.strength[revealed(s, target)];
         rtw_note *n = say(t, s, N_CHARM, qclan);
         if (n) {
             n->other = (int8_t)target;
             n->warrior = (uint8_t)revealed(s, target);
         }
     }
+    int total[RTW_MAX_CLANS];
     int best = 0, tied = 0, archers = 0, archer = -1, winner = -1;
     for (int c = 0; c < s->clans; c++) {
+        total[c] = strength_of(s, s->up[c]);
+        if (c == qclan) /* qclan is -1 without a target */
+            total[c] += stolen - s->cards.strength[RTW_QWEEN];
+        if (c == target)
+            total[c] -= stolen;
         if (revealed(s, c) == RTW_FILCHY)
             continue;
         if (tied == 0 || total[c] > best) {
@@ -264,10 +298,10 @@ static void decide_capture(rtw_state *s, rtw_tell *t, int qclan, int target)
     }
 }
 
-/* Reveal, Ch'ariott collisions, then Qween: stops when a Qween's owner must pick. */
-NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
+/* Reveal, Ch'ariott collisions, then Qween: stops when a Qween's owner must pick. It counts
+ * what the clans revealed into *counts (as count_revealed) on the way. */
+NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t, kind_counts *counts)
 {
-    int chariotts = 0, qweens = 0, qclan = -1;
     s->capturer = -1;
     s->captured = RTW_NONE;
     s->keep = 0;
@@ -276,19 +310,19 @@ NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
         n->fort = s->wall[s->turn];
         n->pos = s->turn;
     }
+    kind_counts shown = 0;
     for (int c = 0; c < s->clans; c++) {
         int k = revealed(s, c);
         s->up[c] |= BIT(k);
-        chariotts += k == RTW_CHARIOTT;
-        if (k == RTW_QWEEN) {
-            qweens++;
-            qclan = c;
-        }
+        shown += (kind_counts)1 << (4 * k);
         if ((n = say(t, s, N_REVEAL, c))) {
             n->warrior = (uint8_t)k;
             n->pos = s->turn;
         }
     }
+    *counts = shown;
+    const int chariotts = clans_that_revealed(shown, RTW_CHARIOTT);
+    const int qweens = clans_that_revealed(shown, RTW_QWEEN);
     if (chariotts >= 2) { /* RW-6: colliding Ch'ariotts are discarded before points */
         for (int c = 0; c < s->clans; c++)
             if (revealed(s, c) == RTW_CHARIOTT)
@@ -296,7 +330,10 @@ NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
         if ((n = say(t, s, N_WRECK, -1)))
             n->mask = clans_revealing(s, RTW_CHARIOTT);
     }
-    int target = -1;
+    int target = -1, qclan = -1;
+    if (qweens == 1) /* whose Qween: a loop only on the turns that have one */
+        while (revealed(s, ++qclan) != RTW_QWEEN)
+            continue;
     if (qweens >= 2) { /* RW-7, RW-14: two or more Qweens cancel */
         if ((n = say(t, s, N_QWEENS_CANCEL, -1)))
             n->mask = clans_revealing(s, RTW_QWEEN);
@@ -319,7 +356,7 @@ NARRATED bool stage_reveal(rtw_state *s, rtw_tell *t)
 
 /* RW-9 Dru'hid: take the fort at wall position pos; the leftmost fills its place (or, in the
  * variant RW-13, the forts left of it slide one place right). */
-static void take_fort(rtw_state *s, rtw_tell *t, int pos)
+NARRATED void take_fort(rtw_state *s, rtw_tell *t, int pos)
 {
     int turn = s->turn;
     int fort = s->wall[pos];
@@ -507,8 +544,10 @@ NARRATED void stage_discard(rtw_state *s, rtw_tell *t)
 /* RW-9 Horsie for every clan that revealed her and did not capture, in seat order. RW-20
  * (RTW-P3): her penalty belongs to the turn she was revealed, so it applies even when a Signal
  * discarded her earlier this turn, and takes nothing when nothing is left face up. */
-NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
+NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, kind_counts counts, int from)
 {
+    if (!clans_that_revealed(counts, RTW_HORSIE))
+        return false;
     for (int c = from; c < s->clans; c++) {
         if (c == s->capturer || revealed(s, c) != RTW_HORSIE)
             continue;
@@ -527,10 +566,10 @@ NARRATED bool stage_horsie(rtw_state *s, rtw_tell *t, int from)
 }
 
 /* RW-6, RW-19 Zvord: a player clan takes back its hidden warriors and places them again. */
-NARRATED bool stage_zvord(rtw_state *s, rtw_tell *t, int from)
+NARRATED bool stage_zvord(rtw_state *s, rtw_tell *t, kind_counts counts, int from)
 {
     int first = s->turn + 1;
-    if (RTW_SLOTS - first < 2)
+    if (RTW_SLOTS - first < 2 || !clans_that_revealed(counts, RTW_ZVORD))
         return false;
     for (int c = from; c < s->players; c++) {
         if (revealed(s, c) != RTW_ZVORD)
@@ -571,46 +610,52 @@ NARRATED bool stage_end(rtw_state *s, rtw_tell *t)
 }
 
 /* Run the turn from `stage` (and, for per-clan stages, from clan `from`) until a clan must
- * decide or the game ends. */
+ * decide or the game ends: the stages in the order of RW-6, entered at `stage` and falling
+ * through to the next; only the stage entered starts at clan `from`. */
 NARRATED void resolve(rtw_state *s, rtw_tell *t, int stage, int from)
 {
     for (;;) {
-        bool stop = false;
+        /* stage_reveal counts what it turns up; a turn resumed after a decision counts here */
+        kind_counts counts = stage == ST_REVEAL ? 0 : count_revealed(s);
         switch (stage) {
         case ST_REVEAL:
-            stop = stage_reveal(s, t);
-            break;
+            if (stage_reveal(s, t, &counts))
+                return;
+            FALL_THROUGH;
         case ST_DRUHID:
-            stop = stage_druhid(s);
-            break;
+            if (stage_druhid(s))
+                return;
+            FALL_THROUGH;
         case ST_FORT:
-            stop = stage_fort(s, t);
-            break;
+            if (stage_fort(s, t))
+                return;
+            FALL_THROUGH;
         case ST_SIGNAL:
-            stop = stage_signal(s, t, from);
-            break;
+            if (stage_signal(s, t, from))
+                return;
+            from = 0;
+            FALL_THROUGH;
         case ST_AXX:
-            stop = stage_axx(s, t);
-            break;
+            if (stage_axx(s, t))
+                return;
+            FALL_THROUGH;
         case ST_DISCARD:
             stage_discard(s, t);
-            break;
+            FALL_THROUGH;
         case ST_HORSIE:
-            stop = stage_horsie(s, t, from);
-            break;
+            if (stage_horsie(s, t, counts, from))
+                return;
+            from = 0;
+            FALL_THROUGH;
         case ST_ZVORD:
-            stop = stage_zvord(s, t, from);
-            break;
+            if (stage_zvord(s, t, counts, from))
+                return;
+            FALL_THROUGH;
         default:
             if (stage_end(s, t))
                 return;
-            stage = ST_REVEAL;
-            from = 0;
-            continue;
         }
-        if (stop)
-            return;
-        stage++;
+        stage = ST_REVEAL;
         from = 0;
     }
 }
@@ -648,8 +693,9 @@ int rtw_init(void *st, const rp_config *cfg, rp_error *err)
     s->winner = -1;
     memset(s->prev, RTW_NONE, (size_t)s->clans * sizeof s->prev[0]);
     rp_rng_seed(&s->rng, cfg->seed, 0x52545741u);
-    for (int i = 0; i < RTW_FORTS; i++)
-        s->deck[i] = (uint8_t)i;
+    static const uint8_t fort_ids[RTW_FORTS] = {0, 1,  2,  3,  4,  5,  6,  7,  8,
+                                                9, 10, 11, 12, 13, 14, 15, 16, 17};
+    memcpy(s->deck, fort_ids, sizeof s->deck);
     rp_rng_shuffle_u8(&s->rng, s->deck, RTW_FORTS);
     start_round(s, 0, NULL);
     return RP_OK;
@@ -682,14 +728,53 @@ static int list_mask(uint32_t mask, rp_action base, rp_action *out)
     return n;
 }
 
-int rtw_legal_actions(const void *st, rp_action *out)
+/* The set bits of a nibble of a warrior mask, as placement actions, lowest first: a hand is
+ * listed a nibble at a time with two fixed-size copies instead of a loop over its bits. */
+typedef struct nibble_list {
+    rp_action place[4]; /* the first `count` are the nibble's kinds; the rest are never read */
+    int count;
+} nibble_list;
+
+/* Row m lists the bits of m, each as RTW_A_PLACE + base + bit. */
+#define P(base, bit) (RTW_A_PLACE + (base) + (bit))
+#define NIBBLE_ROWS(b)                                                                             \
+    {                                                                                              \
+        {{0}, 0}, {{P(b, 0)}, 1}, {{P(b, 1)}, 1}, {{P(b, 0), P(b, 1)}, 2}, {{P(b, 2)}, 1},         \
+            {{P(b, 0), P(b, 2)}, 2}, {{P(b, 1), P(b, 2)}, 2}, {{P(b, 0), P(b, 1), P(b, 2)}, 3},    \
+            {{P(b, 3)}, 1}, {{P(b, 0), P(b, 3)}, 2}, {{P(b, 1), P(b, 3)}, 2},                      \
+            {{P(b, 0), P(b, 1), P(b, 3)}, 3}, {{P(b, 2), P(b, 3)}, 2},                             \
+            {{P(b, 0), P(b, 2), P(b, 3)}, 3}, {{P(b, 1), P(b, 2), P(b, 3)}, 3},                    \
+            {{P(b, 0), P(b, 1), P(b, 2), P(b, 3)}, 4},                                             \
+    }
+static const nibble_list kinds_0_to_3[16] = NIBBLE_ROWS(0);
+static const nibble_list kinds_4_to_7[16] = NIBBLE_ROWS(4);
+#undef NIBBLE_ROWS
+#undef P
+_Static_assert(RTW_KINDS == 9, "list_hand: two nibbles and the Laird");
+
+/* RW-5: a clan's hand as placement actions, in ascending order as list_mask gives them. It
+ * writes out[0..8] whatever the hand (legal_actions' callers give room for RP_MAX_LEGAL). */
+static inline int list_hand(uint16_t hand, rp_action *out)
 {
-    const rtw_state *s = st;
+    const nibble_list *low = &kinds_0_to_3[hand & 15], *high = &kinds_4_to_7[(hand >> 4) & 15];
+    memcpy(out, low->place, sizeof low->place);
+    int n = low->count;
+    memcpy(out + n, high->place, sizeof high->place);
+    n += high->count;
+    out[n] = RTW_A_PLACE + RTW_LAIRD;
+    return n + ((hand >> RTW_LAIRD) & 1);
+}
+
+/* The actions of the phases that are not a placement: rare, kept out of legal_actions so that
+ * a placement pays for none of their registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+list_choices(const rtw_state *s, rp_action *out)
+{
     int a = s->actor;
     switch (s->phase) {
-    case RTW_PLAN:
-    case RTW_ZVORD_PLACE:
-        return list_mask(s->hand[a], RTW_A_PLACE, out);
     case RTW_QWEEN_PICK:
         return list_mask(rtw_charm_choices(s, a), RTW_A_CHARM, out);
     case RTW_DRUHID_PICK: {
@@ -714,6 +799,21 @@ int rtw_legal_actions(const void *st, rp_action *out)
     }
 }
 
+int rtw_legal_actions(const void *st, rp_action *out)
+{
+    const rtw_state *s = st;
+    if (s->phase == RTW_PLAN || s->phase == RTW_ZVORD_PLACE) /* most decisions */
+        return list_hand(s->hand[s->actor], out);
+    return list_choices(s, out);
+}
+
+/* Clan a puts warrior `kind` from its hand in the next slot, face down. */
+static inline void put_warrior(rtw_state *s, int a, int kind)
+{
+    s->slot[a][s->next_slot++] = (uint8_t)kind;
+    s->hand[a] &= (uint16_t)~BIT(kind);
+}
+
 /* A placement (planning or after Zvord). Planning ends with the seventh warrior set aside
  * (RW-5); a Zvord re-placement ends when the last warrior goes to the last slot. */
 NARRATED void apply_place(rtw_state *s, rtw_tell *t, int kind)
@@ -725,8 +825,7 @@ NARRATED void apply_place(rtw_state *s, rtw_tell *t, int kind)
         n->pos = s->next_slot;
         n->flag = s->phase == RTW_ZVORD_PLACE;
     }
-    s->slot[a][s->next_slot++] = (uint8_t)kind;
-    s->hand[a] &= (uint16_t)~BIT(kind);
+    put_warrior(s, a, kind);
     if (s->phase == RTW_PLAN) {
         if (s->next_slot < RTW_SLOTS)
             return;
@@ -796,9 +895,26 @@ NARRATED void apply_told(rtw_state *s, rtw_tell *t, rp_action action)
     }
 }
 
+/* apply's every case but the common one, kept out of rtw_apply so that the common one saves
+ * none of the registers the turn's resolution needs. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+apply_untold(rtw_state *s, rp_action action)
+{
+    apply_told(s, NULL, action);
+}
+
 void rtw_apply(void *st, rp_action action)
 {
-    apply_told(st, NULL, action);
+    rtw_state *s = st;
+    /* Most actions place a warrior that is not a clan's sixth (RW-5): nothing else happens. */
+    if (s->phase == RTW_PLAN && s->next_slot < RTW_SLOTS - 1) {
+        put_warrior(s, s->actor, (int)(action - RTW_A_PLACE));
+        return;
+    }
+    apply_untold(s, action);
 }
 
 /* RW-12 tie-breaks among player clans (RTW-P6: neutrals cannot win, so they are not ranked):
