@@ -677,8 +677,8 @@ static void test_rw4_wall_order_matches_the_reference(void **unused)
 }
 
 /* RW-5: a clan places any warrior of its hand: for every hand of the nine kinds, the legal
- * placements are its kinds in ascending order, planning and after a Zvord (legal_actions lists
- * a hand from nibble tables). */
+ * placements are its kinds in ascending order, planning and after a Zvord (legal_actions copies
+ * a hand's list from a table the preprocessor writes). */
 static void test_rw5_every_hand_lists_its_kinds(void **unused)
 {
     (void)unused;

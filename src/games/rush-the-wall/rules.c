@@ -728,41 +728,53 @@ static int list_mask(uint32_t mask, rp_action base, rp_action *out)
     return n;
 }
 
-/* The set bits of a nibble of a warrior mask, as placement actions, lowest first: a hand is
- * listed a nibble at a time with two fixed-size copies instead of a loop over its bits. */
-typedef struct nibble_list {
-    rp_action place[4]; /* the first `count` are the nibble's kinds; the rest are never read */
+/* Every hand of the nine kinds as its placement actions, lowest first (the bits of the row's
+ * index), so legal_actions copies a hand's list instead of looping over its bits. The rows are
+ * written by the preprocessor: HANDS_8 .. HANDS_0 each double the rows, appending one bit,
+ * highest first (row m is the hand m); HAND_ROW keeps the kinds whose bit is 1 (IF_1) and
+ * drops the others (IF_0). The last entry of a row only pads it: a row is never empty. */
+typedef struct hand_list {
+    rp_action place[RTW_KINDS + 1];
     int count;
-} nibble_list;
+} hand_list;
 
-/* Row m lists the bits of m, each as RTW_A_PLACE + base + bit. */
-#define P(base, bit) (RTW_A_PLACE + (base) + (bit))
-#define NIBBLE_ROWS(b)                                                                             \
+#define IF_0(kind)
+#define IF_1(kind) RTW_A_PLACE + (kind),
+#define HAND_ROW(b8, b7, b6, b5, b4, b3, b2, b1, b0)                                               \
     {                                                                                              \
-        {{0}, 0}, {{P(b, 0)}, 1}, {{P(b, 1)}, 1}, {{P(b, 0), P(b, 1)}, 2}, {{P(b, 2)}, 1},         \
-            {{P(b, 0), P(b, 2)}, 2}, {{P(b, 1), P(b, 2)}, 2}, {{P(b, 0), P(b, 1), P(b, 2)}, 3},    \
-            {{P(b, 3)}, 1}, {{P(b, 0), P(b, 3)}, 2}, {{P(b, 1), P(b, 3)}, 2},                      \
-            {{P(b, 0), P(b, 1), P(b, 3)}, 3}, {{P(b, 2), P(b, 3)}, 2},                             \
-            {{P(b, 0), P(b, 2), P(b, 3)}, 3}, {{P(b, 1), P(b, 2), P(b, 3)}, 3},                    \
-            {{P(b, 0), P(b, 1), P(b, 2), P(b, 3)}, 4},                                             \
+        {IF_##b0(0) IF_##b1(1) IF_##b2(2) IF_##b3(3) IF_##b4(4) IF_##b5(5) IF_##b6(6) IF_##b7(7)   \
+             IF_##b8(8) 0},                                                                        \
+            (b0) + (b1) + (b2) + (b3) + (b4) + (b5) + (b6) + (b7) + (b8)                           \
     }
-static const nibble_list kinds_0_to_3[16] = NIBBLE_ROWS(0);
-static const nibble_list kinds_4_to_7[16] = NIBBLE_ROWS(4);
-#undef NIBBLE_ROWS
-#undef P
-_Static_assert(RTW_KINDS == 9, "list_hand: two nibbles and the Laird");
+#define HANDS_0(...) HAND_ROW(__VA_ARGS__, 0), HAND_ROW(__VA_ARGS__, 1)
+#define HANDS_1(...) HANDS_0(__VA_ARGS__, 0), HANDS_0(__VA_ARGS__, 1)
+#define HANDS_2(...) HANDS_1(__VA_ARGS__, 0), HANDS_1(__VA_ARGS__, 1)
+#define HANDS_3(...) HANDS_2(__VA_ARGS__, 0), HANDS_2(__VA_ARGS__, 1)
+#define HANDS_4(...) HANDS_3(__VA_ARGS__, 0), HANDS_3(__VA_ARGS__, 1)
+#define HANDS_5(...) HANDS_4(__VA_ARGS__, 0), HANDS_4(__VA_ARGS__, 1)
+#define HANDS_6(...) HANDS_5(__VA_ARGS__, 0), HANDS_5(__VA_ARGS__, 1)
+#define HANDS_7(...) HANDS_6(__VA_ARGS__, 0), HANDS_6(__VA_ARGS__, 1)
+static const hand_list hand_lists[1 << RTW_KINDS] = {HANDS_7(0), HANDS_7(1)};
+#undef HANDS_7
+#undef HANDS_6
+#undef HANDS_5
+#undef HANDS_4
+#undef HANDS_3
+#undef HANDS_2
+#undef HANDS_1
+#undef HANDS_0
+#undef HAND_ROW
+#undef IF_1
+#undef IF_0
+_Static_assert(RTW_KINDS == 9, "hand_lists: HAND_ROW takes nine bits");
 
 /* RW-5: a clan's hand as placement actions, in ascending order as list_mask gives them. It
  * writes out[0..8] whatever the hand (legal_actions' callers give room for RP_MAX_LEGAL). */
 static inline int list_hand(uint16_t hand, rp_action *out)
 {
-    const nibble_list *low = &kinds_0_to_3[hand & 15], *high = &kinds_4_to_7[(hand >> 4) & 15];
-    memcpy(out, low->place, sizeof low->place);
-    int n = low->count;
-    memcpy(out + n, high->place, sizeof high->place);
-    n += high->count;
-    out[n] = RTW_A_PLACE + RTW_LAIRD;
-    return n + ((hand >> RTW_LAIRD) & 1);
+    const hand_list *row = &hand_lists[hand & ALL_WARRIORS];
+    memcpy(out, row->place, RTW_KINDS * sizeof *out);
+    return row->count;
 }
 
 /* The actions of the phases that are not a placement: rare, kept out of legal_actions so that
