@@ -192,7 +192,8 @@ typedef struct rp_game {
      * a round); once over, the last turn. For tools that measure or cap games in turns. */
     int (*turn_number)(const void *st);
     /* Write the legal actions (distinct, at most RP_MAX_LEGAL) and return their count; 0 only
-     * when the game is over. Allocation-free. */
+     * when the game is over. Allocation-free. out has room for RP_MAX_LEGAL actions: a game
+     * may write past its count (Rush the Wall copies a whole row of a table). */
     int (*legal_actions)(const void *st, rp_action *out);
     /* Apply a legal action (the caller guarantees legality: see rp_apply_checked).
      * Allocation-free. */
