@@ -32,8 +32,10 @@ void rp_arena_free(rp_arena *arena);
 /* Forget every node and make an empty root; grow first to `want` nodes if that is more than
  * it has (up to its limit). Returns < 0 only when memory runs out. */
 int rp_arena_reset(rp_arena *arena, uint32_t want);
-/* The first of `count` fresh zeroed nodes side by side, or 0 when the arena is full (the
- * search then stops growing the tree there). May move arena->nodes. */
+/* The first of `count` fresh nodes side by side, or 0 when the arena is full (the search
+ * then stops growing the tree there). The nodes are not zeroed (a block's room past its
+ * children is mostly never used): the caller writes each node whole before reading it. May
+ * move arena->nodes. */
 uint32_t rp_arena_block(rp_arena *arena, uint32_t count);
 
 #endif

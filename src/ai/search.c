@@ -16,10 +16,11 @@
 #define DEFAULT_NODES (1u << 22)
 #define TIME_BUDGET_NODES (1u << 16) /* first arena size when the budget is in milliseconds */
 
-/* Per key of an action, during the visit of one node: which child has it, how many legal
- * actions map to it and which of those to play. Valid only while token matches. */
+/* Per key of an action, during the visit of one node: how many legal actions map to it and
+ * which of those to play. Valid only for keys marked in that visit (worker.marks); the marks
+ * sit apart so that testing one is a single indexed load. */
 typedef struct key_slot {
-    uint32_t token, child, count, pick;
+    uint32_t count, pick;
 } key_slot;
 
 /* Everything one search thread owns: its arena, rng, scratch and the world being walked. */
@@ -32,6 +33,9 @@ typedef struct worker {
     rp_arena arena;
     rp_rng rng;
     key_slot *slots; /* one per action id */
+    /* One per action id: the token of the visit that marked the key legal, until the key
+     * is found among the node's children (then one less: marked, no longer "without child"). */
+    uint32_t *marks;
     uint32_t token;
     long budget; /* iterations for this thread (0: until the deadline) */
     struct timespec deadline;
@@ -40,6 +44,7 @@ typedef struct worker {
     int movers[MAX_PATH];
     rp_action legal[RP_MAX_LEGAL];
     rp_action uniq[RP_MAX_LEGAL]; /* the distinct keys at the node being visited */
+    uint32_t tried[RP_MAX_LEGAL]; /* places of its legal children tried before (UCB's pass) */
     rp_state world;
     rp_state scratch; /* a world one move on, for greedy playout moves */
     /* Each seat's total return through each root edge (by its place among the root's
@@ -150,6 +155,7 @@ static void worker_free(worker *w)
         return;
     rp_arena_free(&w->arena);
     free(w->slots);
+    free(w->marks);
     free(w);
 }
 
@@ -161,11 +167,13 @@ static worker *worker_new(const rp_game *game, const rp_search_cfg *cfg)
     w->game = game;
     w->cfg = cfg;
     w->slots = calloc(game->num_actions ? game->num_actions : 1, sizeof *w->slots);
+    w->marks = calloc(game->num_actions ? game->num_actions : 1, sizeof *w->marks);
     uint64_t first =
         cfg->iters ? (uint64_t)(cfg->iters / cfg->threads) * 4 + 1024 : TIME_BUDGET_NODES;
     if (first > (uint64_t)cfg->nodes)
         first = (uint64_t)cfg->nodes;
-    if (!w->slots || rp_arena_init(&w->arena, (uint32_t)first, (uint32_t)cfg->nodes) < 0) {
+    if (!w->slots || !w->marks ||
+        rp_arena_init(&w->arena, (uint32_t)first, (uint32_t)cfg->nodes) < 0) {
         worker_free(w);
         return NULL;
     }
@@ -207,7 +215,7 @@ void rp_search_destroy(rp_ai *ai)
 static uint32_t next_token(worker *w)
 {
     if (++w->token == 0) { /* wrapped: old marks could look current again */
-        memset(w->slots, 0, (size_t)w->game->num_actions * sizeof *w->slots);
+        memset(w->marks, 0, (size_t)w->game->num_actions * sizeof *w->marks);
         w->token = 1;
     }
     return w->token;
@@ -270,6 +278,39 @@ static rp_action playout_move(worker *w, int n)
     return best;
 }
 
+/* A draw below `bound`, the same as rp__rng_below: `may_list` is rp__draws_may_be_listed()
+ * asked once by the caller for a run of draws, not before each. A thread's draw list is only
+ * ever set around one apply or init of rp_apply_explicit's caller, never while it searches, so
+ * a search thread's draws come from its generator whatever other threads start meanwhile. */
+static inline __attribute__((always_inline)) uint32_t draw_below(worker *w, uint32_t bound,
+                                                                 bool may_list)
+{
+    return may_list ? rp__rng_below(&w->rng, bound) : rp__rng_drawn_below(&w->rng, bound);
+}
+
+/* playout_to_end for one value of `may_list` (a constant where it is inlined). */
+static inline __attribute__((always_inline)) void playout_to_end_as(worker *w, bool may_list)
+{
+    int (*const legal_actions)(const void *, rp_action *) = w->game->legal_actions;
+    void (*const apply)(void *, rp_action) = w->game->apply;
+    for (;;) {
+        const int n = legal_actions(&w->world, w->legal);
+        if (n == 0)
+            return;
+        apply(&w->world, w->legal[draw_below(w, (uint32_t)n, may_list)]);
+    }
+}
+
+/* Uniform playout moves to the end: the loop of `rollout=-1` (and of games without evaluate),
+ * kept free of the depth and greedy tests, with the game's hooks read once. */
+static void playout_to_end(worker *w)
+{
+    if (rp__draws_may_be_listed())
+        playout_to_end_as(w, true);
+    else
+        playout_to_end_as(w, false);
+}
+
 /* Playout moves to the end, or until the rollout depth when the game can evaluate. The game
  * is over where it lists no legal action (game.h), so a move asks for the player to act only
  * at the rollout depth. */
@@ -278,6 +319,11 @@ static void playout(worker *w, double *returns)
     const rp_game *game = w->game;
     const long limit = game->evaluate ? w->cfg->rollout : -1;
     const bool uniform = w->cfg->greedy == 0 || !game->evaluate;
+    if (limit < 0 && uniform) {
+        playout_to_end(w);
+        game->returns(&w->world, returns);
+        return;
+    }
     for (long depth = 0;; depth++) {
         if (depth == limit && game->current_player(&w->world) != RP_TERMINAL) {
             evaluate_all(game, &w->world, returns);
@@ -292,24 +338,32 @@ static void playout(worker *w, double *returns)
     game->returns(&w->world, returns);
 }
 
-/* Mark the legal actions of the world under their keys; returns how many distinct keys. */
-static int gather_keys(worker *w, int mover, int n)
+/* gather_keys for one value of `observed` (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int gather_keys_as(worker *w, int n, bool observed)
 {
     const uint32_t token = next_token(w);
-    const bool observed =
-        w->cfg->by_observation && mover != w->root_player && w->game->observe_action;
+    uint32_t *const marks = w->marks;
+    key_slot *const slots = w->slots;
     int distinct = 0;
     for (int i = 0; i < n; i++) {
         const rp_action key = observed ? observed_key(w, w->legal[i]) : w->legal[i];
-        key_slot *s = &w->slots[key];
-        if (s->token != token) {
-            *s = (key_slot){.token = token, .child = 0, .count = 1, .pick = (uint32_t)i};
+        if (marks[key] != token) {
+            marks[key] = token;
+            slots[key] = (key_slot){.count = 1, .pick = (uint32_t)i};
             w->uniq[distinct++] = key;
-        } else if (rp__rng_below(&w->rng, ++s->count) == 0) {
-            s->pick = (uint32_t)i; /* a uniform choice among the actions behind one key */
+        } else if (rp__rng_below(&w->rng, ++slots[key].count) == 0) {
+            slots[key].pick = (uint32_t)i; /* a uniform choice among the actions behind one key */
         }
     }
     return distinct;
+}
+
+/* Mark the legal actions of the world under their keys; returns how many distinct keys. */
+static int gather_keys(worker *w, int mover, int n)
+{
+    if (w->cfg->by_observation && mover != w->root_player && w->game->observe_action)
+        return gather_keys_as(w, n, true);
+    return gather_keys_as(w, n, false);
 }
 
 /* Progressive bias: how much the chooser likes an edge before trying it, its share by
@@ -328,42 +382,62 @@ static float edge_prior(worker *w, int mover, rp_action action)
     return (float)share[mover];
 }
 
-/* The choice among a node's legal children as its block is scanned (in block order, so the
- * draws come in one fixed order): the best by UCB and the untried one picked so far, as
- * places in the block plus one (0: none yet), which stay right when the block moves. */
+/* The choice among a node's legal children, in two passes. The first scans the block in order
+ * (so the draws come in one fixed order): it counts each legal child available, picks among
+ * the untried ones and lists the tried ones in worker.tried. An untried child is always
+ * chosen before any tried one, so only when there is none does the second pass score the
+ * listed ones by UCB (scoring draws nothing, so skipping it changes no draw). Places are in
+ * the block plus one (0: none yet), which stay right when the block moves. */
 typedef struct child_choice {
-    double explore, bias, best_value;
     float fresh_prior;
-    uint32_t best, fresh, fresh_count;
+    uint32_t fresh, fresh_count;
+    uint32_t tried; /* how many places worker.tried lists */
 } child_choice;
 
-/* Weigh the legal child at place `at` of the block: an untried one joins the uniform pick
- * among untried ones (with bias=W the best prior, ties uniformly), a tried one is scored by
- * UCB, where ISMCTS counts availability rather than the parent's visits and bias=W adds
- * W * prior / (visits + 1) (progressive bias, Chaslot et al. 2008). Counts it available. */
-static inline __attribute__((always_inline)) void weigh_child(worker *w, child_choice *ch,
-                                                              rp_node *child, uint32_t at)
+/* Count the legal child at place `at` available and weigh it: an untried one joins the
+ * uniform pick among untried ones (when biased, the best prior, ties uniformly), a tried one
+ * is listed for UCB. `biased` is a constant at each call: the unbiased scan never tests it. */
+static inline __attribute__((always_inline)) void
+weigh_child(worker *w, child_choice *ch, rp_node *child, uint32_t at, bool biased, bool may_list)
 {
     child->avail++;
-    if (child->visits == 0) {
-        if (ch->bias > 0 && child->prior > ch->fresh_prior) {
-            ch->fresh_prior = child->prior;
-            ch->fresh = at + 1;
-            ch->fresh_count = 1;
-        } else if ((ch->bias == 0 || child->prior == ch->fresh_prior) &&
-                   rp__rng_below(&w->rng, ++ch->fresh_count) == 0) {
-            ch->fresh = at + 1;
-        }
+    if (child->visits != 0) {
+        w->tried[ch->tried++] = at;
         return;
     }
-    const double inv = 1.0 / child->visits;
-    double value = child->reward * inv + ch->explore * sqrt(log_count(child->avail) * inv);
-    if (ch->bias > 0)
-        value += ch->bias * child->prior / (child->visits + 1.0);
-    if (value > ch->best_value) {
-        ch->best_value = value;
-        ch->best = at + 1;
+    if (biased && child->prior > ch->fresh_prior) {
+        ch->fresh_prior = child->prior;
+        ch->fresh = at + 1;
+        ch->fresh_count = 1;
+    } else if ((!biased || child->prior == ch->fresh_prior) &&
+               draw_below(w, ++ch->fresh_count, may_list) == 0) {
+        ch->fresh = at + 1;
     }
+}
+
+/* The place plus one of the listed tried child of `block` with the best UCB, the first on
+ * ties (0: none listed). ISMCTS counts availability rather than the parent's visits, and
+ * when biased, bias=W adds W * prior / (visits + 1) (progressive bias, Chaslot et al. 2008).
+ * `biased` is a constant where it is inlined. */
+static inline __attribute__((always_inline)) uint32_t
+best_by_ucb(const worker *w, const rp_node *block, uint32_t count, bool biased)
+{
+    const double explore = w->cfg->explore, bias = w->cfg->bias;
+    double best_value = -1;
+    uint32_t best = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t at = w->tried[i];
+        const rp_node *child = &block[at];
+        const double inv = 1.0 / child->visits;
+        double value = child->reward * inv + explore * sqrt(log_count(child->avail) * inv);
+        if (biased)
+            value += bias * child->prior / (child->visits + 1.0);
+        if (value > best_value) {
+            best_value = value;
+            best = at + 1;
+        }
+    }
+    return best;
 }
 
 /* Room in node's block for `missing` more children: the block itself, or a bigger one it is
@@ -391,6 +465,48 @@ static bool make_room(worker *w, uint32_t node, uint32_t missing)
     return true;
 }
 
+/* expand_and_select for one value of `biased` and of `may_list` (draw_below), constants where
+ * it is inlined. */
+static inline __attribute__((always_inline)) uint32_t
+expand_and_choose(worker *w, uint32_t node, int mover, int distinct, bool biased, bool may_list)
+{
+    child_choice ch = {.fresh_prior = -1};
+    rp_node *nodes = w->arena.nodes;
+    const uint32_t first = nodes[node].child;
+    rp_node *const block = &nodes[first], *const end = block + nodes[node].nchild;
+    uint32_t *const marks = w->marks;
+    const uint32_t token = w->token;
+    uint32_t missing = (uint32_t)distinct;
+    /* Most children of a block are not legal in this world: unrolled, passing one costs little
+     * more than its key's test. */
+#pragma GCC unroll 4
+    for (rp_node *child = block; child < end; child++) {
+        if (marks[child->key] != token)
+            continue;
+        const uint32_t at = (uint32_t)(child - block);
+        marks[child->key] = token - 1; /* found: it needs no new child */
+        missing--;
+        weigh_child(w, &ch, child, at, biased, may_list);
+    }
+    if (missing && make_room(w, node, missing)) {
+        nodes = w->arena.nodes;
+        for (int i = 0; i < distinct; i++) {
+            const rp_action key = w->uniq[i];
+            if (marks[key] != token)
+                continue; /* found in the block */
+            const uint32_t at = nodes[node].nchild++, c = nodes[node].child + at;
+            nodes[c] = (rp_node){.key = key}; /* the arena hands out blocks unzeroed */
+            if (biased)
+                nodes[c].prior = edge_prior(w, mover, w->legal[w->slots[key].pick]);
+            weigh_child(w, &ch, &nodes[c], at, biased, may_list);
+        }
+    }
+    if (ch.fresh)
+        return nodes[node].child + ch.fresh - 1;
+    const uint32_t best = best_by_ucb(w, &nodes[nodes[node].child], ch.tried, biased);
+    return best ? nodes[node].child + best - 1 : 0;
+}
+
 /* Give every legal key at `node` a child and choose the child to walk into, in one scan of
  * the block: the children there that are legal now are weighed, the legal keys without one
  * get one at the block's end (keys that find no room stay without) and are weighed after
@@ -399,41 +515,12 @@ static bool make_room(worker *w, uint32_t node, uint32_t missing)
  * child. */
 static uint32_t expand_and_select(worker *w, uint32_t node, int mover, int distinct)
 {
-    const bool biased = w->cfg->bias > 0 && w->game->evaluate;
-    child_choice ch = {.explore = w->cfg->explore,
-                       .bias = w->game->evaluate ? w->cfg->bias : 0,
-                       .best_value = -1,
-                       .fresh_prior = -1};
-    rp_node *nodes = w->arena.nodes;
-    rp_node *const block = &nodes[nodes[node].child], *const end = block + nodes[node].nchild;
-    key_slot *const slots = w->slots;
-    const uint32_t token = w->token;
-    uint32_t missing = (uint32_t)distinct;
-    for (rp_node *child = block; child < end; child++) {
-        key_slot *s = &slots[child->key];
-        if (s->token != token)
-            continue;
-        const uint32_t at = (uint32_t)(child - block);
-        s->child = nodes[node].child + at;
-        missing--;
-        weigh_child(w, &ch, child, at);
-    }
-    if (missing && make_room(w, node, missing)) {
-        nodes = w->arena.nodes;
-        for (int i = 0; i < distinct; i++) {
-            key_slot *s = &w->slots[w->uniq[i]];
-            if (s->child)
-                continue;
-            const uint32_t at = nodes[node].nchild++, c = nodes[node].child + at;
-            nodes[c].key = w->uniq[i];
-            s->child = c;
-            if (biased)
-                nodes[c].prior = edge_prior(w, mover, w->legal[s->pick]);
-            weigh_child(w, &ch, &nodes[c], at);
-        }
-    }
-    const uint32_t pick = ch.fresh ? ch.fresh : ch.best;
-    return pick ? nodes[node].child + pick - 1 : 0;
+    const bool may_list = rp__draws_may_be_listed();
+    if (w->cfg->bias > 0 && w->game->evaluate)
+        return may_list ? expand_and_choose(w, node, mover, distinct, true, true)
+                        : expand_and_choose(w, node, mover, distinct, true, false);
+    return may_list ? expand_and_choose(w, node, mover, distinct, false, true)
+                    : expand_and_choose(w, node, mover, distinct, false, false);
 }
 
 static void backup(worker *w, int depth, const double *returns)
