@@ -566,7 +566,18 @@ static void cut_at(const rs_pg *pg, const char *when)
     if (!read || strncmp(mode, when, strlen(when)) != 0)
         return;
     unlink(flag);
-    shutdown(PQsocket(pg->conn), SHUT_RDWR);
+    const int fd = PQsocket(pg->conn);
+    shutdown(fd, SHUT_RDWR);
+    /* shutdown alone does not lose the answers: those PostgreSQL sent before it (a busy
+     * machine can deschedule this thread between the sync and here) stay readable. A socket
+     * whose other end is closed, put in the connection's place, makes libpq's next read see
+     * the connection gone whenever the answers came. */
+    int lost[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, lost) == 0) {
+        close(lost[1]);
+        dup2(lost[0], fd);
+        close(lost[0]);
+    }
 }
 #else
 static void cut_at(const rs_pg *pg, const char *when)
