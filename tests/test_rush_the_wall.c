@@ -1240,10 +1240,15 @@ static void test_rw17_tax_choices_match_the_reference(void **unused)
         }
     rp_error err;
     assert_int_equal(rtw_check_cards(&few, "few", &err), RP_OK);
+    /* and a set whose first two forts are one card (ids 0 and 1: the lowest id a twin has) */
+    rtw_cards twins = few;
+    twins.fort_kind[1] = twins.fort_kind[0];
+    twins.fort_value[1] = twins.fort_value[0];
+    assert_int_equal(rtw_check_cards(&twins, "twins", &err), RP_OK);
     rp_rng rng;
     rp_rng_seed(&rng, 17, 17);
-    for (int trial = 0; trial < 20000; trial++) {
-        s.cards = trial % 2 ? few : *rtw_default_cards();
+    for (int trial = 0; trial < 30000; trial++) {
+        s.cards = trial % 3 == 2 ? twins : trial % 3 ? few : *rtw_default_cards();
         s.capturer = (int8_t)(trial % 2);
         s.captured = (uint8_t)rp_rng_below(&rng, RTW_FORTS);
         s.forts[s.capturer] = (rp_rng_next(&rng) & ALL_FORTS) | (1u << s.captured);
@@ -1259,6 +1264,20 @@ static void test_rw17_tax_choices_match_the_reference(void **unused)
         }
         assert_int_equal(rtw_tax_choices(&s), want);
     }
+}
+
+/* A card set read from a state (binary or text) is checked whole: a fort of none of the kinds
+ * RW-3 and RW-10 name (Unwary, Signal, Tax-Collector's, Legion, Fort-Dinary) is refused. */
+static void test_rw10_unknown_fort_kind_is_refused(void **unused)
+{
+    (void)unused;
+    rtw_cards cards = *rtw_default_cards();
+    rp_error err = {{0}};
+    cards.fort_kind[RTW_FORTS - 1] = RTW_FORT_KINDS;
+    assert_true(rtw_check_cards(&cards, "cards", &err) < 0);
+    assert_non_null(strstr(err.msg, "unknown kind"));
+    cards.fort_kind[RTW_FORTS - 1] = RTW_FORT_KINDS - 1;
+    assert_int_equal(rtw_check_cards(&cards, "cards", &err), RP_OK);
 }
 
 /* RW-17: with no other fort the capturer discards the Tax-Collector's itself. */
@@ -2630,6 +2649,7 @@ int main(void)
         cmocka_unit_test(test_rw9_axx_kept),
         cmocka_unit_test(test_rw9_axx_dropped),
         cmocka_unit_test(test_rw11_neutral_keeps_axx),
+        cmocka_unit_test(test_rw10_unknown_fort_kind_is_refused),
         cmocka_unit_test(test_rw9_horsie_discards_another),
         cmocka_unit_test(test_rw9_horsie_alone_discards_herself),
         cmocka_unit_test(test_rw16_unwary_keeps_weakest),
