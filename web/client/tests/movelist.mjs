@@ -430,17 +430,25 @@ async function reviewChecks(me, type, where) {
   // screen readers: the x of each point; uPlot spans x from the first to the last).
   const chart = await page.$('[data-testid=review-chart] .u-over');
   if (check(!!chart, `${type}: the review draws its chart`)) {
+    // In view first: the offline review's page can be scrolled past it (its box above the
+    // viewport, y < 0), and a click there reaches nothing.
+    await chart.scrollIntoViewIfNeeded();
     const box = await chart.boundingBox();
     const xs = await page.$$eval('[data-testid=review-chart] ~ details tbody th', (els) => els.map((el) => Number(el.textContent)));
     const before = Number(await page.getAttribute('[data-testid=review]', 'data-shown-ply'));
     const others = xs.filter((x) => x !== before);
     if (check(xs.length >= 2 && others.length > 0, `${type}: the chart has points to click (${xs.join(' ')})`)) {
-      const target = others[Math.floor(others.length / 4)];
+      // A point inside the span where there is one: the first and last lie on the overlay's
+      // edges.
       const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-      await page.mouse.click(box.x + box.width * ((target - lo) / (hi - lo)), box.y + box.height / 2);
+      const inner = others.filter((x) => x !== lo && x !== hi);
+      const pool = inner.length ? inner : others;
+      const target = pool[Math.floor(pool.length / 4)];
+      const x = box.x + box.width * ((target - lo) / (hi - lo));
+      await page.mouse.click(Math.min(Math.max(x, box.x + 1), box.x + box.width - 1), box.y + box.height / 2);
       const shown = await page.waitForFunction((n) => Number(document.querySelector('[data-testid=review]').getAttribute('data-shown-ply')) === n, target, { timeout: 10000 })
         .then(() => target, async () => Number(await page.getAttribute('[data-testid=review]', 'data-shown-ply')));
-      check(shown === target, `${type}: a click on the chart's point of move ${target} goes to it (shows ${shown}; was ${before})`);
+      check(shown === target, `${type}: a click on the chart's point of move ${target} goes to it (shows ${shown}; was ${before}; points ${xs.join(' ')})`);
     }
   }
   me.steps = [];
