@@ -282,14 +282,13 @@ static rp_action playout_move(worker *w, int n)
  * asked once by the caller for a run of draws, not before each. A thread's draw list is only
  * ever set around one apply or init of rp_apply_explicit's caller, never while it searches, so
  * a search thread's draws come from its generator whatever other threads start meanwhile. */
-static inline __attribute__((always_inline)) uint32_t draw_below(worker *w, uint32_t bound,
-                                                                 bool may_list)
+static inline RP_FORCE_INLINE uint32_t draw_below(worker *w, uint32_t bound, bool may_list)
 {
     return may_list ? rp__rng_below(&w->rng, bound) : rp__rng_drawn_below(&w->rng, bound);
 }
 
 /* playout_to_end for one value of `may_list` (a constant where it is inlined). */
-static inline __attribute__((always_inline)) void playout_to_end_as(worker *w, bool may_list)
+static inline RP_FORCE_INLINE void playout_to_end_as(worker *w, bool may_list)
 {
     int (*const legal_actions)(const void *, rp_action *) = w->game->legal_actions;
     void (*const apply)(void *, rp_action) = w->game->apply;
@@ -339,7 +338,7 @@ static void playout(worker *w, double *returns)
 }
 
 /* gather_keys for one value of `observed` (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int gather_keys_as(worker *w, int n, bool observed)
+static inline RP_FORCE_INLINE int gather_keys_as(worker *w, int n, bool observed)
 {
     const uint32_t token = next_token(w);
     uint32_t *const marks = w->marks;
@@ -397,8 +396,8 @@ typedef struct child_choice {
 /* Count the legal child at place `at` available and weigh it: an untried one joins the
  * uniform pick among untried ones (when biased, the best prior, ties uniformly), a tried one
  * is listed for UCB. `biased` is a constant at each call: the unbiased scan never tests it. */
-static inline __attribute__((always_inline)) void
-weigh_child(worker *w, child_choice *ch, rp_node *child, uint32_t at, bool biased, bool may_list)
+static inline RP_FORCE_INLINE void weigh_child(worker *w, child_choice *ch, rp_node *child,
+                                               uint32_t at, bool biased, bool may_list)
 {
     child->avail++;
     if (child->visits != 0) {
@@ -419,8 +418,8 @@ weigh_child(worker *w, child_choice *ch, rp_node *child, uint32_t at, bool biase
  * ties (0: none listed). ISMCTS counts availability rather than the parent's visits, and
  * when biased, bias=W adds W * prior / (visits + 1) (progressive bias, Chaslot et al. 2008).
  * `biased` is a constant where it is inlined. */
-static inline __attribute__((always_inline)) uint32_t
-best_by_ucb(const worker *w, const rp_node *block, uint32_t count, bool biased)
+static inline RP_FORCE_INLINE uint32_t best_by_ucb(const worker *w, const rp_node *block,
+                                                   uint32_t count, bool biased)
 {
     const double explore = w->cfg->explore, bias = w->cfg->bias;
     double best_value = -1;
@@ -467,8 +466,8 @@ static bool make_room(worker *w, uint32_t node, uint32_t missing)
 
 /* expand_and_select for one value of `biased` and of `may_list` (draw_below), constants where
  * it is inlined. */
-static inline __attribute__((always_inline)) uint32_t
-expand_and_choose(worker *w, uint32_t node, int mover, int distinct, bool biased, bool may_list)
+static inline RP_FORCE_INLINE uint32_t expand_and_choose(worker *w, uint32_t node, int mover,
+                                                         int distinct, bool biased, bool may_list)
 {
     child_choice ch = {.fresh_prior = -1};
     rp_node *nodes = w->arena.nodes;

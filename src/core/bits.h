@@ -8,8 +8,10 @@
 
 #include <stdint.h>
 
+#include "core/inline.h"
+
 /* The number of set bits of b. */
-static inline __attribute__((always_inline)) int rp__popcount64(uint64_t b)
+static inline RP_FORCE_INLINE int rp__popcount64(uint64_t b)
 {
 #if defined(__x86_64__) && !defined(__POPCNT__)
     b = b - (b >> 1 & 0x5555555555555555ull);
@@ -21,7 +23,7 @@ static inline __attribute__((always_inline)) int rp__popcount64(uint64_t b)
 #endif
 }
 
-static inline __attribute__((always_inline)) int rp__popcount32(uint32_t b)
+static inline RP_FORCE_INLINE int rp__popcount32(uint32_t b)
 {
 #if defined(__x86_64__) && !defined(__POPCNT__)
     b = b - (b >> 1 & 0x55555555u);

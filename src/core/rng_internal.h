@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/inline.h"
 #include "ramparts/rng.h"
 
 #define PCG_MULTIPLIER 6364136223846793005ULL
@@ -41,8 +42,7 @@ static inline uint32_t rp__pcg_next(rp_rng *rng)
 }
 
 /* Lemire's nearly-divisionless method: a multiply, and a division only on rare rejections. */
-static inline __attribute__((always_inline)) uint32_t rp__rng_drawn_below(rp_rng *rng,
-                                                                          uint32_t bound)
+static inline RP_FORCE_INLINE uint32_t rp__rng_drawn_below(rp_rng *rng, uint32_t bound)
 {
     const uint64_t m = (uint64_t)rp__pcg_next(rng) * bound;
     if (__builtin_expect((uint32_t)m < bound, 0))
@@ -51,7 +51,7 @@ static inline __attribute__((always_inline)) uint32_t rp__rng_drawn_below(rp_rng
 }
 
 /* rp_rng_below, inline: a random playout draws once an action or more. */
-static inline __attribute__((always_inline)) uint32_t rp__rng_below(rp_rng *rng, uint32_t bound)
+static inline RP_FORCE_INLINE uint32_t rp__rng_below(rp_rng *rng, uint32_t bound)
 {
     if (rp__draws_may_be_listed())
         return rp__rng_draw_maybe_listed(rng, bound);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "core/bits.h"
+#include "core/inline.h"
 #include "ramparts/game.h"
 
 enum { CD_BLUE = 0, CD_RED = 1 };

@@ -27,7 +27,7 @@ int cd_thing_at(const cd_state *s, int sq, int *owner)
 
 /* The functions that take a story are inlined into apply, where the story is NULL, so the
  * compiler removes every narration from the hot path. */
-#define NARRATED static inline __attribute__((always_inline))
+#define NARRATED static inline RP_FORCE_INLINE
 
 /* Record a note when someone is listening (events_json); apply passes NULL. */
 NARRATED void tell(cd_story *story, cd_note note)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/bits.h"
+#include "core/inline.h"
 #include "core/notation.h"
 #include "ramparts/game.h"
 

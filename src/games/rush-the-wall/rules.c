@@ -17,7 +17,7 @@
  * callers, so apply (t = NULL) compiles them without narration; the few functions called once
  * a round keep one copy and test t (measured: docs/games/rush-the-wall.md). */
 #if defined(__GNUC__)
-#define NARRATED static inline __attribute__((always_inline))
+#define NARRATED static inline RP_FORCE_INLINE
 #define FALL_THROUGH __attribute__((fallthrough))
 #else
 #define NARRATED static inline
