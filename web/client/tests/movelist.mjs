@@ -446,7 +446,7 @@ async function reviewChecks(me, type, where) {
       const target = pool[Math.floor(pool.length / 4)];
       const x = box.x + box.width * ((target - lo) / (hi - lo));
       await page.mouse.click(Math.min(Math.max(x, box.x + 1), box.x + box.width - 1), box.y + box.height / 2);
-      const shown = await page.waitForFunction((n) => Number(document.querySelector('[data-testid=review]').getAttribute('data-shown-ply')) === n, target, { timeout: 10000 })
+      const shown = await page.waitForFunction((n) => Number(document.querySelector('[data-testid=review]').getAttribute('data-shown-ply')) === n, target, { timeout: STEP_TIMEOUT })
         .then(() => target, async () => Number(await page.getAttribute('[data-testid=review]', 'data-shown-ply')));
       check(shown === target, `${type}: a click on the chart's point of move ${target} goes to it (shows ${shown}; was ${before}; points ${xs.join(' ')})`);
     }
