@@ -14,7 +14,8 @@
 # ---- labels ----
 # server_test_ai_game runs `ramparts serve` with its worker pool (AI and hashing threads
 # beside the network loop) through whole games against the AI.
-foreach(threaded test_threads test_ai cli_arena cli_commands server_test_ai_game)
+foreach(threaded test_threads test_ai cli_arena cli_arena_engine cli_commands
+                 server_test_ai_game)
   if(TEST ${threaded})
     set_tests_properties(${threaded} PROPERTIES LABELS threads)
   endif()

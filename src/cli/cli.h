@@ -125,6 +125,10 @@ typedef struct rp_cli_outcome {
     long actions;    /* actions applied */
     int turns;       /* turns played, as rp_cli_turns_at counts them (the cap when stopped) */
     bool unfinished; /* stopped at the turn cap: not a result of the rules (CD-16) */
+    /* Each seat's decisions and the wall-clock time they took (asking its AI or its engine
+     * for the move): a report, never an input to play. */
+    long decisions[RP_MAX_PLAYERS];
+    unsigned long long think_ns[RP_MAX_PLAYERS];
 } rp_cli_outcome;
 
 /* Called before every action with the state, the seat to act, the action chosen and how many
@@ -146,6 +150,20 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
                    uint64_t ai_seed, int turn_cap, rp_cli_watch watch, void *watch_ctx,
                    rp_cli_outcome *out, rp_error *err);
 
+/* A seat played from outside this process (an engine program: rp_cli_engine_move): choose is
+ * asked for the move of the seat to act in st, the referee's state, and answers a legal one
+ * or fails with err. */
+typedef struct rp_cli_seat {
+    int (*choose)(void *ctx, const void *st, rp_action *move, rp_error *err);
+    void *ctx;
+} rp_cli_seat;
+
+/* rp_cli_ai_game with some seats played from outside: external[p].choose (when external is
+ * not NULL and it is) plays seat p in place of the AI specs[p]. */
+int rp_cli_mixed_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
+                      const rp_cli_seat *external, uint64_t ai_seed, int turn_cap,
+                      rp_cli_watch watch, void *watch_ctx, rp_cli_outcome *out, rp_error *err);
+
 /* Run work(ctx, i, item_i, err) for every i in [0, count) on `threads` threads, with a
  * progress bar labelled `label` on a terminal; item_i is items + i * item_size, the result
  * of game i. Under MPI (mpirun) each process plays the indices i with i % ranks == rank and
@@ -159,6 +177,36 @@ int rp_cli_parallel(const char *label, long count, int threads, rp_cli_work work
 
 /* The number of threads to use by default: the cores this process may run on. */
 int rp_cli_cores(void);
+
+/* ---- external engines (engine_client.c) ---- */
+
+/* A program speaking `ramparts engine`'s protocol (docs/protocol.md), run as `PATH engine` in
+ * its own process group; `ramparts arena --engine NAME=PATH` plays the specs NAME/SPEC on it.
+ * One engine answers one command at a time: one thread uses it at once. */
+#define RP_CLI_ENGINE_NAME 32
+#define RP_CLI_ENGINE_PATH 1024
+#define RP_CLI_ENGINE_SPEC 256
+typedef struct rp_cli_engine rp_cli_engine;
+/* Start it; every later answer must come within timeout_s seconds of its command. */
+int rp_cli_engine_start(const char *name, const char *path, int timeout_s, rp_cli_engine **out,
+                        rp_error *err);
+const char *rp_cli_engine_name(const rp_cli_engine *e);
+/* Send one command line and read its answer: RP_OK with the text after "= " (lines joined by
+ * newlines, cut to size) in answer. A "? message", an answer outside the protocol, silence
+ * past the deadline, or the engine's end are errors naming it, the command and the answer. */
+int rp_cli_engine_ask(rp_cli_engine *e, const char *command, char *answer, size_t size,
+                      rp_error *err);
+/* `new GAME options` with cfg's options (the deal's seed included). */
+int rp_cli_engine_new_game(rp_cli_engine *e, const rp_game *game, const rp_config *cfg,
+                           rp_error *err);
+/* The engine's move as `spec` for the seat to act in `referee`: it is sent the position
+ * determinized for that seat from rng (never the referee's state) by `load`, checked back with
+ * `state`, then `genmove spec`; its answer must be a legal move of the referee's state. */
+int rp_cli_engine_move(rp_cli_engine *e, const rp_game *game, const void *referee, const char *spec,
+                       rp_rng *rng, rp_action *move, rp_error *err);
+/* End it (NULL: nothing): with graceful, `quit` and end of file, then a moment to leave; in
+ * every case its process group is killed and it is reaped. */
+void rp_cli_engine_stop(rp_cli_engine *e, bool graceful);
 
 /* ---- the programs beside the tool (helper.c) ---- */
 

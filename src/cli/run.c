@@ -42,20 +42,50 @@ int rp_cli_turns_at(const rp_game *game, rp_cli_turns *t, const void *st)
     return t->count;
 }
 
-/* Ask the AI of the seat to act for its move; the legal count only when someone watches. */
-static int next_move(const rp_game *game, rp_ai *const *ais, const void *st, bool count_legal,
-                     rp_action *move, int *legal, rp_error *err)
+/* Ask the seat to act for its move (its engine, else its AI), timed; the legal count only
+ * when someone watches. */
+static int next_move(const rp_game *game, rp_ai *const *ais, const rp_cli_seat *external,
+                     const void *st, bool count_legal, rp_action *move, int *legal,
+                     rp_cli_outcome *out, rp_error *err)
 {
     if (count_legal) {
         rp_action buf[RP_MAX_LEGAL];
         *legal = game->legal_actions(st, buf);
     }
-    return rp_ai_choose(ais[game->current_player(st)], st, move, NULL, err);
+    const int seat = game->current_player(st);
+    const unsigned long long start = rp_cli_now_ns();
+    const int rc = external && external[seat].choose
+                       ? external[seat].choose(external[seat].ctx, st, move, err)
+                       : rp_ai_choose(ais[seat], st, move, NULL, err);
+    out->think_ns[seat] += rp_cli_now_ns() - start;
+    out->decisions[seat]++;
+    return rc;
+}
+
+/* The AI of seat p, unless an engine plays it. */
+static int make_ai(const rp_game *game, const char *spec, const rp_cli_seat *external, int p,
+                   uint64_t ai_seed, rp_ai **ai, rp_error *err)
+{
+    if (external && external[p].choose)
+        return RP_OK;
+    if (spec == rp_cli_oracle_spec) /* this very array: only analyze passes it */
+        return rp_ai_create_oracle(game,
+                                   rp_cli_oracle_spec + strlen(RP_ORACLE_NAME) +
+                                       (strchr(rp_cli_oracle_spec, ':') != NULL),
+                                   ai_seed + (uint64_t)p, ai, err);
+    return rp_ai_create(game, spec, ai_seed + (uint64_t)p, ai, err);
 }
 
 int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
                    uint64_t ai_seed, int turn_cap, rp_cli_watch watch, void *watch_ctx,
                    rp_cli_outcome *out, rp_error *err)
+{
+    return rp_cli_mixed_game(game, cfg, specs, NULL, ai_seed, turn_cap, watch, watch_ctx, out, err);
+}
+
+int rp_cli_mixed_game(const rp_game *game, const rp_config *cfg, const char *const *specs,
+                      const rp_cli_seat *external, uint64_t ai_seed, int turn_cap,
+                      rp_cli_watch watch, void *watch_ctx, rp_cli_outcome *out, rp_error *err)
 {
     rp_state st;
     rp_ai *ais[RP_MAX_PLAYERS] = {0};
@@ -63,12 +93,7 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
     int rc = game->init(&st, cfg, err);
     const int players = rc < 0 ? 0 : game->num_players(&st);
     for (int p = 0; rc == RP_OK && p < players; p++)
-        rc = specs[p] == rp_cli_oracle_spec /* this very array: only analyze passes it */
-                 ? rp_ai_create_oracle(game,
-                                       rp_cli_oracle_spec + strlen(RP_ORACLE_NAME) +
-                                           (strchr(rp_cli_oracle_spec, ':') != NULL),
-                                       ai_seed + (uint64_t)p, &ais[p], err)
-                 : rp_ai_create(game, specs[p], ai_seed + (uint64_t)p, &ais[p], err);
+        rc = make_ai(game, specs[p], external, p, ai_seed, &ais[p], err);
     rp_cli_turns turns;
     rp_cli_turns_start(&turns);
     while (rc == RP_OK && game->current_player(&st) != RP_TERMINAL) {
@@ -79,7 +104,7 @@ int rp_cli_ai_game(const rp_game *game, const rp_config *cfg, const char *const 
         }
         rp_action move;
         int legal = 0;
-        rc = next_move(game, ais, &st, watch != NULL, &move, &legal, err);
+        rc = next_move(game, ais, external, &st, watch != NULL, &move, &legal, out, err);
         if (rc == RP_OK) {
             if (watch)
                 watch(watch_ctx, &st, game->current_player(&st), move, legal);
