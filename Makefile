@@ -12,7 +12,8 @@
 # (instructions per action and per search iteration, callgrind), `make bench-review` (the time
 # to review a whole game of each kind), `make ai-ladder` (the AI levels' arena table of
 # docs/ai.md, then the beginner ladder), `make beginner-ladder` (the coach follower and easy
-# against the beginner level), `make ceiling` (the oracle against random and each level).
+# against the beginner level), `make ceiling` (the oracle against random and each level),
+# `make reference REF=C` (a Release `ramparts` of commit C in build-ref/, to play against).
 # Dependencies install on demand.
 GAME ?= danger-at-the-walls
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -22,7 +23,7 @@ FUZZ_SECONDS ?= 15
 
 .PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
         serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
-        bench-server bench-cluster bench-tournament \
+        bench-server bench-cluster bench-tournament reference \
         bench-web python bench-python install clean coverage mutants
 
 all: deps
@@ -181,6 +182,13 @@ bench-review: all
 ai-ladder: all
 	bash scripts/ai-ladder.sh build/ramparts build/ai-ladder
 	bash scripts/beginner-ladder.sh build/ramparts build/beginner-ladder
+
+# A Release `ramparts` of another commit in build-ref/<short hash>/ramparts, built from `git
+# archive` without touching the work tree (scripts/build-reference.sh), to measure this build
+# against it at equal thinking time: `ramparts arena GAME --engine ref=PATH --ai
+# hard:ms=100,ref/hard:ms=100` (docs/ai.md, "Measuring"). REF is required (a commit, main...).
+reference:
+	@bash scripts/build-reference.sh "$(REF)"
 
 beginner-ladder: all
 	bash scripts/beginner-ladder.sh build/ramparts build/beginner-ladder
