@@ -138,8 +138,10 @@ void rp_cli_engine_stop(rp_cli_engine *e, bool graceful)
 static void describe_end(const rp_cli_engine *e, char *buf, size_t size)
 {
     siginfo_t info;
-    for (int i = 0; i < 50 && !engine_exited(e, &info); i++)
-        sleep_ms(10); /* it has closed its output: it is most likely leaving */
+    /* it has closed its output, so it is most likely leaving: give it time to (a loaded
+     * machine may be slow to), but not for ever */
+    for (int i = 0; i < 500 && !engine_exited(e, &info); i++)
+        sleep_ms(10);
     if (!engine_exited(e, &info))
         snprintf(buf, size, "still running");
     else if (info.si_code == CLD_EXITED)

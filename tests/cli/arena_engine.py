@@ -115,16 +115,18 @@ with tempfile.TemporaryDirectory() as work:
         ("refuse", "engine 'bad' refused 'genmove random': refused"),
         ("die", "engine 'bad' closed its output (exited with status 3) before answering "
                 "'genmove random'"),
-        ("silent", "engine 'bad' did not answer 'genmove random' within 2 s"),
+        ("silent", "engine 'bad' did not answer 'genmove random' within 10 s"),
         ("deaf", None),
     ]:
         pids = os.path.join(work, f"{mode}.pids")
         env = {"FAKE_ENGINE_MODE": mode, "FAKE_ENGINE_RAMPARTS": RAMPARTS,
                "FAKE_ENGINE_PIDS": pids}
         try:
-            code, out, err = arena(["danger-at-the-walls", "--engine", f"bad={FAKE}",
-                                    "--engine-timeout", "2", "--ai", "bad/random,greedy",
-                                    "--games", "2"], env)
+            # the silent engine's wait; every other answer may take the default 300 s (a
+            # loaded machine starting Python and an ASan build), and comes in well under 1
+            timeout = ["--engine-timeout", "10"] if mode == "silent" else []
+            code, out, err = arena(["danger-at-the-walls", "--engine", f"bad={FAKE}", *timeout,
+                                    "--ai", "bad/random,greedy", "--games", "2"], env)
         except subprocess.TimeoutExpired:
             checks.fail(f"{mode}: the arena hung")
             continue

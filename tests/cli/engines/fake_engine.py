@@ -9,7 +9,8 @@
   illegal   genmove answers a move of the position before the last load (a card played,
             a square taken: not legal any more, or not readable);
   die       exits with status 3 at the second genmove, without answering;
-  silent    never answers genmove (it waits, alive, for ever);
+  silent    answers new, load and state itself at once (no real engine to wait for), and
+            never answers genmove (it waits, alive, for ever);
   deaf      plays well, but stays alive after quit and end of file, and ignores SIGTERM,
             beside a child process of its own.
 Its process id (and the deaf one's child's) go to FAKE_ENGINE_PIDS, one a line, so the test
@@ -35,11 +36,27 @@ def forever():
         time.sleep(1)
 
 
+def silent():
+    """Quick answers up to the first genmove, then nothing."""
+    loaded = ""
+    for line in sys.stdin:
+        verb, _, rest = line.rstrip("\n").partition(" ")
+        if verb == "genmove":
+            forever()
+        if verb == "load":
+            loaded = rest
+        sys.stdout.write(f"= {loaded if verb == 'state' else 'danger-at-the-walls'}\n\n")
+        sys.stdout.flush()
+
+
 def main():
     note_pid(os.getpid())
     if MODE == "deaf":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         note_pid(subprocess.Popen(["sleep", "1000"]).pid)
+    if MODE == "silent":
+        silent()
+        return
     real = subprocess.Popen([os.environ["FAKE_ENGINE_RAMPARTS"], "engine"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, bufsize=1)
 
@@ -78,8 +95,6 @@ def main():
                 continue
             if MODE == "die" and genmoves == 2:
                 os._exit(3)
-            if MODE == "silent":
-                forever()
             if MODE == "illegal" and previous_move:
                 answer([f"= {previous_move}"])
                 continue
