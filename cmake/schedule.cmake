@@ -29,7 +29,7 @@ set(RP_TEST_COSTS
     test_rush_the_wall 19
     load_test_abuse 19
     cli_leaks 15
-    cli_arena_engine 12
+    cli_arena_engine 16
     cli_undo 12
     test_observation 10
     test_review 3
