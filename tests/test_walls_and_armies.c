@@ -2312,6 +2312,44 @@ static void test_fast_paths_match_plain_references(void **unused)
     }
 }
 
+/* WA-6: a reshuffle reads the discard pile in ascending card order before the shuffle, so the
+ * nibble table of wa_cards_ascending must give what a plain walk over the set's bits gives,
+ * for sets of every density and the edge ones (empty, full, the last nibble full: the end of
+ * the deck), leaving the rest of the deck zero and nothing past it written. */
+static void test_cards_ascending(void **unused)
+{
+    (void)unused;
+    rp_rng rng;
+    rp_rng_seed(&rng, 5, 0x57u);
+    const int sets = rp_test_games(RP_TEST_SOAK_GAMES) * 4;
+    for (int t = 0; t < sets; t++) {
+        uint64_t set = 0;
+        if (t == 1)
+            set = WA_ALL_CARDS;
+        else if (t == 2)
+            set = UINT64_C(0xF) << 48;
+        else if (t > 2)
+            for (int c = 0; c < WA_CARDS; c++) /* density t % 9 / 8: empty to full */
+                if ((int)rp_rng_below(&rng, 8) < t % 9)
+                    set |= BIT(c);
+        uint8_t plain[WA_CARDS] = {0};
+        int nplain = 0;
+        for (int c = 0; c < WA_CARDS; c++)
+            if (set & BIT(c))
+                plain[nplain++] = (uint8_t)c;
+        struct {
+            uint8_t deck[WA_CARDS];
+            uint8_t guard[8];
+        } out;
+        memset(out.deck, 0, sizeof out.deck);
+        memset(out.guard, 0xA5, sizeof out.guard);
+        assert_int_equal(wa_cards_ascending(set, out.deck), nplain);
+        assert_memory_equal(out.deck, plain, sizeof plain);
+        for (size_t i = 0; i < sizeof out.guard; i++)
+            assert_int_equal(out.guard[i], 0xA5);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2379,6 +2417,7 @@ int main(void)
         cmocka_unit_test(test_property_random_games),
         cmocka_unit_test(test_small_deck_deals_only_its_cards),
         cmocka_unit_test(test_fast_paths_match_plain_references),
+        cmocka_unit_test(test_cards_ascending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

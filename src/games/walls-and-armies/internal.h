@@ -217,6 +217,9 @@ enum {
 
 /* rules.c: play a legal action, narrating into log when there is one (NULL: apply). */
 void wa_play(wa_state *s, rp_action action, wa_log *log);
+/* rules.c: the cards of `set` in ascending order into out[0..n), n returned; out[n..WA_CARDS)
+ * must be zero and are zero again on return. */
+int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS]);
 /* rules.c: position of card in a list of n, or -1. */
 int wa_list_find(const uint8_t *list, int n, int card);
 

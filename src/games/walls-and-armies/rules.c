@@ -81,12 +81,48 @@ int wa_list_find(const uint8_t *list, int n, int card)
     return -1;
 }
 
+/* The cards of each nibble value in ascending order (positions 0..3), then zeroes; and how
+ * many there are. */
+static const uint8_t nibble_cards[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                            {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                            {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                            {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const uint8_t nibble_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/* The cards of `set` in ascending order into out[0..n), n returned; out[n..WA_CARDS) must be
+ * zero and are zero again on return. Four cards at a time: nibble k of the set (cards 4k..4k+3)
+ * writes its row of nibble_cards plus 4k in each byte (no byte carries into the next: 3 + 48 <
+ * 256, and each byte of a word gets the same sum whatever the byte order) at out + n, and n
+ * grows by the nibble's count; the row's zeroes past its count (now 4k) are overwritten by the
+ * next nibble's, and the last one's are zeroed at the end. Every write lies inside out: nibble
+ * k starts at n <= 4k, and k <= 12. In ascending order, as the discard pile is read for a
+ * reshuffle (WA-6): test_cards_ascending compares with a plain enumeration. */
+int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS])
+{
+    _Static_assert(WA_CARDS % 4 == 0, "the cards are whole nibbles");
+    int n = 0;
+    uint32_t base = 0; /* 4k in each byte */
+    for (int k = 0; k < WA_CARDS / 4; k++, base += 0x04040404u) {
+        const unsigned nibble = (unsigned)(set >> (4 * k)) & 15u;
+        uint32_t four;
+        memcpy(&four, nibble_cards[nibble], sizeof four);
+        four += base;
+        memcpy(out + n, &four, sizeof four);
+        n += nibble_count[nibble];
+    }
+    const uint32_t zeroes = 0;
+    if (n + 4 <= WA_CARDS)
+        memcpy(out + n, &zeroes, sizeof zeroes);
+    else
+        for (int i = n; i < WA_CARDS; i++)
+            out[i] = 0;
+    return n;
+}
+
 /* WA-6: the discard pile, shuffled, becomes the main deck. Out of line: about once a game. */
 static WA_NOINLINE void reshuffle(wa_state *s, wa_log *log)
 {
-    int n = 0;
-    for (uint64_t m = s->discard; m; m &= m - 1)
-        s->deck[n++] = (uint8_t)__builtin_ctzll(m);
+    const int n = wa_cards_ascending(s->discard, s->deck); /* the deck is empty: zeroes */
     rp_rng_shuffle_u8(&s->rng, s->deck, n);
     s->ndeck = (uint8_t)n;
     s->discard = 0;
@@ -630,6 +666,21 @@ int wa_turn_number(const void *st)
     return ((const wa_state *)st)->turn;
 }
 
+/* The action integers in order: consecutive legal actions from `first` are the slice from
+ * wa_action_run[first]. A run of at most WA_RUN (the defender's list with no card under a
+ * stack, four entries on average in `ramparts bench`'s playouts) is one copy of a fixed WA_RUN
+ * entries, four 16-byte moves, cheaper than writing the entries one by one. It writes past the
+ * run's end: out has room for RP_MAX_LEGAL (game.h allows a game to write past its count), and
+ * the run's own entries are exact (test_fast_paths_match_plain_references compares with the
+ * plain list). */
+#define WA_RUN 16
+#define WA_RUN4(i) (i), (i) + 1, (i) + 2, (i) + 3
+#define WA_RUN16(i) WA_RUN4(i), WA_RUN4((i) + 4), WA_RUN4((i) + 8), WA_RUN4((i) + 12)
+static const rp_action wa_action_run[5 * WA_RUN] = {WA_RUN16(0), WA_RUN16(16), WA_RUN16(32),
+                                                    WA_RUN16(48), WA_RUN16(64)};
+_Static_assert(WA_ACT_SHIELD + WA_RUN <= sizeof wa_action_run / sizeof wa_action_run[0],
+               "a block of the shields' run (from WA_ACT_SHIELD) lies inside the table");
+
 /* WA-3, WA-9: new attacks on shields while the opponent has any, else on walls, never on a
  * card already under one of the attacker's stacks; or onto any unresolved stack. Nothing here
  * reads the attacker's army deck beyond its being non-empty (WA-P1: a blind choice). WA-13:
@@ -647,7 +698,10 @@ int wa_legal_actions(const void *st, rp_action *out)
         /* A stack's target is targeted until the stack goes (WA-9); with none, every card of
          * the list may be attacked, without a test each (test_fast_paths_match_plain_references
          * compares with the plain list). */
-        if (s->targeted == 0) {
+        if (s->targeted == 0 && ncards <= WA_RUN) {
+            memcpy(out, wa_action_run + first, WA_RUN * sizeof *out);
+            n = ncards;
+        } else if (s->targeted == 0) {
             for (int i = 0; i < ncards; i++)
                 out[i] = first + (rp_action)i;
             n = ncards;
