@@ -14,7 +14,8 @@
  * of line (WA_UNLOGGED: flattened in turn), which the rules call when there is no log, and the
  * reshuffle (about once a game) is out of line (WA_NOINLINE): inlined, they would make every
  * action save and restore the registers that they need (measured: 264 -> 253 instructions an
- * action in `ramparts bench`'s playouts). */
+ * action in `ramparts bench`'s playouts). The deal (wa_deal_cards, once a game) is flattened
+ * too: its four flips and deals inline rather than as calls (248 -> 246). */
 #if defined(__GNUC__)
 #define WA_FLATTEN __attribute__((flatten))
 #define WA_UNLOGGED __attribute__((noinline, flatten))
@@ -589,7 +590,8 @@ uint64_t wa_cards_in_play(const wa_state *s)
     return cards;
 }
 
-void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int turn_cap, const rp_rng *rng)
+WA_FLATTEN void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int turn_cap,
+                              const rp_rng *rng)
 {
     memset(s, 0, sizeof *s);
     s->rng = *rng;
