@@ -352,17 +352,24 @@ static void remove_stack(wa_state *s, int k)
 }
 
 /* WA-3: a stack above its target wins at once; target and stack are discarded. Losing the
- * last wall ends the game at once, mid-turn (WA-7, WA-15). */
-static void stack_wins(wa_state *s, int k, wa_log *log)
+ * last wall ends the game at once, mid-turn (WA-7, WA-15). `opened` is the action that opened
+ * the stack when this flip is that action's (its index is the target's place in the list, which
+ * nothing has moved since the choice, WA-P2), else WA_NONE: the place is looked up. */
+static void stack_wins(wa_state *s, int k, unsigned opened, wa_log *log)
 {
     wa_player *d = &s->p[s->attacker ^ 1];
     int target = s->stack_target[k];
-    int i = wa_list_find(d->shields, d->nshields, target);
+    int i;
+    if (opened == WA_NONE)
+        i = wa_list_find(d->shields, d->nshields, target);
+    else
+        i = opened >= WA_ACT_SHIELD ? (int)(opened - WA_ACT_SHIELD) : -1;
     bool shield = i >= 0;
     if (shield) {
         list_remove(d->shields, &d->nshields, i);
     } else {
-        i = wa_list_find(d->walls, d->nwalls, target);
+        i = opened == WA_NONE ? wa_list_find(d->walls, d->nwalls, target)
+                              : (int)(opened - WA_ACT_WALL);
         list_remove(d->walls, &d->nwalls, i);
         s->faceup &= ~WA_BIT(target);
         s->seen &= ~WA_BIT(target);
@@ -386,9 +393,9 @@ static void stack_wins(wa_state *s, int k, wa_log *log)
 }
 
 /* stack_wins without a log (WA_UNLOGGED). */
-static WA_UNLOGGED void stack_wins_unlogged(wa_state *s, int k)
+static WA_UNLOGGED void stack_wins_unlogged(wa_state *s, int k, unsigned opened)
 {
-    stack_wins(s, k, NULL);
+    stack_wins(s, k, opened, NULL);
 }
 
 /* Where stack k's target lies, for a record: its 1-based place among the defender's shields
@@ -406,8 +413,9 @@ static void note_target(const wa_state *s, int k, wa_event *e)
 
 /* WA-P1: now that the attacker has chosen stack k, flip the top of their army deck onto it
  * and resolve: a win at once, or the defender's choice (WA-4, WA-13: asked after every flip
- * that does not win, the last one included). `flags` says how the attack began. */
-static void flip_onto(wa_state *s, int k, int flags, wa_log *log)
+ * that does not win, the last one included). `flags` says how the attack began; `opened` is
+ * the action that opened stack k with this flip, else WA_NONE (stack_wins). */
+static void flip_onto(wa_state *s, int k, int flags, unsigned opened, wa_log *log)
 {
     wa_player *a = &s->p[s->attacker];
     int card = a->army[--a->narmy];
@@ -428,18 +436,20 @@ static void flip_onto(wa_state *s, int k, int flags, wa_log *log)
     }
     if (beats) {
         if (log)
-            stack_wins(s, k, log);
+            stack_wins(s, k, opened, log);
         else
-            stack_wins_unlogged(s, k);
+            stack_wins_unlogged(s, k, opened);
         return;
     }
     s->phase = WA_DEFEND;
     s->pending = (uint8_t)k;
 }
 
-/* WA-3: a new stack against an opponent card; a face-down wall is revealed; then the flip. */
-static void open_attack(wa_state *s, int target, bool is_wall, wa_log *log)
+/* WA-3: a new stack against an opponent card, the target of action `opened` (an attack on a
+ * wall or a shield); a face-down wall is revealed; then the flip. */
+static void open_attack(wa_state *s, unsigned opened, int target, wa_log *log)
 {
+    const bool is_wall = opened < WA_ACT_SHIELD;
     int k = s->nstacks++;
     s->stack_target[k] = (uint8_t)target;
     s->stack_cards[k] = 0;
@@ -452,7 +462,7 @@ static void open_attack(wa_state *s, int target, bool is_wall, wa_log *log)
         reveal(s, target);
         flags |= EVF_TURNED_UP;
     }
-    flip_onto(s, k, flags, log);
+    flip_onto(s, k, flags, opened, log);
 }
 
 /* WA-4: the defender leaves the pending stack in play. */
@@ -516,11 +526,11 @@ void wa_play(wa_state *s, rp_action action, wa_log *log)
     forget_revealed(s);
     const wa_player *d = &s->p[s->attacker ^ 1];
     if (action < WA_ACT_SHIELD)
-        open_attack(s, d->walls[action - WA_ACT_WALL], true, log);
+        open_attack(s, action, d->walls[action - WA_ACT_WALL], log);
     else if (action < WA_ACT_STACK)
-        open_attack(s, d->shields[action - WA_ACT_SHIELD], false, log);
+        open_attack(s, action, d->shields[action - WA_ACT_SHIELD], log);
     else if (action < WA_ACT_LEAVE)
-        flip_onto(s, (int)(action - WA_ACT_STACK), 0, log);
+        flip_onto(s, (int)(action - WA_ACT_STACK), 0, WA_NONE, log);
     else if (action == WA_ACT_LEAVE)
         leave_stack(s, log);
     else if (log)
