@@ -171,6 +171,34 @@ static void copy_reversed(uint8_t *to, const uint8_t *from, int n)
         to[i] = from[n - 1 - i];
 }
 
+/* Cards moved at once by move_top_block: a deal is at most 10 (a number card's value). */
+#define WA_BLOCK 16
+
+/* to[i] = the deck's i-th card from the top for i < take (take <= WA_BLOCK), those deck slots
+ * zeroed, with fixed-size moves: the deck's top WA_BLOCK slots (its end) read as two words, each
+ * byte-swapped (a swapped word is its eight bytes reversed, in either byte order), give the top
+ * WA_BLOCK cards top first. The caller guarantees ndeck >= WA_BLOCK and WA_BLOCK zero slots
+ * after to + take, the unused end of the list, which the block's surplus overwrites and the
+ * zeroes then restore. The deck keeps its bottom WA_BLOCK - take of the block, the rest zeroed
+ * in a local copy. */
+static void move_top_block(wa_state *s, uint8_t *to, int take)
+{
+    static const uint8_t zeroes[WA_BLOCK] = {0};
+    uint8_t *const block = &s->deck[s->ndeck - WA_BLOCK];
+    uint64_t low, high;
+    memcpy(&low, block, sizeof low);
+    memcpy(&high, block + 8, sizeof high);
+    high = __builtin_bswap64(high); /* top card first */
+    low = __builtin_bswap64(low);
+    memcpy(to, &high, sizeof high);
+    memcpy(to + 8, &low, sizeof low);
+    memcpy(to + take, zeroes, WA_BLOCK);
+    uint8_t kept[2 * WA_BLOCK];
+    memcpy(kept, block, WA_BLOCK);
+    memcpy(kept + WA_BLOCK - take, zeroes, WA_BLOCK);
+    memcpy(block, kept, WA_BLOCK);
+}
+
 /* Deal up to n cards from the main deck onto a list (walls or army deck); returns how many.
  * The same cards in the same order as n draw_main calls (test_fast_paths_match_plain_references
  * compares): the top is the deck's end, so the cards the deck holds come off in one loop from
@@ -182,10 +210,13 @@ static int deal_onto(wa_state *s, uint8_t *list, uint8_t *len, int n, wa_log *lo
         const int take = n - dealt < s->ndeck ? n - dealt : s->ndeck;
         uint8_t *top = &s->deck[s->ndeck - 1];
         uint8_t *to = &list[*len];
-        for (int i = 0; i < take; i++) {
-            to[i] = top[-i];
-            top[-i] = 0;
-        }
+        if (take <= WA_BLOCK && s->ndeck >= WA_BLOCK && *len + take + WA_BLOCK <= WA_CARDS)
+            move_top_block(s, to, take);
+        else
+            for (int i = 0; i < take; i++) {
+                to[i] = top[-i];
+                top[-i] = 0;
+            }
         s->ndeck = (uint8_t)(s->ndeck - take);
         *len = (uint8_t)(*len + take);
         dealt += take;
