@@ -44,7 +44,13 @@ typedef struct worker {
     int movers[MAX_PATH];
     rp_action legal[RP_MAX_LEGAL];
     rp_action uniq[RP_MAX_LEGAL]; /* the distinct keys at the node being visited */
-    uint32_t tried[RP_MAX_LEGAL]; /* places of its legal children tried before (UCB's pass) */
+    /* The node being visited keys its edges by observation (gather_keys): its keys are listed
+     * in uniq and a key's action is legal[slots[key].pick]. Otherwise its keys are the legal
+     * actions themselves, listed in legal. */
+    bool observed;
+    /* Its legal children tried before (UCB's pass), as byte offsets in its block: reaching a
+     * child is then one add, with no multiply by the node's size. */
+    uint32_t tried[RP_MAX_LEGAL];
     rp_state world;
     rp_state scratch; /* a world one move on, for greedy playout moves */
     /* Each seat's total return through each root edge (by its place among the root's
@@ -130,21 +136,22 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
 }
 
 /* log(n) for the small counts UCB meets most, filled once: libm's log was a tenth of the
- * search time. */
+ * search time. The table's logs are rounded to float (what UCB has always used below
+ * LOG_TABLE) and kept as doubles, so a lookup needs no conversion. */
 #define LOG_TABLE 65536
-static float log_table[LOG_TABLE];
+static double log_table[LOG_TABLE];
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 
 static void fill_log_table(void)
 {
     log_table[0] = 0;
     for (int i = 1; i < LOG_TABLE; i++)
-        log_table[i] = (float)log((double)i);
+        log_table[i] = (double)(float)log((double)i);
 }
 
 static inline double log_count(uint32_t n)
 {
-    return n < LOG_TABLE ? (double)log_table[n] : log((double)n);
+    return n < LOG_TABLE ? log_table[n] : log((double)n);
 }
 
 /* ---- workers ---- */
@@ -337,15 +344,17 @@ static void playout(worker *w, double *returns)
     game->returns(&w->world, returns);
 }
 
-/* gather_keys for one value of `observed` (a constant where it is inlined). */
-static inline RP_FORCE_INLINE int gather_keys_as(worker *w, int n, bool observed)
+/* Mark the keys of the legal actions when they are what the root player observes of them:
+ * actions it cannot tell apart share a key, and one of them is drawn uniformly to stand for it.
+ * Returns how many distinct keys, listed in worker.uniq. */
+static int gather_observed_keys(worker *w, int n)
 {
     const uint32_t token = next_token(w);
     uint32_t *const marks = w->marks;
     key_slot *const slots = w->slots;
     int distinct = 0;
     for (int i = 0; i < n; i++) {
-        const rp_action key = observed ? observed_key(w, w->legal[i]) : w->legal[i];
+        const rp_action key = observed_key(w, w->legal[i]);
         if (marks[key] != token) {
             marks[key] = token;
             slots[key] = (key_slot){.count = 1, .pick = (uint32_t)i};
@@ -357,12 +366,26 @@ static inline RP_FORCE_INLINE int gather_keys_as(worker *w, int n, bool observed
     return distinct;
 }
 
-/* Mark the legal actions of the world under their keys; returns how many distinct keys. */
+/* Mark the legal actions of the world under their keys; returns how many distinct keys. Keyed
+ * by the actions themselves, the keys are the legal list as it is: the actions are distinct
+ * (game.h), so no key is shared and no draw is made, and marking them is all there is to do. */
 static int gather_keys(worker *w, int mover, int n)
 {
-    if (w->cfg->by_observation && mover != w->root_player && w->game->observe_action)
-        return gather_keys_as(w, n, true);
-    return gather_keys_as(w, n, false);
+    w->observed = w->cfg->by_observation && mover != w->root_player && w->game->observe_action;
+    if (w->observed)
+        return gather_observed_keys(w, n);
+    const uint32_t token = next_token(w);
+    uint32_t *const marks = w->marks;
+    const rp_action *const legal = w->legal;
+    for (int i = 0; i < n; i++)
+        marks[legal[i]] = token;
+    return n;
+}
+
+/* The action behind `key` at the node just visited (see worker.observed). */
+static inline rp_action action_of_key(const worker *w, rp_action key)
+{
+    return w->observed ? w->legal[w->slots[key].pick] : key;
 }
 
 /* Progressive bias: how much the chooser likes an edge before trying it, its share by
@@ -390,27 +413,35 @@ static float edge_prior(worker *w, int mover, rp_action action)
 typedef struct child_choice {
     float fresh_prior;
     uint32_t fresh, fresh_count;
-    uint32_t tried; /* how many places worker.tried lists */
+    uint32_t tried; /* how many children worker.tried lists */
 } child_choice;
 
-/* Count the legal child at place `at` available and weigh it: an untried one joins the
- * uniform pick among untried ones (when biased, the best prior, ties uniformly), a tried one
- * is listed for UCB. `biased` is a constant at each call: the unbiased scan never tests it. */
+/* The child `offset` bytes into a block. */
+static inline rp_node *child_at(rp_node *block, uint32_t offset)
+{
+    return (rp_node *)(void *)((unsigned char *)block + offset);
+}
+
+/* Count the legal child `offset` bytes into its block available and weigh it: an untried one
+ * joins the uniform pick among untried ones (when biased, the best prior, ties uniformly), a
+ * tried one is listed for UCB. `biased` is a constant at each call: the unbiased scan never
+ * tests it. */
 static inline RP_FORCE_INLINE void weigh_child(worker *w, child_choice *ch, rp_node *child,
-                                               uint32_t at, bool biased, bool may_list)
+                                               uint32_t offset, bool biased, bool may_list)
 {
     child->avail++;
     if (child->visits != 0) {
-        w->tried[ch->tried++] = at;
+        w->tried[ch->tried++] = offset;
         return;
     }
+    const uint32_t place = offset / (uint32_t)sizeof *child;
     if (biased && child->prior > ch->fresh_prior) {
         ch->fresh_prior = child->prior;
-        ch->fresh = at + 1;
+        ch->fresh = place + 1;
         ch->fresh_count = 1;
     } else if ((!biased || child->prior == ch->fresh_prior) &&
                draw_below(w, ++ch->fresh_count, may_list) == 0) {
-        ch->fresh = at + 1;
+        ch->fresh = place + 1;
     }
 }
 
@@ -418,22 +449,22 @@ static inline RP_FORCE_INLINE void weigh_child(worker *w, child_choice *ch, rp_n
  * ties (0: none listed). ISMCTS counts availability rather than the parent's visits, and
  * when biased, bias=W adds W * prior / (visits + 1) (progressive bias, Chaslot et al. 2008).
  * `biased` is a constant where it is inlined. */
-static inline RP_FORCE_INLINE uint32_t best_by_ucb(const worker *w, const rp_node *block,
-                                                   uint32_t count, bool biased)
+static inline RP_FORCE_INLINE uint32_t best_by_ucb(const worker *w, rp_node *block, uint32_t count,
+                                                   bool biased)
 {
     const double explore = w->cfg->explore, bias = w->cfg->bias;
     double best_value = -1;
     uint32_t best = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const uint32_t at = w->tried[i];
-        const rp_node *child = &block[at];
+        const uint32_t offset = w->tried[i];
+        const rp_node *child = child_at(block, offset);
         const double inv = 1.0 / child->visits;
         double value = child->reward * inv + explore * sqrt(log_count(child->avail) * inv);
         if (biased)
             value += bias * child->prior / (child->visits + 1.0);
         if (value > best_value) {
             best_value = value;
-            best = at + 1;
+            best = offset / (uint32_t)sizeof *child + 1;
         }
     }
     return best;
@@ -482,22 +513,23 @@ static inline RP_FORCE_INLINE uint32_t expand_and_choose(worker *w, uint32_t nod
     for (rp_node *child = block; child < end; child++) {
         if (marks[child->key] != token)
             continue;
-        const uint32_t at = (uint32_t)(child - block);
+        const uint32_t offset = (uint32_t)((unsigned char *)child - (unsigned char *)block);
         marks[child->key] = token - 1; /* found: it needs no new child */
         missing--;
-        weigh_child(w, &ch, child, at, biased, may_list);
+        weigh_child(w, &ch, child, offset, biased, may_list);
     }
     if (missing && make_room(w, node, missing)) {
         nodes = w->arena.nodes;
+        const rp_action *const keys = w->observed ? w->uniq : w->legal;
         for (int i = 0; i < distinct; i++) {
-            const rp_action key = w->uniq[i];
+            const rp_action key = keys[i];
             if (marks[key] != token)
                 continue; /* found in the block */
             const uint32_t at = nodes[node].nchild++, c = nodes[node].child + at;
             nodes[c] = (rp_node){.key = key}; /* the arena hands out blocks unzeroed */
             if (biased)
-                nodes[c].prior = edge_prior(w, mover, w->legal[w->slots[key].pick]);
-            weigh_child(w, &ch, &nodes[c], at, biased, may_list);
+                nodes[c].prior = edge_prior(w, mover, action_of_key(w, key));
+            weigh_child(w, &ch, &nodes[c], at * (uint32_t)sizeof *nodes, biased, may_list);
         }
     }
     if (ch.fresh)
@@ -563,7 +595,7 @@ static void iterate(worker *w)
         }
         const rp_node *chosen = &w->arena.nodes[next];
         const bool fresh = chosen->visits == 0;
-        game->apply(&w->world, w->legal[w->slots[chosen->key].pick]);
+        game->apply(&w->world, action_of_key(w, chosen->key));
         w->path[depth] = next;
         w->movers[depth++] = mover;
         node = next;
