@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/rng_internal.h"
 #include "games/danger-at-the-walls/internal.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -13,8 +14,8 @@
  * from the DW-1 insertion rule. */
 static void sample_flag_depths(rp_rng *rng, int depth[2])
 {
-    const int a = 9 + (int)rp_rng_below(rng, 3);
-    const int b = 10 + (int)rp_rng_below(rng, 11);
+    const int a = 9 + (int)rp__rng_below(rng, 3);
+    const int b = 10 + (int)rp__rng_below(rng, 11);
     depth[0] = a < b ? a : a + 1;
     depth[1] = b;
 }
@@ -23,8 +24,10 @@ static void sample_flag_depths(rp_rng *rng, int depth[2])
  * the main deck's other cards and the depths of its Flags. */
 typedef struct dw_split {
     uint8_t hand[2][DW_FACES], personal[2][DW_FACES], main_other[DW_FACES];
+    uint32_t personal_set[2]; /* the faces of personal[q] (each 0 or 1), a bit each */
     int flag_depth[2];
 } dw_split;
+_Static_assert(DW_FACES <= 32, "a set of faces is a 32-bit word, a bit a face");
 
 /* Choose personal_n[q] distinct faces of q's personal deck among the cards left in `rest`. */
 static bool pick_personal(const dw_state *s, int q, uint8_t *rest, rp_rng *rng, dw_split *out)
@@ -38,11 +41,12 @@ static bool pick_personal(const dw_state *s, int q, uint8_t *rest, rp_rng *rng, 
     if (ne < r)
         return false;
     for (int i = 0; i < r; i++) {
-        const int j = i + (int)rp_rng_below(rng, (uint32_t)(ne - i));
+        const int j = i + (int)rp__rng_below(rng, (uint32_t)(ne - i));
         const uint8_t t = elig[i];
         elig[i] = elig[j];
         elig[j] = t;
         out->personal[q][elig[i]] = 1;
+        out->personal_set[q] |= 1u << elig[i];
         rest[elig[i]]--;
     }
     return true;
@@ -68,20 +72,41 @@ static int take_personal_origins(const dw_state *s, int q, uint8_t played[2][DW_
     return slots < 0 ? -1 : slots;
 }
 
+/* Room past the end of a list that list_run may write over. */
+#define RUN_SLACK 16
+
+/* Eight copies of face 1: eight of face f are f times this. */
+#define FACE_BYTES 0x0101010101010101u
+
+/* Append `count` cards of one face to list[n...], given `run`, eight copies of that face (f
+ * times FACE_BYTES), returning the new length: sixteen copies are written whatever the count
+ * (list has RUN_SLACK bytes of room past the cards it holds), then any more (no face has
+ * more than 16 cards) byte by byte. */
+static inline int list_run(uint8_t *list, int n, uint64_t run, int count)
+{
+    memcpy(list + n, &run, 8);
+    memcpy(list + n + 8, &run, 8);
+    for (int i = RUN_SLACK; i < count; i++)
+        list[n + i] = (uint8_t)run;
+    return n + count;
+}
+
 /* Cards the main deck cannot hold (beyond its own cards and the k Flags still in it) go to a
- * hand with room; the rest but the Flags are listed in free_list. Returns their count, or -1. */
+ * hand with room; the rest but the Flags are listed in free_list (with RUN_SLACK bytes of room
+ * past them). Returns their count, or -1. */
 static int place_excess(uint8_t *rest, int k, int slots[2], rp_rng *rng, dw_split *out,
                         uint8_t *free_list)
 {
     int nfree = 0;
-    for (int f = 0; f < DW_FACES; f++) {
+    uint64_t run = 0; /* eight cards of face f */
+    for (int f = 0; f < DW_FACES; f++, run += FACE_BYTES) {
         const int cap = f == DW_FLAG ? k : dw_main0[f];
         if (f == DW_FLAG && rest[f] < k)
             return -1;
         for (int excess = rest[f] - cap; excess > 0; excess--) {
             /* a card the main deck cannot hold: to a hand with room, chosen at random when
              * both have room (only the spectator hides two hands) */
-            const int q = slots[0] > 0 && slots[1] > 0 ? (int)rp_rng_below(rng, 2)
+            const int q = slots[0] > 0 && slots[1] > 0 ? (int)rp__rng_below(rng, 2)
                           : slots[0] > 0               ? 0
                           : slots[1] > 0               ? 1
                                                        : -1;
@@ -92,8 +117,7 @@ static int place_excess(uint8_t *rest, int k, int slots[2], rp_rng *rng, dw_spli
             rest[f]--;
         }
         if (f != DW_FLAG)
-            for (int i = 0; i < rest[f]; i++)
-                free_list[nfree++] = (uint8_t)f;
+            nfree = list_run(free_list, nfree, run, rest[f]);
     }
     return nfree;
 }
@@ -107,7 +131,7 @@ static bool deal_free(uint8_t *free_list, int nfree, const int slots[2], uint8_t
         for (int i = 0; i < slots[q]; i++, taken++) {
             if (taken == nfree)
                 return false;
-            const int j = taken + (int)rp_rng_below(rng, (uint32_t)(nfree - taken));
+            const int j = taken + (int)rp__rng_below(rng, (uint32_t)(nfree - taken));
             const uint8_t f = free_list[j];
             free_list[j] = free_list[taken];
             free_list[taken] = f;
@@ -138,7 +162,7 @@ static bool try_split(const dw_state *s, const bool hidden[2], const uint8_t *po
     for (int q = 0; q < 2; q++)
         if (hidden[q] && (slots[q] = take_personal_origins(s, q, played, rest, out)) < 0)
             return false;
-    uint8_t free_list[DW_MAIN + 2 * (DW_HAND + DW_PERSONAL)];
+    uint8_t free_list[DW_MAIN + 2 * (DW_HAND + DW_PERSONAL) + RUN_SLACK];
     const int nfree = place_excess(rest, k, slots, rng, out, free_list);
     if (nfree < 0 || !deal_free(free_list, nfree, slots, rest, rng, out))
         return false;
@@ -147,27 +171,46 @@ static bool try_split(const dw_state *s, const bool hidden[2], const uint8_t *po
     return true;
 }
 
-/* Counts to a shuffled list. */
+/* Counts to a shuffled list (list has RUN_SLACK bytes of room past the cards). */
 static int counts_to_list(const uint8_t *counts, uint8_t *list, rp_rng *rng)
 {
     int n = 0;
-    for (int f = 0; f < DW_FACES; f++)
-        for (int i = 0; i < counts[f]; i++)
-            list[n++] = (uint8_t)f;
+    uint64_t run = 0; /* eight cards of face f */
+    for (int f = 0; f < DW_FACES; f++, run += FACE_BYTES)
+        n = list_run(list, n, run, counts[f]);
     rp_rng_shuffle_u8(rng, list, n);
     return n;
 }
 
-/* Sort then shuffle: the result depends on the cards and the rng only, never on the hidden
- * order they were in (an AI determinizing two states that look the same must get the same). */
-static void canonical_shuffle(uint8_t *list, int n, rp_rng *rng)
+/* Sort list in place: by the set of its faces when no face repeats (a personal deck holds each
+ * of its faces once), else by insertion. */
+static void sort_faces(uint8_t *list, int n)
 {
+    uint32_t faces = 0;
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        const uint32_t bit = 1u << list[i];
+        distinct += (faces & bit) == 0;
+        faces |= bit;
+    }
+    if (distinct == n) {
+        for (int i = 0; faces; faces &= faces - 1)
+            list[i++] = (uint8_t)__builtin_ctz(faces);
+        return;
+    }
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
             const uint8_t t = list[j];
             list[j] = list[j - 1];
             list[j - 1] = t;
         }
+}
+
+/* Sort then shuffle: the result depends on the cards and the rng only, never on the hidden
+ * order they were in (an AI determinizing two states that look the same must get the same). */
+static void canonical_shuffle(uint8_t *list, int n, rp_rng *rng)
+{
+    sort_faces(list, n);
     rp_rng_shuffle_u8(rng, list, n);
 }
 
@@ -193,15 +236,30 @@ static void deal_split(dw_state *s, const bool hidden[2], const dw_split *sp, rp
     for (int q = 0; q < 2; q++)
         if (hidden[q]) {
             memcpy(s->hand[q], sp->hand[q], DW_FACES);
-            counts_to_list(sp->personal[q], s->personal[q], rng);
+            uint8_t *const deck = s->personal[q];
+            int n = 0; /* its faces in order, then shuffled, as counts_to_list would list them */
+            for (uint32_t set = sp->personal_set[q]; set; set &= set - 1)
+                deck[n++] = (uint8_t)__builtin_ctz(set);
+            rp_rng_shuffle_u8(rng, deck, n);
         }
-    uint8_t other[DW_MAIN];
+    uint8_t other[DW_MAIN + RUN_SLACK];
     int n = counts_to_list(sp->main_other, other, rng);
-    for (int i = 0; i < s->main_n; i++) {
-        const int depth = DW_MAIN - 1 - i;
-        s->main[i] = (depth == sp->flag_depth[0] || depth == sp->flag_depth[1]) ? (uint8_t)DW_FLAG
-                                                                                : other[--n];
+    /* The deck from its bottom (index 0, depth DW_MAIN - 1) up: the other cards from the end
+     * of their list, but at the places of the Flags' depths (two distinct depths). */
+    const int place0 = DW_MAIN - 1 - sp->flag_depth[0], place1 = DW_MAIN - 1 - sp->flag_depth[1];
+    const int flag_places[2] = {place0 < place1 ? place0 : place1,
+                                place0 < place1 ? place1 : place0};
+    uint8_t *const deck = s->main;
+    const int size = s->main_n;
+    int i = 0;
+    for (int flag = 0; flag < 2; flag++) {
+        for (; i < size && i < flag_places[flag]; i++)
+            deck[i] = other[--n];
+        if (i < size)
+            deck[i++] = DW_FLAG;
     }
+    for (; i < size; i++)
+        deck[i] = other[--n];
 }
 
 /* Resample what a viewer cannot see (DW-13): the hands and personal decks of the `hidden`
@@ -213,11 +271,11 @@ static void deal_split(dw_state *s, const bool hidden[2], const dw_split *sp, rp
 static void resample(dw_state *s, const bool hidden[2], rp_rng *rng)
 {
     uint8_t pool[DW_FACES] = {0}, played[2][DW_FACES];
-    for (int q = 0; q < 2; q++) {
-        dw_played_by(s, q, played[q]);
-        if (hidden[q])
+    for (int q = 0; q < 2; q++)
+        if (hidden[q]) { /* only a hidden seat's played cards are asked (try_split) */
+            dw_played_by(s, q, played[q]);
             dw_add_held(s, q, pool);
-    }
+        }
     for (int i = 0; i < s->main_n; i++)
         pool[s->main[i]]++;
     dw_split sp;
