@@ -67,6 +67,25 @@ static void check_ended(const rp_game *game, const void *st)
         fail_msg("%s ended drawn but lacks the RP_CAN_DRAW trait", game->id);
 }
 
+/* The legal actions are distinct ids below num_actions (game.h): the search keys a tree edge
+ * by the action itself and gives each legal key one edge, so a repeated action would be two
+ * edges of one move. `seen` holds num_actions stamps, `stamp` is new for this state. */
+static void check_legal_distinct(const rp_game *game, const void *st, uint32_t *seen,
+                                 uint32_t stamp)
+{
+    rp_action legal[RP_MAX_LEGAL];
+    const int n = game->legal_actions(st, legal);
+    assert_true(n >= 0 && n <= RP_MAX_LEGAL);
+    for (int i = 0; i < n; i++) {
+        if (legal[i] >= game->num_actions)
+            fail_msg("%s: legal action %u is not below num_actions %u", game->id, legal[i],
+                     game->num_actions);
+        if (seen[legal[i]] == stamp)
+            fail_msg("%s: legal action %u is listed twice", game->id, legal[i]);
+        seen[legal[i]] = stamp;
+    }
+}
+
 /* One random game with the generic per-step checks; returns its number of actions. */
 static int checked_playout(const rp_game *game, uint64_t seed, const char *options)
 {
@@ -76,12 +95,16 @@ static int checked_playout(const rp_game *game, uint64_t seed, const char *optio
     rp_test_init(game, &st, opts);
     rp_rng rng;
     rp_rng_seed(&rng, seed, 99);
+    uint32_t *seen = calloc(game->num_actions, sizeof *seen);
+    assert_non_null(seen);
     int steps = 0;
     while (playing(game, &st)) {
         assert_true(++steps < MAX_STEPS);
         rp_test_check_step(game, &st, &rng);
+        check_legal_distinct(game, &st, seen, (uint32_t)steps);
         rp_test_random_step(game, &st, &rng);
     }
+    free(seen);
     check_ended(game, &st);
     return steps;
 }
