@@ -1,10 +1,12 @@
 #!/bin/bash
 # fit_positions.sh — the position writers of the fitted evaluations (scripts/kd-positions.c,
-# scripts/wa-positions.c): a few self-play games give a header and rows of the same width with a
-# result of 0, 0.5 or 1, and bad arguments are refused with exit code 2 and nothing written.
+# scripts/wa-positions.c, scripts/dw-positions.c): a few self-play games give a header and rows
+# of the same width with a result of 0, 0.5 or 1, and bad arguments are refused with exit code
+# 2 and nothing written.
 set -u
 KD=$1
 WA=$2
+DW=$3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -28,6 +30,8 @@ check_csv() {
 check_csv "$TMP/kd.csv" kd-positions
 "$WA" 2 7 easy:iters=20 > "$TMP/wa.csv" || fail "wa-positions exited $?"
 check_csv "$TMP/wa.csv" wa-positions
+"$DW" 2 7 easy:iters=20 > "$TMP/dw.csv" || fail "dw-positions exited $?"
+check_csv "$TMP/dw.csv" dw-positions
 
 # The same seed writes the same rows (the tools are deterministic from their seed).
 "$WA" 2 7 easy:iters=20 | cmp -s - "$TMP/wa.csv" || fail "wa-positions is not deterministic"
@@ -44,5 +48,9 @@ for args in "0 7 easy" "2 7" "2 7 nosuch"; do
     rc=$?
     [ "$rc" = 0 ] && fail "wa-positions $args succeeded"
     grep -q "wa-positions\|unknown\|no such" "$TMP/err" || fail "wa-positions $args said nothing"
+    "$DW" $args > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    [ "$rc" = 0 ] && fail "dw-positions $args succeeded"
+    grep -q "dw-positions\|unknown\|no such" "$TMP/err" || fail "dw-positions $args said nothing"
 done
 echo "fit_positions: ok"

@@ -1977,6 +1977,17 @@ static void check_events_keep_secrets(const dw_state *s, rp_action action, int v
  * (RP_TEST_SOAK_GAMES games) near a minute under ASan; RAMPARTS_PROPERTY_GAMES sets the size. */
 #define FULL_EVERY 100
 
+/* dw_eval_features (docs/ai.md, "Issue 50, stronger at equal time") from what `viewer` may
+ * know (DW-13): dealing afresh what it cannot see (d) changes none of them. */
+static void check_eval_features_unchanged(const dw_state *s, const dw_state *d, int viewer)
+{
+    double before[DW_EVAL_FEATURES], dealt[DW_EVAL_FEATURES];
+    dw_eval_features(s, viewer, before);
+    dw_eval_features(d, viewer, dealt);
+    for (int f = 0; f < DW_EVAL_FEATURES; f++)
+        assert_true(dealt[f] == before[f]);
+}
+
 static void costly_checks(const dw_state *s, rp_rng *rng)
 {
     rp_test_check_step(G, s, rng);
@@ -1995,6 +2006,8 @@ static void costly_checks(const dw_state *s, rp_rng *rng)
         check_invariants(&d);
         if (viewer >= 0) /* evaluate reads only what the seat can see */
             assert_true(G->evaluate(&d, viewer) == G->evaluate(s, viewer));
+        if (viewer >= 0) /* and so do a fitted evaluation's features (DW-13) */
+            check_eval_features_unchanged(s, &d, viewer);
     }
 }
 

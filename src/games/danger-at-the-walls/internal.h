@@ -253,5 +253,12 @@ void dw_determinize(void *st, int viewer, rp_rng *rng);
 void dw_reseed(void *st, rp_rng *rng);
 double dw_evaluate(const void *st, int player);
 void dw_observation_tensor(const void *st, int player, float *out);
+/* The features a fitted evaluation weighs (learn.c; scripts/dw-positions.c writes them):
+ * locked walls, open walls controlled, the open walls' strength margin, open walls held by 5
+ * or more, holding three walls, the same late and before the last Flag, who plays next, Flags
+ * in hand that can lock a held wall, the same late, Cannon Attacks in hand, open walls as the
+ * main deck runs out; each the player's side less the other's where it has two sides. */
+enum { DW_EVAL_FEATURES = 12 };
+void dw_eval_features(const dw_state *s, int player, double x[DW_EVAL_FEATURES]);
 
 #endif

@@ -341,6 +341,64 @@ double dw_evaluate(const void *st, int player)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* Flags `player` cannot see (in the other hand, the other personal deck or the main deck),
+ * and of those the share expected in the other hand: its size over the cards they may be in. */
+static double dw_flags_expected_in_other_hand(const dw_state *s, int player)
+{
+    const int other = player ^ 1;
+    int seen = s->flags_on_board + s->hand[player][DW_FLAG] + s->removed[0][DW_FLAG] +
+               s->removed[1][DW_FLAG];
+    for (int i = 0; i < s->personal_n[player]; i++)
+        seen += s->personal[player][i] == DW_FLAG;
+    const int total = dw_main0[DW_FLAG] + dw_personal0[0][DW_FLAG] + dw_personal0[1][DW_FLAG];
+    const int places = s->hand_n[other] + s->personal_n[other] + s->main_n;
+    return places > 0 ? (double)(total - seen) * s->hand_n[other] / places : 0.0;
+}
+
+/* What a fitted evaluation weighs for `player` (internal.h lists them), from what that seat
+ * may know (DW-13): the board, the removed piles and the counts are public; of the hands only
+ * its own is read, the other's Flags are an expectation over the cards it cannot see. */
+void dw_eval_features(const dw_state *s, int player, double x[DW_EVAL_FEATURES])
+{
+    const int other = player ^ 1;
+    double locked = 0, open = 0, margin = 0, safe = 0;
+    int mine_open = 0;
+    for (int w = 0; w < DW_WALLS; w++) {
+        const double sign = s->control[w] == player ? 1.0 : -1.0;
+        if (s->flag[w]) {
+            locked += sign;
+            continue;
+        }
+        const int d = dw_strength(s, w, player) - dw_strength(s, w, other);
+        const double m = d / 25.0;
+        open += sign;
+        margin += m > 0.5 ? 0.5 : m < -0.5 ? -0.5 : m;
+        safe += (d >= 5) - (d <= -5);
+        mine_open += s->control[w] == player;
+    }
+    const int walls = dw_walls_of(s, player);
+    const double majority = (walls >= 3) - (walls <= 2);
+    const bool plays_next = (s->to_move == player) == (s->phase == DW_PHASE_PLAY);
+    const double my_flags = s->hand[player][DW_FLAG];
+    const double their_flags = dw_flags_expected_in_other_hand(s, player);
+    const double my_lockable = my_flags < mine_open ? my_flags : mine_open;
+    const double their_open = DW_WALLS - s->flags_on_board - mine_open;
+    const double their_lockable = their_flags < their_open ? their_flags : their_open;
+    const double late = s->flags_on_board / 3.0;
+    x[0] = locked;
+    x[1] = open;
+    x[2] = margin;
+    x[3] = safe;
+    x[4] = majority;
+    x[5] = majority * late;
+    x[6] = majority * (s->flags_on_board == 2);
+    x[7] = plays_next ? 1.0 : -1.0;
+    x[8] = my_lockable - their_lockable;
+    x[9] = (my_lockable - their_lockable) * late;
+    x[10] = (double)s->hand[player][DW_ATTACK];
+    x[11] = open * (1.0 - s->main_n / (double)DW_MAIN);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Observation tensor (for learning agents; layout in docs/python.md). What one seat may see
  * (DW-13, the same things as its view) as floats: "yours" and "the opponent's" by that seat;
