@@ -88,16 +88,17 @@ static void give(dw_state *s, int seat, const char *cards)
 /* Put cards on seat's side of wall w (1-based): Archers, Cannons (bottom first), Leaders. */
 static void place(dw_state *s, int wall, int seat, const char *cards)
 {
-    dw_side *sd = &s->side[wall - 1][seat];
+    dw_camp *c = &s->camp[seat];
+    const int w = wall - 1;
     for (; *cards; cards++) {
         const int f = face(*cards);
         take(s, f, seat);
         if (f <= DW_A3)
-            sd->archers[f]++;
+            c->archers[f][w]++;
         else if (f <= DW_C9)
-            sd->cannon[sd->ncannon++] = (uint8_t)f;
+            c->cannon[w][c->ncannon[w]++] = (uint8_t)f;
         else
-            sd->leaders |= (uint8_t)(1u << (f - DW_GENERAL));
+            c->leaders[w] |= (uint8_t)(1u << (f - DW_GENERAL));
     }
 }
 
@@ -218,7 +219,7 @@ static void spied_archers_position(dw_state *s)
     take(s, DW_SPY, DW_RED);
     s->spy_wall = 2;
     s->spy_on = DW_A3;
-    s->side[1][DW_BLUE].archers[2]--;
+    s->camp[DW_BLUE].archers[2][1]--;
     settle(s);
 }
 
@@ -314,8 +315,8 @@ static void test_DW3_DW_P4_archers_are_multisets_to_one_wall(void **unused)
     check_valid(&c);
     assert_int_equal(count_legal(&c, "cannon 6 ", ""), 5);
     play(&s, "archers 1+1+2 wall 4");
-    assert_int_equal(s.side[3][DW_BLUE].archers[0], 2);
-    assert_int_equal(s.side[3][DW_BLUE].archers[1], 1);
+    assert_int_equal(s.camp[DW_BLUE].archers[0][3], 2);
+    assert_int_equal(s.camp[DW_BLUE].archers[1][3], 1);
     assert_int_equal(dw_strength(&s, 3, DW_BLUE), 4);
     assert_int_equal(s.hand_n[DW_BLUE], 1);
     /* DW-3: one play only; the turn goes on with the refill, not another play. */
@@ -334,7 +335,7 @@ static void test_DW5_only_the_top_cannon_counts(void **unused)
     check_valid(&s);
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 5);
     play(&s, "cannon 9 wall 2");
-    assert_int_equal(s.side[1][DW_BLUE].ncannon, 2);
+    assert_int_equal(s.camp[DW_BLUE].ncannon[1], 2);
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 9); /* not 14 */
 }
 
@@ -376,8 +377,8 @@ static void test_DW6_attack_removes_only_the_top_cannon(void **unused)
     settle(&s);
     check_valid(&s);
     play(&s, "attack cannon wall 3");
-    assert_int_equal(s.side[2][DW_RED].ncannon, 1);
-    assert_int_equal(s.side[2][DW_RED].cannon[0], DW_C5);
+    assert_int_equal(s.camp[DW_RED].ncannon[2], 1);
+    assert_int_equal(s.camp[DW_RED].cannon[2][0], DW_C5);
     assert_int_equal(s.removed[DW_RED][DW_C8], 1);
     assert_int_equal(s.removed[DW_BLUE][DW_ATTACK], 1);
     assert_int_equal(dw_strength(&s, 2, DW_RED), 5);
@@ -394,9 +395,9 @@ static void test_DW6_attack_removes_all_archers_but_a_spied_one(void **unused)
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 4); /* the spied Archer-3 counts nothing */
     const int a1 = s.removed[DW_BLUE][DW_A1], a2 = s.removed[DW_BLUE][DW_A2];
     play(&s, "attack archers wall 2");
-    assert_int_equal(s.side[1][DW_BLUE].archers[0] + s.side[1][DW_BLUE].archers[1], 0);
+    assert_int_equal(s.camp[DW_BLUE].archers[0][1] + s.camp[DW_BLUE].archers[1][1], 0);
     assert_int_equal(s.spy_on, DW_A3); /* still there, still spied */
-    assert_int_equal(s.side[1][DW_BLUE].archers[2], 0);
+    assert_int_equal(s.camp[DW_BLUE].archers[2][1], 0);
     assert_int_equal(s.removed[DW_BLUE][DW_A1], a1 + 2);
     assert_int_equal(s.removed[DW_BLUE][DW_A2], a2 + 1);
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 0);
@@ -485,7 +486,7 @@ static void test_DW7_wizard_and_builder_affect_both_sides(void **unused)
     place(&s, 5, DW_RED, "B");
     assert_int_equal(dw_strength(&s, 4, DW_BLUE), 0);
     assert_int_equal(dw_strength(&s, 4, DW_RED), 0);
-    s.side[4][DW_RED].leaders &= (uint8_t) ~(1u << (DW_WIZARD - DW_GENERAL));
+    s.camp[DW_RED].leaders[4] &= (uint8_t) ~(1u << (DW_WIZARD - DW_GENERAL));
     s.removed[DW_RED][DW_WIZARD]++;
     assert_int_equal(dw_strength(&s, 4, DW_BLUE), 12); /* Builder still there */
     assert_int_equal(dw_strength(&s, 4, DW_RED), 6);
@@ -505,8 +506,8 @@ static void test_DW7_every_set_of_leaders_at_a_wall(void **unused)
     for (unsigned set = 0; set < 64; set++) {
         const int general = set & 1, noble = set >> 1 & 1, engineer = set >> 2 & 1;
         const int king = set >> 3 & 1, wizard = set >> 4 & 1, builder = set >> 5 & 1;
-        s.side[0][DW_BLUE].leaders = (uint8_t)(set & 7u);
-        s.side[0][DW_RED].leaders = (uint8_t)((set >> 3) << 4);
+        s.camp[DW_BLUE].leaders[0] = (uint8_t)(set & 7u);
+        s.camp[DW_RED].leaders[0] = (uint8_t)((set >> 3) << 4);
         const int blue_a = wizard ? 0 : 3, blue_c = builder ? 0 : 7;
         const int red_a = wizard ? 0 : 3, red_c = builder ? 0 : 5;
         const int blue = (blue_a * (1 + noble) + blue_c * (1 + engineer)) * (1 + general);
@@ -587,7 +588,7 @@ static void test_DW9_DW_P4_assassin_targets_and_frees_the_spy(void **unused)
     place(&s, 2, DW_RED, "57");
     settle(&s);
     play(&s, "assassin cannon wall 2");
-    assert_int_equal(s.side[1][DW_RED].ncannon, 1); /* the Cannon beneath shows again */
+    assert_int_equal(s.camp[DW_RED].ncannon[1], 1); /* the Cannon beneath shows again */
     assert_int_equal(dw_strength(&s, 1, DW_RED), 5);
 }
 
@@ -611,8 +612,8 @@ static void test_DW9_DW_P2_no_buried_targets(void **unused)
     assert_int_equal(count_legal(&s, "assassin ", ""), 0);
     assert_true(legal(&s, "discard assassin"));
     /* remove the Cannon above: the Spy shows again and is a target */
-    s.side[3][DW_BLUE].ncannon = 1;
-    s.side[3][DW_BLUE].cannon[1] = 0;
+    s.camp[DW_BLUE].ncannon[3] = 1;
+    s.camp[DW_BLUE].cannon[3][1] = 0;
     s.removed[DW_BLUE][DW_C8]++;
     settle(&s);
     assert_true(legal(&s, "assassin spy wall 4"));
@@ -1028,8 +1029,8 @@ static void test_state_notation_literal(void **unused)
     assert_int_equal(G->current_player(&s), DW_BLUE);
     assert_int_equal(dw_strength(&s, 0, DW_BLUE), 6);
     assert_int_equal(dw_strength(&s, 1, DW_BLUE), 18); /* General: (0 + 9) x 2 */
-    assert_int_equal(s.side[1][DW_BLUE].ncannon, 2);
-    assert_int_equal(s.side[1][DW_BLUE].cannon[1], DW_C9);
+    assert_int_equal(s.camp[DW_BLUE].ncannon[1], 2);
+    assert_int_equal(s.camp[DW_BLUE].cannon[1][1], DW_C9);
     assert_int_equal(s.hand[DW_BLUE][DW_A1], 3);
     assert_int_equal(s.personal[DW_BLUE][s.personal_n[DW_BLUE] - 1], DW_ENGINEER); /* top */
     assert_int_equal(s.main_n, 14);
@@ -1207,12 +1208,15 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         {9, "Flags are on walls, counted"},
         {10, "out of range"},
         {11, "wall 2 is unflagged and Blue is stronger"},
+        {12, "a byte past the fifth wall is not zero"},
+        {13, "Blue's Cannon stack at wall 2 is 8 high"},
+        {14, "Cannon stack at wall 2 holds something else"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         dw_state s = good;
         switch (cases[i].field) {
         case 0:
-            s.pad_[3] = 1;
+            s.pad_[2] = 1;
             break;
         case 1:
             s.hand_n[DW_BLUE] = 3;
@@ -1221,10 +1225,10 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
             s.turn = 2;
             break;
         case 3:
-            s.side[1][DW_BLUE].cannon[1] = DW_C5;
+            s.camp[DW_BLUE].cannon[1][1] = DW_C5;
             break;
         case 4:
-            s.side[0][DW_BLUE].leaders = 1u << (DW_KING - DW_GENERAL);
+            s.camp[DW_BLUE].leaders[0] = 1u << (DW_KING - DW_GENERAL);
             break;
         case 5:
             s.control[3] = 2;
@@ -1244,8 +1248,17 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         case 10:
             s.to_move = 7;
             break;
-        default:
+        case 11:
             s.control[1] = DW_RED;
+            break;
+        case 12:
+            s.camp[DW_RED].archers[2][DW_WALLS] = 1; /* the legal plays read whole rows */
+            break;
+        case 13:
+            s.camp[DW_BLUE].ncannon[1] = DW_STACK + 1;
+            break;
+        default:
+            s.camp[DW_BLUE].cannon[1][DW_STACK] = DW_C5; /* the byte below the next stack */
             break;
         }
         err.msg[0] = '\0';
@@ -1820,7 +1833,7 @@ static int count_face_everywhere(const dw_state *s, int f)
     for (int w = 0; w < DW_WALLS; w++) {
         n += f == DW_FLAG && s->flag[w];
         for (int p = 0; p < 2; p++) {
-            const dw_side *sd = &s->side[w][p];
+            const dw_side side = dw_side_at(s, w, p), *sd = &side;
             if (f <= DW_A3)
                 n += sd->archers[f];
             for (int i = 0; i < sd->ncannon; i++)
@@ -2049,7 +2062,7 @@ static void test_property_random_games(void **unused)
 static bool spied_top_cannon(const dw_state *s, int w)
 {
     return s->spy_wall == w + 1 && s->spy_on == DW_SPY_ON_CANNON &&
-           s->spy_depth + 1 == s->side[w][DW_BLUE].ncannon;
+           s->spy_depth + 1 == s->camp[DW_BLUE].ncannon[w];
 }
 
 /* A play of the player to move, by the rules one at a time, for the reference below: the
@@ -2069,7 +2082,8 @@ static bool reference_play(const dw_state *s, rp_action a)
     }
     if (cards == 0)
         return false; /* an Archer id of no Archers */
-    const dw_side *mine = &s->side[m.wall][p], *theirs = &s->side[m.wall][q];
+    const dw_side mine_side = dw_side_at(s, m.wall, p), *mine = &mine_side;
+    const dw_side their_side = dw_side_at(s, m.wall, q), *theirs = &their_side;
     switch (m.kind) {
     case K_ARCHERS:
     case K_CANNON:
@@ -2087,7 +2101,8 @@ static bool reference_play(const dw_state *s, rp_action a)
     case K_ASSASSIN: {
         if (m.target == 7)
             return s->spy_wall == m.wall + 1 && dw_spy_visible(s);
-        const dw_side *at = &s->side[m.wall][m.kind == K_SPY ? DW_BLUE : DW_RED];
+        const dw_side at_side = dw_side_at(s, m.wall, m.kind == K_SPY ? DW_BLUE : DW_RED),
+                      *at = &at_side;
         if (m.target < 3)
             return at->archers[m.target] > 0;
         if (m.target == 3)

@@ -43,7 +43,25 @@ enum {
 /* What the Spy covers: an Archer face, a Blue leader face, or the Cannon at spy_depth. */
 #define DW_SPY_ON_CANNON 0x20
 
-/* One side of one wall. */
+/* At most seven Cannons on one seat's side of a wall: all of that seat's Cannons, the main
+ * deck's five and its personal deck's two. */
+enum { DW_STACK = 7 };
+
+/* One seat's cards at the five walls. Each field is a row of eight bytes, byte w for wall w
+ * (bytes 5..7 stay zero), so one 64-bit load reads a field at every wall: the legal plays test
+ * all five walls at once (rules.c). dw_side_at gathers one wall's side for the rest. */
+typedef struct dw_camp {
+    uint8_t archers[3][8]; /* [value - 1][wall]: active Archers (a spied one is not counted) */
+    uint8_t ncannon[8];    /* [wall]: height of the Cannon stack (DW-5) */
+    uint8_t leaders[8];    /* [wall]: bit (face - DW_GENERAL) for each Leader there */
+    /* [wall][i]: the stack's faces, bottom first; the top is [ncannon - 1]. Byte 7 of a row
+     * stays zero (DW_STACK), as does leaders[7] before the first row: rules.c reads the byte
+     * before an empty stack as "no Cannon". */
+    uint8_t cannon[DW_WALLS][8];
+} dw_camp;
+
+/* One side of one wall, gathered from a camp (dw_side_at): what the notation, the views and
+ * the tensor read; the hot path reads the camps' rows. */
 typedef struct dw_side {
     uint8_t archers[3]; /* active Archers by value (a spied Archer is not counted here) */
     uint8_t ncannon;    /* height of the Cannon stack (DW-5) */
@@ -63,13 +81,13 @@ enum { DW_MAX_TURNS = 49 };
 /* The whole game, no pointers. Decks are lists with their top at the end. */
 typedef struct dw_state {
     rp_rng rng;                /* used by setup; kept for the contract */
+    dw_camp camp[2];           /* each seat's cards at the walls */
     uint8_t hand[2][DW_FACES]; /* counts per face */
     uint8_t hand_n[2];
     uint8_t personal[2][DW_PERSONAL];
     uint8_t personal_n[2];
     uint8_t main[DW_MAIN];
     uint8_t main_n;
-    dw_side side[DW_WALLS][2];
     uint8_t control[DW_WALLS]; /* DW_BLUE or DW_RED */
     uint8_t flag[DW_WALLS];    /* 0 none, else 1 + the seat that played it */
     uint8_t flags_on_board;
@@ -82,7 +100,7 @@ typedef struct dw_state {
     uint8_t last_turn;            /* DW_LAST_*: why this turn is the last one (DW-12) */
     uint8_t over;
     uint8_t turn;    /* the turn in progress, 1-based; Blue's turns are odd */
-    uint8_t pad_[9]; /* explicit and zero, so equal states are equal bytes */
+    uint8_t pad_[3]; /* explicit and zero, so equal states are equal bytes */
 } dw_state;
 
 /* Action integers (all below DW_NUM_ACTIONS = 1880; walls w are 0..4 here, 1..5 in text):
@@ -126,7 +144,7 @@ extern const rp_game rp_danger_at_the_walls;
 #define DW_ID "danger-at-the-walls"
 #define DW_NOTATION_TAG "dw2"
 
-/* The bit of a leader face in dw_side.leaders. */
+/* The bit of a leader face in a camp's or a side's leaders. */
 #define LB(face) (1u << ((face)-DW_GENERAL))
 
 /* ---- the cards (rules.c, text.c) ---- */
@@ -158,8 +176,13 @@ extern const char *const dw_seat_names[2];
 static inline bool dw_spy_on_top_cannon(const dw_state *s, int w)
 {
     return s->spy_wall == w + 1 && s->spy_on == DW_SPY_ON_CANNON &&
-           s->spy_depth + 1 == s->side[w][DW_BLUE].ncannon;
+           s->spy_depth + 1 == s->camp[DW_BLUE].ncannon[w];
 }
+/* Wall w's side of `seat`, gathered from the seat's camp (rules.c). */
+dw_side dw_side_at(const dw_state *s, int w, int seat);
+/* Store a side, gathered as dw_side_at gives it, into the seat's camp at wall w; its stack is
+ * at most DW_STACK high (rules.c). */
+void dw_set_side(dw_state *s, int w, int seat, const dw_side *sd);
 /* Strength of `seat` at `wall` under DW-7. */
 int dw_strength(const dw_state *s, int wall, int seat);
 /* Whether the Spy is visible: not buried under a newer Blue Cannon (DW-9, DW-P2). */

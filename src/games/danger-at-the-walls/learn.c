@@ -442,7 +442,7 @@ static void dw_obs_counts(float *out, const uint8_t *counts, float scale)
 /* One side of wall w for the tensor: Archers (a spied one included), Cannons, leaders. */
 static void dw_obs_side(const dw_state *s, int w, int seat, float *out)
 {
-    const dw_side *sd = &s->side[w][seat];
+    const dw_side side = dw_side_at(s, w, seat), *sd = &side;
     uint8_t archers[DW_FACES];
     dw_side_archers(s, w, seat, archers);
     for (int v = 0; v < 3; v++)

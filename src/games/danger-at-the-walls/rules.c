@@ -12,7 +12,9 @@
  * padding anywhere in the state. */
 _Static_assert(offsetof(dw_state, pad_) + sizeof(((dw_state *)0)->pad_) == sizeof(dw_state),
                "dw_state has trailing padding");
-_Static_assert(offsetof(dw_state, hand) == sizeof(rp_rng), "dw_state has inner padding");
+_Static_assert(offsetof(dw_state, camp) == sizeof(rp_rng) &&
+                   offsetof(dw_state, hand) == sizeof(rp_rng) + sizeof(dw_camp[2]),
+               "dw_state has inner padding");
 
 /* The main deck (33 cards, with both Flags). */
 const uint8_t dw_main0[DW_FACES] = {13, 7, 5, 1, 1, 1, 1, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -23,38 +25,54 @@ const uint8_t dw_personal0[2][DW_FACES] = {{0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 
 const uint8_t dw_leader_face[6] = {DW_GENERAL, DW_NOBLE,  DW_ENGINEER,
                                    DW_KING,    DW_WIZARD, DW_BUILDER};
 
+/* n <= 8 consecutive bytes as the low bytes of a word, byte i of the word being p[i] (the
+ * first n bytes in memory of a zeroed word; on a big-endian machine the swap brings them to
+ * the low end): a hand's counts by face, a camp's row by wall. */
+static inline uint64_t load_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t x = 0;
+    memcpy(&x, p, n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
 /* Three consecutive byte counts as the low bytes of a word (byte 0 the first), and back
  * (store_counts, below); the fourth byte is read and written unchanged. */
 static inline uint32_t load_counts(const uint8_t *p)
 {
-    uint32_t x;
-    memcpy(&x, p, sizeof x);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap32(x);
-#endif
-    return x;
+    return (uint32_t)load_bytes(p, 4);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Board queries                                                                              */
 
-/* The Archers' strength of a side: archers[0] + 2 * archers[1] + 3 * archers[2], as byte 2
- * of one product (each byte of it stays below 256: a side holds at most 13, 7 and 5 Archers
- * of values 1, 2, 3, so nothing carries). */
-static inline int archer_strength(const dw_side *sd)
+/* A row of a camp (internal.h): byte w of the word is wall w's byte. */
+static inline uint64_t load_row(const uint8_t *row)
 {
-    return (int)((load_counts(sd->archers) & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu);
+    return load_bytes(row, 8);
 }
 
-/* The strength printed on the top Cannon of a stack, by the byte at offset 3 + ncannon of
- * its side: the top Cannon's face, or the height byte itself (0) when the stack is empty. */
-_Static_assert(offsetof(dw_side, ncannon) == 3 && offsetof(dw_side, cannon) == 4,
-               "dw_side: archers[3], ncannon, then the stack");
+/* The Archers' strength of a camp at wall w: Archers of value 1, 2 and 3, each counted at its
+ * value (DW-7's A). */
+static inline int archer_strength(const dw_camp *c, int w)
+{
+    return c->archers[0][w] + 2 * c->archers[1][w] + 3 * c->archers[2][w];
+}
+
+/* The strength printed on a Cannon face, 0 for any other byte. */
 static const uint8_t top_cannon_value[DW_FACES] = {
     [DW_C5] = 5, [DW_C6] = 6, [DW_C7] = 7, [DW_C8] = 8, [DW_C9] = 9};
-static inline int top_cannon(const dw_side *sd)
+/* The strength of the top Cannon of a camp's stack at wall w, or 0 without one: the byte
+ * before an empty stack's row is zero (internal.h: leaders[7] before row 0, byte 7 of the row
+ * before the others), so an empty stack needs no test. */
+_Static_assert(offsetof(dw_camp, cannon) == offsetof(dw_camp, leaders) + 8,
+               "dw_camp: leaders' row, then the stacks");
+static inline int top_cannon(const dw_camp *c, int w)
 {
-    return top_cannon_value[((const uint8_t *)sd)[3 + sd->ncannon]];
+    const uint8_t *below = (const uint8_t *)c + offsetof(dw_camp, cannon) - 1;
+    return top_cannon_value[below[8 * w + c->ncannon[w]]];
 }
 
 /* DW-7's factors by the Leaders at a wall, index bits 0-2 Blue's General, Noble, Engineer
@@ -81,18 +99,18 @@ _Static_assert(LB(DW_GENERAL) == 1 && LB(DW_NOBLE) == 2 && LB(DW_ENGINEER) == 4 
  * (update_control after every play). */
 static inline void strengths(const dw_state *s, int w, int *blue, int *red)
 {
-    const dw_side *bs = &s->side[w][DW_BLUE], *rs = &s->side[w][DW_RED];
-    unsigned bl = bs->leaders;
-    int cb = top_cannon(bs);
+    const dw_camp *bc = &s->camp[DW_BLUE], *rc = &s->camp[DW_RED];
+    unsigned bl = bc->leaders[w];
+    int cb = top_cannon(bc, w);
     if (__builtin_expect(s->spy_wall == w + 1, 0)) {
-        if (s->spy_on == DW_SPY_ON_CANNON && s->spy_depth + 1 == bs->ncannon)
+        if (s->spy_on == DW_SPY_ON_CANNON && s->spy_depth + 1 == bc->ncannon[w])
             cb = 0;
         else if (s->spy_on >= DW_GENERAL && s->spy_on <= DW_ENGINEER)
             bl &= ~LB(s->spy_on);
     }
-    const uint32_t f = leader_factors[(bl & 7u) | (rs->leaders >> 1 & 0x38u)];
-    *blue = archer_strength(bs) * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
-    *red = archer_strength(rs) * (int)(f >> 16 & 0xFFu) + top_cannon(rs) * (int)(f >> 24);
+    const uint32_t f = leader_factors[(bl & 7u) | (rc->leaders[w] >> 1 & 0x38u)];
+    *blue = archer_strength(bc, w) * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
+    *red = archer_strength(rc, w) * (int)(f >> 16 & 0xFFu) + top_cannon(rc, w) * (int)(f >> 24);
 }
 
 /* DW-7, for the views and the AI. */
@@ -139,12 +157,36 @@ int dw_winner(const dw_state *s)
     return dw_walls_of(s, DW_BLUE) >= 3 ? DW_BLUE : DW_RED;
 }
 
+/* Wall w's side of `seat`, gathered from the seat's camp. */
+dw_side dw_side_at(const dw_state *s, int w, int seat)
+{
+    const dw_camp *c = &s->camp[seat];
+    dw_side sd = {.ncannon = c->ncannon[w], .leaders = c->leaders[w]};
+    for (int v = 0; v < 3; v++)
+        sd.archers[v] = c->archers[v][w];
+    memcpy(sd.cannon, c->cannon[w], sizeof c->cannon[w]);
+    return sd;
+}
+
+/* Store a side into the seat's camp at wall w (its stack at most DW_STACK high). */
+void dw_set_side(dw_state *s, int w, int seat, const dw_side *sd)
+{
+    dw_camp *c = &s->camp[seat];
+    rp_assert(sd->ncannon <= DW_STACK);
+    for (int v = 0; v < 3; v++)
+        c->archers[v][w] = sd->archers[v];
+    c->ncannon[w] = sd->ncannon;
+    c->leaders[w] = sd->leaders;
+    memset(c->cannon[w], 0, sizeof c->cannon[w]);
+    memcpy(c->cannon[w], sd->cannon, sd->ncannon);
+}
+
 /* The Archers on a side by name, the spied one included (the Spy says which it covers). */
 void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts)
 {
     memset(counts, 0, DW_FACES);
     for (int v = 0; v < 3; v++)
-        counts[DW_A1 + v] = s->side[w][seat].archers[v];
+        counts[DW_A1 + v] = s->camp[seat].archers[v][w];
     if (seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on <= DW_A3)
         counts[s->spy_on]++;
 }
@@ -152,7 +194,7 @@ void dw_side_archers(const dw_state *s, int w, int seat, uint8_t *counts)
 /* The face the Spy covers (a Cannon by its face). */
 int dw_spied_face(const dw_state *s)
 {
-    return s->spy_on == DW_SPY_ON_CANNON ? s->side[s->spy_wall - 1][DW_BLUE].cannon[s->spy_depth]
+    return s->spy_on == DW_SPY_ON_CANNON ? s->camp[DW_BLUE].cannon[s->spy_wall - 1][s->spy_depth]
                                          : s->spy_on;
 }
 
@@ -160,14 +202,14 @@ int dw_spied_face(const dw_state *s)
  * it played, its removed pile, and the Spy on the board for Red. */
 void dw_played_by(const dw_state *s, int seat, uint8_t *out)
 {
+    const dw_camp *c = &s->camp[seat];
     memcpy(out, s->removed[seat], DW_FACES);
     for (int w = 0; w < DW_WALLS; w++) {
-        const dw_side *sd = &s->side[w][seat];
         for (int v = 0; v < 3; v++)
-            out[DW_A1 + v] = (uint8_t)(out[DW_A1 + v] + sd->archers[v]);
-        for (int i = 0; i < sd->ncannon; i++)
-            out[sd->cannon[i]]++;
-        for (unsigned l = sd->leaders; l; l &= l - 1) /* bit f - DW_GENERAL: face f */
+            out[DW_A1 + v] = (uint8_t)(out[DW_A1 + v] + c->archers[v][w]);
+        for (int i = 0; i < c->ncannon[w]; i++)
+            out[c->cannon[w][i]]++;
+        for (unsigned l = c->leaders[w]; l; l &= l - 1) /* bit f - DW_GENERAL: face f */
             out[DW_GENERAL + __builtin_ctz(l)]++;
         if (s->flag[w] == seat + 1)
             out[DW_FLAG]++;
@@ -189,27 +231,15 @@ void dw_add_held(const dw_state *s, int q, uint8_t *counts)
         counts[s->personal[q][i]]++;
 }
 
-/* For each hand of Archers (key n1*49 + n2*7 + n3, at most 6 in all), its non-empty
- * sub-multisets as action offsets a*49 + b*7 + c, in the order a, then b, then c: the j-th is
- * the mixed-radix number j (digits in bases n1+1, n2+1, n3+1), for j = 1, 2, ... Identical
- * Archers are interchangeable (DW-P4), so an Archer play is a multiset of values. The table is
- * a constant the compiler builds from these macros, so any state, also one copied in as raw
- * bytes, lists its plays from any thread with nothing set up first. Keys of more than six
- * Archers are never looked up; their rows are empty. */
+/* For each hand of Archers (key n1*49 + n2*7 + n3, at most 6 in all), its k non-empty
+ * sub-multisets (a, b, c), a <= n1, b <= n2, c <= n3, in the order a, then b, then c: the
+ * j-th is the mixed-radix number j (digits in bases n1+1, n2+1, n3+1), for j = 1, 2, ..., k.
+ * Identical Archers are interchangeable (DW-P4), so an Archer play is a multiset of values.
+ * The tables below are constants the compiler builds from these macros, so any state, also one
+ * copied in as raw bytes, lists its plays from any thread with nothing set up first. */
 /* clang-format off */
 #define SUB_COUNT(n1, n2, n3) \
     ((n1) + (n2) + (n3) <= DW_HAND ? ((n1) + 1) * ((n2) + 1) * ((n3) + 1) - 1 : 0)
-#define SUB_DIGITS(n1, n2, n3, j) \
-    ((j) / (((n2) + 1) * ((n3) + 1)) * 49 + (j) / ((n3) + 1) % ((n2) + 1) * 7 + (j) % ((n3) + 1))
-#define SUB(n1, n2, n3, i) ((i) < SUB_COUNT(n1, n2, n3) ? SUB_DIGITS(n1, n2, n3, (i) + 1) : 0)
-#define SUB_ROW(n1, n2, n3)                                                                   \
-    {SUB(n1, n2, n3, 0),  SUB(n1, n2, n3, 1),  SUB(n1, n2, n3, 2),  SUB(n1, n2, n3, 3),      \
-     SUB(n1, n2, n3, 4),  SUB(n1, n2, n3, 5),  SUB(n1, n2, n3, 6),  SUB(n1, n2, n3, 7),      \
-     SUB(n1, n2, n3, 8),  SUB(n1, n2, n3, 9),  SUB(n1, n2, n3, 10), SUB(n1, n2, n3, 11),     \
-     SUB(n1, n2, n3, 12), SUB(n1, n2, n3, 13), SUB(n1, n2, n3, 14), SUB(n1, n2, n3, 15),     \
-     SUB(n1, n2, n3, 16), SUB(n1, n2, n3, 17), SUB(n1, n2, n3, 18), SUB(n1, n2, n3, 19),     \
-     SUB(n1, n2, n3, 20), SUB(n1, n2, n3, 21), SUB(n1, n2, n3, 22), SUB(n1, n2, n3, 23),     \
-     SUB(n1, n2, n3, 24), SUB(n1, n2, n3, 25)}
 /* Seven keys n3 = 0..6 of one (n1, n2), then forty-nine of one n1. */
 #define BY_N3(M, n1, n2) \
     M(n1, n2, 0), M(n1, n2, 1), M(n1, n2, 2), M(n1, n2, 3), M(n1, n2, 4), M(n1, n2, 5), M(n1, n2, 6)
@@ -220,14 +250,89 @@ void dw_add_held(const dw_state *s, int q, uint8_t *counts)
     BY_N2(M, 0), BY_N2(M, 1), BY_N2(M, 2), BY_N2(M, 3), BY_N2(M, 4), BY_N2(M, 5), BY_N2(M, 6)
 /* clang-format on */
 
-/* (2+1)^3 - 1 = 26 sub-multisets at most, for a hand of two Archers of each value; rows of 28
- * (zero-padded) so they are copied four at a time. */
-static const uint32_t archer_offsets[343][28] = {BY_KEY(SUB_ROW)};
-/* uint16_t, not uint8_t: clang checks both arms of SUB_COUNT's ?: against the element type,
- * and the arm never taken (keys of more than six Archers) exceeds 255. */
-static const uint16_t archer_count[343] = {BY_KEY(SUB_COUNT)};
+/* Every Archer play of a hand, at the five walls: wall w's run lists the sub-multisets above,
+ * each as the action w*343 + a*49 + b*7 + c (the action table in internal.h), so the whole
+ * list is one copy. The 84 hands of at most six Archers (n1 + n2 + n3 <= DW_HAND), in the
+ * order n1, then n2, then n3 (HANDS), each have a row; a row holds 5k <= 130 actions, padded
+ * to 132 so it is copied four at a time. A run is written out by nested lists, one level a
+ * digit: A_n lists a = 0..n, B_n the b = 0..n of one a, C_n the c = 0..n of one (a, b); the
+ * lists starting at 1 (C1_, and B0_ for a = 0) leave out the empty play (0, 0, 0). Each level
+ * has its own macros, since a macro does not expand inside itself. */
+/* clang-format off */
+#define ENTRY(a, b, c, w) (w) * 343 + (a) * 49 + (b) * 7 + (c),
+#define C_0(a, b, w) ENTRY(a, b, 0, w)
+#define C_1(a, b, w) C_0(a, b, w) ENTRY(a, b, 1, w)
+#define C_2(a, b, w) C_1(a, b, w) ENTRY(a, b, 2, w)
+#define C_3(a, b, w) C_2(a, b, w) ENTRY(a, b, 3, w)
+#define C_4(a, b, w) C_3(a, b, w) ENTRY(a, b, 4, w)
+#define C_5(a, b, w) C_4(a, b, w) ENTRY(a, b, 5, w)
+#define C_6(a, b, w) C_5(a, b, w) ENTRY(a, b, 6, w)
+#define C1_0(a, b, w)
+#define C1_1(a, b, w) ENTRY(a, b, 1, w)
+#define C1_2(a, b, w) C1_1(a, b, w) ENTRY(a, b, 2, w)
+#define C1_3(a, b, w) C1_2(a, b, w) ENTRY(a, b, 3, w)
+#define C1_4(a, b, w) C1_3(a, b, w) ENTRY(a, b, 4, w)
+#define C1_5(a, b, w) C1_4(a, b, w) ENTRY(a, b, 5, w)
+#define C1_6(a, b, w) C1_5(a, b, w) ENTRY(a, b, 6, w)
+#define B_0(n3, a, w) C_##n3(a, 0, w)
+#define B_1(n3, a, w) B_0(n3, a, w) C_##n3(a, 1, w)
+#define B_2(n3, a, w) B_1(n3, a, w) C_##n3(a, 2, w)
+#define B_3(n3, a, w) B_2(n3, a, w) C_##n3(a, 3, w)
+#define B_4(n3, a, w) B_3(n3, a, w) C_##n3(a, 4, w)
+#define B_5(n3, a, w) B_4(n3, a, w) C_##n3(a, 5, w)
+#define B_6(n3, a, w) B_5(n3, a, w) C_##n3(a, 6, w)
+#define B0_0(n3, w) C1_##n3(0, 0, w)
+#define B0_1(n3, w) B0_0(n3, w) C_##n3(0, 1, w)
+#define B0_2(n3, w) B0_1(n3, w) C_##n3(0, 2, w)
+#define B0_3(n3, w) B0_2(n3, w) C_##n3(0, 3, w)
+#define B0_4(n3, w) B0_3(n3, w) C_##n3(0, 4, w)
+#define B0_5(n3, w) B0_4(n3, w) C_##n3(0, 5, w)
+#define B0_6(n3, w) B0_5(n3, w) C_##n3(0, 6, w)
+#define A_0(n2, n3, w) B0_##n2(n3, w)
+#define A_1(n2, n3, w) A_0(n2, n3, w) B_##n2(n3, 1, w)
+#define A_2(n2, n3, w) A_1(n2, n3, w) B_##n2(n3, 2, w)
+#define A_3(n2, n3, w) A_2(n2, n3, w) B_##n2(n3, 3, w)
+#define A_4(n2, n3, w) A_3(n2, n3, w) B_##n2(n3, 4, w)
+#define A_5(n2, n3, w) A_4(n2, n3, w) B_##n2(n3, 5, w)
+#define A_6(n2, n3, w) A_5(n2, n3, w) B_##n2(n3, 6, w)
+/* The five runs, then a 0 so that no row is empty (the empty hand's) */
+#define PLAY_ROW(n1, n2, n3) \
+    {A_##n1(n2, n3, 0) A_##n1(n2, n3, 1) A_##n1(n2, n3, 2) A_##n1(n2, n3, 3) A_##n1(n2, n3, 4) 0}
+/* The hands with n3 = 0..m of one (n1, n2), then those of n2 + n3 <= m of one n1, then all. */
+#define N3_0(M, n1, n2) M(n1, n2, 0)
+#define N3_1(M, n1, n2) N3_0(M, n1, n2), M(n1, n2, 1)
+#define N3_2(M, n1, n2) N3_1(M, n1, n2), M(n1, n2, 2)
+#define N3_3(M, n1, n2) N3_2(M, n1, n2), M(n1, n2, 3)
+#define N3_4(M, n1, n2) N3_3(M, n1, n2), M(n1, n2, 4)
+#define N3_5(M, n1, n2) N3_4(M, n1, n2), M(n1, n2, 5)
+#define N3_6(M, n1, n2) N3_5(M, n1, n2), M(n1, n2, 6)
+#define N2_0(M, n1) N3_0(M, n1, 0)
+#define N2_1(M, n1) N3_1(M, n1, 0), N3_0(M, n1, 1)
+#define N2_2(M, n1) N3_2(M, n1, 0), N3_1(M, n1, 1), N3_0(M, n1, 2)
+#define N2_3(M, n1) N3_3(M, n1, 0), N3_2(M, n1, 1), N3_1(M, n1, 2), N3_0(M, n1, 3)
+#define N2_4(M, n1) N3_4(M, n1, 0), N3_3(M, n1, 1), N3_2(M, n1, 2), N3_1(M, n1, 3), N3_0(M, n1, 4)
+#define N2_5(M, n1) \
+    N3_5(M, n1, 0), N3_4(M, n1, 1), N3_3(M, n1, 2), N3_2(M, n1, 3), N3_1(M, n1, 4), N3_0(M, n1, 5)
+#define N2_6(M, n1) \
+    N3_6(M, n1, 0), N3_5(M, n1, 1), N3_4(M, n1, 2), N3_3(M, n1, 3), N3_2(M, n1, 4), \
+        N3_1(M, n1, 5), N3_0(M, n1, 6)
+#define HANDS(M) \
+    N2_6(M, 0), N2_5(M, 1), N2_4(M, 2), N2_3(M, 3), N2_2(M, 4), N2_1(M, 5), N2_0(M, 6)
+/* A hand's place in HANDS: the 84 - (7-n1)(8-n1)(9-n1)/6 hands of a smaller n1 (the
+ * tetrahedral numbers count the hands of at most m Archers), the hands of this n1 with a
+ * smaller n2 (7 - n1 - b of each n2 = b), then n3. */
+#define HAND_RANK(n1, n2, n3) \
+    (84 - (7 - (n1)) * (8 - (n1)) * (9 - (n1)) / 6 + (n2) * (7 - (n1)) - (n2) * ((n2) - 1) / 2 + (n3))
+/* clang-format on */
+static const uint32_t archer_plays[84][132] = {HANDS(PLAY_ROW)};
+/* By key n1*49 + n2*7 + n3: the hand's row in archer_plays (bits 0-6) and its length 5k (bits
+ * 7-14); 0 for keys of more than six Archers, never looked up. */
+#define HAND_ROW(n1, n2, n3)                                                                       \
+    ((n1) + (n2) + (n3) <= DW_HAND ? HAND_RANK(n1, n2, n3) | 5 * SUB_COUNT(n1, n2, n3) << 7 : 0)
+static const uint16_t archer_hand[343] = {BY_KEY(HAND_ROW)};
 /* For each Archer play's offset n1*49 + n2*7 + n3, its counts as the bytes of one word (byte
- * v - 1 the Archers of value v, byte 3 their total): apply adds and subtracts them at once. */
+ * v - 1 the Archers of value v, byte 3 their total): apply takes them from the hand at once
+ * and adds each to its row of the camp. */
 #define COUNTS_WORD(n1, n2, n3)                                                                    \
     ((uint32_t)(n1) | (uint32_t)(n2) << 8 | (uint32_t)(n3) << 16 |                                 \
      (uint32_t)((n1) + (n2) + (n3)) << 24)
@@ -354,6 +459,39 @@ static inline void put_block(rp_action *out, dw_block v)
     memcpy(out, &v, sizeof v);
 }
 
+/* Blocks 0..count-1 of four actions from a row of archer_plays (count <= 33), written out
+ * straight: the compilers turn a loop that copies into a call to memmove, which costs more
+ * than the copy of the usual few blocks. */
+static inline void copy_blocks(rp_action *out, const uint32_t *row, size_t count)
+{
+    dw_block v;
+#define COPY_BLOCK(i)                                                                              \
+    case (i) + 1:                                                                                  \
+        memcpy(&v, row + 4 * (i), sizeof v);                                                       \
+        put_block(out + 4 * (i), v);                                                               \
+        __attribute__((fallthrough))
+#define COPY_BLOCKS4(i)                                                                            \
+    COPY_BLOCK((i) + 3);                                                                           \
+    COPY_BLOCK((i) + 2);                                                                           \
+    COPY_BLOCK((i) + 1);                                                                           \
+    COPY_BLOCK(i)
+    switch (count) {
+        COPY_BLOCK(32);
+        COPY_BLOCKS4(28);
+        COPY_BLOCKS4(24);
+        COPY_BLOCKS4(20);
+        COPY_BLOCKS4(16);
+        COPY_BLOCKS4(12);
+        COPY_BLOCKS4(8);
+        COPY_BLOCKS4(4);
+        COPY_BLOCKS4(0);
+    default:
+        break;
+    }
+#undef COPY_BLOCKS4
+#undef COPY_BLOCK
+}
+
 /* The five walls' copies of a play whose action id grows by `stride` per wall. */
 static inline void put_five(rp_action *out, uint32_t first, uint32_t stride)
 {
@@ -362,32 +500,21 @@ static inline void put_five(rp_action *out, uint32_t first, uint32_t stride)
     out[4] = first + 4 * stride;
 }
 
-/* Counts of the hand's faces DW_A1..DW_C9 as the bytes of one word, byte i = face i. */
-static inline uint64_t hand_word(const uint8_t *h)
+/* The top bit of each byte of x that is not zero, for bytes below 0x80: adding 0x7F sets a
+ * byte's top bit exactly when it is not zero, with no carry into the next byte. */
+static inline uint64_t nonzero_bytes(uint64_t x)
 {
-    uint64_t w;
-    memcpy(&w, h, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
+    return (x + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080808080ull;
 }
 
-/* What of a side shows as bits: 1, 2, 4 for Archers of value 1, 2, 3, 8 for a Cannon (its
- * stack height) — the bytes archers[0..2] and ncannon read as one word, top bit per non-zero
- * byte (the same trick as the hand's counts). */
-_Static_assert(offsetof(dw_side, ncannon) == 3, "dw_side: archers[3] then ncannon");
-static inline unsigned shown_cards(const dw_side *sd)
+/* The cards a camp shows at each wall as bits 8w + t, t = 0, 1, 2 for Archers of value 1, 2,
+ * 3 and 3 for a Cannon (the top of a stack): each row's non-zero bytes, their top bits moved
+ * down to bit t. Every count is below 0x80 (nonzero_bytes). */
+static inline uint64_t shown_cards(const dw_camp *c)
 {
-    uint32_t x;
-    memcpy(&x, sd->archers, sizeof x);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap32(x);
-#endif
-    x = (x + 0x7F7F7F7Fu) & 0x80808080u;
-    /* bits 0, 8, 16, 24 gathered into bits 24..27 by one multiply (no two partial products
-     * share a bit, so nothing carries) */
-    return (x >> 7) * 0x01020408u >> 24;
+    return nonzero_bytes(load_row(c->archers[0])) >> 7 |
+           nonzero_bytes(load_row(c->archers[1])) >> 6 |
+           nonzero_bytes(load_row(c->archers[2])) >> 5 | nonzero_bytes(load_row(c->ncannon)) >> 4;
 }
 
 /* Every play of the hand (DW-3), or the discards of DW-4 when none exists. The hot path of a
@@ -399,27 +526,15 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
     const int p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
     size_t n = 0; /* the size of an index: no sign extension at each write */
-    /* faces DW_A1..DW_C9 as bytes 0..7; counts are below 0x80, so adding 0x7f sets a byte's
-     * top bit exactly when it is non-zero, with no carry between bytes */
-    const uint64_t counts = hand_word(h);
+    const uint64_t counts = load_bytes(h, 8); /* faces DW_A1..DW_C9 as bytes 0..7 */
     if (counts & 0xFFFFFFu) {
-        /* The sub-multisets of the hand's Archers come from a table; one copy per wall. */
-        const int key = h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3], k = archer_count[key];
-        const uint32_t *off = archer_offsets[key];
-        /* Blocks from the last down, so a block that runs past the end of wall w's list is
-         * overwritten by wall w + 1's first block, written after it. */
-        for (int i = (k - 1) & ~3; i >= 0; i -= 4) {
-            dw_block v;
-            memcpy(&v, off + i, sizeof v);
-            put_block(out + i, v + DW_ACT_ARCHERS);
-            put_block(out + k + i, v + (DW_ACT_ARCHERS + 343));
-            put_block(out + 2 * k + i, v + (DW_ACT_ARCHERS + 2 * 343));
-            put_block(out + 3 * k + i, v + (DW_ACT_ARCHERS + 3 * 343));
-            put_block(out + 4 * k + i, v + (DW_ACT_ARCHERS + 4 * 343));
-        }
-        n = DW_WALLS * (size_t)k;
+        /* DW-3: every sub-multiset of the hand's Archers at every wall, copied from a table */
+        const unsigned hand = archer_hand[h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3]];
+        const uint32_t *row = archer_plays[hand & 0x7Fu];
+        n = hand >> 7;
+        copy_blocks(out, row, (n + 3) / 4);
     }
-    uint64_t held = (counts + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080000000ull; /* C5..C9 */
+    uint64_t held = nonzero_bytes(counts) & 0x8080808080000000ull; /* C5..C9 */
     for (; held; held &= held - 1) {
         const int f = __builtin_ctzll(held) >> 3;
         put_five(out + n, (uint32_t)(DW_ACT_CANNON + f - DW_C5), 5);
@@ -432,37 +547,27 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
             n += s->flag[w] == 0; /* DW-2 */
         }
     if (h[DW_ATTACK]) {
-        /* The wall whose Blue top Cannon the Spy covers, or -1 (DW-P1: a spied Cannon cannot
-         * be moved, nor be the target). */
-        const int spied =
-            (s->spy_wall && dw_spy_on_top_cannon(s, s->spy_wall - 1)) ? s->spy_wall - 1 : -1;
-        /* DW-6: the attacker needs its own active top Cannon at the wall (not the spied one),
-         * and the defender a target there: a top Cannon that shows, or Archers. The walls
-         * written out, each side's bytes at a fixed offset; a wall without the attacker's
-         * Cannon is skipped (most are), the targets written and counted without a branch. */
-        const int blocked = p == DW_BLUE ? spied : -1;
-        /* The defender's spied top Cannon is no target either. */
-        const int unshown = q == DW_BLUE ? spied : -1;
-        /* The sides as bytes from the attacker's and the defender's side of wall 0, so wall
-         * w's are at a fixed offset from one of two addresses (sides alternate by seat). */
-        const uint8_t *attacker = (const uint8_t *)&s->side[0][p];
-        const uint8_t *defender = (const uint8_t *)&s->side[0][q];
-        enum { WALL_BYTES = 2 * sizeof(dw_side), NCANNON = offsetof(dw_side, ncannon) };
-#pragma GCC unroll 5
-        for (int w = 0; w < DW_WALLS; w++) {
-            if (!attacker[w * WALL_BYTES + NCANNON] || w == blocked)
-                continue;
-            /* bytes archers[0..2] and ncannon, top bit per non-zero byte */
-            uint32_t x;
-            memcpy(&x, defender + w * WALL_BYTES, sizeof x);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            x = __builtin_bswap32(x);
-#endif
-            const uint32_t shown = (x + 0x7F7F7F7Fu) & 0x80808080u;
-            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2);
-            n += (shown >> 31) & (w != unshown);
-            out[n] = (rp_action)(DW_ACT_ATTACK + w * 2 + 1);
-            n += (shown & 0x808080u) != 0;
+        /* DW-6, at every wall at once (bit 8w + 7 for wall w): the attacker needs its own top
+         * Cannon there, and the defender a target, its top Cannon or Archers. */
+        const dw_camp *attacker = &s->camp[p], *defender = &s->camp[q];
+        uint64_t armed = nonzero_bytes(load_row(attacker->ncannon));
+        uint64_t cannon = nonzero_bytes(load_row(defender->ncannon));
+        const uint64_t archers =
+            nonzero_bytes(load_row(defender->archers[0]) | load_row(defender->archers[1]) |
+                          load_row(defender->archers[2]));
+        /* DW-P1: a top Cannon the Spy covers (Blue's) cannot attack nor be removed. */
+        if (__builtin_expect(s->spy_wall != 0, 0) && dw_spy_on_top_cannon(s, s->spy_wall - 1)) {
+            const uint64_t spied = 0x80ull << 8 * (s->spy_wall - 1);
+            if (p == DW_BLUE)
+                armed &= ~spied;
+            else
+                cannon &= ~spied;
+        }
+        /* Bit 8w + t is the attack of wall w on target t (0 the top Cannon, 1 the Archers),
+         * action DW_ACT_ATTACK + 2w + t: in the order of the action ids. */
+        for (uint64_t t = (cannon >> 7 | archers >> 6) & (armed >> 7) * 3; t; t &= t - 1) {
+            const unsigned bit = (unsigned)__builtin_ctzll(t);
+            out[n++] = (rp_action)(DW_ACT_ATTACK + (bit >> 2) + (bit & 1));
         }
     }
     /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
@@ -473,25 +578,29 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
         put_five(out + n, (uint32_t)(DW_ACT_LEADER + l), 6);
         n += DW_WALLS;
     }
-    if (p == DW_RED && h[DW_SPY]) /* DW-8: any Blue card in play that shows */
-#pragma GCC unroll 5
-        for (int w = 0; w < DW_WALLS; w++) {
-            const dw_side *b = &s->side[w][DW_BLUE];
-            /* targets 0..6 as bits: Archers 1-3, the top Cannon, General, Noble, Engineer */
-            unsigned t = shown_cards(b) | (b->leaders & 7u) << 4;
-            for (; t; t &= t - 1)
-                out[n++] = (rp_action)(DW_ACT_SPY + w * 7 + __builtin_ctz(t));
+    if (p == DW_RED && h[DW_SPY]) {
+        /* DW-8: any Blue card in play that shows, as bit 8w + t for target t of wall w
+         * (Archers 1-3, the top Cannon, General, Noble, Engineer: leader bits 0-2 moved to
+         * 4-6); action DW_ACT_SPY + 7w + t. The Spy in hand is not on the board: nothing is
+         * covered. */
+        const dw_camp *b = &s->camp[DW_BLUE];
+        uint64_t t = shown_cards(b) | (load_row(b->leaders) & 0x0707070707ull) << 4;
+        for (; t; t &= t - 1) {
+            const unsigned bit = (unsigned)__builtin_ctzll(t);
+            out[n++] = (rp_action)(DW_ACT_SPY + bit - (bit >> 3));
         }
-    if (p == DW_BLUE && h[DW_ASSASSIN]) /* DW-9: any visible Red card in play */
-#pragma GCC unroll 5
-        for (int w = 0; w < DW_WALLS; w++) {
-            const dw_side *r = &s->side[w][DW_RED];
-            /* targets 0..7 as bits: Archers 1-3, the top Cannon, King, Wizard, Builder, Spy */
-            unsigned t = shown_cards(r) | (r->leaders >> (DW_KING - DW_GENERAL) & 7u) << 4;
-            t |= (unsigned)(s->spy_wall == w + 1 && dw_spy_visible(s)) << 7;
-            for (; t; t &= t - 1)
-                out[n++] = (rp_action)(DW_ACT_ASSASSIN + w * 8 + __builtin_ctz(t));
-        }
+    }
+    if (p == DW_BLUE && h[DW_ASSASSIN]) {
+        /* DW-9: any visible Red card in play, as bit 8w + t for target t of wall w (Archers
+         * 1-3, the top Cannon, King, Wizard, Builder: leader bits 4-6 where they are, the Spy
+         * bit 7); action DW_ACT_ASSASSIN + 8w + t. */
+        const dw_camp *r = &s->camp[DW_RED];
+        uint64_t t = shown_cards(r) | (load_row(r->leaders) & 0x7070707070ull);
+        if (dw_spy_visible(s))
+            t |= 0x80ull << 8 * (s->spy_wall - 1);
+        for (; t; t &= t - 1)
+            out[n++] = (rp_action)(DW_ACT_ASSASSIN + __builtin_ctzll(t));
+    }
     if (n == 0) /* DW-4 */
         for (int f = 0; f < DW_FACES; f++)
             if (h[f])
@@ -503,28 +612,24 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
 int dw_legal_actions(const void *st, rp_action *out)
 {
     const dw_state *s = st;
-    if (s->over)
-        return 0;
-    if (s->phase == DW_PHASE_PLAY)
-        return legal_plays(s, out);
-    /* written and counted without a branch: the personal deck first, then the main one */
-    int n = s->personal_n[s->to_move] != 0;
-    out[0] = DW_ACT_DRAW_PERSONAL;
-    out[n] = DW_ACT_DRAW_MAIN;
-    return n + (s->main_n != 0);
+    if (s->phase == DW_PHASE_REFILL) { /* never over (state_ok) */
+        /* written and counted without a branch: the personal deck first, then the main one */
+        const int n = s->personal_n[s->to_move] != 0;
+        out[0] = DW_ACT_DRAW_PERSONAL;
+        out[n] = DW_ACT_DRAW_MAIN;
+        return n + (s->main_n != 0);
+    }
+    return s->over ? 0 : legal_plays(s, out);
 }
 /* ------------------------------------------------------------------------------------------ */
 /* Apply                                                                                      */
 
-/* After a play or a draw: continue the refill (DW-11), or end the turn and apply the end
- * trigger of DW-12 (three Flags on the board, or the player's hand empty). */
-static void advance(dw_state *s)
+/* The end of a turn: the trigger of DW-12 (three Flags on the board, or the player's hand
+ * empty) starts the last turn, and the end of the last one ends the game. Out of line: it
+ * comes once a turn, after the play or the last draw. */
+static __attribute__((noinline)) void end_turn(dw_state *s)
 {
     const int p = s->to_move, q = p ^ 1;
-    if (s->hand_n[p] < DW_HAND && (s->personal_n[p] || s->main_n)) {
-        s->phase = DW_PHASE_REFILL;
-        return;
-    }
     s->phase = DW_PHASE_PLAY;
     if (s->last_turn) {
         s->over = 1;
@@ -543,6 +648,17 @@ static void advance(dw_state *s)
         s->over = 1;
 }
 
+/* After p's play or draw: the refill goes on while the hand has room and a deck has a card
+ * (DW-11), else the turn ends. */
+static inline void advance(dw_state *s, int p)
+{
+    if (s->hand_n[p] < DW_HAND && (s->personal_n[p] | s->main_n)) {
+        s->phase = DW_PHASE_REFILL;
+        return;
+    }
+    end_turn(s);
+}
+
 /* Cards leave the hand by face: identical cards are interchangeable (DW-P4). */
 static void take_from_hand(dw_state *s, int p, int face, int count)
 {
@@ -554,15 +670,16 @@ static void take_from_hand(dw_state *s, int p, int face, int count)
 static void apply_attack(dw_state *s, int p, int w, int target)
 {
     const int q = p ^ 1;
-    dw_side *d = &s->side[w][q];
+    dw_camp *d = &s->camp[q];
     s->removed[p][DW_ATTACK]++;
     if (target == 0) {
-        s->removed[q][d->cannon[--d->ncannon]]++;
-        d->cannon[d->ncannon] = 0;
+        const int top = --d->ncannon[w];
+        s->removed[q][d->cannon[w][top]]++;
+        d->cannon[w][top] = 0;
     } else {
         for (int v = 0; v < 3; v++) {
-            s->removed[q][DW_A1 + v] = (uint8_t)(s->removed[q][DW_A1 + v] + d->archers[v]);
-            d->archers[v] = 0;
+            s->removed[q][DW_A1 + v] = (uint8_t)(s->removed[q][DW_A1 + v] + d->archers[v][w]);
+            d->archers[v][w] = 0;
         }
     }
 }
@@ -570,14 +687,14 @@ static void apply_attack(dw_state *s, int p, int w, int target)
 /* The Spy covers one Blue card (DW-8). */
 static void apply_spy(dw_state *s, int w, int t)
 {
-    dw_side *b = &s->side[w][DW_BLUE];
+    dw_camp *b = &s->camp[DW_BLUE];
     s->spy_wall = (uint8_t)(w + 1);
     if (t < 3) {
-        b->archers[t]--;
+        b->archers[t][w]--;
         s->spy_on = (uint8_t)(DW_A1 + t);
     } else if (t == 3) {
         s->spy_on = DW_SPY_ON_CANNON;
-        s->spy_depth = (uint8_t)(b->ncannon - 1);
+        s->spy_depth = (uint8_t)(b->ncannon[w] - 1);
     } else {
         s->spy_on = (uint8_t)(DW_GENERAL + t - 4);
     }
@@ -586,45 +703,61 @@ static void apply_spy(dw_state *s, int w, int t)
 /* The Assassin removes one visible Red card (DW-9); removing the Spy frees its card. */
 static void apply_assassin(dw_state *s, int w, int t)
 {
-    dw_side *r = &s->side[w][DW_RED];
+    dw_camp *r = &s->camp[DW_RED];
     s->removed[DW_BLUE][DW_ASSASSIN]++;
     if (t < 3) {
-        r->archers[t]--;
+        r->archers[t][w]--;
         s->removed[DW_RED][DW_A1 + t]++;
     } else if (t == 3) {
-        s->removed[DW_RED][r->cannon[--r->ncannon]]++;
-        r->cannon[r->ncannon] = 0;
+        const int top = --r->ncannon[w];
+        s->removed[DW_RED][r->cannon[w][top]]++;
+        r->cannon[w][top] = 0;
     } else if (t < 7) {
-        r->leaders &= (uint8_t)~LB(DW_KING + t - 4);
+        r->leaders[w] &= (uint8_t)~LB(DW_KING + t - 4);
         s->removed[DW_RED][DW_KING + t - 4]++;
     } else {
         if (s->spy_on <= DW_A3)
-            s->side[w][DW_BLUE].archers[s->spy_on - DW_A1]++;
+            s->camp[DW_BLUE].archers[s->spy_on - DW_A1][w]++;
         s->removed[DW_RED][DW_SPY]++;
         s->spy_wall = s->spy_on = s->spy_depth = 0;
     }
 }
 
-/* One play of DW-3 (or a DW-4 discard); returns the wall whose strength may change, or -1. */
+/* The wall to re-evaluate after a play at wall w that can only make p stronger there or the
+ * opponent weaker: none when p holds it already. An unflagged wall is held by the stronger
+ * side, or by either on a tie (DW-10 after every play, and a play changes strengths at its
+ * own wall only), so p stays at least as strong and keeps it. */
+static inline int gained_wall(const dw_state *s, int p, int w)
+{
+    return s->control[w] == p ? -1 : w;
+}
+
+/* One play of DW-3 (or a DW-4 discard); returns the wall whose control may change, or -1.
+ * Archers, an attack on Archers, the General, Noble, Engineer and King, the Spy, and the
+ * Assassin on an Archer, the King or the Spy only strengthen the player or weaken the
+ * opponent (gained_wall); a Cannon may be weaker than the one it covers, removing a top
+ * Cannon shows the one beneath, and the Wizard and Builder zero both sides' cards. */
 static int apply_play(dw_state *s, int p, rp_action a)
 {
     if (a < DW_ACT_CANNON) {
-        /* The counts move as one word each way: no byte borrows (the hand holds them) or
-         * carries (at most six Archers of a value), so the fourth byte (the hand's Cannon-5,
-         * the side's ncannon) is left as it was. */
+        /* The hand's counts move as one word: no byte borrows (the hand holds them), so the
+         * fourth byte (the hand's Cannon-5) is left as it was. */
         const int w = (int)a / 343;
         const uint32_t c = archer_play_counts[(int)a % 343];
-        uint8_t *hand = &s->hand[p][DW_A1], *side = s->side[w][p].archers;
+        uint8_t *hand = &s->hand[p][DW_A1];
+        dw_camp *camp = &s->camp[p];
         store_counts(hand, load_counts(hand) - (c & 0xFFFFFFu));
         s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24));
-        store_counts(side, load_counts(side) + (c & 0xFFFFFFu));
-        return w;
+        camp->archers[0][w] = (uint8_t)(camp->archers[0][w] + (c & 0xFFu));
+        camp->archers[1][w] = (uint8_t)(camp->archers[1][w] + (c >> 8 & 0xFFu));
+        camp->archers[2][w] = (uint8_t)(camp->archers[2][w] + (c >> 16 & 0xFFu));
+        return gained_wall(s, p, w);
     }
     if (a < DW_ACT_FLAG) {
         const int w = (int)(a - DW_ACT_CANNON) / 5, f = DW_C5 + (int)(a - DW_ACT_CANNON) % 5;
-        dw_side *sd = &s->side[w][p];
+        dw_camp *camp = &s->camp[p];
         take_from_hand(s, p, f, 1);
-        sd->cannon[sd->ncannon++] = (uint8_t)f; /* DW-5: on top of the stack */
+        camp->cannon[w][camp->ncannon[w]++] = (uint8_t)f; /* DW-5: on top of the stack */
         return w;
     }
     if (a < DW_ACT_ATTACK) {
@@ -635,28 +768,28 @@ static int apply_play(dw_state *s, int p, rp_action a)
         return -1;
     }
     if (a < DW_ACT_LEADER) {
-        const int w = (int)(a - DW_ACT_ATTACK) / 2;
+        const int w = (int)(a - DW_ACT_ATTACK) / 2, target = (int)(a - DW_ACT_ATTACK) % 2;
         take_from_hand(s, p, DW_ATTACK, 1);
-        apply_attack(s, p, w, (int)(a - DW_ACT_ATTACK) % 2);
-        return w;
+        apply_attack(s, p, w, target);
+        return target == 1 ? gained_wall(s, p, w) : w;
     }
     if (a < DW_ACT_SPY) {
         const int w = (int)(a - DW_ACT_LEADER) / 6, f = dw_leader_face[(a - DW_ACT_LEADER) % 6];
         take_from_hand(s, p, f, 1);
-        s->side[w][p].leaders |= (uint8_t)LB(f);
-        return w;
+        s->camp[p].leaders[w] |= (uint8_t)LB(f);
+        return f == DW_WIZARD || f == DW_BUILDER ? w : gained_wall(s, p, w);
     }
     if (a < DW_ACT_ASSASSIN) {
         const int w = (int)(a - DW_ACT_SPY) / 7;
         take_from_hand(s, p, DW_SPY, 1);
         apply_spy(s, w, (int)(a - DW_ACT_SPY) % 7);
-        return w;
+        return gained_wall(s, p, w);
     }
     if (a < DW_ACT_DISCARD) {
-        const int w = (int)(a - DW_ACT_ASSASSIN) / 8;
+        const int w = (int)(a - DW_ACT_ASSASSIN) / 8, t = (int)(a - DW_ACT_ASSASSIN) % 8;
         take_from_hand(s, p, DW_ASSASSIN, 1);
-        apply_assassin(s, w, (int)(a - DW_ACT_ASSASSIN) % 8);
-        return w;
+        apply_assassin(s, w, t);
+        return t == 3 || t == 5 || t == 6 ? w : gained_wall(s, p, w); /* Cannon, Wizard, Builder */
     }
     const int f = (int)(a - DW_ACT_DISCARD);
     take_from_hand(s, p, f, 1);
@@ -664,13 +797,14 @@ static int apply_play(dw_state *s, int p, rp_action a)
     return -1;
 }
 
-/* A play, then control of its wall re-evaluated (DW-10). Not inlined, so a refill draw (half
- * of all actions) saves no registers for it. */
+/* A play, control of its wall re-evaluated (DW-10), then the refill or the end of the turn.
+ * Not inlined, so a refill draw (half of all actions) saves no registers for it. */
 static __attribute__((noinline)) void play(dw_state *s, int p, rp_action a)
 {
     const int w = apply_play(s, p, a);
     if (w >= 0)
         update_control(s, w);
+    advance(s, p);
 }
 
 /* Apply a legal action: a play (then control is re-evaluated, DW-10) or one refill draw. */
@@ -678,19 +812,19 @@ void dw_apply(void *st, rp_action a)
 {
     dw_state *s = st;
     const int p = s->to_move;
-    if (a >= DW_ACT_DRAW_PERSONAL) {
-        /* Select the deck without a branch: the choice is a coin flip in random playouts. */
-        const bool own = a == DW_ACT_DRAW_PERSONAL;
-        uint8_t *deck = own ? s->personal[p] : s->main;
-        uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
-        const int f = deck[--*size];
-        deck[*size] = 0;
-        s->hand[p][f]++;
-        s->hand_n[p]++;
-    } else {
+    if (a < DW_ACT_DRAW_PERSONAL) {
         play(s, p, a);
+        return;
     }
-    advance(s);
+    /* Select the deck without a branch: the choice is a coin flip in random playouts. */
+    const bool own = a == DW_ACT_DRAW_PERSONAL;
+    uint8_t *deck = own ? s->personal[p] : s->main;
+    uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
+    const int f = deck[--*size];
+    deck[*size] = 0;
+    s->hand[p][f]++;
+    s->hand_n[p]++;
+    advance(s, p);
 }
 
 /* DW-12: the side controlling three or more walls wins outright. */

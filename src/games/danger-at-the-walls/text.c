@@ -392,7 +392,7 @@ dw_move dw_decode(rp_action a)
 int dw_target_face(const dw_state *s, const dw_move *m)
 {
     const int seat = m->kind == K_SPY ? DW_BLUE : DW_RED;
-    const dw_side *sd = &s->side[m->wall][seat];
+    const dw_side side = dw_side_at(s, m->wall, seat), *sd = &side;
     if (m->target < 3)
         return DW_A1 + m->target;
     if (m->target == 3)
@@ -454,12 +454,12 @@ static bool list_ok(const uint8_t *faces, int n, int capacity)
  * and only that seat's wall leaders. */
 static const char *check_side(const dw_state *s, int w, int seat, char *why, size_t size)
 {
-    const dw_side *sd = &s->side[w][seat];
+    const dw_side side = dw_side_at(s, w, seat), *sd = &side;
     for (int v = 0; v < 3; v++)
         if (sd->archers[v] > TOTAL[DW_A1 + v])
             return say(why, size, "wall %d holds %d %s for %s", w + 1, sd->archers[v],
                        dw_card_name[DW_A1 + v], dw_seat_names[seat]);
-    if (sd->ncannon > sizeof sd->cannon)
+    if (sd->ncannon > DW_STACK)
         return say(why, size, "%s's Cannon stack at wall %d is %d high", dw_seat_names[seat], w + 1,
                    sd->ncannon);
     for (int i = 0; i < (int)sizeof sd->cannon; i++) {
@@ -483,7 +483,7 @@ static const char *check_spy(const dw_state *s)
         return s->spy_on || s->spy_depth ? "the Spy is not in play, yet it has a target" : NULL;
     if (s->spy_wall > DW_WALLS)
         return "the Spy is at a wall that does not exist";
-    const dw_side *b = &s->side[s->spy_wall - 1][DW_BLUE];
+    const dw_side blue = dw_side_at(s, s->spy_wall - 1, DW_BLUE), *b = &blue;
     if (s->spy_on == DW_SPY_ON_CANNON)
         return s->spy_depth < b->ncannon ? NULL
                                          : "the Spy's Cannon is not in that wall's Blue stack";
@@ -509,6 +509,16 @@ static const char *check_ranges(const dw_state *s, char *why, size_t size)
         return say(why, size, "turn %d is not in 1..%d", s->turn, DW_MAX_TURNS);
     if (memcmp(s->pad_, zero, sizeof zero) != 0)
         return "the padding bytes are not zero";
+    for (int p = 0; p < 2; p++) {
+        /* the rows' bytes past the fifth wall (the legal plays read whole rows) */
+        const dw_camp *c = &s->camp[p];
+        const uint8_t *const rows[5] = {c->archers[0], c->archers[1], c->archers[2], c->ncannon,
+                                        c->leaders};
+        for (int i = 0; i < 5; i++)
+            for (int w = DW_WALLS; w < 8; w++)
+                if (rows[i][w])
+                    return "a byte past the fifth wall is not zero";
+    }
     for (int p = 0; p < 2; p++) {
         int n = 0;
         for (int f = 0; f < DW_FACES; f++) {
@@ -694,7 +704,7 @@ static void put_faces(rp_text *t, const uint8_t *faces, int n, int capacity)
  * top, then leaders. */
 static void put_side(rp_text *t, const dw_state *s, int w, int seat)
 {
-    const dw_side *sd = &s->side[w][seat];
+    const dw_side side = dw_side_at(s, w, seat), *sd = &side;
     int n = 0;
     for (int v = 0; v < 3; v++) {
         const int spied = seat == DW_BLUE && s->spy_wall == w + 1 && s->spy_on == DW_A1 + v;
@@ -891,7 +901,7 @@ static int read_side(rp_reader *r, const char *what, rp_span v, dw_side *sd, uin
                 return rp__read_fail(r, what, "more %s than the game has", dw_card_name[f]);
             archers[f]++;
         } else if (f <= DW_C9) {
-            if (sd->ncannon == sizeof sd->cannon)
+            if (sd->ncannon == DW_STACK)
                 return rp__read_fail(r, what, "more Cannons than a stack can hold");
             sd->cannon[sd->ncannon++] = (uint8_t)f;
         } else if (f >= DW_GENERAL && f != DW_ASSASSIN && f != DW_SPY) {
@@ -949,6 +959,8 @@ static int read_spy(rp_reader *r, dw_state *t, uint8_t blue_archers[DW_WALLS][3]
 static int read_walls(rp_reader *r, dw_state *t)
 {
     uint8_t blue_archers[DW_WALLS][3] = {{0}};
+    dw_side sides[DW_WALLS][2];
+    memset(sides, 0, sizeof sides);
     for (int w = 0; w < DW_WALLS; w++) {
         rp_span v, blue, red;
         int rc = rp__read_field(r, WALL_KEY[w], &v);
@@ -956,16 +968,19 @@ static int read_walls(rp_reader *r, dw_state *t)
             return rc;
         if (!rp__span_split(v, '/', &blue, &red))
             return rp__read_fail(r, WALL_KEY[w], "write <Blue's side>/<Red's side>");
-        if ((rc = read_side(r, WALL_KEY[w], blue, &t->side[w][DW_BLUE], blue_archers[w])) < 0 ||
-            (rc = read_side(r, WALL_KEY[w], red, &t->side[w][DW_RED], t->side[w][DW_RED].archers)) <
-                0)
+        dw_side *red_side = &sides[w][DW_RED];
+        if ((rc = read_side(r, WALL_KEY[w], blue, &sides[w][DW_BLUE], blue_archers[w])) < 0 ||
+            (rc = read_side(r, WALL_KEY[w], red, red_side, red_side->archers)) < 0)
             return rc;
     }
     int rc = read_spy(r, t, blue_archers);
     if (rc < 0)
         return rc;
-    for (int w = 0; w < DW_WALLS; w++)
-        memcpy(t->side[w][DW_BLUE].archers, blue_archers[w], 3);
+    for (int w = 0; w < DW_WALLS; w++) {
+        memcpy(sides[w][DW_BLUE].archers, blue_archers[w], 3);
+        for (int seat = 0; seat < 2; seat++)
+            dw_set_side(t, w, seat, &sides[w][seat]);
+    }
     return RP_OK;
 }
 
@@ -1015,8 +1030,8 @@ int dw_state_from_text(void *st, const char *text, rp_error *err)
 static int explain_attack(const dw_state *s, const dw_move *m, char *buf, size_t size)
 {
     const int p = s->to_move, q = p ^ 1, w = m->wall;
-    const dw_side *opp = &s->side[w][q];
-    if (!s->side[w][p].ncannon)
+    const dw_side opp_side = dw_side_at(s, w, q), *opp = &opp_side;
+    if (!s->camp[p].ncannon[w])
         return snprintf(buf, size,
                         "a Cannon Attack needs your own Cannon at the wall it "
                         "attacks, and you have none at wall %d (DW-6)",

@@ -52,7 +52,7 @@ static void side_leaders(const dw_side *sd, uint8_t *counts)
  * and the strength DW-7 gives it. */
 static cJSON *side_json(const dw_state *s, int w, int seat)
 {
-    const dw_side *sd = &s->side[w][seat];
+    const dw_side side = dw_side_at(s, w, seat), *sd = &side;
     uint8_t counts[DW_FACES];
     cJSON *o = cJSON_CreateObject();
     dw_side_archers(s, w, seat, counts);
@@ -212,7 +212,7 @@ static cJSON *play_sentence(cJSON *events, const dw_state *b, const dw_state *a,
         strength_text(change, sizeof change, b, a, w);
     switch (m->kind) {
     case K_CANNON: {
-        const dw_side *sd = &b->side[w][p];
+        const dw_side side = dw_side_at(b, w, p), *sd = &side;
         if (sd->ncannon) /* DW-5 */
             snprintf(extra, sizeof extra, ", on top of %s",
                      dw_card_name[sd->cannon[sd->ncannon - 1]]);
@@ -551,7 +551,7 @@ static void line_counts(dw_line *l, const uint8_t *counts)
  * Cannon, then the Cannons buried under it (DW-5), with what the Spy covers marked. */
 static void render_side(const dw_state *s, int w, int seat, FILE *out, bool color)
 {
-    const dw_side *sd = &s->side[w][seat];
+    const dw_side side = dw_side_at(s, w, seat), *sd = &side;
     const bool spy_here = seat == DW_BLUE && s->spy_wall == w + 1;
     put_seat(out, color, seat);
     fprintf(out, "%*s%3d  ", seat == DW_BLUE ? 1 : 2, "", dw_strength(s, w, seat));
