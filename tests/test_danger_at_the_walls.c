@@ -88,18 +88,18 @@ static void give(dw_state *s, int seat, const char *cards)
 /* Put cards on seat's side of wall w (1-based): Archers, Cannons (bottom first), Leaders. */
 static void place(dw_state *s, int wall, int seat, const char *cards)
 {
-    dw_camp *c = &s->camp[seat];
-    const int w = wall - 1;
+    dw_side sd = dw_side_at(s, wall - 1, seat);
     for (; *cards; cards++) {
         const int f = face(*cards);
         take(s, f, seat);
         if (f <= DW_A3)
-            c->archers[f][w]++;
+            sd.archers[f]++;
         else if (f <= DW_C9)
-            c->cannon[w][c->ncannon[w]++] = (uint8_t)f;
+            sd.cannon[sd.ncannon++] = (uint8_t)f;
         else
-            c->leaders[w] |= (uint8_t)(1u << (f - DW_GENERAL));
+            sd.leaders |= (uint8_t)(1u << (f - DW_GENERAL));
     }
+    dw_set_side(s, wall - 1, seat, &sd);
 }
 
 /* Re-evaluate control everywhere as DW-10 would after the plays that built the position. */
@@ -219,7 +219,9 @@ static void spied_archers_position(dw_state *s)
     take(s, DW_SPY, DW_RED);
     s->spy_wall = 2;
     s->spy_on = DW_A3;
-    s->camp[DW_BLUE].archers[2][1]--;
+    dw_side blue = dw_side_at(s, 1, DW_BLUE);
+    blue.archers[2]--;
+    dw_set_side(s, 1, DW_BLUE, &blue);
     settle(s);
 }
 
@@ -612,8 +614,9 @@ static void test_DW9_DW_P2_no_buried_targets(void **unused)
     assert_int_equal(count_legal(&s, "assassin ", ""), 0);
     assert_true(legal(&s, "discard assassin"));
     /* remove the Cannon above: the Spy shows again and is a target */
-    s.camp[DW_BLUE].ncannon[3] = 1;
-    s.camp[DW_BLUE].cannon[3][1] = 0;
+    dw_side blue = dw_side_at(&s, 3, DW_BLUE);
+    blue.ncannon = 1;
+    dw_set_side(&s, 3, DW_BLUE, &blue);
     s.removed[DW_BLUE][DW_C8]++;
     settle(&s);
     assert_true(legal(&s, "assassin spy wall 4"));
@@ -1211,6 +1214,8 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         {12, "a byte past the fifth wall is not zero"},
         {13, "Blue's Cannon stack at wall 2 is 8 high"},
         {14, "Cannon stack at wall 2 holds something else"},
+        {15, "top Cannon at wall 2 are kept as 0 and 5, the cards there make 0 and 7"},
+        {16, "top Cannon at wall 1 are kept as 2 and 0, the cards there make 0 and 0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         dw_state s = good;
@@ -1257,8 +1262,14 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         case 13:
             s.camp[DW_BLUE].ncannon[1] = DW_STACK + 1;
             break;
+        case 14:
+            s.camp[DW_BLUE].cannon[1][DW_STACK] = DW_C5;
+            break;
+        case 15:
+            s.camp[DW_BLUE].top[1] = 5; /* DW-7 reads the kept value */
+            break;
         default:
-            s.camp[DW_BLUE].cannon[1][DW_STACK] = DW_C5; /* the byte below the next stack */
+            s.camp[DW_BLUE].power[0] = 2;
             break;
         }
         err.msg[0] = '\0';

@@ -54,10 +54,13 @@ typedef struct dw_camp {
     uint8_t archers[3][8]; /* [value - 1][wall]: active Archers (a spied one is not counted) */
     uint8_t ncannon[8];    /* [wall]: height of the Cannon stack (DW-5) */
     uint8_t leaders[8];    /* [wall]: bit (face - DW_GENERAL) for each Leader there */
-    /* [wall][i]: the stack's faces, bottom first; the top is [ncannon - 1]. Byte 7 of a row
-     * stays zero (DW_STACK), as does leaders[7] before the first row: rules.c reads the byte
-     * before an empty stack as "no Cannon". */
-    uint8_t cannon[DW_WALLS][8];
+    /* Kept with the cards above for DW-7 after every play (state_ok checks them):
+     * power[wall], the active Archers' values summed (dw_archer_power); top[wall], the value
+     * printed on the top Cannon (dw_cannon_value), 0 without one. */
+    uint8_t power[8];
+    uint8_t top[8];
+    uint8_t cannon[DW_WALLS][8]; /* [wall][i]: the stack's faces, bottom first; the top is
+                                    [ncannon - 1] */
 } dw_camp;
 
 /* One side of one wall, gathered from a camp (dw_side_at): what the notation, the views and
@@ -177,6 +180,15 @@ static inline bool dw_spy_on_top_cannon(const dw_state *s, int w)
 {
     return s->spy_wall == w + 1 && s->spy_on == DW_SPY_ON_CANNON &&
            s->spy_depth + 1 == s->camp[DW_BLUE].ncannon[w];
+}
+/* DW-7's A of Archers counted by value (1, 2, 3), and the strength printed on a Cannon. */
+static inline int dw_archer_power(const uint8_t archers[3])
+{
+    return archers[0] + 2 * archers[1] + 3 * archers[2];
+}
+static inline int dw_cannon_value(int face)
+{
+    return face - DW_C5 + 5;
 }
 /* Wall w's side of `seat`, gathered from the seat's camp (rules.c). */
 dw_side dw_side_at(const dw_state *s, int w, int seat);

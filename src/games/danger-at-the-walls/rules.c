@@ -54,27 +54,6 @@ static inline uint64_t load_row(const uint8_t *row)
     return load_bytes(row, 8);
 }
 
-/* The Archers' strength of a camp at wall w: Archers of value 1, 2 and 3, each counted at its
- * value (DW-7's A). */
-static inline int archer_strength(const dw_camp *c, int w)
-{
-    return c->archers[0][w] + 2 * c->archers[1][w] + 3 * c->archers[2][w];
-}
-
-/* The strength printed on a Cannon face, 0 for any other byte. */
-static const uint8_t top_cannon_value[DW_FACES] = {
-    [DW_C5] = 5, [DW_C6] = 6, [DW_C7] = 7, [DW_C8] = 8, [DW_C9] = 9};
-/* The strength of the top Cannon of a camp's stack at wall w, or 0 without one: the byte
- * before an empty stack's row is zero (internal.h: leaders[7] before row 0, byte 7 of the row
- * before the others), so an empty stack needs no test. */
-_Static_assert(offsetof(dw_camp, cannon) == offsetof(dw_camp, leaders) + 8,
-               "dw_camp: leaders' row, then the stacks");
-static inline int top_cannon(const dw_camp *c, int w)
-{
-    const uint8_t *below = (const uint8_t *)c + offsetof(dw_camp, cannon) - 1;
-    return top_cannon_value[below[8 * w + c->ncannon[w]]];
-}
-
 /* DW-7's factors by the Leaders at a wall, index bits 0-2 Blue's General, Noble, Engineer
  * and 3-5 Red's King, Wizard, Builder: the bytes of one word multiply Blue's Archers, Blue's
  * Cannon, Red's Archers and Red's Cannon (Blue = (A*n + C*e)*g, Red = (A + C)*k; the Wizard
@@ -101,7 +80,7 @@ static inline void strengths(const dw_state *s, int w, int *blue, int *red)
 {
     const dw_camp *bc = &s->camp[DW_BLUE], *rc = &s->camp[DW_RED];
     unsigned bl = bc->leaders[w];
-    int cb = top_cannon(bc, w);
+    int cb = bc->top[w];
     if (__builtin_expect(s->spy_wall == w + 1, 0)) {
         if (s->spy_on == DW_SPY_ON_CANNON && s->spy_depth + 1 == bc->ncannon[w])
             cb = 0;
@@ -109,8 +88,8 @@ static inline void strengths(const dw_state *s, int w, int *blue, int *red)
             bl &= ~LB(s->spy_on);
     }
     const uint32_t f = leader_factors[(bl & 7u) | (rc->leaders[w] >> 1 & 0x38u)];
-    *blue = archer_strength(bc, w) * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
-    *red = archer_strength(rc, w) * (int)(f >> 16 & 0xFFu) + top_cannon(rc, w) * (int)(f >> 24);
+    *blue = bc->power[w] * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
+    *red = rc->power[w] * (int)(f >> 16 & 0xFFu) + rc->top[w] * (int)(f >> 24);
 }
 
 /* DW-7, for the views and the AI. */
@@ -179,6 +158,8 @@ void dw_set_side(dw_state *s, int w, int seat, const dw_side *sd)
     c->leaders[w] = sd->leaders;
     memset(c->cannon[w], 0, sizeof c->cannon[w]);
     memcpy(c->cannon[w], sd->cannon, sd->ncannon);
+    c->power[w] = (uint8_t)dw_archer_power(sd->archers);
+    c->top[w] = (uint8_t)(sd->ncannon ? dw_cannon_value(sd->cannon[sd->ncannon - 1]) : 0);
 }
 
 /* The Archers on a side by name, the spied one included (the Spy says which it covers). */
@@ -325,11 +306,16 @@ void dw_add_held(const dw_state *s, int q, uint8_t *counts)
     (84 - (7 - (n1)) * (8 - (n1)) * (9 - (n1)) / 6 + (n2) * (7 - (n1)) - (n2) * ((n2) - 1) / 2 + (n3))
 /* clang-format on */
 static const uint32_t archer_plays[84][132] = {HANDS(PLAY_ROW)};
-/* By key n1*49 + n2*7 + n3: the hand's row in archer_plays (bits 0-6) and its length 5k (bits
- * 7-14); 0 for keys of more than six Archers, never looked up. */
+/* By key n1*49 + n2*7 + n3, what legal_plays needs of the hand's row, so that it takes it
+ * with one load: the row's offset in archer_plays in bytes (bits 0-15: 83 * 528 at most), its
+ * blocks of four (bits 16-23) and its length 5k (bits 24-31); 0 for keys of more than six
+ * Archers, never looked up. */
 #define HAND_ROW(n1, n2, n3)                                                                       \
-    ((n1) + (n2) + (n3) <= DW_HAND ? HAND_RANK(n1, n2, n3) | 5 * SUB_COUNT(n1, n2, n3) << 7 : 0)
-static const uint16_t archer_hand[343] = {BY_KEY(HAND_ROW)};
+    ((n1) + (n2) + (n3) <= DW_HAND ? (uint32_t)HAND_RANK(n1, n2, n3) * sizeof archer_plays[0] |    \
+                                         (uint32_t)(5 * SUB_COUNT(n1, n2, n3) + 3) / 4 << 16 |     \
+                                         (uint32_t)(5 * SUB_COUNT(n1, n2, n3)) << 24               \
+                                   : 0)
+static const uint32_t archer_hand[343] = {BY_KEY(HAND_ROW)};
 /* For each Archer play's offset n1*49 + n2*7 + n3, its counts as the bytes of one word (byte
  * v - 1 the Archers of value v, byte 3 their total): apply takes them from the hand at once
  * and adds each to its row of the camp. */
@@ -529,10 +515,10 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
     const uint64_t counts = load_bytes(h, 8); /* faces DW_A1..DW_C9 as bytes 0..7 */
     if (counts & 0xFFFFFFu) {
         /* DW-3: every sub-multiset of the hand's Archers at every wall, copied from a table */
-        const unsigned hand = archer_hand[h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3]];
-        const uint32_t *row = archer_plays[hand & 0x7Fu];
-        n = hand >> 7;
-        copy_blocks(out, row, (n + 3) / 4);
+        const uint32_t hand = archer_hand[h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3]];
+        const char *const table = (const char *)archer_plays; /* bytes: any offset in it */
+        copy_blocks(out, (const uint32_t *)(table + (hand & 0xFFFFu)), hand >> 16 & 0xFFu);
+        n = hand >> 24;
     }
     uint64_t held = nonzero_bytes(counts) & 0x8080808080000000ull; /* C5..C9 */
     for (; held; held &= held - 1) {
@@ -552,9 +538,7 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
         const dw_camp *attacker = &s->camp[p], *defender = &s->camp[q];
         uint64_t armed = nonzero_bytes(load_row(attacker->ncannon));
         uint64_t cannon = nonzero_bytes(load_row(defender->ncannon));
-        const uint64_t archers =
-            nonzero_bytes(load_row(defender->archers[0]) | load_row(defender->archers[1]) |
-                          load_row(defender->archers[2]));
+        const uint64_t archers = nonzero_bytes(load_row(defender->power));
         /* DW-P1: a top Cannon the Spy covers (Blue's) cannot attack nor be removed. */
         if (__builtin_expect(s->spy_wall != 0, 0) && dw_spy_on_top_cannon(s, s->spy_wall - 1)) {
             const uint64_t spied = 0x80ull << 8 * (s->spy_wall - 1);
@@ -563,18 +547,18 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
             else
                 cannon &= ~spied;
         }
-        /* Bit 8w + t is the attack of wall w on target t (0 the top Cannon, 1 the Archers),
-         * action DW_ACT_ATTACK + 2w + t: in the order of the action ids. */
-        for (uint64_t t = (cannon >> 7 | archers >> 6) & (armed >> 7) * 3; t; t &= t - 1) {
-            const unsigned bit = (unsigned)__builtin_ctzll(t);
-            out[n++] = (rp_action)(DW_ACT_ATTACK + (bit >> 2) + (bit & 1));
-        }
+        /* Bit 8w + 4t is the attack of wall w on target t (0 the top Cannon, 1 the Archers),
+         * action DW_ACT_ATTACK + 2w + t, the bit's number over four: in the order of the ids. */
+        for (uint64_t t = (cannon >> 7 | archers >> 3) & (armed >> 7) * 0x11; t; t &= t - 1)
+            out[n++] = (rp_action)(DW_ACT_ATTACK + (__builtin_ctzll(t) >> 2));
     }
-    /* Leaders at walls: this side's three are consecutive faces; same bit trick. */
-    const int l0 = p * 3, f0 = dw_leader_face[l0];
-    uint32_t lead = load_counts(h + f0) & 0xFFFFFFu; /* f0 + 3 is still in the hand */
-    for (lead = (lead + 0x7F7F7Fu) & 0x808080u; lead; lead &= lead - 1) {
-        const int l = l0 + (__builtin_ctz(lead) >> 3);
+    /* Leaders at walls: this side's three are consecutive faces (General, Noble, Engineer;
+     * King, Wizard, Builder, four faces on), leader actions 3p to 3p + 2; same bit trick. */
+    _Static_assert(DW_KING == DW_GENERAL + 4 && DW_BUILDER == DW_KING + 2, "leader faces");
+    const uint32_t lead = load_counts(h + DW_GENERAL + 4 * p); /* the fourth byte is in the hand */
+    for (uint32_t held_leaders = nonzero_bytes(lead) & 0x808080u; held_leaders;
+         held_leaders &= held_leaders - 1) {
+        const int l = 3 * p + (__builtin_ctz(held_leaders) >> 3);
         put_five(out + n, (uint32_t)(DW_ACT_LEADER + l), 6);
         n += DW_WALLS;
     }
@@ -666,6 +650,17 @@ static void take_from_hand(dw_state *s, int p, int face, int count)
     s->hand_n[p] = (uint8_t)(s->hand_n[p] - count);
 }
 
+/* The top Cannon of seat's stack at wall w goes to seat's removed pile; the one beneath, if
+ * any, shows (DW-5). */
+static void remove_top_cannon(dw_state *s, int seat, int w)
+{
+    dw_camp *c = &s->camp[seat];
+    const int top = --c->ncannon[w];
+    s->removed[seat][c->cannon[w][top]]++;
+    c->cannon[w][top] = 0;
+    c->top[w] = (uint8_t)(top ? dw_cannon_value(c->cannon[w][top - 1]) : 0);
+}
+
 /* Cannon Attack (DW-6): the defender's top Cannon, or all their active Archers. */
 static void apply_attack(dw_state *s, int p, int w, int target)
 {
@@ -673,14 +668,13 @@ static void apply_attack(dw_state *s, int p, int w, int target)
     dw_camp *d = &s->camp[q];
     s->removed[p][DW_ATTACK]++;
     if (target == 0) {
-        const int top = --d->ncannon[w];
-        s->removed[q][d->cannon[w][top]]++;
-        d->cannon[w][top] = 0;
+        remove_top_cannon(s, q, w);
     } else {
         for (int v = 0; v < 3; v++) {
             s->removed[q][DW_A1 + v] = (uint8_t)(s->removed[q][DW_A1 + v] + d->archers[v][w]);
             d->archers[v][w] = 0;
         }
+        d->power[w] = 0;
     }
 }
 
@@ -691,6 +685,7 @@ static void apply_spy(dw_state *s, int w, int t)
     s->spy_wall = (uint8_t)(w + 1);
     if (t < 3) {
         b->archers[t][w]--;
+        b->power[w] = (uint8_t)(b->power[w] - (t + 1));
         s->spy_on = (uint8_t)(DW_A1 + t);
     } else if (t == 3) {
         s->spy_on = DW_SPY_ON_CANNON;
@@ -707,17 +702,19 @@ static void apply_assassin(dw_state *s, int w, int t)
     s->removed[DW_BLUE][DW_ASSASSIN]++;
     if (t < 3) {
         r->archers[t][w]--;
+        r->power[w] = (uint8_t)(r->power[w] - (t + 1));
         s->removed[DW_RED][DW_A1 + t]++;
     } else if (t == 3) {
-        const int top = --r->ncannon[w];
-        s->removed[DW_RED][r->cannon[w][top]]++;
-        r->cannon[w][top] = 0;
+        remove_top_cannon(s, DW_RED, w);
     } else if (t < 7) {
         r->leaders[w] &= (uint8_t)~LB(DW_KING + t - 4);
         s->removed[DW_RED][DW_KING + t - 4]++;
     } else {
-        if (s->spy_on <= DW_A3)
-            s->camp[DW_BLUE].archers[s->spy_on - DW_A1][w]++;
+        if (s->spy_on <= DW_A3) { /* the covered Archer counts again */
+            dw_camp *b = &s->camp[DW_BLUE];
+            b->archers[s->spy_on - DW_A1][w]++;
+            b->power[w] = (uint8_t)(b->power[w] + s->spy_on - DW_A1 + 1);
+        }
         s->removed[DW_RED][DW_SPY]++;
         s->spy_wall = s->spy_on = s->spy_depth = 0;
     }
@@ -751,6 +748,9 @@ static int apply_play(dw_state *s, int p, rp_action a)
         camp->archers[0][w] = (uint8_t)(camp->archers[0][w] + (c & 0xFFu));
         camp->archers[1][w] = (uint8_t)(camp->archers[1][w] + (c >> 8 & 0xFFu));
         camp->archers[2][w] = (uint8_t)(camp->archers[2][w] + (c >> 16 & 0xFFu));
+        /* their values summed, as byte 2 of one product: 1, 2, 3 times bytes 0, 1, 2 (six
+         * Archers at most, so no byte of it carries) */
+        camp->power[w] = (uint8_t)(camp->power[w] + ((c & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu));
         return gained_wall(s, p, w);
     }
     if (a < DW_ACT_FLAG) {
@@ -758,6 +758,7 @@ static int apply_play(dw_state *s, int p, rp_action a)
         dw_camp *camp = &s->camp[p];
         take_from_hand(s, p, f, 1);
         camp->cannon[w][camp->ncannon[w]++] = (uint8_t)f; /* DW-5: on top of the stack */
+        camp->top[w] = (uint8_t)dw_cannon_value(f);
         return w;
     }
     if (a < DW_ACT_ATTACK) {

@@ -473,6 +473,14 @@ static const char *check_side(const dw_state *s, int w, int seat, char *why, siz
     if (sd->leaders & ~WALL_LEADERS[seat])
         return say(why, size, "%s's side of wall %d holds a leader %s does not play at walls",
                    dw_seat_names[seat], w + 1, dw_seat_names[seat]);
+    const dw_camp *c = &s->camp[seat];
+    const int top = sd->ncannon ? dw_cannon_value(sd->cannon[sd->ncannon - 1]) : 0;
+    if (c->power[w] != dw_archer_power(sd->archers) || c->top[w] != top)
+        return say(why, size,
+                   "%s's Archers and top Cannon at wall %d are kept as %d and %d, the cards "
+                   "there make %d and %d",
+                   dw_seat_names[seat], w + 1, c->power[w], c->top[w], dw_archer_power(sd->archers),
+                   top);
     return NULL;
 }
 
@@ -512,9 +520,9 @@ static const char *check_ranges(const dw_state *s, char *why, size_t size)
     for (int p = 0; p < 2; p++) {
         /* the rows' bytes past the fifth wall (the legal plays read whole rows) */
         const dw_camp *c = &s->camp[p];
-        const uint8_t *const rows[5] = {c->archers[0], c->archers[1], c->archers[2], c->ncannon,
-                                        c->leaders};
-        for (int i = 0; i < 5; i++)
+        const uint8_t *const rows[7] = {c->archers[0], c->archers[1], c->archers[2], c->ncannon,
+                                        c->leaders,    c->power,      c->top};
+        for (int i = 0; i < 7; i++)
             for (int w = DW_WALLS; w < 8; w++)
                 if (rows[i][w])
                     return "a byte past the fifth wall is not zero";
