@@ -366,6 +366,15 @@ bool dw_deck_lists_agree(void)
            memcmp(personal, dw_personal0, sizeof personal) == 0;
 }
 
+/* dst[0..7] = src[7..0]. */
+static inline void copy_reversed8(uint8_t *dst, const uint8_t *src)
+{
+    uint64_t word;
+    memcpy(&word, src, sizeof word);
+    word = __builtin_bswap64(word);
+    memcpy(dst, &word, sizeof word);
+}
+
 /* DW-1: shuffled main deck without Flags, six cards each (Blue first, alternating), Flag A
  * with 9..11 cards above it, then Flag B with at least 10 above it; personal decks shuffled. */
 int dw_init(void *st, const rp_config *cfg, rp_error *err)
@@ -374,30 +383,41 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     dw_state *s = st;
     memset(s, 0, sizeof *s);
     rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
-    enum { DEALT = 2 * DW_HAND, REST = (int)sizeof main_without_flags - DEALT };
-    uint8_t deck[sizeof main_without_flags];
-    memcpy(deck, main_without_flags, sizeof deck);
-    rp_rng_shuffle_u8(&s->rng, deck, (int)sizeof deck); /* deck[0] is the top */
-    for (int i = 0; i < DEALT; i++)
-        s->hand[i & 1][deck[i]]++;
+    enum { CARDS = (int)sizeof main_without_flags, DEALT = 2 * DW_HAND, REST = CARDS - DEALT };
+    /* RUN: the bytes of one copy below; the deck has room for a copy from any place in it */
+    enum { RUN = 24, HI_MAX = REST + 1 };
+    uint8_t deck[DEALT + HI_MAX + RUN];
+    memcpy(deck, main_without_flags, CARDS);
+    memset(deck + CARDS, 0, sizeof deck - CARDS);
+    rp_rng_shuffle_u8(&s->rng, deck, CARDS); /* deck[0] is the top */
+#pragma GCC unroll 6
+    for (int i = 0; i < DEALT; i += 2) {
+        s->hand[DW_BLUE][deck[i]]++;
+        s->hand[DW_RED][deck[i + 1]]++;
+    }
     s->hand_n[0] = s->hand_n[1] = DW_HAND;
     /* The rest from the top, Flag A inserted at index a of it, then Flag B at index b of the
-     * result; stored with the top at the end. The Flags end at indexes lo < hi of the whole
-     * (B before A when b <= a), so it is three runs of the rest with a Flag between each. */
+     * result. The Flags end at indexes lo < hi <= HI_MAX of the whole (B before A when b <= a),
+     * so the deck from the top, `seq`, is three runs of the rest with a Flag after the first
+     * two: three copies of RUN bytes, each run's starting where the Flag before it goes (the
+     * next copy overwrites what one writes past its run), then the two Flags. */
     const int a = 9 + (int)rp_rng_below(&s->rng, 3);
     const int b = 10 + (int)rp_rng_below(&s->rng, REST + 1 - 10 + 1);
     const int lo = b <= a ? b : a, hi = b <= a ? a + 1 : b;
     const uint8_t *rest = deck + DEALT;
-    uint8_t *top = s->main + REST + 1; /* card j from the top is top[-j] */
-    for (int j = 0; j < lo; j++)
-        top[-j] = rest[j];
-    top[-lo] = DW_FLAG;
-    for (int j = lo; j < hi - 1; j++)
-        top[-j - 1] = rest[j];
-    top[-hi] = DW_FLAG;
-    for (int j = hi - 1; j < REST; j++)
-        top[-j - 2] = rest[j];
-    s->main_n = REST + 2;
+    uint8_t seq[HI_MAX + 1 + RUN];
+    memcpy(seq, rest, RUN);
+    memcpy(seq + lo + 1, rest + lo, RUN);
+    memcpy(seq + hi + 1, rest + hi - 1, RUN);
+    seq[lo] = seq[hi] = DW_FLAG;
+    /* Stored with the top at the end, main[k] = seq[20 - k]: three words byte-reversed,
+     * seq[13..20] to main[0..7], seq[5..12] to main[8..15], seq[0..7] to main[13..20] (the
+     * last two agree on main[13..15]). */
+    _Static_assert(REST + 2 == DW_MAIN && DW_MAIN == 21, "the main deck's 21 cards");
+    copy_reversed8(s->main, seq + 13);
+    copy_reversed8(s->main + 8, seq + 5);
+    copy_reversed8(s->main + 13, seq);
+    s->main_n = DW_MAIN;
     for (int p = 0; p < 2; p++) {
         memcpy(s->personal[p], personal_cards[p], DW_PERSONAL);
         rp_rng_shuffle_u8(&s->rng, s->personal[p], DW_PERSONAL);
@@ -507,7 +527,7 @@ static inline uint64_t shown_cards(const dw_camp *c)
  * random playout: lists are written in blocks, absent targets are written and not counted
  * (no data-dependent branch), and the order is fixed (bench signatures depend on it). Not
  * inlined, so the refill's short path saves no registers for it. */
-static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *out)
+static inline int legal_plays(const dw_state *s, rp_action *out)
 {
     const int p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
@@ -532,11 +552,12 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
             out[n] = (rp_action)(DW_ACT_FLAG + w);
             n += s->flag[w] == 0; /* DW-2 */
         }
-    if (h[DW_ATTACK]) {
-        /* DW-6, at every wall at once (bit 8w + 7 for wall w): the attacker needs its own top
-         * Cannon there, and the defender a target, its top Cannon or Archers. */
-        const dw_camp *attacker = &s->camp[p], *defender = &s->camp[q];
-        uint64_t armed = nonzero_bytes(load_row(attacker->ncannon));
+    /* DW-6, at every wall at once (bit 8w + 7 for wall w): the attacker needs its own top
+     * Cannon there, and the defender a target, its top Cannon or Archers. */
+    const uint64_t stacks = load_row(s->camp[p].ncannon);
+    if (h[DW_ATTACK] && stacks) {
+        const dw_camp *defender = &s->camp[q];
+        uint64_t armed = nonzero_bytes(stacks);
         uint64_t cannon = nonzero_bytes(load_row(defender->ncannon));
         const uint64_t archers = nonzero_bytes(load_row(defender->power));
         /* DW-P1: a top Cannon the Spy covers (Blue's) cannot attack nor be removed. */
