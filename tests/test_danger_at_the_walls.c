@@ -2069,6 +2069,60 @@ static void test_property_random_games(void **unused)
     assert_true(wins[0] > 0 && wins[1] > 0);
 }
 
+/* DW-7 from the cards on the wall, one rule at a time: A the active Archers' values, C the
+ * active top Cannon (DW-5), the Wizard and the Builder zeroing both sides' A and C, Blue =
+ * (A*n + C*e)*g and Red = (A + C)*k; a card the Spy covers is not active (DW-8). */
+static int plain_strength(const dw_state *s, int w, int seat)
+{
+    const dw_side sd = dw_side_at(s, w, seat), red = dw_side_at(s, w, DW_RED);
+    const bool spy_here = seat == DW_BLUE && s->spy_wall == w + 1;
+    unsigned leaders = sd.leaders;
+    if (spy_here && s->spy_on >= DW_GENERAL && s->spy_on <= DW_ENGINEER)
+        leaders &= ~LB(s->spy_on);
+    int a = sd.archers[0] + 2 * sd.archers[1] + 3 * sd.archers[2];
+    int c = sd.ncannon ? sd.cannon[sd.ncannon - 1] - DW_C5 + 5 : 0;
+    if (spy_here && s->spy_on == DW_SPY_ON_CANNON && s->spy_depth == sd.ncannon - 1)
+        c = 0;
+    if (red.leaders & LB(DW_WIZARD))
+        a = 0;
+    if (red.leaders & LB(DW_BUILDER))
+        c = 0;
+    if (seat == DW_RED)
+        return (a + c) * (leaders & LB(DW_KING) ? 2 : 1);
+    return (a * (leaders & LB(DW_NOBLE) ? 2 : 1) + c * (leaders & LB(DW_ENGINEER) ? 2 : 1)) *
+           (leaders & LB(DW_GENERAL) ? 2 : 1);
+}
+
+/* apply keeps each wall's Archer strength and top Cannon and re-evaluates control only after
+ * a play that can change it (rules.c, gained_wall): after every action of many random games
+ * the strengths are DW-7's from the cards, and every unflagged wall is held by the stronger
+ * side, or by its holder before the action on a tie (DW-10). */
+static void test_DW10_control_after_every_action_matches_the_cards(void **unused)
+{
+    (void)unused;
+    const int games = rp_test_games(300);
+    rp_rng rng;
+    rp_rng_seed(&rng, 10, 7);
+    for (int g = 0; g < games; g++) {
+        dw_state s;
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%d", 9000 + g);
+        rp_test_init(G, &s, opts);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            uint8_t before[DW_WALLS];
+            memcpy(before, s.control, sizeof before);
+            rp_test_random_step(G, &s, &rng);
+            for (int w = 0; w < DW_WALLS; w++) {
+                const int b = plain_strength(&s, w, DW_BLUE), r = plain_strength(&s, w, DW_RED);
+                assert_int_equal(dw_strength(&s, w, DW_BLUE), b);
+                assert_int_equal(dw_strength(&s, w, DW_RED), r);
+                const int holder = s.flag[w] || b == r ? before[w] : b > r ? DW_BLUE : DW_RED;
+                assert_int_equal(s.control[w], holder);
+            }
+        }
+    }
+}
+
 /* Whether the top Cannon of Blue's side of wall w is the one the Spy covers (DW-8, DW-P1). */
 static bool spied_top_cannon(const dw_state *s, int w)
 {
@@ -2251,6 +2305,7 @@ int main(void)
         cmocka_unit_test(test_secret_names),
         cmocka_unit_test(test_property_random_games),
         cmocka_unit_test(test_legal_plays_match_a_plain_reference),
+        cmocka_unit_test(test_DW10_control_after_every_action_matches_the_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
