@@ -85,12 +85,15 @@ static int lone_seat(const arena_job *job, long g)
 static int pool_acquire(arena_job *job, int def, engine_slot **out, rp_error *err)
 {
     engine_slot *slot = NULL;
+    /* `busy` first: a busy slot's `engine` belongs to the thread that holds it, which may be
+     * starting or stopping its process outside the lock; an idle slot's was last written
+     * before the unlock that made it idle. */
     pthread_mutex_lock(&job->pool_lock);
     for (size_t i = 0; !slot && i < sizeof job->pool / sizeof job->pool[0]; i++)
-        if (job->pool[i].engine && !job->pool[i].busy && job->pool[i].def == def)
+        if (!job->pool[i].busy && job->pool[i].engine && job->pool[i].def == def)
             slot = &job->pool[i];
     for (size_t i = 0; !slot && i < sizeof job->pool / sizeof job->pool[0]; i++)
-        if (!job->pool[i].engine && !job->pool[i].busy)
+        if (!job->pool[i].busy && !job->pool[i].engine)
             slot = &job->pool[i];
     if (slot) {
         slot->busy = true;
