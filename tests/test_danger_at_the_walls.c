@@ -2123,6 +2123,66 @@ static void test_DW10_control_after_every_action_matches_the_cards(void **unused
     }
 }
 
+/* The turn's course after one action, by DW-11 and DW-12 one rule at a time, into `want`
+ * (a copy of the state after the action, its turn fields rewritten): the refill goes on while
+ * the hand has room and a deck has a card; else the turn ends, the last one ending the game,
+ * and three Flags on the board or an empty hand making the next turn the last, skipped when
+ * that player has no card. Returns whether the action ended a turn because of DW-12. */
+static bool plain_turn_course(const dw_state *before, const dw_state *after, dw_state *want)
+{
+    const int p = before->to_move, q = p ^ 1;
+    *want = *after;
+    want->to_move = (uint8_t)p;
+    want->turn = before->turn;
+    want->last_turn = before->last_turn;
+    want->over = 0;
+    if (after->hand_n[p] < DW_HAND && (after->personal_n[p] || after->main_n)) {
+        want->phase = DW_PHASE_REFILL;
+        return false;
+    }
+    want->phase = DW_PHASE_PLAY;
+    if (before->last_turn) {
+        want->over = 1;
+        return true;
+    }
+    want->last_turn = after->flags_on_board >= 3 ? DW_LAST_FLAGS
+                      : after->hand_n[p] == 0    ? DW_LAST_EMPTY_HAND
+                                                 : DW_LAST_NO;
+    want->to_move = (uint8_t)q;
+    want->turn = (uint8_t)(before->turn + 1);
+    want->over = want->last_turn && after->hand_n[q] == 0;
+    return want->last_turn != DW_LAST_NO;
+}
+
+/* apply ends a turn on its own short path unless DW-12 has something to say (rules.c,
+ * end_turn): after every action of many random games the turn, the seat to act, the phase,
+ * the last turn's reason and the end of the game are those of the plain course above, and the
+ * games reach both reasons for a last turn. */
+static void test_DW11_DW12_turn_course_matches_a_plain_reference(void **unused)
+{
+    (void)unused;
+    /* at least 100 games: fewer may meet no empty hand (about one game in fifteen does) */
+    const int asked = rp_test_games(300), games = asked > 100 ? asked : 100;
+    rp_rng rng;
+    rp_rng_seed(&rng, 12, 7);
+    int reasons[3] = {0, 0, 0};
+    for (int g = 0; g < games; g++) {
+        dw_state s;
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%d", 7000 + g);
+        rp_test_init(G, &s, opts);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            const dw_state before = s;
+            rp_test_random_step(G, &s, &rng);
+            dw_state want;
+            if (plain_turn_course(&before, &s, &want) && !before.last_turn)
+                reasons[want.last_turn]++;
+            assert_memory_equal(&s, &want, sizeof s);
+        }
+    }
+    assert_true(reasons[DW_LAST_FLAGS] > 0 && reasons[DW_LAST_EMPTY_HAND] > 0);
+}
+
 /* Whether the top Cannon of Blue's side of wall w is the one the Spy covers (DW-8, DW-P1). */
 static bool spied_top_cannon(const dw_state *s, int w)
 {
@@ -2306,6 +2366,7 @@ int main(void)
         cmocka_unit_test(test_property_random_games),
         cmocka_unit_test(test_legal_plays_match_a_plain_reference),
         cmocka_unit_test(test_DW10_control_after_every_action_matches_the_cards),
+        cmocka_unit_test(test_DW11_DW12_turn_course_matches_a_plain_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

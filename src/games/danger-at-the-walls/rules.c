@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/inline.h"
 #include "games/danger-at-the-walls/internal.h"
 
 /* Equal states are equal bytes (the notation round trip compares with memcmp): no hidden
@@ -101,7 +102,7 @@ int dw_strength(const dw_state *s, int wall, int seat)
 }
 
 /* DW-10 and the Flag lock (DW-2): strictly greater strength takes an unflagged wall. */
-static void update_control(dw_state *s, int w)
+static inline RP_FORCE_INLINE void update_control(dw_state *s, int w)
 {
     if (s->flag[w])
         return;
@@ -631,8 +632,8 @@ int dw_legal_actions(const void *st, rp_action *out)
 
 /* The end of a turn: the trigger of DW-12 (three Flags on the board, or the player's hand
  * empty) starts the last turn, and the end of the last one ends the game. Out of line: it
- * comes once a turn, after the play or the last draw. */
-static __attribute__((noinline)) void end_turn(dw_state *s)
+ * comes at most three times a game (end_turn takes the other turns' ends). */
+static __attribute__((noinline)) void end_last_turns(dw_state *s)
 {
     const int p = s->to_move, q = p ^ 1;
     s->phase = DW_PHASE_PLAY;
@@ -653,15 +654,19 @@ static __attribute__((noinline)) void end_turn(dw_state *s)
         s->over = 1;
 }
 
-/* After p's play or draw: the refill goes on while the hand has room and a deck has a card
- * (DW-11), else the turn ends. */
-static inline void advance(dw_state *s, int p)
+/* The end of p's turn, once a turn after the play or the last draw: the other player's turn
+ * comes unless DW-12 has something to say (end_last_turns). `empty` is whether p's hand may
+ * be empty: not after a draw. */
+static inline void end_turn(dw_state *s, unsigned p, bool empty)
 {
-    if (s->hand_n[p] < DW_HAND && (s->personal_n[p] | s->main_n)) {
-        s->phase = DW_PHASE_REFILL;
+    if (__builtin_expect(s->last_turn || s->flags_on_board >= 3 || (empty && s->hand_n[p] == 0),
+                         0)) {
+        end_last_turns(s);
         return;
     }
-    end_turn(s);
+    s->to_move = (uint8_t)(p ^ 1);
+    s->phase = DW_PHASE_PLAY;
+    s->turn++;
 }
 
 /* Cards leave the hand by face: identical cards are interchangeable (DW-P4). */
@@ -750,38 +755,54 @@ static inline int gained_wall(const dw_state *s, int p, int w)
     return s->control[w] == p ? -1 : w;
 }
 
-/* One play of DW-3 (or a DW-4 discard); returns the wall whose control may change, or -1.
- * Archers, an attack on Archers, the General, Noble, Engineer and King, the Spy, and the
+/* The plays of DW-3 (or a DW-4 discard); each returns the wall whose control may change, or
+ * -1. Archers, an attack on Archers, the General, Noble, Engineer and King, the Spy, and the
  * Assassin on an Archer, the King or the Spy only strengthen the player or weaken the
  * opponent (gained_wall); a Cannon may be weaker than the one it covers, removing a top
  * Cannon shows the one beneath, and the Wizard and Builder zero both sides' cards. */
-static int apply_play(dw_state *s, int p, rp_action a)
+
+/* Archers: the hand's counts move as one word (no byte borrows: the hand holds them), so the
+ * fourth byte (the hand's Cannon-5) is left as it was. */
+static inline int apply_archers(dw_state *s, size_t p, rp_action a)
 {
-    if (a < DW_ACT_CANNON) {
-        /* The hand's counts move as one word: no byte borrows (the hand holds them), so the
-         * fourth byte (the hand's Cannon-5) is left as it was. */
-        const int w = (int)a / 343;
-        const uint32_t c = archer_play_counts[(int)a % 343];
-        uint8_t *hand = &s->hand[p][DW_A1];
-        dw_camp *camp = &s->camp[p];
-        store_counts(hand, load_counts(hand) - (c & 0xFFFFFFu));
-        s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24));
-        camp->archers[0][w] = (uint8_t)(camp->archers[0][w] + (c & 0xFFu));
-        camp->archers[1][w] = (uint8_t)(camp->archers[1][w] + (c >> 8 & 0xFFu));
-        camp->archers[2][w] = (uint8_t)(camp->archers[2][w] + (c >> 16 & 0xFFu));
-        /* their values summed, as byte 2 of one product: 1, 2, 3 times bytes 0, 1, 2 (six
-         * Archers at most, so no byte of it carries) */
-        camp->power[w] = (uint8_t)(camp->power[w] + ((c & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu));
-        return gained_wall(s, p, w);
-    }
-    if (a < DW_ACT_FLAG) {
-        const int w = (int)(a - DW_ACT_CANNON) / 5, f = DW_C5 + (int)(a - DW_ACT_CANNON) % 5;
-        dw_camp *camp = &s->camp[p];
-        take_from_hand(s, p, f, 1);
-        camp->cannon[w][camp->ncannon[w]++] = (uint8_t)f; /* DW-5: on top of the stack */
-        camp->top[w] = (uint8_t)dw_cannon_value(f);
-        return w;
-    }
+    const size_t w = a / 343;
+    const uint32_t c = archer_play_counts[a % 343];
+    uint8_t *hand = &s->hand[p][DW_A1];
+    dw_camp *camp = &s->camp[p];
+    store_counts(hand, load_counts(hand) - (c & 0xFFFFFFu));
+    s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24));
+    camp->archers[0][w] = (uint8_t)(camp->archers[0][w] + (c & 0xFFu));
+    camp->archers[1][w] = (uint8_t)(camp->archers[1][w] + (c >> 8 & 0xFFu));
+    camp->archers[2][w] = (uint8_t)(camp->archers[2][w] + (c >> 16 & 0xFFu));
+    /* their values summed, as byte 2 of one product: 1, 2, 3 times bytes 0, 1, 2 (six
+     * Archers at most, so no byte of it carries) */
+    camp->power[w] = (uint8_t)(camp->power[w] + ((c & 0xFFFFFFu) * 0x010203u >> 16 & 0xFFu));
+    return gained_wall(s, (int)p, (int)w);
+}
+
+static inline int apply_cannon(dw_state *s, size_t p, rp_action a)
+{
+    const unsigned k = a - DW_ACT_CANNON, w = k / 5, v = k % 5; /* value 5 + v */
+    dw_camp *camp = &s->camp[p];
+    s->hand[p][DW_C5 + v]--;
+    s->hand_n[p]--;
+    camp->cannon[w][camp->ncannon[w]++] = (uint8_t)(DW_C5 + v); /* DW-5: on top of the stack */
+    camp->top[w] = (uint8_t)(5 + v);
+    return (int)w;
+}
+
+static inline int apply_leader(dw_state *s, size_t p, rp_action a)
+{
+    const unsigned k = a - DW_ACT_LEADER, w = k / 6, f = dw_leader_face[k % 6];
+    s->hand[p][f]--;
+    s->hand_n[p]--;
+    s->camp[p].leaders[w] |= (uint8_t)LB(f);
+    return f == DW_WIZARD || f == DW_BUILDER ? (int)w : gained_wall(s, (int)p, (int)w);
+}
+
+/* The other plays: a Flag, a Cannon Attack, the Spy, the Assassin or a discard. */
+static inline int apply_other(dw_state *s, int p, rp_action a)
+{
     if (a < DW_ACT_ATTACK) {
         const int w = (int)(a - DW_ACT_FLAG);
         take_from_hand(s, p, DW_FLAG, 1);
@@ -794,12 +815,6 @@ static int apply_play(dw_state *s, int p, rp_action a)
         take_from_hand(s, p, DW_ATTACK, 1);
         apply_attack(s, p, w, target);
         return target == 1 ? gained_wall(s, p, w) : w;
-    }
-    if (a < DW_ACT_SPY) {
-        const int w = (int)(a - DW_ACT_LEADER) / 6, f = dw_leader_face[(a - DW_ACT_LEADER) % 6];
-        take_from_hand(s, p, f, 1);
-        s->camp[p].leaders[w] |= (uint8_t)LB(f);
-        return f == DW_WIZARD || f == DW_BUILDER ? w : gained_wall(s, p, w);
     }
     if (a < DW_ACT_ASSASSIN) {
         const int w = (int)(a - DW_ACT_SPY) / 7;
@@ -819,34 +834,66 @@ static int apply_play(dw_state *s, int p, rp_action a)
     return -1;
 }
 
-/* A play, control of its wall re-evaluated (DW-10), then the refill or the end of the turn.
- * Not inlined, so a refill draw (half of all actions) saves no registers for it. */
-static __attribute__((noinline)) void play(dw_state *s, int p, rp_action a)
+/* After p's play: control of wall w re-evaluated (DW-10; none for w = -1), then the refill
+ * when a deck has a card (DW-11: a play leaves at most five in the hand), or the end of the
+ * turn. */
+static inline RP_FORCE_INLINE void after_play(dw_state *s, int p, int w)
 {
-    const int w = apply_play(s, p, a);
     if (w >= 0)
         update_control(s, w);
-    advance(s, p);
+    if (s->personal_n[p] | s->main_n)
+        s->phase = DW_PHASE_REFILL;
+    else
+        end_turn(s, (unsigned)p, true);
+}
+
+/* A play of apply_other's, out of line: the rarer plays and their calls keep their registers
+ * to themselves. */
+static __attribute__((noinline)) void play_other(dw_state *s, int p, rp_action a)
+{
+    after_play(s, p, apply_other(s, p, a));
+}
+
+/* A play (most are Archers, Cannons and Leaders, applied here with no register to save).
+ * Not inlined, so a refill draw (half of all actions) saves no registers for it. */
+static __attribute__((noinline)) void play(dw_state *s, size_t p, rp_action a)
+{
+    int w;
+    if (a < DW_ACT_CANNON)
+        w = apply_archers(s, p, a);
+    else if (a < DW_ACT_FLAG)
+        w = apply_cannon(s, p, a);
+    else if (a >= DW_ACT_LEADER && a < DW_ACT_SPY)
+        w = apply_leader(s, p, a);
+    else {
+        play_other(s, (int)p, a);
+        return;
+    }
+    after_play(s, (int)p, w);
 }
 
 /* Apply a legal action: a play (then control is re-evaluated, DW-10) or one refill draw. */
 void dw_apply(void *st, rp_action a)
 {
     dw_state *s = st;
-    const int p = s->to_move;
     if (a < DW_ACT_DRAW_PERSONAL) {
-        play(s, p, a);
+        play(s, s->to_move, a);
         return;
     }
+    const unsigned p = s->to_move;
     /* Select the deck without a branch: the choice is a coin flip in random playouts. */
     const bool own = a == DW_ACT_DRAW_PERSONAL;
     uint8_t *deck = own ? s->personal[p] : s->main;
     uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
-    const int f = deck[--*size];
-    deck[*size] = 0;
+    const size_t top = (size_t)*size - 1;
+    const int f = deck[top];
+    *size = (uint8_t)top;
+    deck[top] = 0;
     s->hand[p][f]++;
-    s->hand_n[p]++;
-    advance(s, p);
+    /* DW-11: the refill (the phase already) goes on while the hand has room and a deck a card */
+    if (++s->hand_n[p] < DW_HAND && (s->personal_n[p] | s->main_n))
+        return;
+    end_turn(s, p, false);
 }
 
 /* DW-12: the side controlling three or more walls wins outright. */
