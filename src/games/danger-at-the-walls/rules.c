@@ -499,12 +499,42 @@ static inline void copy_blocks(rp_action *out, const uint32_t *row, size_t count
 #undef COPY_BLOCK
 }
 
-/* The five walls' copies of a play whose action id grows by `stride` per wall. */
-static inline void put_five(rp_action *out, uint32_t first, uint32_t stride)
+/* The five walls' copies of each Cannon and Leader play, by the card's face, as rows of eight
+ * (the action ids grow by 5 or 6 a wall; three zeros pad a row to two blocks): a list of them
+ * is two block copies, with no arithmetic. */
+#define FIVE_WALLS(first, stride)                                                                  \
+    {                                                                                              \
+        (first), (first) + (stride), (first) + 2 * (stride), (first) + 3 * (stride),               \
+            (first) + 4 * (stride), 0, 0, 0                                                        \
+    }
+static const uint32_t five_walls[DW_FACES][8] = {[DW_C5] = FIVE_WALLS(DW_ACT_CANNON, 5),
+                                                 [DW_C6] = FIVE_WALLS(DW_ACT_CANNON + 1, 5),
+                                                 [DW_C7] = FIVE_WALLS(DW_ACT_CANNON + 2, 5),
+                                                 [DW_C8] = FIVE_WALLS(DW_ACT_CANNON + 3, 5),
+                                                 [DW_C9] = FIVE_WALLS(DW_ACT_CANNON + 4, 5),
+                                                 [DW_GENERAL] = FIVE_WALLS(DW_ACT_LEADER, 6),
+                                                 [DW_NOBLE] = FIVE_WALLS(DW_ACT_LEADER + 1, 6),
+                                                 [DW_ENGINEER] = FIVE_WALLS(DW_ACT_LEADER + 2, 6),
+                                                 [DW_KING] = FIVE_WALLS(DW_ACT_LEADER + 3, 6),
+                                                 [DW_WIZARD] = FIVE_WALLS(DW_ACT_LEADER + 4, 6),
+                                                 [DW_BUILDER] = FIVE_WALLS(DW_ACT_LEADER + 5, 6)};
+#undef FIVE_WALLS
+
+/* Five plays from a row of five_walls (the three after them are written too). */
+static inline void put_five(rp_action *out, const uint32_t *row)
 {
-    const dw_block step = {0, stride, 2 * stride, 3 * stride};
-    put_block(out, step + first);
-    out[4] = first + 4 * stride;
+    dw_block v;
+    memcpy(&v, row, sizeof v);
+    put_block(out, v);
+    memcpy(&v, row + 4, sizeof v);
+    put_block(out + 4, v);
+}
+
+/* The row of five_walls for the face at byte i of a word whose bit 8i + 7 is `bit`, from the
+ * row of byte 0's face: four bytes a bit, so the address is one add. */
+static inline const uint32_t *five_walls_at(const uint32_t *row0, unsigned bit)
+{
+    return (const uint32_t *)((const char *)row0 + 4 * (size_t)bit - 4 * 7);
 }
 
 /* The top bit of each byte of x that is not zero, for bytes below 0x80: adding 0x7F sets a
@@ -542,9 +572,9 @@ static inline int legal_plays(const dw_state *s, rp_action *out)
         n = hand >> 24;
     }
     uint64_t held = nonzero_bytes(counts) & 0x8080808080000000ull; /* C5..C9 */
+    /* byte f of counts is face f: its row of five_walls */
     for (; held; held &= held - 1) {
-        const int f = __builtin_ctzll(held) >> 3;
-        put_five(out + n, (uint32_t)(DW_ACT_CANNON + f - DW_C5), 5);
+        put_five(out + n, five_walls_at(five_walls[0], (unsigned)__builtin_ctzll(held)));
         n += DW_WALLS;
     }
     if (h[DW_FLAG])
@@ -580,8 +610,8 @@ static inline int legal_plays(const dw_state *s, rp_action *out)
     const uint32_t lead = load_counts(h + DW_GENERAL + 4 * p); /* the fourth byte is in the hand */
     for (uint32_t held_leaders = nonzero_bytes(lead) & 0x808080u; held_leaders;
          held_leaders &= held_leaders - 1) {
-        const int l = 3 * p + (__builtin_ctz(held_leaders) >> 3);
-        put_five(out + n, (uint32_t)(DW_ACT_LEADER + l), 6);
+        put_five(out + n, five_walls_at(five_walls[DW_GENERAL + 4 * p],
+                                        (unsigned)__builtin_ctz(held_leaders)));
         n += DW_WALLS;
     }
     if (p == DW_RED && h[DW_SPY]) {
@@ -880,20 +910,25 @@ void dw_apply(void *st, rp_action a)
         play(s, s->to_move, a);
         return;
     }
-    const unsigned p = s->to_move;
-    /* Select the deck without a branch: the choice is a coin flip in random playouts. */
-    const bool own = a == DW_ACT_DRAW_PERSONAL;
-    uint8_t *deck = own ? s->personal[p] : s->main;
-    uint8_t *size = own ? &s->personal_n[p] : &s->main_n;
-    const size_t top = (size_t)*size - 1;
-    const int f = deck[top];
-    *size = (uint8_t)top;
-    deck[top] = 0;
+    /* DW-11: one card from the chosen deck's top (the slot left zero) into the hand */
+    const size_t p = s->to_move;
+    int f;
+    if (a == DW_ACT_DRAW_MAIN) {
+        const size_t top = (size_t)s->main_n - 1;
+        f = s->main[top];
+        s->main[top] = 0;
+        s->main_n = (uint8_t)top;
+    } else {
+        const size_t top = (size_t)s->personal_n[p] - 1;
+        f = s->personal[p][top];
+        s->personal[p][top] = 0;
+        s->personal_n[p] = (uint8_t)top;
+    }
     s->hand[p][f]++;
-    /* DW-11: the refill (the phase already) goes on while the hand has room and a deck a card */
+    /* the refill (the phase already) goes on while the hand has room and a deck a card */
     if (++s->hand_n[p] < DW_HAND && (s->personal_n[p] | s->main_n))
         return;
-    end_turn(s, p, false);
+    end_turn(s, (unsigned)p, false);
 }
 
 /* DW-12: the side controlling three or more walls wins outright. */
