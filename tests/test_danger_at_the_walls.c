@@ -281,6 +281,28 @@ static void test_DW1_setup(void **unused)
 
 /* Rulebook "Card Distributions": each personal deck is Flag, Cannon Attack, Cannon-6, Cannon-8
  * and its four unique Leaders. */
+/* dw_init shuffles its decks with a copy of rp_rng_shuffle_u8 unrolled for their sizes
+ * (rules.c, deal_shuffle), and with rp_rng_shuffle_u8 itself while a draw list is in use:
+ * recording the draws (the generator's values, drawn one rp_rng_below at a time), the deals of
+ * many seeds are byte for byte those made without a list, and every draw was recorded. */
+static void test_DW1_deal_shuffles_as_rp_rng_shuffle(void **unused)
+{
+    (void)unused;
+    for (int seed = 0; seed < 1000; seed++) {
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%d", seed);
+        dw_state fast, plain;
+        rp_test_init(G, &fast, opts);
+        uint32_t values[64];
+        rp_draws record = {.record = values, .record_cap = 64};
+        rp_draws *before = rp_rng_use_draws(&record);
+        rp_test_init(G, &plain, opts);
+        rp_rng_use_draws(before);
+        assert_memory_equal(&fast, &plain, sizeof fast);
+        assert_int_equal(record.used, 30 + 2 + 2 * 7); /* main deck, Flags, personal decks */
+    }
+}
+
 static void test_rulebook_personal_decks(void **unused)
 {
     (void)unused;
@@ -2330,6 +2352,7 @@ int main(void)
         /* first, before anything in this program calls init (see the test) */
         cmocka_unit_test(test_archer_plays_of_a_raw_state_need_no_setup),
         cmocka_unit_test(test_DW1_setup),
+        cmocka_unit_test(test_DW1_deal_shuffles_as_rp_rng_shuffle),
         cmocka_unit_test(test_rulebook_personal_decks),
         cmocka_unit_test(test_DW3_DW_P4_archers_are_multisets_to_one_wall),
         cmocka_unit_test(test_DW5_only_the_top_cannon_counts),

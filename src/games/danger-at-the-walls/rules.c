@@ -7,6 +7,7 @@
 
 #include "core/check.h"
 #include "core/inline.h"
+#include "core/rng_internal.h"
 #include "games/danger-at-the-walls/internal.h"
 
 /* Equal states are equal bytes (the notation round trip compares with memcmp): no hidden
@@ -376,6 +377,37 @@ static inline void copy_reversed8(uint8_t *dst, const uint8_t *src)
     memcpy(dst, &word, sizeof word);
 }
 
+/* rp_rng_shuffle_u8 for the deal's decks, whose sizes are constants: inlined with the loop
+ * unrolled, each draw's bound and each swap's place are constants and no counter is kept (a
+ * deal is once a random playout). The same draws in the same order (rng.c's SHUFFLE_BODY);
+ * while some thread uses a draw list, rp_rng_shuffle_u8 itself. */
+static inline RP_FORCE_INLINE void deal_shuffle(rp_rng *rng, uint8_t *items, int n)
+{
+    if (rp__draws_may_be_listed()) {
+        rp_rng_shuffle_u8(rng, items, n);
+        return;
+    }
+    uint64_t state = rng->state;
+    const uint64_t inc = rng->inc;
+#pragma GCC unroll 32
+    for (int i = n - 1; i > 0; i--) {
+        const uint32_t bound = (uint32_t)i + 1;
+        const uint64_t old = state;
+        state = old * PCG_MULTIPLIER + inc;
+        const uint64_t m = (uint64_t)rp__pcg_output(old) * bound;
+        uint32_t j = (uint32_t)(m >> 32);
+        if (__builtin_expect((uint32_t)m < bound, 0)) {
+            rng->state = state;
+            j = rp__rng_redrawn_below(rng, bound, m);
+            state = rng->state;
+        }
+        const uint8_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    rng->state = state;
+}
+
 /* DW-1: shuffled main deck without Flags, six cards each (Blue first, alternating), Flag A
  * with 9..11 cards above it, then Flag B with at least 10 above it; personal decks shuffled. */
 int dw_init(void *st, const rp_config *cfg, rp_error *err)
@@ -390,7 +422,7 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     uint8_t deck[DEALT + HI_MAX + RUN];
     memcpy(deck, main_without_flags, CARDS);
     memset(deck + CARDS, 0, sizeof deck - CARDS);
-    rp_rng_shuffle_u8(&s->rng, deck, CARDS); /* deck[0] is the top */
+    deal_shuffle(&s->rng, deck, CARDS); /* deck[0] is the top */
 #pragma GCC unroll 6
     for (int i = 0; i < DEALT; i += 2) {
         s->hand[DW_BLUE][deck[i]]++;
@@ -421,7 +453,7 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     s->main_n = DW_MAIN;
     for (int p = 0; p < 2; p++) {
         memcpy(s->personal[p], personal_cards[p], DW_PERSONAL);
-        rp_rng_shuffle_u8(&s->rng, s->personal[p], DW_PERSONAL);
+        deal_shuffle(&s->rng, s->personal[p], DW_PERSONAL);
         s->personal_n[p] = DW_PERSONAL;
     }
     for (int w = 0; w < DW_WALLS; w++)
