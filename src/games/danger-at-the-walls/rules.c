@@ -308,16 +308,27 @@ void dw_add_held(const dw_state *s, int q, uint8_t *counts)
     (84 - (7 - (n1)) * (8 - (n1)) * (9 - (n1)) / 6 + (n2) * (7 - (n1)) - (n2) * ((n2) - 1) / 2 + (n3))
 /* clang-format on */
 static const uint32_t archer_plays[84][132] = {HANDS(PLAY_ROW)};
-/* By key n1*49 + n2*7 + n3, what legal_plays needs of the hand's row, so that it takes it
- * with one load: the row's offset in archer_plays in bytes (bits 0-15: 83 * 528 at most), its
- * blocks of four (bits 16-23) and its length 5k (bits 24-31); 0 for keys of more than six
- * Archers, never looked up. */
+/* A hand's Archers as a key, 56 n1 + 8 n2 + n3 (distinct for counts up to 6: 8 n2 + n3 is at
+ * most 54), gathered from the three counts as bytes 0-2 of a word by one multiply: the product
+ * by 56 * 2^16 + 8 * 2^8 + 1 holds the key at bits 16-24, the lower terms (n1, 8 n1 + n2) stay
+ * below bit 16 and the higher ones (56 n2 + 8 n3 and on) are even multiples of 2^24, so bit 24
+ * is the key's own. */
+#define ARCHER_KEY(n1, n2, n3) (56 * (n1) + 8 * (n2) + (n3))
+static inline unsigned archer_key(uint32_t counts)
+{
+    return (counts & 0xFFFFFFu) * 0x380801u >> 16 & 0x1FFu;
+}
+/* By ARCHER_KEY, what legal_plays needs of the hand's row, so that it takes it with one load:
+ * the row's offset in archer_plays in bytes (bits 0-15: 83 * 528 at most), its blocks of four
+ * (bits 16-23) and its length 5k (bits 24-31); 0 for keys of more than six Archers, never
+ * looked up. */
 #define HAND_ROW(n1, n2, n3)                                                                       \
-    ((n1) + (n2) + (n3) <= DW_HAND ? (uint32_t)HAND_RANK(n1, n2, n3) * sizeof archer_plays[0] |    \
-                                         (uint32_t)(5 * SUB_COUNT(n1, n2, n3) + 3) / 4 << 16 |     \
-                                         (uint32_t)(5 * SUB_COUNT(n1, n2, n3)) << 24               \
-                                   : 0)
-static const uint32_t archer_hand[343] = {BY_KEY(HAND_ROW)};
+    [ARCHER_KEY(n1, n2, n3)] = ((n1) + (n2) + (n3) <= DW_HAND                                      \
+                                    ? (uint32_t)HAND_RANK(n1, n2, n3) * sizeof archer_plays[0] |   \
+                                          (uint32_t)(5 * SUB_COUNT(n1, n2, n3) + 3) / 4 << 16 |    \
+                                          (uint32_t)(5 * SUB_COUNT(n1, n2, n3)) << 24              \
+                                    : 0)
+static const uint32_t archer_hand[ARCHER_KEY(6, 6, 6) + 1] = {BY_KEY(HAND_ROW)};
 /* For each Archer play's offset n1*49 + n2*7 + n3, its counts as the bytes of one word (byte
  * v - 1 the Archers of value v, byte 3 their total): apply takes them from the hand at once
  * and adds each to its row of the camp. */
@@ -598,7 +609,7 @@ static inline int legal_plays(const dw_state *s, rp_action *out)
     const uint64_t counts = load_bytes(h, 8); /* faces DW_A1..DW_C9 as bytes 0..7 */
     if (counts & 0xFFFFFFu) {
         /* DW-3: every sub-multiset of the hand's Archers at every wall, copied from a table */
-        const uint32_t hand = archer_hand[h[DW_A1] * 49 + h[DW_A2] * 7 + h[DW_A3]];
+        const uint32_t hand = archer_hand[archer_key((uint32_t)counts)];
         const char *const table = (const char *)archer_plays; /* bytes: any offset in it */
         copy_blocks(out, (const uint32_t *)(table + (hand & 0xFFFFu)), hand >> 16 & 0xFFu);
         n = hand >> 24;
