@@ -56,20 +56,27 @@ static inline uint64_t load_row(const uint8_t *row)
     return load_bytes(row, 8);
 }
 
-/* DW-7's factors by the Leaders at a wall, index bits 0-2 Blue's General, Noble, Engineer
- * and 3-5 Red's King, Wizard, Builder: the bytes of one word multiply Blue's Archers, Blue's
- * Cannon, Red's Archers and Red's Cannon (Blue = (A*n + C*e)*g, Red = (A + C)*k; the Wizard
- * zeroes both sides' A and the Builder both sides' C). */
+/* DW-7's factors by the Leaders at a wall, indexed by Blue's and Red's leader bytes or'd
+ * together (bits 0-2 Blue's General, Noble, Engineer, bits 4-6 Red's King, Wizard, Builder;
+ * 256 entries, so that any byte is in the table): the bytes of one word multiply Blue's
+ * Archers, Blue's Cannon, Red's Archers and Red's Cannon (Blue = (A*n + C*e)*g, Red =
+ * (A + C)*k; the Wizard zeroes both sides' A and the Builder both sides' C). */
 #define FACTORS(i)                                                                                 \
-    ((uint32_t)((1 + ((i) >> 1 & 1)) * (1 + ((i)&1)) * !((i) >> 4 & 1)) |                          \
-     (uint32_t)((1 + ((i) >> 2 & 1)) * (1 + ((i)&1)) * !((i) >> 5 & 1)) << 8 |                     \
-     (uint32_t)((1 + ((i) >> 3 & 1)) * !((i) >> 4 & 1)) << 16 |                                    \
-     (uint32_t)((1 + ((i) >> 3 & 1)) * !((i) >> 5 & 1)) << 24)
-#define FACTORS8(b)                                                                                \
-    FACTORS(8 * (b)), FACTORS(8 * (b) + 1), FACTORS(8 * (b) + 2), FACTORS(8 * (b) + 3),            \
-        FACTORS(8 * (b) + 4), FACTORS(8 * (b) + 5), FACTORS(8 * (b) + 6), FACTORS(8 * (b) + 7)
-static const uint32_t leader_factors[64] = {FACTORS8(0), FACTORS8(1), FACTORS8(2), FACTORS8(3),
-                                            FACTORS8(4), FACTORS8(5), FACTORS8(6), FACTORS8(7)};
+    ((uint32_t)((1 + ((i) >> 1 & 1)) * (1 + ((i)&1)) * !((i) >> 5 & 1)) |                          \
+     (uint32_t)((1 + ((i) >> 2 & 1)) * (1 + ((i)&1)) * !((i) >> 6 & 1)) << 8 |                     \
+     (uint32_t)((1 + ((i) >> 4 & 1)) * !((i) >> 5 & 1)) << 16 |                                    \
+     (uint32_t)((1 + ((i) >> 4 & 1)) * !((i) >> 6 & 1)) << 24)
+#define FACTORS4(b)                                                                                \
+    FACTORS(4 * (b)), FACTORS(4 * (b) + 1), FACTORS(4 * (b) + 2), FACTORS(4 * (b) + 3)
+#define FACTORS16(b)                                                                               \
+    FACTORS4(4 * (b)), FACTORS4(4 * (b) + 1), FACTORS4(4 * (b) + 2), FACTORS4(4 * (b) + 3)
+static const uint32_t leader_factors[256] = {
+    FACTORS16(0),  FACTORS16(1),  FACTORS16(2),  FACTORS16(3), FACTORS16(4),  FACTORS16(5),
+    FACTORS16(6),  FACTORS16(7),  FACTORS16(8),  FACTORS16(9), FACTORS16(10), FACTORS16(11),
+    FACTORS16(12), FACTORS16(13), FACTORS16(14), FACTORS16(15)};
+#undef FACTORS16
+#undef FACTORS4
+#undef FACTORS
 _Static_assert(LB(DW_GENERAL) == 1 && LB(DW_NOBLE) == 2 && LB(DW_ENGINEER) == 4 &&
                    LB(DW_KING) == 16 && LB(DW_WIZARD) == 32 && LB(DW_BUILDER) == 64,
                "leader_factors' index is the Leader bits of both sides");
@@ -89,7 +96,7 @@ static inline void strengths(const dw_state *s, int w, int *blue, int *red)
         else if (s->spy_on >= DW_GENERAL && s->spy_on <= DW_ENGINEER)
             bl &= ~LB(s->spy_on);
     }
-    const uint32_t f = leader_factors[(bl & 7u) | (rc->leaders[w] >> 1 & 0x38u)];
+    const uint32_t f = leader_factors[bl | rc->leaders[w]];
     *blue = bc->power[w] * (int)(f & 0xFFu) + cb * (int)(f >> 8 & 0xFFu);
     *red = rc->power[w] * (int)(f >> 16 & 0xFFu) + rc->top[w] * (int)(f >> 24);
 }
@@ -419,13 +426,27 @@ static inline RP_FORCE_INLINE void deal_shuffle(rp_rng *rng, uint8_t *items, int
     rng->state = state;
 }
 
+/* memset(s, 0, sizeof *s) as 16-byte stores, the last overlapping (the compilers make a
+ * memset of this size a string instruction, which stores eight bytes a step). */
+static inline void zero_state(dw_state *s)
+{
+    typedef uint8_t zero_block __attribute__((vector_size(16)));
+    const zero_block zero = {0};
+    uint8_t *bytes = (uint8_t *)s;
+    _Static_assert(sizeof *s % 8 == 0 && sizeof *s > 16, "the state's size");
+#pragma GCC unroll 24
+    for (size_t i = 0; i < sizeof *s - 16; i += 16)
+        memcpy(bytes + i, &zero, sizeof zero);
+    memcpy(bytes + sizeof *s - 16, &zero, sizeof zero);
+}
+
 /* DW-1: shuffled main deck without Flags, six cards each (Blue first, alternating), Flag A
  * with 9..11 cards above it, then Flag B with at least 10 above it; personal decks shuffled. */
 int dw_init(void *st, const rp_config *cfg, rp_error *err)
 {
     (void)err;
     dw_state *s = st;
-    memset(s, 0, sizeof *s);
+    zero_state(s);
     rp_rng_seed(&s->rng, cfg->seed, 0xD4A11u);
     enum { CARDS = (int)sizeof main_without_flags, DEALT = 2 * DW_HAND, REST = CARDS - DEALT };
     /* RUN: the bytes of one copy below; the deck has room for a copy from any place in it */
@@ -445,8 +466,8 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
      * so the deck from the top, `seq`, is three runs of the rest with a Flag after the first
      * two: three copies of RUN bytes, each run's starting where the Flag before it goes (the
      * next copy overwrites what one writes past its run), then the two Flags. */
-    const int a = 9 + (int)rp_rng_below(&s->rng, 3);
-    const int b = 10 + (int)rp_rng_below(&s->rng, REST + 1 - 10 + 1);
+    const int a = 9 + (int)rp__rng_below(&s->rng, 3);
+    const int b = 10 + (int)rp__rng_below(&s->rng, REST + 1 - 10 + 1);
     const int lo = b <= a ? b : a, hi = b <= a ? a + 1 : b;
     const uint8_t *rest = deck + DEALT;
     uint8_t seq[HI_MAX + 1 + RUN];
@@ -601,9 +622,9 @@ static inline uint64_t shown_cards(const dw_camp *c)
  * random playout: lists are written in blocks, absent targets are written and not counted
  * (no data-dependent branch), and the order is fixed (bench signatures depend on it). Not
  * inlined, so the refill's short path saves no registers for it. */
-static inline int legal_plays(const dw_state *s, rp_action *out)
+static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *out)
 {
-    const int p = s->to_move, q = p ^ 1;
+    const size_t p = s->to_move, q = p ^ 1;
     const uint8_t *h = s->hand[p];
     size_t n = 0; /* the size of an index: no sign extension at each write */
     const uint64_t counts = load_bytes(h, 8); /* faces DW_A1..DW_C9 as bytes 0..7 */
@@ -691,12 +712,16 @@ static inline int legal_plays(const dw_state *s, rp_action *out)
 int dw_legal_actions(const void *st, rp_action *out)
 {
     const dw_state *s = st;
-    if (s->phase == DW_PHASE_REFILL) { /* never over (state_ok) */
-        /* written and counted without a branch: the personal deck first, then the main one */
-        const int n = s->personal_n[s->to_move] != 0;
-        out[0] = DW_ACT_DRAW_PERSONAL;
-        out[n] = DW_ACT_DRAW_MAIN;
-        return n + (s->main_n != 0);
+    if (s->phase == DW_PHASE_REFILL) { /* never over, and a deck has a card (state_ok) */
+        /* the personal deck first, then the main one: both, as one store, but late in a game */
+        static const rp_action both[2] = {DW_ACT_DRAW_PERSONAL, DW_ACT_DRAW_MAIN};
+        const bool own = s->personal_n[s->to_move] != 0;
+        if (__builtin_expect(own && s->main_n, 1)) {
+            memcpy(out, both, sizeof both);
+            return 2;
+        }
+        out[0] = own ? DW_ACT_DRAW_PERSONAL : DW_ACT_DRAW_MAIN;
+        return 1;
     }
     return s->over ? 0 : legal_plays(s, out);
 }
