@@ -72,6 +72,7 @@ static void blank(dw_state *s)
 static void turn_of(dw_state *s, int seat)
 {
     s->to_move = (uint8_t)seat;
+    dw_set_actor(s);
     s->turn = seat == DW_RED ? 2 : 1;
     s->phase = DW_PHASE_PLAY;
 }
@@ -810,6 +811,7 @@ static void test_DW12_winner_controls_three_walls(void **unused)
     dw_state s;
     blank(&s);
     s.over = 1;
+    dw_set_actor(&s);
     s.last_turn = DW_LAST_FLAGS;
     s.control[0] = s.control[2] = s.control[4] = DW_BLUE;
     double r[2];
@@ -1238,12 +1240,13 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
         {14, "Cannon stack at wall 2 holds something else"},
         {15, "top Cannon at wall 2 are kept as 0 and 5, the cards there make 0 and 7"},
         {16, "top Cannon at wall 1 are kept as 2 and 0, the cards there make 0 and 0"},
+        {17, "the player to act is not the seat to act"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         dw_state s = good;
         switch (cases[i].field) {
         case 0:
-            s.pad_[2] = 1;
+            s.pad_[1] = 1;
             break;
         case 1:
             s.hand_n[DW_BLUE] = 3;
@@ -1289,6 +1292,9 @@ static void test_state_ok_refuses_broken_bytes(void **unused)
             break;
         case 15:
             s.camp[DW_BLUE].top[1] = 5; /* DW-7 reads the kept value */
+            break;
+        case 17:
+            s.actor = RP_TERMINAL; /* the game is not over */
             break;
         default:
             s.camp[DW_BLUE].power[0] = 2;
@@ -2160,11 +2166,13 @@ static bool plain_turn_course(const dw_state *before, const dw_state *after, dw_
     want->over = 0;
     if (after->hand_n[p] < DW_HAND && (after->personal_n[p] || after->main_n)) {
         want->phase = DW_PHASE_REFILL;
+        dw_set_actor(want);
         return false;
     }
     want->phase = DW_PHASE_PLAY;
     if (before->last_turn) {
         want->over = 1;
+        dw_set_actor(want);
         return true;
     }
     want->last_turn = after->flags_on_board >= 3 ? DW_LAST_FLAGS
@@ -2173,6 +2181,7 @@ static bool plain_turn_course(const dw_state *before, const dw_state *after, dw_
     want->to_move = (uint8_t)q;
     want->turn = (uint8_t)(before->turn + 1);
     want->over = want->last_turn && after->hand_n[q] == 0;
+    dw_set_actor(want);
     return want->last_turn != DW_LAST_NO;
 }
 

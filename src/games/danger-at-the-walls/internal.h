@@ -103,8 +103,16 @@ typedef struct dw_state {
     uint8_t last_turn;            /* DW_LAST_*: why this turn is the last one (DW-12) */
     uint8_t over;
     uint8_t turn;    /* the turn in progress, 1-based; Blue's turns are odd */
-    uint8_t pad_[3]; /* explicit and zero, so equal states are equal bytes */
+    int8_t actor;    /* to_move, or RP_TERMINAL once over: current_player's answer in one load
+                        (dw_set_actor after either changes; state_ok checks it) */
+    uint8_t pad_[2]; /* explicit and zero, so equal states are equal bytes */
 } dw_state;
+
+/* actor from to_move and over. */
+static inline void dw_set_actor(dw_state *s)
+{
+    s->actor = (int8_t)(s->over ? RP_TERMINAL : s->to_move);
+}
 
 /* Action integers (all below DW_NUM_ACTIONS = 1880; walls w are 0..4 here, 1..5 in text):
  *

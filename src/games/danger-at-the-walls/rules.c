@@ -336,13 +336,21 @@ static inline unsigned archer_key(uint32_t counts)
                                           (uint32_t)(5 * SUB_COUNT(n1, n2, n3)) << 24              \
                                     : 0)
 static const uint32_t archer_hand[ARCHER_KEY(6, 6, 6) + 1] = {BY_KEY(HAND_ROW)};
-/* For each Archer play's offset n1*49 + n2*7 + n3, its counts as the bytes of one word (byte
- * v - 1 the Archers of value v, byte 3 their total): apply takes them from the hand at once
- * and adds each to its row of the camp. */
-#define COUNTS_WORD(n1, n2, n3)                                                                    \
+/* For each Archer action, its counts as the bytes of one word (byte v - 1 the Archers of
+ * value v), their total (bits 24-28: at most 18) and the wall (bits 29-31): apply takes them
+ * from the hand at once and adds each to its row of the camp, with no division. */
+#define COUNTS_WORD(n1, n2, n3, w)                                                                 \
     ((uint32_t)(n1) | (uint32_t)(n2) << 8 | (uint32_t)(n3) << 16 |                                 \
-     (uint32_t)((n1) + (n2) + (n3)) << 24)
-static const uint32_t archer_play_counts[343] = {BY_KEY(COUNTS_WORD)};
+     (uint32_t)((n1) + (n2) + (n3)) << 24 | (uint32_t)(w) << 29)
+#define COUNTS_WALL0(n1, n2, n3) COUNTS_WORD(n1, n2, n3, 0)
+#define COUNTS_WALL1(n1, n2, n3) COUNTS_WORD(n1, n2, n3, 1)
+#define COUNTS_WALL2(n1, n2, n3) COUNTS_WORD(n1, n2, n3, 2)
+#define COUNTS_WALL3(n1, n2, n3) COUNTS_WORD(n1, n2, n3, 3)
+#define COUNTS_WALL4(n1, n2, n3) COUNTS_WORD(n1, n2, n3, 4)
+static const uint32_t archer_play_counts[DW_ACT_CANNON] = {
+    BY_KEY(COUNTS_WALL0), BY_KEY(COUNTS_WALL1), BY_KEY(COUNTS_WALL2), BY_KEY(COUNTS_WALL3),
+    BY_KEY(COUNTS_WALL4)};
+_Static_assert(DW_ACT_ARCHERS == 0 && DW_ACT_CANNON == DW_WALLS * 343, "the Archer actions");
 
 static inline void store_counts(uint8_t *p, uint32_t x)
 {
@@ -491,6 +499,7 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     for (int w = 0; w < DW_WALLS; w++)
         s->control[w] = DW_RED; /* DW-1: Red side up */
     s->to_move = DW_BLUE;
+    s->actor = DW_BLUE;
     s->turn = 1;
     return RP_OK;
 }
@@ -506,7 +515,7 @@ int dw_num_players(const void *st)
 int dw_current_player(const void *st)
 {
     const dw_state *s = st;
-    return s->over ? RP_TERMINAL : s->to_move;
+    return s->actor;
 }
 
 /* The turn in progress: Blue plays turns 1, 3, 5..., Red 2, 4, 6... */
@@ -737,6 +746,7 @@ static __attribute__((noinline)) void end_last_turns(dw_state *s)
     s->phase = DW_PHASE_PLAY;
     if (s->last_turn) {
         s->over = 1;
+        dw_set_actor(s);
         return;
     }
     if (s->flags_on_board >= 3)
@@ -750,6 +760,7 @@ static __attribute__((noinline)) void end_last_turns(dw_state *s)
      * ruling is kept as written. */
     if (s->last_turn && s->hand_n[q] == 0)
         s->over = 1;
+    dw_set_actor(s);
 }
 
 /* The end of p's turn, once a turn after the play or the last draw: the other player's turn
@@ -763,6 +774,7 @@ static inline void end_turn(dw_state *s, unsigned p, bool empty)
         return;
     }
     s->to_move = (uint8_t)(p ^ 1);
+    s->actor = (int8_t)(p ^ 1);
     s->phase = DW_PHASE_PLAY;
     s->turn++;
 }
@@ -863,12 +875,12 @@ static inline int gained_wall(const dw_state *s, int p, int w)
  * fourth byte (the hand's Cannon-5) is left as it was. */
 static inline int apply_archers(dw_state *s, size_t p, rp_action a)
 {
-    const size_t w = a / 343;
-    const uint32_t c = archer_play_counts[a % 343];
+    const uint32_t c = archer_play_counts[a];
+    const size_t w = c >> 29;
     uint8_t *hand = &s->hand[p][DW_A1];
     dw_camp *camp = &s->camp[p];
     store_counts(hand, load_counts(hand) - (c & 0xFFFFFFu));
-    s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24));
+    s->hand_n[p] = (uint8_t)(s->hand_n[p] - (c >> 24 & 0x1Fu));
     camp->archers[0][w] = (uint8_t)(camp->archers[0][w] + (c & 0xFFu));
     camp->archers[1][w] = (uint8_t)(camp->archers[1][w] + (c >> 8 & 0xFFu));
     camp->archers[2][w] = (uint8_t)(camp->archers[2][w] + (c >> 16 & 0xFFu));

@@ -515,6 +515,8 @@ static const char *check_ranges(const dw_state *s, char *why, size_t size)
                "of range";
     if (s->turn < 1 || s->turn > DW_MAX_TURNS)
         return say(why, size, "turn %d is not in 1..%d", s->turn, DW_MAX_TURNS);
+    if (s->actor != (s->over ? RP_TERMINAL : s->to_move))
+        return "the player to act is not the seat to act, or not nobody once the game is over";
     if (memcmp(s->pad_, zero, sizeof zero) != 0)
         return "the padding bytes are not zero";
     for (int p = 0; p < 2; p++) {
@@ -890,6 +892,7 @@ static int read_header(rp_reader *r, dw_state *t)
         return rc;
     for (int w = 0; w < DW_WALLS; w++)
         t->flags_on_board = (uint8_t)(t->flags_on_board + (t->flag[w] != 0));
+    dw_set_actor(t);
     return RP_OK;
 }
 
