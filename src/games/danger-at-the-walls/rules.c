@@ -116,8 +116,9 @@ static inline RP_FORCE_INLINE void update_control(dw_state *s, int w)
         return;
     int b, r;
     strengths(s, w, &b, &r);
-    const uint8_t c = s->control[w];
-    s->control[w] = b > r ? (uint8_t)DW_BLUE : r > b ? (uint8_t)DW_RED : c;
+    _Static_assert(DW_BLUE == 0 && DW_RED == 1, "the stronger side as b < r");
+    if (b != r) /* on a tie the holder keeps it */
+        s->control[w] = (uint8_t)(b < r);
 }
 
 /* Whether the Spy is visible: not buried under a newer Blue Cannon (DW-9, DW-P2). */
