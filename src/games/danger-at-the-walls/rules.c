@@ -967,8 +967,9 @@ static __attribute__((noinline)) void play_other(dw_state *s, int p, rp_action a
 
 /* A play (most are Archers, Cannons and Leaders, applied here with no register to save).
  * Not inlined, so a refill draw (half of all actions) saves no registers for it. */
-static __attribute__((noinline)) void play(dw_state *s, size_t p, rp_action a)
+static __attribute__((noinline)) void play(dw_state *s, rp_action a)
 {
+    const size_t p = s->to_move;
     int w;
     if (a < DW_ACT_CANNON)
         w = apply_archers(s, p, a);
@@ -988,7 +989,7 @@ void dw_apply(void *st, rp_action a)
 {
     dw_state *s = st;
     if (a < DW_ACT_DRAW_PERSONAL) {
-        play(s, s->to_move, a);
+        play(s, a);
         return;
     }
     /* DW-11: one card from the chosen deck's top (the slot left zero) into the hand */
