@@ -317,26 +317,32 @@ void dw_add_held(const dw_state *s, int q, uint8_t *counts)
 /* clang-format on */
 static const uint32_t archer_plays[84][132] = {HANDS(PLAY_ROW)};
 /* A hand's Archers as a key, 56 n1 + 8 n2 + n3 (distinct for counts up to 6: 8 n2 + n3 is at
- * most 54), gathered from the three counts as bytes 0-2 of a word by one multiply: the product
- * by 56 * 2^16 + 8 * 2^8 + 1 holds the key at bits 16-24, the lower terms (n1, 8 n1 + n2) stay
- * below bit 16 and the higher ones (56 n2 + 8 n3 and on) are even multiples of 2^24, so bit 24
- * is the key's own. */
+ * most 54), gathered from the three counts as bytes 0-2 of a word by one 32-bit multiply: the
+ * product by (56 * 2^16 + 8 * 2^8 + 1) * 2^7 holds the key at bits 23-31, the lower terms
+ * (n1 and 8 n1 + n2, times 2^7) stay below bit 23 and the higher ones (56 n2 + 8 n3 and on,
+ * even, times 2^31) fall off the word's end. */
 #define ARCHER_KEY(n1, n2, n3) (56 * (n1) + 8 * (n2) + (n3))
 static inline unsigned archer_key(uint32_t counts)
 {
-    return (counts & 0xFFFFFFu) * 0x380801u >> 16 & 0x1FFu;
+    return (counts & 0xFFFFFFu) * (0x380801u << 7) >> 23;
 }
-/* By ARCHER_KEY, what legal_plays needs of the hand's row, so that it takes it with one load:
- * the row's offset in archer_plays in bytes (bits 0-15: 83 * 528 at most), its blocks of four
- * (bits 16-23) and its length 5k (bits 24-31); 0 for keys of more than six Archers, never
+/* By ARCHER_KEY, what legal_plays needs of the hand's row, each in a field of its own (no
+ * shifts or masks to take them apart): the row's offset in archer_plays in bytes (83 * 528 at
+ * most), its blocks of four and its length 5k; zeros for keys of more than six Archers, never
  * looked up. */
+typedef struct archer_row {
+    uint16_t offset;
+    uint8_t blocks, length;
+} archer_row;
 #define HAND_ROW(n1, n2, n3)                                                                       \
-    [ARCHER_KEY(n1, n2, n3)] = ((n1) + (n2) + (n3) <= DW_HAND                                      \
-                                    ? (uint32_t)HAND_RANK(n1, n2, n3) * sizeof archer_plays[0] |   \
-                                          (uint32_t)(5 * SUB_COUNT(n1, n2, n3) + 3) / 4 << 16 |    \
-                                          (uint32_t)(5 * SUB_COUNT(n1, n2, n3)) << 24              \
-                                    : 0)
-static const uint32_t archer_hand[ARCHER_KEY(6, 6, 6) + 1] = {BY_KEY(HAND_ROW)};
+    [ARCHER_KEY(n1, n2, n3)] = {                                                                   \
+        .offset = (uint16_t)((n1) + (n2) + (n3) <= DW_HAND                                         \
+                                 ? HAND_RANK(n1, n2, n3) * sizeof archer_plays[0]                  \
+                                 : 0),                                                             \
+        .blocks =                                                                                  \
+            (uint8_t)((n1) + (n2) + (n3) <= DW_HAND ? (5 * SUB_COUNT(n1, n2, n3) + 3) / 4 : 0),    \
+        .length = (uint8_t)(5 * SUB_COUNT(n1, n2, n3))}
+static const archer_row archer_hand[0x200] = {BY_KEY(HAND_ROW)}; /* any key archer_key makes */
 /* For each Archer action, its counts as the bytes of one word (byte v - 1 the Archers of
  * value v), their total (bits 24-28: at most 18) and the wall (bits 29-31): apply takes them
  * from the hand at once and adds each to its row of the camp, with no division. */
@@ -540,9 +546,9 @@ static inline void put_block(rp_action *out, dw_block v)
     memcpy(out, &v, sizeof v);
 }
 
-/* Blocks 0..count-1 of four actions from a row of archer_plays (count <= 33), written out
- * straight: the compilers turn a loop that copies into a call to memmove, which costs more
- * than the copy of the usual few blocks. */
+/* Blocks 0..count-1 of four actions from a row of archer_plays (count <= 33, as archer_hand
+ * gives it), written out straight: the compilers turn a loop that copies into a call to
+ * memmove, which costs more than the copy of the usual few blocks. */
 static inline void copy_blocks(rp_action *out, const uint32_t *row, size_t count)
 {
     dw_block v;
@@ -566,8 +572,10 @@ static inline void copy_blocks(rp_action *out, const uint32_t *row, size_t count
         COPY_BLOCKS4(8);
         COPY_BLOCKS4(4);
         COPY_BLOCKS4(0);
-    default:
+    case 0:
         break;
+    default: /* never: the count comes from archer_hand (no test of the jump table's range) */
+        __builtin_unreachable();
     }
 #undef COPY_BLOCKS4
 #undef COPY_BLOCK
@@ -640,10 +648,10 @@ static __attribute__((noinline)) int legal_plays(const dw_state *s, rp_action *o
     const uint64_t counts = load_bytes(h, 8); /* faces DW_A1..DW_C9 as bytes 0..7 */
     if (counts & 0xFFFFFFu) {
         /* DW-3: every sub-multiset of the hand's Archers at every wall, copied from a table */
-        const uint32_t hand = archer_hand[archer_key((uint32_t)counts)];
+        const archer_row *hand = &archer_hand[archer_key((uint32_t)counts)];
         const char *const table = (const char *)archer_plays; /* bytes: any offset in it */
-        copy_blocks(out, (const uint32_t *)(table + (hand & 0xFFFFu)), hand >> 16 & 0xFFu);
-        n = hand >> 24;
+        copy_blocks(out, (const uint32_t *)(table + hand->offset), hand->blocks);
+        n = hand->length;
     }
     uint64_t held = nonzero_bytes(counts) & 0x8080808080000000ull; /* C5..C9 */
     /* byte f of counts is face f: its row of five_walls */
