@@ -304,6 +304,22 @@ static void test_DW1_deal_shuffles_as_rp_rng_shuffle(void **unused)
     }
 }
 
+/* apply reads a Cannon's and a Leader's wall and card from tables (rules.c, dw_play_place):
+ * for every such action they are the wall and the one card of dw_decode's reading. */
+static void test_cannon_and_leader_places_match_the_action_table(void **unused)
+{
+    (void)unused;
+    for (rp_action a = DW_ACT_CANNON; a < DW_ACT_SPY; a++) {
+        if (a == DW_ACT_FLAG)
+            a = DW_ACT_LEADER;
+        const dw_move m = dw_decode(a);
+        int wall, face;
+        dw_play_place(a, &wall, &face);
+        assert_int_equal(wall, m.wall);
+        assert_int_equal(m.cards[face], 1);
+    }
+}
+
 static void test_rulebook_personal_decks(void **unused)
 {
     (void)unused;
@@ -2362,6 +2378,7 @@ int main(void)
         cmocka_unit_test(test_archer_plays_of_a_raw_state_need_no_setup),
         cmocka_unit_test(test_DW1_setup),
         cmocka_unit_test(test_DW1_deal_shuffles_as_rp_rng_shuffle),
+        cmocka_unit_test(test_cannon_and_leader_places_match_the_action_table),
         cmocka_unit_test(test_rulebook_personal_decks),
         cmocka_unit_test(test_DW3_DW_P4_archers_are_multisets_to_one_wall),
         cmocka_unit_test(test_DW5_only_the_top_cannon_counts),

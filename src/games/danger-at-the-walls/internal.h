@@ -165,6 +165,9 @@ extern const uint8_t dw_main0[DW_FACES];
 extern const uint8_t dw_personal0[2][DW_FACES];
 /* Whether rules.c's card-by-card deck lists hold the cards of dw_main0 and dw_personal0. */
 bool dw_deck_lists_agree(void);
+/* The wall and the card's face that apply reads from its tables for a Cannon or a Leader action
+ * (rules.c; the tests hold them against dw_decode). */
+void dw_play_place(rp_action a, int *wall, int *face);
 /* Leader action index l -> face (rules.c). */
 extern const uint8_t dw_leader_face[6];
 /* Card names, one word each as views, events, the state notation and secret_names spell them;

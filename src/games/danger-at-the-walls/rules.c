@@ -899,20 +899,46 @@ static inline int apply_archers(dw_state *s, size_t p, rp_action a)
     return gained_wall(s, (int)p, (int)w);
 }
 
+/* A Cannon action's wall and face, from DW_ACT_CANNON, and a Leader action's, from
+ * DW_ACT_LEADER: looked up, not divided out. */
+typedef struct dw_place {
+    uint8_t wall, face;
+} dw_place;
+/* clang-format off */
+#define CANNONS_AT(w) {w, DW_C5}, {w, DW_C6}, {w, DW_C7}, {w, DW_C8}, {w, DW_C9}
+#define LEADERS_AT(w) \
+    {w, DW_GENERAL}, {w, DW_NOBLE}, {w, DW_ENGINEER}, {w, DW_KING}, {w, DW_WIZARD}, {w, DW_BUILDER}
+/* clang-format on */
+static const dw_place cannon_play[5 * DW_WALLS] = {CANNONS_AT(0), CANNONS_AT(1), CANNONS_AT(2),
+                                                   CANNONS_AT(3), CANNONS_AT(4)};
+static const dw_place leader_play[6 * DW_WALLS] = {LEADERS_AT(0), LEADERS_AT(1), LEADERS_AT(2),
+                                                   LEADERS_AT(3), LEADERS_AT(4)};
+#undef CANNONS_AT
+#undef LEADERS_AT
+
+/* The tables' wall and face for a Cannon or a Leader action. */
+void dw_play_place(rp_action a, int *wall, int *face)
+{
+    const dw_place *at =
+        a < DW_ACT_FLAG ? &cannon_play[a - DW_ACT_CANNON] : &leader_play[a - DW_ACT_LEADER];
+    *wall = at->wall;
+    *face = at->face;
+}
+
 static inline int apply_cannon(dw_state *s, size_t p, rp_action a)
 {
-    const unsigned k = a - DW_ACT_CANNON, w = k / 5, v = k % 5; /* value 5 + v */
+    const size_t w = cannon_play[a - DW_ACT_CANNON].wall, f = cannon_play[a - DW_ACT_CANNON].face;
     dw_camp *camp = &s->camp[p];
-    s->hand[p][DW_C5 + v]--;
+    s->hand[p][f]--;
     s->hand_n[p]--;
-    camp->cannon[w][camp->ncannon[w]++] = (uint8_t)(DW_C5 + v); /* DW-5: on top of the stack */
-    camp->top[w] = (uint8_t)(5 + v);
+    camp->cannon[w][camp->ncannon[w]++] = (uint8_t)f; /* DW-5: on top of the stack */
+    camp->top[w] = (uint8_t)dw_cannon_value((int)f);
     return (int)w;
 }
 
 static inline int apply_leader(dw_state *s, size_t p, rp_action a)
 {
-    const unsigned k = a - DW_ACT_LEADER, w = k / 6, f = dw_leader_face[k % 6];
+    const size_t w = leader_play[a - DW_ACT_LEADER].wall, f = leader_play[a - DW_ACT_LEADER].face;
     s->hand[p][f]--;
     s->hand_n[p]--;
     s->camp[p].leaders[w] |= (uint8_t)LB(f);
