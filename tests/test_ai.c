@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ai/oracle.h"
+#include "ai/think_time.h"
 #include "ramparts/ai.h"
 #include "support.h"
 
@@ -426,6 +427,93 @@ static void test_bias_tries_the_evaluated_best_edge_first(void **unused)
     }
 }
 
+/* spread=S (think_time.c): a game's thinking time goes where the choice is wide. Decisions
+ * alternating between 2 and 31 moves, each spending what it was given: the 31 think longer
+ * than ms and the 2 shorter, nothing is ever spent ahead of what the bank accrued, and over
+ * a game almost all of ms a decision is spent. spread=0 always gives ms. */
+static void test_spread_shares_the_time_by_the_moves_offered(void **unused)
+{
+    (void)unused;
+    rp_time_bank plain = {0};
+    assert_true(rp_time_allot(&plain, 50, 0, 2) == 50 && rp_time_allot(&plain, 50, 0, 31) == 50);
+    rp_time_bank bank = {0};
+    double spent = 0, wide = 0, narrow = 0;
+    const int decisions = 200;
+    for (int d = 0; d < decisions; d++) {
+        const int legal = d % 2 ? 31 : 2;
+        const double ms = rp_time_allot(&bank, 50, 1, legal);
+        assert_true(ms >= 0 && spent + ms <= 50.0 * (d + 1) + 1e-9); /* never ahead */
+        rp_time_spend(&bank, ms);
+        spent += ms;
+        if (d >= 20) /* past the first turns, while the mean weight settles */
+            *(legal == 31 ? &wide : &narrow) += ms;
+    }
+    assert_true(wide / (decisions - 20) * 2 > 50 * 1.5);
+    assert_true(narrow / (decisions - 20) * 2 < 50 * 0.5);
+    assert_true(spent > 0.98 * 50 * decisions);
+}
+
+/* A bank starts empty, so an AI made for one move (the server makes one per move) thinks ms
+ * whatever the moves offered; a decision that overran its time is paid back by the next. */
+static void test_spread_first_decision_and_overruns(void **unused)
+{
+    (void)unused;
+    rp_time_bank one = {0}, other = {0};
+    assert_true(rp_time_allot(&one, 40, 1, 2) == 40);
+    assert_true(rp_time_allot(&other, 40, 2, 60) == 40);
+    rp_time_bank steady = {0}, overrun = {0};
+    for (int d = 0; d < 4; d++) {
+        rp_time_spend(&steady, rp_time_allot(&steady, 40, 1, 10));
+        const double given = rp_time_allot(&overrun, 40, 1, 10);
+        rp_time_spend(&overrun, d == 2 ? given * 3 : given);
+    }
+    assert_true(overrun.ms < steady.ms);
+    assert_true(rp_time_allot(&overrun, 40, 1, 10) < rp_time_allot(&steady, 40, 1, 10));
+}
+
+/* A search stops early only when the runner-up could not catch the leader in the iterations
+ * left at the pace so far; a tie or a lead within reach goes on. */
+static void test_choice_settled_only_when_the_lead_cannot_be_caught(void **unused)
+{
+    (void)unused;
+    assert_false(rp_choice_settled(600, 100, 1000, 2e6, 1e6)); /* 500 left: a lead of 500 */
+    assert_true(rp_choice_settled(601, 100, 1000, 2e6, 1e6));
+    assert_true(rp_choice_settled(301, 100, 400, 2e6, 1e6));  /* 200 left at this pace */
+    assert_false(rp_choice_settled(301, 100, 400, 1e6, 1e6)); /* 400 left */
+    assert_false(rp_choice_settled(50, 50, 100, 1e9, 1));
+    assert_false(rp_choice_settled(10, 0, 10, 0, 1e6)); /* no time measured yet */
+}
+
+/* spread= is a search setting: a number from 0 to 4, refused by name otherwise; an AI with it
+ * plays a whole game with legal moves under a time budget. */
+static void test_spread_spec_and_a_whole_game(void **unused)
+{
+    (void)unused;
+    static const char *const bad[] = {"ismcts:spread=-1", "mcts:spread=5", "hard:spread=x",
+                                      "ismcts:spread=nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rp_ai *ai = NULL;
+        rp_error err = {{0}};
+        if (rp_ai_create(&nim_game, bad[i], 1, &ai, &err) != RP_EINVAL)
+            fail_msg("spec '%s' was not refused", bad[i]);
+        assert_null(ai);
+        assert_non_null(strstr(err.msg, "spread="));
+    }
+    rp_ai *ai[2];
+    rp_error err = {{0}};
+    assert_int_equal(rp_ai_create(&nim_game, "mcts:ms=2,spread=1", 3, &ai[0], &err), 0);
+    assert_int_equal(rp_ai_create(&nim_game, "ismcts:ms=2,spread=0.5", 4, &ai[1], &err), 0);
+    nim s = {.players = 2, .pile = 30};
+    while (nim_current(&s) != RP_TERMINAL) {
+        rp_action move;
+        assert_int_equal(rp_ai_choose(ai[s.to_move], &s, &move, NULL, &err), 0);
+        assert_true(rp_is_legal(&nim_game, &s, move));
+        nim_apply(&s, move);
+    }
+    rp_ai_free(ai[0]);
+    rp_ai_free(ai[1]);
+}
+
 /* In 3-player Nim each seat backs up its own return. With 1-3 stones the mover takes them
  * all. With 6, taking 2 or 3 lets the next seat win at once or be the one who cannot lose;
  * taking 1 leaves 5 to a seat that cannot win, one of whose replies hands the win back to
@@ -750,6 +838,10 @@ int main(void)
         cmocka_unit_test(test_castle_danger_exposed_king_is_hit),
         cmocka_unit_test(test_search_plays_every_registered_game),
         cmocka_unit_test(test_beginner_level_in_every_game),
+        cmocka_unit_test(test_spread_shares_the_time_by_the_moves_offered),
+        cmocka_unit_test(test_spread_first_decision_and_overruns),
+        cmocka_unit_test(test_choice_settled_only_when_the_lead_cannot_be_caught),
+        cmocka_unit_test(test_spread_spec_and_a_whole_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

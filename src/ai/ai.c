@@ -24,7 +24,8 @@
     X(rp_ai_hard, "hard", "     ", "the strongest level (budget per game, see docs/ai.md)")        \
     X(rp_ai_mcts, "mcts", "     ",                                                                 \
       "UCT tree search for full-information games; mcts:iters=N or ms=N, iters@P=N (at P "         \
-      "players), threads=T, c=X, rollout=D (-1: play out to the end), greedy=P, bias=W, nodes=N")  \
+      "players), threads=T, c=X, rollout=D (-1: play out to the end), greedy=P, bias=W, "          \
+      "spread=S (with ms=: more time where more moves), nodes=N")                                  \
     X(rp_ai_ismcts, "ismcts", "   ",                                                               \
       "information-set tree search for hidden information; same parameters as mcts")
 

@@ -10,6 +10,7 @@
 
 #include "core/rng_internal.h"
 #include "search.h"
+#include "think_time.h"
 
 #define MAX_PATH 1024  /* deeper walks stop growing and play out instead */
 #define CLOCK_EVERY 16 /* iterations between looks at the clock under a time budget */
@@ -38,7 +39,8 @@ typedef struct worker {
     uint32_t *marks;
     uint32_t token;
     long budget; /* iterations for this thread (0: until the deadline) */
-    struct timespec deadline;
+    struct timespec started, deadline;
+    bool stop_when_settled; /* spread=: end early once the root's choice cannot change */
     uint64_t iterations;
     uint32_t path[MAX_PATH];
     int movers[MAX_PATH];
@@ -61,6 +63,7 @@ typedef struct worker {
 
 typedef struct search_data {
     rp_search_cfg cfg;
+    rp_time_bank bank; /* spread=: the game's thinking time (think_time.h) */
     int count;
     worker *workers[];
 } search_data;
@@ -90,9 +93,9 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
 {
     /* keys[P] is iters@P, for each player count P from 1 to RP_MAX_PLAYERS. */
     _Static_assert(RP_MAX_PLAYERS == 6, "list an iters@P key for every player count");
-    static const char *const keys[] = {"iters",   "iters@1", "iters@2", "iters@3", "iters@4",
-                                       "iters@5", "iters@6", "ms",      "threads", "c",
-                                       "rollout", "nodes",   "greedy",  "bias",    NULL};
+    static const char *const keys[] = {
+        "iters",   "iters@1", "iters@2", "iters@3", "iters@4", "iters@5", "iters@6", "ms",
+        "threads", "c",       "rollout", "nodes",   "greedy",  "bias",    "spread",  NULL};
     int rc = rp__params_only(params, keys, kind, err);
     long ms = 0, iters = 0, iters_at[RP_MAX_PLAYERS + 1] = {0};
     if (rc == RP_OK)
@@ -111,6 +114,8 @@ int rp_search_parse(const rp_ai_params *params, const char *kind, rp_search_cfg 
         rc = rp__param_int(params, "greedy", cfg->greedy, 0, 100, &cfg->greedy, err);
     if (rc == RP_OK)
         rc = rp__param_double(params, "bias", cfg->bias, 0, 100, &cfg->bias, err);
+    if (rc == RP_OK)
+        rc = rp__param_double(params, "spread", cfg->spread, 0, 4, &cfg->spread, err);
     if (rc == RP_OK)
         rc = rp__param_int(params, "nodes", cfg->nodes, 1000, 1L << 28, &cfg->nodes, err);
     if (rc < 0)
@@ -610,12 +615,34 @@ static void iterate(worker *w)
 
 /* ---- running the workers ---- */
 
-static bool past(const struct timespec *deadline)
+static long long ns_between(const struct timespec *from, const struct timespec *to)
+{
+    return (long long)(to->tv_sec - from->tv_sec) * 1000000000LL + (to->tv_nsec - from->tv_nsec);
+}
+
+/* Has the root's most visited edge a lead the time left cannot overturn (think_time.h)? */
+static bool choice_settled(const worker *w, const struct timespec *now)
+{
+    const rp_node *nodes = w->arena.nodes;
+    uint32_t first = 0, second = 0;
+    for (uint32_t c = nodes[0].child, end = c + nodes[0].nchild; c < end; c++) {
+        const uint32_t v = nodes[c].visits;
+        if (v > first)
+            second = first, first = v;
+        else if (v > second)
+            second = v;
+    }
+    return rp_choice_settled(first, second, w->iterations, (double)ns_between(&w->started, now),
+                             (double)ns_between(now, &w->deadline));
+}
+
+static bool time_is_up(const worker *w)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec > deadline->tv_sec ||
-           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+    if (ns_between(&w->deadline, &now) >= 0)
+        return true;
+    return w->stop_when_settled && choice_settled(w, &now);
 }
 
 static void *worker_run(void *arg)
@@ -629,7 +656,7 @@ static void *worker_run(void *arg)
         do {
             for (int i = 0; i < CLOCK_EVERY; i++)
                 iterate(w);
-        } while (!past(&w->deadline));
+        } while (!time_is_up(w));
     }
     return NULL;
 }
@@ -665,12 +692,12 @@ static rp_action merge_roots(search_data *data, double *win_chance)
     return best;
 }
 
-static struct timespec deadline_after(long ms)
+static struct timespec deadline_after(const struct timespec *start, double ms)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += ms / 1000;
-    deadline.tv_nsec += (ms % 1000) * 1000000L;
+    const long long ns = (long long)(ms * 1e6);
+    struct timespec deadline = *start;
+    deadline.tv_sec += (time_t)(ns / 1000000000LL);
+    deadline.tv_nsec += (long)(ns % 1000000000LL);
     if (deadline.tv_nsec >= 1000000000L) {
         deadline.tv_sec++;
         deadline.tv_nsec -= 1000000000L;
@@ -680,11 +707,12 @@ static struct timespec deadline_after(long ms)
 
 /* Point every worker at the root with its share of the budget, a fresh generator drawn from
  * the AI's own (so one seed gives one sequence of moves) and an emptied arena. */
-static int prepare_workers(rp_ai *ai, const void *st, long total)
+static int prepare_workers(rp_ai *ai, const void *st, long total, const struct timespec *start,
+                           double ms)
 {
     search_data *data = ai->data;
     const rp_game *game = ai->game;
-    const struct timespec deadline = deadline_after(data->cfg.ms);
+    const struct timespec deadline = deadline_after(start, ms);
     for (int t = 0; t < data->count; t++) {
         worker *w = data->workers[t];
         w->root = st;
@@ -694,7 +722,9 @@ static int prepare_workers(rp_ai *ai, const void *st, long total)
         /* the oracle walks the true state: the hidden cards and the deck's order as they are */
         w->determinize = !data->cfg.sees_all && (game->flags & (RP_HIDDEN_INFO | RP_CHANCE)) != 0;
         w->budget = total ? total / data->count + (t < total % data->count) : 0;
+        w->started = *start;
         w->deadline = deadline;
+        w->stop_when_settled = data->cfg.spread > 0;
         w->iterations = 0;
         const uint64_t high = rp_rng_next(&ai->rng), low = rp_rng_next(&ai->rng);
         rp_rng_seed(&w->rng, high << 32 | low, (uint64_t)t + 1);
@@ -719,7 +749,11 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
     /* A forced move needs no thought beyond an estimate of its value. */
     if (n == 1 && (total == 0 || total > 100))
         total = 100;
-    const int rc = prepare_workers(ai, st, total);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    const double ms =
+        total ? 0 : rp_time_allot(&data->bank, (double)data->cfg.ms, data->cfg.spread, n);
+    const int rc = prepare_workers(ai, st, total, &start, ms);
     if (rc < 0)
         return rc;
     pthread_t threads[64];
@@ -734,6 +768,11 @@ int rp_search_choose(rp_ai *ai, const void *st, rp_action *out, rp_ai_info *info
     worker_run(data->workers[0]);
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
+    if (data->cfg.spread > 0 && total == 0) {
+        struct timespec end;
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        rp_time_spend(&data->bank, (double)ns_between(&start, &end) / 1e6);
+    }
     info->iterations = 0;
     for (int t = 0; t < data->count; t++)
         info->iterations += data->workers[t]->iterations;

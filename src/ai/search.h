@@ -17,8 +17,12 @@ typedef struct rp_search_cfg {
     long rollout;        /* playout depth before evaluate (-1: to the end) */
     long greedy;         /* percent of playout moves chosen by a 1-ply look at evaluate */
     double bias;         /* progressive bias weight W: UCB adds W * prior / (visits + 1) */
-    long nodes;          /* arena limit per thread */
-    bool sees_all;       /* the analysis-only oracle: search the true state, determinize nothing */
+    /* spread=S under ms=: the game's thinking time is ms a decision with a choice, spent in
+     * proportion to (legal moves - 1)^S, and a search stops once its choice cannot change;
+     * what a decision leaves is kept for later ones (0: every decision thinks ms). */
+    double spread;
+    long nodes;    /* arena limit per thread */
+    bool sees_all; /* the analysis-only oracle: search the true state, determinize nothing */
     /* iters@P=N: the iterations per move when the game has P players, in place of iters or
      * ms there (0: none). A game's level can need more search at one player count only. */
     long iters_at[RP_MAX_PLAYERS + 1];
