@@ -1855,8 +1855,8 @@ static void test_state_ok_refuses_broken_states(void **unused)
     assert_int_equal(G->state_ok(&good, &err), RP_OK);
     static const struct {
         const char *says;
-    } cases[] = {{"totals"},  {"unused slot"},  {"WA-5"},  {"not a card"},
-                 {"pending"}, {"out of range"}, {"twice"}, {"odd"}};
+    } cases[] = {{"totals"},       {"unused slot"}, {"WA-5"}, {"not a card"}, {"pending"},
+                 {"out of range"}, {"twice"},       {"odd"},  {"to_act"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         s = good;
         switch (i) {
@@ -1882,8 +1882,11 @@ static void test_state_ok_refuses_broken_states(void **unused)
         case 6:
             s.p[0].walls[1] = (uint8_t)C("2S");
             break;
-        default:
+        case 7:
             s.rng.inc = 2;
+            break;
+        default:
+            s.to_act = (int8_t)s.attacker; /* the defender is asked */
             break;
         }
         err.msg[0] = '\0';

@@ -243,6 +243,7 @@ static void next_attack(wa_state *s, wa_log *log)
     }
     s->phase = WA_ATTACK;
     s->pending = WA_NONE;
+    s->to_act = (int8_t)s->attacker;
 }
 
 /* WA-5, WA-11: one flip; a face card is a shield and nothing more, a number card is discarded
@@ -277,6 +278,7 @@ static void finish(wa_state *s, int winner, wa_log *log)
     s->phase = WA_OVER;
     s->winner = (uint8_t)winner;
     s->pending = WA_NONE;
+    s->to_act = RP_TERMINAL;
     wa_event *e = note(log, EV_GAME_OVER, winner == WA_DRAW ? (int)WA_NONE : winner);
     if (e) {
         e->walls[0] = s->p[0].nwalls;
@@ -355,6 +357,7 @@ static void end_turn(wa_state *s, wa_log *log)
         if (s->p[s->attacker].narmy > 0) {
             s->phase = WA_ATTACK;
             s->pending = WA_NONE;
+            s->to_act = (int8_t)s->attacker;
             return;
         }
     }
@@ -473,7 +476,7 @@ static void flip_onto(wa_state *s, int k, int flags, unsigned opened, wa_log *lo
         return;
     }
     s->phase = WA_DEFEND;
-    s->pending = (uint8_t)k;
+    s->pending = (uint8_t)k; /* to_act is the defender already (wa_play) */
 }
 
 /* WA-3: a new stack against an opponent card, the target of action `opened` (an attack on a
@@ -556,6 +559,11 @@ void wa_play(wa_state *s, rp_action action, wa_log *log)
 {
     forget_revealed(s);
     const wa_player *d = &s->p[s->attacker ^ 1];
+    /* The defender is asked unless the action ends with the attacker to choose (next_attack) or
+     * the game over (finish), which set it again: stored here, where the defender's seat is at
+     * hand, it costs the defending path nothing (measured: storing it there made apply save a
+     * register more). */
+    s->to_act = (int8_t)(s->attacker ^ 1);
     if (action < WA_ACT_SHIELD)
         open_attack(s, action, d->walls[action - WA_ACT_WALL], log);
     else if (action < WA_ACT_STACK)
@@ -652,6 +660,7 @@ WA_FLATTEN void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int
     if (s->p[0].nwalls == 0 || s->p[1].nwalls == 0) {
         s->phase = WA_OVER;
         s->winner = s->p[0].nwalls == s->p[1].nwalls ? WA_DRAW : s->p[0].nwalls ? 0 : 1;
+        s->to_act = RP_TERMINAL;
         return;
     }
     next_attack(s, NULL);
@@ -693,14 +702,11 @@ int wa_num_players(const void *st)
     return 2;
 }
 
-/* The attacker chooses attacks; the defender answers a stack that did not win (WA-4). */
+/* The attacker chooses attacks; the defender answers a stack that did not win (WA-4): kept
+ * in the state by every change of phase (wa_seat_to_act says which seat it is). */
 int wa_current_player(const void *st)
 {
-    const wa_state *s = st;
-    if (s->phase == WA_OVER)
-        return RP_TERMINAL;
-    _Static_assert(WA_ATTACK == 0 && WA_DEFEND == 1, "the phase picks the seat");
-    return s->attacker ^ s->phase; /* attacking: the attacker; defending: the other seat */
+    return ((const wa_state *)st)->to_act;
 }
 
 /* The rulebook's turns: one player's run of attacks and the replenish (WA-12, WA-15). */
