@@ -2356,6 +2356,38 @@ static void test_cards_ascending(void **unused)
     }
 }
 
+/* WA-P2: a wall, shield or stack removed closes up its list in order. wa_close_up moves
+ * fixed-size windows (the array's end from a local copy) where it can: for both array sizes it
+ * is used with (shields, and walls and stacks), every list length and every entry removed, it
+ * must leave what the plain loop leaves, zeroes past the new end, and nothing outside the
+ * array written. */
+static void test_close_up(void **unused)
+{
+    (void)unused;
+    static const int sizes[] = {WA_MAX_SHIELDS, WA_CARDS};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const int size = sizes[z];
+        for (int last = 0; last < size; last++)
+            for (int i = 0; i <= last; i++) {
+                struct {
+                    uint8_t before[8], list[WA_CARDS], after[8];
+                } got;
+                memset(&got, 0xA5, sizeof got);
+                uint8_t want[WA_CARDS] = {0};
+                for (int j = 0; j < size; j++)
+                    got.list[j] = j <= last ? (uint8_t)(j + 1) : 0;
+                for (int j = 0; j < last; j++)
+                    want[j] = j < i ? (uint8_t)(j + 1) : (uint8_t)(j + 2);
+                wa_close_up(got.list, size, i, last);
+                assert_memory_equal(got.list, want, (size_t)size);
+                for (size_t j = 0; j < sizeof got.before; j++)
+                    assert_true(got.before[j] == 0xA5 && got.after[j] == 0xA5);
+                for (int j = size; j < WA_CARDS; j++)
+                    assert_int_equal(got.list[j], 0xA5);
+            }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2424,6 +2456,7 @@ int main(void)
         cmocka_unit_test(test_small_deck_deals_only_its_cards),
         cmocka_unit_test(test_fast_paths_match_plain_references),
         cmocka_unit_test(test_cards_ascending),
+        cmocka_unit_test(test_close_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

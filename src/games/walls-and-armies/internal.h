@@ -232,6 +232,10 @@ void wa_play(wa_state *s, rp_action action, wa_log *log);
 /* rules.c: the cards of `set` in ascending order into out[0..n), n returned; out[n..WA_CARDS)
  * must be zero and are zero again on return. */
 int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS]);
+/* rules.c: close up entry i of a byte array of `size` (>= 16) whose entries past `last` are
+ * zero: entries i+1..last move down one place, entry last becomes zero (a wall, shield or
+ * stack removed, WA-P2's order kept). */
+void wa_close_up(uint8_t *list, int size, int i, int last);
 /* rules.c: position of card in a list of n, or -1. */
 int wa_list_find(const uint8_t *list, int n, int card);
 
