@@ -2356,6 +2356,36 @@ static void test_cards_ascending(void **unused)
     }
 }
 
+/* apply (no log) takes shortcuts the narrated play (wa_play with a log, what events_json
+ * replays) does not: an attack whose first card wins at once never writes its stack. Both must
+ * leave the same bytes after every action of many random games, with every deck size (short
+ * decks reshuffle often) and turn caps short and long. */
+static void test_apply_matches_the_narrated_play(void **unused)
+{
+    (void)unused;
+    static wa_log log; /* large: not on the stack */
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES) * 2;
+    for (int g = 0; g < games; g++) {
+        const int ncards = WA_MIN_DECK + g % (WA_CARDS - WA_MIN_DECK + 1);
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d turn-cap=%d", g + 1, ncards, g % 3 ? 200 : 8);
+        wa_state s;
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 13);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = G->legal_actions(&s, legal);
+            const rp_action a = legal[rp_rng_below(&rng, (uint32_t)n)];
+            wa_state told = s;
+            log.n = 0;
+            wa_play(&told, a, &log);
+            G->apply(&s, a);
+            assert_memory_equal(&told, &s, sizeof s);
+        }
+    }
+}
+
 /* WA-P2: a wall, shield or stack removed closes up its list in order. wa_close_up moves
  * fixed-size windows (the array's end from a local copy) where it can: for both array sizes it
  * is used with (shields, and walls and stacks), every list length and every entry removed, it
@@ -2457,6 +2487,7 @@ int main(void)
         cmocka_unit_test(test_fast_paths_match_plain_references),
         cmocka_unit_test(test_cards_ascending),
         cmocka_unit_test(test_close_up),
+        cmocka_unit_test(test_apply_matches_the_narrated_play),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
