@@ -2386,6 +2386,24 @@ static void test_apply_matches_the_narrated_play(void **unused)
     }
 }
 
+/* The deal zeroes the whole state in 16-byte stores (rules.c, zero_state) before it deals:
+ * whatever the memory held, the same seed must give the same bytes (equal states are equal
+ * bytes), for every deck size. */
+static void test_deal_writes_every_byte(void **unused)
+{
+    (void)unused;
+    for (int ncards = WA_MIN_DECK; ncards <= WA_CARDS; ncards++) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d", ncards * 7, ncards);
+        wa_state clean, dirty;
+        memset(&clean, 0, sizeof clean);
+        memset(&dirty, 0xA5, sizeof dirty);
+        rp_test_init(G, &clean, opts);
+        rp_test_init(G, &dirty, opts);
+        assert_memory_equal(&clean, &dirty, sizeof clean);
+    }
+}
+
 /* WA-P2: a wall, shield or stack removed closes up its list in order. wa_close_up moves
  * fixed-size windows (the array's end from a local copy) where it can: for both array sizes it
  * is used with (shields, and walls and stacks), every list length and every entry removed, it
@@ -2486,6 +2504,7 @@ int main(void)
         cmocka_unit_test(test_small_deck_deals_only_its_cards),
         cmocka_unit_test(test_fast_paths_match_plain_references),
         cmocka_unit_test(test_cards_ascending),
+        cmocka_unit_test(test_deal_writes_every_byte),
         cmocka_unit_test(test_close_up),
         cmocka_unit_test(test_apply_matches_the_narrated_play),
     };

