@@ -2316,9 +2316,10 @@ static void test_fast_paths_match_plain_references(void **unused)
 }
 
 /* WA-6: a reshuffle reads the discard pile in ascending card order before the shuffle, so the
- * nibble table of wa_cards_ascending must give what a plain walk over the set's bits gives,
- * for sets of every density and the edge ones (empty, full, the last nibble full: the end of
- * the deck), leaving the rest of the deck zero and nothing past it written. */
+ * byte table of wa_cards_ascending must give what a plain walk over the set's bits gives, for
+ * sets of every density and the edge ones (empty, full, the last nibble full: the end of the
+ * deck; 44 to 51 cards: the tail's eight zeroes as a word or byte by byte), leaving the rest of
+ * the deck zero and nothing past it written. */
 static void test_cards_ascending(void **unused)
 {
     (void)unused;
@@ -2331,8 +2332,7 @@ static void test_cards_ascending(void **unused)
             set = WA_ALL_CARDS;
         else if (t == 2)
             set = UINT64_C(0xF) << 48;
-        else if (t >= 3 &&
-                 t <= 5) /* 51, 50, 49 cards: the last nibble's zeroes end at the deck's end */
+        else if (t >= 3 && t <= 10) /* 51 down to 44 cards: the tail's zeroes near the end */
             set = WA_ALL_CARDS & ~((UINT64_C(1) << (t - 2)) - 1);
         else
             for (int c = 0; c < WA_CARDS; c++) /* density t % 9 / 8: empty to full */

@@ -115,37 +115,64 @@ int wa_list_find(const uint8_t *list, int n, int card)
     return -1;
 }
 
-/* The cards of each nibble value in ascending order (positions 0..3), then zeroes; and how
- * many there are. */
-static const uint8_t nibble_cards[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
-                                            {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
-                                            {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
-                                            {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
-static const uint8_t nibble_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+/* The cards of each byte value in ascending order (positions 0..7), then zeroes, and how many
+ * there are, built by the compiler: entry j of row b is the bit i of b that has j set bits
+ * below it. */
+#define WA_BELOW(b, i) __builtin_popcount((unsigned)(b) & ((1u << (i)) - 1u))
+#define WA_AT(b, i, j) (((b) >> (i)&1) && WA_BELOW(b, i) == (j) ? (i) : 0)
+#define WA_SEL(b, j)                                                                               \
+    (WA_AT(b, 0, j) | WA_AT(b, 1, j) | WA_AT(b, 2, j) | WA_AT(b, 3, j) | WA_AT(b, 4, j) |          \
+     WA_AT(b, 5, j) | WA_AT(b, 6, j) | WA_AT(b, 7, j))
+#define WA_ROW(b)                                                                                  \
+    {                                                                                              \
+        WA_SEL(b, 0), WA_SEL(b, 1), WA_SEL(b, 2), WA_SEL(b, 3), WA_SEL(b, 4), WA_SEL(b, 5),        \
+            WA_SEL(b, 6), WA_SEL(b, 7)                                                             \
+    }
+#define WA_ROWS4(b) WA_ROW(b), WA_ROW((b) + 1), WA_ROW((b) + 2), WA_ROW((b) + 3)
+#define WA_ROWS16(b) WA_ROWS4(b), WA_ROWS4((b) + 4), WA_ROWS4((b) + 8), WA_ROWS4((b) + 12)
+#define WA_ROWS64(b) WA_ROWS16(b), WA_ROWS16((b) + 16), WA_ROWS16((b) + 32), WA_ROWS16((b) + 48)
+#define WA_COUNT4(b)                                                                               \
+    __builtin_popcount(b), __builtin_popcount((b) + 1), __builtin_popcount((b) + 2),               \
+        __builtin_popcount((b) + 3)
+#define WA_COUNT16(b) WA_COUNT4(b), WA_COUNT4((b) + 4), WA_COUNT4((b) + 8), WA_COUNT4((b) + 12)
+#define WA_COUNT64(b)                                                                              \
+    WA_COUNT16(b), WA_COUNT16((b) + 16), WA_COUNT16((b) + 32), WA_COUNT16((b) + 48)
+static const uint8_t byte_cards[256][8] = {WA_ROWS64(0), WA_ROWS64(64), WA_ROWS64(128),
+                                           WA_ROWS64(192)};
+static const uint8_t byte_count[256] = {WA_COUNT64(0), WA_COUNT64(64), WA_COUNT64(128),
+                                        WA_COUNT64(192)};
 
 /* The cards of `set` in ascending order into out[0..n), n returned; out[n..WA_CARDS) must be
- * zero and are zero again on return. Four cards at a time: nibble k of the set (cards 4k..4k+3)
- * writes its row of nibble_cards plus 4k in each byte (no byte carries into the next: 3 + 48 <
+ * zero and are zero again on return. Eight cards at a time: byte k of the set (cards 8k..8k+7)
+ * writes its row of byte_cards plus 8k in each byte (no byte carries into the next: 7 + 40 <
  * 256, and each byte of a word gets the same sum whatever the byte order) at out + n, and n
- * grows by the nibble's count; the row's zeroes past its count (now 4k) are overwritten by the
- * next nibble's, and the last one's are zeroed at the end. Every write lies inside out: nibble
- * k starts at n <= 4k, and k <= 12. In ascending order, as the discard pile is read for a
- * reshuffle (WA-6): test_cards_ascending compares with a plain enumeration. */
+ * grows by the byte's count; the row's zeroes past its count (now 8k) are overwritten by the
+ * next row. Cards 48..51, the last nibble, write four bytes of their row (n <= 48 there), and
+ * the eight bytes past the end are zeroed last. Every write lies inside out: byte k starts at
+ * n <= 8k, and k <= 5. In ascending order, as the discard pile is read for a reshuffle (WA-6):
+ * test_cards_ascending compares with a plain enumeration. */
 int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS])
 {
-    _Static_assert(WA_CARDS % 4 == 0, "the cards are whole nibbles");
+    _Static_assert(WA_CARDS == 6 * 8 + 4, "six whole bytes and a nibble");
     int n = 0;
-    uint32_t base = 0; /* 4k in each byte */
-    for (int k = 0; k < WA_CARDS / 4; k++, base += 0x04040404u) {
-        const unsigned nibble = (unsigned)(set >> (4 * k)) & 15u;
-        uint32_t four;
-        memcpy(&four, nibble_cards[nibble], sizeof four);
-        four += base;
-        memcpy(out + n, &four, sizeof four);
-        n += nibble_count[nibble];
+    uint64_t base = 0; /* 8k in each byte */
+#pragma GCC unroll 6
+    for (int k = 0; k < 6; k++, base += UINT64_C(0x0808080808080808)) {
+        const unsigned byte = (unsigned)(set >> (8 * k)) & 255u;
+        uint64_t eight;
+        memcpy(&eight, byte_cards[byte], sizeof eight);
+        eight += base;
+        memcpy(out + n, &eight, sizeof eight);
+        n += byte_count[byte];
     }
-    const uint32_t zeroes = 0;
-    if (n + 4 <= WA_CARDS)
+    const unsigned nibble = (unsigned)(set >> 48) & 15u;
+    uint32_t four;
+    memcpy(&four, byte_cards[nibble], sizeof four);
+    four += 0x30303030u; /* 48 in each byte */
+    memcpy(out + n, &four, sizeof four);
+    n += byte_count[nibble];
+    const uint64_t zeroes = 0;
+    if (n + 8 <= WA_CARDS)
         memcpy(out + n, &zeroes, sizeof zeroes);
     else
         for (int i = n; i < WA_CARDS; i++)
