@@ -684,18 +684,20 @@ void wa_play(wa_state *s, rp_action action, wa_log *log)
      * hand, it costs the defending path nothing (measured: storing it there made apply save a
      * register more). */
     s->to_act = (int8_t)(s->attacker ^ 1);
-    if (action < WA_ACT_SHIELD)
+    /* The defender's answers first: they are a third of all actions in random play, and two
+     * tests each reach them (measured: 229.5 -> 227.5 instructions an action). */
+    if (action == WA_ACT_LEAVE)
+        leave_stack(s, log);
+    else if (action == WA_ACT_COUNTER && log)
+        counter_attack(s, log);
+    else if (action == WA_ACT_COUNTER)
+        counter_attack_unlogged(s);
+    else if (action < WA_ACT_SHIELD)
         open_attack(s, action, d->walls[action - WA_ACT_WALL], log);
     else if (action < WA_ACT_STACK)
         open_attack(s, action, d->shields[action - WA_ACT_SHIELD], log);
-    else if (action < WA_ACT_LEAVE)
-        flip_onto(s, (int)(action - WA_ACT_STACK), 0, WA_NONE, log);
-    else if (action == WA_ACT_LEAVE)
-        leave_stack(s, log);
-    else if (log)
-        counter_attack(s, log);
     else
-        counter_attack_unlogged(s);
+        flip_onto(s, (int)(action - WA_ACT_STACK), 0, WA_NONE, log);
 }
 
 /* ------------------------------------------------------------------------------------------
