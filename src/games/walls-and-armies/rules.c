@@ -594,13 +594,39 @@ static WA_UNLOGGED void open_and_win(wa_state *s, unsigned opened, int target)
         next_attack(s, NULL);
 }
 
+/* WA-3 without a log, when the new attack's first card does not beat its target: what
+ * open_attack and flip_onto then do, without asking again whether the flip wins (the compiler
+ * cannot see that it never does). test_apply_matches_the_narrated_play compares. */
+static void open_unbeaten(wa_state *s, unsigned opened, int target)
+{
+    wa_player *a = &s->p[s->attacker];
+    const int k = s->nstacks++;
+    const int card = a->army[--a->narmy];
+    a->army[a->narmy] = 0;
+    if (opened < WA_ACT_SHIELD && !(s->faceup & WA_BIT(target))) {
+        s->faceup |= WA_BIT(target);
+        s->seen &= ~WA_BIT(target); /* face up now */
+        reveal(s, target);
+    }
+    reveal(s, card);
+    s->stack_target[k] = (uint8_t)target;
+    s->stack_cards[k] = WA_BIT(card);
+    s->stack_total[k] = (uint8_t)wa_card_value(card);
+    s->targeted |= WA_BIT(target);
+    s->phase = WA_DEFEND;
+    s->pending = (uint8_t)k; /* to_act is the defender already (wa_play) */
+}
+
 /* WA-3: a new stack against an opponent card, the target of action `opened` (an attack on a
  * wall or a shield); a face-down wall is revealed; then the flip. */
 static void open_attack(wa_state *s, unsigned opened, int target, wa_log *log)
 {
     const wa_player *a = &s->p[s->attacker];
-    if (!log && wa_card_value(a->army[a->narmy - 1]) > wa_card_value(target)) {
-        open_and_win(s, opened, target);
+    if (!log) {
+        if (wa_card_value(a->army[a->narmy - 1]) > wa_card_value(target))
+            open_and_win(s, opened, target);
+        else
+            open_unbeaten(s, opened, target);
         return;
     }
     const bool is_wall = opened < WA_ACT_SHIELD;
