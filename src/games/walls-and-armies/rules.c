@@ -908,23 +908,19 @@ int wa_legal_actions(const void *st, rp_action *out)
         const uint8_t *cards = shields ? d->shields : d->walls;
         const int ncards = shields ? d->nshields : d->nwalls;
         const rp_action first = shields ? WA_ACT_SHIELD : WA_ACT_WALL;
-        /* A stack's target is targeted until the stack goes (WA-9); with none, every card of
+        /* A stack's target is targeted until the stack goes (WA-9), so with no stack (no card
+         * targeted: state_ok checks that the targeted set is the stacks' targets) every card of
          * the list may be attacked, without a test each (test_fast_paths_match_plain_references
          * compares with the plain list). */
-        if (s->targeted == 0 && ncards <= WA_RUN) {
+        const int nstacks = s->nstacks; /* a local: stores to out may alias s */
+        if (nstacks == 0 && ncards <= WA_RUN) {
             memcpy(out, wa_action_run + first, WA_RUN * sizeof *out);
-            n = ncards;
-        } else if (s->targeted == 0) {
-            for (int i = 0; i < ncards; i++)
-                out[i] = first + (rp_action)i;
-            n = ncards;
-        } else {
-            const uint64_t targeted = s->targeted; /* a local: stores to out may alias s */
-            for (int i = 0; i < ncards; i++)
-                if (!(targeted & WA_BIT(cards[i])))
-                    out[n++] = first + (rp_action)i;
+            return ncards;
         }
-        const int nstacks = s->nstacks; /* a local, as targeted above */
+        const uint64_t targeted = s->targeted; /* a local, as nstacks */
+        for (int i = 0; i < ncards; i++)
+            if (!(targeted & WA_BIT(cards[i])))
+                out[n++] = first + (rp_action)i;
         for (int k = 0; k < nstacks; k++)
             out[n++] = WA_ACT_STACK + (rp_action)k;
     } else if (s->phase == WA_DEFEND) {
