@@ -925,7 +925,7 @@ int wa_legal_actions(const void *st, rp_action *out)
             out[n++] = WA_ACT_STACK + (rp_action)k;
     } else if (s->phase == WA_DEFEND) {
         out[n++] = WA_ACT_LEAVE;
-        if (s->p[s->attacker ^ 1].narmy > 0)
+        if (s->p[s->to_act].narmy > 0) /* the defender's */
             out[n++] = WA_ACT_COUNTER;
     }
     return n;
