@@ -1855,8 +1855,8 @@ static void test_state_ok_refuses_broken_states(void **unused)
     assert_int_equal(G->state_ok(&good, &err), RP_OK);
     static const struct {
         const char *says;
-    } cases[] = {{"totals"},  {"unused slot"},  {"WA-5"},  {"not a card"},
-                 {"pending"}, {"out of range"}, {"twice"}, {"odd"}};
+    } cases[] = {{"totals"},       {"unused slot"}, {"WA-5"}, {"not a card"}, {"pending"},
+                 {"out of range"}, {"twice"},       {"odd"},  {"to_act"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         s = good;
         switch (i) {
@@ -1882,8 +1882,11 @@ static void test_state_ok_refuses_broken_states(void **unused)
         case 6:
             s.p[0].walls[1] = (uint8_t)C("2S");
             break;
-        default:
+        case 7:
             s.rng.inc = 2;
+            break;
+        default:
+            s.to_act = (int8_t)s.attacker; /* the defender is asked */
             break;
         }
         err.msg[0] = '\0';
@@ -2313,9 +2316,10 @@ static void test_fast_paths_match_plain_references(void **unused)
 }
 
 /* WA-6: a reshuffle reads the discard pile in ascending card order before the shuffle, so the
- * nibble table of wa_cards_ascending must give what a plain walk over the set's bits gives,
- * for sets of every density and the edge ones (empty, full, the last nibble full: the end of
- * the deck), leaving the rest of the deck zero and nothing past it written. */
+ * byte table of wa_cards_ascending must give what a plain walk over the set's bits gives, for
+ * sets of every density and the edge ones (empty, full, the last nibble full: the end of the
+ * deck; 44 to 51 cards: the tail's eight zeroes as a word or byte by byte), leaving the rest of
+ * the deck zero and nothing past it written. */
 static void test_cards_ascending(void **unused)
 {
     (void)unused;
@@ -2328,8 +2332,7 @@ static void test_cards_ascending(void **unused)
             set = WA_ALL_CARDS;
         else if (t == 2)
             set = UINT64_C(0xF) << 48;
-        else if (t >= 3 &&
-                 t <= 5) /* 51, 50, 49 cards: the last nibble's zeroes end at the deck's end */
+        else if (t >= 3 && t <= 10) /* 51 down to 44 cards: the tail's zeroes near the end */
             set = WA_ALL_CARDS & ~((UINT64_C(1) << (t - 2)) - 1);
         else
             for (int c = 0; c < WA_CARDS; c++) /* density t % 9 / 8: empty to full */
@@ -2350,6 +2353,86 @@ static void test_cards_ascending(void **unused)
         assert_memory_equal(out.deck, plain, sizeof plain);
         for (size_t i = 0; i < sizeof out.guard; i++)
             assert_int_equal(out.guard[i], 0xA5);
+    }
+}
+
+/* apply (no log) takes shortcuts the narrated play (wa_play with a log, what events_json
+ * replays) does not: an attack whose first card wins at once never writes its stack. Both must
+ * leave the same bytes after every action of many random games, with every deck size (short
+ * decks reshuffle often) and turn caps short and long. */
+static void test_apply_matches_the_narrated_play(void **unused)
+{
+    (void)unused;
+    static wa_log log; /* large: not on the stack */
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES) * 2;
+    for (int g = 0; g < games; g++) {
+        const int ncards = WA_MIN_DECK + g % (WA_CARDS - WA_MIN_DECK + 1);
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d turn-cap=%d", g + 1, ncards, g % 3 ? 200 : 8);
+        wa_state s;
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 13);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = G->legal_actions(&s, legal);
+            const rp_action a = legal[rp_rng_below(&rng, (uint32_t)n)];
+            wa_state told = s;
+            log.n = 0;
+            wa_play(&told, a, &log);
+            G->apply(&s, a);
+            assert_memory_equal(&told, &s, sizeof s);
+        }
+    }
+}
+
+/* The deal zeroes the whole state in 16-byte stores (rules.c, zero_state) before it deals:
+ * whatever the memory held, the same seed must give the same bytes (equal states are equal
+ * bytes), for every deck size. */
+static void test_deal_writes_every_byte(void **unused)
+{
+    (void)unused;
+    for (int ncards = WA_MIN_DECK; ncards <= WA_CARDS; ncards++) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d", ncards * 7, ncards);
+        wa_state clean, dirty;
+        memset(&clean, 0, sizeof clean);
+        memset(&dirty, 0xA5, sizeof dirty);
+        rp_test_init(G, &clean, opts);
+        rp_test_init(G, &dirty, opts);
+        assert_memory_equal(&clean, &dirty, sizeof clean);
+    }
+}
+
+/* WA-P2: a wall, shield or stack removed closes up its list in order. wa_close_up moves
+ * fixed-size windows (the array's end from a local copy) where it can: for both array sizes it
+ * is used with (shields, and walls and stacks), every list length and every entry removed, it
+ * must leave what the plain loop leaves, zeroes past the new end, and nothing outside the
+ * array written. */
+static void test_close_up(void **unused)
+{
+    (void)unused;
+    static const int sizes[] = {WA_MAX_SHIELDS, WA_CARDS};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const int size = sizes[z];
+        for (int last = 0; last < size; last++)
+            for (int i = 0; i <= last; i++) {
+                struct {
+                    uint8_t before[8], list[WA_CARDS], after[8];
+                } got;
+                memset(&got, 0xA5, sizeof got);
+                uint8_t want[WA_CARDS] = {0};
+                for (int j = 0; j < size; j++)
+                    got.list[j] = j <= last ? (uint8_t)(j + 1) : 0;
+                for (int j = 0; j < last; j++)
+                    want[j] = j < i ? (uint8_t)(j + 1) : (uint8_t)(j + 2);
+                wa_close_up(got.list, size, i, last);
+                assert_memory_equal(got.list, want, (size_t)size);
+                for (size_t j = 0; j < sizeof got.before; j++)
+                    assert_true(got.before[j] == 0xA5 && got.after[j] == 0xA5);
+                for (int j = size; j < WA_CARDS; j++)
+                    assert_int_equal(got.list[j], 0xA5);
+            }
     }
 }
 
@@ -2421,6 +2504,9 @@ int main(void)
         cmocka_unit_test(test_small_deck_deals_only_its_cards),
         cmocka_unit_test(test_fast_paths_match_plain_references),
         cmocka_unit_test(test_cards_ascending),
+        cmocka_unit_test(test_deal_writes_every_byte),
+        cmocka_unit_test(test_close_up),
+        cmocka_unit_test(test_apply_matches_the_narrated_play),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

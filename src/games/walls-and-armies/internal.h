@@ -84,6 +84,10 @@ typedef struct wa_state {
     uint8_t ndeck, nstacks, attacker, phase, nrevealed;
     uint8_t pending; /* stack the defender is asked about (WA_DEFEND), else WA_NONE */
     uint8_t winner;  /* 0, 1, WA_DRAW once over, else WA_NONE */
+    /* The seat to act, kept so current_player (asked before every action) is one load: the
+     * attacker when attacking, the defender when defending, RP_TERMINAL once over; follows from
+     * attacker and phase (wa_state_ok checks it; the notation does not write it). */
+    int8_t to_act;
 } wa_state;
 
 extern const rp_game rp_walls_and_armies;
@@ -126,6 +130,14 @@ static inline int wa_card_value(int card)
 static inline bool wa_is_face(int card)
 {
     return card >= WA_FIRST_FACE;
+}
+
+/* The seat to act from attacker and phase (what wa_state.to_act keeps): the attacker attacks,
+ * the defender answers a stack that did not win (WA-4); RP_TERMINAL once over. */
+static inline int wa_seat_to_act(const wa_state *s)
+{
+    _Static_assert(WA_ATTACK == 0 && WA_DEFEND == 1, "the phase picks the seat");
+    return s->phase == WA_OVER ? RP_TERMINAL : s->attacker ^ s->phase;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -220,6 +232,10 @@ void wa_play(wa_state *s, rp_action action, wa_log *log);
 /* rules.c: the cards of `set` in ascending order into out[0..n), n returned; out[n..WA_CARDS)
  * must be zero and are zero again on return. */
 int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS]);
+/* rules.c: close up entry i of a byte array of `size` (>= 16) whose entries past `last` are
+ * zero: entries i+1..last move down one place, entry last becomes zero (a wall, shield or
+ * stack removed, WA-P2's order kept). */
+void wa_close_up(uint8_t *list, int size, int i, int last);
 /* rules.c: position of card in a list of n, or -1. */
 int wa_list_find(const uint8_t *list, int n, int card);
 

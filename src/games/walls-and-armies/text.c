@@ -469,6 +469,7 @@ static int read_header(rp_reader *r, wa_state *s)
     s->phase = (uint8_t)phase;
     s->pending = pending ? (uint8_t)(pending - 1) : WA_NONE;
     s->winner = winner == 3 ? WA_NONE : (uint8_t)winner;
+    s->to_act = (int8_t)wa_seat_to_act(s);
     return RP_OK;
 }
 
@@ -742,6 +743,9 @@ static int check_over(const wa_state *s, rp_error *err)
 /* Phase, pending stack and winner agree. */
 static int check_phase(const wa_state *s, rp_error *err)
 {
+    if (s->to_act != wa_seat_to_act(s))
+        return rp_fail(err, RP_EINVAL, "to_act: %d is not the seat that attacker and phase give",
+                       s->to_act);
     if (s->phase == WA_OVER)
         return check_over(s, err);
     if (s->winner != WA_NONE)
