@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ramparts/rng.h"
 #include "support.h"
 
 int rp_test_games(int full)
@@ -36,6 +37,19 @@ void rp_test_init(const rp_game *game, void *st, const char *options)
     }
     if (game->init(st, &cfg, &err) < 0)
         fail_msg("init %s (%s): %s", game->id, options ? options : "", err.msg);
+}
+
+int rp_test_init_draws_agree(const rp_game *game, const char *options)
+{
+    static rp_state fast, plain;
+    rp_test_init(game, &fast, options);
+    uint32_t values[64];
+    rp_draws record = {.record = values, .record_cap = 64};
+    rp_draws *before = rp_rng_use_draws(&record);
+    rp_test_init(game, &plain, options);
+    rp_rng_use_draws(before);
+    assert_memory_equal(&fast, &plain, game->state_size);
+    return (int)record.used;
 }
 
 void rp_test_load(const rp_game *game, void *st, const char *text)

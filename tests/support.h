@@ -37,6 +37,12 @@ int rp_test_games(int full);
  * on error. */
 void rp_test_init(const rp_game *game, void *st, const char *options);
 
+/* The deal of `game` with `options` made twice: as it is, and while a draw list records every
+ * draw (the generator's values, one rp_rng_below at a time: a game's fast shuffles, unrolled
+ * copies of rp_rng_shuffle_u8, give way to it then). Fails the test unless the two states are
+ * byte for byte the same; returns how many draws were recorded (at most 64). */
+int rp_test_init_draws_agree(const rp_game *game, const char *options);
+
 /* Load a full-state notation into st; fails the test on error. */
 void rp_test_load(const rp_game *game, void *st, const char *text);
 

@@ -157,6 +157,26 @@ static void test_WA1_setup_flips_shields_walls_and_armies(void **unused)
 }
 
 /* WA-2: "First player: fewer walls, then fewer shields, then fewer army cards". */
+/* wa_init shuffles the full deck with a copy of rp_rng_shuffle_u8 unrolled for its size (rules.c,
+ * shuffle_full_deck), and with rp_rng_shuffle_u8 itself while a draw list is in use: recording
+ * the draws (the generator's values, drawn one rp_rng_below at a time), the deals of many
+ * seeds are byte for byte those made without a list, and every draw was recorded: the
+ * shuffle's 51, and WA-2's coin when the counts tie. */
+static void test_WA1_full_deck_shuffles_as_rp_rng_shuffle(void **unused)
+{
+    (void)unused;
+    int coins = 0;
+    for (int seed = 0; seed < 1000; seed++) {
+        char opts[32];
+        snprintf(opts, sizeof opts, "seed=%d", seed);
+        const int used = rp_test_init_draws_agree(G, opts);
+        assert_in_range(used, WA_CARDS - 1, WA_CARDS);
+        coins += used == WA_CARDS;
+    }
+    assert_true(coins > 0); /* both ways were seen */
+    assert_true(coins < 1000);
+}
+
 static void test_WA2_first_player_fewer_shields_then_fewer_army(void **unused)
 {
     (void)unused;
@@ -2440,6 +2460,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_WA1_setup_flips_shields_walls_and_armies),
+        cmocka_unit_test(test_WA1_full_deck_shuffles_as_rp_rng_shuffle),
         cmocka_unit_test(test_WA2_first_player_fewer_shields_then_fewer_army),
         cmocka_unit_test(test_WA2_full_tie_is_a_coin),
         cmocka_unit_test(test_WAP1_attacker_chooses_before_the_flip),

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/inline.h"
+#include "core/rng_internal.h"
 #include "games/walls-and-armies/internal.h"
 
 /* The hot path, wa_apply, runs the rules with the log NULL and every function inlined into it
@@ -830,6 +832,26 @@ WA_FLATTEN void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int
     next_attack(s, NULL);
 }
 
+/* rp_rng_shuffle_u8 of the full deck (the default, and ramparts bench's game), whose size is a
+ * constant: the loop unrolled, so each draw's bound and each swap's place are constants and no
+ * counter is kept (a deal is once a random playout, a shuffle of 51 draws). The same draws in
+ * the same order (rp__rng_drawn_below is rp_rng_below's fast path; test_WA1_full_deck_shuffles_
+ * as_rp_rng_shuffle compares); while some thread uses a draw list, rp_rng_shuffle_u8 itself. */
+static inline RP_FORCE_INLINE void shuffle_full_deck(rp_rng *rng, uint8_t order[WA_CARDS])
+{
+    if (rp__draws_may_be_listed()) {
+        rp_rng_shuffle_u8(rng, order, WA_CARDS);
+        return;
+    }
+#pragma GCC unroll 64
+    for (int i = WA_CARDS - 1; i > 0; i--) {
+        const uint32_t j = rp__rng_drawn_below(rng, (uint32_t)i + 1);
+        const uint8_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
 /* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
 int wa_init(void *st, const rp_config *cfg, rp_error *err)
 {
@@ -851,7 +873,10 @@ int wa_init(void *st, const rp_config *cfg, rp_error *err)
         36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51};
     uint8_t order[WA_CARDS];
     memcpy(order, every_card, sizeof order); /* a fixed size: no call; past ncards unused */
-    rp_rng_shuffle_u8(&rng, order, (int)ncards);
+    if (ncards == WA_CARDS)
+        shuffle_full_deck(&rng, order);
+    else
+        rp_rng_shuffle_u8(&rng, order, (int)ncards);
     wa_deal_cards((wa_state *)st, order, (int)ncards, (int)cap, &rng);
     return RP_OK;
 }
