@@ -349,6 +349,22 @@ static void test_oracle_sees_hidden_cards_and_only_analysis_makes_it(void **unus
     assert_null(ai);
 }
 
+/* Two-player Nim from `pile` stones to its end, ai[p] choosing for seat p, every move legal;
+ * frees both AIs. */
+static void play_nim_to_the_end(rp_ai *ai[2], int pile)
+{
+    rp_error err = {{0}};
+    nim s = {.players = 2, .pile = pile};
+    while (nim_current(&s) != RP_TERMINAL) {
+        rp_action move;
+        assert_int_equal(rp_ai_choose(ai[s.to_move], &s, &move, NULL, &err), 0);
+        assert_true(rp_is_legal(&nim_game, &s, move));
+        nim_apply(&s, move);
+    }
+    rp_ai_free(ai[0]);
+    rp_ai_free(ai[1]);
+}
+
 /* The same AI object keeps giving legal, repeatable answers: its arena is reused each move. */
 static void test_one_ai_plays_a_whole_game_reusing_its_arena(void **unused)
 {
@@ -358,15 +374,7 @@ static void test_one_ai_plays_a_whole_game_reusing_its_arena(void **unused)
         rp_error err = {{0}};
         assert_int_equal(rp_ai_create(&nim_game, "mcts:iters=2000,nodes=1000", 9, &ai[0], &err), 0);
         assert_int_equal(rp_ai_create(&nim_game, "ismcts:iters=500", 9, &ai[1], &err), 0);
-        nim s = {.players = 2, .pile = 40};
-        while (nim_current(&s) != RP_TERMINAL) {
-            rp_action move;
-            assert_int_equal(rp_ai_choose(ai[s.to_move], &s, &move, NULL, &err), 0);
-            assert_true(rp_is_legal(&nim_game, &s, move));
-            nim_apply(&s, move);
-        }
-        rp_ai_free(ai[0]);
-        rp_ai_free(ai[1]);
+        play_nim_to_the_end(ai, 40);
     }
 }
 
@@ -503,15 +511,7 @@ static void test_spread_spec_and_a_whole_game(void **unused)
     rp_error err = {{0}};
     assert_int_equal(rp_ai_create(&nim_game, "mcts:ms=2,spread=1", 3, &ai[0], &err), 0);
     assert_int_equal(rp_ai_create(&nim_game, "ismcts:ms=2,spread=0.5", 4, &ai[1], &err), 0);
-    nim s = {.players = 2, .pile = 30};
-    while (nim_current(&s) != RP_TERMINAL) {
-        rp_action move;
-        assert_int_equal(rp_ai_choose(ai[s.to_move], &s, &move, NULL, &err), 0);
-        assert_true(rp_is_legal(&nim_game, &s, move));
-        nim_apply(&s, move);
-    }
-    rp_ai_free(ai[0]);
-    rp_ai_free(ai[1]);
+    play_nim_to_the_end(ai, 30);
 }
 
 /* In 3-player Nim each seat backs up its own return. With 1-3 stones the mover takes them

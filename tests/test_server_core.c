@@ -856,8 +856,9 @@ static void test_hard_ai_thinks_in_time_against_a_person(void **state)
     rs_server_ai_seat_spec(H.srv, table(timed), 1, spec, sizeof spec);
     assert_string_equal(spec, "hard");
     /* my decisions until the AI is to move (a turn may ask me for several); the deal is the
-     * server's secret random one, and a Walls and Armies game can end on my own moves before
-     * the AI's turn comes, so a game that ended so is replaced by a new one (a few at most) */
+     * server's secret random one, and a Walls and Armies game was once over before the test
+     * saw the AI to move (the AI's replies run on a worker while mine are played), so a game
+     * that is over is replaced by a new one (a few at most) */
     int64_t live = game;
     for (int attempt = 0; attempt < 5; attempt++) {
         for (int moves = 0; rs_table_to_move(table(live)) == 0 && moves < 50; moves++)

@@ -40,7 +40,6 @@ typedef struct worker {
     uint32_t token;
     long budget; /* iterations for this thread (0: until the deadline) */
     struct timespec started, deadline;
-    bool stop_when_settled; /* spread=: end early once the root's choice cannot change */
     uint64_t iterations;
     uint32_t path[MAX_PATH];
     int movers[MAX_PATH];
@@ -642,7 +641,8 @@ static bool time_is_up(const worker *w)
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (ns_between(&w->deadline, &now) >= 0)
         return true;
-    return w->stop_when_settled && choice_settled(w, &now);
+    /* spread=: end early once the root's choice cannot change (the rest stays in the bank) */
+    return w->cfg->spread > 0 && choice_settled(w, &now);
 }
 
 static void *worker_run(void *arg)
@@ -724,7 +724,6 @@ static int prepare_workers(rp_ai *ai, const void *st, long total, const struct t
         w->budget = total ? total / data->count + (t < total % data->count) : 0;
         w->started = *start;
         w->deadline = deadline;
-        w->stop_when_settled = data->cfg.spread > 0;
         w->iterations = 0;
         const uint64_t high = rp_rng_next(&ai->rng), low = rp_rng_next(&ai->rng);
         rp_rng_seed(&w->rng, high << 32 | low, (uint64_t)t + 1);
