@@ -2406,6 +2406,57 @@ static void test_apply_matches_the_narrated_play(void **unused)
     }
 }
 
+/* apply of `a` on a copy of s while a draw list records every draw, so that the reshuffle goes
+ * through rp_rng_shuffle_u8 itself (rules.c, shuffle_deck); how many draws it made. */
+static size_t apply_listed(wa_state *s, rp_action a)
+{
+    uint32_t values[64];
+    rp_draws record = {.record = values, .record_cap = 64};
+    rp_draws *before = rp_rng_use_draws(&record);
+    G->apply(s, a);
+    rp_rng_use_draws(before);
+    return record.used;
+}
+
+/* WA-6: a reshuffle shuffles the discard pile with rules.c's own copy of rp_rng_shuffle_u8
+ * (shuffle_deck: the generator's state in a local), and with rp_rng_shuffle_u8 itself while a
+ * draw list is in use. After every action of random games over every deck size the two give the
+ * same bytes; where the action reshuffled, also from a generator state whose first draw is
+ * redrawn (state 0: its output is 0, below every bound), the rare path. */
+static void test_WA6_reshuffle_shuffles_as_rp_rng_shuffle(void **unused)
+{
+    (void)unused;
+    int reshuffles = 0;
+    const int games = rp_test_games(RP_TEST_SOAK_GAMES) / 2;
+    for (int g = 0; g < games; g++) {
+        const int ncards = WA_MIN_DECK + g % (WA_CARDS - WA_MIN_DECK + 1);
+        char opts[64];
+        snprintf(opts, sizeof opts, "seed=%d deck=%d", g + 7, ncards);
+        wa_state s;
+        rp_test_init(G, &s, opts);
+        rp_rng rng;
+        rp_rng_seed(&rng, (uint64_t)g, 17);
+        while (G->current_player(&s) != RP_TERMINAL) {
+            rp_action legal[RP_MAX_LEGAL];
+            const int n = G->legal_actions(&s, legal);
+            const rp_action a = legal[rp_rng_below(&rng, (uint32_t)n)];
+            wa_state listed = s, redrawn = s;
+            const size_t drew = apply_listed(&listed, a);
+            if (drew > 1) { /* a reshuffle of two cards or more: the redraw too */
+                reshuffles++;
+                redrawn.rng.state = 0;
+                wa_state plain = redrawn;
+                apply_listed(&plain, a);
+                G->apply(&redrawn, a);
+                assert_memory_equal(&plain, &redrawn, sizeof plain);
+            }
+            G->apply(&s, a);
+            assert_memory_equal(&listed, &s, sizeof s);
+        }
+    }
+    assert_true(reshuffles > 0);
+}
+
 /* The deal zeroes the whole state in 16-byte stores (rules.c, zero_state) before it deals:
  * whatever the memory held, the same seed must give the same bytes (equal states are equal
  * bytes), for every deck size. */
@@ -2528,6 +2579,7 @@ int main(void)
         cmocka_unit_test(test_deal_writes_every_byte),
         cmocka_unit_test(test_close_up),
         cmocka_unit_test(test_apply_matches_the_narrated_play),
+        cmocka_unit_test(test_WA6_reshuffle_shuffles_as_rp_rng_shuffle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
