@@ -974,13 +974,11 @@ _Static_assert(WA_ACT_SHIELD + WA_RUN <= sizeof wa_action_run / sizeof wa_action
 int wa_legal_actions(const void *st, rp_action *out)
 {
     const wa_state *s = st;
-    int n = 0;
     if (s->phase == WA_ATTACK) {
-        const wa_player *d = &s->p[s->attacker ^ 1];
-        const bool shields = d->nshields > 0;
-        const uint8_t *cards = shields ? d->shields : d->walls;
-        const int ncards = shields ? d->nshields : d->nwalls;
-        const rp_action first = shields ? WA_ACT_SHIELD : WA_ACT_WALL;
+        const wa_player *d = &s->p[s->to_act ^ 1]; /* the attacker is to act */
+        const int nshields = d->nshields;
+        const int ncards = nshields ? nshields : d->nwalls;
+        const rp_action first = nshields ? WA_ACT_SHIELD : WA_ACT_WALL;
         /* A stack's target is targeted until the stack goes (WA-9), so with no stack (no card
          * targeted: state_ok checks that the targeted set is the stacks' targets) every card of
          * the list may be attacked, without a test each (test_fast_paths_match_plain_references
@@ -990,18 +988,22 @@ int wa_legal_actions(const void *st, rp_action *out)
             memcpy(out, wa_action_run + first, WA_RUN * sizeof *out);
             return ncards;
         }
+        const uint8_t *cards = nshields ? d->shields : d->walls;
         const uint64_t targeted = s->targeted; /* a local, as nstacks */
+        int n = 0;
         for (int i = 0; i < ncards; i++)
             if (!(targeted & WA_BIT(cards[i])))
                 out[n++] = first + (rp_action)i;
         for (int k = 0; k < nstacks; k++)
             out[n++] = WA_ACT_STACK + (rp_action)k;
-    } else if (s->phase == WA_DEFEND) {
-        out[n++] = WA_ACT_LEAVE;
-        if (s->p[s->to_act].narmy > 0) /* the defender's */
-            out[n++] = WA_ACT_COUNTER;
+        return n;
     }
-    return n;
+    if (s->phase == WA_DEFEND) {
+        out[0] = WA_ACT_LEAVE;
+        out[1] = WA_ACT_COUNTER; /* past the count when the defender has no army card */
+        return 1 + (s->p[s->to_act].narmy > 0); /* the defender's */
+    }
+    return 0;
 }
 
 /* Play a legal action; all chance (flips, reshuffles) happens in here, from the state rng.
