@@ -3,6 +3,7 @@
  * functions that narrate what they do into an optional log (NULL on the hot path, view.c's
  * events pass one). Rules: shared/seeds/walls-and-armies.txt, rulings WA-1..WA-15 and project
  * rulings WA-P* in docs/rules/walls-and-armies.md; the action table is in internal.h. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/check.h"
@@ -281,17 +282,20 @@ static void copy_reversed(uint8_t *to, const uint8_t *from, int n)
 /* Cards moved at once by move_top_block: a deal is at most 10 (a number card's value). */
 #define WA_BLOCK 16
 
-/* to[i] = the deck's i-th card from the top for i < take (take <= WA_BLOCK), those deck slots
- * zeroed, with fixed-size moves: the deck's top WA_BLOCK slots (its end) read as two words, each
- * byte-swapped (a swapped word is its eight bytes reversed, in either byte order), give the top
- * WA_BLOCK cards top first. The caller guarantees ndeck >= WA_BLOCK and WA_BLOCK zero slots
- * after to + take, the unused end of the list, which the block's surplus overwrites and the
- * zeroes then restore. The deck keeps its bottom WA_BLOCK - take of the block, the rest zeroed
- * in a local copy. */
+/* to[i] = the deck's i-th card from the top for i < take (take <= WA_BLOCK, take <= ndeck),
+ * those deck slots zeroed, with fixed-size moves: the WA_BLOCK bytes of the state that end with
+ * the deck's top (its end) read as two words, each byte-swapped (a swapped word is its eight
+ * bytes reversed, in either byte order), give the top WA_BLOCK cards top first. With fewer than
+ * WA_BLOCK cards in the deck the block starts in the field before it (read and written back as
+ * they were: the state's bytes, addressed from the state's start, so inside the object). The
+ * caller guarantees WA_BLOCK zero slots after to + take, the unused end of the list, which the
+ * block's surplus overwrites and the zeroes then restore. The block keeps its bytes below the
+ * top `take`, which are zeroed, in a local copy. */
 static void move_top_block(wa_state *s, uint8_t *to, int take)
 {
+    _Static_assert(offsetof(wa_state, deck) >= WA_BLOCK, "a block below the deck is the state's");
     static const uint8_t zeroes[WA_BLOCK] = {0};
-    uint8_t *const block = &s->deck[s->ndeck - WA_BLOCK];
+    uint8_t *const block = (uint8_t *)s + offsetof(wa_state, deck) + s->ndeck - WA_BLOCK;
     uint64_t low, high;
     memcpy(&low, block, sizeof low);
     memcpy(&high, block + 8, sizeof high);
@@ -317,7 +321,7 @@ static int deal_onto(wa_state *s, uint8_t *list, uint8_t *len, int n, wa_log *lo
         const int take = n - dealt < s->ndeck ? n - dealt : s->ndeck;
         uint8_t *top = &s->deck[s->ndeck - 1];
         uint8_t *to = &list[*len];
-        if (take <= WA_BLOCK && s->ndeck >= WA_BLOCK && *len + take + WA_BLOCK <= WA_CARDS)
+        if (take <= WA_BLOCK && *len + take + WA_BLOCK <= WA_CARDS)
             move_top_block(s, to, take);
         else
             for (int i = 0; i < take; i++) {
