@@ -1122,13 +1122,21 @@ static void test_events_counter_captures_without_naming_the_new_walls(void **unu
     expect_events(&s, "counter", one, 2);
 }
 
-/* WA-4: "Otherwise the counter and the stack are discarded": named, the discard is public. */
+/* WA-4: "Otherwise the counter and the stack are discarded": named, the discard is public;
+ * the stack's target is still the wall it was (the record's flags say wall, not shield). */
 static void test_events_counter_that_fails(void **unused)
 {
     (void)unused;
     wa_state s;
     load(&s, DEFEND_HEAD "deck=REST discard=- walls0=2S,3S shields0=- army0=6H,7H "
                          "walls1=4D,9S* shields1=- army1=7D stacks=9S:2C+5H" TAIL);
+    rp_action action;
+    cJSON *told = events_of(&s, "counter", &action);
+    const cJSON *counter = cJSON_GetArrayItem(told, 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(counter, "target_kind")->valuestring,
+                        "wall");
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(counter, "target_number")->valueint, 2);
+    cJSON_Delete(told);
     const want_event want[] = {
         {"counter", 1, true,
          "Red counter-attacks Blue's stack 1 (total 7) with 7D: 7 does not "
