@@ -39,8 +39,11 @@ sanitize-build: deps
 
 # Tests that run only in make soak (SOAK_ONLY): each costs more than make test's time allows
 # and checks what a smaller test already covers in part (the tournaments' start on a cluster:
-# its claim is tested over PostgreSQL in test_server_store).
-SOAK_ONLY = ^server_test_tournament_schedule_cluster$$
+# its claim is tested over PostgreSQL in test_server_store), or checks a way of building the
+# library rather than the code make test runs (install_python: pip install ./python compiles
+# the whole library a second time, at -O2 without the sanitizers, 36 s of processor time and
+# about a minute of make test's time; make test's `python` test runs the package built here).
+SOAK_ONLY = ^(server_test_tournament_schedule_cluster|install_python)$$
 # make test runs twice as many tests at once as there are cores: its browser, cluster and
 # server tests mostly wait (for pages, servers, timers), and with one test a core the two
 # cores stood about half idle (measured: user+sys 16 min over a 13.7-minute run of 2 cores).
@@ -50,7 +53,7 @@ test: sanitize-build
 
 # Every property run at its full size (6,000 random games a game and player count:
 # RAMPARTS_SOAK=1, RP_TEST_SOAK_GAMES in tests/support.h; make test plays at most 150), the
-# command-line harnesses larger (leaks 6 times, undo and hotseat 4 times), the server's
+# command-line harnesses larger (leaks 12 times, hotseat 8 times, undo 4 times, peeking twice), the server's
 # five-minute soak (resident set and WAL flat), every option combination played to its end,
 # the browser's two-person and guided games of the three games make test does not play to the
 # end, the move list's review page and offline list in the three games make test leaves out
@@ -60,16 +63,16 @@ test: sanitize-build
 # (make test: 3 rounds), the tournament cluster test's Swiss of 12 over 4 rounds with two
 # kills and a set across nodes (make test: 6 over 3, one), 300 simulated power cuts (make test 8), 20 kill -9s under
 # load (make test 10), issue 49's flood benchmark for 60 s (make test 4), and an arena of 50
-# bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks). The tests of those families whose size nothing
+# bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks), and the SOAK_ONLY tests. The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again; the browser
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
-SOAK_TESTS = ^(test_|cli_|python$$|web_client_browser|web_client_movelist|web_client_offline|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
-SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament)|cli_(analyze|arena|commands|light|play|protocol|terminal|tournaments))$$
+SOAK_TESTS = ^(test_|cli_|python$$|install_python$$|web_client_browser|web_client_movelist|web_client_offline|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
+SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament|review|solve)|cli_(analyze|arena|arena_engine|commands|light|play|protocol|review|solve|terminal|tournaments))$$
 # The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below). It runs
 # TEST_JOBS tests at once as make test does: its browser and cluster tests mostly wait too.
 soak: sanitize-build
 	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
-	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 ctest --test-dir build-sanitize --output-on-failure \
+	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 RAMPARTS_CLI_PEEK_SEEDS=4 ctest --test-dir build-sanitize --output-on-failure \
 	  -j $(TEST_JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
 	$(MUTANTS_RUN) --max $(SOAK_MUTANTS)
 

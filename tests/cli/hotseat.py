@@ -10,7 +10,8 @@ that was secret from that seat in every state since that seat's previous screen 
 verb `secrets SEAT` over the game's record). Taking back a move at the hand-over is allowed
 exactly when the move revealed nothing (the events' "reveal" flag, asked through `events`).
 
-Seeds per game: RAMPARTS_CLI_HOTSEAT_SEEDS (default 6). Usage: hotseat.py RAMPARTS
+Seeds per game: RAMPARTS_CLI_HOTSEAT_SEEDS (default 3, `make test`'s size; `make soak` runs 24).
+Usage: hotseat.py RAMPARTS
 """
 import json
 import os
@@ -110,7 +111,7 @@ def undo_at_hand_over(ramparts, game, record, checks):
 def main():
     ramparts = sys.argv[1]
     checks = Checks()
-    seeds = int(os.environ.get("RAMPARTS_CLI_HOTSEAT_SEEDS", "6"))
+    seeds = int(os.environ.get("RAMPARTS_CLI_HOTSEAT_SEEDS", "3"))
     hidden = hidden_games(ramparts)
     with tempfile.TemporaryDirectory() as tmp:
         record = os.path.join(tmp, "h.rec")

@@ -8,7 +8,7 @@ referee is asked, at every step, which card names that viewer may not learn (the
 the events of move k none that were secret both before and after it (a card turned up by the
 move is named by it), and the board after move k none secret after it.
 
-Games per (game, viewer): RAMPARTS_CLI_GAMES (default 8, `make test`'s size; `make soak` runs
+Games per (game, viewer): RAMPARTS_CLI_GAMES (default 4, `make test`'s size; `make soak` runs
 48). Usage: leaks.py RAMPARTS
 """
 import os
@@ -90,7 +90,7 @@ def referee_secrets(ramparts, record, viewer, moves):
 def main():
     ramparts = sys.argv[1]
     checks = Checks()
-    per_viewer = int(os.environ.get("RAMPARTS_CLI_GAMES", "8"))
+    per_viewer = int(os.environ.get("RAMPARTS_CLI_GAMES", "4"))
     watched = 0
     with tempfile.TemporaryDirectory() as tmp:
         for game, players in games(ramparts):

@@ -16,7 +16,9 @@ own view must be shown exactly as the referee draws it; and resuming must keep e
 view while changing the referee's state (the unseen cards dealt anew: with two humans, what
 neither saw, and in some game of each such kind the cards an AI holds).
 
-Seeds per game: RAMPARTS_CLI_PEEK_SEEDS (default 4). Usage: peeking.py RAMPARTS
+Seeds per game: RAMPARTS_CLI_PEEK_SEEDS (default 2, `make test`'s size: one seed of each parity,
+so both the first and the last seat are the human's; `make soak` runs 4). Usage: peeking.py
+RAMPARTS
 """
 import os
 import re
@@ -194,7 +196,7 @@ SHARED_WITH_AN_AI = {"king-of-danger": 4, "rush-the-wall": 3}
 def main():
     ramparts = sys.argv[1]
     checks = Checks()
-    seeds = int(os.environ.get("RAMPARTS_CLI_PEEK_SEEDS", "4"))
+    seeds = int(os.environ.get("RAMPARTS_CLI_PEEK_SEEDS", "2"))
     secretive = hidden_or_chance(ramparts)
     private_seen = 0
     with tempfile.TemporaryDirectory() as tmp:
