@@ -25,7 +25,7 @@ expect_status "review a record that does not replay" 1 "$RAMPARTS" review "$tmp/
 expect_match "review says which line" "$("$RAMPARTS" review "$tmp/bad.rec" --seat 0 2>&1)" "bad.rec:3: move .flag wall 9."
 
 text=$("$RAMPARTS" review "$tmp/dw.rec" --seat 0 --budget iters=300)
-expect_match "review text: the heading" "$text" "^Review of Blue \\(seat 0\\) in Danger at the Walls, by the hard search \\(iters=10000,iters=300\\)"
+expect_match "review text: the heading" "$text" "^Review of Blue \\(seat 0\\) in Danger at the Walls, by the hard search \\(iters=7000,bias=1,iters=300\\)"
 expect_match "review text: chances" "$text" $'\n       chances [0-9]+% -> [0-9]+%'
 expect_match "review text: luck" "$text" $'\n       luck: Blue draws '
 expect_match "review text: the count" "$text" $'\nBlue: [0-9]+ inaccurac(y|ies), [0-9]+ mistakes?, [0-9]+ blunders?\\.$'
@@ -48,7 +48,7 @@ for p in json.loads(sys.argv[1])["plies"]:
 ' "$json")
 from_text=$(echo "$text" | sed -n 's/^       chances \([0-9]*%\) -> \([0-9?]*%*\)\( *([^)]*)\)\{0,1\}  *\([a-z]*\).*/\1 -> \2 \4/p; s/^       chances \([0-9]*%\) -> \([0-9?]*%*\)$/\1 -> \2 /p')
 expect_eq "review: --json and the text give the same numbers" "$from_text" "$from_json"
-expect_match "review --json: the format" "$json" '^\{"type":"danger-at-the-walls","seat":0,"level":"hard","budget":"iters=10000,iters=300","thresholds":\{"inaccuracy":0\.1,"mistake":0\.2,"blunder":0\.3\},"over":true,"plies":\[\{"ply":0,"actor":0,'
+expect_match "review --json: the format" "$json" '^\{"type":"danger-at-the-walls","seat":0,"level":"hard","budget":"iters=7000,bias=1,iters=300","thresholds":\{"inaccuracy":0\.1,"mistake":0\.2,"blunder":0\.3\},"over":true,"plies":\[\{"ply":0,"actor":0,'
 expect_eq "review: the same record and budget give the same review" \
   "$("$RAMPARTS" review "$tmp/dw.rec" --seat 0 --budget iters=300 --json)" "$json"
 

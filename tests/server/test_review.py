@@ -54,7 +54,7 @@ async def finished(checks, args, server, rng):
     checks.ok(review.get("type") == "danger-at-the-walls" and review.get("seat") == 0
               and decisions and review.get("over") is True,
               f"the review's JSON (docs/review.md): {str(review)[:200]}")
-    checks.eq(review.get("budget"), "iters=10000," + BUDGET, "made at the server's budget")
+    checks.eq(review.get("budget"), "iters=7000,bias=1," + BUDGET, "made at the server's budget")
     status, stored = server.http_json(f"/api/v1/games/{g}/review?seat=0")
     checks.eq((status, stored), (200, review), "GET .../review serves the stored review")
     terminal = terminal_review(checks, args.ramparts, server, g, 0, BUDGET)
