@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/notation.h"
+#include "core/rng_internal.h"
 #include "support.h"
 
 /* Reference: pcg32-demo from pcg-c-basic, seeded with (42, 54). */
@@ -47,6 +48,69 @@ static void test_shuffle_is_a_permutation(void **unused)
         seen[items[i]]++;
     for (int i = 0; i < 20; i++)
         assert_int_equal(seen[i], 1);
+}
+
+/* The plain reference of every shuffle: Fisher-Yates from the end, one rp_rng_below a step. */
+static void plain_shuffle(rp_rng *rng, uint8_t *items, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        const uint32_t j = rp_rng_below(rng, (uint32_t)i + 1);
+        const uint8_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* The inline shuffle (rp__rng_shuffle_u8 at a constant size, as the games' deals call it, and
+ * at a size the compiler does not know, as a reshuffle) and rp_rng_shuffle_u8 and _u16 against
+ * the plain reference: the same items and the same generator state after. */
+static void check_shuffles_agree(const rp_rng *start, int n)
+{
+    uint8_t plain[64], fast[64], called[64];
+    uint16_t wide[64];
+    for (int i = 0; i < 64; i++)
+        plain[i] = fast[i] = called[i] = (uint8_t)(i * 7 + 1), wide[i] = plain[i];
+    rp_rng a = *start, b = *start, c = *start, d = *start;
+    plain_shuffle(&a, plain, n);
+    switch (n) { /* the constant sizes the games shuffle at, unrolled in an optimized build */
+    case 8:
+        rp__rng_shuffle_u8(&b, fast, 8);
+        break;
+    case 31:
+        rp__rng_shuffle_u8(&b, fast, 31);
+        break;
+    case 52:
+        rp__rng_shuffle_u8(&b, fast, 52);
+        break;
+    default:
+        rp__rng_shuffle_u8(&b, fast, n);
+    }
+    rp_rng_shuffle_u8(&c, called, n);
+    rp_rng_shuffle_u16(&d, wide, n);
+    assert_memory_equal(plain, fast, sizeof plain);
+    assert_memory_equal(plain, called, sizeof plain);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(wide[i], plain[i]);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_memory_equal(&a, &c, sizeof a);
+    assert_memory_equal(&a, &d, sizeof a);
+}
+
+/* Every size to 64 from many seeds, and from generator state 0, whose first output is 0: the
+ * first draw takes the rare redraw path (rp__rng_redrawn_below), which the fast loops leave
+ * through the generator in memory. */
+static void test_inline_shuffle_matches_plain_draws(void **unused)
+{
+    (void)unused;
+    for (int n = 0; n <= 64; n++) {
+        for (uint64_t seed = 0; seed < 40; seed++) {
+            rp_rng rng;
+            rp_rng_seed(&rng, seed, (uint64_t)n);
+            check_shuffles_agree(&rng, n);
+        }
+        const rp_rng zero = {0, 0x5741u * 2 + 1};
+        check_shuffles_agree(&zero, n);
+    }
 }
 
 static void test_error_texts(void **unused)
@@ -218,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_pcg32_matches_reference),
         cmocka_unit_test(test_rng_below_stays_in_range_and_covers_it),
         cmocka_unit_test(test_shuffle_is_a_permutation),
+        cmocka_unit_test(test_inline_shuffle_matches_plain_draws),
         cmocka_unit_test(test_error_texts),
         cmocka_unit_test(test_errors_quote_input_as_one_printable_line),
         cmocka_unit_test(test_notation_writes_the_one_grammar),

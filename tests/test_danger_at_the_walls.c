@@ -282,8 +282,9 @@ static void test_DW1_setup(void **unused)
 
 /* Rulebook "Card Distributions": each personal deck is Flag, Cannon Attack, Cannon-6, Cannon-8
  * and its four unique Leaders. */
-/* dw_init shuffles its decks with a copy of rp_rng_shuffle_u8 unrolled for their sizes
- * (rules.c, deal_shuffle), and with rp_rng_shuffle_u8 itself while a draw list is in use:
+/* dw_init shuffles its decks with rp_rng_shuffle_u8 inline, unrolled for their sizes
+ * (rp__rng_shuffle_u8, rng_internal.h), and with rp_rng_shuffle_u8 itself while a draw list is
+ * in use:
  * recording the draws (the generator's values, drawn one rp_rng_below at a time), the deals of
  * many seeds are byte for byte those made without a list, and every draw was recorded. */
 static void test_DW1_deal_shuffles_as_rp_rng_shuffle(void **unused)

@@ -95,9 +95,9 @@ double rp_rng_unit(rp_rng *rng)
 
 /* One Fisher-Yates shuffle of `n` items of type T (Durstenfeld's, from the end): the same
  * draws, in the same order, as rp_rng_below would make. The generator's state is copied into
- * locals for the loop: stores through `items` (bytes may alias anything) would otherwise make
- * the compiler reload and store it at every draw. The rare redraw and the draw list, when
- * some thread uses one, go through the generator in memory. */
+ * locals for the loop (rp__rng_drawn_below_local, rng_internal.h, which the games' inline
+ * shuffle rp__rng_shuffle_u8 draws with too). The draw list, when some thread uses one, goes
+ * through the generator in memory. */
 #define SHUFFLE_BODY(T)                                                                            \
     do {                                                                                           \
         if (rp__draws_may_be_listed()) {                                                           \
@@ -112,16 +112,7 @@ double rp_rng_unit(rp_rng *rng)
         uint64_t state = rng->state;                                                               \
         const uint64_t inc = rng->inc;                                                             \
         for (int i = n - 1; i > 0; i--) {                                                          \
-            const uint32_t bound = (uint32_t)i + 1;                                                \
-            const uint64_t old = state;                                                            \
-            state = old * PCG_MULTIPLIER + inc;                                                    \
-            const uint64_t m = (uint64_t)rp__pcg_output(old) * bound;                              \
-            uint32_t j = (uint32_t)(m >> 32);                                                      \
-            if (__builtin_expect((uint32_t)m < bound, 0)) {                                        \
-                rng->state = state;                                                                \
-                j = rp__rng_redrawn_below(rng, bound, m);                                          \
-                state = rng->state;                                                                \
-            }                                                                                      \
+            const uint32_t j = rp__rng_drawn_below_local(rng, &state, inc, (uint32_t)i + 1);       \
             const T t = items[i];                                                                  \
             items[i] = items[j];                                                                   \
             items[j] = t;                                                                          \

@@ -1,6 +1,7 @@
-/* rng_internal.h — rng.c's private header: the generator's step and rp_rng_below's fast path,
- * inline for the library's own hot loops (a random playout's pick, a search's draws; rng.c
- * builds rp_rng_below from them): the same values in the same order as rp_rng_below. */
+/* rng_internal.h — rng.c's private header: the generator's step, rp_rng_below's fast path and
+ * rp_rng_shuffle_u8, inline for the library's own hot loops (a random playout's pick, a
+ * search's draws, a game's deal and reshuffles; rng.c builds rp_rng_below and its shuffles
+ * from them): the same values in the same order as rp_rng_below. */
 #ifndef RP_CORE_RNG_INTERNAL_H
 #define RP_CORE_RNG_INTERNAL_H
 
@@ -50,12 +51,67 @@ static inline RP_FORCE_INLINE uint32_t rp__rng_drawn_below(rp_rng *rng, uint32_t
     return (uint32_t)(m >> 32);
 }
 
+/* rp__rng_drawn_below for a loop that keeps the generator's state in a local (*state, with the
+ * increment in inc): stores of items (bytes may alias anything) would otherwise make the
+ * compiler reload the state and store it back at every draw. The same value and the same
+ * steps; the rare redraw goes through the generator in memory, which it leaves as it found it
+ * apart from the state, so the caller stores *state back into rng when its loop ends. */
+static inline RP_FORCE_INLINE uint32_t rp__rng_drawn_below_local(rp_rng *rng, uint64_t *state,
+                                                                 uint64_t inc, uint32_t bound)
+{
+    const uint64_t old = *state;
+    *state = old * PCG_MULTIPLIER + inc;
+    const uint64_t m = (uint64_t)rp__pcg_output(old) * bound;
+    if (__builtin_expect((uint32_t)m < bound, 0)) {
+        rng->state = *state;
+        const uint32_t j = rp__rng_redrawn_below(rng, bound, m);
+        *state = rng->state;
+        return j;
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* rp_rng_below, inline: a random playout draws once an action or more. */
 static inline RP_FORCE_INLINE uint32_t rp__rng_below(rp_rng *rng, uint32_t bound)
 {
     if (rp__draws_may_be_listed())
         return rp__rng_draw_maybe_listed(rng, bound);
     return rp__rng_drawn_below(rng, bound);
+}
+
+/* One step of a Fisher-Yates shuffle (Durstenfeld's, from the end): items[i] swapped with a
+ * uniform items[j], j <= i, drawn below i + 1. */
+static inline RP_FORCE_INLINE void rp__shuffle_step_u8(rp_rng *rng, uint64_t *state, uint64_t inc,
+                                                       uint8_t *items, int i)
+{
+    const uint32_t j = rp__rng_drawn_below_local(rng, state, inc, (uint32_t)i + 1);
+    const uint8_t t = items[i];
+    items[i] = items[j];
+    items[j] = t;
+}
+
+/* rp_rng_shuffle_u8, inline, for a game's deal and reshuffles: the same draws in the same
+ * order, no call, the generator's state in a local. A size the compiler knows (a full deck) is
+ * unrolled, so each draw's bound and each swap's place are constants and no counter is kept;
+ * while some thread uses a draw list, rp_rng_shuffle_u8 itself. test_inline_shuffle_matches_
+ * plain_draws (test_core.c) compares it with a plain rp_rng_below loop. */
+static inline RP_FORCE_INLINE void rp__rng_shuffle_u8(rp_rng *rng, uint8_t *items, int n)
+{
+    if (rp__draws_may_be_listed()) {
+        rp_rng_shuffle_u8(rng, items, n);
+        return;
+    }
+    uint64_t state = rng->state;
+    const uint64_t inc = rng->inc;
+    if (__builtin_constant_p(n)) {
+#pragma GCC unroll 64
+        for (int i = n - 1; i > 0; i--)
+            rp__shuffle_step_u8(rng, &state, inc, items, i);
+    } else {
+        for (int i = n - 1; i > 0; i--)
+            rp__shuffle_step_u8(rng, &state, inc, items, i);
+    }
+    rng->state = state;
 }
 
 #endif

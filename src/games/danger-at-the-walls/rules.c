@@ -410,37 +410,6 @@ static inline void copy_reversed8(uint8_t *dst, const uint8_t *src)
     memcpy(dst, &word, sizeof word);
 }
 
-/* rp_rng_shuffle_u8 for the deal's decks, whose sizes are constants: inlined with the loop
- * unrolled, each draw's bound and each swap's place are constants and no counter is kept (a
- * deal is once a random playout). The same draws in the same order (rng.c's SHUFFLE_BODY);
- * while some thread uses a draw list, rp_rng_shuffle_u8 itself. */
-static inline RP_FORCE_INLINE void deal_shuffle(rp_rng *rng, uint8_t *items, int n)
-{
-    if (rp__draws_may_be_listed()) {
-        rp_rng_shuffle_u8(rng, items, n);
-        return;
-    }
-    uint64_t state = rng->state;
-    const uint64_t inc = rng->inc;
-#pragma GCC unroll 32
-    for (int i = n - 1; i > 0; i--) {
-        const uint32_t bound = (uint32_t)i + 1;
-        const uint64_t old = state;
-        state = old * PCG_MULTIPLIER + inc;
-        const uint64_t m = (uint64_t)rp__pcg_output(old) * bound;
-        uint32_t j = (uint32_t)(m >> 32);
-        if (__builtin_expect((uint32_t)m < bound, 0)) {
-            rng->state = state;
-            j = rp__rng_redrawn_below(rng, bound, m);
-            state = rng->state;
-        }
-        const uint8_t t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-    rng->state = state;
-}
-
 /* memset(s, 0, sizeof *s) as 16-byte stores, the last overlapping (the compilers make a
  * memset of this size a string instruction, which stores eight bytes a step). */
 static inline void zero_state(dw_state *s)
@@ -469,7 +438,9 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     uint8_t deck[DEALT + HI_MAX + RUN];
     memcpy(deck, main_without_flags, CARDS);
     memset(deck + CARDS, 0, sizeof deck - CARDS);
-    deal_shuffle(&s->rng, deck, CARDS); /* deck[0] is the top */
+    /* rp_rng_shuffle_u8 inline, unrolled for the constant sizes (rng_internal.h): the same
+     * draws in the same order (test_DW1_deal_shuffles_as_rp_rng_shuffle). deck[0] is the top. */
+    rp__rng_shuffle_u8(&s->rng, deck, CARDS);
 #pragma GCC unroll 6
     for (int i = 0; i < DEALT; i += 2) {
         s->hand[DW_BLUE][deck[i]]++;
@@ -500,7 +471,7 @@ int dw_init(void *st, const rp_config *cfg, rp_error *err)
     s->main_n = DW_MAIN;
     for (int p = 0; p < 2; p++) {
         memcpy(s->personal[p], personal_cards[p], DW_PERSONAL);
-        deal_shuffle(&s->rng, s->personal[p], DW_PERSONAL);
+        rp__rng_shuffle_u8(&s->rng, s->personal[p], DW_PERSONAL);
         s->personal_n[p] = DW_PERSONAL;
     }
     for (int w = 0; w < DW_WALLS; w++)

@@ -183,45 +183,6 @@ static inline RP_FORCE_INLINE int cards_ascending(uint64_t set, uint8_t out[WA_C
     return n;
 }
 
-/* rp_rng_below(rng, bound) for a shuffle that keeps the generator's state in a local (*state):
- * stores of cards (bytes, which may alias anything) would otherwise make the compiler store the
- * state back at every draw. The same value and the same steps as rp_rng_below (its Lemire
- * fast path, rng_internal.h); the rare redraw goes through the generator in memory. */
-static inline RP_FORCE_INLINE uint32_t draw_below(rp_rng *rng, uint64_t *state, uint64_t inc,
-                                                  uint32_t bound)
-{
-    const uint64_t old = *state;
-    *state = old * PCG_MULTIPLIER + inc;
-    const uint64_t m = (uint64_t)rp__pcg_output(old) * bound;
-    if (__builtin_expect((uint32_t)m < bound, 0)) {
-        rng->state = *state;
-        const uint32_t j = rp__rng_redrawn_below(rng, bound, m);
-        *state = rng->state;
-        return j;
-    }
-    return (uint32_t)(m >> 32);
-}
-
-/* rp_rng_shuffle_u8 of the deck's first n cards, the same draws in the same order, written
- * here so that the reshuffle makes no call for it; while some thread uses a draw list,
- * rp_rng_shuffle_u8 itself. test_WA6_reshuffle_shuffles_as_rp_rng_shuffle compares the two. */
-static inline RP_FORCE_INLINE void shuffle_deck(rp_rng *rng, uint8_t *deck, int n)
-{
-    if (rp__draws_may_be_listed()) {
-        rp_rng_shuffle_u8(rng, deck, n);
-        return;
-    }
-    uint64_t state = rng->state;
-    const uint64_t inc = rng->inc;
-    for (uint32_t bound = (uint32_t)n; bound > 1; bound--) {
-        const uint32_t j = draw_below(rng, &state, inc, bound);
-        const uint8_t t = deck[bound - 1];
-        deck[bound - 1] = deck[j];
-        deck[j] = t;
-    }
-    rng->state = state;
-}
-
 /* cards_ascending for the tests (internal.h); the reshuffle inlines it, a call the less. */
 int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS])
 {
@@ -232,7 +193,8 @@ int wa_cards_ascending(uint64_t set, uint8_t out[WA_CARDS])
 static WA_NOINLINE void reshuffle(wa_state *s, wa_log *log)
 {
     const int n = cards_ascending(s->discard, s->deck); /* the deck is empty: zeroes */
-    shuffle_deck(&s->rng, s->deck, n);
+    /* rp_rng_shuffle_u8 inline (the same draws: test_WA6_reshuffle_shuffles_as_rp_rng_shuffle) */
+    rp__rng_shuffle_u8(&s->rng, s->deck, n);
     s->ndeck = (uint8_t)n;
     s->discard = 0;
     wa_event *e = note(log, EV_RESHUFFLE, WA_NONE);
@@ -881,29 +843,6 @@ WA_FLATTEN void wa_deal_cards(wa_state *s, const uint8_t *order, int ncards, int
     next_attack(s, NULL);
 }
 
-/* rp_rng_shuffle_u8 of the full deck (the default, and ramparts bench's game), whose size is a
- * constant: the loop unrolled, so each draw's bound and each swap's place are constants and no
- * counter is kept (a deal is once a random playout, a shuffle of 51 draws), and the generator's
- * state is a local (draw_below). The same draws in the same order (test_WA1_full_deck_shuffles_
- * as_rp_rng_shuffle compares); while some thread uses a draw list, rp_rng_shuffle_u8 itself. */
-static inline RP_FORCE_INLINE void shuffle_full_deck(rp_rng *rng, uint8_t order[WA_CARDS])
-{
-    if (rp__draws_may_be_listed()) {
-        rp_rng_shuffle_u8(rng, order, WA_CARDS);
-        return;
-    }
-    uint64_t state = rng->state;
-    const uint64_t inc = rng->inc;
-#pragma GCC unroll 64
-    for (int i = WA_CARDS - 1; i > 0; i--) {
-        const uint32_t j = draw_below(rng, &state, inc, (uint32_t)i + 1);
-        const uint8_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    rng->state = state;
-}
-
 /* Shuffle a fresh deck with the seed and deal (WA-1, WA-2). */
 int wa_init(void *st, const rp_config *cfg, rp_error *err)
 {
@@ -925,8 +864,11 @@ int wa_init(void *st, const rp_config *cfg, rp_error *err)
         36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51};
     uint8_t order[WA_CARDS];
     memcpy(order, every_card, sizeof order); /* a fixed size: no call; past ncards unused */
+    /* The full deck (the default, and ramparts bench's game) is a size the compiler knows:
+     * rp__rng_shuffle_u8 unrolls its 51 draws (the same draws in the same order as
+     * rp_rng_shuffle_u8: test_WA1_full_deck_shuffles_as_rp_rng_shuffle). */
     if (ncards == WA_CARDS)
-        shuffle_full_deck(&rng, order);
+        rp__rng_shuffle_u8(&rng, order, WA_CARDS);
     else
         rp_rng_shuffle_u8(&rng, order, (int)ncards);
     wa_deal_cards((wa_state *)st, order, (int)ncards, (int)cap, &rng);
