@@ -14,7 +14,9 @@ merge=false
 if [ "${1:-}" = "--merge" ]; then merge=true; shift; fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON >/dev/null
+# WEB_FROM (CI): the browser-side parts of that build directory (Makefile, WEB_FROM).
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON -DRP_WEB_FROM="${WEB_FROM:-}" \
+  >/dev/null
 cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz-targets >/dev/null
 if [ $# -gt 0 ]; then targets=("$@"); else
   mapfile -t targets < <(find build-fuzz -maxdepth 1 -type f -executable -name 'fuzz-*' |
