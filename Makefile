@@ -21,7 +21,7 @@ LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps sanitize-build web-parts test soak tsan fuzz fuzz-seeds golden release-clang check play \
+.PHONY: all deps sanitize-build web-parts test soak tsan tsan-build fuzz fuzz-build fuzz-seeds golden release-clang check play \
         serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
         bench-server bench-cluster bench-tournament reference \
         bench-web python bench-python install clean coverage coverage-build mutants
@@ -127,15 +127,22 @@ coverage: coverage-build
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake). The build is
 # of every target, so it is also CI's clang build of the whole tree (warnings are errors).
-tsan: deps
+# make tsan-build is the build alone (CI builds it ahead in the background).
+tsan-build: deps
 	CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DRP_TSAN=ON $(WEB_FROM_ARG) >/dev/null
 	cmake --build build-tsan -j $(JOBS)
+
+tsan: tsan-build
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L threads
 
 # Each libFuzzer target (clang) for FUZZ_SECONDS on its corpus; a crash fails.
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The fuzz build alone, as make fuzz makes it (CI builds it ahead in the background).
+fuzz-build: deps
+	bash scripts/fuzz.sh --build
 
 # Rewrite the seed inputs of tests/fuzz/corpus from seeded games (after a notation change).
 fuzz-seeds: sanitize-build
