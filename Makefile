@@ -2,7 +2,8 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play` (interactive game; built first, the tool alone), `make serve` (the
+# .ci/run, which makes its builds ahead with `make web-parts`, `tsan-build`, `fuzz-build` and
+# `coverage-build`), `make play` (interactive game; built first, the tool alone), `make serve` (the
 # online server), `make cluster` (three servers on PostgreSQL behind HAProxy), `make bench`
 # (speed figures), `make bench-server` (the server under load), `make bench-cluster` (the same
 # on 1 to 3 nodes), `make bench-web` (the browser client's size and first render, the engine's
@@ -21,7 +22,8 @@ LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps sanitize-build web-parts test soak tsan tsan-build fuzz fuzz-build fuzz-seeds golden release-clang check play \
+.PHONY: all deps sanitize-build web-parts test soak tsan tsan-build fuzz fuzz-build fuzz-seeds \
+        golden release-clang check play \
         serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
         bench-server bench-cluster bench-tournament reference \
         bench-web python bench-python install clean coverage coverage-build mutants
