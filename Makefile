@@ -2,7 +2,8 @@
 # `make soak` (the same tests at full property-run sizes), `make tsan` (ThreadSanitizer build,
 # the threaded tests), `make fuzz` (each libFuzzer target for FUZZ_SECONDS), `make golden`
 # (rewrite the golden files after an intended change), `make check` (everything CI runs:
-# .ci/run), `make play` (interactive game; built first, the tool alone), `make serve` (the
+# .ci/run, which makes its builds ahead with `make web-parts`, `tsan-build`, `fuzz-build` and
+# `coverage-build`), `make play` (interactive game; built first, the tool alone), `make serve` (the
 # online server), `make cluster` (three servers on PostgreSQL behind HAProxy), `make bench`
 # (speed figures), `make bench-server` (the server under load), `make bench-cluster` (the same
 # on 1 to 3 nodes), `make bench-web` (the browser client's size and first render, the engine's
@@ -21,21 +22,35 @@ LISTEN ?= 127.0.0.1:8080
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps sanitize-build test soak tsan fuzz fuzz-seeds golden release-clang check play \
+.PHONY: all deps sanitize-build web-parts test soak tsan tsan-build fuzz fuzz-build fuzz-seeds \
+        golden release-clang check play \
         serve cluster bench bench-instructions bench-review ai-ladder beginner-ladder ceiling \
         bench-server bench-cluster bench-tournament reference \
-        bench-web python bench-python install clean coverage mutants
+        bench-web python bench-python install clean coverage coverage-build mutants
 
 all: deps
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF $(WEB_FROM_ARG) >/dev/null
 	cmake --build build -j $(JOBS)
 
 deps:
 	@bash scripts/install-deps.sh
 
+# WEB_FROM=DIR: the builds below take the npm install, report script, WebAssembly engine and
+# browser client of build directory DIR (its target web_parts, built first) instead of making
+# their own (cmake/web_shared.cmake); CI sets it to build-sanitize, which always makes its own.
+# Passed on every configure, so an unset WEB_FROM gives a build its own parts again.
+WEB_FROM ?=
+WEB_FROM_ARG = -DRP_WEB_FROM=$(WEB_FROM)
+SANITIZE_CONFIGURE = cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRP_SANITIZE=ON \
+  -DRP_WEB_FROM= >/dev/null
 sanitize-build: deps
-	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRP_SANITIZE=ON >/dev/null
+	$(SANITIZE_CONFIGURE)
 	cmake --build build-sanitize -j $(JOBS)
+
+# The browser-side parts alone, in build-sanitize: CI builds these first (WEB_FROM).
+web-parts: deps
+	$(SANITIZE_CONFIGURE)
+	cmake --build build-sanitize -j $(JOBS) --target web_parts
 
 # Tests that run only in make soak (SOAK_ONLY): each costs more than make test's time allows
 # and checks what a smaller test already covers in part (the tournaments' start on a cluster:
@@ -96,11 +111,17 @@ mutants: deps
 # matching COVERAGE_TESTS (default: every test of make test but the installs, whose exported
 # symbols gcov's runtime would add to), with the floors CI holds
 # src/games and src/engine to (COVERAGE_FLOORS; README, Tests and checks, has the figures).
+# COVERAGE_BUILD names what is built (default: every target); CI, which runs the engine's own
+# tests alone, builds engine-tests (cmake/checks.cmake: the programs those tests start), and
+# builds it ahead with `make coverage-build` in the background (.ci/run).
 COVERAGE_TESTS ?= .
+COVERAGE_BUILD ?= all
 COVERAGE_FLOORS ?= --floor src/games=95,85 --floor src/engine=86,75
-coverage: deps
-	cmake -S . -B build-coverage -DCMAKE_BUILD_TYPE=Debug -DRP_COVERAGE=ON >/dev/null
-	cmake --build build-coverage -j $(JOBS)
+coverage-build: deps
+	cmake -S . -B build-coverage -DCMAKE_BUILD_TYPE=Debug -DRP_COVERAGE=ON $(WEB_FROM_ARG) >/dev/null
+	cmake --build build-coverage -j $(JOBS) --target $(COVERAGE_BUILD)
+
+coverage: coverage-build
 	find build-coverage -name '*.gcda' -delete
 	ctest --test-dir build-coverage --output-on-failure -j $(JOBS) -R '$(COVERAGE_TESTS)' \
 	  -E '^install_' --no-tests=error
@@ -108,15 +129,22 @@ coverage: deps
 
 # clang's ThreadSanitizer over the tests labelled `threads` (cmake/checks.cmake). The build is
 # of every target, so it is also CI's clang build of the whole tree (warnings are errors).
-tsan: deps
-	CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DRP_TSAN=ON >/dev/null
+# make tsan-build is the build alone (CI builds it ahead in the background).
+tsan-build: deps
+	CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DRP_TSAN=ON $(WEB_FROM_ARG) >/dev/null
 	cmake --build build-tsan -j $(JOBS)
+
+tsan: tsan-build
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L threads
 
 # Each libFuzzer target (clang) for FUZZ_SECONDS on its corpus; a crash fails.
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The fuzz build alone, as make fuzz makes it (CI builds it ahead in the background).
+fuzz-build: deps
+	bash scripts/fuzz.sh --build
 
 # Rewrite the seed inputs of tests/fuzz/corpus from seeded games (after a notation change).
 fuzz-seeds: sanitize-build
@@ -128,7 +156,7 @@ golden: sanitize-build
 
 # A Release build with clang (warnings are errors in every build).
 release-clang: deps
-	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release $(WEB_FROM_ARG) >/dev/null
 	cmake --build build-clang -j $(JOBS)
 
 check:
@@ -163,7 +191,7 @@ bench: all
 # of 3 and of 5, an arena tick with 1,000 waiting (tests/bench_tournament.c; figures in
 # docs/tournaments.md).
 bench-tournament:
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF >/dev/null
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRP_LIGHT_TOOL=OFF $(WEB_FROM_ARG) >/dev/null
 	cmake --build build --target bench_tournament -j $(JOBS)
 	./build/bench_tournament
 

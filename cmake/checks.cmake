@@ -127,3 +127,17 @@ add_test(NAME check_mutants_list
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mutants/test_mutants_list.py
                  ${CMAKE_SOURCE_DIR}/scripts/mutants.py)
 set_tests_properties(check_mutants_list PROPERTIES TIMEOUT 120)
+
+# ---- the programs the engine's own tests start ----
+# engine-tests builds what the tests test_*, cli_* and golden run: each C unit test, the tool
+# with its helpers, golden_gen, analyze_check (tests/cli/analyze.sh) and the shared library
+# (analyze.sh reads its exported symbols; play.sh installs it). CI's coverage step runs those
+# tests alone and builds this target instead of every one (Makefile COVERAGE_BUILD): not the
+# fuzz replayers, the Python module, the load generator or the benchmarks, none of which it runs.
+add_custom_target(engine-tests)
+file(GLOB RP_UNIT_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+foreach(test_source ${RP_UNIT_TEST_SOURCES})
+  get_filename_component(test_name ${test_source} NAME_WE)
+  add_dependencies(engine-tests ${test_name})
+endforeach()
+add_dependencies(engine-tests ramparts golden_gen analyze_check ramparts_shared)

@@ -4,18 +4,23 @@
 # one core; default: the cores), then prints per target: runs, runs per second, coverage
 # (edges) and corpus size reached, and whether it crashed.
 #   scripts/fuzz.sh [--merge] [SECONDS] [TARGET...]     (targets: state-castle-danger, record...)
+#   scripts/fuzz.sh --build                             (the build alone: make fuzz-build)
 # New inputs go to build-fuzz/fuzz-corpus/TARGET; with --merge, those that add coverage are
 # then merged into tests/fuzz/corpus/TARGET (to commit). A crashing input is kept as
 # build-fuzz/crash-TARGET-*; fix the bug, add the input to the corpus, and `make test`
 # replays it from then on. `make fuzz` runs this with a short time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-merge=false
+merge=false build_only=false
 if [ "${1:-}" = "--merge" ]; then merge=true; shift; fi
+if [ "${1:-}" = "--build" ]; then build_only=true; shift; fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON >/dev/null
+# WEB_FROM (CI): the browser-side parts of that build directory (Makefile, WEB_FROM).
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRP_FUZZ=ON -DRP_WEB_FROM="${WEB_FROM:-}" \
+  >/dev/null
 cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz-targets >/dev/null
+if $build_only; then exit 0; fi
 if [ $# -gt 0 ]; then targets=("$@"); else
   mapfile -t targets < <(find build-fuzz -maxdepth 1 -type f -executable -name 'fuzz-*' |
                          sed 's|^build-fuzz/fuzz-||' | sort); fi
