@@ -284,9 +284,9 @@ static void test_DW1_setup(void **unused)
  * and its four unique Leaders. */
 /* dw_init shuffles its decks with rp_rng_shuffle_u8 inline, unrolled for their sizes
  * (rp__rng_shuffle_u8, rng_internal.h), and with rp_rng_shuffle_u8 itself while a draw list is
- * in use:
- * recording the draws (the generator's values, drawn one rp_rng_below at a time), the deals of
- * many seeds are byte for byte those made without a list, and every draw was recorded. */
+ * in use: recording the draws (the generator's values, drawn one rp_rng_below at a time), the
+ * deals of many seeds are byte for byte those made without a list, and every draw was
+ * recorded. */
 static void test_DW1_deal_shuffles_as_rp_rng_shuffle(void **unused)
 {
     (void)unused;

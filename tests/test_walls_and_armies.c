@@ -159,10 +159,9 @@ static void test_WA1_setup_flips_shields_walls_and_armies(void **unused)
 /* WA-2: "First player: fewer walls, then fewer shields, then fewer army cards". */
 /* wa_init shuffles the full deck with rp_rng_shuffle_u8 inline, unrolled for its size
  * (rp__rng_shuffle_u8, rng_internal.h), and with rp_rng_shuffle_u8 itself while a draw list is
- * in use: recording
- * the draws (the generator's values, drawn one rp_rng_below at a time), the deals of many
- * seeds are byte for byte those made without a list, and every draw was recorded: the
- * shuffle's 51, and WA-2's coin when the counts tie. */
+ * in use: recording the draws (the generator's values, drawn one rp_rng_below at a time), the
+ * deals of many seeds are byte for byte those made without a list, and every draw was
+ * recorded: the shuffle's 51, and WA-2's coin when the counts tie. */
 static void test_WA1_full_deck_shuffles_as_rp_rng_shuffle(void **unused)
 {
     (void)unused;
@@ -2429,8 +2428,8 @@ static size_t apply_listed(wa_state *s, rp_action a)
 }
 
 /* WA-6: a reshuffle shuffles the discard pile with rp_rng_shuffle_u8 inline (rp__rng_shuffle_u8:
- * the generator's state in a local), and with rp_rng_shuffle_u8 itself while a
- * draw list is in use. After every action of random games over every deck size the two give the
+ * the generator's state in a local), and with rp_rng_shuffle_u8 itself while a draw list is in
+ * use. After every action of random games over every deck size the two give the
  * same bytes; where the action reshuffled, also from a generator state whose first draw is
  * redrawn (state 0: its output is 0, below every bound), the rare path. */
 static void test_WA6_reshuffle_shuffles_as_rp_rng_shuffle(void **unused)
