@@ -436,12 +436,13 @@ async function myGames(server, alice, expected) {
   check(!!live && /(1d 0h|2[0-3]h \d\dm) left|their time: (1d 0h|2[0-3]h \d\dm)/.test(live.text), `my games: the time left of a game at a day per move (${live ? live.text : rows.map((r) => r.text).join(' | ')})`);
   // The setting that refuses challenges is the server's (`settings`): kept across a reload.
   await alice.page.click('.my-games [data-testid=setting-challenges]');
-  await alice.page.waitForFunction(() => !document.querySelector('.my-games [data-testid=setting-challenges]').checked);
+  // `data-accepting` is the server's answer; the box itself flips before the server has it.
+  await alice.page.waitForSelector('.my-games [data-testid=setting-challenges][data-accepting=no]', { timeout: STEP });
   await alice.page.reload();
   await alice.page.waitForSelector('[data-testid=mine-list] li');
   check(!await alice.page.isChecked('.my-games [data-testid=setting-challenges]'), 'my games: refusing challenges is kept by the server (after a reload)');
   await alice.page.click('.my-games [data-testid=setting-challenges]');
-  await alice.page.waitForFunction(() => document.querySelector('.my-games [data-testid=setting-challenges]').checked);
+  await alice.page.waitForSelector('.my-games [data-testid=setting-challenges][data-accepting=yes]', { timeout: STEP });
   await screenshots(alice.page, 'my-games');
   await axeCheck(alice.page, 'My games');
 }
@@ -469,7 +470,9 @@ async function challengeEndings(server, alice, bob) {
   await bob.page.waitForSelector('[data-testid^=challenge-in-]', { state: 'detached', timeout: STEP });
   check(true, 'challenge: a cancelled challenge leaves the target\'s page (challenge-gone)');
   await bob.page.click('.my-games [data-testid=setting-challenges]');
-  await bob.page.waitForFunction(() => !document.querySelector('.my-games [data-testid=setting-challenges]').checked, null, { timeout: STEP });
+  // Wait for the server's answer (data-accepting), not the box: it flips before the server has
+  // the setting, and a challenge sent in between was accepted (CI, stop 60).
+  await bob.page.waitForSelector('.my-games [data-testid=setting-challenges][data-accepting=no]', { timeout: STEP });
   const refused = await send();
   check(/challenge/i.test(refused) && await alice.page.$('[data-testid=challenge-message].error') !== null,
     `challenge: refused when the player turned challenges off (${refused})`);

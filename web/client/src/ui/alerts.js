@@ -23,6 +23,10 @@ export function AlertSettings({ client, idPrefix }) {
     setMessage(why);
     setNotifyOn(notificationsOn());
   }
+  // The box flips the moment it is clicked, before the server has the setting: `data-accepting`
+  // says what the server has confirmed (a challenge sent meanwhile is judged by the server's
+  // value). A refusal is shown by `client.request` as the page's notice, and the next render
+  // returns the box to the confirmed value.
   /** @param {any} e */
   async function toggleChallenges(e) {
     const on = e.currentTarget.checked;
@@ -44,6 +48,6 @@ export function AlertSettings({ client, idPrefix }) {
       onChange=${toggleNotify} /> Desktop notifications while this tab is hidden</label>
     ${message && html`<p class="error" role="alert" data-testid="notify-message">${message}</p>`}
     ${user && !user.guest && html`<label><input type="checkbox" checked=${accepting} data-testid="setting-challenges"
-      onChange=${toggleChallenges} /> Let other players challenge me</label>`}
+      data-accepting=${accepting ? 'yes' : 'no'} onChange=${toggleChallenges} /> Let other players challenge me</label>`}
   </fieldset>`;
 }
