@@ -7,6 +7,7 @@
  * Games whose rules set no end in turns (Castle Danger outside tournament play, CD-16) are
  * played up to the game's stated tool_turn_cap and counted unfinished there, as the tools do. */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,53 @@
 int __sanitizer_install_malloc_and_free_hooks(void (*on_malloc)(const volatile void *, size_t),
                                               void (*on_free)(const volatile void *));
 #endif
+
+/* The games checked: every registered game, or only those the environment variable
+ * RP_CONFORMANCE_GAMES names (ids separated by commas). scripts/mutants.py names the game whose
+ * rules.c it mutated: a mutant there cannot change another game, whose property runs were most
+ * of each mutant's time. */
+#define MAX_CHECKED 32
+static const rp_game *checked[MAX_CHECKED];
+static int num_checked;
+
+/* Fills checked[] from RP_CONFORMANCE_GAMES (every game when unset or empty); 0, or -1 after
+ * saying which name is no game. */
+static int choose_checked_games(void)
+{
+    if (rp_num_games > MAX_CHECKED) {
+        fprintf(stderr, "%d games are registered: raise MAX_CHECKED (%d)\n", rp_num_games,
+                MAX_CHECKED);
+        return -1;
+    }
+    const char *names = getenv("RP_CONFORMANCE_GAMES");
+    if (!names || !*names) {
+        for (int g = 0; g < rp_num_games; g++)
+            checked[num_checked++] = rp_games[g];
+        return 0;
+    }
+    char copy[512];
+    if (strlen(names) >= sizeof copy) {
+        fprintf(stderr, "RP_CONFORMANCE_GAMES is too long (at most %zu characters)\n",
+                sizeof copy - 1);
+        return -1;
+    }
+    strcpy(copy, names);
+    char *save = NULL;
+    for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+        const rp_game *game = rp_game_find(id);
+        if (!game) {
+            fprintf(stderr, "RP_CONFORMANCE_GAMES: no game '%s' (`ramparts list` names them)\n",
+                    id);
+            return -1;
+        }
+        if (num_checked == MAX_CHECKED) {
+            fprintf(stderr, "RP_CONFORMANCE_GAMES names more than %d games\n", MAX_CHECKED);
+            return -1;
+        }
+        checked[num_checked++] = game;
+    }
+    return 0;
+}
 
 #define MAX_STEPS 200000
 
@@ -113,8 +161,8 @@ static void test_random_games_follow_the_contract(void **unused)
 {
     (void)unused;
     int games = rp_test_games(SIZE) / 50 + 1;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         assert_true(game->state_size <= RP_STATE_MAX_SIZE);
         for (int p = game->min_players; p <= game->max_players; p++) {
             char opts[32];
@@ -143,12 +191,12 @@ static void final_text(const rp_game *game, uint64_t seed, char *text)
 static void test_same_seed_same_game(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
+    for (int g = 0; g < num_checked; g++) {
         char a[RP_STATE_TEXT], b[RP_STATE_TEXT], c[RP_STATE_TEXT];
-        final_text(rp_games[g], 42, a);
-        final_text(rp_games[g], 42, b);
+        final_text(checked[g], 42, a);
+        final_text(checked[g], 42, b);
         assert_string_equal(a, b);
-        final_text(rp_games[g], 43, c);
+        final_text(checked[g], 43, c);
         assert_string_not_equal(a, c);
     }
 }
@@ -158,8 +206,8 @@ static void test_garbage_state_text_is_refused(void **unused)
     (void)unused;
     static const char *const garbage[] = {
         "", " ", "garbage", "x;y;z", "0", "-1", "\x01\x02\x7f", ";;;;;;;;;;;;;;;;;;;;;;;;;;;;"};
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         rp_state st, before;
         rp_test_init(game, &st, "seed=5");
         rp_state_copy(game, &before, &st);
@@ -182,8 +230,8 @@ static void test_mutated_state_text_is_refused_or_sound(void **unused)
     rp_rng rng;
     rp_rng_seed(&rng, 2024, 1);
     int rounds = rp_test_games(SIZE) / 20 + 50;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         for (int r = 0; r < rounds; r++) {
             rp_state st;
             char opts[32];
@@ -228,8 +276,8 @@ static void test_garbage_moves_are_refused(void **unused)
     (void)unused;
     static const char *const garbage[] = {"",   "   ",  "fly to the moon",    "99999999999",
                                           "-3", "\x01", "end end end end end"};
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         rp_state st;
         rp_test_init(game, &st, "seed=9");
         for (size_t i = 0; i < sizeof garbage / sizeof *garbage; i++) {
@@ -245,8 +293,8 @@ static void test_garbage_moves_are_refused(void **unused)
 static void test_bad_options_are_refused(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         rp_config cfg, before;
         rp_config_default(game, &cfg);
         before = cfg;
@@ -376,7 +424,7 @@ static void test_allocation_counter_sees_allocations(void **unused)
     counting = true;
     rp_ai *ai = NULL;
     rp_error err = {{0}};
-    const int rc = rp_ai_create(rp_games[0], "random", 1, &ai, &err);
+    const int rc = rp_ai_create(checked[0], "random", 1, &ai, &err);
     counting = false;
     assert_int_equal(rc, RP_OK);
     rp_ai_free(ai);
@@ -398,8 +446,8 @@ static void test_legal_actions_and_apply_never_allocate(void **unused)
 {
     (void)unused;
     const int games = rp_test_games(SIZE) / 100 + 2;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         for (int p = game->min_players; p <= game->max_players; p++) {
             for (int i = 0; i < games; i++) {
                 rp_state st;
@@ -481,9 +529,9 @@ static void check_evaluate(const rp_game *game, const void *st, rp_rng *rng)
 static void test_evaluate_is_a_share_the_player_can_know(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++)
-        if (rp_games[g]->evaluate)
-            along_random_games(rp_games[g], rp_test_games(SIZE) / 200 + 2, 3, check_evaluate);
+    for (int g = 0; g < num_checked; g++)
+        if (checked[g]->evaluate)
+            along_random_games(checked[g], rp_test_games(SIZE) / 200 + 2, 3, check_evaluate);
 }
 
 /* determinize redraws what a seat cannot see (issue 48): consistency with the seat's view
@@ -601,8 +649,8 @@ static void check_redraw_count(const rp_game *game, const char *what, const redr
 static void test_determinize_redraws_what_a_seat_cannot_see(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         if (!(game->flags & RP_HIDDEN_INFO))
             continue;
         redraw_private = redraw_unseen = (redraw_count){0, 0};
@@ -675,9 +723,9 @@ static void check_observe_action(const rp_game *game, const void *st, rp_rng *rn
 static void test_observe_action_hides_only_what_is_hidden(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++)
-        if (rp_games[g]->observe_action)
-            along_random_games(rp_games[g], rp_test_games(SIZE) / 500 + 1, 7, check_observe_action);
+    for (int g = 0; g < num_checked; g++)
+        if (checked[g]->observe_action)
+            along_random_games(checked[g], rp_test_games(SIZE) / 500 + 1, 7, check_observe_action);
 }
 
 /* ---- the fair-play interface: required of every registered game ---- */
@@ -687,8 +735,8 @@ static void test_observe_action_hides_only_what_is_hidden(void **unused)
 static void test_every_game_has_the_fair_play_hooks(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         const struct {
             const char *name;
             bool present;
@@ -811,8 +859,8 @@ static void test_fair_play_hooks_along_random_games(void **unused)
 {
     (void)unused;
     const int games = rp_test_games(SIZE) / 250 + 1;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         for (int p = game->min_players; p <= game->max_players; p++) {
             for (int i = 0; i < games; i++) {
                 rp_state st;
@@ -849,8 +897,8 @@ static void test_fair_play_hooks_along_random_games(void **unused)
 static void test_registry_lookup(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++)
-        assert_ptr_equal(rp_game_find(rp_games[g]->id), rp_games[g]);
+    for (int g = 0; g < num_checked; g++)
+        assert_ptr_equal(rp_game_find(checked[g]->id), checked[g]);
     assert_null(rp_game_find("no-such-game"));
 }
 
@@ -863,19 +911,19 @@ static void test_registry_lookup(void **unused)
 static void test_each_game_has_its_own_notation_tag(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         const char *tag = game->notation_tag;
         if (!tag || !*tag || strchr(tag, ' '))
             fail_msg("%s has no notation tag: set .notation_tag (<PFX>_NOTATION_TAG in "
                      "src/games/%s/internal.h, used by its text.c)",
                      game->id, game->id);
         for (int h = 0; h < g; h++)
-            if (strcmp(rp_games[h]->notation_tag, tag) == 0)
+            if (strcmp(checked[h]->notation_tag, tag) == 0)
                 fail_msg("%s and %s share the notation tag '%s', so each would read the "
                          "other's positions: give each its own (<PFX>_NOTATION_TAG in "
                          "src/games/%s/internal.h and src/games/%s/internal.h)",
-                         rp_games[h]->id, game->id, tag, rp_games[h]->id, game->id);
+                         checked[h]->id, game->id, tag, checked[h]->id, game->id);
         rp_state st;
         rp_test_init(game, &st, "seed=3");
         char text[RP_STATE_TEXT];
@@ -885,8 +933,8 @@ static void test_each_game_has_its_own_notation_tag(void **unused)
             fail_msg("%s: state_to_text (src/games/%s/text.c) does not start with its notation "
                      "tag '%s': %.40s",
                      game->id, game->id, tag, text);
-        for (int h = 0; h < rp_num_games; h++) {
-            const rp_game *other = rp_games[h];
+        for (int h = 0; h < num_checked; h++) {
+            const rp_game *other = checked[h];
             rp_state theirs, before;
             rp_test_init(other, &theirs, "seed=3");
             assert_true(other->state_to_text(&theirs, text, sizeof text) > 0);
@@ -910,8 +958,8 @@ static void test_each_game_has_its_own_notation_tag(void **unused)
 static void test_each_game_has_its_test_program(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         char name[96] = "test_";
         for (size_t i = 0; game->id[i] && i + 6 < sizeof name; i++)
             name[5 + i] = game->id[i] == '-' ? '_' : game->id[i];
@@ -928,19 +976,19 @@ static void test_each_game_has_its_test_program(void **unused)
 static void test_each_game_has_its_rules_document(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++)
-        if (!rp_game_rules(rp_games[g]))
+    for (int g = 0; g < num_checked; g++)
+        if (!rp_game_rules(checked[g]))
             fail_msg("%s has no rules document: write docs/rules/%s.md (the rules as played "
                      "here, every ruling in full, the event kinds)",
-                     rp_games[g]->id, rp_games[g]->id);
+                     checked[g]->id, checked[g]->id);
 }
 
 /* Each view says which game it is, for every seat and the spectator, the same way. */
 static void test_each_game_view_names_its_game(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         for (int players = game->min_players; players <= game->max_players; players++) {
             rp_state st;
             char options[32];
@@ -963,8 +1011,8 @@ static void test_each_game_ai_levels_are_accepted(void **unused)
 {
     (void)unused;
     static const char *const levels[4] = {"beginner", "easy", "medium", "hard"};
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         for (int level = 0; level < 4; level++) {
             rp_ai *ai = NULL;
             rp_error err = {{0}};
@@ -985,8 +1033,8 @@ static void test_each_game_ai_levels_are_accepted(void **unused)
 static void test_each_game_states_its_chance_outcomes(void **unused)
 {
     (void)unused;
-    for (int g = 0; g < rp_num_games; g++) {
-        const rp_game *game = rp_games[g];
+    for (int g = 0; g < num_checked; g++) {
+        const rp_game *game = checked[g];
         const bool chance = (game->flags & RP_CHANCE) != 0;
         if (chance != (game->max_chance_outcomes > 0))
             fail_msg("%s: %s but max_chance_outcomes is %u (src/games/%s/game.c): the largest "
@@ -998,6 +1046,8 @@ static void test_each_game_states_its_chance_outcomes(void **unused)
 
 int main(void)
 {
+    if (choose_checked_games() < 0)
+        return 2;
 #ifdef RP_TEST_ALLOCATOR_HOOKS
     __sanitizer_install_malloc_and_free_hooks(on_allocate, on_free);
 #endif
