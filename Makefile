@@ -58,12 +58,18 @@ web-parts: deps
 # library rather than the code make test runs (install_python: pip install ./python compiles
 # the whole library a second time, at -O2 without the sanitizers, 36 s of processor time and
 # about a minute of make test's time; make test's `python` test runs the package built here).
-SOAK_ONLY = ^(server_test_tournament_schedule_cluster|install_python)$$
+SOAK_ONLY = ^(server_test_tournament_schedule_cluster|install_python|mutants_sample)$$
 # make test runs twice as many tests at once as there are cores: its browser, cluster and
 # server tests mostly wait (for pages, servers, timers), and with one test a core the two
 # cores stood about half idle (measured: user+sys 16 min over a 13.7-minute run of 2 cores).
 TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
+# The order tests start in, longest first, is ctest's cost data (cmake/schedule.cmake):
+# tests/test_costs.txt when build-sanitize has recorded none of its own (a clean clone), then
+# what ctest records. COSTS_AS_DATA turns a costs file ("test seconds" lines) into that format.
+COST_DATA = build-sanitize/Testing/Temporary/CTestCostData.txt
+COSTS_AS_DATA = awk '!/^\#/ && NF == 2 { print $$1, 1, $$2 } END { print "---" }'
 test: sanitize-build
+	@mkdir -p $(dir $(COST_DATA)); [ -f $(COST_DATA) ] || $(COSTS_AS_DATA) tests/test_costs.txt > $(COST_DATA)
 	ctest --test-dir build-sanitize --output-on-failure -j $(TEST_JOBS) -E '$(SOAK_ONLY)'
 
 # Every property run at its full size (6,000 random games a game and player count:
@@ -81,15 +87,25 @@ test: sanitize-build
 # bots over 8 waves on the three-node cluster (make test: 10 over 4 on one server): the tests whose size the environment sets (README, Tests and checks), and the SOAK_ONLY tests. The tests of those families whose size nothing
 # sets (SOAK_SAME: the same run as make test's) are left out rather than run again; the browser
 # and Python suites leave out their own such parts under RAMPARTS_SOAK=1.
-SOAK_TESTS = ^(test_|cli_|python$$|install_python$$|web_client_browser|web_client_movelist|web_client_offline|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
+SOAK_TESTS = ^(test_|cli_|python$$|install_python$$|mutants_sample$$|web_client_browser|web_client_movelist|web_client_offline|web_client_tournaments|server_test_soak|server_test_tournament_arena|server_test_every_option|server_test_cluster_failover|server_test_cluster_faults|server_test_tournaments_cluster|server_test_tournament_schedule_cluster|load_test_kill9_load|load_test_flood)
 SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament|review|solve)|cli_(analyze|arena|arena_engine|commands|light|play|protocol|review|solve|terminal|tournaments))$$
-# The soak ends with make mutants' fixed sample of SOAK_MUTANTS a game (below). It runs
-# TEST_JOBS tests at once as make test does: its browser and cluster tests mostly wait too.
+# The soak includes make mutants' fixed sample of SOAK_MUTANTS a game (below) as the test
+# mutants_sample (cmake/checks.cmake), run beside the others. It runs TEST_JOBS tests at once
+# as make test does: its browser and cluster tests mostly wait too. Its tests start longest
+# first by the soak's own times (tests/soak_costs.txt, handed to ctest as its cost data for
+# this run; make test's is put back after), not by make test's, which started cli_leaks and
+# server_test_soak, two of the soak's longest, near its end (measured: 1,109 s).
 soak: sanitize-build
-	RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
-	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 RAMPARTS_CLI_PEEK_SEEDS=4 ctest --test-dir build-sanitize --output-on-failure \
-	  -j $(TEST_JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'
-	$(MUTANTS_RUN) --max $(SOAK_MUTANTS)
+	@mkdir -p $(dir $(COST_DATA)); \
+	  if [ -f $(COST_DATA) ]; then mv $(COST_DATA) $(COST_DATA).make-test; fi; \
+	  $(COSTS_AS_DATA) tests/soak_costs.txt > $(COST_DATA); \
+	  RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
+	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 RAMPARTS_CLI_PEEK_SEEDS=4 RAMPARTS_SOAK_MUTANTS=$(SOAK_MUTANTS) \
+	  ctest --test-dir build-sanitize --output-on-failure \
+	  -j $(TEST_JOBS) -R '$(SOAK_TESTS)' -E '$(SOAK_SAME)'; rc=$$?; \
+	  rm -f $(COST_DATA); \
+	  if [ -f $(COST_DATA).make-test ]; then mv $(COST_DATA).make-test $(COST_DATA); fi; \
+	  exit $$rc
 
 # A mutation run over each game's rules.c (scripts/mutants.py: comparisons flipped, && and ||
 # swapped, negations dropped, constants moved by one; MUTANTS per game, a seeded sample), each

@@ -141,3 +141,18 @@ foreach(test_source ${RP_UNIT_TEST_SOURCES})
   add_dependencies(engine-tests ${test_name})
 endforeach()
 add_dependencies(engine-tests ramparts golden_gen analyze_check ramparts_shared)
+
+# ---- make soak's seeded mutant sample (scripts/mutants.py) ----
+# RAMPARTS_SOAK_MUTANTS mutants of every game's rules.c (make soak sets SOAK_MUTANTS), in a tree
+# and build of its own under this build directory. A test rather than a step after the soak's
+# ctest, so that it runs beside the soak's waiting tests (servers, timers, pages) on the cores
+# they leave idle. At the normal priority: its verdict on a mutant that hangs is a time limit
+# (ten times the unmutated programs' time, and a minute), which a starved run could reach.
+# Only in make soak (Makefile SOAK_ONLY and SOAK_TESTS); the sanitizer build only, as before.
+if(RP_SANITIZE)
+  add_test(NAME mutants_sample
+           COMMAND bash -c "exec \"$0\" \"$1\" --jobs 2 --sanitize --max \"\${RAMPARTS_SOAK_MUTANTS:-6}\" --dir \"$2\""
+                   ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutants.py
+                   ${CMAKE_BINARY_DIR}/mutants-soak)
+  set_tests_properties(mutants_sample PROPERTIES LABELS soak)
+endif()
