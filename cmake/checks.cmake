@@ -155,4 +155,11 @@ if(RP_SANITIZE)
                    ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutants.py
                    ${CMAKE_BINARY_DIR}/mutants-soak)
   set_tests_properties(mutants_sample PROPERTIES LABELS soak)
+  # The orders make test and make soak hand ctest (tests/test_costs.txt, tests/soak_costs.txt)
+  # name tests of this build, the one with every test: a renamed test would drop out silently.
+  add_test(NAME check_cost_files
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/schedule/test_cost_files.py
+                   ${CMAKE_CTEST_COMMAND} ${CMAKE_BINARY_DIR}
+                   ${CMAKE_SOURCE_DIR}/tests/test_costs.txt ${CMAKE_SOURCE_DIR}/tests/soak_costs.txt)
+  set_tests_properties(check_cost_files PROPERTIES TIMEOUT 120)
 endif()
