@@ -93,11 +93,12 @@ SOAK_SAME = ^(test_(ai|core|threads|analyze_stats|wasm_api|server_.*|tournament|
 # mutants_sample (cmake/checks.cmake), run beside the others. It runs TEST_JOBS tests at once
 # as make test does: its browser and cluster tests mostly wait too. Its tests start longest
 # first by the soak's own times (tests/soak_costs.txt, handed to ctest as its cost data for
-# this run; make test's is put back after), not by make test's, which started cli_leaks and
+# this run; make test's is put back after, and kept when an interrupted soak left it aside),
+# not by make test's, which started cli_leaks and
 # server_test_soak, two of the soak's longest, near its end (measured: 1,109 s).
 soak: sanitize-build
 	@mkdir -p $(dir $(COST_DATA)); \
-	  if [ -f $(COST_DATA) ]; then mv $(COST_DATA) $(COST_DATA).make-test; fi; \
+	  if [ -f $(COST_DATA) ] && [ ! -f $(COST_DATA).make-test ]; then mv $(COST_DATA) $(COST_DATA).make-test; fi; \
 	  $(COSTS_AS_DATA) tests/soak_costs.txt > $(COST_DATA); \
 	  RAMPARTS_SOAK=1 RAMPARTS_CLI_GAMES=48 RAMPARTS_CLI_UNDO_SEEDS=160 \
 	  RAMPARTS_CLI_HOTSEAT_SEEDS=24 RAMPARTS_CLI_PEEK_SEEDS=4 RAMPARTS_SOAK_MUTANTS=$(SOAK_MUTANTS) \
